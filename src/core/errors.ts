@@ -1,0 +1,74 @@
+/**
+ * Error types of sdspcaan. Every error the library throws on purpose is a
+ * `SdspcaanError`, so callers can tell our diagnostics from bugs.
+ */
+
+/** Base class of every error sdspcaan throws on purpose. */
+export class SdspcaanError extends Error {
+  override name = "SdspcaanError";
+}
+
+/**
+ * A bad argument or option: names the argument, what is allowed and what was given
+ * (the scikit-learn style: "The 'k' parameter of SDSPCAAN must be an integer in
+ * [1, 483]. Got 0 instead.").
+ */
+export class ValidationError extends SdspcaanError {
+  override name = "ValidationError";
+  /** The argument or option at fault (e.g. "k", "X", "y"). */
+  readonly argument: string;
+  constructor(argument: string, message: string) {
+    super(message);
+    this.argument = argument;
+  }
+}
+
+/** A fitted attribute or `transform` was used before `fit`. */
+export class NotFittedError extends SdspcaanError {
+  override name = "NotFittedError";
+  constructor(owner: string) {
+    super(
+      `This ${owner} instance is not fitted yet. Call 'fit' with appropriate arguments before using this estimator.`,
+    );
+  }
+}
+
+/** Work stopped because its AbortSignal fired. `name` is "AbortError" as in the DOM. */
+export class AbortError extends SdspcaanError {
+  override name = "AbortError";
+  constructor(message = "The operation was aborted.") {
+    super(message);
+  }
+}
+
+/** A file could not be read as data: names the file and what is wrong with it. */
+export class DataFormatError extends SdspcaanError {
+  override name = "DataFormatError";
+  readonly file: string;
+  readonly problem: string;
+  constructor(file: string, problem: string) {
+    super(`${file}: ${problem}`);
+    this.file = file;
+    this.problem = problem;
+  }
+}
+
+/** A numerical routine failed to reach its tolerance where that is fatal. */
+export class ConvergenceError extends SdspcaanError {
+  override name = "ConvergenceError";
+}
+
+/** Throws an AbortError when the signal has fired (call between units of work). */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) {
+    const reason: unknown = signal.reason;
+    if (reason instanceof AbortError) throw reason;
+    const detail =
+      reason instanceof Error ? reason.message : reason === undefined ? "" : String(reason);
+    throw new AbortError(
+      detail && detail !== "This operation was aborted"
+        ? `The operation was aborted: ${detail}`
+        : undefined,
+    );
+  }
+}

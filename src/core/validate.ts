@@ -1,0 +1,212 @@
+/**
+ * Input validation shared by every entry point. Errors name the argument, what is
+ * allowed and what was given, never a silent NaN further down.
+ */
+import { Matrix, type MatrixLike } from "../linalg/matrix.js";
+import { ValidationError } from "./errors.js";
+
+/** A class label: any number or string. */
+export type Label = number | string;
+
+function describe(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (Array.isArray(value)) return `an array of length ${value.length}`;
+  if (value === null) return "null";
+  if (typeof value === "object") return `an object (${value.constructor?.name ?? "Object"})`;
+  return String(value);
+}
+
+function firstNonFinite(data: ArrayLike<number>): number {
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i];
+    // v - v is NaN exactly when v is NaN or +-Infinity (or not a number at all).
+    if (typeof v !== "number" || v - v !== 0) return i;
+  }
+  return -1;
+}
+
+/**
+ * Converts and checks a data matrix: rectangular, numeric, finite, and at least
+ * `minRows` rows. A Matrix is returned as is (not copied); callers never mutate it.
+ */
+export function asMatrix(
+  value: MatrixLike,
+  name = "X",
+  { minRows = 1, minCols = 1 }: { minRows?: number; minCols?: number } = {},
+): Matrix {
+  let m: Matrix;
+  if (value instanceof Matrix) {
+    m = value;
+  } else if (
+    value !== null &&
+    typeof value === "object" &&
+    "data" in value &&
+    "rows" in value &&
+    "cols" in value &&
+    typeof value.rows === "number"
+  ) {
+    const { rows, cols, data } = value as { rows: number; cols: number; data: ArrayLike<number> };
+    if (!Number.isInteger(rows) || !Number.isInteger(cols) || rows < 0 || cols < 0) {
+      throw new ValidationError(name, `${name} has an invalid shape ${rows} x ${cols}.`);
+    }
+    if (data.length !== rows * cols) {
+      throw new ValidationError(
+        name,
+        `${name} declares ${rows} x ${cols} = ${rows * cols} entries but its data has ${data.length}.`,
+      );
+    }
+    m = new Matrix(rows, cols, Float64Array.from(data));
+  } else if (
+    value !== null &&
+    typeof value === "object" &&
+    typeof (value as ArrayLike<unknown>).length === "number"
+  ) {
+    const rowsLike = value as ArrayLike<ArrayLike<number>>;
+    const n = rowsLike.length;
+    if (n === 0) {
+      throw new ValidationError(name, `${name} must have at least ${minRows} row(s). Got 0 rows.`);
+    }
+    const first = rowsLike[0];
+    if (first === null || typeof first !== "object" || typeof first.length !== "number") {
+      throw new ValidationError(
+        name,
+        `${name} must be a 2-D array (an array of rows of numbers) or a Matrix. Got a 1-D array; reshape it to one row per sample.`,
+      );
+    }
+    const d = first.length;
+    const out = new Matrix(n, d);
+    for (let i = 0; i < n; i++) {
+      const r = rowsLike[i];
+      if (r === null || typeof r !== "object" || r.length !== d) {
+        throw new ValidationError(
+          name,
+          `${name} must be rectangular: row 0 has ${d} entries, but row ${i} has ${r === null || typeof r !== "object" ? describe(r) : r.length}.`,
+        );
+      }
+      const bad = firstNonFinite(r);
+      if (bad >= 0) {
+        throw new ValidationError(
+          name,
+          `${name} contains ${describe(r[bad])} at row ${i}, column ${bad}; only finite numbers are allowed (remove or impute missing values first).`,
+        );
+      }
+      out.data.set(r, i * d);
+    }
+    m = out;
+  } else {
+    throw new ValidationError(
+      name,
+      `${name} must be a Matrix, an array of rows, or {rows, cols, data}. Got ${describe(value)}.`,
+    );
+  }
+  if (m.rows < minRows) {
+    throw new ValidationError(
+      name,
+      `${name} must have at least ${minRows} row(s) (samples). Got ${m.rows}.`,
+    );
+  }
+  if (m.cols < minCols) {
+    throw new ValidationError(
+      name,
+      `${name} must have at least ${minCols} column(s) (features). Got ${m.cols}.`,
+    );
+  }
+  const bad = firstNonFinite(m.data);
+  if (bad >= 0) {
+    const i = Math.floor(bad / m.cols);
+    const j = bad % m.cols;
+    throw new ValidationError(
+      name,
+      `${name} contains ${describe(m.data[bad])} at row ${i}, column ${j}; only finite numbers are allowed (remove or impute missing values first).`,
+    );
+  }
+  return m;
+}
+
+/** Encoded class labels: codes index into `classes` (sorted), `counts` per class. */
+export interface EncodedLabels {
+  /** Class index of each sample, in 0..classes.length-1. */
+  readonly codes: Int32Array;
+  /** The distinct labels in sorted order (numbers ascending, or strings by code unit). */
+  readonly classes: readonly Label[];
+  /** Number of samples of each class. */
+  readonly counts: Int32Array;
+}
+
+/** Sorts labels: numbers ascending, strings by UTF-16 code units. */
+export function compareLabels(a: Label, b: Label): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  const sa = String(a);
+  const sb = String(b);
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+
+/**
+ * Checks and encodes a label vector of length `nSamples`. Labels are all numbers
+ * or all strings; numbers must be finite.
+ */
+export function encodeLabels(y: ArrayLike<Label>, nSamples: number, name = "y"): EncodedLabels {
+  if (y === null || typeof y !== "object" || typeof y.length !== "number") {
+    throw new ValidationError(
+      name,
+      `${name} must be an array of class labels (numbers or strings). Got ${describe(y)}.`,
+    );
+  }
+  if (y.length !== nSamples) {
+    throw new ValidationError(
+      name,
+      `${name} has ${y.length} labels, but X has ${nSamples} rows; give one label per sample.`,
+    );
+  }
+  let kind: "number" | "string" | null = null;
+  for (let i = 0; i < y.length; i++) {
+    const v = y[i];
+    const t = typeof v;
+    if (t !== "number" && t !== "string") {
+      throw new ValidationError(
+        name,
+        `${name}[${i}] is ${describe(v)}; labels must be numbers or strings.`,
+      );
+    }
+    if (t === "number" && !Number.isFinite(v)) {
+      throw new ValidationError(name, `${name}[${i}] is ${v}; numeric labels must be finite.`);
+    }
+    if (kind === null) kind = t as "number" | "string";
+    else if (kind !== t) {
+      throw new ValidationError(
+        name,
+        `${name} mixes numbers and strings (${name}[${i}] is ${describe(v)}); use one type for all labels.`,
+      );
+    }
+  }
+  const index = new Map<Label, number>();
+  for (let i = 0; i < y.length; i++) if (!index.has(y[i])) index.set(y[i], 0);
+  const classes = [...index.keys()].sort(compareLabels);
+  for (let k = 0; k < classes.length; k++) index.set(classes[k], k);
+  const codes = new Int32Array(y.length);
+  const counts = new Int32Array(classes.length);
+  for (let i = 0; i < y.length; i++) {
+    const k = index.get(y[i]) as number;
+    codes[i] = k;
+    counts[k]++;
+  }
+  return { codes, classes, counts };
+}
+
+/** Checks that `value` is an integer in [min, max]; `owner` names the estimator or function. */
+export function checkInteger(
+  owner: string,
+  name: string,
+  value: unknown,
+  min: number,
+  max = Number.POSITIVE_INFINITY,
+  why = "",
+): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    throw new ValidationError(
+      name,
+      `The '${name}' parameter of ${owner} must be an integer in [${min}, ${max === Number.POSITIVE_INFINITY ? "inf" : max}]${why ? ` ${why}` : ""}. Got ${describe(value)} instead.`,
+    );
+  }
+  return value;
+}

@@ -1,0 +1,105 @@
+/** Small dense kernels: column statistics, centring, norms and vector helpers. */
+import { Matrix } from "./matrix.js";
+
+/** Mean of each column. */
+export function columnMeans(X: Matrix): Float64Array {
+  const { rows, cols, data } = X;
+  const mean = new Float64Array(cols);
+  for (let i = 0; i < rows; i++) {
+    const off = i * cols;
+    for (let j = 0; j < cols; j++) mean[j] += data[off + j];
+  }
+  if (rows > 0) for (let j = 0; j < cols; j++) mean[j] /= rows;
+  return mean;
+}
+
+/** X - 1 mean^T as a new matrix (X is not modified). */
+export function subtractRowVector(X: Matrix, v: Float64Array): Matrix {
+  const { rows, cols, data } = X;
+  const out = new Matrix(rows, cols);
+  const o = out.data;
+  for (let i = 0; i < rows; i++) {
+    const off = i * cols;
+    for (let j = 0; j < cols; j++) o[off + j] = data[off + j] - v[j];
+  }
+  return out;
+}
+
+/** Column-centred copy of X and the column means that were removed. */
+export function centerColumns(X: Matrix): { centered: Matrix; mean: Float64Array } {
+  const mean = columnMeans(X);
+  return { centered: subtractRowVector(X, mean), mean };
+}
+
+/** Sample standard deviation of each column (divisor n - 1; 0 when n < 2). */
+export function columnStd(X: Matrix, mean: Float64Array = columnMeans(X)): Float64Array {
+  const { rows, cols, data } = X;
+  const ss = new Float64Array(cols);
+  for (let i = 0; i < rows; i++) {
+    const off = i * cols;
+    for (let j = 0; j < cols; j++) {
+      const t = data[off + j] - mean[j];
+      ss[j] += t * t;
+    }
+  }
+  for (let j = 0; j < cols; j++) ss[j] = rows > 1 ? Math.sqrt(ss[j] / (rows - 1)) : 0;
+  return ss;
+}
+
+/** Sum of squares of all entries (squared Frobenius norm), scaled to avoid overflow. */
+export function frobeniusNorm(A: Matrix | Float64Array): number {
+  const data = A instanceof Matrix ? A.data : A;
+  let scale = 0;
+  let ssq = 1;
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i];
+    if (v !== 0) {
+      const a = Math.abs(v);
+      if (scale < a) {
+        ssq = 1 + ssq * (scale / a) * (scale / a);
+        scale = a;
+      } else {
+        ssq += (a / scale) * (a / scale);
+      }
+    }
+  }
+  return scale * Math.sqrt(ssq);
+}
+
+/** Dot product of x[xo .. xo+len) and y[yo .. yo+len). */
+export function dot(x: Float64Array, y: Float64Array, len = x.length, xo = 0, yo = 0): number {
+  let s0 = 0;
+  let s1 = 0;
+  let i = 0;
+  for (; i + 1 < len; i += 2) {
+    s0 += x[xo + i] * y[yo + i];
+    s1 += x[xo + i + 1] * y[yo + i + 1];
+  }
+  if (i < len) s0 += x[xo + i] * y[yo + i];
+  return s0 + s1;
+}
+
+/** Trace of a square matrix. */
+export function trace(A: Matrix): number {
+  if (A.rows !== A.cols)
+    throw new RangeError(`trace: matrix is ${A.rows} x ${A.cols}, not square.`);
+  let t = 0;
+  for (let i = 0; i < A.rows; i++) t += A.data[i * A.cols + i];
+  return t;
+}
+
+/** Largest absolute entry. */
+export function maxAbs(A: Matrix | Float64Array): number {
+  const data = A instanceof Matrix ? A.data : A;
+  let m = 0;
+  for (let i = 0; i < data.length; i++) {
+    const a = Math.abs(data[i]);
+    if (a > m) m = a;
+  }
+  return m;
+}
+
+/** Replaces -0 by +0 in place, so that JSON round-trips (which lose the sign of zero) are exact. */
+export function clearNegativeZeros(data: Float64Array): void {
+  for (let i = 0; i < data.length; i++) if (data[i] === 0) data[i] = 0;
+}

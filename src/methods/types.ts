@@ -1,0 +1,58 @@
+/** Types shared by every method: the fit callbacks and the fit report. */
+
+/** What a fit reports after each outer iteration. */
+export interface FitProgress {
+  /** Lower-case method name, e.g. "sdspcaan". */
+  readonly method: string;
+  /** 1-based outer iteration just finished. */
+  readonly iteration: number;
+  /** The iteration cap T. */
+  readonly maxIterations: number;
+  /** Objective value after this iteration, where the method has one. */
+  readonly objective: number | null;
+  /** Current rank-control weight lambda, for the adaptive-neighbour methods. */
+  readonly lambda: number | null;
+}
+
+/** Per-call hooks of `fit`: progress reports and cancellation. */
+export interface FitCallbacks {
+  /** Called after every outer iteration. */
+  onProgress?: (progress: FitProgress) => void;
+  /** Aborting it makes `fit` throw an AbortError at the next iteration boundary. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Why the fit stopped: closed-form methods stop at once; iterative ones converge,
+ * reach T, or (adaptive-neighbour methods) hit the lambda cap.
+ */
+export type StopReason = "closed-form" | "converged" | "max-iterations" | "lambda-cap";
+
+/** Wall-clock time of a fit in milliseconds, split by where it went. */
+export interface FitTimings {
+  totalMs: number;
+  /** Eigen-solves (Z, L, generalised W-steps). */
+  eigenMs: number;
+  /** Graph work: distances, adaptive-neighbour rows, Laplacian. */
+  graphMs: number;
+  /** Everything else (forming Z, D updates, stop tests, bookkeeping). */
+  otherMs: number;
+}
+
+/** What a fitted model reports about its fit. JSON-safe. */
+export interface FitInfo {
+  iterations: number;
+  converged: boolean;
+  stopReason: StopReason;
+  /** Objective after each iteration (empty for closed-form methods). */
+  objective: number[];
+  /** lambda after each iteration's rank control (empty where there is none). */
+  lambdaTrace: number[];
+  /** Things the user should know, e.g. a class smaller than m + 1. */
+  warnings: string[];
+  timings: FitTimings;
+  /** Which eigen-solver path ran: "closed-form", "dense" or "lobpcg". */
+  solver: string;
+  /** Method-specific diagnostics (effective weights, final eigenvalues, m, ...). */
+  details: Record<string, unknown>;
+}
