@@ -1,0 +1,58 @@
+/**
+ * The core (`sdspcaan`, src/index.ts) must run in browsers: walk its import graph
+ * and fail on any Node built-in or any module from the Node-only folders.
+ */
+import { readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { dirname, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "../helpers/data.js";
+
+const NODE_ONLY_DIRS = ["src/io/", "src/plot/", "src/cli/"];
+const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+
+function importsOf(file: string): string[] {
+  const src = readFileSync(file, "utf8");
+  const specs: string[] = [];
+  const re = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s*["']([^"']+)["']/g;
+  for (const m of src.matchAll(re)) specs.push(m[1] ?? m[2] ?? m[3]);
+  return specs;
+}
+
+function walk(entry: string): { files: string[]; offenders: string[] } {
+  const seen = new Set<string>();
+  const offenders: string[] = [];
+  const stack = [entry];
+  while (stack.length) {
+    const file = stack.pop() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const rel = relative(repoRoot, file);
+    if (NODE_ONLY_DIRS.some((d) => rel.startsWith(d)) || rel.endsWith(".node.ts")) {
+      offenders.push(`${rel} is Node-only but reachable from the core`);
+    }
+    for (const spec of importsOf(file)) {
+      if (spec.startsWith(".")) {
+        stack.push(resolve(dirname(file), spec.replace(/\.js$/, ".ts")));
+      } else if (builtins.has(spec) || spec.startsWith("node:")) {
+        offenders.push(`${rel} imports the Node built-in '${spec}'`);
+      } else if (!spec.startsWith("type:")) {
+        offenders.push(`${rel} imports the package '${spec}' (the core has no runtime dependencies)`);
+      }
+    }
+  }
+  return { files: [...seen], offenders };
+}
+
+describe("browser-safe core", () => {
+  it("src/index.ts reaches no Node built-in, package or Node-only folder", () => {
+    const { files, offenders } = walk(resolve(repoRoot, "src/index.ts"));
+    expect(files.length).toBeGreaterThan(5);
+    expect(offenders).toEqual([]);
+  });
+
+  it("the walker does detect a Node import (sanity check on the Node entry)", () => {
+    const { offenders } = walk(resolve(repoRoot, "src/node.ts"));
+    expect(offenders.length).toBeGreaterThan(0);
+  });
+});
