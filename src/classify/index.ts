@@ -1,0 +1,3 @@
+/** The protocol's classifier and metrics (browser-safe). */
+export * from "./metrics.js";
+export * from "./nearestNeighbour.js";

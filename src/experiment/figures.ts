@@ -1,0 +1,250 @@
+/**
+ * What the paper's figures plot, as pure aggregations of fit records.
+ *
+ * Fig. 1 (Section III-E, "we varied k in [10, 100] while keeping other parameters
+ * (alpha, beta and delta) at their best value, and recorded the averaged test BCA
+ * of all nine datasets"): for each method and k, the test BCA at the
+ * hyperparameters with the best validation BCA at that k (ties: first in grid
+ * order), averaged over repeats per dataset, then over the datasets that have
+ * that k (a small dataset such as Yale allows only k = 20, 30).
+ *
+ * Fig. 2 (Section III-F, "we changed beta and delta, while keeping other
+ * parameters (k and alpha) at their best value"): SDSPCAAN's test BCA over a pair
+ * of its parameters, the remaining parameter and k held "at their best value",
+ * averaged over repeats per dataset, then over datasets. Two readings:
+ * - "selected" (default): k and the third parameter fixed at the values the
+ *   protocol selected for that (dataset, repeat), so the cell of the selected pair
+ *   is exactly the Table IV value;
+ * - "best": for each pair value, k and the third parameter chosen again by
+ *   validation BCA (selection restricted to the records with that pair).
+ */
+import { ValidationError } from "../core/errors.js";
+import { PARAM_NAMES, type ParamName } from "./grids.js";
+import type { FitRecord } from "./records.js";
+import { bestPerK, dedupeRecords, type SelectionOptions, selectModel } from "./selection.js";
+import { groupBy, mean, sampleStd } from "./stats.js";
+
+export interface CurveOptions extends SelectionOptions {
+  /** Methods to include (default: all in the records, in order of first appearance). */
+  readonly methods?: readonly string[];
+  /** Datasets to include (default: all in the records). */
+  readonly datasets?: readonly string[];
+}
+
+/** Mean test BCA at one k over the datasets that have it. */
+export interface KPoint {
+  readonly k: number;
+  /** Mean over datasets of the per-dataset mean over repeats. */
+  readonly mean: number;
+  /** Standard deviation (n - 1) of the per-dataset means (0 for one dataset). */
+  readonly std: number;
+  /** The datasets that contribute (those where this k was valid). */
+  readonly datasets: readonly string[];
+}
+
+/** One dataset's curve: mean and std over repeats at each k. */
+export interface DatasetKPoint {
+  readonly k: number;
+  readonly mean: number;
+  readonly std: number;
+  readonly n: number;
+}
+
+export interface KCurve {
+  readonly method: string;
+  /** Ascending k. */
+  readonly points: readonly KPoint[];
+  /** perDataset[dataset]: that dataset's curve, ascending k. */
+  readonly perDataset: Readonly<Record<string, readonly DatasetKPoint[]>>;
+}
+
+function filterRecords(records: readonly FitRecord[], options: CurveOptions): FitRecord[] {
+  const ds = options.datasets ? new Set(options.datasets) : null;
+  const ms = options.methods ? new Set(options.methods) : null;
+  return dedupeRecords(records).filter(
+    (r) => (ds === null || ds.has(r.dataset)) && (ms === null || ms.has(r.method)),
+  );
+}
+
+/** Fig. 1: test BCA versus k per method (see the file comment for the definition). */
+export function bcaVersusK(records: readonly FitRecord[], options: CurveOptions = {}): KCurve[] {
+  const used = filterRecords(records, options);
+  const byMethod = groupBy(used, (r) => r.method);
+  const methods = options.methods ?? [...byMethod.keys()];
+  const out: KCurve[] = [];
+  for (const method of methods) {
+    const list = byMethod.get(method);
+    if (!list) continue;
+    const perDataset: Record<string, DatasetKPoint[]> = {};
+    for (const [dataset, dsRecords] of groupBy(list, (r) => r.dataset)) {
+      const atK = new Map<number, number[]>();
+      for (const group of groupBy(dsRecords, (r) => String(r.repeat)).values()) {
+        for (const c of bestPerK(group, options)) {
+          const arr = atK.get(c.k);
+          if (arr) arr.push(c.testBCA);
+          else atK.set(c.k, [c.testBCA]);
+        }
+      }
+      perDataset[dataset] = [...atK.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([k, v]) => ({ k, mean: mean(v), std: sampleStd(v), n: v.length }));
+    }
+    const ks = new Map<number, Array<{ dataset: string; mean: number }>>();
+    for (const [dataset, curve] of Object.entries(perDataset)) {
+      for (const p of curve) {
+        const arr = ks.get(p.k);
+        if (arr) arr.push({ dataset, mean: p.mean });
+        else ks.set(p.k, [{ dataset, mean: p.mean }]);
+      }
+    }
+    const points = [...ks.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([k, v]) => ({
+        k,
+        mean: mean(v.map((x) => x.mean)),
+        std: sampleStd(v.map((x) => x.mean)),
+        datasets: v.map((x) => x.dataset),
+      }));
+    out.push({ method, points, perDataset });
+  }
+  return out;
+}
+
+export interface SensitivityOptions extends SelectionOptions {
+  /** Default "sdspcaan". */
+  readonly method?: string;
+  /** Parameter on the horizontal axis. */
+  readonly x: ParamName;
+  /** Parameter on the vertical axis. */
+  readonly y: ParamName;
+  /** How k and the remaining parameter are held (see the file comment). Default "selected". */
+  readonly others?: "selected" | "best";
+  /** Datasets to include (default: all with records of the method). */
+  readonly datasets?: readonly string[];
+}
+
+/** One cell of a sensitivity surface. */
+export interface SensitivityCell {
+  readonly x: number;
+  readonly y: number;
+  /** Mean over datasets of the per-dataset mean over repeats of the test BCA. */
+  readonly mean: number;
+  /** The same for the validation BCA. */
+  readonly valMean: number;
+  /** The datasets that contribute to this cell. */
+  readonly datasets: readonly string[];
+}
+
+export interface SensitivitySurface {
+  readonly method: string;
+  readonly x: ParamName;
+  readonly y: ParamName;
+  readonly others: "selected" | "best";
+  /** The values of x and y that occur, ascending. */
+  readonly xValues: readonly number[];
+  readonly yValues: readonly number[];
+  /** Cells with data, x slowest then y, both ascending. */
+  readonly cells: readonly SensitivityCell[];
+}
+
+function checkParam(name: string, value: unknown): ParamName {
+  if (typeof value !== "string" || !(PARAM_NAMES as readonly string[]).includes(value)) {
+    throw new ValidationError(
+      name,
+      `The '${name}' axis must be one of ${PARAM_NAMES.join(", ")}. Got ${JSON.stringify(value)} instead.`,
+    );
+  }
+  return value as ParamName;
+}
+
+/**
+ * Fig. 2: mean test BCA of a method over a pair of its parameters, with k and the
+ * remaining parameters held at their best value (see the file comment).
+ */
+export function sensitivitySurface(
+  records: readonly FitRecord[],
+  options: SensitivityOptions,
+): SensitivitySurface {
+  const method = options.method ?? "sdspcaan";
+  const x = checkParam("x", options.x);
+  const y = checkParam("y", options.y);
+  if (x === y) {
+    throw new ValidationError("y", `The two axes must be different parameters. Got '${x}' twice.`);
+  }
+  const others = options.others ?? "selected";
+  if (others !== "selected" && others !== "best") {
+    throw new ValidationError(
+      "others",
+      `The 'others' option must be "selected" or "best". Got ${JSON.stringify(others)} instead.`,
+    );
+  }
+  const used = filterRecords(records, { ...options, methods: [method] }).filter(
+    (r) => r.params[x] !== undefined && r.params[y] !== undefined,
+  );
+  const cellKey = (xv: number, yv: number) => `${xv}|${yv}`;
+  // perDataset[dataset][cell] = {test: [...], val: [...]} over repeats.
+  const perDataset = new Map<string, Map<string, { test: number[]; val: number[] }>>();
+  const add = (dataset: string, r: FitRecord) => {
+    let m = perDataset.get(dataset);
+    if (!m) {
+      m = new Map();
+      perDataset.set(dataset, m);
+    }
+    const key = cellKey(r.params[x] as number, r.params[y] as number);
+    let c = m.get(key);
+    if (!c) {
+      c = { test: [], val: [] };
+      m.set(key, c);
+    }
+    c.test.push(r.testBCA);
+    c.val.push(r.valBCA);
+  };
+  for (const group of groupBy(used, (r) => JSON.stringify([r.dataset, r.repeat])).values()) {
+    const dataset = group[0].dataset;
+    if (others === "selected") {
+      const sel = selectModel(group, options);
+      const rest = PARAM_NAMES.filter((p) => p !== x && p !== y);
+      for (const r of group) {
+        if (r.k === sel.k && rest.every((p) => r.params[p] === sel.params[p])) add(dataset, r);
+      }
+    } else {
+      const byCell = groupBy(group, (r) => cellKey(r.params[x] as number, r.params[y] as number));
+      for (const cell of byCell.values()) add(dataset, selectModel(cell, options).record);
+    }
+  }
+  const xValues = [...new Set(used.map((r) => r.params[x] as number))].sort((a, b) => a - b);
+  const yValues = [...new Set(used.map((r) => r.params[y] as number))].sort((a, b) => a - b);
+  const cells: SensitivityCell[] = [];
+  for (const xv of xValues) {
+    for (const yv of yValues) {
+      const key = cellKey(xv, yv);
+      const tests: number[] = [];
+      const vals: number[] = [];
+      const datasets: string[] = [];
+      for (const [dataset, m] of perDataset) {
+        const c = m.get(key);
+        if (!c) continue;
+        tests.push(mean(c.test));
+        vals.push(mean(c.val));
+        datasets.push(dataset);
+      }
+      if (datasets.length > 0) {
+        cells.push({ x: xv, y: yv, mean: mean(tests), valMean: mean(vals), datasets });
+      }
+    }
+  }
+  return { method, x, y, others, xValues, yValues, cells };
+}
+
+/** The three panels of Fig. 2: (beta, delta), (alpha, delta), (alpha, beta). */
+export function sensitivitySurfaces(
+  records: readonly FitRecord[],
+  options: Omit<SensitivityOptions, "x" | "y"> = {},
+): SensitivitySurface[] {
+  const pairs: Array<[ParamName, ParamName]> = [
+    ["beta", "delta"],
+    ["alpha", "delta"],
+    ["alpha", "beta"],
+  ];
+  return pairs.map(([x, y]) => sensitivitySurface(records, { ...options, x, y }));
+}
