@@ -4,3 +4,4 @@
  */
 export * from "./index.js";
 export { buildProgram, runCli } from "./cli/main.js";
+export * from "./plot/index.js";

@@ -1,0 +1,263 @@
+/**
+ * The paper's Fig. 1: test BCA (averaged over datasets) against the subspace
+ * dimensionality k, one line per method.
+ */
+import { ValidationError } from "../core/errors.js";
+import {
+  checkBca,
+  checkFinite,
+  checkNonEmptyArray,
+  checkOptionalText,
+  checkPositive,
+  checkRecord,
+  checkSize,
+  show,
+} from "./check.js";
+import type { VegaLiteSpec } from "./render.js";
+import {
+  baseConfig,
+  categoricalPalette,
+  SHAPES,
+  spreadPalette,
+  titleBlock,
+  VEGA_LITE_SCHEMA,
+} from "./style.js";
+
+/** One point of one method's curve. `bca` and `std` are fractions (0.8 means 80 %). */
+export interface BcaAtK {
+  method: string;
+  k: number;
+  bca: number;
+  /** Standard deviation of the BCA (same units as `bca`); drawn as a band around the line. */
+  std?: number;
+}
+
+export interface BcaVersusKOptions {
+  title?: string;
+  subtitle?: string;
+  /** Plot width and height in pixels (defaults 440 x 300). */
+  width?: number;
+  height?: number;
+  /** Draw mean ± std bands for points that carry `std` (default true). */
+  errorBands?: boolean;
+  /**
+   * Order of methods in the legend and palette; default: order of first appearance.
+   * Must list every method in `series` exactly once when given.
+   */
+  methodOrder?: readonly string[];
+  /** Y-axis range in percent; default: the data's range padded a little, not forced to 0. */
+  yDomain?: readonly [number, number];
+}
+
+interface Row {
+  method: string;
+  k: number;
+  bcaPercent: number;
+  lower?: number;
+  upper?: number;
+}
+
+function methodOrderOf(series: readonly BcaAtK[], given: readonly string[] | undefined): string[] {
+  const seen = [...new Set(series.map((p) => p.method))];
+  if (given === undefined) return seen;
+  if (!Array.isArray(given)) {
+    throw new ValidationError(
+      "options.methodOrder",
+      `'options.methodOrder' must be an array of method names. Got ${show(given)} instead.`,
+    );
+  }
+  const order = [...given];
+  const missing = seen.filter((m) => !order.includes(m));
+  const extra = order.filter((m) => !seen.includes(m));
+  if (missing.length > 0 || extra.length > 0 || new Set(order).size !== order.length) {
+    throw new ValidationError(
+      "options.methodOrder",
+      `'options.methodOrder' must list each method of 'series' exactly once (${seen.map(show).join(", ")}). Got ${order.map(show).join(", ")} instead.`,
+    );
+  }
+  return order;
+}
+
+function yDomainOf(rows: readonly Row[], given: readonly [number, number] | undefined): number[] {
+  if (given !== undefined) {
+    if (!Array.isArray(given) || given.length !== 2) {
+      throw new ValidationError(
+        "options.yDomain",
+        `'options.yDomain' must be [low, high] in percent. Got ${show(given)} instead.`,
+      );
+    }
+    const lo = checkFinite("options.yDomain[0]", given[0]);
+    const hi = checkFinite("options.yDomain[1]", given[1]);
+    if (!(lo < hi)) {
+      throw new ValidationError(
+        "options.yDomain",
+        `'options.yDomain' must have low < high. Got [${lo}, ${hi}] instead.`,
+      );
+    }
+    return [lo, hi];
+  }
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const r of rows) {
+    lo = Math.min(lo, r.lower ?? r.bcaPercent);
+    hi = Math.max(hi, r.upper ?? r.bcaPercent);
+  }
+  // Differences of a point or two between methods are the story of the figure, so the
+  // axis hugs the data instead of starting at zero.
+  const pad = Math.max(1, 0.06 * (hi - lo));
+  return [Math.max(0, Math.floor(lo - pad)), Math.min(100, Math.ceil(hi + pad))];
+}
+
+/**
+ * Vega-Lite spec of BCA (%) versus k: one coloured line with markers per method (colour
+ * and marker shape both identify the method, so the figure survives grey-scale
+ * printing), optional ±std bands, legend "Method". Duplicate (method, k) pairs are an
+ * error: they would draw a zig-zag.
+ */
+export function bcaVersusKFigure(
+  series: readonly BcaAtK[],
+  options: BcaVersusKOptions = {},
+): VegaLiteSpec {
+  checkNonEmptyArray<BcaAtK>("series", series);
+  checkRecord("options", options);
+  const title = checkOptionalText("options.title", options.title);
+  const subtitle = checkOptionalText("options.subtitle", options.subtitle);
+  const width = checkSize("options.width", options.width, 440);
+  const height = checkSize("options.height", options.height, 300);
+  const bands = options.errorBands ?? true;
+  if (typeof bands !== "boolean") {
+    throw new ValidationError(
+      "options.errorBands",
+      `'options.errorBands' must be a boolean. Got ${show(bands)} instead.`,
+    );
+  }
+
+  const rows: Row[] = [];
+  const seenPairs = new Set<string>();
+  series.forEach((point, i) => {
+    const at = `series[${i}]`;
+    checkRecord(at, point);
+    if (typeof point.method !== "string" || point.method.length === 0) {
+      throw new ValidationError(
+        `${at}.method`,
+        `'${at}.method' must be a non-empty string. Got ${show(point.method)} instead.`,
+      );
+    }
+    const k = checkPositive(`${at}.k`, point.k);
+    const bca = checkBca(`${at}.bca`, point.bca);
+    const key = `${point.method}\u0000${k}`;
+    if (seenPairs.has(key)) {
+      throw new ValidationError(
+        at,
+        `'${at}' repeats method ${show(point.method)} at k = ${k}; 'series' must have one point per (method, k).`,
+      );
+    }
+    seenPairs.add(key);
+    const row: Row = { method: point.method, k, bcaPercent: 100 * bca };
+    if (point.std !== undefined) {
+      const std = checkBca(`${at}.std`, point.std);
+      if (bands) {
+        row.lower = Math.max(0, 100 * (bca - std));
+        row.upper = Math.min(100, 100 * (bca + std));
+      }
+    }
+    rows.push(row);
+  });
+
+  const methods = methodOrderOf(series, options.methodOrder);
+  const rank = new Map(methods.map((m, i) => [m, i]));
+  rows.sort((p, q) => rank.get(p.method)! - rank.get(q.method)! || p.k - q.k);
+  const yDomain = yDomainOf(rows, options.yDomain);
+
+  const ks = [...new Set(rows.map((r) => r.k))].sort((p, q) => p - q);
+  const allIntegers = ks.every((k) => Number.isInteger(k));
+  const kMin = ks[0]!;
+  const kMax = ks[ks.length - 1]!;
+  const kPad = kMax > kMin ? 0.03 * (kMax - kMin) : 1;
+
+  const palette =
+    methods.length <= 20 ? categoricalPalette(methods.length) : spreadPalette(methods.length);
+  const color = {
+    field: "method",
+    type: "nominal" as const,
+    title: "Method",
+    scale: { domain: methods, range: methods.map((_, i) => palette[i % palette.length]!) },
+  };
+  const shape = {
+    field: "method",
+    type: "nominal" as const,
+    title: "Method",
+    scale: { domain: methods, range: methods.map((_, i) => SHAPES[i % SHAPES.length]!) },
+  };
+  const y = {
+    field: "bcaPercent",
+    type: "quantitative" as const,
+    title: "BCA (%)",
+    scale: { domain: yDomain, zero: false, nice: false },
+    axis: { tickCount: 8 },
+  };
+
+  const layers: object[] = [];
+  if (rows.some((r) => r.lower !== undefined)) {
+    layers.push({
+      transform: [{ filter: "isValid(datum.lower)" }],
+      mark: { type: "area", opacity: 0.1, interpolate: "linear" },
+      encoding: {
+        y: { field: "lower", type: "quantitative", title: "BCA (%)", scale: y.scale },
+        y2: { field: "upper" },
+        color,
+      },
+    });
+  }
+  layers.push(
+    {
+      mark: { type: "line", strokeWidth: 1.8, interpolate: "linear" },
+      encoding: { y, color },
+    },
+    {
+      mark: {
+        type: "point",
+        filled: true,
+        size: 48,
+        opacity: 1,
+        stroke: "white",
+        strokeWidth: 0.6,
+      },
+      encoding: { y, color, shape },
+    },
+  );
+
+  const legendColumns = methods.length > 24 ? 2 : 1;
+  const spec = {
+    $schema: VEGA_LITE_SCHEMA,
+    ...titleBlock(title, subtitle),
+    width,
+    height,
+    data: { values: rows },
+    encoding: {
+      x: {
+        field: "k",
+        type: "quantitative",
+        title: "Subspace dimensionality k",
+        scale: { domain: [kMin - kPad, kMax + kPad], nice: false, zero: false },
+        axis: {
+          ...(ks.length <= 15 ? { values: ks } : {}),
+          ...(allIntegers ? { format: "d" } : {}),
+          grid: true,
+        },
+      },
+    },
+    layer: layers,
+    config: {
+      ...baseConfig,
+      legend: {
+        ...baseConfig.legend,
+        columns: legendColumns,
+        symbolSize: 70,
+        symbolOpacity: 1,
+        rowPadding: 3,
+      },
+    },
+  };
+  return spec as VegaLiteSpec;
+}

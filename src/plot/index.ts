@@ -1,0 +1,36 @@
+export { type BcaAtK, type BcaVersusKOptions, bcaVersusKFigure } from "./bcaVersusK.js";
+export {
+  type EmbeddingPoints,
+  type EmbeddingScatterOptions,
+  embeddingScatter,
+  type SplitName,
+} from "./embedding.js";
+export {
+  type FigureFont,
+  type FontMetrics,
+  figureFont,
+  readFontMetrics,
+  setFigureFont,
+} from "./fonts.js";
+export {
+  compileFigure,
+  figureFontFamily,
+  type PngOptions,
+  type RenderDiagnostics,
+  renderSvg,
+  svgToPng,
+  type VegaLiteSpec,
+  type WrittenFigure,
+  writeFigure,
+} from "./render.js";
+export {
+  type PairCell,
+  reduceSensitivityGrid,
+  type SensitivityCell,
+  type SensitivityGridOptions,
+  type SensitivityHeatmapOptions,
+  type SensitivityPanels,
+  sensitivityHeatmapPanels,
+  sensitivityHeatmaps,
+  type ThirdParameterReduction,
+} from "./sensitivity.js";

@@ -1,0 +1,407 @@
+/**
+ * The paper's Fig. 2: BCA of SDSPCAAN over pairs of its multipliers, (a) β and δ,
+ * (b) α and δ, (c) α and β, each with the remaining parameter (and k) at its best value.
+ */
+import { ValidationError } from "../core/errors.js";
+import {
+  checkBca,
+  checkInRange,
+  checkNonEmptyArray,
+  checkOptionalText,
+  checkPositive,
+  checkRecord,
+  checkSize,
+  show,
+} from "./check.js";
+import type { VegaLiteSpec } from "./render.js";
+import { baseConfig, gridLabel, titleBlock, VEGA_LITE_SCHEMA } from "./style.js";
+
+/**
+ * One grid point of SDSPCAAN's parameters: `a`, `b`, `c` are the α, β, δ multipliers
+ * (the factors in {0.01, ..., 100} the paper scales by trace ratios), `bca` a fraction.
+ */
+export interface SensitivityCell {
+  a: number;
+  b: number;
+  c: number;
+  bca: number;
+}
+
+/** One cell of one panel: `x` and `y` are the panel's two multipliers. */
+export interface PairCell {
+  x: number;
+  y: number;
+  bca: number;
+}
+
+/** The three panels: (a) x = β, y = δ; (b) x = α, y = δ; (c) x = α, y = β. */
+export interface SensitivityPanels {
+  betaDelta: readonly PairCell[];
+  alphaDelta: readonly PairCell[];
+  alphaBeta: readonly PairCell[];
+}
+
+/**
+ * How `sensitivityHeatmaps` collapses the third parameter:
+ * - "best" (default, the paper's protocol): fix it at its value in the best cell of the
+ *   whole grid (highest BCA; ties go to the cell listed first), and show the slice.
+ *   Each (a, b, c) may then appear only once.
+ * - "max": for each pair, the highest BCA over the third parameter (a profile).
+ * - "mean": for each pair, the mean BCA over the third parameter.
+ */
+export type ThirdParameterReduction = "best" | "max" | "mean";
+
+export interface SensitivityHeatmapOptions {
+  title?: string;
+  subtitle?: string;
+  /** Decimals printed in each cell: 1 (default) or 2. */
+  decimals?: 1 | 2;
+  /** Side of one cell in pixels (default 46). */
+  cellSize?: number;
+  /** Colour range in percent; default: the smallest and largest BCA over all panels. */
+  colorDomain?: readonly [number, number];
+}
+
+export interface SensitivityGridOptions extends SensitivityHeatmapOptions {
+  reduce?: ThirdParameterReduction;
+}
+
+type PanelKey = keyof SensitivityPanels;
+
+interface PanelInfo {
+  readonly key: PanelKey;
+  readonly title: string;
+  readonly xTitle: string;
+  readonly yTitle: string;
+  /** Which SensitivityCell fields are x, y and the third parameter. */
+  readonly x: "a" | "b";
+  readonly y: "b" | "c";
+  readonly third: "a" | "b" | "c";
+  readonly thirdSymbol: string;
+}
+
+const PANELS: readonly PanelInfo[] = [
+  {
+    key: "betaDelta",
+    title: "(a) β and δ",
+    xTitle: "β multiplier",
+    yTitle: "δ multiplier",
+    x: "b",
+    y: "c",
+    third: "a",
+    thirdSymbol: "α",
+  },
+  {
+    key: "alphaDelta",
+    title: "(b) α and δ",
+    xTitle: "α multiplier",
+    yTitle: "δ multiplier",
+    x: "a",
+    y: "c",
+    third: "b",
+    thirdSymbol: "β",
+  },
+  {
+    key: "alphaBeta",
+    title: "(c) α and β",
+    xTitle: "α multiplier",
+    yTitle: "β multiplier",
+    x: "a",
+    y: "b",
+    third: "c",
+    thirdSymbol: "δ",
+  },
+];
+
+interface HeatRow {
+  panel: string;
+  x: string;
+  y: string;
+  bcaPercent: number;
+}
+
+function checkPairCells(argument: string, cells: unknown): PairCell[] {
+  checkNonEmptyArray<PairCell>(argument, cells);
+  const seen = new Set<string>();
+  return cells.map((cell, i) => {
+    const at = `${argument}[${i}]`;
+    checkRecord(at, cell);
+    const x = checkPositive(`${at}.x`, cell.x);
+    const y = checkPositive(`${at}.y`, cell.y);
+    const bca = checkBca(`${at}.bca`, cell.bca);
+    const key = `${x},${y}`;
+    if (seen.has(key)) {
+      throw new ValidationError(
+        at,
+        `'${at}' repeats the cell (${x}, ${y}); '${argument}' must have one BCA per pair.`,
+      );
+    }
+    seen.add(key);
+    return { x, y, bca };
+  });
+}
+
+function checkDecimals(value: unknown): 1 | 2 {
+  if (value === undefined) return 1;
+  if (value !== 1 && value !== 2) {
+    throw new ValidationError(
+      "options.decimals",
+      `'options.decimals' must be 1 or 2. Got ${show(value)} instead.`,
+    );
+  }
+  return value;
+}
+
+function colorDomainOf(rows: readonly HeatRow[], given: unknown): [number, number] {
+  if (given !== undefined) {
+    if (!Array.isArray(given) || given.length !== 2) {
+      throw new ValidationError(
+        "options.colorDomain",
+        `'options.colorDomain' must be [low, high] in percent. Got ${show(given)} instead.`,
+      );
+    }
+    const lo = checkInRange("options.colorDomain[0]", given[0], 0, 100);
+    const hi = checkInRange("options.colorDomain[1]", given[1], 0, 100);
+    if (!(lo < hi)) {
+      throw new ValidationError(
+        "options.colorDomain",
+        `'options.colorDomain' must have low < high. Got [${lo}, ${hi}] instead.`,
+      );
+    }
+    return [lo, hi];
+  }
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const r of rows) {
+    lo = Math.min(lo, r.bcaPercent);
+    hi = Math.max(hi, r.bcaPercent);
+  }
+  // A flat surface still needs a non-empty colour range.
+  if (hi - lo < 0.1) return [lo - 0.5, hi + 0.5];
+  return [lo, hi];
+}
+
+function sortedLabels(values: Iterable<number>): string[] {
+  return [...new Set(values)].sort((p, q) => p - q).map(gridLabel);
+}
+
+function heatmapSpec(
+  panels: Record<PanelKey, PairCell[]>,
+  notes: Partial<Record<PanelKey, string>>,
+  options: SensitivityHeatmapOptions,
+): VegaLiteSpec {
+  checkRecord("options", options);
+  const title = checkOptionalText("options.title", options.title);
+  const subtitle = checkOptionalText("options.subtitle", options.subtitle);
+  const decimals = checkDecimals(options.decimals);
+  const cellSize = checkSize("options.cellSize", options.cellSize, 46);
+
+  const rowsByPanel = PANELS.map((info) =>
+    panels[info.key].map(
+      (c): HeatRow => ({
+        panel: info.key,
+        x: gridLabel(c.x),
+        y: gridLabel(c.y),
+        bcaPercent: 100 * c.bca,
+      }),
+    ),
+  );
+  const domain = colorDomainOf(rowsByPanel.flat(), options.colorDomain);
+  // Viridis is dark at the low end: white text there, black on the light upper half.
+  const textFlip = domain[0] + 0.5 * (domain[1] - domain[0]);
+
+  const hconcat = PANELS.map((info, p) => {
+    const cells = panels[info.key];
+    const xLabels = sortedLabels(cells.map((c) => c.x));
+    // Band scales run top to bottom; reverse so the smallest multiplier sits at the bottom.
+    const yLabels = sortedLabels(cells.map((c) => c.y)).reverse();
+    const note = notes[info.key];
+    return {
+      title: {
+        text: info.title,
+        ...(note === undefined ? {} : { subtitle: note }),
+        fontSize: 13,
+        fontWeight: "normal",
+      },
+      width: { step: cellSize },
+      height: { step: cellSize },
+      data: { values: rowsByPanel[p] },
+      encoding: {
+        x: {
+          field: "x",
+          type: "ordinal",
+          title: info.xTitle,
+          sort: xLabels,
+          axis: { labelAngle: 0, ticks: false, domain: false },
+        },
+        y: {
+          field: "y",
+          type: "ordinal",
+          title: info.yTitle,
+          sort: yLabels,
+          axis: { ticks: false, domain: false },
+        },
+      },
+      layer: [
+        {
+          mark: { type: "rect", stroke: "white", strokeWidth: 1 },
+          encoding: {
+            color: {
+              field: "bcaPercent",
+              type: "quantitative",
+              title: "BCA (%)",
+              scale: { scheme: "viridis", domain, clamp: true },
+              legend: { gradientLength: Math.max(120, cellSize * yLabels.length), format: ".0f" },
+            },
+          },
+        },
+        {
+          mark: { type: "text", fontSize: decimals === 2 ? 10 : 11 },
+          encoding: {
+            text: { field: "bcaPercent", type: "quantitative", format: `.${decimals}f` },
+            color: {
+              condition: { test: `datum.bcaPercent < ${textFlip}`, value: "white" },
+              value: "black",
+            },
+          },
+        },
+      ],
+    };
+  });
+
+  const spec = {
+    $schema: VEGA_LITE_SCHEMA,
+    ...titleBlock(title, subtitle),
+    hconcat,
+    spacing: 28,
+    resolve: { scale: { color: "shared" }, legend: { color: "shared" } },
+    config: {
+      ...baseConfig,
+      view: { stroke: null },
+    },
+  };
+  return spec as VegaLiteSpec;
+}
+
+/**
+ * Three heatmaps side by side from per-panel cells, already reduced to two parameters
+ * (normally at the best value of the third). Multipliers are categorical, log-spaced
+ * axes; colour and the printed number are BCA (%) on one colour scale shared by the
+ * panels, so the panels compare directly.
+ */
+export function sensitivityHeatmapPanels(
+  panels: SensitivityPanels,
+  options: SensitivityHeatmapOptions = {},
+): VegaLiteSpec {
+  checkRecord("panels", panels);
+  const checked = {} as Record<PanelKey, PairCell[]>;
+  for (const info of PANELS) {
+    checked[info.key] = checkPairCells(`panels.${info.key}`, panels[info.key]);
+  }
+  return heatmapSpec(checked, {}, options);
+}
+
+function checkReduction(
+  argument: string,
+  value: unknown,
+): asserts value is ThirdParameterReduction {
+  if (value !== "best" && value !== "max" && value !== "mean") {
+    throw new ValidationError(
+      argument,
+      `'${argument}' must be one of "best", "max", "mean". Got ${show(value)} instead.`,
+    );
+  }
+}
+
+/** Reduces a full (a, b, c) grid to the three panels; see `ThirdParameterReduction`. */
+export function reduceSensitivityGrid(
+  cells: readonly SensitivityCell[],
+  reduce: ThirdParameterReduction = "best",
+): { panels: SensitivityPanels; fixed?: { a: number; b: number; c: number } } {
+  checkNonEmptyArray<SensitivityCell>("cells", cells);
+  checkReduction("reduce", reduce);
+  const seen = new Set<string>();
+  const checked = cells.map((cell, i) => {
+    const at = `cells[${i}]`;
+    checkRecord(at, cell);
+    const a = checkPositive(`${at}.a`, cell.a);
+    const b = checkPositive(`${at}.b`, cell.b);
+    const c = checkPositive(`${at}.c`, cell.c);
+    const bca = checkBca(`${at}.bca`, cell.bca);
+    const key = `${a},${b},${c}`;
+    if (reduce === "best" && seen.has(key)) {
+      throw new ValidationError(
+        at,
+        `'${at}' repeats the grid point (a, b, c) = (${a}, ${b}, ${c}); with reduce "best" pass one BCA per grid point, or use "max" or "mean".`,
+      );
+    }
+    seen.add(key);
+    return { a, b, c, bca };
+  });
+
+  if (reduce === "best") {
+    let best = checked[0]!;
+    for (const cell of checked) if (cell.bca > best.bca) best = cell;
+    const panels = {} as Record<PanelKey, PairCell[]>;
+    for (const info of PANELS) {
+      panels[info.key] = checked
+        .filter((cell) => cell[info.third] === best[info.third])
+        .map((cell) => ({ x: cell[info.x], y: cell[info.y], bca: cell.bca }));
+    }
+    return { panels, fixed: { a: best.a, b: best.b, c: best.c } };
+  }
+
+  const panels = {} as Record<PanelKey, PairCell[]>;
+  for (const info of PANELS) {
+    const groups = new Map<string, { x: number; y: number; sum: number; max: number; n: number }>();
+    for (const cell of checked) {
+      const key = `${cell[info.x]},${cell[info.y]}`;
+      const group = groups.get(key);
+      if (group === undefined) {
+        groups.set(key, { x: cell[info.x], y: cell[info.y], sum: cell.bca, max: cell.bca, n: 1 });
+      } else {
+        group.sum += cell.bca;
+        group.max = Math.max(group.max, cell.bca);
+        group.n += 1;
+      }
+    }
+    panels[info.key] = [...groups.values()].map((g) => ({
+      x: g.x,
+      y: g.y,
+      bca: reduce === "max" ? g.max : g.sum / g.n,
+    }));
+  }
+  return { panels };
+}
+
+/**
+ * Fig. 2 from a full grid of (α, β, δ) multipliers with their BCA (normally the test BCA
+ * averaged over datasets, at the best k). The third parameter of each panel is collapsed
+ * as `options.reduce` says (default "best": the paper's slice through the best cell,
+ * whose value is shown under each panel title).
+ */
+export function sensitivityHeatmaps(
+  cells: readonly SensitivityCell[],
+  options: SensitivityGridOptions = {},
+): VegaLiteSpec {
+  checkRecord("options", options);
+  const reduce = options.reduce ?? "best";
+  checkReduction("options.reduce", reduce);
+  const { panels, fixed } = reduceSensitivityGrid(cells, reduce);
+  const notes: Partial<Record<PanelKey, string>> = {};
+  for (const info of PANELS) {
+    notes[info.key] =
+      fixed !== undefined
+        ? `${info.thirdSymbol} multiplier = ${gridLabel(fixed[info.third])}`
+        : `${reduce === "max" ? "best" : "mean"} over ${info.thirdSymbol}`;
+  }
+  return heatmapSpec(
+    {
+      betaDelta: [...panels.betaDelta],
+      alphaDelta: [...panels.alphaDelta],
+      alphaBeta: [...panels.alphaBeta],
+    },
+    notes,
+    options,
+  );
+}
