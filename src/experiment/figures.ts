@@ -124,7 +124,7 @@ export interface SensitivityOptions extends SelectionOptions {
 }
 
 /** One cell of a sensitivity surface. */
-export interface SensitivityCell {
+export interface SurfaceCell {
   readonly x: number;
   readonly y: number;
   /** Mean over datasets of the per-dataset mean over repeats of the test BCA. */
@@ -144,7 +144,7 @@ export interface SensitivitySurface {
   readonly xValues: readonly number[];
   readonly yValues: readonly number[];
   /** Cells with data, x slowest then y, both ascending. */
-  readonly cells: readonly SensitivityCell[];
+  readonly cells: readonly SurfaceCell[];
 }
 
 function checkParam(name: string, value: unknown): ParamName {
@@ -214,7 +214,7 @@ export function sensitivitySurface(
   }
   const xValues = [...new Set(used.map((r) => r.params[x] as number))].sort((a, b) => a - b);
   const yValues = [...new Set(used.map((r) => r.params[y] as number))].sort((a, b) => a - b);
-  const cells: SensitivityCell[] = [];
+  const cells: SurfaceCell[] = [];
   for (const xv of xValues) {
     for (const yv of yValues) {
       const key = cellKey(xv, yv);

@@ -25,8 +25,8 @@ export {
 } from "./render.js";
 export {
   type PairCell,
+  type ParameterGridCell,
   reduceSensitivityGrid,
-  type SensitivityCell,
   type SensitivityGridOptions,
   type SensitivityHeatmapOptions,
   type SensitivityPanels,

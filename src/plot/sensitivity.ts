@@ -20,7 +20,7 @@ import { baseConfig, gridLabel, titleBlock, VEGA_LITE_SCHEMA } from "./style.js"
  * One grid point of SDSPCAAN's parameters: `a`, `b`, `c` are the α, β, δ multipliers
  * (the factors in {0.01, ..., 100} the paper scales by trace ratios), `bca` a fraction.
  */
-export interface SensitivityCell {
+export interface ParameterGridCell {
   a: number;
   b: number;
   c: number;
@@ -73,7 +73,7 @@ interface PanelInfo {
   readonly title: string;
   readonly xTitle: string;
   readonly yTitle: string;
-  /** Which SensitivityCell fields are x, y and the third parameter. */
+  /** Which ParameterGridCell fields are x, y and the third parameter. */
   readonly x: "a" | "b";
   readonly y: "b" | "c";
   readonly third: "a" | "b" | "c";
@@ -315,10 +315,10 @@ function checkReduction(
 
 /** Reduces a full (a, b, c) grid to the three panels; see `ThirdParameterReduction`. */
 export function reduceSensitivityGrid(
-  cells: readonly SensitivityCell[],
+  cells: readonly ParameterGridCell[],
   reduce: ThirdParameterReduction = "best",
 ): { panels: SensitivityPanels; fixed?: { a: number; b: number; c: number } } {
-  checkNonEmptyArray<SensitivityCell>("cells", cells);
+  checkNonEmptyArray<ParameterGridCell>("cells", cells);
   checkReduction("reduce", reduce);
   const seen = new Set<string>();
   const checked = cells.map((cell, i) => {
@@ -381,7 +381,7 @@ export function reduceSensitivityGrid(
  * whose value is shown under each panel title).
  */
 export function sensitivityHeatmaps(
-  cells: readonly SensitivityCell[],
+  cells: readonly ParameterGridCell[],
   options: SensitivityGridOptions = {},
 ): VegaLiteSpec {
   checkRecord("options", options);

@@ -2,7 +2,12 @@
  * Made-up but realistic inputs for the figure tests, generated deterministically (a
  * Park-Miller sequence) so every run draws the same figures.
  */
-import type { BcaAtK, EmbeddingPoints, SensitivityCell, SplitName } from "../../src/plot/index.js";
+import type {
+  BcaAtK,
+  EmbeddingPoints,
+  ParameterGridCell,
+  SplitName,
+} from "../../src/plot/index.js";
 
 export const METHODS = [
   "Baseline",
@@ -40,8 +45,8 @@ export function bcaSeries(withStd = true): BcaAtK[] {
 export const GRID = [0.01, 0.1, 1, 10, 100] as const;
 
 /** BCA over the 5 x 5 x 5 multiplier grid: flat in α and β, peaked at δ = 0.1. */
-export function sensitivityGrid(): SensitivityCell[] {
-  const cells: SensitivityCell[] = [];
+export function sensitivityGrid(): ParameterGridCell[] {
+  const cells: ParameterGridCell[] = [];
   for (const a of GRID) {
     for (const b of GRID) {
       for (const c of GRID) {
