@@ -1,0 +1,174 @@
+/**
+ * Symmetrising S, the graph Laplacian L = diag(S 1) - S (Algorithms 2 and 3, the
+ * first two lines of the loop), and the graph terms of the objectives, all sparse.
+ */
+import { ValidationError } from "../core/errors.js";
+import { Matrix } from "../linalg/matrix.js";
+import { CsrMatrix } from "../linalg/sparse.js";
+import { checkClassCodes } from "./neighbours.js";
+
+function requireSquare(owner: string, S: CsrMatrix): void {
+  if (S.rows !== S.cols) {
+    throw new ValidationError(
+      "S",
+      `The 'S' parameter of ${owner} must be a square matrix. Got ${S.rows} x ${S.cols} instead.`,
+    );
+  }
+}
+
+/**
+ * S <- (S + S^T) / 2, exactly symmetric. With m non-zeros per row of S the result has
+ * at most 2mn non-zeros (2m per row on average; a node chosen by many rows has more).
+ */
+export function symmetrizeGraph(S: CsrMatrix): CsrMatrix {
+  requireSquare("symmetrizeGraph", S);
+  return S.symmetricPart();
+}
+
+/** Degrees S 1 (row sums). */
+export function graphDegrees(S: CsrMatrix): Float64Array {
+  requireSquare("graphDegrees", S);
+  return S.rowSums();
+}
+
+/**
+ * L = diag(S 1) - S as CSR, with the diagonal always stored (also where it is 0), so
+ * each row has the non-zeros of S's row plus one. S should be symmetric (use
+ * `symmetrizeGraph`); L is then symmetric too.
+ */
+export function graphLaplacian(S: CsrMatrix): CsrMatrix {
+  requireSquare("graphLaplacian", S);
+  const n = S.rows;
+  const deg = S.rowSums();
+  const rowPtr = new Int32Array(n + 1);
+  let cap = 0;
+  for (let i = 0; i < n; i++) {
+    cap += S.rowLength(i) + 1;
+  }
+  const colIdx = new Int32Array(cap);
+  const values = new Float64Array(cap);
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    let diagDone = false;
+    for (let p = S.rowPtr[i]; p < S.rowPtr[i + 1]; p++) {
+      const j = S.colIdx[p];
+      if (!diagDone && j >= i) {
+        colIdx[at] = i;
+        values[at] = j === i ? deg[i] - S.values[p] : deg[i];
+        at++;
+        diagDone = true;
+        if (j === i) continue;
+      }
+      colIdx[at] = j;
+      values[at] = -S.values[p];
+      at++;
+    }
+    if (!diagDone) {
+      colIdx[at] = i;
+      values[at] = deg[i];
+      at++;
+    }
+    rowPtr[i + 1] = at;
+  }
+  return new CsrMatrix(n, n, rowPtr, colIdx.slice(0, at), values.slice(0, at));
+}
+
+/**
+ * L X for L = diag(S 1) - S and a dense X (n x b), in the difference form
+ * (L X)_i = sum_j s_ij (x_i - x_j): exactly 0 on constant columns, with no cancellation
+ * between a large degree and the neighbours' sum. S should be symmetric.
+ */
+export function applyLaplacian(S: CsrMatrix, X: Matrix, out?: Matrix): Matrix {
+  requireSquare("applyLaplacian", S);
+  if (X.rows !== S.rows) {
+    throw new ValidationError(
+      "X",
+      `The 'X' parameter of applyLaplacian must have ${S.rows} rows (one per graph node). Got ${X.rows} instead.`,
+    );
+  }
+  const b = X.cols;
+  const Y = out ?? new Matrix(X.rows, b);
+  if (Y.rows !== X.rows || Y.cols !== b || Y.data === X.data) {
+    throw new ValidationError(
+      "out",
+      `The 'out' parameter of applyLaplacian must be a separate ${X.rows} x ${b} matrix. Got ${Y.rows} x ${Y.cols}${Y.data === X.data ? " sharing X's storage" : ""} instead.`,
+    );
+  }
+  const xd = X.data;
+  const yd = Y.data;
+  for (let i = 0; i < S.rows; i++) {
+    const oi = i * b;
+    yd.fill(0, oi, oi + b);
+    for (let p = S.rowPtr[i]; p < S.rowPtr[i + 1]; p++) {
+      const v = S.values[p];
+      const oj = S.colIdx[p] * b;
+      for (let t = 0; t < b; t++) yd[oi + t] += v * (xd[oi + t] - xd[oj + t]);
+    }
+  }
+  return Y;
+}
+
+/**
+ * (1/2) sum_ij s_ij ||f_i - f_j||^2 = Tr(F^T L F) for L the Laplacian of (S + S^T)/2
+ * (so for any S, symmetric or not): the graph terms Tr(W^T X^T L X W) with F = XW
+ * (Eq. PCAN) and Tr(F^T L F). Summed from differences, hence >= 0 exactly.
+ */
+export function laplacianTrace(S: CsrMatrix, F: Matrix): number {
+  requireSquare("laplacianTrace", S);
+  if (F.rows !== S.rows) {
+    throw new ValidationError(
+      "F",
+      `The 'F' parameter of laplacianTrace must have ${S.rows} rows (one per graph node). Got ${F.rows} instead.`,
+    );
+  }
+  const c = F.cols;
+  const f = F.data;
+  let total = 0;
+  for (let i = 0; i < S.rows; i++) {
+    const oi = i * c;
+    for (let p = S.rowPtr[i]; p < S.rowPtr[i + 1]; p++) {
+      const oj = S.colIdx[p] * c;
+      let s = 0;
+      for (let t = 0; t < c; t++) {
+        const diff = f[oi + t] - f[oj + t];
+        s += diff * diff;
+      }
+      total += S.values[p] * s;
+    }
+  }
+  return 0.5 * total;
+}
+
+/**
+ * Tr(Y^T L Y) for the one-hot Y of `codes` (Eq. SDSPCAAN, the lambda term):
+ * (1/2) sum_ij s_ij ||y_i - y_j||^2 = the total weight of the cross-class entries.
+ */
+export function classLaplacianTrace(S: CsrMatrix, codes: Int32Array): number {
+  requireSquare("classLaplacianTrace", S);
+  checkClassCodes("classLaplacianTrace", codes, S.rows);
+  let total = 0;
+  for (let i = 0; i < S.rows; i++) {
+    const ci = codes[i];
+    for (let p = S.rowPtr[i]; p < S.rowPtr[i + 1]; p++) {
+      if (codes[S.colIdx[p]] !== ci) total += S.values[p];
+    }
+  }
+  return total;
+}
+
+/** Tr(S^T Gamma S) = sum_i gamma_i ||s_i||^2 (Eq. PCAN, the gamma term). */
+export function gammaWeightedSquaredNorm(S: CsrMatrix, gamma: Float64Array): number {
+  if (gamma.length !== S.rows) {
+    throw new ValidationError(
+      "gamma",
+      `The 'gamma' parameter of gammaWeightedSquaredNorm must have one entry per row of S (${S.rows}). Got ${gamma.length} instead.`,
+    );
+  }
+  let total = 0;
+  for (let i = 0; i < S.rows; i++) {
+    let s = 0;
+    for (let p = S.rowPtr[i]; p < S.rowPtr[i + 1]; p++) s += S.values[p] * S.values[p];
+    total += gamma[i] * s;
+  }
+  return total;
+}

@@ -1,0 +1,210 @@
+/**
+ * Candidate neighbours for the adaptive-neighbour rows: for each row i, the m + 1
+ * nearest other rows by d_ij = p_ij + lambda l_ij (SPEC section 2), with p and l
+ * kept apart so that the weights can be computed without cancellation.
+ *
+ * Ranking is by the floating-point value d = p + lambda * l itself, ties to the
+ * lower index, exactly as a dense computation of d followed by a stable sort would
+ * rank it. Only the search is organised differently, so that large n needs neither
+ * n x n memory nor, where the labels allow it, n x n work.
+ *
+ * Design of the labelled search (l_ij = ||y_i - y_j||^2 for one-hot y: 0 within a
+ * class, 2 across). Rounding is monotone, so every cross-class candidate has
+ * d = fl(p + 2 lambda) >= 2 lambda, while a same-class candidate has d = p.
+ *  1. Within each class, a symmetric block search keeps the m + 1 nearest same-class
+ *     rows of each row (cost sum_c n_c^2 k / 2).
+ *  2. A row is finished when it holds m + 1 same-class candidates and the worst of
+ *     them has d < 2 lambda: no cross-class candidate can displace any of them. For
+ *     large lambda that is every row of every class with more than m members.
+ *  3. A row that is not finished needs its best cross-class candidates. If even the
+ *     largest p it could have with any row (bounded by (|p_i| + max_j |p_j|)^2 with a
+ *     margin far above the rounding error) rounds to fl(p + 2 lambda) = 2 lambda, all
+ *     its cross-class candidates tie at exactly d = 2 lambda and rank by index: the
+ *     first m + 1 cross-class rows by index are the ones to offer (cost O(m k) per
+ *     row). This is the regime lambda -> 2^96 reached on Yale and ORL.
+ *  4. The remaining rows R are searched against every other-class row in one block
+ *     scan that visits each pair among R once (serving both rows) and each pair of
+ *     R with the rest once (cost about |R| n k, at most the n^2 k / 2 of a full
+ *     search plus step 1's within-class work, which the cross scan skips).
+ * Every step offers candidates to the same bounded heaps keyed by (d, index) and
+ * each row meets each candidate once, so the result is the full search's up to the
+ * last-bit differences between GEMM code paths (none where the dot products are
+ * exact); `strategy: "full"` runs the full search (for checking).
+ */
+import { ValidationError } from "../core/errors.js";
+import { dot } from "../linalg/basic.js";
+import {
+  NeighbourHeaps,
+  nearestNeighbours,
+  scanNearestPairs,
+  squaredRowNorms,
+  type TwoPartNeighbours,
+} from "../linalg/distances.js";
+import type { Matrix } from "../linalg/matrix.js";
+
+/** "auto": the class-aware search described above; "full": every pair, for checking. */
+export type NeighbourSearchStrategy = "auto" | "full";
+
+export interface NeighbourSearchOptions {
+  /** Rows per distance block (default: about 8 MiB of distances per block). */
+  readonly blockRows?: number;
+}
+
+export interface LabelledNeighbourSearchOptions extends NeighbourSearchOptions {
+  readonly strategy?: NeighbourSearchStrategy;
+}
+
+/**
+ * The `count` nearest other rows of X by d_ij = ||x_i - x_j||^2 (the initial graph:
+ * no second term).
+ */
+export function initialNeighbours(
+  X: Matrix,
+  count: number,
+  options: NeighbourSearchOptions = {},
+): TwoPartNeighbours {
+  return nearestNeighbours(X, count, options);
+}
+
+function checkCount(owner: string, count: number, n: number): void {
+  if (!Number.isInteger(count) || count < 1 || count > n - 1) {
+    throw new ValidationError(
+      "count",
+      `The 'count' parameter of ${owner} must be an integer in [1, ${n - 1}] (the other rows). Got ${count} instead.`,
+    );
+  }
+}
+
+/** Validates class codes: an Int32Array of n non-negative integers. Returns the class count. */
+export function checkClassCodes(owner: string, codes: Int32Array, n: number): number {
+  if (!(codes instanceof Int32Array)) {
+    throw new ValidationError(
+      "codes",
+      `The 'codes' parameter of ${owner} must be an Int32Array of class indices. Got ${typeof codes} instead.`,
+    );
+  }
+  if (codes.length !== n) {
+    throw new ValidationError(
+      "codes",
+      `The 'codes' parameter of ${owner} must have one class index per row (${n}). Got ${codes.length} instead.`,
+    );
+  }
+  let classes = 0;
+  for (let i = 0; i < n; i++) {
+    const c = codes[i];
+    if (c < 0) {
+      throw new ValidationError(
+        "codes",
+        `The 'codes' parameter of ${owner} must hold class indices in [0, inf). Got ${c} at row ${i} instead.`,
+      );
+    }
+    if (c + 1 > classes) classes = c + 1;
+  }
+  return classes;
+}
+
+/**
+ * The `count` nearest other rows of P by d_ij = ||p_i - p_j||^2 + lambda ||y_i - y_j||^2
+ * with y the one-hot rows of `codes` (Eq. SDSPCAAN-si's distance). P (finite) and
+ * lambda (finite, >= 0) are the caller's to check, as labelledAdaptiveGraph does.
+ */
+export function labelledNeighbours(
+  P: Matrix,
+  codes: Int32Array,
+  lambda: number,
+  count: number,
+  options: LabelledNeighbourSearchOptions = {},
+): TwoPartNeighbours {
+  const n = P.rows;
+  const classes = checkClassCodes("labelledNeighbours", codes, n);
+  checkCount("labelledNeighbours", count, n);
+  const norms = squaredRowNorms(P);
+  const heaps = new NeighbourHeaps(n, count);
+  const { blockRows } = options;
+  const strategy = options.strategy ?? "auto";
+  if (strategy === "full") {
+    scanNearestPairs(P, norms, heaps, {
+      term: { kind: "classes", codes, lambda },
+      blockRows,
+    });
+    return heaps.sorted(lambda);
+  }
+
+  // Step 1: within-class search (rows of each class in ascending order).
+  const start = new Int32Array(classes + 1);
+  for (let i = 0; i < n; i++) start[codes[i] + 1]++;
+  for (let c = 0; c < classes; c++) start[c + 1] += start[c];
+  const byClass = new Int32Array(n);
+  const fill = start.slice(0, classes);
+  for (let i = 0; i < n; i++) byClass[fill[codes[i]]++] = i;
+  for (let c = 0; c < classes; c++) {
+    const members = byClass.subarray(start[c], start[c + 1]);
+    if (members.length >= 2) scanNearestPairs(P, norms, heaps, { order: members, blockRows });
+  }
+
+  // Steps 2 and 3: finished rows, and rows whose cross-class candidates all tie.
+  const twoLambda = 2 * lambda;
+  let maxNorm = 0;
+  for (let i = 0; i < n; i++) if (norms[i] > maxNorm) maxNorm = norms[i];
+  const rootMax = Math.sqrt(maxNorm);
+  const remaining: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (heaps.size[i] === count && heaps.worstDistance[i] < twoLambda) continue;
+    const r = Math.sqrt(norms[i]) + rootMax;
+    const bound = r * r * (1 + 2 ** -20);
+    if (bound + twoLambda === twoLambda) {
+      const ci = codes[i];
+      let offered = 0;
+      for (let j = 0; j < n && offered < count; j++) {
+        if (codes[j] === ci) continue;
+        let p = norms[i] + norms[j] - 2 * dot(P.data, P.data, P.cols, i * P.cols, j * P.cols);
+        if (!(p > 0)) p = 0;
+        heaps.offer(i, p + lambda * 2, j, p, 2);
+        offered++;
+      }
+    } else {
+      remaining.push(i);
+    }
+  }
+
+  // Step 4: the remaining rows against every other-class row.
+  if (remaining.length > 0) {
+    const order = new Int32Array(n);
+    const isRemaining = new Uint8Array(n);
+    for (let t = 0; t < remaining.length; t++) {
+      order[t] = remaining[t];
+      isRemaining[remaining[t]] = 1;
+    }
+    let at = remaining.length;
+    for (let i = 0; i < n; i++) if (isRemaining[i] === 0) order[at++] = i;
+    scanNearestPairs(P, norms, heaps, {
+      order,
+      active: remaining.length,
+      term: { kind: "classes", codes, lambda, crossClassOnly: true },
+      blockRows,
+    });
+  }
+  return heaps.sorted(lambda);
+}
+
+/**
+ * The `count` nearest other rows of P by d_ij = ||p_i - p_j||^2 + lambda ||f_i - f_j||^2
+ * for a general second embedding F (n x c; PCAN's F, Algorithm 2). F has no class
+ * structure to exploit, so this is the full symmetric block search. P, F (finite,
+ * n rows each) and lambda are the caller's to check, as embeddedAdaptiveGraph does.
+ */
+export function embeddedNeighbours(
+  P: Matrix,
+  F: Matrix,
+  lambda: number,
+  count: number,
+  options: NeighbourSearchOptions = {},
+): TwoPartNeighbours {
+  checkCount("embeddedNeighbours", count, P.rows);
+  const heaps = new NeighbourHeaps(P.rows, count);
+  scanNearestPairs(P, squaredRowNorms(P), heaps, {
+    term: { kind: "embedding", F, lambda },
+    blockRows: options.blockRows,
+  });
+  return heaps.sorted(lambda);
+}

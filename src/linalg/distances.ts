@@ -1,0 +1,532 @@
+/**
+ * Squared Euclidean distances between rows, computed block by block with the GEMM
+ * kernel in the form ||a||^2 + ||b||^2 - 2 a.b (clipped at 0), and nearest-neighbour
+ * searches that keep only the `count` nearest per row, so that memory stays
+ * O(blockRows x n) and no n x n matrix exists for large n.
+ *
+ * Round-off. Distances take the Gram form's rounding (as NumPy's or MATLAB's
+ * would): a few ulps of ||a||^2 + ||b||^2, so duplicate rows come out 0 only up to
+ * that. Every search computes each pair once and uses the value for both rows, so
+ * d_ij = d_ji within a search; the block size only changes which GEMM code path
+ * (and so which summation order) forms an entry, i.e. the last bits. With data whose
+ * dot products are exact (small integers) every path gives identical values, which
+ * is how the tests check ties and duplicate rows exactly.
+ *
+ * Ordering. Neighbours are ranked by (distance, index): ties go to the lower index.
+ * The bounded heaps below compare that pair, so the result does not depend on the
+ * order in which candidates are offered.
+ */
+import { ValidationError } from "../core/errors.js";
+import { dot } from "./basic.js";
+import { gemmABtRaw } from "./gemm.js";
+import { Matrix } from "./matrix.js";
+
+/** Target size of one distance block, in doubles (8 MiB). */
+const BLOCK_ELEMENTS = 1 << 20;
+const NO_INDEX = 0x7fffffff;
+
+/** A row-block size (a multiple of 4 in [4, 256]) holding about 8 MiB of distances against n rows. */
+export function defaultBlockRows(n: number): number {
+  const r = Math.floor(BLOCK_ELEMENTS / Math.max(1, n));
+  return Math.max(4, Math.min(256, r - (r % 4)));
+}
+
+function resolveBlockRows(owner: string, blockRows: number | undefined, n: number): number {
+  if (blockRows === undefined) return defaultBlockRows(n);
+  if (!Number.isInteger(blockRows) || blockRows < 1) {
+    throw new ValidationError(
+      "blockRows",
+      `The 'blockRows' parameter of ${owner} must be an integer in [1, inf). Got ${blockRows} instead.`,
+    );
+  }
+  return blockRows;
+}
+
+function checkFinite(owner: string, name: string, X: Matrix): void {
+  const data = X.data;
+  for (let t = 0; t < data.length; t++) {
+    const v = data[t];
+    if (v - v !== 0) {
+      throw new ValidationError(
+        name,
+        `The '${name}' parameter of ${owner} must hold finite numbers only. Got ${v} at row ${Math.floor(t / X.cols)}, column ${t % X.cols} instead.`,
+      );
+    }
+  }
+}
+
+/** ||x_i||^2 for every row. */
+export function squaredRowNorms(X: Matrix): Float64Array {
+  const { rows, cols, data } = X;
+  const out = new Float64Array(rows);
+  for (let i = 0; i < rows; i++) out[i] = dot(data, data, cols, i * cols, i * cols);
+  return out;
+}
+
+/**
+ * All pairwise squared distances between the rows of X, dense n x n (small n only).
+ * Each pair is evaluated once and mirrored, so D is exactly symmetric with a zero
+ * diagonal.
+ */
+export function pairwiseSquaredDistances(X: Matrix): Matrix {
+  const n = X.rows;
+  const k = X.cols;
+  const norms = squaredRowNorms(X);
+  const D = new Matrix(n, n);
+  const dd = D.data;
+  gemmABtRaw(n, n, k, X.data, k, X.data, k, dd, n);
+  for (let i = 0; i < n; i++) {
+    const ni = norms[i];
+    for (let j = 0; j < i; j++) {
+      const v = Math.max(ni + norms[j] - 2 * dd[i * n + j], 0);
+      dd[i * n + j] = v;
+      dd[j * n + i] = v;
+    }
+    dd[i * n + i] = 0;
+  }
+  return D;
+}
+
+/**
+ * Calls `visit(i0, i1, block)` for consecutive row blocks of A, where `block`
+ * ((i1 - i0) x B.rows, row-major) holds ||a_i - b_j||^2 for i in [i0, i1). The
+ * block buffer is reused between calls: copy what you keep.
+ */
+export function forEachCrossDistanceBlock(
+  A: Matrix,
+  B: Matrix,
+  visit: (i0: number, i1: number, block: Float64Array) => void,
+  { blockRows }: { blockRows?: number } = {},
+): void {
+  if (A.cols !== B.cols) {
+    throw new ValidationError(
+      "B",
+      `The 'B' parameter of forEachCrossDistanceBlock must have ${A.cols} columns (as A). Got ${B.cols} instead.`,
+    );
+  }
+  const nb = B.rows;
+  const k = A.cols;
+  const step = resolveBlockRows("forEachCrossDistanceBlock", blockRows, nb);
+  const na = squaredRowNorms(A);
+  const bn = squaredRowNorms(B);
+  const buf = new Float64Array(Math.min(step, A.rows) * nb);
+  for (let i0 = 0; i0 < A.rows; i0 += step) {
+    const i1 = Math.min(i0 + step, A.rows);
+    const block = buf.subarray(0, (i1 - i0) * nb);
+    gemmABtRaw(i1 - i0, nb, k, A.data.subarray(i0 * k), k, B.data, k, block, nb);
+    for (let i = i0; i < i1; i++) {
+      const off = (i - i0) * nb;
+      const ni = na[i];
+      for (let j = 0; j < nb; j++) {
+        const v = ni + bn[j] - 2 * block[off + j];
+        block[off + j] = Math.max(v, 0);
+      }
+    }
+    visit(i0, i1, block);
+  }
+}
+
+/** Squared distances between the rows of A (queries) and B (e.g. training rows), dense. */
+export function crossSquaredDistances(A: Matrix, B: Matrix): Matrix {
+  const D = new Matrix(A.rows, B.rows);
+  forEachCrossDistanceBlock(A, B, (i0, _i1, block) => {
+    D.data.set(block, i0 * B.rows);
+  });
+  return D;
+}
+
+/**
+ * d = p + lambda * l kept in its two parts (p: the primary squared distance, l: the
+ * secondary one). Row i's candidates occupy [i * count, (i + 1) * count), ascending
+ * by (d, index). For a plain search l is 0.
+ */
+export interface TwoPartNeighbours {
+  readonly rows: number;
+  readonly count: number;
+  readonly indices: Int32Array;
+  /** d as ranked: the floating-point value p + lambda * l. */
+  readonly distances: Float64Array;
+  /** p, the squared distance between the rows of the searched matrix. */
+  readonly primary: Float64Array;
+  /** l, the secondary squared distance (0 when there is no second term). */
+  readonly secondary: Float64Array;
+  /** The lambda that weighted l (0 when there is no second term). */
+  readonly lambda: number;
+}
+
+/**
+ * One bounded max-heap per row, keyed by (d, index): the root is the worst kept
+ * candidate, so a new candidate is accepted only if it beats the root. `worstDistance`
+ * and `worstIndex` mirror the root (+inf / NO_INDEX until the heap is full) so that
+ * the hot loops can reject most candidates with one comparison.
+ */
+export class NeighbourHeaps {
+  readonly rows: number;
+  readonly count: number;
+  readonly size: Int32Array;
+  readonly dist: Float64Array;
+  readonly index: Int32Array;
+  readonly first: Float64Array;
+  readonly second: Float64Array;
+  readonly worstDistance: Float64Array;
+  readonly worstIndex: Int32Array;
+
+  constructor(rows: number, count: number) {
+    this.rows = rows;
+    this.count = count;
+    this.size = new Int32Array(rows);
+    this.dist = new Float64Array(rows * count);
+    this.index = new Int32Array(rows * count);
+    this.first = new Float64Array(rows * count);
+    this.second = new Float64Array(rows * count);
+    this.worstDistance = new Float64Array(rows).fill(Number.POSITIVE_INFINITY);
+    this.worstIndex = new Int32Array(rows).fill(NO_INDEX);
+  }
+
+  /** True when row i's heap is full and (d, j) does not beat its worst candidate. */
+  rejects(i: number, d: number, j: number): boolean {
+    if (this.size[i] < this.count) return false;
+    const w = this.worstDistance[i];
+    return d > w || (d === w && j > this.worstIndex[i]);
+  }
+
+  /** Offers candidate j (distance d = p + lambda l) to row i; call only when not rejected. */
+  push(i: number, d: number, j: number, p: number, l: number): void {
+    const base = i * this.count;
+    const dist = this.dist;
+    const index = this.index;
+    const first = this.first;
+    const second = this.second;
+    const cnt = this.count;
+    let s = this.size[i];
+    if (s < cnt) {
+      // Sift up from the new leaf.
+      let pos = s;
+      while (pos > 0) {
+        const parent = (pos - 1) >> 1;
+        const pd = dist[base + parent];
+        if (pd > d || (pd === d && index[base + parent] > j)) break;
+        dist[base + pos] = pd;
+        index[base + pos] = index[base + parent];
+        first[base + pos] = first[base + parent];
+        second[base + pos] = second[base + parent];
+        pos = parent;
+      }
+      dist[base + pos] = d;
+      index[base + pos] = j;
+      first[base + pos] = p;
+      second[base + pos] = l;
+      s++;
+      this.size[i] = s;
+      if (s === cnt) {
+        this.worstDistance[i] = dist[base];
+        this.worstIndex[i] = index[base];
+      }
+      return;
+    }
+    // Replace the root and sift down.
+    let pos = 0;
+    for (;;) {
+      const left = 2 * pos + 1;
+      if (left >= cnt) break;
+      let child = left;
+      const right = left + 1;
+      if (right < cnt) {
+        const ld = dist[base + left];
+        const rd = dist[base + right];
+        if (rd > ld || (rd === ld && index[base + right] > index[base + left])) child = right;
+      }
+      const cd = dist[base + child];
+      if (cd < d || (cd === d && index[base + child] < j)) break;
+      dist[base + pos] = cd;
+      index[base + pos] = index[base + child];
+      first[base + pos] = first[base + child];
+      second[base + pos] = second[base + child];
+      pos = child;
+    }
+    dist[base + pos] = d;
+    index[base + pos] = j;
+    first[base + pos] = p;
+    second[base + pos] = l;
+    this.worstDistance[i] = dist[base];
+    this.worstIndex[i] = index[base];
+  }
+
+  /** Offers (d, j) to row i if it beats the current worst. */
+  offer(i: number, d: number, j: number, p: number, l: number): void {
+    if (!this.rejects(i, d, j)) this.push(i, d, j, p, l);
+  }
+
+  /**
+   * Every row's candidates ascending by (d, index). Throws when some row holds fewer
+   * than `count` candidates (a search that could not find enough of them).
+   */
+  sorted(lambda: number): TwoPartNeighbours {
+    const { rows, count } = this;
+    const indices = new Int32Array(rows * count);
+    const distances = new Float64Array(rows * count);
+    const primary = new Float64Array(rows * count);
+    const secondary = new Float64Array(rows * count);
+    for (let i = 0; i < rows; i++) {
+      if (this.size[i] !== count) {
+        throw new RangeError(
+          `Row ${i} has ${this.size[i]} neighbour candidates, fewer than the ${count} asked for.`,
+        );
+      }
+      const base = i * count;
+      for (let a = 0; a < count; a++) {
+        const d = this.dist[base + a];
+        const j = this.index[base + a];
+        const p = this.first[base + a];
+        const l = this.second[base + a];
+        let b = a - 1;
+        while (
+          b >= 0 &&
+          (distances[base + b] > d || (distances[base + b] === d && indices[base + b] > j))
+        ) {
+          distances[base + b + 1] = distances[base + b];
+          indices[base + b + 1] = indices[base + b];
+          primary[base + b + 1] = primary[base + b];
+          secondary[base + b + 1] = secondary[base + b];
+          b--;
+        }
+        distances[base + b + 1] = d;
+        indices[base + b + 1] = j;
+        primary[base + b + 1] = p;
+        secondary[base + b + 1] = l;
+      }
+    }
+    return { rows, count, indices, distances, primary, secondary, lambda };
+  }
+}
+
+/**
+ * The second part of a two-part distance d_ij = p_ij + lambda l_ij:
+ * - "none": l = 0;
+ * - "classes": l_ij = ||y_i - y_j||^2 for one-hot rows y, i.e. 0 within a class and
+ *   2 across; with `crossClassOnly` same-class pairs are skipped altogether;
+ * - "embedding": l_ij = ||f_i - f_j||^2 for the rows of F, summed as differences
+ *   (not in the Gram form: rows of F in one cluster are nearly equal, and the Gram
+ *   form's cancellation error, multiplied by a huge lambda, would swamp p).
+ */
+export type SecondTerm =
+  | { readonly kind: "none" }
+  | {
+      readonly kind: "classes";
+      readonly codes: Int32Array;
+      readonly lambda: number;
+      readonly crossClassOnly?: boolean;
+    }
+  | { readonly kind: "embedding"; readonly F: Matrix; readonly lambda: number };
+
+export interface PairScanOptions {
+  /**
+   * The rows of X taking part (global indices), in scan order; default all rows in
+   * order. Positions [0, active) are query rows: every pair among them is visited
+   * once and offered to both rows' heaps; each query row is also paired with every
+   * position in [active, order.length), offered to the query row only.
+   */
+  readonly order?: Int32Array | null;
+  /** Number of query rows at the front of `order` (default: all). */
+  readonly active?: number;
+  readonly term?: SecondTerm;
+  readonly blockRows?: number;
+}
+
+/**
+ * The block engine behind every search here: visits pairs of rows of X as described
+ * in PairScanOptions, computes p_ij (and l_ij), and offers them to `heaps` (indexed
+ * by global row). `norms` are `squaredRowNorms(X)`. Each unordered pair is visited
+ * at most once, so callers can split the pairs between several scans without
+ * offering a candidate twice.
+ */
+export function scanNearestPairs(
+  X: Matrix,
+  norms: Float64Array,
+  heaps: NeighbourHeaps,
+  options: PairScanOptions = {},
+): void {
+  const k = X.cols;
+  const order = options.order ?? null;
+  const total = order === null ? X.rows : order.length;
+  const active = options.active ?? total;
+  const term: SecondTerm = options.term ?? { kind: "none" };
+  const step = resolveBlockRows("scanNearestPairs", options.blockRows, total);
+  if (!Number.isInteger(active) || active < 0 || active > total) {
+    throw new ValidationError(
+      "active",
+      `The 'active' parameter of scanNearestPairs must be an integer in [0, ${total}] (the rows scanned). Got ${active} instead.`,
+    );
+  }
+  if (heaps.rows !== X.rows || norms.length !== X.rows) {
+    throw new ValidationError(
+      "heaps",
+      `The 'heaps' and 'norms' parameters of scanNearestPairs must have one entry per row of X (${X.rows}). Got ${heaps.rows} and ${norms.length} instead.`,
+    );
+  }
+  if (active === 0 || total < 2) return;
+  // Gather the participating rows contiguously (only when a subset or a new order is asked).
+  let G: Float64Array;
+  let gn: Float64Array;
+  if (order === null) {
+    G = X.data;
+    gn = norms;
+  } else {
+    G = new Float64Array(total * k);
+    gn = new Float64Array(total);
+    for (let a = 0; a < total; a++) {
+      const g = order[a];
+      G.set(X.data.subarray(g * k, (g + 1) * k), a * k);
+      gn[a] = norms[g];
+    }
+  }
+  const ctx: ScanContext = {
+    order,
+    gn,
+    heaps,
+    kind: term.kind === "none" ? 0 : term.kind === "classes" ? 1 : 2,
+    codes: term.kind === "classes" ? term.codes : new Int32Array(0),
+    crossOnly: term.kind === "classes" && term.crossClassOnly === true,
+    fd: term.kind === "embedding" ? term.F.data : new Float64Array(0),
+    fc: term.kind === "embedding" ? term.F.cols : 0,
+    lambda: term.kind === "none" ? 0 : term.lambda,
+  };
+  const rest = total - active;
+  const buf = new Float64Array(Math.min(step, active) * Math.max(active, rest));
+  for (let i0 = 0; i0 < active; i0 += step) {
+    const i1 = Math.min(i0 + step, active);
+    const mb = i1 - i0;
+    // Pairs among query rows: row a against positions b < a (lower triangle).
+    gemmABtRaw(mb, i1, k, G.subarray(i0 * k), k, G, k, buf, i1);
+    for (let a = i0; a < i1; a++) {
+      scanRow(ctx, a, buf, (a - i0) * i1, 0, a, true);
+    }
+    if (rest > 0) {
+      // Query rows against the passive positions: only the query row's heap changes.
+      gemmABtRaw(mb, rest, k, G.subarray(i0 * k), k, G.subarray(active * k), k, buf, rest);
+      for (let a = i0; a < i1; a++) {
+        scanRow(ctx, a, buf, (a - i0) * rest, active, rest, false);
+      }
+    }
+  }
+}
+
+interface ScanContext {
+  readonly order: Int32Array | null;
+  readonly gn: Float64Array;
+  readonly heaps: NeighbourHeaps;
+  /** 0: no second term, 1: class codes, 2: embedding rows. */
+  readonly kind: number;
+  readonly codes: Int32Array;
+  readonly crossOnly: boolean;
+  readonly fd: Float64Array;
+  readonly fc: number;
+  readonly lambda: number;
+}
+
+/**
+ * Pairs position a with positions first .. first + len - 1, whose dot products with
+ * row a are dots[off ..]; offers each to row a's heap and, when `both`, to the other
+ * row's heap too.
+ */
+function scanRow(
+  ctx: ScanContext,
+  a: number,
+  dots: Float64Array,
+  off: number,
+  first: number,
+  len: number,
+  both: boolean,
+): void {
+  const { order, gn, heaps, kind, codes, crossOnly, fd, fc, lambda } = ctx;
+  const wD = heaps.worstDistance;
+  const wJ = heaps.worstIndex;
+  const gi = order === null ? a : order[a];
+  const na = gn[a];
+  const ci = kind === 1 ? codes[gi] : 0;
+  const oi = gi * fc;
+  for (let b = 0; b < len; b++) {
+    const pos = first + b;
+    const gj = order === null ? pos : order[pos];
+    let l = 0;
+    if (kind === 1) {
+      const same = codes[gj] === ci;
+      if (same && crossOnly) continue;
+      l = same ? 0 : 2;
+    }
+    let p = na + gn[pos] - 2 * dots[off + b];
+    if (!(p > 0)) p = 0;
+    if (kind === 2) {
+      const oj = gj * fc;
+      for (let t = 0; t < fc; t++) {
+        const diff = fd[oi + t] - fd[oj + t];
+        l += diff * diff;
+      }
+    }
+    const d = kind === 0 ? p : p + lambda * l;
+    if (d < wD[gi] || (d === wD[gi] && gj < wJ[gi])) heaps.push(gi, d, gj, p, l);
+    if (both && (d < wD[gj] || (d === wD[gj] && gi < wJ[gj]))) heaps.push(gj, d, gi, p, l);
+  }
+}
+
+/**
+ * The `count` nearest rows of X to each row i (row i itself excluded, ties to the
+ * lower index), by squared Euclidean distance, block by block (memory
+ * O(blockRows x n + n x count)). Each pair is computed once and serves both rows,
+ * halving the GEMM work.
+ */
+export function nearestNeighbours(
+  X: Matrix,
+  count: number,
+  { blockRows }: { blockRows?: number } = {},
+): TwoPartNeighbours {
+  const n = X.rows;
+  if (!Number.isInteger(count) || count < 1 || count > n - 1) {
+    throw new ValidationError(
+      "count",
+      `The 'count' parameter of nearestNeighbours must be an integer in [1, ${n - 1}] (the other rows of X). Got ${count} instead.`,
+    );
+  }
+  checkFinite("nearestNeighbours", "X", X);
+  const heaps = new NeighbourHeaps(n, count);
+  scanNearestPairs(X, squaredRowNorms(X), heaps, { blockRows });
+  return heaps.sorted(0);
+}
+
+/**
+ * For each row of A (queries), the `count` nearest rows of B (ties to the lower
+ * index of B), block by block; the 1-NN classifier uses count = 1.
+ */
+export function crossNearestNeighbours(
+  A: Matrix,
+  B: Matrix,
+  count: number,
+  { blockRows }: { blockRows?: number } = {},
+): { rows: number; count: number; indices: Int32Array; distances: Float64Array } {
+  if (!Number.isInteger(count) || count < 1 || count > B.rows) {
+    throw new ValidationError(
+      "count",
+      `The 'count' parameter of crossNearestNeighbours must be an integer in [1, ${B.rows}] (the rows of B). Got ${count} instead.`,
+    );
+  }
+  checkFinite("crossNearestNeighbours", "A", A);
+  checkFinite("crossNearestNeighbours", "B", B);
+  const heaps = new NeighbourHeaps(A.rows, count);
+  const nb = B.rows;
+  forEachCrossDistanceBlock(
+    A,
+    B,
+    (i0, i1, block) => {
+      for (let i = i0; i < i1; i++) {
+        const off = (i - i0) * nb;
+        for (let j = 0; j < nb; j++) {
+          const d = block[off + j];
+          if (!heaps.rejects(i, d, j)) heaps.push(i, d, j, d, 0);
+        }
+      }
+    },
+    { blockRows },
+  );
+  const s = heaps.sorted(0);
+  return { rows: s.rows, count, indices: s.indices, distances: s.distances };
+}
