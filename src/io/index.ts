@@ -1,0 +1,53 @@
+/**
+ * Reading data (Node only): MAT level 4/5/v7.3, HDF5, NPY, CSV/TSV; the paper's
+ * data set registry; the data lookup order; downloads into the cache.
+ */
+export { type DelimitedOptions, parseDelimited } from "./csv.js";
+export {
+  FetchError,
+  type FetchOptions,
+  type FetchProgress,
+  type FetchResult,
+  fetchDataset,
+  sha256File,
+} from "./fetch.js";
+export { DEFAULT_MAX_BYTES, type ReadLimits } from "./limits.js";
+export {
+  detectFormat,
+  type LoadOptions,
+  listVariables,
+  loadDataset,
+  loadLabels,
+  type OpenedDataset,
+  openDataset,
+  parseDataset,
+  parseDatasetSync,
+  parseMat,
+} from "./load.js";
+export {
+  type DataDirectory,
+  type DataLocation,
+  type DataSource,
+  dataDirectories,
+  defaultCacheDir,
+  type LocateOptions,
+  locateDataFile,
+} from "./locate.js";
+export { readMatV4 } from "./matV4.js";
+export { type MatV5Contents, readMatV5 } from "./matV5.js";
+export { type Hdf5Contents, withHdf5Variables } from "./matV73.js";
+export { type NpyArray, readNpy } from "./npy.js";
+export { DATASETS, type DatasetEntry, datasetNames, findDataset } from "./registry.js";
+export {
+  type ArrayValues,
+  type DataFormat,
+  type DatasetInfo,
+  datasetFromVariables,
+  type Labels,
+  type LoadedDataset,
+  type NumericArray,
+  type RawVariable,
+  type VariableInfo,
+  type VariableKind,
+  type VariableOptions,
+} from "./variables.js";

@@ -1,0 +1,39 @@
+/**
+ * Size limits shared by the readers. A corrupt or hostile header can declare any
+ * size; nothing is allocated before the declared size has been checked against
+ * the bytes actually present and against these caps.
+ */
+
+/** Default cap on any single buffer a reader allocates (decompressed data, decoded float64). */
+export const DEFAULT_MAX_BYTES = 2 ** 31;
+
+/**
+ * Deflate cannot expand data by more than about 1032:1 (a 258-byte match costs at
+ * least 2 bits), so a compressed stream claiming more than this is corrupt.
+ */
+export const MAX_DEFLATE_RATIO = 1032;
+
+/** Options every binary reader accepts. */
+export interface ReadLimits {
+  /** Cap in bytes on any single buffer the reader allocates; default 2 GiB. */
+  maxBytes?: number;
+}
+
+export function maxBytesOf(limits: ReadLimits | undefined): number {
+  const m = limits?.maxBytes;
+  return m !== undefined && Number.isFinite(m) && m > 0 ? m : DEFAULT_MAX_BYTES;
+}
+
+/** "12.3 MiB" for messages. */
+export function formatBytes(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  if (n < 1024) return `${n} bytes`;
+  const units = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+  let v = n / 1024;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v.toFixed(1)} ${units[u]}`;
+}

@@ -1,0 +1,194 @@
+/**
+ * NumPy `.npy` files (format versions 1 to 3): booleans, signed and unsigned
+ * integers, float16/32/64, either byte order, C or Fortran order. Pickled object
+ * arrays are refused (loading them would run code).
+ */
+import { DataFormatError } from "../core/errors.js";
+import { formatBytes, maxBytesOf, type ReadLimits } from "./limits.js";
+import { elementCount, type RawVariable } from "./variables.js";
+
+/** A decoded .npy array: float64 values in the file's order, with its shape. */
+export interface NpyArray {
+  /** The NumPy dtype string, e.g. "<f8". */
+  readonly dtype: string;
+  readonly shape: readonly number[];
+  readonly fortranOrder: boolean;
+  /** Values as float64, in C order unless `fortranOrder`. */
+  readonly data: Float64Array;
+}
+
+const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // "\x93NUMPY"
+
+export function looksLikeNpy(bytes: Uint8Array): boolean {
+  return bytes.length >= 6 && MAGIC.every((m, i) => bytes[i] === m);
+}
+
+interface NpyHeader {
+  dtype: string;
+  kind: string;
+  size: number;
+  le: boolean;
+  fortranOrder: boolean;
+  shape: number[];
+  dataStart: number;
+}
+
+function fail(file: string, problem: string): never {
+  throw new DataFormatError(file, problem);
+}
+
+function parseHeader(bytes: Uint8Array, file: string): NpyHeader {
+  if (!looksLikeNpy(bytes)) fail(file, "not a NumPy .npy file (no \\x93NUMPY magic)");
+  if (bytes.length < 10) fail(file, "truncated .npy header");
+  const major = bytes[6];
+  let headerLen: number;
+  let start: number;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (major === 1) {
+    headerLen = dv.getUint16(8, true);
+    start = 10;
+  } else if (major === 2 || major === 3) {
+    if (bytes.length < 12) fail(file, "truncated .npy header");
+    headerLen = dv.getUint32(8, true);
+    start = 12;
+  } else {
+    fail(file, `unsupported .npy format version ${major}.${bytes[7]}`);
+  }
+  if (headerLen > bytes.length - start) {
+    fail(file, `.npy header declares ${headerLen} bytes but only ${bytes.length - start} remain`);
+  }
+  const text = new TextDecoder(major === 3 ? "utf-8" : "latin1").decode(
+    bytes.subarray(start, start + headerLen),
+  );
+  const descr = /['"]descr['"]\s*:\s*['"]([^'"]*)['"]/.exec(text);
+  const order = /['"]fortran_order['"]\s*:\s*(True|False)/.exec(text);
+  const shapeM = /['"]shape['"]\s*:\s*\(([^)]*)\)/.exec(text);
+  if (!descr || !order || !shapeM || !text.trim().startsWith("{")) {
+    fail(file, `malformed .npy header ${JSON.stringify(text.trim().slice(0, 120))}`);
+  }
+  const shape: number[] = [];
+  for (const part of shapeM[1].split(",")) {
+    const t = part.trim();
+    if (t === "") continue;
+    if (!/^\d+L?$/.test(t)) fail(file, `malformed .npy shape (${shapeM[1]})`);
+    shape.push(Number.parseInt(t, 10));
+  }
+  const dtype = descr[1];
+  const m = /^([<>|=]?)([biuf])(\d+)$/.exec(dtype);
+  if (!m) {
+    if (dtype.includes("O")) {
+      fail(file, `holds Python objects (dtype '${dtype}'); only numeric arrays can be read`);
+    }
+    fail(file, `unsupported .npy dtype '${dtype}' (numeric bool/int/uint/float only)`);
+  }
+  const size = Number(m[3]);
+  const kind = m[2];
+  const okSize =
+    kind === "f"
+      ? [2, 4, 8].includes(size)
+      : kind === "b"
+        ? size === 1
+        : [1, 2, 4, 8].includes(size);
+  if (!okSize) fail(file, `unsupported .npy dtype '${dtype}'`);
+  const le = m[1] !== ">";
+  return {
+    dtype,
+    kind,
+    size,
+    le,
+    fortranOrder: order[1] === "True",
+    shape,
+    dataStart: start + headerLen,
+  };
+}
+
+function halfToFloat(h: number): number {
+  const s = h & 0x8000 ? -1 : 1;
+  const e = (h >> 10) & 0x1f;
+  const f = h & 0x3ff;
+  if (e === 0) return s * 2 ** -14 * (f / 1024);
+  if (e === 31) return f ? Number.NaN : s * Number.POSITIVE_INFINITY;
+  return s * 2 ** (e - 15) * (1 + f / 1024);
+}
+
+/** Reads a .npy array from a buffer, checking its declared size against the bytes present. */
+export function readNpy(bytes: Uint8Array, file: string, limits?: ReadLimits): NpyArray {
+  const h = parseHeader(bytes, file);
+  const count = elementCount(h.shape);
+  const avail = bytes.length - h.dataStart;
+  const need = count * h.size;
+  if (need !== avail) {
+    fail(
+      file,
+      need > avail
+        ? `shape (${h.shape.join(", ")}) of ${h.dtype} needs ${need} bytes but only ${avail} follow the header (truncated?)`
+        : `shape (${h.shape.join(", ")}) of ${h.dtype} needs ${need} bytes but ${avail} follow the header`,
+    );
+  }
+  const maxBytes = maxBytesOf(limits);
+  if (count * 8 > maxBytes) {
+    fail(
+      file,
+      `needs ${formatBytes(count * 8)} as float64, more than the ${formatBytes(maxBytes)} limit`,
+    );
+  }
+  const dv = new DataView(bytes.buffer, bytes.byteOffset + h.dataStart, need);
+  const out = new Float64Array(count);
+  const { kind, size, le } = h;
+  for (let i = 0, p = 0; i < count; i++, p += size) {
+    let v: number;
+    if (kind === "f") {
+      v =
+        size === 8
+          ? dv.getFloat64(p, le)
+          : size === 4
+            ? dv.getFloat32(p, le)
+            : halfToFloat(dv.getUint16(p, le));
+    } else if (kind === "b") {
+      v = dv.getUint8(p) ? 1 : 0;
+    } else if (kind === "i") {
+      v =
+        size === 1
+          ? dv.getInt8(p)
+          : size === 2
+            ? dv.getInt16(p, le)
+            : size === 4
+              ? dv.getInt32(p, le)
+              : Number(dv.getBigInt64(p, le));
+    } else {
+      v =
+        size === 1
+          ? dv.getUint8(p)
+          : size === 2
+            ? dv.getUint16(p, le)
+            : size === 4
+              ? dv.getUint32(p, le)
+              : Number(dv.getBigUint64(p, le));
+    }
+    out[i] = v;
+  }
+  return { dtype: h.dtype, shape: h.shape, fortranOrder: h.fortranOrder, data: out };
+}
+
+/** The array of a .npy file as the one variable of a data file (named after the file). */
+export function npyVariable(bytes: Uint8Array, file: string, limits?: ReadLimits): RawVariable {
+  const h = parseHeader(bytes, file);
+  let cached: NpyArray | null = null;
+  const arr = (): NpyArray => {
+    cached ??= readNpy(bytes, file, limits);
+    return cached;
+  };
+  const base = file.replace(/^.*[\\/]/, "").replace(/\.npy$/i, "") || "array";
+  return {
+    name: base,
+    kind: h.kind === "b" ? "logical" : "numeric",
+    className: h.dtype,
+    dims: h.shape.length === 0 ? [1, 1] : h.shape.length === 1 ? [h.shape[0], 1] : h.shape,
+    complex: false,
+    values: () => {
+      const a = arr();
+      return { data: a.data, order: a.fortranOrder ? "F" : "C" };
+    },
+    texts: () => null,
+  };
+}
