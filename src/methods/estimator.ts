@@ -44,6 +44,8 @@ export interface CoreFitResult {
   warnings?: string[];
   solver: string;
   details?: Record<string, unknown>;
+  /** In-memory extras of the fit that toJSON does not save (e.g. Q, the learned graph). */
+  artifacts?: Record<string, unknown>;
 }
 
 /** Handed to `fitCore`: progress, cancellation and time accounting. */
@@ -103,6 +105,7 @@ function now(): number {
 }
 
 interface FittedState {
+  artifacts: Readonly<Record<string, unknown>>;
   components: Matrix;
   mean: Float64Array;
   classes: Label[] | null;
@@ -163,6 +166,7 @@ export abstract class Estimator<P extends object = Record<string, unknown>> {
       otherMs: Math.max(0, totalMs - ctx.eigenMs - ctx.graphMs),
     };
     this.state = {
+      artifacts: Object.freeze({ ...(core.artifacts ?? {}) }),
       components: W,
       mean: data.mean.slice(),
       classes: data.labels ? [...data.labels.classes] : null,
@@ -238,6 +242,16 @@ export abstract class Estimator<P extends object = Record<string, unknown>> {
     return this.fitted().classes;
   }
 
+  /**
+   * Extras of the last fit kept in memory but not saved by toJSON: for the SDSPCA
+   * family `Q` (n x k, Q^T Q = I) and, with a graph, `S` (the last adaptive-neighbour
+   * rows, CsrMatrix, before symmetrising) and `gamma`; for PCAN/SPCAN `S`, `gamma` and
+   * `P` (the data-span eigenvectors). Empty for a model loaded with fromJSON.
+   */
+  get artifacts(): Readonly<Record<string, unknown>> {
+    return this.fitted().artifacts;
+  }
+
   /** Iterations, convergence, stop reason, traces, warnings and timings of the fit. */
   get fitInfo(): FitInfo {
     return this.fitted().fitInfo;
@@ -272,6 +286,7 @@ export abstract class Estimator<P extends object = Record<string, unknown>> {
   /** Restores fitted state from JSON already checked by `loadModelState`. */
   protected restore(json: ModelJSON): this {
     this.state = {
+      artifacts: Object.freeze({}),
       components: new Matrix(
         json.components.rows,
         json.components.cols,

@@ -1,6 +1,21 @@
 /** Registers every sub-command. Each command module exports one `register*` function. */
 import type { Command } from "commander";
+import { registerDatasetsCommand } from "./datasets.js";
+import { registerDemoCommand } from "./demo.js";
+import { registerEvaluateCommand } from "./evaluate.js";
+import { registerExperimentCommand } from "./experiment.js";
+import { registerFitCommand } from "./fit.js";
+import { registerPlotCommand } from "./plot.js";
+import { registerReportCommand } from "./report.js";
+import { registerTransformCommand } from "./transform.js";
 
-export function registerCommands(_program: Command): void {
-  // Sub-commands are added here as they are implemented.
+export function registerCommands(program: Command): void {
+  registerFitCommand(program);
+  registerTransformCommand(program);
+  registerEvaluateCommand(program);
+  registerExperimentCommand(program);
+  registerReportCommand(program);
+  registerPlotCommand(program);
+  registerDemoCommand(program);
+  registerDatasetsCommand(program);
 }

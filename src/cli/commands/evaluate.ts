@@ -1,0 +1,140 @@
+/**
+ * `sdspcaan evaluate`: one fit of the protocol on one split (from a split file, or
+ * the seeded split the experiment would use), with its validation and test BCA,
+ * iterations and fit time.
+ */
+import type { Command } from "commander";
+import { ValidationError } from "../../core/errors.js";
+import { PREPROCESSINGS } from "../../experiment/preprocess.js";
+import { readJsonFile } from "../../experiment/resultsFile.node.js";
+import { makeSplit, parseSplitFile, type Split, splitSeed } from "../../experiment/splits.js";
+import { evaluateModel, prepareSplit } from "../../experiment/units.node.js";
+import { createMethod } from "../../methods/registry.js";
+import {
+  addDataFormatOptions,
+  addMethodOptions,
+  type DataFlags,
+  formatDuration,
+  loadData,
+  type MethodFlags,
+  methodFromFlags,
+  oneLineErrors,
+  out,
+  parseInteger,
+  parsePreprocess,
+} from "./shared.js";
+
+interface EvaluateFlags extends DataFlags, MethodFlags {
+  splits?: string;
+  repeat?: string;
+  stratify?: boolean;
+  preprocess?: string;
+  json?: boolean;
+}
+
+export function registerEvaluateCommand(program: Command): void {
+  const cmd = program
+    .command("evaluate")
+    .description(
+      "Fit one method on the training part of one split and print the validation and test BCA of the 1-NN classifier, the iterations and the fit time.",
+    )
+    .requiredOption(
+      "--data <file>",
+      "data file (MAT, NPY, CSV with the label in the last column) or registry name",
+    );
+  addDataFormatOptions(cmd);
+  cmd
+    .option(
+      "--splits <file>",
+      "split file (JSON {index_base, splits: [{train, val, test}]}); default: the seeded split",
+    )
+    .option("--repeat <r>", "which split (from 0)", "0")
+    .option("--stratify", "stratified seeded split")
+    .option(
+      "--preprocess <how>",
+      `feature preprocessing: ${PREPROCESSINGS.join(", ")}`,
+      "train-zscore",
+    );
+  addMethodOptions(cmd, {
+    seedHelp:
+      "base seed of the seeded split (as in 'experiment'), also the method's seed where it has one (default 0)",
+  });
+  cmd
+    .option("--json", "print JSON (keys valBCA, testBCA, iterations, fitMs, ...)")
+    .action(async (flags: EvaluateFlags) => {
+      const { method, options } = methodFromFlags(flags);
+      const preprocess = parsePreprocess(flags.preprocess);
+      const repeat = parseInteger("--repeat", flags.repeat, 0) as number;
+      const seed = parseInteger("--seed", flags.seed, 0, 2 ** 32 - 1) ?? 0;
+      if (flags.splits !== undefined && flags.seed !== undefined) {
+        throw new ValidationError(
+          "seed",
+          "Give --splits (a split file) or --seed (a seeded split), not both.",
+        );
+      }
+      const model = createMethod(method, options);
+      const data = await loadData(flags);
+      let split: Split;
+      if (flags.splits !== undefined) {
+        const splits = parseSplitFile(readJsonFile(flags.splits), data.X.rows);
+        if (repeat >= splits.length) {
+          throw new ValidationError(
+            "repeat",
+            `The '--repeat' option must be an integer in [0, ${splits.length - 1}] for the ${splits.length} split(s) of ${flags.splits}. Got ${repeat} instead.`,
+          );
+        }
+        split = splits[repeat];
+      } else {
+        split = makeSplit(data.X.rows, {
+          seed,
+          dataset: data.name,
+          repeat,
+          stratify: flags.stratify === true,
+          ...(flags.stratify ? { y: data.y } : {}),
+        });
+      }
+      const prepared = prepareSplit({ name: data.name, X: data.X, y: data.y }, split, preprocess);
+      model.fitPrepared(prepared.data);
+      const { valBCA, testBCA } = evaluateModel(model, prepared);
+      const info = model.fitInfo;
+      const result = {
+        dataset: data.name,
+        method,
+        params: model.params,
+        repeat,
+        ...(flags.splits === undefined
+          ? { seed, splitSeed: splitSeed(seed, data.name, repeat) }
+          : { splits: flags.splits }),
+        preprocess,
+        sizes: { train: split.train.length, val: split.val.length, test: split.test.length },
+        valBCA,
+        testBCA,
+        iterations: info.iterations,
+        converged: info.converged,
+        stopReason: info.stopReason,
+        fitMs: info.timings.totalMs,
+        outputDim: model.nComponents,
+        warnings: info.warnings,
+      };
+      if (flags.json) {
+        out(JSON.stringify(result, null, 2));
+        return;
+      }
+      out(
+        `${model.displayName} on ${data.name}, split ${repeat} (train ${split.train.length} / validation ${split.val.length} / test ${split.test.length}, ${preprocess}), ${Object.entries(
+          model.params as Record<string, unknown>,
+        )
+          .filter(([name]) => ["k", "alpha", "beta", "delta", "eta", "m"].includes(name))
+          .map(([name, v]) => `${name} = ${v === null ? "auto" : String(v)}`)
+          .join(", ")}:`,
+      );
+      out(`  validation BCA  ${(100 * valBCA).toFixed(2)} %`);
+      out(`  test BCA        ${(100 * testBCA).toFixed(2)} %`);
+      out(
+        `  iterations      ${info.iterations} (${info.converged ? "converged" : `not converged: ${info.stopReason}`})`,
+      );
+      out(`  fit time        ${formatDuration(info.timings.totalMs)}`);
+      for (const w of info.warnings) out(`warning: ${w}`);
+    });
+  oneLineErrors(cmd);
+}

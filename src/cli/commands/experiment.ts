@@ -1,0 +1,237 @@
+/**
+ * `sdspcaan experiment`: the paper's protocol over data sets, methods, k and
+ * hyperparameter grids, in worker threads, resumable, with the table printed at
+ * the end and the report files and figures written into --out.
+ */
+import { join } from "node:path";
+import type { Command } from "commander";
+import { AbortError, ValidationError } from "../../core/errors.js";
+import { GRID_PRESETS } from "../../experiment/grids.js";
+import { PAPER_K_GRID } from "../../experiment/kGrid.js";
+import { PREPROCESSINGS } from "../../experiment/preprocess.js";
+import { summariseSkipped, writeRunReports } from "../../experiment/reportFiles.node.js";
+import { RESULTS_FILE } from "../../experiment/resultsFile.node.js";
+import {
+  type ExperimentDataset,
+  type ExperimentOptions,
+  type ExperimentResult,
+  runExperiment,
+} from "../../experiment/runner.node.js";
+import { ProgressDisplay } from "./progress.js";
+import {
+  abortOnInterrupt,
+  addDataFormatOptions,
+  exitQuietly,
+  formatDuration,
+  loadOptionsFrom,
+  note,
+  oneLineErrors,
+  out,
+  parseInteger,
+  parseIntegerList,
+  parseList,
+  parseNumber,
+  parsePreprocess,
+} from "./shared.js";
+
+interface ExperimentFlags {
+  dataset?: string[];
+  data?: string[];
+  xVar?: string;
+  yVar?: string;
+  labelCol?: string;
+  dataDir?: string;
+  methods?: string;
+  grid?: string;
+  kGrid?: string;
+  repeats?: string;
+  seed?: string;
+  splits?: string;
+  preprocess?: string;
+  stratify?: boolean;
+  workers?: string;
+  maxIter?: string;
+  tol?: string;
+  m?: string;
+  stopRule?: string;
+  out: string;
+  force?: boolean;
+  figures?: boolean;
+  comparePaper?: boolean;
+  progress?: boolean;
+}
+
+/** What `runAndReport` needs besides the experiment options. */
+export interface RunAndReportOptions {
+  readonly out: string;
+  readonly showProgress: boolean;
+  readonly figures: boolean;
+  readonly comparePaper: boolean;
+}
+
+/**
+ * Runs an experiment with a progress display and Ctrl-C handling, then writes the
+ * reports and prints the table. Exits 130 (after saying how to resume) when
+ * interrupted.
+ */
+export async function runAndReport(
+  options: ExperimentOptions,
+  how: RunAndReportOptions,
+): Promise<ExperimentResult> {
+  const controller = new AbortController();
+  const release = abortOnInterrupt(controller);
+  const display = how.showProgress ? new ProgressDisplay() : null;
+  let result: ExperimentResult;
+  try {
+    result = await runExperiment(options, {
+      signal: controller.signal,
+      ...(display ? { onProgress: (p) => display.update(p) } : {}),
+    });
+  } catch (err) {
+    display?.stop();
+    if (err instanceof AbortError) {
+      note(
+        `Stopped. Every finished fit is in ${join(how.out, RESULTS_FILE)}; run the same command again to resume.`,
+      );
+      exitQuietly(130, "interrupted");
+    }
+    throw err;
+  } finally {
+    release();
+  }
+  display?.stop();
+  const fresh = result.total - result.resumed;
+  note(
+    `${result.total} fits (${result.resumed} resumed, ${fresh} run) in ${formatDuration(result.elapsedMs)}.`,
+  );
+  for (const n of result.notes) note(`note: ${n}`);
+  for (const s of summariseSkipped(result.skipped)) {
+    note(
+      `note: ${s.method} on ${s.dataset}: ${s.count} configuration(s) refused, e.g. ${s.reason}`,
+    );
+  }
+  const report = await writeRunReports(how.out, {
+    comparePaper: how.comparePaper,
+    figures: how.figures,
+    data: result.data,
+  });
+  for (const w of report.warnings) note(`warning: no figure for ${w}`);
+  out(report.tableMd);
+  note(`Wrote ${[join(how.out, RESULTS_FILE), ...report.files].join(", ")}.`);
+  return result;
+}
+
+/** The experiment options described by the flags. */
+export function experimentOptionsFrom(flags: ExperimentFlags): ExperimentOptions {
+  const names = flags.dataset ?? [];
+  const files = flags.data ?? [];
+  if (names.length + files.length === 0) {
+    throw new ValidationError(
+      "dataset",
+      "Name at least one data set: --dataset NAME... (from the registry, see 'sdspcaan datasets list') or --data FILE....",
+    );
+  }
+  if (flags.splits !== undefined && names.length + files.length !== 1) {
+    throw new ValidationError(
+      "splits",
+      "--splits holds the splits of one data set; give exactly one --dataset or --data with it.",
+    );
+  }
+  const load = {
+    ...loadOptionsFrom({ xVar: flags.xVar, yVar: flags.yVar, labelCol: flags.labelCol }),
+    ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
+  };
+  const datasets: ExperimentDataset[] = [...names, ...files].map((source) => ({
+    source,
+    load,
+    ...(flags.splits !== undefined ? { splits: flags.splits } : {}),
+  }));
+  const methods = parseList(flags.methods);
+  const common: Record<string, unknown> = {};
+  const maxIter = parseInteger("--max-iter", flags.maxIter);
+  if (maxIter !== undefined) common.maxIter = maxIter;
+  const tol = parseNumber("--tol", flags.tol, 0);
+  if (tol !== undefined) common.tol = tol;
+  const m = parseInteger("--m", flags.m);
+  if (m !== undefined) common.m = m;
+  if (flags.stopRule !== undefined) common.stopRule = flags.stopRule;
+  const repeats = parseInteger("--repeats", flags.repeats);
+  const seed = parseInteger("--seed", flags.seed, 0, 2 ** 32 - 1);
+  const workers = parseInteger("--workers", flags.workers, 1, 256);
+  const kGrid = parseIntegerList("--k-grid", flags.kGrid);
+  return {
+    datasets,
+    methods: methods === undefined || methods.length === 0 ? "all" : methods,
+    grid: flags.grid ?? "paper",
+    ...(kGrid ? { kGrid } : {}),
+    ...(repeats !== undefined ? { repeats } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    preprocess: parsePreprocess(flags.preprocess),
+    stratify: flags.stratify === true,
+    commonMethodOptions: common,
+    ...(workers !== undefined ? { workers } : {}),
+    // Worker threads even for one worker: a fit in the main thread would keep Ctrl-C waiting.
+    inProcess: false,
+    out: flags.out,
+    force: flags.force === true,
+  };
+}
+
+export function registerExperimentCommand(program: Command): void {
+  const cmd = program
+    .command("experiment")
+    .description(
+      "Run the paper's protocol (seeded 20/40/40 splits, grid search on validation BCA, test BCA at the chosen k and parameters) and write results.jsonl, table.md, table.csv, summary.json and figures into --out. Re-running the same command resumes.",
+    )
+    .option(
+      "--dataset <names...>",
+      "registry data sets, e.g. Yale ORL COIL20 (see 'sdspcaan datasets list')",
+    )
+    .option("--data <files...>", "data files (MAT, NPY or CSV with the label in the last column)");
+  addDataFormatOptions(cmd);
+  cmd
+    .option("--methods <list>", "comma-separated method names, or all", "all")
+    .option(
+      "--grid <grid>",
+      `hyperparameter grid: ${GRID_PRESETS.join(", ")}, or custom such as "alpha=1;beta=1;delta=0.1,1,10"`,
+      "paper",
+    )
+    .option(
+      "--k-grid <list>",
+      `candidate k values (default ${PAPER_K_GRID.join(",")}, filtered to c <= k <= min(n_train, d))`,
+    )
+    .option(
+      "--repeats <n>",
+      "splits per data set (default 10, or the number of splits in --splits)",
+    )
+    .option("--seed <s>", "base seed of the splits", "0")
+    .option(
+      "--splits <file>",
+      "explicit splits (JSON {index_base, splits: [{train, val, test}]}) of the one data set",
+    )
+    .option(
+      "--preprocess <how>",
+      `feature preprocessing: ${PREPROCESSINGS.join(", ")}`,
+      "train-zscore",
+    )
+    .option("--stratify", "stratified splits (the paper's are not)")
+    .option("--workers <n>", "worker threads (default: one per core); results do not depend on it")
+    .option("--max-iter <T>", "maximum outer iterations of every iterative method")
+    .option("--tol <tol>", "stop-test tolerance of every iterative method")
+    .option("--m <m>", "number of adaptive neighbours of every graph method")
+    .option("--stop-rule <rule>", "stop test of the SDSPCA family: aligned, paper or subspace")
+    .requiredOption("--out <dir>", "results directory (created; an existing one is resumed)")
+    .option("--force", "resume even if --out holds a run with different settings")
+    .option("--no-figures", "write the tables only")
+    .option("--compare-paper", "show the paper's Table IV values beside ours")
+    .option("--no-progress", "no progress display")
+    .action(async (flags: ExperimentFlags) => {
+      await runAndReport(experimentOptionsFrom(flags), {
+        out: flags.out,
+        showProgress: flags.progress !== false,
+        figures: flags.figures !== false,
+        comparePaper: flags.comparePaper === true,
+      });
+    });
+  oneLineErrors(cmd);
+}

@@ -1,0 +1,153 @@
+/**
+ * `sdspcaan plot`: single figures as SVG and PNG.
+ * - `plot bca-vs-k --results DIR --out FIG`: test BCA versus k (the paper's Fig. 1);
+ * - `plot sensitivity --results DIR --out FIG`: SDSPCAAN's BCA over pairs of its
+ *   multipliers (Fig. 2);
+ * - `plot embedding (--model M --data F | --embedding CSV) --out FIG`: the first two
+ *   components of an embedding, coloured by class.
+ */
+import type { Command } from "commander";
+import { ValidationError } from "../../core/errors.js";
+import { bcaVersusKSpec, sensitivitySpec } from "../../experiment/reportFiles.node.js";
+import { readResultsFile, resultsPaths } from "../../experiment/resultsFile.node.js";
+import { readRunSettings } from "../../experiment/runner.node.js";
+import { loadDataset } from "../../io/load.js";
+import type { Matrix } from "../../linalg/matrix.js";
+import { embeddingScatter } from "../../plot/embedding.js";
+import { writeFigure } from "../../plot/render.js";
+import {
+  addDataFormatOptions,
+  applyPreprocessing,
+  type DataFlags,
+  loadData,
+  oneLineErrors,
+  out,
+  readModelFile,
+} from "./shared.js";
+
+function recordsOf(dir: string) {
+  const { results } = resultsPaths(dir);
+  const parsed = readResultsFile(results);
+  if (parsed.records.length === 0) {
+    throw new ValidationError("results", `${results} holds no fit record to plot.`);
+  }
+  return { records: parsed.records, settings: readRunSettings(dir) };
+}
+
+async function save(spec: Parameters<typeof writeFigure>[0], base: string): Promise<void> {
+  const written = await writeFigure(spec, base);
+  out(`Wrote ${written.svg} and ${written.png}.`);
+}
+
+interface EmbeddingFlags extends DataFlags {
+  model?: string;
+  embedding?: string;
+  out: string;
+  title?: string;
+}
+
+export function registerPlotCommand(program: Command): void {
+  const plot = program
+    .command("plot")
+    .description("Make one figure (SVG and PNG) from a results directory or an embedding.");
+  oneLineErrors(plot);
+
+  const bca = plot
+    .command("bca-vs-k")
+    .description("Test BCA versus k per method (the paper's Fig. 1) from a results directory.")
+    .requiredOption("--results <dir>", "results directory of an experiment")
+    .requiredOption("--out <fig>", "output path without extension (writes .svg and .png)")
+    .option("--methods <list>", "comma-separated methods to draw (default all)")
+    .action(async (flags: { results: string; out: string; methods?: string }) => {
+      const { records, settings } = recordsOf(flags.results);
+      const methods = flags.methods
+        ?.split(",")
+        .map((m) => m.trim().toLowerCase().replace(/_/g, "-"));
+      const used = methods ? records.filter((r) => methods.includes(r.method)) : records;
+      if (used.length === 0) {
+        throw new ValidationError("methods", `No records of ${flags.methods} in ${flags.results}.`);
+      }
+      await save(bcaVersusKSpec(used, settings), flags.out);
+    });
+  oneLineErrors(bca);
+
+  const sens = plot
+    .command("sensitivity")
+    .description(
+      "BCA of SDSPCAAN (or --method) over pairs of its multipliers (the paper's Fig. 2).",
+    )
+    .requiredOption("--results <dir>", "results directory of an experiment")
+    .requiredOption("--out <fig>", "output path without extension (writes .svg and .png)")
+    .option("--method <name>", "a method tuned over alpha, beta and delta", "sdspcaan")
+    .action(async (flags: { results: string; out: string; method: string }) => {
+      const { records, settings } = recordsOf(flags.results);
+      const method = flags.method.trim().toLowerCase().replace(/_/g, "-");
+      const spec = sensitivitySpec(records, settings, method);
+      if (spec === null) {
+        throw new ValidationError(
+          "method",
+          `${flags.results} has no ${method} results over at least two (alpha, beta, delta) grid points; run the experiment with a grid that varies them (e.g. --grid paper).`,
+        );
+      }
+      await save(spec, flags.out);
+    });
+  oneLineErrors(sens);
+
+  const emb = plot
+    .command("embedding")
+    .description(
+      "Scatter of the first two components of an embedding, coloured by class: from a model and a data file, or from a CSV written by transform.",
+    )
+    .option("--model <model.json>", "a model written by 'sdspcaan fit' (with --data)")
+    .option("--data <file>", "the data to project with --model");
+  addDataFormatOptions(emb);
+  emb
+    .option(
+      "--embedding <csv>",
+      "an embedding CSV written by 'sdspcaan transform' (labels in the last column)",
+    )
+    .requiredOption("--out <fig>", "output path without extension (writes .svg and .png)")
+    .option("--title <text>", "figure title")
+    .action(async (flags: EmbeddingFlags) => {
+      let P: Matrix;
+      let labels: Array<string | number>;
+      let title: string;
+      if (flags.embedding !== undefined) {
+        if (flags.model !== undefined || flags.data !== undefined) {
+          throw new ValidationError(
+            "embedding",
+            "Give --embedding, or --model with --data, not both.",
+          );
+        }
+        const ds = await loadDataset(flags.embedding);
+        P = ds.X;
+        labels = [...ds.y];
+        title = `Embedding from ${flags.embedding}`;
+      } else {
+        if (flags.model === undefined || flags.data === undefined) {
+          throw new ValidationError(
+            "model",
+            "plot embedding needs --model and --data (or --embedding with a CSV from transform).",
+          );
+        }
+        const { model, preprocessing } = readModelFile(flags.model);
+        const data = await loadData(flags);
+        P = model.transform(applyPreprocessing(data.X, preprocessing));
+        labels = data.y;
+        title = `${model.displayName} embedding of ${data.name}`;
+      }
+      if (P.cols < 2) {
+        throw new ValidationError(
+          "embedding",
+          `The embedding has ${P.cols} component; a scatter needs 2.`,
+        );
+      }
+      const x = Array.from({ length: P.rows }, (_, i) => P.data[i * P.cols]);
+      const y = Array.from({ length: P.rows }, (_, i) => P.data[i * P.cols + 1]);
+      await save(
+        embeddingScatter({ x, y, label: labels }, { title: flags.title ?? title }),
+        flags.out,
+      );
+    });
+  oneLineErrors(emb);
+}

@@ -1,0 +1,105 @@
+/**
+ * Progress of an experiment on standard error: a bar with an ETA on a terminal
+ * (cli-progress), and plain lines when the output is a file or a pipe (every
+ * `intervalMs`, and at each tenth of the work), so logs stay readable.
+ */
+import cliProgress from "cli-progress";
+import { describeConfiguration, isSkipped } from "../../experiment/resultsFile.node.js";
+import type { ExperimentProgress } from "../../experiment/runner.node.js";
+import { formatDuration } from "./shared.js";
+
+export interface ProgressDisplayOptions {
+  /** Stream to draw on (default process.stderr). */
+  readonly stream?: NodeJS.WriteStream;
+  /** Milliseconds between plain lines when not on a terminal (default 10 s). */
+  readonly intervalMs?: number;
+  /** Force the plain-line mode even on a terminal. */
+  readonly plain?: boolean;
+}
+
+function lastText(p: ExperimentProgress): string {
+  const line = p.line;
+  if (line === undefined) return "";
+  const what = `${line.dataset} r${line.repeat + 1} ${line.method} ${describeConfiguration(line)}`;
+  return isSkipped(line) ? `${what} (refused)` : what;
+}
+
+/** Shows experiment progress; call `update` from onProgress and `stop` at the end. */
+export class ProgressDisplay {
+  private readonly stream: NodeJS.WriteStream;
+  private readonly intervalMs: number;
+  private readonly bar: cliProgress.SingleBar | null;
+  private started = false;
+  private lastPrint = 0;
+  private lastDecile = -1;
+  private latest: ExperimentProgress | null = null;
+
+  constructor(options: ProgressDisplayOptions = {}) {
+    this.stream = options.stream ?? process.stderr;
+    this.intervalMs = options.intervalMs ?? 10_000;
+    this.bar =
+      this.stream.isTTY && !options.plain
+        ? new cliProgress.SingleBar(
+            {
+              stream: this.stream,
+              format:
+                "{bar} {percentage}% | {value}/{total} fits | {elapsed} elapsed | ETA {remaining} | {last}",
+              barsize: 24,
+              hideCursor: true,
+              clearOnComplete: false,
+              fps: 5,
+            },
+            cliProgress.Presets.shades_classic,
+          )
+        : null;
+  }
+
+  update(p: ExperimentProgress): void {
+    this.latest = p;
+    const payload = {
+      elapsed: formatDuration(p.elapsedMs),
+      remaining: p.etaMs === null ? "..." : formatDuration(p.etaMs),
+      last: lastText(p),
+    };
+    if (this.bar) {
+      if (!this.started) {
+        this.bar.start(p.total, p.done, payload);
+        this.started = true;
+      } else {
+        this.bar.update(p.done, payload);
+      }
+      return;
+    }
+    const now = p.elapsedMs;
+    const decile = p.total > 0 ? Math.floor((10 * p.done) / p.total) : 10;
+    if (!this.started || now - this.lastPrint >= this.intervalMs || decile > this.lastDecile) {
+      this.started = true;
+      this.lastPrint = now;
+      this.lastDecile = decile;
+      this.stream.write(`${this.plainLine(p)}\n`);
+    }
+  }
+
+  private plainLine(p: ExperimentProgress): string {
+    const pct = p.total > 0 ? Math.floor((100 * p.done) / p.total) : 100;
+    const parts = [`experiment: ${p.done}/${p.total} fits (${pct} %)`];
+    if (p.resumed > 0) parts.push(`${p.resumed} resumed`);
+    if (p.skipped > 0) parts.push(`${p.skipped} refused`);
+    parts.push(`${formatDuration(p.elapsedMs)} elapsed`);
+    if (p.etaMs !== null && p.done < p.total) parts.push(`ETA ${formatDuration(p.etaMs)}`);
+    const last = lastText(p);
+    return `${parts.join(", ")}${last ? `; last: ${last}` : ""}`;
+  }
+
+  /** Ends the display (draws the last state). */
+  stop(): void {
+    if (this.bar) {
+      if (this.started) this.bar.stop();
+      return;
+    }
+    const p = this.latest;
+    if (p !== null && (p.done !== p.total || this.lastDecile < 10)) {
+      this.stream.write(`${this.plainLine(p)}\n`);
+    }
+  }
+}

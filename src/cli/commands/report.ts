@@ -1,0 +1,35 @@
+/**
+ * `sdspcaan report --out DIR`: rebuilds table.md, table.csv, summary.json and the
+ * figures of a results directory from its results.jsonl (e.g. after an
+ * interrupted run, or with --compare-paper).
+ */
+import type { Command } from "commander";
+import { writeRunReports } from "../../experiment/reportFiles.node.js";
+import { note, oneLineErrors, out } from "./shared.js";
+
+interface ReportFlags {
+  out: string;
+  comparePaper?: boolean;
+  figures?: boolean;
+}
+
+export function registerReportCommand(program: Command): void {
+  const cmd = program
+    .command("report")
+    .description(
+      "Rebuild table.md, table.csv, summary.json and the figures of a results directory from its results.jsonl, and print the table.",
+    )
+    .requiredOption("--out <dir>", "the results directory of an experiment")
+    .option("--compare-paper", "show the paper's Table IV values and our differences")
+    .option("--no-figures", "rebuild the tables only")
+    .action(async (flags: ReportFlags) => {
+      const report = await writeRunReports(flags.out, {
+        comparePaper: flags.comparePaper === true,
+        figures: flags.figures !== false,
+      });
+      for (const w of report.warnings) note(`warning: no figure for ${w}`);
+      out(report.tableMd);
+      note(`Wrote ${report.files.join(", ")}.`);
+    });
+  oneLineErrors(cmd);
+}

@@ -1,0 +1,369 @@
+/**
+ * Pieces shared by the sub-commands: one-line usage errors, option parsing with
+ * library-style messages, data-file options, method options, and the model file
+ * with its preprocessing.
+ */
+import { type Command, CommanderError } from "commander";
+import { ValidationError } from "../../core/errors.js";
+import type { Label } from "../../core/validate.js";
+import { checkPreprocessing, type Preprocessing } from "../../experiment/preprocess.js";
+import { readJsonFile } from "../../experiment/resultsFile.node.js";
+import type { LoadOptions } from "../../io/load.js";
+import { openDataset } from "../../io/load.js";
+import { Matrix } from "../../linalg/matrix.js";
+import { checkModelJSON, type Estimator, type ModelJSON } from "../../methods/estimator.js";
+import { loadModel, methodClass, normalizeMethodName } from "../../methods/registry.js";
+
+/** Writes a line (or lines) to standard output. */
+export function out(text: string): void {
+  process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+/** Writes a line to standard error (notes, progress, warnings). */
+export function note(text: string): void {
+  process.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+/**
+ * Makes commander's usage errors (unknown option, missing value, ...) one line:
+ * "sdspcaan fit: unknown option '--bogus' (see 'sdspcaan fit --help')".
+ */
+export function oneLineErrors(cmd: Command): Command {
+  const path = commandPath(cmd);
+  cmd.showHelpAfterError(false);
+  cmd.configureOutput({
+    outputError: (str, write) => {
+      const text = str
+        .replace(/^error:\s*/i, "")
+        .replace(/\s+/g, " ")
+        .trim();
+      write(`${path}: ${text} (see '${path} --help')\n`);
+    },
+  });
+  return cmd;
+}
+
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c !== null; c = c.parent) names.unshift(c.name());
+  return names.join(" ");
+}
+
+/** Exits with `code` after the command printed its own message (e.g. 130 after Ctrl-C). */
+export function exitQuietly(code: number, why: string): never {
+  throw new CommanderError(code, "sdspcaan.exit", why);
+}
+
+/** An integer option: undefined when absent, else checked against [min, max]. */
+export function parseInteger(
+  flag: string,
+  value: string | undefined,
+  min = 1,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const v = Number(value);
+  if (value.trim() === "" || !Number.isInteger(v) || v < min || v > max) {
+    const hi = max === Number.MAX_SAFE_INTEGER ? "inf)" : `${max}]`;
+    throw new ValidationError(
+      flag.replace(/^--/, ""),
+      `The '${flag}' option must be an integer in [${min}, ${hi}. Got ${JSON.stringify(value)} instead.`,
+    );
+  }
+  return v;
+}
+
+/** A number option: undefined when absent, else a finite number >= min. */
+export function parseNumber(
+  flag: string,
+  value: string | undefined,
+  min = Number.NEGATIVE_INFINITY,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const v = Number(value);
+  if (value.trim() === "" || !Number.isFinite(v) || v < min) {
+    const range =
+      min === Number.NEGATIVE_INFINITY ? "a finite number" : `a number in [${min}, inf)`;
+    throw new ValidationError(
+      flag.replace(/^--/, ""),
+      `The '${flag}' option must be ${range}. Got ${JSON.stringify(value)} instead.`,
+    );
+  }
+  return v;
+}
+
+/** A comma-separated list ("a,b, c"), without empty items. */
+export function parseList(value: string | readonly string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const parts = (Array.isArray(value) ? value : [value]).flatMap((v: string) => v.split(","));
+  return parts.map((p) => p.trim()).filter((p) => p !== "");
+}
+
+/** A comma-separated list of integers, e.g. the k grid "10,20,30". */
+export function parseIntegerList(flag: string, value: string | undefined): number[] | undefined {
+  const items = parseList(value);
+  if (items === undefined) return undefined;
+  if (items.length === 0) {
+    throw new ValidationError(
+      flag.replace(/^--/, ""),
+      `The '${flag}' option needs at least one value.`,
+    );
+  }
+  return items.map((v) => parseInteger(flag, v) as number);
+}
+
+/** `--label-col`: an index from 0 (negative from the end), "first", "last" or a header name. */
+export function parseLabelColumn(value: string | undefined): number | string | undefined {
+  if (value === undefined) return undefined;
+  return /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value.trim();
+}
+
+/** `--preprocess`, checked. */
+export function parsePreprocess(value: string | undefined): Preprocessing {
+  return checkPreprocessing(value ?? "train-zscore", "preprocess");
+}
+
+/** The data-file flags every command that reads data shares. */
+export interface DataFlags {
+  readonly data?: string;
+  readonly xVar?: string;
+  readonly yVar?: string;
+  readonly labelCol?: string;
+  readonly dataDir?: string;
+}
+
+/** Adds --x-var, --y-var, --label-col and --data-dir. */
+export function addDataFormatOptions(cmd: Command): Command {
+  return cmd
+    .option("--x-var <name>", "MAT/HDF5 variable holding X (default: found, e.g. fea, X, data)")
+    .option("--y-var <name>", "MAT/HDF5 variable holding the labels (default: found, e.g. gnd, y)")
+    .option(
+      "--label-col <col>",
+      "column holding the labels in CSV or in the data matrix: index from 0 (negative from the end), first, last or a header name (default last)",
+    )
+    .option(
+      "--data-dir <dir>",
+      "folder searched first for registry data sets (then $SDSPCAAN_DATA, ../shared/data, the cache)",
+    );
+}
+
+/** The loader options the data flags describe. */
+export function loadOptionsFrom(flags: DataFlags): LoadOptions {
+  const labelColumn = parseLabelColumn(flags.labelCol);
+  return {
+    ...(flags.xVar !== undefined ? { xVar: flags.xVar } : {}),
+    ...(flags.yVar !== undefined ? { yVar: flags.yVar } : {}),
+    ...(labelColumn !== undefined ? { labelColumn } : {}),
+  };
+}
+
+/** A data set read from a file or the registry: X (samples as rows), labels, name, path. */
+export interface LoadedData {
+  readonly X: Matrix;
+  readonly y: Label[];
+  readonly name: string;
+  readonly path: string;
+}
+
+/** Opens `--data` (a file path or a registry name). */
+export async function loadData(flags: DataFlags): Promise<LoadedData> {
+  if (flags.data === undefined) {
+    throw new ValidationError("data", "The '--data' option (a MAT, NPY or CSV file) is required.");
+  }
+  const opened = await openDataset(flags.data, {
+    ...loadOptionsFrom(flags),
+    ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
+  });
+  const base = opened.path.split(/[\\/]/).pop() ?? opened.path;
+  const name = opened.entry?.name ?? base.replace(/\.[^.]+$/, "");
+  return { X: opened.dataset.X, y: [...opened.dataset.y], name, path: opened.path };
+}
+
+/** Method flags; each goes to the method only when given (the method rejects options it lacks). */
+export interface MethodFlags {
+  readonly method?: string;
+  readonly k?: string;
+  readonly alpha?: string;
+  readonly beta?: string;
+  readonly delta?: string;
+  readonly eta?: string;
+  readonly m?: string;
+  readonly clusters?: string;
+  readonly stopRule?: string;
+  readonly tol?: string;
+  readonly maxIter?: string;
+  readonly eps?: string;
+  readonly seed?: string;
+  readonly set?: readonly string[];
+}
+
+/** Adds --method, --k and the method options. */
+export function addMethodOptions(cmd: Command, { seedHelp }: { seedHelp: string }): Command {
+  return cmd
+    .requiredOption(
+      "--method <name>",
+      "baseline, pca, sdspca, pcan, spcan, sdspca-lpp, sdspcaan, jpcda, slnp, lda, lpp (case-insensitive, _ for -)",
+    )
+    .requiredOption("--k <k>", "subspace dimension k")
+    .option("--alpha <a>", "multiplier a of alpha = a Tr(XX^T)/Tr(YY^T) (SDSPCA family)")
+    .option("--beta <b>", "multiplier b of beta = b Tr(XX^T)/Tr(D) (SDSPCA family)")
+    .option(
+      "--delta <c>",
+      "multiplier c of delta = c Tr(XX^T)/Tr(XX^T L XX^T) (SDSPCA-LPP, SDSPCAAN)",
+    )
+    .option("--eta <eta>", "JPCDA's ridge weight")
+    .option("--m <m>", "number of adaptive neighbours (default min(15, n - 2))")
+    .option("--clusters <c>", "PCAN's number of clusters")
+    .option("--stop-rule <rule>", "stop test: aligned, paper or subspace")
+    .option("--tol <tol>", "tolerance of the stop test")
+    .option("--max-iter <T>", "maximum outer iterations")
+    .option("--eps <eps>", "small constant against division by zero")
+    .option("--seed <s>", seedHelp)
+    .option("--set <name=value...>", "any other option of the method, e.g. --set kernel=heat");
+}
+
+function parseSetValue(raw: string): unknown {
+  const v = raw.trim();
+  if (v === "true") return true;
+  if (v === "false") return false;
+  if (v === "null") return null;
+  if (v !== "" && Number.isFinite(Number(v))) return Number(v);
+  return v;
+}
+
+/** The method's name (normalised, registered) and its constructor options from the flags. */
+export function methodFromFlags(flags: MethodFlags): {
+  method: string;
+  options: Record<string, unknown>;
+} {
+  if (flags.method === undefined) {
+    throw new ValidationError("method", "The '--method' option is required.");
+  }
+  const cls = methodClass(flags.method);
+  const method = normalizeMethodName(flags.method);
+  const schema = cls.schema as Record<string, unknown>;
+  const options: Record<string, unknown> = { k: parseInteger("--k", flags.k) };
+  const numbers: Array<[keyof MethodFlags, string, string]> = [
+    ["alpha", "alpha", "--alpha"],
+    ["beta", "beta", "--beta"],
+    ["delta", "delta", "--delta"],
+    ["eta", "eta", "--eta"],
+    ["tol", "tol", "--tol"],
+    ["eps", "eps", "--eps"],
+  ];
+  for (const [flag, name, text] of numbers) {
+    const v = parseNumber(text, flags[flag] as string | undefined);
+    if (v !== undefined) options[name] = v;
+  }
+  const m = parseInteger("--m", flags.m);
+  if (m !== undefined) options.m = m;
+  const clusters = parseInteger("--clusters", flags.clusters);
+  if (clusters !== undefined) options.clusters = clusters;
+  const maxIter = parseInteger("--max-iter", flags.maxIter);
+  if (maxIter !== undefined) options.maxIter = maxIter;
+  if (flags.stopRule !== undefined) options.stopRule = flags.stopRule;
+  // The seed also seeds splits in `evaluate`; deterministic methods have no seed option.
+  const seed = parseInteger("--seed", flags.seed, 0, 2 ** 32 - 1);
+  if (seed !== undefined && Object.hasOwn(schema, "seed")) options.seed = seed;
+  for (const item of flags.set ?? []) {
+    const eq = item.indexOf("=");
+    if (eq <= 0) {
+      throw new ValidationError(
+        "set",
+        `--set takes name=value. Got ${JSON.stringify(item)} instead.`,
+      );
+    }
+    options[item.slice(0, eq).trim()] = parseSetValue(item.slice(eq + 1));
+  }
+  return { method, options };
+}
+
+/** The feature preprocessing saved beside a model: x -> (x - center) / scale. */
+export interface ModelPreprocessing {
+  readonly method: Preprocessing;
+  readonly center: number[];
+  readonly scale: number[];
+}
+
+/** A model file as `fit` writes it: the model JSON plus the preprocessing to apply first. */
+export type ModelFile = ModelJSON & { preprocessing?: ModelPreprocessing };
+
+/** Reads a model file: the estimator and its preprocessing (null when none was saved). */
+export function readModelFile(path: string): {
+  model: Estimator;
+  preprocessing: ModelPreprocessing | null;
+} {
+  const json = readJsonFile(path);
+  const checked = checkModelJSON(json) as ModelFile;
+  const model = loadModel(checked);
+  const p = checked.preprocessing;
+  if (p === undefined || p === null) return { model, preprocessing: null };
+  const d = checked.nFeaturesIn;
+  const ok =
+    typeof p === "object" &&
+    Array.isArray(p.center) &&
+    Array.isArray(p.scale) &&
+    p.center.length === d &&
+    p.scale.length === d &&
+    p.center.every(Number.isFinite) &&
+    p.scale.every((v) => Number.isFinite(v) && v !== 0);
+  if (!ok) {
+    throw new ValidationError(
+      "model",
+      `${path}: "preprocessing" must hold "center" and "scale" with ${d} finite numbers each (scale non-zero).`,
+    );
+  }
+  checkPreprocessing(p.method, "preprocessing.method");
+  return { model, preprocessing: p };
+}
+
+/** Applies saved preprocessing to new data (a new matrix). */
+export function applyPreprocessing(X: Matrix, p: ModelPreprocessing | null): Matrix {
+  if (p === null) return X;
+  if (X.cols !== p.center.length) {
+    throw new ValidationError(
+      "X",
+      `The data has ${X.cols} features, but the model was fitted on ${p.center.length} features.`,
+    );
+  }
+  const out = new Matrix(X.rows, X.cols);
+  const d = X.cols;
+  for (let i = 0; i < X.rows; i++) {
+    for (let j = 0; j < d; j++)
+      out.data[i * d + j] = (X.data[i * d + j] - p.center[j]) / p.scale[j];
+  }
+  return out;
+}
+
+/** Formats milliseconds as "850 ms", "12.3 s", "4m 05s" or "1h 02m". */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return "?";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)} s`;
+  const total = Math.round(s);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const sec = total % 60;
+  return h > 0 ? `${h}h ${String(m).padStart(2, "0")}m` : `${m}m ${String(sec).padStart(2, "0")}s`;
+}
+
+/** Installs a Ctrl-C handler that aborts `controller` (a second Ctrl-C exits at once). */
+export function abortOnInterrupt(controller: AbortController): () => void {
+  let count = 0;
+  const handler = () => {
+    count++;
+    if (count === 1) {
+      note("\nInterrupted: stopping (fits in flight are dropped; press Ctrl-C again to quit now).");
+      controller.abort();
+    } else {
+      process.exit(130);
+    }
+  };
+  process.on("SIGINT", handler);
+  process.on("SIGTERM", handler);
+  return () => {
+    process.off("SIGINT", handler);
+    process.off("SIGTERM", handler);
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * `sdspcaan transform`: projects a data file with a saved model (applying the
+ * model's saved preprocessing first) and writes the embedding as CSV, one row per
+ * sample: c1..ck, then the label unless --no-labels.
+ */
+import { writeFileSync } from "node:fs";
+import type { Command } from "commander";
+import type { Label } from "../../core/validate.js";
+import type { Matrix } from "../../linalg/matrix.js";
+import {
+  addDataFormatOptions,
+  applyPreprocessing,
+  type DataFlags,
+  loadData,
+  oneLineErrors,
+  out,
+  readModelFile,
+} from "./shared.js";
+
+interface TransformFlags extends DataFlags {
+  model: string;
+  out: string;
+  labels?: boolean;
+}
+
+function csvField(v: Label): string {
+  const s = String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** The CSV text of an embedding (header c1..ck[,label]; numbers in shortest round-trip form). */
+export function embeddingCsv(P: Matrix, labels: readonly Label[] | null): string {
+  const header = Array.from({ length: P.cols }, (_, j) => `c${j + 1}`);
+  if (labels) header.push("label");
+  const lines = [header.join(",")];
+  for (let i = 0; i < P.rows; i++) {
+    const row = Array.from(P.data.subarray(i * P.cols, (i + 1) * P.cols), (v) => String(v));
+    if (labels) row.push(csvField(labels[i]));
+    lines.push(row.join(","));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+export function registerTransformCommand(program: Command): void {
+  const cmd = program
+    .command("transform")
+    .description(
+      "Project a data file with a model saved by fit (its preprocessing is applied first) and write the embedding as CSV: c1..ck and the label.",
+    )
+    .requiredOption("--model <model.json>", "a model written by 'sdspcaan fit'")
+    .requiredOption("--data <file>", "data file (MAT, NPY, CSV with the label in the last column)");
+  addDataFormatOptions(cmd);
+  cmd
+    .requiredOption(
+      "--out <embedding.csv>",
+      "where to write the embedding ('-' for standard output)",
+    )
+    .option("--no-labels", "leave the label column out")
+    .action(async (flags: TransformFlags) => {
+      const { model, preprocessing } = readModelFile(flags.model);
+      const data = await loadData(flags);
+      const P = model.transform(applyPreprocessing(data.X, preprocessing));
+      const text = embeddingCsv(P, flags.labels === false ? null : data.y);
+      if (flags.out === "-") {
+        process.stdout.write(text);
+        return;
+      }
+      writeFileSync(flags.out, text);
+      out(`Wrote ${P.rows} x ${P.cols} embedding of ${data.name} to ${flags.out}.`);
+    });
+  oneLineErrors(cmd);
+}

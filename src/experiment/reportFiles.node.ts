@@ -1,0 +1,390 @@
+/**
+ * The report files of a results directory, rebuilt from `results.jsonl` (and
+ * `settings.json` when present): `table.md`, `table.csv`, `summary.json`, and the
+ * figures `figures/bca-vs-k`, `figures/sensitivity` (when SDSPCAAN ran over a
+ * parameter grid) and `figures/embedding` (a 2-D embedding of one data set), each
+ * as SVG and PNG. Everything is a function of the files, so `report` after an
+ * interrupted or finished run gives the same output as the run itself.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { SdspcaanError, ValidationError } from "../core/errors.js";
+import type { Label } from "../core/validate.js";
+import { type LoadOptions, openDataset } from "../io/load.js";
+import { createMethod } from "../methods/registry.js";
+import { type BcaAtK, bcaVersusKFigure } from "../plot/bcaVersusK.js";
+import { embeddingScatter, type SplitName } from "../plot/embedding.js";
+import { writeFigure } from "../plot/render.js";
+import { sensitivityHeatmapPanels } from "../plot/sensitivity.js";
+import { bcaVersusK, sensitivitySurfaces } from "./figures.js";
+import { PARAM_NAMES, type Params } from "./grids.js";
+import type { FitRecord } from "./records.js";
+import { paramsKey } from "./records.js";
+import { buildReports, methodTitle, type ReportOptions } from "./report.js";
+import {
+  readJsonFile,
+  readResultsFile,
+  resultsPaths,
+  type SkippedFit,
+} from "./resultsFile.node.js";
+import {
+  type DatasetSettings,
+  datasetChecksum,
+  gridPoints,
+  type RunSettings,
+  readRunSettings,
+} from "./runner.node.js";
+import { selectModel } from "./selection.js";
+import { makeSplit, parseSplitFile, type Split } from "./splits.js";
+import { makeSyntheticDataset, type SyntheticOptions } from "./synthetic.js";
+import { prepareSplit, type UnitDataset } from "./units.node.js";
+
+export interface RunReportOptions {
+  /** Put the paper's Table IV values and our differences beside each cell. */
+  readonly comparePaper?: boolean;
+  /** Write the figures (default true). */
+  readonly figures?: boolean;
+  /** Data already in memory, by data set name (the embedding figure refits on it). */
+  readonly data?: ReadonlyMap<string, UnitDataset>;
+  /** Method of the embedding figure (default SDSPCAAN if it ran, else the best on the data set). */
+  readonly embeddingMethod?: string;
+  /** Data set of the embedding figure (default the first of the table). */
+  readonly embeddingDataset?: string;
+}
+
+/** What `writeRunReports` wrote. */
+export interface RunReport {
+  /** The contents of table.md. */
+  readonly tableMd: string;
+  /** Absolute or directory-relative paths of the files written. */
+  readonly files: string[];
+  /** Figures that could not be made, and why. */
+  readonly warnings: string[];
+  readonly records: number;
+  readonly skipped: readonly SkippedFit[];
+}
+
+/** Per (dataset, method): how many configurations were refused and the first reason. */
+export interface SkippedSummary {
+  readonly dataset: string;
+  readonly method: string;
+  readonly count: number;
+  readonly reason: string;
+}
+
+/** Groups refused configurations by (dataset, method). */
+export function summariseSkipped(skipped: readonly SkippedFit[]): SkippedSummary[] {
+  const out = new Map<string, { dataset: string; method: string; count: number; reason: string }>();
+  for (const s of skipped) {
+    const key = JSON.stringify([s.dataset, s.method]);
+    const cur = out.get(key);
+    if (cur) cur.count++;
+    else out.set(key, { dataset: s.dataset, method: s.method, count: 1, reason: s.reason });
+  }
+  return [...out.values()];
+}
+
+function onGrid(settings: RunSettings | null): (r: FitRecord | SkippedFit) => boolean {
+  if (settings === null) return () => true;
+  const datasets = new Set(settings.datasets.map((d) => d.name));
+  const grids = new Map(
+    settings.methods.map((m) => [m, new Set(gridPoints(m, settings.grid).map(paramsKey))]),
+  );
+  return (r) =>
+    datasets.has(r.dataset) &&
+    r.repeat < settings.repeats &&
+    (grids.get(r.method)?.has(paramsKey(r.params)) ?? false);
+}
+
+/**
+ * Rebuilds table.md, table.csv, summary.json and the figures of a results
+ * directory. Throws a ValidationError when the directory holds no fit record.
+ */
+export async function writeRunReports(
+  dir: string,
+  options: RunReportOptions = {},
+): Promise<RunReport> {
+  const paths = resultsPaths(dir);
+  const settings = readRunSettings(dir);
+  const parsed = readResultsFile(paths.results);
+  const inRun = onGrid(settings);
+  const records = parsed.records.filter(inRun);
+  const skipped = parsed.skipped.filter(inRun);
+  if (records.length === 0) {
+    const why =
+      skipped.length > 0
+        ? ` Every configuration was refused, e.g. ${skipped[0].method} on ${skipped[0].dataset}: ${skipped[0].reason}`
+        : ` Run 'sdspcaan experiment --out ${dir}' first.`;
+    throw new ValidationError(
+      "out",
+      `${paths.results} holds no finished fit, so there is nothing to report.${why}`,
+    );
+  }
+  const present = new Set([...records, ...skipped].map((r) => r.method));
+  const withData = new Set(records.map((r) => r.dataset));
+  const reportOptions: ReportOptions = {
+    comparePaper: options.comparePaper === true,
+    ...(settings
+      ? {
+          grid: (method: string) => gridPoints(method, settings.grid),
+          datasets: settings.datasets.map((d) => d.name).filter((d) => withData.has(d)),
+          methods: settings.methods.filter((m) => present.has(m)),
+        }
+      : {}),
+  };
+  const skippedSummary = summariseSkipped(skipped);
+  const { tableMd, tableCsv, summary } = buildReports(records, reportOptions, {
+    ...(settings ?? {}),
+    skipped: skippedSummary,
+  });
+  const files: string[] = [];
+  const write = (name: string, text: string) => {
+    const p = join(dir, name);
+    writeFileSync(p, text);
+    files.push(p);
+  };
+  mkdirSync(dir, { recursive: true });
+  write("table.md", tableMd);
+  write("table.csv", tableCsv);
+  write("summary.json", `${JSON.stringify(summary, null, 2)}\n`);
+
+  const warnings: string[] = [];
+  if (options.figures !== false) {
+    const figDir = join(dir, "figures");
+    const tryFigure = async (what: string, make: () => Promise<string[] | null>) => {
+      try {
+        const written = await make();
+        if (written) files.push(...written);
+      } catch (err) {
+        if (!(err instanceof SdspcaanError)) throw err;
+        warnings.push(`${what}: ${err.message}`);
+      }
+    };
+    await tryFigure("BCA versus k", async () => {
+      const w = await writeFigure(
+        bcaVersusKSpec(records, settings, reportOptions.methods),
+        join(figDir, "bca-vs-k"),
+      );
+      return [w.svg, w.png];
+    });
+    await tryFigure("sensitivity", async () => {
+      const spec = sensitivitySpec(records, settings);
+      if (spec === null) return null;
+      const w = await writeFigure(spec, join(figDir, "sensitivity"));
+      return [w.svg, w.png];
+    });
+    await tryFigure("embedding", async () => {
+      const spec = await embeddingSpec(records, settings, options, warnings);
+      if (spec === null) return null;
+      const w = await writeFigure(spec, join(figDir, "embedding"));
+      return [w.svg, w.png];
+    });
+  }
+  return { tableMd, files, warnings, records: records.length, skipped };
+}
+
+/** Fig. 1 from records: one line per method, ± std over data sets (or over repeats for one). */
+export function bcaVersusKSpec(
+  records: readonly FitRecord[],
+  settings: RunSettings | null,
+  methods?: readonly string[],
+): ReturnType<typeof bcaVersusKFigure> {
+  const grid = settings ? (m: string) => gridPoints(m, settings.grid) : undefined;
+  const curves = bcaVersusK(records, {
+    ...(grid ? { grid } : {}),
+    ...(methods ? { methods } : {}),
+  });
+  const datasets = [...new Set(records.map((r) => r.dataset))];
+  const single = datasets.length === 1;
+  const series: BcaAtK[] = [];
+  for (const curve of curves) {
+    const points = single ? (curve.perDataset[datasets[0]] ?? []) : curve.points;
+    for (const p of points) {
+      series.push({ method: methodTitle(curve.method), k: p.k, bca: p.mean, std: p.std });
+    }
+  }
+  return bcaVersusKFigure(series, {
+    title: "Test BCA versus subspace dimension k",
+    subtitle: single
+      ? `${datasets[0]}: mean ± std over repeats, hyperparameters chosen on validation at each k`
+      : `Mean over ${datasets.length} data sets (± std across data sets), hyperparameters chosen on validation at each k`,
+  });
+}
+
+/** Fig. 2 for SDSPCAAN, or null when it did not run over at least two grid points. */
+export function sensitivitySpec(
+  records: readonly FitRecord[],
+  settings: RunSettings | null,
+  method = "sdspcaan",
+): ReturnType<typeof sensitivityHeatmapPanels> | null {
+  const own = records.filter((r) => r.method === method);
+  if (own.length === 0) return null;
+  const points = new Set(own.map((r) => paramsKey(r.params)));
+  if (points.size < 2) return null;
+  const hasAll = own.every((r) => PARAM_NAMES.slice(0, 3).every((p) => r.params[p] !== undefined));
+  if (!hasAll) return null;
+  const grid = settings ? (m: string) => gridPoints(m, settings.grid) : undefined;
+  const surfaces = sensitivitySurfaces(own, { method, ...(grid ? { grid } : {}) });
+  const cells = surfaces.map((s) => s.cells.map((c) => ({ x: c.x, y: c.y, bca: c.mean })));
+  const datasets = [...new Set(own.map((r) => r.dataset))];
+  return sensitivityHeatmapPanels(
+    { betaDelta: cells[0], alphaDelta: cells[1], alphaBeta: cells[2] },
+    {
+      title: `${methodTitle(method)}: test BCA over pairs of its multipliers`,
+      subtitle: `${datasets.length === 1 ? datasets[0] : `mean over ${datasets.length} data sets`}; k and the third multiplier at their selected values`,
+    },
+  );
+}
+
+/** Loads a data set of a run again from what settings.json recorded, or null. */
+export async function reloadDataset(entry: DatasetSettings): Promise<UnitDataset | null> {
+  const origin = entry.origin;
+  if (origin === null || origin === undefined) return null;
+  let X: UnitDataset["X"];
+  let y: Label[];
+  if (origin.kind === "file" && typeof origin.path === "string") {
+    // openDataset, as the run did: a registry file gets its entry's variables.
+    const opened = await openDataset(origin.path, (origin.load ?? {}) as LoadOptions);
+    X = opened.dataset.X;
+    y = [...opened.dataset.y];
+  } else if (origin.kind === "synthetic" && origin.options && typeof origin.options === "object") {
+    const ds = makeSyntheticDataset(origin.options as Partial<SyntheticOptions>);
+    X = ds.X;
+    y = ds.y;
+  } else {
+    return null;
+  }
+  if (datasetChecksum(X, y) !== entry.checksum) {
+    throw new ValidationError(
+      "data",
+      `${entry.name} reloaded from its recorded origin differs from the data of the run (checksum).`,
+    );
+  }
+  return { name: entry.name, X, y };
+}
+
+/** The split of one repeat as the run made it, or null when it cannot be recreated. */
+export function recreateSplit(
+  settings: RunSettings,
+  entry: DatasetSettings,
+  data: UnitDataset,
+  repeat: number,
+): Split | null {
+  if (entry.splitsChecksum !== null) {
+    if (entry.splitsFile === null) return null;
+    return parseSplitFile(readJsonFile(entry.splitsFile), data.X.rows)[repeat] ?? null;
+  }
+  return makeSplit(data.X.rows, {
+    seed: settings.seed,
+    dataset: entry.name,
+    repeat,
+    stratify: settings.stratify,
+    fractions: settings.fractions,
+    ...(settings.stratify ? { y: data.y } : {}),
+  });
+}
+
+function describeParams(params: Params): string {
+  const symbol: Record<string, string> = { alpha: "α", beta: "β", delta: "δ", eta: "η" };
+  return PARAM_NAMES.filter((p) => params[p] !== undefined)
+    .map((p) => `${symbol[p]} = ${params[p]}`)
+    .join(", ");
+}
+
+async function embeddingSpec(
+  records: readonly FitRecord[],
+  settings: RunSettings | null,
+  options: RunReportOptions,
+  warnings: string[],
+): Promise<ReturnType<typeof embeddingScatter> | null> {
+  if (settings === null) {
+    warnings.push("embedding: no settings.json, so the data and split cannot be recreated.");
+    return null;
+  }
+  const datasetName =
+    options.embeddingDataset ??
+    settings.datasets.find((d) => records.some((r) => r.dataset === d.name))?.name;
+  const entry = settings.datasets.find((d) => d.name === datasetName);
+  if (entry === undefined) {
+    throw new ValidationError("embeddingDataset", `The run has no data set '${datasetName}'.`);
+  }
+  const onData = records.filter((r) => r.dataset === entry.name);
+  const method = options.embeddingMethod ?? pickEmbeddingMethod(onData, settings);
+  const repeat = Math.min(...onData.filter((r) => r.method === method).map((r) => r.repeat));
+  const group = onData.filter((r) => r.method === method && r.repeat === repeat);
+  if (group.length === 0) {
+    throw new ValidationError("embeddingMethod", `No ${method} results on ${entry.name}.`);
+  }
+  const chosen = selectModel(group, { grid: (m) => gridPoints(m, settings.grid) });
+  const data = options.data?.get(entry.name) ?? (await reloadDataset(entry));
+  if (data === null) {
+    warnings.push(`embedding: ${entry.name} was given in memory and cannot be reloaded.`);
+    return null;
+  }
+  const split = recreateSplit(settings, entry, data, repeat);
+  if (split === null) {
+    warnings.push(`embedding: the explicit splits of ${entry.name} were not recorded as a file.`);
+    return null;
+  }
+  const prepared = prepareSplit(data, split, settings.preprocess);
+  const model = createMethod(method, {
+    ...(settings.methodOptions[method] ?? {}),
+    k: chosen.k,
+    ...chosen.params,
+  });
+  model.fitPrepared(prepared.data);
+  if (model.nComponents < 2) {
+    warnings.push(`embedding: ${method} at k = ${chosen.k} has fewer than 2 components.`);
+    return null;
+  }
+  const Ptr = model.transform(prepared.parts.train);
+  const Pte = model.transform(prepared.parts.test);
+  const x: number[] = [];
+  const y: number[] = [];
+  const label: Array<string | number> = [];
+  const part: SplitName[] = [];
+  const add = (P: typeof Ptr, labels: Label[], name: SplitName) => {
+    for (let i = 0; i < P.rows; i++) {
+      x.push(P.data[i * P.cols]);
+      y.push(P.data[i * P.cols + 1]);
+      label.push(labels[i]);
+      part.push(name);
+    }
+  };
+  add(Ptr, prepared.yTrain, "train");
+  add(Pte, prepared.yTest, "test");
+  const params = describeParams(chosen.params);
+  return embeddingScatter(
+    { x, y, label },
+    {
+      title: `${methodTitle(method)} embedding of ${entry.name}`,
+      subtitle: `repeat ${repeat + 1}, k = ${chosen.k}${params ? `, ${params}` : ""}; first two components (test BCA ${(100 * chosen.testBCA).toFixed(1)} %)`,
+      split: part,
+    },
+  );
+}
+
+/** SDSPCAAN when it ran on the data set, else the method with the best mean test BCA there. */
+function pickEmbeddingMethod(records: readonly FitRecord[], settings: RunSettings): string {
+  const methods = settings.methods.filter((m) => records.some((r) => r.method === m));
+  if (methods.includes("sdspcaan")) return "sdspcaan";
+  let best = methods[0];
+  let bestScore = Number.NEGATIVE_INFINITY;
+  for (const m of methods) {
+    const own = records.filter((r) => r.method === m);
+    const repeats = [...new Set(own.map((r) => r.repeat))];
+    const scores = repeats.map(
+      (rep) =>
+        selectModel(
+          own.filter((r) => r.repeat === rep),
+          { grid: (name) => gridPoints(name, settings.grid) },
+        ).testBCA,
+    );
+    const score = scores.reduce((a, b) => a + b, 0) / scores.length;
+    if (score > bestScore) {
+      bestScore = score;
+      best = m;
+    }
+  }
+  return best;
+}

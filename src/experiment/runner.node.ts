@@ -1,0 +1,919 @@
+/**
+ * The experiment runner (Node): the paper's protocol over data sets x repeats x
+ * methods x k x hyperparameters, in worker threads, with a results file that a
+ * re-run resumes.
+ *
+ * Work is cut into units of (dataset, repeat, method); a unit's fits share the
+ * split, its preprocessing and the prepared training data, and run in a fixed
+ * order inside one worker (units.node.ts). Results therefore do not depend on the
+ * number of workers, nor on where an interrupted run stopped: nothing is carried
+ * from one grid point to the next.
+ *
+ * Every finished fit is appended to `<out>/results.jsonl` at once; a re-run with
+ * the same settings skips every fit already there, so an interrupted run loses at
+ * most the fits in flight. `settings.json` records what the run was asked to do,
+ * and a resumed run with different settings is refused unless `force` is set.
+ */
+import { existsSync, readFileSync, renameSync } from "node:fs";
+import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
+import { dirname, join, resolve as resolvePath } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import {
+  AbortError,
+  ConvergenceError,
+  DataFormatError,
+  SdspcaanError,
+  throwIfAborted,
+  ValidationError,
+} from "../core/errors.js";
+import { asMatrix, encodeLabels, type Label } from "../core/validate.js";
+import type { LoadOptions } from "../io/load.js";
+import { openDataset } from "../io/load.js";
+import type { LocateOptions } from "../io/locate.js";
+import type { MatrixLike } from "../linalg/matrix.js";
+import {
+  createMethod,
+  methodClass,
+  methodNames,
+  normalizeMethodName,
+} from "../methods/registry.js";
+import {
+  type GridSpec,
+  hyperparameterGrid,
+  METHOD_NAMES,
+  METHOD_PARAMS,
+  type MethodName,
+  type Params,
+  parseGridSpec,
+} from "./grids.js";
+import { PAPER_K_GRID, kGrid as validKs } from "./kGrid.js";
+import { checkPreprocessing, type Preprocessing } from "./preprocess.js";
+import { canonicalParams, type FitRecord, fitKey } from "./records.js";
+import {
+  finishedKeys,
+  isSkipped,
+  type ParsedResults,
+  type ResultLine,
+  ResultsWriter,
+  readJsonFile,
+  readResultsFile,
+  resultsPaths,
+  type SkippedFit,
+  writeJsonFile,
+} from "./resultsFile.node.js";
+import {
+  makeSplit,
+  PAPER_FRACTIONS,
+  parseSplitFile,
+  type Split,
+  type SplitFractions,
+  splitSeed,
+} from "./splits.js";
+import {
+  type FitRequest,
+  shareDataset,
+  type UnitDataset,
+  UnitRunner,
+  type UnitSettings,
+  type WorkUnit,
+} from "./units.node.js";
+import type { ErrorMessage, FromWorker, ToWorker, WorkerInit } from "./worker.node.js";
+
+/** Where a data set came from, recorded in settings.json so that reports can reload it. */
+export type DatasetOrigin =
+  | { readonly kind: "file"; readonly path: string; readonly load: Readonly<LoadOptions> }
+  | { readonly kind: string; readonly [key: string]: unknown };
+
+/** A data set of the run: a registry name or file path, or data in memory. */
+export type ExperimentDataset =
+  | {
+      /** Name in tables and records (default: the registry name, else the file name). */
+      readonly name?: string;
+      /** A registry name (e.g. "Yale") or a path to a MAT, NPY or CSV file. */
+      readonly source: string;
+      /** Variables, label column and data directories (see `openDataset`). */
+      readonly load?: LoadOptions & LocateOptions;
+      /** Explicit splits (a split file path or the splits) instead of seeded ones. */
+      readonly splits?: string | readonly Split[];
+    }
+  | {
+      readonly name: string;
+      readonly X: MatrixLike;
+      readonly y: ArrayLike<Label>;
+      /** How to make the data again (recorded in settings.json, e.g. generator options). */
+      readonly origin?: DatasetOrigin;
+      readonly splits?: string | readonly Split[];
+    };
+
+/** What to run. */
+export interface ExperimentOptions {
+  readonly datasets: readonly ExperimentDataset[];
+  /** Method names (case-insensitive, "_" for "-"), or "all" = every registered method (default). */
+  readonly methods?: readonly string[] | "all";
+  /** Hyperparameter grid: "paper" (default), "authors", "quick", or a custom grid. */
+  readonly grid?: GridSpec | string;
+  /** Candidate k values (default {10, 20, ..., 100}); filtered per split as in the paper. */
+  readonly kGrid?: readonly number[];
+  /** Repeats (splits) per data set (default 10, or the number of explicit splits). */
+  readonly repeats?: number;
+  /** Base seed of the splits (default 0). */
+  readonly seed?: number;
+  /** Feature preprocessing (default "train-zscore"). */
+  readonly preprocess?: Preprocessing;
+  /** Stratified splits (default false, as the paper). */
+  readonly stratify?: boolean;
+  /** Training and validation fractions (default 0.2 / 0.4). */
+  readonly fractions?: SplitFractions;
+  /** Fixed options per method name (e.g. `{ sdspcaan: { maxIter: 100 } }`). */
+  readonly methodOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /**
+   * Fixed options for every method that has them (e.g. `{ maxIter: 100, tol: 1e-4 }`);
+   * a method without the option ignores it. `methodOptions` wins on a clash.
+   */
+  readonly commonMethodOptions?: Readonly<Record<string, unknown>>;
+  /** Worker threads (default: one per core). Results do not depend on it. */
+  readonly workers?: number;
+  /**
+   * Fit in the calling thread instead of worker threads (default: when workers = 1).
+   * A long fit then blocks the event loop: abort takes effect between iterations.
+   */
+  readonly inProcess?: boolean;
+  /** Results directory (results.jsonl, settings.json). Without it nothing is written. */
+  readonly out?: string;
+  /** Resume even when settings.json differs from these settings. */
+  readonly force?: boolean;
+}
+
+/** Reported after every finished fit (and once at the start). */
+export interface ExperimentProgress {
+  /** Fits finished, including those found in the results file at the start. */
+  readonly done: number;
+  /** Fits of the whole run. */
+  readonly total: number;
+  /** Fits found in the results file at the start (not redone). */
+  readonly resumed: number;
+  /** Configurations the methods refused so far (part of `done`). */
+  readonly skipped: number;
+  /** Milliseconds since the run started. */
+  readonly elapsedMs: number;
+  /** Estimated milliseconds left (null until a fit of this session has finished). */
+  readonly etaMs: number | null;
+  /** The line just written (absent in the first report). */
+  readonly line?: ResultLine;
+}
+
+/** Progress and cancellation of a run. */
+export interface ExperimentCallbacks {
+  readonly onProgress?: (progress: ExperimentProgress) => void;
+  /** Aborting stops the run: in-flight fits are lost, the results file stays consistent. */
+  readonly signal?: AbortSignal;
+}
+
+/** A data set of a run as recorded in settings.json. */
+export interface DatasetSettings {
+  readonly name: string;
+  readonly n: number;
+  readonly d: number;
+  readonly classes: number;
+  /** Hash of X and y: a resumed run must see the same data. */
+  readonly checksum: string;
+  /** Hash of the explicit splits, or null for seeded splits. */
+  readonly splitsChecksum: string | null;
+  /** Where the data came from (null: given in memory without an origin). */
+  readonly origin: DatasetOrigin | null;
+  /** The split file of explicit splits (null: seeded, or splits given in memory). */
+  readonly splitsFile: string | null;
+}
+
+/** settings.json of a results directory. */
+export interface RunSettings {
+  readonly format: "sdspcaan-experiment";
+  readonly version: 1;
+  readonly datasets: readonly DatasetSettings[];
+  readonly methods: readonly string[];
+  readonly grid: GridSpec;
+  readonly kGrid: readonly number[];
+  readonly repeats: number;
+  readonly seed: number;
+  readonly preprocess: Preprocessing;
+  readonly stratify: boolean;
+  readonly fractions: SplitFractions;
+  /** The fixed options each method was constructed with (besides k and the grid point). */
+  readonly methodOptions: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+/** What a run produced. */
+export interface ExperimentResult {
+  readonly settings: RunSettings;
+  /** Every fit record of the run (resumed ones first), one per configuration. */
+  readonly records: FitRecord[];
+  /** Every refused configuration of the run. */
+  readonly skipped: SkippedFit[];
+  /** Fits of the whole run, and how many were found in the results file at the start. */
+  readonly total: number;
+  readonly resumed: number;
+  /** Notes for the user, e.g. a method with no valid k on a data set. */
+  readonly notes: string[];
+  /** The loaded data sets, by name (for reports that refit, e.g. the embedding figure). */
+  readonly data: ReadonlyMap<string, UnitDataset>;
+  readonly elapsedMs: number;
+}
+
+/** Bounds on k that differ from the paper's c <= k, by method. */
+function methodKBounds(method: string, classes: number): { minK?: number; maxK?: number } {
+  // LDA has at most c - 1 discriminant directions, so the paper's k >= c excludes it.
+  if (method === "lda") return { minK: 1, maxK: Math.max(1, classes - 1) };
+  return {};
+}
+
+function checkPositiveInteger(name: string, value: unknown, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > max) {
+    throw new ValidationError(
+      name,
+      `The '${name}' option must be an integer in [1, ${max === Number.MAX_SAFE_INTEGER ? "inf)" : `${max}]`}. Got ${JSON.stringify(value)} instead.`,
+    );
+  }
+  return value;
+}
+
+/** Resolves the method list: registered names, normalised, without repeats, in the paper's column order. */
+export function resolveMethods(methods: readonly string[] | "all" | undefined): string[] {
+  if (methods === undefined || methods === "all") {
+    return orderMethods(methodNames());
+  }
+  if (!Array.isArray(methods) || methods.length === 0) {
+    throw new ValidationError(
+      "methods",
+      `The 'methods' option must be "all" or a non-empty list of method names (${methodNames().join(", ")}). Got ${JSON.stringify(methods)} instead.`,
+    );
+  }
+  const out: string[] = [];
+  for (const m of methods) {
+    if (typeof m === "string" && normalizeMethodName(m) === "all")
+      return orderMethods(methodNames());
+    methodClass(m);
+    const name = normalizeMethodName(m);
+    if (!out.includes(name)) out.push(name);
+  }
+  return orderMethods(out);
+}
+
+/** Methods in the paper's column order, then any other in registry order. */
+function orderMethods(names: readonly string[]): string[] {
+  const rank = (m: string) => {
+    const i = (METHOD_NAMES as readonly string[]).indexOf(m);
+    return i < 0 ? METHOD_NAMES.length : i;
+  };
+  return names
+    .map((m, i) => ({ m, i }))
+    .sort((a, b) => rank(a.m) - rank(b.m) || a.i - b.i)
+    .map((x) => x.m);
+}
+
+/** Grid points of a method; a method the presets do not know is tuned over k only. */
+export function gridPoints(method: string, grid: GridSpec): Params[] {
+  if (!(METHOD_NAMES as readonly string[]).includes(method)) return [{}];
+  return hyperparameterGrid(method as MethodName, grid);
+}
+
+function resolveGrid(grid: GridSpec | string | undefined): GridSpec {
+  if (grid === undefined) return "paper";
+  if (typeof grid === "string" && !["paper", "authors", "quick"].includes(grid)) {
+    return parseGridSpec(grid);
+  }
+  return grid as GridSpec;
+}
+
+/** Fixed options per method: common options the method has, then its own. */
+function resolveMethodOptions(
+  methods: readonly string[],
+  common: Readonly<Record<string, unknown>> | undefined,
+  perMethod: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined,
+): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  const given = new Map<string, Readonly<Record<string, unknown>>>();
+  for (const [name, opts] of Object.entries(perMethod ?? {})) {
+    methodClass(name);
+    given.set(normalizeMethodName(name), opts);
+  }
+  for (const m of methods) {
+    const schema = methodClass(m).schema as Record<string, unknown>;
+    const opts: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(common ?? {})) {
+      if (Object.hasOwn(schema, key) && value !== undefined) opts[key] = value;
+    }
+    Object.assign(opts, given.get(m) ?? {});
+    if (Object.hasOwn(opts, "k")) {
+      throw new ValidationError("methodOptions", `'k' of ${m} is set by the k grid ('kGrid').`);
+    }
+    const tuned = (METHOD_PARAMS as Readonly<Record<string, readonly string[]>>)[m] ?? [];
+    for (const name of tuned) {
+      if (Object.hasOwn(opts, name)) {
+        throw new ValidationError(
+          "methodOptions",
+          `'${name}' of ${m} is set by the hyperparameter grid; give a one-value grid (e.g. "${name}=1") instead of a fixed option.`,
+        );
+      }
+    }
+    // Construct once now so that a bad option fails the run before any fit starts.
+    createMethod(m, { ...opts });
+    out[m] = opts;
+  }
+  return out;
+}
+
+/** A stable 64-bit hash (hex) of bytes, for telling data sets and splits apart. */
+function hashBytes(bytes: Uint8Array, h1 = 0x811c9dc5, h2 = 0x01000193): [number, number] {
+  for (let i = 0; i < bytes.length; i++) {
+    h1 = Math.imul(h1 ^ bytes[i], 0x01000193);
+    h2 = Math.imul(h2 ^ bytes[i], 0x5bd1e995) ^ (h2 >>> 15);
+  }
+  return [h1 >>> 0, h2 >>> 0];
+}
+
+function hex(pair: [number, number]): string {
+  return pair.map((v) => v.toString(16).padStart(8, "0")).join("");
+}
+
+/** Checksum of a data set's X and labels. */
+export function datasetChecksum(X: { data: Float64Array }, y: ArrayLike<Label>): string {
+  const view = new Uint8Array(X.data.buffer, X.data.byteOffset, X.data.byteLength);
+  const [a, b] = hashBytes(view);
+  const labels = new TextEncoder().encode(JSON.stringify(Array.from(y)));
+  return hex(hashBytes(labels, a, b));
+}
+
+function splitsChecksum(splits: readonly Split[]): string {
+  const text = JSON.stringify(
+    splits.map((s) => [Array.from(s.train), Array.from(s.val), Array.from(s.test)]),
+  );
+  return hex(hashBytes(new TextEncoder().encode(text)));
+}
+
+interface LoadedRunDataset {
+  readonly data: UnitDataset;
+  readonly classes: number;
+  readonly origin: DatasetOrigin | null;
+  readonly splits: readonly Split[] | null;
+  readonly splitsFile: string | null;
+}
+
+async function loadRunDataset(spec: ExperimentDataset, index: number): Promise<LoadedRunDataset> {
+  if (spec === null || typeof spec !== "object") {
+    throw new ValidationError(
+      "datasets",
+      `datasets[${index}] must be {source} or {name, X, y}. Got ${JSON.stringify(spec)}.`,
+    );
+  }
+  let name: string;
+  let X: UnitDataset["X"];
+  let y: Label[];
+  let origin: DatasetOrigin | null;
+  if ("source" in spec) {
+    const opened = await openDataset(spec.source, spec.load ?? {});
+    name = spec.name ?? opened.entry?.name ?? datasetNameFromPath(opened.path);
+    X = opened.dataset.X;
+    y = [...opened.dataset.y];
+    const { dataDir: _d, env: _e, cwd: _c, cacheDir: _k, ...load } = spec.load ?? {};
+    origin = { kind: "file", path: resolvePath(opened.path), load };
+  } else {
+    if (typeof spec.name !== "string" || spec.name.trim() === "") {
+      throw new ValidationError(
+        "datasets",
+        `datasets[${index}] holds data in memory and needs a non-empty 'name'.`,
+      );
+    }
+    name = spec.name;
+    X = asMatrix(spec.X, `datasets[${index}].X`, { minRows: 3 });
+    y = Array.from(spec.y);
+    origin = spec.origin ?? null;
+  }
+  const { classes } = encodeLabels(y, X.rows, `labels of ${name}`);
+  let splits: Split[] | null = null;
+  if (spec.splits !== undefined) {
+    splits =
+      typeof spec.splits === "string"
+        ? parseSplitFile(readJsonFile(spec.splits), X.rows)
+        : parseSplitFile(
+            {
+              index_base: 0,
+              splits: spec.splits.map((s) => ({
+                train: Array.from(s.train),
+                val: Array.from(s.val),
+                test: Array.from(s.test),
+              })),
+            },
+            X.rows,
+          );
+  }
+  const splitsFile = typeof spec.splits === "string" ? resolvePath(spec.splits) : null;
+  return { data: { name, X, y }, classes: classes.length, origin, splits, splitsFile };
+}
+
+/** "Yale_32x32" from "/data/Yale_32x32.mat". */
+export function datasetNameFromPath(path: string): string {
+  const base = path.split(/[\\/]/).pop() ?? path;
+  const dot = base.lastIndexOf(".");
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+/** Everything a run needs before fitting: data, settings, and the work units. */
+interface Plan {
+  readonly settings: RunSettings;
+  readonly datasets: readonly LoadedRunDataset[];
+  readonly units: WorkUnit[];
+  readonly total: number;
+  /** The fitKey of every configuration of the run, finished or not. */
+  readonly keys: Set<string>;
+  readonly notes: string[];
+}
+
+async function makePlan(options: ExperimentOptions): Promise<Plan> {
+  if (options === null || typeof options !== "object") {
+    throw new ValidationError("options", "runExperiment needs an options object {datasets, ...}.");
+  }
+  if (!Array.isArray(options.datasets) || options.datasets.length === 0) {
+    throw new ValidationError(
+      "datasets",
+      "The 'datasets' option must be a non-empty list of data sets ({source} or {name, X, y}).",
+    );
+  }
+  const methods = resolveMethods(options.methods);
+  const grid = resolveGrid(options.grid);
+  for (const m of methods) gridPoints(m, grid);
+  const kCandidates = [...(options.kGrid ?? PAPER_K_GRID)];
+  if (kCandidates.length === 0) {
+    throw new ValidationError("kGrid", "The 'kGrid' option must list at least one k.");
+  }
+  for (const k of kCandidates) checkPositiveInteger("kGrid", k);
+  const seed = options.seed ?? 0;
+  if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1) {
+    throw new ValidationError(
+      "seed",
+      `The 'seed' option must be an integer in [0, 4294967295]. Got ${JSON.stringify(seed)} instead.`,
+    );
+  }
+  const preprocess = checkPreprocessing(options.preprocess ?? "train-zscore");
+  const stratify = options.stratify ?? false;
+  if (typeof stratify !== "boolean") {
+    throw new ValidationError(
+      "stratify",
+      `'stratify' must be true or false. Got ${JSON.stringify(stratify)}.`,
+    );
+  }
+  const fractions = options.fractions ?? PAPER_FRACTIONS;
+  const methodOptions = resolveMethodOptions(
+    methods,
+    options.commonMethodOptions,
+    options.methodOptions,
+  );
+
+  const datasets: LoadedRunDataset[] = [];
+  for (let i = 0; i < options.datasets.length; i++) {
+    const ds = await loadRunDataset(options.datasets[i], i);
+    if (datasets.some((o) => o.data.name === ds.data.name)) {
+      throw new ValidationError(
+        "datasets",
+        `Two data sets are named '${ds.data.name}'; give them different names.`,
+      );
+    }
+    datasets.push(ds);
+  }
+  const withSplits = datasets.filter((d) => d.splits !== null);
+  const repeats =
+    options.repeats ??
+    (withSplits.length === datasets.length
+      ? Math.min(...withSplits.map((d) => (d.splits as Split[]).length))
+      : 10);
+  checkPositiveInteger("repeats", repeats);
+  for (const d of withSplits) {
+    const count = (d.splits as Split[]).length;
+    if (repeats > count) {
+      throw new ValidationError(
+        "repeats",
+        `${d.data.name} has ${count} explicit split(s), fewer than the ${repeats} repeats asked for.`,
+      );
+    }
+  }
+
+  const settings: RunSettings = {
+    format: "sdspcaan-experiment",
+    version: 1,
+    datasets: datasets.map((d) => ({
+      name: d.data.name,
+      n: d.data.X.rows,
+      d: d.data.X.cols,
+      classes: d.classes,
+      checksum: datasetChecksum(d.data.X, d.data.y),
+      splitsChecksum: d.splits === null ? null : splitsChecksum(d.splits.slice(0, repeats)),
+      origin: d.origin,
+      splitsFile: d.splitsFile,
+    })),
+    methods,
+    grid,
+    kGrid: kCandidates,
+    repeats,
+    seed,
+    preprocess,
+    stratify,
+    fractions,
+    methodOptions,
+  };
+
+  const notes: string[] = [];
+  const units: WorkUnit[] = [];
+  const keys = new Set<string>();
+  let total = 0;
+  datasets.forEach((ds, di) => {
+    const { name } = ds.data;
+    for (let repeat = 0; repeat < repeats; repeat++) {
+      const split =
+        ds.splits !== null
+          ? ds.splits[repeat]
+          : makeSplit(ds.data.X.rows, {
+              seed,
+              dataset: name,
+              repeat,
+              stratify,
+              fractions,
+              ...(stratify ? { y: ds.data.y } : {}),
+            });
+      for (const method of methods) {
+        let ks: number[];
+        try {
+          ks = validKs({
+            nTrain: split.train.length,
+            d: ds.data.X.cols,
+            nClasses: ds.classes,
+            grid: kCandidates,
+            ...methodKBounds(method, ds.classes),
+          });
+        } catch (err) {
+          if (!(err instanceof ValidationError)) throw err;
+          notes.push(`${name}, repeat ${repeat}, ${method}: ${err.message}`);
+          continue;
+        }
+        const fits: FitRequest[] = [];
+        for (const k of ks) {
+          for (const params of gridPoints(method, grid)) {
+            total++;
+            const request = { k, params: canonicalParams(params) };
+            keys.add(fitKey({ dataset: name, repeat, method, ...request }));
+            fits.push(request);
+          }
+        }
+        if (fits.length > 0) {
+          units.push({
+            id: units.length,
+            dataset: di,
+            repeat,
+            method,
+            seed: ds.splits !== null ? null : splitSeed(seed, name, repeat),
+            split,
+            fits,
+          });
+        }
+      }
+    }
+  });
+  return { settings, datasets, units, total, keys, notes };
+}
+
+/** One way in which the settings of a resumed run differ from the recorded ones. */
+export interface SettingsDifference {
+  readonly setting: string;
+  readonly message: string;
+  /**
+   * True when fits already made stay valid under the new settings (more or fewer
+   * methods, grid points, k values or repeats): a forced resume then reuses them.
+   */
+  readonly keepsResults: boolean;
+}
+
+const EXTENDING_SETTINGS = new Set(["methods", "grid", "kGrid", "repeats"]);
+
+/** How two run settings differ (empty when a resumed run may reuse every finished fit). */
+export function settingsDifferences(
+  previous: RunSettings,
+  current: RunSettings,
+): SettingsDifference[] {
+  const out: SettingsDifference[] = [];
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const strip = (list: readonly DatasetSettings[]) =>
+    list.map(({ origin: _o, splitsFile: _f, ...rest }) => rest);
+  if (!same(strip(previous.datasets ?? []), strip(current.datasets))) {
+    const describe = (list: readonly DatasetSettings[]) =>
+      list.map((d) => `${d.name} (${d.n} x ${d.d}, checksum ${d.checksum})`).join(", ");
+    out.push({
+      setting: "datasets",
+      message: `datasets: ${describe(previous.datasets ?? [])} before, ${describe(current.datasets)} now`,
+      keepsResults: false,
+    });
+  }
+  for (const key of [
+    "methods",
+    "grid",
+    "kGrid",
+    "repeats",
+    "seed",
+    "preprocess",
+    "stratify",
+    "fractions",
+    "methodOptions",
+  ] as const) {
+    if (!same(previous[key], current[key])) {
+      out.push({
+        setting: key,
+        message: `${key}: ${JSON.stringify(previous[key])} before, ${JSON.stringify(current[key])} now`,
+        keepsResults: EXTENDING_SETTINGS.has(key),
+      });
+    }
+  }
+  return out;
+}
+
+/** A free name "results.jsonl.old-N" beside the results file, for setting old results aside. */
+function asideName(path: string): string {
+  for (let i = 1; ; i++) {
+    const candidate = `${path}.old-${i}`;
+    if (!existsSync(candidate)) return candidate;
+  }
+}
+
+/** Reads settings.json of a results directory (null when there is none). */
+export function readRunSettings(dir: string): RunSettings | null {
+  const { settings } = resultsPaths(dir);
+  if (!existsSync(settings)) return null;
+  const value = readJsonFile(settings) as RunSettings;
+  if (value === null || typeof value !== "object" || value.format !== "sdspcaan-experiment") {
+    throw new DataFormatError(
+      settings,
+      `not the settings of an sdspcaan experiment (no "format": "sdspcaan-experiment")`,
+    );
+  }
+  return value;
+}
+
+/** The ES-module entry of tsx's API (its package "exports" map names it). */
+function tsxApiUrl(): string {
+  const require = createRequire(import.meta.url);
+  const pkgPath = require.resolve("tsx/package.json");
+  const pkg = JSON.parse(readFileSync(pkgPath, "utf8")) as {
+    exports: Record<string, { import?: { default?: string } }>;
+  };
+  const entry = pkg.exports["./esm/api"]?.import?.default;
+  if (typeof entry !== "string") {
+    throw new SdspcaanError(`Cannot find the ES-module API of tsx in ${pkgPath}.`);
+  }
+  return pathToFileURL(join(dirname(pkgPath), entry)).href;
+}
+
+/** How to start the worker: the built .js, or the .ts source through tsx (tests, development). */
+function createWorker(init: WorkerInit): Worker {
+  const js = new URL("./worker.node.js", import.meta.url);
+  if (existsSync(fileURLToPath(js))) return new Worker(js, { workerData: init });
+  const ts = new URL("./worker.node.ts", import.meta.url);
+  if (!existsSync(fileURLToPath(ts))) {
+    throw new SdspcaanError(
+      `The experiment worker is missing: neither ${fileURLToPath(js)} nor its .ts source exists.`,
+    );
+  }
+  // Running from sources (tests, development): register tsx's loader in the worker
+  // (worker execArgv cannot carry --import on Node 20), then load the .ts entry.
+  const code = `import(${JSON.stringify(tsxApiUrl())}).then((m) => { m.register(); return import(${JSON.stringify(ts.href)}); });`;
+  return new Worker(code, { eval: true, workerData: init });
+}
+
+/** Rebuilds a library error sent from a worker, keeping its class for the caller. */
+function errorFromWorker(e: ErrorMessage, unit: WorkUnit | undefined, datasetName: string): Error {
+  const where = unit ? ` (${datasetName}, repeat ${unit.repeat}, ${unit.method})` : "";
+  switch (e.name) {
+    case "ValidationError":
+      return new ValidationError(e.argument ?? "options", e.message);
+    case "ConvergenceError":
+      return new ConvergenceError(e.message);
+    case "AbortError":
+      return new AbortError(e.message);
+    default: {
+      const err = new Error(`${e.name}: ${e.message}${where}`);
+      if (e.stack) err.stack = `${err.message}\n[worker] ${e.stack}`;
+      return err;
+    }
+  }
+}
+
+/** Runs units on a pool of worker threads; resolves when all are done. */
+async function runInWorkers(
+  plan: Plan,
+  units: readonly WorkUnit[],
+  unitSettings: UnitSettings,
+  workers: number,
+  onLine: (line: ResultLine) => void,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const init: WorkerInit = {
+    kind: "sdspcaan-experiment-worker",
+    datasets: plan.datasets.map((d) => shareDataset(d.data)),
+    settings: unitSettings,
+  };
+  const queue = [...units];
+  const pool: Worker[] = [];
+  const busy = new Map<Worker, WorkUnit>();
+  await new Promise<void>((resolve, reject) => {
+    let finished = false;
+    const stopAll = () => {
+      for (const w of pool) void w.terminate();
+    };
+    const fail = (err: unknown) => {
+      if (finished) return;
+      finished = true;
+      signal?.removeEventListener("abort", onAbort);
+      stopAll();
+      reject(err);
+    };
+    const onAbort = () => {
+      try {
+        throwIfAborted(signal);
+      } catch (err) {
+        fail(err);
+      }
+    };
+    if (signal) {
+      if (signal.aborted) return onAbort();
+      signal.addEventListener("abort", onAbort, { once: true });
+    }
+    const next = (w: Worker) => {
+      const unit = queue.shift();
+      if (unit === undefined) {
+        busy.delete(w);
+        if (busy.size === 0 && !finished) {
+          finished = true;
+          signal?.removeEventListener("abort", onAbort);
+          stopAll();
+          resolve();
+        }
+        return;
+      }
+      busy.set(w, unit);
+      const msg: ToWorker = { type: "unit", unit };
+      w.postMessage(msg);
+    };
+    const count = Math.max(1, Math.min(workers, queue.length));
+    for (let i = 0; i < count; i++) {
+      const w = createWorker(init);
+      pool.push(w);
+      w.on("message", (msg: FromWorker) => {
+        if (finished) return;
+        if (msg.type === "line") {
+          try {
+            onLine(msg.line);
+          } catch (err) {
+            fail(err);
+          }
+        } else if (msg.type === "done") {
+          next(w);
+        } else {
+          const unit = busy.get(w);
+          fail(errorFromWorker(msg.error, unit, unit ? plan.datasets[unit.dataset].data.name : ""));
+        }
+      });
+      w.on("error", (err) => fail(err));
+      w.on("exit", (code) => {
+        if (!finished && busy.has(w)) {
+          fail(new SdspcaanError(`An experiment worker stopped unexpectedly (exit code ${code}).`));
+        }
+      });
+      next(w);
+    }
+  });
+}
+
+/**
+ * Runs the protocol. Resolves with every record of the run (including those
+ * resumed from the results file); rejects with AbortError when `signal` fires
+ * (the results file then holds every fit finished so far), and with a
+ * ValidationError for bad options or settings that differ from a previous run in
+ * the same directory (unless `force`).
+ */
+export async function runExperiment(
+  options: ExperimentOptions,
+  callbacks: ExperimentCallbacks = {},
+): Promise<ExperimentResult> {
+  const t0 = performance.now();
+  const { signal, onProgress } = callbacks;
+  throwIfAborted(signal);
+  const paths = options.out !== undefined ? resultsPaths(options.out) : null;
+  const plan = await makePlan(options);
+  throwIfAborted(signal);
+  const notes = [...plan.notes];
+  let previous: ParsedResults = { records: [], skipped: [], ignoredTail: "" };
+  if (paths !== null && options.out !== undefined) {
+    previous = readResultsFile(paths.results);
+    const old = readRunSettings(options.out);
+    const hasResults = previous.records.length + previous.skipped.length > 0;
+    if (old !== null && hasResults) {
+      const diffs = settingsDifferences(old, plan.settings);
+      if (diffs.length > 0 && !options.force) {
+        throw new ValidationError(
+          "out",
+          `${options.out} holds results of a run with different settings (${diffs.map((d) => d.message).join("; ")}). Use another output directory, or force (--force) to go on: finished fits are reused when only the methods, grid, k grid or repeats changed; otherwise the old results are set aside and the run starts over.`,
+        );
+      }
+      if (diffs.some((d) => !d.keepsResults)) {
+        const aside = asideName(paths.results);
+        renameSync(paths.results, aside);
+        notes.push(
+          `The settings changed (${diffs
+            .filter((d) => !d.keepsResults)
+            .map((d) => d.setting)
+            .join(", ")}), so the earlier results were moved to ${aside} and the run starts over.`,
+        );
+        previous = { records: [], skipped: [], ignoredTail: "" };
+      }
+    }
+    writeJsonFile(paths.settings, plan.settings);
+  }
+
+  // Lines of configurations outside this run (after a forced resume) stay in the file only.
+  const keep = (line: ResultLine) => plan.keys.has(fitKey(line));
+  const records: FitRecord[] = previous.records.filter(keep);
+  const skipped: SkippedFit[] = previous.skipped.filter(keep);
+  const finished = finishedKeys(previous);
+  const units: WorkUnit[] = [];
+  for (const unit of plan.units) {
+    const name = plan.datasets[unit.dataset].data.name;
+    const fits = unit.fits.filter(
+      (f) =>
+        !finished.has(fitKey({ dataset: name, repeat: unit.repeat, method: unit.method, ...f })),
+    );
+    if (fits.length > 0) units.push({ ...unit, id: units.length, fits });
+  }
+  const resumed = plan.total - units.reduce((s, u) => s + u.fits.length, 0);
+
+  const writer = paths !== null ? ResultsWriter.open(paths.results) : null;
+  let done = resumed;
+  let newDone = 0;
+  const tRun = performance.now();
+  const report = (line?: ResultLine) => {
+    if (!onProgress) return;
+    const elapsed = performance.now() - t0;
+    const sessionMs = performance.now() - tRun;
+    onProgress({
+      done,
+      total: plan.total,
+      resumed,
+      skipped: skipped.length,
+      elapsedMs: elapsed,
+      etaMs: newDone > 0 ? (sessionMs / newDone) * (plan.total - done) : null,
+      ...(line ? { line } : {}),
+    });
+  };
+  const onLine = (line: ResultLine) => {
+    writer?.append(line);
+    if (isSkipped(line)) skipped.push(line);
+    else records.push(line);
+    done++;
+    newDone++;
+    report(line);
+  };
+
+  const unitSettings: UnitSettings = {
+    preprocess: plan.settings.preprocess,
+    methodOptions: plan.settings.methodOptions,
+  };
+  const workers =
+    options.workers === undefined
+      ? availableParallelism()
+      : checkPositiveInteger("workers", options.workers, 256);
+  const inProcess = options.inProcess ?? workers === 1;
+  try {
+    report();
+    if (units.length > 0) {
+      if (inProcess) {
+        const runner = new UnitRunner(
+          plan.datasets.map((d) => d.data),
+          unitSettings,
+        );
+        for (const unit of units) {
+          await runner.run(unit, onLine, { signal, yieldBetweenFits: true });
+        }
+      } else {
+        await runInWorkers(plan, units, unitSettings, workers, onLine, signal);
+      }
+    }
+  } finally {
+    writer?.close();
+  }
+  return {
+    settings: plan.settings,
+    records,
+    skipped,
+    total: plan.total,
+    resumed,
+    notes,
+    data: new Map(plan.datasets.map((d) => [d.data.name, d.data])),
+    elapsedMs: performance.now() - t0,
+  };
+}

@@ -1,0 +1,195 @@
+/**
+ * The smallest eigenvalues (and, for PCAN, eigenvectors) of a graph Laplacian, as
+ * the rank control of Algorithms 2 and 3 needs them (the c + 1 smallest).
+ *
+ * L is block diagonal over the connected components of the graph, each block has
+ * exactly one zero eigenvalue (eigenvector: the constant vector on the component),
+ * and the spectrum of L is the union of the blocks' spectra. So:
+ *  - with p >= count components, the count smallest eigenvalues are exactly 0 and the
+ *    eigenvectors are the normalised indicator vectors of the first `count`
+ *    components (no eigen-solve at all);
+ *  - otherwise each component of size s contributes 0 and its smallest
+ *    min(s, count - p + 1) - 1 positive eigenvalues, computed on the component's own
+ *    block; the count smallest of the union are returned.
+ * The zero eigenvalues are reported as exact zeros (a dense solver would return
+ * round-off of order eps ||L||, with no meaning).
+ *
+ * Negligible edges (values only). Once lambda is large, the cross-class weights of
+ * SDSPCAAN's graph are ~1e-16 and the graph is connected only through them; solving
+ * the connected n x n problem then costs O(n^3) for nothing. With `pruneBudget` b,
+ * the lightest edges are dropped while twice their total weight stays <= b. The
+ * dropped edges form a graph whose Laplacian E = L - L' is positive semidefinite with
+ * trace 2 sum w, and by Ky Fan's inequality any sum of the j smallest eigenvalues
+ * moves by at most ||E||_* = Tr(E) <= b; the result carries that bound
+ * (`perturbationBound`) so the caller can redo the exact solve when a decision is
+ * within it of its threshold.
+ */
+import { ValidationError } from "../core/errors.js";
+import { Matrix } from "../linalg/matrix.js";
+import { CsrMatrix } from "../linalg/sparse.js";
+import { symmetricEigen } from "../linalg/symmetricEigen.js";
+import { connectedComponents, type GraphComponents } from "./components.js";
+
+export interface LaplacianSpectrum {
+  /** The `count` smallest eigenvalues, ascending. */
+  readonly values: Float64Array;
+  /** n x count eigenvectors (only when asked for). */
+  readonly vectors: Matrix | null;
+  /** The connected components of the (pruned) graph. */
+  readonly components: GraphComponents;
+  /** Upper bound on how far any sum of the j smallest values may be from L's own (0 without pruning). */
+  readonly perturbationBound: number;
+}
+
+export interface LaplacianSpectrumOptions {
+  /** Compute eigenvectors too (default false). Not combinable with pruning. */
+  vectors?: boolean;
+  /** Drop the lightest edges up to this total trace perturbation (default 0: exact). */
+  pruneBudget?: number;
+}
+
+interface Candidate {
+  value: number;
+  component: number;
+  /** Index of the eigenpair within the component's solve (0 = the null vector). */
+  local: number;
+}
+
+/**
+ * L with its lightest off-diagonal entries removed (the diagonal adjusted so that
+ * rows still sum to 0) while twice the removed weight stays within the budget.
+ */
+function pruneLightEdges(L: CsrMatrix, budget: number): { pruned: CsrMatrix; bound: number } {
+  const n = L.rows;
+  const weights: number[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let p = L.rowPtr[i]; p < L.rowPtr[i + 1]; p++) {
+      const j = L.colIdx[p];
+      if (j > i && L.values[p] < 0) weights.push(-L.values[p]);
+    }
+  }
+  weights.sort((a, b) => a - b);
+  // Drop whole groups of equal weights (so the cut is a threshold) while within budget.
+  let dropped = 0;
+  let threshold = -1;
+  for (let i = 0; i < weights.length; ) {
+    let j = i;
+    let group = 0;
+    while (j < weights.length && weights[j] === weights[i]) group += weights[j++];
+    if (2 * (dropped + group) > budget) break;
+    dropped += group;
+    threshold = weights[i];
+    i = j;
+  }
+  if (threshold < 0) return { pruned: L, bound: 0 };
+  const rowPtr = new Int32Array(n + 1);
+  const colIdx: number[] = [];
+  const values: number[] = [];
+  for (let i = 0; i < n; i++) {
+    let diagAt = -1;
+    let removed = 0;
+    for (let p = L.rowPtr[i]; p < L.rowPtr[i + 1]; p++) {
+      const j = L.colIdx[p];
+      const v = L.values[p];
+      if (j === i) {
+        diagAt = colIdx.length;
+        colIdx.push(j);
+        values.push(v);
+      } else if (v < 0 && -v <= threshold) {
+        removed += -v;
+      } else {
+        colIdx.push(j);
+        values.push(v);
+      }
+    }
+    if (diagAt >= 0) values[diagAt] -= removed;
+    rowPtr[i + 1] = colIdx.length;
+  }
+  const pruned = new CsrMatrix(n, n, rowPtr, Int32Array.from(colIdx), Float64Array.from(values));
+  return { pruned, bound: 2 * dropped };
+}
+
+/**
+ * The `count` smallest eigenpairs of the Laplacian L (symmetric, rows summing to 0).
+ * Ties between equal eigenvalues are ordered by component, then by position.
+ */
+export function laplacianSmallestEigenpairs(
+  L: CsrMatrix,
+  count: number,
+  { vectors = false, pruneBudget = 0 }: LaplacianSpectrumOptions = {},
+): LaplacianSpectrum {
+  const n = L.rows;
+  if (!Number.isInteger(count) || count < 1 || count > n) {
+    throw new ValidationError(
+      "count",
+      `The 'count' parameter of laplacianSmallestEigenpairs must be an integer in [1, ${n}]. Got ${count} instead.`,
+    );
+  }
+  if (vectors && pruneBudget > 0) {
+    throw new ValidationError(
+      "pruneBudget",
+      "laplacianSmallestEigenpairs cannot prune edges when eigenvectors are asked for.",
+    );
+  }
+  const { pruned, bound } =
+    pruneBudget > 0 ? pruneLightEdges(L, pruneBudget) : { pruned: L, bound: 0 };
+  const comps = connectedComponents(pruned);
+  const p = comps.count;
+  const candidates: Candidate[] = [];
+  for (let c = 0; c < p; c++) candidates.push({ value: 0, component: c, local: 0 });
+  const solved: Array<Matrix | null> = new Array(p).fill(null);
+  if (p < count) {
+    const extra = count - p;
+    for (let c = 0; c < p; c++) {
+      const size = comps.sizes[c];
+      if (size === 1) continue;
+      const want = Math.min(size, extra + 1);
+      const block = pruned.principalSubmatrix(comps.members[c]).toDense();
+      const eig = symmetricEigen(block, { select: { smallest: want }, vectors });
+      // Position 0 is the component's null vector (the block is a connected
+      // Laplacian, so its smallest eigenvalue is the simple zero).
+      for (let t = 1; t < want; t++) {
+        candidates.push({ value: Math.max(0, eig.values[t]), component: c, local: t });
+      }
+      solved[c] = eig.vectors;
+    }
+  }
+  candidates.sort((a, b) => a.value - b.value || a.component - b.component || a.local - b.local);
+  const chosen = candidates.slice(0, count);
+  const values = Float64Array.from(chosen, (c) => c.value);
+  let V: Matrix | null = null;
+  if (vectors) {
+    const out = new Matrix(n, count);
+    chosen.forEach((cand, j) => {
+      const members = comps.members[cand.component];
+      if (cand.local === 0) {
+        const v = 1 / Math.sqrt(members.length);
+        for (const i of members) out.data[i * count + j] = v;
+      } else {
+        const Vc = solved[cand.component] as Matrix;
+        for (let t = 0; t < members.length; t++) {
+          out.data[members[t] * count + j] = Vc.data[t * Vc.cols + cand.local];
+        }
+      }
+    });
+    V = out;
+  }
+  return { values, vectors: V, components: comps, perturbationBound: bound };
+}
+
+/**
+ * The c + 1 smallest eigenvalues of L for the rank control, as cheaply as possible:
+ * first with negligible edges pruned (a budget of 1e-6 tol), and again exactly when
+ * a sum the rank control compares with tol lies within the perturbation bound of it.
+ */
+export function rankControlEigenvalues(L: CsrMatrix, c: number, tol: number): Float64Array {
+  const count = Math.min(c + 1, L.rows);
+  const fast = laplacianSmallestEigenpairs(L, count, { pruneBudget: 1e-6 * tol });
+  if (fast.perturbationBound === 0) return fast.values;
+  let sumC = 0;
+  for (let i = 0; i < Math.min(c, count); i++) sumC += fast.values[i];
+  const sumC1 = sumC + (count > c ? fast.values[c] : 0);
+  const b = fast.perturbationBound;
+  if (Math.abs(sumC - tol) > b && Math.abs(sumC1 - tol) > b) return fast.values;
+  return laplacianSmallestEigenpairs(L, count).values;
+}

@@ -1,0 +1,56 @@
+/**
+ * M = G L G for a dense symmetric G (n x n) and a sparse symmetric L: the graph
+ * term X X^T L X X^T of SDSPCAAN's Z (Eq. SDSPCAAN-Q) with G = X X^T.
+ *
+ * L G costs nnz(L) n (cheap, L has ~2m + 1 non-zeros per row); the dense product
+ * G (L G) is the n^3 part, and since M is symmetric only the blocks on and below the
+ * diagonal are computed (half the flops) and then mirrored, which also makes M
+ * exactly symmetric.
+ */
+import { gemmABtRaw } from "./gemm.js";
+import { Matrix } from "./matrix.js";
+import type { CsrMatrix } from "./sparse.js";
+
+const BLOCK = 64;
+
+export function sandwichProduct(G: Matrix, L: CsrMatrix): Matrix {
+  const n = G.rows;
+  if (G.cols !== n || L.rows !== n || L.cols !== n) {
+    throw new RangeError(
+      `sandwichProduct: G is ${G.rows} x ${G.cols} and L is ${L.rows} x ${L.cols}; both must be ${n} x ${n}.`,
+    );
+  }
+  // (G L)^T = L G because both are symmetric; row j of GL is needed as the second
+  // operand of the A B^T kernel, so form LG and transpose it once.
+  const GL = L.multiplyMatrix(G).transpose();
+  const M = new Matrix(n, n);
+  const m = M.data;
+  for (let i0 = 0; i0 < n; i0 += BLOCK) {
+    const mi = Math.min(BLOCK, n - i0);
+    for (let j0 = 0; j0 <= i0; j0 += BLOCK) {
+      const nj = Math.min(BLOCK, n - j0);
+      gemmABtRaw(
+        mi,
+        nj,
+        n,
+        G.data.subarray(i0 * n),
+        n,
+        GL.data.subarray(j0 * n),
+        n,
+        m.subarray(i0 * n + j0),
+        n,
+      );
+    }
+  }
+  // Average the two computed triangles of each diagonal block, then mirror the lower
+  // triangle: M is symmetric to the last bit.
+  for (let i = 0; i < n; i++) {
+    const blockStart = i - (i % BLOCK);
+    for (let j = blockStart; j < i; j++) {
+      const v = 0.5 * (m[i * n + j] + m[j * n + i]);
+      m[i * n + j] = v;
+    }
+    for (let j = 0; j < i; j++) m[j * n + i] = m[i * n + j];
+  }
+  return M;
+}

@@ -1,0 +1,210 @@
+/**
+ * LDA, linear discriminant analysis (Fisher 1936; an extra beyond the paper, SPEC
+ * section 3 item 10): the directions of the generalised eigenproblem
+ * S_b w = mu S_w w with the largest mu, where S_b = sum_c n_c (m_c - m)(m_c - m)^T and
+ * S_w = sum_i (x_i - m_{c_i})(x_i - m_{c_i})^T. S_b has rank at most c - 1, so
+ * 1 <= k <= c - 1.
+ *
+ * Solved in the span of the centred data, where S_t = S_b + S_w = X^T X is positive
+ * definite: with X = U_r S_r R_r^T and w = R_r S_r^-1 z, w^T S_t w = z^T z and
+ * w^T S_b w = z^T U_r^T H H^T U_r z for H[:, j] = e_j / sqrt(n_j) (class indicators),
+ * so the problem becomes the r x r eigenproblem of B = U_r^T H H^T U_r, whose
+ * eigenvalues beta = mu / (1 + mu) lie in [0, 1]. Whenever S_w is nonsingular on the
+ * span, (S_b, S_w) and (S_b, S_t) have the same eigenvectors, so this is textbook LDA
+ * (no regularisation, no inverse of any scatter matrix).
+ *
+ * A singular S_w (always when d >= n: rank S_w <= n - c < r). Its null directions in
+ * the span are exactly those with beta = 1 (mu infinite): every class projects to a
+ * single point. They all tie in Fisher's criterion, and there can be up to c - 1 of
+ * them, so which k to keep, and in which basis, is not defined by the criterion. They
+ * are ranked deterministically by the null-space LDA rule (Chen et al. 2000): most
+ * between-class scatter per unit ||w||_2, i.e. the eigenvectors of the Gram matrix
+ * W_0^T W_0 of the tied directions, smallest ||w|| first. They come before every
+ * finite-mu direction. The same rule orders any other cluster of numerically equal
+ * eigenvalues, so that the basis never depends on the eigen-solver's arbitrary
+ * choice inside a multiple eigenspace. Eigenvalues closer than
+ * EQUAL_RATIO_TOLERANCE = 1e-9 count as equal (computed null directions have
+ * |1 - beta| ~ 1e-14 on Yale, ORL and COIL20).
+ *
+ * W is normalised so that W^T S_t W = I (then W^T S_b W = diag(beta)); the
+ * standardised 1-NN classifier ignores per-column scale anyway. Signs follow the
+ * library convention (each column's largest-magnitude entry positive).
+ */
+import { ValidationError } from "../core/errors.js";
+import { multiply } from "../linalg/gemm.js";
+import { Matrix } from "../linalg/matrix.js";
+import { innerProducts } from "../linalg/orthogonalize.js";
+import { normalizeEigenvectorSigns, symmetricEigen } from "../linalg/symmetricEigen.js";
+import { checkComponentCount } from "./common.js";
+import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
+import { trainingSvd } from "./shared.js";
+import type { TrainingData } from "./training.js";
+
+export interface LDAOptions {
+  /** Number of discriminant directions, 1 <= k <= c - 1; null means min(c - 1, rank). */
+  k: number | null;
+}
+
+/** Between/total ratios (in [0, 1]) closer than this count as equal (and as 1: mu infinite). */
+export const EQUAL_RATIO_TOLERANCE = 1e-9;
+
+/**
+ * Gives every run of numerically equal eigenvalues among the first `end` columns of W
+ * a canonical basis: consecutive values differing by at most `threshold` form a
+ * cluster, whose columns (orthonormal in some inner product that makes them
+ * interchangeable) are rotated to the eigenvectors of their Euclidean Gram matrix,
+ * ascending, i.e. ordered by increasing ||w||_2 (the null-space LDA rule). The
+ * subspace of each cluster and the inner product are unchanged. `values` may be
+ * ascending or descending. Returns the number of clusters rotated.
+ */
+export function canonicalizeEqualEigenvalues(
+  W: Matrix,
+  values: ArrayLike<number>,
+  end: number,
+  threshold: number,
+): number {
+  let rotated = 0;
+  let start = 0;
+  while (start < end) {
+    let stop = start + 1;
+    while (stop < end && Math.abs(values[stop] - values[stop - 1]) <= threshold) stop++;
+    if (stop - start > 1) {
+      rotateToNormOrder(W, start, stop);
+      rotated++;
+    }
+    start = stop;
+  }
+  return rotated;
+}
+
+/** Rotates columns [start, stop) of W to the ascending eigenvectors of their Gram matrix. */
+function rotateToNormOrder(W: Matrix, start: number, stop: number): void {
+  const d = W.rows;
+  const k = W.cols;
+  const q = stop - start;
+  const N = new Matrix(d, q);
+  for (let i = 0; i < d; i++) {
+    for (let j = 0; j < q; j++) N.data[i * q + j] = W.data[i * k + start + j];
+  }
+  const G = innerProducts(N, N);
+  symmetrize(G);
+  const Y = symmetricEigen(G).vectors as Matrix;
+  const R = multiply(N, Y);
+  for (let i = 0; i < d; i++) {
+    for (let j = 0; j < q; j++) W.data[i * k + start + j] = R.data[i * q + j];
+  }
+}
+
+function symmetrize(A: Matrix): void {
+  const n = A.rows;
+  for (let a = 0; a < n; a++) {
+    for (let b = a + 1; b < n; b++) {
+      const v = 0.5 * (A.data[a * n + b] + A.data[b * n + a]);
+      A.data[a * n + b] = v;
+      A.data[b * n + a] = v;
+    }
+  }
+}
+
+export class LDA extends Estimator<LDAOptions> {
+  static readonly schema = {
+    k: {
+      type: "integer",
+      min: 1,
+      default: null,
+      doc: "Number of discriminant directions k <= c - 1; null means min(c - 1, numerical rank of X).",
+    },
+  } as const;
+  readonly method = "lda";
+  readonly displayName = "LDA";
+  readonly supervised = true;
+
+  constructor(options: Partial<LDAOptions> = {}) {
+    super("LDA", LDA.schema, options);
+  }
+
+  protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult {
+    const labels = data.requireLabels(this.displayName);
+    const { codes, counts } = labels;
+    const c = counts.length;
+    if (this.params.k !== null) {
+      checkComponentCount(
+        this.displayName,
+        this.params.k,
+        c - 1,
+        `at most c - 1 = ${c - 1} for ${c} classes: the between-class scatter has rank at most c - 1`,
+      );
+    }
+    const svd = ctx.timeEigen(() => trainingSvd(data));
+    const r = svd.rank;
+    if (r === 0) {
+      throw new ValidationError(
+        "X",
+        `${this.displayName} needs training data with at least one non-constant feature: the centred X has numerical rank 0.`,
+      );
+    }
+    const k = this.params.k ?? Math.min(c - 1, r);
+    checkComponentCount(
+      this.displayName,
+      k,
+      r,
+      `at most the numerical rank r = ${r} of the centred training data: LDA is solved in the span of the data`,
+    );
+    const n = data.n;
+    // C = U_r^T H (r x c): B = C C^T is S_b in span coordinates.
+    const H = new Matrix(n, c);
+    for (let i = 0; i < n; i++) H.data[i * c + codes[i]] = 1 / Math.sqrt(counts[codes[i]]);
+    const C = innerProducts(svd.U, H);
+    const B = innerProducts(C.transpose(), C.transpose());
+    symmetrize(B);
+    const q = Math.min(c - 1, r);
+    ctx.checkAborted();
+    const eig = ctx.timeEigen(() => symmetricEigen(B, { select: { largest: q } }));
+    const Zasc = eig.vectors as Matrix;
+    // Descending ratios beta and their vectors z; W0 = R_r S_r^-1 Z.
+    const betas = new Float64Array(q);
+    const Z = new Matrix(r, q);
+    for (let j = 0; j < q; j++) {
+      const from = q - 1 - j;
+      betas[j] = Math.min(1, Math.max(0, eig.values[from]));
+      for (let a = 0; a < r; a++) Z.data[a * q + j] = Zasc.data[a * q + from] / svd.s[a];
+    }
+    const W = multiply(svd.V, Z);
+    // Directions with beta = 1 (mu infinite) come first already (largest beta); the
+    // rule orders them, and any other tie, by ||w||.
+    canonicalizeEqualEigenvalues(W, betas, q, EQUAL_RATIO_TOLERANCE);
+    let nullDirections = 0;
+    while (nullDirections < q && betas[nullDirections] >= 1 - EQUAL_RATIO_TOLERANCE) {
+      nullDirections++;
+    }
+    const out = W.leadingColumns(k);
+    normalizeEigenvectorSigns(out);
+    const warnings: string[] = [];
+    if (betas[k - 1] <= EQUAL_RATIO_TOLERANCE) {
+      let rankSb = 0;
+      while (rankSb < q && betas[rankSb] > EQUAL_RATIO_TOLERANCE) rankSb++;
+      warnings.push(
+        `The between-class scatter has numerical rank ${rankSb} < k = ${k} (class means are linearly dependent): the last ${k - rankSb} direction(s) carry no class separation.`,
+      );
+    }
+    const fisherRatios = Array.from(betas.subarray(0, k), (b, j) =>
+      j < nullDirections ? null : b / (1 - b),
+    );
+    return {
+      components: out,
+      iterations: 0,
+      converged: true,
+      stopReason: "closed-form",
+      solver: "closed-form",
+      warnings,
+      details: {
+        k,
+        rank: r,
+        classes: c,
+        betweenToTotal: Array.from(betas),
+        fisherRatios,
+        nullSpaceDirections: nullDirections,
+      },
+    };
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * PCA (the paper's Section II-A, Eq. (MaxVar)): W = the top-k right singular vectors
+ * of the centred training data. vPCA (W = R_k Sigma_k) differs only by a per-column
+ * scale, which the standardised 1-NN classifier removes, so PCA stands for both.
+ */
+
+import { Matrix } from "../linalg/matrix.js";
+import { checkComponentCount, kOption } from "./common.js";
+import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
+import { trainingSvd } from "./shared.js";
+import type { TrainingData } from "./training.js";
+
+export interface PCAOptions {
+  /** Number of principal components. */
+  k: number;
+}
+
+export class PCA extends Estimator<PCAOptions> {
+  static readonly schema = { k: kOption };
+  readonly method = "pca";
+  readonly displayName = "PCA";
+  readonly supervised = false;
+
+  constructor(options: Partial<PCAOptions> = {}) {
+    super("PCA", PCA.schema, options);
+  }
+
+  protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult {
+    const { k } = this.params;
+    const limit = Math.min(data.n, data.d);
+    checkComponentCount(this.displayName, k, limit, `at most min(n, d) = ${limit}`);
+    const svd = ctx.timeEigen(() => trainingSvd(data));
+    const r = svd.rank;
+    const warnings: string[] = [];
+    const W = new Matrix(data.d, k);
+    const kept = Math.min(k, r);
+    for (let i = 0; i < data.d; i++) {
+      for (let j = 0; j < kept; j++) W.data[i * k + j] = svd.V.data[i * r + j];
+    }
+    if (k > r) {
+      completeOrthonormalColumns(W, kept);
+      warnings.push(
+        `k = ${k} exceeds the numerical rank ${r} of the centred training data; the last ${k - r} component(s) are orthonormal directions that carry no training variance.`,
+      );
+    }
+    const variances = Array.from(svd.s.subarray(0, kept), (s) => (s * s) / (data.n - 1));
+    return {
+      components: W,
+      iterations: 0,
+      converged: true,
+      stopReason: "closed-form",
+      solver: "closed-form",
+      warnings,
+      details: { rank: r, explainedVariance: variances },
+    };
+  }
+}
+
+/**
+ * Fills columns `from..k-1` of W (whose first `from` columns are orthonormal) with
+ * orthonormal vectors orthogonal to them: Gram-Schmidt (twice, for stability) over
+ * the unit vectors e_1, e_2, ... in order, which makes the completion deterministic.
+ */
+export function completeOrthonormalColumns(W: Matrix, from: number): void {
+  const d = W.rows;
+  const k = W.cols;
+  const w = W.data;
+  const v = new Float64Array(d);
+  let col = from;
+  for (let unit = 0; unit < d && col < k; unit++) {
+    v.fill(0);
+    v[unit] = 1;
+    for (let pass = 0; pass < 2; pass++) {
+      for (let j = 0; j < col; j++) {
+        let dot = 0;
+        for (let i = 0; i < d; i++) dot += w[i * k + j] * v[i];
+        for (let i = 0; i < d; i++) v[i] -= dot * w[i * k + j];
+      }
+    }
+    let norm = 0;
+    for (let i = 0; i < d; i++) norm += v[i] * v[i];
+    norm = Math.sqrt(norm);
+    if (norm < 1e-8) continue;
+    for (let i = 0; i < d; i++) w[i * k + col] = v[i] / norm;
+    col++;
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * The loop shared by PCAN (Nie et al. 2014; the paper's Algorithm 2) and its
+ * supervised form SPCAN: alternate the projection W, the embedding F (PCAN) and the
+ * adaptive-neighbour graph S, with the rank control of lambda, until the graph has
+ * exactly c connected components.
+ *
+ * W-step (Eq. PCAN-W): min Tr(W^T X^T L X W) s.t. W^T X^T X W = I. X^T X is singular
+ * whenever d >= n (every image dataset here), so the problem is solved in the data
+ * span instead of with an inverse or pseudo-inverse: with the thin SVD
+ * X = U_r Sigma_r V_r^T, W = V_r Sigma_r^-1 P where P holds the k trailing
+ * eigenvectors of U_r^T L U_r; the projected training rows are then X W = U_r P.
+ *
+ * PCAN's second term uses F, the c trailing eigenvectors of L (Eq. PCAN-F); SPCAN
+ * uses the one-hot labels Y instead, as the authors' code did (SPEC section 3, item 5).
+ */
+import { ValidationError } from "../core/errors.js";
+import {
+  type AdaptiveNeighbourGraph,
+  embeddedAdaptiveGraph,
+  labelledAdaptiveGraph,
+} from "../graph/adaptive.js";
+import {
+  classLaplacianTrace,
+  gammaWeightedSquaredNorm,
+  graphLaplacian,
+  laplacianTrace,
+  symmetrizeGraph,
+} from "../graph/laplacian.js";
+import { laplacianSmallestEigenpairs, rankControlEigenvalues } from "../graph/laplacianSpectrum.js";
+import { rankControl } from "../graph/rankControl.js";
+import { multiply, multiplyAtB } from "../linalg/gemm.js";
+import { Matrix } from "../linalg/matrix.js";
+import { normalizeEigenvectorSigns, trailingEigenpairs } from "../linalg/symmetricEigen.js";
+import { checkComponentCount, resolveNeighbourCount } from "./common.js";
+import type { CoreFitResult, FitContext } from "./estimator.js";
+import { initialGraph, trainingSvd } from "./shared.js";
+import type { TrainingData } from "./training.js";
+import type { StopReason } from "./types.js";
+
+export interface PcanSettings {
+  owner: string;
+  k: number;
+  /** "unsupervised": F from L (PCAN); "labels": F = one-hot Y (SPCAN). */
+  embedding: "unsupervised" | "labels";
+  /** Number of clusters c (PCAN); the class count for SPCAN. */
+  clusters: number | null;
+  m: number | null;
+  tol: number;
+  maxIter: number;
+  eps: number;
+  lambdaCap: number;
+}
+
+export function fitPcanLoop(data: TrainingData, ctx: FitContext, s: PcanSettings): CoreFitResult {
+  const n = data.n;
+  const labels = s.embedding === "labels" ? data.requireLabels(s.owner) : data.labels;
+  let c: number;
+  if (s.embedding === "labels") c = (labels as NonNullable<typeof labels>).classes.length;
+  else if (s.clusters !== null) c = s.clusters;
+  else if (labels) c = labels.classes.length;
+  else {
+    throw new ValidationError(
+      "clusters",
+      `${s.owner} needs the number of clusters c: pass the 'clusters' option, or labels y to use their class count.`,
+    );
+  }
+  if (c + 1 > n) {
+    throw new ValidationError(
+      "clusters",
+      `The number of clusters c of ${s.owner} must be an integer in [1, ${n - 1}] (c + 1 eigenvalues of the n x n Laplacian are needed). Got ${c} instead.`,
+    );
+  }
+  const m = resolveNeighbourCount(s.owner, s.m, n);
+  const svd = ctx.timeEigen(() => trainingSvd(data));
+  const r = svd.rank;
+  checkComponentCount(
+    s.owner,
+    s.k,
+    r,
+    `at most the numerical rank r = ${r} of the centred training data: the W-step is solved in the data span`,
+  );
+  const k = s.k;
+  const Ur = svd.U;
+
+  const warnings: string[] = [];
+  if (labels && s.embedding === "labels") {
+    const small: string[] = [];
+    labels.counts.forEach((count, cl) => {
+      if (count < m + 1) small.push(`${JSON.stringify(labels.classes[cl])} (${count})`);
+    });
+    if (small.length > 0) {
+      warnings.push(
+        `${small.length} class(es) have fewer than m + 1 = ${m + 1} training samples: ${small.slice(0, 10).join(", ")}${small.length > 10 ? ", ..." : ""}; the graph cannot have exactly c components there.`,
+      );
+    }
+  }
+
+  let graph: AdaptiveNeighbourGraph = ctx.timeGraph(() => initialGraph(data, m, s.eps));
+  let lambda = 1;
+  let capped = false;
+  let stopReason: StopReason = "max-iterations";
+  let converged = false;
+  let iterations = 0;
+  const objective: number[] = [];
+  const lambdaTrace: number[] = [];
+  let P = new Matrix(r, k);
+  let mu: Float64Array = new Float64Array(0);
+  let eL: Float64Array = new Float64Array(0);
+
+  for (let t = 1; t <= s.maxIter; t++) {
+    iterations = t;
+    ctx.checkAborted();
+    const { Ssym, L } = ctx.timeGraph(() => {
+      const Ssym = symmetrizeGraph(graph.S);
+      return { Ssym, L: graphLaplacian(Ssym) };
+    });
+    // W-step in the data span: P = k trailing eigenvectors of U_r^T L U_r.
+    const A = multiplyAtB(Ur, L.multiplyMatrix(Ur));
+    const eig = ctx.timeEigen(() => trailingEigenpairs(A, k));
+    P = eig.vectors;
+    mu = eig.values;
+    const projected = multiply(Ur, P); // X W
+    let F: Matrix | null = null;
+    if (s.embedding === "unsupervised") {
+      // PCAN needs F, the c trailing eigenvectors: exact solve with vectors.
+      const spectrum = ctx.timeEigen(() =>
+        laplacianSmallestEigenpairs(L, c + 1, { vectors: true }),
+      );
+      eL = spectrum.values;
+      F = (spectrum.vectors as Matrix).leadingColumns(c);
+    } else {
+      eL = ctx.timeEigen(() => rankControlEigenvalues(L, c, s.tol));
+    }
+
+    const value =
+      2 * laplacianTrace(L, projected) +
+      gammaWeightedSquaredNorm(Ssym, graph.gamma) +
+      2 *
+        lambda *
+        (F
+          ? laplacianTrace(L, F)
+          : classLaplacianTrace(L, (labels as NonNullable<typeof labels>).codes));
+    objective.push(value);
+
+    const control = rankControl({
+      eigenvalues: eL,
+      clusters: c,
+      tol: s.tol,
+      lambda,
+      maxLambda: s.lambdaCap,
+    });
+    let stop = false;
+    if (control.action === "test") {
+      stop = true;
+      stopReason = "converged";
+      converged = true;
+    } else if (control.action === "double" && lambda >= s.lambdaCap) {
+      stop = true;
+      capped = true;
+      stopReason = "lambda-cap";
+      warnings.push(
+        `lambda reached its cap ${s.lambdaCap} at iteration ${t} with the graph still having fewer than c = ${c} components.`,
+      );
+    }
+    lambda = control.lambda;
+    lambdaTrace.push(lambda);
+    ctx.progress(t, value, lambda);
+    if (stop) break;
+
+    // S update (Eq. PCAN-si-opt) with d_ij = ||W^T x_i - W^T x_j||^2 + lambda ||f_i - f_j||^2.
+    graph = ctx.timeGraph(() =>
+      F
+        ? embeddedAdaptiveGraph(projected, F, lambda, { m, eps: s.eps })
+        : labelledAdaptiveGraph(projected, (labels as NonNullable<typeof labels>).codes, lambda, {
+            m,
+            eps: s.eps,
+          }),
+    );
+  }
+
+  // W = V_r Sigma_r^-1 P, with the library's sign convention on W's columns.
+  const scaled = new Matrix(r, k);
+  for (let i = 0; i < r; i++) {
+    const inv = 1 / svd.s[i];
+    for (let j = 0; j < k; j++) scaled.data[i * k + j] = P.data[i * k + j] * inv;
+  }
+  const W = normalizeEigenvectorSigns(multiply(svd.V, scaled));
+  return {
+    components: W,
+    iterations,
+    converged,
+    stopReason,
+    objective,
+    lambdaTrace,
+    warnings,
+    solver: "dense",
+    artifacts: { P, S: graph.S, gamma: graph.gamma },
+    details: {
+      clusters: c,
+      m,
+      rank: r,
+      lambdaFinal: lambda,
+      lambdaCapped: capped,
+      eigenvalues: Array.from(mu),
+      laplacianEigenvalues: Array.from(eL),
+    },
+  };
+}

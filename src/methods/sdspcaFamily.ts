@@ -1,0 +1,358 @@
+/**
+ * The Q-iteration shared by SDSPCA (Algorithm 1), SDSPCA-LPP and SDSPCAAN
+ * (Algorithm 3): Q = the k trailing eigenvectors of
+ *
+ *   Z = -X X^T - alpha Y Y^T + beta D + delta X X^T L X X^T        (Eq. SDSPCAAN-Q)
+ *
+ * with D the L2,1 reweighting (Eq. SDSPCA-V) and L the Laplacian of the graph S:
+ * none (SDSPCA), fixed at the initial graph (SDSPCA-LPP), or adaptive with the rank
+ * control of lambda (SDSPCAAN, Eq. SDSPCAAN-si). W = X^T Q.
+ *
+ * The three methods are one loop with two switches, so that the paper's identities
+ * hold by construction and can be tested: SDSPCAAN with delta = 0 is SDSPCA (the
+ * graph has no weight, so neither S nor lambda is computed and the stop test is
+ * SDSPCA's), and SDSPCAAN with S frozen is SDSPCA-LPP.
+ *
+ * Order of the steps inside an iteration follows Algorithm 3 (and the authors'
+ * code): symmetrise S and form L; form Z with the trace-scaled weights of the
+ * current D and L; eigen-solve; rank control (adaptive graph only: double lambda,
+ * halve it, or run the stop test); update D; update S with the new lambda and Q.
+ */
+import { ValidationError } from "../core/errors.js";
+import type { OptionSpec } from "../core/options.js";
+import { type AdaptiveNeighbourGraph, labelledAdaptiveGraph } from "../graph/adaptive.js";
+import {
+  classLaplacianTrace,
+  gammaWeightedSquaredNorm,
+  laplacianTrace,
+} from "../graph/laplacian.js";
+import { rankControlEigenvalues } from "../graph/laplacianSpectrum.js";
+import { DEFAULT_LAMBDA_CAP, rankControl } from "../graph/rankControl.js";
+import { multiply } from "../linalg/gemm.js";
+import { Matrix } from "../linalg/matrix.js";
+import { trailingEigenpairs } from "../linalg/symmetricEigen.js";
+import { checkComponentCount, resolveNeighbourCount } from "./common.js";
+import type { CoreFitResult, FitContext } from "./estimator.js";
+import { type GraphState, graphState, initialGraph, initialGraphState } from "./shared.js";
+import { iterateChange, STOP_RULES, type StopRule } from "./stopRules.js";
+import type { TrainingData } from "./training.js";
+import type { StopReason } from "./types.js";
+
+/** How the user's alpha, beta, delta are read. */
+export type Weighting = "scaled" | "absolute";
+
+/** Which graph term Z carries. */
+export type GraphMode = "none" | "fixed" | "adaptive";
+
+export const weightingOption: OptionSpec = {
+  type: "enum",
+  values: ["scaled", "absolute"],
+  default: "scaled",
+  doc: 'How alpha, beta, delta are read: "scaled" (the paper) multiplies them by Tr(XX^T)/Tr(YY^T), Tr(XX^T)/Tr(D) and Tr(XX^T)/Tr(XX^T L XX^T) with the current D and L; "absolute" uses them as the weights.',
+};
+export const stopRuleOption: OptionSpec = {
+  type: "enum",
+  values: STOP_RULES,
+  default: "aligned",
+  doc: 'Stop test: "aligned" (sign-aligned ||Q - Q0||_1,1 < tol), "paper" (raw, as written), "subspace" (chordal distance).',
+};
+export const solverOption: OptionSpec = {
+  type: "enum",
+  values: ["auto", "dense"],
+  default: "auto",
+  doc: 'Eigen-solver for Z: "dense" forms the n x n matrix; "auto" chooses by size.',
+};
+export const lambdaCapOption: OptionSpec = {
+  type: "number",
+  min: 1,
+  default: DEFAULT_LAMBDA_CAP,
+  doc: "Upper bound of the rank-control weight lambda (a singleton class can never be split off, so lambda would grow without bound).",
+};
+
+export interface QLoopSettings {
+  owner: string;
+  k: number;
+  alpha: number;
+  beta: number;
+  delta: number;
+  graph: GraphMode;
+  m: number | null;
+  tol: number;
+  maxIter: number;
+  eps: number;
+  stopRule: StopRule;
+  weighting: Weighting;
+  lambdaCap: number;
+}
+
+/** The parts of Z that do not change inside one fit. */
+interface ZParts {
+  G: Matrix;
+  trG: number;
+  /** Class code of each sample (for Y Y^T and Y^T Q). */
+  codes: Int32Array;
+  c: number;
+}
+
+/** Z0 = -G - alpha Y Y^T (Algorithm 1, first line). */
+function baseMatrix(parts: ZParts, alpha: number): Matrix {
+  const { G, codes } = parts;
+  const n = G.rows;
+  const Z0 = new Matrix(n, n);
+  const z = Z0.data;
+  const g = G.data;
+  for (let i = 0; i < n; i++) {
+    const ci = codes[i];
+    const off = i * n;
+    for (let j = 0; j < n; j++) z[off + j] = codes[j] === ci ? -g[off + j] - alpha : -g[off + j];
+  }
+  return Z0;
+}
+
+/** ||Y^T Q||_F^2 = sum over classes of the squared norm of the class sum of rows of Q. */
+function labelEnergy(Q: Matrix, codes: Int32Array, c: number): number {
+  const k = Q.cols;
+  const sums = new Float64Array(c * k);
+  for (let i = 0; i < Q.rows; i++) {
+    const off = codes[i] * k;
+    for (let j = 0; j < k; j++) sums[off + j] += Q.data[i * k + j];
+  }
+  let s = 0;
+  for (let t = 0; t < sums.length; t++) s += sums[t] * sums[t];
+  return s;
+}
+
+function rowNormsSquared(Q: Matrix): Float64Array {
+  const k = Q.cols;
+  const out = new Float64Array(Q.rows);
+  for (let i = 0; i < Q.rows; i++) {
+    let s = 0;
+    for (let j = 0; j < k; j++) s += Q.data[i * k + j] * Q.data[i * k + j];
+    out[i] = s;
+  }
+  return out;
+}
+
+function dotAll(A: Matrix, B: Matrix): number {
+  let s = 0;
+  for (let t = 0; t < A.data.length; t++) s += A.data[t] * B.data[t];
+  return s;
+}
+
+/** Warnings about classes too small for an m-neighbour graph to separate them. */
+function smallClassWarnings(data: TrainingData, m: number): string[] {
+  const labels = data.labels;
+  if (!labels) return [];
+  const small: string[] = [];
+  labels.counts.forEach((count, c) => {
+    if (count < m + 1) small.push(`${JSON.stringify(labels.classes[c])} (${count})`);
+  });
+  if (small.length === 0) return [];
+  return [
+    `${small.length} class(es) have fewer than m + 1 = ${m + 1} training samples: ${small.slice(0, 10).join(", ")}${small.length > 10 ? ", ..." : ""}. Their rows need cross-class neighbours, so the graph cannot have exactly c components and lambda grows until round-off or the cap stops it.`,
+  ];
+}
+
+/** Runs Algorithm 1 / 3 on prepared data; the three method classes call this. */
+export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings): CoreFitResult {
+  const labels = data.requireLabels(s.owner);
+  const n = data.n;
+  const k = s.k;
+  checkComponentCount(
+    s.owner,
+    k,
+    n,
+    `at most the ${n} training samples: Q is n x k with orthonormal columns`,
+  );
+  // delta = 0 removes the graph from the objective: SDSPCA exactly.
+  const graphMode: GraphMode = s.delta === 0 ? "none" : s.graph;
+  const m = graphMode === "none" ? null : resolveNeighbourCount(s.owner, s.m, n);
+  const c = labels.classes.length;
+  const G = data.gram();
+  const trG = data.gramTrace();
+  if (!(trG > 0)) {
+    throw new ValidationError(
+      "X",
+      `${s.owner} needs training data that is not constant: every centred row is 0.`,
+    );
+  }
+  const parts: ZParts = { G, trG, codes: labels.codes, c };
+  const scaled = s.weighting === "scaled";
+  // alpha = a Tr(XX^T)/Tr(YY^T) with Tr(YY^T) = n for one-hot Y (SPEC section 1).
+  const alpha = scaled ? (s.alpha * trG) / n : s.alpha;
+  const Z0 = baseMatrix(parts, alpha);
+  const warnings: string[] = m === null ? [] : smallClassWarnings(data, m);
+
+  let graph: GraphState | null = null;
+  let adaptiveGraph: AdaptiveNeighbourGraph | null = null;
+  if (graphMode !== "none") {
+    adaptiveGraph = ctx.timeGraph(() => initialGraph(data, m as number, s.eps));
+    graph = ctx.timeGraph(() => initialGraphState(data, m as number, s.eps));
+  }
+
+  const Dd = new Float64Array(n).fill(1);
+  let Q0 = new Matrix(n, k);
+  let Q = Q0;
+  let lambda = 1;
+  let capped = false;
+  const objective: number[] = [];
+  const lambdaTrace: number[] = [];
+  const changes: number[] = [];
+  let stopReason: StopReason = "max-iterations";
+  let converged = false;
+  let iterations = 0;
+  let evals: Float64Array = new Float64Array(0);
+  let eL: Float64Array | null = null as Float64Array | null;
+  let betaWeight = 0;
+  let deltaWeight = 0;
+  const Z = new Matrix(n, n);
+
+  for (let t = 1; t <= s.maxIter; t++) {
+    iterations = t;
+    ctx.checkAborted();
+    // beta = b Tr(XX^T)/Tr(D) and delta = c Tr(XX^T)/Tr(XX^T L XX^T), current D and L.
+    let sumD = 0;
+    for (let i = 0; i < n; i++) sumD += Dd[i];
+    betaWeight = scaled ? (s.beta * trG) / sumD : s.beta;
+    deltaWeight =
+      graph === null ? 0 : scaled ? (graph.trM > 0 ? (s.delta * trG) / graph.trM : 0) : s.delta;
+    const z = Z.data;
+    z.set(Z0.data);
+    for (let i = 0; i < n; i++) z[i * n + i] += betaWeight * Dd[i];
+    if (graph !== null && deltaWeight !== 0) {
+      const md = graph.M.data;
+      for (let p = 0; p < z.length; p++) z[p] += deltaWeight * md[p];
+    }
+    const eig = ctx.timeEigen(() => trailingEigenpairs(Z, k));
+    Q = eig.vectors;
+    evals = eig.values;
+    const change = iterateChange(Q, Q0, s.stopRule);
+    changes.push(change);
+
+    // Objective (Eq. SDSPCAAN) at this iteration's weights, graph and lambda.
+    const qn2 = rowNormsSquared(Q);
+    let l21 = 0;
+    let weighted = 0;
+    for (let i = 0; i < n; i++) {
+      l21 += Math.sqrt(qn2[i]);
+      weighted += Dd[i] * qn2[i];
+    }
+    const yq = labelEnergy(Q, labels.codes, c);
+    let P: Matrix | null = null;
+    let trQGQ: number;
+    let graphTerms = 0;
+    if (graph !== null) {
+      P = multiply(G, Q);
+      trQGQ = dotAll(Q, P);
+      if (deltaWeight !== 0) {
+        graphTerms = deltaWeight * laplacianTrace(graph.L, P);
+        if (graphMode === "adaptive") {
+          graphTerms +=
+            0.5 * deltaWeight * gammaWeightedSquaredNorm(graph.Ssym, graph.gamma) +
+            deltaWeight * lambda * classLaplacianTrace(graph.L, labels.codes);
+        }
+      }
+    } else {
+      // Tr(Q^T Z Q) = sum of the k eigenvalues gives Tr(Q^T G Q) without another product.
+      let sumEvals = 0;
+      for (let j = 0; j < k; j++) sumEvals += evals[j];
+      trQGQ = -sumEvals - alpha * yq + betaWeight * weighted;
+    }
+    const value = trG - trQGQ + alpha * (n - yq) + betaWeight * l21 + graphTerms;
+    objective.push(value);
+
+    let stop = false;
+    if (graphMode === "adaptive" && graph !== null) {
+      const L = graph.L;
+      const values = ctx.timeEigen(() => rankControlEigenvalues(L, c, s.tol));
+      eL = values;
+      const control = rankControl({
+        eigenvalues: values.length >= c + 1 ? values : padded(values, c + 1),
+        clusters: c,
+        tol: s.tol,
+        lambda,
+        maxLambda: s.lambdaCap,
+      });
+      if (control.action === "double" && lambda >= s.lambdaCap) {
+        // lambda cannot grow further: the graph cannot be forced into c components,
+        // so the iterate's own stop test decides.
+        if (!capped) {
+          warnings.push(
+            `lambda reached its cap ${s.lambdaCap} at iteration ${t} while the graph still had fewer than c = ${c} components; the fit stops when Q settles.`,
+          );
+        }
+        capped = true;
+        if (change < s.tol) {
+          stop = true;
+          stopReason = "lambda-cap";
+        }
+      } else if (control.action === "test") {
+        if (change < s.tol) {
+          stop = true;
+          stopReason = "converged";
+          converged = true;
+        }
+      }
+      lambda = control.lambda;
+      lambdaTrace.push(lambda);
+    } else if (change < s.tol) {
+      stop = true;
+      stopReason = "converged";
+      converged = true;
+    }
+    ctx.progress(t, value, graphMode === "adaptive" ? lambda : null);
+    if (stop) break;
+
+    // D update (Eq. SDSPCA-V).
+    for (let i = 0; i < n; i++) Dd[i] = 1 / (2 * Math.sqrt(qn2[i] + s.eps));
+    // S update (Eq. SDSPCAAN-si) with d_ij = ||p_i - p_j||^2 + lambda ||y_i - y_j||^2.
+    if (graphMode === "adaptive") {
+      const Pn = P as Matrix;
+      ctx.timeGraph(() => {
+        adaptiveGraph = labelledAdaptiveGraph(Pn, labels.codes, lambda, {
+          m: m as number,
+          eps: s.eps,
+        });
+        graph = graphState(adaptiveGraph as AdaptiveNeighbourGraph, G);
+      });
+    }
+    Q0 = Q;
+  }
+
+  const W = multiply(data.X.transpose(), Q);
+  return {
+    components: W,
+    iterations,
+    converged,
+    stopReason,
+    objective,
+    lambdaTrace,
+    warnings,
+    solver: "dense",
+    artifacts: adaptiveGraph
+      ? {
+          Q,
+          S: (adaptiveGraph as AdaptiveNeighbourGraph).S,
+          gamma: (adaptiveGraph as AdaptiveNeighbourGraph).gamma,
+        }
+      : { Q },
+    details: {
+      alphaWeight: alpha,
+      betaWeight,
+      deltaWeight,
+      graph: graphMode,
+      m,
+      lambdaFinal: graphMode === "adaptive" ? lambda : null,
+      lambdaCapped: capped,
+      iterateChange: changes,
+      eigenvalues: Array.from(evals),
+      laplacianEigenvalues: eL ? Array.from(eL) : null,
+    },
+  };
+}
+
+function padded(values: Float64Array, length: number): Float64Array {
+  const out = new Float64Array(length).fill(values.length ? values[values.length - 1] : 0);
+  out.set(values);
+  return out;
+}

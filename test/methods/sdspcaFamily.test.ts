@@ -1,0 +1,221 @@
+/**
+ * The paper's identities and the invariants of the SDSPCA family (SDSPCA,
+ * SDSPCA-LPP, SDSPCAAN) and of PCAN / SPCAN.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { ValidationError } from "../../src/core/errors.js";
+import { Random } from "../../src/core/rng.js";
+import { centerColumns } from "../../src/linalg/basic.js";
+import { multiply, multiplyAtB } from "../../src/linalg/gemm.js";
+import { Matrix } from "../../src/linalg/matrix.js";
+import type { CsrMatrix } from "../../src/linalg/sparse.js";
+import { symmetricEigen } from "../../src/linalg/symmetricEigen.js";
+import { PCA } from "../../src/methods/pca.js";
+import { PCAN } from "../../src/methods/pcan.js";
+import { SDSPCA } from "../../src/methods/sdspca.js";
+import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
+import { SDSPCALPP } from "../../src/methods/sdspcaLpp.js";
+import { SPCAN } from "../../src/methods/spcan.js";
+import { maxPrincipalAngle } from "../helpers/subspace.js";
+
+/** Gaussian classes in a low-dimensional subspace plus isotropic noise. */
+function blobs(seed: number, n = 60, d = 40, c = 3, sep = 3): { X: Matrix; y: number[] } {
+  const rng = new Random(seed);
+  const latent = 5;
+  const centres = Array.from({ length: c }, () => Array.from({ length: latent }, () => sep * rng.normal()));
+  const A = Array.from({ length: latent }, () => Array.from({ length: d }, () => rng.normal()));
+  const X = new Matrix(n, d);
+  const y: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const cls = i % c;
+    y.push(cls);
+    const z = centres[cls].map((m) => m + rng.normal());
+    for (let j = 0; j < d; j++) {
+      let v = 0.3 * rng.normal();
+      for (let l = 0; l < latent; l++) v += z[l] * A[l][j];
+      X.data[i * d + j] = v;
+    }
+  }
+  return { X, y };
+}
+
+function expectIdentical(a: Matrix, b: Matrix): void {
+  expect(Array.from(a.data)).toEqual(Array.from(b.data));
+}
+
+function orthogonalityError(Q: Matrix): number {
+  const G = multiplyAtB(Q, Q);
+  let err = 0;
+  for (let i = 0; i < G.rows; i++) {
+    for (let j = 0; j < G.cols; j++) err = Math.max(err, Math.abs(G.get(i, j) - (i === j ? 1 : 0)));
+  }
+  return err;
+}
+
+describe("the paper's identities", () => {
+  const { X, y } = blobs(1);
+
+  it("SDSPCAAN with delta = 0 is SDSPCA, bit for bit", () => {
+    for (const opts of [{ k: 4 }, { k: 6, alpha: 0.1, beta: 10 }]) {
+      const a = new SDSPCAAN({ ...opts, delta: 0 }).fit(X, y);
+      const b = new SDSPCA(opts).fit(X, y);
+      expectIdentical(a.components, b.components);
+      expect(a.fitInfo.iterations).toBe(b.fitInfo.iterations);
+      expect(a.fitInfo.objective).toEqual(b.fitInfo.objective);
+    }
+  });
+
+  it("SDSPCAAN with the graph frozen is SDSPCA-LPP, bit for bit", () => {
+    for (const opts of [{ k: 4 }, { k: 5, alpha: 10, beta: 0.1, delta: 0.1, m: 5 }]) {
+      const a = new SDSPCAAN({ ...opts, freezeGraph: true }).fit(X, y);
+      const b = new SDSPCALPP(opts).fit(X, y);
+      expectIdentical(a.components, b.components);
+      expect(a.fitInfo.iterations).toBe(b.fitInfo.iterations);
+    }
+  });
+
+  it("PCA is the top-k right singular vectors (eigenvectors of X^T X), in order", () => {
+    const k = 5;
+    const W = new PCA({ k }).fit(X).components;
+    const Xc = centerColumns(X).centered;
+    const { vectors, values } = symmetricEigen(multiplyAtB(Xc, Xc), { select: { largest: k } });
+    const V = vectors as Matrix;
+    // Column j of PCA is the eigenvector of the (j+1)-th largest eigenvalue.
+    for (let j = 0; j < k; j++) {
+      const w = W.selectColumns([j]);
+      const v = V.selectColumns([k - 1 - j]);
+      expect(maxPrincipalAngle(w, v)).toBeLessThan(1e-9);
+    }
+    expect(orthogonalityError(W)).toBeLessThan(1e-12);
+    const variances = new PCA({ k }).fit(X).fitInfo.details.explainedVariance as number[];
+    for (let j = 0; j < k; j++) expect(variances[j]).toBeCloseTo(values[k - 1 - j] / (X.rows - 1), 6);
+  });
+});
+
+describe("SDSPCA family invariants", () => {
+  it("Q has orthonormal columns and W = X^T Q", () => {
+    const { X, y } = blobs(2);
+    for (const Cls of [SDSPCA, SDSPCALPP, SDSPCAAN]) {
+      const model = new Cls({ k: 5 }).fit(X, y);
+      const Q = model.artifacts.Q as Matrix;
+      expect(orthogonalityError(Q)).toBeLessThan(1e-12);
+      const W = multiplyAtB(centerColumns(X).centered, Q);
+      let err = 0;
+      for (let t = 0; t < W.data.length; t++) err = Math.max(err, Math.abs(W.data[t] - model.components.data[t]));
+      expect(err).toBeLessThan(1e-9);
+    }
+  });
+
+  it("rows of the adaptive graph are non-negative, sum to 1, and hold at most m entries", () => {
+    const { X, y } = blobs(3);
+    const m = 7;
+    const model = new SDSPCAAN({ k: 4, m }).fit(X, y);
+    const S = model.artifacts.S as CsrMatrix;
+    for (let i = 0; i < S.rows; i++) {
+      const len = S.rowPtr[i + 1] - S.rowPtr[i];
+      expect(len).toBeLessThanOrEqual(m);
+      let sum = 0;
+      for (let p = S.rowPtr[i]; p < S.rowPtr[i + 1]; p++) {
+        expect(S.values[p]).toBeGreaterThanOrEqual(0);
+        expect(S.colIdx[p]).not.toBe(i);
+        sum += S.values[p];
+      }
+      expect(Math.abs(sum - 1)).toBeLessThan(1e-12);
+    }
+  });
+
+  it("SDSPCA's objective never increases when the weights are fixed (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1000 }),
+        fc.constantFrom(0.01, 1, 100),
+        fc.constantFrom(0.01, 1, 100),
+        (seed, alpha, beta) => {
+          const { X, y } = blobs(seed, 36, 20, 3);
+          const model = new SDSPCA({ k: 3, alpha, beta, weighting: "absolute", tol: 1e-9, maxIter: 60 }).fit(X, y);
+          const obj = model.fitInfo.objective;
+          const scale = Math.max(...obj.map(Math.abs));
+          for (let t = 1; t < obj.length; t++) expect(obj[t]).toBeLessThanOrEqual(obj[t - 1] + 1e-10 * scale);
+        },
+      ),
+      { numRuns: 12, seed: 42 },
+    );
+  });
+
+  it("SDSPCA-LPP's objective never increases with fixed weights", () => {
+    const { X, y } = blobs(5);
+    const model = new SDSPCALPP({ k: 4, alpha: 1, beta: 50, delta: 1e-6, weighting: "absolute", tol: 1e-9 }).fit(X, y);
+    const obj = model.fitInfo.objective;
+    const scale = Math.max(...obj.map(Math.abs));
+    expect(obj.length).toBeGreaterThan(2);
+    for (let t = 1; t < obj.length; t++) expect(obj[t]).toBeLessThanOrEqual(obj[t - 1] + 1e-10 * scale);
+  });
+
+  it("all three stop rules converge on a well-separated problem", () => {
+    const { X, y } = blobs(6);
+    for (const stopRule of ["aligned", "paper", "subspace"] as const) {
+      const info = new SDSPCA({ k: 3, stopRule }).fit(X, y).fitInfo;
+      expect(info.stopReason).toBe("converged");
+      const changes = info.details.iterateChange as number[];
+      expect(changes[changes.length - 1]).toBeLessThan(1e-3);
+    }
+  });
+
+  it("reports lambda, warns about small classes, and stops at the lambda cap", () => {
+    const { X, y } = blobs(7, 30, 20, 3);
+    y[0] = 99; // a singleton class can never be split off
+    const progress: Array<number | null> = [];
+    const model = new SDSPCAAN({ k: 3, lambdaCap: 2 ** 20 }).fit(X, y, {
+      onProgress: (p) => progress.push(p.lambda),
+    });
+    const info = model.fitInfo;
+    expect(info.warnings.some((w) => w.includes("fewer than m + 1"))).toBe(true);
+    expect(info.stopReason === "lambda-cap" || info.stopReason === "max-iterations").toBe(true);
+    expect(info.details.lambdaCapped).toBe(true);
+    expect(Math.max(...info.lambdaTrace)).toBe(2 ** 20);
+    for (let t = 1; t < info.lambdaTrace.length; t++) {
+      const ratio = info.lambdaTrace[t] / info.lambdaTrace[t - 1];
+      expect([0.5, 1, 2]).toContain(ratio);
+    }
+    expect(progress).toEqual(info.lambdaTrace);
+    expect(info.iterations).toBeLessThanOrEqual(500);
+  });
+
+  it("k above n is refused with the bound in the message", () => {
+    const { X, y } = blobs(8, 20, 30, 2);
+    expect(() => new SDSPCA({ k: 21 }).fit(X, y)).toThrow(/'k' parameter of SDSPCA must be an integer in \[1, 20\]/);
+  });
+});
+
+describe("PCAN and SPCAN (W-step in the data span)", () => {
+  it("W satisfies W^T X^T X W = I, also when d > n", () => {
+    for (const [n, d] of [
+      [60, 20],
+      [30, 80],
+    ]) {
+      const { X, y } = blobs(9, n, d, 3, 6);
+      for (const model of [new PCAN({ k: 4 }).fit(X, y), new SPCAN({ k: 4 }).fit(X, y)]) {
+        const XW = multiply(centerColumns(X).centered, model.components);
+        expect(orthogonalityError(XW)).toBeLessThan(1e-9);
+      }
+    }
+  });
+
+  it("separates well-clustered data into c components and converges", () => {
+    const { X, y } = blobs(10, 60, 20, 3, 8);
+    const info = new PCAN({ k: 3, m: 5 }).fit(X, y).fitInfo;
+    expect(info.stopReason).toBe("converged");
+    expect(info.details.clusters).toBe(3);
+    const eL = info.details.laplacianEigenvalues as number[];
+    expect(eL.slice(0, 3).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(1e-3);
+  });
+
+  it("PCAN without labels needs the cluster count; k above the rank is refused", () => {
+    const { X } = blobs(11, 30, 80, 3);
+    expect(() => new PCAN({ k: 2 }).fit(X)).toThrow(/needs the number of clusters/);
+    expect(new PCAN({ k: 2, clusters: 3 }).fit(X).nComponents).toBe(2);
+    expect(() => new PCAN({ k: 30, clusters: 3 }).fit(X)).toThrow(ValidationError);
+    expect(() => new PCAN({ k: 30, clusters: 3 }).fit(X)).toThrow(/numerical rank r = 29/);
+  });
+});

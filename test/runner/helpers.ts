@@ -1,0 +1,55 @@
+/** Small seeded data and method lists for the runner and CLI tests. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FitRecord } from "../../src/experiment/records.js";
+import { fitKey } from "../../src/experiment/records.js";
+import type { ResultLine } from "../../src/experiment/resultsFile.node.js";
+import { makeSyntheticDataset } from "../../src/experiment/synthetic.js";
+import { methodNames } from "../../src/methods/registry.js";
+
+/** A small data set: 60 samples x 24 features, 4 classes (12 training samples per split). */
+export function smallData(seed = 3) {
+  return makeSyntheticDataset({
+    samples: 60,
+    features: 24,
+    classes: 4,
+    signalDim: 4,
+    nuisanceDim: 4,
+    seed,
+  });
+}
+
+/**
+ * The methods the runner tests use: the closed-form ones plus, when registered,
+ * one method per family (an SDSPCA-type fit with a graph and a PCAN-type fit),
+ * so the tests cover iterative fits without running every method.
+ */
+export function testMethods(): string[] {
+  const wanted = ["baseline", "pca", "sdspcaan", "pcan"];
+  return wanted.filter((m) => methodNames().includes(m));
+}
+
+/** Registered methods that take the adaptive-neighbour count m (refused when m > n - 2). */
+export function methodsWithNeighbours(): string[] {
+  return testMethods().filter((m) => m === "sdspcaan" || m === "pcan");
+}
+
+/** A fresh temporary directory; remove it with `removeDir`. */
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `sdspcaan-${prefix}-`));
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Result lines without timings, sorted by fit identity: what must not depend on how a run went. */
+export function comparable(lines: readonly ResultLine[]): Array<Record<string, unknown>> {
+  return lines
+    .map((line) => {
+      const { fitMs: _t, ...rest } = line as FitRecord & { fitMs?: number };
+      return { key: fitKey(line), ...rest };
+    })
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
