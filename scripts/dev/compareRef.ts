@@ -4,13 +4,16 @@
  * angles. Usage: npx tsx scripts/dev/compareRef.ts train.csv ref.json method k [json options]
  */
 import { readFileSync } from "node:fs";
-import { Matrix } from "../../src/linalg/matrix.js";
 import { multiplyAtB } from "../../src/linalg/gemm.js";
+import { Matrix } from "../../src/linalg/matrix.js";
 import { thinSvd } from "../../src/linalg/svd.js";
 import { createMethod } from "../../src/methods/registry.js";
 
 const [csv, refPath, method, kText, extra] = process.argv.slice(2);
-const rows = readFileSync(csv, "utf8").trim().split("\n").map((l) => l.split(",").map(Number));
+const rows = readFileSync(csv, "utf8")
+  .trim()
+  .split("\n")
+  .map((l) => l.split(",").map(Number));
 const X = rows.map((r) => r.slice(0, -1));
 const y = rows.map((r) => r[r.length - 1]);
 const ref = JSON.parse(readFileSync(refPath, "utf8"));
@@ -30,7 +33,12 @@ const maxAngle = Math.acos(Math.min(1, s[s.length - 1]));
 console.log(
   JSON.stringify({
     method,
-    ours: { iterations: model.fitInfo.iterations, stop: model.fitInfo.stopReason, ms: Math.round(ms), lambda: model.fitInfo.details.lambdaFinal },
+    ours: {
+      iterations: model.fitInfo.iterations,
+      stop: model.fitInfo.stopReason,
+      ms: Math.round(ms),
+      lambda: model.fitInfo.details.lambdaFinal,
+    },
     ref: { iterations: ref.iterations, stop: ref.stop_reason, lambda: ref.params?.lambda_final },
     maxPrincipalAngle: maxAngle,
     minCos: s[s.length - 1],

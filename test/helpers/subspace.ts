@@ -3,7 +3,7 @@
  * eigenvector signs or bases inside clusters).
  */
 import { multiplyAtB } from "../../src/linalg/gemm.js";
-import { Matrix } from "../../src/linalg/matrix.js";
+import type { Matrix } from "../../src/linalg/matrix.js";
 import { symmetricEigen } from "../../src/linalg/symmetricEigen.js";
 
 /** Orthonormal basis of the column space (modified Gram-Schmidt, applied twice). */
