@@ -19,6 +19,18 @@ import type { FitCallbacks, FitInfo, FitTimings, StopReason } from "./types.js";
 export const MODEL_FORMAT = "sdspcaan-model";
 export const MODEL_VERSION = 1;
 
+/**
+ * A feature standardisation applied to the data before the method saw it (e.g. the
+ * protocol's train-zscore): transform applies x -> (x - center) / scale first.
+ */
+export interface InputPreprocessing {
+  /** Name of the preprocessing, e.g. "train-zscore" (informative). */
+  method: string;
+  center: number[];
+  /** Non-zero divisors (a constant feature counts as 1). */
+  scale: number[];
+}
+
 /** The JSON form of a fitted model. */
 export interface ModelJSON {
   format: typeof MODEL_FORMAT;
@@ -30,6 +42,8 @@ export interface ModelJSON {
   components: { rows: number; cols: number; data: number[] };
   /** Training class labels in sorted order, when the fit had labels. */
   classes?: Label[];
+  /** Standardisation applied before the projection (see setPreprocessing). */
+  preprocessing?: InputPreprocessing;
   fitInfo: FitInfo;
 }
 
@@ -106,6 +120,7 @@ function now(): number {
 
 interface FittedState {
   artifacts: Readonly<Record<string, unknown>>;
+  preprocessing: InputPreprocessing | null;
   components: Matrix;
   mean: Float64Array;
   classes: Label[] | null;
@@ -167,6 +182,7 @@ export abstract class Estimator<P extends object = Record<string, unknown>> {
     };
     this.state = {
       artifacts: Object.freeze({ ...(core.artifacts ?? {}) }),
+      preprocessing: null,
       components: W,
       mean: data.mean.slice(),
       classes: data.labels ? [...data.labels.classes] : null,
@@ -188,7 +204,7 @@ export abstract class Estimator<P extends object = Record<string, unknown>> {
   /** The method's numerical work on prepared data. */
   protected abstract fitCore(data: TrainingData, ctx: FitContext): CoreFitResult;
 
-  /** Projects new data: (X - mean) W, an m x k matrix. */
+  /** Projects new data: (X - mean) W, an m x k matrix (after the preprocessing, if one is set). */
   transform(X: MatrixLike): Matrix {
     const s = this.fitted();
     const Xm = asMatrix(X, "X", { minRows: 0 });
@@ -200,11 +216,35 @@ export abstract class Estimator<P extends object = Record<string, unknown>> {
     }
     const centred = new Matrix(Xm.rows, Xm.cols);
     const d = Xm.cols;
+    const p = s.preprocessing;
     for (let i = 0; i < Xm.rows; i++) {
       const off = i * d;
-      for (let j = 0; j < d; j++) centred.data[off + j] = Xm.data[off + j] - s.mean[j];
+      if (p === null) {
+        for (let j = 0; j < d; j++) centred.data[off + j] = Xm.data[off + j] - s.mean[j];
+      } else {
+        for (let j = 0; j < d; j++) {
+          centred.data[off + j] = (Xm.data[off + j] - p.center[j]) / p.scale[j] - s.mean[j];
+        }
+      }
     }
     return multiply(centred, s.components);
+  }
+
+  /**
+   * Records the standardisation x -> (x - center) / scale that was applied to the
+   * training data before `fit`, so that `transform` and the saved model apply it to
+   * new data first. Pass null to remove it.
+   */
+  setPreprocessing(preprocessing: InputPreprocessing | null): this {
+    const s = this.fitted();
+    if (preprocessing !== null) checkPreprocessing(preprocessing, s.mean.length, "preprocessing");
+    s.preprocessing = preprocessing === null ? null : structuredClone(preprocessing);
+    return this;
+  }
+
+  /** The standardisation transform applies before projecting (null when none). */
+  get preprocessing(): InputPreprocessing | null {
+    return this.fitted().preprocessing;
   }
 
   /** `fit(X, y)` then `transform(X)`. */
@@ -280,6 +320,7 @@ export abstract class Estimator<P extends object = Record<string, unknown>> {
       fitInfo: structuredClone(s.fitInfo),
     };
     if (s.classes) json.classes = [...s.classes];
+    if (s.preprocessing) json.preprocessing = structuredClone(s.preprocessing);
     return json;
   }
 
@@ -287,6 +328,7 @@ export abstract class Estimator<P extends object = Record<string, unknown>> {
   protected restore(json: ModelJSON): this {
     this.state = {
       artifacts: Object.freeze({}),
+      preprocessing: json.preprocessing ? structuredClone(json.preprocessing) : null,
       components: new Matrix(
         json.components.rows,
         json.components.cols,
@@ -364,5 +406,26 @@ export function checkModelJSON(json: unknown): ModelJSON {
   }
   if (m.fitInfo === null || typeof m.fitInfo !== "object") bad(`"fitInfo" must be an object`);
   if (m.classes !== undefined && !Array.isArray(m.classes)) bad(`"classes" must be an array`);
+  if (m.preprocessing !== undefined) checkPreprocessing(m.preprocessing, d as number, "json");
   return m as unknown as ModelJSON;
+}
+
+function checkPreprocessing(p: unknown, d: number, argument: string): void {
+  const q = p as Partial<InputPreprocessing> | null;
+  const ok =
+    q !== null &&
+    typeof q === "object" &&
+    typeof q.method === "string" &&
+    Array.isArray(q.center) &&
+    Array.isArray(q.scale) &&
+    q.center.length === d &&
+    q.scale.length === d &&
+    q.center.every(Number.isFinite) &&
+    q.scale.every((v) => Number.isFinite(v) && v !== 0);
+  if (!ok) {
+    throw new ValidationError(
+      argument,
+      `"preprocessing" must be {method, center, scale} with ${d} finite numbers in center and ${d} finite non-zero numbers in scale.`,
+    );
+  }
 }

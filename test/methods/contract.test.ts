@@ -11,7 +11,9 @@ import { createMethod, loadModel, methodClass, methodNames } from "../../src/met
 /** Three well-separated Gaussian classes in 12 dimensions, 14 samples each. */
 function dataset(seed = 7, n = 42, d = 12, c = 3): { X: number[][]; y: number[] } {
   const rng = new Random(seed);
-  const centres = Array.from({ length: c }, () => Array.from({ length: d }, () => 3 * rng.normal()));
+  const centres = Array.from({ length: c }, () =>
+    Array.from({ length: d }, () => 3 * rng.normal()),
+  );
   const X: number[][] = [];
   const y: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -36,11 +38,14 @@ const names = methodNames();
 describe("registry", () => {
   it("knows every method of the paper and the extras", () => {
     expect(names.length).toBeGreaterThanOrEqual(2);
-    for (const name of names) expect(methodClass(name.toUpperCase().replace(/-/g, "_"))).toBeDefined();
+    for (const name of names)
+      expect(methodClass(name.toUpperCase().replace(/-/g, "_"))).toBeDefined();
   });
 
   it("rejects an unknown method, listing the known ones", () => {
-    expect(() => createMethod("sdpsca")).toThrow(/Unknown method "sdpsca". Known methods: .*baseline/);
+    expect(() => createMethod("sdpsca")).toThrow(
+      /Unknown method "sdpsca". Known methods: .*baseline/,
+    );
   });
 });
 
@@ -100,6 +105,27 @@ describe.each(names)("contract: %s", (name) => {
     expect(Cls.fromJSON(json).method).toBe(name);
   });
 
+  it("carries a preprocessing through transform and JSON", () => {
+    const center = Array.from({ length: 12 }, (_, j) => j / 3);
+    const scale = Array.from({ length: 12 }, (_, j) => 1 + j / 7);
+    const scaled = X.map((r) => r.map((v, j) => (v - center[j]) / scale[j]));
+    const model = make().fit(scaled, y).setPreprocessing({ method: "train-zscore", center, scale });
+    const direct = make().fit(scaled, y).transform(scaled);
+    expectSameMatrix(model.transform(X), direct);
+    const loaded = loadModel(JSON.stringify(model.toJSON()));
+    expectSameMatrix(loaded.transform(X), direct);
+    expect(loaded.preprocessing?.method).toBe("train-zscore");
+    expect(() => model.setPreprocessing({ method: "x", center: [1], scale: [1] })).toThrow(
+      /12 finite/,
+    );
+    expect(() =>
+      loadModel({
+        ...model.toJSON(),
+        preprocessing: { method: "x", center, scale: scale.map(() => 0) },
+      }),
+    ).toThrow(/non-zero/);
+  });
+
   it("refuses a model JSON of another method or a damaged one", () => {
     const json = make().fit(X, y).toJSON();
     const other = names.find((n) => n !== name) as string;
@@ -119,8 +145,12 @@ describe.each(names)("contract: %s", (name) => {
   });
 
   it("rejects unknown and out-of-range options, naming them", () => {
-    expect(() => createMethod(name, { kk: 2 })).toThrow(/has no option 'kk' \(did you mean 'k'\?\)/);
-    expect(() => createMethod(name, { k: 0 })).toThrow(/'k' parameter .* must be an integer in the range \[1, inf\)\. Got 0/);
+    expect(() => createMethod(name, { kk: 2 })).toThrow(
+      /has no option 'kk' \(did you mean 'k'\?\)/,
+    );
+    expect(() => createMethod(name, { k: 0 })).toThrow(
+      /'k' parameter .* must be an integer in the range \[1, inf\)\. Got 0/,
+    );
     expect(() => createMethod(name, { k: 2.5 })).toThrow(ValidationError);
     expect(() => make({ k: 1000 }).fit(X, y)).toThrow(/'k' parameter/);
   });
@@ -138,7 +168,12 @@ describe.each(names)("contract: %s", (name) => {
     if (model.supervised) {
       expect(() => make().fit(X, y.slice(1))).toThrow(/41 labels, but X has 42 rows/);
       expect(() => make().fit(X)).toThrow(/supervised/);
-      expect(() => make().fit(X, y.map(() => 1))).toThrow(/at least 2 classes/);
+      expect(() =>
+        make().fit(
+          X,
+          y.map(() => 1),
+        ),
+      ).toThrow(/at least 2 classes/);
     }
   });
 

@@ -9,6 +9,7 @@ import { ValidationError } from "../../core/errors.js";
 import { PREPROCESSINGS, zscoreStatistics } from "../../experiment/preprocess.js";
 import { readJsonFile, writeJsonFile } from "../../experiment/resultsFile.node.js";
 import { parseSplitFile } from "../../experiment/splits.js";
+import type { InputPreprocessing } from "../../methods/estimator.js";
 import { createMethod } from "../../methods/registry.js";
 import {
   addDataFormatOptions,
@@ -18,8 +19,6 @@ import {
   formatDuration,
   loadData,
   type MethodFlags,
-  type ModelFile,
-  type ModelPreprocessing,
   methodFromFlags,
   oneLineErrors,
   out,
@@ -86,7 +85,7 @@ export function registerFitCommand(program: Command): void {
       }
       const Xtrain = rows === null ? data.X : data.X.selectRows(rows);
       const ytrain = rows === null ? data.y : Array.from(rows, (i) => data.y[i]);
-      let preprocessing: ModelPreprocessing | null = null;
+      let preprocessing: InputPreprocessing | null = null;
       if (preprocess !== "none") {
         // dataset-zscore uses every row, as the authors did; train-zscore only the training rows.
         const stats = zscoreStatistics(preprocess === "dataset-zscore" ? data.X : Xtrain);
@@ -97,11 +96,8 @@ export function registerFitCommand(program: Command): void {
         };
       }
       model.fit(applyPreprocessing(Xtrain, preprocessing), ytrain);
-      const json: ModelFile = {
-        ...model.toJSON(),
-        ...(preprocessing ? { preprocessing } : {}),
-      };
-      writeJsonFile(flags.out, json);
+      model.setPreprocessing(preprocessing);
+      writeJsonFile(flags.out, model.toJSON());
       const info = model.fitInfo;
       const where = rows === null ? "all rows" : `the training part of split ${repeat}`;
       out(

@@ -17,7 +17,6 @@ import { embeddingScatter } from "../../plot/embedding.js";
 import { writeFigure } from "../../plot/render.js";
 import {
   addDataFormatOptions,
-  applyPreprocessing,
   type DataFlags,
   loadData,
   oneLineErrors,
@@ -130,9 +129,9 @@ export function registerPlotCommand(program: Command): void {
             "plot embedding needs --model and --data (or --embedding with a CSV from transform).",
           );
         }
-        const { model, preprocessing } = readModelFile(flags.model);
+        const model = readModelFile(flags.model);
         const data = await loadData(flags);
-        P = model.transform(applyPreprocessing(data.X, preprocessing));
+        P = model.transform(data.X);
         labels = data.y;
         title = `${model.displayName} embedding of ${data.name}`;
       }

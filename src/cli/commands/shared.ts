@@ -11,7 +11,7 @@ import { readJsonFile } from "../../experiment/resultsFile.node.js";
 import type { LoadOptions } from "../../io/load.js";
 import { openDataset } from "../../io/load.js";
 import { Matrix } from "../../linalg/matrix.js";
-import { checkModelJSON, type Estimator, type ModelJSON } from "../../methods/estimator.js";
+import type { Estimator, InputPreprocessing } from "../../methods/estimator.js";
 import { loadModel, methodClass, normalizeMethodName } from "../../methods/registry.js";
 
 /** Writes a line (or lines) to standard output. */
@@ -279,46 +279,13 @@ export function methodFromFlags(flags: MethodFlags): {
 }
 
 /** The feature preprocessing saved beside a model: x -> (x - center) / scale. */
-export interface ModelPreprocessing {
-  readonly method: Preprocessing;
-  readonly center: number[];
-  readonly scale: number[];
+/** Reads a model file written by `fit` (its preprocessing, if any, travels inside the model). */
+export function readModelFile(path: string): Estimator {
+  return loadModel(readJsonFile(path));
 }
 
-/** A model file as `fit` writes it: the model JSON plus the preprocessing to apply first. */
-export type ModelFile = ModelJSON & { preprocessing?: ModelPreprocessing };
-
-/** Reads a model file: the estimator and its preprocessing (null when none was saved). */
-export function readModelFile(path: string): {
-  model: Estimator;
-  preprocessing: ModelPreprocessing | null;
-} {
-  const json = readJsonFile(path);
-  const checked = checkModelJSON(json) as ModelFile;
-  const model = loadModel(checked);
-  const p = checked.preprocessing;
-  if (p === undefined || p === null) return { model, preprocessing: null };
-  const d = checked.nFeaturesIn;
-  const ok =
-    typeof p === "object" &&
-    Array.isArray(p.center) &&
-    Array.isArray(p.scale) &&
-    p.center.length === d &&
-    p.scale.length === d &&
-    p.center.every(Number.isFinite) &&
-    p.scale.every((v) => Number.isFinite(v) && v !== 0);
-  if (!ok) {
-    throw new ValidationError(
-      "model",
-      `${path}: "preprocessing" must hold "center" and "scale" with ${d} finite numbers each (scale non-zero).`,
-    );
-  }
-  checkPreprocessing(p.method, "preprocessing.method");
-  return { model, preprocessing: p };
-}
-
-/** Applies saved preprocessing to new data (a new matrix). */
-export function applyPreprocessing(X: Matrix, p: ModelPreprocessing | null): Matrix {
+/** Applies a standardisation to data (a new matrix). */
+export function applyPreprocessing(X: Matrix, p: InputPreprocessing | null): Matrix {
   if (p === null) return X;
   if (X.cols !== p.center.length) {
     throw new ValidationError(

@@ -9,7 +9,6 @@ import type { Label } from "../../core/validate.js";
 import type { Matrix } from "../../linalg/matrix.js";
 import {
   addDataFormatOptions,
-  applyPreprocessing,
   type DataFlags,
   loadData,
   oneLineErrors,
@@ -57,9 +56,9 @@ export function registerTransformCommand(program: Command): void {
     )
     .option("--no-labels", "leave the label column out")
     .action(async (flags: TransformFlags) => {
-      const { model, preprocessing } = readModelFile(flags.model);
+      const model = readModelFile(flags.model);
       const data = await loadData(flags);
-      const P = model.transform(applyPreprocessing(data.X, preprocessing));
+      const P = model.transform(data.X);
       const text = embeddingCsv(P, flags.labels === false ? null : data.y);
       if (flags.out === "-") {
         process.stdout.write(text);
