@@ -37,11 +37,6 @@ export {
   type SettingsDifference,
   settingsDifferences,
 } from "./experiment/runner.node.js";
-export {
-  makeSyntheticDataset,
-  type SyntheticDataset,
-  type SyntheticOptions,
-} from "./experiment/synthetic.js";
 export * from "./index.js";
 export * from "./io/index.js";
 export * from "./plot/index.js";

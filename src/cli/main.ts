@@ -5,6 +5,7 @@
 import { Command, CommanderError } from "commander";
 import { SdspcaanError } from "../core/errors.js";
 import { registerCommands } from "./commands/index.js";
+import { oneLineErrors } from "./commands/shared.js";
 import { VERSION } from "./version.js";
 
 export function buildProgram(): Command {
@@ -15,8 +16,8 @@ export function buildProgram(): Command {
       "Supervised linear dimensionality reduction: SDSPCAAN and the methods it is compared with.",
     )
     .version(VERSION)
-    .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
+  oneLineErrors(program);
   registerCommands(program);
   return program;
 }

@@ -12,3 +12,4 @@ export * from "./records.js";
 export * from "./report.js";
 export * from "./selection.js";
 export * from "./splits.js";
+export * from "./synthetic.js";

@@ -154,8 +154,9 @@ export function fitRecordToLine(record: FitRecord): string {
 /**
  * Parses `results.jsonl`. Blank lines are skipped. A last line that does not end
  * in a newline and does not parse is what a run killed mid-write leaves: it is
- * dropped (its fit will simply be redone) unless `strict` is set. Any other bad
- * line throws naming its line number.
+ * dropped (its fit will simply be redone) unless `strict` is set. Lines recording a
+ * configuration a method refused (`"status": "skipped"`) are not fits and are
+ * passed over. Any other bad line throws naming its line number.
  */
 export function parseFitRecords(text: string, { strict = false } = {}): FitRecord[] {
   if (typeof text !== "string") {
@@ -176,6 +177,13 @@ export function parseFitRecords(text: string, { strict = false } = {}): FitRecor
     } catch (err) {
       if (isTruncatedTail && !strict) continue;
       fail(`results line ${i + 1}`, `not valid JSON (${(err as Error).message}).`);
+    }
+    if (
+      obj !== null &&
+      typeof obj === "object" &&
+      (obj as { status?: unknown }).status === "skipped"
+    ) {
+      continue;
     }
     out.push(checkFitRecord(obj, `results line ${i + 1}`));
   }

@@ -210,6 +210,9 @@ function heatmapSpec(
   // Viridis is dark at the low end: white text there, black on the light upper half.
   const textFlip = domain[0] + 0.5 * (domain[1] - domain[0]);
 
+  // One shared legend: every panel must ask for the same length, or vega warns.
+  const tallest = Math.max(...PANELS.map((info) => new Set(panels[info.key].map((c) => c.y)).size));
+  const legendLength = Math.max(120, cellSize * tallest);
   const hconcat = PANELS.map((info, p) => {
     const cells = panels[info.key];
     const xLabels = sortedLabels(cells.map((c) => c.x));
@@ -251,7 +254,7 @@ function heatmapSpec(
               type: "quantitative",
               title: "BCA (%)",
               scale: { scheme: "viridis", domain, clamp: true },
-              legend: { gradientLength: Math.max(120, cellSize * yLabels.length), format: ".0f" },
+              legend: { gradientLength: legendLength, format: ".0f" },
             },
           },
         },
