@@ -1,4 +1,6 @@
 /** The benchmark suites, in the order `npm run bench` runs them. */
 import type { BenchSuite } from "../harness.js";
+import { ioSuite } from "./io.js";
+import { linalgSuite } from "./linalg.js";
 
-export const suites: BenchSuite[] = [];
+export const suites: BenchSuite[] = [linalgSuite, ioSuite];

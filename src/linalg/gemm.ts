@@ -5,8 +5,16 @@
  * the contraction index, which is contiguous in row-major storage, and a 4 x 4 block
  * of C is accumulated in 16 locals (registers for the JIT) while the contraction
  * runs. The contraction is cut into panels of KC so that a 4-row panel of B stays in
- * L1 while it is reused against MC rows of A held in L2. Measured on the 2-core
- * development machines this reaches ~4 GFLOP/s from plain TypeScript.
+ * L1 while it is reused against MC rows of A held in L2.
+ *
+ * Measured (medians of CPU time, 2-core shared machine): ~3 GFLOP/s on an idle core,
+ * 2-2.3 GFLOP/s under load. V8 emits scalar SSE code in which every typed-array load
+ * carries an index addition with overflow check and a bounds check, and the 16
+ * accumulators plus 8 operands exceed the 16 XMM registers (a few spill). Tried and
+ * not faster: packing A and/or B into interleaved panels, 2 x 4, 3 x 4 and 4 x 4
+ * blocks with a sequenced load order, unrolling the contraction by two, and
+ * subarray views per row. Leftover columns (n % 4) run a 4 x 1 kernel, so thin
+ * products (blocks of 5..15 vectors, as in LOBPCG) keep most of the reuse.
  */
 import { Matrix } from "./matrix.js";
 
@@ -136,14 +144,44 @@ export function gemmABtRaw(
           C[o + 3] += c3;
         }
       }
-      // Leftover columns (n % 4 != 0).
+      // Leftover columns (n % 4 != 0): one column against four rows at a time, so that
+      // thin products (a block of 5..15 vectors) keep most of the register reuse.
       for (let j = n4; j < n; j++) {
         const b0 = j * ldb;
-        for (let i = i0; i < i1; i++) {
+        let i = i0;
+        for (; i < i1b; i += 4) {
           const a0 = i * lda;
-          let s = 0;
-          for (let l = l0; l < l1; l++) s += A[a0 + l] * B[b0 + l];
-          C[i * ldc + j] += s;
+          const a1 = a0 + lda;
+          const a2 = a1 + lda;
+          const a3 = a2 + lda;
+          let c0 = 0;
+          let c1 = 0;
+          let c2 = 0;
+          let c3 = 0;
+          for (let l = l0; l < l1; l++) {
+            const y = B[b0 + l];
+            c0 += A[a0 + l] * y;
+            c1 += A[a1 + l] * y;
+            c2 += A[a2 + l] * y;
+            c3 += A[a3 + l] * y;
+          }
+          const o = i * ldc + j;
+          C[o] += c0;
+          C[o + ldc] += c1;
+          C[o + 2 * ldc] += c2;
+          C[o + 3 * ldc] += c3;
+        }
+        for (; i < i1; i++) {
+          const a0 = i * lda;
+          let s0 = 0;
+          let s1 = 0;
+          let l = l0;
+          for (; l + 1 < l1; l += 2) {
+            s0 += A[a0 + l] * B[b0 + l];
+            s1 += A[a0 + l + 1] * B[b0 + l + 1];
+          }
+          if (l < l1) s0 += A[a0 + l] * B[b0 + l];
+          C[i * ldc + j] += s0 + s1;
         }
       }
     }
@@ -172,7 +210,9 @@ export function multiply(A: Matrix, B: Matrix, out?: Matrix): Matrix {
       `multiply: inner dimensions differ (${A.rows} x ${A.cols} times ${B.rows} x ${B.cols}).`,
     );
   }
-  if (B.cols <= 4 || A.rows <= 4) return multiplySmall(A, B, out);
+  // The A B^T kernel needs B transposed (a copy of B); that only pays off when the
+  // product has enough rows and columns to reuse it.
+  if (A.rows <= 4 || (B.cols <= 2 && A.cols <= 8)) return multiplySmall(A, B, out);
   return multiplyABt(A, B.transpose(), out);
 }
 

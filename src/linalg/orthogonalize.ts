@@ -1,0 +1,194 @@
+/**
+ * Tall-skinny block kernels shared by the SVD, the data-span solvers and LOBPCG:
+ * inner products of n x p blocks, Cholesky, Cholesky-QR, and SVQB (the SVD-based
+ * orthonormalisation of Stathopoulos & Wu 2002, as used in the robust LOBPCG of
+ * Duersch, Shao, Yang & Gu 2018), which survives rank-deficient blocks.
+ */
+import { gemmABtRaw, multiply } from "./gemm.js";
+import { Matrix } from "./matrix.js";
+import { symmetricEigen } from "./symmetricEigen.js";
+
+/**
+ * A^T B for row-major A (n x p) and B (n x q): both are transposed once so that the
+ * contraction over the long dimension runs contiguously in the GEMM kernel.
+ */
+export function innerProducts(A: Matrix, B: Matrix): Matrix {
+  if (A.rows !== B.rows) {
+    throw new RangeError(`innerProducts: row counts differ (${A.rows} and ${B.rows}).`);
+  }
+  const p = A.cols;
+  const q = B.cols;
+  const n = A.rows;
+  const C = new Matrix(p, q);
+  if (n === 0 || p === 0 || q === 0) return C;
+  const At = A.transpose();
+  const Bt = A === B ? At : B.transpose();
+  gemmABtRaw(p, q, n, At.data, n, Bt.data, n, C.data, q);
+  return C;
+}
+
+/** V^T V, symmetric by construction (the kernel's rounding is mirrored). */
+export function gram(V: Matrix): Matrix {
+  const G = innerProducts(V, V);
+  const k = G.rows;
+  const g = G.data;
+  for (let i = 0; i < k; i++) {
+    for (let j = i + 1; j < k; j++) {
+      const s = 0.5 * (g[i * k + j] + g[j * k + i]);
+      g[i * k + j] = s;
+      g[j * k + i] = s;
+    }
+  }
+  return G;
+}
+
+/**
+ * In-place Cholesky factorisation G = R^T R of a k x k symmetric positive definite
+ * matrix; R is written to the upper triangle (the strict lower triangle is zeroed).
+ * Returns false, leaving G partly overwritten, when a pivot is not safely positive.
+ */
+export function choleskyUpper(G: Matrix): boolean {
+  const k = G.rows;
+  const g = G.data;
+  for (let j = 0; j < k; j++) {
+    let s = g[j * k + j];
+    for (let p = 0; p < j; p++) s -= g[p * k + j] * g[p * k + j];
+    if (!(s > 0) || !Number.isFinite(s)) return false;
+    const rjj = Math.sqrt(s);
+    g[j * k + j] = rjj;
+    for (let i = j + 1; i < k; i++) {
+      let t = g[j * k + i];
+      for (let p = 0; p < j; p++) t -= g[p * k + j] * g[p * k + i];
+      g[j * k + i] = t / rjj;
+    }
+    for (let i = j + 1; i < k; i++) g[i * k + j] = 0;
+  }
+  return true;
+}
+
+/** V <- V R^{-1} in place for upper-triangular R (row by row forward substitution). */
+export function solveUpperFromRight(V: Matrix, R: Matrix): void {
+  const k = R.rows;
+  const r = R.data;
+  const v = V.data;
+  for (let i = 0; i < V.rows; i++) {
+    const o = i * k;
+    for (let j = 0; j < k; j++) {
+      let s = v[o + j];
+      for (let p = 0; p < j; p++) s -= v[o + p] * r[p * k + j];
+      v[o + j] = s / r[j * k + j];
+    }
+  }
+}
+
+/**
+ * Cholesky-QR: orthonormalises the columns of V in place (V <- V R^{-1} with
+ * V^T V = R^T R) and returns R, or null when V^T V is not numerically positive
+ * definite (then V is left untouched). One pass loses orthogonality like
+ * eps * cond(V)^2; callers that need eps repeat it (CholQR2).
+ */
+export function choleskyQR(V: Matrix): Matrix | null {
+  const G = gram(V);
+  // Reject conditioning the Gram matrix cannot represent: cond(V)^2 near 1/eps.
+  let maxDiag = 0;
+  for (let i = 0; i < G.rows; i++) maxDiag = Math.max(maxDiag, G.data[i * G.rows + i]);
+  if (!choleskyUpper(G)) return null;
+  for (let i = 0; i < G.rows; i++) {
+    const rii = G.data[i * G.rows + i];
+    if (rii * rii < 1e-10 * maxDiag) return null;
+  }
+  solveUpperFromRight(V, G);
+  return G;
+}
+
+/**
+ * SVQB (Stathopoulos & Wu): orthonormalises the columns of V through the eigen-
+ * decomposition of the scaled Gram matrix D^-1/2 V^T V D^-1/2 = Z Theta Z^T, giving
+ * V D^-1/2 Z Theta^-1/2. Directions with Theta < dropTolerance * max(Theta) are
+ * dropped (the result may have fewer columns). Returns the new block and the k x k'
+ * transform T with result = V T, so that images A V can be updated alike.
+ */
+export function svqb(V: Matrix, dropTolerance = 1e-14): { Q: Matrix; T: Matrix } {
+  const k = V.cols;
+  if (k === 0) return { Q: V.clone(), T: new Matrix(0, 0) };
+  const G = gram(V);
+  const dinv = new Float64Array(k);
+  for (let i = 0; i < k; i++) {
+    const gii = G.data[i * k + i];
+    dinv[i] = gii > 0 ? 1 / Math.sqrt(gii) : 0;
+  }
+  for (let i = 0; i < k; i++) {
+    for (let j = 0; j < k; j++) G.data[i * k + j] *= dinv[i] * dinv[j];
+  }
+  const { values, vectors } = symmetricEigen(G);
+  const Z = vectors as Matrix;
+  const top = values[k - 1];
+  const keep: number[] = [];
+  for (let j = k - 1; j >= 0; j--) if (top > 0 && values[j] > dropTolerance * top) keep.push(j);
+  const T = new Matrix(k, keep.length);
+  for (let c = 0; c < keep.length; c++) {
+    const j = keep[c];
+    const f = 1 / Math.sqrt(values[j]);
+    for (let i = 0; i < k; i++) T.data[i * keep.length + c] = dinv[i] * Z.data[i * k + j] * f;
+  }
+  return { Q: multiply(V, T), T };
+}
+
+/** V <- V - Q (Q^T V), applied twice ("twice is enough", Kahan/Parlett) for columns of Q orthonormal. */
+export function projectOut(V: Matrix, Q: Matrix): void {
+  if (Q.cols === 0 || V.cols === 0) return;
+  for (let pass = 0; pass < 2; pass++) {
+    const C = innerProducts(Q, V);
+    const QC = multiply(Q, C);
+    for (let i = 0; i < V.data.length; i++) V.data[i] -= QC.data[i];
+  }
+}
+
+function maxDeviation(G: Matrix, identity: boolean): number {
+  let e = 0;
+  const { rows, cols, data } = G;
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      e = Math.max(e, Math.abs(data[i * cols + j] - (identity && i === j ? 1 : 0)));
+    }
+  }
+  return e;
+}
+
+/**
+ * Orthonormal basis of the part of span(V) orthogonal to the (orthonormal, mutually
+ * orthogonal) blocks in `bases`: the "ortho" procedure of Duersch et al. 2018. Each
+ * round measures C = bases^T V, stops when C and V^T V - I are below `tolerance`,
+ * else projects (V <- V - bases C, with a second pass in the first round: "twice is
+ * enough") and orthonormalises with SVQB, whose Gram-based orthogonality degrades like
+ * eps cond(V)^2 and so may need another round. Directions that vanish in the
+ * projection are dropped: the result may have fewer columns than V.
+ */
+export function orthonormalizeAgainst(
+  V: Matrix,
+  bases: Matrix[],
+  { dropTolerance = 1e-14, tolerance = 1e-13, rounds = 4 } = {},
+): Matrix {
+  const used = bases.filter((Q) => Q.cols > 0);
+  let W = V.clone();
+  let checked = false;
+  for (let round = 0; round < rounds; round++) {
+    if (W.cols === 0) return W;
+    const coefficients = used.map((Q) => innerProducts(Q, W));
+    if (checked) {
+      let err = maxDeviation(gram(W), true);
+      for (const C of coefficients) err = Math.max(err, maxDeviation(C, false));
+      if (err <= tolerance) return W;
+    }
+    for (let pass = 0; pass < (round === 0 ? 2 : 1); pass++) {
+      used.forEach((Q, q) => {
+        const C = pass === 0 ? coefficients[q] : innerProducts(Q, W);
+        const QC = multiply(Q, C);
+        for (let i = 0; i < W.data.length; i++) W.data[i] -= QC.data[i];
+      });
+    }
+    W = svqb(W, dropTolerance).Q;
+    checked = true;
+  }
+  return W;
+}

@@ -1,0 +1,152 @@
+/**
+ * Thin SVD through the smaller Gram matrix.
+ *
+ * X (n x d) = U S V^T is obtained from the symmetric eigen-decomposition of X X^T
+ * (when n <= d) or X^T X (otherwise), and the other factor is recomputed as
+ * V = X^T U S^-1 (or U = X V S^-1), then re-orthonormalised by Cholesky-QR.
+ *
+ * What the Gram route can resolve: the Gram matrix carries s_i^2, so its rounding
+ * errors of order eps * s_max^2 swamp every singular value below about
+ * sqrt(eps) * s_max ~ 1.5e-8 * s_max. Such values are unrecoverable by this route
+ * (an SVD of X itself would resolve them down to eps * s_max), so the numerical rank
+ * keeps only s_i > rankTolerance * s_max, with rankTolerance defaulting to
+ * sqrt(10 * max(n, d) * eps), safely above that noise floor (~1.5e-6 for d = 1024).
+ * For the kept values, s_i has absolute error ~ eps * s_max^2 / s_i, and both factors
+ * are orthonormal to working precision.
+ */
+import { ValidationError } from "../core/errors.js";
+import { gramColumns, gramRows, multiply } from "./gemm.js";
+import { Matrix } from "./matrix.js";
+import { choleskyQR } from "./orthogonalize.js";
+import { symmetricEigen } from "./symmetricEigen.js";
+
+export interface ThinSvd {
+  /** n x r, orthonormal columns. */
+  readonly U: Matrix;
+  /** The r singular values above the rank tolerance, descending. */
+  readonly s: Float64Array;
+  /** d x r, orthonormal columns. */
+  readonly V: Matrix;
+  /** The numerical rank r. */
+  readonly rank: number;
+  /** The relative tolerance used: kept values satisfy s_i > rankTolerance * s_max. */
+  readonly rankTolerance: number;
+}
+
+export interface ThinSvdOptions {
+  /**
+   * Keep singular values s_i > rankTolerance * s_max (default sqrt(10 max(n, d) eps)).
+   * Values below ~sqrt(eps) are meaningless for the Gram route and are rejected.
+   */
+  readonly rankTolerance?: number;
+}
+
+const EPS = 2 ** -52;
+
+export function defaultRankTolerance(n: number, d: number): number {
+  return Math.sqrt(10 * Math.max(n, d) * EPS);
+}
+
+/** Checks that X is a finite Matrix with at least one row and one column. */
+export function checkDataMatrix(X: unknown, owner: string): Matrix {
+  if (!(X instanceof Matrix)) {
+    throw new ValidationError(
+      "X",
+      `The 'X' argument of ${owner} must be a Matrix. Got ${X === null ? "null" : typeof X} instead.`,
+    );
+  }
+  if (X.rows < 1 || X.cols < 1) {
+    throw new ValidationError(
+      "X",
+      `The 'X' argument of ${owner} must have at least 1 row and 1 column. Got ${X.rows} x ${X.cols} instead.`,
+    );
+  }
+  const x = X.data;
+  for (let i = 0; i < x.length; i++) {
+    if (x[i] - x[i] !== 0) {
+      throw new ValidationError(
+        "X",
+        `The 'X' argument of ${owner} must contain only finite numbers. Got ${x[i]} at row ${Math.floor(i / X.cols)}, column ${i % X.cols}.`,
+      );
+    }
+  }
+  return X;
+}
+
+/** Thin SVD X = U diag(s) V^T restricted to the numerical rank (see the file comment). */
+export function thinSvd(X: Matrix, options: ThinSvdOptions = {}): ThinSvd {
+  const owner = "thinSvd";
+  checkDataMatrix(X, owner);
+  const n = X.rows;
+  const d = X.cols;
+  const minimum = Math.sqrt(EPS);
+  const tol = options.rankTolerance ?? defaultRankTolerance(n, d);
+  if (typeof tol !== "number" || !(tol >= minimum) || !(tol < 1)) {
+    throw new ValidationError(
+      "rankTolerance",
+      `The 'rankTolerance' option of ${owner} must be a number in [${minimum.toExponential(2)}, 1) (sqrt(eps) is the resolution of the Gram route). Got ${String(tol)} instead.`,
+    );
+  }
+  const rowsSide = n <= d;
+  const G = rowsSide ? gramRows(X) : gramColumns(X);
+  const m = G.rows;
+  const { values, vectors } = symmetricEigen(G);
+  const E = vectors as Matrix;
+  const lmax = values[m - 1];
+  const order: number[] = [];
+  if (lmax > 0) {
+    for (let j = m - 1; j >= 0; j--) {
+      if (values[j] > tol * tol * lmax) order.push(j);
+      else break;
+    }
+  }
+  const r = order.length;
+  const s = new Float64Array(r);
+  for (let c = 0; c < r; c++) s[c] = Math.sqrt(values[order[c]]);
+  // The Gram side's eigenvectors, descending order.
+  const side = E.selectColumns(order);
+  // The other side: X^T U S^-1 or X V S^-1.
+  let other: Matrix;
+  if (rowsSide) {
+    other = multiply(X.transpose(), side);
+  } else {
+    other = multiply(X, side);
+  }
+  const o = other.data;
+  for (let i = 0; i < other.rows; i++) {
+    for (let c = 0; c < r; c++) o[i * r + c] /= s[c];
+  }
+  // Its columns are orthonormal only to about eps (s_max / s_c)^2 <= 1 / (10 max(n, d));
+  // Cholesky-QR, in order of decreasing s so that the well-determined columns move
+  // least, restores working-precision orthogonality in two passes (CholQR2). A Gram
+  // matrix that close to the identity is always positive definite; should a pass
+  // still fail, the factor is kept as computed.
+  if (r > 0 && choleskyQR(other) !== null) choleskyQR(other);
+  const U = rowsSide ? side : other;
+  const V = rowsSide ? other : side;
+  flipToConvention(U, V);
+  return { U, s, V, rank: r, rankTolerance: tol };
+}
+
+/**
+ * Deterministic signs for singular pairs: each column of V gets its largest-magnitude
+ * entry positive (ties: lowest index), and the matching column of U flips with it.
+ */
+function flipToConvention(U: Matrix, V: Matrix): void {
+  const r = V.cols;
+  for (let c = 0; c < r; c++) {
+    let best = 0;
+    let at = 0;
+    for (let i = 0; i < V.rows; i++) {
+      const v = Math.abs(V.data[i * r + c]);
+      if (v > best) {
+        best = v;
+        at = i;
+      }
+    }
+    if (V.data[at * r + c] < 0) {
+      for (let i = 0; i < V.rows; i++) V.data[i * r + c] = -V.data[i * r + c];
+      for (let i = 0; i < U.rows; i++) U.data[i * r + c] = -U.data[i * r + c];
+    }
+  }
+}

@@ -1,0 +1,354 @@
+/**
+ * Dense symmetric eigen-solver on row-major matrices: Householder tridiagonalisation,
+ * then bisection + inverse iteration for a few eigenpairs or implicit QL for all of
+ * them, then the back-transformation (see tridiagonal.ts for the algorithms).
+ *
+ * Conventions (SPEC section 1): eigenvalues ascending; each eigenvector's
+ * largest-magnitude entry is positive (ties: lowest index); a matrix whose asymmetry is
+ * round-off is symmetrised as (A + A^T)/2, one that is non-symmetric beyond a tolerance
+ * relative to its largest entry is an error.
+ */
+import { ValidationError } from "../core/errors.js";
+import { checkInteger } from "../core/validate.js";
+import { Matrix } from "./matrix.js";
+import {
+  applyReflectors,
+  householderTridiagonalize,
+  smallestTridiagonalEigenvalues,
+  type Tridiagonal,
+  tridiagonalDivideAndConquer,
+  tridiagonalEigenvectors,
+  tridiagonalQL,
+} from "./tridiagonal.js";
+
+/** Which eigenpairs to compute. */
+export type EigenSelection = "all" | { readonly smallest: number } | { readonly largest: number };
+
+export interface SymmetricEigenOptions {
+  /** All eigenpairs (default), the k smallest, or the k largest. */
+  readonly select?: EigenSelection;
+  /** Compute eigenvectors (default true). */
+  readonly vectors?: boolean;
+  /**
+   * Largest allowed |A[i][j] - A[j][i]| relative to max |A[i][j]| (default 1e-8);
+   * anything below is treated as round-off and removed by symmetrising.
+   */
+  readonly symmetryTolerance?: number;
+}
+
+export interface SymmetricEigenResult {
+  /** Eigenvalues in ascending order. */
+  readonly values: Float64Array;
+  /** n x k, column j the unit eigenvector of values[j]; null when vectors were not asked for. */
+  readonly vectors: Matrix | null;
+}
+
+export interface Eigenpairs {
+  /** Eigenvalues in ascending order. */
+  readonly values: Float64Array;
+  /** n x k, column j the unit eigenvector of values[j]. */
+  readonly vectors: Matrix;
+}
+
+const DEFAULT_SYMMETRY_TOLERANCE = 1e-8;
+const TILE = 32;
+
+function formatNumber(v: number): string {
+  return Number.isInteger(v) ? String(v) : v.toPrecision(3);
+}
+
+/**
+ * Checks that A is a finite square Matrix, symmetric up to `tolerance` relative to its
+ * largest entry, and returns max |A[i][j]|. `owner` and `name` appear in the errors.
+ */
+export function checkSymmetricMatrix(
+  A: unknown,
+  owner: string,
+  name = "A",
+  tolerance = DEFAULT_SYMMETRY_TOLERANCE,
+): number {
+  if (!(A instanceof Matrix)) {
+    throw new ValidationError(
+      name,
+      `The '${name}' argument of ${owner} must be a Matrix. Got ${A === null ? "null" : typeof A} instead.`,
+    );
+  }
+  if (A.rows !== A.cols) {
+    throw new ValidationError(
+      name,
+      `The '${name}' argument of ${owner} must be a square matrix. Got ${A.rows} x ${A.cols} instead.`,
+    );
+  }
+  const n = A.rows;
+  const a = A.data;
+  let anrm = 0;
+  for (let i = 0; i < a.length; i++) {
+    const v = a[i];
+    // v - v is NaN exactly for NaN and +-Infinity.
+    if (v - v !== 0) {
+      throw new ValidationError(
+        name,
+        `The '${name}' argument of ${owner} must contain only finite numbers. Got ${v} at row ${Math.floor(i / n)}, column ${i % n}.`,
+      );
+    }
+    const av = Math.abs(v);
+    if (av > anrm) anrm = av;
+  }
+  let worst = 0;
+  let wi = 0;
+  let wj = 0;
+  // Tiled so that the transposed reads stay within cache lines.
+  for (let i0 = 0; i0 < n; i0 += TILE) {
+    for (let j0 = i0; j0 < n; j0 += TILE) {
+      const i1 = Math.min(i0 + TILE, n);
+      const j1 = Math.min(j0 + TILE, n);
+      for (let i = i0; i < i1; i++) {
+        for (let j = Math.max(j0, i + 1); j < j1; j++) {
+          const diff = Math.abs(a[i * n + j] - a[j * n + i]);
+          if (diff > worst) {
+            worst = diff;
+            wi = i;
+            wj = j;
+          }
+        }
+      }
+    }
+  }
+  if (worst > tolerance * anrm) {
+    throw new ValidationError(
+      name,
+      `The '${name}' argument of ${owner} must be symmetric: |${name}[${wi}][${wj}] - ${name}[${wj}][${wi}]| = ${formatNumber(worst)}, but at most ${formatNumber(tolerance)} * max|${name}| = ${formatNumber(tolerance * anrm)} is allowed. Symmetrise it with (${name} + ${name}^T)/2 if the asymmetry is round-off.`,
+    );
+  }
+  return anrm;
+}
+
+/** Multiplies every entry by 2^exponent exactly (in two steps when 2^exponent would overflow). */
+function scaleByPowerOfTwo(data: Float64Array, exponent: number): void {
+  if (exponent === 0) return;
+  const half = Math.trunc(exponent / 2);
+  const f1 = 2 ** half;
+  const f2 = 2 ** (exponent - half);
+  for (let i = 0; i < data.length; i++) data[i] = data[i] * f1 * f2;
+}
+
+/**
+ * Flips rows of `z` (k vectors of length n, row-major) so that each row's
+ * largest-magnitude entry is positive, the first such entry on ties.
+ */
+export function normalizeVectorRowSigns(z: Float64Array, k: number, n: number): void {
+  for (let j = 0; j < k; j++) {
+    const o = j * n;
+    let best = 0;
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      const v = Math.abs(z[o + i]);
+      if (v > best) {
+        best = v;
+        at = i;
+      }
+    }
+    if (z[o + at] < 0) for (let i = 0; i < n; i++) z[o + i] = -z[o + i];
+  }
+}
+
+/**
+ * The library's deterministic sign convention, in place: each column's
+ * largest-magnitude entry becomes positive (ties: the lowest row index).
+ */
+export function normalizeEigenvectorSigns(V: Matrix): Matrix {
+  const { rows, cols, data } = V;
+  for (let j = 0; j < cols; j++) {
+    let best = 0;
+    let at = 0;
+    for (let i = 0; i < rows; i++) {
+      const v = Math.abs(data[i * cols + j]);
+      if (v > best) {
+        best = v;
+        at = i;
+      }
+    }
+    if (data[at * cols + j] < 0) for (let i = 0; i < rows; i++) data[i * cols + j] *= -1;
+  }
+  return V;
+}
+
+/** Transposes the k x n "vectors as rows" block into the n x k result matrix. */
+function rowsToColumns(z: Float64Array, k: number, n: number): Matrix {
+  return new Matrix(k, n, z).transpose();
+}
+
+function parseSelection(select: EigenSelection, n: number, owner: string) {
+  if (select === "all") return { kind: "all" as const, k: n };
+  if (select !== null && typeof select === "object") {
+    if ("smallest" in select) {
+      const k = checkInteger(owner, "select.smallest", select.smallest, 1, n, "(the matrix order)");
+      return { kind: "smallest" as const, k };
+    }
+    if ("largest" in select) {
+      const k = checkInteger(owner, "select.largest", select.largest, 1, n, "(the matrix order)");
+      return { kind: "largest" as const, k };
+    }
+  }
+  throw new ValidationError(
+    "select",
+    `The 'select' option of ${owner} must be "all", {smallest: k} or {largest: k}. Got ${JSON.stringify(select)} instead.`,
+  );
+}
+
+/**
+ * Eigenvalues (ascending) and, unless `vectors` is false, unit eigenvectors of the
+ * symmetric matrix A. With `select: {smallest: k}` or `{largest: k}` only those k
+ * pairs are computed (bisection + inverse iteration: O(n^3) for the reduction, but only
+ * O(n^2 k) after it); `"all"` uses divide and conquer (implicit QL for values only).
+ *
+ * Accuracy: backward stable, ||A V - V Lambda|| ~ n eps ||A|| and ||V^T V - I|| ~ n eps,
+ * for any scaling of A (it is scaled by a power of two internally).
+ */
+export function symmetricEigen(
+  A: Matrix,
+  options: SymmetricEigenOptions = {},
+): SymmetricEigenResult {
+  const owner = "symmetricEigen";
+  const tolerance = options.symmetryTolerance ?? DEFAULT_SYMMETRY_TOLERANCE;
+  if (typeof tolerance !== "number" || !(tolerance >= 0) || !Number.isFinite(tolerance)) {
+    throw new ValidationError(
+      "symmetryTolerance",
+      `The 'symmetryTolerance' option of ${owner} must be a finite number in [0, inf). Got ${String(tolerance)} instead.`,
+    );
+  }
+  const anrm = checkSymmetricMatrix(A, owner, "A", tolerance);
+  const n = A.rows;
+  const sel = parseSelection(options.select ?? "all", n, owner);
+  const wantVectors = options.vectors ?? true;
+  const k = sel.k;
+  if (n === 0)
+    return { values: new Float64Array(0), vectors: wantVectors ? new Matrix(0, 0) : null };
+  if (anrm === 0) {
+    return {
+      values: new Float64Array(k),
+      vectors: wantVectors ? Matrix.identity(n, k) : null,
+    };
+  }
+  // Scale to max |a_ij| in [1/2, 1) by a power of two (exact), so that squares in the
+  // reflectors and Sturm counts neither overflow nor lose the matrix to underflow.
+  const exponent = -(Math.floor(Math.log2(anrm)) + 1);
+  const work = new Float64Array(n * n);
+  const a = A.data;
+  for (let j0 = 0; j0 < n; j0 += TILE) {
+    for (let i0 = j0; i0 < n; i0 += TILE) {
+      const j1 = Math.min(j0 + TILE, n);
+      const i1 = Math.min(i0 + TILE, n);
+      for (let j = j0; j < j1; j++) {
+        for (let i = Math.max(i0, j); i < i1; i++) {
+          work[j * n + i] = 0.5 * a[j * n + i] + 0.5 * a[i * n + j];
+        }
+      }
+    }
+  }
+  scaleByPowerOfTwo(work, exponent);
+  const tri = householderTridiagonalize(work, n);
+  const { values, z } = solveTridiagonal(tri, sel.kind, k, wantVectors);
+  scaleByPowerOfTwo(values, -exponent);
+  if (!wantVectors || z === null) return { values, vectors: null };
+  applyReflectors(tri, z, k);
+  normalizeVectorRowSigns(z, k, n);
+  return { values, vectors: rowsToColumns(z, k, n) };
+}
+
+/** Eigenvalues (ascending) and eigenvectors of T as rows (k x n) for the selection. */
+function solveTridiagonal(
+  tri: Tridiagonal,
+  kind: "all" | "smallest" | "largest",
+  k: number,
+  wantVectors: boolean,
+): { values: Float64Array; z: Float64Array | null } {
+  const n = tri.n;
+  // A selection of every pair is the full decomposition (divide and conquer beats n
+  // bisections and inverse iterations).
+  if (kind === "all" || k === n) return allTridiagonalPairs(tri, wantVectors);
+  const d = tri.diagonal.slice();
+  const e = tri.offDiagonal.slice();
+  // The k largest of T are the k smallest of -T (same vectors).
+  if (kind === "largest") {
+    for (let i = 0; i < n; i++) d[i] = -d[i];
+    for (let i = 0; i < n - 1; i++) e[i] = -e[i];
+  }
+  const selected = smallestTridiagonalEigenvalues(d, e, k);
+  let values = selected.values;
+  let z: Float64Array | null = null;
+  if (wantVectors) {
+    const { vectors, unconverged } = tridiagonalEigenvectors(d, e, selected);
+    if (unconverged > 0) {
+      // Inverse iteration missed its growth test (rare: extreme clustering); fall back
+      // to the full decomposition, which has no such failure mode, and select from it.
+      const all = allTridiagonalPairs(tri, true);
+      return pickFromAll(all.values, all.z as Float64Array, kind, k, n);
+    }
+    z = vectors;
+  }
+  if (kind === "largest") {
+    const out = new Float64Array(k);
+    for (let j = 0; j < k; j++) out[j] = -values[k - 1 - j];
+    values = out;
+    if (z !== null) z = reverseRows(z, k, n);
+  }
+  return { values, z };
+}
+
+function reverseRows(z: Float64Array, k: number, n: number): Float64Array {
+  const out = new Float64Array(k * n);
+  for (let j = 0; j < k; j++) out.set(z.subarray((k - 1 - j) * n, (k - j) * n), j * n);
+  return out;
+}
+
+function pickFromAll(
+  values: Float64Array,
+  z: Float64Array,
+  kind: "smallest" | "largest",
+  k: number,
+  n: number,
+): { values: Float64Array; z: Float64Array } {
+  const start = kind === "smallest" ? 0 : n - k;
+  return {
+    values: values.slice(start, start + k),
+    z: z.slice(start * n, (start + k) * n),
+  };
+}
+
+function allTridiagonalPairs(
+  tri: Tridiagonal,
+  wantVectors: boolean,
+): { values: Float64Array; z: Float64Array | null } {
+  const d = tri.diagonal.slice();
+  const e = tri.offDiagonal.slice();
+  // With vectors, divide and conquer (its work is mostly GEMM); values alone come
+  // from implicit QL in O(n^2).
+  if (wantVectors) return tridiagonalDivideAndConquer(d, e);
+  tridiagonalQL(d, e, null);
+  return { values: d.sort(), z: null };
+}
+
+/** The k smallest eigenvalues (ascending) of the symmetric A and their eigenvectors (n x k). */
+export function trailingEigenpairs(A: Matrix, k: number): Eigenpairs {
+  if (A instanceof Matrix)
+    checkInteger("trailingEigenpairs", "k", k, 1, A.rows, "(the matrix order)");
+  const { values, vectors } = symmetricEigen(A, { select: { smallest: k } });
+  return { values, vectors: vectors as Matrix };
+}
+
+/**
+ * The k largest eigenvalues of the symmetric A, still in ascending order (values[k-1]
+ * is the largest), and their eigenvectors (n x k).
+ */
+export function leadingEigenpairs(A: Matrix, k: number): Eigenpairs {
+  if (A instanceof Matrix)
+    checkInteger("leadingEigenpairs", "k", k, 1, A.rows, "(the matrix order)");
+  const { values, vectors } = symmetricEigen(A, { select: { largest: k } });
+  return { values, vectors: vectors as Matrix };
+}
+
+/** All eigenvalues of the symmetric A, ascending. */
+export function symmetricEigenvalues(A: Matrix): Float64Array {
+  return symmetricEigen(A, { vectors: false }).values;
+}

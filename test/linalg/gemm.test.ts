@@ -1,0 +1,75 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  gemmABtRaw,
+  gramColumns,
+  gramRows,
+  multiply,
+  multiplyABt,
+  multiplyAtB,
+} from "../../src/linalg/gemm.js";
+import { Matrix } from "../../src/linalg/matrix.js";
+import { maxAbsDifference, randomMatrix } from "./helpers.js";
+
+function naive(A: Matrix, B: Matrix): Matrix {
+  const C = new Matrix(A.rows, B.cols);
+  for (let i = 0; i < A.rows; i++) {
+    for (let j = 0; j < B.cols; j++) {
+      let s = 0;
+      for (let l = 0; l < A.cols; l++) s += A.get(i, l) * B.get(l, j);
+      C.set(i, j, s);
+    }
+  }
+  return C;
+}
+
+const dim = fc.integer({ min: 1, max: 37 });
+
+describe("GEMM kernels agree with the textbook triple loop", () => {
+  it("multiply, multiplyABt and multiplyAtB on every remainder shape", () => {
+    fc.assert(
+      fc.property(dim, dim, dim, fc.integer({ min: 0, max: 10_000 }), (m, n, p, seed) => {
+        const A = randomMatrix(m, p, seed);
+        const B = randomMatrix(p, n, seed + 1);
+        const ref = naive(A, B);
+        const tol = 1e-12 * p;
+        expect(maxAbsDifference(multiply(A, B).data, ref.data)).toBeLessThan(tol);
+        expect(maxAbsDifference(multiplyABt(A, B.transpose()).data, ref.data)).toBeLessThan(tol);
+        expect(maxAbsDifference(multiplyAtB(A.transpose(), B).data, ref.data)).toBeLessThan(tol);
+      }),
+      { numRuns: 80, seed: 5 },
+    );
+  });
+
+  it("crosses the KC and MC panel boundaries", () => {
+    const A = randomMatrix(131, 517, 1);
+    const B = randomMatrix(517, 9, 2);
+    expect(maxAbsDifference(multiply(A, B).data, naive(A, B).data)).toBeLessThan(1e-11);
+  });
+
+  it("accumulates into a sub-block with leading dimensions", () => {
+    const A = randomMatrix(7, 10, 3);
+    const B = randomMatrix(6, 10, 4);
+    const C = randomMatrix(9, 11, 5);
+    const before = C.clone();
+    // C[1:8, 2:8] += A B^T, reading A and B through their full row strides.
+    gemmABtRaw(7, 6, 10, A.data, 10, B.data, 10, C.data.subarray(11 + 2), 11, true);
+    const AB = naive(A, B.transpose());
+    for (let i = 0; i < 9; i++) {
+      for (let j = 0; j < 11; j++) {
+        const inside = i >= 1 && i < 8 && j >= 2 && j < 8;
+        const expected = before.get(i, j) + (inside ? AB.get(i - 1, j - 2) : 0);
+        expect(Math.abs(C.get(i, j) - expected)).toBeLessThan(1e-12);
+      }
+    }
+  });
+
+  it("Gram matrices are exactly symmetric and match the products", () => {
+    const X = randomMatrix(70, 23, 6);
+    const G = gramRows(X);
+    const H = gramColumns(X);
+    expect(maxAbsDifference(G.data, G.transpose().data)).toBe(0);
+    expect(maxAbsDifference(G.data, naive(X, X.transpose()).data)).toBeLessThan(1e-11);
+    expect(maxAbsDifference(H.data, naive(X.transpose(), X).data)).toBeLessThan(1e-11);
+  });
+});

@@ -1,0 +1,122 @@
+/** Shared builders and measures for the linear-algebra tests (seeded, deterministic). */
+import { Random } from "../../src/core/rng.js";
+import { frobeniusNorm } from "../../src/linalg/basic.js";
+import { multiply, multiplyAtB } from "../../src/linalg/gemm.js";
+import { Matrix } from "../../src/linalg/matrix.js";
+
+export function randomMatrix(rows: number, cols: number, seed: number, scale = 1): Matrix {
+  const r = new Random(seed);
+  const M = new Matrix(rows, cols);
+  for (let i = 0; i < M.data.length; i++) M.data[i] = scale * r.normal();
+  return M;
+}
+
+export function randomSymmetric(n: number, seed: number, scale = 1): Matrix {
+  const r = new Random(seed);
+  const A = new Matrix(n, n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      const v = scale * r.normal();
+      A.data[i * n + j] = v;
+      A.data[j * n + i] = v;
+    }
+  }
+  return A;
+}
+
+/** A random orthogonal n x n matrix (Gram-Schmidt, twice, on a Gaussian matrix). */
+export function randomOrthogonal(n: number, seed: number): Matrix {
+  const G = randomMatrix(n, n, seed);
+  const Q = G.transpose(); // rows are the vectors being orthonormalised
+  const q = Q.data;
+  for (let j = 0; j < n; j++) {
+    for (let pass = 0; pass < 2; pass++) {
+      for (let i = 0; i < j; i++) {
+        let s = 0;
+        for (let t = 0; t < n; t++) s += q[i * n + t] * q[j * n + t];
+        for (let t = 0; t < n; t++) q[j * n + t] -= s * q[i * n + t];
+      }
+    }
+    let s = 0;
+    for (let t = 0; t < n; t++) s += q[j * n + t] ** 2;
+    s = Math.sqrt(s);
+    for (let t = 0; t < n; t++) q[j * n + t] /= s;
+  }
+  return Q.transpose();
+}
+
+/** Q diag(values) Q^T with a random orthogonal Q: a symmetric matrix with a prescribed spectrum. */
+export function withSpectrum(values: ArrayLike<number>, seed: number): Matrix {
+  const n = values.length;
+  const Q = randomOrthogonal(n, seed);
+  const QD = Q.clone();
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) QD.data[i * n + j] *= values[j];
+  const A = multiply(QD, Q.transpose());
+  return symmetrize(A);
+}
+
+export function symmetrize(A: Matrix): Matrix {
+  const n = A.rows;
+  const out = new Matrix(n, n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) out.data[i * n + j] = 0.5 * (A.data[i * n + j] + A.data[j * n + i]);
+  }
+  return out;
+}
+
+/** ||A V - V diag(values)||_F. */
+export function eigenResidual(A: Matrix, V: Matrix, values: ArrayLike<number>): number {
+  const AV = multiply(A, V);
+  const k = V.cols;
+  for (let i = 0; i < V.rows; i++) {
+    for (let j = 0; j < k; j++) AV.data[i * k + j] -= V.data[i * k + j] * values[j];
+  }
+  return frobeniusNorm(AV);
+}
+
+/** ||V^T B V - I||_F (B = I when omitted). */
+export function orthogonalityError(V: Matrix, B?: Matrix): number {
+  const G = multiplyAtB(V, B ? multiply(B, V) : V);
+  for (let i = 0; i < G.rows; i++) G.data[i * G.cols + i] -= 1;
+  return frobeniusNorm(G);
+}
+
+/**
+ * Sine of the largest principal angle between the column spans of U and V (both with
+ * orthonormal columns, V with at most as many columns as U), bounded above by
+ * ||V - U U^T V||_F, which is accurate for small angles (unlike arccos of cosines).
+ */
+export function subspaceDistance(U: Matrix, V: Matrix): number {
+  const UtV = multiplyAtB(U, V);
+  const P = multiply(U, UtV);
+  for (let i = 0; i < P.data.length; i++) P.data[i] = V.data[i] - P.data[i];
+  return frobeniusNorm(P);
+}
+
+export function isAscending(values: ArrayLike<number>): boolean {
+  for (let i = 1; i < values.length; i++) if (values[i] < values[i - 1]) return false;
+  return true;
+}
+
+/** True when each column's largest-magnitude entry is positive (first one on ties). */
+export function followsSignConvention(V: Matrix): boolean {
+  for (let j = 0; j < V.cols; j++) {
+    let best = 0;
+    let at = 0;
+    for (let i = 0; i < V.rows; i++) {
+      const v = Math.abs(V.get(i, j));
+      if (v > best) {
+        best = v;
+        at = i;
+      }
+    }
+    if (V.get(at, j) < 0) return false;
+  }
+  return true;
+}
+
+export function maxAbsDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
+  return m;
+}
