@@ -25,6 +25,7 @@
  * within it of its threshold.
  */
 import { ValidationError } from "../core/errors.js";
+import { lobpcg } from "../linalg/lobpcg.js";
 import { Matrix } from "../linalg/matrix.js";
 import { CsrMatrix } from "../linalg/sparse.js";
 import { symmetricEigen } from "../linalg/symmetricEigen.js";
@@ -46,6 +47,67 @@ export interface LaplacianSpectrumOptions {
   vectors?: boolean;
   /** Drop the lightest edges up to this total trace perturbation (default 0: exact). */
   pruneBudget?: number;
+  /** Warm start of the iterative solves of large components (updated in place). */
+  warm?: LaplacianWarmStart;
+}
+
+/**
+ * Components larger than this are solved with LOBPCG on the sparse block (a dense
+ * n^3 solve, and n^2 memory, above a few thousand nodes is what the large-n path of
+ * the methods must avoid).
+ */
+export const DENSE_COMPONENT_LIMIT = 2500;
+
+/**
+ * The eigenvectors of the last iterative solve, n x b in global node order, reused
+ * as the start block of the next one (an outer iteration changes the graph a little).
+ */
+export interface LaplacianWarmStart {
+  block: Matrix | null;
+}
+
+/**
+ * The `want` smallest eigenpairs of one connected component's Laplacian by LOBPCG;
+ * `bound` is the sum of the residual norms (each Ritz value is within its residual
+ * of an eigenvalue), added to the perturbation bound of the result.
+ */
+function iterativeComponentSolve(
+  sub: CsrMatrix,
+  want: number,
+  members: Int32Array,
+  n: number,
+  warm: LaplacianWarmStart | undefined,
+): { values: Float64Array; vectors: Matrix; bound: number } {
+  const size = sub.rows;
+  let initial: Matrix | undefined;
+  if (warm?.block && warm.block.rows === n) {
+    const b = warm.block.cols;
+    const cols = Math.min(b, want);
+    initial = new Matrix(size, cols);
+    for (let t = 0; t < size; t++) {
+      for (let j = 0; j < cols; j++)
+        initial.data[t * cols + j] = warm.block.data[members[t] * b + j];
+    }
+  }
+  const result = lobpcg((V) => sub.multiplyMatrix(V), size, want, {
+    initial,
+    tol: 1e-10,
+    maxIterations: 5000,
+    seed: size,
+  });
+  if (warm) {
+    const b = result.vectors.cols;
+    if (warm.block === null || warm.block.rows !== n || warm.block.cols !== b) {
+      warm.block = new Matrix(n, b);
+    }
+    const blk = warm.block;
+    for (let t = 0; t < size; t++) {
+      for (let j = 0; j < b; j++) blk.data[members[t] * b + j] = result.vectors.data[t * b + j];
+    }
+  }
+  let bound = 0;
+  for (const r of result.residualNorms) bound += r;
+  return { values: result.values, vectors: result.vectors, bound };
 }
 
 interface Candidate {
@@ -116,7 +178,7 @@ function pruneLightEdges(L: CsrMatrix, budget: number): { pruned: CsrMatrix; bou
 export function laplacianSmallestEigenpairs(
   L: CsrMatrix,
   count: number,
-  { vectors = false, pruneBudget = 0 }: LaplacianSpectrumOptions = {},
+  { vectors = false, pruneBudget = 0, warm }: LaplacianSpectrumOptions = {},
 ): LaplacianSpectrum {
   const n = L.rows;
   if (!Number.isInteger(count) || count < 1 || count > n) {
@@ -131,8 +193,9 @@ export function laplacianSmallestEigenpairs(
       "laplacianSmallestEigenpairs cannot prune edges when eigenvectors are asked for.",
     );
   }
-  const { pruned, bound } =
-    pruneBudget > 0 ? pruneLightEdges(L, pruneBudget) : { pruned: L, bound: 0 };
+  const pruning = pruneBudget > 0 ? pruneLightEdges(L, pruneBudget) : { pruned: L, bound: 0 };
+  const pruned = pruning.pruned;
+  let bound = pruning.bound;
   const comps = connectedComponents(pruned);
   const p = comps.count;
   const candidates: Candidate[] = [];
@@ -144,8 +207,12 @@ export function laplacianSmallestEigenpairs(
       const size = comps.sizes[c];
       if (size === 1) continue;
       const want = Math.min(size, extra + 1);
-      const block = pruned.principalSubmatrix(comps.members[c]).toDense();
-      const eig = symmetricEigen(block, { select: { smallest: want }, vectors });
+      const sub = pruned.principalSubmatrix(comps.members[c]);
+      const eig =
+        size <= DENSE_COMPONENT_LIMIT
+          ? { ...symmetricEigen(sub.toDense(), { select: { smallest: want }, vectors }), bound: 0 }
+          : iterativeComponentSolve(sub, want, comps.members[c], n, warm);
+      bound += eig.bound;
       // Position 0 is the component's null vector (the block is a connected
       // Laplacian, so its smallest eigenvalue is the simple zero).
       for (let t = 1; t < want; t++) {
@@ -182,14 +249,21 @@ export function laplacianSmallestEigenpairs(
  * first with negligible edges pruned (a budget of 1e-6 tol), and again exactly when
  * a sum the rank control compares with tol lies within the perturbation bound of it.
  */
-export function rankControlEigenvalues(L: CsrMatrix, c: number, tol: number): Float64Array {
+export function rankControlEigenvalues(
+  L: CsrMatrix,
+  c: number,
+  tol: number,
+  warm?: LaplacianWarmStart,
+): Float64Array {
   const count = Math.min(c + 1, L.rows);
-  const fast = laplacianSmallestEigenpairs(L, count, { pruneBudget: 1e-6 * tol });
+  const fast = laplacianSmallestEigenpairs(L, count, { pruneBudget: 1e-6 * tol, warm });
   if (fast.perturbationBound === 0) return fast.values;
   let sumC = 0;
   for (let i = 0; i < Math.min(c, count); i++) sumC += fast.values[i];
   const sumC1 = sumC + (count > c ? fast.values[c] : 0);
   const b = fast.perturbationBound;
   if (Math.abs(sumC - tol) > b && Math.abs(sumC1 - tol) > b) return fast.values;
-  return laplacianSmallestEigenpairs(L, count).values;
+  // Too close to call with pruning: solve the unpruned L (iterative parts keep their
+  // own, much smaller, residual bound).
+  return laplacianSmallestEigenpairs(L, count, { warm }).values;
 }

@@ -76,6 +76,11 @@ export class FitContext {
     this.callbacks = callbacks;
   }
 
+  /** The caller's AbortSignal, for inner solvers that check it themselves. */
+  get signal(): AbortSignal | undefined {
+    return this.callbacks.signal;
+  }
+
   /** Throws AbortError if the caller's signal fired. */
   checkAborted(): void {
     throwIfAborted(this.callbacks.signal);

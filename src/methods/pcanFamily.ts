@@ -26,7 +26,11 @@ import {
   laplacianTrace,
   symmetrizeGraph,
 } from "../graph/laplacian.js";
-import { laplacianSmallestEigenpairs, rankControlEigenvalues } from "../graph/laplacianSpectrum.js";
+import {
+  type LaplacianWarmStart,
+  laplacianSmallestEigenpairs,
+  rankControlEigenvalues,
+} from "../graph/laplacianSpectrum.js";
 import { rankControl } from "../graph/rankControl.js";
 import { multiply, multiplyAtB } from "../linalg/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
@@ -106,6 +110,7 @@ export function fitPcanLoop(data: TrainingData, ctx: FitContext, s: PcanSettings
   let P = new Matrix(r, k);
   let mu: Float64Array = new Float64Array(0);
   let eL: Float64Array = new Float64Array(0);
+  const laplacianWarm: LaplacianWarmStart = { block: null };
 
   for (let t = 1; t <= s.maxIter; t++) {
     iterations = t;
@@ -129,17 +134,17 @@ export function fitPcanLoop(data: TrainingData, ctx: FitContext, s: PcanSettings
       eL = spectrum.values;
       F = (spectrum.vectors as Matrix).leadingColumns(c);
     } else {
-      eL = ctx.timeEigen(() => rankControlEigenvalues(L, c, s.tol));
+      eL = ctx.timeEigen(() => rankControlEigenvalues(L, c, s.tol, laplacianWarm));
     }
 
     const value =
-      2 * laplacianTrace(L, projected) +
+      2 * laplacianTrace(Ssym, projected) +
       gammaWeightedSquaredNorm(Ssym, graph.gamma) +
       2 *
         lambda *
         (F
-          ? laplacianTrace(L, F)
-          : classLaplacianTrace(L, (labels as NonNullable<typeof labels>).codes));
+          ? laplacianTrace(Ssym, F)
+          : classLaplacianTrace(Ssym, (labels as NonNullable<typeof labels>).codes));
     objective.push(value);
 
     const control = rankControl({

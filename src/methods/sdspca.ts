@@ -6,9 +6,17 @@
 
 import { epsOption, kOption, maxIterOption, tolOption } from "./common.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
-import { fitQLoop, stopRuleOption, type Weighting, weightingOption } from "./sdspcaFamily.js";
+import {
+  fitQLoop,
+  seedOption,
+  solverOption,
+  stopRuleOption,
+  type Weighting,
+  weightingOption,
+} from "./sdspcaFamily.js";
 import type { StopRule } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
+import type { ZSolverChoice } from "./zSolvers.js";
 
 export interface SDSPCAOptions {
   /** Subspace dimensionality k. */
@@ -22,6 +30,10 @@ export interface SDSPCAOptions {
   eps: number;
   stopRule: StopRule;
   weighting: Weighting;
+  /** Eigen-solver for Z: "auto" (by size), "dense" or "lobpcg" (matrix-free). */
+  solver: ZSolverChoice;
+  /** Seed of LOBPCG's random start vectors. */
+  seed: number;
 }
 
 export const multiplierSpec = (what: string) =>
@@ -42,6 +54,8 @@ export class SDSPCA extends Estimator<SDSPCAOptions> {
     eps: epsOption,
     stopRule: stopRuleOption,
     weighting: weightingOption,
+    solver: solverOption,
+    seed: seedOption,
   };
   readonly method = "sdspca";
   readonly displayName = "SDSPCA";
@@ -66,6 +80,8 @@ export class SDSPCA extends Estimator<SDSPCAOptions> {
       eps: p.eps,
       stopRule: p.stopRule,
       weighting: p.weighting,
+      solver: p.solver,
+      seed: p.seed,
       lambdaCap: Number.POSITIVE_INFINITY,
     });
   }

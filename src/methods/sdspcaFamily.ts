@@ -24,19 +24,22 @@ import { type AdaptiveNeighbourGraph, labelledAdaptiveGraph } from "../graph/ada
 import {
   classLaplacianTrace,
   gammaWeightedSquaredNorm,
+  graphLaplacian,
   laplacianTrace,
+  symmetrizeGraph,
 } from "../graph/laplacian.js";
-import { rankControlEigenvalues } from "../graph/laplacianSpectrum.js";
+import { type LaplacianWarmStart, rankControlEigenvalues } from "../graph/laplacianSpectrum.js";
 import { DEFAULT_LAMBDA_CAP, rankControl } from "../graph/rankControl.js";
 import { multiply } from "../linalg/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
-import { trailingEigenpairs } from "../linalg/symmetricEigen.js";
+import type { CsrMatrix } from "../linalg/sparse.js";
 import { checkComponentCount, resolveNeighbourCount } from "./common.js";
 import type { CoreFitResult, FitContext } from "./estimator.js";
-import { type GraphState, graphState, initialGraph, initialGraphState } from "./shared.js";
+import { initialGraph } from "./shared.js";
 import { iterateChange, STOP_RULES, type StopRule } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
 import type { StopReason } from "./types.js";
+import { chooseZSolver, type ZGraph, type ZSolverChoice } from "./zSolvers.js";
 
 /** How the user's alpha, beta, delta are read. */
 export type Weighting = "scaled" | "absolute";
@@ -58,9 +61,15 @@ export const stopRuleOption: OptionSpec = {
 };
 export const solverOption: OptionSpec = {
   type: "enum",
-  values: ["auto", "dense"],
+  values: ["auto", "dense", "lobpcg"],
   default: "auto",
-  doc: 'Eigen-solver for Z: "dense" forms the n x n matrix; "auto" chooses by size.',
+  doc: 'Eigen-solver for Z: "dense" forms the n x n matrix; "lobpcg" applies Z matrix-free with warm-started block LOBPCG (no n x n matrix); "auto" is dense up to 2500 training samples.',
+};
+export const seedOption: OptionSpec = {
+  type: "integer",
+  min: 0,
+  default: 0,
+  doc: "Seed of the random start vectors of LOBPCG (used only by the lobpcg solver).",
 };
 export const lambdaCapOption: OptionSpec = {
   type: "number",
@@ -83,30 +92,8 @@ export interface QLoopSettings {
   stopRule: StopRule;
   weighting: Weighting;
   lambdaCap: number;
-}
-
-/** The parts of Z that do not change inside one fit. */
-interface ZParts {
-  G: Matrix;
-  trG: number;
-  /** Class code of each sample (for Y Y^T and Y^T Q). */
-  codes: Int32Array;
-  c: number;
-}
-
-/** Z0 = -G - alpha Y Y^T (Algorithm 1, first line). */
-function baseMatrix(parts: ZParts, alpha: number): Matrix {
-  const { G, codes } = parts;
-  const n = G.rows;
-  const Z0 = new Matrix(n, n);
-  const z = Z0.data;
-  const g = G.data;
-  for (let i = 0; i < n; i++) {
-    const ci = codes[i];
-    const off = i * n;
-    for (let j = 0; j < n; j++) z[off + j] = codes[j] === ci ? -g[off + j] - alpha : -g[off + j];
-  }
-  return Z0;
+  solver: ZSolverChoice;
+  seed: number;
 }
 
 /** ||Y^T Q||_F^2 = sum over classes of the squared norm of the class sum of rows of Q. */
@@ -139,6 +126,13 @@ function dotAll(A: Matrix, B: Matrix): number {
   return s;
 }
 
+/** The graph as one iteration sees it: symmetrised S, gamma, and what Z needs of L. */
+interface GraphState {
+  readonly Ssym: CsrMatrix;
+  readonly gamma: Float64Array;
+  readonly z: ZGraph;
+}
+
 /** Warnings about classes too small for an m-neighbour graph to separate them. */
 function smallClassWarnings(data: TrainingData, m: number): string[] {
   const labels = data.labels;
@@ -168,7 +162,6 @@ export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings):
   const graphMode: GraphMode = s.delta === 0 ? "none" : s.graph;
   const m = graphMode === "none" ? null : resolveNeighbourCount(s.owner, s.m, n);
   const c = labels.classes.length;
-  const G = data.gram();
   const trG = data.gramTrace();
   if (!(trG > 0)) {
     throw new ValidationError(
@@ -176,18 +169,27 @@ export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings):
       `${s.owner} needs training data that is not constant: every centred row is 0.`,
     );
   }
-  const parts: ZParts = { G, trG, codes: labels.codes, c };
   const scaled = s.weighting === "scaled";
   // alpha = a Tr(XX^T)/Tr(YY^T) with Tr(YY^T) = n for one-hot Y (SPEC section 1).
   const alpha = scaled ? (s.alpha * trG) / n : s.alpha;
-  const Z0 = baseMatrix(parts, alpha);
+  const solver = chooseZSolver(s.solver, data, alpha, labels.codes, c, k, s.seed, ctx.signal);
   const warnings: string[] = m === null ? [] : smallClassWarnings(data, m);
 
+  /** Algorithm 3, loop lines 1-2 (symmetrise S, form L), plus what Z needs of L. */
+  const graphOf = (g: AdaptiveNeighbourGraph): GraphState => {
+    const Ssym = symmetrizeGraph(g.S);
+    const L = graphLaplacian(Ssym);
+    return { Ssym, gamma: g.gamma, z: solver.graphTerm(Ssym, L) };
+  };
   let graph: GraphState | null = null;
   let adaptiveGraph: AdaptiveNeighbourGraph | null = null;
   if (graphMode !== "none") {
-    adaptiveGraph = ctx.timeGraph(() => initialGraph(data, m as number, s.eps));
-    graph = ctx.timeGraph(() => initialGraphState(data, m as number, s.eps));
+    const g0 = ctx.timeGraph(() => initialGraph(data, m as number, s.eps));
+    adaptiveGraph = g0;
+    // The initial graph's state is shared by every fit on this training set.
+    graph = ctx.timeGraph(() =>
+      data.cached(`initialGraphState:${solver.kind}:${m}:${s.eps}`, () => graphOf(g0)),
+    );
   }
 
   const Dd = new Float64Array(n).fill(1);
@@ -205,7 +207,7 @@ export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings):
   let eL: Float64Array | null = null as Float64Array | null;
   let betaWeight = 0;
   let deltaWeight = 0;
-  const Z = new Matrix(n, n);
+  const laplacianWarm: LaplacianWarmStart = { block: null };
 
   for (let t = 1; t <= s.maxIter; t++) {
     iterations = t;
@@ -214,16 +216,10 @@ export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings):
     let sumD = 0;
     for (let i = 0; i < n; i++) sumD += Dd[i];
     betaWeight = scaled ? (s.beta * trG) / sumD : s.beta;
+    const zGraph = graph === null ? null : (graph as GraphState).z;
     deltaWeight =
-      graph === null ? 0 : scaled ? (graph.trM > 0 ? (s.delta * trG) / graph.trM : 0) : s.delta;
-    const z = Z.data;
-    z.set(Z0.data);
-    for (let i = 0; i < n; i++) z[i * n + i] += betaWeight * Dd[i];
-    if (graph !== null && deltaWeight !== 0) {
-      const md = graph.M.data;
-      for (let p = 0; p < z.length; p++) z[p] += deltaWeight * md[p];
-    }
-    const eig = ctx.timeEigen(() => trailingEigenpairs(Z, k));
+      zGraph === null ? 0 : scaled ? (zGraph.trM > 0 ? (s.delta * trG) / zGraph.trM : 0) : s.delta;
+    const eig = ctx.timeEigen(() => solver.solve(betaWeight, Dd, deltaWeight, zGraph));
     Q = eig.vectors;
     evals = eig.values;
     const change = iterateChange(Q, Q0, s.stopRule);
@@ -242,14 +238,14 @@ export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings):
     let trQGQ: number;
     let graphTerms = 0;
     if (graph !== null) {
-      P = multiply(G, Q);
+      P = solver.project(Q);
       trQGQ = dotAll(Q, P);
       if (deltaWeight !== 0) {
-        graphTerms = deltaWeight * laplacianTrace(graph.L, P);
+        graphTerms = deltaWeight * laplacianTrace(graph.Ssym, P);
         if (graphMode === "adaptive") {
           graphTerms +=
             0.5 * deltaWeight * gammaWeightedSquaredNorm(graph.Ssym, graph.gamma) +
-            deltaWeight * lambda * classLaplacianTrace(graph.L, labels.codes);
+            deltaWeight * lambda * classLaplacianTrace(graph.Ssym, labels.codes);
         }
       }
     } else {
@@ -263,8 +259,8 @@ export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings):
 
     let stop = false;
     if (graphMode === "adaptive" && graph !== null) {
-      const L = graph.L;
-      const values = ctx.timeEigen(() => rankControlEigenvalues(L, c, s.tol));
+      const L = graph.z.L;
+      const values = ctx.timeEigen(() => rankControlEigenvalues(L, c, s.tol, laplacianWarm));
       eL = values;
       const control = rankControl({
         eigenvalues: values.length >= c + 1 ? values : padded(values, c + 1),
@@ -313,7 +309,7 @@ export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings):
           m: m as number,
           eps: s.eps,
         });
-        graph = graphState(adaptiveGraph as AdaptiveNeighbourGraph, G);
+        graph = graphOf(adaptiveGraph as AdaptiveNeighbourGraph);
       });
     }
     Q0 = Q;
@@ -328,7 +324,7 @@ export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings):
     objective,
     lambdaTrace,
     warnings,
-    solver: "dense",
+    solver: solver.kind,
     artifacts: adaptiveGraph
       ? {
           Q,
@@ -347,6 +343,7 @@ export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings):
       iterateChange: changes,
       eigenvalues: Array.from(evals),
       laplacianEigenvalues: eL ? Array.from(eL) : null,
+      ...solver.stats,
     },
   };
 }

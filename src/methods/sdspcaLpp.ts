@@ -7,9 +7,17 @@
 import { epsOption, kOption, maxIterOption, neighboursOption, tolOption } from "./common.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { multiplierSpec } from "./sdspca.js";
-import { fitQLoop, stopRuleOption, type Weighting, weightingOption } from "./sdspcaFamily.js";
+import {
+  fitQLoop,
+  seedOption,
+  solverOption,
+  stopRuleOption,
+  type Weighting,
+  weightingOption,
+} from "./sdspcaFamily.js";
 import type { StopRule } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
+import type { ZSolverChoice } from "./zSolvers.js";
 
 export interface SDSPCALPPOptions {
   k: number;
@@ -24,6 +32,10 @@ export interface SDSPCALPPOptions {
   eps: number;
   stopRule: StopRule;
   weighting: Weighting;
+  /** Eigen-solver for Z: "auto" (by size), "dense" or "lobpcg" (matrix-free). */
+  solver: ZSolverChoice;
+  /** Seed of LOBPCG's random start vectors. */
+  seed: number;
 }
 
 export class SDSPCALPP extends Estimator<SDSPCALPPOptions> {
@@ -38,6 +50,8 @@ export class SDSPCALPP extends Estimator<SDSPCALPPOptions> {
     eps: epsOption,
     stopRule: stopRuleOption,
     weighting: weightingOption,
+    solver: solverOption,
+    seed: seedOption,
   };
   readonly method = "sdspca-lpp";
   readonly displayName = "SDSPCA-LPP";
@@ -62,6 +76,8 @@ export class SDSPCALPP extends Estimator<SDSPCALPPOptions> {
       eps: p.eps,
       stopRule: p.stopRule,
       weighting: p.weighting,
+      solver: p.solver,
+      seed: p.seed,
       lambdaCap: Number.POSITIVE_INFINITY,
     });
   }

@@ -15,12 +15,15 @@ import { multiplierSpec } from "./sdspca.js";
 import {
   fitQLoop,
   lambdaCapOption,
+  seedOption,
+  solverOption,
   stopRuleOption,
   type Weighting,
   weightingOption,
 } from "./sdspcaFamily.js";
 import type { StopRule } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
+import type { ZSolverChoice } from "./zSolvers.js";
 
 export interface SDSPCAANOptions {
   k: number;
@@ -37,6 +40,10 @@ export interface SDSPCAANOptions {
   eps: number;
   stopRule: StopRule;
   weighting: Weighting;
+  /** Eigen-solver for Z: "auto" (by size), "dense" or "lobpcg" (matrix-free). */
+  solver: ZSolverChoice;
+  /** Seed of LOBPCG's random start vectors. */
+  seed: number;
   lambdaCap: number;
   /** Keep S at the initial graph (then SDSPCAAN is SDSPCA-LPP). */
   freezeGraph: boolean;
@@ -54,6 +61,8 @@ export class SDSPCAAN extends Estimator<SDSPCAANOptions> {
     eps: epsOption,
     stopRule: stopRuleOption,
     weighting: weightingOption,
+    solver: solverOption,
+    seed: seedOption,
     lambdaCap: lambdaCapOption,
     freezeGraph: {
       type: "boolean",
@@ -84,6 +93,8 @@ export class SDSPCAAN extends Estimator<SDSPCAANOptions> {
       eps: p.eps,
       stopRule: p.stopRule,
       weighting: p.weighting,
+      solver: p.solver,
+      seed: p.seed,
       lambdaCap: p.lambdaCap,
     });
   }

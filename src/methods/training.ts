@@ -72,6 +72,11 @@ export class TrainingData {
     return value;
   }
 
+  /** Whether a shared quantity has been computed (for tests and diagnostics). */
+  hasCached(key: string): boolean {
+    return this.cache.has(key);
+  }
+
   /** X X^T (n x n) of the centred data. Only for the dense path: it is n^2 memory. */
   gram(): Matrix {
     return this.cached("gram", () => gramRows(this.X));

@@ -17,13 +17,16 @@ import { SDSPCA } from "../../src/methods/sdspca.js";
 import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
 import { SDSPCALPP } from "../../src/methods/sdspcaLpp.js";
 import { SPCAN } from "../../src/methods/spcan.js";
+import { TrainingData } from "../../src/methods/training.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 
 /** Gaussian classes in a low-dimensional subspace plus isotropic noise. */
 function blobs(seed: number, n = 60, d = 40, c = 3, sep = 3): { X: Matrix; y: number[] } {
   const rng = new Random(seed);
   const latent = 5;
-  const centres = Array.from({ length: c }, () => Array.from({ length: latent }, () => sep * rng.normal()));
+  const centres = Array.from({ length: c }, () =>
+    Array.from({ length: latent }, () => sep * rng.normal()),
+  );
   const A = Array.from({ length: latent }, () => Array.from({ length: d }, () => rng.normal()));
   const X = new Matrix(n, d);
   const y: number[] = [];
@@ -89,7 +92,8 @@ describe("the paper's identities", () => {
     }
     expect(orthogonalityError(W)).toBeLessThan(1e-12);
     const variances = new PCA({ k }).fit(X).fitInfo.details.explainedVariance as number[];
-    for (let j = 0; j < k; j++) expect(variances[j]).toBeCloseTo(values[k - 1 - j] / (X.rows - 1), 6);
+    for (let j = 0; j < k; j++)
+      expect(variances[j]).toBeCloseTo(values[k - 1 - j] / (X.rows - 1), 6);
   });
 });
 
@@ -102,7 +106,8 @@ describe("SDSPCA family invariants", () => {
       expect(orthogonalityError(Q)).toBeLessThan(1e-12);
       const W = multiplyAtB(centerColumns(X).centered, Q);
       let err = 0;
-      for (let t = 0; t < W.data.length; t++) err = Math.max(err, Math.abs(W.data[t] - model.components.data[t]));
+      for (let t = 0; t < W.data.length; t++)
+        err = Math.max(err, Math.abs(W.data[t] - model.components.data[t]));
       expect(err).toBeLessThan(1e-9);
     }
   });
@@ -133,10 +138,18 @@ describe("SDSPCA family invariants", () => {
         fc.constantFrom(0.01, 1, 100),
         (seed, alpha, beta) => {
           const { X, y } = blobs(seed, 36, 20, 3);
-          const model = new SDSPCA({ k: 3, alpha, beta, weighting: "absolute", tol: 1e-9, maxIter: 60 }).fit(X, y);
+          const model = new SDSPCA({
+            k: 3,
+            alpha,
+            beta,
+            weighting: "absolute",
+            tol: 1e-9,
+            maxIter: 60,
+          }).fit(X, y);
           const obj = model.fitInfo.objective;
           const scale = Math.max(...obj.map(Math.abs));
-          for (let t = 1; t < obj.length; t++) expect(obj[t]).toBeLessThanOrEqual(obj[t - 1] + 1e-10 * scale);
+          for (let t = 1; t < obj.length; t++)
+            expect(obj[t]).toBeLessThanOrEqual(obj[t - 1] + 1e-10 * scale);
         },
       ),
       { numRuns: 12, seed: 42 },
@@ -145,11 +158,19 @@ describe("SDSPCA family invariants", () => {
 
   it("SDSPCA-LPP's objective never increases with fixed weights", () => {
     const { X, y } = blobs(5);
-    const model = new SDSPCALPP({ k: 4, alpha: 1, beta: 50, delta: 1e-6, weighting: "absolute", tol: 1e-9 }).fit(X, y);
+    const model = new SDSPCALPP({
+      k: 4,
+      alpha: 1,
+      beta: 50,
+      delta: 1e-6,
+      weighting: "absolute",
+      tol: 1e-9,
+    }).fit(X, y);
     const obj = model.fitInfo.objective;
     const scale = Math.max(...obj.map(Math.abs));
     expect(obj.length).toBeGreaterThan(2);
-    for (let t = 1; t < obj.length; t++) expect(obj[t]).toBeLessThanOrEqual(obj[t - 1] + 1e-10 * scale);
+    for (let t = 1; t < obj.length; t++)
+      expect(obj[t]).toBeLessThanOrEqual(obj[t - 1] + 1e-10 * scale);
   });
 
   it("all three stop rules converge on a well-separated problem", () => {
@@ -184,7 +205,9 @@ describe("SDSPCA family invariants", () => {
 
   it("k above n is refused with the bound in the message", () => {
     const { X, y } = blobs(8, 20, 30, 2);
-    expect(() => new SDSPCA({ k: 21 }).fit(X, y)).toThrow(/'k' parameter of SDSPCA must be an integer in \[1, 20\]/);
+    expect(() => new SDSPCA({ k: 21 }).fit(X, y)).toThrow(
+      /'k' parameter of SDSPCA must be an integer in \[1, 20\]/,
+    );
   });
 });
 
@@ -217,5 +240,99 @@ describe("PCAN and SPCAN (W-step in the data span)", () => {
     expect(new PCAN({ k: 2, clusters: 3 }).fit(X).nComponents).toBe(2);
     expect(() => new PCAN({ k: 30, clusters: 3 }).fit(X)).toThrow(ValidationError);
     expect(() => new PCAN({ k: 30, clusters: 3 }).fit(X)).toThrow(/numerical rank r = 29/);
+  });
+});
+
+describe("the matrix-free LOBPCG path", () => {
+  it("gives the dense path's subspace and iteration count", () => {
+    const { X, y } = blobs(12, 90, 30, 3);
+    for (const opts of [
+      { k: 5 },
+      { k: 5, alpha: 0.1, beta: 10, delta: 0.1 },
+      { k: 4, alpha: 10, beta: 0.1, delta: 10, m: 6 },
+    ]) {
+      const dense = new SDSPCAAN({ ...opts, solver: "dense" }).fit(X, y);
+      const operator = new SDSPCAAN({ ...opts, solver: "lobpcg" }).fit(X, y);
+      expect(operator.fitInfo.solver).toBe("lobpcg");
+      expect(operator.fitInfo.details.lobpcgIterations as number).toBeGreaterThan(0);
+      expect(maxPrincipalAngle(dense.components, operator.components)).toBeLessThan(1e-6);
+      expect(operator.fitInfo.iterations).toBe(dense.fitInfo.iterations);
+      expect(operator.fitInfo.lambdaTrace).toEqual(dense.fitInfo.lambdaTrace);
+    }
+  });
+
+  it("never forms an n x n matrix (no Gram matrix is cached)", () => {
+    const { X, y } = blobs(13, 60, 20, 3);
+    const data = TrainingData.prepare(X, y);
+    new SDSPCAAN({ k: 3, solver: "lobpcg" }).fitPrepared(data);
+    expect(data.hasCached("gram")).toBe(false);
+    new SDSPCAAN({ k: 3, solver: "dense" }).fitPrepared(data);
+    expect(data.hasCached("gram")).toBe(true);
+  });
+});
+
+describe("the reported objective", () => {
+  it("equals the paper's objective (Eq. SDSPCAAN) computed densely at the final iterate", () => {
+    const { X, y } = blobs(14, 40, 25, 3);
+    const model = new SDSPCAAN({ k: 3, m: 6, alpha: 0.5, beta: 2, delta: 3 }).fit(X, y);
+    const info = model.fitInfo;
+    expect(info.stopReason).toBe("converged");
+    const Q = model.artifacts.Q as Matrix;
+    const S = model.artifacts.S as CsrMatrix;
+    const gamma = model.artifacts.gamma as Float64Array;
+    const { alphaWeight, betaWeight, deltaWeight, lambdaFinal } = info.details as Record<
+      string,
+      number
+    >;
+    const Xc = centerColumns(X).centered;
+    const n = X.rows;
+    const G = multiply(Xc, Xc.transpose());
+    const Sd = S.toDense();
+    const Ssym = new Matrix(n, n);
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < n; j++) Ssym.set(i, j, 0.5 * (Sd.get(i, j) + Sd.get(j, i)));
+    const L = new Matrix(n, n);
+    for (let i = 0; i < n; i++) {
+      let deg = 0;
+      for (let j = 0; j < n; j++) deg += Ssym.get(i, j);
+      for (let j = 0; j < n; j++) L.set(i, j, (i === j ? deg : 0) - Ssym.get(i, j));
+    }
+    const Y = new Matrix(n, 3);
+    y.forEach((c, i) => Y.set(i, c, 1));
+    const QQt = multiply(Q, Q.transpose());
+    const fro2 = (A: Matrix) => A.data.reduce((s, v) => s + v * v, 0);
+    const minus = (A: Matrix, B: Matrix) =>
+      new Matrix(
+        A.rows,
+        A.cols,
+        A.data.map((v, i) => v - B.data[i]),
+      );
+    const recon = fro2(minus(Xc, multiply(QQt, Xc)));
+    const label = fro2(minus(Y, multiply(QQt, Y)));
+    let l21 = 0;
+    for (let i = 0; i < n; i++) l21 += Math.hypot(...Q.row(i));
+    const GQ = multiply(G, Q);
+    const trGraph = multiplyAtB(GQ, multiply(L, GQ)).data.reduce(
+      (s, v, t) => (t % 4 === 0 ? s + v : s),
+      0,
+    );
+    let gammaTerm = 0;
+    for (let i = 0; i < n; i++) {
+      let row = 0;
+      for (let j = 0; j < n; j++) row += Ssym.get(i, j) ** 2;
+      gammaTerm += gamma[i] * row;
+    }
+    const trYLY = multiplyAtB(Y, multiply(L, Y)).data.reduce(
+      (s, v, t) => (t % 4 === 0 ? s + v : s),
+      0,
+    );
+    const expected =
+      recon +
+      alphaWeight * label +
+      betaWeight * l21 +
+      deltaWeight * (trGraph + 0.5 * gammaTerm + lambdaFinal * trYLY);
+    const reported = info.objective[info.objective.length - 1];
+    expect(Math.abs(reported - expected)).toBeLessThan(1e-9 * Math.abs(expected));
+    expect(trGraph).toBeGreaterThan(0);
   });
 });

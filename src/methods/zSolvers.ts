@@ -1,0 +1,246 @@
+/**
+ * Two ways to get the k trailing eigenvectors of SDSPCAAN's n x n matrix
+ *
+ *   Z = -G - alpha Y Y^T + beta D + delta G L G,     G = X X^T       (Eq. SDSPCAAN-Q)
+ *
+ * - dense: form Z (n^2 memory, the n^3 product G L G every time the graph changes)
+ *   and run the dense symmetric solver; exact and fastest while n is small;
+ * - operator: never form an n x n matrix; apply Z to blocks through the thin SVD
+ *   X = U S V^T (G V = U S^2 U^T V), the one-hot labels, the diagonal D and the sparse
+ *   L, and solve with block LOBPCG warm-started from the previous outer iteration.
+ *   Tr(G L G), which the trace scaling of delta needs, is Tr(H^T L H) with
+ *   H = U S^2 (H H^T = G^2): a sparse quadratic form instead of an n^3 product.
+ *
+ * Both give the same subspace (tested); `chooseZSolver` picks by size.
+ */
+import { ValidationError } from "../core/errors.js";
+import { laplacianTrace } from "../graph/laplacian.js";
+import { multiply, multiplyAtB } from "../linalg/gemm.js";
+import { lobpcg } from "../linalg/lobpcg.js";
+import { Matrix } from "../linalg/matrix.js";
+import { sandwichProduct } from "../linalg/sandwich.js";
+import type { CsrMatrix } from "../linalg/sparse.js";
+import { trailingEigenpairs } from "../linalg/symmetricEigen.js";
+import { trainingSvd } from "./shared.js";
+import type { TrainingData } from "./training.js";
+
+/** Above this many training samples "auto" uses the operator path (measured, see docs/performance.md). */
+export const DENSE_Z_LIMIT = 2500;
+
+/** What one iteration needs of the graph: L, and Tr(G L G) (plus G L G itself when dense). */
+export interface ZGraph {
+  readonly L: CsrMatrix;
+  readonly trM: number;
+  /** G L G (dense path only). */
+  readonly M: Matrix | null;
+}
+
+export interface ZSolution {
+  readonly values: Float64Array;
+  readonly vectors: Matrix;
+}
+
+export interface ZSolver {
+  readonly kind: "dense" | "lobpcg";
+  /** Tr(G L G) and, for the dense path, G L G, for the graph S (symmetric) and its Laplacian L. */
+  graphTerm(S: CsrMatrix, L: CsrMatrix): ZGraph;
+  /** The k trailing eigenpairs of Z = Z0 + beta diag(Dd) + delta G L G. */
+  solve(beta: number, Dd: Float64Array, delta: number, graph: ZGraph | null): ZSolution;
+  /** G Q: the projected training rows (Q^T X x_i)^T. */
+  project(Q: Matrix): Matrix;
+  /** Diagnostics (e.g. LOBPCG iterations), JSON-safe. */
+  readonly stats: Record<string, number>;
+  /** Warnings met while solving. */
+  readonly warnings: string[];
+}
+
+export type ZSolverChoice = "auto" | "dense" | "lobpcg";
+
+function labelSums(V: Matrix, codes: Int32Array, c: number): Float64Array {
+  const b = V.cols;
+  const sums = new Float64Array(c * b);
+  for (let i = 0; i < V.rows; i++) {
+    const off = codes[i] * b;
+    for (let j = 0; j < b; j++) sums[off + j] += V.data[i * b + j];
+  }
+  return sums;
+}
+
+class DenseZSolver implements ZSolver {
+  readonly kind = "dense" as const;
+  readonly stats: Record<string, number> = {};
+  readonly warnings: string[] = [];
+  private readonly G: Matrix;
+  private readonly Z0: Matrix;
+  private readonly Z: Matrix;
+  private readonly k: number;
+
+  constructor(data: TrainingData, alpha: number, codes: Int32Array, k: number) {
+    const G = data.gram();
+    const n = G.rows;
+    this.G = G;
+    this.k = k;
+    // Z0 = -G - alpha Y Y^T (Algorithm 1, first line): (Y Y^T)_ij = 1 within a class.
+    const Z0 = new Matrix(n, n);
+    const z = Z0.data;
+    const g = G.data;
+    for (let i = 0; i < n; i++) {
+      const ci = codes[i];
+      const off = i * n;
+      for (let j = 0; j < n; j++) z[off + j] = codes[j] === ci ? -g[off + j] - alpha : -g[off + j];
+    }
+    this.Z0 = Z0;
+    this.Z = new Matrix(n, n);
+  }
+
+  graphTerm(_S: CsrMatrix, L: CsrMatrix): ZGraph {
+    const M = sandwichProduct(this.G, L);
+    let trM = 0;
+    for (let i = 0; i < M.rows; i++) trM += M.data[i * M.cols + i];
+    return { L, trM, M };
+  }
+
+  solve(beta: number, Dd: Float64Array, delta: number, graph: ZGraph | null): ZSolution {
+    const n = this.Z.rows;
+    const z = this.Z.data;
+    z.set(this.Z0.data);
+    for (let i = 0; i < n; i++) z[i * n + i] += beta * Dd[i];
+    if (graph !== null && delta !== 0) {
+      const md = (graph.M as Matrix).data;
+      for (let p = 0; p < z.length; p++) z[p] += delta * md[p];
+    }
+    return trailingEigenpairs(this.Z, this.k);
+  }
+
+  project(Q: Matrix): Matrix {
+    return multiply(this.G, Q);
+  }
+}
+
+class OperatorZSolver implements ZSolver {
+  readonly kind = "lobpcg" as const;
+  readonly stats: Record<string, number> = { lobpcgIterations: 0, lobpcgSolves: 0 };
+  readonly warnings: string[] = [];
+  private readonly U: Matrix;
+  private readonly s2: Float64Array;
+  private readonly H: Matrix;
+  private readonly alpha: number;
+  private readonly codes: Int32Array;
+  private readonly c: number;
+  private readonly k: number;
+  private readonly seed: number;
+  private readonly signal: AbortSignal | undefined;
+  private block: Matrix | null = null;
+
+  constructor(
+    data: TrainingData,
+    alpha: number,
+    codes: Int32Array,
+    c: number,
+    k: number,
+    seed: number,
+    signal: AbortSignal | undefined,
+  ) {
+    const svd = trainingSvd(data);
+    this.U = svd.U;
+    const r = svd.rank;
+    this.s2 = Float64Array.from(svd.s, (v) => v * v);
+    // H = U S^2, so that H H^T = G^2 and Tr(G L G) = Tr(H^T L H).
+    this.H = data.cached("operator:H", () => {
+      const H = svd.U.clone();
+      for (let i = 0; i < H.rows; i++) {
+        for (let j = 0; j < r; j++) H.data[i * r + j] *= this.s2[j];
+      }
+      return H;
+    });
+    this.alpha = alpha;
+    this.codes = codes;
+    this.c = c;
+    this.k = k;
+    this.seed = seed;
+    this.signal = signal;
+  }
+
+  /** G V = U S^2 U^T V. */
+  private gramApply(V: Matrix): Matrix {
+    const T = multiplyAtB(this.U, V);
+    const b = T.cols;
+    for (let j = 0; j < T.rows; j++) {
+      for (let t = 0; t < b; t++) T.data[j * b + t] *= this.s2[j];
+    }
+    return multiply(this.U, T);
+  }
+
+  graphTerm(S: CsrMatrix, L: CsrMatrix): ZGraph {
+    return { L, trM: laplacianTrace(S, this.H), M: null };
+  }
+
+  solve(beta: number, Dd: Float64Array, delta: number, graph: ZGraph | null): ZSolution {
+    const n = this.U.rows;
+    const { codes, c, alpha } = this;
+    const apply = (V: Matrix): Matrix => {
+      const b = V.cols;
+      const GV = this.gramApply(V);
+      const out = new Matrix(n, b);
+      const o = out.data;
+      const sums = labelSums(V, codes, c);
+      for (let i = 0; i < n; i++) {
+        const off = codes[i] * b;
+        const di = beta * Dd[i];
+        for (let j = 0; j < b; j++) {
+          const p = i * b + j;
+          o[p] = -GV.data[p] - alpha * sums[off + j] + di * V.data[p];
+        }
+      }
+      if (graph !== null && delta !== 0) {
+        const GLGV = this.gramApply(graph.L.multiplyMatrix(GV));
+        for (let p = 0; p < o.length; p++) o[p] += delta * GLGV.data[p];
+      }
+      return out;
+    };
+    // Warm start from the previous solve's k Ritz vectors; the first solve starts from
+    // the leading left singular vectors (the trailing eigenvectors of -G). The guard
+    // columns are always fresh seeded random vectors: an eigenvector the start block
+    // misses entirely (e.g. one in the null space of G, which beta D pulls down) can
+    // then still be found.
+    const start = this.block ?? this.U;
+    const initial = start.leadingColumns(Math.min(start.cols, this.k));
+    const result = lobpcg(apply, n, this.k, {
+      initial,
+      tol: 1e-10,
+      maxIterations: 2000,
+      seed: this.seed + this.stats.lobpcgSolves,
+      signal: this.signal,
+    });
+    this.block = result.block;
+    this.stats.lobpcgIterations += result.iterations;
+    this.stats.lobpcgSolves += 1;
+    if (!result.converged && this.warnings.length === 0) {
+      this.warnings.push(
+        `LOBPCG did not reach its tolerance on Z within 2000 iterations (largest residual ${Math.max(...result.residualNorms).toExponential(2)}); the iteration continued with the best Ritz vectors.`,
+      );
+    }
+    return { values: result.values, vectors: result.vectors };
+  }
+
+  project(Q: Matrix): Matrix {
+    return this.gramApply(Q);
+  }
+}
+
+/** The solver for `choice` ("auto": dense up to DENSE_Z_LIMIT samples). */
+export function chooseZSolver(
+  choice: ZSolverChoice,
+  data: TrainingData,
+  alpha: number,
+  codes: Int32Array,
+  c: number,
+  k: number,
+  seed: number,
+  signal: AbortSignal | undefined,
+): ZSolver {
+  const kind = choice === "auto" ? (data.n <= DENSE_Z_LIMIT ? "dense" : "lobpcg") : choice;
+  if (kind === "dense") return new DenseZSolver(data, alpha, codes, k);
+  if (kind === "lobpcg") return new OperatorZSolver(data, alpha, codes, c, k, seed, signal);
+  throw new ValidationError("solver", `Unknown solver ${JSON.stringify(choice)}.`);
+}
