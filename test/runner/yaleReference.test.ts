@@ -58,7 +58,9 @@ describe("Yale, one split, authors grid: agreement with the NumPy reference", as
         (r) =>
           r.method === ref.method &&
           r.k === ref.k &&
-          Object.entries(ref.params).every(([p, v]) => r.params[p] === v),
+          Object.entries(ref.params).every(
+            ([p, v]) => (r.params as Record<string, number>)[p] === v,
+          ),
       );
       expect(ours, `${ref.method} k=${ref.k} ${JSON.stringify(ref.params)}`).toBeDefined();
       expect(ours?.valBCA).toBeCloseTo(ref.valBCA, 10);
