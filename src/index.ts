@@ -1,17 +1,74 @@
 /**
  * sdspcaan: the browser-safe core. Methods, linear algebra, graph, classifier and
- * protocol pieces that need no Node.js APIs. File reading, plotting and the CLI are
- * in `sdspcaan/node`.
+ * protocol pieces that need no Node.js APIs. File reading, plotting, the experiment
+ * runner and the CLI are in `sdspcaan/node`.
  */
 
 export * from "./classify/index.js";
 export * from "./core/errors.js";
+export type { OptionSchema, OptionSpec } from "./core/options.js";
 export { deriveSeed, Random } from "./core/rng.js";
 export type { EncodedLabels, Label } from "./core/validate.js";
 export { encodeLabels } from "./core/validate.js";
 export * from "./experiment/index.js";
+export {
+  type AdaptiveNeighbourGraph,
+  embeddedAdaptiveGraph,
+  initialAdaptiveGraph,
+  labelledAdaptiveGraph,
+} from "./graph/adaptive.js";
+export { connectedComponents, type GraphComponents } from "./graph/components.js";
+export { graphLaplacian, symmetrizeGraph } from "./graph/laplacian.js";
+export { laplacianSmallestEigenpairs } from "./graph/laplacianSpectrum.js";
+export { rankControl } from "./graph/rankControl.js";
+export { multiply, multiplyABt, multiplyAtB } from "./linalg/gemm.js";
+export {
+  dataSpanEigen,
+  generalizedSymmetricEigen,
+} from "./linalg/generalizedEigen.js";
+export {
+  type BlockOperator,
+  type LobpcgOptions,
+  type LobpcgResult,
+  lobpcg,
+} from "./linalg/lobpcg.js";
 export { Matrix, type MatrixLike } from "./linalg/matrix.js";
-export { Estimator, type ModelJSON } from "./methods/estimator.js";
+export { CsrMatrix } from "./linalg/sparse.js";
+export { type ThinSvd, thinSvd } from "./linalg/svd.js";
+export {
+  type Eigenpairs,
+  leadingEigenpairs,
+  type SymmetricEigenOptions,
+  type SymmetricEigenResult,
+  symmetricEigen,
+  trailingEigenpairs,
+} from "./linalg/symmetricEigen.js";
+export { Baseline, type BaselineOptions } from "./methods/baseline.js";
+export {
+  type CoreFitResult,
+  Estimator,
+  FitContext,
+  type InputPreprocessing,
+  type ModelJSON,
+} from "./methods/estimator.js";
+export { JPCDA, type JPCDAOptions } from "./methods/jpcda.js";
+export { LDA, type LDAOptions } from "./methods/lda.js";
+export { LPP, type LPPOptions } from "./methods/lpp.js";
+export { PCA, type PCAOptions } from "./methods/pca.js";
+export { PCAN, type PCANOptions } from "./methods/pcan.js";
+export {
+  createMethod,
+  loadModel,
+  methodClass,
+  methodNames,
+  normalizeMethodName,
+} from "./methods/registry.js";
+export { SDSPCA, type SDSPCAOptions } from "./methods/sdspca.js";
+export { SDSPCAAN, type SDSPCAANOptions } from "./methods/sdspcaan.js";
+export { SDSPCALPP, type SDSPCALPPOptions } from "./methods/sdspcaLpp.js";
+export { SLNP, type SLNPOptions } from "./methods/slnp.js";
+export { SPCAN, type SPCANOptions } from "./methods/spcan.js";
+export type { StopRule } from "./methods/stopRules.js";
 export { TrainingData } from "./methods/training.js";
 export type {
   FitCallbacks,
