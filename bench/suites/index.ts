@@ -2,5 +2,6 @@
 import type { BenchSuite } from "../harness.js";
 import { ioSuite } from "./io.js";
 import { linalgSuite } from "./linalg.js";
+import { methodsSuite } from "./methods.js";
 
-export const suites: BenchSuite[] = [linalgSuite, ioSuite];
+export const suites: BenchSuite[] = [linalgSuite, ioSuite, methodsSuite];
