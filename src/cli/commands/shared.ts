@@ -219,7 +219,7 @@ export function addMethodOptions(cmd: Command, { seedHelp }: { seedHelp: string 
     .option("--max-iter <T>", "maximum outer iterations")
     .option("--eps <eps>", "small constant against division by zero")
     .option("--seed <s>", seedHelp)
-    .option("--set <name=value...>", "any other option of the method, e.g. --set kernel=heat");
+    .option("--set <name=value...>", "any other option of the method, e.g. --set weight=binary");
 }
 
 function parseSetValue(raw: string): unknown {
