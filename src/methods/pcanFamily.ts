@@ -32,12 +32,12 @@ import {
   rankControlEigenvalues,
 } from "../graph/laplacianSpectrum.js";
 import { rankControl } from "../graph/rankControl.js";
-import { multiply, multiplyAtB } from "../linalg/gemm.js";
+import { multiply } from "../linalg/gemm.js";
+import { dataSpanEigen } from "../linalg/generalizedEigen.js";
 import { Matrix } from "../linalg/matrix.js";
-import { normalizeEigenvectorSigns, trailingEigenpairs } from "../linalg/symmetricEigen.js";
 import { checkComponentCount, resolveNeighbourCount } from "./common.js";
 import type { CoreFitResult, FitContext } from "./estimator.js";
-import { initialGraph, trainingSvd } from "./shared.js";
+import { initialGraph, smallClassWarnings, trainingSvd } from "./shared.js";
 import type { TrainingData } from "./training.js";
 import type { StopReason } from "./types.js";
 
@@ -84,20 +84,8 @@ export function fitPcanLoop(data: TrainingData, ctx: FitContext, s: PcanSettings
     `at most the numerical rank r = ${r} of the centred training data: the W-step is solved in the data span`,
   );
   const k = s.k;
-  const Ur = svd.U;
 
-  const warnings: string[] = [];
-  if (labels && s.embedding === "labels") {
-    const small: string[] = [];
-    labels.counts.forEach((count, cl) => {
-      if (count < m + 1) small.push(`${JSON.stringify(labels.classes[cl])} (${count})`);
-    });
-    if (small.length > 0) {
-      warnings.push(
-        `${small.length} class(es) have fewer than m + 1 = ${m + 1} training samples: ${small.slice(0, 10).join(", ")}${small.length > 10 ? ", ..." : ""}; the graph cannot have exactly c components there.`,
-      );
-    }
-  }
+  const warnings = s.embedding === "labels" ? smallClassWarnings(data, m) : [];
 
   let graph: AdaptiveNeighbourGraph = ctx.timeGraph(() => initialGraph(data, m, s.eps));
   let lambda = 1;
@@ -107,7 +95,7 @@ export function fitPcanLoop(data: TrainingData, ctx: FitContext, s: PcanSettings
   let iterations = 0;
   const objective: number[] = [];
   const lambdaTrace: number[] = [];
-  let P = new Matrix(r, k);
+  let W = new Matrix(data.d, k);
   let mu: Float64Array = new Float64Array(0);
   let eL: Float64Array = new Float64Array(0);
   const laplacianWarm: LaplacianWarmStart = { block: null };
@@ -119,12 +107,14 @@ export function fitPcanLoop(data: TrainingData, ctx: FitContext, s: PcanSettings
       const Ssym = symmetrizeGraph(graph.S);
       return { Ssym, L: graphLaplacian(Ssym) };
     });
-    // W-step in the data span: P = k trailing eigenvectors of U_r^T L U_r.
-    const A = multiplyAtB(Ur, L.multiplyMatrix(Ur));
-    const eig = ctx.timeEigen(() => trailingEigenpairs(A, k));
-    P = eig.vectors;
-    mu = eig.values;
-    const projected = multiply(Ur, P); // X W
+    // W-step in the data span (Eq. PCAN-W): W = V_r S_r^-1 P, P the k trailing
+    // eigenvectors of U_r^T L U_r.
+    const step = ctx.timeEigen(() =>
+      dataSpanEigen(data.X, (U) => L.multiplyMatrix(U), { smallest: k }, { svd }),
+    );
+    W = step.W;
+    mu = step.values;
+    const projected = multiply(data.X, W);
     let F: Matrix | null = null;
     if (s.embedding === "unsupervised") {
       // PCAN needs F, the c trailing eigenvectors: exact solve with vectors.
@@ -183,13 +173,6 @@ export function fitPcanLoop(data: TrainingData, ctx: FitContext, s: PcanSettings
     );
   }
 
-  // W = V_r Sigma_r^-1 P, with the library's sign convention on W's columns.
-  const scaled = new Matrix(r, k);
-  for (let i = 0; i < r; i++) {
-    const inv = 1 / svd.s[i];
-    for (let j = 0; j < k; j++) scaled.data[i * k + j] = P.data[i * k + j] * inv;
-  }
-  const W = normalizeEigenvectorSigns(multiply(svd.V, scaled));
   return {
     components: W,
     iterations,
@@ -199,7 +182,7 @@ export function fitPcanLoop(data: TrainingData, ctx: FitContext, s: PcanSettings
     lambdaTrace,
     warnings,
     solver: "dense",
-    artifacts: { P, S: graph.S, gamma: graph.gamma },
+    artifacts: { S: graph.S, gamma: graph.gamma },
     details: {
       clusters: c,
       m,

@@ -35,7 +35,7 @@ import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
 import { checkComponentCount, resolveNeighbourCount } from "./common.js";
 import type { CoreFitResult, FitContext } from "./estimator.js";
-import { initialGraph } from "./shared.js";
+import { initialGraph, smallClassWarnings } from "./shared.js";
 import { iterateChange, STOP_RULES, type StopRule } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
 import type { StopReason } from "./types.js";
@@ -131,20 +131,6 @@ interface GraphState {
   readonly Ssym: CsrMatrix;
   readonly gamma: Float64Array;
   readonly z: ZGraph;
-}
-
-/** Warnings about classes too small for an m-neighbour graph to separate them. */
-function smallClassWarnings(data: TrainingData, m: number): string[] {
-  const labels = data.labels;
-  if (!labels) return [];
-  const small: string[] = [];
-  labels.counts.forEach((count, c) => {
-    if (count < m + 1) small.push(`${JSON.stringify(labels.classes[c])} (${count})`);
-  });
-  if (small.length === 0) return [];
-  return [
-    `${small.length} class(es) have fewer than m + 1 = ${m + 1} training samples: ${small.slice(0, 10).join(", ")}${small.length > 10 ? ", ..." : ""}. Their rows need cross-class neighbours, so the graph cannot have exactly c components and lambda grows until round-off or the cap stops it.`,
-  ];
 }
 
 /** Runs Algorithm 1 / 3 on prepared data; the three method classes call this. */

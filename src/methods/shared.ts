@@ -19,3 +19,21 @@ export function trainingSvd(data: TrainingData): ThinSvd {
 export function initialGraph(data: TrainingData, m: number, eps: number): AdaptiveNeighbourGraph {
   return data.cached(`initialGraph:${m}:${eps}`, () => initialAdaptiveGraph(data.X, { m, eps }));
 }
+
+/**
+ * The warning a graph method gives when some training classes have fewer than m + 1
+ * samples: their rows need cross-class neighbours, so the graph cannot have exactly c
+ * components (SPEC section 2), and a singleton class can never be split off.
+ */
+export function smallClassWarnings(data: TrainingData, m: number): string[] {
+  const labels = data.labels;
+  if (!labels) return [];
+  const small: string[] = [];
+  labels.counts.forEach((count, c) => {
+    if (count < m + 1) small.push(`${JSON.stringify(labels.classes[c])} (${count})`);
+  });
+  if (small.length === 0) return [];
+  return [
+    `${small.length} class(es) have fewer than m + 1 = ${m + 1} training samples: ${small.slice(0, 10).join(", ")}${small.length > 10 ? ", ..." : ""}. Their rows need cross-class neighbours, so the graph cannot have exactly c components and lambda grows until round-off or the cap stops it.`,
+  ];
+}
