@@ -119,8 +119,15 @@ export class FitContext {
   }
 }
 
+/** Deep copy of a JSON-safe value (structuredClone is a Web API not every host has). */
+function cloneJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
 function now(): number {
-  return globalThis.performance.now();
+  // performance is a Web API, present in browsers, workers and Node, but not in every
+  // JavaScript host (bare embedded engines): fall back to the millisecond clock there.
+  return globalThis.performance?.now() ?? Date.now();
 }
 
 interface FittedState {
@@ -243,7 +250,7 @@ export abstract class Estimator<P extends object = Record<string, unknown>> {
   setPreprocessing(preprocessing: InputPreprocessing | null): this {
     const s = this.fitted();
     if (preprocessing !== null) checkPreprocessing(preprocessing, s.mean.length, "preprocessing");
-    s.preprocessing = preprocessing === null ? null : structuredClone(preprocessing);
+    s.preprocessing = preprocessing === null ? null : cloneJson(preprocessing);
     return this;
   }
 
@@ -322,10 +329,10 @@ export abstract class Estimator<P extends object = Record<string, unknown>> {
         cols: s.components.cols,
         data: Array.from(s.components.data),
       },
-      fitInfo: structuredClone(s.fitInfo),
+      fitInfo: cloneJson(s.fitInfo),
     };
     if (s.classes) json.classes = [...s.classes];
-    if (s.preprocessing) json.preprocessing = structuredClone(s.preprocessing);
+    if (s.preprocessing) json.preprocessing = cloneJson(s.preprocessing);
     return json;
   }
 
@@ -333,7 +340,7 @@ export abstract class Estimator<P extends object = Record<string, unknown>> {
   protected restore(json: ModelJSON): this {
     this.state = {
       artifacts: Object.freeze({}),
-      preprocessing: json.preprocessing ? structuredClone(json.preprocessing) : null,
+      preprocessing: json.preprocessing ? cloneJson(json.preprocessing) : null,
       components: new Matrix(
         json.components.rows,
         json.components.cols,
@@ -341,7 +348,7 @@ export abstract class Estimator<P extends object = Record<string, unknown>> {
       ),
       mean: Float64Array.from(json.mean),
       classes: json.classes ? [...json.classes] : null,
-      fitInfo: structuredClone(json.fitInfo),
+      fitInfo: cloneJson(json.fitInfo),
     };
     return this;
   }
