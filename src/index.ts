@@ -43,6 +43,12 @@ export {
   symmetricEigen,
   trailingEigenpairs,
 } from "./linalg/symmetricEigen.js";
+export {
+  initLinalg,
+  type KernelBackend,
+  kernelBackend,
+  setKernelBackend,
+} from "./linalg/wasm/backend.js";
 export { Baseline, type BaselineOptions } from "./methods/baseline.js";
 export {
   type CoreFitResult,

@@ -6,6 +6,9 @@
  * - eigen: k smallest eigenpairs of a random symmetric n x n matrix (k = 10, 100)
  *   against scipy.linalg.eigh(subset_by_index=[0, k-1]);
  * - gemm: X X^T for X n x 1024 against numpy's X @ X.T, with GFLOP/s;
+ * - eigen and gemm run on the active kernel backend (`backend` in the records: wasm
+ *   where WebAssembly SIMD is available) and, for comparison, also on the pure
+ *   TypeScript kernels (eigen up to n = 1000), interleaved run by run;
  * - lobpcg: a cold solve for the 10 smallest eigenpairs of the SDSPCAAN matrix
  *   Z = -X X^T - alpha Y Y^T + beta D + delta X X^T L X X^T (SPEC section 3 item 7),
  *   applied matrix-free with d = 1024, class-structured X, a kNN-graph Laplacian L
@@ -19,6 +22,12 @@ import { gemmABtRaw, multiply, multiplyABt } from "../../src/linalg/gemm.js";
 import { lobpcg } from "../../src/linalg/lobpcg.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { symmetricEigen } from "../../src/linalg/symmetricEigen.js";
+import {
+  type KernelBackend,
+  kernelBackend,
+  requestedKernelBackend,
+  setKernelBackend,
+} from "../../src/linalg/wasm/backend.js";
 import { type BenchContext, type BenchSuite, median, record, runPython } from "../harness.js";
 
 /** Writes a float64 (or int32) C-order array as .npy (format version 1.0). */
@@ -53,20 +62,49 @@ function randomSymmetric(n: number, seed: number): Matrix {
 }
 
 /**
- * Timings in ms of `runs` calls after `warmups` untimed calls. V8 needs several calls
- * of the eigen-solver before all of its kernels run optimised code (at n = 250 the
- * first call takes ~15x and the next five ~3x the steady-state time), hence several
- * warm-ups for small n: the benchmark reports the steady state of repeated solves.
+ * Median timings in ms of `runs` calls after `warmups` untimed calls, for several
+ * kernel backends at once: each run times every backend in turn (so that load changes
+ * on a shared machine hit all of them alike); the requested backend is restored
+ * afterwards. V8 needs several calls of the eigen-solver before all of its kernels run
+ * optimised code (at n = 250 the first call takes ~15x and the next five ~3x the
+ * steady-state time), hence several warm-ups for small n: the benchmark reports the
+ * steady state of repeated solves.
  */
-function times(fn: () => unknown, runs: number, warmups: number): number[] {
-  for (let w = 0; w < warmups; w++) fn();
-  const out: number[] = [];
-  for (let r = 0; r < runs; r++) {
-    const t0 = performance.now();
-    fn();
-    out.push(performance.now() - t0);
+function timesPerBackend(
+  fn: () => unknown,
+  backends: KernelBackend[],
+  runs: number,
+  warmups: number,
+): Map<KernelBackend, number> {
+  const saved = requestedKernelBackend();
+  const out = new Map<KernelBackend, number[]>();
+  try {
+    for (let w = 0; w < warmups; w++) {
+      for (const b of backends) {
+        setKernelBackend(b);
+        fn();
+      }
+    }
+    for (let r = 0; r < runs; r++) {
+      for (const b of backends) {
+        setKernelBackend(b);
+        const t0 = performance.now();
+        fn();
+        const list = out.get(b) ?? [];
+        list.push(performance.now() - t0);
+        out.set(b, list);
+      }
+    }
+  } finally {
+    setKernelBackend(saved);
   }
-  return out;
+  return new Map([...out].map(([b, ts]) => [b, median(ts)]));
+}
+
+/** The active backend first, then the TS kernels when they are not the active ones. */
+function comparedBackends(withTs: boolean): KernelBackend[] {
+  const active = kernelBackend();
+  return active === "ts" || !withTs ? [active] : [active, "ts"];
 }
 
 /** Compressed sparse rows (built locally so the bench depends only on this suite). */
@@ -270,7 +308,7 @@ export const linalgSuite: BenchSuite = {
 function runEigen(ctx: BenchContext, dir: string): void {
   const sizes = ctx.quick ? [250, 500] : [250, 500, 1000, 2000];
   const ks = [10, 100];
-  const measured: Array<{ n: number; k: number; ts: number }> = [];
+  const measured: Array<{ n: number; k: number; ts: Map<KernelBackend, number> }> = [];
   const tasks: RefTask[] = [];
   for (const n of sizes) {
     const A = randomSymmetric(n, 1000 + n);
@@ -278,12 +316,11 @@ function runEigen(ctx: BenchContext, dir: string): void {
     writeNpy(file, A.data, [n, n]);
     for (const k of ks) {
       ctx.log(`eigen n=${n} k=${k}`);
-      const ts = median(
-        times(
-          () => symmetricEigen(A, { select: { smallest: k } }),
-          ctx.runs,
-          n <= 500 ? 8 : n <= 1000 ? 2 : 0,
-        ),
+      const ts = timesPerBackend(
+        () => symmetricEigen(A, { select: { smallest: k } }),
+        comparedBackends(n <= 1000),
+        ctx.runs,
+        n <= 500 ? 8 : n <= 1000 ? 2 : 0,
       );
       measured.push({ n, k, ts });
       tasks.push({ kind: "eigh", file, n, k });
@@ -292,14 +329,18 @@ function runEigen(ctx: BenchContext, dir: string): void {
   const ref = runReference(tasks, dir, ctx);
   measured.forEach((m, i) => {
     const r = ref?.[i];
-    ctx.emit(record("eigh_smallest", m.ts, r ? (r.ref_ms as number) : null, { n: m.n, k: m.k }));
+    for (const [backend, ms] of m.ts) {
+      ctx.emit(
+        record("eigh_smallest", ms, r ? (r.ref_ms as number) : null, { n: m.n, k: m.k, backend }),
+      );
+    }
   });
 }
 
 function runGemm(ctx: BenchContext, dir: string): void {
   const sizes = ctx.quick ? [500] : [500, 2000];
   const d = 1024;
-  const measured: Array<{ n: number; ts: number }> = [];
+  const measured: Array<{ n: number; ts: Map<KernelBackend, number> }> = [];
   const tasks: RefTask[] = [];
   for (const n of sizes) {
     const rng = new Random(7 + n);
@@ -308,7 +349,12 @@ function runGemm(ctx: BenchContext, dir: string): void {
     const file = join(dir, `gemm_${n}.npy`);
     writeNpy(file, X.data, [n, d]);
     ctx.log(`gemm n=${n}`);
-    const ts = median(times(() => multiplyABt(X, X), Math.max(ctx.runs, 5), 1));
+    const ts = timesPerBackend(
+      () => multiplyABt(X, X),
+      comparedBackends(true),
+      Math.max(ctx.runs, 5),
+      1,
+    );
     measured.push({ n, ts });
     tasks.push({ kind: "gemm", file, n, d });
   }
@@ -317,14 +363,17 @@ function runGemm(ctx: BenchContext, dir: string): void {
     const flops = 2 * m.n * m.n * d;
     const r = ref?.[i];
     const refMs = r ? (r.ref_ms as number) : null;
-    ctx.emit(
-      record("gemm_XXt", m.ts, refMs, {
-        n: m.n,
-        d,
-        gflops: Math.round((flops / m.ts / 1e6) * 100) / 100,
-        ref_gflops: refMs ? Math.round((flops / refMs / 1e6) * 100) / 100 : null,
-      }),
-    );
+    for (const [backend, ms] of m.ts) {
+      ctx.emit(
+        record("gemm_XXt", ms, refMs, {
+          n: m.n,
+          d,
+          backend,
+          gflops: Math.round((flops / ms / 1e6) * 100) / 100,
+          ref_gflops: refMs ? Math.round((flops / refMs / 1e6) * 100) / 100 : null,
+        }),
+      );
+    }
   });
 }
 

@@ -2,14 +2,17 @@
  * Matrix products on row-major Float64Array storage.
  *
  * The workhorse is C = A B^T in the dot-product form: both operands are read along
- * the contraction index, which is contiguous in row-major storage, and a 4 x 4 block
- * of C is accumulated in 16 locals (registers for the JIT) while the contraction
- * runs. The contraction is cut into panels of KC so that a 4-row panel of B stays in
- * L1 while it is reused against MC rows of A held in L2.
+ * the contraction index, which is contiguous in row-major storage. It runs on one of
+ * two backends (wasm/backend.ts): the WebAssembly SIMD kernel (kernels.wat: 2 x 4
+ * blocks of f64x2 accumulators, ~8-10 GFLOP/s on the 2-core dev machine) or the
+ * TypeScript kernel below, the fallback where WebAssembly SIMD is missing.
  *
- * Measured (medians of CPU time, 2-core shared machine): ~3 GFLOP/s on an idle core,
- * 2-2.3 GFLOP/s under load. V8 emits scalar SSE code in which every typed-array load
- * carries an index addition with overflow check and a bounds check, and the 16
+ * TypeScript kernel: a 4 x 4 block of C is accumulated in 16 locals (registers for
+ * the JIT) while the contraction runs. The contraction is cut into panels of KC so
+ * that a 4-row panel of B stays in L1 while it is reused against MC rows of A held in
+ * L2. Measured (medians of CPU time, 2-core shared machine): ~3 GFLOP/s on an idle
+ * core, 2-2.3 GFLOP/s under load. V8 emits scalar SSE code in which every typed-array
+ * load carries an index addition with overflow check and a bounds check, and the 16
  * accumulators plus 8 operands exceed the 16 XMM registers (a few spill). Tried and
  * not faster: packing A and/or B into interleaved panels, 2 x 4, 3 x 4 and 4 x 4
  * blocks with a sequenced load order, unrolling the contraction by two, and
@@ -17,6 +20,7 @@
  * products (blocks of 5..15 vectors, as in LOBPCG) keep most of the reuse.
  */
 import { Matrix } from "./matrix.js";
+import { type WasmArena, wasmArena } from "./wasm/backend.js";
 
 const KC = 256;
 const MC = 64;
@@ -24,8 +28,140 @@ const MC = 64;
 /**
  * Raw kernel: C[i*ldc + j] (+)= sum_l A[i*lda + l] * B[j*ldb + l] for i < m, j < n,
  * l < p. With `accumulate` false C is overwritten.
+ *
+ * On the wasm backend, operands that are views of the module's memory are used in
+ * place; others are copied in (and C back out), which is done only when the product
+ * has enough work per copied element (see `wasmWorthIt`).
  */
 export function gemmABtRaw(
+  m: number,
+  n: number,
+  p: number,
+  A: Float64Array,
+  lda: number,
+  B: Float64Array,
+  ldb: number,
+  C: Float64Array,
+  ldc: number,
+  accumulate = false,
+): void {
+  if (m === 0 || n === 0) return;
+  const arena = wasmArena();
+  if (arena !== null && p > 0) {
+    const resident = arena.holds(A) && arena.holds(B) && arena.holds(C);
+    if (resident || wasmWorthIt(m, n, p)) {
+      if (gemmABtWasm(arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate)) return;
+    }
+  }
+  gemmABtTs(m, n, p, A, lda, B, ldb, C, ldc, accumulate);
+}
+
+/**
+ * Whether copying the operands into WebAssembly memory pays off: the copy costs about
+ * (m + n) p + 2 m n element moves, the product 2 m n p flops at ~3x the TS speed.
+ * Measured crossover: ~WASM_MIN_WORK flops with both m and n at least 2.
+ */
+function wasmWorthIt(m: number, n: number, p: number): boolean {
+  return m >= 2 && n >= 2 && p >= 4 && m * n * p >= WASM_MIN_WORK;
+}
+
+const WASM_MIN_WORK = 16384;
+
+/** Copies rows x cols of `src` (leading dimension ld) compactly to doubles at `ptr`. */
+function copyIn(
+  arena: WasmArena,
+  ptr: number,
+  src: Float64Array,
+  ld: number,
+  rows: number,
+  cols: number,
+): void {
+  const f = arena.f64;
+  const o = ptr >> 3;
+  if (ld === cols) {
+    f.set(src.subarray(0, rows * cols), o);
+    return;
+  }
+  for (let i = 0; i < rows; i++) f.set(src.subarray(i * ld, i * ld + cols), o + i * cols);
+}
+
+/**
+ * The wasm path of gemmABtRaw. Returns false (nothing done) when the operands would
+ * not fit in the arena, so the caller runs the TS kernel: a decision that depends
+ * only on the shapes and on which operands already live in the arena.
+ */
+function gemmABtWasm(
+  arena: WasmArena,
+  m: number,
+  n: number,
+  p: number,
+  A: Float64Array,
+  lda: number,
+  B: Float64Array,
+  ldb: number,
+  C: Float64Array,
+  ldc: number,
+  accumulate: boolean,
+): boolean {
+  const aIn = arena.holds(A);
+  const bIn = arena.holds(B);
+  const cIn = arena.holds(C);
+  // X X^T and friends: one copy serves both operands.
+  const shared = !aIn && A.buffer === B.buffer && A.byteOffset === B.byteOffset && lda === ldb;
+  // Pointers of resident operands are read before any allocation; if one is resident
+  // the arena is pinned, so that a growth (which would detach the caller's views)
+  // throws instead of corrupting them: callers holding views allocate beforehand.
+  let pa = aIn ? A.byteOffset : 0;
+  let pb = bIn ? B.byteOffset : 0;
+  let pc = cIn ? C.byteOffset : 0;
+  let la = lda;
+  let lb = ldb;
+  let lc = ldc;
+  const aRows = shared ? Math.max(m, n) : m;
+  const sizes = [aIn ? 0 : aRows * p, bIn || shared ? 0 : n * p, cIn ? 0 : m * n];
+  const pinned = aIn || bIn || cIn;
+  const mark = arena.mark();
+  if (pinned) arena.pin();
+  try {
+    const ptrs = arena.allocAll(sizes);
+    if (ptrs === null) return false;
+    if (!aIn) {
+      pa = ptrs[0];
+      la = p;
+    }
+    if (shared) {
+      pb = pa;
+      lb = p;
+    } else if (!bIn) {
+      pb = ptrs[1];
+      lb = p;
+    }
+    if (!cIn) {
+      pc = ptrs[2];
+      lc = n;
+    }
+    // Allocation is done: views are stable from here on.
+    if (!aIn) copyIn(arena, pa, A, lda, aRows, p);
+    if (!bIn && !shared) copyIn(arena, pb, B, ldb, n, p);
+    const f = arena.f64;
+    if (cIn) {
+      if (!accumulate) for (let i = 0; i < m; i++) C.fill(0, i * ldc, i * ldc + n);
+    } else if (accumulate) copyIn(arena, pc, C, ldc, m, n);
+    else f.fill(0, pc >> 3, (pc >> 3) + m * n);
+    arena.kernels.gemm(m, n, p, pa, la, pb, lb, pc, lc);
+    if (!cIn) {
+      const o = pc >> 3;
+      for (let i = 0; i < m; i++) C.set(f.subarray(o + i * n, o + i * n + n), i * ldc);
+    }
+  } finally {
+    if (pinned) arena.unpin();
+    arena.release(mark);
+  }
+  return true;
+}
+
+/** The TypeScript kernel of gemmABtRaw (the fallback backend). */
+export function gemmABtTs(
   m: number,
   n: number,
   p: number,
@@ -267,6 +403,87 @@ function multiplySmall(A: Matrix, B: Matrix, out?: Matrix): Matrix {
 }
 
 /**
+ * The blocks on and below the block diagonal of C = A B^T for A and B with n rows
+ * (block size `block`): C[i][j] (i, j < n) is overwritten for j < (floor(i / block) + 1)
+ * block and left untouched above. The half of a product that is known to be
+ * symmetric (Gram matrices, G L G), at half the flops; on the wasm backend the
+ * operands are copied into the module's memory once for all blocks.
+ */
+export function gemmABtLowerBlocks(
+  n: number,
+  p: number,
+  A: Float64Array,
+  lda: number,
+  B: Float64Array,
+  ldb: number,
+  C: Float64Array,
+  ldc: number,
+  block = 64,
+): void {
+  if (n === 0) return;
+  const arena = wasmArena();
+  const shared = A.buffer === B.buffer && A.byteOffset === B.byteOffset && lda === ldb;
+  const mark = arena?.mark() ?? 0;
+  const ptrs =
+    arena !== null && p > 0 && wasmWorthIt(n, n, p)
+      ? arena.allocAll([n * p, shared ? 0 : n * p, n * n])
+      : null;
+  if (arena !== null && ptrs !== null) {
+    try {
+      const pa = ptrs[0];
+      const pb = shared ? pa : ptrs[1];
+      const pc = ptrs[2];
+      copyIn(arena, pa, A, lda, n, p);
+      if (!shared) copyIn(arena, pb, B, ldb, n, p);
+      const f = arena.f64;
+      const oc = pc >> 3;
+      f.fill(0, oc, oc + n * n);
+      for (let i0 = 0; i0 < n; i0 += block) {
+        const mi = Math.min(block, n - i0);
+        for (let j0 = 0; j0 <= i0; j0 += block) {
+          const nj = Math.min(block, n - j0);
+          arena.kernels.gemm(
+            mi,
+            nj,
+            p,
+            pa + i0 * p * 8,
+            p,
+            pb + j0 * p * 8,
+            p,
+            pc + (i0 * n + j0) * 8,
+            n,
+          );
+        }
+      }
+      for (let i = 0; i < n; i++) {
+        const width = Math.min(n, (Math.floor(i / block) + 1) * block);
+        C.set(f.subarray(oc + i * n, oc + i * n + width), i * ldc);
+      }
+    } finally {
+      arena.release(mark);
+    }
+    return;
+  }
+  for (let i0 = 0; i0 < n; i0 += block) {
+    const mi = Math.min(block, n - i0);
+    for (let j0 = 0; j0 <= i0; j0 += block) {
+      const nj = Math.min(block, n - j0);
+      gemmABtRaw(
+        mi,
+        nj,
+        p,
+        A.subarray(i0 * lda),
+        lda,
+        B.subarray(j0 * ldb),
+        ldb,
+        C.subarray(i0 * ldc + j0),
+        ldc,
+      );
+    }
+  }
+}
+
+/**
  * The Gram matrix of the rows, X X^T (n x n), symmetric by construction: only
  * blocks on and below the diagonal are computed, then mirrored.
  */
@@ -275,24 +492,7 @@ export function gramRows(X: Matrix): Matrix {
   const p = X.cols;
   const G = new Matrix(n, n);
   const g = G.data;
-  const BS = 64;
-  for (let i0 = 0; i0 < n; i0 += BS) {
-    const mi = Math.min(BS, n - i0);
-    for (let j0 = 0; j0 <= i0; j0 += BS) {
-      const nj = Math.min(BS, n - j0);
-      gemmABtRaw(
-        mi,
-        nj,
-        p,
-        X.data.subarray(i0 * p),
-        p,
-        X.data.subarray(j0 * p),
-        p,
-        g.subarray(i0 * n + j0),
-        n,
-      );
-    }
-  }
+  gemmABtLowerBlocks(n, p, X.data, p, X.data, p, g, n);
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) g[i * n + j] = g[j * n + i];
   }

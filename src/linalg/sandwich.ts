@@ -7,7 +7,7 @@
  * diagonal are computed (half the flops) and then mirrored, which also makes M
  * exactly symmetric.
  */
-import { gemmABtRaw } from "./gemm.js";
+import { gemmABtLowerBlocks } from "./gemm.js";
 import { Matrix } from "./matrix.js";
 import type { CsrMatrix } from "./sparse.js";
 
@@ -25,23 +25,7 @@ export function sandwichProduct(G: Matrix, L: CsrMatrix): Matrix {
   const GL = L.multiplyMatrix(G).transpose();
   const M = new Matrix(n, n);
   const m = M.data;
-  for (let i0 = 0; i0 < n; i0 += BLOCK) {
-    const mi = Math.min(BLOCK, n - i0);
-    for (let j0 = 0; j0 <= i0; j0 += BLOCK) {
-      const nj = Math.min(BLOCK, n - j0);
-      gemmABtRaw(
-        mi,
-        nj,
-        n,
-        G.data.subarray(i0 * n),
-        n,
-        GL.data.subarray(j0 * n),
-        n,
-        m.subarray(i0 * n + j0),
-        n,
-      );
-    }
-  }
+  gemmABtLowerBlocks(n, n, G.data, n, GL.data, n, m, n, BLOCK);
   // Average the two computed triangles of each diagonal block, then mirror the lower
   // triangle: M is symmetric to the last bit.
   for (let i = 0; i < n; i++) {

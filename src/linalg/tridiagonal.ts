@@ -4,9 +4,9 @@
  * - Householder reduction Q^T A Q = T touching one triangle (dsytd2, and the blocked
  *   dlatrd + dsyr2k form of dsytrd, so that half of the flops run in the GEMM kernel);
  * - Sturm-sequence bisection for selected eigenvalues of T (dstebz / dlaebz, with the
- *   pivmin safeguard);
+ *   pivmin safeguard), all intervals of a round counted side by side;
  * - inverse iteration for their eigenvectors, re-orthogonalised inside clusters of
- *   close eigenvalues (dstein with dlagtf / dlagts);
+ *   close eigenvalues (dstein with dlagtf / dlagts; classical Gram-Schmidt twice);
  * - implicit QL with Wilkinson shifts for all eigenpairs (EISPACK tql2);
  * - back-transformation of eigenvectors of T through the reflectors, in blocks of the
  *   compact-WY form I - V S V^T (dlarft + dlarfb), at GEMM speed.
@@ -18,17 +18,27 @@
  * reduced is contiguous in memory. Eigenvector blocks are stored "vectors as rows":
  * a k x n row-major array whose row j is the j-th vector, so that every update of a
  * vector streams through contiguous memory.
+ *
+ * Kernels. On the WebAssembly backend (wasm/backend.ts) the reduction keeps the matrix
+ * and its work arrays in the module's memory for its whole duration and runs the
+ * symmetric matrix-vector product, the panel corrections and the rank-2k update in the
+ * SIMD kernels; bisection counts, the cluster re-orthogonalisation and the GEMMs of the
+ * back-transformation and of divide and conquer run there too. Every function keeps a
+ * TypeScript path with the same algorithm, which the TS backend runs.
  */
 import { ConvergenceError } from "../core/errors.js";
 import { Random } from "../core/rng.js";
 import { gemmABtRaw } from "./gemm.js";
+import { type WasmArena, wasmArena } from "./wasm/backend.js";
 
 const EPS = 2 ** -53; // LAPACK's dlamch('E'): relative machine precision (rounding).
 const ULP = 2 ** -52; // dlamch('P'): eps * base.
 const SAFMIN = 2 ** -1022;
 
-/** Panel width of the blocked reduction and of the blocked back-transformation. */
+/** Panel width of the blocked reduction. */
 const PANEL = 32;
+/** Block size of the back-transformation (measured: 64 and 96 are not faster). */
+const BACK_PANEL = 32;
 /** Below this trailing size the unblocked reduction is faster than dlatrd + syr2k. */
 const BLOCKED_CROSSOVER = 96;
 
@@ -58,21 +68,81 @@ export function householderTridiagonalize(a: Float64Array, n: number, lda = n): 
   const d = new Float64Array(n);
   const e = new Float64Array(Math.max(n - 1, 0));
   const tau = new Float64Array(Math.max(n - 1, 0));
+  const blocked = n - 1 > BLOCKED_CROSSOVER;
+  const wLen = blocked ? PANEL * n : 0;
+  const lrLen = blocked ? n * 4 * PANEL : 0;
+  const coefLen = 2 * PANEL + 2;
+  const arena = n >= RESIDENT_MIN ? wasmArena() : null;
+  const mark = arena?.mark() ?? 0;
+  const ptrs = arena?.allocAll([n * n, wLen, lrLen, n, coefLen]) ?? null;
+  if (arena && ptrs) {
+    // WebAssembly backend: the matrix and every work array live in the module's memory
+    // for the whole reduction, so that the kernels (symv, and the GEMM of the rank-2k
+    // updates) run on them in place; one copy in and one copy out of the triangle.
+    const [pa, pw, plr, py, pc] = ptrs;
+    arena.pin();
+    try {
+      const work = arena.view(pa, n * n);
+      for (let j = 0; j < n; j++) work.set(a.subarray(j * lda + j, j * lda + n), j * n + j);
+      reduce(work, n, n, d, e, tau, {
+        w: arena.view(pw, wLen),
+        lr: arena.view(plr, lrLen),
+        y: arena.view(py, n),
+        coef: arena.view(pc, coefLen),
+      });
+      for (let j = 0; j < n; j++) a.set(work.subarray(j * n + j, j * n + n), j * lda + j);
+    } finally {
+      arena.unpin();
+      arena.release(mark);
+    }
+  } else {
+    reduce(a, n, lda, d, e, tau, {
+      w: new Float64Array(wLen),
+      lr: new Float64Array(lrLen),
+      y: new Float64Array(n),
+      coef: new Float64Array(coefLen),
+    });
+  }
+  return { n, diagonal: d, offDiagonal: e, tau, reflectors: a, ld: lda };
+}
+
+/** Below this order the reduction stays in TypeScript even on the wasm backend. */
+const RESIDENT_MIN = 8;
+
+/**
+ * Work arrays of the reduction: W of the panel (PANEL x n), the packed operands of
+ * the rank-2k update (n x 4 PANEL), a vector y (n), and coefficients (2 PANEL + 2).
+ * On the wasm backend they are views of the module's memory.
+ */
+interface ReductionWorkspace {
+  readonly w: Float64Array;
+  readonly lr: Float64Array;
+  readonly y: Float64Array;
+  readonly coef: Float64Array;
+}
+
+/** The blocked reduction (dsytrd), then the unblocked one on the trailing part. */
+function reduce(
+  a: Float64Array,
+  n: number,
+  lda: number,
+  d: Float64Array,
+  e: Float64Array,
+  tau: Float64Array,
+  ws: ReductionWorkspace,
+): void {
   let i0 = 0;
   if (n - 1 > BLOCKED_CROSSOVER) {
-    const w = new Float64Array(PANEL * n);
-    const lr = new Float64Array(n * 4 * PANEL);
     for (; n - i0 - PANEL > BLOCKED_CROSSOVER; i0 += PANEL) {
-      reducePanel(a, n, lda, i0, PANEL, e, tau, w);
-      symmetricRank2kUpdate(a, n, lda, i0, PANEL, w, lr);
+      reducePanel(a, n, lda, i0, PANEL, e, tau, ws.w, ws.coef);
+      symmetricRank2kUpdate(a, n, lda, i0, PANEL, ws.w, ws.lr);
       for (let j = i0; j < i0 + PANEL; j++) {
         a[j * lda + j + 1] = e[j];
         d[j] = a[j * lda + j];
       }
     }
   }
-  reduceUnblocked(a, n, lda, i0, d, e, tau);
-  return { n, diagonal: d, offDiagonal: e, tau, reflectors: a, ld: lda };
+  reduceUnblocked(a, n, lda, i0, d, e, tau, ws.y, ws.coef);
 }
 
 /**
@@ -105,7 +175,8 @@ function makeReflector(
  * dsymv on the lower triangle: y[yo + r] += sum_c A(o + r, o + c) x[xo + c] for the
  * trailing matrix A(o:n, o:n). Four columns are processed per sweep so that each load
  * of x and each load/store of y serves four matrix entries: the loop is bound by
- * memory traffic, and A itself is read exactly once.
+ * memory traffic, and A itself is read exactly once. When all three arrays live in
+ * the WebAssembly memory, the module's SIMD version of the same loop runs instead.
  */
 function symmetricMatrixVector(
   a: Float64Array,
@@ -117,6 +188,17 @@ function symmetricMatrixVector(
   y: Float64Array,
   yo: number,
 ): void {
+  const arena = wasmArena();
+  if (arena?.holds(a) && arena.holds(x) && arena.holds(y)) {
+    arena.kernels.symv(
+      a.byteOffset + (o * lda + o) * 8,
+      lda,
+      n - o,
+      x.byteOffset + xo * 8,
+      y.byteOffset + yo * 8,
+    );
+    return;
+  }
   const m = n - o;
   let j = 0;
   for (; j + 3 < m; j += 4) {
@@ -183,9 +265,13 @@ function reduceUnblocked(
   d: Float64Array,
   e: Float64Array,
   tau: Float64Array,
+  y: Float64Array,
+  coef: Float64Array,
 ): void {
-  const y = new Float64Array(n);
   const t = new Float64Array(1);
+  const arena = wasmArena();
+  const inWasm = arena?.holds(a) && arena.holds(y) && arena.holds(coef);
+  const cw = 2 * PANEL;
   for (let i = i0; i < n - 1; i++) {
     const col = i * lda;
     const o = i + 1;
@@ -210,7 +296,24 @@ function reduceUnblocked(
         const cb = (o + j) * lda + o;
         const vj = a[col + o + j];
         const wj = y[j];
-        for (let r = j; r < m; r++) a[cb + r] -= a[col + o + r] * wj + y[r] * vj;
+        if (inWasm) {
+          coef[cw] = wj;
+          coef[cw + 1] = vj;
+          const ab = a.byteOffset;
+          (arena as WasmArena).kernels.combine2(
+            ab + (cb + j) * 8,
+            m - j,
+            ab + (col + o + j) * 8,
+            0,
+            y.byteOffset + j * 8,
+            0,
+            1,
+            coef.byteOffset + cw * 8,
+            coef.byteOffset + (cw + 1) * 8,
+          );
+        } else {
+          for (let r = j; r < m; r++) a[cb + r] -= a[col + o + r] * wj + y[r] * vj;
+        }
       }
       a[col + o] = beta;
     }
@@ -233,10 +336,11 @@ function reducePanel(
   e: Float64Array,
   tau: Float64Array,
   w: Float64Array,
+  coef: Float64Array,
 ): void {
   const t = new Float64Array(1);
-  const coefV = new Float64Array(nb);
-  const coefW = new Float64Array(nb);
+  const coefV = coef.subarray(0, nb);
+  const coefW = coef.subarray(nb, 2 * nb);
   for (let ii = 0; ii < nb; ii++) {
     const c = i0 + ii;
     const col = c * lda;
@@ -290,6 +394,22 @@ function subtractPanelCombination(
   to: number,
   from: number,
 ): void {
+  if (count === 0 || from >= n) return;
+  const arena = wasmArena();
+  if (arena?.holds(a) && arena.holds(w) && arena.holds(target)) {
+    arena.kernels.combine2(
+      target.byteOffset + (to + from) * 8,
+      n - from,
+      a.byteOffset + (i0 * lda + from) * 8,
+      lda,
+      w.byteOffset + from * 8,
+      n,
+      count,
+      coefV.byteOffset,
+      coefW.byteOffset,
+    );
+    return;
+  }
   let l = 0;
   for (; l + 1 < count; l += 2) {
     const v0 = (i0 + l) * lda;
@@ -330,6 +450,22 @@ function panelInnerProducts(
   outW: Float64Array,
   outV: Float64Array,
 ): void {
+  if (count === 0) return;
+  const arena = wasmArena();
+  if (arena?.holds(a) && arena.holds(w) && arena.holds(xs)) {
+    arena.kernels.dots2(
+      a.byteOffset + (i0 * lda + from) * 8,
+      lda,
+      w.byteOffset + from * 8,
+      n,
+      count,
+      xs.byteOffset + (xo + from) * 8,
+      n - from,
+      outV.byteOffset,
+      outW.byteOffset,
+    );
+    return;
+  }
   let l = 0;
   for (; l + 1 < count; l += 2) {
     const v0 = (i0 + l) * lda;
@@ -426,18 +562,64 @@ function symmetricRank2kUpdate(
  * each block costs two GEMM calls: M = Z^T V, then Z^T -= (M S^T) V^T.
  */
 export function applyReflectors(tri: Tridiagonal, z: Float64Array, k: number): void {
+  const n = tri.n;
+  if (n - 1 <= 0 || k === 0) return;
+  const sizes = [
+    k * n,
+    BACK_PANEL * n,
+    n * BACK_PANEL,
+    BACK_PANEL * BACK_PANEL,
+    BACK_PANEL * BACK_PANEL,
+    k * BACK_PANEL,
+    k * BACK_PANEL,
+  ];
+  const arena = n >= RESIDENT_MIN ? wasmArena() : null;
+  const mark = arena?.mark() ?? 0;
+  const ptrs = arena?.allocAll(sizes) ?? null;
+  if (arena && ptrs) {
+    // WebAssembly backend: the vectors and the work arrays live in the module's memory
+    // so that every GEMM runs in place.
+    arena.pin();
+    try {
+      const [zw, vt, vrow, vtv, s, m1, m2] = ptrs.map((ptr, i) => arena.view(ptr, sizes[i]));
+      zw.set(z.subarray(0, k * n));
+      applyReflectorBlocks(tri, zw, k, vt, vrow, vtv, s, m1, m2);
+      z.set(zw);
+    } finally {
+      arena.unpin();
+      arena.release(mark);
+    }
+    return;
+  }
+  applyReflectorBlocks(
+    tri,
+    z,
+    k,
+    new Float64Array(sizes[1]),
+    new Float64Array(sizes[2]),
+    new Float64Array(sizes[3]),
+    new Float64Array(sizes[4]),
+    new Float64Array(sizes[5]),
+    new Float64Array(sizes[6]),
+  );
+}
+
+function applyReflectorBlocks(
+  tri: Tridiagonal,
+  z: Float64Array,
+  k: number,
+  vt: Float64Array,
+  vrow: Float64Array,
+  vtv: Float64Array,
+  s: Float64Array,
+  m1: Float64Array,
+  m2: Float64Array,
+): void {
   const { n, tau, reflectors: a, ld } = tri;
   const nr = n - 1;
-  if (nr <= 0 || k === 0) return;
-  const vt = new Float64Array(PANEL * n);
-  const vrow = new Float64Array(n * PANEL);
-  const vtv = new Float64Array(PANEL * PANEL);
-  const s = new Float64Array(PANEL * PANEL);
-  const m1 = new Float64Array(k * PANEL);
-  const m2 = new Float64Array(k * PANEL);
-  const lastStart = Math.floor((nr - 1) / PANEL) * PANEL;
-  for (let b0 = lastStart; b0 >= 0; b0 -= PANEL) {
-    const nb = Math.min(PANEL, nr - b0);
+  const lastStart = Math.floor((nr - 1) / BACK_PANEL) * BACK_PANEL;
+  for (let b0 = lastStart; b0 >= 0; b0 -= BACK_PANEL) {
+    const nb = Math.min(BACK_PANEL, nr - b0);
     const off = b0 + 1;
     const len = n - off;
     // V^T of the block, rows explicit (zeros above the unit entry).
@@ -461,16 +643,12 @@ export function applyReflectors(tri: Tridiagonal, z: Float64Array, k: number): v
         s[i * nb + l] = -tl * acc;
       }
     }
+    // -S, so that the next products accumulate with the right sign.
+    for (let i = 0; i < nb * nb; i++) s[i] = -s[i];
     // M1 = Z^T V (k x nb), contraction over the rows the block touches.
     gemmABtRaw(k, nb, len, z.subarray(off), n, vt, len, m1, nb);
-    // M2 = -M1 S^T, so that Z^T += M2 V^T, i.e. Z -= V S (V^T Z).
-    for (let j = 0; j < k; j++) {
-      for (let l = 0; l < nb; l++) {
-        let acc = 0;
-        for (let i = l; i < nb; i++) acc += m1[j * nb + i] * s[l * nb + i];
-        m2[j * nb + l] = -acc;
-      }
-    }
+    // M2 = M1 (-S)^T, so that Z^T += M2 V^T, i.e. Z -= V S (V^T Z).
+    gemmABtRaw(k, nb, nb, m1, nb, s, nb, m2, nb);
     for (let r = 0; r < len; r++) {
       for (let l = 0; l < nb; l++) vrow[r * nb + l] = vt[l * len + r];
     }
@@ -511,33 +689,112 @@ export function splitTridiagonal(d: Float64Array, e: Float64Array): Int32Array {
 }
 
 /**
- * Number of eigenvalues of the tridiagonal block [lo, hi) below x (dlaebz's Sturm
+ * Sturm counts at many shifts at once: `run(count)` sets out[s] to the number of
+ * eigenvalues of the tridiagonal block [lo, hi) below x[s] for s < count (dlaebz's
  * count: the negative pivots of the LDL^T factorisation of T - x I, with pivots
- * smaller than pivmin replaced by -pivmin so that no division by zero occurs).
+ * smaller than pivmin replaced by -pivmin so that no division by zero occurs). One
+ * count is a chain of dependent divisions (latency-bound), so several shifts are run
+ * side by side: four in the TypeScript loop, eight in f64x2 lanes in the WebAssembly
+ * kernel, which performs the same operations per shift, so both give the same counts.
  */
-function sturmCount(
+interface SturmCounter {
+  readonly x: Float64Array;
+  readonly out: Float64Array;
+  run(count: number): void;
+  dispose(): void;
+}
+
+function sturmCounter(
   d: Float64Array,
   e2: Float64Array,
   lo: number,
   hi: number,
-  x: number,
   pivmin: number,
-): number {
-  let q = d[lo] - x;
-  if (Math.abs(q) < pivmin) q = -pivmin;
-  let count = q <= 0 ? 1 : 0;
-  for (let i = lo + 1; i < hi; i++) {
-    q = d[i] - x - e2[i - 1] / q;
-    if (Math.abs(q) < pivmin) q = -pivmin;
-    if (q <= 0) count++;
+  capacity: number,
+): SturmCounter {
+  const m = hi - lo;
+  const cap = capacity + 8;
+  const arena = m >= STURM_WASM_MIN ? wasmArena() : null;
+  const mark = arena?.mark() ?? 0;
+  const ptrs = arena?.allocAll([m, m, cap, cap]) ?? null;
+  if (arena && ptrs) {
+    const [pd, pe, px, po] = ptrs;
+    arena.pin();
+    arena.view(pd, m).set(d.subarray(lo, hi));
+    arena.view(pe, m).set(e2.subarray(lo, hi - 1));
+    const kernels = arena.kernels;
+    return {
+      x: arena.view(px, cap),
+      out: arena.view(po, cap),
+      run(count: number): void {
+        kernels.sturm(pd, pe, m, pivmin, px, count, po);
+      },
+      dispose(): void {
+        arena.unpin();
+        arena.release(mark);
+      },
+    };
   }
-  return count;
+  const x = new Float64Array(cap);
+  const out = new Float64Array(cap);
+  return {
+    x,
+    out,
+    run(count: number): void {
+      for (let s = 0; s < count; s += 4) {
+        const x0 = x[s];
+        const x1 = s + 1 < count ? x[s + 1] : x0;
+        const x2 = s + 2 < count ? x[s + 2] : x0;
+        const x3 = s + 3 < count ? x[s + 3] : x0;
+        const d0 = d[lo];
+        let q0 = d0 - x0;
+        let q1 = d0 - x1;
+        let q2 = d0 - x2;
+        let q3 = d0 - x3;
+        if (Math.abs(q0) < pivmin) q0 = -pivmin;
+        if (Math.abs(q1) < pivmin) q1 = -pivmin;
+        if (Math.abs(q2) < pivmin) q2 = -pivmin;
+        if (Math.abs(q3) < pivmin) q3 = -pivmin;
+        let c0 = q0 <= 0 ? 1 : 0;
+        let c1 = q1 <= 0 ? 1 : 0;
+        let c2 = q2 <= 0 ? 1 : 0;
+        let c3 = q3 <= 0 ? 1 : 0;
+        for (let i = lo + 1; i < hi; i++) {
+          const di = d[i];
+          const ei = e2[i - 1];
+          q0 = di - x0 - ei / q0;
+          q1 = di - x1 - ei / q1;
+          q2 = di - x2 - ei / q2;
+          q3 = di - x3 - ei / q3;
+          if (Math.abs(q0) < pivmin) q0 = -pivmin;
+          if (Math.abs(q1) < pivmin) q1 = -pivmin;
+          if (Math.abs(q2) < pivmin) q2 = -pivmin;
+          if (Math.abs(q3) < pivmin) q3 = -pivmin;
+          if (q0 <= 0) c0++;
+          if (q1 <= 0) c1++;
+          if (q2 <= 0) c2++;
+          if (q3 <= 0) c3++;
+        }
+        out[s] = c0;
+        out[s + 1] = c1;
+        out[s + 2] = c2;
+        out[s + 3] = c3;
+      }
+    },
+    dispose(): void {},
+  };
 }
+
+/** Below this block order the Sturm counts stay in TypeScript on the wasm backend. */
+const STURM_WASM_MIN = 16;
 
 /**
  * The `count` smallest eigenvalues (ascending) of the unreduced tridiagonal block
- * [lo, hi) by Sturm-sequence bisection (dstebz with range 'I'). Every count made
- * while isolating one eigenvalue also narrows the brackets of the later ones.
+ * [lo, hi) by Sturm-sequence bisection (dstebz with range 'I', in dlaebz's
+ * parallel form): a list of disjoint intervals, each with the counts of eigenvalues
+ * below its ends, is bisected in rounds, all midpoints of a round counted together;
+ * an interval is dropped once it holds no wanted eigenvalue and retired once it is
+ * narrower than the tolerance, its eigenvalues taking its midpoint.
  */
 function bisectSmallest(
   d: Float64Array,
@@ -569,29 +826,85 @@ function bisectSmallest(
   gl -= 2 * tnorm * ULP * size + 2 * pivmin;
   gu += 2 * tnorm * ULP * size + 2 * pivmin;
   const atol = ULP * tnorm + 2 * pivmin;
-  const lower = new Float64Array(count).fill(gl);
-  const upper = new Float64Array(count).fill(gu);
-  for (let j = 0; j < count; j++) {
-    let a = j > 0 ? Math.max(lower[j], out[j - 1] - atol) : lower[j];
-    let b = upper[j];
-    if (a > b) a = lower[j];
-    for (let it = 0; it < 2200; it++) {
-      const width = b - a;
-      if (width <= Math.max(atol, 2 * ULP * Math.max(Math.abs(a), Math.abs(b)))) break;
-      const mid = 0.5 * (a + b);
-      if (mid === a || mid === b) break;
-      const c = sturmCount(d, e2, lo, hi, mid, pivmin);
-      if (c > j) b = mid;
-      else a = mid;
-      for (let i = j + 1; i < count; i++) {
-        if (c > i) {
-          if (mid < upper[i]) upper[i] = mid;
-        } else if (mid > lower[i]) lower[i] = mid;
+  // Active intervals [a, b) with na eigenvalues below a and nb below b. Each holds at
+  // least one wanted index (na < count) and they are disjoint, so at most `count`.
+  let a = new Float64Array(count);
+  let b = new Float64Array(count);
+  let na = new Int32Array(count);
+  let nb = new Int32Array(count);
+  let na2 = new Int32Array(count);
+  let nb2 = new Int32Array(count);
+  let a2 = new Float64Array(count);
+  let b2 = new Float64Array(count);
+  a[0] = gl;
+  b[0] = gu;
+  na[0] = 0;
+  nb[0] = size;
+  let active = 1;
+  const counter = sturmCounter(d, e2, lo, hi, pivmin, count);
+  const x = counter.x;
+  const counts = counter.out;
+  try {
+    for (let round = 0; active > 0 && round < 2200; round++) {
+      // Retire converged intervals; the others are bisected in this round.
+      let kept = 0;
+      for (let t = 0; t < active; t++) {
+        const at = a[t];
+        const bt = b[t];
+        const mid = 0.5 * (at + bt);
+        const width = bt - at;
+        if (
+          width <= Math.max(atol, 2 * ULP * Math.max(Math.abs(at), Math.abs(bt))) ||
+          mid === at ||
+          mid === bt
+        ) {
+          const last = Math.min(nb[t], count);
+          for (let j = na[t]; j < last; j++) out[j] = mid;
+          continue;
+        }
+        a[kept] = at;
+        b[kept] = bt;
+        na[kept] = na[t];
+        nb[kept] = nb[t];
+        x[kept] = mid;
+        kept++;
       }
+      if (kept === 0) break;
+      counter.run(kept);
+      let next = 0;
+      for (let t = 0; t < kept; t++) {
+        const mid = x[t];
+        // Counts are monotone in exact arithmetic; keep rounding from breaking that.
+        const c = Math.min(nb[t], Math.max(na[t], counts[t]));
+        if (c > na[t]) {
+          a2[next] = a[t];
+          b2[next] = mid;
+          na2[next] = na[t];
+          nb2[next] = c;
+          next++;
+        }
+        if (nb[t] > c && c < count) {
+          a2[next] = mid;
+          b2[next] = b[t];
+          na2[next] = c;
+          nb2[next] = nb[t];
+          next++;
+        }
+      }
+      [a, a2] = [a2, a];
+      [b, b2] = [b2, b];
+      [na, na2] = [na2, na];
+      [nb, nb2] = [nb2, nb];
+      active = next;
     }
-    out[j] = 0.5 * (a + b);
+  } finally {
+    counter.dispose();
   }
-  // Bisection brackets of close eigenvalues can overlap by up to atol; keep the order.
+  // Unconverged after the iteration cap (not seen in practice): the midpoints.
+  for (let t = 0; t < active; t++) {
+    const last = Math.min(nb[t], count);
+    for (let j = na[t]; j < last; j++) out[j] = 0.5 * (a[t] + b[t]);
+  }
   for (let j = 1; j < count; j++) if (out[j] < out[j - 1]) out[j] = out[j - 1];
   return out;
 }
@@ -641,6 +954,48 @@ export function smallestTridiagonalEigenvalues(
     block[j] = candidates[j].block;
   }
   return { values, block, starts };
+}
+
+/**
+ * The work inverse iteration would do for the selected eigenvalues (the cost model
+ * that chooses between it and divide and conquer): `vectorElements` = sum over vectors
+ * of their block's order, `pairElements` = sum over vectors of (earlier vectors of the
+ * same cluster) x block order, i.e. the re-orthogonalisation, which grows with the
+ * square of the cluster sizes. Clusters are found exactly as tridiagonalEigenvectors
+ * finds them.
+ */
+export function inverseIterationWork(
+  d: Float64Array,
+  e: Float64Array,
+  selected: SelectedEigenvalues,
+): { vectorElements: number; pairElements: number } {
+  const { values, block, starts } = selected;
+  const k = values.length;
+  let vectorElements = 0;
+  let pairElements = 0;
+  const last = new Map<number, { xjm: number; gpind: number; jb: number; ortol: number }>();
+  for (let j = 0; j < k; j++) {
+    const b = block[j];
+    const lo = starts[b];
+    const hi = starts[b + 1];
+    const m = hi - lo;
+    vectorElements += m;
+    if (m === 1) continue;
+    let state = last.get(b);
+    let xj = values[j];
+    if (state === undefined) {
+      state = { xjm: xj, gpind: 0, jb: 0, ortol: 1e-3 * blockNorm(d, e, lo, hi) };
+      last.set(b, state);
+    } else {
+      state.jb++;
+      const pertol = 10 * Math.abs(EPS * xj);
+      if (xj - state.xjm < pertol) xj = state.xjm + pertol;
+      if (Math.abs(xj - state.xjm) > state.ortol) state.gpind = state.jb;
+      state.xjm = xj;
+    }
+    pairElements += (state.jb - state.gpind) * m;
+  }
+  return { vectorElements, pairElements };
 }
 
 /**
@@ -774,7 +1129,6 @@ export function tridiagonalEigenvectors(
   const wb = new Float64Array(n);
   const wc = new Float64Array(n);
   const wd = new Float64Array(n);
-  const x = new Float64Array(n);
   const piv = new Uint8Array(n);
   // Vectors of one block are consecutive in `values` order only within that block, so
   // process block by block, keeping the global output order.
@@ -784,6 +1138,67 @@ export function tridiagonalEigenvectors(
     if (list) list.push(j);
     else byBlock.set(block[j], [j]);
   }
+  // Each block's vectors are built in zb (row q: the q-th vector of the block, length
+  // m) so that a cluster is a contiguous strided block for the re-orthogonalisation;
+  // on the wasm backend zb, x and the coefficients live in the module's memory.
+  let zbLen = 0;
+  for (const [b, list] of byBlock) {
+    zbLen = Math.max(zbLen, list.length * (starts[b + 1] - starts[b]));
+  }
+  const candidate = n >= RESIDENT_MIN ? wasmArena() : null;
+  const mark = candidate?.mark() ?? 0;
+  const ptrs = candidate?.allocAll([zbLen, n, k + 2]) ?? null;
+  const arena = ptrs ? candidate : null;
+  let zb: Float64Array;
+  let x: Float64Array;
+  let coef: Float64Array;
+  if (arena && ptrs) {
+    const [pz, px, pc] = ptrs;
+    arena.pin();
+    zb = arena.view(pz, zbLen);
+    x = arena.view(px, n);
+    coef = arena.view(pc, k + 2);
+  } else {
+    zb = new Float64Array(zbLen);
+    x = new Float64Array(n);
+    coef = new Float64Array(k + 2);
+  }
+  let failures = 0;
+  try {
+    const work = { wa, wb, wc, wd, piv };
+    failures = inverseIterationBlocks(d, e, values, starts, byBlock, rng, z, zb, x, coef, work);
+  } finally {
+    if (arena) {
+      arena.unpin();
+      arena.release(mark);
+    }
+  }
+  // Like dstein, an iterate that missed the growth test is still returned (it is
+  // accurate whenever the eigenvalue is); the caller decides what to do with the count.
+  return { vectors: z, unconverged: failures };
+}
+
+function inverseIterationBlocks(
+  d: Float64Array,
+  e: Float64Array,
+  values: Float64Array,
+  starts: Int32Array,
+  byBlock: Map<number, number[]>,
+  rng: Random,
+  z: Float64Array,
+  zb: Float64Array,
+  x: Float64Array,
+  coef: Float64Array,
+  work: {
+    wa: Float64Array;
+    wb: Float64Array;
+    wc: Float64Array;
+    wd: Float64Array;
+    piv: Uint8Array;
+  },
+): number {
+  const n = d.length;
+  const { wa, wb, wc, wd, piv } = work;
   let failures = 0;
   for (const [b, list] of byBlock) {
     const lo = starts[b];
@@ -832,14 +1247,8 @@ export function tridiagonalEigenvectors(
         for (let i = 0; i < m; i++) x[i] *= scl;
         solveShiftedTridiagonal(m, wa, wb, wc, wd, piv, x, tol);
         if (gpind !== jb) {
-          for (let pass = 0; pass < 2; pass++) {
-            for (let q = gpind; q < jb; q++) {
-              const zo = list[q] * n + lo;
-              let ztr = 0;
-              for (let i = 0; i < m; i++) ztr += x[i] * z[zo + i];
-              for (let i = 0; i < m; i++) x[i] -= ztr * z[zo + i];
-            }
-          }
+          orthogonalizeAgainstRows(zb, m, gpind, jb, x, coef);
+          orthogonalizeAgainstRows(zb, m, gpind, jb, x, coef);
         }
         jmax = 0;
         let nrm = 0;
@@ -872,13 +1281,65 @@ export function tridiagonalEigenvectors(
       let scl = 1 / Math.sqrt(ss);
       if (x[jmax] < 0) scl = -scl;
       const zo = j * n + lo;
-      for (let i = 0; i < m; i++) z[zo + i] = x[i] * scl;
+      const qo = jb * m;
+      for (let i = 0; i < m; i++) {
+        const v = x[i] * scl;
+        zb[qo + i] = v;
+        z[zo + i] = v;
+      }
       xjm = xj;
     }
   }
-  // Like dstein, an iterate that missed the growth test is still returned (it is
-  // accurate whenever the eigenvalue is); the caller decides what to do with the count.
-  return { vectors: z, unconverged: failures };
+  return failures;
+}
+
+/**
+ * One classical Gram-Schmidt pass of x (length m) against rows g..h-1 of rows (row q
+ * at q * m, orthonormal): c = R x, then x -= R^T c. Called twice ("twice is enough"):
+ * the second pass removes what cancellation left of the first. On the wasm backend
+ * both products run in the SIMD kernels (dots2 and combine2, half of the rows as each
+ * of their two operands).
+ */
+function orthogonalizeAgainstRows(
+  rows: Float64Array,
+  m: number,
+  g: number,
+  h: number,
+  x: Float64Array,
+  coef: Float64Array,
+): void {
+  const count = h - g;
+  const arena = wasmArena();
+  if (arena?.holds(rows) && arena.holds(x) && arena.holds(coef)) {
+    const kernels = arena.kernels;
+    const half = count >> 1;
+    const base = rows.byteOffset + g * m * 8;
+    const second = base + half * m * 8;
+    const c = coef.byteOffset;
+    const px = x.byteOffset;
+    kernels.dots2(base, m, second, m, half, px, m, c, c + half * 8);
+    if (count & 1) {
+      const last = base + (count - 1) * m * 8;
+      kernels.dots2(last, m, last, m, 1, px, m, c + 2 * half * 8, c + (2 * half + 1) * 8);
+      coef[2 * half + 1] = 0;
+      kernels.combine2(px, m, base, m, second, m, half, c, c + half * 8);
+      kernels.combine2(px, m, last, m, last, m, 1, c + 2 * half * 8, c + (2 * half + 1) * 8);
+    } else {
+      kernels.combine2(px, m, base, m, second, m, half, c, c + half * 8);
+    }
+    return;
+  }
+  for (let q = 0; q < count; q++) {
+    const ro = (g + q) * m;
+    let s = 0;
+    for (let i = 0; i < m; i++) s += x[i] * rows[ro + i];
+    coef[q] = s;
+  }
+  for (let q = 0; q < count; q++) {
+    const ro = (g + q) * m;
+    const c = coef[q];
+    for (let i = 0; i < m; i++) x[i] -= c * rows[ro + i];
+  }
 }
 
 /**

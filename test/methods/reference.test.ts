@@ -50,40 +50,43 @@ async function trainingSet(c: RefCase): Promise<{ X: Matrix; y: number[] }> {
   };
 }
 
-describe.each(fixture.cases.map((c) => [c.case, c] as const))("reference agreement: %s", (_name, c) => {
-  it.each(c.fits.map((f) => [`${f.method} ${JSON.stringify(f.options)}`, f] as const))(
-    "%s",
-    async (_label, f) => {
-      const { X, y } = await trainingSet(c);
-      const model = createMethod(f.method, { ...f.options, k: f.k }).fit(X, y);
-      const info = model.fitInfo;
-      const XW = multiply(centerColumns(X).centered, model.components);
-      const angle = maxPrincipalAngle(XW, Matrix.fromRows(f.XW));
-      expect(angle).toBeLessThanOrEqual(1e-6);
-      if (f.stopReason === "closed form") {
-        expect(info.stopReason).toBe("closed-form");
-        return;
-      }
-      if (f.maxIterReached) {
-        expect(info.stopReason).toBe("max-iterations");
-        expect(info.iterations).toBe(f.iterations);
-        return;
-      }
-      // Both converged by the same rule: same iteration count and lambda.
-      expect(f.converged).toBe(true);
-      expect(info.stopReason).toBe("converged");
-      expect(info.iterations).toBe(f.iterations);
-      if (f.lambdaActions.length > 0) {
-        expect(info.details.lambdaFinal).toBe(f.lambdaFinal);
-        expect(info.lambdaTrace.length).toBe(f.lambdaActions.length);
-      }
-      if (f.eigenvalues) {
-        const ours = info.details.eigenvalues as number[];
-        const scale = Math.max(...f.eigenvalues.map(Math.abs));
-        for (let j = 0; j < f.eigenvalues.length; j++) {
-          expect(Math.abs(ours[j] - f.eigenvalues[j])).toBeLessThanOrEqual(1e-8 * scale);
+describe.each(fixture.cases.map((c) => [c.case, c] as const))(
+  "reference agreement: %s",
+  (_name, c) => {
+    it.each(c.fits.map((f) => [`${f.method} ${JSON.stringify(f.options)}`, f] as const))(
+      "%s",
+      async (_label, f) => {
+        const { X, y } = await trainingSet(c);
+        const model = createMethod(f.method, { ...f.options, k: f.k }).fit(X, y);
+        const info = model.fitInfo;
+        const XW = multiply(centerColumns(X).centered, model.components);
+        const angle = maxPrincipalAngle(XW, Matrix.fromRows(f.XW));
+        expect(angle).toBeLessThanOrEqual(1e-6);
+        if (f.stopReason === "closed form") {
+          expect(info.stopReason).toBe("closed-form");
+          return;
         }
-      }
-    },
-  );
-});
+        if (f.maxIterReached) {
+          expect(info.stopReason).toBe("max-iterations");
+          expect(info.iterations).toBe(f.iterations);
+          return;
+        }
+        // Both converged by the same rule: same iteration count and lambda.
+        expect(f.converged).toBe(true);
+        expect(info.stopReason).toBe("converged");
+        expect(info.iterations).toBe(f.iterations);
+        if (f.lambdaActions.length > 0) {
+          expect(info.details.lambdaFinal).toBe(f.lambdaFinal);
+          expect(info.lambdaTrace.length).toBe(f.lambdaActions.length);
+        }
+        if (f.eigenvalues) {
+          const ours = info.details.eigenvalues as number[];
+          const scale = Math.max(...f.eigenvalues.map(Math.abs));
+          for (let j = 0; j < f.eigenvalues.length; j++) {
+            expect(Math.abs(ours[j] - f.eigenvalues[j])).toBeLessThanOrEqual(1e-8 * scale);
+          }
+        }
+      },
+    );
+  },
+);

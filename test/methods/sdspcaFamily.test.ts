@@ -298,7 +298,7 @@ describe("the reported objective", () => {
       for (let j = 0; j < n; j++) L.set(i, j, (i === j ? deg : 0) - Ssym.get(i, j));
     }
     const Y = new Matrix(n, 3);
-    y.forEach((c, i) => Y.set(i, c, 1));
+    for (let i = 0; i < n; i++) Y.set(i, y[i], 1);
     const QQt = multiply(Q, Q.transpose());
     const fro2 = (A: Matrix) => A.data.reduce((s, v) => s + v * v, 0);
     const minus = (A: Matrix, B: Matrix) =>

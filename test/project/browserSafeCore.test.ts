@@ -14,7 +14,8 @@ const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 function importsOf(file: string): string[] {
   const src = readFileSync(file, "utf8");
   const specs: string[] = [];
-  const re = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s*["']([^"']+)["']/g;
+  const re =
+    /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s*["']([^"']+)["']/g;
   for (const m of src.matchAll(re)) specs.push(m[1] ?? m[2] ?? m[3]);
   return specs;
 }
@@ -37,7 +38,9 @@ function walk(entry: string): { files: string[]; offenders: string[] } {
       } else if (builtins.has(spec) || spec.startsWith("node:")) {
         offenders.push(`${rel} imports the Node built-in '${spec}'`);
       } else if (!spec.startsWith("type:")) {
-        offenders.push(`${rel} imports the package '${spec}' (the core has no runtime dependencies)`);
+        offenders.push(
+          `${rel} imports the package '${spec}' (the core has no runtime dependencies)`,
+        );
       }
     }
   }

@@ -1,0 +1,396 @@
+/**
+ * Selection and loading of the WebAssembly SIMD kernels (kernels.wat, embedded in
+ * module.ts), and the linear memory they work in.
+ *
+ * Backends. "wasm" runs the hot kernels (GEMM, the symmetric matrix-vector product of
+ * the tridiagonalisation) in the module; "ts" runs the pure TypeScript kernels, which
+ * stay as the fallback. The request is "auto" (the default: wasm where supported),
+ * "wasm" or "ts"; it starts from the environment variable SDSPCAAN_KERNELS when a
+ * `process.env` exists, and `setKernelBackend` changes it. Results of the two backends
+ * agree to rounding, not bit for bit (different summation orders); on one backend the
+ * same input always gives the same output.
+ *
+ * Support. The backend needs a `WebAssembly` global and SIMD, detected by validating a
+ * tiny module with f64x2 instructions. A module under 4 KB (ours is ~2 KB) is
+ * compiled synchronously on first use; browsers refuse synchronous compilation of
+ * larger modules on the main thread, so above that size the module is only compiled
+ * by `initLinalg()` and the TypeScript kernels run until it has resolved.
+ *
+ * Memory. One linear memory per module instance holds operands: kernels called with
+ * ordinary arrays copy them in (only worth it for enough work per element, which the
+ * callers decide from the shapes), while a long computation such as the
+ * tridiagonalisation allocates its arrays in the memory and works on views of it for
+ * its whole duration. Allocation is a stack (mark/release); the memory only grows.
+ * Growing detaches existing views, so code holding views pins the arena and must
+ * allocate everything it needs before; growing while pinned is a bug and throws.
+ */
+import { KERNELS_WASM_BASE64, KERNELS_WASM_SIZE } from "./module.js";
+
+export type KernelBackend = "ts" | "wasm";
+export type KernelBackendRequest = KernelBackend | "auto";
+
+/**
+ * The parts of the WebAssembly JS API used here (the project's TS lib has no DOM types,
+ * and the API is looked up on globalThis so that its absence is detected, not fatal).
+ */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+type WasmModule = object;
+interface WasmApi {
+  validate(bytes: Uint8Array): boolean;
+  Module: new (bytes: Uint8Array) => WasmModule;
+  Instance: new (module: WasmModule, imports: object) => { exports: object };
+  compile(bytes: Uint8Array): Promise<WasmModule>;
+}
+
+function wasmApi(): WasmApi | null {
+  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  return typeof api === "object" && api !== null ? api : null;
+}
+
+/** The module's exports (pointers are byte offsets, leading dimensions in elements). */
+export interface KernelExports {
+  readonly memory: WasmMemory;
+  gemm(
+    m: number,
+    n: number,
+    p: number,
+    A: number,
+    lda: number,
+    B: number,
+    ldb: number,
+    C: number,
+    ldc: number,
+  ): void;
+  symv(a: number, lda: number, m: number, x: number, y: number): void;
+  combine2(
+    t: number,
+    len: number,
+    v: number,
+    ldv: number,
+    w: number,
+    ldw: number,
+    count: number,
+    cv: number,
+    cw: number,
+  ): void;
+  sturm(
+    d: number,
+    e2: number,
+    m: number,
+    pivmin: number,
+    x: number,
+    count: number,
+    out: number,
+  ): void;
+  dots2(
+    v: number,
+    ldv: number,
+    w: number,
+    ldw: number,
+    count: number,
+    x: number,
+    len: number,
+    ov: number,
+    ow: number,
+  ): void;
+}
+
+/** Browsers compile modules up to this size synchronously on the main thread. */
+export const SYNC_COMPILE_LIMIT = 4096;
+
+/** Largest arena the kernels may use (bytes); bigger problems run the TS kernels. */
+export const ARENA_LIMIT = 2 ** 30;
+
+const PAGE = 65536;
+
+/**
+ * (module (func (result v128) (f64x2.add (v128.const f64x2 1 2) (f64x2.splat (f64.const 3)))))
+ */
+const SIMD_PROBE = Uint8Array.from([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 36, 1, 34, 0, 253, 12, 0, 0,
+  0, 0, 0, 0, 240, 63, 0, 0, 0, 0, 0, 0, 0, 64, 68, 0, 0, 0, 0, 0, 0, 8, 64, 253, 20, 253, 240, 1,
+  11,
+]);
+
+/**
+ * Stack allocator over the module's memory, with cached views. Pointers are byte
+ * offsets, 16-byte aligned.
+ */
+export class WasmArena {
+  readonly kernels: KernelExports;
+  private top = 16;
+  private pins = 0;
+  private cached: Float64Array;
+
+  constructor(kernels: KernelExports) {
+    this.kernels = kernels;
+    this.cached = new Float64Array(kernels.memory.buffer);
+  }
+
+  /** The whole memory as doubles (re-created after growth). */
+  get f64(): Float64Array {
+    if (this.cached.buffer !== this.kernels.memory.buffer) {
+      this.cached = new Float64Array(this.kernels.memory.buffer);
+    }
+    return this.cached;
+  }
+
+  get buffer(): ArrayBuffer {
+    return this.kernels.memory.buffer;
+  }
+
+  /** True when `x` is a view of the module's memory (its pointer is x.byteOffset). */
+  holds(x: Float64Array): boolean {
+    return x.buffer === this.kernels.memory.buffer;
+  }
+
+  mark(): number {
+    return this.top;
+  }
+
+  release(mark: number): void {
+    this.top = mark;
+  }
+
+  /**
+   * Allocates blocks of the given numbers of doubles (uninitialised, 16-byte aligned),
+   * growing the memory if needed, and returns their pointers; or null, allocating
+   * nothing, when they would exceed ARENA_LIMIT or the engine refuses to grow the
+   * memory (the caller then runs the TS kernels). Growing while pinned throws: views
+   * would be detached.
+   */
+  allocAll(sizes: readonly number[]): number[] | null {
+    const ptrs: number[] = [];
+    let end = this.top;
+    for (const doubles of sizes) {
+      ptrs.push(end);
+      end += (doubles * 8 + 15) & ~15;
+    }
+    if (end > ARENA_LIMIT) return null;
+    const memory = this.kernels.memory;
+    if (end > memory.buffer.byteLength) {
+      if (this.pins > 0) {
+        throw new Error("wasm arena: growing the memory while views of it are in use.");
+      }
+      // Grow geometrically so that a sequence of slightly larger problems does not
+      // grow (and re-create views) every time.
+      const have = memory.buffer.byteLength / PAGE;
+      const need = Math.ceil(end / PAGE);
+      const want = Math.min(Math.max(need, 2 * have), ARENA_LIMIT / PAGE);
+      try {
+        memory.grow(want - have);
+      } catch {
+        try {
+          memory.grow(need - have);
+        } catch {
+          return null;
+        }
+      }
+    }
+    this.top = end;
+    return ptrs;
+  }
+
+  /** A view of `length` doubles at `ptr`. */
+  view(ptr: number, length: number): Float64Array {
+    return new Float64Array(this.kernels.memory.buffer, ptr, length);
+  }
+
+  /** While pinned, allocation may not grow the memory (views are in use). */
+  pin(): void {
+    this.pins++;
+  }
+
+  unpin(): void {
+    this.pins--;
+  }
+}
+
+interface LoaderState {
+  request: KernelBackendRequest;
+  /** null: not yet probed. */
+  supported: boolean | null;
+  module: WasmModule | null;
+  arena: WasmArena | null;
+  pending: Promise<KernelBackend> | null;
+  /** Compile synchronously only below this size (bytes); a test hook may lower it. */
+  syncLimit: number;
+  /** Test hook: behave as if WebAssembly (or its SIMD) were missing. */
+  simulateUnsupported: boolean;
+}
+
+function initialRequest(): KernelBackendRequest {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+    ?.env;
+  const value = env?.SDSPCAAN_KERNELS?.trim().toLowerCase();
+  if (value === "ts" || value === "wasm" || value === "auto") return value;
+  return "auto";
+}
+
+const state: LoaderState = {
+  request: initialRequest(),
+  supported: null,
+  module: null,
+  arena: null,
+  pending: null,
+  syncLimit: SYNC_COMPILE_LIMIT,
+  simulateUnsupported: false,
+};
+
+/** undefined: decide again on the next call. */
+let active: WasmArena | null | undefined;
+
+/** Whether this engine has WebAssembly with SIMD (cached). */
+export function wasmSimdSupported(): boolean {
+  if (state.simulateUnsupported) return false;
+  if (state.supported === null) {
+    const api = wasmApi();
+    try {
+      state.supported = api !== null && api.validate(SIMD_PROBE) === true;
+    } catch {
+      state.supported = false;
+    }
+  }
+  return state.supported === true;
+}
+
+function decodeBase64(text: string): Uint8Array {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const lookup = new Uint8Array(128);
+  for (let i = 0; i < alphabet.length; i++) lookup[alphabet.charCodeAt(i)] = i;
+  let len = text.length;
+  while (len > 0 && text[len - 1] === "=") len--;
+  const out = new Uint8Array((len * 3) >> 2);
+  let o = 0;
+  for (let i = 0; i < len; i += 4) {
+    const a = lookup[text.charCodeAt(i)];
+    const b = lookup[text.charCodeAt(i + 1)];
+    const c = i + 2 < len ? lookup[text.charCodeAt(i + 2)] : 0;
+    const d = i + 3 < len ? lookup[text.charCodeAt(i + 3)] : 0;
+    const v = (a << 18) | (b << 12) | (c << 6) | d;
+    if (o < out.length) out[o++] = v >> 16;
+    if (o < out.length) out[o++] = (v >> 8) & 255;
+    if (o < out.length) out[o++] = v & 255;
+  }
+  return out;
+}
+
+/** The embedded module's bytes. */
+export function kernelModuleBytes(): Uint8Array {
+  return decodeBase64(KERNELS_WASM_BASE64);
+}
+
+function instantiate(api: WasmApi, module: WasmModule): WasmArena {
+  const instance = new api.Instance(module, {});
+  return new WasmArena(instance.exports as unknown as KernelExports);
+}
+
+/** The arena of the wasm backend when it is the active one, else null (use the TS kernels). */
+export function wasmArena(): WasmArena | null {
+  if (active !== undefined) return active;
+  active = decide();
+  return active;
+}
+
+function decide(): WasmArena | null {
+  if (state.request === "ts" || !wasmSimdSupported()) return null;
+  if (state.arena !== null) return state.arena;
+  if (KERNELS_WASM_SIZE >= state.syncLimit) return null; // initLinalg() compiles it
+  const api = wasmApi() as WasmApi;
+  try {
+    const module = new api.Module(kernelModuleBytes());
+    state.module = module;
+    state.arena = instantiate(api, module);
+    return state.arena;
+  } catch {
+    state.supported = false;
+    return null;
+  }
+}
+
+/**
+ * Compiles the WebAssembly kernels asynchronously where supported and resolves to the
+ * backend that is then active. Optional when the module is small enough to compile
+ * synchronously (it is), required in browsers otherwise; calling it again is cheap.
+ */
+export function initLinalg(): Promise<KernelBackend> {
+  if (state.request === "ts" || !wasmSimdSupported() || state.arena !== null) {
+    active = undefined;
+    return Promise.resolve(kernelBackend());
+  }
+  if (state.pending === null) {
+    const api = wasmApi() as WasmApi;
+    state.pending = api
+      .compile(kernelModuleBytes())
+      .then((module) => {
+        if (state.arena === null) {
+          state.module = module;
+          state.arena = instantiate(api, module);
+        }
+      })
+      .catch(() => {
+        state.supported = false;
+      })
+      .then(() => {
+        state.pending = null;
+        active = undefined;
+        return kernelBackend();
+      });
+  }
+  return state.pending;
+}
+
+/** The backend the kernels currently run on. */
+export function kernelBackend(): KernelBackend {
+  return wasmArena() === null ? "ts" : "wasm";
+}
+
+/** The current request ("auto" unless changed). */
+export function requestedKernelBackend(): KernelBackendRequest {
+  return state.request;
+}
+
+/**
+ * Chooses the kernels: "auto" (wasm where supported), "wasm" (an error where
+ * unsupported) or "ts". Returns the backend now active.
+ */
+export function setKernelBackend(request: KernelBackendRequest): KernelBackend {
+  if (request !== "ts" && request !== "wasm" && request !== "auto") {
+    throw new RangeError(
+      `setKernelBackend: the backend must be "auto", "wasm" or "ts". Got ${JSON.stringify(request)} instead.`,
+    );
+  }
+  if (request === "wasm" && !wasmSimdSupported()) {
+    throw new Error("setKernelBackend: this engine has no WebAssembly SIMD support.");
+  }
+  state.request = request;
+  active = undefined;
+  return kernelBackend();
+}
+
+/**
+ * Test hooks: pretend WebAssembly SIMD is missing, or lower the synchronous-compile
+ * limit so that the asynchronous path is taken; `reset` drops the compiled module.
+ */
+export const loaderTestHooks = {
+  simulateUnsupported(on: boolean): void {
+    state.simulateUnsupported = on;
+    active = undefined;
+  },
+  setSyncLimit(bytes: number): void {
+    state.syncLimit = bytes;
+    active = undefined;
+  },
+  reset(): void {
+    state.module = null;
+    state.arena = null;
+    state.pending = null;
+    state.supported = null;
+    state.simulateUnsupported = false;
+    state.syncLimit = SYNC_COMPILE_LIMIT;
+    active = undefined;
+  },
+};

@@ -1,0 +1,505 @@
+;; WebAssembly SIMD kernels of the dense linear algebra (assembled by
+;; scripts/build-wasm.mjs into module.ts; loaded by backend.ts).
+;;
+;; All pointers are byte offsets into the exported memory; leading dimensions are in
+;; elements (f64). Only baseline SIMD (f64x2 mul and add, no relaxed-simd FMA), so the
+;; module runs on every engine that passes the SIMD validation in backend.ts. Every
+;; summation order is a fixed function of the shapes, never of addresses, so a given
+;; input gives the same bits on every call.
+(module
+  (memory (export "memory") 1)
+
+  ;; ---------------------------------------------------------------------------
+  ;; GEMM C += A B^T in the dot-product form: both operands are read along the
+  ;; contraction index l (contiguous), two consecutive l per f64x2 lane pair. A block
+  ;; of 2 rows of A by 4 rows of B keeps 8 f64x2 accumulators, 2 A vectors and one B
+  ;; vector in registers (11 of the 16 XMM registers). Each accumulator's two lanes
+  ;; (even and odd l) are added at the end of the panel, then the odd tail element.
+  ;;
+  ;; Micro-kernel parameters: a, b: first element of the panel of each operand row;
+  ;; lda, ldb, ldc in bytes; kc: panel length in elements; c: C[i][j].
+  ;; ---------------------------------------------------------------------------
+
+  (func $k2x4 (param $a i32) (param $lda i32) (param $b i32) (param $ldb i32)
+              (param $kc i32) (param $c i32) (param $ldc i32)
+    (local $a1 i32) (local $b1 i32) (local $b2 i32) (local $b3 i32)
+    (local $o i32) (local $end i32) (local $odd i32) (local $p i32) (local $u v128)
+    (local $x0 v128) (local $x1 v128) (local $y v128)
+    (local $s00 v128) (local $s01 v128) (local $s02 v128) (local $s03 v128)
+    (local $s10 v128) (local $s11 v128) (local $s12 v128) (local $s13 v128)
+    (local.set $odd (i32.and (local.get $kc) (i32.const 1)))
+    (local.set $a1 (i32.add (local.get $a) (local.get $lda)))
+    (local.set $b1 (i32.add (local.get $b) (local.get $ldb)))
+    (local.set $b2 (i32.add (local.get $b1) (local.get $ldb)))
+    (local.set $b3 (i32.add (local.get $b2) (local.get $ldb)))
+    (local.set $end (i32.shl (i32.and (local.get $kc) (i32.const -2)) (i32.const 3)))
+    (block $done
+      (loop $l
+        (br_if $done (i32.ge_u (local.get $o) (local.get $end)))
+        (local.set $x0 (v128.load (i32.add (local.get $a) (local.get $o))))
+        (local.set $x1 (v128.load (i32.add (local.get $a1) (local.get $o))))
+        (local.set $y (v128.load (i32.add (local.get $b) (local.get $o))))
+        (local.set $s00 (f64x2.add (local.get $s00) (f64x2.mul (local.get $x0) (local.get $y))))
+        (local.set $s10 (f64x2.add (local.get $s10) (f64x2.mul (local.get $x1) (local.get $y))))
+        (local.set $y (v128.load (i32.add (local.get $b1) (local.get $o))))
+        (local.set $s01 (f64x2.add (local.get $s01) (f64x2.mul (local.get $x0) (local.get $y))))
+        (local.set $s11 (f64x2.add (local.get $s11) (f64x2.mul (local.get $x1) (local.get $y))))
+        (local.set $y (v128.load (i32.add (local.get $b2) (local.get $o))))
+        (local.set $s02 (f64x2.add (local.get $s02) (f64x2.mul (local.get $x0) (local.get $y))))
+        (local.set $s12 (f64x2.add (local.get $s12) (f64x2.mul (local.get $x1) (local.get $y))))
+        (local.set $y (v128.load (i32.add (local.get $b3) (local.get $o))))
+        (local.set $s03 (f64x2.add (local.get $s03) (f64x2.mul (local.get $x0) (local.get $y))))
+        (local.set $s13 (f64x2.add (local.get $s13) (f64x2.mul (local.get $x1) (local.get $y))))
+        (local.set $o (i32.add (local.get $o) (i32.const 16)))
+        (br $l)))
+    ;; Epilogue, two entries of C per vector: [s_q0 lanes summed, s_q1 lanes summed],
+    ;; plus a_r[end] [b_q0[end], b_q1[end]] when kc is odd, added to C. The order per
+    ;; entry is that of $finish (lanes, tail, then C), so every entry of C gets the same
+    ;; bits whichever kernel computed it.
+    (local.set $u (f64x2.add
+      (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $s00) (local.get $s01))
+      (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $s00) (local.get $s01))))
+    (if (local.get $odd)
+      (then
+        (local.set $u (f64x2.add (local.get $u)
+          (f64x2.mul (v128.load64_splat (i32.add (local.get $a) (local.get $end)))
+            (v128.load64_lane 1 (i32.add (local.get $b1) (local.get $end))
+              (v128.load64_zero (i32.add (local.get $b) (local.get $end)))))))))
+    (local.set $p (local.get $c))
+    (v128.store (local.get $p) (f64x2.add (v128.load (local.get $p)) (local.get $u)))
+    (local.set $u (f64x2.add
+      (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $s02) (local.get $s03))
+      (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $s02) (local.get $s03))))
+    (if (local.get $odd)
+      (then
+        (local.set $u (f64x2.add (local.get $u)
+          (f64x2.mul (v128.load64_splat (i32.add (local.get $a) (local.get $end)))
+            (v128.load64_lane 1 (i32.add (local.get $b3) (local.get $end))
+              (v128.load64_zero (i32.add (local.get $b2) (local.get $end)))))))))
+    (local.set $p (i32.add (local.get $c) (i32.const 16)))
+    (v128.store (local.get $p) (f64x2.add (v128.load (local.get $p)) (local.get $u)))
+    (local.set $c (i32.add (local.get $c) (local.get $ldc)))
+    (local.set $u (f64x2.add
+      (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $s10) (local.get $s11))
+      (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $s10) (local.get $s11))))
+    (if (local.get $odd)
+      (then
+        (local.set $u (f64x2.add (local.get $u)
+          (f64x2.mul (v128.load64_splat (i32.add (local.get $a1) (local.get $end)))
+            (v128.load64_lane 1 (i32.add (local.get $b1) (local.get $end))
+              (v128.load64_zero (i32.add (local.get $b) (local.get $end)))))))))
+    (local.set $p (local.get $c))
+    (v128.store (local.get $p) (f64x2.add (v128.load (local.get $p)) (local.get $u)))
+    (local.set $u (f64x2.add
+      (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $s12) (local.get $s13))
+      (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $s12) (local.get $s13))))
+    (if (local.get $odd)
+      (then
+        (local.set $u (f64x2.add (local.get $u)
+          (f64x2.mul (v128.load64_splat (i32.add (local.get $a1) (local.get $end)))
+            (v128.load64_lane 1 (i32.add (local.get $b3) (local.get $end))
+              (v128.load64_zero (i32.add (local.get $b2) (local.get $end)))))))))
+    (local.set $p (i32.add (local.get $c) (i32.const 16)))
+    (v128.store (local.get $p) (f64x2.add (v128.load (local.get $p)) (local.get $u))))
+
+  ;; C[0] += (lane 0 + lane 1 of s) + a[kc - 1] b[kc - 1] when kc is odd (end = the
+  ;; byte offset of that element).
+  (func $finish (param $s v128) (param $a i32) (param $b i32) (param $kc i32) (param $end i32)
+                (param $c i32)
+    (local $t f64)
+    (local.set $t (f64.add (f64x2.extract_lane 0 (local.get $s)) (f64x2.extract_lane 1 (local.get $s))))
+    (if (i32.and (local.get $kc) (i32.const 1))
+      (then
+        (local.set $t (f64.add (local.get $t)
+          (f64.mul (f64.load (i32.add (local.get $a) (local.get $end)))
+                   (f64.load (i32.add (local.get $b) (local.get $end))))))))
+    (f64.store (local.get $c) (f64.add (f64.load (local.get $c)) (local.get $t))))
+
+  ;; One row of A against one row of B (the edges of the block grid): C[0] += a . b.
+  (func $k1x1 (param $a i32) (param $b i32) (param $kc i32) (param $c i32)
+    (local $o i32) (local $end i32) (local $s v128)
+    (local.set $end (i32.shl (i32.and (local.get $kc) (i32.const -2)) (i32.const 3)))
+    (block $done
+      (loop $l
+        (br_if $done (i32.ge_u (local.get $o) (local.get $end)))
+        (local.set $s (f64x2.add (local.get $s)
+          (f64x2.mul (v128.load (i32.add (local.get $a) (local.get $o)))
+                     (v128.load (i32.add (local.get $b) (local.get $o))))))
+        (local.set $o (i32.add (local.get $o) (i32.const 16)))
+        (br $l)))
+    (call $finish (local.get $s) (local.get $a) (local.get $b) (local.get $kc) (local.get $end) (local.get $c)))
+
+  ;; gemm(m, n, p, A, lda, B, ldb, C, ldc): C[i][j] += sum_l A[i][l] B[j][l] for i < m,
+  ;; j < n, l < p. The contraction is cut into panels of 256 so that 4 rows of B stay in
+  ;; L1 while they meet a block of 64 rows of A held in L2; edges (m odd, n % 4) run
+  ;; the 1 x 1 kernel, which keeps the summation order of each entry that of the 2 x 4
+  ;; kernel (lanes, then the tail).
+  (func (export "gemm") (param $m i32) (param $n i32) (param $p i32)
+                        (param $A i32) (param $lda i32) (param $B i32) (param $ldb i32)
+                        (param $C i32) (param $ldc i32)
+    (local $l0 i32) (local $kc i32) (local $i0 i32) (local $i1 i32) (local $i1b i32)
+    (local $i i32) (local $j i32) (local $jq i32) (local $n4 i32) (local $m2 i32)
+    (local $ap i32) (local $bp i32) (local $cp i32)
+    (local.set $lda (i32.shl (local.get $lda) (i32.const 3)))
+    (local.set $ldb (i32.shl (local.get $ldb) (i32.const 3)))
+    (local.set $ldc (i32.shl (local.get $ldc) (i32.const 3)))
+    (local.set $n4 (i32.and (local.get $n) (i32.const -4)))
+    (local.set $m2 (i32.and (local.get $m) (i32.const -2)))
+    (block $panelsDone
+      (loop $panels
+        (br_if $panelsDone (i32.ge_u (local.get $l0) (local.get $p)))
+        (local.set $kc (i32.sub (local.get $p) (local.get $l0)))
+        (if (i32.gt_u (local.get $kc) (i32.const 256)) (then (local.set $kc (i32.const 256))))
+        (local.set $i0 (i32.const 0))
+        (block $rowBlocksDone
+          (loop $rowBlocks
+            (br_if $rowBlocksDone (i32.ge_u (local.get $i0) (local.get $m)))
+            (local.set $i1 (i32.add (local.get $i0) (i32.const 64)))
+            (if (i32.gt_u (local.get $i1) (local.get $m)) (then (local.set $i1 (local.get $m))))
+            (local.set $i1b (local.get $i1))
+            (if (i32.gt_u (local.get $i1b) (local.get $m2)) (then (local.set $i1b (local.get $m2))))
+            (local.set $j (i32.const 0))
+            (block $colsDone
+              (loop $cols
+                (br_if $colsDone (i32.ge_u (local.get $j) (local.get $n)))
+                (local.set $bp (i32.add (local.get $B)
+                  (i32.add (i32.mul (local.get $j) (local.get $ldb)) (i32.shl (local.get $l0) (i32.const 3)))))
+                (local.set $i (local.get $i0))
+                (block $rowsDone
+                  (loop $rows
+                    (br_if $rowsDone (i32.ge_u (local.get $i) (local.get $i1)))
+                    (local.set $ap (i32.add (local.get $A)
+                      (i32.add (i32.mul (local.get $i) (local.get $lda)) (i32.shl (local.get $l0) (i32.const 3)))))
+                    (local.set $cp (i32.add (local.get $C)
+                      (i32.add (i32.mul (local.get $i) (local.get $ldc)) (i32.shl (local.get $j) (i32.const 3)))))
+                    (if (i32.and (i32.lt_u (local.get $i) (local.get $i1b)) (i32.lt_u (local.get $j) (local.get $n4)))
+                      (then
+                        (call $k2x4 (local.get $ap) (local.get $lda) (local.get $bp) (local.get $ldb)
+                          (local.get $kc) (local.get $cp) (local.get $ldc))
+                        (local.set $i (i32.add (local.get $i) (i32.const 2))))
+                      (else
+                        ;; An edge row or column: every (row, column) pair of the block
+                        ;; by the 1 x 1 kernel.
+                        (local.set $jq (i32.const 0))
+                        (block $edgeDone
+                          (loop $edge
+                            (br_if $edgeDone (i32.or (i32.ge_u (local.get $jq) (i32.const 4))
+                              (i32.ge_u (i32.add (local.get $j) (local.get $jq)) (local.get $n))))
+                            (call $k1x1 (local.get $ap)
+                              (i32.add (local.get $bp) (i32.mul (local.get $jq) (local.get $ldb)))
+                              (local.get $kc)
+                              (i32.add (local.get $cp) (i32.shl (local.get $jq) (i32.const 3))))
+                            (local.set $jq (i32.add (local.get $jq) (i32.const 1)))
+                            (br $edge)))
+                        (local.set $i (i32.add (local.get $i) (i32.const 1)))))
+                    (br $rows)))
+                (local.set $j (i32.add (local.get $j) (i32.const 4)))
+                (br $cols)))
+            (local.set $i0 (i32.add (local.get $i0) (i32.const 64)))
+            (br $rowBlocks)))
+        (local.set $l0 (i32.add (local.get $l0) (i32.const 256)))
+        (br $panels))))
+
+  ;; ---------------------------------------------------------------------------
+  ;; symv(a, lda, m, x, y): y[r] += sum_c S(r, c) x[c] for the symmetric m x m matrix S
+  ;; whose entry (r, c), r >= c, is stored at a[c * lda + r] (one triangle; in row-major
+  ;; terms row c holds column c of S from the diagonal on). Four stored rows per sweep:
+  ;; each pass over r loads x[r] and y[r] once for four matrix entries, the matrix is
+  ;; read exactly once, two r at a time in f64x2 lanes. The 4 x 4 diagonal block and the
+  ;; m % 4 last columns are scalar.
+  ;; ---------------------------------------------------------------------------
+  (func (export "symv") (param $a i32) (param $lda i32) (param $m i32) (param $x i32) (param $y i32)
+    (local $j i32) (local $q i32) (local $r i32) (local $c0 i32) (local $c1 i32) (local $c2 i32)
+    (local $c3 i32) (local $last i32)
+    (local $v f64) (local $t0 f64) (local $t1 f64) (local $t2 f64)
+    (local $t3 f64)
+    (local $x0 v128) (local $x1 v128) (local $x2 v128) (local $x3 v128)
+    (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128)
+    (local $v0 v128) (local $v1 v128) (local $v2 v128) (local $v3 v128) (local $xr v128)
+    (local.set $lda (i32.shl (local.get $lda) (i32.const 3)))
+    (block $sweepsDone
+      (loop $sweeps
+        (br_if $sweepsDone (i32.ge_s (i32.add (local.get $j) (i32.const 3)) (local.get $m)))
+        (local.set $c0 (i32.add (local.get $a) (i32.mul (local.get $j) (local.get $lda))))
+        (local.set $c1 (i32.add (local.get $c0) (local.get $lda)))
+        (local.set $c2 (i32.add (local.get $c1) (local.get $lda)))
+        (local.set $c3 (i32.add (local.get $c2) (local.get $lda)))
+        ;; The 4 x 4 diagonal block: stored rows j + q, entries r in [j + q, j + 4).
+        (local.set $q (i32.const 0))
+        (loop $diag
+          (call $column (i32.add (local.get $c0) (i32.mul (local.get $q) (local.get $lda)))
+            (local.get $x) (local.get $y) (i32.add (local.get $j) (local.get $q))
+            (i32.add (local.get $j) (i32.const 4)))
+          (local.set $q (i32.add (local.get $q) (i32.const 1)))
+          (br_if $diag (i32.lt_s (local.get $q) (i32.const 4))))
+        ;; Below the block: r in [j + 4, m), two at a time (byte offsets from here on).
+        (local.set $x0 (v128.load64_splat (i32.add (local.get $x) (i32.shl (local.get $j) (i32.const 3)))))
+        (local.set $x1 (v128.load64_splat offset=8 (i32.add (local.get $x) (i32.shl (local.get $j) (i32.const 3)))))
+        (local.set $x2 (v128.load64_splat offset=16 (i32.add (local.get $x) (i32.shl (local.get $j) (i32.const 3)))))
+        (local.set $x3 (v128.load64_splat offset=24 (i32.add (local.get $x) (i32.shl (local.get $j) (i32.const 3)))))
+        (local.set $s0 (v128.const i64x2 0 0))
+        (local.set $s1 (v128.const i64x2 0 0))
+        (local.set $s2 (v128.const i64x2 0 0))
+        (local.set $s3 (v128.const i64x2 0 0))
+        (local.set $r (i32.shl (i32.add (local.get $j) (i32.const 4)) (i32.const 3)))
+        (local.set $last (i32.shl (i32.sub (local.get $m) (i32.const 1)) (i32.const 3)))
+        (block $pairsDone
+          (loop $pairs
+            (br_if $pairsDone (i32.ge_s (local.get $r) (local.get $last)))
+            (local.set $v0 (v128.load (i32.add (local.get $c0) (local.get $r))))
+            (local.set $v1 (v128.load (i32.add (local.get $c1) (local.get $r))))
+            (local.set $v2 (v128.load (i32.add (local.get $c2) (local.get $r))))
+            (local.set $v3 (v128.load (i32.add (local.get $c3) (local.get $r))))
+            (local.set $xr (v128.load (i32.add (local.get $x) (local.get $r))))
+            (v128.store (i32.add (local.get $y) (local.get $r))
+              (f64x2.add (v128.load (i32.add (local.get $y) (local.get $r)))
+                (f64x2.add
+                  (f64x2.add
+                    (f64x2.add (f64x2.mul (local.get $v0) (local.get $x0)) (f64x2.mul (local.get $v1) (local.get $x1)))
+                    (f64x2.mul (local.get $v2) (local.get $x2)))
+                  (f64x2.mul (local.get $v3) (local.get $x3)))))
+            (local.set $s0 (f64x2.add (local.get $s0) (f64x2.mul (local.get $v0) (local.get $xr))))
+            (local.set $s1 (f64x2.add (local.get $s1) (f64x2.mul (local.get $v1) (local.get $xr))))
+            (local.set $s2 (f64x2.add (local.get $s2) (f64x2.mul (local.get $v2) (local.get $xr))))
+            (local.set $s3 (f64x2.add (local.get $s3) (f64x2.mul (local.get $v3) (local.get $xr))))
+            (local.set $r (i32.add (local.get $r) (i32.const 16)))
+            (br $pairs)))
+        (local.set $t0 (f64.add (f64x2.extract_lane 0 (local.get $s0)) (f64x2.extract_lane 1 (local.get $s0))))
+        (local.set $t1 (f64.add (f64x2.extract_lane 0 (local.get $s1)) (f64x2.extract_lane 1 (local.get $s1))))
+        (local.set $t2 (f64.add (f64x2.extract_lane 0 (local.get $s2)) (f64x2.extract_lane 1 (local.get $s2))))
+        (local.set $t3 (f64.add (f64x2.extract_lane 0 (local.get $s3)) (f64x2.extract_lane 1 (local.get $s3))))
+        (if (i32.eq (local.get $r) (local.get $last))
+          (then
+            ;; The odd last r.
+            (local.set $v (f64.load (i32.add (local.get $x) (local.get $r))))
+            (call $addTo (i32.add (local.get $y) (local.get $r))
+              (f64.add
+                (f64.add
+                  (f64.add
+                    (f64.mul (f64.load (i32.add (local.get $c0) (local.get $r))) (f64x2.extract_lane 0 (local.get $x0)))
+                    (f64.mul (f64.load (i32.add (local.get $c1) (local.get $r))) (f64x2.extract_lane 0 (local.get $x1))))
+                  (f64.mul (f64.load (i32.add (local.get $c2) (local.get $r))) (f64x2.extract_lane 0 (local.get $x2))))
+                (f64.mul (f64.load (i32.add (local.get $c3) (local.get $r))) (f64x2.extract_lane 0 (local.get $x3)))))
+            (local.set $t0 (f64.add (local.get $t0) (f64.mul (f64.load (i32.add (local.get $c0) (local.get $r))) (local.get $v))))
+            (local.set $t1 (f64.add (local.get $t1) (f64.mul (f64.load (i32.add (local.get $c1) (local.get $r))) (local.get $v))))
+            (local.set $t2 (f64.add (local.get $t2) (f64.mul (f64.load (i32.add (local.get $c2) (local.get $r))) (local.get $v))))
+            (local.set $t3 (f64.add (local.get $t3) (f64.mul (f64.load (i32.add (local.get $c3) (local.get $r))) (local.get $v))))))
+        (local.set $r (i32.add (local.get $y) (i32.shl (local.get $j) (i32.const 3))))
+        (call $addTo (local.get $r) (local.get $t0))
+        (call $addTo (i32.add (local.get $r) (i32.const 8)) (local.get $t1))
+        (call $addTo (i32.add (local.get $r) (i32.const 16)) (local.get $t2))
+        (call $addTo (i32.add (local.get $r) (i32.const 24)) (local.get $t3))
+        (local.set $j (i32.add (local.get $j) (i32.const 4)))
+        (br $sweeps)))
+    ;; The last m % 4 stored rows, one at a time.
+    (block $restDone
+      (loop $rest
+        (br_if $restDone (i32.ge_s (local.get $j) (local.get $m)))
+        (call $column (i32.add (local.get $a) (i32.mul (local.get $j) (local.get $lda)))
+          (local.get $x) (local.get $y) (local.get $j) (local.get $m))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $rest))))
+
+  ;; One stored row c of symv's matrix restricted to entries [j, end), scalar:
+  ;; y[r] += c[r] x[j] for r in (j, end), and y[j] += c[j] x[j] + sum_r c[r] x[r].
+  (func $column (param $c i32) (param $x i32) (param $y i32) (param $j i32) (param $end i32)
+    (local $r i32) (local $xq f64) (local $t f64) (local $v f64)
+    (local.set $xq (f64.load (i32.add (local.get $x) (i32.shl (local.get $j) (i32.const 3)))))
+    (local.set $t (f64.mul (f64.load (i32.add (local.get $c) (i32.shl (local.get $j) (i32.const 3))))
+                           (local.get $xq)))
+    (local.set $r (i32.add (local.get $j) (i32.const 1)))
+    (block $done
+      (loop $rs
+        (br_if $done (i32.ge_s (local.get $r) (local.get $end)))
+        (local.set $v (f64.load (i32.add (local.get $c) (i32.shl (local.get $r) (i32.const 3)))))
+        (call $addTo (i32.add (local.get $y) (i32.shl (local.get $r) (i32.const 3)))
+          (f64.mul (local.get $v) (local.get $xq)))
+        (local.set $t (f64.add (local.get $t)
+          (f64.mul (local.get $v) (f64.load (i32.add (local.get $x) (i32.shl (local.get $r) (i32.const 3)))))))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $rs)))
+    (call $addTo (i32.add (local.get $y) (i32.shl (local.get $j) (i32.const 3))) (local.get $t)))
+
+  ;; ---------------------------------------------------------------------------
+  ;; combine2(t, len, v, ldv, w, ldw, count, cv, cw):
+  ;;   t[r] -= sum_{l < count} v[l * ldv + r] cv[l] + w[l * ldw + r] cw[l],  r < len
+  ;; (the panel corrections of the blocked tridiagonalisation, and dsyr2 with count 1).
+  ;; Two l per sweep so that each load and store of t serves four products; an odd
+  ;; count repeats the last row with zero coefficients.
+  ;; ---------------------------------------------------------------------------
+  (func (export "combine2") (param $t i32) (param $len i32) (param $v i32) (param $ldv i32)
+                            (param $w i32) (param $ldw i32) (param $count i32)
+                            (param $cv i32) (param $cw i32)
+    (local $l i32) (local $r i32) (local $end i32)
+    (local $v0 i32) (local $v1 i32) (local $w0 i32) (local $w1 i32)
+    (local $p0 v128) (local $p1 v128) (local $q0 v128) (local $q1 v128)
+    (local.set $ldv (i32.shl (local.get $ldv) (i32.const 3)))
+    (local.set $ldw (i32.shl (local.get $ldw) (i32.const 3)))
+    (local.set $end (i32.shl (i32.and (local.get $len) (i32.const -2)) (i32.const 3)))
+    (block $lDone
+      (loop $ls
+        (br_if $lDone (i32.ge_s (local.get $l) (local.get $count)))
+        (local.set $v0 (i32.add (local.get $v) (i32.mul (local.get $l) (local.get $ldv))))
+        (local.set $w0 (i32.add (local.get $w) (i32.mul (local.get $l) (local.get $ldw))))
+        (local.set $p0 (v128.load64_splat (i32.add (local.get $cv) (i32.shl (local.get $l) (i32.const 3)))))
+        (local.set $q0 (v128.load64_splat (i32.add (local.get $cw) (i32.shl (local.get $l) (i32.const 3)))))
+        (if (i32.lt_s (i32.add (local.get $l) (i32.const 1)) (local.get $count))
+          (then
+            (local.set $v1 (i32.add (local.get $v0) (local.get $ldv)))
+            (local.set $w1 (i32.add (local.get $w0) (local.get $ldw)))
+            (local.set $p1 (v128.load64_splat offset=8 (i32.add (local.get $cv) (i32.shl (local.get $l) (i32.const 3)))))
+            (local.set $q1 (v128.load64_splat offset=8 (i32.add (local.get $cw) (i32.shl (local.get $l) (i32.const 3))))))
+          (else
+            (local.set $v1 (local.get $v0))
+            (local.set $w1 (local.get $w0))
+            (local.set $p1 (v128.const i64x2 0 0))
+            (local.set $q1 (v128.const i64x2 0 0))))
+        (local.set $r (i32.const 0))
+        (block $rDone
+          (loop $rs
+            (br_if $rDone (i32.ge_s (local.get $r) (local.get $end)))
+            (v128.store (i32.add (local.get $t) (local.get $r))
+              (f64x2.sub (v128.load (i32.add (local.get $t) (local.get $r)))
+                (f64x2.add
+                  (f64x2.add
+                    (f64x2.add
+                      (f64x2.mul (v128.load (i32.add (local.get $v0) (local.get $r))) (local.get $p0))
+                      (f64x2.mul (v128.load (i32.add (local.get $v1) (local.get $r))) (local.get $p1)))
+                    (f64x2.mul (v128.load (i32.add (local.get $w0) (local.get $r))) (local.get $q0)))
+                  (f64x2.mul (v128.load (i32.add (local.get $w1) (local.get $r))) (local.get $q1)))))
+            (local.set $r (i32.add (local.get $r) (i32.const 16)))
+            (br $rs)))
+        (if (i32.and (local.get $len) (i32.const 1))
+          (then
+            (f64.store (i32.add (local.get $t) (local.get $r))
+              (f64.sub (f64.load (i32.add (local.get $t) (local.get $r)))
+                (f64.add
+                  (f64.add
+                    (f64.add
+                      (f64.mul (f64.load (i32.add (local.get $v0) (local.get $r))) (f64x2.extract_lane 0 (local.get $p0)))
+                      (f64.mul (f64.load (i32.add (local.get $v1) (local.get $r))) (f64x2.extract_lane 0 (local.get $p1))))
+                    (f64.mul (f64.load (i32.add (local.get $w0) (local.get $r))) (f64x2.extract_lane 0 (local.get $q0))))
+                  (f64.mul (f64.load (i32.add (local.get $w1) (local.get $r))) (f64x2.extract_lane 0 (local.get $q1))))))))
+        (local.set $l (i32.add (local.get $l) (i32.const 2)))
+        (br $ls))))
+
+  ;; ---------------------------------------------------------------------------
+  ;; dots2(v, ldv, w, ldw, count, x, len, ov, ow): ov[l] = v_l . x and ow[l] = w_l . x
+  ;; for l < count (v_l = v[l * ldv ..], w_l = w[l * ldw ..], length len), x loaded once
+  ;; for both; lanes summed at the end, then the odd tail element.
+  ;; ---------------------------------------------------------------------------
+  (func (export "dots2") (param $v i32) (param $ldv i32) (param $w i32) (param $ldw i32)
+                         (param $count i32) (param $x i32) (param $len i32)
+                         (param $ov i32) (param $ow i32)
+    (local $l i32) (local $r i32) (local $end i32) (local $sv v128) (local $sw v128) (local $xr v128)
+    (local.set $ldv (i32.shl (local.get $ldv) (i32.const 3)))
+    (local.set $ldw (i32.shl (local.get $ldw) (i32.const 3)))
+    (local.set $end (i32.shl (i32.and (local.get $len) (i32.const -2)) (i32.const 3)))
+    (block $lDone
+      (loop $ls
+        (br_if $lDone (i32.ge_s (local.get $l) (local.get $count)))
+        (local.set $sv (v128.const i64x2 0 0))
+        (local.set $sw (v128.const i64x2 0 0))
+        (local.set $r (i32.const 0))
+        (block $rDone
+          (loop $rs
+            (br_if $rDone (i32.ge_s (local.get $r) (local.get $end)))
+            (local.set $xr (v128.load (i32.add (local.get $x) (local.get $r))))
+            (local.set $sv (f64x2.add (local.get $sv)
+              (f64x2.mul (v128.load (i32.add (local.get $v) (local.get $r))) (local.get $xr))))
+            (local.set $sw (f64x2.add (local.get $sw)
+              (f64x2.mul (v128.load (i32.add (local.get $w) (local.get $r))) (local.get $xr))))
+            (local.set $r (i32.add (local.get $r) (i32.const 16)))
+            (br $rs)))
+        (f64.store (local.get $ov) (f64.const 0))
+        (f64.store (local.get $ow) (f64.const 0))
+        (call $finish (local.get $sv) (local.get $v) (local.get $x) (local.get $len) (local.get $end) (local.get $ov))
+        (call $finish (local.get $sw) (local.get $w) (local.get $x) (local.get $len) (local.get $end) (local.get $ow))
+        (local.set $v (i32.add (local.get $v) (local.get $ldv)))
+        (local.set $w (i32.add (local.get $w) (local.get $ldw)))
+        (local.set $ov (i32.add (local.get $ov) (i32.const 8)))
+        (local.set $ow (i32.add (local.get $ow) (i32.const 8)))
+        (local.set $l (i32.add (local.get $l) (i32.const 1)))
+        (br $ls))))
+
+  ;; ---------------------------------------------------------------------------
+  ;; sturm(d, e2, m, pivmin, x, count, out): out[s] = the number of eigenvalues of the
+  ;; symmetric tridiagonal (diagonal d, squared off-diagonal e2, order m) below x[s],
+  ;; for s < count (count even: the caller pads), as f64. The negative pivots of the
+  ;; LDL^T factorisation of T - x I: q_0 = d_0 - x, q_i = (d_i - x) - e2_{i-1} / q_{i-1},
+  ;; a pivot of magnitude below pivmin replaced by -pivmin (dlaebz). Each sequence is a
+  ;; chain of dependent divisions, so four pairs of shifts run side by side; the
+  ;; operations per shift are those of the scalar loop in tridiagonal.ts, so both give
+  ;; the same counts.
+  ;; ---------------------------------------------------------------------------
+  (func (export "sturm") (param $d i32) (param $e2 i32) (param $m i32) (param $pivmin f64)
+                         (param $x i32) (param $count i32) (param $out i32)
+    (local $s i32) (local $i i32) (local $end i32) (local $lanes i32)
+    (local $piv v128) (local $neg v128) (local $t v128) (local $one v128) (local $di v128) (local $ei v128)
+    (local $x0 v128) (local $x1 v128) (local $x2 v128) (local $x3 v128)
+    (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $q3 v128)
+    (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128)
+    (local.set $piv (f64x2.splat (local.get $pivmin)))
+    (local.set $neg (f64x2.neg (local.get $piv)))
+    (local.set $one (f64x2.splat (f64.const 1)))
+    (local.set $end (i32.shl (local.get $m) (i32.const 3)))
+    (block $sDone
+      (loop $ss
+        (br_if $sDone (i32.ge_s (local.get $s) (local.get $count)))
+        ;; Shifts s .. s + 7 (unused lanes repeat the last pair: harmless work).
+        (local.set $lanes (i32.add (local.get $x) (i32.shl (local.get $s) (i32.const 3))))
+        (local.set $x0 (v128.load (local.get $lanes)))
+        (local.set $x1 (local.get $x0))
+        (local.set $x2 (local.get $x0))
+        (local.set $x3 (local.get $x0))
+        (if (i32.lt_s (i32.add (local.get $s) (i32.const 2)) (local.get $count))
+          (then (local.set $x1 (v128.load offset=16 (local.get $lanes)))))
+        (if (i32.lt_s (i32.add (local.get $s) (i32.const 4)) (local.get $count))
+          (then (local.set $x2 (v128.load offset=32 (local.get $lanes)))))
+        (if (i32.lt_s (i32.add (local.get $s) (i32.const 6)) (local.get $count))
+          (then (local.set $x3 (v128.load offset=48 (local.get $lanes)))))
+        ;; i = 0: q = d_0 - x.
+        (local.set $di (v128.load64_splat (local.get $d)))
+        (local.set $q0 (v128.bitselect (local.get $neg) (local.tee $t (f64x2.sub (local.get $di) (local.get $x0))) (f64x2.lt (f64x2.abs (local.get $t)) (local.get $piv))))
+        (local.set $q1 (v128.bitselect (local.get $neg) (local.tee $t (f64x2.sub (local.get $di) (local.get $x1))) (f64x2.lt (f64x2.abs (local.get $t)) (local.get $piv))))
+        (local.set $q2 (v128.bitselect (local.get $neg) (local.tee $t (f64x2.sub (local.get $di) (local.get $x2))) (f64x2.lt (f64x2.abs (local.get $t)) (local.get $piv))))
+        (local.set $q3 (v128.bitselect (local.get $neg) (local.tee $t (f64x2.sub (local.get $di) (local.get $x3))) (f64x2.lt (f64x2.abs (local.get $t)) (local.get $piv))))
+        (local.set $c0 (v128.and (f64x2.le (local.get $q0) (v128.const i64x2 0 0)) (local.get $one)))
+        (local.set $c1 (v128.and (f64x2.le (local.get $q1) (v128.const i64x2 0 0)) (local.get $one)))
+        (local.set $c2 (v128.and (f64x2.le (local.get $q2) (v128.const i64x2 0 0)) (local.get $one)))
+        (local.set $c3 (v128.and (f64x2.le (local.get $q3) (v128.const i64x2 0 0)) (local.get $one)))
+        (local.set $i (i32.const 8))
+        (block $iDone
+          (loop $is
+            (br_if $iDone (i32.ge_s (local.get $i) (local.get $end)))
+            (local.set $di (v128.load64_splat (i32.add (local.get $d) (local.get $i))))
+            (local.set $ei (v128.load64_splat (i32.sub (i32.add (local.get $e2) (local.get $i)) (i32.const 8))))
+            (local.set $q0 (v128.bitselect (local.get $neg) (local.tee $t (f64x2.sub (f64x2.sub (local.get $di) (local.get $x0)) (f64x2.div (local.get $ei) (local.get $q0)))) (f64x2.lt (f64x2.abs (local.get $t)) (local.get $piv))))
+            (local.set $q1 (v128.bitselect (local.get $neg) (local.tee $t (f64x2.sub (f64x2.sub (local.get $di) (local.get $x1)) (f64x2.div (local.get $ei) (local.get $q1)))) (f64x2.lt (f64x2.abs (local.get $t)) (local.get $piv))))
+            (local.set $q2 (v128.bitselect (local.get $neg) (local.tee $t (f64x2.sub (f64x2.sub (local.get $di) (local.get $x2)) (f64x2.div (local.get $ei) (local.get $q2)))) (f64x2.lt (f64x2.abs (local.get $t)) (local.get $piv))))
+            (local.set $q3 (v128.bitselect (local.get $neg) (local.tee $t (f64x2.sub (f64x2.sub (local.get $di) (local.get $x3)) (f64x2.div (local.get $ei) (local.get $q3)))) (f64x2.lt (f64x2.abs (local.get $t)) (local.get $piv))))
+            (local.set $c0 (f64x2.add (local.get $c0)
+              (v128.and (f64x2.le (local.get $q0) (v128.const i64x2 0 0)) (local.get $one))))
+            (local.set $c1 (f64x2.add (local.get $c1)
+              (v128.and (f64x2.le (local.get $q1) (v128.const i64x2 0 0)) (local.get $one))))
+            (local.set $c2 (f64x2.add (local.get $c2)
+              (v128.and (f64x2.le (local.get $q2) (v128.const i64x2 0 0)) (local.get $one))))
+            (local.set $c3 (f64x2.add (local.get $c3)
+              (v128.and (f64x2.le (local.get $q3) (v128.const i64x2 0 0)) (local.get $one))))
+            (local.set $i (i32.add (local.get $i) (i32.const 8)))
+            (br $is)))
+        (local.set $lanes (i32.add (local.get $out) (i32.shl (local.get $s) (i32.const 3))))
+        (v128.store (local.get $lanes) (local.get $c0))
+        (if (i32.lt_s (i32.add (local.get $s) (i32.const 2)) (local.get $count))
+          (then (v128.store offset=16 (local.get $lanes) (local.get $c1))))
+        (if (i32.lt_s (i32.add (local.get $s) (i32.const 4)) (local.get $count))
+          (then (v128.store offset=32 (local.get $lanes) (local.get $c2))))
+        (if (i32.lt_s (i32.add (local.get $s) (i32.const 6)) (local.get $count))
+          (then (v128.store offset=48 (local.get $lanes) (local.get $c3))))
+        (local.set $s (i32.add (local.get $s) (i32.const 8)))
+        (br $ss))))
+
+  ;; *p += v
+  (func $addTo (param $p i32) (param $v f64)
+    (f64.store (local.get $p) (f64.add (f64.load (local.get $p)) (local.get $v))))
+)

@@ -1,0 +1,412 @@
+/**
+ * The WebAssembly SIMD kernels and their selection: the embedded module matches its
+ * source, the backend switch and the fallbacks behave, and every kernel agrees with a
+ * plain reference on both backends (odd shapes, leading dimensions, operands already in
+ * the module's memory), deterministically.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { assembleKernels } from "../../scripts/build-wasm.js";
+import { gemmABtLowerBlocks, gemmABtRaw, gramRows, multiplyABt } from "../../src/linalg/gemm.js";
+import { Matrix } from "../../src/linalg/matrix.js";
+import { symmetricEigen } from "../../src/linalg/symmetricEigen.js";
+import {
+  applyReflectors,
+  householderTridiagonalize,
+  inverseIterationWork,
+  smallestTridiagonalEigenvalues,
+  tridiagonalEigenvectors,
+} from "../../src/linalg/tridiagonal.js";
+import {
+  ARENA_LIMIT,
+  initLinalg,
+  kernelBackend,
+  kernelModuleBytes,
+  loaderTestHooks,
+  SYNC_COMPILE_LIMIT,
+  setKernelBackend,
+  wasmArena,
+  wasmSimdSupported,
+} from "../../src/linalg/wasm/backend.js";
+import { KERNELS_WASM_SIZE } from "../../src/linalg/wasm/module.js";
+import {
+  eigenResidual,
+  maxAbsDifference,
+  orthogonalityError,
+  randomMatrix,
+  randomSymmetric,
+  withSpectrum,
+} from "./helpers.js";
+
+const BACKENDS = ["ts", "wasm"] as const;
+
+afterEach(() => {
+  loaderTestHooks.reset();
+  setKernelBackend("auto");
+});
+
+describe("the embedded module", () => {
+  it("is the assembly of kernels.wat (run `npx tsx scripts/build-wasm.ts` after editing it)", async () => {
+    const built = await assembleKernels();
+    expect(Buffer.from(kernelModuleBytes()).equals(Buffer.from(built))).toBe(true);
+    expect(KERNELS_WASM_SIZE).toBe(built.length);
+  });
+
+  it("is small enough to be compiled synchronously in browsers", () => {
+    expect(KERNELS_WASM_SIZE).toBeLessThan(SYNC_COMPILE_LIMIT);
+  });
+});
+
+describe("backend selection", () => {
+  it("Node 20 has WebAssembly SIMD: auto selects wasm", () => {
+    expect(wasmSimdSupported()).toBe(true);
+    expect(setKernelBackend("auto")).toBe("wasm");
+    expect(kernelBackend()).toBe("wasm");
+    expect(wasmArena()).not.toBeNull();
+  });
+
+  it("setKernelBackend switches between the TS and wasm kernels", () => {
+    expect(setKernelBackend("ts")).toBe("ts");
+    expect(wasmArena()).toBeNull();
+    expect(setKernelBackend("wasm")).toBe("wasm");
+    expect(wasmArena()).not.toBeNull();
+  });
+
+  it("rejects an unknown backend name", () => {
+    expect(() => setKernelBackend("gpu" as never)).toThrow(/"auto", "wasm" or "ts"/);
+  });
+
+  it("falls back to TS without WebAssembly SIMD; asking for wasm is then an error", () => {
+    loaderTestHooks.simulateUnsupported(true);
+    expect(wasmSimdSupported()).toBe(false);
+    expect(setKernelBackend("auto")).toBe("ts");
+    expect(() => setKernelBackend("wasm")).toThrow(/no WebAssembly SIMD/);
+    // The products still work, on the TS kernels.
+    const A = randomMatrix(9, 13, 1);
+    expect(maxAbsDifference(multiplyABt(A, A).data, naiveABt(A, A).data)).toBeLessThan(1e-12);
+  });
+
+  it("a module above the synchronous limit runs TS until initLinalg() has compiled it", async () => {
+    loaderTestHooks.reset();
+    loaderTestHooks.setSyncLimit(KERNELS_WASM_SIZE); // as if the module were too big
+    expect(kernelBackend()).toBe("ts");
+    const pending = initLinalg();
+    expect(kernelBackend()).toBe("ts");
+    await expect(pending).resolves.toBe("wasm");
+    expect(kernelBackend()).toBe("wasm");
+    await expect(initLinalg()).resolves.toBe("wasm");
+  });
+
+  it("initLinalg() resolves to ts when TS is requested", async () => {
+    setKernelBackend("ts");
+    await expect(initLinalg()).resolves.toBe("ts");
+  });
+
+  it("reads SDSPCAAN_KERNELS at load time", async () => {
+    const saved = process.env.SDSPCAAN_KERNELS;
+    try {
+      for (const [value, expected] of [
+        ["ts", "ts"],
+        ["WASM", "wasm"],
+        ["auto", "wasm"],
+        ["nonsense", "wasm"],
+      ] as const) {
+        process.env.SDSPCAAN_KERNELS = value;
+        vi.resetModules();
+        const fresh = await import("../../src/linalg/wasm/backend.js");
+        expect(fresh.kernelBackend()).toBe(expected);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.SDSPCAAN_KERNELS;
+      else process.env.SDSPCAAN_KERNELS = saved;
+      vi.resetModules();
+    }
+  });
+});
+
+function naiveABt(A: Matrix, B: Matrix): Matrix {
+  const C = new Matrix(A.rows, B.rows);
+  for (let i = 0; i < A.rows; i++) {
+    for (let j = 0; j < B.rows; j++) {
+      let s = 0;
+      for (let l = 0; l < A.cols; l++) s += A.data[i * A.cols + l] * B.data[j * B.cols + l];
+      C.data[i * B.rows + j] = s;
+    }
+  }
+  return C;
+}
+
+function filled(length: number, seed: number): Float64Array {
+  const out = new Float64Array(length);
+  for (let i = 0; i < length; i++) out[i] = Math.sin(seed * 7.31 + i * 1.37) * 2;
+  return out;
+}
+
+/**
+ * Checks C[i*ldc+j] (+)= A_i . B_j on a sub-block with leading dimensions, and that
+ * every other entry of C is untouched.
+ */
+function checkGemm(
+  m: number,
+  n: number,
+  p: number,
+  pad: number,
+  accumulate: boolean,
+  seed: number,
+): void {
+  const lda = p + pad;
+  const ldb = p + 2 * pad;
+  const ldc = n + pad + 1;
+  const A = filled(Math.max(m, 1) * lda, seed);
+  const B = filled(Math.max(n, 1) * ldb, seed + 1);
+  const C = filled(Math.max(m, 1) * ldc + 3, seed + 2);
+  const before = C.slice();
+  gemmABtRaw(m, n, p, A, lda, B, ldb, C, ldc, accumulate);
+  for (let i = 0; i < Math.max(m, 1); i++) {
+    for (let j = 0; j < ldc; j++) {
+      const o = i * ldc + j;
+      if (i < m && j < n) {
+        let s = accumulate ? before[o] : 0;
+        for (let l = 0; l < p; l++) s += A[i * lda + l] * B[j * ldb + l];
+        expect(Math.abs(C[o] - s)).toBeLessThanOrEqual(1e-13 * (p + 1));
+      } else {
+        expect(C[o]).toBe(before[o]);
+      }
+    }
+  }
+}
+
+describe.each(BACKENDS)("GEMM against the triple loop (%s)", (backend) => {
+  it("odd shapes: 0, 1, 3, 5, 7 rows/columns, short and long contractions, with padding", () => {
+    setKernelBackend(backend);
+    const dims = [0, 1, 2, 3, 5, 7];
+    let seed = 1;
+    for (const m of dims) {
+      for (const n of dims) {
+        for (const p of [0, 1, 4, 5, 7]) {
+          checkGemm(m, n, p, 3, seed % 2 === 0, seed++);
+        }
+      }
+    }
+  });
+
+  it("shapes beyond one block and one panel (every remainder mod 2, 4, 64, 256)", () => {
+    setKernelBackend(backend);
+    let seed = 100;
+    for (const [m, n, p] of [
+      [65, 67, 257],
+      [130, 9, 513],
+      [9, 130, 300],
+      [64, 64, 256],
+      [33, 35, 31],
+      [2, 4, 1024],
+    ] as const) {
+      checkGemm(m, n, p, 5, true, seed++);
+      checkGemm(m, n, p, 0, false, seed++);
+    }
+  });
+
+  it("X X^T (one operand copied once) and Gram matrices", () => {
+    setKernelBackend(backend);
+    const X = randomMatrix(67, 45, 3);
+    expect(maxAbsDifference(multiplyABt(X, X).data, naiveABt(X, X).data)).toBeLessThan(1e-12);
+    const Y = randomMatrix(45, 45, 4);
+    // Same buffer and offset, different row counts: rows of X against its first rows.
+    const C = new Float64Array(67 * 20);
+    gemmABtRaw(67, 20, 45, X.data, 45, X.data, 45, C, 20);
+    const ref = naiveABt(X, new Matrix(20, 45, X.data.slice(0, 20 * 45)));
+    expect(maxAbsDifference(C, ref.data)).toBeLessThan(1e-12);
+    const G = gramRows(Y);
+    expect(maxAbsDifference(G.data, naiveABt(Y, Y).data)).toBeLessThan(1e-12);
+    expect(maxAbsDifference(G.data, G.transpose().data)).toBe(0);
+  });
+
+  it("gemmABtLowerBlocks fills the blocks on and below the diagonal, nothing else", () => {
+    setKernelBackend(backend);
+    for (const [n, p, block] of [
+      [70, 33, 16],
+      [5, 3, 64],
+      [129, 65, 64],
+    ] as const) {
+      const lda = p + 2;
+      const ldc = n + 3;
+      const A = filled(n * lda, n);
+      const B = filled(n * lda + 1, p).subarray(1);
+      const C = filled(n * ldc, 7);
+      const before = C.slice();
+      gemmABtLowerBlocks(n, p, A, lda, B, lda, C, ldc, block);
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < ldc; j++) {
+          const o = i * ldc + j;
+          if (j < n && j < (Math.floor(i / block) + 1) * block) {
+            let s = 0;
+            for (let l = 0; l < p; l++) s += A[i * lda + l] * B[j * lda + l];
+            expect(Math.abs(C[o] - s)).toBeLessThan(1e-12);
+          } else {
+            expect(C[o]).toBe(before[o]);
+          }
+        }
+      }
+    }
+  });
+
+  it("is deterministic: the same product twice gives the same bits", () => {
+    setKernelBackend(backend);
+    const A = randomMatrix(131, 517, 5);
+    const B = randomMatrix(77, 517, 6);
+    const first = multiplyABt(A, B).data;
+    for (let r = 0; r < 3; r++) expect(multiplyABt(A, B).data).toEqual(first);
+  });
+});
+
+describe("GEMM on operands in the module's memory", () => {
+  it("the arena refuses (null, nothing allocated) what exceeds its limit", () => {
+    setKernelBackend("wasm");
+    const arena = wasmArena();
+    if (arena === null) throw new Error("wasm backend expected");
+    const mark = arena.mark();
+    expect(arena.allocAll([16, ARENA_LIMIT / 8])).toBeNull();
+    expect(arena.mark()).toBe(mark);
+    const ptrs = arena.allocAll([3, 5]) as number[];
+    expect(ptrs[0]).toBe(mark);
+    expect(ptrs[1] - ptrs[0]).toBe(32); // 16-byte aligned
+    arena.release(mark);
+  });
+
+  it("uses views in place, mixed with ordinary arrays, and protects live views", () => {
+    setKernelBackend("wasm");
+    const arena = wasmArena();
+    if (arena === null) throw new Error("wasm backend expected");
+    const m = 13;
+    const n = 11;
+    const p = 37;
+    const mark = arena.mark();
+    const [pa, pc] = arena.allocAll([m * p, m * n]) as number[];
+    try {
+      const A = arena.view(pa, m * p);
+      A.set(filled(m * p, 1));
+      const B = filled(n * p, 2);
+      const C = arena.view(pc, m * n);
+      C.fill(1);
+      gemmABtRaw(m, n, p, A, p, B, p, C, n, true);
+      for (let i = 0; i < m; i++) {
+        for (let j = 0; j < n; j++) {
+          let s = 1;
+          for (let l = 0; l < p; l++) s += A[i * p + l] * B[j * p + l];
+          expect(Math.abs(C[i * n + j] - s)).toBeLessThan(1e-12);
+        }
+      }
+      // A copy that would grow the memory while a view is live is refused loudly (the
+      // growth would detach the caller's view A).
+      const rowsB = Math.ceil(arena.buffer.byteLength / (8 * p)) + 1;
+      const bigB = new Float64Array(rowsB * p);
+      const bigC = new Float64Array(m * rowsB);
+      expect(() => gemmABtRaw(m, rowsB, p, A, p, bigB, p, bigC, rowsB)).toThrow(
+        /growing the memory while views/,
+      );
+    } finally {
+      arena.release(mark);
+    }
+  });
+});
+
+describe.each(BACKENDS)("tridiagonal kernels on both backends (%s)", (backend) => {
+  it("reduction, bisection, inverse iteration and back-transformation give eigenpairs", () => {
+    setKernelBackend(backend);
+    for (const n of [5, 9, 40, 97, 98, 130, 211]) {
+      const A = randomSymmetric(n, 10 + n);
+      const work = A.data.slice();
+      const tri = householderTridiagonalize(work, n);
+      const k = Math.min(n, 17);
+      const d = tri.diagonal.slice();
+      const e = tri.offDiagonal.slice();
+      const selected = smallestTridiagonalEigenvalues(d, e, k);
+      const { vectors, unconverged } = tridiagonalEigenvectors(d, e, selected);
+      expect(unconverged).toBe(0);
+      applyReflectors(tri, vectors, k);
+      const V = new Matrix(k, n, vectors).transpose();
+      expect(eigenResidual(A, V, selected.values)).toBeLessThan(1e-12 * n);
+      expect(orthogonalityError(V)).toBeLessThan(1e-13 * n);
+    }
+  });
+
+  it("a cluster of 60 nearly equal eigenvalues: re-orthogonalised vectors", () => {
+    setKernelBackend(backend);
+    const n = 150;
+    const spectrum = Array.from({ length: n }, (_, i) => (i < 60 ? 1 + i * 1e-9 : 2 + i));
+    const A = withSpectrum(spectrum, 3);
+    const { values, vectors } = symmetricEigen(A, { select: { smallest: 70 } });
+    const V = vectors as Matrix;
+    expect(eigenResidual(A, V, values)).toBeLessThan(1e-11);
+    expect(orthogonalityError(V)).toBeLessThan(1e-11);
+  });
+
+  it("large selections in a big cluster (the divide-and-conquer side of the cost model)", () => {
+    setKernelBackend(backend);
+    const n = 220;
+    const spectrum = Array.from({ length: n }, (_, i) =>
+      i < 40 ? -5 + 0.1 * i : i < 200 ? 1 + 1e-4 * i : 3 + i,
+    );
+    const A = withSpectrum(spectrum, 9);
+    for (const select of [{ smallest: 190 }, { largest: 185 }, { smallest: 30 }]) {
+      const { values, vectors } = symmetricEigen(A, { select });
+      const V = vectors as Matrix;
+      const k = values.length;
+      const sorted = [...spectrum].sort((x, y) => x - y);
+      const expected = "smallest" in select ? sorted.slice(0, k) : sorted.slice(n - k);
+      expect(maxAbsDifference(values, expected)).toBeLessThan(1e-12 * n);
+      expect(eigenResidual(A, V, values)).toBeLessThan(1e-11);
+      expect(orthogonalityError(V)).toBeLessThan(1e-11);
+      for (let j = 0; j < k; j++) {
+        let best = 0;
+        let at = 0;
+        for (let i = 0; i < n; i++) {
+          const v = Math.abs(V.data[i * k + j]);
+          if (v > best) {
+            best = v;
+            at = i;
+          }
+        }
+        expect(V.data[at * k + j]).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it("is deterministic", () => {
+    setKernelBackend(backend);
+    const A = randomSymmetric(180, 4);
+    const first = symmetricEigen(A, { select: { smallest: 40 } });
+    for (let r = 0; r < 2; r++) {
+      const again = symmetricEigen(A, { select: { smallest: 40 } });
+      expect(again.values).toEqual(first.values);
+      expect((again.vectors as Matrix).data).toEqual((first.vectors as Matrix).data);
+    }
+  });
+});
+
+describe("inverse iteration work estimate", () => {
+  it("counts vector elements and the re-orthogonalisation pairs of each cluster", () => {
+    // T = diag(d) with two unreduced blocks: [0, 4) and [4, 6) (e[3] = 0).
+    const d = Float64Array.from([1, 1 + 1e-9, 1 + 2e-9, 5, 1 + 3e-9, 9]);
+    const e = Float64Array.from([1e-12, 1e-12, 1e-12, 0, 1e-12]);
+    const selected = smallestTridiagonalEigenvalues(d.slice(), e.slice(), 5);
+    const work = inverseIterationWork(d, e, selected);
+    // Values 1, 1+1e-9, 1+2e-9, 1+3e-9 (blocks 0, 0, 0, 1) and 5 (block 0): the first
+    // three form one cluster of block 0 (pairs 0 + 1 + 2) of order 4; 5 starts a new one.
+    expect(work.vectorElements).toBe(4 * 4 + 2);
+    expect(work.pairElements).toBe(3 * 4);
+  });
+});
+
+describe("the two backends agree", () => {
+  it("eigenvalues to rounding, eigenvectors up to rounding (same sign convention)", () => {
+    const A = randomSymmetric(160, 8);
+    setKernelBackend("ts");
+    const ts = symmetricEigen(A, { select: { smallest: 30 } });
+    setKernelBackend("wasm");
+    const wasm = symmetricEigen(A, { select: { smallest: 30 } });
+    expect(maxAbsDifference(ts.values, wasm.values)).toBeLessThan(1e-12);
+    expect(
+      maxAbsDifference((ts.vectors as Matrix).data, (wasm.vectors as Matrix).data),
+    ).toBeLessThan(1e-9);
+  });
+});
