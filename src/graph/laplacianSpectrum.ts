@@ -25,7 +25,7 @@
  * within it of its threshold.
  */
 import { ValidationError } from "../core/errors.js";
-import { lobpcg } from "../linalg/lobpcg.js";
+import { chebyshevSmallestEigenpairs } from "../linalg/chebyshev.js";
 import { Matrix } from "../linalg/matrix.js";
 import { CsrMatrix } from "../linalg/sparse.js";
 import { symmetricEigen } from "../linalg/symmetricEigen.js";
@@ -49,14 +49,17 @@ export interface LaplacianSpectrumOptions {
   pruneBudget?: number;
   /** Warm start of the iterative solves of large components (updated in place). */
   warm?: LaplacianWarmStart;
+  /** Components up to this size are solved densely (default DENSE_COMPONENT_LIMIT). */
+  denseLimit?: number;
 }
 
 /**
- * Components larger than this are solved with LOBPCG on the sparse block (a dense
- * n^3 solve, and n^2 memory, above a few thousand nodes is what the large-n path of
- * the methods must avoid).
+ * Components larger than this are solved by Chebyshev-filtered subspace iteration on
+ * the sparse block instead of densely (n^3 time, n^2 memory). Measured on SDSPCAAN's
+ * graphs (d = 1024, 21 eigenvalues, warm-started): at 1000 nodes dense 0.24 s per
+ * solve against 0.38 s, at 2000 nodes 1.8 s against 0.85 s.
  */
-export const DENSE_COMPONENT_LIMIT = 2500;
+export const DENSE_COMPONENT_LIMIT = 1500;
 
 /**
  * The eigenvectors of the last iterative solve, n x b in global node order, reused
@@ -67,7 +70,9 @@ export interface LaplacianWarmStart {
 }
 
 /**
- * The `want` smallest eigenpairs of one connected component's Laplacian by LOBPCG;
+ * The `want` smallest eigenpairs of one connected component's Laplacian by
+ * Chebyshev-filtered subspace iteration (LOBPCG without a preconditioner needs
+ * hundreds of iterations on the clustered low end of a Laplacian spectrum);
  * `bound` is the sum of the residual norms (each Ritz value is within its residual
  * of an eigenvalue), added to the perturbation bound of the result.
  */
@@ -89,10 +94,15 @@ function iterativeComponentSolve(
         initial.data[t * cols + j] = warm.block.data[members[t] * b + j];
     }
   }
-  const result = lobpcg((V) => sub.multiplyMatrix(V), size, want, {
+  // Gershgorin: the spectrum of a Laplacian lies in [0, 2 max degree].
+  const diag = sub.diagonal();
+  let maxDegree = 0;
+  for (let i = 0; i < size; i++) maxDegree = Math.max(maxDegree, diag[i]);
+  const result = chebyshevSmallestEigenpairs((V) => sub.multiplyMatrix(V), size, want, {
+    upperBound: 2 * maxDegree,
     initial,
     tol: 1e-10,
-    maxIterations: 5000,
+    maxIterations: 1000,
     seed: size,
   });
   if (warm) {
@@ -178,7 +188,12 @@ function pruneLightEdges(L: CsrMatrix, budget: number): { pruned: CsrMatrix; bou
 export function laplacianSmallestEigenpairs(
   L: CsrMatrix,
   count: number,
-  { vectors = false, pruneBudget = 0, warm }: LaplacianSpectrumOptions = {},
+  {
+    vectors = false,
+    pruneBudget = 0,
+    warm,
+    denseLimit = DENSE_COMPONENT_LIMIT,
+  }: LaplacianSpectrumOptions = {},
 ): LaplacianSpectrum {
   const n = L.rows;
   if (!Number.isInteger(count) || count < 1 || count > n) {
@@ -209,7 +224,7 @@ export function laplacianSmallestEigenpairs(
       const want = Math.min(size, extra + 1);
       const sub = pruned.principalSubmatrix(comps.members[c]);
       const eig =
-        size <= DENSE_COMPONENT_LIMIT
+        size <= denseLimit
           ? { ...symmetricEigen(sub.toDense(), { select: { smallest: want }, vectors }), bound: 0 }
           : iterativeComponentSolve(sub, want, comps.members[c], n, warm);
       bound += eig.bound;

@@ -50,35 +50,77 @@ export function gram(V: Matrix): Matrix {
 export function choleskyUpper(G: Matrix): boolean {
   const k = G.rows;
   const g = G.data;
+  // Right-looking (outer-product) form on the upper triangle: every inner loop runs
+  // along a row, which is contiguous in row-major storage.
   for (let j = 0; j < k; j++) {
-    let s = g[j * k + j];
-    for (let p = 0; p < j; p++) s -= g[p * k + j] * g[p * k + j];
+    const jj = j * k;
+    const s = g[jj + j];
     if (!(s > 0) || !Number.isFinite(s)) return false;
     const rjj = Math.sqrt(s);
-    g[j * k + j] = rjj;
-    for (let i = j + 1; i < k; i++) {
-      let t = g[j * k + i];
-      for (let p = 0; p < j; p++) t -= g[p * k + j] * g[p * k + i];
-      g[j * k + i] = t / rjj;
+    g[jj + j] = rjj;
+    const inv = 1 / rjj;
+    for (let i = j + 1; i < k; i++) g[jj + i] *= inv;
+    for (let p = j + 1; p < k; p++) {
+      const a = g[jj + p];
+      if (a === 0) continue;
+      const pp = p * k;
+      for (let i = p; i < k; i++) g[pp + i] -= a * g[jj + i];
     }
-    for (let i = j + 1; i < k; i++) g[i * k + j] = 0;
   }
+  for (let i = 1; i < k; i++) g.fill(0, i * k, i * k + i);
   return true;
 }
 
-/** V <- V R^{-1} in place for upper-triangular R (row by row forward substitution). */
+/** Columns below which the triangular solve is done by plain substitution. */
+const TRSM_BLOCK = 48;
+
+/**
+ * V <- V R^{-1} in place for upper-triangular R. Recursive blocking: with
+ * R = [R11 R12; 0 R22], X1 = V1 R11^{-1}, then V2 <- V2 - X1 R12 (a GEMM) and
+ * X2 = V2 R22^{-1}, so almost all of the n k^2 flops run in the GEMM kernel;
+ * the leaves are row-wise forward substitutions (backward stable).
+ */
 export function solveUpperFromRight(V: Matrix, R: Matrix): void {
   const k = R.rows;
-  const r = R.data;
-  const v = V.data;
-  for (let i = 0; i < V.rows; i++) {
-    const o = i * k;
-    for (let j = 0; j < k; j++) {
-      let s = v[o + j];
-      for (let p = 0; p < j; p++) s -= v[o + p] * r[p * k + j];
-      v[o + j] = s / r[j * k + j];
+  if (V.cols !== k)
+    throw new RangeError(`solveUpperFromRight: V has ${V.cols} columns, R is ${k} x ${k}.`);
+  trsmRight(V.data, V.rows, k, R.data, 0, k);
+}
+
+function trsmRight(
+  v: Float64Array,
+  rows: number,
+  k: number,
+  r: Float64Array,
+  lo: number,
+  hi: number,
+): void {
+  const width = hi - lo;
+  if (width <= TRSM_BLOCK) {
+    for (let i = 0; i < rows; i++) {
+      const o = i * k;
+      for (let j = lo; j < hi; j++) {
+        const x = v[o + j] / r[j * k + j];
+        v[o + j] = x;
+        if (x === 0) continue;
+        const rj = j * k;
+        for (let l = j + 1; l < hi; l++) v[o + l] -= x * r[rj + l];
+      }
     }
+    return;
   }
+  const mid = lo + (width >> 1);
+  trsmRight(v, rows, k, r, lo, mid);
+  // V[:, mid:hi] -= V[:, lo:mid] R[lo:mid, mid:hi]: the A B^T kernel with B = -R12^T.
+  const b1 = mid - lo;
+  const b2 = hi - mid;
+  const negR12t = new Float64Array(b2 * b1);
+  for (let p = 0; p < b1; p++) {
+    const rp = (lo + p) * k + mid;
+    for (let q = 0; q < b2; q++) negR12t[q * b1 + p] = -r[rp + q];
+  }
+  gemmABtRaw(rows, b2, b1, v.subarray(lo), k, negR12t, b1, v.subarray(mid), k, true);
+  trsmRight(v, rows, k, r, mid, hi);
 }
 
 /**

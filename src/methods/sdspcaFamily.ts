@@ -63,7 +63,7 @@ export const solverOption: OptionSpec = {
   type: "enum",
   values: ["auto", "dense", "lobpcg"],
   default: "auto",
-  doc: 'Eigen-solver for Z: "dense" forms the n x n matrix; "lobpcg" applies Z matrix-free with warm-started block LOBPCG (no n x n matrix); "auto" is dense up to 2500 training samples.',
+  doc: 'Eigen-solver for Z: "dense" forms the n x n matrix; "lobpcg" applies Z matrix-free with warm-started block LOBPCG (no n x n matrix); "auto" is dense up to 2000 training samples.',
 };
 export const seedOption: OptionSpec = {
   type: "integer",
@@ -194,6 +194,7 @@ export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings):
   let betaWeight = 0;
   let deltaWeight = 0;
   const laplacianWarm: LaplacianWarmStart = { block: null };
+  let laplacianMs = 0;
 
   for (let t = 1; t <= s.maxIter; t++) {
     iterations = t;
@@ -246,7 +247,9 @@ export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings):
     let stop = false;
     if (graphMode === "adaptive" && graph !== null) {
       const L = graph.z.L;
+      const before = ctx.eigenMs;
       const values = ctx.timeEigen(() => rankControlEigenvalues(L, c, s.tol, laplacianWarm));
+      laplacianMs += ctx.eigenMs - before;
       eL = values;
       const control = rankControl({
         eigenvalues: values.length >= c + 1 ? values : padded(values, c + 1),
@@ -329,6 +332,7 @@ export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings):
       iterateChange: changes,
       eigenvalues: Array.from(evals),
       laplacianEigenvalues: eL ? Array.from(eL) : null,
+      laplacianEigenMs: laplacianMs,
       ...solver.stats,
     },
   };

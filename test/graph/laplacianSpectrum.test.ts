@@ -1,0 +1,143 @@
+/**
+ * The smallest eigenvalues of graph Laplacians as the rank control uses them: the
+ * component shortcut, pruning of negligible edges with its Ky Fan bound, and the
+ * Chebyshev-filtered subspace iteration for large components, all against dense
+ * solves.
+ */
+import { describe, expect, it } from "vitest";
+import { Random } from "../../src/core/rng.js";
+import { initialAdaptiveGraph } from "../../src/graph/adaptive.js";
+import { graphLaplacian, symmetrizeGraph } from "../../src/graph/laplacian.js";
+import {
+  type LaplacianWarmStart,
+  laplacianSmallestEigenpairs,
+  rankControlEigenvalues,
+} from "../../src/graph/laplacianSpectrum.js";
+import { chebyshevSmallestEigenpairs } from "../../src/linalg/chebyshev.js";
+import { multiply } from "../../src/linalg/gemm.js";
+import { Matrix } from "../../src/linalg/matrix.js";
+import { CsrMatrix } from "../../src/linalg/sparse.js";
+import { symmetricEigen } from "../../src/linalg/symmetricEigen.js";
+import { maxPrincipalAngle } from "../helpers/subspace.js";
+
+/** Laplacian of the adaptive-neighbour graph of clustered points (blocks of `sizes`). */
+function clusteredLaplacian(seed: number, sizes: number[], spread = 4, m = 6): CsrMatrix {
+  const rng = new Random(seed);
+  const d = 5;
+  const rows: number[][] = [];
+  sizes.forEach((size, c) => {
+    const centre = Array.from({ length: d }, () => spread * c + rng.normal());
+    for (let i = 0; i < size; i++) rows.push(centre.map((v) => v + rng.normal()));
+  });
+  const S = initialAdaptiveGraph(Matrix.fromRows(rows), { m }).S;
+  return graphLaplacian(symmetrizeGraph(S));
+}
+
+function denseSmallest(L: CsrMatrix, count: number): Float64Array {
+  return symmetricEigen(L.toDense(), { select: { smallest: count }, vectors: false }).values;
+}
+
+describe("laplacianSmallestEigenpairs", () => {
+  it("agrees with a dense solve, connected or not, with exact zeros per component", () => {
+    for (const sizes of [[60], [20, 25, 30], [12, 1, 30, 2]]) {
+      const L = clusteredLaplacian(1, sizes, 40);
+      const count = 6;
+      const ours = laplacianSmallestEigenpairs(L, count, { vectors: true });
+      const dense = denseSmallest(L, count);
+      for (let j = 0; j < count; j++) expect(ours.values[j]).toBeCloseTo(dense[j], 10);
+      for (let j = 0; j < Math.min(count, ours.components.count); j++)
+        expect(ours.values[j]).toBe(0);
+      // Eigenvectors: L v = mu v and orthonormal.
+      const V = ours.vectors as Matrix;
+      const LV = L.multiplyMatrix(V);
+      for (let t = 0; t < LV.data.length; t++) {
+        expect(Math.abs(LV.data[t] - ours.values[t % count] * V.data[t])).toBeLessThan(1e-9);
+      }
+    }
+  });
+
+  it("solves large components iteratively to the dense answer (values and subspace)", () => {
+    const L = clusteredLaplacian(2, [70, 80, 90], 3);
+    const count = 8;
+    const iterative = laplacianSmallestEigenpairs(L, count, { vectors: true, denseLimit: 50 });
+    const dense = laplacianSmallestEigenpairs(L, count, { vectors: true });
+    for (let j = 0; j < count; j++) expect(iterative.values[j]).toBeCloseTo(dense.values[j], 8);
+    expect(iterative.perturbationBound).toBeGreaterThan(0);
+    expect(iterative.perturbationBound).toBeLessThan(1e-6);
+    expect(maxPrincipalAngle(iterative.vectors as Matrix, dense.vectors as Matrix)).toBeLessThan(
+      1e-5,
+    );
+  });
+
+  it("bounds the effect of pruning light edges by Ky Fan's inequality", () => {
+    // Two clusters joined by one very light edge: pruning it splits the graph.
+    const L0 = clusteredLaplacian(3, [30, 30], 60);
+    const dense0 = L0.toDense();
+    const w = 1e-12;
+    dense0.data[0 * 60 + 59] -= w;
+    dense0.data[59 * 60 + 0] -= w;
+    dense0.data[0] += w;
+    dense0.data[59 * 60 + 59] += w;
+    const L = CsrMatrix.fromDense(dense0);
+    const pruned = laplacianSmallestEigenpairs(L, 3, { pruneBudget: 1e-6 });
+    expect(pruned.perturbationBound).toBeGreaterThanOrEqual(2 * w);
+    expect(pruned.components.count).toBeGreaterThanOrEqual(2);
+    const exact = denseSmallest(L, 3);
+    for (let j = 1; j <= 3; j++) {
+      const a = pruned.values.slice(0, j).reduce((s, v) => s + v, 0);
+      const b = exact.slice(0, j).reduce((s, v) => s + v, 0);
+      expect(Math.abs(a - b)).toBeLessThanOrEqual(pruned.perturbationBound + 1e-12);
+    }
+  });
+
+  it("rank-control eigenvalues give the exact decisions", () => {
+    for (const seed of [4, 5, 6]) {
+      const L = clusteredLaplacian(seed, [25, 25, 25, 25], 6);
+      const c = 4;
+      const tol = 1e-3;
+      const fast = rankControlEigenvalues(L, c, tol);
+      const exact = denseSmallest(L, c + 1);
+      const sum = (v: ArrayLike<number>, j: number) =>
+        Array.from(v)
+          .slice(0, j)
+          .reduce((s, x) => s + x, 0);
+      expect(sum(fast, c) > tol).toBe(sum(exact, c) > tol);
+      expect(sum(fast, c + 1) < tol).toBe(sum(exact, c + 1) < tol);
+    }
+  });
+});
+
+describe("chebyshevSmallestEigenpairs", () => {
+  it("finds the smallest eigenpairs of a Laplacian, and a warm start needs fewer sweeps", () => {
+    const L = clusteredLaplacian(7, [100, 100], 2);
+    const n = L.rows;
+    const k = 6;
+    const apply = (V: Matrix) => L.multiplyMatrix(V);
+    const diag = L.diagonal();
+    const upper = 2 * Math.max(...diag);
+    const cold = chebyshevSmallestEigenpairs(apply, n, k, { upperBound: upper, tol: 1e-10 });
+    expect(cold.converged).toBe(true);
+    const dense = symmetricEigen(L.toDense(), { select: { smallest: k } });
+    for (let j = 0; j < k; j++) expect(cold.values[j]).toBeCloseTo(dense.values[j], 9);
+    expect(maxPrincipalAngle(cold.vectors, dense.vectors as Matrix)).toBeLessThan(1e-6);
+    const QtQ = multiply(cold.vectors.transpose(), cold.vectors);
+    for (let i = 0; i < k; i++)
+      for (let j = 0; j < k; j++) expect(QtQ.get(i, j)).toBeCloseTo(i === j ? 1 : 0, 12);
+    const warm = chebyshevSmallestEigenpairs(apply, n, k, {
+      upperBound: upper,
+      tol: 1e-10,
+      initial: cold.block,
+    });
+    expect(warm.converged).toBe(true);
+    expect(warm.iterations).toBeLessThan(cold.iterations);
+  });
+
+  it("carries a warm start across calls through LaplacianWarmStart", () => {
+    const L = clusteredLaplacian(8, [120], 2);
+    const warm: LaplacianWarmStart = { block: null };
+    const first = laplacianSmallestEigenpairs(L, 5, { denseLimit: 10, warm });
+    expect(warm.block?.rows).toBe(120);
+    const second = laplacianSmallestEigenpairs(L, 5, { denseLimit: 10, warm });
+    for (let j = 0; j < 5; j++) expect(second.values[j]).toBeCloseTo(first.values[j], 10);
+  });
+});
