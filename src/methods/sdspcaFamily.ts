@@ -35,7 +35,7 @@ import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
 import { checkComponentCount, resolveNeighbourCount } from "./common.js";
 import type { CoreFitResult, FitContext } from "./estimator.js";
-import { initialGraph, smallClassWarnings } from "./shared.js";
+import { classSums, initialGraph, smallClassWarnings } from "./shared.js";
 import { iterateChange, STOP_RULES, type StopRule } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
 import type { StopReason } from "./types.js";
@@ -98,12 +98,7 @@ export interface QLoopSettings {
 
 /** ||Y^T Q||_F^2 = sum over classes of the squared norm of the class sum of rows of Q. */
 function labelEnergy(Q: Matrix, codes: Int32Array, c: number): number {
-  const k = Q.cols;
-  const sums = new Float64Array(c * k);
-  for (let i = 0; i < Q.rows; i++) {
-    const off = codes[i] * k;
-    for (let j = 0; j < k; j++) sums[off + j] += Q.data[i * k + j];
-  }
+  const sums = classSums(Q, codes, c);
   let s = 0;
   for (let t = 0; t < sums.length; t++) s += sums[t] * sums[t];
   return s;

@@ -4,8 +4,20 @@
  * state several methods use.
  */
 import { type AdaptiveNeighbourGraph, initialAdaptiveGraph } from "../graph/adaptive.js";
+import type { Matrix } from "../linalg/matrix.js";
 import { type ThinSvd, thinSvd } from "../linalg/svd.js";
 import type { TrainingData } from "./training.js";
+
+/** Y^T V for the one-hot Y of `codes` (c classes): the class sums of the rows of V, c x b row-major. */
+export function classSums(V: Matrix, codes: Int32Array, c: number): Float64Array {
+  const b = V.cols;
+  const sums = new Float64Array(c * b);
+  for (let i = 0; i < V.rows; i++) {
+    const off = codes[i] * b;
+    for (let j = 0; j < b; j++) sums[off + j] += V.data[i * b + j];
+  }
+  return sums;
+}
 
 /** The thin SVD of the centred training data, cached on the TrainingData. */
 export function trainingSvd(data: TrainingData): ThinSvd {

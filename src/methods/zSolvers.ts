@@ -21,7 +21,7 @@ import { Matrix } from "../linalg/matrix.js";
 import { sandwichProduct } from "../linalg/sandwich.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
 import { trailingEigenpairs } from "../linalg/symmetricEigen.js";
-import { trainingSvd } from "./shared.js";
+import { classSums, trainingSvd } from "./shared.js";
 import type { TrainingData } from "./training.js";
 
 /**
@@ -60,16 +60,6 @@ export interface ZSolver {
 }
 
 export type ZSolverChoice = "auto" | "dense" | "lobpcg";
-
-function labelSums(V: Matrix, codes: Int32Array, c: number): Float64Array {
-  const b = V.cols;
-  const sums = new Float64Array(c * b);
-  for (let i = 0; i < V.rows; i++) {
-    const off = codes[i] * b;
-    for (let j = 0; j < b; j++) sums[off + j] += V.data[i * b + j];
-  }
-  return sums;
-}
 
 class DenseZSolver implements ZSolver {
   readonly kind = "dense" as const;
@@ -191,7 +181,7 @@ class OperatorZSolver implements ZSolver {
       const GV = this.gramApply(V);
       const out = new Matrix(n, b);
       const o = out.data;
-      const sums = labelSums(V, codes, c);
+      const sums = classSums(V, codes, c);
       for (let i = 0; i < n; i++) {
         const off = codes[i] * b;
         const di = beta * Dd[i];
