@@ -20,7 +20,9 @@ for (const n of sizes.length ? sizes : [1000, 2000, 3000]) {
       const model = new SDSPCAAN({ k, solver, maxIter: 6 }).fitPrepared(data);
       const total = performance.now() - t0;
       row[`${solver}_ms`] = Math.round(total);
-      row[`${solver}_eigen_ms_per_iter`] = Math.round(model.fitInfo.timings.eigenMs / model.fitInfo.iterations);
+      row[`${solver}_eigen_ms_per_iter`] = Math.round(
+        model.fitInfo.timings.eigenMs / model.fitInfo.iterations,
+      );
     }
     console.log(JSON.stringify(row));
   }
