@@ -1,6 +1,6 @@
 /**
  * Seeded pseudo-random numbers. All randomness in sdspcaan flows through this
- * generator (never Math.random), so the same seed and inputs give identical output
+ * generator (never the platform's unseeded one), so the same seed and inputs give identical output
  * on every platform: the state is 32-bit integers and every operation is exact.
  *
  * Generator: xoshiro128** (Blackman & Vigna), seeded through SplitMix32 so that
