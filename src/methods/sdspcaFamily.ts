@@ -94,6 +94,11 @@ export interface QLoopSettings {
   lambdaCap: number;
   solver: ZSolverChoice;
   seed: number;
+  /**
+   * Keep the reconstruction term -X X^T in Z (default). The paper's literal SPCAN
+   * removes it together with the label and L2,1 terms.
+   */
+  reconstruction?: boolean;
 }
 
 /** ||Y^T Q||_F^2 = sum over classes of the squared norm of the class sum of rows of Q. */
@@ -153,7 +158,18 @@ export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings):
   const scaled = s.weighting === "scaled";
   // alpha = a Tr(XX^T)/Tr(YY^T) with Tr(YY^T) = n for one-hot Y (SPEC section 1).
   const alpha = scaled ? (s.alpha * trG) / n : s.alpha;
-  const solver = chooseZSolver(s.solver, data, alpha, labels.codes, c, k, s.seed, ctx.signal);
+  const recon = s.reconstruction === false ? 0 : 1;
+  const solver = chooseZSolver(
+    s.solver,
+    data,
+    alpha,
+    labels.codes,
+    c,
+    k,
+    s.seed,
+    ctx.signal,
+    recon,
+  );
   const warnings: string[] = m === null ? [] : smallClassWarnings(data, m);
 
   /** Algorithm 3, loop lines 1-2 (symmetrise S, form L), plus what Z needs of L. */
@@ -234,9 +250,9 @@ export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings):
       // Tr(Q^T Z Q) = sum of the k eigenvalues gives Tr(Q^T G Q) without another product.
       let sumEvals = 0;
       for (let j = 0; j < k; j++) sumEvals += evals[j];
-      trQGQ = -sumEvals - alpha * yq + betaWeight * weighted;
+      trQGQ = recon === 0 ? 0 : -sumEvals - alpha * yq + betaWeight * weighted;
     }
-    const value = trG - trQGQ + alpha * (n - yq) + betaWeight * l21 + graphTerms;
+    const value = recon * (trG - trQGQ) + alpha * (n - yq) + betaWeight * l21 + graphTerms;
     objective.push(value);
 
     let stop = false;

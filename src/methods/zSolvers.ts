@@ -70,19 +70,22 @@ class DenseZSolver implements ZSolver {
   private readonly Z: Matrix;
   private readonly k: number;
 
-  constructor(data: TrainingData, alpha: number, codes: Int32Array, k: number) {
+  constructor(data: TrainingData, alpha: number, codes: Int32Array, k: number, recon: number) {
     const G = data.gram();
     const n = G.rows;
     this.G = G;
     this.k = k;
     // Z0 = -G - alpha Y Y^T (Algorithm 1, first line): (Y Y^T)_ij = 1 within a class.
+    // recon = 0 drops -G (the paper's literal SPCAN).
     const Z0 = new Matrix(n, n);
     const z = Z0.data;
     const g = G.data;
     for (let i = 0; i < n; i++) {
       const ci = codes[i];
       const off = i * n;
-      for (let j = 0; j < n; j++) z[off + j] = codes[j] === ci ? -g[off + j] - alpha : -g[off + j];
+      for (let j = 0; j < n; j++) {
+        z[off + j] = codes[j] === ci ? -recon * g[off + j] - alpha : -recon * g[off + j];
+      }
     }
     this.Z0 = Z0;
     this.Z = new Matrix(n, n);
@@ -122,6 +125,7 @@ class OperatorZSolver implements ZSolver {
   private readonly s2: Float64Array;
   private readonly H: Matrix;
   private readonly alpha: number;
+  private readonly recon: number;
   private readonly codes: Int32Array;
   private readonly c: number;
   private readonly k: number;
@@ -137,8 +141,10 @@ class OperatorZSolver implements ZSolver {
     k: number,
     seed: number,
     signal: AbortSignal | undefined,
+    recon: number,
   ) {
     const svd = trainingSvd(data);
+    this.recon = recon;
     this.U = svd.U;
     this.Ut = data.cached("operator:Ut", () => svd.U.transpose());
     const r = svd.rank;
@@ -175,7 +181,7 @@ class OperatorZSolver implements ZSolver {
 
   solve(beta: number, Dd: Float64Array, delta: number, graph: ZGraph | null): ZSolution {
     const n = this.U.rows;
-    const { codes, c, alpha } = this;
+    const { codes, c, alpha, recon } = this;
     const apply = (V: Matrix): Matrix => {
       const b = V.cols;
       const GV = this.gramApply(V);
@@ -187,7 +193,7 @@ class OperatorZSolver implements ZSolver {
         const di = beta * Dd[i];
         for (let j = 0; j < b; j++) {
           const p = i * b + j;
-          o[p] = -GV.data[p] - alpha * sums[off + j] + di * V.data[p];
+          o[p] = -recon * GV.data[p] - alpha * sums[off + j] + di * V.data[p];
         }
       }
       if (graph !== null && delta !== 0) {
@@ -240,9 +246,11 @@ export function chooseZSolver(
   k: number,
   seed: number,
   signal: AbortSignal | undefined,
+  /** Weight of -X X^T in Z: 1, or 0 for the paper's literal SPCAN. */
+  recon = 1,
 ): ZSolver {
   const kind = choice === "auto" ? (data.n <= DENSE_Z_LIMIT ? "dense" : "lobpcg") : choice;
-  if (kind === "dense") return new DenseZSolver(data, alpha, codes, k);
-  if (kind === "lobpcg") return new OperatorZSolver(data, alpha, codes, c, k, seed, signal);
+  if (kind === "dense") return new DenseZSolver(data, alpha, codes, k, recon);
+  if (kind === "lobpcg") return new OperatorZSolver(data, alpha, codes, c, k, seed, signal, recon);
   throw new ValidationError("solver", `Unknown solver ${JSON.stringify(choice)}.`);
 }

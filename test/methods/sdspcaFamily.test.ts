@@ -243,6 +243,51 @@ describe("PCAN and SPCAN (W-step in the data span)", () => {
   });
 });
 
+describe("SPCAN, the paper's literal formulation", () => {
+  it("takes Q from Z = X X^T L X X^T alone (no reconstruction, label or L2,1 term)", () => {
+    const { X, y } = blobs(15, 40, 25, 3);
+    const m = 6;
+    const k = 4;
+    // SDSPCA-LPP keeps the initial graph, which is the literal SPCAN's first graph.
+    const S0 = new SDSPCALPP({ k, m }).fit(X, y).artifacts.S as CsrMatrix;
+    const model = new SPCAN({ k, m, formulation: "literal", maxIter: 1 }).fit(X, y);
+    expect(model.fitInfo.stopReason).toBe("max-iterations");
+    const Q = model.artifacts.Q as Matrix;
+    expect(orthogonalityError(Q)).toBeLessThan(1e-12);
+    const n = X.rows;
+    const Xc = centerColumns(X).centered;
+    const G = multiply(Xc, Xc.transpose());
+    const Sd = S0.toDense();
+    const L = new Matrix(n, n);
+    for (let i = 0; i < n; i++) {
+      let deg = 0;
+      for (let j = 0; j < n; j++) deg += 0.5 * (Sd.get(i, j) + Sd.get(j, i));
+      for (let j = 0; j < n; j++)
+        L.set(i, j, (i === j ? deg : 0) - 0.5 * (Sd.get(i, j) + Sd.get(j, i)));
+    }
+    const Z = multiply(multiply(G, L), G);
+    const scale = symmetricEigen(Z).values.reduce((a, v) => Math.max(a, Math.abs(v)), 0);
+    const expected = symmetricEigen(Z).values.slice(0, k);
+    const ours = model.fitInfo.details.eigenvalues as number[];
+    for (let j = 0; j < k; j++) expect(Math.abs(ours[j] - expected[j])).toBeLessThan(1e-10 * scale);
+    // Z Q = Q Lambda: Q solves the literal problem (its subspace is not unique: ties at 0).
+    const ZQ = multiply(Z, Q);
+    let res = 0;
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j < k; j++)
+        res = Math.max(res, Math.abs(ZQ.get(i, j) - ours[j] * Q.get(i, j)));
+    expect(res).toBeLessThan(1e-9 * scale);
+  });
+
+  it("is the supervised PCAN by default", () => {
+    const { X, y } = blobs(16, 40, 25, 3);
+    const a = new SPCAN({ k: 3 }).fit(X, y);
+    const b = new SPCAN({ k: 3, formulation: "pcan" }).fit(X, y);
+    expectIdentical(a.components, b.components);
+    expect(a.toJSON().params.formulation).toBe("pcan");
+  });
+});
+
 describe("the matrix-free LOBPCG path", () => {
   it("gives the dense path's subspace and iteration count", () => {
     const { X, y } = blobs(12, 90, 30, 3);
