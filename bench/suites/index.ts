@@ -3,5 +3,6 @@ import type { BenchSuite } from "../harness.js";
 import { ioSuite } from "./io.js";
 import { linalgSuite } from "./linalg.js";
 import { methodsSuite } from "./methods.js";
+import { scalingSuite } from "./scaling.js";
 
-export const suites: BenchSuite[] = [linalgSuite, ioSuite, methodsSuite];
+export const suites: BenchSuite[] = [linalgSuite, ioSuite, methodsSuite, scalingSuite];

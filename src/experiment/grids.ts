@@ -9,7 +9,8 @@
  *   (SDSPCA a, b; SDSPCA-LPP and SDSPCAAN a, b, c); JPCDA eta in the same set.
  * - "authors": what the released scripts ran (demo.m of the authors' repository):
  *   a = b = 1, c in {0.01, ..., 100} for SDSPCA-LPP and SDSPCAAN, SDSPCA untuned
- *   (a = b = 1), JPCDA eta in {0.01, ..., 100}.
+ *   (a = b = 1), JPCDA eta in {0.01, ..., 100}; SLNP on PCA scores (the runner's
+ *   presetUnitOptions sets pcaDimensions = the largest k of each data set).
  * - "quick": a small grid for demos: a = b = 1, c and eta in {0.1, 1, 10}.
  * Baseline, PCA, PCAN, SPCAN, SLNP, LDA and LPP have nothing to tune beyond k.
  *

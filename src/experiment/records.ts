@@ -35,6 +35,8 @@ export interface FitRecord {
   readonly seed?: number;
   /** Feature preprocessing used. */
   readonly preprocess?: Preprocessing;
+  /** Options the grid preset fixed for this (dataset, repeat, method), e.g. SLNP's pcaDimensions. */
+  readonly unitOptions?: Readonly<Record<string, unknown>>;
   /** Dimension of the projection actually used by the classifier (JPCDA: c). */
   readonly outputDim?: number;
   /** Training BCA, when the runner measures it. */

@@ -329,6 +329,7 @@ async function embeddingSpec(
   const prepared = prepareSplit(data, split, settings.preprocess);
   const model = createMethod(method, {
     ...(settings.methodOptions[method] ?? {}),
+    ...(chosen.record.unitOptions ?? {}),
     k: chosen.k,
     ...chosen.params,
   });

@@ -324,6 +324,24 @@ function resolveMethodOptions(
   return out;
 }
 
+/**
+ * Options a grid preset fixes per (dataset, repeat, method) unit. The "authors" preset
+ * runs SLNP as the authors' experiment script's "SLNP (PCA)" column, the one that
+ * matches the paper's SLNP numbers: on the top-maxK principal-component scores, maxK =
+ * the largest k of the unit's k list (see SLNP's `pcaDimensions`). An explicit
+ * `pcaDimensions` in the method options wins.
+ */
+export function presetUnitOptions(
+  grid: GridSpec,
+  method: string,
+  ks: readonly number[],
+  fixed: Readonly<Record<string, unknown>>,
+): Record<string, unknown> | null {
+  if (grid !== "authors" || method !== "slnp" || ks.length === 0) return null;
+  if (Object.hasOwn(fixed, "pcaDimensions")) return null;
+  return { pcaDimensions: Math.max(...ks) };
+}
+
 /** A stable 64-bit hash (hex) of bytes, for telling data sets and splits apart. */
 function hashBytes(bytes: Uint8Array, h1 = 0x811c9dc5, h2 = 0x01000193): [number, number] {
   for (let i = 0; i < bytes.length; i++) {
@@ -565,6 +583,7 @@ async function makePlan(options: ExperimentOptions): Promise<Plan> {
           }
         }
         if (fits.length > 0) {
+          const unitOptions = presetUnitOptions(grid, method, ks, methodOptions[method] ?? {});
           units.push({
             id: units.length,
             dataset: di,
@@ -573,6 +592,7 @@ async function makePlan(options: ExperimentOptions): Promise<Plan> {
             seed: ds.splits !== null ? null : splitSeed(seed, name, repeat),
             split,
             fits,
+            ...(unitOptions ? { unitOptions } : {}),
           });
         }
       }

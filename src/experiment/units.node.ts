@@ -67,6 +67,12 @@ export interface WorkUnit {
   readonly seed: number | null;
   readonly split: Split;
   readonly fits: readonly FitRequest[];
+  /**
+   * Options fixed for this unit only, decided by the planner from the unit's k list
+   * (the "authors" preset's SLNP on PCA scores: pcaDimensions = the largest k).
+   * Recorded in each result line as `unitOptions`.
+   */
+  readonly unitOptions?: Readonly<Record<string, unknown>>;
 }
 
 /** Copies a data set into shared memory so that worker threads read it without a copy. */
@@ -136,8 +142,9 @@ export function methodOptionsFor(
   settings: UnitSettings,
   method: string,
   fit: FitRequest,
+  unitOptions: Readonly<Record<string, unknown>> = {},
 ): Record<string, unknown> {
-  return { ...(settings.methodOptions[method] ?? {}), k: fit.k, ...fit.params };
+  return { ...(settings.methodOptions[method] ?? {}), ...unitOptions, k: fit.k, ...fit.params };
 }
 
 /**
@@ -213,7 +220,10 @@ export class UnitRunner {
     let model: Estimator;
     let scores: { valBCA: number; testBCA: number };
     try {
-      model = createMethod(unit.method, methodOptionsFor(this.settings, unit.method, fit));
+      model = createMethod(
+        unit.method,
+        methodOptionsFor(this.settings, unit.method, fit, unit.unitOptions),
+      );
       model.fitPrepared(prepared.data, signal ? { signal } : {});
       scores = evaluateModel(model, prepared);
     } catch (err) {
@@ -237,6 +247,7 @@ export class UnitRunner {
       stopReason: info.stopReason,
       ...(unit.seed !== null ? { seed: unit.seed } : {}),
       preprocess: this.settings.preprocess,
+      ...(unit.unitOptions ? { unitOptions: { ...unit.unitOptions } } : {}),
       outputDim: model.nComponents,
       ...(info.warnings.length > 0 ? { warnings: [...info.warnings] } : {}),
     };

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AbortError, ValidationError } from "../../src/core/errors.js";
 import { readResultsFile } from "../../src/experiment/resultsFile.node.js";
 import { type ExperimentOptions, runExperiment } from "../../src/experiment/runner.node.js";
+import { makeSyntheticDataset } from "../../src/experiment/synthetic.js";
 import {
   comparable,
   methodsWithNeighbours,
@@ -149,6 +150,36 @@ describe("runExperiment", () => {
     const extended = await runExperiment({ ...other, kGrid: [4, 8, 10], force: true });
     expect(extended.resumed).toBe(4);
     expect(extended.records).toHaveLength(6);
+  });
+
+  it("runs SLNP on the top-maxK PCA scores under the authors preset", async () => {
+    const ds = makeSyntheticDataset({ samples: 120, features: 30, classes: 3, seed: 4 });
+    const common: ExperimentOptions = {
+      datasets: [{ name: "Slnp", X: ds.X, y: ds.y }],
+      methods: ["slnp"],
+      kGrid: [3, 6],
+      repeats: 1,
+      stratify: true,
+      workers: 1,
+    };
+    const authors = await runExperiment({
+      ...common,
+      grid: "authors",
+      out: join(root, "slnp-authors"),
+    });
+    expect(authors.records).toHaveLength(2);
+    for (const r of authors.records) expect(r.unitOptions).toEqual({ pcaDimensions: 6 });
+    // The same fits as asking for pcaDimensions = 6 explicitly.
+    const explicit = await runExperiment({
+      ...common,
+      grid: "quick",
+      methodOptions: { slnp: { pcaDimensions: 6 } },
+      out: join(root, "slnp-explicit"),
+    });
+    expect(explicit.records.map((r) => [r.k, r.valBCA, r.testBCA])).toEqual(
+      authors.records.map((r) => [r.k, r.valBCA, r.testBCA]),
+    );
+    expect(explicit.records[0].unitOptions).toBeUndefined();
   });
 
   it("checks its options before fitting", async () => {
