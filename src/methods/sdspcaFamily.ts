@@ -63,7 +63,7 @@ export const solverOption: OptionSpec = {
   type: "enum",
   values: ["auto", "dense", "lobpcg"],
   default: "auto",
-  doc: 'Eigen-solver for Z: "dense" forms the n x n matrix; "lobpcg" applies Z matrix-free with warm-started block LOBPCG (no n x n matrix); "auto" is dense up to 2000 training samples.',
+  doc: 'Eigen-solver for Z: "dense" forms the n x n matrix; "lobpcg" applies Z matrix-free with warm-started block LOBPCG (no n x n matrix); "auto" is dense up to 2000 training samples (3000 when k > 20).',
 };
 export const seedOption: OptionSpec = {
   type: "integer",

@@ -25,12 +25,27 @@ import { classSums, trainingSvd } from "./shared.js";
 import type { TrainingData } from "./training.js";
 
 /**
- * Above this many training samples "auto" uses the operator path. Measured (SDSPCA,
- * d = 1024, k = 10 and 30, per outer iteration after the first): n = 1500 dense 0.9 s
- * against LOBPCG 0.8-1.6 s; n = 2500 dense 4.1 s against 0.7-1.3 s; the operator path
- * also pays a one-off thin SVD (about 5 s at n = 2500), so the crossover is near 2000.
+ * Above this many training samples "auto" uses the operator path (for k <= 20). Measured
+ * (SDSPCAAN, d = 1024, 20 classes, eigen-solve time per outer iteration, dense / LOBPCG;
+ * scripts/dev/solverThreshold.ts): k = 10: n = 1000 0.49 / 0.82 s, n = 1500 1.1 / 1.3 s,
+ * n = 2000 1.9 / 1.6 s, so the crossover is near 2000 for small k.
  */
 export const DENSE_Z_LIMIT = 2000;
+
+/**
+ * For k > 20 the dense path is kept up to this many samples: LOBPCG without a
+ * preconditioner needs many sweeps for a cluster of 100 smallest eigenvalues. Measured at
+ * n = 2000: k = 30 dense 2.8 s / LOBPCG 6.4 s, k = 100 2.6 s / 32 s per iteration; n = 3000,
+ * k = 100: 7.1 s / 28 s. Above
+ * it no n x n matrix is formed whatever k is (two of them, 72 MB each at n = 3000).
+ */
+export const DENSE_Z_LIMIT_LARGE_K = 3000;
+
+/** The Z solver "auto" picks for n training samples and k eigenpairs. */
+export function autoZSolver(n: number, k: number): "dense" | "lobpcg" {
+  const limit = k > 20 ? DENSE_Z_LIMIT_LARGE_K : DENSE_Z_LIMIT;
+  return n <= limit ? "dense" : "lobpcg";
+}
 
 /** What one iteration needs of the graph: L, and Tr(G L G) (plus G L G itself when dense). */
 export interface ZGraph {
@@ -236,7 +251,7 @@ class OperatorZSolver implements ZSolver {
   }
 }
 
-/** The solver for `choice` ("auto": dense up to DENSE_Z_LIMIT samples). */
+/** The solver for `choice` ("auto": see autoZSolver). */
 export function chooseZSolver(
   choice: ZSolverChoice,
   data: TrainingData,
@@ -249,7 +264,7 @@ export function chooseZSolver(
   /** Weight of -X X^T in Z: 1, or 0 for the paper's literal SPCAN. */
   recon = 1,
 ): ZSolver {
-  const kind = choice === "auto" ? (data.n <= DENSE_Z_LIMIT ? "dense" : "lobpcg") : choice;
+  const kind = choice === "auto" ? autoZSolver(data.n, k) : choice;
   if (kind === "dense") return new DenseZSolver(data, alpha, codes, k, recon);
   if (kind === "lobpcg") return new OperatorZSolver(data, alpha, codes, c, k, seed, signal, recon);
   throw new ValidationError("solver", `Unknown solver ${JSON.stringify(choice)}.`);

@@ -18,6 +18,7 @@ import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
 import { SDSPCALPP } from "../../src/methods/sdspcaLpp.js";
 import { SPCAN } from "../../src/methods/spcan.js";
 import { TrainingData } from "../../src/methods/training.js";
+import { autoZSolver } from "../../src/methods/zSolvers.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 
 /** Gaussian classes in a low-dimensional subspace plus isotropic noise. */
@@ -304,6 +305,15 @@ describe("the matrix-free LOBPCG path", () => {
       expect(operator.fitInfo.iterations).toBe(dense.fitInfo.iterations);
       expect(operator.fitInfo.lambdaTrace).toEqual(dense.fitInfo.lambdaTrace);
     }
+  });
+
+  it("auto picks dense up to 2000 samples, 3000 when k > 20, never above", () => {
+    expect(autoZSolver(2000, 10)).toBe("dense");
+    expect(autoZSolver(2001, 10)).toBe("lobpcg");
+    expect(autoZSolver(2001, 21)).toBe("dense");
+    expect(autoZSolver(3000, 100)).toBe("dense");
+    expect(autoZSolver(3001, 100)).toBe("lobpcg");
+    expect(autoZSolver(50000, 100)).toBe("lobpcg");
   });
 
   it("never forms an n x n matrix (no Gram matrix is cached)", () => {
