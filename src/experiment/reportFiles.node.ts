@@ -37,7 +37,7 @@ import {
 import { selectModel } from "./selection.js";
 import { makeSplit, parseSplitFile, type Split } from "./splits.js";
 import { makeSyntheticDataset, type SyntheticOptions } from "./synthetic.js";
-import { prepareSplit, type UnitDataset } from "./units.node.js";
+import { methodOptionsFor, prepareSplit, type UnitDataset } from "./units.node.js";
 
 export interface RunReportOptions {
   /** Put the paper's Table IV values and our differences beside each cell. */
@@ -327,12 +327,10 @@ async function embeddingSpec(
     return null;
   }
   const prepared = prepareSplit(data, split, settings.preprocess);
-  const model = createMethod(method, {
-    ...(settings.methodOptions[method] ?? {}),
-    ...(chosen.record.unitOptions ?? {}),
-    k: chosen.k,
-    ...chosen.params,
-  });
+  const model = createMethod(
+    method,
+    methodOptionsFor(settings, method, chosen, chosen.record.unitOptions),
+  );
   model.fitPrepared(prepared.data);
   if (model.nComponents < 2) {
     warnings.push(`embedding: ${method} at k = ${chosen.k} has fewer than 2 components.`);

@@ -88,6 +88,24 @@ export function trace(A: Matrix): number {
   return t;
 }
 
+/**
+ * Replaces a square matrix by (A + A^T) / 2 in place and returns it: round-off in
+ * products such as U^T (L U) leaves a slightly non-symmetric matrix that the
+ * symmetric eigen-solver would refuse.
+ */
+export function symmetrizeInPlace(A: Matrix): Matrix {
+  const n = A.rows;
+  const a = A.data;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const s = 0.5 * (a[i * n + j] + a[j * n + i]);
+      a[i * n + j] = s;
+      a[j * n + i] = s;
+    }
+  }
+  return A;
+}
+
 /** Largest absolute entry. */
 export function maxAbs(A: Matrix | Float64Array): number {
   const data = A instanceof Matrix ? A.data : A;

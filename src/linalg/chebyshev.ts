@@ -15,6 +15,7 @@
  */
 import { throwIfAborted } from "../core/errors.js";
 import { Random } from "../core/rng.js";
+import { symmetrizeInPlace } from "./basic.js";
 import { multiply } from "./gemm.js";
 import { Matrix } from "./matrix.js";
 import { innerProducts, svqb } from "./orthogonalize.js";
@@ -119,15 +120,8 @@ export function chebyshevSmallestEigenpairs(
     throwIfAborted(options.signal);
     // Rayleigh-Ritz on the current (orthonormal) block.
     const AX = apply(X);
-    const H = innerProducts(X, AX);
+    const H = symmetrizeInPlace(innerProducts(X, AX));
     const m = H.rows;
-    for (let i = 0; i < m; i++) {
-      for (let j = i + 1; j < m; j++) {
-        const s = 0.5 * (H.data[i * m + j] + H.data[j * m + i]);
-        H.data[i * m + j] = s;
-        H.data[j * m + i] = s;
-      }
-    }
     const eig = symmetricEigen(H);
     const Z = eig.vectors as Matrix;
     X = multiply(X, Z);

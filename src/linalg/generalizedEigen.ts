@@ -12,6 +12,7 @@
  */
 import { ValidationError } from "../core/errors.js";
 import { checkInteger } from "../core/validate.js";
+import { symmetrizeInPlace } from "./basic.js";
 import { multiply } from "./gemm.js";
 import { Matrix } from "./matrix.js";
 import { choleskyUpper, innerProducts, solveUpperFromRight } from "./orthogonalize.js";
@@ -65,19 +66,6 @@ function parseSubset(select: SubsetSelection, max: number, owner: string, why: s
     "select",
     `The 'select' argument of ${owner} must be {smallest: k} or {largest: k}. Got ${JSON.stringify(select)} instead.`,
   );
-}
-
-function symmetrizeInPlace(A: Matrix): Matrix {
-  const n = A.rows;
-  const a = A.data;
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
-      const s = 0.5 * (a[i * n + j] + a[j * n + i]);
-      a[i * n + j] = s;
-      a[j * n + i] = s;
-    }
-  }
-  return A;
 }
 
 /**

@@ -49,6 +49,7 @@
  * column j scores class j, so W is unique and no sign convention is applied to it.
  */
 import { ValidationError } from "../core/errors.js";
+import { symmetrizeInPlace } from "../linalg/basic.js";
 import { multiply } from "../linalg/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import { choleskyUpper } from "../linalg/orthogonalize.js";
@@ -287,14 +288,8 @@ function ridgeCoefficients(Qr: Matrix, s: Float64Array, G: Matrix, eta: number):
       for (let j = 0; j < c; j++) B.data[i * c + j] += zi * G.data[a * c + j];
     }
   }
-  for (let i = 0; i < k; i++) {
-    for (let j = i + 1; j < k; j++) {
-      const v = 0.5 * (A.data[i * k + j] + A.data[j * k + i]);
-      A.data[i * k + j] = v;
-      A.data[j * k + i] = v;
-    }
-    A.data[i * k + i] += eta;
-  }
+  symmetrizeInPlace(A);
+  for (let i = 0; i < k; i++) A.data[i * k + i] += eta;
   if (!choleskyUpper(A)) {
     throw new Error(
       "JPCDA: internal error, the ridge system Q^T X^T X Q + eta I is not positive definite.",

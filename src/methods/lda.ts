@@ -31,6 +31,7 @@
  * library convention (each column's largest-magnitude entry positive).
  */
 import { ValidationError } from "../core/errors.js";
+import { symmetrizeInPlace } from "../linalg/basic.js";
 import { multiply } from "../linalg/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import { innerProducts } from "../linalg/orthogonalize.js";
@@ -87,22 +88,11 @@ function rotateToNormOrder(W: Matrix, start: number, stop: number): void {
     for (let j = 0; j < q; j++) N.data[i * q + j] = W.data[i * k + start + j];
   }
   const G = innerProducts(N, N);
-  symmetrize(G);
+  symmetrizeInPlace(G);
   const Y = symmetricEigen(G).vectors as Matrix;
   const R = multiply(N, Y);
   for (let i = 0; i < d; i++) {
     for (let j = 0; j < q; j++) W.data[i * k + start + j] = R.data[i * q + j];
-  }
-}
-
-function symmetrize(A: Matrix): void {
-  const n = A.rows;
-  for (let a = 0; a < n; a++) {
-    for (let b = a + 1; b < n; b++) {
-      const v = 0.5 * (A.data[a * n + b] + A.data[b * n + a]);
-      A.data[a * n + b] = v;
-      A.data[b * n + a] = v;
-    }
   }
 }
 
@@ -156,7 +146,7 @@ export class LDA extends Estimator<LDAOptions> {
     for (let i = 0; i < n; i++) H.data[i * c + codes[i]] = 1 / Math.sqrt(counts[codes[i]]);
     const C = innerProducts(svd.U, H);
     const B = innerProducts(C.transpose(), C.transpose());
-    symmetrize(B);
+    symmetrizeInPlace(B);
     const q = Math.min(c - 1, r);
     ctx.checkAborted();
     const eig = ctx.timeEigen(() => symmetricEigen(B, { select: { largest: q } }));

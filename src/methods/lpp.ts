@@ -25,6 +25,7 @@
  */
 import { ValidationError } from "../core/errors.js";
 import { applyLaplacian } from "../graph/laplacian.js";
+import { symmetrizeInPlace } from "../linalg/basic.js";
 import { nearestNeighbours, type TwoPartNeighbours } from "../linalg/distances.js";
 import { multiply } from "../linalg/gemm.js";
 import { generalizedSymmetricEigen } from "../linalg/generalizedEigen.js";
@@ -199,8 +200,8 @@ export class LPP extends Estimator<LPPOptions> {
       for (let a = 0; a < r; a++) DU.data[i * r + a] *= degrees[i];
     }
     const B = innerProducts(U, DU);
-    symmetrize(A);
-    symmetrize(B);
+    symmetrizeInPlace(A);
+    symmetrizeInPlace(B);
     let solution: ReturnType<typeof generalizedSymmetricEigen>;
     try {
       solution = ctx.timeEigen(() => generalizedSymmetricEigen(A, B, { smallest: k }));
@@ -244,16 +245,5 @@ export class LPP extends Estimator<LPPOptions> {
         rank: r,
       },
     };
-  }
-}
-
-function symmetrize(A: Matrix): void {
-  const n = A.rows;
-  for (let a = 0; a < n; a++) {
-    for (let b = a + 1; b < n; b++) {
-      const v = 0.5 * (A.data[a * n + b] + A.data[b * n + a]);
-      A.data[a * n + b] = v;
-      A.data[b * n + a] = v;
-    }
   }
 }

@@ -250,7 +250,7 @@ export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings):
       // Tr(Q^T Z Q) = sum of the k eigenvalues gives Tr(Q^T G Q) without another product.
       let sumEvals = 0;
       for (let j = 0; j < k; j++) sumEvals += evals[j];
-      trQGQ = recon === 0 ? 0 : -sumEvals - alpha * yq + betaWeight * weighted;
+      trQGQ = -sumEvals - alpha * yq + betaWeight * weighted;
     }
     const value = recon * (trG - trQGQ) + alpha * (n - yq) + betaWeight * l21 + graphTerms;
     objective.push(value);

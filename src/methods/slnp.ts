@@ -56,6 +56,7 @@
 import { ValidationError } from "../core/errors.js";
 import type { Label } from "../core/validate.js";
 import { applyLaplacian, symmetrizeGraph } from "../graph/laplacian.js";
+import { symmetrizeInPlace } from "../linalg/basic.js";
 import { nearestNeighbours } from "../linalg/distances.js";
 import { multiply } from "../linalg/gemm.js";
 import { dataSpanEigen } from "../linalg/generalizedEigen.js";
@@ -471,14 +472,7 @@ export function withinClassWStep(
   classes: number,
 ): WStep {
   const r = svd.rank;
-  const A = innerProducts(svd.U, applyLaplacian(S, svd.U));
-  for (let a = 0; a < r; a++) {
-    for (let b = a + 1; b < r; b++) {
-      const v = 0.5 * (A.data[a * r + b] + A.data[b * r + a]);
-      A.data[a * r + b] = v;
-      A.data[b * r + a] = v;
-    }
-  }
+  const A = symmetrizeInPlace(innerProducts(svd.U, applyLaplacian(S, svd.U)));
   // Gershgorin bound on the largest eigenvalue (A is positive semidefinite).
   let bound = 0;
   for (let a = 0; a < r; a++) {
