@@ -6,6 +6,7 @@ import { Command, CommanderError } from "commander";
 import { SdspcaanError } from "../core/errors.js";
 import { registerCommands } from "./commands/index.js";
 import { oneLineErrors } from "./commands/shared.js";
+import { fileSystemPath, fileSystemReason } from "./outputs.js";
 import { VERSION } from "./version.js";
 
 export function buildProgram(): Command {
@@ -35,6 +36,13 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     if (err instanceof SdspcaanError) {
       process.stderr.write(`sdspcaan: ${err.message}\n`);
+      return 1;
+    }
+    const reason = fileSystemReason(err);
+    if (reason !== null) {
+      // A file the user named could not be read or written: say which and why, no stack.
+      const path = fileSystemPath(err);
+      process.stderr.write(`sdspcaan: ${path === null ? "" : `${path}: `}${reason}.\n`);
       return 1;
     }
     const e = err as Error;

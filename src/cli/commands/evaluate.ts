@@ -10,6 +10,7 @@ import { readJsonFile } from "../../experiment/resultsFile.node.js";
 import { makeSplit, parseSplitFile, type Split, splitSeed } from "../../experiment/splits.js";
 import { evaluateModel, prepareSplit } from "../../experiment/units.node.js";
 import { createMethod } from "../../methods/registry.js";
+import { FitProgressDisplay } from "./progress.js";
 import {
   addDataFormatOptions,
   addMethodOptions,
@@ -30,6 +31,7 @@ interface EvaluateFlags extends DataFlags, MethodFlags {
   stratify?: boolean;
   preprocess?: string;
   json?: boolean;
+  progress?: boolean;
 }
 
 export function registerEvaluateCommand(program: Command): void {
@@ -61,6 +63,7 @@ export function registerEvaluateCommand(program: Command): void {
   });
   cmd
     .option("--json", "print JSON (keys valBCA, testBCA, iterations, fitMs, ...)")
+    .option("--no-progress", "no progress display")
     .action(async (flags: EvaluateFlags) => {
       const { method, options } = methodFromFlags(flags);
       const preprocess = parsePreprocess(flags.preprocess);
@@ -94,7 +97,13 @@ export function registerEvaluateCommand(program: Command): void {
         });
       }
       const prepared = prepareSplit({ name: data.name, X: data.X, y: data.y }, split, preprocess);
-      model.fitPrepared(prepared.data);
+      // The fit runs on this thread: Ctrl-C ends the process (nothing is written).
+      const display = flags.progress === false ? null : new FitProgressDisplay();
+      try {
+        model.fitPrepared(prepared.data, display ? { onProgress: (p) => display.update(p) } : {});
+      } finally {
+        display?.stop();
+      }
       const { valBCA, testBCA } = evaluateModel(model, prepared);
       const info = model.fitInfo;
       const result = {

@@ -17,6 +17,7 @@ import {
   type ExperimentResult,
   runExperiment,
 } from "../../experiment/runner.node.js";
+import { checkOutputDirectory } from "../outputs.js";
 import { ProgressDisplay } from "./progress.js";
 import {
   abortOnInterrupt,
@@ -78,8 +79,9 @@ export async function runAndReport(
   options: ExperimentOptions,
   how: RunAndReportOptions,
 ): Promise<ExperimentResult> {
+  checkOutputDirectory("--out", how.out);
   const controller = new AbortController();
-  const release = abortOnInterrupt(controller);
+  const interrupt = abortOnInterrupt(controller);
   const display = how.showProgress ? new ProgressDisplay() : null;
   let result: ExperimentResult;
   try {
@@ -93,11 +95,11 @@ export async function runAndReport(
       note(
         `Stopped. Every finished fit is in ${join(how.out, RESULTS_FILE)}; run the same command again to resume.`,
       );
-      exitQuietly(130, "interrupted");
+      exitQuietly(interrupt.exitCode, "interrupted");
     }
     throw err;
   } finally {
-    release();
+    interrupt.release();
   }
   display?.stop();
   const fresh = result.total - result.resumed;

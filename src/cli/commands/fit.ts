@@ -7,10 +7,12 @@
 import type { Command } from "commander";
 import { ValidationError } from "../../core/errors.js";
 import { PREPROCESSINGS, zscoreStatistics } from "../../experiment/preprocess.js";
-import { readJsonFile, writeJsonFile } from "../../experiment/resultsFile.node.js";
+import { readJsonFile } from "../../experiment/resultsFile.node.js";
 import { parseSplitFile } from "../../experiment/splits.js";
 import type { InputPreprocessing } from "../../methods/estimator.js";
 import { createMethod } from "../../methods/registry.js";
+import { checkOutputFile, writeFileAtomic } from "../outputs.js";
+import { FitProgressDisplay } from "./progress.js";
 import {
   addDataFormatOptions,
   addMethodOptions,
@@ -32,6 +34,7 @@ interface FitFlags extends DataFlags, MethodFlags {
   trainAll?: boolean;
   preprocess?: string;
   out: string;
+  progress?: boolean;
 }
 
 export function registerFitCommand(program: Command): void {
@@ -59,8 +62,10 @@ export function registerFitCommand(program: Command): void {
   });
   cmd
     .requiredOption("--out <model.json>", "where to write the model")
+    .option("--no-progress", "no progress display")
     .action(async (flags: FitFlags) => {
       const { method, options } = methodFromFlags(flags);
+      checkOutputFile("--out", flags.out);
       if (flags.splits !== undefined && flags.trainAll) {
         throw new ValidationError(
           "splits",
@@ -95,9 +100,20 @@ export function registerFitCommand(program: Command): void {
           scale: Array.from(stats.scale),
         };
       }
-      model.fit(applyPreprocessing(Xtrain, preprocessing), ytrain);
+      // A fit runs on this thread: Ctrl-C ends the process, and as the model is
+      // written only at the end (atomically) nothing half-written is left behind.
+      const display = flags.progress === false ? null : new FitProgressDisplay();
+      try {
+        model.fit(
+          applyPreprocessing(Xtrain, preprocessing),
+          ytrain,
+          display ? { onProgress: (p) => display.update(p) } : {},
+        );
+      } finally {
+        display?.stop();
+      }
       model.setPreprocessing(preprocessing);
-      writeJsonFile(flags.out, model.toJSON());
+      writeFileAtomic("--out", flags.out, `${JSON.stringify(model.toJSON(), null, 2)}\n`);
       const info = model.fitInfo;
       const where = rows === null ? "all rows" : `the training part of split ${repeat}`;
       out(

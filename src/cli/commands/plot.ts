@@ -15,6 +15,7 @@ import { loadDataset } from "../../io/load.js";
 import type { Matrix } from "../../linalg/matrix.js";
 import { embeddingScatter } from "../../plot/embedding.js";
 import { writeFigure } from "../../plot/render.js";
+import { checkOutputFile } from "../outputs.js";
 import {
   addDataFormatOptions,
   type DataFlags,
@@ -31,6 +32,12 @@ function recordsOf(dir: string) {
     throw new ValidationError("results", `${results} holds no fit record to plot.`);
   }
   return { records: parsed.records, settings: readRunSettings(dir) };
+}
+
+/** Checks before any work that `--out` can take FIG.svg and FIG.png. */
+function checkFigureOut(base: string): void {
+  checkOutputFile("--out", `${base}.svg`);
+  checkOutputFile("--out", `${base}.png`);
 }
 
 async function save(spec: Parameters<typeof writeFigure>[0], base: string): Promise<void> {
@@ -58,6 +65,7 @@ export function registerPlotCommand(program: Command): void {
     .requiredOption("--out <fig>", "output path without extension (writes .svg and .png)")
     .option("--methods <list>", "comma-separated methods to draw (default all)")
     .action(async (flags: { results: string; out: string; methods?: string }) => {
+      checkFigureOut(flags.out);
       const { records, settings } = recordsOf(flags.results);
       const methods = flags.methods
         ?.split(",")
@@ -79,6 +87,7 @@ export function registerPlotCommand(program: Command): void {
     .requiredOption("--out <fig>", "output path without extension (writes .svg and .png)")
     .option("--method <name>", "a method tuned over alpha, beta and delta", "sdspcaan")
     .action(async (flags: { results: string; out: string; method: string }) => {
+      checkFigureOut(flags.out);
       const { records, settings } = recordsOf(flags.results);
       const method = flags.method.trim().toLowerCase().replace(/_/g, "-");
       const spec = sensitivitySpec(records, settings, method);
@@ -108,6 +117,7 @@ export function registerPlotCommand(program: Command): void {
     .requiredOption("--out <fig>", "output path without extension (writes .svg and .png)")
     .option("--title <text>", "figure title")
     .action(async (flags: EmbeddingFlags) => {
+      checkFigureOut(flags.out);
       let P: Matrix;
       let labels: Array<string | number>;
       let title: string;

@@ -103,3 +103,66 @@ export class ProgressDisplay {
     }
   }
 }
+
+/** What the single-fit display needs from a fit's onProgress. */
+export interface FitProgressEvent {
+  readonly method: string;
+  readonly iteration: number;
+  readonly maxIterations: number;
+  readonly objective: number | null;
+  readonly lambda: number | null;
+}
+
+/** lambda as the rank control moves it: a power of two when it is one (2^14), else a number. */
+function lambdaText(lambda: number): string {
+  const e = Math.log2(lambda);
+  return Number.isInteger(e) && Math.abs(e) >= 4 ? `2^${e}` : String(lambda);
+}
+
+/**
+ * Progress of one long fit (`fit`, `evaluate`) on standard error: on a terminal one
+ * line redrawn in place (at most every `redrawMs`), elsewhere a plain line every
+ * `intervalMs`. A fit that ends before the first interval prints nothing.
+ */
+export class FitProgressDisplay {
+  private readonly stream: NodeJS.WriteStream;
+  private readonly tty: boolean;
+  private readonly everyMs: number;
+  private readonly t0 = Date.now();
+  private lastPrint = this.t0;
+  private drawn = false;
+
+  constructor(options: ProgressDisplayOptions & { readonly redrawMs?: number } = {}) {
+    this.stream = options.stream ?? process.stderr;
+    this.tty = this.stream.isTTY === true && !options.plain;
+    this.everyMs = this.tty ? (options.redrawMs ?? 250) : (options.intervalMs ?? 10_000);
+  }
+
+  /** The text of one progress report. */
+  static line(p: FitProgressEvent, elapsedMs: number): string {
+    const parts = [`${p.method}: iteration ${p.iteration}/${p.maxIterations}`];
+    if (p.lambda !== null) parts.push(`lambda ${lambdaText(p.lambda)}`);
+    if (p.objective !== null) parts.push(`objective ${p.objective.toPrecision(6)}`);
+    parts.push(`${formatDuration(elapsedMs)} elapsed`);
+    return parts.join(", ");
+  }
+
+  update(p: FitProgressEvent): void {
+    const now = Date.now();
+    if (now - this.lastPrint < this.everyMs) return;
+    this.lastPrint = now;
+    const text = FitProgressDisplay.line(p, now - this.t0);
+    if (this.tty) {
+      this.stream.write(`\r\x1b[2K${text} (Ctrl-C stops)`);
+      this.drawn = true;
+    } else {
+      this.stream.write(`${text}\n`);
+    }
+  }
+
+  /** Clears the in-place line on a terminal. */
+  stop(): void {
+    if (this.tty && this.drawn) this.stream.write("\r\x1b[2K");
+    this.drawn = false;
+  }
+}

@@ -222,11 +222,28 @@ export function addMethodOptions(cmd: Command, { seedHelp }: { seedHelp: string 
     .option("--set <name=value...>", "any other option of the method, e.g. --set weight=binary");
 }
 
+/** Method options that have a flag of their own; `--set` must not give them a second time. */
+const DEDICATED_FLAGS: Readonly<Record<string, string>> = {
+  k: "--k",
+  alpha: "--alpha",
+  beta: "--beta",
+  delta: "--delta",
+  eta: "--eta",
+  m: "--m",
+  clusters: "--clusters",
+  stopRule: "--stop-rule",
+  tol: "--tol",
+  maxIter: "--max-iter",
+  eps: "--eps",
+  seed: "--seed",
+};
+
 function parseSetValue(raw: string): unknown {
   const v = raw.trim();
   if (v === "true") return true;
   if (v === "false") return false;
   if (v === "null") return null;
+  if (v === "Infinity" || v === "inf") return Number.POSITIVE_INFINITY;
   if (v !== "" && Number.isFinite(Number(v))) return Number(v);
   return v;
 }
@@ -273,7 +290,16 @@ export function methodFromFlags(flags: MethodFlags): {
         `--set takes name=value. Got ${JSON.stringify(item)} instead.`,
       );
     }
-    options[item.slice(0, eq).trim()] = parseSetValue(item.slice(eq + 1));
+    const name = item.slice(0, eq).trim();
+    const own = DEDICATED_FLAGS[name];
+    if (own !== undefined) {
+      // A value given twice is ambiguous: refuse rather than let one silently win.
+      throw new ValidationError(
+        "set",
+        `Give '${name}' with ${own}, not with --set (got --set ${item}).`,
+      );
+    }
+    options[name] = parseSetValue(item.slice(eq + 1));
   }
   return { method, options };
 }
@@ -315,22 +341,42 @@ export function formatDuration(ms: number): string {
   return h > 0 ? `${h}h ${String(m).padStart(2, "0")}m` : `${m}m ${String(sec).padStart(2, "0")}s`;
 }
 
-/** Installs a Ctrl-C handler that aborts `controller` (a second Ctrl-C exits at once). */
-export function abortOnInterrupt(controller: AbortController): () => void {
+/** What an interrupt handler reports: how to release it and which signal stopped the work. */
+export interface InterruptHandle {
+  /** Removes the handlers. */
+  release(): void;
+  /** The conventional exit code of the signal received: 130 for SIGINT, 143 for SIGTERM. */
+  readonly exitCode: number;
+}
+
+/**
+ * Installs Ctrl-C (SIGINT) and SIGTERM handlers that abort `controller`; a second
+ * signal exits at once. The exit code follows the shell's 128 + signal number.
+ */
+export function abortOnInterrupt(controller: AbortController): InterruptHandle {
   let count = 0;
-  const handler = () => {
+  let exitCode = 130;
+  const handlerFor = (code: number) => () => {
     count++;
+    exitCode = code;
     if (count === 1) {
-      note("\nInterrupted: stopping (fits in flight are dropped; press Ctrl-C again to quit now).");
+      note("\nInterrupted: stopping (work in flight is dropped; press Ctrl-C again to quit now).");
       controller.abort();
     } else {
-      process.exit(130);
+      process.exit(code);
     }
   };
-  process.on("SIGINT", handler);
-  process.on("SIGTERM", handler);
-  return () => {
-    process.off("SIGINT", handler);
-    process.off("SIGTERM", handler);
+  const onInt = handlerFor(130);
+  const onTerm = handlerFor(143);
+  process.on("SIGINT", onInt);
+  process.on("SIGTERM", onTerm);
+  return {
+    release: () => {
+      process.off("SIGINT", onInt);
+      process.off("SIGTERM", onTerm);
+    },
+    get exitCode() {
+      return exitCode;
+    },
   };
 }
