@@ -10,7 +10,23 @@ export function columnMeans(X: Matrix): Float64Array {
     for (let j = 0; j < cols; j++) mean[j] += data[off + j];
   }
   if (rows > 0) for (let j = 0; j < cols; j++) mean[j] /= rows;
+  // A sum of huge values can overflow although the mean cannot: redo those columns
+  // scaled by their largest |value| (ordinary data keeps the plain, bit-stable sum).
+  for (let j = 0; j < cols; j++) {
+    if (Number.isFinite(mean[j])) continue;
+    const m = columnMaxAbs(X, j);
+    let s = 0;
+    for (let i = 0; i < rows; i++) s += data[i * cols + j] / m;
+    mean[j] = (s / rows) * m;
+  }
   return mean;
+}
+
+/** Largest |X_ij| of column j. */
+function columnMaxAbs(X: Matrix, j: number): number {
+  let m = 0;
+  for (let i = 0; i < X.rows; i++) m = Math.max(m, Math.abs(X.data[i * X.cols + j]));
+  return m;
 }
 
 /** X - 1 mean^T as a new matrix (X is not modified). */
@@ -43,6 +59,20 @@ export function columnStd(X: Matrix, mean: Float64Array = columnMeans(X)): Float
     }
   }
   for (let j = 0; j < cols; j++) ss[j] = rows > 1 ? Math.sqrt(ss[j] / (rows - 1)) : 0;
+  // Squares overflow above ~1e154 and underflow below ~1e-154: redo such columns
+  // scaled by their largest centred |value| (ordinary data keeps the plain sum).
+  for (let j = 0; j < cols && rows > 1; j++) {
+    if (Number.isFinite(ss[j]) && ss[j] > 1e-140) continue;
+    let m = 0;
+    for (let i = 0; i < rows; i++) m = Math.max(m, Math.abs(data[i * cols + j] - mean[j]));
+    if (m === 0 || !Number.isFinite(m)) continue;
+    let t2 = 0;
+    for (let i = 0; i < rows; i++) {
+      const t = (data[i * cols + j] - mean[j]) / m;
+      t2 += t * t;
+    }
+    ss[j] = Math.sqrt(t2 / (rows - 1)) * m;
+  }
   return ss;
 }
 

@@ -239,7 +239,19 @@ export abstract class Estimator<P extends object = Record<string, unknown>> {
         }
       }
     }
-    return multiply(centred, s.components);
+    const out = multiply(centred, s.components);
+    // Finite input can still overflow in the product (values near 1e308): say so
+    // rather than hand back Infinity or NaN.
+    for (let t = 0; t < out.data.length; t++) {
+      if (!Number.isFinite(out.data[t])) {
+        const i = Math.floor(t / out.cols);
+        throw new ValidationError(
+          "X",
+          `Projecting row ${i} of X with ${this.displayName} overflows double precision (its values are too large for this model's scale). Rescale X as the training data was scaled.`,
+        );
+      }
+    }
+    return out;
   }
 
   /**

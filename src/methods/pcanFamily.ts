@@ -37,7 +37,7 @@ import { dataSpanEigen } from "../linalg/generalizedEigen.js";
 import { Matrix } from "../linalg/matrix.js";
 import { checkComponentCount, resolveNeighbourCount } from "./common.js";
 import type { CoreFitResult, FitContext } from "./estimator.js";
-import { initialGraph, smallClassWarnings, trainingSvd } from "./shared.js";
+import { initialGraph, smallClassWarnings, trainingSvd, unitScaleWarnings } from "./shared.js";
 import type { TrainingData } from "./training.js";
 import type { StopReason } from "./types.js";
 
@@ -86,6 +86,7 @@ export function fitPcanLoop(data: TrainingData, ctx: FitContext, s: PcanSettings
   const k = s.k;
 
   const warnings = s.embedding === "labels" ? smallClassWarnings(data, m) : [];
+  warnings.push(...unitScaleWarnings(s.owner, data));
 
   let graph: AdaptiveNeighbourGraph = ctx.timeGraph(() => initialGraph(data, m, s.eps));
   let lambda = 1;

@@ -35,7 +35,7 @@ import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
 import { checkComponentCount, resolveNeighbourCount } from "./common.js";
 import type { CoreFitResult, FitContext } from "./estimator.js";
-import { classSums, initialGraph, smallClassWarnings } from "./shared.js";
+import { classSums, initialGraph, smallClassWarnings, unitScaleWarnings } from "./shared.js";
 import { iterateChange, STOP_RULES, type StopRule } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
 import type { StopReason } from "./types.js";
@@ -171,6 +171,7 @@ export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings):
     recon,
   );
   const warnings: string[] = m === null ? [] : smallClassWarnings(data, m);
+  if (graphMode === "adaptive") warnings.push(...unitScaleWarnings(s.owner, data));
 
   /** Algorithm 3, loop lines 1-2 (symmetrise S, form L), plus what Z needs of L. */
   const graphOf = (g: AdaptiveNeighbourGraph): GraphState => {
@@ -217,6 +218,7 @@ export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings):
     const zGraph = graph === null ? null : (graph as GraphState).z;
     deltaWeight =
       zGraph === null ? 0 : scaled ? (zGraph.trM > 0 ? (s.delta * trG) / zGraph.trM : 0) : s.delta;
+    checkZScale(s, trG, alpha, n, betaWeight, sumD, deltaWeight, zGraph === null ? 0 : zGraph.trM);
     const eig = ctx.timeEigen(() => solver.solve(betaWeight, Dd, deltaWeight, zGraph));
     Q = eig.vectors;
     evals = eig.values;
@@ -347,6 +349,51 @@ export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings):
       ...solver.stats,
     },
   };
+}
+
+/**
+ * Largest trace a term of Z may have. Every term of Z is positive semidefinite, so
+ * its entries are bounded by its trace; keeping the traces below 1e150 keeps Z and
+ * the squares the eigen-solver forms of it finite.
+ */
+const Z_TERM_LIMIT = 1e150;
+
+/**
+ * Refuses weights that would make Z overflow, naming the user's option (or X when
+ * the data's own terms are too large) instead of letting the eigen-solver report a
+ * non-finite matrix.
+ */
+function checkZScale(
+  s: QLoopSettings,
+  trG: number,
+  alpha: number,
+  n: number,
+  beta: number,
+  sumD: number,
+  delta: number,
+  trM: number,
+): void {
+  const ok = (v: number) => Number.isFinite(v) && Math.abs(v) <= Z_TERM_LIMIT;
+  if (!ok(trG) || !ok(trM)) {
+    throw new ValidationError(
+      "X",
+      `${s.owner} cannot form Z for this X: Tr(XX^T) = ${trG.toExponential(2)}${trM > 0 ? ` and Tr(XX^T L XX^T) = ${trM.toExponential(2)}` : ""} exceed ${Z_TERM_LIMIT} in double precision. Rescale X, for example standardise its columns (preprocessing "train-zscore").`,
+    );
+  }
+  const how = s.weighting === "scaled";
+  const terms: Array<[string, number, number, string]> = [
+    ["alpha", s.alpha, alpha * n, how ? "alpha = a Tr(XX^T)/Tr(YY^T)" : "alpha"],
+    ["beta", s.beta, beta * sumD, how ? "beta = b Tr(XX^T)/Tr(D)" : "beta"],
+    ["delta", s.delta, delta * trM, how ? "delta = c Tr(XX^T)/Tr(XX^T L XX^T)" : "delta"],
+  ];
+  for (const [name, given, term, what] of terms) {
+    if (!ok(term)) {
+      throw new ValidationError(
+        name,
+        `The '${name}' parameter of ${s.owner} is too large for this data: with ${name} = ${given} the weighted term of Z (${what}) reaches ${term.toExponential(2)}, beyond ${Z_TERM_LIMIT}, and the eigen-problem overflows double precision. Use a smaller '${name}' (the paper's grid is 0.01 to 100).`,
+      );
+    }
+  }
 }
 
 function padded(values: Float64Array, length: number): Float64Array {

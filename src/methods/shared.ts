@@ -49,3 +49,21 @@ export function smallClassWarnings(data: TrainingData, m: number): string[] {
     `${small.length} class(es) have fewer than m + 1 = ${m + 1} training samples: ${small.slice(0, 10).join(", ")}${small.length > 10 ? ", ..." : ""}. Their rows need cross-class neighbours, so the graph cannot have exactly c components and lambda grows until round-off or the cap stops it.`,
   ];
 }
+
+/** Centred RMS values within this factor of 1 count as "standardised" for unitScaleWarnings. */
+const UNIT_SCALE_FACTOR = 4;
+
+/**
+ * The warning of a method whose result depends on the units of X: the rank
+ * control's lambda starts at 1 (as in the paper) against squared distances in the
+ * data's units, so rescaling X changes the fit (measured on COIL20: x10 moves the
+ * subspace by 2e-4 rad, x1e6 ends at the lambda cap 0.9 rad away). Standardised data
+ * (centred RMS near 1) is the scale the paper's protocol uses.
+ */
+export function unitScaleWarnings(owner: string, data: TrainingData): string[] {
+  const rms = Math.sqrt(data.gramTrace() / (data.n * data.d));
+  if (!(rms > 0) || (rms >= 1 / UNIT_SCALE_FACTOR && rms <= UNIT_SCALE_FACTOR)) return [];
+  return [
+    `${owner}'s result depends on the units of X (lambda starts at 1 against squared distances, as in the paper), and X is far from standardised: the RMS of its centred values is ${rms.toPrecision(3)}. Standardise the features (preprocessing "train-zscore", the default of the CLI) for a unit-free result.`,
+  ];
+}

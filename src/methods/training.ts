@@ -11,6 +11,37 @@ import { centerColumns } from "../linalg/basic.js";
 import { gramRows } from "../linalg/gemm.js";
 import type { Matrix, MatrixLike } from "../linalg/matrix.js";
 
+/**
+ * The range of centred data values every method can handle: Gram matrices and the
+ * graph term X X^T L X X^T multiply up to four data values, so beyond about 1e50
+ * they overflow double precision and below about 1e-50 they lose all precision to
+ * underflow. Data outside is refused with a message that names X, instead of an
+ * error from deep inside a solver or a false "constant data" diagnosis.
+ */
+export const DATA_MAGNITUDE_RANGE = { min: 1e-50, max: 1e50 } as const;
+
+/** Throws a ValidationError naming `name` when the centred data leaves DATA_MAGNITUDE_RANGE. */
+export function checkDataMagnitude(raw: Matrix, centered: Matrix, name: string): void {
+  let maxAbs = 0;
+  const a = centered.data;
+  for (let i = 0; i < a.length; i++) {
+    const v = Math.abs(a[i]);
+    if (!(v <= maxAbs)) maxAbs = v; // also catches NaN / Infinity from an overflowing mean
+  }
+  if (maxAbs === 0) return; // constant data: the methods say so themselves
+  const { min, max } = DATA_MAGNITUDE_RANGE;
+  if (Number.isFinite(maxAbs) && maxAbs >= min && maxAbs <= max) return;
+  let rawMax = 0;
+  for (let i = 0; i < raw.data.length; i++) rawMax = Math.max(rawMax, Math.abs(raw.data[i]));
+  const size = Number.isFinite(maxAbs)
+    ? `its largest centred |value| is ${maxAbs.toExponential(2)}`
+    : `its largest |value| is ${rawMax.toExponential(2)}, too large even to centre`;
+  throw new ValidationError(
+    name,
+    `${name} is out of the range this library can compute with: ${size}, outside [${min}, ${max}] (products of up to four data values must stay within double precision). Rescale ${name}, for example standardise its columns (preprocessing "train-zscore").`,
+  );
+}
+
 export class TrainingData {
   /** Column-centred training data, n x d. Never modified. */
   readonly X: Matrix;
@@ -34,6 +65,7 @@ export class TrainingData {
     const Xm = asMatrix(X, "X", { minRows: 2 });
     const labels = y === undefined || y === null ? null : encodeLabels(y, Xm.rows, "y");
     const { centered, mean } = centerColumns(Xm);
+    checkDataMagnitude(Xm, centered, "X");
     return new TrainingData(centered, mean, labels);
   }
 
