@@ -51,6 +51,17 @@ export {
 } from "./linalg/wasm/backend.js";
 export { Baseline, type BaselineOptions } from "./methods/baseline.js";
 export {
+  defineMethod,
+  GRID_PRESETS,
+  type GridPreset,
+  type KBounds,
+  type KBoundsContext,
+  type MethodDescriptor,
+  MULTIPLIER_GRID,
+  type PresetContext,
+  type PresetValues,
+} from "./methods/descriptor.js";
+export {
   type CoreFitResult,
   Estimator,
   FitContext,
@@ -65,9 +76,13 @@ export { PCAN, type PCANOptions } from "./methods/pcan.js";
 export {
   createMethod,
   loadModel,
-  methodClass,
+  methodDescriptor,
+  methodDescriptors,
   methodNames,
   normalizeMethodName,
+  protocolOrder,
+  registerMethod,
+  unregisterMethod,
 } from "./methods/registry.js";
 export { SDSPCA, type SDSPCAOptions } from "./methods/sdspca.js";
 export { SDSPCAAN, type SDSPCAANOptions } from "./methods/sdspcaan.js";

@@ -6,8 +6,13 @@
 import { ValidationError } from "./errors.js";
 
 interface BaseSpec {
-  /** One-line description, shown in errors and generated docs. */
+  /** One-line description, shown in errors, `--help` and generated docs. */
   readonly doc: string;
+  /**
+   * An option only experts need (stop rules, solver choice, caps): listed after
+   * the others in `--help` and the docs, so the first screen shows what most users set.
+   */
+  readonly expert?: boolean;
 }
 export interface IntegerSpec extends BaseSpec {
   readonly type: "integer";
@@ -35,6 +40,25 @@ export interface BooleanSpec extends BaseSpec {
 }
 export type OptionSpec = IntegerSpec | NumberSpec | EnumSpec | BooleanSpec;
 export type OptionSchema = Readonly<Record<string, OptionSpec>>;
+
+/**
+ * The value type an option spec declares: numbers (or null where the default is
+ * null, "chosen from the data"), the enum's literal values, or a boolean. Declare a
+ * schema `as const` (with `satisfies OptionSchema`) so that enum values and null
+ * defaults keep their literal types.
+ */
+export type OptionValue<S> = S extends { readonly type: "integer" | "number" }
+  ? S extends { readonly default: null }
+    ? number | null
+    : number
+  : S extends { readonly type: "enum"; readonly values: readonly (infer V)[] }
+    ? V
+    : S extends { readonly type: "boolean" }
+      ? boolean
+      : never;
+
+/** The options object a schema describes (every option present, defaults filled in). */
+export type OptionsOf<S extends OptionSchema> = { -readonly [K in keyof S]: OptionValue<S[K]> };
 
 function show(value: unknown): string {
   return typeof value === "string" ? JSON.stringify(value) : String(value);

@@ -35,7 +35,7 @@ import type { LocateOptions } from "../io/locate.js";
 import type { MatrixLike } from "../linalg/matrix.js";
 import {
   createMethod,
-  methodClass,
+  methodDescriptor,
   methodNames,
   normalizeMethodName,
 } from "../methods/registry.js";
@@ -253,7 +253,7 @@ export function resolveMethods(methods: readonly string[] | "all" | undefined): 
   for (const m of methods) {
     if (typeof m === "string" && normalizeMethodName(m) === "all")
       return orderMethods(methodNames());
-    methodClass(m);
+    methodDescriptor(m);
     const name = normalizeMethodName(m);
     if (!out.includes(name)) out.push(name);
   }
@@ -295,11 +295,11 @@ function resolveMethodOptions(
   const out: Record<string, Record<string, unknown>> = {};
   const given = new Map<string, Readonly<Record<string, unknown>>>();
   for (const [name, opts] of Object.entries(perMethod ?? {})) {
-    methodClass(name);
+    methodDescriptor(name);
     given.set(normalizeMethodName(name), opts);
   }
   for (const m of methods) {
-    const schema = methodClass(m).schema as Record<string, unknown>;
+    const schema = methodDescriptor(m).options;
     const opts: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(common ?? {})) {
       if (Object.hasOwn(schema, key) && value !== undefined) opts[key] = value;

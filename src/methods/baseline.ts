@@ -2,24 +2,20 @@
  * Baseline (the paper's Section III-B, item 1): W = I_{d x k}, i.e. the first k
  * features are kept as they are (after centring).
  */
+import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { Matrix } from "../linalg/matrix.js";
 import { checkComponentCount, kOption } from "./common.js";
+import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import type { TrainingData } from "./training.js";
 
-export interface BaselineOptions {
-  /** Number of leading features kept. */
-  k: number;
-}
+const OPTIONS = { k: kOption } as const satisfies OptionSchema;
+
+export type BaselineOptions = OptionsOf<typeof OPTIONS>;
 
 export class Baseline extends Estimator<BaselineOptions> {
-  static readonly schema = { k: kOption };
-  readonly method = "baseline";
-  readonly displayName = "Baseline";
-  readonly supervised = false;
-
   constructor(options: Partial<BaselineOptions> = {}) {
-    super("Baseline", Baseline.schema, options);
+    super(BASELINE_METHOD, options);
   }
 
   protected fitCore(data: TrainingData, _ctx: FitContext): CoreFitResult {
@@ -34,3 +30,14 @@ export class Baseline extends Estimator<BaselineOptions> {
     };
   }
 }
+
+/** Baseline: the method's declaration (see descriptor.ts). */
+export const BASELINE_METHOD = defineMethod({
+  name: "baseline",
+  displayName: "Baseline",
+  summary: "The first k features as they are (after centring).",
+  supervised: false,
+  options: OPTIONS,
+  paperColumn: 0,
+  create: (options) => new Baseline(options),
+});

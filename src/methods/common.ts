@@ -3,7 +3,7 @@
  * the same name, default, range and documentation everywhere.
  */
 import { ValidationError } from "../core/errors.js";
-import type { OptionSpec } from "../core/options.js";
+import type { IntegerSpec, NumberSpec } from "../core/options.js";
 
 /** The paper's constants (Section III-C; SPEC section 1). */
 export const PAPER_EPS = 2 ** -52;
@@ -11,38 +11,39 @@ export const PAPER_TOL = 1e-3;
 export const PAPER_MAX_ITER = 500;
 export const PAPER_NEIGHBOURS = 15;
 
-export const kOption: OptionSpec = {
+export const kOption = {
   type: "integer",
   min: 1,
   default: 10,
   doc: "Subspace dimensionality k (columns of W).",
-};
-export const tolOption: OptionSpec = {
+} as const satisfies IntegerSpec;
+export const tolOption = {
   type: "number",
   min: 0,
   exclusiveMin: true,
   default: PAPER_TOL,
   doc: "Absolute tolerance of the stop test (the paper's tol).",
-};
-export const maxIterOption: OptionSpec = {
+} as const satisfies NumberSpec;
+export const maxIterOption = {
   type: "integer",
   min: 1,
   default: PAPER_MAX_ITER,
   doc: "Maximum number of outer iterations (the paper's T).",
-};
-export const epsOption: OptionSpec = {
+} as const satisfies IntegerSpec;
+export const epsOption = {
   type: "number",
   min: 0,
   exclusiveMin: true,
   default: PAPER_EPS,
   doc: "Small positive constant against division by zero (the paper's epsilon).",
-};
-export const neighboursOption: OptionSpec = {
+  expert: true,
+} as const satisfies NumberSpec;
+export const neighboursOption = {
   type: "integer",
   min: 1,
   default: null,
   doc: "Number of adaptive neighbours m; null means min(15, n - 2).",
-};
+} as const satisfies IntegerSpec;
 
 /** Resolves m = min(15, n - 2) or checks a user-given m against 1 <= m <= n - 2. */
 export function resolveNeighbourCount(owner: string, m: number | null, n: number): number {

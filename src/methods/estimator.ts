@@ -4,15 +4,16 @@
  * mean; `transform(X) = (X - mean) W`; fitted state is separate from the options;
  * models serialise to versioned JSON and load back to bit-identical transforms.
  *
- * A method is one subclass that declares its option schema and implements
- * `fitCore` on prepared training data.
+ * A method is one file: a descriptor (descriptor.ts: name, options, grids) and a
+ * subclass that implements `fitCore` on prepared training data.
  */
 import { NotFittedError, throwIfAborted, ValidationError } from "../core/errors.js";
-import { type OptionSchema, resolveOptions } from "../core/options.js";
+import { resolveOptions } from "../core/options.js";
 import { asMatrix, type Label } from "../core/validate.js";
 import { clearNegativeZeros } from "../linalg/basic.js";
 import { multiply } from "../linalg/gemm.js";
 import { Matrix, type MatrixLike } from "../linalg/matrix.js";
+import type { MethodDescriptor } from "./descriptor.js";
 import { TrainingData } from "./training.js";
 import type { FitCallbacks, FitInfo, FitTimings, StopReason } from "./types.js";
 
@@ -47,8 +48,17 @@ export interface ModelJSON {
   fitInfo: FitInfo;
 }
 
-/** What `fitCore` returns: W (d x k) and the fit report without timings. */
-export interface CoreFitResult {
+/** A method without diagnostics of its own. */
+export type NoDetails = Record<string, never>;
+
+/**
+ * What `fitCore` returns: W (d x k) and the fit report without timings. `D` is the
+ * method's diagnostics (saved in the model's fitInfo), `A` its in-memory extras.
+ */
+export interface CoreFitResult<
+  D extends object = Record<string, unknown>,
+  A extends object = Record<string, unknown>,
+> {
   components: Matrix;
   iterations: number;
   converged: boolean;
@@ -57,9 +67,9 @@ export interface CoreFitResult {
   lambdaTrace?: number[];
   warnings?: string[];
   solver: string;
-  details?: Record<string, unknown>;
+  details?: D;
   /** In-memory extras of the fit that toJSON does not save (e.g. Q, the learned graph). */
-  artifacts?: Record<string, unknown>;
+  artifacts?: A;
 }
 
 /** Handed to `fitCore`: progress, cancellation and time accounting. */
@@ -130,28 +140,50 @@ function now(): number {
   return globalThis.performance?.now() ?? Date.now();
 }
 
-interface FittedState {
-  artifacts: Readonly<Record<string, unknown>>;
+interface FittedState<D extends object, A extends object> {
+  artifacts: Readonly<Partial<A>>;
   preprocessing: InputPreprocessing | null;
   components: Matrix;
   mean: Float64Array;
   classes: Label[] | null;
-  fitInfo: FitInfo;
+  fitInfo: FitInfo<D>;
 }
 
-export abstract class Estimator<P extends object = Record<string, unknown>> {
-  /** Lower-case method name used in JSON and the CLI, e.g. "sdspcaan". */
-  abstract readonly method: string;
-  /** Display name used in messages and tables, e.g. "SDSPCAAN". */
-  abstract readonly displayName: string;
-  /** Whether `fit` needs labels. */
-  abstract readonly supervised: boolean;
+/**
+ * `P`: the options; `D`: the method's diagnostics in `fitInfo.details`; `A`: the
+ * in-memory extras of a fit (`artifacts`).
+ */
+export abstract class Estimator<
+  P extends object = Record<string, unknown>,
+  D extends object = Record<string, unknown>,
+  A extends object = Record<string, unknown>,
+> {
+  /** The method's declaration: name, options, grids (see descriptor.ts). */
+  readonly descriptor: MethodDescriptor;
   /** The validated options (defaults filled in). */
   readonly params: Readonly<P>;
-  private state: FittedState | null = null;
+  private state: FittedState<D, A> | null = null;
 
-  protected constructor(displayName: string, schema: OptionSchema, options: unknown) {
-    this.params = Object.freeze(resolveOptions<P>(displayName, schema, options));
+  protected constructor(descriptor: MethodDescriptor, options: unknown) {
+    this.descriptor = descriptor;
+    this.params = Object.freeze(
+      resolveOptions<P>(descriptor.displayName, descriptor.options, options),
+    );
+  }
+
+  /** Lower-case method name used in JSON and the CLI, e.g. "sdspcaan". */
+  get method(): string {
+    return this.descriptor.name;
+  }
+
+  /** Display name used in messages and tables, e.g. "SDSPCAAN". */
+  get displayName(): string {
+    return this.descriptor.displayName;
+  }
+
+  /** Whether `fit` needs labels. */
+  get supervised(): boolean {
+    return this.descriptor.supervised;
   }
 
   /** Upper bound of the iteration count reported to onProgress (1 for closed-form methods). */
@@ -207,14 +239,14 @@ export abstract class Estimator<P extends object = Record<string, unknown>> {
         warnings: core.warnings ?? [],
         timings,
         solver: core.solver,
-        details: core.details ?? {},
+        details: core.details ?? ({} as D),
       },
     };
     return this;
   }
 
   /** The method's numerical work on prepared data. */
-  protected abstract fitCore(data: TrainingData, ctx: FitContext): CoreFitResult;
+  protected abstract fitCore(data: TrainingData, ctx: FitContext): CoreFitResult<D, A>;
 
   /** Projects new data: (X - mean) W, an m x k matrix (after the preprocessing, if one is set). */
   transform(X: MatrixLike): Matrix {
@@ -312,16 +344,16 @@ export abstract class Estimator<P extends object = Record<string, unknown>> {
    * rows, CsrMatrix, before symmetrising) and `gamma`; for PCAN/SPCAN `S`, `gamma` and
    * `P` (the data-span eigenvectors). Empty for a model loaded with fromJSON.
    */
-  get artifacts(): Readonly<Record<string, unknown>> {
+  get artifacts(): Readonly<Partial<A>> {
     return this.fitted().artifacts;
   }
 
   /** Iterations, convergence, stop reason, traces, warnings and timings of the fit. */
-  get fitInfo(): FitInfo {
+  get fitInfo(): FitInfo<D> {
     return this.fitted().fitInfo;
   }
 
-  private fitted(): FittedState {
+  private fitted(): FittedState<D, A> {
     if (this.state === null) throw new NotFittedError(this.displayName);
     return this.state;
   }
@@ -341,7 +373,7 @@ export abstract class Estimator<P extends object = Record<string, unknown>> {
         cols: s.components.cols,
         data: Array.from(s.components.data),
       },
-      fitInfo: cloneJson(s.fitInfo),
+      fitInfo: cloneJson(s.fitInfo) as FitInfo,
     };
     if (s.classes) json.classes = [...s.classes];
     if (s.preprocessing) json.preprocessing = cloneJson(s.preprocessing);
@@ -360,7 +392,7 @@ export abstract class Estimator<P extends object = Record<string, unknown>> {
       ),
       mean: Float64Array.from(json.mean),
       classes: json.classes ? [...json.classes] : null,
-      fitInfo: cloneJson(json.fitInfo),
+      fitInfo: cloneJson(json.fitInfo) as FitInfo<D>,
     };
     return this;
   }

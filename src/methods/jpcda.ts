@@ -48,30 +48,20 @@
  * Signs. W = Q V does not depend on the sign (or any rotation) of Q's columns, and its
  * column j scores class j, so W is unique and no sign convention is applied to it.
  */
+
 import { ValidationError } from "../core/errors.js";
+import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
 import { multiply } from "../linalg/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import { choleskyUpper } from "../linalg/orthogonalize.js";
 import { thinSvd } from "../linalg/svd.js";
 import { checkComponentCount, kOption, maxIterOption, PAPER_EPS, tolOption } from "./common.js";
+import { defineMethod, MULTIPLIER_GRID } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { completeOrthonormalColumns } from "./pca.js";
 import { trainingSvd } from "./shared.js";
 import type { TrainingData } from "./training.js";
-
-export interface JPCDAOptions {
-  /** Dimension of the intermediate PCA subspace Q (the output dimension is c). */
-  k: number;
-  /** Ridge weight eta of ||V||_F^2 (the paper's grid: 0.01 ... 100). */
-  eta: number;
-  /** Relative change of the objective (and of the GPI surrogate) that stops the loops. */
-  tol: number;
-  /** Maximum number of outer iterations T. */
-  maxIter: number;
-  /** Maximum number of GPI steps per outer iteration. */
-  maxInnerIter: number;
-}
 
 /** The label-side quantities of the regression, shared by every JPCDA fit on the data. */
 interface RegressionTarget {
@@ -93,37 +83,54 @@ interface ObjectiveParts {
   readonly denominator: number;
 }
 
-export class JPCDA extends Estimator<JPCDAOptions> {
-  static readonly schema = {
-    k: { ...kOption, doc: "Dimension k of the intermediate PCA subspace (output dimension is c)." },
-    eta: {
-      type: "number",
-      min: 0,
-      exclusiveMin: true,
-      default: 1,
-      doc: "Ridge weight eta of ||V||_F^2 (the paper tunes it over 0.01, 0.1, 1, 10, 100).",
-    },
-    tol: {
-      ...tolOption,
-      doc: "Relative change of the objective that stops the outer loop (and of the surrogate for GPI).",
-    },
-    maxIter: maxIterOption,
-    maxInnerIter: {
-      type: "integer",
-      min: 1,
-      default: 300,
-      doc: "Maximum generalised-power-iteration steps per outer iteration (300 in the first author's code).",
-    },
-  } as const;
-  readonly method = "jpcda";
-  readonly displayName = "JPCDA";
-  readonly supervised = true;
+const OPTIONS = {
+  k: { ...kOption, doc: "Dimension k of the intermediate PCA subspace (output dimension is c)." },
+  eta: {
+    type: "number",
+    min: 0,
+    exclusiveMin: true,
+    default: 1,
+    doc: "Ridge weight eta of ||V||_F^2 (the paper tunes it over 0.01, 0.1, 1, 10, 100).",
+  },
+  tol: {
+    ...tolOption,
+    doc: "Relative change of the objective that stops the outer loop (and of the surrogate for GPI).",
+  },
+  maxIter: maxIterOption,
+  maxInnerIter: {
+    type: "integer",
+    min: 1,
+    default: 300,
+    doc: "Maximum generalised-power-iteration steps per outer iteration (300 in the first author's code).",
+  },
+} as const satisfies OptionSchema;
 
+export type JPCDAOptions = OptionsOf<typeof OPTIONS>;
+
+/** JPCDA's diagnostics (`fitInfo.details`). */
+export type JPCDADetails = {
+  eta: number;
+  k: number;
+  /** min(k, rank): the dimension the PCA subspace can actually have. */
+  effectiveK: number;
+  rank: number;
+  classes: number;
+  /** The objective at the PCA start. */
+  initialObjective: number;
+  /** Generalised-power-iteration steps per outer iteration. */
+  innerIterations: number[];
+  /** The ratio gamma per outer iteration. */
+  gammaTrace: number[];
+  /** The shifts s1, s2 that make the GPI operators positive definite. */
+  shifts: { s1: number; s2: number };
+};
+
+export class JPCDA extends Estimator<JPCDAOptions, JPCDADetails> {
   constructor(options: Partial<JPCDAOptions> = {}) {
-    super("JPCDA", JPCDA.schema, options);
+    super(JPCDA_METHOD, options);
   }
 
-  protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult {
+  protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult<JPCDADetails> {
     const { k, eta, tol, maxIter, maxInnerIter } = this.params;
     const labels = data.requireLabels(this.displayName);
     const limit = Math.min(data.n, data.d);
@@ -430,3 +437,16 @@ function polarFactor(M: Matrix): Matrix {
   completeOrthonormalColumns(Vfull, p);
   return multiply(Ufull, Vfull.transpose());
 }
+
+/** JPCDA: the method's declaration (see descriptor.ts). */
+export const JPCDA_METHOD = defineMethod({
+  name: "jpcda",
+  displayName: "JPCDA",
+  summary:
+    "Joint principal component and discriminant analysis (Zhao et al. 2020); the output dimension is c.",
+  supervised: true,
+  options: OPTIONS,
+  tuned: { eta: { paper: MULTIPLIER_GRID, authors: MULTIPLIER_GRID, quick: [0.1, 1, 10] } },
+  paperColumn: 2,
+  create: (options) => new JPCDA(options),
+});

@@ -30,21 +30,19 @@
  * standardised 1-NN classifier ignores per-column scale anyway. Signs follow the
  * library convention (each column's largest-magnitude entry positive).
  */
+
 import { ValidationError } from "../core/errors.js";
+import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
 import { multiply } from "../linalg/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import { innerProducts } from "../linalg/orthogonalize.js";
 import { normalizeEigenvectorSigns, symmetricEigen } from "../linalg/symmetricEigen.js";
 import { checkComponentCount } from "./common.js";
+import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { trainingSvd } from "./shared.js";
 import type { TrainingData } from "./training.js";
-
-export interface LDAOptions {
-  /** Number of discriminant directions, 1 <= k <= c - 1; null means min(c - 1, rank). */
-  k: number | null;
-}
 
 /** Between/total ratios (in [0, 1]) closer than this count as equal (and as 1: mu infinite). */
 export const EQUAL_RATIO_TOLERANCE = 1e-9;
@@ -96,24 +94,36 @@ function rotateToNormOrder(W: Matrix, start: number, stop: number): void {
   }
 }
 
-export class LDA extends Estimator<LDAOptions> {
-  static readonly schema = {
-    k: {
-      type: "integer",
-      min: 1,
-      default: null,
-      doc: "Number of discriminant directions k <= c - 1; null means min(c - 1, numerical rank of X).",
-    },
-  } as const;
-  readonly method = "lda";
-  readonly displayName = "LDA";
-  readonly supervised = true;
+const OPTIONS = {
+  k: {
+    type: "integer",
+    min: 1,
+    default: null,
+    doc: "Number of discriminant directions k <= c - 1; null means min(c - 1, numerical rank of X).",
+  },
+} as const satisfies OptionSchema;
 
+export type LDAOptions = OptionsOf<typeof OPTIONS>;
+
+/** LDA's diagnostics (`fitInfo.details`). */
+export type LDADetails = {
+  k: number;
+  rank: number;
+  classes: number;
+  /** Between-class over total scatter of each kept direction, in [0, 1]. */
+  betweenToTotal: number[];
+  /** Fisher ratio b / (1 - b) per direction; null where it is infinite (null-space directions). */
+  fisherRatios: Array<number | null>;
+  /** How many kept directions lie in the within-class null space. */
+  nullSpaceDirections: number;
+};
+
+export class LDA extends Estimator<LDAOptions, LDADetails> {
   constructor(options: Partial<LDAOptions> = {}) {
-    super("LDA", LDA.schema, options);
+    super(LDA_METHOD, options);
   }
 
-  protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult {
+  protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult<LDADetails> {
     const labels = data.requireLabels(this.displayName);
     const { codes, counts } = labels;
     const c = counts.length;
@@ -198,3 +208,15 @@ export class LDA extends Estimator<LDAOptions> {
     };
   }
 }
+
+/** LDA: the method's declaration (see descriptor.ts). */
+export const LDA_METHOD = defineMethod({
+  name: "lda",
+  displayName: "LDA",
+  summary: "Linear discriminant analysis; k <= c - 1.",
+  supervised: true,
+  options: OPTIONS,
+  // At most c - 1 discriminant directions, so the paper's k >= c would exclude LDA.
+  kBounds: ({ classes }) => ({ minK: 1, maxK: Math.max(1, classes - 1) }),
+  create: (options) => new LDA(options),
+});

@@ -23,7 +23,9 @@
  * second moment about the training mean; L annihilates constants, so the objective
  * does not change.
  */
+
 import { ValidationError } from "../core/errors.js";
+import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { applyLaplacian } from "../graph/laplacian.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
 import { nearestNeighbours, type TwoPartNeighbours } from "../linalg/distances.js";
@@ -34,22 +36,12 @@ import { innerProducts } from "../linalg/orthogonalize.js";
 import { CsrMatrix } from "../linalg/sparse.js";
 import { normalizeEigenvectorSigns } from "../linalg/symmetricEigen.js";
 import { checkComponentCount, kOption } from "./common.js";
+import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { trainingSvd } from "./shared.js";
 import type { TrainingData } from "./training.js";
 
 export type LPPWeight = "heat" | "binary";
-
-export interface LPPOptions {
-  /** Number of projected dimensions (columns of W). */
-  k: number;
-  /** Nearest neighbours per sample in the graph (before the union symmetrisation). */
-  neighbours: number;
-  /** Edge weights: heat kernel exp(-d / t) or 0/1. */
-  weight: LPPWeight;
-  /** Heat-kernel bandwidth t; null means the mean squared neighbour distance. */
-  bandwidth: number | null;
-}
 
 /** The weighted, symmetrised kNN graph of LPP and how it was built. */
 export interface LPPGraph {
@@ -128,38 +120,50 @@ export function localityGraph(
   return { S, bandwidth: t, edges: at / 2 };
 }
 
-export class LPP extends Estimator<LPPOptions> {
-  static readonly schema = {
-    k: kOption,
-    neighbours: {
-      type: "integer",
-      min: 1,
-      default: 5,
-      doc: "Nearest neighbours per sample in the graph (at most n - 1), before the union symmetrisation.",
-    },
-    weight: {
-      type: "enum",
-      values: ["heat", "binary"],
-      default: "heat",
-      doc: "Edge weights: heat kernel exp(-||x_i - x_j||^2 / t) or 0/1.",
-    },
-    bandwidth: {
-      type: "number",
-      min: 0,
-      exclusiveMin: true,
-      default: null,
-      doc: "Heat-kernel bandwidth t; null means the mean squared distance to the neighbours.",
-    },
-  } as const;
-  readonly method = "lpp";
-  readonly displayName = "LPP";
-  readonly supervised = false;
+const OPTIONS = {
+  k: kOption,
+  neighbours: {
+    type: "integer",
+    min: 1,
+    default: 5,
+    doc: "Nearest neighbours per sample in the graph (at most n - 1), before the union symmetrisation.",
+  },
+  weight: {
+    type: "enum",
+    values: ["heat", "binary"],
+    default: "heat",
+    doc: "Edge weights: heat kernel exp(-||x_i - x_j||^2 / t) or 0/1.",
+  },
+  bandwidth: {
+    type: "number",
+    min: 0,
+    exclusiveMin: true,
+    default: null,
+    doc: "Heat-kernel bandwidth t; null means the mean squared distance to the neighbours.",
+  },
+} as const satisfies OptionSchema;
 
+export type LPPOptions = OptionsOf<typeof OPTIONS>;
+
+/** LPP's diagnostics (`fitInfo.details`). */
+export type LPPDetails = {
+  /** The k smallest generalised eigenvalues. */
+  eigenvalues: number[];
+  /** The heat-kernel bandwidth used (null for binary weights). */
+  bandwidth: number | null;
+  /** Undirected edges of the graph. */
+  edges: number;
+  neighbours: number;
+  weight: LPPWeight;
+  rank: number;
+};
+
+export class LPP extends Estimator<LPPOptions, LPPDetails> {
   constructor(options: Partial<LPPOptions> = {}) {
-    super("LPP", LPP.schema, options);
+    super(LPP_METHOD, options);
   }
 
-  protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult {
+  protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult<LPPDetails> {
     const { k, neighbours, weight, bandwidth } = this.params;
     const n = data.n;
     if (neighbours > n - 1) {
@@ -247,3 +251,13 @@ export class LPP extends Estimator<LPPOptions> {
     };
   }
 }
+
+/** LPP: the method's declaration (see descriptor.ts). */
+export const LPP_METHOD = defineMethod({
+  name: "lpp",
+  displayName: "LPP",
+  summary: "Locality preserving projections on a kNN graph.",
+  supervised: false,
+  options: OPTIONS,
+  create: (options) => new LPP(options),
+});

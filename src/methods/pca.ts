@@ -4,28 +4,32 @@
  * scale, which the standardised 1-NN classifier removes, so PCA stands for both.
  */
 
+import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { Matrix } from "../linalg/matrix.js";
 import { checkComponentCount, kOption } from "./common.js";
+import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { trainingSvd } from "./shared.js";
 import type { TrainingData } from "./training.js";
 
-export interface PCAOptions {
-  /** Number of principal components. */
-  k: number;
-}
+const OPTIONS = { k: kOption } as const satisfies OptionSchema;
 
-export class PCA extends Estimator<PCAOptions> {
-  static readonly schema = { k: kOption };
-  readonly method = "pca";
-  readonly displayName = "PCA";
-  readonly supervised = false;
+export type PCAOptions = OptionsOf<typeof OPTIONS>;
 
+/** PCA's diagnostics (`fitInfo.details`). */
+export type PCADetails = {
+  /** Numerical rank of the centred training data. */
+  rank: number;
+  /** Variance along each kept component, s_j^2 / (n - 1). */
+  explainedVariance: number[];
+};
+
+export class PCA extends Estimator<PCAOptions, PCADetails> {
   constructor(options: Partial<PCAOptions> = {}) {
-    super("PCA", PCA.schema, options);
+    super(PCA_METHOD, options);
   }
 
-  protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult {
+  protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult<PCADetails> {
     const { k } = this.params;
     const limit = Math.min(data.n, data.d);
     checkComponentCount(this.displayName, k, limit, `at most min(n, d) = ${limit}`);
@@ -85,3 +89,14 @@ export function completeOrthonormalColumns(W: Matrix, from: number): void {
     col++;
   }
 }
+
+/** PCA: the method's declaration (see descriptor.ts). */
+export const PCA_METHOD = defineMethod({
+  name: "pca",
+  displayName: "PCA",
+  summary: "PCA: the top-k right singular vectors of the centred data.",
+  supervised: false,
+  options: OPTIONS,
+  paperColumn: 1,
+  create: (options) => new PCA(options),
+});

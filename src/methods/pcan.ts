@@ -5,47 +5,40 @@
  * The W-step is solved in the data span (see pcanFamily.ts), so k is at most the rank
  * of the centred training data.
  */
+import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { epsOption, kOption, maxIterOption, neighboursOption, tolOption } from "./common.js";
+import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
-import { fitPcanLoop } from "./pcanFamily.js";
+import { fitPcanLoop, type PcanArtifacts, type PcanDetails } from "./pcanFamily.js";
 import { lambdaCapOption } from "./sdspcaFamily.js";
 import type { TrainingData } from "./training.js";
 
-export interface PCANOptions {
-  k: number;
-  /** Number of clusters c; null = the number of classes in y. */
-  clusters: number | null;
-  m: number | null;
-  tol: number;
-  maxIter: number;
-  eps: number;
-  lambdaCap: number;
-}
+const OPTIONS = {
+  k: kOption,
+  clusters: {
+    type: "integer",
+    min: 1,
+    default: null,
+    doc: "Number of clusters c the graph is driven to; null = the number of classes in y.",
+  },
+  m: neighboursOption,
+  tol: tolOption,
+  maxIter: maxIterOption,
+  eps: epsOption,
+  lambdaCap: lambdaCapOption,
+} as const satisfies OptionSchema;
 
-export class PCAN extends Estimator<PCANOptions> {
-  static readonly schema = {
-    k: kOption,
-    clusters: {
-      type: "integer",
-      min: 1,
-      default: null,
-      doc: "Number of clusters c the graph is driven to; null = the number of classes in y.",
-    },
-    m: neighboursOption,
-    tol: tolOption,
-    maxIter: maxIterOption,
-    eps: epsOption,
-    lambdaCap: lambdaCapOption,
-  } as const;
-  readonly method = "pcan";
-  readonly displayName = "PCAN";
-  readonly supervised = false;
+export type PCANOptions = OptionsOf<typeof OPTIONS>;
 
+export class PCAN extends Estimator<PCANOptions, PcanDetails, PcanArtifacts> {
   constructor(options: Partial<PCANOptions> = {}) {
-    super("PCAN", PCAN.schema, options);
+    super(PCAN_METHOD, options);
   }
 
-  protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult {
+  protected fitCore(
+    data: TrainingData,
+    ctx: FitContext,
+  ): CoreFitResult<PcanDetails, PcanArtifacts> {
     const p = this.params;
     return fitPcanLoop(data, ctx, {
       owner: this.displayName,
@@ -60,3 +53,13 @@ export class PCAN extends Estimator<PCANOptions> {
     });
   }
 }
+
+/** PCAN: the method's declaration (see descriptor.ts). */
+export const PCAN_METHOD = defineMethod({
+  name: "pcan",
+  displayName: "PCAN",
+  summary: "Projected clustering with adaptive neighbours (Algorithm 2), unsupervised.",
+  supervised: false,
+  options: OPTIONS,
+  create: (options) => new PCAN(options),
+});

@@ -35,6 +35,7 @@ import { rankControl } from "../graph/rankControl.js";
 import { multiply } from "../linalg/gemm.js";
 import { dataSpanEigen } from "../linalg/generalizedEigen.js";
 import { Matrix } from "../linalg/matrix.js";
+import type { CsrMatrix } from "../linalg/sparse.js";
 import { checkComponentCount, resolveNeighbourCount } from "./common.js";
 import type { CoreFitResult, FitContext } from "./estimator.js";
 import { initialGraph, smallClassWarnings, trainingSvd, unitScaleWarnings } from "./shared.js";
@@ -55,7 +56,32 @@ export interface PcanSettings {
   lambdaCap: number;
 }
 
-export function fitPcanLoop(data: TrainingData, ctx: FitContext, s: PcanSettings): CoreFitResult {
+/** PCAN's and supervised PCAN's diagnostics (`fitInfo.details`). */
+export type PcanDetails = {
+  /** Number of clusters c the graph was driven to. */
+  clusters: number;
+  m: number;
+  /** Numerical rank of the centred training data (the W-step's span). */
+  rank: number;
+  lambdaFinal: number;
+  lambdaCapped: boolean;
+  /** The k generalised eigenvalues of the last W-step. */
+  eigenvalues: number[];
+  /** The c + 1 smallest Laplacian eigenvalues of the last rank control. */
+  laplacianEigenvalues: number[];
+};
+
+/** What a PCAN fit keeps in memory: the last adaptive-neighbour rows S and gamma. */
+export type PcanArtifacts = {
+  S: CsrMatrix;
+  gamma: Float64Array;
+};
+
+export function fitPcanLoop(
+  data: TrainingData,
+  ctx: FitContext,
+  s: PcanSettings,
+): CoreFitResult<PcanDetails, PcanArtifacts> {
   const n = data.n;
   const labels = s.embedding === "labels" ? data.requireLabels(s.owner) : data.labels;
   let c: number;

@@ -1,41 +1,84 @@
 /**
- * Method names -> classes. The CLI, the experiment runner and `loadModel` go through
- * here, so a new method is one file plus one line below.
+ * The method registry: descriptors by name. The CLI, the experiment runner, the
+ * grids, the reports and `loadModel` look methods up here. The built-in methods are
+ * registered below, in the order `methodNames()` lists them; another method is one
+ * file with a descriptor (descriptor.ts) and one call to `registerMethod`.
  */
 import { ValidationError } from "../core/errors.js";
-import { Baseline } from "./baseline.js";
+import { BASELINE_METHOD } from "./baseline.js";
+import type { MethodDescriptor } from "./descriptor.js";
 import { checkModelJSON, type Estimator } from "./estimator.js";
-import { JPCDA } from "./jpcda.js";
-import { LDA } from "./lda.js";
-import { LPP } from "./lpp.js";
-import { PCA } from "./pca.js";
-import { PCAN } from "./pcan.js";
-import { SDSPCA } from "./sdspca.js";
-import { SDSPCAAN } from "./sdspcaan.js";
-import { SDSPCALPP } from "./sdspcaLpp.js";
-import { SLNP } from "./slnp.js";
-import { SPCAN } from "./spcan.js";
+import { JPCDA_METHOD } from "./jpcda.js";
+import { LDA_METHOD } from "./lda.js";
+import { LPP_METHOD } from "./lpp.js";
+import { PCA_METHOD } from "./pca.js";
+import { PCAN_METHOD } from "./pcan.js";
+import { SDSPCA_METHOD } from "./sdspca.js";
+import { SDSPCAAN_METHOD } from "./sdspcaan.js";
+import { SDSPCA_LPP_METHOD } from "./sdspcaLpp.js";
+import { SLNP_METHOD } from "./slnp.js";
+import { SPCAN_METHOD } from "./spcan.js";
 
-// biome-ignore lint/suspicious/noExplicitAny: constructors of differently-typed estimators
-type EstimatorClass = (new (options?: any) => Estimator<any>) & { schema: object };
+// biome-ignore lint/suspicious/noExplicitAny: descriptors of differently-typed options
+type AnyDescriptor = MethodDescriptor<any>;
 
-const REGISTRY: ReadonlyMap<string, EstimatorClass> = new Map<string, EstimatorClass>([
-  ["baseline", Baseline],
-  ["pca", PCA],
-  ["sdspca", SDSPCA],
-  ["pcan", PCAN],
-  ["spcan", SPCAN],
-  ["sdspca-lpp", SDSPCALPP],
-  ["sdspcaan", SDSPCAAN],
-  ["jpcda", JPCDA],
-  ["slnp", SLNP],
-  ["lda", LDA],
-  ["lpp", LPP],
-]);
+const REGISTRY = new Map<string, AnyDescriptor>();
 
-/** The registered method names, in the paper's order, then the extras. */
+/**
+ * Adds a method. Its name must be new; from then on it is in `methodNames()`, the
+ * grids, the reports and the CLI.
+ */
+export function registerMethod(descriptor: AnyDescriptor): void {
+  if (REGISTRY.has(descriptor.name)) {
+    throw new ValidationError(
+      "descriptor",
+      `A method named ${JSON.stringify(descriptor.name)} is already registered.`,
+    );
+  }
+  REGISTRY.set(descriptor.name, descriptor);
+}
+
+/** Removes a method registered with `registerMethod` (for tests and plug-ins). */
+export function unregisterMethod(name: string): boolean {
+  return REGISTRY.delete(name);
+}
+
+for (const d of [
+  BASELINE_METHOD,
+  PCA_METHOD,
+  SDSPCA_METHOD,
+  PCAN_METHOD,
+  SPCAN_METHOD,
+  SDSPCA_LPP_METHOD,
+  SDSPCAAN_METHOD,
+  JPCDA_METHOD,
+  SLNP_METHOD,
+  LDA_METHOD,
+  LPP_METHOD,
+]) {
+  registerMethod(d);
+}
+
+/** The registered method names, in registration order (the built-ins first). */
 export function methodNames(): string[] {
   return [...REGISTRY.keys()];
+}
+
+/** Every registered descriptor, in registration order. */
+export function methodDescriptors(): AnyDescriptor[] {
+  return [...REGISTRY.values()];
+}
+
+/**
+ * The methods in the order of the paper's Table IV (its columns), then the ones the
+ * paper does not compare, in registration order: the order of tables and runs.
+ */
+export function protocolOrder(): string[] {
+  const all = methodDescriptors();
+  const paper = all
+    .filter((d) => d.paperColumn !== undefined)
+    .sort((a, b) => (a.paperColumn as number) - (b.paperColumn as number));
+  return [...paper, ...all.filter((d) => d.paperColumn === undefined)].map((d) => d.name);
 }
 
 /** Normalises a user-typed method name: case-insensitive, "_" accepted for "-". */
@@ -43,28 +86,29 @@ export function normalizeMethodName(name: string): string {
   return name.trim().toLowerCase().replace(/_/g, "-");
 }
 
-/** The class registered under `name` (normalised). */
-export function methodClass(name: string): EstimatorClass {
-  const key = normalizeMethodName(String(name));
-  const cls = REGISTRY.get(key);
-  if (!cls) {
+/** The descriptor registered under `name` (normalised); throws listing the known names. */
+export function methodDescriptor(name: string): AnyDescriptor {
+  const d = REGISTRY.get(normalizeMethodName(String(name)));
+  if (!d) {
     throw new ValidationError(
       "method",
       `Unknown method ${JSON.stringify(name)}. Known methods: ${methodNames().join(", ")}.`,
     );
   }
-  return cls;
+  return d;
 }
 
 /** A new, unfitted estimator of the named method with the given options. */
 export function createMethod(name: string, options: Record<string, unknown> = {}): Estimator {
-  const Cls = methodClass(name);
-  return new Cls(options);
+  return methodDescriptor(name).create(options) as Estimator;
 }
 
 /** Loads any saved model (JSON object or string), dispatching on its "method" field. */
 export function loadModel(json: unknown): Estimator {
   const model = checkModelJSON(json);
-  const Cls = methodClass(model.method) as unknown as { fromJSON(j: unknown): Estimator };
+  // The class's own fromJSON validates the saved options and restores the fit.
+  const Cls = methodDescriptor(model.method).create(model.params).constructor as unknown as {
+    fromJSON(j: unknown): Estimator;
+  };
   return Cls.fromJSON(model);
 }

@@ -4,37 +4,20 @@
  * iterated until Q settles; W = X^T Q.
  */
 
+import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { epsOption, kOption, maxIterOption, tolOption } from "./common.js";
+import { defineMethod, MULTIPLIER_GRID } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import {
   fitQLoop,
+  type QLoopArtifacts,
+  type QLoopDetails,
   seedOption,
   solverOption,
   stopRuleOption,
-  type Weighting,
   weightingOption,
 } from "./sdspcaFamily.js";
-import type { StopRule } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
-import type { ZSolverChoice } from "./zSolvers.js";
-
-export interface SDSPCAOptions {
-  /** Subspace dimensionality k. */
-  k: number;
-  /** Label-term multiplier a (alpha = a Tr(XX^T)/Tr(YY^T) when weighting is "scaled"). */
-  alpha: number;
-  /** L2,1-term multiplier b (beta = b Tr(XX^T)/Tr(D), current D). */
-  beta: number;
-  tol: number;
-  maxIter: number;
-  eps: number;
-  stopRule: StopRule;
-  weighting: Weighting;
-  /** Eigen-solver for Z: "auto" (by size), "dense" or "lobpcg" (matrix-free). */
-  solver: ZSolverChoice;
-  /** Seed of LOBPCG's random start vectors. */
-  seed: number;
-}
 
 export const multiplierSpec = (what: string) =>
   ({
@@ -44,28 +27,30 @@ export const multiplierSpec = (what: string) =>
     doc: `${what} (a multiplier of the paper's trace scale unless weighting is "absolute").`,
   }) as const;
 
-export class SDSPCA extends Estimator<SDSPCAOptions> {
-  static readonly schema = {
-    k: kOption,
-    alpha: multiplierSpec("Weight of the label term alpha"),
-    beta: multiplierSpec("Weight of the L2,1 sparsity term beta"),
-    tol: tolOption,
-    maxIter: maxIterOption,
-    eps: epsOption,
-    stopRule: stopRuleOption,
-    weighting: weightingOption,
-    solver: solverOption,
-    seed: seedOption,
-  };
-  readonly method = "sdspca";
-  readonly displayName = "SDSPCA";
-  readonly supervised = true;
+const OPTIONS = {
+  k: kOption,
+  alpha: multiplierSpec("Weight of the label term alpha"),
+  beta: multiplierSpec("Weight of the L2,1 sparsity term beta"),
+  tol: tolOption,
+  maxIter: maxIterOption,
+  eps: epsOption,
+  stopRule: stopRuleOption,
+  weighting: weightingOption,
+  solver: solverOption,
+  seed: seedOption,
+} as const satisfies OptionSchema;
 
+export type SDSPCAOptions = OptionsOf<typeof OPTIONS>;
+
+export class SDSPCA extends Estimator<SDSPCAOptions, QLoopDetails, QLoopArtifacts> {
   constructor(options: Partial<SDSPCAOptions> = {}) {
-    super("SDSPCA", SDSPCA.schema, options);
+    super(SDSPCA_METHOD, options);
   }
 
-  protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult {
+  protected fitCore(
+    data: TrainingData,
+    ctx: FitContext,
+  ): CoreFitResult<QLoopDetails, QLoopArtifacts> {
     const p = this.params;
     return fitQLoop(data, ctx, {
       owner: this.displayName,
@@ -86,3 +71,18 @@ export class SDSPCA extends Estimator<SDSPCAOptions> {
     });
   }
 }
+
+/** SDSPCA: the method's declaration (see descriptor.ts). */
+export const SDSPCA_METHOD = defineMethod({
+  name: "sdspca",
+  displayName: "SDSPCA",
+  summary: "Supervised discriminative sparse PCA (Algorithm 1).",
+  supervised: true,
+  options: OPTIONS,
+  tuned: {
+    alpha: { paper: MULTIPLIER_GRID, authors: [1], quick: [1] },
+    beta: { paper: MULTIPLIER_GRID, authors: [1], quick: [1] },
+  },
+  paperColumn: 3,
+  create: (options) => new SDSPCA(options),
+});

@@ -19,7 +19,7 @@
  * halve it, or run the stop test); update D; update S with the new lambda and Q.
  */
 import { ValidationError } from "../core/errors.js";
-import type { OptionSpec } from "../core/options.js";
+import type { EnumSpec, IntegerSpec, NumberSpec } from "../core/options.js";
 import { type AdaptiveNeighbourGraph, labelledAdaptiveGraph } from "../graph/adaptive.js";
 import {
   classLaplacianTrace,
@@ -39,7 +39,7 @@ import { classSums, initialGraph, smallClassWarnings, unitScaleWarnings } from "
 import { iterateChange, STOP_RULES, type StopRule } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
 import type { StopReason } from "./types.js";
-import { chooseZSolver, type ZGraph, type ZSolverChoice } from "./zSolvers.js";
+import { chooseZSolver, type ZGraph, type ZSolverChoice, type ZSolverStats } from "./zSolvers.js";
 
 /** How the user's alpha, beta, delta are read. */
 export type Weighting = "scaled" | "absolute";
@@ -47,36 +47,41 @@ export type Weighting = "scaled" | "absolute";
 /** Which graph term Z carries. */
 export type GraphMode = "none" | "fixed" | "adaptive";
 
-export const weightingOption: OptionSpec = {
+export const weightingOption = {
   type: "enum",
-  values: ["scaled", "absolute"],
+  values: ["scaled", "absolute"] as const,
   default: "scaled",
   doc: 'How alpha, beta, delta are read: "scaled" (the paper) multiplies them by Tr(XX^T)/Tr(YY^T), Tr(XX^T)/Tr(D) and Tr(XX^T)/Tr(XX^T L XX^T) with the current D and L; "absolute" uses them as the weights.',
-};
-export const stopRuleOption: OptionSpec = {
+  expert: true,
+} as const satisfies EnumSpec;
+export const stopRuleOption = {
   type: "enum",
   values: STOP_RULES,
   default: "aligned",
   doc: 'Stop test: "aligned" (sign-aligned ||Q - Q0||_1,1 < tol), "paper" (raw, as written), "subspace" (chordal distance).',
-};
-export const solverOption: OptionSpec = {
+  expert: true,
+} as const satisfies EnumSpec;
+export const solverOption = {
   type: "enum",
-  values: ["auto", "dense", "lobpcg"],
+  values: ["auto", "dense", "lobpcg"] as const,
   default: "auto",
   doc: 'Eigen-solver for Z: "dense" forms the n x n matrix; "lobpcg" applies Z matrix-free with warm-started block LOBPCG (no n x n matrix); "auto" is dense up to 2000 training samples (3000 when k > 20).',
-};
-export const seedOption: OptionSpec = {
+  expert: true,
+} as const satisfies EnumSpec;
+export const seedOption = {
   type: "integer",
   min: 0,
   default: 0,
   doc: "Seed of the random start vectors of LOBPCG (used only by the lobpcg solver).",
-};
-export const lambdaCapOption: OptionSpec = {
+  expert: true,
+} as const satisfies IntegerSpec;
+export const lambdaCapOption = {
   type: "number",
   min: 1,
   default: DEFAULT_LAMBDA_CAP,
   doc: "Upper bound of the rank-control weight lambda (a singleton class can never be split off, so lambda would grow without bound).",
-};
+  expert: true,
+} as const satisfies NumberSpec;
 
 export interface QLoopSettings {
   owner: string;
@@ -100,6 +105,35 @@ export interface QLoopSettings {
    */
   reconstruction?: boolean;
 }
+
+/** The Q-loop's diagnostics (`fitInfo.details` of SDSPCA, SDSPCA-LPP, SDSPCAAN). */
+export type QLoopDetails = ZSolverStats & {
+  /** The effective weights of the last iteration (after trace scaling). */
+  alphaWeight: number;
+  betaWeight: number;
+  deltaWeight: number;
+  graph: GraphMode;
+  /** Neighbours per row (null without a graph). */
+  m: number | null;
+  /** lambda at the end (adaptive graph only). */
+  lambdaFinal: number | null;
+  lambdaCapped: boolean;
+  /** The stop rule's change measure per iteration. */
+  iterateChange: number[];
+  /** The k eigenvalues of Z at the last iteration, ascending. */
+  eigenvalues: number[];
+  /** The c + 1 smallest Laplacian eigenvalues of the last rank control (adaptive only). */
+  laplacianEigenvalues: number[] | null;
+  laplacianEigenMs: number;
+};
+
+/** What a Q-loop fit keeps in memory: Q (n x k) and, with a graph, the last S and gamma. */
+export type QLoopArtifacts = {
+  Q: Matrix;
+  /** The last adaptive-neighbour rows (before symmetrising). */
+  S?: CsrMatrix;
+  gamma?: Float64Array;
+};
 
 /** ||Y^T Q||_F^2 = sum over classes of the squared norm of the class sum of rows of Q. */
 function labelEnergy(Q: Matrix, codes: Int32Array, c: number): number {
@@ -134,7 +168,11 @@ interface GraphState {
 }
 
 /** Runs Algorithm 1 / 3 on prepared data; the three method classes call this. */
-export function fitQLoop(data: TrainingData, ctx: FitContext, s: QLoopSettings): CoreFitResult {
+export function fitQLoop(
+  data: TrainingData,
+  ctx: FitContext,
+  s: QLoopSettings,
+): CoreFitResult<QLoopDetails, QLoopArtifacts> {
   const labels = data.requireLabels(s.owner);
   const n = data.n;
   const k = s.k;

@@ -4,64 +4,48 @@
  * delta X X^T L0 X X^T with L0 the Laplacian of the initial adaptive-neighbour graph.
  * Stops on the Q test alone (with S fixed there is no rank control).
  */
+import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { epsOption, kOption, maxIterOption, neighboursOption, tolOption } from "./common.js";
+import { defineMethod, MULTIPLIER_GRID } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { multiplierSpec } from "./sdspca.js";
 import {
   fitQLoop,
+  type QLoopArtifacts,
+  type QLoopDetails,
   seedOption,
   solverOption,
   stopRuleOption,
-  type Weighting,
   weightingOption,
 } from "./sdspcaFamily.js";
-import type { StopRule } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
-import type { ZSolverChoice } from "./zSolvers.js";
 
-export interface SDSPCALPPOptions {
-  k: number;
-  alpha: number;
-  beta: number;
-  /** Graph-term multiplier c (delta = c Tr(XX^T)/Tr(XX^T L XX^T)). */
-  delta: number;
-  /** Neighbours per row of the initial graph; null = min(15, n - 2). */
-  m: number | null;
-  tol: number;
-  maxIter: number;
-  eps: number;
-  stopRule: StopRule;
-  weighting: Weighting;
-  /** Eigen-solver for Z: "auto" (by size), "dense" or "lobpcg" (matrix-free). */
-  solver: ZSolverChoice;
-  /** Seed of LOBPCG's random start vectors. */
-  seed: number;
-}
+const OPTIONS = {
+  k: kOption,
+  alpha: multiplierSpec("Weight of the label term alpha"),
+  beta: multiplierSpec("Weight of the L2,1 sparsity term beta"),
+  delta: multiplierSpec("Weight of the graph term delta"),
+  m: neighboursOption,
+  tol: tolOption,
+  maxIter: maxIterOption,
+  eps: epsOption,
+  stopRule: stopRuleOption,
+  weighting: weightingOption,
+  solver: solverOption,
+  seed: seedOption,
+} as const satisfies OptionSchema;
 
-export class SDSPCALPP extends Estimator<SDSPCALPPOptions> {
-  static readonly schema = {
-    k: kOption,
-    alpha: multiplierSpec("Weight of the label term alpha"),
-    beta: multiplierSpec("Weight of the L2,1 sparsity term beta"),
-    delta: multiplierSpec("Weight of the graph term delta"),
-    m: neighboursOption,
-    tol: tolOption,
-    maxIter: maxIterOption,
-    eps: epsOption,
-    stopRule: stopRuleOption,
-    weighting: weightingOption,
-    solver: solverOption,
-    seed: seedOption,
-  };
-  readonly method = "sdspca-lpp";
-  readonly displayName = "SDSPCA-LPP";
-  readonly supervised = true;
+export type SDSPCALPPOptions = OptionsOf<typeof OPTIONS>;
 
+export class SDSPCALPP extends Estimator<SDSPCALPPOptions, QLoopDetails, QLoopArtifacts> {
   constructor(options: Partial<SDSPCALPPOptions> = {}) {
-    super("SDSPCA-LPP", SDSPCALPP.schema, options);
+    super(SDSPCA_LPP_METHOD, options);
   }
 
-  protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult {
+  protected fitCore(
+    data: TrainingData,
+    ctx: FitContext,
+  ): CoreFitResult<QLoopDetails, QLoopArtifacts> {
     const p = this.params;
     return fitQLoop(data, ctx, {
       owner: this.displayName,
@@ -82,3 +66,19 @@ export class SDSPCALPP extends Estimator<SDSPCALPPOptions> {
     });
   }
 }
+
+/** SDSPCA-LPP: the method's declaration (see descriptor.ts). */
+export const SDSPCA_LPP_METHOD = defineMethod({
+  name: "sdspca-lpp",
+  displayName: "SDSPCA-LPP",
+  summary: "SDSPCA with a fixed adaptive-neighbour graph term.",
+  supervised: true,
+  options: OPTIONS,
+  tuned: {
+    alpha: { paper: MULTIPLIER_GRID, authors: [1], quick: [1] },
+    beta: { paper: MULTIPLIER_GRID, authors: [1], quick: [1] },
+    delta: { paper: MULTIPLIER_GRID, authors: MULTIPLIER_GRID, quick: [0.1, 1, 10] },
+  },
+  paperColumn: 6,
+  create: (options) => new SDSPCALPP(options),
+});

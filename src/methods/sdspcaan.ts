@@ -6,79 +6,53 @@
  * ||p_i - p_j||^2 + lambda ||y_i - y_j||^2, where lambda is doubled or halved until the
  * graph has exactly c connected components. W = X^T Q.
  *
- * delta = 0 gives SDSPCA exactly (no graph is built); `freezeGraph: true` keeps S at
- * its initial value and gives SDSPCA-LPP exactly.
+ * delta = 0 gives SDSPCA exactly (no graph is built); keeping S at its initial value
+ * is SDSPCA-LPP (sdspcaLpp.ts), the same loop with the graph frozen.
  */
+import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { epsOption, kOption, maxIterOption, neighboursOption, tolOption } from "./common.js";
+import { defineMethod, MULTIPLIER_GRID } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { multiplierSpec } from "./sdspca.js";
 import {
   fitQLoop,
   lambdaCapOption,
+  type QLoopArtifacts,
+  type QLoopDetails,
   seedOption,
   solverOption,
   stopRuleOption,
-  type Weighting,
   weightingOption,
 } from "./sdspcaFamily.js";
-import type { StopRule } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
-import type { ZSolverChoice } from "./zSolvers.js";
 
-export interface SDSPCAANOptions {
-  k: number;
-  /** Label-term multiplier a. */
-  alpha: number;
-  /** L2,1-term multiplier b. */
-  beta: number;
-  /** Graph-term multiplier c. */
-  delta: number;
-  /** Adaptive neighbours per row; null = min(15, n - 2). */
-  m: number | null;
-  tol: number;
-  maxIter: number;
-  eps: number;
-  stopRule: StopRule;
-  weighting: Weighting;
-  /** Eigen-solver for Z: "auto" (by size), "dense" or "lobpcg" (matrix-free). */
-  solver: ZSolverChoice;
-  /** Seed of LOBPCG's random start vectors. */
-  seed: number;
-  lambdaCap: number;
-  /** Keep S at the initial graph (then SDSPCAAN is SDSPCA-LPP). */
-  freezeGraph: boolean;
-}
+const OPTIONS = {
+  k: kOption,
+  alpha: multiplierSpec("Weight of the label term alpha"),
+  beta: multiplierSpec("Weight of the L2,1 sparsity term beta"),
+  delta: multiplierSpec("Weight of the adaptive graph term delta"),
+  m: neighboursOption,
+  tol: tolOption,
+  maxIter: maxIterOption,
+  eps: epsOption,
+  stopRule: stopRuleOption,
+  weighting: weightingOption,
+  solver: solverOption,
+  seed: seedOption,
+  lambdaCap: lambdaCapOption,
+} as const satisfies OptionSchema;
 
-export class SDSPCAAN extends Estimator<SDSPCAANOptions> {
-  static readonly schema = {
-    k: kOption,
-    alpha: multiplierSpec("Weight of the label term alpha"),
-    beta: multiplierSpec("Weight of the L2,1 sparsity term beta"),
-    delta: multiplierSpec("Weight of the adaptive graph term delta"),
-    m: neighboursOption,
-    tol: tolOption,
-    maxIter: maxIterOption,
-    eps: epsOption,
-    stopRule: stopRuleOption,
-    weighting: weightingOption,
-    solver: solverOption,
-    seed: seedOption,
-    lambdaCap: lambdaCapOption,
-    freezeGraph: {
-      type: "boolean",
-      default: false,
-      doc: "Keep the graph at its initial value (SDSPCA-LPP).",
-    },
-  } as const;
-  readonly method = "sdspcaan";
-  readonly displayName = "SDSPCAAN";
-  readonly supervised = true;
+export type SDSPCAANOptions = OptionsOf<typeof OPTIONS>;
 
+export class SDSPCAAN extends Estimator<SDSPCAANOptions, QLoopDetails, QLoopArtifacts> {
   constructor(options: Partial<SDSPCAANOptions> = {}) {
-    super("SDSPCAAN", SDSPCAAN.schema, options);
+    super(SDSPCAAN_METHOD, options);
   }
 
-  protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult {
+  protected fitCore(
+    data: TrainingData,
+    ctx: FitContext,
+  ): CoreFitResult<QLoopDetails, QLoopArtifacts> {
     const p = this.params;
     return fitQLoop(data, ctx, {
       owner: this.displayName,
@@ -86,7 +60,7 @@ export class SDSPCAAN extends Estimator<SDSPCAANOptions> {
       alpha: p.alpha,
       beta: p.beta,
       delta: p.delta,
-      graph: p.freezeGraph ? "fixed" : "adaptive",
+      graph: "adaptive",
       m: p.m,
       tol: p.tol,
       maxIter: p.maxIter,
@@ -99,3 +73,19 @@ export class SDSPCAAN extends Estimator<SDSPCAANOptions> {
     });
   }
 }
+
+/** SDSPCAAN: the method's declaration (see descriptor.ts). */
+export const SDSPCAAN_METHOD = defineMethod({
+  name: "sdspcaan",
+  displayName: "SDSPCAAN",
+  summary: "SDSPCA with adaptive neighbours (Algorithm 3), the paper's method.",
+  supervised: true,
+  options: OPTIONS,
+  tuned: {
+    alpha: { paper: MULTIPLIER_GRID, authors: [1], quick: [1] },
+    beta: { paper: MULTIPLIER_GRID, authors: [1], quick: [1] },
+    delta: { paper: MULTIPLIER_GRID, authors: MULTIPLIER_GRID, quick: [0.1, 1, 10] },
+  },
+  paperColumn: 7,
+  create: (options) => new SDSPCAAN(options),
+});

@@ -53,7 +53,9 @@
  * the paper: 81.66%). pcaDimensions = p runs that variant (W = R_p W_p, still with
  * W^T X^T X W = I, since X R_p = U_p S_p).
  */
+
 import { ValidationError } from "../core/errors.js";
+import type { OptionSchema, OptionsOf } from "../core/options.js";
 import type { Label } from "../core/validate.js";
 import { applyLaplacian, symmetrizeGraph } from "../graph/laplacian.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
@@ -72,29 +74,12 @@ import {
   PAPER_NEIGHBOURS,
   tolOption,
 } from "./common.js";
+import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { canonicalizeEqualEigenvalues } from "./lda.js";
 import { trainingSvd } from "./shared.js";
 import { iterateChange, STOP_RULES, type StopRule } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
-
-export interface SLNPOptions {
-  /** Number of projected dimensions (columns of W). */
-  k: number;
-  /** Same-class neighbours per sample; null means min(15, smallest class count - 2). */
-  m: number | null;
-  /** Threshold of the stop test. */
-  tol: number;
-  /** Maximum number of iterations T. */
-  maxIter: number;
-  /** How the change of W is measured (see the file comment). */
-  stopRule: StopRule;
-  /**
-   * Run SLNP on the top-p principal components (the authors' "SLNP (PCA)" variant);
-   * null (default) runs it on the centred data itself.
-   */
-  pcaDimensions: number | null;
-}
 
 /** The within-class adaptive-neighbour graph: S before symmetrising, and gamma per row. */
 export interface WithinClassGraph {
@@ -219,39 +204,53 @@ function showLabel(label: Label): string {
   return JSON.stringify(label);
 }
 
-export class SLNP extends Estimator<SLNPOptions> {
-  static readonly schema = {
-    k: kOption,
-    m: {
-      type: "integer",
-      min: 2,
-      default: null,
-      doc: "Same-class neighbours per sample m; null means min(15, smallest class count - 2).",
-    },
-    tol: tolOption,
-    maxIter: maxIterOption,
-    stopRule: {
-      type: "enum",
-      values: STOP_RULES,
-      default: "aligned",
-      doc: "Stop test on the change of W: sign-aligned sum |W - W0|, the code's raw sum, or the subspace distance.",
-    },
-    pcaDimensions: {
-      type: "integer",
-      min: 1,
-      default: null,
-      doc: "Run SLNP on the top-p principal components (the authors' 'SLNP (PCA)' variant, p = the largest k of the grid); null runs it on the data.",
-    },
-  } as const;
-  readonly method = "slnp";
-  readonly displayName = "SLNP";
-  readonly supervised = true;
+const OPTIONS = {
+  k: kOption,
+  m: {
+    type: "integer",
+    min: 2,
+    default: null,
+    doc: "Same-class neighbours per sample m; null means min(15, smallest class count - 2).",
+  },
+  tol: tolOption,
+  maxIter: maxIterOption,
+  stopRule: {
+    type: "enum",
+    values: STOP_RULES,
+    default: "aligned",
+    doc: "Stop test on the change of W: sign-aligned sum |W - W0|, the code's raw sum, or the subspace distance.",
+  },
+  pcaDimensions: {
+    type: "integer",
+    min: 1,
+    default: null,
+    doc: "Run SLNP on the top-p principal components (the authors' 'SLNP (PCA)' variant, p = the largest k of the grid); null runs it on the data.",
+  },
+} as const satisfies OptionSchema;
 
+export type SLNPOptions = OptionsOf<typeof OPTIONS>;
+
+/** SLNP's diagnostics (`fitInfo.details`). */
+export type SLNPDetails = {
+  /** Same-class neighbours per sample used. */
+  m: number;
+  rank: number;
+  /** The PCA dimension p SLNP ran on (null: on the data itself). */
+  pcaDimensions: number | null;
+  stopRule: StopRule;
+  /** The stop rule's change of W per iteration. */
+  changeTrace: number[];
+  eigenvalues: number[];
+  nullSpaceDimension: number;
+  smallestClass: { label: Label; count: number };
+};
+
+export class SLNP extends Estimator<SLNPOptions, SLNPDetails> {
   constructor(options: Partial<SLNPOptions> = {}) {
-    super("SLNP", SLNP.schema, options);
+    super(SLNP_METHOD, options);
   }
 
-  protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult {
+  protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult<SLNPDetails> {
     const { k, tol, maxIter, stopRule } = this.params;
     const labels = data.requireLabels(this.displayName);
     const { counts, classes } = labels;
@@ -501,3 +500,18 @@ export function withinClassWStep(
     return { W: out, values: values.slice(0, k), nullDimension };
   }
 }
+
+/** SLNP: the method's declaration (see descriptor.ts). */
+export const SLNP_METHOD = defineMethod({
+  name: "slnp",
+  displayName: "SLNP",
+  summary:
+    "Supervised linear neighbourhood preserving projection (Pang et al. 2019); every class needs 4 training samples.",
+  supervised: true,
+  options: OPTIONS,
+  // The authors' script's "SLNP (PCA)" column: SLNP on the top-maxK PCA scores.
+  presetOptions: (preset, { ks }) =>
+    preset === "authors" && ks.length > 0 ? { pcaDimensions: Math.max(...ks) } : null,
+  paperColumn: 4,
+  create: (options) => new SLNP(options),
+});

@@ -12,63 +12,55 @@
  *   looks like this formulation, and the NumPy reference implements it (15.9 % on
  *   USPST there). Offered to reproduce that column, not as a method to use.
  */
+import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { epsOption, kOption, maxIterOption, neighboursOption, tolOption } from "./common.js";
+import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
-import { fitPcanLoop } from "./pcanFamily.js";
+import { fitPcanLoop, type PcanArtifacts, type PcanDetails } from "./pcanFamily.js";
 import {
   fitQLoop,
   lambdaCapOption,
+  type QLoopArtifacts,
+  type QLoopDetails,
   seedOption,
   solverOption,
   stopRuleOption,
 } from "./sdspcaFamily.js";
-import type { StopRule } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
-import type { ZSolverChoice } from "./zSolvers.js";
 
-export interface SPCANOptions {
-  k: number;
-  /** "pcan" (supervised PCAN, default) or "literal" (the paper's definition). */
-  formulation: "pcan" | "literal";
-  m: number | null;
-  tol: number;
-  maxIter: number;
-  eps: number;
-  lambdaCap: number;
-  /** Stop test of the literal formulation (see SDSPCAAN). */
-  stopRule: StopRule;
-  /** Eigen-solver of the literal formulation (see SDSPCAAN). */
-  solver: ZSolverChoice;
-  seed: number;
-}
+const OPTIONS = {
+  k: kOption,
+  formulation: {
+    type: "enum",
+    values: ["pcan", "literal"],
+    default: "pcan",
+    doc: 'Supervised PCAN ("pcan") or the paper\'s literal SDSPCAAN-without-its-first-three-terms ("literal").',
+  },
+  m: neighboursOption,
+  tol: tolOption,
+  maxIter: maxIterOption,
+  eps: epsOption,
+  lambdaCap: lambdaCapOption,
+  stopRule: stopRuleOption,
+  solver: solverOption,
+  seed: seedOption,
+} as const satisfies OptionSchema;
 
-export class SPCAN extends Estimator<SPCANOptions> {
-  static readonly schema = {
-    k: kOption,
-    formulation: {
-      type: "enum",
-      values: ["pcan", "literal"],
-      default: "pcan",
-      doc: 'Supervised PCAN ("pcan") or the paper\'s literal SDSPCAAN-without-its-first-three-terms ("literal").',
-    },
-    m: neighboursOption,
-    tol: tolOption,
-    maxIter: maxIterOption,
-    eps: epsOption,
-    lambdaCap: lambdaCapOption,
-    stopRule: stopRuleOption,
-    solver: solverOption,
-    seed: seedOption,
-  } as const;
-  readonly method = "spcan";
-  readonly displayName = "SPCAN";
-  readonly supervised = true;
+export type SPCANOptions = OptionsOf<typeof OPTIONS>;
 
+/** SPCAN's diagnostics: supervised PCAN's, or the Q-loop's for the literal formulation. */
+export type SPCANDetails = PcanDetails | QLoopDetails;
+export type SPCANArtifacts = Partial<PcanArtifacts & QLoopArtifacts>;
+
+export class SPCAN extends Estimator<SPCANOptions, SPCANDetails, SPCANArtifacts> {
   constructor(options: Partial<SPCANOptions> = {}) {
-    super("SPCAN", SPCAN.schema, options);
+    super(SPCAN_METHOD, options);
   }
 
-  protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult {
+  protected fitCore(
+    data: TrainingData,
+    ctx: FitContext,
+  ): CoreFitResult<SPCANDetails, SPCANArtifacts> {
     const p = this.params;
     if (p.formulation === "literal") {
       return fitQLoop(data, ctx, {
@@ -103,3 +95,14 @@ export class SPCAN extends Estimator<SPCANOptions> {
     });
   }
 }
+
+/** SPCAN: the method's declaration (see descriptor.ts). */
+export const SPCAN_METHOD = defineMethod({
+  name: "spcan",
+  displayName: "SPCAN",
+  summary: "Supervised PCAN, or the paper's literal formulation (option formulation).",
+  supervised: true,
+  options: OPTIONS,
+  paperColumn: 5,
+  create: (options) => new SPCAN(options),
+});

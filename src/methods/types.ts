@@ -39,8 +39,8 @@ export interface FitTimings {
   otherMs: number;
 }
 
-/** What a fitted model reports about its fit. JSON-safe. */
-export interface FitInfo {
+/** What a fitted model reports about its fit. JSON-safe. `D`: the method's own diagnostics. */
+export interface FitInfo<D extends object = Record<string, unknown>> {
   iterations: number;
   converged: boolean;
   stopReason: StopReason;
@@ -53,6 +53,6 @@ export interface FitInfo {
   timings: FitTimings;
   /** Which eigen-solver path ran: "closed-form", "dense" or "lobpcg". */
   solver: string;
-  /** Method-specific diagnostics (effective weights, final eigenvalues, m, ...). */
-  details: Record<string, unknown>;
+  /** Method-specific diagnostics (effective weights, final eigenvalues, m, ...), typed per method. */
+  details: D;
 }

@@ -68,17 +68,23 @@ export interface ZSolver {
   solve(beta: number, Dd: Float64Array, delta: number, graph: ZGraph | null): ZSolution;
   /** G Q: the projected training rows (Q^T X x_i)^T. */
   project(Q: Matrix): Matrix;
-  /** Diagnostics (e.g. LOBPCG iterations), JSON-safe. */
-  readonly stats: Record<string, number>;
+  /** Diagnostics (LOBPCG iterations and solves on the matrix-free path), JSON-safe. */
+  readonly stats: ZSolverStats;
   /** Warnings met while solving. */
   readonly warnings: string[];
 }
 
 export type ZSolverChoice = "auto" | "dense" | "lobpcg";
 
+/** What the matrix-free path counts (empty on the dense path). */
+export type ZSolverStats = {
+  lobpcgIterations?: number;
+  lobpcgSolves?: number;
+};
+
 class DenseZSolver implements ZSolver {
   readonly kind = "dense" as const;
-  readonly stats: Record<string, number> = {};
+  readonly stats: ZSolverStats = {};
   readonly warnings: string[] = [];
   private readonly G: Matrix;
   private readonly Z0: Matrix;
@@ -132,7 +138,7 @@ class DenseZSolver implements ZSolver {
 
 class OperatorZSolver implements ZSolver {
   readonly kind = "lobpcg" as const;
-  readonly stats: Record<string, number> = { lobpcgIterations: 0, lobpcgSolves: 0 };
+  readonly stats: Required<ZSolverStats> = { lobpcgIterations: 0, lobpcgSolves: 0 };
   readonly warnings: string[] = [];
   private readonly U: Matrix;
   /** U^T, kept so that U^T V needs no transpose of the n x r factor per product. */

@@ -12,7 +12,7 @@ import type { LoadOptions } from "../../io/load.js";
 import { openDataset } from "../../io/load.js";
 import { Matrix } from "../../linalg/matrix.js";
 import type { Estimator, InputPreprocessing } from "../../methods/estimator.js";
-import { loadModel, methodClass, normalizeMethodName } from "../../methods/registry.js";
+import { loadModel, methodDescriptor, normalizeMethodName } from "../../methods/registry.js";
 
 /** Writes a line (or lines) to standard output. */
 export function out(text: string): void {
@@ -256,9 +256,8 @@ export function methodFromFlags(flags: MethodFlags): {
   if (flags.method === undefined) {
     throw new ValidationError("method", "The '--method' option is required.");
   }
-  const cls = methodClass(flags.method);
   const method = normalizeMethodName(flags.method);
-  const schema = cls.schema as Record<string, unknown>;
+  const schema = methodDescriptor(flags.method).options;
   const options: Record<string, unknown> = { k: parseInteger("--k", flags.k) };
   const numbers: Array<[keyof MethodFlags, string, string]> = [
     ["alpha", "alpha", "--alpha"],
