@@ -68,6 +68,13 @@ export {
   type InputPreprocessing,
   type ModelJSON,
 } from "./methods/estimator.js";
+export type {
+  FitCallbacks,
+  FitInfo,
+  FitProgress,
+  FitTimings,
+  StopReason,
+} from "./methods/fitReport.js";
 export { JPCDA, type JPCDAOptions } from "./methods/jpcda.js";
 export { LDA, type LDAOptions } from "./methods/lda.js";
 export { LPP, type LPPOptions } from "./methods/lpp.js";
@@ -91,10 +98,3 @@ export { SLNP, type SLNPOptions } from "./methods/slnp.js";
 export { SPCAN, type SPCANOptions } from "./methods/spcan.js";
 export type { StopRule } from "./methods/stopRules.js";
 export { TrainingData } from "./methods/training.js";
-export type {
-  FitCallbacks,
-  FitInfo,
-  FitProgress,
-  FitTimings,
-  StopReason,
-} from "./methods/types.js";

@@ -4,7 +4,7 @@
  */
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { Matrix } from "../linalg/matrix.js";
-import { checkComponentCount, kOption } from "./common.js";
+import { checkComponentCount, kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import type { TrainingData } from "./training.js";

@@ -14,8 +14,8 @@ import { clearNegativeZeros } from "../linalg/basic.js";
 import { multiply } from "../linalg/gemm.js";
 import { Matrix, type MatrixLike } from "../linalg/matrix.js";
 import type { MethodDescriptor } from "./descriptor.js";
+import type { FitCallbacks, FitInfo, FitTimings, StopReason } from "./fitReport.js";
 import { TrainingData } from "./training.js";
-import type { FitCallbacks, FitInfo, FitTimings, StopReason } from "./types.js";
 
 export const MODEL_FORMAT = "sdspcaan-model";
 export const MODEL_VERSION = 1;

@@ -56,11 +56,17 @@ import { multiply } from "../linalg/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import { choleskyUpper } from "../linalg/orthogonalize.js";
 import { thinSvd } from "../linalg/svd.js";
-import { checkComponentCount, kOption, maxIterOption, PAPER_EPS, tolOption } from "./common.js";
+import {
+  checkComponentCount,
+  kOption,
+  maxIterOption,
+  PAPER_EPS,
+  tolOption,
+} from "./commonOptions.js";
 import { defineMethod, MULTIPLIER_GRID } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { completeOrthonormalColumns } from "./pca.js";
-import { trainingSvd } from "./shared.js";
+import { trainingSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
 /** The label-side quantities of the regression, shared by every JPCDA fit on the data. */

@@ -38,10 +38,10 @@ import { multiply } from "../linalg/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import { innerProducts } from "../linalg/orthogonalize.js";
 import { normalizeEigenvectorSigns, symmetricEigen } from "../linalg/symmetricEigen.js";
-import { checkComponentCount } from "./common.js";
+import { checkComponentCount } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
-import { trainingSvd } from "./shared.js";
+import { trainingSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
 /** Between/total ratios (in [0, 1]) closer than this count as equal (and as 1: mu infinite). */

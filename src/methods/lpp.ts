@@ -35,10 +35,10 @@ import { Matrix } from "../linalg/matrix.js";
 import { innerProducts } from "../linalg/orthogonalize.js";
 import { CsrMatrix } from "../linalg/sparse.js";
 import { normalizeEigenvectorSigns } from "../linalg/symmetricEigen.js";
-import { checkComponentCount, kOption } from "./common.js";
+import { checkComponentCount, kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
-import { trainingSvd } from "./shared.js";
+import { trainingSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
 export type LPPWeight = "heat" | "binary";

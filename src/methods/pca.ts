@@ -6,10 +6,10 @@
 
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { Matrix } from "../linalg/matrix.js";
-import { checkComponentCount, kOption } from "./common.js";
+import { checkComponentCount, kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
-import { trainingSvd } from "./shared.js";
+import { trainingSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
 const OPTIONS = { k: kOption } as const satisfies OptionSchema;

@@ -6,7 +6,7 @@
  * of the centred training data.
  */
 import type { OptionSchema, OptionsOf } from "../core/options.js";
-import { epsOption, kOption, maxIterOption, neighboursOption, tolOption } from "./common.js";
+import { epsOption, kOption, maxIterOption, neighboursOption, tolOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { fitPcanLoop, type PcanArtifacts, type PcanDetails } from "./pcanFamily.js";

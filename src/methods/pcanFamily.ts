@@ -36,11 +36,11 @@ import { multiply } from "../linalg/gemm.js";
 import { dataSpanEigen } from "../linalg/generalizedEigen.js";
 import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
-import { checkComponentCount, resolveNeighbourCount } from "./common.js";
+import { checkComponentCount, resolveNeighbourCount } from "./commonOptions.js";
 import type { CoreFitResult, FitContext } from "./estimator.js";
-import { initialGraph, smallClassWarnings, trainingSvd, unitScaleWarnings } from "./shared.js";
+import type { StopReason } from "./fitReport.js";
+import { initialGraph, smallClassWarnings, trainingSvd, unitScaleWarnings } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
-import type { StopReason } from "./types.js";
 
 export interface PcanSettings {
   owner: string;

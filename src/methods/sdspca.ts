@@ -5,7 +5,7 @@
  */
 
 import type { OptionSchema, OptionsOf } from "../core/options.js";
-import { epsOption, kOption, maxIterOption, tolOption } from "./common.js";
+import { epsOption, kOption, maxIterOption, tolOption } from "./commonOptions.js";
 import { defineMethod, MULTIPLIER_GRID } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import {

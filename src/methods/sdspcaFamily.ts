@@ -33,12 +33,12 @@ import { DEFAULT_LAMBDA_CAP, rankControl } from "../graph/rankControl.js";
 import { multiply } from "../linalg/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
-import { checkComponentCount, resolveNeighbourCount } from "./common.js";
+import { checkComponentCount, resolveNeighbourCount } from "./commonOptions.js";
 import type { CoreFitResult, FitContext } from "./estimator.js";
-import { classSums, initialGraph, smallClassWarnings, unitScaleWarnings } from "./shared.js";
+import type { StopReason } from "./fitReport.js";
+import { classSums, initialGraph, smallClassWarnings, unitScaleWarnings } from "./sharedSteps.js";
 import { iterateChange, STOP_RULES, type StopRule } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
-import type { StopReason } from "./types.js";
 import { chooseZSolver, type ZGraph, type ZSolverChoice, type ZSolverStats } from "./zSolvers.js";
 
 /** How the user's alpha, beta, delta are read. */
@@ -197,17 +197,17 @@ export function fitQLoop(
   // alpha = a Tr(XX^T)/Tr(YY^T) with Tr(YY^T) = n for one-hot Y (SPEC section 1).
   const alpha = scaled ? (s.alpha * trG) / n : s.alpha;
   const recon = s.reconstruction === false ? 0 : 1;
-  const solver = chooseZSolver(
-    s.solver,
+  const solver = chooseZSolver({
+    choice: s.solver,
     data,
     alpha,
-    labels.codes,
-    c,
+    codes: labels.codes,
+    classes: c,
     k,
-    s.seed,
-    ctx.signal,
-    recon,
-  );
+    seed: s.seed,
+    signal: ctx.signal,
+    reconstruction: recon,
+  });
   const warnings: string[] = m === null ? [] : smallClassWarnings(data, m);
   if (graphMode === "adaptive") warnings.push(...unitScaleWarnings(s.owner, data));
 

@@ -5,7 +5,7 @@
  * Stops on the Q test alone (with S fixed there is no rank control).
  */
 import type { OptionSchema, OptionsOf } from "../core/options.js";
-import { epsOption, kOption, maxIterOption, neighboursOption, tolOption } from "./common.js";
+import { epsOption, kOption, maxIterOption, neighboursOption, tolOption } from "./commonOptions.js";
 import { defineMethod, MULTIPLIER_GRID } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { multiplierSpec } from "./sdspca.js";

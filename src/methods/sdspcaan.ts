@@ -10,7 +10,7 @@
  * is SDSPCA-LPP (sdspcaLpp.ts), the same loop with the graph frozen.
  */
 import type { OptionSchema, OptionsOf } from "../core/options.js";
-import { epsOption, kOption, maxIterOption, neighboursOption, tolOption } from "./common.js";
+import { epsOption, kOption, maxIterOption, neighboursOption, tolOption } from "./commonOptions.js";
 import { defineMethod, MULTIPLIER_GRID } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { multiplierSpec } from "./sdspca.js";

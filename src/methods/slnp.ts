@@ -73,11 +73,11 @@ import {
   maxIterOption,
   PAPER_NEIGHBOURS,
   tolOption,
-} from "./common.js";
+} from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { canonicalizeEqualEigenvalues } from "./lda.js";
-import { trainingSvd } from "./shared.js";
+import { trainingSvd } from "./sharedSteps.js";
 import { iterateChange, STOP_RULES, type StopRule } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
 

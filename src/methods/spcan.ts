@@ -13,7 +13,7 @@
  *   USPST there). Offered to reproduce that column, not as a method to use.
  */
 import type { OptionSchema, OptionsOf } from "../core/options.js";
-import { epsOption, kOption, maxIterOption, neighboursOption, tolOption } from "./common.js";
+import { epsOption, kOption, maxIterOption, neighboursOption, tolOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { fitPcanLoop, type PcanArtifacts, type PcanDetails } from "./pcanFamily.js";

@@ -21,7 +21,7 @@ import { Matrix } from "../linalg/matrix.js";
 import { sandwichProduct } from "../linalg/sandwich.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
 import { trailingEigenpairs } from "../linalg/symmetricEigen.js";
-import { classSums, trainingSvd } from "./shared.js";
+import { classSums, trainingSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
 /**
@@ -258,18 +258,29 @@ class OperatorZSolver implements ZSolver {
 }
 
 /** The solver for `choice` ("auto": see autoZSolver). */
-export function chooseZSolver(
-  choice: ZSolverChoice,
-  data: TrainingData,
-  alpha: number,
-  codes: Int32Array,
-  c: number,
-  k: number,
-  seed: number,
-  signal: AbortSignal | undefined,
-  /** Weight of -X X^T in Z: 1, or 0 for the paper's literal SPCAN. */
-  recon = 1,
-): ZSolver {
+/** What the Z eigen-solver is built from (see `chooseZSolver`). */
+export interface ZSolverRequest {
+  /** "auto" (by size), "dense" or "lobpcg". */
+  readonly choice: ZSolverChoice;
+  readonly data: TrainingData;
+  /** The label term's weight alpha (after trace scaling). */
+  readonly alpha: number;
+  /** Class codes 0..c-1 of the training rows. */
+  readonly codes: Int32Array;
+  /** Number of classes c. */
+  readonly classes: number;
+  /** Eigenpairs wanted. */
+  readonly k: number;
+  /** Seed of LOBPCG's random start vectors. */
+  readonly seed: number;
+  readonly signal?: AbortSignal | undefined;
+  /** Weight of -X X^T in Z: 1 (default), or 0 for the paper's literal SPCAN. */
+  readonly reconstruction?: number;
+}
+
+export function chooseZSolver(request: ZSolverRequest): ZSolver {
+  const { choice, data, alpha, codes, classes: c, k, seed, signal } = request;
+  const recon = request.reconstruction ?? 1;
   const kind = choice === "auto" ? autoZSolver(data.n, k) : choice;
   if (kind === "dense") return new DenseZSolver(data, alpha, codes, k, recon);
   if (kind === "lobpcg") return new OperatorZSolver(data, alpha, codes, c, k, seed, signal, recon);
