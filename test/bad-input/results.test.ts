@@ -16,7 +16,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DataFormatError, ValidationError } from "../../src/core/errors.js";
+import { DataFormatError } from "../../src/core/errors.js";
 import type { FitRecord } from "../../src/experiment/records.js";
 import { writeRunReports } from "../../src/experiment/reportFiles.node.js";
 import {
