@@ -57,7 +57,7 @@ import {
   type RunPlan,
   type RunSettings,
 } from "./plan.js";
-import { checkPreprocessing, type Preprocessing } from "./preprocess.js";
+import { checkPreprocessing, PREPROCESSINGS, type Preprocessing } from "./preprocess.js";
 import { type FitRecord, fitKey } from "./records.js";
 import {
   appendSetAside,
@@ -597,7 +597,60 @@ export function readRunSettings(dir: string): RunSettings | null {
       `not the settings of an sdspcaan experiment (no "format": "sdspcaan-experiment")`,
     );
   }
+  checkRunSettings(value, settings);
   return value;
+}
+
+/**
+ * Checks the fields of settings.json that resuming and reporting rely on, so that
+ * a damaged file is named rather than failing somewhere inside the plan.
+ */
+function checkRunSettings(value: RunSettings, file: string): void {
+  const bad = (field: string, what: string, got: unknown) => {
+    throw new DataFormatError(file, `"${field}" must be ${what}. Got ${JSON.stringify(got)}.`);
+  };
+  const isCount = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 1;
+  if (!Array.isArray(value.datasets) || value.datasets.length === 0) {
+    bad("datasets", "a non-empty list", value.datasets);
+  }
+  value.datasets.forEach((d, i) => {
+    if (d === null || typeof d !== "object") bad(`datasets[${i}]`, "an object", d);
+    if (typeof d.name !== "string" || d.name === "") bad(`datasets[${i}].name`, "a name", d.name);
+    for (const key of ["n", "d", "classes"] as const) {
+      if (!isCount(d[key])) bad(`datasets[${i}].${key}`, "an integer >= 1", d[key]);
+    }
+    if (typeof d.checksum !== "string") bad(`datasets[${i}].checksum`, "a string", d.checksum);
+    if (d.splitsChecksum !== null && typeof d.splitsChecksum !== "string") {
+      bad(`datasets[${i}].splitsChecksum`, "a string or null", d.splitsChecksum);
+    }
+  });
+  if (!Array.isArray(value.methods) || value.methods.some((m) => typeof m !== "string")) {
+    bad("methods", "a list of method names", value.methods);
+  }
+  if (!Array.isArray(value.kGrid) || value.kGrid.length === 0 || !value.kGrid.every(isCount)) {
+    bad("kGrid", "a non-empty list of integers >= 1", value.kGrid);
+  }
+  if (!isCount(value.repeats)) bad("repeats", "an integer >= 1", value.repeats);
+  if (typeof value.seed !== "number" || !Number.isInteger(value.seed) || value.seed < 0) {
+    bad("seed", "an integer >= 0", value.seed);
+  }
+  if (typeof value.stratify !== "boolean") bad("stratify", "true or false", value.stratify);
+  const f = value.fractions as unknown as Record<string, unknown> | null;
+  if (
+    f === null ||
+    typeof f !== "object" ||
+    typeof f.train !== "number" ||
+    typeof f.val !== "number"
+  ) {
+    bad("fractions", "{train, val}", value.fractions);
+  }
+  if (value.methodOptions === null || typeof value.methodOptions !== "object") {
+    bad("methodOptions", "an object", value.methodOptions);
+  }
+  if (value.grid === undefined || value.grid === null) bad("grid", "a grid", value.grid);
+  if (!(PREPROCESSINGS as readonly unknown[]).includes(value.preprocess)) {
+    bad("preprocess", `one of ${PREPROCESSINGS.join(", ")}`, value.preprocess);
+  }
 }
 
 /** The ES-module entry of tsx's API (its package "exports" map names it). */

@@ -399,6 +399,17 @@ describe("3. reports of an unfinished run", () => {
     expect(report.tableMd).toContain("- Other: not started (0 / 4 fits)");
   });
 
+  it("name a damaged settings.json and the field instead of failing inside the plan", async () => {
+    const dir = copyRun();
+    const settings = JSON.parse(readFileSync(join(dir, "settings.json"), "utf8"));
+    delete settings.methods;
+    writeFileSync(join(dir, "settings.json"), JSON.stringify(settings));
+    expectOneLineError(
+      await cli(["report", "--out", dir, "--no-figures"]),
+      /settings\.json: "methods" must be a list of method names\. Got undefined\./,
+    );
+  });
+
   it("carry no marks once the run is complete", async () => {
     const report = await writeRunReports(referenceDir, { figures: false });
     expect(report.tableMd).not.toContain("†");
