@@ -506,7 +506,7 @@ async function makePlan(options: ExperimentOptions): Promise<Plan> {
 
   const run = planRun(
     settings,
-    datasets.map((d) => ({ y: d.data.y, splits: d.splits === null ? null : d.splits })),
+    datasets.map((d) => ({ y: d.data.y, splits: d.splits })),
     { explicitKGrid: options.kGrid !== undefined },
   );
   const units: WorkUnit[] = run.units.map((u, id) => ({
