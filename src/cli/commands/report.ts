@@ -1,7 +1,8 @@
 /**
  * `sdspcaan report --out DIR`: rebuilds table.md, table.csv, summary.json and the
  * figures of a results directory from its results.jsonl (e.g. after an
- * interrupted run, or with --compare-paper).
+ * interrupted run, or with --compare-paper). It says how complete the run is: an
+ * unfinished run's table marks the cells that miss planned fits.
  */
 import type { Command } from "commander";
 import { writeRunReports } from "../../experiment/reportFiles.node.js";
@@ -17,7 +18,7 @@ export function registerReportCommand(program: Command): void {
   const cmd = program
     .command("report")
     .description(
-      "Rebuild table.md, table.csv, summary.json and the figures of a results directory from its results.jsonl, and print the table.",
+      "Rebuild table.md, table.csv, summary.json and the figures of a results directory from its results.jsonl, and print the table. An unfinished run is reported as such: a completeness line, and † on the cells that miss planned fits.",
     )
     .requiredOption("--out <dir>", "the results directory of an experiment")
     .option("--compare-paper", "show the paper's Table IV values and our differences")
@@ -27,6 +28,7 @@ export function registerReportCommand(program: Command): void {
         comparePaper: flags.comparePaper === true,
         figures: flags.figures !== false,
       });
+      for (const n of report.notes) note(n);
       for (const w of report.warnings) note(`warning: no figure for ${w}`);
       out(report.tableMd);
       note(`Wrote ${report.files.join(", ")}.`);
