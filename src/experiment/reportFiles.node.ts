@@ -1,6 +1,7 @@
 /**
  * The report files of a results directory, rebuilt from `results.jsonl` (and
- * `settings.json` when present): `table.md`, `table.csv`, `summary.json`, and the
+ * `settings.json` when present): `table.md`, `table.csv`, `summary.json`,
+ * `statistics.md` (statisticsFiles.node.ts), and the
  * figures `figures/bca-vs-k`, `figures/sensitivity` (when SDSPCAAN ran over a
  * parameter grid) and `figures/embedding` (a 2-D embedding of one data set), each
  * as SVG and PNG. Everything is a function of the files, so `report` after an
@@ -36,6 +37,7 @@ import {
 } from "./runner.node.js";
 import { selectModel } from "./selection.js";
 import { makeSplit, parseSplitFile, type Split } from "./splits.js";
+import { writeStatisticsFiles } from "./statisticsFiles.node.js";
 import { makeSyntheticDataset, type SyntheticOptions } from "./synthetic.js";
 import { methodOptionsFor, prepareSplit, type UnitDataset } from "./units.node.js";
 
@@ -50,6 +52,8 @@ export interface RunReportOptions {
   readonly embeddingMethod?: string;
   /** Data set of the embedding figure (default the first of the table). */
   readonly embeddingDataset?: string;
+  /** Reference method of the per-data-set tests in statistics.md (default SDSPCAAN). */
+  readonly baselineMethod?: string;
 }
 
 /** What `writeRunReports` wrote. */
@@ -62,6 +66,8 @@ export interface RunReport {
   readonly warnings: string[];
   readonly records: number;
   readonly skipped: readonly SkippedFit[];
+  /** A few lines on which differences are significant (statistics.md has the details). */
+  readonly statisticsSummary: string;
 }
 
 /** Per (dataset, method): how many configurations were refused and the first reason. */
@@ -124,6 +130,7 @@ export async function writeRunReports(
   const withData = new Set(records.map((r) => r.dataset));
   const reportOptions: ReportOptions = {
     comparePaper: options.comparePaper === true,
+    ...(options.baselineMethod !== undefined ? { baselineMethod: options.baselineMethod } : {}),
     ...(settings
       ? {
           grid: (method: string) => gridPoints(method, settings.grid),
@@ -133,7 +140,7 @@ export async function writeRunReports(
       : {}),
   };
   const skippedSummary = summariseSkipped(skipped);
-  const { tableMd, tableCsv, summary } = buildReports(records, reportOptions, {
+  const { tableMd, tableCsv, summary, statistics } = buildReports(records, reportOptions, {
     ...(settings ?? {}),
     skipped: skippedSummary,
   });
@@ -180,7 +187,17 @@ export async function writeRunReports(
       return [w.svg, w.png];
     });
   }
-  return { tableMd, files, warnings, records: records.length, skipped };
+  const stats = await writeStatisticsFiles(dir, statistics, options.figures !== false);
+  files.push(...stats.files);
+  warnings.push(...stats.warnings);
+  return {
+    tableMd,
+    files,
+    warnings,
+    records: records.length,
+    skipped,
+    statisticsSummary: stats.consoleSummary,
+  };
 }
 
 /** Fig. 1 from records: one line per method, ± std over data sets (or over repeats for one). */
