@@ -255,6 +255,7 @@ export function methodStatistics(
   const wilcoxon: Record<string, Record<string, PairedComparison | null>> = {};
   let mostRepeats = 0;
   const fewRepeats = new Set<string>();
+  let fewestDiffering = Number.POSITIVE_INFINITY;
   for (const d of datasets) {
     wilcoxon[d] = {};
     for (const m of methods) {
@@ -268,6 +269,7 @@ export function methodStatistics(
       const n = comparison.test?.nonZero ?? comparison.pairedRepeats;
       if (comparison.test && !comparison.identical && n < WILCOXON_MIN_USEFUL_REPEATS) {
         fewRepeats.add(d);
+        fewestDiffering = Math.min(fewestDiffering, n);
       }
     }
   }
@@ -282,7 +284,7 @@ export function methodStatistics(
   }
   if (fewRepeats.size > 0) {
     notes.push(
-      `With fewer than ${WILCOXON_MIN_USEFUL_REPEATS} repeats that differ, the exact Wilcoxon test cannot reach p < ${SIGNIFICANCE_LEVEL}: its smallest two-sided p-value with n differing repeats is 2/2^n (${wilcoxonMinimumP(5)} for n = 5). Affected: ${[...fewRepeats].join(", ")}.`,
+      `With fewer than ${WILCOXON_MIN_USEFUL_REPEATS} repeats that differ, the exact Wilcoxon test cannot reach p < ${SIGNIFICANCE_LEVEL}: its smallest two-sided p-value with n differing repeats is 2/2^n (${formatPValue(wilcoxonMinimumP(fewestDiffering))} for n = ${fewestDiffering}, the fewest here). Affected: ${[...fewRepeats].join(", ")}.`,
     );
   }
   return {
