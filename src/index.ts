@@ -83,3 +83,4 @@ export type {
   FitTimings,
   StopReason,
 } from "./methods/types.js";
+export * from "./stats/index.js";

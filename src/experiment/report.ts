@@ -30,9 +30,10 @@ import {
 } from "./paperTable.js";
 import { canonicalParams, type FitIdentity, type FitRecord, fitKey } from "./records.js";
 import { dedupeRecords, type SelectionOptions, selectAll } from "./selection.js";
+import { type MethodStatistics, methodStatistics, type StatisticsOptions } from "./statistics.js";
 import { groupBy, mean, sampleStd } from "./stats.js";
 
-export interface ReportOptions extends SelectionOptions {
+export interface ReportOptions extends SelectionOptions, StatisticsOptions {
   /**
    * Row order. Default: the datasets of the records, those of the paper first in
    * the paper's order, the others in order of first appearance.
@@ -564,6 +565,8 @@ export interface SummaryJSON {
    * checked ("unknown", with the reason); absent when no plan was given.
    */
   readonly completeness?: SummaryCompleteness;
+  /** Significance tests between the methods (statistics.ts); added by `buildReports`. */
+  readonly statistics?: MethodStatistics;
 }
 
 /** The "completeness" object of summary.json. */
@@ -637,16 +640,23 @@ export function summaryJSON(
   };
 }
 
-/** The three report files' contents from the records of a run. */
+/** The report files' contents from the records of a run. */
 export function buildReports(
   records: readonly FitRecord[],
   options: ReportOptions = {},
   settings?: Readonly<Record<string, unknown>>,
-): { tableMd: string; tableCsv: string; summary: SummaryJSON } {
+): {
+  tableMd: string;
+  tableCsv: string;
+  summary: SummaryJSON;
+  statistics: MethodStatistics;
+} {
   const s = summariseResults(records, options);
+  const statistics = methodStatistics(s, options);
   return {
     tableMd: tableMarkdown(s, options),
     tableCsv: tableCsv(s),
-    summary: summaryJSON(s, settings),
+    summary: { ...summaryJSON(s, settings), statistics },
+    statistics,
   };
 }

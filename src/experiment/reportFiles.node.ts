@@ -1,6 +1,7 @@
 /**
  * The report files of a results directory, rebuilt from `results.jsonl` (and
- * `settings.json` when present): `table.md`, `table.csv`, `summary.json`, and the
+ * `settings.json` when present): `table.md`, `table.csv`, `summary.json`,
+ * `statistics.md` (statisticsFiles.node.ts), and the
  * figures `figures/bca-vs-k`, `figures/sensitivity` (when SDSPCAAN ran over a
  * parameter grid) and `figures/embedding` (a 2-D embedding of one data set), each
  * as SVG and PNG. Everything is a function of the files, so `report` after an
@@ -57,6 +58,7 @@ import {
 } from "./runner.node.js";
 import { selectModel } from "./selection.js";
 import { makeSplit, parseSplitFile, type Split } from "./splits.js";
+import { writeStatisticsFiles } from "./statisticsFiles.node.js";
 import { makeSyntheticDataset, type SyntheticOptions } from "./synthetic.js";
 import { methodOptionsFor, prepareSplit, type UnitDataset } from "./units.node.js";
 
@@ -71,6 +73,8 @@ export interface RunReportOptions {
   readonly embeddingMethod?: string;
   /** Data set of the embedding figure (default the first of the table). */
   readonly embeddingDataset?: string;
+  /** Reference method of the per-data-set tests in statistics.md (default SDSPCAAN). */
+  readonly baselineMethod?: string;
 }
 
 /** What `writeRunReports` wrote. */
@@ -87,6 +91,8 @@ export interface RunReport {
   readonly completeness: Completeness | string;
   /** Notes for the user: how complete the run is, lines left out and why. */
   readonly notes: string[];
+  /** A few lines on which differences are significant (statistics.md has the details). */
+  readonly statisticsSummary: string;
 }
 
 /** Per (dataset, method): how many configurations were refused and the first reason. */
@@ -291,6 +297,7 @@ export async function writeRunReports(
   const reportOptions: ReportOptions = {
     comparePaper: options.comparePaper === true,
     completeness,
+    ...(options.baselineMethod !== undefined ? { baselineMethod: options.baselineMethod } : {}),
     ...(settings
       ? {
           grid: (method: string) => gridPoints(method, settings.grid),
@@ -306,7 +313,7 @@ export async function writeRunReports(
       : {}),
   };
   const skippedSummary = summariseSkipped(skipped);
-  const { tableMd, tableCsv, summary } = buildReports(records, reportOptions, {
+  const { tableMd, tableCsv, summary, statistics } = buildReports(records, reportOptions, {
     ...(settings ?? {}),
     skipped: skippedSummary,
   });
@@ -353,7 +360,19 @@ export async function writeRunReports(
       return [w.svg, w.png];
     });
   }
-  return { tableMd, files, warnings, records: records.length, skipped, completeness, notes };
+  const stats = await writeStatisticsFiles(dir, statistics, options.figures !== false);
+  files.push(...stats.files);
+  warnings.push(...stats.warnings);
+  return {
+    tableMd,
+    files,
+    warnings,
+    records: records.length,
+    skipped,
+    completeness,
+    notes,
+    statisticsSummary: stats.consoleSummary,
+  };
 }
 
 /** Fig. 1 from records: one line per method, ± std over data sets (or over repeats for one). */

@@ -231,9 +231,11 @@ describe("1. (old results directories) lines written before fingerprints", () =>
     expect(readFileSync(join(dir, "table.csv"), "utf8")).toBe(
       readFileSync(join(LEGACY, "table.csv"), "utf8"),
     );
-    const { completeness, ...summary } = JSON.parse(
+    // Two sections are new since then: completeness, and the significance statistics.
+    const { completeness, statistics, ...summary } = JSON.parse(
       readFileSync(join(dir, "summary.json"), "utf8"),
     );
+    expect(statistics.baseline).toBe("sdspcaan");
     expect(summary).toEqual(JSON.parse(readFileSync(join(LEGACY, "summary.json"), "utf8")));
     expect(completeness).toMatchObject({ status: "complete", fitsDone: 18, fitsPlanned: 18 });
     expect(report.notes.join(" ")).toMatch(/Complete run: all 18 planned fits are done/);
