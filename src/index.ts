@@ -21,11 +21,17 @@ export { connectedComponents, type GraphComponents } from "./graph/components.js
 export { graphLaplacian, symmetrizeGraph } from "./graph/laplacian.js";
 export { laplacianSmallestEigenpairs } from "./graph/laplacianSpectrum.js";
 export { rankControl } from "./graph/rankControl.js";
-export { multiply, multiplyABt, multiplyAtB } from "./linalg/gemm.js";
 export {
   dataSpanEigen,
   generalizedSymmetricEigen,
 } from "./linalg/generalizedEigen.js";
+export { multiply, multiplyABt, multiplyAtB } from "./linalg/kernels/gemm.js";
+export {
+  initLinalg,
+  type KernelBackend,
+  kernelBackend,
+  setKernelBackend,
+} from "./linalg/kernels/wasm/backend.js";
 export {
   type BlockOperator,
   type LobpcgOptions,
@@ -43,12 +49,6 @@ export {
   symmetricEigen,
   trailingEigenpairs,
 } from "./linalg/symmetricEigen.js";
-export {
-  initLinalg,
-  type KernelBackend,
-  kernelBackend,
-  setKernelBackend,
-} from "./linalg/wasm/backend.js";
 export { Baseline, type BaselineOptions } from "./methods/baseline.js";
 export {
   type CoreFitResult,

@@ -16,7 +16,7 @@
 import { throwIfAborted } from "../core/errors.js";
 import { Random } from "../core/rng.js";
 import { symmetrizeInPlace } from "./basic.js";
-import { multiply } from "./gemm.js";
+import { multiply } from "./kernels/gemm.js";
 import { Matrix } from "./matrix.js";
 import { innerProducts, svqb } from "./orthogonalize.js";
 import { normalizeEigenvectorSigns, symmetricEigen } from "./symmetricEigen.js";

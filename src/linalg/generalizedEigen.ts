@@ -13,7 +13,7 @@
 import { ValidationError } from "../core/errors.js";
 import { checkInteger } from "../core/validate.js";
 import { symmetrizeInPlace } from "./basic.js";
-import { multiply } from "./gemm.js";
+import { multiply } from "./kernels/gemm.js";
 import { Matrix } from "./matrix.js";
 import { choleskyUpper, innerProducts, solveUpperFromRight } from "./orthogonalize.js";
 import { checkDataMatrix, type ThinSvd, thinSvd } from "./svd.js";

@@ -23,7 +23,7 @@
 import { ConvergenceError, throwIfAborted, ValidationError } from "../core/errors.js";
 import { Random } from "../core/rng.js";
 import { checkInteger } from "../core/validate.js";
-import { multiply } from "./gemm.js";
+import { multiply } from "./kernels/gemm.js";
 import { Matrix } from "./matrix.js";
 import {
   choleskyQR,

@@ -4,7 +4,7 @@
  * orthonormalisation of Stathopoulos & Wu 2002, as used in the robust LOBPCG of
  * Duersch, Shao, Yang & Gu 2018), which survives rank-deficient blocks.
  */
-import { gemmABtRaw, multiply } from "./gemm.js";
+import { gemmABtRaw, multiply } from "./kernels/gemm.js";
 import { Matrix } from "./matrix.js";
 import { symmetricEigen } from "./symmetricEigen.js";
 

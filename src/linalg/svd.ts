@@ -15,7 +15,7 @@
  * are orthonormal to working precision.
  */
 import { ValidationError } from "../core/errors.js";
-import { gramColumns, gramRows, multiply } from "./gemm.js";
+import { gramColumns, gramRows, multiply } from "./kernels/gemm.js";
 import { Matrix } from "./matrix.js";
 import { choleskyQR } from "./orthogonalize.js";
 import { symmetricEigen } from "./symmetricEigen.js";

@@ -10,6 +10,7 @@
  */
 import { ValidationError } from "../core/errors.js";
 import { checkInteger } from "../core/validate.js";
+import { kernelBackend } from "./kernels/wasm/backend.js";
 import { Matrix } from "./matrix.js";
 import {
   applyReflectors,
@@ -22,7 +23,6 @@ import {
   tridiagonalEigenvectors,
   tridiagonalQL,
 } from "./tridiagonal.js";
-import { kernelBackend } from "./wasm/backend.js";
 
 /** Which eigenpairs to compute. */
 export type EigenSelection = "all" | { readonly smallest: number } | { readonly largest: number };

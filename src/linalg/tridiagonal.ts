@@ -19,7 +19,7 @@
  * a k x n row-major array whose row j is the j-th vector, so that every update of a
  * vector streams through contiguous memory.
  *
- * Kernels. On the WebAssembly backend (wasm/backend.ts) the reduction keeps the matrix
+ * Kernels. On the WebAssembly backend (kernels/wasm/backend.ts) the reduction keeps the matrix
  * and its work arrays in the module's memory for its whole duration and runs the
  * symmetric matrix-vector product, the panel corrections and the rank-2k update in the
  * SIMD kernels; bisection counts, the cluster re-orthogonalisation and the GEMMs of the
@@ -28,8 +28,8 @@
  */
 import { ConvergenceError } from "../core/errors.js";
 import { Random } from "../core/rng.js";
-import { gemmABtRaw } from "./gemm.js";
-import { type WasmArena, wasmArena } from "./wasm/backend.js";
+import { gemmABtRaw } from "./kernels/gemm.js";
+import { type WasmArena, wasmArena } from "./kernels/wasm/backend.js";
 
 const EPS = 2 ** -53; // LAPACK's dlamch('E'): relative machine precision (rounding).
 const ULP = 2 ** -52; // dlamch('P'): eps * base.

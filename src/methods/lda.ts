@@ -32,7 +32,7 @@
  */
 import { ValidationError } from "../core/errors.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
-import { multiply } from "../linalg/gemm.js";
+import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import { innerProducts } from "../linalg/orthogonalize.js";
 import { normalizeEigenvectorSigns, symmetricEigen } from "../linalg/symmetricEigen.js";

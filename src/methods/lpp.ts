@@ -26,9 +26,9 @@
 import { ValidationError } from "../core/errors.js";
 import { applyLaplacian } from "../graph/laplacian.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
-import { nearestNeighbours, type TwoPartNeighbours } from "../linalg/distances.js";
-import { multiply } from "../linalg/gemm.js";
 import { generalizedSymmetricEigen } from "../linalg/generalizedEigen.js";
+import { nearestNeighbours, type TwoPartNeighbours } from "../linalg/kernels/distances.js";
+import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import { innerProducts } from "../linalg/orthogonalize.js";
 import { CsrMatrix } from "../linalg/sparse.js";

@@ -15,10 +15,10 @@
  */
 import { ValidationError } from "../core/errors.js";
 import { laplacianTrace } from "../graph/laplacian.js";
-import { multiply } from "../linalg/gemm.js";
+import { multiply } from "../linalg/kernels/gemm.js";
+import { sandwichProduct } from "../linalg/kernels/sandwich.js";
 import { lobpcg } from "../linalg/lobpcg.js";
 import { Matrix } from "../linalg/matrix.js";
-import { sandwichProduct } from "../linalg/sandwich.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
 import { trailingEigenpairs } from "../linalg/symmetricEigen.js";
 import { classSums, trainingSvd } from "./shared.js";

@@ -14,7 +14,7 @@ import {
   rankControlEigenvalues,
 } from "../../src/graph/laplacianSpectrum.js";
 import { chebyshevSmallestEigenpairs } from "../../src/linalg/chebyshev.js";
-import { multiply } from "../../src/linalg/gemm.js";
+import { multiply } from "../../src/linalg/kernels/gemm.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { CsrMatrix } from "../../src/linalg/sparse.js";
 import { symmetricEigen } from "../../src/linalg/symmetricEigen.js";

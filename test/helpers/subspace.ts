@@ -2,7 +2,7 @@
  * Principal angles between column spaces, for comparing subspaces (never raw
  * eigenvector signs or bases inside clusters).
  */
-import { multiplyAtB } from "../../src/linalg/gemm.js";
+import { multiplyAtB } from "../../src/linalg/kernels/gemm.js";
 import type { Matrix } from "../../src/linalg/matrix.js";
 import { symmetricEigen } from "../../src/linalg/symmetricEigen.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AbortError, ValidationError } from "../../src/core/errors.js";
 import { Random } from "../../src/core/rng.js";
-import { multiply, multiplyABt, multiplyAtB } from "../../src/linalg/gemm.js";
+import { multiply, multiplyABt, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
 import { type LobpcgIteration, lobpcg } from "../../src/linalg/lobpcg.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { symmetricEigen } from "../../src/linalg/symmetricEigen.js";

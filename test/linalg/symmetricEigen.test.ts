@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/core/errors.js";
 import { frobeniusNorm } from "../../src/linalg/basic.js";
-import { multiplyABt } from "../../src/linalg/gemm.js";
+import { multiplyABt } from "../../src/linalg/kernels/gemm.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import {
   leadingEigenpairs,

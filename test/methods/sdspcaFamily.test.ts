@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/core/errors.js";
 import { Random } from "../../src/core/rng.js";
 import { centerColumns } from "../../src/linalg/basic.js";
-import { multiply, multiplyAtB } from "../../src/linalg/gemm.js";
+import { multiply, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import type { CsrMatrix } from "../../src/linalg/sparse.js";
 import { symmetricEigen } from "../../src/linalg/symmetricEigen.js";

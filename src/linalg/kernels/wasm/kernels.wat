@@ -1,5 +1,5 @@
 ;; WebAssembly SIMD kernels of the dense linear algebra (assembled by
-;; scripts/build-wasm.mjs into module.ts; loaded by backend.ts).
+;; scripts/build-wasm.ts into module.ts; loaded by backend.ts).
 ;;
 ;; All pointers are byte offsets into the exported memory; leading dimensions are in
 ;; elements (f64). Only baseline SIMD (f64x2 mul and add, no relaxed-simd FMA), so the
