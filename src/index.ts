@@ -24,23 +24,13 @@ export { rankControl } from "./graph/rankControl.js";
 export {
   dataSpanEigen,
   generalizedSymmetricEigen,
-} from "./linalg/generalizedEigen.js";
-export { multiply, multiplyABt, multiplyAtB } from "./linalg/kernels/gemm.js";
-export {
-  initLinalg,
-  type KernelBackend,
-  kernelBackend,
-  setKernelBackend,
-} from "./linalg/kernels/wasm/backend.js";
+} from "./linalg/eigen/generalizedEigen.js";
 export {
   type BlockOperator,
   type LobpcgOptions,
   type LobpcgResult,
   lobpcg,
-} from "./linalg/lobpcg.js";
-export { Matrix, type MatrixLike } from "./linalg/matrix.js";
-export { CsrMatrix } from "./linalg/sparse.js";
-export { type ThinSvd, thinSvd } from "./linalg/svd.js";
+} from "./linalg/eigen/lobpcg.js";
 export {
   type Eigenpairs,
   leadingEigenpairs,
@@ -48,7 +38,17 @@ export {
   type SymmetricEigenResult,
   symmetricEigen,
   trailingEigenpairs,
-} from "./linalg/symmetricEigen.js";
+} from "./linalg/eigen/symmetricEigen.js";
+export { multiply, multiplyABt, multiplyAtB } from "./linalg/kernels/gemm.js";
+export {
+  initLinalg,
+  type KernelBackend,
+  kernelBackend,
+  setKernelBackend,
+} from "./linalg/kernels/wasm/backend.js";
+export { Matrix, type MatrixLike } from "./linalg/matrix.js";
+export { CsrMatrix } from "./linalg/sparse.js";
+export { type ThinSvd, thinSvd } from "./linalg/svd.js";
 export { Baseline, type BaselineOptions } from "./methods/baseline.js";
 export {
   type CoreFitResult,

@@ -4,9 +4,10 @@
  * orthonormalisation of Stathopoulos & Wu 2002, as used in the robust LOBPCG of
  * Duersch, Shao, Yang & Gu 2018), which survives rank-deficient blocks.
  */
+
+import { symmetricEigen } from "./eigen/symmetricEigen.js";
 import { gemmABtRaw, multiply } from "./kernels/gemm.js";
 import { Matrix } from "./matrix.js";
-import { symmetricEigen } from "./symmetricEigen.js";
 
 /**
  * A^T B for row-major A (n x p) and B (n x q): both are transposed once so that the

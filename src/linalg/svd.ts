@@ -15,10 +15,10 @@
  * are orthonormal to working precision.
  */
 import { ValidationError } from "../core/errors.js";
+import { symmetricEigen } from "./eigen/symmetricEigen.js";
 import { gramColumns, gramRows, multiply } from "./kernels/gemm.js";
 import { Matrix } from "./matrix.js";
 import { choleskyQR } from "./orthogonalize.js";
-import { symmetricEigen } from "./symmetricEigen.js";
 
 export interface ThinSvd {
   /** n x r, orthonormal columns. */

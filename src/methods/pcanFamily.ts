@@ -32,7 +32,7 @@ import {
   rankControlEigenvalues,
 } from "../graph/laplacianSpectrum.js";
 import { rankControl } from "../graph/rankControl.js";
-import { dataSpanEigen } from "../linalg/generalizedEigen.js";
+import { dataSpanEigen } from "../linalg/eigen/generalizedEigen.js";
 import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import { checkComponentCount, resolveNeighbourCount } from "./common.js";

@@ -6,7 +6,7 @@ import {
   tridiagonalDivideAndConquer,
   tridiagonalEigenvectors,
   tridiagonalQL,
-} from "../../src/linalg/tridiagonal.js";
+} from "../../src/linalg/eigen/tridiagonal.js";
 
 /** Max over pairs of |T z - lambda z| / ||T||, and of |Z Z^T - I|, for vectors as rows. */
 function quality(d: Float64Array, e: Float64Array, values: Float64Array, z: Float64Array) {

@@ -6,6 +6,14 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { assembleKernels } from "../../scripts/build-wasm.js";
+import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
+import {
+  applyReflectors,
+  householderTridiagonalize,
+  inverseIterationWork,
+  smallestTridiagonalEigenvalues,
+  tridiagonalEigenvectors,
+} from "../../src/linalg/eigen/tridiagonal.js";
 import {
   gemmABtLowerBlocks,
   gemmABtRaw,
@@ -25,14 +33,6 @@ import {
 } from "../../src/linalg/kernels/wasm/backend.js";
 import { KERNELS_WASM_SIZE } from "../../src/linalg/kernels/wasm/module.js";
 import { Matrix } from "../../src/linalg/matrix.js";
-import { symmetricEigen } from "../../src/linalg/symmetricEigen.js";
-import {
-  applyReflectors,
-  householderTridiagonalize,
-  inverseIterationWork,
-  smallestTridiagonalEigenvalues,
-  tridiagonalEigenvectors,
-} from "../../src/linalg/tridiagonal.js";
 import {
   eigenResidual,
   maxAbsDifference,

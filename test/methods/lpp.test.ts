@@ -13,7 +13,7 @@ import { makeSplit } from "../../src/experiment/splits.js";
 import { graphLaplacian } from "../../src/graph/laplacian.js";
 import { loadDataset } from "../../src/io/load.js";
 import { centerColumns } from "../../src/linalg/basic.js";
-import { generalizedSymmetricEigen } from "../../src/linalg/generalizedEigen.js";
+import { generalizedSymmetricEigen } from "../../src/linalg/eigen/generalizedEigen.js";
 import { nearestNeighbours } from "../../src/linalg/kernels/distances.js";
 import { multiply, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
 import { Matrix } from "../../src/linalg/matrix.js";

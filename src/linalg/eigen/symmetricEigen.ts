@@ -8,10 +8,10 @@
  * round-off is symmetrised as (A + A^T)/2, one that is non-symmetric beyond a tolerance
  * relative to its largest entry is an error.
  */
-import { ValidationError } from "../core/errors.js";
-import { checkInteger } from "../core/validate.js";
-import { kernelBackend } from "./kernels/wasm/backend.js";
-import { Matrix } from "./matrix.js";
+import { ValidationError } from "../../core/errors.js";
+import { checkInteger } from "../../core/validate.js";
+import { kernelBackend } from "../kernels/wasm/backend.js";
+import { Matrix } from "../matrix.js";
 import {
   applyReflectors,
   householderTridiagonalize,

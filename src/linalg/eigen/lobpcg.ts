@@ -20,11 +20,11 @@
  * rounding). The block size defaults to k plus a few guard vectors: on the SDSPCAAN
  * operator, k + 4 to k + 6 needed the fewest operator applications in total.
  */
-import { ConvergenceError, throwIfAborted, ValidationError } from "../core/errors.js";
-import { Random } from "../core/rng.js";
-import { checkInteger } from "../core/validate.js";
-import { multiply } from "./kernels/gemm.js";
-import { Matrix } from "./matrix.js";
+import { ConvergenceError, throwIfAborted, ValidationError } from "../../core/errors.js";
+import { Random } from "../../core/rng.js";
+import { checkInteger } from "../../core/validate.js";
+import { multiply } from "../kernels/gemm.js";
+import { Matrix } from "../matrix.js";
 import {
   choleskyQR,
   gram,
@@ -32,7 +32,7 @@ import {
   orthonormalizeAgainst,
   solveUpperFromRight,
   svqb,
-} from "./orthogonalize.js";
+} from "../orthogonalize.js";
 import { normalizeEigenvectorSigns, symmetricEigen } from "./symmetricEigen.js";
 
 /** Applies the symmetric operator to a block: V (n x b) -> A V (n x b). */

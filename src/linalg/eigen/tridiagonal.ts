@@ -26,10 +26,10 @@
  * back-transformation and of divide and conquer run there too. Every function keeps a
  * TypeScript path with the same algorithm, which the TS backend runs.
  */
-import { ConvergenceError } from "../core/errors.js";
-import { Random } from "../core/rng.js";
-import { gemmABtRaw } from "./kernels/gemm.js";
-import { type WasmArena, wasmArena } from "./kernels/wasm/backend.js";
+import { ConvergenceError } from "../../core/errors.js";
+import { Random } from "../../core/rng.js";
+import { gemmABtRaw } from "../kernels/gemm.js";
+import { type WasmArena, wasmArena } from "../kernels/wasm/backend.js";
 
 const EPS = 2 ** -53; // LAPACK's dlamch('E'): relative machine precision (rounding).
 const ULP = 2 ** -52; // dlamch('P'): eps * base.

@@ -10,13 +10,13 @@
  * - `generalizedSymmetricEigen`: dense A and B given explicitly (LDA's between- and
  *   within-class scatter), reduced with B's eigen-decomposition on its range.
  */
-import { ValidationError } from "../core/errors.js";
-import { checkInteger } from "../core/validate.js";
-import { symmetrizeInPlace } from "./basic.js";
-import { multiply } from "./kernels/gemm.js";
-import { Matrix } from "./matrix.js";
-import { choleskyUpper, innerProducts, solveUpperFromRight } from "./orthogonalize.js";
-import { checkDataMatrix, type ThinSvd, thinSvd } from "./svd.js";
+import { ValidationError } from "../../core/errors.js";
+import { checkInteger } from "../../core/validate.js";
+import { symmetrizeInPlace } from "../basic.js";
+import { multiply } from "../kernels/gemm.js";
+import { Matrix } from "../matrix.js";
+import { choleskyUpper, innerProducts, solveUpperFromRight } from "../orthogonalize.js";
+import { checkDataMatrix, type ThinSvd, thinSvd } from "../svd.js";
 import { checkSymmetricMatrix, symmetricEigen } from "./symmetricEigen.js";
 
 /** k smallest or k largest eigenpairs. */

@@ -13,12 +13,12 @@
  * Ritz pairs; `cut` moves to the largest Ritz value of the block, as in Zhou & Saad.
  * Only operator applications to n x b blocks are needed (a sparse product for L).
  */
-import { throwIfAborted } from "../core/errors.js";
-import { Random } from "../core/rng.js";
-import { symmetrizeInPlace } from "./basic.js";
-import { multiply } from "./kernels/gemm.js";
-import { Matrix } from "./matrix.js";
-import { innerProducts, svqb } from "./orthogonalize.js";
+import { throwIfAborted } from "../../core/errors.js";
+import { Random } from "../../core/rng.js";
+import { symmetrizeInPlace } from "../basic.js";
+import { multiply } from "../kernels/gemm.js";
+import { Matrix } from "../matrix.js";
+import { innerProducts, svqb } from "../orthogonalize.js";
 import { normalizeEigenvectorSigns, symmetricEigen } from "./symmetricEigen.js";
 
 export interface ChebyshevOptions {
