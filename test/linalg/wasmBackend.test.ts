@@ -6,14 +6,13 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { assembleKernels } from "../../scripts/build-wasm.js";
-import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
+import { smallestTridiagonalEigenvalues } from "../../src/linalg/eigen/bisection.js";
+import { applyReflectors, householderTridiagonalize } from "../../src/linalg/eigen/householder.js";
 import {
-  applyReflectors,
-  householderTridiagonalize,
   inverseIterationWork,
-  smallestTridiagonalEigenvalues,
   tridiagonalEigenvectors,
-} from "../../src/linalg/eigen/tridiagonal.js";
+} from "../../src/linalg/eigen/inverseIteration.js";
+import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
 import {
   gemmABtLowerBlocks,
   gemmABtRaw,
