@@ -19,6 +19,9 @@
  * with the operator before convergence is declared (the implicit updates drift by
  * rounding). The block size defaults to k plus a few guard vectors: on the SDSPCAAN
  * operator, k + 4 to k + 6 needed the fewest operator applications in total.
+ *
+ * No LAPACK counterpart: the method is iterative and matrix-free. Its Rayleigh-Ritz
+ * steps are small dense problems solved by symmetricEigen.ts.
  */
 import { ConvergenceError, throwIfAborted, ValidationError } from "../../core/errors.js";
 import { Random } from "../../core/rng.js";
