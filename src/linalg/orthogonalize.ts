@@ -9,7 +9,6 @@
  * side = 'R', uplo = 'U', transa = 'N' (recursively blocked so that most of its flops
  * run in the GEMM kernel). Cholesky-QR and SVQB have none.
  */
-
 import { symmetricEigen } from "./eigen/symmetricEigen.js";
 import { gemmABtRaw, multiply } from "./kernels/gemm.js";
 import { Matrix } from "./matrix.js";

@@ -2,7 +2,6 @@
  * Principal angles between column spaces, for comparing subspaces (never raw
  * eigenvector signs or bases inside clusters).
  */
-
 import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
 import { multiplyAtB } from "../../src/linalg/kernels/gemm.js";
 import type { Matrix } from "../../src/linalg/matrix.js";
