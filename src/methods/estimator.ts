@@ -11,7 +11,7 @@ import { NotFittedError, throwIfAborted, ValidationError } from "../core/errors.
 import { type OptionSchema, resolveOptions } from "../core/options.js";
 import { asMatrix, type Label } from "../core/validate.js";
 import { clearNegativeZeros } from "../linalg/basic.js";
-import { multiply } from "../linalg/gemm.js";
+import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix, type MatrixLike } from "../linalg/matrix.js";
 import { TrainingData } from "./training.js";
 import type { FitCallbacks, FitInfo, FitTimings, StopReason } from "./types.js";

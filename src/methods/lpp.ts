@@ -26,13 +26,13 @@
 import { ValidationError } from "../core/errors.js";
 import { applyLaplacian } from "../graph/laplacian.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
-import { nearestNeighbours, type TwoPartNeighbours } from "../linalg/distances.js";
-import { multiply } from "../linalg/gemm.js";
-import { generalizedSymmetricEigen } from "../linalg/generalizedEigen.js";
+import { generalizedSymmetricEigen } from "../linalg/eigen/generalizedEigen.js";
+import { normalizeEigenvectorSigns } from "../linalg/eigen/symmetricEigen.js";
+import { nearestNeighbours, type TwoPartNeighbours } from "../linalg/kernels/distances.js";
+import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import { innerProducts } from "../linalg/orthogonalize.js";
 import { CsrMatrix } from "../linalg/sparse.js";
-import { normalizeEigenvectorSigns } from "../linalg/symmetricEigen.js";
 import { checkComponentCount, kOption } from "./common.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { trainingSvd } from "./shared.js";
