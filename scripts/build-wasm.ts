@@ -1,6 +1,6 @@
 /**
- * Assembles src/linalg/wasm/kernels.wat (WebAssembly text with SIMD) into the binary
- * module and embeds it, base64-encoded, in src/linalg/wasm/module.ts, so that the
+ * Assembles src/linalg/kernels/wasm/kernels.wat (WebAssembly text with SIMD) into the binary
+ * module and embeds it, base64-encoded, in src/linalg/kernels/wasm/module.ts, so that the
  * browser-safe core loads it without fetching or reading a file.
  *
  *   npx tsx scripts/build-wasm.ts           rewrite module.ts
@@ -16,8 +16,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import wabtInit from "wabt";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-export const watPath = resolve(repoRoot, "src/linalg/wasm/kernels.wat");
-export const modulePath = resolve(repoRoot, "src/linalg/wasm/module.ts");
+export const watPath = resolve(repoRoot, "src/linalg/kernels/wasm/kernels.wat");
+export const modulePath = resolve(repoRoot, "src/linalg/kernels/wasm/module.ts");
 
 /** The binary module assembled from kernels.wat. */
 export async function assembleKernels(): Promise<Uint8Array> {
@@ -59,7 +59,9 @@ async function main(): Promise<void> {
   if (process.argv.includes("--check")) {
     const current = readFileSync(modulePath, "utf8");
     if (current !== text) {
-      console.error("src/linalg/wasm/module.ts is out of date: run npx tsx scripts/build-wasm.ts");
+      console.error(
+        "src/linalg/kernels/wasm/module.ts is out of date: run npx tsx scripts/build-wasm.ts",
+      );
       process.exit(1);
     }
     console.log(`module.ts is up to date (${bytes.length} bytes)`);

@@ -21,20 +21,16 @@ export { connectedComponents, type GraphComponents } from "./graph/components.js
 export { graphLaplacian, symmetrizeGraph } from "./graph/laplacian.js";
 export { laplacianSmallestEigenpairs } from "./graph/laplacianSpectrum.js";
 export { rankControl } from "./graph/rankControl.js";
-export { multiply, multiplyABt, multiplyAtB } from "./linalg/gemm.js";
 export {
   dataSpanEigen,
   generalizedSymmetricEigen,
-} from "./linalg/generalizedEigen.js";
+} from "./linalg/eigen/generalizedEigen.js";
 export {
   type BlockOperator,
   type LobpcgOptions,
   type LobpcgResult,
   lobpcg,
-} from "./linalg/lobpcg.js";
-export { Matrix, type MatrixLike } from "./linalg/matrix.js";
-export { CsrMatrix } from "./linalg/sparse.js";
-export { type ThinSvd, thinSvd } from "./linalg/svd.js";
+} from "./linalg/eigen/lobpcg.js";
 export {
   type Eigenpairs,
   leadingEigenpairs,
@@ -42,13 +38,17 @@ export {
   type SymmetricEigenResult,
   symmetricEigen,
   trailingEigenpairs,
-} from "./linalg/symmetricEigen.js";
+} from "./linalg/eigen/symmetricEigen.js";
+export { multiply, multiplyABt, multiplyAtB } from "./linalg/kernels/gemm.js";
 export {
   initLinalg,
   type KernelBackend,
   kernelBackend,
   setKernelBackend,
-} from "./linalg/wasm/backend.js";
+} from "./linalg/kernels/wasm/backend.js";
+export { Matrix, type MatrixLike } from "./linalg/matrix.js";
+export { CsrMatrix } from "./linalg/sparse.js";
+export { type ThinSvd, thinSvd } from "./linalg/svd.js";
 export { Baseline, type BaselineOptions } from "./methods/baseline.js";
 export {
   defineMethod,
@@ -98,3 +98,4 @@ export { SLNP, type SLNPOptions } from "./methods/slnp.js";
 export { SPCAN, type SPCANOptions } from "./methods/spcan.js";
 export type { StopRule } from "./methods/stopRules.js";
 export { TrainingData } from "./methods/training.js";
+export * from "./stats/index.js";

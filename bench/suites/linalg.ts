@@ -18,16 +18,16 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Random } from "../../src/core/rng.js";
-import { gemmABtRaw, multiply, multiplyABt } from "../../src/linalg/gemm.js";
-import { lobpcg } from "../../src/linalg/lobpcg.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { symmetricEigen } from "../../src/linalg/symmetricEigen.js";
+import { lobpcg } from "../../src/linalg/eigen/lobpcg.js";
+import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
+import { gemmABtRaw, multiply, multiplyABt } from "../../src/linalg/kernels/gemm.js";
 import {
   type KernelBackend,
   kernelBackend,
   requestedKernelBackend,
   setKernelBackend,
-} from "../../src/linalg/wasm/backend.js";
+} from "../../src/linalg/kernels/wasm/backend.js";
+import { Matrix } from "../../src/linalg/matrix.js";
 import { type BenchContext, type BenchSuite, median, record, runPython } from "../harness.js";
 
 /** Writes a float64 (or int32) C-order array as .npy (format version 1.0). */

@@ -4,7 +4,7 @@
  * angles. Usage: npx tsx scripts/dev/compareRef.ts train.csv ref.json method k [json options]
  */
 import { readFileSync } from "node:fs";
-import { multiplyAtB } from "../../src/linalg/gemm.js";
+import { multiplyAtB } from "../../src/linalg/kernels/gemm.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { thinSvd } from "../../src/linalg/svd.js";
 import { createMethod } from "../../src/methods/registry.js";

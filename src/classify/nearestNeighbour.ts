@@ -13,7 +13,7 @@ import { NotFittedError, ValidationError } from "../core/errors.js";
 import { type OptionSchema, resolveOptions } from "../core/options.js";
 import { asMatrix, encodeLabels, type Label } from "../core/validate.js";
 import { columnMeans, columnStd } from "../linalg/basic.js";
-import { gemmABtRaw } from "../linalg/gemm.js";
+import { gemmABtRaw } from "../linalg/kernels/gemm.js";
 import { Matrix, type MatrixLike } from "../linalg/matrix.js";
 
 /** Options of {@link NearestNeighbour1}. */

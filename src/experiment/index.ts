@@ -12,4 +12,5 @@ export * from "./records.js";
 export * from "./report.js";
 export * from "./selection.js";
 export * from "./splits.js";
+export * from "./statistics.js";
 export * from "./synthetic.js";

@@ -45,6 +45,22 @@ function checkPositiveInteger(name: string, value: unknown): number {
   return value;
 }
 
+/** What `kGridFilter` found: the valid k, and which grid values fell outside the range. */
+export interface KGridFilter {
+  /** The k to run, ascending (what `kGrid` returns). */
+  readonly ks: number[];
+  /** The valid range [lo, hi]. */
+  readonly lo: number;
+  readonly hi: number;
+  /** Distinct grid values below lo and above hi, ascending: dropped by the filter. */
+  readonly below: number[];
+  readonly above: number[];
+  /** True when no grid value is in range and `ks` is the nearest valid k instead. */
+  readonly substituted: boolean;
+  /** The range in words, e.g. "[15, 33] (k >= the number of classes c = 15, k <= min(n_train = 33, d = 1024))". */
+  readonly range: string;
+}
+
 /**
  * The valid k: the grid values in [lo, hi] with lo = minK ?? c and
  * hi = min(nTrain, d, maxK), ascending and without repeats. When no grid value is
@@ -56,6 +72,11 @@ function checkPositiveInteger(name: string, value: unknown): number {
  * Example: Yale (n_train = 33, c = 15, d = 1024) -> [20, 30].
  */
 export function kGrid(input: KGridInput): number[] {
+  return kGridFilter(input).ks;
+}
+
+/** `kGrid` with what it dropped, so that callers can tell the user. */
+export function kGridFilter(input: KGridInput): KGridFilter {
   const nTrain = checkPositiveInteger("nTrain", input.nTrain);
   const d = checkPositiveInteger("d", input.d);
   const c = checkPositiveInteger("nClasses", input.nClasses);
@@ -67,17 +88,21 @@ export function kGrid(input: KGridInput): number[] {
   const lo = input.minK === undefined ? c : checkPositiveInteger("minK", input.minK);
   let hi = Math.min(nTrain, d);
   if (input.maxK !== undefined) hi = Math.min(hi, checkPositiveInteger("maxK", input.maxK));
+  const lowName = input.minK === undefined ? `the number of classes c = ${c}` : `minK = ${lo}`;
+  const bounds = [`n_train = ${nTrain}`, `d = ${d}`];
+  if (input.maxK !== undefined) bounds.push(`the method's maxK = ${input.maxK}`);
   if (lo > hi) {
-    const lowName = input.minK === undefined ? `the number of classes c = ${c}` : `minK = ${lo}`;
-    const bounds = [`n_train = ${nTrain}`, `d = ${d}`];
-    if (input.maxK !== undefined) bounds.push(`the method's maxK = ${input.maxK}`);
     throw new ValidationError(
       "k",
       `No subspace dimension k is valid: k must be at least ${lowName} and at most min(${bounds.join(", ")}) = ${hi}. Use more training samples (a larger training fraction) or a method with a smaller lower bound.`,
     );
   }
-  const valid = [...new Set(grid.filter((k) => k >= lo && k <= hi))].sort((a, b) => a - b);
-  if (valid.length > 0) return valid;
+  const distinct = [...new Set(grid)].sort((a, b) => a - b);
+  const range = `[${lo}, ${hi}] (k >= ${lowName}, k <= min(${bounds.join(", ")}))`;
+  const below = distinct.filter((k) => k < lo);
+  const above = distinct.filter((k) => k > hi);
+  const valid = distinct.filter((k) => k >= lo && k <= hi);
+  if (valid.length > 0) return { ks: valid, lo, hi, below, above, substituted: false, range };
   let best = lo;
   let bestDist = Number.POSITIVE_INFINITY;
   // The optimum is an end of [lo, hi] or a grid value clipped into it; the grid has
@@ -90,5 +115,5 @@ export function kGrid(input: KGridInput): number[] {
       bestDist = dist;
     }
   }
-  return [best];
+  return { ks: [best], lo, hi, below, above, substituted: true, range };
 }

@@ -5,6 +5,7 @@
  * figures are pure functions of these records.
  */
 import { ValidationError } from "../core/errors.js";
+import { isFingerprint } from "./fingerprint.js";
 import { PARAM_NAMES, type Params } from "./grids.js";
 import { checkPreprocessing, type Preprocessing } from "./preprocess.js";
 
@@ -43,6 +44,11 @@ export interface FitRecord {
   readonly trainBCA?: number;
   /** Warnings of the fit (e.g. a class smaller than m + 1). */
   readonly warnings?: readonly string[];
+  /**
+   * Settings fingerprint of the fit (see plan.ts): what a resumed run compares
+   * before reusing the line. Absent in lines written before fingerprints existed.
+   */
+  readonly fingerprint?: string;
 }
 
 /** The identity of a fit: what a resuming runner compares. */
@@ -86,6 +92,13 @@ function isNonNegInt(v: unknown): v is number {
 
 function isUnit(v: unknown): v is number {
   return typeof v === "number" && v >= 0 && v <= 1;
+}
+
+/** Checks the optional "fingerprint" field of a results line. */
+export function checkFingerprintField(value: unknown, where: string): void {
+  if (value !== undefined && !isFingerprint(value)) {
+    fail(where, `"fingerprint" must be 16 lower-case hex digits. Got ${JSON.stringify(value)}.`);
+  }
 }
 
 /** Checks that `value` is a well-formed FitRecord; `where` prefixes error messages. */
@@ -142,6 +155,7 @@ export function checkFitRecord(value: unknown, where = "record"): FitRecord {
     fail(where, `"fitMs" must be a number in [0, inf). Got ${JSON.stringify(r.fitMs)}.`);
   }
   if (r.preprocess !== undefined) checkPreprocessing(r.preprocess, "preprocess");
+  checkFingerprintField(r.fingerprint, where);
   return r as unknown as FitRecord;
 }
 

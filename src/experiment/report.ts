@@ -10,6 +10,14 @@
  * averages (the authors' `std(mean(tmp, 1), [], 3)`). A method without results on
  * some dataset of the table (SLNP on Palm, Yale, ORL) shows "--" there and in the
  * Average row, as in the paper.
+ *
+ * Completeness: given what the run planned (`ReportOptions.completeness`), a run
+ * with fits still missing is reported as such, because its selection is over a
+ * partial grid: a line at the top says how many of the planned fits are done, each
+ * incomplete cell (and the Average of its method) is marked "†" with a list of
+ * "done / planned" per cell below the table, table.csv gains the columns
+ * fits_done and fits_planned, and summary.json a "completeness" object. The
+ * reports of a complete run carry no marks.
  */
 import { ValidationError } from "../core/errors.js";
 import { METHOD_DISPLAY_NAMES, METHOD_NAMES, type MethodName, type Params } from "./grids.js";
@@ -20,11 +28,12 @@ import {
   paperCell,
   paperDatasetName,
 } from "./paperTable.js";
-import { canonicalParams, type FitRecord } from "./records.js";
+import { canonicalParams, type FitIdentity, type FitRecord, fitKey } from "./records.js";
 import { dedupeRecords, type SelectionOptions, selectAll } from "./selection.js";
+import { type MethodStatistics, methodStatistics, type StatisticsOptions } from "./statistics.js";
 import { groupBy, mean, sampleStd } from "./stats.js";
 
-export interface ReportOptions extends SelectionOptions {
+export interface ReportOptions extends SelectionOptions, StatisticsOptions {
   /**
    * Row order. Default: the datasets of the records, those of the paper first in
    * the paper's order, the others in order of first appearance.
@@ -38,6 +47,69 @@ export interface ReportOptions extends SelectionOptions {
   readonly methods?: readonly string[];
   /** Put the paper's Table IV value and our difference beside each cell. */
   readonly comparePaper?: boolean;
+  /**
+   * How much of the planned run the records cover (see `completenessOf`); a string
+   * says why it is not known. Absent: the records are taken as the whole run.
+   */
+  readonly completeness?: Completeness | string;
+}
+
+/** Done and planned fits of one (dataset, method). */
+export interface CellCompleteness {
+  readonly planned: number;
+  readonly done: number;
+  /** Repeats with planned fits, and how many of them have every planned fit done. */
+  readonly repeats: number;
+  readonly repeatsComplete: number;
+}
+
+/** How much of a planned run is done. */
+export interface Completeness {
+  readonly planned: number;
+  readonly done: number;
+  /** cells[dataset][method], for every (dataset, method) with planned fits. */
+  readonly cells: Readonly<Record<string, Readonly<Record<string, CellCompleteness>>>>;
+}
+
+/**
+ * Counts, per (dataset, method), the planned fits and those done: `done` holds the
+ * fitKey of every fit with a result line (a fit or a refused configuration).
+ */
+export function completenessOf(
+  planned: Iterable<FitIdentity>,
+  done: ReadonlySet<string>,
+): Completeness {
+  const perRepeat = new Map<string, { planned: number; done: number }>();
+  let total = 0;
+  let finished = 0;
+  for (const fit of planned) {
+    const key = JSON.stringify([fit.dataset, fit.method, fit.repeat]);
+    const cur = perRepeat.get(key) ?? { planned: 0, done: 0 };
+    cur.planned++;
+    total++;
+    if (done.has(fitKey(fit))) {
+      cur.done++;
+      finished++;
+    }
+    perRepeat.set(key, cur);
+  }
+  const cells: Record<string, Record<string, CellCompleteness>> = {};
+  for (const [key, counts] of perRepeat) {
+    const [dataset, method] = JSON.parse(key) as [string, string, number];
+    cells[dataset] ??= {};
+    const cur = cells[dataset][method] ?? { planned: 0, done: 0, repeats: 0, repeatsComplete: 0 };
+    cells[dataset][method] = {
+      planned: cur.planned + counts.planned,
+      done: cur.done + counts.done,
+      repeats: cur.repeats + 1,
+      repeatsComplete: cur.repeatsComplete + (counts.done === counts.planned ? 1 : 0),
+    };
+  }
+  return { planned: total, done: finished, cells };
+}
+
+function isIncomplete(c: CellCompleteness | undefined): boolean {
+  return c !== undefined && c.done < c.planned;
 }
 
 /** The selected fit of one repeat, as reported. */
@@ -95,6 +167,8 @@ export interface ResultsSummary {
   readonly cells: Readonly<Record<string, Readonly<Record<string, CellSummary>>>>;
   /** average[method], null where the method lacks a dataset of the table ("--"). */
   readonly average: Readonly<Record<string, AverageSummary | null>>;
+  /** What the run planned and what is done; a string says why this is unknown; null: not given. */
+  readonly completeness: Completeness | string | null;
 }
 
 function defaultDatasets(records: readonly FitRecord[]): string[] {
@@ -141,6 +215,7 @@ export function summariseResults(
   records: readonly FitRecord[],
   options: ReportOptions = {},
 ): ResultsSummary {
+  checkConflicts(records);
   const all = dedupeRecords(records);
   const datasets = checkNames("datasets", options.datasets) ?? defaultDatasets(all);
   const methods = checkNames("methods", options.methods) ?? defaultMethods(all);
@@ -217,7 +292,60 @@ export function summariseResults(
       std: sampleStd(perRepeat),
     };
   }
-  return { datasets, methods, cells, average };
+  return { datasets, methods, cells, average, completeness: options.completeness ?? null };
+}
+
+/** Two records of the same fit with different BCA are a contradiction, not a duplicate to drop. */
+function checkConflicts(records: readonly FitRecord[]): void {
+  const seen = new Map<string, FitRecord>();
+  for (const r of records) {
+    const key = fitKey(r);
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, r);
+    else if (first.valBCA !== r.valBCA || first.testBCA !== r.testBCA) {
+      throw new ValidationError(
+        "records",
+        `Two records of the same fit (${r.dataset}, repeat ${r.repeat}, ${r.method}, k = ${r.k}, params ${JSON.stringify(canonicalParams(r.params))}) have different results (valBCA ${first.valBCA} vs ${r.valBCA}, testBCA ${first.testBCA} vs ${r.testBCA}).`,
+      );
+    }
+  }
+}
+
+/** The cell's completeness, or undefined when not given. */
+function cellCompleteness(
+  summary: ResultsSummary,
+  dataset: string,
+  method: string,
+): CellCompleteness | undefined {
+  const c = summary.completeness;
+  return c === null || typeof c === "string" ? undefined : c.cells[dataset]?.[method];
+}
+
+/** The summed completeness of a method over the datasets of the table (for its Average). */
+function columnCompleteness(summary: ResultsSummary, method: string): CellCompleteness | undefined {
+  const parts = summary.datasets
+    .map((d) => cellCompleteness(summary, d, method))
+    .filter((c): c is CellCompleteness => c !== undefined);
+  if (parts.length === 0) return undefined;
+  return parts.reduce((a, b) => ({
+    planned: a.planned + b.planned,
+    done: a.done + b.done,
+    repeats: a.repeats + b.repeats,
+    repeatsComplete: a.repeatsComplete + b.repeatsComplete,
+  }));
+}
+
+/** Whether the run the summary covers is known to be unfinished. */
+export function isIncompleteRun(summary: ResultsSummary): boolean {
+  const c = summary.completeness;
+  return c !== null && typeof c !== "string" && c.done < c.planned;
+}
+
+/** "972 of 12345 planned fits done (7.9 %)". */
+export function completenessText(c: Completeness): string {
+  const share = c.planned === 0 ? 100 : (100 * c.done) / c.planned;
+  const shown = c.done < c.planned ? Math.min(share, 99.9).toFixed(1) : "100";
+  return `${c.done} of ${c.planned} planned fits done (${shown} %)`;
 }
 
 /** A method's column title: the paper's spelling where known. */
@@ -277,6 +405,17 @@ export function tableMarkdown(summary: ResultsSummary, options: ReportOptions = 
   const repeatsText =
     ns.size === 1 ? `${[...ns][0]} repeat${[...ns][0] === 1 ? "" : "s"}` : "the repeats run";
   const lines: string[] = [];
+  const completeness = summary.completeness;
+  const incomplete = isIncompleteRun(summary);
+  if (typeof completeness === "string") {
+    lines.push(`Completeness unknown: ${completeness}`);
+    lines.push("");
+  } else if (incomplete && completeness !== null) {
+    lines.push(
+      `**Incomplete run: ${completenessText(completeness)}.** Cells marked † miss planned fits: their selection is over a partial grid and is not final.`,
+    );
+    lines.push("");
+  }
   lines.push(
     `Mean ± standard deviation of the test BCA (%) over ${repeatsText}; best per row in bold.`,
   );
@@ -292,11 +431,13 @@ export function tableMarkdown(summary: ResultsSummary, options: ReportOptions = 
     name: string,
     values: Array<{ mean: number; std: number } | undefined | null>,
     paper: (i: number) => PaperCell | null | undefined,
+    marked: (i: number) => boolean,
   ): string => {
     const best = bestIndices(values);
     const text = values.map((v, i) => {
       const core = v ? `${pct(v.mean)} ± ${pct(v.std)}` : "--";
-      const shown = v && best.has(i) ? `**${core}**` : core;
+      const bold = v && best.has(i) ? `**${core}**` : core;
+      const shown = marked(i) ? `${bold} †` : bold;
       return compare ? shown + paperNote(v ?? undefined, paper(i)) : shown;
     });
     return `| ${name} | ${text.join(" | ")} |`;
@@ -307,6 +448,7 @@ export function tableMarkdown(summary: ResultsSummary, options: ReportOptions = 
         d,
         methods.map((m) => cells[d][m]),
         (i) => paperCell(d, methods[i]),
+        (i) => isIncomplete(cellCompleteness(summary, d, methods[i])),
       ),
     );
   }
@@ -318,8 +460,29 @@ export function tableMarkdown(summary: ResultsSummary, options: ReportOptions = 
       "Average",
       methods.map((m) => average[m]),
       (i) => (averageComparable ? PAPER_TABLE_IV_AVERAGE[methods[i] as MethodName] : undefined),
+      (i) => isIncomplete(columnCompleteness(summary, methods[i])),
     ),
   );
+  if (incomplete) {
+    lines.push("");
+    lines.push("† Fits done / planned in the incomplete cells:");
+    for (const d of datasets) {
+      const row = methods
+        .map((m) => ({ m, c: cellCompleteness(summary, d, m) }))
+        .filter((x): x is { m: string; c: CellCompleteness } => isIncomplete(x.c));
+      if (row.length === 0) continue;
+      if (row.length === methods.length && row.every((x) => x.c.done === 0)) {
+        const planned = row.reduce((a, x) => a + x.c.planned, 0);
+        lines.push(`- ${d}: not started (0 / ${planned} fits)`);
+        continue;
+      }
+      const parts = row.map(
+        ({ m, c }) =>
+          `${methodTitle(m)} ${c.done} / ${c.planned} (${c.repeatsComplete} of ${c.repeats} repeats complete)`,
+      );
+      lines.push(`- ${d}: ${parts.join(", ")}`);
+    }
+  }
   return `${lines.join("\n")}\n`;
 }
 
@@ -330,11 +493,16 @@ function csvField(v: string): string {
 /**
  * `table.csv`, one line per (dataset, method) plus one per method for the Average:
  * `dataset,method,mean_pct,std_pct,n_repeats,paper_mean_pct,paper_std_pct`.
- * Percentages have 4 decimals; an empty field means "--" (or no paper value).
+ * Percentages have 4 decimals; an empty field means "--" (or no paper value). For a
+ * run with planned fits still missing, two more columns `fits_done,fits_planned`
+ * count them per cell (summed over datasets on the Average lines).
  */
 export function tableCsv(summary: ResultsSummary): string {
   const { datasets, methods, cells, average } = summary;
-  const out = ["dataset,method,mean_pct,std_pct,n_repeats,paper_mean_pct,paper_std_pct"];
+  const counts = isIncompleteRun(summary);
+  const out = [
+    `dataset,method,mean_pct,std_pct,n_repeats,paper_mean_pct,paper_std_pct${counts ? ",fits_done,fits_planned" : ""}`,
+  ];
   const f4 = (x: number) => (100 * x).toFixed(4);
   const line = (
     d: string,
@@ -342,23 +510,24 @@ export function tableCsv(summary: ResultsSummary): string {
     v: { mean: number; std: number } | undefined | null,
     n: number | undefined,
     paper: PaperCell | null | undefined,
+    done: CellCompleteness | undefined,
   ) => {
-    out.push(
-      [
-        csvField(d),
-        csvField(m),
-        v ? f4(v.mean) : "",
-        v ? f4(v.std) : "",
-        n === undefined ? "" : String(n),
-        paper ? paper.mean.toFixed(2) : "",
-        paper ? paper.std.toFixed(2) : "",
-      ].join(","),
-    );
+    const fields = [
+      csvField(d),
+      csvField(m),
+      v ? f4(v.mean) : "",
+      v ? f4(v.std) : "",
+      n === undefined ? "" : String(n),
+      paper ? paper.mean.toFixed(2) : "",
+      paper ? paper.std.toFixed(2) : "",
+    ];
+    if (counts) fields.push(done ? String(done.done) : "", done ? String(done.planned) : "");
+    out.push(fields.join(","));
   };
   for (const d of datasets) {
     for (const m of methods) {
       const c = cells[d][m];
-      line(d, m, c, c?.n, paperCell(d, m));
+      line(d, m, c, c?.n, paperCell(d, m), cellCompleteness(summary, d, m));
     }
   }
   const paperRows = datasets.map(paperDatasetName);
@@ -372,6 +541,7 @@ export function tableCsv(summary: ResultsSummary): string {
       a,
       a?.repeats.length,
       comparable ? PAPER_TABLE_IV_AVERAGE[m as MethodName] : undefined,
+      columnCompleteness(summary, m),
     );
   }
   return `${out.join("\n")}\n`;
@@ -389,6 +559,47 @@ export interface SummaryJSON {
   readonly average: Readonly<Record<string, AverageSummary | null>>;
   readonly paper?: Readonly<Record<string, Readonly<Record<string, PaperCell | null>>>>;
   readonly settings?: Readonly<Record<string, unknown>>;
+  /**
+   * Whether the results cover the planned run ("complete"), not yet
+   * ("incomplete": selections over partial grids, not final), or cannot be
+   * checked ("unknown", with the reason); absent when no plan was given.
+   */
+  readonly completeness?: SummaryCompleteness;
+  /** Significance tests between the methods (statistics.ts); added by `buildReports`. */
+  readonly statistics?: MethodStatistics;
+}
+
+/** The "completeness" object of summary.json. */
+export type SummaryCompleteness =
+  | {
+      readonly status: "complete" | "incomplete";
+      readonly fitsDone: number;
+      readonly fitsPlanned: number;
+      /** Per dataset and method, for the incomplete cells only. */
+      readonly incompleteCells: Readonly<
+        Record<string, Readonly<Record<string, CellCompleteness>>>
+      >;
+    }
+  | { readonly status: "unknown"; readonly reason: string };
+
+function summaryCompleteness(summary: ResultsSummary): SummaryCompleteness | undefined {
+  const c = summary.completeness;
+  if (c === null) return undefined;
+  if (typeof c === "string") return { status: "unknown", reason: c };
+  const incompleteCells: Record<string, Record<string, CellCompleteness>> = {};
+  for (const [d, row] of Object.entries(c.cells)) {
+    for (const [m, cell] of Object.entries(row)) {
+      if (!isIncomplete(cell)) continue;
+      incompleteCells[d] ??= {};
+      incompleteCells[d][m] = cell;
+    }
+  }
+  return {
+    status: c.done < c.planned ? "incomplete" : "complete",
+    fitsDone: c.done,
+    fitsPlanned: c.planned,
+    incompleteCells,
+  };
 }
 
 /**
@@ -414,6 +625,7 @@ export function summaryJSON(
       }
     }
   }
+  const completeness = summaryCompleteness(summary);
   return {
     format: "sdspcaan-summary",
     version: 1,
@@ -424,19 +636,27 @@ export function summaryJSON(
     average: summary.average,
     ...(Object.keys(paper).length > 0 ? { paper } : {}),
     ...(settings ? { settings } : {}),
+    ...(completeness ? { completeness } : {}),
   };
 }
 
-/** The three report files' contents from the records of a run. */
+/** The report files' contents from the records of a run. */
 export function buildReports(
   records: readonly FitRecord[],
   options: ReportOptions = {},
   settings?: Readonly<Record<string, unknown>>,
-): { tableMd: string; tableCsv: string; summary: SummaryJSON } {
+): {
+  tableMd: string;
+  tableCsv: string;
+  summary: SummaryJSON;
+  statistics: MethodStatistics;
+} {
   const s = summariseResults(records, options);
+  const statistics = methodStatistics(s, options);
   return {
     tableMd: tableMarkdown(s, options),
     tableCsv: tableCsv(s),
-    summary: summaryJSON(s, settings),
+    summary: { ...summaryJSON(s, settings), statistics },
+    statistics,
   };
 }

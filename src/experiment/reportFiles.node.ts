@@ -1,10 +1,18 @@
 /**
  * The report files of a results directory, rebuilt from `results.jsonl` (and
- * `settings.json` when present): `table.md`, `table.csv`, `summary.json`, and the
+ * `settings.json` when present): `table.md`, `table.csv`, `summary.json`,
+ * `statistics.md` (statisticsFiles.node.ts), and the
  * figures `figures/bca-vs-k`, `figures/sensitivity` (when SDSPCAAN ran over a
  * parameter grid) and `figures/embedding` (a 2-D embedding of one data set), each
  * as SVG and PNG. Everything is a function of the files, so `report` after an
  * interrupted or finished run gives the same output as the run itself.
+ *
+ * The report rebuilds the plan of the run from settings.json (plan.ts) to know
+ * what was planned: a line counts only when its fit is planned and its settings
+ * fingerprint is the planned one (a line without a fingerprint, written before
+ * lines carried one, counts as made under settings.json), and an unfinished run
+ * is reported as such (report.ts). Bad lines in results.jsonl are an error naming
+ * file and line, with the way out (`experiment ... --repair`).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,14 +26,27 @@ import { writeFigure } from "../plot/render.js";
 import { sensitivityHeatmapPanels } from "../plot/sensitivity.js";
 import { bcaVersusK, sensitivitySurfaces } from "./figures.js";
 import { PARAM_NAMES, type Params } from "./grids.js";
+import { type PlanDataset, planRun, type RunPlan } from "./plan.js";
 import type { FitRecord } from "./records.js";
-import { paramsKey } from "./records.js";
-import { buildReports, methodTitle, type ReportOptions } from "./report.js";
+import { fitKey, paramsKey } from "./records.js";
 import {
+  buildReports,
+  type Completeness,
+  completenessOf,
+  completenessText,
+  methodTitle,
+  type ReportOptions,
+} from "./report.js";
+import {
+  badLinesError,
+  dedupeEntries,
+  describeFit,
+  isSkipped,
+  type ResultEntry,
   readJsonFile,
-  readResultsFile,
   resultsPaths,
   type SkippedFit,
+  scanResultsFile,
 } from "./resultsFile.node.js";
 import {
   type DatasetSettings,
@@ -33,9 +54,11 @@ import {
   gridPoints,
   type RunSettings,
   readRunSettings,
+  splitsChecksum,
 } from "./runner.node.js";
 import { selectModel } from "./selection.js";
 import { makeSplit, parseSplitFile, type Split } from "./splits.js";
+import { writeStatisticsFiles } from "./statisticsFiles.node.js";
 import { makeSyntheticDataset, type SyntheticOptions } from "./synthetic.js";
 import { methodOptionsFor, prepareSplit, type UnitDataset } from "./units.node.js";
 
@@ -50,6 +73,8 @@ export interface RunReportOptions {
   readonly embeddingMethod?: string;
   /** Data set of the embedding figure (default the first of the table). */
   readonly embeddingDataset?: string;
+  /** Reference method of the per-data-set tests in statistics.md (default SDSPCAAN). */
+  readonly baselineMethod?: string;
 }
 
 /** What `writeRunReports` wrote. */
@@ -62,6 +87,12 @@ export interface RunReport {
   readonly warnings: string[];
   readonly records: number;
   readonly skipped: readonly SkippedFit[];
+  /** What the run planned and what is done, or why that cannot be known. */
+  readonly completeness: Completeness | string;
+  /** Notes for the user: how complete the run is, lines left out and why. */
+  readonly notes: string[];
+  /** A few lines on which differences are significant (statistics.md has the details). */
+  readonly statisticsSummary: string;
 }
 
 /** Per (dataset, method): how many configurations were refused and the first reason. */
@@ -97,8 +128,148 @@ function onGrid(settings: RunSettings | null): (r: FitRecord | SkippedFit) => bo
 }
 
 /**
+ * Rebuilds the plan of a run from its settings. Labels are loaded only when the
+ * plan depends on them (stratified splits, LDA's k bound), explicit splits are
+ * read from their recorded file. Returns a string saying why when the plan cannot
+ * be rebuilt (data given in memory, a file gone or changed).
+ */
+export async function rebuildPlan(
+  settings: RunSettings,
+  loaded: Map<string, UnitDataset>,
+): Promise<RunPlan | string> {
+  const needsLabels = settings.stratify || settings.methods.includes("lda");
+  const inputs: PlanDataset[] = [];
+  try {
+    for (const entry of settings.datasets) {
+      let y: UnitDataset["y"] | null = null;
+      if (needsLabels) {
+        let data = loaded.get(entry.name) ?? null;
+        if (data === null) {
+          data = await reloadDataset(entry);
+          if (data === null) {
+            return `the plan needs the labels of ${entry.name}, which was given in memory and cannot be reloaded.`;
+          }
+          loaded.set(entry.name, data);
+        }
+        y = data.y;
+      }
+      let splits: PlanDataset["splits"] = null;
+      if (entry.splitsChecksum !== null) {
+        if (entry.splitsFile === null) {
+          return `the explicit splits of ${entry.name} were given in memory, not as a file.`;
+        }
+        const read = parseSplitFile(readJsonFile(entry.splitsFile), entry.n);
+        if (
+          read.length < settings.repeats ||
+          splitsChecksum(read.slice(0, settings.repeats)) !== entry.splitsChecksum
+        ) {
+          return `the split file ${entry.splitsFile} of ${entry.name} changed since the run.`;
+        }
+        splits = read;
+      }
+      inputs.push({ y, splits });
+    }
+    return planRun(settings, inputs);
+  } catch (err) {
+    if (!(err instanceof SdspcaanError)) throw err;
+    return `the plan cannot be rebuilt from settings.json (${err.message})`;
+  }
+}
+
+/** The lines of a results directory that the report uses, and what it found out about the rest. */
+interface ReportLines {
+  readonly records: FitRecord[];
+  readonly skipped: SkippedFit[];
+  readonly completeness: Completeness | string;
+  readonly notes: string[];
+}
+
+/**
+ * Reads results.jsonl for a report: bad lines are an error (with the way out);
+ * with a plan, a line is used when its fit is planned and its fingerprint (for a
+ * line without one: the planned one, as settings.json made it) is the planned
+ * one. Lines of planned fits made with other settings are left out, and said so.
+ */
+async function reportLines(
+  dir: string,
+  settings: RunSettings | null,
+  loaded: Map<string, UnitDataset>,
+): Promise<ReportLines> {
+  const paths = resultsPaths(dir);
+  const scanned = scanResultsFile(paths.results);
+  const plan =
+    settings === null
+      ? "there is no settings.json to say what was planned."
+      : await rebuildPlan(settings, loaded);
+  const planned = typeof plan === "string" ? null : plan.fingerprints;
+  const effective = (e: ResultEntry) =>
+    e.line.fingerprint ?? planned?.get(fitKey(e.line)) ?? "settings.json";
+  const { entries, conflicts } = dedupeEntries(
+    scanned.entries,
+    // Without a plan, lines of one fit cannot be told apart by their settings: any two disagree.
+    planned === null ? (e) => fitKey(e.line) : (e) => `${fitKey(e.line)}|${effective(e)}`,
+  );
+  if (scanned.invalid.length > 0 || conflicts.length > 0) {
+    throw badLinesError(paths.results, scanned.invalid, conflicts);
+  }
+  const notes: string[] = [];
+  const used: ResultEntry[] = [];
+  if (planned === null) {
+    const inRun = onGrid(settings);
+    used.push(...entries.filter((e) => inRun(e.line)));
+  } else {
+    const other: ResultEntry[] = [];
+    for (const e of entries) {
+      const fp = planned.get(fitKey(e.line));
+      if (fp === undefined) continue;
+      if (effective(e) === fp) used.push(e);
+      else other.push(e);
+    }
+    if (other.length > 0) {
+      notes.push(
+        `${other.length} line${other.length === 1 ? "" : "s"} of ${paths.results} left out: made with other settings than settings.json describes (the settings fingerprint differs), e.g. line ${other[0].lineNo} (${describeFit(other[0].line)}). Run the experiment again with --force to redo those fits.`,
+      );
+    }
+  }
+  const records: FitRecord[] = [];
+  const skipped: SkippedFit[] = [];
+  for (const e of used) {
+    if (isSkipped(e.line)) skipped.push(e.line);
+    else records.push(e.line);
+  }
+  let completeness: Completeness | string;
+  if (typeof plan === "string") {
+    completeness = plan;
+    notes.push(`Completeness unknown: ${plan}`);
+  } else {
+    const done = new Set(used.map((e) => fitKey(e.line)));
+    completeness = completenessOf(plannedFits(plan, settings as RunSettings), done);
+    notes.push(
+      completeness.done < completeness.planned
+        ? `Incomplete run: ${completenessText(completeness)}; cells marked † are not final.`
+        : `Complete run: all ${completeness.planned} planned fits are done.`,
+    );
+  }
+  return { records, skipped, completeness, notes };
+}
+
+/** Every planned fit of a plan, as fit identities. */
+function* plannedFits(
+  plan: RunPlan,
+  settings: RunSettings,
+): Generator<{ dataset: string; repeat: number; method: string; k: number; params: Params }> {
+  for (const u of plan.units) {
+    const dataset = settings.datasets[u.dataset].name;
+    for (const f of u.fits) {
+      yield { dataset, repeat: u.repeat, method: u.method, k: f.k, params: f.params };
+    }
+  }
+}
+
+/**
  * Rebuilds table.md, table.csv, summary.json and the figures of a results
- * directory. Throws a ValidationError when the directory holds no fit record.
+ * directory. Throws a ValidationError when the directory holds no fit record, and
+ * a DataFormatError naming file and line for a bad line in results.jsonl.
  */
 export async function writeRunReports(
   dir: string,
@@ -106,10 +277,8 @@ export async function writeRunReports(
 ): Promise<RunReport> {
   const paths = resultsPaths(dir);
   const settings = readRunSettings(dir);
-  const parsed = readResultsFile(paths.results);
-  const inRun = onGrid(settings);
-  const records = parsed.records.filter(inRun);
-  const skipped = parsed.skipped.filter(inRun);
+  const loaded = new Map(options.data ?? []);
+  const { records, skipped, completeness, notes } = await reportLines(dir, settings, loaded);
   if (records.length === 0) {
     const why =
       skipped.length > 0
@@ -120,20 +289,31 @@ export async function writeRunReports(
       `${paths.results} holds no finished fit, so there is nothing to report.${why}`,
     );
   }
+  const incomplete = typeof completeness !== "string" && completeness.done < completeness.planned;
+  // An unfinished run shows every planned data set and method, so that what is missing shows.
   const present = new Set([...records, ...skipped].map((r) => r.method));
   const withData = new Set(records.map((r) => r.dataset));
+  const plannedCells = typeof completeness === "string" ? null : completeness.cells;
   const reportOptions: ReportOptions = {
     comparePaper: options.comparePaper === true,
+    completeness,
+    ...(options.baselineMethod !== undefined ? { baselineMethod: options.baselineMethod } : {}),
     ...(settings
       ? {
           grid: (method: string) => gridPoints(method, settings.grid),
-          datasets: settings.datasets.map((d) => d.name).filter((d) => withData.has(d)),
-          methods: settings.methods.filter((m) => present.has(m)),
+          datasets: settings.datasets
+            .map((d) => d.name)
+            .filter((d) => withData.has(d) || (incomplete && plannedCells?.[d] !== undefined)),
+          methods: settings.methods.filter(
+            (m) =>
+              present.has(m) ||
+              (incomplete && Object.values(plannedCells ?? {}).some((row) => row[m] !== undefined)),
+          ),
         }
       : {}),
   };
   const skippedSummary = summariseSkipped(skipped);
-  const { tableMd, tableCsv, summary } = buildReports(records, reportOptions, {
+  const { tableMd, tableCsv, summary, statistics } = buildReports(records, reportOptions, {
     ...(settings ?? {}),
     skipped: skippedSummary,
   });
@@ -174,13 +354,25 @@ export async function writeRunReports(
       return [w.svg, w.png];
     });
     await tryFigure("embedding", async () => {
-      const spec = await embeddingSpec(records, settings, options, warnings);
+      const spec = await embeddingSpec(records, settings, { ...options, data: loaded }, warnings);
       if (spec === null) return null;
       const w = await writeFigure(spec, join(figDir, "embedding"));
       return [w.svg, w.png];
     });
   }
-  return { tableMd, files, warnings, records: records.length, skipped };
+  const stats = await writeStatisticsFiles(dir, statistics, options.figures !== false);
+  files.push(...stats.files);
+  warnings.push(...stats.warnings);
+  return {
+    tableMd,
+    files,
+    warnings,
+    records: records.length,
+    skipped,
+    completeness,
+    notes,
+    statisticsSummary: stats.consoleSummary,
+  };
 }
 
 /** Fig. 1 from records: one line per method, ± std over data sets (or over repeats for one). */

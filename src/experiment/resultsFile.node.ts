@@ -8,14 +8,23 @@
  * training samples, ...). They are recorded so that resuming does not retry them
  * and the report can say why a cell is "--".
  *
+ * Every line carries the settings fingerprint of its fit (see plan.ts); lines
+ * written before fingerprints existed have none and are read as carrying the
+ * fingerprint that settings.json gives them.
+ *
  * Crash safety: every line is written with one `write` call; a process killed in
  * the middle of a write leaves at most one partial last line without its "\n".
- * Readers ignore such a tail, and the writer cuts it off before appending.
+ * Readers ignore such a tail, and the writer cuts it off before appending. Any
+ * other bad line (not JSON, not a results line, or a second line of the same fit
+ * with another result) is an error naming the file and line; `--repair` moves
+ * such lines to `results.rejected.jsonl`, and the rewrite of `results.jsonl` that
+ * follows is atomic (temporary file, then rename).
  */
 import {
   closeSync,
   existsSync,
   fstatSync,
+  fsyncSync,
   ftruncateSync,
   mkdirSync,
   openSync,
@@ -28,9 +37,11 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { DataFormatError, ValidationError } from "../core/errors.js";
+import { canonicalJson } from "./fingerprint.js";
 import { PARAM_NAMES, type Params } from "./grids.js";
 import {
   canonicalParams,
+  checkFingerprintField,
   checkFitRecord,
   type FitIdentity,
   type FitRecord,
@@ -40,6 +51,8 @@ import {
 
 export const RESULTS_FILE = "results.jsonl";
 export const SETTINGS_FILE = "settings.json";
+/** Where `--repair` moves bad lines of results.jsonl. */
+export const REJECTED_FILE = "results.rejected.jsonl";
 
 /** A configuration the method refused; stored so that a resumed run does not retry it. */
 export interface SkippedFit {
@@ -53,6 +66,8 @@ export interface SkippedFit {
   readonly reason: string;
   /** The error class, e.g. "ValidationError". */
   readonly error: string;
+  /** Settings fingerprint, as for fit records (absent in lines written before fingerprints). */
+  readonly fingerprint?: string;
 }
 
 /** One line of `results.jsonl`. */
@@ -104,46 +119,262 @@ export interface ParsedResults {
   readonly ignoredTail: string;
 }
 
+/** One well-formed line of a results file. */
+export interface ResultEntry {
+  /** 1-based line number in the file. */
+  readonly lineNo: number;
+  /** The line as written (without its "\n"). */
+  readonly text: string;
+  readonly line: ResultLine;
+}
+
+/** A line that is not a valid results line. */
+export interface InvalidLine {
+  readonly lineNo: number;
+  readonly text: string;
+  readonly reason: string;
+}
+
+/** Two lines that record the same fit with different results. */
+export interface ConflictingLines {
+  readonly first: ResultEntry;
+  readonly second: ResultEntry;
+  /** What differs, e.g. "testBCA 0.5 vs 0.75". */
+  readonly difference: string;
+}
+
+/** Every line of a results file, sorted into good and bad, without throwing. */
+export interface ScannedResults {
+  readonly file: string;
+  readonly entries: ResultEntry[];
+  readonly invalid: InvalidLine[];
+  /** Characters after the last "\n" that were ignored (a write cut short by a crash). */
+  readonly ignoredTail: string;
+}
+
+/** Checks one line of text as a results line (throws ValidationError naming `where`). */
+function checkResultLine(obj: unknown, where: string): ResultLine {
+  if (obj !== null && typeof obj === "object" && (obj as SkippedFit).status === "skipped") {
+    const skipped = checkSkipped(obj as Record<string, unknown>, where);
+    checkFingerprintField((obj as Record<string, unknown>).fingerprint, where);
+    return skipped;
+  }
+  return checkFitRecord(obj, where);
+}
+
 /**
- * Parses the text of `results.jsonl`. Blank lines are skipped; text after the last
- * newline is what a run killed mid-write leaves and is ignored (its fit is simply
- * redone). Any other malformed line throws naming `file` and the line number.
+ * Sorts the lines of `results.jsonl` into well-formed entries and invalid lines.
+ * Blank lines are skipped; text after the last newline is what a run killed
+ * mid-write leaves and is ignored (its fit is simply redone).
  */
-export function parseResultLines(text: string, file = RESULTS_FILE): ParsedResults {
+export function scanResultLines(text: string, file = RESULTS_FILE): ScannedResults {
   const end = text.lastIndexOf("\n") + 1;
   const lines = text.slice(0, end).split("\n");
-  const records: FitRecord[] = [];
-  const skipped: SkippedFit[] = [];
+  const entries: ResultEntry[] = [];
+  const invalid: InvalidLine[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].trim();
+    const raw = lines[i];
+    const line = raw.trim();
     if (line === "") continue;
+    const lineNo = i + 1;
     let obj: unknown;
     try {
       obj = JSON.parse(line);
     } catch (err) {
-      throw new DataFormatError(
-        file,
-        `line ${i + 1} is not valid JSON (${(err as Error).message})`,
-      );
+      invalid.push({
+        lineNo,
+        text: raw,
+        reason: `line ${lineNo} is not valid JSON (${(err as Error).message})`,
+      });
+      continue;
     }
     try {
-      if (obj !== null && typeof obj === "object" && (obj as SkippedFit).status === "skipped") {
-        skipped.push(checkSkipped(obj as Record<string, unknown>, `line ${i + 1}`));
-      } else {
-        records.push(checkFitRecord(obj, `line ${i + 1}`));
-      }
+      entries.push({ lineNo, text: raw, line: checkResultLine(obj, `line ${lineNo}`) });
     } catch (err) {
-      if (err instanceof ValidationError) throw new DataFormatError(file, err.message);
-      throw err;
+      if (!(err instanceof ValidationError)) throw err;
+      invalid.push({ lineNo, text: raw, reason: err.message });
     }
   }
-  return { records, skipped, ignoredTail: text.slice(end) };
+  return { file, entries, invalid, ignoredTail: text.slice(end) };
+}
+
+/** Scans `results.jsonl` at `path`; a missing file scans as empty. */
+export function scanResultsFile(path: string): ScannedResults {
+  if (!existsSync(path)) return { file: path, entries: [], invalid: [], ignoredTail: "" };
+  return scanResultLines(readFileSync(path, "utf8"), path);
+}
+
+/** The fields that make a line's result: everything but the timing and the fingerprint. */
+function resultFields(line: ResultLine): Record<string, unknown> {
+  const { fitMs: _t, fingerprint: _f, ...rest } = line as FitRecord & { fingerprint?: string };
+  return rest;
+}
+
+/** What differs between two lines of the same fit, for messages. */
+function describeDifference(a: ResultLine, b: ResultLine): string {
+  const x = resultFields(a);
+  const y = resultFields(b);
+  const keys = [...new Set([...Object.keys(x), ...Object.keys(y)])];
+  const diffs = keys
+    .filter((k) => canonicalJson(x[k]) !== canonicalJson(y[k]))
+    .map((k) => `${k} ${canonicalJson(x[k])} vs ${canonicalJson(y[k])}`);
+  return diffs.slice(0, 3).join(", ") + (diffs.length > 3 ? `, and ${diffs.length - 3} more` : "");
+}
+
+/** "Yale, repeat 0, pca, k = 20, delta = 0.1" for messages. */
+export function describeFit(line: FitIdentity): string {
+  return `${line.dataset}, repeat ${line.repeat}, ${line.method}, ${describeConfiguration(line)}`;
+}
+
+/** The key under which two lines record the same fit: its identity and its fingerprint. */
+export function entryKey(line: ResultLine): string {
+  return `${fitKey(line)}|${line.fingerprint ?? ""}`;
+}
+
+/**
+ * Drops repeated lines of the same fit that agree on its result (all fields but
+ * fitMs and the fingerprint; the first is kept), and lists those that disagree.
+ * `keyOf` says which lines record the same fit (default: identity and fingerprint).
+ */
+export function dedupeEntries(
+  entries: readonly ResultEntry[],
+  keyOf: (entry: ResultEntry) => string = (e) => entryKey(e.line),
+): { entries: ResultEntry[]; duplicates: number; conflicts: ConflictingLines[] } {
+  const first = new Map<string, { entry: ResultEntry; result: string }>();
+  const kept: ResultEntry[] = [];
+  const conflicts: ConflictingLines[] = [];
+  let duplicates = 0;
+  for (const entry of entries) {
+    const key = keyOf(entry);
+    const result = canonicalJson(resultFields(entry.line));
+    const seen = first.get(key);
+    if (seen === undefined) {
+      first.set(key, { entry, result });
+      kept.push(entry);
+    } else if (seen.result === result) {
+      duplicates++;
+    } else {
+      conflicts.push({
+        first: seen.entry,
+        second: entry,
+        difference: describeDifference(seen.entry.line, entry.line),
+      });
+    }
+  }
+  return { entries: kept, duplicates, conflicts };
+}
+
+/** How to get out of bad lines, appended to every message about them. */
+export const REPAIR_HINT = `To move the bad lines to ${REJECTED_FILE} and redo those fits, run the experiment command again with --repair.`;
+
+/** The message of a conflict between two lines. */
+export function describeConflict(c: ConflictingLines): string {
+  return `lines ${c.first.lineNo} and ${c.second.lineNo} record the same fit (${describeFit(c.first.line)}) with different results (${c.difference})`;
+}
+
+/**
+ * The error for bad lines of a results file: names the file and the first
+ * problem's line(s), counts the others, and says how to repair.
+ */
+export function badLinesError(
+  file: string,
+  invalid: readonly InvalidLine[],
+  conflicts: readonly ConflictingLines[],
+): DataFormatError {
+  const problems = [
+    ...invalid.map((b) => ({ at: b.lineNo, text: b.reason, lines: [b.lineNo] })),
+    ...conflicts.map((c) => ({
+      at: c.second.lineNo,
+      text: describeConflict(c),
+      lines: [c.first.lineNo, c.second.lineNo],
+    })),
+  ].sort((a, b) => a.at - b.at);
+  const more = problems.slice(1);
+  const others =
+    more.length === 0
+      ? ""
+      : `; ${more.length} more bad line${more.length === 1 ? "" : "s"} (line${more.length === 1 ? "" : "s"} ${more
+          .slice(0, 10)
+          .map((p) => p.lines.join(" and "))
+          .join(", ")}${more.length > 10 ? ", ..." : ""})`;
+  return new DataFormatError(file, `${problems[0].text}${others}. ${REPAIR_HINT}`);
+}
+
+/**
+ * Parses the text of `results.jsonl`. Blank lines are skipped; text after the last
+ * newline is what a run killed mid-write leaves and is ignored (its fit is simply
+ * redone). Repeated lines of the same fit (identity and fingerprint) that agree
+ * are read once; a malformed line, or two lines of the same fit with different
+ * results, throws a DataFormatError naming `file` and the line numbers.
+ */
+export function parseResultLines(text: string, file = RESULTS_FILE): ParsedResults {
+  const scanned = scanResultLines(text, file);
+  const { entries, conflicts } = dedupeEntries(scanned.entries);
+  if (scanned.invalid.length > 0 || conflicts.length > 0) {
+    throw badLinesError(file, scanned.invalid, conflicts);
+  }
+  const records: FitRecord[] = [];
+  const skipped: SkippedFit[] = [];
+  for (const e of entries) {
+    if (isSkipped(e.line)) skipped.push(e.line);
+    else records.push(e.line);
+  }
+  return { records, skipped, ignoredTail: scanned.ignoredTail };
 }
 
 /** Reads `results.jsonl` at `path`; a missing file reads as empty. */
 export function readResultsFile(path: string): ParsedResults {
   if (!existsSync(path)) return { records: [], skipped: [], ignoredTail: "" };
   return parseResultLines(readFileSync(path, "utf8"), path);
+}
+
+/** Writes all of `text` at the file position of `fd`. */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, "utf8");
+  let off = 0;
+  while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+}
+
+/**
+ * Replaces a results file by the given lines (each without "\n"), atomically:
+ * a crash leaves either the old file or the new one.
+ */
+export function rewriteResultsFile(path: string, lines: readonly string[]): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}`;
+  const fd = openSync(tmp, "w");
+  try {
+    writeAll(fd, lines.map((l) => `${l}\n`).join(""));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+}
+
+/**
+ * Appends lines set aside from a results file to `path` (e.g.
+ * results.rejected.jsonl), one JSON object per line: the line number it had,
+ * why it was set aside, and its text as it was.
+ */
+export function appendSetAside(
+  path: string,
+  lines: ReadonlyArray<{ readonly lineNo: number; readonly text: string; readonly reason: string }>,
+): void {
+  if (lines.length === 0) return;
+  mkdirSync(dirname(path), { recursive: true });
+  const fd = openSync(path, "a");
+  try {
+    writeAll(
+      fd,
+      lines
+        .map((l) => `${JSON.stringify({ line: l.lineNo, reason: l.reason, text: l.text })}\n`)
+        .join(""),
+    );
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The fitKeys of every line (fits and skipped configurations): what a resumed run skips. */
@@ -251,9 +482,13 @@ export function readJsonFile(path: string): unknown {
   }
 }
 
-/** The results and settings files of a results directory. */
-export function resultsPaths(dir: string): { results: string; settings: string } {
-  return { results: join(dir, RESULTS_FILE), settings: join(dir, SETTINGS_FILE) };
+/** The results, settings and rejected-lines files of a results directory. */
+export function resultsPaths(dir: string): { results: string; settings: string; rejected: string } {
+  return {
+    results: join(dir, RESULTS_FILE),
+    settings: join(dir, SETTINGS_FILE),
+    rejected: join(dir, REJECTED_FILE),
+  };
 }
 
 /** A fit identity with its params in canonical order (for messages and sorting). */

@@ -9,12 +9,18 @@
  * number of workers, nor on where an interrupted run stopped: nothing is carried
  * from one grid point to the next.
  *
- * Every finished fit is appended to `<out>/results.jsonl` at once; a re-run with
- * the same settings skips every fit already there, so an interrupted run loses at
- * most the fits in flight. `settings.json` records what the run was asked to do,
- * and a resumed run with different settings is refused unless `force` is set.
+ * Every finished fit is appended to `<out>/results.jsonl` at once, with the
+ * settings fingerprint of the fit (plan.ts); a re-run skips every fit whose line
+ * is there with the fingerprint the run now asks for, so an interrupted run loses
+ * at most the fits in flight, and a line made under other settings is never
+ * taken for a result of this run. `settings.json` records what the run was asked
+ * to do; a resumed run with different settings, or with lines of other settings,
+ * is refused unless `force` is set, which reuses every fit whose fingerprint
+ * matches and sets the other lines aside. Bad lines (not JSON, not a results
+ * line, two lines of one fit with different results) are an error unless
+ * `repair` is set, which moves them to results.rejected.jsonl and redoes them.
  */
-import { existsSync, readFileSync, renameSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { dirname, join, resolve as resolvePath } from "node:path";
@@ -39,40 +45,43 @@ import {
   methodNames,
   normalizeMethodName,
 } from "../methods/registry.js";
+import { type GridSpec, METHOD_NAMES, METHOD_PARAMS, parseGridSpec } from "./grids.js";
+import { PAPER_K_GRID } from "./kGrid.js";
 import {
-  type GridSpec,
-  hyperparameterGrid,
-  METHOD_NAMES,
-  METHOD_PARAMS,
-  type MethodName,
-  type Params,
-  parseGridSpec,
-} from "./grids.js";
-import { PAPER_K_GRID, kGrid as validKs } from "./kGrid.js";
-import { checkPreprocessing, type Preprocessing } from "./preprocess.js";
-import { canonicalParams, type FitRecord, fitKey } from "./records.js";
+  type DatasetOrigin,
+  type DatasetSettings,
+  FitFingerprints,
+  gridPoints,
+  planRun,
+  planSplit,
+  type RunPlan,
+  type RunSettings,
+} from "./plan.js";
+import { checkPreprocessing, PREPROCESSINGS, type Preprocessing } from "./preprocess.js";
+import { type FitRecord, fitKey } from "./records.js";
 import {
-  finishedKeys,
+  appendSetAside,
+  badLinesError,
+  type ConflictingLines,
+  dedupeEntries,
+  describeConflict,
+  describeFit,
   isSkipped,
-  type ParsedResults,
+  RESULTS_FILE,
+  type ResultEntry,
   type ResultLine,
   ResultsWriter,
   readJsonFile,
-  readResultsFile,
+  resultLineText,
   resultsPaths,
+  rewriteResultsFile,
+  SETTINGS_FILE,
   type SkippedFit,
+  scanResultsFile,
   writeJsonFile,
 } from "./resultsFile.node.js";
+import { PAPER_FRACTIONS, parseSplitFile, type Split, type SplitFractions } from "./splits.js";
 import {
-  makeSplit,
-  PAPER_FRACTIONS,
-  parseSplitFile,
-  type Split,
-  type SplitFractions,
-  splitSeed,
-} from "./splits.js";
-import {
-  type FitRequest,
   shareDataset,
   type UnitDataset,
   UnitRunner,
@@ -81,10 +90,8 @@ import {
 } from "./units.node.js";
 import type { ErrorMessage, FromWorker, ToWorker, WorkerInit } from "./worker.node.js";
 
-/** Where a data set came from, recorded in settings.json so that reports can reload it. */
-export type DatasetOrigin =
-  | { readonly kind: "file"; readonly path: string; readonly load: Readonly<LoadOptions> }
-  | { readonly kind: string; readonly [key: string]: unknown };
+export type { DatasetOrigin, DatasetSettings, RunSettings } from "./plan.js";
+export { gridPoints, presetUnitOptions } from "./plan.js";
 
 /** A data set of the run: a registry name or file path, or data in memory. */
 export type ExperimentDataset =
@@ -142,8 +149,18 @@ export interface ExperimentOptions {
   readonly inProcess?: boolean;
   /** Results directory (results.jsonl, settings.json). Without it nothing is written. */
   readonly out?: string;
-  /** Resume even when settings.json differs from these settings. */
+  /**
+   * Go on in a results directory whose settings.json or lines were made with other
+   * settings: every fit whose settings fingerprint matches is reused, the lines
+   * that do not match are moved to results.jsonl.old-N, and their fits are redone.
+   */
   readonly force?: boolean;
+  /**
+   * Move bad lines of results.jsonl (not JSON, not a results line, two lines of one
+   * fit with different results) to results.rejected.jsonl and redo their fits,
+   * instead of stopping with an error.
+   */
+  readonly repair?: boolean;
 }
 
 /** Reported after every finished fit (and once at the start). */
@@ -164,44 +181,20 @@ export interface ExperimentProgress {
   readonly line?: ResultLine;
 }
 
+/** A message for the user, given while the run is prepared (before any fit). */
+export interface ExperimentMessage {
+  /** "warning": the run does not do all it was asked (e.g. k values dropped); "note": for information. */
+  readonly level: "note" | "warning";
+  readonly text: string;
+}
+
 /** Progress and cancellation of a run. */
 export interface ExperimentCallbacks {
   readonly onProgress?: (progress: ExperimentProgress) => void;
+  /** Each note and warning as it arises (they are also in the result). */
+  readonly onMessage?: (message: ExperimentMessage) => void;
   /** Aborting stops the run: in-flight fits are lost, the results file stays consistent. */
   readonly signal?: AbortSignal;
-}
-
-/** A data set of a run as recorded in settings.json. */
-export interface DatasetSettings {
-  readonly name: string;
-  readonly n: number;
-  readonly d: number;
-  readonly classes: number;
-  /** Hash of X and y: a resumed run must see the same data. */
-  readonly checksum: string;
-  /** Hash of the explicit splits, or null for seeded splits. */
-  readonly splitsChecksum: string | null;
-  /** Where the data came from (null: given in memory without an origin). */
-  readonly origin: DatasetOrigin | null;
-  /** The split file of explicit splits (null: seeded, or splits given in memory). */
-  readonly splitsFile: string | null;
-}
-
-/** settings.json of a results directory. */
-export interface RunSettings {
-  readonly format: "sdspcaan-experiment";
-  readonly version: 1;
-  readonly datasets: readonly DatasetSettings[];
-  readonly methods: readonly string[];
-  readonly grid: GridSpec;
-  readonly kGrid: readonly number[];
-  readonly repeats: number;
-  readonly seed: number;
-  readonly preprocess: Preprocessing;
-  readonly stratify: boolean;
-  readonly fractions: SplitFractions;
-  /** The fixed options each method was constructed with (besides k and the grid point). */
-  readonly methodOptions: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** What a run produced. */
@@ -214,18 +207,13 @@ export interface ExperimentResult {
   /** Fits of the whole run, and how many were found in the results file at the start. */
   readonly total: number;
   readonly resumed: number;
-  /** Notes for the user, e.g. a method with no valid k on a data set. */
+  /** Notes for the user, e.g. a method with no valid k on a data set, or what a resume reused. */
   readonly notes: string[];
+  /** Warnings: what the run does not do although asked (e.g. k values dropped from the k grid). */
+  readonly warnings: string[];
   /** The loaded data sets, by name (for reports that refit, e.g. the embedding figure). */
   readonly data: ReadonlyMap<string, UnitDataset>;
   readonly elapsedMs: number;
-}
-
-/** Bounds on k that differ from the paper's c <= k, by method. */
-function methodKBounds(method: string, classes: number): { minK?: number; maxK?: number } {
-  // LDA has at most c - 1 discriminant directions, so the paper's k >= c excludes it.
-  if (method === "lda") return { minK: 1, maxK: Math.max(1, classes - 1) };
-  return {};
 }
 
 function checkPositiveInteger(name: string, value: unknown, max = Number.MAX_SAFE_INTEGER): number {
@@ -270,12 +258,6 @@ function orderMethods(names: readonly string[]): string[] {
     .map((m, i) => ({ m, i }))
     .sort((a, b) => rank(a.m) - rank(b.m) || a.i - b.i)
     .map((x) => x.m);
-}
-
-/** Grid points of a method; a method the presets do not know is tuned over k only. */
-export function gridPoints(method: string, grid: GridSpec): Params[] {
-  if (!(METHOD_NAMES as readonly string[]).includes(method)) return [{}];
-  return hyperparameterGrid(method as MethodName, grid);
 }
 
 function resolveGrid(grid: GridSpec | string | undefined): GridSpec {
@@ -324,24 +306,6 @@ function resolveMethodOptions(
   return out;
 }
 
-/**
- * Options a grid preset fixes per (dataset, repeat, method) unit. The "authors" preset
- * runs SLNP as the authors' experiment script's "SLNP (PCA)" column, the one that
- * matches the paper's SLNP numbers: on the top-maxK principal-component scores, maxK =
- * the largest k of the unit's k list (see SLNP's `pcaDimensions`). An explicit
- * `pcaDimensions` in the method options wins.
- */
-export function presetUnitOptions(
-  grid: GridSpec,
-  method: string,
-  ks: readonly number[],
-  fixed: Readonly<Record<string, unknown>>,
-): Record<string, unknown> | null {
-  if (grid !== "authors" || method !== "slnp" || ks.length === 0) return null;
-  if (Object.hasOwn(fixed, "pcaDimensions")) return null;
-  return { pcaDimensions: Math.max(...ks) };
-}
-
 /** A stable 64-bit hash (hex) of bytes, for telling data sets and splits apart. */
 function hashBytes(bytes: Uint8Array, h1 = 0x811c9dc5, h2 = 0x01000193): [number, number] {
   for (let i = 0; i < bytes.length; i++) {
@@ -363,7 +327,8 @@ export function datasetChecksum(X: { data: Float64Array }, y: ArrayLike<Label>):
   return hex(hashBytes(labels, a, b));
 }
 
-function splitsChecksum(splits: readonly Split[]): string {
+/** Checksum of explicit splits, as settings.json records it. */
+export function splitsChecksum(splits: readonly Split[]): string {
   const text = JSON.stringify(
     splits.map((s) => [Array.from(s.train), Array.from(s.val), Array.from(s.test)]),
   );
@@ -437,15 +402,14 @@ export function datasetNameFromPath(path: string): string {
   return dot > 0 ? base.slice(0, dot) : base;
 }
 
-/** Everything a run needs before fitting: data, settings, and the work units. */
+/** Everything a run needs before fitting: data, settings, and the plan with its work units. */
 interface Plan {
   readonly settings: RunSettings;
   readonly datasets: readonly LoadedRunDataset[];
+  /** The pure plan (units, fingerprints, notes, warnings). */
+  readonly run: RunPlan;
+  /** The plan's units as the workers take them. */
   readonly units: WorkUnit[];
-  readonly total: number;
-  /** The fitKey of every configuration of the run, finished or not. */
-  readonly keys: Set<string>;
-  readonly notes: string[];
 }
 
 async function makePlan(options: ExperimentOptions): Promise<Plan> {
@@ -540,65 +504,22 @@ async function makePlan(options: ExperimentOptions): Promise<Plan> {
     methodOptions,
   };
 
-  const notes: string[] = [];
-  const units: WorkUnit[] = [];
-  const keys = new Set<string>();
-  let total = 0;
-  datasets.forEach((ds, di) => {
-    const { name } = ds.data;
-    for (let repeat = 0; repeat < repeats; repeat++) {
-      const split =
-        ds.splits !== null
-          ? ds.splits[repeat]
-          : makeSplit(ds.data.X.rows, {
-              seed,
-              dataset: name,
-              repeat,
-              stratify,
-              fractions,
-              ...(stratify ? { y: ds.data.y } : {}),
-            });
-      for (const method of methods) {
-        let ks: number[];
-        try {
-          ks = validKs({
-            nTrain: split.train.length,
-            d: ds.data.X.cols,
-            nClasses: ds.classes,
-            grid: kCandidates,
-            ...methodKBounds(method, ds.classes),
-          });
-        } catch (err) {
-          if (!(err instanceof ValidationError)) throw err;
-          notes.push(`${name}, repeat ${repeat}, ${method}: ${err.message}`);
-          continue;
-        }
-        const fits: FitRequest[] = [];
-        for (const k of ks) {
-          for (const params of gridPoints(method, grid)) {
-            total++;
-            const request = { k, params: canonicalParams(params) };
-            keys.add(fitKey({ dataset: name, repeat, method, ...request }));
-            fits.push(request);
-          }
-        }
-        if (fits.length > 0) {
-          const unitOptions = presetUnitOptions(grid, method, ks, methodOptions[method] ?? {});
-          units.push({
-            id: units.length,
-            dataset: di,
-            repeat,
-            method,
-            seed: ds.splits !== null ? null : splitSeed(seed, name, repeat),
-            split,
-            fits,
-            ...(unitOptions ? { unitOptions } : {}),
-          });
-        }
-      }
-    }
-  });
-  return { settings, datasets, units, total, keys, notes };
+  const run = planRun(
+    settings,
+    datasets.map((d) => ({ y: d.data.y, splits: d.splits })),
+    { explicitKGrid: options.kGrid !== undefined },
+  );
+  const units: WorkUnit[] = run.units.map((u, id) => ({
+    id,
+    dataset: u.dataset,
+    repeat: u.repeat,
+    method: u.method,
+    seed: u.seed,
+    split: u.split,
+    fits: u.fits.map(({ k, params }) => ({ k, params })),
+    ...(u.unitOptions ? { unitOptions: u.unitOptions } : {}),
+  }));
+  return { settings, datasets, run, units };
 }
 
 /** One way in which the settings of a resumed run differ from the recorded ones. */
@@ -606,8 +527,11 @@ export interface SettingsDifference {
   readonly setting: string;
   readonly message: string;
   /**
-   * True when fits already made stay valid under the new settings (more or fewer
-   * methods, grid points, k values or repeats): a forced resume then reuses them.
+   * True when the change alone leaves the fits already made valid in general (more
+   * or fewer methods, grid points, k values or repeats). A forced resume decides
+   * fit by fit from the settings fingerprints, so a fit this change does affect
+   * (e.g. SLNP under the "authors" preset, whose PCA dimension is the largest k)
+   * is redone all the same.
    */
   readonly keepsResults: boolean;
 }
@@ -673,7 +597,60 @@ export function readRunSettings(dir: string): RunSettings | null {
       `not the settings of an sdspcaan experiment (no "format": "sdspcaan-experiment")`,
     );
   }
+  checkRunSettings(value, settings);
   return value;
+}
+
+/**
+ * Checks the fields of settings.json that resuming and reporting rely on, so that
+ * a damaged file is named rather than failing somewhere inside the plan.
+ */
+function checkRunSettings(value: RunSettings, file: string): void {
+  const bad = (field: string, what: string, got: unknown) => {
+    throw new DataFormatError(file, `"${field}" must be ${what}. Got ${JSON.stringify(got)}.`);
+  };
+  const isCount = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 1;
+  if (!Array.isArray(value.datasets) || value.datasets.length === 0) {
+    bad("datasets", "a non-empty list", value.datasets);
+  }
+  value.datasets.forEach((d, i) => {
+    if (d === null || typeof d !== "object") bad(`datasets[${i}]`, "an object", d);
+    if (typeof d.name !== "string" || d.name === "") bad(`datasets[${i}].name`, "a name", d.name);
+    for (const key of ["n", "d", "classes"] as const) {
+      if (!isCount(d[key])) bad(`datasets[${i}].${key}`, "an integer >= 1", d[key]);
+    }
+    if (typeof d.checksum !== "string") bad(`datasets[${i}].checksum`, "a string", d.checksum);
+    if (d.splitsChecksum !== null && typeof d.splitsChecksum !== "string") {
+      bad(`datasets[${i}].splitsChecksum`, "a string or null", d.splitsChecksum);
+    }
+  });
+  if (!Array.isArray(value.methods) || value.methods.some((m) => typeof m !== "string")) {
+    bad("methods", "a list of method names", value.methods);
+  }
+  if (!Array.isArray(value.kGrid) || value.kGrid.length === 0 || !value.kGrid.every(isCount)) {
+    bad("kGrid", "a non-empty list of integers >= 1", value.kGrid);
+  }
+  if (!isCount(value.repeats)) bad("repeats", "an integer >= 1", value.repeats);
+  if (typeof value.seed !== "number" || !Number.isInteger(value.seed) || value.seed < 0) {
+    bad("seed", "an integer >= 0", value.seed);
+  }
+  if (typeof value.stratify !== "boolean") bad("stratify", "true or false", value.stratify);
+  const f = value.fractions as unknown as Record<string, unknown> | null;
+  if (
+    f === null ||
+    typeof f !== "object" ||
+    typeof f.train !== "number" ||
+    typeof f.val !== "number"
+  ) {
+    bad("fractions", "{train, val}", value.fractions);
+  }
+  if (value.methodOptions === null || typeof value.methodOptions !== "object") {
+    bad("methodOptions", "an object", value.methodOptions);
+  }
+  if (value.grid === undefined || value.grid === null) bad("grid", "a grid", value.grid);
+  if (!(PREPROCESSINGS as readonly unknown[]).includes(value.preprocess)) {
+    bad("preprocess", `one of ${PREPROCESSINGS.join(", ")}`, value.preprocess);
+  }
 }
 
 /** The ES-module entry of tsx's API (its package "exports" map names it). */
@@ -811,56 +788,226 @@ async function runInWorkers(
 }
 
 /**
+ * Fingerprints of lines written before fingerprints existed, from the settings.json
+ * they were made under (`old`). A split is recreated from the old settings (seeded),
+ * or taken from this run when it has the very splits the old run had (explicit);
+ * when neither is possible the line gets no fingerprint and cannot be reused.
+ */
+function legacyFingerprints(old: RunSettings, plan: Plan): FitFingerprints {
+  const now = new Map(
+    plan.datasets.map((d, i) => [d.data.name, { loaded: d, entry: plan.settings.datasets[i] }]),
+  );
+  return new FitFingerprints(old, (dataset, repeat) => {
+    const entry = old.datasets[dataset];
+    const current = now.get(entry.name);
+    if (entry.splitsChecksum !== null) {
+      const splits = current?.loaded.splits ?? null;
+      if (splits === null || repeat >= old.repeats || splits.length < old.repeats) return null;
+      return splitsChecksum(splits.slice(0, old.repeats)) === entry.splitsChecksum
+        ? splits[repeat]
+        : null;
+    }
+    if (old.stratify) {
+      // A stratified split needs the labels: only this run's data, if it is the same data.
+      if (current === undefined || current.entry.checksum !== entry.checksum) return null;
+      return planSplit(old, dataset, { y: current.loaded.data.y, splits: null }, repeat);
+    }
+    return planSplit(old, dataset, { y: null, splits: null }, repeat);
+  });
+}
+
+/** What a resumed run found in its results directory, and what it does about it. */
+interface ResumeState {
+  /** Lines reused as results of this run. */
+  readonly reused: ResultLine[];
+  readonly notes: string[];
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function lineList(entries: ReadonlyArray<{ readonly lineNo: number }>): string {
+  const nums = entries.map((e) => e.lineNo).sort((a, b) => a - b);
+  return nums.slice(0, 10).join(", ") + (nums.length > 10 ? `, ... (${nums.length} in all)` : "");
+}
+
+/**
+ * Reads the results directory of a run and decides, line by line, what is reused.
+ * A line is reused when its fit is planned and its fingerprint (for an old line
+ * without one: the fingerprint settings.json gives it) is the planned one.
+ * Refuses (unless `force`) settings that differ from settings.json and lines of
+ * planned fits made with other settings; refuses (unless `repair`) bad lines.
+ * With `force`/`repair`, sets the other lines aside and rewrites results.jsonl
+ * atomically; before settings.json changes, old lines without a fingerprint get
+ * the one settings.json gives them, so they keep their meaning.
+ */
+function prepareResume(
+  dir: string,
+  plan: Plan,
+  options: Pick<ExperimentOptions, "force" | "repair">,
+): ResumeState {
+  const paths = resultsPaths(dir);
+  const scanned = scanResultsFile(paths.results);
+  const old = readRunSettings(dir);
+  const notes: string[] = [];
+  if (scanned.entries.length + scanned.invalid.length === 0) return { reused: [], notes };
+
+  const legacy = old !== null ? legacyFingerprints(old, plan) : null;
+  const effective = new Map<ResultEntry, string | null>();
+  for (const e of scanned.entries) {
+    effective.set(e, e.line.fingerprint ?? legacy?.ofLine(e.line) ?? null);
+  }
+  const keyOf = (e: ResultEntry) => `${fitKey(e.line)}|${effective.get(e) ?? "unknown"}`;
+  const { entries, conflicts } = dedupeEntries(scanned.entries, keyOf);
+
+  // Bad lines: an error naming them, or (repair) set aside with every line of a conflicting fit.
+  const rejected: Array<{ lineNo: number; text: string; reason: string }> = [];
+  let kept = entries;
+  if (scanned.invalid.length > 0 || conflicts.length > 0) {
+    if (!options.repair) throw badLinesError(paths.results, scanned.invalid, conflicts);
+    // Every line of a fit with conflicting lines goes: which of them is right is unknown.
+    const conflicting = new Map<string, ConflictingLines>();
+    for (const c of conflicts)
+      if (!conflicting.has(keyOf(c.first))) conflicting.set(keyOf(c.first), c);
+    for (const b of scanned.invalid) rejected.push(b);
+    for (const e of scanned.entries) {
+      const c = conflicting.get(keyOf(e));
+      if (c !== undefined)
+        rejected.push({ lineNo: e.lineNo, text: e.text, reason: describeConflict(c) });
+    }
+    kept = entries.filter((e) => !conflicting.has(keyOf(e)));
+  }
+
+  const diffs = old !== null ? settingsDifferences(old, plan.settings) : [];
+  const reused: ResultEntry[] = [];
+  const stale: ResultEntry[] = [];
+  const unverifiable: ResultEntry[] = [];
+  for (const e of kept) {
+    const planned = plan.run.fingerprints.get(fitKey(e.line));
+    const fp = effective.get(e) ?? null;
+    if (planned !== undefined) {
+      if (fp === planned) reused.push(e);
+      else stale.push(e);
+    } else if (fp === null) {
+      // Outside this run and without a fingerprint that settings.json could give it.
+      unverifiable.push(e);
+    }
+  }
+  // Lines outside the run without a fingerprint lose their meaning once settings.json changes.
+  const settingsChange = old === null || diffs.length > 0;
+  const orphans = settingsChange ? unverifiable : [];
+  const toRun = plan.run.total - reused.length;
+
+  if (!options.force && (diffs.length > 0 || stale.length > 0 || orphans.length > 0)) {
+    const forced = `--force (force) reuses the ${plural(reused.length, "fit")} whose settings fingerprint matches, moves the other ${plural(stale.length + orphans.length, "line")} to ${RESULTS_FILE}.old-N, and runs the ${plural(toRun, "fit")} left`;
+    if (diffs.length > 0) {
+      throw new ValidationError(
+        "out",
+        `${dir} holds results of a run with different settings (${diffs.map((d) => d.message).join("; ")}). Use another output directory, or go on with ${forced}.`,
+      );
+    }
+    const example = stale[0] ?? orphans[0];
+    throw new ValidationError(
+      "out",
+      `${paths.results} holds ${plural(stale.length + orphans.length, "line")} made with other settings than this run${old === null ? ` (there is no ${SETTINGS_FILE} to say which)` : ""}: their settings fingerprint is not this run's, e.g. line ${example.lineNo} (${describeFit(example.line)}). Use another output directory, or go on with ${forced}.`,
+    );
+  }
+
+  const setAside = [...stale, ...orphans];
+  const legacyLines = kept.filter((e) => e.line.fingerprint === undefined);
+  // Rewrite when lines leave the file, or when old lines must get their fingerprint
+  // written down before settings.json, which gives it to them, changes.
+  const stamp = legacyLines.length > 0 && settingsChange;
+  if (setAside.length > 0 || rejected.length > 0 || stamp) {
+    const leaving = new Set<number>([...setAside, ...rejected].map((e) => e.lineNo));
+    const lines: string[] = [];
+    let stamped = 0;
+    for (const e of kept) {
+      if (leaving.has(e.lineNo)) continue;
+      const fp = effective.get(e) ?? null;
+      if (e.line.fingerprint === undefined && fp !== null) {
+        lines.push(resultLineText({ ...e.line, fingerprint: fp }).trimEnd());
+        stamped++;
+      } else {
+        lines.push(e.text);
+      }
+    }
+    let aside: string | null = null;
+    if (setAside.length > 0) {
+      aside = asideName(paths.results);
+      rewriteResultsFile(
+        aside,
+        [...setAside].sort((a, b) => a.lineNo - b.lineNo).map((e) => e.text),
+      );
+    }
+    appendSetAside(
+      paths.rejected,
+      [...rejected].sort((a, b) => a.lineNo - b.lineNo),
+    );
+    rewriteResultsFile(paths.results, lines);
+    if (rejected.length > 0) {
+      notes.push(
+        `--repair: moved ${plural(rejected.length, "bad line")} of ${paths.results} (line${rejected.length === 1 ? "" : "s"} ${lineList(rejected)}) to ${paths.rejected}; their fits are redone.`,
+      );
+    }
+    if (aside !== null) {
+      notes.push(
+        `--force: moved ${plural(setAside.length, "line")} made with other settings to ${aside}.`,
+      );
+    }
+    if (stamped > 0) {
+      notes.push(
+        `Wrote the settings fingerprint that ${SETTINGS_FILE} gives them into ${plural(stamped, "line")} of ${paths.results} made before lines carried one.`,
+      );
+    }
+  }
+  if (reused.length > 0 || options.force) {
+    notes.push(
+      `${options.force ? "--force: reusing" : "Resuming: reusing"} ${plural(reused.length, "finished fit")} of ${plan.run.total} (their settings fingerprint matches this run); ${plural(toRun, "fit")} to run.`,
+    );
+  }
+  return { reused: reused.map((e) => e.line), notes };
+}
+
+/**
  * Runs the protocol. Resolves with every record of the run (including those
  * resumed from the results file); rejects with AbortError when `signal` fires
  * (the results file then holds every fit finished so far), and with a
  * ValidationError for bad options or settings that differ from a previous run in
- * the same directory (unless `force`).
+ * the same directory (unless `force`), and a DataFormatError for bad lines in the
+ * results file (unless `repair`).
  */
 export async function runExperiment(
   options: ExperimentOptions,
   callbacks: ExperimentCallbacks = {},
 ): Promise<ExperimentResult> {
   const t0 = performance.now();
-  const { signal, onProgress } = callbacks;
+  const { signal, onProgress, onMessage } = callbacks;
   throwIfAborted(signal);
   const paths = options.out !== undefined ? resultsPaths(options.out) : null;
   const plan = await makePlan(options);
   throwIfAborted(signal);
-  const notes = [...plan.notes];
-  let previous: ParsedResults = { records: [], skipped: [], ignoredTail: "" };
+  const notes = [...plan.run.notes];
+  const warnings = [...plan.run.warnings];
+  let reusedLines: ResultLine[] = [];
   if (paths !== null && options.out !== undefined) {
-    previous = readResultsFile(paths.results);
-    const old = readRunSettings(options.out);
-    const hasResults = previous.records.length + previous.skipped.length > 0;
-    if (old !== null && hasResults) {
-      const diffs = settingsDifferences(old, plan.settings);
-      if (diffs.length > 0 && !options.force) {
-        throw new ValidationError(
-          "out",
-          `${options.out} holds results of a run with different settings (${diffs.map((d) => d.message).join("; ")}). Use another output directory, or force (--force) to go on: finished fits are reused when only the methods, grid, k grid or repeats changed; otherwise the old results are set aside and the run starts over.`,
-        );
-      }
-      if (diffs.some((d) => !d.keepsResults)) {
-        const aside = asideName(paths.results);
-        renameSync(paths.results, aside);
-        notes.push(
-          `The settings changed (${diffs
-            .filter((d) => !d.keepsResults)
-            .map((d) => d.setting)
-            .join(", ")}), so the earlier results were moved to ${aside} and the run starts over.`,
-        );
-        previous = { records: [], skipped: [], ignoredTail: "" };
-      }
-    }
+    const resume = prepareResume(options.out, plan, options);
+    reusedLines = resume.reused;
+    notes.push(...resume.notes);
     writeJsonFile(paths.settings, plan.settings);
   }
+  for (const text of warnings) onMessage?.({ level: "warning", text });
+  for (const text of notes) onMessage?.({ level: "note", text });
 
-  // Lines of configurations outside this run (after a forced resume) stay in the file only.
-  const keep = (line: ResultLine) => plan.keys.has(fitKey(line));
-  const records: FitRecord[] = previous.records.filter(keep);
-  const skipped: SkippedFit[] = previous.skipped.filter(keep);
-  const finished = finishedKeys(previous);
+  const records: FitRecord[] = [];
+  const skipped: SkippedFit[] = [];
+  const finished = new Set<string>();
+  for (const line of reusedLines) {
+    finished.add(fitKey(line));
+    if (isSkipped(line)) skipped.push(line);
+    else records.push(line);
+  }
   const units: WorkUnit[] = [];
   for (const unit of plan.units) {
     const name = plan.datasets[unit.dataset].data.name;
@@ -870,7 +1017,7 @@ export async function runExperiment(
     );
     if (fits.length > 0) units.push({ ...unit, id: units.length, fits });
   }
-  const resumed = plan.total - units.reduce((s, u) => s + u.fits.length, 0);
+  const resumed = plan.run.total - units.reduce((s, u) => s + u.fits.length, 0);
 
   const writer = paths !== null ? ResultsWriter.open(paths.results) : null;
   let done = resumed;
@@ -882,15 +1029,22 @@ export async function runExperiment(
     const sessionMs = performance.now() - tRun;
     onProgress({
       done,
-      total: plan.total,
+      total: plan.run.total,
       resumed,
       skipped: skipped.length,
       elapsedMs: elapsed,
-      etaMs: newDone > 0 ? (sessionMs / newDone) * (plan.total - done) : null,
+      etaMs: newDone > 0 ? (sessionMs / newDone) * (plan.run.total - done) : null,
       ...(line ? { line } : {}),
     });
   };
-  const onLine = (line: ResultLine) => {
+  const onLine = (fitted: ResultLine) => {
+    const fingerprint = plan.run.fingerprints.get(fitKey(fitted));
+    if (fingerprint === undefined) {
+      throw new SdspcaanError(
+        `Internal error: a worker returned a fit outside the plan (${describeFit(fitted)}).`,
+      );
+    }
+    const line = { ...fitted, fingerprint };
     writer?.append(line);
     if (isSkipped(line)) skipped.push(line);
     else records.push(line);
@@ -930,9 +1084,10 @@ export async function runExperiment(
     settings: plan.settings,
     records,
     skipped,
-    total: plan.total,
+    total: plan.run.total,
     resumed,
     notes,
+    warnings,
     data: new Map(plan.datasets.map((d) => [d.data.name, d.data])),
     elapsedMs: performance.now() - t0,
   };

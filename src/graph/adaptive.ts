@@ -19,7 +19,7 @@
  */
 import { ValidationError } from "../core/errors.js";
 import { checkInteger } from "../core/validate.js";
-import type { TwoPartNeighbours } from "../linalg/distances.js";
+import type { TwoPartNeighbours } from "../linalg/kernels/distances.js";
 import type { Matrix } from "../linalg/matrix.js";
 import { CsrMatrix } from "../linalg/sparse.js";
 import {

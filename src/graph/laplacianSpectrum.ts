@@ -25,10 +25,10 @@
  * within it of its threshold.
  */
 import { ValidationError } from "../core/errors.js";
-import { chebyshevSmallestEigenpairs } from "../linalg/chebyshev.js";
+import { chebyshevSmallestEigenpairs } from "../linalg/eigen/chebyshev.js";
+import { symmetricEigen } from "../linalg/eigen/symmetricEigen.js";
 import { Matrix } from "../linalg/matrix.js";
 import { CsrMatrix } from "../linalg/sparse.js";
-import { symmetricEigen } from "../linalg/symmetricEigen.js";
 import { connectedComponents, type GraphComponents } from "./components.js";
 
 export interface LaplacianSpectrum {

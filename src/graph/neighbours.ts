@@ -39,7 +39,7 @@ import {
   scanNearestPairs,
   squaredRowNorms,
   type TwoPartNeighbours,
-} from "../linalg/distances.js";
+} from "../linalg/kernels/distances.js";
 import type { Matrix } from "../linalg/matrix.js";
 
 /** "auto": the class-aware search described above; "full": every pair, for checking. */

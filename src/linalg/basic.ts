@@ -1,4 +1,7 @@
-/** Small dense kernels: column statistics, centring, norms and vector helpers. */
+/**
+ * Small dense operations: column statistics, centring, norms, in-place symmetrisation
+ * and vector helpers.
+ */
 import { Matrix } from "./matrix.js";
 
 /** Mean of each column. */

@@ -1,7 +1,7 @@
 /**
  * A dense row-major matrix of float64 values: entry (i, j) is data[i * cols + j].
- * Deliberately small: the kernels in this folder work on the raw Float64Array, and
- * this type only carries the shape beside it.
+ * Deliberately small: the kernels and solvers of linalg/ work on the raw Float64Array,
+ * and this type only carries the shape beside it.
  */
 export class Matrix {
   readonly rows: number;

@@ -3,10 +3,15 @@
  * inner products of n x p blocks, Cholesky, Cholesky-QR, and SVQB (the SVD-based
  * orthonormalisation of Stathopoulos & Wu 2002, as used in the robust LOBPCG of
  * Duersch, Shao, Yang & Gu 2018), which survives rank-deficient blocks.
+ *
+ * LAPACK counterparts: `choleskyUpper` is dpotrf with uplo = 'U' (unblocked, and it
+ * returns false where dpotrf returns info > 0); `solveUpperFromRight` is dtrsm with
+ * side = 'R', uplo = 'U', transa = 'N' (recursively blocked so that most of its flops
+ * run in the GEMM kernel). Cholesky-QR and SVQB have none.
  */
-import { gemmABtRaw, multiply } from "./gemm.js";
+import { symmetricEigen } from "./eigen/symmetricEigen.js";
+import { gemmABtRaw, multiply } from "./kernels/gemm.js";
 import { Matrix } from "./matrix.js";
-import { symmetricEigen } from "./symmetricEigen.js";
 
 /**
  * A^T B for row-major A (n x p) and B (n x q): both are transposed once so that the

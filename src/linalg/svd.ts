@@ -13,12 +13,16 @@
  * sqrt(10 * max(n, d) * eps), safely above that noise floor (~1.5e-6 for d = 1024).
  * For the kept values, s_i has absolute error ~ eps * s_max^2 / s_i, and both factors
  * are orthonormal to working precision.
+ *
+ * LAPACK counterparts: dgesvd and dgesdd decompose X itself. The Gram route is the
+ * deliberate difference: one dense symmetric eigenproblem of order min(n, d)
+ * (symmetricEigen.ts) and GEMMs, at the price in resolution described above.
  */
 import { ValidationError } from "../core/errors.js";
-import { gramColumns, gramRows, multiply } from "./gemm.js";
+import { symmetricEigen } from "./eigen/symmetricEigen.js";
+import { gramColumns, gramRows, multiply } from "./kernels/gemm.js";
 import { Matrix } from "./matrix.js";
 import { choleskyQR } from "./orthogonalize.js";
-import { symmetricEigen } from "./symmetricEigen.js";
 
 export interface ThinSvd {
   /** n x r, orthonormal columns. */

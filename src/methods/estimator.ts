@@ -11,7 +11,7 @@ import { NotFittedError, throwIfAborted, ValidationError } from "../core/errors.
 import { resolveOptions } from "../core/options.js";
 import { asMatrix, type Label } from "../core/validate.js";
 import { clearNegativeZeros } from "../linalg/basic.js";
-import { multiply } from "../linalg/gemm.js";
+import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix, type MatrixLike } from "../linalg/matrix.js";
 import type { MethodDescriptor } from "./descriptor.js";
 import type { FitCallbacks, FitInfo, FitTimings, StopReason } from "./fitReport.js";

@@ -52,7 +52,7 @@
 import { ValidationError } from "../core/errors.js";
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
-import { multiply } from "../linalg/gemm.js";
+import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import { choleskyUpper } from "../linalg/orthogonalize.js";
 import { thinSvd } from "../linalg/svd.js";

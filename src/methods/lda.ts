@@ -34,10 +34,10 @@
 import { ValidationError } from "../core/errors.js";
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
-import { multiply } from "../linalg/gemm.js";
+import { normalizeEigenvectorSigns, symmetricEigen } from "../linalg/eigen/symmetricEigen.js";
+import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import { innerProducts } from "../linalg/orthogonalize.js";
-import { normalizeEigenvectorSigns, symmetricEigen } from "../linalg/symmetricEigen.js";
 import { checkComponentCount } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";

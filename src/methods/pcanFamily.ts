@@ -32,8 +32,8 @@ import {
   rankControlEigenvalues,
 } from "../graph/laplacianSpectrum.js";
 import { rankControl } from "../graph/rankControl.js";
-import { multiply } from "../linalg/gemm.js";
-import { dataSpanEigen } from "../linalg/generalizedEigen.js";
+import { dataSpanEigen } from "../linalg/eigen/generalizedEigen.js";
+import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
 import { checkComponentCount, resolveNeighbourCount } from "./commonOptions.js";

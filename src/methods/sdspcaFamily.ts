@@ -30,7 +30,7 @@ import {
 } from "../graph/laplacian.js";
 import { type LaplacianWarmStart, rankControlEigenvalues } from "../graph/laplacianSpectrum.js";
 import { DEFAULT_LAMBDA_CAP, rankControl } from "../graph/rankControl.js";
-import { multiply } from "../linalg/gemm.js";
+import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
 import { checkComponentCount, resolveNeighbourCount } from "./commonOptions.js";

@@ -59,14 +59,14 @@ import type { OptionSchema, OptionsOf } from "../core/options.js";
 import type { Label } from "../core/validate.js";
 import { applyLaplacian, symmetrizeGraph } from "../graph/laplacian.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
-import { nearestNeighbours } from "../linalg/distances.js";
-import { multiply } from "../linalg/gemm.js";
-import { dataSpanEigen } from "../linalg/generalizedEigen.js";
+import { dataSpanEigen } from "../linalg/eigen/generalizedEigen.js";
+import { normalizeEigenvectorSigns } from "../linalg/eigen/symmetricEigen.js";
+import { nearestNeighbours } from "../linalg/kernels/distances.js";
+import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import { innerProducts } from "../linalg/orthogonalize.js";
 import { CsrMatrix } from "../linalg/sparse.js";
 import type { ThinSvd } from "../linalg/svd.js";
-import { normalizeEigenvectorSigns } from "../linalg/symmetricEigen.js";
 import {
   checkComponentCount,
   kOption,

@@ -9,7 +9,7 @@
  * - "subspace": the chordal distance sqrt(max(0, 2k - 2 ||Q0^T Q||_F^2)) between the
  *   spans, insensitive to signs and to rotations inside clusters.
  */
-import { multiplyAtB } from "../linalg/gemm.js";
+import { multiplyAtB } from "../linalg/kernels/gemm.js";
 import type { Matrix } from "../linalg/matrix.js";
 
 export type StopRule = "aligned" | "paper" | "subspace";

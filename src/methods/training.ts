@@ -8,7 +8,7 @@
 import { ValidationError } from "../core/errors.js";
 import { asMatrix, type EncodedLabels, encodeLabels, type Label } from "../core/validate.js";
 import { centerColumns } from "../linalg/basic.js";
-import { gramRows } from "../linalg/gemm.js";
+import { gramRows } from "../linalg/kernels/gemm.js";
 import type { Matrix, MatrixLike } from "../linalg/matrix.js";
 
 /**

@@ -15,12 +15,12 @@
  */
 import { ValidationError } from "../core/errors.js";
 import { laplacianTrace } from "../graph/laplacian.js";
-import { multiply } from "../linalg/gemm.js";
-import { lobpcg } from "../linalg/lobpcg.js";
+import { lobpcg } from "../linalg/eigen/lobpcg.js";
+import { trailingEigenpairs } from "../linalg/eigen/symmetricEigen.js";
+import { multiply } from "../linalg/kernels/gemm.js";
+import { sandwichProduct } from "../linalg/kernels/sandwich.js";
 import { Matrix } from "../linalg/matrix.js";
-import { sandwichProduct } from "../linalg/sandwich.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
-import { trailingEigenpairs } from "../linalg/symmetricEigen.js";
 import { classSums, trainingSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 

@@ -1,5 +1,10 @@
 export { type BcaAtK, type BcaVersusKOptions, bcaVersusKFigure } from "./bcaVersusK.js";
 export {
+  type CriticalDifferenceOptions,
+  criticalDifferenceDiagram,
+  type RankedMethod,
+} from "./criticalDifference.js";
+export {
   type EmbeddingPoints,
   type EmbeddingScatterOptions,
   embeddingScatter,

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/core/errors.js";
-import { kGrid } from "../../src/experiment/kGrid.js";
+import { kGrid, kGridFilter } from "../../src/experiment/kGrid.js";
 import { fixtureFile } from "../helpers/data.js";
 
 interface Fixture {
@@ -59,5 +59,20 @@ describe("kGrid", () => {
       /'nTrain' parameter of kGrid must be an integer in \[1, inf\)\. Got 0/,
     );
     expect(() => kGrid({ nTrain: 10, d: 5, nClasses: 2, grid: [] })).toThrow(/non-empty/);
+  });
+
+  it("says which grid values it dropped, and when it substituted the nearest valid k", () => {
+    const yale = kGridFilter({ nTrain: 33, d: 1024, nClasses: 15 });
+    expect(yale).toMatchObject({ ks: [20, 30], lo: 15, hi: 33, substituted: false });
+    expect(yale.below).toEqual([10]);
+    expect(yale.above).toEqual([40, 50, 60, 70, 80, 90, 100]);
+    expect(yale.range).toBe(
+      "[15, 33] (k >= the number of classes c = 15, k <= min(n_train = 33, d = 1024))",
+    );
+    const far = kGridFilter({ nTrain: 33, d: 1024, nClasses: 15, grid: [500, 500] });
+    expect(far).toMatchObject({ ks: [33], below: [], above: [500], substituted: true });
+    const lda = kGridFilter({ nTrain: 95, d: 166, nClasses: 2, minK: 1, maxK: 1 });
+    expect(lda).toMatchObject({ ks: [1], substituted: true });
+    expect(lda.range).toMatch(/the method's maxK = 1/);
   });
 });

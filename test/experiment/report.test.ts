@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { PAPER_DATASETS } from "../../src/experiment/paperTable.js";
-import type { FitRecord } from "../../src/experiment/records.js";
+import { type FitRecord, fitKey } from "../../src/experiment/records.js";
 import {
   buildReports,
+  completenessOf,
   summariseResults,
   summaryJSON,
   tableCsv,
@@ -122,5 +123,63 @@ describe("tableCsv and summaryJSON", () => {
     expect(r.tableMd).toContain("| Average |");
     expect(r.tableCsv.startsWith("dataset,method")).toBe(true);
     expect(r.summary.format).toBe("sdspcaan-summary");
+  });
+});
+
+describe("completeness", () => {
+  const planned = [
+    ...records,
+    // A third repeat of Palm/PCA that has not run yet.
+    { dataset: "Palm", method: "pca", repeat: 2, k: 10, params: {} },
+    { dataset: "Palm", method: "pca", repeat: 2, k: 20, params: {} },
+  ];
+  const done = new Set(records.map((r) => fitKey(r)));
+
+  it("counts planned and done fits per cell and complete repeats", () => {
+    const c = completenessOf(planned, done);
+    expect(c).toMatchObject({ planned: 22, done: 20 });
+    expect(c.cells.Palm.pca).toEqual({ planned: 6, done: 4, repeats: 3, repeatsComplete: 2 });
+    expect(c.cells.Musk1.pca).toEqual({ planned: 4, done: 4, repeats: 2, repeatsComplete: 2 });
+  });
+
+  it("marks incomplete cells and their Average, and adds counts to the CSV and summary", () => {
+    const s = summariseResults(records, { completeness: completenessOf(planned, done) });
+    const md = tableMarkdown(s);
+    expect(md.split("\n")[0]).toBe(
+      "**Incomplete run: 20 of 22 planned fits done (90.9 %).** Cells marked † miss planned fits: their selection is over a partial grid and is not final.",
+    );
+    expect(md).toContain("| Palm | 92.00 ± 2.83 † | -- | **96.00 ± 1.41** |");
+    expect(md).toContain("| Average | 83.50 ± 2.12 † | -- | **86.50 ± 0.00** |");
+    expect(md).toContain("- Palm: PCA 4 / 6 (2 of 3 repeats complete)");
+    const csv = tableCsv(s).trim().split("\n");
+    expect(csv[0]).toBe(
+      "dataset,method,mean_pct,std_pct,n_repeats,paper_mean_pct,paper_std_pct,fits_done,fits_planned",
+    );
+    expect(csv).toContain("Palm,pca,92.0000,2.8284,2,96.71,0.80,4,6");
+    expect(csv).toContain("Average,pca,83.5000,2.1213,2,,,8,10");
+    expect(summaryJSON(s).completeness).toEqual({
+      status: "incomplete",
+      fitsDone: 20,
+      fitsPlanned: 22,
+      incompleteCells: { Palm: { pca: { planned: 6, done: 4, repeats: 3, repeatsComplete: 2 } } },
+    });
+  });
+
+  it("says when completeness is unknown, and leaves a complete run unmarked", () => {
+    const unknown = tableMarkdown(summariseResults(records, { completeness: "no settings.json." }));
+    expect(unknown.split("\n")[0]).toBe("Completeness unknown: no settings.json.");
+    const complete = summariseResults(records, { completeness: completenessOf(records, done) });
+    expect(tableMarkdown(complete)).toBe(tableMarkdown(summariseResults(records)));
+    expect(summaryJSON(complete).completeness?.status).toBe("complete");
+  });
+
+  it("refuses two records of the same fit with different results", () => {
+    const twin = { ...records[0], testBCA: 0.123 };
+    expect(() => summariseResults([...records, twin])).toThrow(
+      /Two records of the same fit \(Palm, repeat 0, sdspcaan, k = 10, params \{\}\) have different results/,
+    );
+    expect(summariseResults([...records, { ...records[0], fitMs: 1 }]).cells.Palm.sdspcaan.n).toBe(
+      2,
+    );
   });
 });

@@ -15,7 +15,7 @@ import {
   initialAdaptiveGraph,
   labelledAdaptiveGraph,
 } from "../../src/graph/adaptive.js";
-import { pairwiseSquaredDistances } from "../../src/linalg/distances.js";
+import { pairwiseSquaredDistances } from "../../src/linalg/kernels/distances.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { directSquaredDistance, integerMatrix, normalMatrix, randomCodes } from "./helpers.js";
 

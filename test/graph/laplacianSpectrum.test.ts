@@ -13,11 +13,11 @@ import {
   laplacianSmallestEigenpairs,
   rankControlEigenvalues,
 } from "../../src/graph/laplacianSpectrum.js";
-import { chebyshevSmallestEigenpairs } from "../../src/linalg/chebyshev.js";
-import { multiply } from "../../src/linalg/gemm.js";
+import { chebyshevSmallestEigenpairs } from "../../src/linalg/eigen/chebyshev.js";
+import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
+import { multiply } from "../../src/linalg/kernels/gemm.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { CsrMatrix } from "../../src/linalg/sparse.js";
-import { symmetricEigen } from "../../src/linalg/symmetricEigen.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 
 /** Laplacian of the adaptive-neighbour graph of clustered points (blocks of `sizes`). */

@@ -11,7 +11,7 @@ import {
   initialNeighbours,
   labelledNeighbours,
 } from "../../src/graph/neighbours.js";
-import type { TwoPartNeighbours } from "../../src/linalg/distances.js";
+import type { TwoPartNeighbours } from "../../src/linalg/kernels/distances.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { bruteForceRanking, directSquaredDistance, integerMatrix, randomCodes } from "./helpers.js";
 

@@ -10,7 +10,7 @@ import {
   nearestNeighbours,
   pairwiseSquaredDistances,
   squaredRowNorms,
-} from "../../src/linalg/distances.js";
+} from "../../src/linalg/kernels/distances.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import {
   bruteForceRanking,

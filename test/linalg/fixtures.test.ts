@@ -6,10 +6,13 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { dataSpanEigen, generalizedSymmetricEigen } from "../../src/linalg/generalizedEigen.js";
+import {
+  dataSpanEigen,
+  generalizedSymmetricEigen,
+} from "../../src/linalg/eigen/generalizedEigen.js";
+import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { thinSvd } from "../../src/linalg/svd.js";
-import { symmetricEigen } from "../../src/linalg/symmetricEigen.js";
 import { fixtureFile } from "../helpers/data.js";
 import { maxAbsDifference, subspaceDistance } from "./helpers.js";
 

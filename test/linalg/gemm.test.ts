@@ -7,7 +7,7 @@ import {
   multiply,
   multiplyABt,
   multiplyAtB,
-} from "../../src/linalg/gemm.js";
+} from "../../src/linalg/kernels/gemm.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { maxAbsDifference, randomMatrix } from "./helpers.js";
 

@@ -2,11 +2,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/core/errors.js";
 import { centerColumns, frobeniusNorm } from "../../src/linalg/basic.js";
-import { multiply, multiplyABt, multiplyAtB } from "../../src/linalg/gemm.js";
-import { dataSpanEigen, generalizedSymmetricEigen } from "../../src/linalg/generalizedEigen.js";
+import {
+  dataSpanEigen,
+  generalizedSymmetricEigen,
+} from "../../src/linalg/eigen/generalizedEigen.js";
+import { symmetricEigenvalues } from "../../src/linalg/eigen/symmetricEigen.js";
+import { multiply, multiplyABt, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { thinSvd } from "../../src/linalg/svd.js";
-import { symmetricEigenvalues } from "../../src/linalg/symmetricEigen.js";
 import {
   followsSignConvention,
   isAscending,

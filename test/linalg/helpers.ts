@@ -1,7 +1,7 @@
 /** Shared builders and measures for the linear-algebra tests (seeded, deterministic). */
 import { Random } from "../../src/core/rng.js";
 import { frobeniusNorm } from "../../src/linalg/basic.js";
-import { multiply, multiplyAtB } from "../../src/linalg/gemm.js";
+import { multiply, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 
 export function randomMatrix(rows: number, cols: number, seed: number, scale = 1): Matrix {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { AbortError, ValidationError } from "../../src/core/errors.js";
 import { Random } from "../../src/core/rng.js";
-import { multiply, multiplyABt, multiplyAtB } from "../../src/linalg/gemm.js";
-import { type LobpcgIteration, lobpcg } from "../../src/linalg/lobpcg.js";
+import { type LobpcgIteration, lobpcg } from "../../src/linalg/eigen/lobpcg.js";
+import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
+import { multiply, multiplyABt, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
 import { Matrix } from "../../src/linalg/matrix.js";
-import { symmetricEigen } from "../../src/linalg/symmetricEigen.js";
 import {
   eigenResidual,
   followsSignConvention,

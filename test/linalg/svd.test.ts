@@ -2,10 +2,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/core/errors.js";
 import { centerColumns, frobeniusNorm } from "../../src/linalg/basic.js";
-import { multiply, multiplyABt } from "../../src/linalg/gemm.js";
+import { symmetricEigenvalues } from "../../src/linalg/eigen/symmetricEigen.js";
+import { multiply, multiplyABt } from "../../src/linalg/kernels/gemm.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { defaultRankTolerance, thinSvd } from "../../src/linalg/svd.js";
-import { symmetricEigenvalues } from "../../src/linalg/symmetricEigen.js";
 import {
   followsSignConvention,
   orthogonalityError,

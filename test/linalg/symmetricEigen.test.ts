@@ -2,15 +2,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/core/errors.js";
 import { frobeniusNorm } from "../../src/linalg/basic.js";
-import { multiplyABt } from "../../src/linalg/gemm.js";
-import { Matrix } from "../../src/linalg/matrix.js";
 import {
   leadingEigenpairs,
   normalizeEigenvectorSigns,
   symmetricEigen,
   symmetricEigenvalues,
   trailingEigenpairs,
-} from "../../src/linalg/symmetricEigen.js";
+} from "../../src/linalg/eigen/symmetricEigen.js";
+import { multiplyABt } from "../../src/linalg/kernels/gemm.js";
+import { Matrix } from "../../src/linalg/matrix.js";
 import {
   eigenResidual,
   followsSignConvention,

@@ -6,16 +6,19 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { assembleKernels } from "../../scripts/build-wasm.js";
-import { gemmABtLowerBlocks, gemmABtRaw, gramRows, multiplyABt } from "../../src/linalg/gemm.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { symmetricEigen } from "../../src/linalg/symmetricEigen.js";
+import { smallestTridiagonalEigenvalues } from "../../src/linalg/eigen/bisection.js";
+import { applyReflectors, householderTridiagonalize } from "../../src/linalg/eigen/householder.js";
 import {
-  applyReflectors,
-  householderTridiagonalize,
   inverseIterationWork,
-  smallestTridiagonalEigenvalues,
   tridiagonalEigenvectors,
-} from "../../src/linalg/tridiagonal.js";
+} from "../../src/linalg/eigen/inverseIteration.js";
+import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
+import {
+  gemmABtLowerBlocks,
+  gemmABtRaw,
+  gramRows,
+  multiplyABt,
+} from "../../src/linalg/kernels/gemm.js";
 import {
   ARENA_LIMIT,
   initLinalg,
@@ -26,8 +29,9 @@ import {
   setKernelBackend,
   wasmArena,
   wasmSimdSupported,
-} from "../../src/linalg/wasm/backend.js";
-import { KERNELS_WASM_SIZE } from "../../src/linalg/wasm/module.js";
+} from "../../src/linalg/kernels/wasm/backend.js";
+import { KERNELS_WASM_SIZE } from "../../src/linalg/kernels/wasm/module.js";
+import { Matrix } from "../../src/linalg/matrix.js";
 import {
   eigenResidual,
   maxAbsDifference,
@@ -112,7 +116,7 @@ describe("backend selection", () => {
       ] as const) {
         process.env.SDSPCAAN_KERNELS = value;
         vi.resetModules();
-        const fresh = await import("../../src/linalg/wasm/backend.js");
+        const fresh = await import("../../src/linalg/kernels/wasm/backend.js");
         expect(fresh.kernelBackend()).toBe(expected);
       }
     } finally {

@@ -13,7 +13,7 @@ import { preprocessSplit } from "../../src/experiment/preprocess.js";
 import { makeSplit } from "../../src/experiment/splits.js";
 import { loadDataset } from "../../src/io/load.js";
 import { centerColumns } from "../../src/linalg/basic.js";
-import { multiply, multiplyAtB } from "../../src/linalg/gemm.js";
+import { multiply, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { choleskyUpper } from "../../src/linalg/orthogonalize.js";
 import { JPCDA } from "../../src/methods/jpcda.js";

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadDataset } from "../../src/io/load.js";
 import { centerColumns } from "../../src/linalg/basic.js";
-import { multiply } from "../../src/linalg/gemm.js";
+import { multiply } from "../../src/linalg/kernels/gemm.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { createMethod } from "../../src/methods/registry.js";
 import { dataFile, fixtureFile } from "../helpers/data.js";

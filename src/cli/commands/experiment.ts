@@ -57,6 +57,7 @@ interface ExperimentFlags {
   stopRule?: string;
   out: string;
   force?: boolean;
+  repair?: boolean;
   figures?: boolean;
   comparePaper?: boolean;
   progress?: boolean;
@@ -87,6 +88,8 @@ export async function runAndReport(
   try {
     result = await runExperiment(options, {
       signal: controller.signal,
+      // Notes and warnings come while the run is prepared, before the progress display starts.
+      onMessage: (m) => note(`${m.level}: ${m.text}`),
       ...(display ? { onProgress: (p) => display.update(p) } : {}),
     });
   } catch (err) {
@@ -106,7 +109,6 @@ export async function runAndReport(
   note(
     `${result.total} fits (${result.resumed} resumed, ${fresh} run) in ${formatDuration(result.elapsedMs)}.`,
   );
-  for (const n of result.notes) note(`note: ${n}`);
   for (const s of summariseSkipped(result.skipped)) {
     note(
       `note: ${s.method} on ${s.dataset}: ${s.count} configuration(s) refused, e.g. ${s.reason}`,
@@ -117,6 +119,7 @@ export async function runAndReport(
     figures: how.figures,
     data: result.data,
   });
+  for (const n of report.notes) note(n);
   for (const w of report.warnings) note(`warning: no figure for ${w}`);
   out(report.tableMd);
   note(`Wrote ${[join(how.out, RESULTS_FILE), ...report.files].join(", ")}.`);
@@ -176,6 +179,7 @@ export function experimentOptionsFrom(flags: ExperimentFlags): ExperimentOptions
     inProcess: false,
     out: flags.out,
     force: flags.force === true,
+    repair: flags.repair === true,
   };
 }
 
@@ -200,7 +204,7 @@ export function registerExperimentCommand(program: Command): void {
     )
     .option(
       "--k-grid <list>",
-      `candidate k values (default ${PAPER_K_GRID.join(",")}, filtered to c <= k <= min(n_train, d))`,
+      `candidate k values (default ${PAPER_K_GRID.join(",")}, filtered to c <= k <= min(n_train, d); values dropped from a given list are warned about, and a list with no valid k for a data set is an error)`,
     )
     .option(
       "--repeats <n>",
@@ -223,7 +227,14 @@ export function registerExperimentCommand(program: Command): void {
     .option("--m <m>", "number of adaptive neighbours of every graph method")
     .option("--stop-rule <rule>", "stop test of the SDSPCA family: aligned, paper or subspace")
     .requiredOption("--out <dir>", "results directory (created; an existing one is resumed)")
-    .option("--force", "resume even if --out holds a run with different settings")
+    .option(
+      "--force",
+      "go on although --out holds a run with other settings: reuse every fit whose settings fingerprint matches, set the other lines aside (results.jsonl.old-N) and redo those fits",
+    )
+    .option(
+      "--repair",
+      "move bad lines of results.jsonl (not JSON, not a result, or two lines of one fit with different results) to results.rejected.jsonl and redo those fits",
+    )
     .option("--no-figures", "write the tables only")
     .option("--compare-paper", "show the paper's Table IV values beside ours")
     .option("--no-progress", "no progress display")

@@ -16,10 +16,10 @@
  * The bounded heaps below compare that pair, so the result does not depend on the
  * order in which candidates are offered.
  */
-import { ValidationError } from "../core/errors.js";
-import { dot } from "./basic.js";
+import { ValidationError } from "../../core/errors.js";
+import { dot } from "../basic.js";
+import { Matrix } from "../matrix.js";
 import { gemmABtRaw } from "./gemm.js";
-import { Matrix } from "./matrix.js";
 
 /** Target size of one distance block, in doubles (8 MiB). */
 const BLOCK_ELEMENTS = 1 << 20;

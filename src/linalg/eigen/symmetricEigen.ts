@@ -1,28 +1,37 @@
 /**
- * Dense symmetric eigen-solver on row-major matrices: Householder tridiagonalisation,
- * then bisection + inverse iteration for a few eigenpairs or implicit QL for all of
- * them, then the back-transformation (see tridiagonal.ts for the algorithms).
+ * Dense symmetric eigen-solver on row-major matrices: the driver of the tridiagonal
+ * stage in this folder. A is scaled by a power of two and reduced to tridiagonal form
+ * (householder.ts); then
+ * - all pairs come from divide and conquer (divideAndConquer.ts), values only from
+ *   implicit QL (ql.ts);
+ * - the k smallest or largest pairs come from bisection (bisection.ts) and inverse
+ *   iteration (inverseIteration.ts), unless a cost model says that clusters make
+ *   inverse iteration dearer than divide and conquer on all of T, or inverse iteration
+ *   misses its growth test; the k wanted vectors are then taken from the full
+ *   decomposition;
+ * and the wanted vectors are back-transformed (householder.ts).
+ *
+ * LAPACK counterparts: dsyevd for all pairs (dsytrd, dstedc, dormtr), dsyevx with
+ * range = 'I' for k pairs (dsytrd, dstebz, dstein, dormtr), dsterf for values only.
+ * Deliberate differences: A is always scaled to max |a_ij| in [1/2, 1) by a power of
+ * two, which is exact (dsyev* scale only a norm outside [rmin, rmax]); the cost model
+ * and the fall-back to divide and conquer, where dsyevx reports failed vectors in
+ * ifail; the symmetry check and the sign convention below.
  *
  * Conventions (SPEC section 1): eigenvalues ascending; each eigenvector's
  * largest-magnitude entry is positive (ties: lowest index); a matrix whose asymmetry is
  * round-off is symmetrised as (A + A^T)/2, one that is non-symmetric beyond a tolerance
  * relative to its largest entry is an error.
  */
-import { ValidationError } from "../core/errors.js";
-import { checkInteger } from "../core/validate.js";
-import { Matrix } from "./matrix.js";
-import {
-  applyReflectors,
-  householderTridiagonalize,
-  inverseIterationWork,
-  type SelectedEigenvalues,
-  smallestTridiagonalEigenvalues,
-  type Tridiagonal,
-  tridiagonalDivideAndConquer,
-  tridiagonalEigenvectors,
-  tridiagonalQL,
-} from "./tridiagonal.js";
-import { kernelBackend } from "./wasm/backend.js";
+import { ValidationError } from "../../core/errors.js";
+import { checkInteger } from "../../core/validate.js";
+import { kernelBackend } from "../kernels/wasm/backend.js";
+import { Matrix } from "../matrix.js";
+import { type SelectedEigenvalues, smallestTridiagonalEigenvalues } from "./bisection.js";
+import { tridiagonalDivideAndConquer } from "./divideAndConquer.js";
+import { applyReflectors, householderTridiagonalize, type Tridiagonal } from "./householder.js";
+import { inverseIterationWork, tridiagonalEigenvectors } from "./inverseIteration.js";
+import { tridiagonalQL } from "./ql.js";
 
 /** Which eigenpairs to compute. */
 export type EigenSelection = "all" | { readonly smallest: number } | { readonly largest: number };

@@ -2,16 +2,18 @@
  * Selection and loading of the WebAssembly SIMD kernels (kernels.wat, embedded in
  * module.ts), and the linear memory they work in.
  *
- * Backends. "wasm" runs the hot kernels (GEMM, the symmetric matrix-vector product of
- * the tridiagonalisation) in the module; "ts" runs the pure TypeScript kernels, which
- * stay as the fallback. The request is "auto" (the default: wasm where supported),
- * "wasm" or "ts"; it starts from the environment variable SDSPCAAN_KERNELS when a
- * `process.env` exists, and `setKernelBackend` changes it. Results of the two backends
- * agree to rounding, not bit for bit (different summation orders); on one backend the
- * same input always gives the same output.
+ * Backends. "wasm" runs the hot kernels in the module: GEMM, the symmetric
+ * matrix-vector product and the panel updates of the Householder reduction, the
+ * batched Sturm counts of bisection and the Gram-Schmidt products of inverse
+ * iteration; "ts" runs the pure TypeScript kernels, which stay as the fallback. The
+ * request is "auto" (the default: wasm where supported), "wasm" or "ts"; it starts
+ * from the environment variable SDSPCAAN_KERNELS when a `process.env` exists, and
+ * `setKernelBackend` changes it. Results of the two backends agree to rounding, not bit
+ * for bit (different summation orders); on one backend the same input always gives
+ * the same output.
  *
  * Support. The backend needs a `WebAssembly` global and SIMD, detected by validating a
- * tiny module with f64x2 instructions. A module under 4 KB (ours is ~2 KB) is
+ * tiny module with f64x2 instructions. A module under 4 KB (ours is ~3.6 KB) is
  * compiled synchronously on first use; browsers refuse synchronous compilation of
  * larger modules on the main thread, so above that size the module is only compiled
  * by `initLinalg()` and the TypeScript kernels run until it has resolved.

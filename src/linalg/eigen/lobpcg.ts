@@ -19,12 +19,15 @@
  * with the operator before convergence is declared (the implicit updates drift by
  * rounding). The block size defaults to k plus a few guard vectors: on the SDSPCAAN
  * operator, k + 4 to k + 6 needed the fewest operator applications in total.
+ *
+ * No LAPACK counterpart: the method is iterative and matrix-free. Its Rayleigh-Ritz
+ * steps are small dense problems solved by symmetricEigen.ts.
  */
-import { ConvergenceError, throwIfAborted, ValidationError } from "../core/errors.js";
-import { Random } from "../core/rng.js";
-import { checkInteger } from "../core/validate.js";
-import { multiply } from "./gemm.js";
-import { Matrix } from "./matrix.js";
+import { ConvergenceError, throwIfAborted, ValidationError } from "../../core/errors.js";
+import { Random } from "../../core/rng.js";
+import { checkInteger } from "../../core/validate.js";
+import { multiply } from "../kernels/gemm.js";
+import { Matrix } from "../matrix.js";
 import {
   choleskyQR,
   gram,
@@ -32,7 +35,7 @@ import {
   orthonormalizeAgainst,
   solveUpperFromRight,
   svqb,
-} from "./orthogonalize.js";
+} from "../orthogonalize.js";
 import { normalizeEigenvectorSigns, symmetricEigen } from "./symmetricEigen.js";
 
 /** Applies the symmetric operator to a block: V (n x b) -> A V (n x b). */

@@ -1,5 +1,5 @@
 ;; WebAssembly SIMD kernels of the dense linear algebra (assembled by
-;; scripts/build-wasm.mjs into module.ts; loaded by backend.ts).
+;; scripts/build-wasm.ts into module.ts; loaded by backend.ts).
 ;;
 ;; All pointers are byte offsets into the exported memory; leading dimensions are in
 ;; elements (f64). Only baseline SIMD (f64x2 mul and add, no relaxed-simd FMA), so the
@@ -429,8 +429,8 @@
   ;; LDL^T factorisation of T - x I: q_0 = d_0 - x, q_i = (d_i - x) - e2_{i-1} / q_{i-1},
   ;; a pivot of magnitude below pivmin replaced by -pivmin (dlaebz). Each sequence is a
   ;; chain of dependent divisions, so four pairs of shifts run side by side; the
-  ;; operations per shift are those of the scalar loop in tridiagonal.ts, so both give
-  ;; the same counts.
+  ;; operations per shift are those of the scalar loop in eigen/bisection.ts, so both
+  ;; give the same counts.
   ;; ---------------------------------------------------------------------------
   (func (export "sturm") (param $d i32) (param $e2 i32) (param $m i32) (param $pivmin f64)
                          (param $x i32) (param $count i32) (param $out i32)

@@ -7,9 +7,9 @@
  * diagonal are computed (half the flops) and then mirrored, which also makes M
  * exactly symmetric.
  */
+import { Matrix } from "../matrix.js";
+import type { CsrMatrix } from "../sparse.js";
 import { gemmABtLowerBlocks } from "./gemm.js";
-import { Matrix } from "./matrix.js";
-import type { CsrMatrix } from "./sparse.js";
 
 const BLOCK = 64;
 

@@ -9,14 +9,22 @@
  *   U_r^T M U_r (the PCAN / SPCAN / SLNP W-step, SPEC section 3 item 4).
  * - `generalizedSymmetricEigen`: dense A and B given explicitly (LDA's between- and
  *   within-class scatter), reduced with B's eigen-decomposition on its range.
+ *
+ * LAPACK counterparts: `generalizedSymmetricEigen` answers the question of dsygvx with
+ * itype = 1 and range = 'I', which needs B positive definite (dpotrf, dsygst, dsyevx,
+ * dtrsm). The deliberate difference is the reduction through B's eigen-decomposition
+ * on its range instead of a Cholesky factor, so that a singular B is allowed, followed
+ * by one Cholesky step in the B inner product that restores W^T B W = I to working
+ * precision. `dataSpanEigen` has no LAPACK counterpart: it works from the thin SVD of
+ * X (svd.ts) instead of B = X^T X.
  */
-import { ValidationError } from "../core/errors.js";
-import { checkInteger } from "../core/validate.js";
-import { symmetrizeInPlace } from "./basic.js";
-import { multiply } from "./gemm.js";
-import { Matrix } from "./matrix.js";
-import { choleskyUpper, innerProducts, solveUpperFromRight } from "./orthogonalize.js";
-import { checkDataMatrix, type ThinSvd, thinSvd } from "./svd.js";
+import { ValidationError } from "../../core/errors.js";
+import { checkInteger } from "../../core/validate.js";
+import { symmetrizeInPlace } from "../basic.js";
+import { multiply } from "../kernels/gemm.js";
+import { Matrix } from "../matrix.js";
+import { choleskyUpper, innerProducts, solveUpperFromRight } from "../orthogonalize.js";
+import { checkDataMatrix, type ThinSvd, thinSvd } from "../svd.js";
 import { checkSymmetricMatrix, symmetricEigen } from "./symmetricEigen.js";
 
 /** k smallest or k largest eigenpairs. */

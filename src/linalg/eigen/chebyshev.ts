@@ -12,13 +12,16 @@
  * Then the block is orthonormalised (SVQB) and a Rayleigh-Ritz step extracts the
  * Ritz pairs; `cut` moves to the largest Ritz value of the block, as in Zhou & Saad.
  * Only operator applications to n x b blocks are needed (a sparse product for L).
+ *
+ * No LAPACK counterpart: the method is iterative and matrix-free. Its Rayleigh-Ritz
+ * steps are small dense problems solved by symmetricEigen.ts.
  */
-import { throwIfAborted } from "../core/errors.js";
-import { Random } from "../core/rng.js";
-import { symmetrizeInPlace } from "./basic.js";
-import { multiply } from "./gemm.js";
-import { Matrix } from "./matrix.js";
-import { innerProducts, svqb } from "./orthogonalize.js";
+import { throwIfAborted } from "../../core/errors.js";
+import { Random } from "../../core/rng.js";
+import { symmetrizeInPlace } from "../basic.js";
+import { multiply } from "../kernels/gemm.js";
+import { Matrix } from "../matrix.js";
+import { innerProducts, svqb } from "../orthogonalize.js";
 import { normalizeEigenvectorSigns, symmetricEigen } from "./symmetricEigen.js";
 
 export interface ChebyshevOptions {

@@ -1,0 +1,19 @@
+/**
+ * Constants shared by the routines of the tridiagonal stage (householder.ts,
+ * bisection.ts, inverseIteration.ts, ql.ts, divideAndConquer.ts): LAPACK's dlamch
+ * values for IEEE double precision, and the matrix order below which that stage keeps
+ * its work arrays in plain TypeScript memory even on the WebAssembly backend.
+ */
+
+/** dlamch('E'): relative machine precision, the unit roundoff 2^-53. */
+export const EPS = 2 ** -53;
+/** dlamch('P'): eps * base, the spacing of doubles in [1, 2). */
+export const ULP = 2 ** -52;
+/** dlamch('S'): the smallest normal double, so that 1 / SAFMIN does not overflow. */
+export const SAFMIN = 2 ** -1022;
+
+/**
+ * Below this order the reduction, the back-transformation and inverse iteration stay
+ * in TypeScript even on the wasm backend.
+ */
+export const RESIDENT_MIN = 8;

@@ -1,0 +1,30 @@
+/** Statistical tests for comparing methods, and the distribution functions they need. */
+export {
+  chiSquareTails,
+  fTails,
+  logGamma,
+  normalCdf,
+  normalTails,
+  regularizedBeta,
+  regularizedGamma,
+  type Tails,
+} from "./distributions.js";
+export {
+  averageRanks,
+  criticalDifferenceGroups,
+  type FriedmanOptions,
+  type FriedmanResult,
+  friedmanTest,
+  NEMENYI_MAX_TREATMENTS,
+  NEMENYI_Q_05,
+  nemenyiCriticalDifference,
+  type Ranking,
+  rankWithTies,
+  WILCOXON_EXACT_AUTO_LIMIT,
+  WILCOXON_EXACT_MAX,
+  type WilcoxonMethod,
+  type WilcoxonOptions,
+  type WilcoxonResult,
+  wilcoxonMinimumP,
+  wilcoxonSignedRank,
+} from "./rankTests.js";
