@@ -19,7 +19,7 @@
  *   validation BCA (selection restricted to the records with that pair).
  */
 import { ValidationError } from "../core/errors.js";
-import { PARAM_NAMES, type ParamName } from "./grids.js";
+import { type ParamName, tunableParams } from "./grids.js";
 import type { FitRecord } from "./records.js";
 import { bestPerK, dedupeRecords, type SelectionOptions, selectModel } from "./selection.js";
 import { groupBy, mean, sampleStd } from "./stats.js";
@@ -148,10 +148,11 @@ export interface SensitivitySurface {
 }
 
 function checkParam(name: string, value: unknown): ParamName {
-  if (typeof value !== "string" || !(PARAM_NAMES as readonly string[]).includes(value)) {
+  const known = tunableParams();
+  if (typeof value !== "string" || !known.includes(value)) {
     throw new ValidationError(
       name,
-      `The '${name}' axis must be one of ${PARAM_NAMES.join(", ")}. Got ${JSON.stringify(value)} instead.`,
+      `The '${name}' axis must be one of ${known.join(", ")}. Got ${JSON.stringify(value)} instead.`,
     );
   }
   return value as ParamName;
@@ -203,7 +204,7 @@ export function sensitivitySurface(
     const dataset = group[0].dataset;
     if (others === "selected") {
       const sel = selectModel(group, options);
-      const rest = PARAM_NAMES.filter((p) => p !== x && p !== y);
+      const rest = tunableParams().filter((p) => p !== x && p !== y);
       for (const r of group) {
         if (r.k === sel.k && rest.every((p) => r.params[p] === sel.params[p])) add(dataset, r);
       }

@@ -1,8 +1,10 @@
 /**
  * Hyperparameter grids of the protocol (SPEC 5). Every method is also tuned over k
- * (see kGrid.ts); these grids cover the rest. Parameter names are the method
- * classes' option names: `alpha`, `beta`, `delta` (the multipliers a, b, c of the
- * trace-scaled weights) and `eta` (JPCDA's ridge weight).
+ * (see kGrid.ts); these grids cover the rest. Which options a method tunes, and
+ * their values under each preset, are declared in the method's descriptor
+ * (`tuned`, see src/methods/descriptor.ts): `alpha`, `beta`, `delta` (the
+ * multipliers a, b, c of the trace-scaled weights) and `eta` (JPCDA's ridge weight)
+ * for the built-in methods.
  *
  * Presets:
  * - "paper": each of a, b, c in {0.01, 0.1, 1, 10, 100} where the method has it
@@ -15,107 +17,75 @@
  * Baseline, PCA, PCAN, SPCAN, SLNP, LDA and LPP have nothing to tune beyond k.
  *
  * Enumeration order (which decides ties in selection): parameters in the method's
- * order (alpha, beta, delta, or eta), the first varying slowest and the last
+ * declared order (alpha, beta, delta, or eta), the first varying slowest and the last
  * fastest (like nested loops, or Python's itertools.product), each over its values
  * in the order given (ascending in the presets).
  */
 import { ValidationError } from "../core/errors.js";
+import {
+  GRID_PRESETS,
+  type GridPreset,
+  type MethodDescriptor,
+  MULTIPLIER_GRID,
+} from "../methods/descriptor.js";
+import { methodDescriptor, methodDescriptors, methodNames } from "../methods/registry.js";
 
-/** The method names of the protocol, in the order of the paper's Table IV, then extras. */
-export const METHOD_NAMES = [
-  "baseline",
-  "pca",
-  "jpcda",
-  "sdspca",
-  "slnp",
-  "spcan",
-  "sdspca-lpp",
-  "sdspcaan",
-  "pcan",
-  "lda",
-  "lpp",
-] as const;
-export type MethodName = (typeof METHOD_NAMES)[number];
+export { GRID_PRESETS, type GridPreset, MULTIPLIER_GRID };
 
-/** Display names as in the paper's tables. */
-export const METHOD_DISPLAY_NAMES: Readonly<Record<MethodName, string>> = Object.freeze({
-  baseline: "Baseline",
-  pca: "PCA",
-  jpcda: "JPCDA",
-  sdspca: "SDSPCA",
-  slnp: "SLNP",
-  spcan: "SPCAN",
-  "sdspca-lpp": "SDSPCA-LPP",
-  sdspcaan: "SDSPCAAN",
-  pcan: "PCAN",
-  lda: "LDA",
-  lpp: "LPP",
-});
+/** A registered method's name (lower case, see the registry). */
+export type MethodName = string;
+/** A tuned option's name (e.g. alpha, beta, delta, eta). */
+export type ParamName = string;
 
-/** All tunable parameter names, in their canonical order. */
-export const PARAM_NAMES = ["alpha", "beta", "delta", "eta"] as const;
-export type ParamName = (typeof PARAM_NAMES)[number];
-
-/** The parameters each method is tuned over (besides k), in enumeration order. */
-export const METHOD_PARAMS: Readonly<Record<MethodName, readonly ParamName[]>> = Object.freeze({
-  baseline: [],
-  pca: [],
-  jpcda: ["eta"],
-  sdspca: ["alpha", "beta"],
-  slnp: [],
-  spcan: [],
-  "sdspca-lpp": ["alpha", "beta", "delta"],
-  sdspcaan: ["alpha", "beta", "delta"],
-  pcan: [],
-  lda: [],
-  lpp: [],
-});
-
-/** The multiplier grid {0.01, 0.1, 1, 10, 100}. */
-export const MULTIPLIER_GRID: readonly number[] = Object.freeze([0.01, 0.1, 1, 10, 100]);
-
-export const GRID_PRESETS = ["paper", "authors", "quick"] as const;
-export type GridPreset = (typeof GRID_PRESETS)[number];
-
-/** Values per parameter. Key order does not matter: enumeration uses PARAM_NAMES order. */
-export type ParamGrid = Readonly<Partial<Record<ParamName, readonly number[]>>>;
+/** Values per parameter. Key order does not matter: enumeration follows the method's order. */
+export type ParamGrid = Readonly<Record<ParamName, readonly number[]>>;
 
 /** One point of a grid: a value for each tuned parameter. */
-export type Params = Readonly<Partial<Record<ParamName, number>>>;
+export type Params = Readonly<Record<ParamName, number>>;
 
 /** A custom grid for all methods, or one per method name. */
-export type GridSpec = GridPreset | ParamGrid | Readonly<Partial<Record<MethodName, ParamGrid>>>;
+export type GridSpec = GridPreset | ParamGrid | Readonly<Record<MethodName, ParamGrid>>;
+
+/** The options a method tunes besides k, in enumeration order (its descriptor's `tuned`). */
+export function tunedParams(method: string): string[] {
+  return Object.keys(methodDescriptor(method).tuned ?? {});
+}
+
+/**
+ * Every tunable parameter of the registered methods, in canonical order: first
+ * appearance in registration order (alpha, beta, delta, eta for the built-ins). Records
+ * list their params in this order.
+ */
+export function tunableParams(): string[] {
+  const out: string[] = [];
+  for (const d of methodDescriptors()) {
+    for (const p of Object.keys(d.tuned ?? {})) if (!out.includes(p)) out.push(p);
+  }
+  return out;
+}
+
+/** A method's name as the paper's tables write it (the name itself when it is not registered). */
+export function displayNameOf(method: string): string {
+  return methodNames().includes(method) ? methodDescriptor(method).displayName : method;
+}
 
 /** Checks a method name; throws listing the valid names. */
 export function checkMethodName(value: unknown, name = "method"): MethodName {
-  if (typeof value !== "string" || !(METHOD_NAMES as readonly string[]).includes(value)) {
+  if (typeof value !== "string" || !methodNames().includes(value)) {
     throw new ValidationError(
       name,
-      `The '${name}' must be one of ${METHOD_NAMES.join(", ")}. Got ${JSON.stringify(value)} instead.`,
+      `The '${name}' must be one of ${methodNames().join(", ")}. Got ${JSON.stringify(value)} instead.`,
     );
   }
-  return value as MethodName;
+  return value;
 }
 
-function presetGrid(method: MethodName, preset: GridPreset): ParamGrid {
-  const one = [1];
-  const quick = [0.1, 1, 10];
-  switch (method) {
-    case "sdspca":
-      return preset === "paper"
-        ? { alpha: MULTIPLIER_GRID, beta: MULTIPLIER_GRID }
-        : { alpha: one, beta: one };
-    case "sdspca-lpp":
-    case "sdspcaan":
-      if (preset === "paper") {
-        return { alpha: MULTIPLIER_GRID, beta: MULTIPLIER_GRID, delta: MULTIPLIER_GRID };
-      }
-      return { alpha: one, beta: one, delta: preset === "authors" ? MULTIPLIER_GRID : quick };
-    case "jpcda":
-      return { eta: preset === "quick" ? quick : MULTIPLIER_GRID };
-    default:
-      return {};
+function presetGrid(d: MethodDescriptor, preset: GridPreset): ParamGrid {
+  const out: Record<string, readonly number[]> = {};
+  for (const [p, values] of Object.entries(d.tuned ?? {})) {
+    if (values !== undefined) out[p] = values[preset];
   }
+  return out;
 }
 
 function checkValues(param: string, values: unknown, where: string): number[] {
@@ -147,18 +117,19 @@ export function checkParamGrid(grid: unknown, where = "grid"): ParamGrid {
   if (grid === null || typeof grid !== "object" || Array.isArray(grid)) {
     throw new ValidationError(
       "grid",
-      `${where} must be an object mapping parameter names (${PARAM_NAMES.join(", ")}) to lists of values. Got ${JSON.stringify(grid)}.`,
+      `${where} must be an object mapping parameter names (${tunableParams().join(", ")}) to lists of values. Got ${JSON.stringify(grid)}.`,
     );
   }
-  const out: Partial<Record<ParamName, number[]>> = {};
+  const out: Record<ParamName, number[]> = {};
+  const known = tunableParams();
   for (const [key, values] of Object.entries(grid)) {
-    if (!(PARAM_NAMES as readonly string[]).includes(key)) {
+    if (!known.includes(key)) {
       throw new ValidationError(
         "grid",
-        `${where}: unknown parameter '${key}'. Tunable parameters: ${PARAM_NAMES.join(", ")} (alpha, beta, delta are the multipliers a, b, c; eta is JPCDA's).`,
+        `${where}: unknown parameter '${key}'. Tunable parameters: ${known.join(", ")} (alpha, beta, delta are the multipliers a, b, c; eta is JPCDA's).`,
       );
     }
-    out[key as ParamName] = checkValues(key, values, where);
+    out[key] = checkValues(key, values, where);
   }
   return out;
 }
@@ -169,7 +140,7 @@ export function checkParamGrid(grid: unknown, where = "grid"): ParamGrid {
  * form `alpha=0.1,1;beta=1;delta=0.01,0.1,1` (parameters separated by `;`, values
  * by `,`).
  */
-export function parseGridSpec(text: string): ParamGrid | Partial<Record<MethodName, ParamGrid>> {
+export function parseGridSpec(text: string): ParamGrid | Readonly<Record<MethodName, ParamGrid>> {
   if (typeof text !== "string" || text.trim() === "") {
     throw new ValidationError(
       "grid",
@@ -186,7 +157,7 @@ export function parseGridSpec(text: string): ParamGrid | Partial<Record<MethodNa
     }
     return checkGridObject(obj);
   }
-  const out: Partial<Record<ParamName, number[]>> = {};
+  const out: Record<ParamName, number[]> = {};
   for (const part of trimmed.split(";")) {
     if (part.trim() === "") continue;
     const eq = part.indexOf("=");
@@ -224,14 +195,15 @@ export function parseGridSpec(text: string): ParamGrid | Partial<Record<MethodNa
 
 function isPerMethod(obj: object): boolean {
   const keys = Object.keys(obj);
-  return keys.length > 0 && keys.every((k) => (METHOD_NAMES as readonly string[]).includes(k));
+  const names = methodNames();
+  return keys.length > 0 && keys.every((k) => names.includes(k));
 }
 
-function checkGridObject(obj: unknown): ParamGrid | Partial<Record<MethodName, ParamGrid>> {
+function checkGridObject(obj: unknown): ParamGrid | Readonly<Record<MethodName, ParamGrid>> {
   if (obj !== null && typeof obj === "object" && !Array.isArray(obj) && isPerMethod(obj)) {
-    const out: Partial<Record<MethodName, ParamGrid>> = {};
+    const out: Record<MethodName, ParamGrid> = {};
     for (const [method, grid] of Object.entries(obj)) {
-      out[method as MethodName] = checkParamGrid(grid, `grid of ${method}`);
+      out[method] = checkParamGrid(grid, `grid of ${method}`);
     }
     return out;
   }
@@ -253,14 +225,14 @@ export function methodGrid(method: string, spec: GridSpec = "paper"): ParamGrid 
         `The grid preset must be one of ${GRID_PRESETS.map((p) => JSON.stringify(p)).join(", ")} (or a custom grid). Got ${JSON.stringify(spec)} instead.`,
       );
     }
-    return presetGrid(m, spec as GridPreset);
+    return presetGrid(methodDescriptor(m), spec as GridPreset);
   }
   const checked = checkGridObject(spec);
   const own: ParamGrid = isPerMethod(checked)
-    ? ((checked as Partial<Record<MethodName, ParamGrid>>)[m] ?? {})
+    ? ((checked as Readonly<Record<MethodName, ParamGrid>>)[m] ?? {})
     : (checked as ParamGrid);
-  const out: Partial<Record<ParamName, readonly number[]>> = {};
-  for (const p of METHOD_PARAMS[m]) {
+  const out: Record<ParamName, readonly number[]> = {};
+  for (const p of tunedParams(m)) {
     const values = own[p];
     if (values !== undefined) out[p] = values;
   }
@@ -272,11 +244,15 @@ export function methodGrid(method: string, spec: GridSpec = "paper"): ParamGrid 
  * with no parameter has exactly one point, `{}`.
  */
 export function enumerateGrid(grid: ParamGrid): Params[] {
-  const names = PARAM_NAMES.filter((p) => grid[p] !== undefined);
-  let points: Array<Partial<Record<ParamName, number>>> = [{}];
+  const canonical = tunableParams();
+  const names = [
+    ...canonical.filter((p) => grid[p] !== undefined),
+    ...Object.keys(grid).filter((p) => !canonical.includes(p)),
+  ];
+  let points: Array<Record<ParamName, number>> = [{}];
   for (const name of names) {
     const values = grid[name] as readonly number[];
-    const next: Array<Partial<Record<ParamName, number>>> = [];
+    const next: Array<Record<ParamName, number>> = [];
     for (const point of points) for (const v of values) next.push({ ...point, [name]: v });
     points = next;
   }

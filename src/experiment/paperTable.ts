@@ -4,6 +4,7 @@
  * our numbers beside the published ones. `null` is the paper's "--" (SLNP cannot
  * run where some training class has fewer than 4 samples).
  */
+import { methodDescriptors } from "../methods/registry.js";
 import type { MethodName } from "./grids.js";
 
 /** One published cell: mean and standard deviation of the test BCA, in percent. */
@@ -12,17 +13,17 @@ export interface PaperCell {
   readonly std: number;
 }
 
-/** The columns of Table IV, in the paper's order. */
-export const PAPER_METHODS: readonly MethodName[] = Object.freeze([
-  "baseline",
-  "pca",
-  "jpcda",
-  "sdspca",
-  "slnp",
-  "spcan",
-  "sdspca-lpp",
-  "sdspcaan",
-]);
+/**
+ * The columns of Table IV, in the paper's order: the built-in methods whose
+ * descriptor names a `paperColumn` (baseline, pca, jpcda, sdspca, slnp, spcan,
+ * sdspca-lpp, sdspcaan).
+ */
+export const PAPER_METHODS: readonly MethodName[] = Object.freeze(
+  methodDescriptors()
+    .filter((d) => d.paperColumn !== undefined)
+    .sort((a, b) => (a.paperColumn as number) - (b.paperColumn as number))
+    .map((d) => d.name),
+);
 
 /** The rows of Table IV, in the paper's order (without the Average row). */
 export const PAPER_DATASETS = Object.freeze([

@@ -8,15 +8,10 @@
  */
 import { ValidationError } from "../core/errors.js";
 import type { Label } from "../core/validate.js";
-import { createMethod } from "../methods/registry.js";
+import type { GridPreset } from "../methods/descriptor.js";
+import { createMethod, methodDescriptor, methodNames } from "../methods/registry.js";
 import { canonicalJson, FINGERPRINT_VERSION, fingerprintOf } from "./fingerprint.js";
-import {
-  type GridSpec,
-  hyperparameterGrid,
-  METHOD_NAMES,
-  type MethodName,
-  type Params,
-} from "./grids.js";
+import { type GridSpec, hyperparameterGrid, type Params } from "./grids.js";
 import { type KGridFilter, kGridFilter } from "./kGrid.js";
 import type { Preprocessing } from "./preprocess.js";
 import { canonicalParams, type FitIdentity, fitKey } from "./records.js";
@@ -120,8 +115,8 @@ export interface PlanOptions {
 
 /** Grid points of a method; a method the presets do not know is tuned over k only. */
 export function gridPoints(method: string, grid: GridSpec): Params[] {
-  if (!(METHOD_NAMES as readonly string[]).includes(method)) return [{}];
-  return hyperparameterGrid(method as MethodName, grid);
+  if (!methodNames().includes(method)) return [{}];
+  return hyperparameterGrid(method, grid);
 }
 
 /**
@@ -138,9 +133,15 @@ export function presetUnitOptions(
   ks: readonly number[],
   fixed: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> | null {
-  if (grid !== "authors" || method !== "slnp" || ks.length === 0) return null;
-  if (Object.hasOwn(fixed, "pcaDimensions")) return null;
-  return { pcaDimensions: Math.max(...ks) };
+  if (typeof grid !== "string" || !methodNames().includes(method)) return null;
+  const rule = methodDescriptor(method).presetOptions;
+  const chosen = rule ? rule(grid as GridPreset, { ks }) : null;
+  if (chosen === null) return null;
+  // An option the user fixed wins over the preset's choice.
+  const out = Object.fromEntries(
+    Object.entries(chosen).filter(([key]) => !Object.hasOwn(fixed, key)),
+  );
+  return Object.keys(out).length > 0 ? out : null;
 }
 
 /** Number of distinct classes among the training samples of a split. */
@@ -375,7 +376,8 @@ export function planRun(
     const { name } = entry;
     const input = data[di];
     const general = new KGridReport();
-    const lda = new KGridReport();
+    // Methods with k bounds of their own (LDA: k <= c_train - 1), by method.
+    const own = new Map<string, KGridReport>();
     const noValidK = new Map<string, { repeats: number[]; methods: Set<string> }>();
     for (let repeat = 0; repeat < settings.repeats; repeat++) {
       const split = splitOf(di, repeat);
@@ -393,7 +395,7 @@ export function planRun(
         if (!(err instanceof ValidationError)) throw err;
         sharedError = err.message;
       }
-      const anyShared = settings.methods.some((m) => m !== "lda");
+      const anyShared = settings.methods.some((m) => methodDescriptor(m).kBounds === undefined);
       if (shared?.substituted && explicit && anyShared) {
         throw new ValidationError(
           "kGrid",
@@ -403,31 +405,36 @@ export function planRun(
       let sharedUsed = false;
       for (const method of settings.methods) {
         let filter: KGridFilter;
-        if (method === "lda") {
+        const { kBounds, displayName } = methodDescriptor(method);
+        if (kBounds !== undefined) {
           if (input.y === null) {
             throw new ValidationError(
               "data",
-              `LDA's k bound on ${name} needs the labels of its training split, which are not at hand.`,
+              `${displayName}'s k bound on ${name} needs the labels of its training split, which are not at hand.`,
             );
           }
           const cTrain = trainingClassCount(input.y, split);
           if (cTrain < 2) {
-            const why = `LDA needs at least 2 classes in the training split; it has ${cTrain}`;
+            const why = `${displayName} needs at least 2 classes in the training split; it has ${cTrain}`;
             const cur = noValidK.get(why) ?? { repeats: [], methods: new Set<string>() };
             if (!cur.repeats.includes(repeat)) cur.repeats.push(repeat);
             cur.methods.add(method);
             noValidK.set(why, cur);
             continue;
           }
+          // The bounds come from the classes present in the training split.
+          const bounds = kBounds({ classes: cTrain });
           filter = kGridFilter({
             nTrain: split.train.length,
             d: entry.d,
             nClasses: entry.classes,
             grid: settings.kGrid,
-            minK: 1,
-            maxK: cTrain - 1,
+            ...(bounds.minK !== undefined ? { minK: bounds.minK } : {}),
+            ...(bounds.maxK !== undefined ? { maxK: bounds.maxK } : {}),
           });
-          lda.add(repeat, filter);
+          const report = own.get(method) ?? new KGridReport();
+          report.add(repeat, filter);
+          own.set(method, report);
         } else if (shared === null) {
           const why = sharedError as string;
           const cur = noValidK.get(why) ?? { repeats: [], methods: new Set<string>() };
@@ -496,17 +503,20 @@ export function planRun(
         `${name}: no k of the grid (${gridText}) is in ${general.substitutedRange}, so the nearest valid k = ${k} runs${repeatsText(repeats, settings.repeats)}.`,
       );
     }
-    if (explicit && lda.dropped.size > 0) {
-      reported(
-        "warning",
-        `${name}, lda: k = ${listValues(lda.dropped)} dropped from the k grid${repeatsText(lda.droppedRepeats, settings.repeats)}; LDA's k is in ${lda.range}, its maxK being c_train - 1 for the c_train classes of the training split.`,
-      );
-    }
-    for (const [k, repeats] of lda.substituted) {
-      reported(
-        explicit ? "warning" : "note",
-        `${name}, lda: no k of the grid (${gridText}) is in ${lda.substitutedRange}, maxK being c_train - 1 for the c_train classes of the training split; LDA runs at k = ${k}${repeatsText(repeats, settings.repeats)}.`,
-      );
+    for (const [method, report] of own) {
+      const display = methodDescriptor(method).displayName;
+      if (explicit && report.dropped.size > 0) {
+        reported(
+          "warning",
+          `${name}, ${method}: k = ${listValues(report.dropped)} dropped from the k grid${repeatsText(report.droppedRepeats, settings.repeats)}; ${display}'s k is in ${report.range}, its bounds following the c_train classes of the training split.`,
+        );
+      }
+      for (const [k, repeats] of report.substituted) {
+        reported(
+          explicit ? "warning" : "note",
+          `${name}, ${method}: no k of the grid (${gridText}) is in ${report.substitutedRange}, its bounds following the c_train classes of the training split; ${display} runs at k = ${k}${repeatsText(repeats, settings.repeats)}.`,
+        );
+      }
     }
   });
   return { units, total, fingerprints, notes, warnings };

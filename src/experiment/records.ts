@@ -6,7 +6,7 @@
  */
 import { ValidationError } from "../core/errors.js";
 import { isFingerprint } from "./fingerprint.js";
-import { PARAM_NAMES, type Params } from "./grids.js";
+import { type Params, tunableParams } from "./grids.js";
 import { checkPreprocessing, type Preprocessing } from "./preprocess.js";
 
 export interface FitRecord {
@@ -14,7 +14,7 @@ export interface FitRecord {
   readonly dataset: string;
   /** 0-based repeat (split) number. */
   readonly repeat: number;
-  /** Lower-case method name (see METHOD_NAMES). */
+  /** Lower-case method name (see the method registry). */
   readonly method: string;
   /** Subspace dimension asked for. */
   readonly k: number;
@@ -56,8 +56,8 @@ export type FitIdentity = Pick<FitRecord, "dataset" | "repeat" | "method" | "k" 
 
 /** Params with keys in canonical order (alpha, beta, delta, eta), for stable output. */
 export function canonicalParams(params: Params): Params {
-  const out: Partial<Record<(typeof PARAM_NAMES)[number], number>> = {};
-  for (const p of PARAM_NAMES) {
+  const out: Record<string, number> = {};
+  for (const p of tunableParams()) {
     const v = params[p];
     if (v !== undefined) out[p] = v;
   }
@@ -124,10 +124,10 @@ export function checkFitRecord(value: unknown, where = "record"): FitRecord {
     fail(where, `"params" must be an object. Got ${JSON.stringify(params)}.`);
   }
   for (const [name, v] of Object.entries(params as object)) {
-    if (!(PARAM_NAMES as readonly string[]).includes(name)) {
+    if (!tunableParams().includes(name)) {
       fail(
         where,
-        `"params" has an unknown parameter '${name}' (known: ${PARAM_NAMES.join(", ")}).`,
+        `"params" has an unknown parameter '${name}' (known: ${tunableParams().join(", ")}).`,
       );
     }
     if (typeof v !== "number" || !Number.isFinite(v)) {

@@ -20,7 +20,8 @@
  * reports of a complete run carry no marks.
  */
 import { ValidationError } from "../core/errors.js";
-import { METHOD_DISPLAY_NAMES, METHOD_NAMES, type MethodName, type Params } from "./grids.js";
+import { protocolOrder } from "../methods/registry.js";
+import { displayNameOf, type Params } from "./grids.js";
 import {
   PAPER_DATASETS,
   PAPER_TABLE_IV_AVERAGE,
@@ -185,9 +186,10 @@ function defaultDatasets(records: readonly FitRecord[]): string[] {
 
 function defaultMethods(records: readonly FitRecord[]): string[] {
   const seen = [...new Set(records.map((r) => r.method))];
+  const order = protocolOrder();
   const rank = (m: string): number => {
-    const i = (METHOD_NAMES as readonly string[]).indexOf(m);
-    return i < 0 ? METHOD_NAMES.length : i;
+    const i = order.indexOf(m);
+    return i < 0 ? order.length : i;
   };
   return seen
     .map((m, i) => ({ m, i, r: rank(m) }))
@@ -350,7 +352,7 @@ export function completenessText(c: Completeness): string {
 
 /** A method's column title: the paper's spelling where known. */
 export function methodTitle(method: string): string {
-  return METHOD_DISPLAY_NAMES[method as MethodName] ?? method;
+  return displayNameOf(method);
 }
 
 function pct(x: number): string {
@@ -459,7 +461,7 @@ export function tableMarkdown(summary: ResultsSummary, options: ReportOptions = 
     row(
       "Average",
       methods.map((m) => average[m]),
-      (i) => (averageComparable ? PAPER_TABLE_IV_AVERAGE[methods[i] as MethodName] : undefined),
+      (i) => (averageComparable ? PAPER_TABLE_IV_AVERAGE[methods[i]] : undefined),
       (i) => isIncomplete(columnCompleteness(summary, methods[i])),
     ),
   );
@@ -540,7 +542,7 @@ export function tableCsv(summary: ResultsSummary): string {
       m,
       a,
       a?.repeats.length,
-      comparable ? PAPER_TABLE_IV_AVERAGE[m as MethodName] : undefined,
+      comparable ? PAPER_TABLE_IV_AVERAGE[m] : undefined,
       columnCompleteness(summary, m),
     );
   }

@@ -25,7 +25,7 @@ import { embeddingScatter, type SplitName } from "../plot/embedding.js";
 import { writeFigure } from "../plot/render.js";
 import { sensitivityHeatmapPanels } from "../plot/sensitivity.js";
 import { bcaVersusK, sensitivitySurfaces } from "./figures.js";
-import { PARAM_NAMES, type Params } from "./grids.js";
+import { type Params, tunableParams } from "./grids.js";
 import { type PlanDataset, planRun, type RunPlan } from "./plan.js";
 import type { FitRecord } from "./records.js";
 import { fitKey, paramsKey } from "./records.js";
@@ -413,7 +413,11 @@ export function sensitivitySpec(
   if (own.length === 0) return null;
   const points = new Set(own.map((r) => paramsKey(r.params)));
   if (points.size < 2) return null;
-  const hasAll = own.every((r) => PARAM_NAMES.slice(0, 3).every((p) => r.params[p] !== undefined));
+  const hasAll = own.every((r) =>
+    tunableParams()
+      .slice(0, 3)
+      .every((p) => r.params[p] !== undefined),
+  );
   if (!hasAll) return null;
   const grid = settings ? (m: string) => gridPoints(m, settings.grid) : undefined;
   const surfaces = sensitivitySurfaces(own, { method, ...(grid ? { grid } : {}) });
@@ -478,7 +482,8 @@ export function recreateSplit(
 
 function describeParams(params: Params): string {
   const symbol: Record<string, string> = { alpha: "α", beta: "β", delta: "δ", eta: "η" };
-  return PARAM_NAMES.filter((p) => params[p] !== undefined)
+  return tunableParams()
+    .filter((p) => params[p] !== undefined)
     .map((p) => `${symbol[p]} = ${params[p]}`)
     .join(", ");
 }

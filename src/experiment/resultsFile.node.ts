@@ -38,7 +38,7 @@ import {
 import { dirname, join } from "node:path";
 import { DataFormatError, ValidationError } from "../core/errors.js";
 import { canonicalJson } from "./fingerprint.js";
-import { PARAM_NAMES, type Params } from "./grids.js";
+import { type Params, tunableParams } from "./grids.js";
 import {
   canonicalParams,
   checkFingerprintField,
@@ -505,7 +505,7 @@ export function identityOf(line: FitIdentity): FitIdentity {
 /** "k = 20, delta = 0.1" for messages. */
 export function describeConfiguration(line: FitIdentity): string {
   const parts = [`k = ${line.k}`];
-  for (const p of PARAM_NAMES) {
+  for (const p of tunableParams()) {
     const v = line.params[p];
     if (v !== undefined) parts.push(`${p} = ${v}`);
   }

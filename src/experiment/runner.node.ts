@@ -44,8 +44,9 @@ import {
   methodDescriptor,
   methodNames,
   normalizeMethodName,
+  protocolOrder,
 } from "../methods/registry.js";
-import { type GridSpec, METHOD_NAMES, METHOD_PARAMS, parseGridSpec } from "./grids.js";
+import { type GridSpec, parseGridSpec, tunedParams } from "./grids.js";
 import { PAPER_K_GRID } from "./kGrid.js";
 import {
   type DatasetOrigin,
@@ -250,9 +251,10 @@ export function resolveMethods(methods: readonly string[] | "all" | undefined): 
 
 /** Methods in the paper's column order, then any other in registry order. */
 function orderMethods(names: readonly string[]): string[] {
+  const order = protocolOrder();
   const rank = (m: string) => {
-    const i = (METHOD_NAMES as readonly string[]).indexOf(m);
-    return i < 0 ? METHOD_NAMES.length : i;
+    const i = order.indexOf(m);
+    return i < 0 ? order.length : i;
   };
   return names
     .map((m, i) => ({ m, i }))
@@ -290,7 +292,7 @@ function resolveMethodOptions(
     if (Object.hasOwn(opts, "k")) {
       throw new ValidationError("methodOptions", `'k' of ${m} is set by the k grid ('kGrid').`);
     }
-    const tuned = (METHOD_PARAMS as Readonly<Record<string, readonly string[]>>)[m] ?? [];
+    const tuned = tunedParams(m);
     for (const name of tuned) {
       if (Object.hasOwn(opts, name)) {
         throw new ValidationError(

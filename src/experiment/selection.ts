@@ -5,13 +5,8 @@
  * Pure functions over fit records, which may arrive in any order.
  */
 import { ValidationError } from "../core/errors.js";
-import {
-  type GridSpec,
-  hyperparameterGrid,
-  METHOD_NAMES,
-  PARAM_NAMES,
-  type Params,
-} from "./grids.js";
+import { methodNames } from "../methods/registry.js";
+import { type GridSpec, hyperparameterGrid, type Params, tunableParams } from "./grids.js";
 import { type FitRecord, fitKey, paramsKey } from "./records.js";
 import { groupBy } from "./stats.js";
 
@@ -48,7 +43,7 @@ export interface Selection extends KChoice {
 }
 
 function canonicalCompare(a: Params, b: Params): number {
-  for (const p of PARAM_NAMES) {
+  for (const p of tunableParams()) {
     const x = a[p];
     const y = b[p];
     if (x === y) continue;
@@ -71,7 +66,7 @@ export interface GridRanking {
 export function gridRanking(method: string, grid: GridOrder | undefined): GridRanking {
   let points: readonly Params[] | undefined;
   if (typeof grid === "function") points = grid(method);
-  else if (grid !== undefined && (METHOD_NAMES as readonly string[]).includes(method)) {
+  else if (grid !== undefined && methodNames().includes(method)) {
     points = hyperparameterGrid(method, grid);
   }
   if (points === undefined) return { compare: canonicalCompare, check: () => {} };

@@ -26,7 +26,7 @@ import {
   wilcoxonMinimumP,
   wilcoxonSignedRank,
 } from "../stats/rankTests.js";
-import { METHOD_DISPLAY_NAMES, type MethodName } from "./grids.js";
+import { displayNameOf } from "./grids.js";
 import type { CellSummary, ResultsSummary } from "./report.js";
 
 /** Significance level of every test here. */
@@ -130,7 +130,7 @@ export interface MethodStatistics {
 }
 
 function title(method: string): string {
-  return METHOD_DISPLAY_NAMES[method as MethodName] ?? method;
+  return displayNameOf(method);
 }
 
 function normalised(name: string): string {

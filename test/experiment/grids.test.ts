@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   enumerateGrid,
   hyperparameterGrid,
-  METHOD_NAMES,
   MULTIPLIER_GRID,
   methodGrid,
   parseGridSpec,
 } from "../../src/experiment/grids.js";
+import { methodNames } from "../../src/methods/registry.js";
 
 describe("presets", () => {
   it("paper: a, b, c each over {0.01, ..., 100} where the method has them", () => {
@@ -36,7 +36,7 @@ describe("presets", () => {
   });
 
   it("covers every method name and rejects unknown ones", () => {
-    for (const m of METHOD_NAMES) expect(hyperparameterGrid(m, "quick").length).toBeGreaterThan(0);
+    for (const m of methodNames()) expect(hyperparameterGrid(m, "quick").length).toBeGreaterThan(0);
     expect(() => hyperparameterGrid("sdspcan")).toThrow(/'method' must be one of baseline, pca/);
     expect(() => methodGrid("pca", "fast" as never)).toThrow(/preset must be one of "paper"/);
   });
