@@ -49,6 +49,7 @@
  * column j scores class j, so W is unique and no sign convention is applied to it.
  */
 import { ValidationError } from "../core/errors.js";
+import type { Label } from "../core/validate.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
 import { multiply } from "../linalg/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
@@ -121,6 +122,11 @@ export class JPCDA extends Estimator<JPCDAOptions> {
 
   constructor(options: Partial<JPCDAOptions> = {}) {
     super("JPCDA", JPCDA.schema, options);
+  }
+
+  /** W = Q V is d x c: one column per class, whatever k is. */
+  protected override outputDimension(classes: readonly Label[] | null): number | null {
+    return classes === null ? null : classes.length;
   }
 
   protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult {

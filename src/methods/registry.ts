@@ -2,7 +2,7 @@
  * Method names -> classes. The CLI, the experiment runner and `loadModel` go through
  * here, so a new method is one file plus one line below.
  */
-import { ValidationError } from "../core/errors.js";
+import { ModelFormatError, ValidationError } from "../core/errors.js";
 import { Baseline } from "./baseline.js";
 import { checkModelJSON, type Estimator } from "./estimator.js";
 import { JPCDA } from "./jpcda.js";
@@ -62,9 +62,20 @@ export function createMethod(name: string, options: Record<string, unknown> = {}
   return new Cls(options);
 }
 
-/** Loads any saved model (JSON object or string), dispatching on its "method" field. */
+/**
+ * Loads any saved model (JSON object or string), dispatching on its "method" field.
+ * The model is exactly what was saved, or a ModelFormatError names the field at fault.
+ */
 export function loadModel(json: unknown): Estimator {
   const model = checkModelJSON(json);
-  const Cls = methodClass(model.method) as unknown as { fromJSON(j: unknown): Estimator };
-  return Cls.fromJSON(model);
+  const cls = REGISTRY.get(model.method);
+  if (!cls) {
+    throw new ModelFormatError(
+      "method",
+      `must be one of ${methodNames()
+        .map((n) => JSON.stringify(n))
+        .join(", ")}; got ${JSON.stringify(model.method)}`,
+    );
+  }
+  return (cls as unknown as { fromJSON(j: unknown): Estimator }).fromJSON(model);
 }
