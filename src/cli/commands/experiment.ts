@@ -40,6 +40,7 @@ interface ExperimentFlags {
   xVar?: string;
   yVar?: string;
   labelCol?: string;
+  labelColumn?: string;
   dataDir?: string;
   methods?: string;
   grid?: string;
@@ -138,7 +139,12 @@ export function experimentOptionsFrom(flags: ExperimentFlags): ExperimentOptions
     );
   }
   const load = {
-    ...loadOptionsFrom({ xVar: flags.xVar, yVar: flags.yVar, labelCol: flags.labelCol }),
+    ...loadOptionsFrom({
+      xVar: flags.xVar,
+      yVar: flags.yVar,
+      labelCol: flags.labelCol,
+      labelColumn: flags.labelColumn,
+    }),
     ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
   };
   const datasets: ExperimentDataset[] = [...names, ...files].map((source) => ({
