@@ -363,12 +363,19 @@ export abstract class Estimator<P extends object = Record<string, unknown>> {
 
   /**
    * The number of columns of W a fit with these options gives, checked when a model
-   * is loaded: k, or null when it depends on the data in a way the JSON does not
-   * record. Methods whose output dimension is not k override it (JPCDA: c).
+   * is loaded, with the rule in words for the message: k, or null when it depends on
+   * the data in a way the JSON does not record (LDA's default k). Methods whose
+   * output dimension is not k override it (JPCDA: one column per class).
    */
-  protected outputDimension(_classes: readonly Label[] | null): number | null {
+  protected outputDimension(
+    _classes: readonly Label[] | null,
+  ): { count: number; rule: string } | null {
     const k = (this.params as { k?: unknown }).k;
-    return typeof k === "number" ? k : null;
+    if (typeof k !== "number") return null;
+    return {
+      count: k,
+      rule: `params.k is ${k}: a ${this.displayName} model has k components, so one of the two was changed`,
+    };
   }
 
   /** Restores fitted state from JSON already checked by `loadModelState`. */
@@ -419,14 +426,10 @@ export abstract class Estimator<P extends object = Record<string, unknown>> {
       );
     }
     const expected = instance.outputDimension(model.classes ?? null);
-    const cols = model.components.cols;
-    if (expected !== null && cols !== expected) {
-      const k = (model.params as { k?: unknown }).k;
+    if (expected !== null && model.components.cols !== expected.count) {
       throw new ModelFormatError(
         "components.cols",
-        k === expected
-          ? `is ${cols}, but params.k is ${k}: a ${instance.displayName} model has k components, so one of the two was changed`
-          : `is ${cols}, but a ${instance.displayName} model fitted on ${model.classes?.length ?? 0} classes has ${expected} components`,
+        `is ${model.components.cols}, but ${expected.rule}`,
       );
     }
     return instance.restore(model);

@@ -125,8 +125,14 @@ export class JPCDA extends Estimator<JPCDAOptions> {
   }
 
   /** W = Q V is d x c: one column per class, whatever k is. */
-  protected override outputDimension(classes: readonly Label[] | null): number | null {
-    return classes === null ? null : classes.length;
+  protected override outputDimension(
+    classes: readonly Label[] | null,
+  ): { count: number; rule: string } | null {
+    if (classes === null) return null;
+    return {
+      count: classes.length,
+      rule: `a JPCDA model has one component per class, and 'classes' lists ${classes.length}`,
+    };
   }
 
   protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult {

@@ -245,4 +245,13 @@ describe("--label-column and --label-col", () => {
       ["needs the class labels"],
     );
   });
+  it("refuses --label-col none for experiment, writing nothing", async () => {
+    const file = writeText(dir, "unlabelled-3.csv", csvText(X));
+    const out = join(dir, "run");
+    await expectRefused(
+      ["experiment", "--data", file, "--label-col", "none", "--out", out],
+      ["experiment needs the class labels"],
+      out,
+    );
+  });
 });

@@ -23,6 +23,7 @@ import {
   addDataFormatOptions,
   exitQuietly,
   formatDuration,
+  labelColumnFlag,
   loadOptionsFrom,
   note,
   oneLineErrors,
@@ -136,6 +137,12 @@ export function experimentOptionsFrom(flags: ExperimentFlags): ExperimentOptions
     throw new ValidationError(
       "splits",
       "--splits holds the splits of one data set; give exactly one --dataset or --data with it.",
+    );
+  }
+  if (labelColumnFlag(flags) === "none") {
+    throw new ValidationError(
+      "label-col",
+      "experiment needs the class labels; '--label-col none' (data without labels) is for transform, and for fit with a method that needs no labels.",
     );
   }
   const load = {
