@@ -119,8 +119,10 @@ function splitRows(text: string, delimiter: string, file: string): SplitText {
 /**
  * True when the first row is a header: it has a text cell (not a number, not a
  * missing-value spelling such as "NaN", "" or "?") above a number in the second row,
- * and no fractional number (a header may have numeric names such as 0, 1, 2, but a
- * row holding 0.25 is data, and its stray text cell is reported as such).
+ * and any numbers in it are column numbers (pandas names columns 0, 1, 2, ...: the
+ * value minus the position is the same for all). A first row of data with a stray
+ * text cell (or a missing value) is therefore never dropped as a header; it is
+ * reported where it fails.
  */
 function looksLikeHeader(rows: string[][]): boolean {
   if (rows.length < 2) return false;
@@ -129,7 +131,14 @@ function looksLikeHeader(rows: string[][]): boolean {
     (s, j) => !isNumericString(s) && !isMissingSpelling(s) && isNumericString(second[j] ?? ""),
   );
   if (!textOverNumber) return false;
-  return !first.some((s) => isNumericString(s) && !Number.isInteger(Number(s)));
+  let offset: number | null = null;
+  for (let j = 0; j < first.length; j++) {
+    if (!isNumericString(first[j])) continue;
+    const v = Number(first[j]);
+    if (!Number.isInteger(v) || v < 0 || (offset !== null && v - j !== offset)) return false;
+    offset = v - j;
+  }
+  return true;
 }
 
 /** Decodes a buffer as UTF-8 text, refusing binary content. */

@@ -71,6 +71,21 @@ describe("CSV: a first row with a missing value is data, and refused", () => {
     expect(err.message).toContain("row 2 (data row 0), column 1 (counting from 0, 'f1')");
   });
 
+  it("does not drop a first row of integer data with a stray text cell as a header", () => {
+    const body = "4,5,6,2\n7,8,9,1\n3,3,3,2\n";
+    const err = errorOf(() => parseDelimited(`5,x,3,1\n${body}`, "pixels.csv"));
+    expect(err.message).toContain(
+      "row 1 (data row 0), column 1 (counting from 0): 'x' is not a number",
+    );
+    // Column numbers as names (pandas' default) still make a header.
+    expect(parseDelimited(`0,1,2,label\n${body}`, "named.csv").info.header).toEqual([
+      "0",
+      "1",
+      "2",
+      "label",
+    ]);
+  });
+
   it("numbers rows as the lines of the file: blank lines and the header count, CRLF too", () => {
     const rows = labelledLines();
     rows[5] = rows[5].replace(/^[^,]+/, "inf");

@@ -245,6 +245,7 @@ describe("--label-column and --label-col", () => {
       ["needs the class labels"],
     );
   });
+
   it("refuses --label-col none for experiment, writing nothing", async () => {
     const file = writeText(dir, "unlabelled-3.csv", csvText(X));
     const out = join(dir, "run");
