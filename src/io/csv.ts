@@ -39,16 +39,29 @@ export interface DelimitedOptions {
   labels?: LabelsNeed;
 }
 
+/** A number with a decimal comma, as some locales write them ("1,5", "-0,25"). */
+const DECIMAL_COMMA = /^[+-]?\d+,\d+$/;
+
 function fail(file: string, problem: string): never {
   throw new DataFormatError(file, problem);
 }
 
-/** Picks the delimiter that splits the first lines into the same number (> 1) of fields. */
+/**
+ * Picks the delimiter that splits the first lines into the same number (> 1) of
+ * fields; when several do, the one giving the most fields ("1,5;2;1" is three
+ * fields with decimal commas, not two).
+ */
 function sniffDelimiter(lines: string[]): string {
+  let chosen: string | null = null;
+  let most = 1;
   for (const d of [",", "\t", ";"]) {
     const counts = lines.map((l) => l.split(d).length);
-    if (counts[0] > 1 && counts.every((c) => c === counts[0])) return d;
+    if (counts[0] > most && counts.every((c) => c === counts[0])) {
+      chosen = d;
+      most = counts[0];
+    }
   }
+  if (chosen !== null) return chosen;
   const ws = lines.map((l) => l.trim().split(/\s+/).length);
   if (ws[0] > 1 && ws.every((c) => c === ws[0])) return " ";
   // Ragged first lines (e.g. quoted fields holding delimiters): fall back to the commonest.
@@ -215,6 +228,15 @@ export function parseDelimited(
       }
     }
     if (numeric === 0 && text > 0) {
+      // Numbers written with a decimal comma look like text; left out, they would
+      // silently take a feature away.
+      const comma = rows.findIndex((r) => DECIMAL_COMMA.test(r[j]));
+      if (comma >= 0) {
+        fail(
+          file,
+          `row ${lines[comma]} (data row ${comma}), ${columnName(j)}: '${rows[comma][j]}' is a number written with a decimal comma; write numbers with a decimal point (and separate fields with ',', ';' or tabs)`,
+        );
+      }
       dropped.push(j);
     } else if (text > 0) {
       fail(

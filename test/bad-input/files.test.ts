@@ -96,6 +96,15 @@ describe("CSV: a first row with a missing value is data, and refused", () => {
     expect(err.message).toContain("'inf'");
   });
 
+  it("refuses numbers written with a decimal comma instead of dropping their column", () => {
+    const text = "1,5;2;1\n2,25;3;1\n0,5;4;2\n1,75;1;2\n";
+    const err = errorOf(() => parseDelimited(text, "comma.csv"));
+    expect(err).toBeInstanceOf(DataFormatError);
+    expect(err.message).toContain(
+      "row 1 (data row 0), column 0 (counting from 0): '1,5' is a number written with a decimal comma",
+    );
+  });
+
   it("refuses a ragged row, naming its line and both field counts", async () => {
     const rows = labelledLines();
     rows[6] = `${rows[6]},7`;
