@@ -111,7 +111,7 @@ function checkOptions(options: LoadOptions): void {
   ) {
     throw new ValidationError(
       "labelColumn",
-      "labelColumn 'none' (no labels in the data file) needs labelsFile, the file that holds the labels.",
+      "labelColumn 'none' (--label-col none: no labels in the data file) needs labelsFile (--labels-file), the file that holds the labels, where labels are required.",
     );
   }
   if (
