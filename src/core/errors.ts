@@ -23,6 +23,27 @@ export class ValidationError extends SdspcaanError {
   }
 }
 
+/**
+ * A saved model (its JSON) that is not what `toJSON` writes: names the field at fault
+ * ("preprocessing.method", "components.data[12]"), what it must be and what it is.
+ * Its argument is "json"; callers reading a file put the file's name in front.
+ */
+export class ModelFormatError extends ValidationError {
+  override name = "ModelFormatError";
+  /** The field at fault as a path into the JSON ("" for the whole document). */
+  readonly field: string;
+  /** What is wrong, without the field: "must be one of ...; got \"bogus\"". */
+  readonly problem: string;
+  constructor(field: string, problem: string) {
+    super(
+      "json",
+      `Not a valid sdspcaan model: ${field === "" ? "" : `field '${field}' `}${problem}.`,
+    );
+    this.field = field;
+    this.problem = problem;
+  }
+}
+
 /** A fitted attribute or `transform` was used before `fit`. */
 export class NotFittedError extends SdspcaanError {
   override name = "NotFittedError";

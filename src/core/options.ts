@@ -74,33 +74,60 @@ function rangeText(spec: IntegerSpec | NumberSpec): string {
   return `${leftB}${f(lo)}, ${f(hi)}${right}`;
 }
 
+/**
+ * Optimal-string-alignment distance: insertions, deletions, substitutions and swaps
+ * of two neighbouring characters ("alpah" -> "alpha") each cost 1.
+ */
 function editDistance(a: string, b: string): number {
-  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0];
-    dp[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j];
-      dp[j] = Math.min(dp[j] + 1, dp[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d = Array.from({ length: rows }, (_, i) =>
+    Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < cols; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        v = Math.min(v, d[i - 2][j - 2] + 1);
+      }
+      d[i][j] = v;
     }
   }
-  return dp[b.length];
+  return d[a.length][b.length];
 }
 
-/** Checks one option value against its spec; returns it unchanged when valid. */
-export function checkOption(
-  owner: string,
-  name: string,
-  spec: OptionSpec,
-  value: unknown,
-): unknown {
-  const fail = (expected: string): never => {
-    throw new ValidationError(
-      name,
-      `The '${name}' parameter of ${owner} must be ${expected}. Got ${show(value)} instead.`,
-    );
-  };
+/**
+ * The option of `names` that `given` is most likely a misspelling of, or null. The
+ * edits may touch at most a third of the longer name, or one character when the
+ * longer name has two or more ('kk' -> 'k'), so a one-letter name is never
+ * "corrected" into another one ('m' is not a typo of 'k') and 'delta' is not offered
+ * for 'beta'; ties are refused rather than guessed.
+ */
+export function closestName(given: string, names: readonly string[]): string | null {
+  const key = given.toLowerCase();
+  let best: string | null = null;
+  let bestDist = Number.POSITIVE_INFINITY;
+  let tie = false;
+  for (const name of names) {
+    const dist = editDistance(key, name.toLowerCase());
+    const longer = Math.max(key.length, name.length);
+    const allowed = Math.max(Math.floor(longer / 3), longer >= 2 ? 1 : 0);
+    if (dist > allowed) continue;
+    if (dist < bestDist) {
+      best = name;
+      bestDist = dist;
+      tie = false;
+    } else if (dist === bestDist) tie = true;
+  }
+  return tie ? null : best;
+}
+
+/**
+ * What a valid value of the option looks like ("an integer in the range [1, inf)"),
+ * or null when `value` is valid.
+ */
+export function optionProblem(spec: OptionSpec, value: unknown): string | null {
   if (value === null && (spec.type === "integer" || spec.type === "number")) {
     if (spec.default === null) return null;
   }
@@ -112,9 +139,9 @@ export function checkOption(
         value < (spec.min ?? Number.NEGATIVE_INFINITY) ||
         value > (spec.max ?? Number.POSITIVE_INFINITY)
       ) {
-        fail(`an integer in the range ${rangeText(spec)}`);
+        return `an integer in the range ${rangeText(spec)}`;
       }
-      return value;
+      return null;
     case "number": {
       const lo = spec.min ?? Number.NEGATIVE_INFINITY;
       const hi = spec.max ?? Number.POSITIVE_INFINITY;
@@ -126,19 +153,35 @@ export function checkOption(
         value > hi ||
         !Number.isFinite(value) // every number option is finite ("[0, inf)" excludes inf)
       ) {
-        fail(`a number in the range ${rangeText(spec)}`);
+        return `a number in the range ${rangeText(spec)}`;
       }
-      return value;
+      return null;
     }
     case "enum":
       if (typeof value !== "string" || !spec.values.includes(value)) {
-        fail(`one of ${spec.values.map((v) => JSON.stringify(v)).join(", ")}`);
+        return `one of ${spec.values.map((v) => JSON.stringify(v)).join(", ")}`;
       }
-      return value;
+      return null;
     case "boolean":
-      if (typeof value !== "boolean") fail("true or false");
-      return value;
+      return typeof value === "boolean" ? null : "true or false";
   }
+}
+
+/** Checks one option value against its spec; returns it unchanged when valid. */
+export function checkOption(
+  owner: string,
+  name: string,
+  spec: OptionSpec,
+  value: unknown,
+): unknown {
+  const expected = optionProblem(spec, value);
+  if (expected !== null) {
+    throw new ValidationError(
+      name,
+      `The '${name}' parameter of ${owner} must be ${expected}. Got ${show(value)} instead.`,
+    );
+  }
+  return value;
 }
 
 /**
@@ -159,13 +202,10 @@ export function resolveOptions<T>(owner: string, schema: OptionSchema, given: un
   for (const key of Object.keys(input)) {
     if (!Object.hasOwn(schema, key)) {
       const names = Object.keys(schema);
-      const close = names
-        .map((n) => [n, editDistance(key.toLowerCase(), n.toLowerCase())] as const)
-        .filter(([, dist]) => dist <= 2)
-        .sort((a, b) => a[1] - b[1])[0];
+      const close = closestName(key, names);
       throw new ValidationError(
         key,
-        `${owner} has no option '${key}'${close ? ` (did you mean '${close[0]}'?)` : ""}. Valid options: ${names.length ? names.join(", ") : "none"}.`,
+        `${owner} has no option '${key}'${close ? ` (did you mean '${close}'?)` : ""}. Valid options: ${names.length ? names.join(", ") : "none"}.`,
       );
     }
   }

@@ -347,7 +347,7 @@ export function parseSplitFile(
       for (let i = 0; i < n; i++) if (owner[i] < 0) missing.push(i + b);
       if (missing.length > 0) {
         fail(
-          `${where} does not use sample index ${missing[0]}${missing.length > 1 ? ` (nor ${missing.length - 1} other(s))` : ""}; each split must be a partition of the ${n} samples (pass allowSubset to accept splits that leave samples out).`,
+          `${where} does not use sample index ${missing[0]}${missing.length > 1 ? ` (nor ${missing.length - 1} other(s))` : ""}; each split must be a partition of the ${n} samples: every index from ${b} to ${n - 1 + b} in exactly one of train, val and test.`,
         );
       }
     }

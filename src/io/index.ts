@@ -13,10 +13,13 @@ export {
 } from "./fetch.js";
 export { DEFAULT_MAX_BYTES, type ReadLimits } from "./limits.js";
 export {
+  asFeatures,
   detectFormat,
+  type LoadedFeatures,
   type LoadOptions,
   listVariables,
   loadDataset,
+  loadFeatures,
   loadLabels,
   type OpenedDataset,
   openDataset,
@@ -44,6 +47,7 @@ export {
   type DatasetInfo,
   datasetFromVariables,
   type Labels,
+  type LabelsNeed,
   type LoadedDataset,
   type NumericArray,
   type RawVariable,

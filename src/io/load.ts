@@ -7,6 +7,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { DataFormatError, ValidationError } from "../core/errors.js";
+import type { Matrix } from "../linalg/matrix.js";
 import { type DelimitedOptions, decodeText, parseDelimited } from "./csv.js";
 import { formatBytes, maxBytesOf, type ReadLimits } from "./limits.js";
 import { type DataSource, dataDirectories, type LocateOptions, locateDataFile } from "./locate.js";
@@ -16,12 +17,14 @@ import { hdf5SuperblockOffset, looksLikeMatV73, withHdf5Variables } from "./matV
 import { looksLikeNpy, npyVariable, readNpy } from "./npy.js";
 import { type DatasetEntry, datasetNames, findDataset } from "./registry.js";
 import {
+  checkClassLabels,
   type DataFormat,
+  type DatasetInfo,
   datasetFromVariables,
   type Labels,
   type LoadedDataset,
-  normalizeTextLabels,
   type RawVariable,
+  textLabels,
   type VariableInfo,
   type VariableOptions,
 } from "./variables.js";
@@ -101,10 +104,14 @@ function variablesOf(
 }
 
 function checkOptions(options: LoadOptions): void {
-  if (options.labelColumn === "none" && options.labelsFile === undefined) {
+  if (
+    options.labelColumn === "none" &&
+    options.labelsFile === undefined &&
+    options.labels !== "optional"
+  ) {
     throw new ValidationError(
       "labelColumn",
-      "labelColumn 'none' (no labels in the data file) needs labelsFile, the file that holds the labels.",
+      "labelColumn 'none' (--label-col none: no labels in the data file) needs labelsFile (--labels-file), the file that holds the labels, where labels are required.",
     );
   }
   if (
@@ -125,11 +132,26 @@ function withoutLabelColumn(options: LoadOptions): LoadOptions {
 }
 
 /** Replaces y with the labels of labelsFile, checking there is one per sample. */
-function attachLabels(ds: LoadedDataset, labels: Labels, labelsFile: string): LoadedDataset {
+function attachLabels(
+  ds: LoadedDataset,
+  read: LabelsRead,
+  labelsFile: string,
+  options: LoadOptions,
+): LoadedDataset {
+  const { labels } = read;
   if (labels.length !== ds.X.rows) {
     throw new DataFormatError(
       labelsFile,
       `holds ${labels.length} labels but ${ds.info.file} has ${ds.X.rows} samples (rows)`,
+    );
+  }
+  if (options.labels !== "optional") {
+    checkClassLabels(
+      labelsFile,
+      labels,
+      "the labels",
+      read.where,
+      "Check that this is the labels file of the data.",
     );
   }
   ds.y = labels;
@@ -161,7 +183,12 @@ export async function parseDataset(
     ds = parseNonHdf5(bytes, file, format, opts);
   }
   if (options.labelsFile === undefined) return ds;
-  return attachLabels(ds, await loadLabels(options.labelsFile, options), options.labelsFile);
+  const read = labelsFromBytes(
+    await readBytes(options.labelsFile, options),
+    options.labelsFile,
+    options,
+  );
+  return attachLabels(ds, read, options.labelsFile, options);
 }
 
 /**
@@ -184,12 +211,12 @@ export function parseDatasetSync(
   }
   const ds = parseNonHdf5(bytes, file, format, opts);
   if (options.labelsFile === undefined) return ds;
-  const labels = labelsFromBytes(
+  const read = labelsFromBytes(
     readLabelsFileSync(options.labelsFile, options),
     options.labelsFile,
     options,
   );
-  return attachLabels(ds, labels, options.labelsFile);
+  return attachLabels(ds, read, options.labelsFile, options);
 }
 
 function parseNonHdf5(
@@ -247,10 +274,16 @@ function soleDataVariable(file: string, variables: RawVariable[]): string {
 
 /** Labels from a separate file: a 1-D (or n x 1) .npy, or text with one label per line. */
 export async function loadLabels(path: string, limits: ReadLimits = {}): Promise<Labels> {
-  return labelsFromBytes(await readBytes(path, limits), path, limits);
+  return labelsFromBytes(await readBytes(path, limits), path, limits).labels;
 }
 
-function labelsFromBytes(bytes: Uint8Array, path: string, limits: ReadLimits): Labels {
+/** Labels read from a labels file, and how a message names label i. */
+interface LabelsRead {
+  readonly labels: Labels;
+  readonly where: (i: number) => string;
+}
+
+function labelsFromBytes(bytes: Uint8Array, path: string, limits: ReadLimits): LabelsRead {
   if (looksLikeNpy(bytes)) {
     const a = readNpy(bytes, path, limits);
     if (a.shape.filter((d) => d !== 1).length > 1) {
@@ -262,13 +295,13 @@ function labelsFromBytes(bytes: Uint8Array, path: string, limits: ReadLimits): L
     const out = Array.from(a.data);
     const bad = out.findIndex((v) => !Number.isFinite(v));
     if (bad >= 0) throw new DataFormatError(path, `label ${bad} is ${out[bad]}`);
-    return out;
+    return { labels: out, where: (i) => `label ${i} (counting from 0)` };
   }
   const text = decodeText(bytes, path);
-  const lines = text
-    .split(/\r?\n|\r/)
-    .map((l) => l.trim())
-    .filter((l) => l.length > 0);
+  // Keep blank lines inside the file (a missing label) so that label i is line i + 1;
+  // only the trailing ones go.
+  const lines = text.split(/\r\n|\n|\r/).map((l) => l.trim());
+  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
   if (lines.length === 0) throw new DataFormatError(path, "holds no labels");
   const multi = lines.findIndex((l) => /[,;\t ]/.test(l) && !/^"[^"]*"$/.test(l));
   if (multi >= 0) {
@@ -277,7 +310,15 @@ function labelsFromBytes(bytes: Uint8Array, path: string, limits: ReadLimits): L
       `line ${multi + 1} holds several fields; a labels file has one label per line`,
     );
   }
-  return normalizeTextLabels(lines.map((l) => l.replace(/^"(.*)"$/, "$1")));
+  const where = (i: number) => `line ${i + 1}`;
+  return {
+    labels: textLabels(
+      path,
+      lines.map((l) => l.replace(/^"(.*)"$/, "$1")),
+      where,
+    ),
+    where,
+  };
 }
 
 function readLabelsFileSync(path: string, limits: ReadLimits): Uint8Array {
@@ -336,6 +377,35 @@ async function readBytes(path: string, limits: ReadLimits): Promise<Uint8Array> 
 export async function loadDataset(path: string, options: LoadOptions = {}): Promise<LoadedDataset> {
   checkOptions(options);
   return parseDataset(await readBytes(path, options), path, options);
+}
+
+/** Data read without requiring labels: X, and y when the file or the options provide labels. */
+export interface LoadedFeatures {
+  X: Matrix;
+  /** The labels when a label column, variable or file was named or found by name; else null. */
+  y: Labels | null;
+  info: DatasetInfo;
+}
+
+/**
+ * Loads data that may have no labels, such as new samples to embed with a fitted
+ * model. Every column of a CSV or NPY file, or the whole data variable of a
+ * MAT/HDF5 file, is a feature unless the options name the labels (`labelColumn`,
+ * `yVar`, `labelsFile`): these are then left out of X and returned as y. A label
+ * variable found by its usual name (gnd, y, Y, labels, ...) is returned as y too;
+ * a column of X is never taken for the labels unless named. Same as
+ * `loadDataset(path, { ...options, labels: "optional" })` with y null when absent.
+ */
+export async function loadFeatures(
+  path: string,
+  options: Omit<LoadOptions, "labels"> = {},
+): Promise<LoadedFeatures> {
+  return asFeatures(await loadDataset(path, { ...options, labels: "optional" }));
+}
+
+/** A dataset read with `labels: "optional"` as features and labels-or-null. */
+export function asFeatures(ds: LoadedDataset): LoadedFeatures {
+  return { X: ds.X, y: ds.info.yVar === null ? null : ds.y, info: ds.info };
 }
 
 /**
@@ -418,10 +488,12 @@ export async function openDataset(
     options.yVar !== undefined ||
     options.labelColumn !== undefined ||
     options.labelsFile !== undefined;
+  // The entry's label column counts for text files too (clean1), so that data read
+  // without labels needed still gets the labels the registry declares.
   const fromEntry: LoadOptions =
-    entry && !custom && entry.xVar !== null
+    entry && !custom
       ? {
-          xVar: entry.xVar,
+          ...(entry.xVar !== null ? { xVar: entry.xVar } : {}),
           ...(entry.yVar !== null ? { yVar: entry.yVar } : {}),
           ...(entry.yVar === null && entry.labelColumn ? { labelColumn: entry.labelColumn } : {}),
         }

@@ -1,7 +1,8 @@
 /**
- * NumPy `.npy` files (format versions 1 to 3): booleans, signed and unsigned
- * integers, float16/32/64, either byte order, C or Fortran order. Pickled object
- * arrays are refused (loading them would run code).
+ * NumPy `.npy` files (format versions 1 to 3): booleans (read as 0 and 1), signed
+ * and unsigned integers, float16/32/64, either byte order, C or Fortran order.
+ * Pickled object arrays are refused (loading them would run code), and so are
+ * complex, string and structured dtypes.
  */
 import { DataFormatError } from "../core/errors.js";
 import { formatBytes, maxBytesOf, type ReadLimits } from "./limits.js";
@@ -60,6 +61,9 @@ function parseHeader(bytes: Uint8Array, file: string): NpyHeader {
   const text = new TextDecoder(major === 3 ? "utf-8" : "latin1").decode(
     bytes.subarray(start, start + headerLen),
   );
+  if (/['"]descr['"]\s*:\s*\[/.test(text)) {
+    fail(file, "holds a structured array (named fields); save a plain 2-D numeric array instead");
+  }
   const descr = /['"]descr['"]\s*:\s*['"]([^'"]*)['"]/.exec(text);
   const order = /['"]fortran_order['"]\s*:\s*(True|False)/.exec(text);
   const shapeM = /['"]shape['"]\s*:\s*\(([^)]*)\)/.exec(text);
@@ -79,7 +83,17 @@ function parseHeader(bytes: Uint8Array, file: string): NpyHeader {
     if (dtype.includes("O")) {
       fail(file, `holds Python objects (dtype '${dtype}'); only numeric arrays can be read`);
     }
-    fail(file, `unsupported .npy dtype '${dtype}' (numeric bool/int/uint/float only)`);
+    const what = /c\d+$/.test(dtype)
+      ? "complex numbers"
+      : /[USa]\d*$/.test(dtype)
+        ? "strings"
+        : /[mM]/.test(dtype)
+          ? "dates or times"
+          : "values of another type";
+    fail(
+      file,
+      `unsupported .npy dtype '${dtype}' (${what}); the readable dtypes are bool, int, uint and float`,
+    );
   }
   const size = Number(m[3]);
   const kind = m[2];
@@ -181,7 +195,8 @@ export function npyVariable(bytes: Uint8Array, file: string, limits?: ReadLimits
   const base = file.replace(/^.*[\\/]/, "").replace(/\.npy$/i, "") || "array";
   return {
     name: base,
-    kind: h.kind === "b" ? "logical" : "numeric",
+    // Booleans are data as 0/1 (NumPy's usual store for binary features).
+    kind: "numeric",
     className: h.dtype,
     dims: h.shape.length === 0 ? [1, 1] : h.shape.length === 1 ? [h.shape[0], 1] : h.shape,
     complex: false,

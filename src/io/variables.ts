@@ -101,8 +101,19 @@ export interface LoadedDataset {
   info: DatasetInfo;
 }
 
+/**
+ * Whether the caller needs class labels. "required" (fit, evaluate, experiment): the
+ * file must hold them, and they must look like classes. "optional" (new data to
+ * embed with a fitted model): X is the whole data matrix unless a label column or
+ * variable is named (or a label variable is found by its usual name), and y is empty
+ * when there are none.
+ */
+export type LabelsNeed = "required" | "optional";
+
 /** Options shared by every reader for choosing X and y. */
 export interface VariableOptions {
+  /** Whether labels are needed (default "required"); see {@link LabelsNeed}. */
+  labels?: LabelsNeed;
   /** Name of the variable holding X (MAT, HDF5). */
   xVar?: string;
   /** Name of the variable holding y (MAT, HDF5). */
@@ -144,6 +155,119 @@ export function normalizeTextLabels(labels: string[]): Labels {
     return labels.map((s) => Number(s.trim()));
   }
   return labels;
+}
+
+/** Spellings of a missing or non-finite value in text data (compared in lower case). */
+const MISSING_SPELLINGS = new Set([
+  "",
+  "?",
+  "na",
+  "n/a",
+  "nan",
+  "null",
+  "none",
+  "inf",
+  "-inf",
+  "+inf",
+  "infinity",
+  "-infinity",
+  "+infinity",
+]);
+
+/** True for a text cell that stands for a missing (or infinite) value: "", "?", "NaN", "NA", ... */
+export function isMissingSpelling(s: string): boolean {
+  return MISSING_SPELLINGS.has(s.trim().toLowerCase());
+}
+
+/**
+ * Spellings that mean "no label". "None" is not among them: it is a plausible class
+ * name ("none", "mild", "severe"), and a numeric label column holding it is refused
+ * anyway as a stray text label.
+ */
+const MISSING_LABELS = new Set(["", "?", "na", "n/a", "nan", "null"]);
+
+/**
+ * Labels read as text (a CSV column, a cell array, a labels file) as numbers when
+ * they all are, else strings. A missing label ("", "?", "NaN", "NA", "null") is an
+ * error, and so is a column of numeric labels with a stray text entry (a typo would
+ * otherwise turn every label into text and add a class): `where(i)` names the row.
+ */
+export function textLabels(
+  file: string,
+  raw: readonly string[],
+  where: (i: number) => string,
+): Labels {
+  const items = raw.map((s) => s.trim());
+  const missing = items.findIndex((s) => MISSING_LABELS.has(s.toLowerCase()));
+  if (missing >= 0) {
+    throw new DataFormatError(
+      file,
+      `${where(missing)}: the label ${items[missing] === "" ? "is empty" : `'${items[missing]}' marks a missing value`}; every sample needs its class label (remove the sample or fill in its label)`,
+    );
+  }
+  let numeric = 0;
+  for (const s of items) if (isNumericString(s)) numeric++;
+  if (numeric === items.length) return items.map(Number);
+  if (numeric > 0) {
+    const text = items.findIndex((s) => !isNumericString(s));
+    throw new DataFormatError(
+      file,
+      `${where(text)}: the label '${items[text]}' is not a number, but ${numeric} of the ${items.length} labels are; class labels must be all numbers or all text (is it a typo or a missing value?)`,
+    );
+  }
+  return items;
+}
+
+/**
+ * Refuses labels that do not look like class labels, as when a continuous column is
+ * taken for the labels: non-integer numbers, or most classes holding one sample
+ * (every method that needs labels, and the 1-NN accuracy, need at least two samples
+ * of a class for it to count). `where(i)` names sample i, `source` the labels.
+ */
+export function checkClassLabels(
+  file: string,
+  y: Labels,
+  source: string,
+  where: (i: number) => string,
+  hint: string,
+): void {
+  const n = y.length;
+  if (n === 0) return;
+  if (typeof y[0] === "number") {
+    const nums = y as number[];
+    let fractional = 0;
+    let first = -1;
+    for (let i = 0; i < n; i++) {
+      if (!Number.isInteger(nums[i])) {
+        fractional++;
+        if (first < 0) first = i;
+      }
+    }
+    if (fractional > 0) {
+      throw new DataFormatError(
+        file,
+        `${source} do not look like class labels: ${where(first)} holds ${nums[first]}, and ${fractional} of the ${n} labels are not integers (a continuous column?); class labels are integers or text. ${hint}`,
+      );
+    }
+  }
+  const counts = new Map<number | string, number>();
+  for (const v of y) counts.set(v, (counts.get(v) ?? 0) + 1);
+  if (counts.size === 1 && n > 1) {
+    throw new DataFormatError(
+      file,
+      `${source} are all ${JSON.stringify(y[0])}: a single class, where classification needs at least two (a constant column?). ${hint}`,
+    );
+  }
+  let single = 0;
+  for (const c of counts.values()) if (c === 1) single++;
+  // Two or three tiny classes are a legitimate toy data set; beyond that, a majority of
+  // one-sample classes is what a continuous column gives.
+  if (counts.size >= 4 && 2 * single > counts.size) {
+    throw new DataFormatError(
+      file,
+      `${source} do not look like class labels: ${single} of the ${counts.size} classes among ${n} samples have a single sample (a continuous column?); each class needs at least two samples. ${hint}`,
+    );
+  }
 }
 
 function describeVar(v: VariableInfo): string {
@@ -291,7 +415,10 @@ function numericLabels(file: string, name: string, data: ArrayLike<number>): num
   for (let i = 0; i < data.length; i++) {
     const v = data[i];
     if (!Number.isFinite(v)) {
-      throw new DataFormatError(file, `labels '${name}' contain ${v} at position ${i}`);
+      throw new DataFormatError(
+        file,
+        `labels '${name}', sample ${i} (counting from 0): ${v} is not a class label (a missing label?); every sample needs its class label`,
+      );
     }
     out[i] = v;
   }
@@ -349,7 +476,10 @@ function readLabels(
       v.kind === "char" && texts.length === 1 && counts.includes(texts[0].length)
         ? [...texts[0]]
         : texts.map((s) => s.trim());
-    return { y: normalizeTextLabels(items), oneHot: false };
+    return {
+      y: textLabels(file, items, (i) => `labels '${v.name}', sample ${i} (counting from 0)`),
+      oneHot: false,
+    };
   }
   if (isVector(v)) return { y: numericLabels(file, v.name, v.values().data), oneHot: false };
   const m = readMatrix(file, v, "labels");
@@ -375,6 +505,13 @@ export function resolveLabelColumn(
   if (typeof labelColumn === "string") {
     if (header) {
       const idx = header.indexOf(labelColumn);
+      const again = header.indexOf(labelColumn, idx + 1);
+      if (idx >= 0 && again >= 0) {
+        throw new ValidationError(
+          "labelColumn",
+          `The label column '${labelColumn}' of ${file} is ambiguous: columns ${idx} and ${again} (counting from 0) are both named '${labelColumn}' in the header; give the column's index instead.`,
+        );
+      }
       if (idx >= 0) return idx;
     }
     if (/^-?\d+$/.test(labelColumn.trim())) {
@@ -487,8 +624,10 @@ function chooseAutomatically(file: string, vars: RawVariable[]): Choice {
 
 /**
  * Builds (X, y) from a file's variables: by name when given, else the usual pairs,
- * else the only data matrix and the only label vector that fits it, else a label
- * column of a matrix named `data` (or of the only variable). Samples become rows.
+ * else the only data matrix and the only label vector that fits it, else a named
+ * label column, or the last column of a matrix named `data` or of a .npy array.
+ * Samples become rows. With `labels: "required"` (the default) the labels must look
+ * like classes; with "optional", y is empty when no label variable or column is found.
  */
 export function datasetFromVariables(
   file: string,
@@ -506,6 +645,21 @@ export function datasetFromVariables(
     complex: v.complex,
   }));
   const base = { file, format, variables: infoVars };
+  if (format === "npy" && vars.length === 1) {
+    const dims = squeezeTrailing(vars[0].dims);
+    if (dims.length > 2) {
+      throw new DataFormatError(
+        file,
+        `no numeric 2-D variable to use as data: it holds a ${vars[0].dims.length}-D array of shape (${vars[0].dims.join(", ")}); the data must be a 2-D array with one row per sample (in NumPy: X.reshape(len(X), -1))`,
+      );
+    }
+    if (isVector(vars[0]) && !withoutLabels) {
+      throw new DataFormatError(
+        file,
+        `no numeric 2-D variable to use as data: it holds a single column of ${elementCount(vars[0].dims)} values; the data must be a 2-D array with one row per sample and one column per feature${options.labels === "optional" ? "" : " (and the labels in its last column)"}`,
+      );
+    }
+  }
   if (withoutLabels) {
     if (options.xVar === undefined) {
       throw new ValidationError("xVar", "Reading X without labels needs the name of its variable.");
@@ -568,17 +722,34 @@ export function datasetFromVariables(
   const read = readMatrix(file, choice.x);
   let M = read;
 
+  const required = options.labels !== "optional";
   if (choice.y === null) {
-    const onlyVariable = vars.filter((v) => usableAsData(v)).length === 1;
-    if (
-      options.labelColumn === undefined &&
-      choice.x.name.toLowerCase() !== "data" &&
-      !onlyVariable
-    ) {
-      throw new DataFormatError(
-        file,
-        `found the data '${choice.x.name}' but no label variable; name it with --y-var (yVar) or say which column holds the labels with --label-column`,
-      );
+    if (options.labelColumn === undefined) {
+      // A column of the data is taken for the labels only when one was named, or by the
+      // two documented conventions: a MAT variable called `data` (Musk1) and a single
+      // NPY array (a table, like CSV). Anything else would turn a feature into labels.
+      const convention = choice.x.name.toLowerCase() === "data" || format === "npy";
+      if (required && !convention) {
+        throw new DataFormatError(
+          file,
+          `found the data '${choice.x.name}' but no label variable (variables: ${vars.map(describeVar).join(", ")}); name the labels with --y-var (yVar), or the column of '${choice.x.name}' that holds them with --label-col (labelColumn)`,
+        );
+      }
+      if (!required) {
+        if (options.transpose) M = M.transpose();
+        checkFiniteRead(file, read, M, `variable '${choice.x.name}'`);
+        return {
+          X: M,
+          y: [],
+          info: {
+            ...base,
+            xVar: choice.x.name,
+            yVar: null,
+            transposed: options.transpose === true,
+            oneHot: false,
+          },
+        };
+      }
     }
     let transposed = false;
     if (options.transpose) {
@@ -588,13 +759,23 @@ export function datasetFromVariables(
     const split = splitLabelColumn(file, M, choice.x.name, options.labelColumn);
     checkFiniteRead(file, read, split.X, `variable '${choice.x.name}'`);
     const colName = split.column === M.cols - 1 ? "end" : String(split.column);
+    const yVar = `${choice.x.name}[:, ${colName}]`;
+    if (required) {
+      checkClassLabels(
+        file,
+        split.y,
+        `the labels ${yVar} (column ${split.column} of '${choice.x.name}', counting from 0)`,
+        (i) => `sample ${i} (counting from 0)`,
+        "Name the label variable with --y-var (yVar) or the label column with --label-col (labelColumn), or none if the data has no labels.",
+      );
+    }
     return {
       X: split.X,
       y: split.y,
       info: {
         ...base,
         xVar: choice.x.name,
-        yVar: `${choice.x.name}[:, ${colName}]`,
+        yVar,
         transposed,
         oneHot: false,
         labelColumn: split.column,
@@ -622,6 +803,15 @@ export function datasetFromVariables(
     );
   }
   checkFiniteRead(file, read, M, `variable '${choice.x.name}'`);
+  if (required && !labels.oneHot) {
+    checkClassLabels(
+      file,
+      labels.y,
+      `the labels '${choice.y.name}'`,
+      (i) => `sample ${i} (counting from 0)`,
+      "Name the label variable with --y-var (yVar).",
+    );
+  }
   return {
     X: M,
     y: labels.y,

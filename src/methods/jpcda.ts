@@ -51,6 +51,7 @@
 
 import { ValidationError } from "../core/errors.js";
 import type { OptionSchema, OptionsOf } from "../core/options.js";
+import type { Label } from "../core/validate.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
 import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
@@ -134,6 +135,17 @@ export type JPCDADetails = {
 export class JPCDA extends Estimator<JPCDAOptions, JPCDADetails> {
   constructor(options: Partial<JPCDAOptions> = {}) {
     super(JPCDA_METHOD, options);
+  }
+
+  /** W = Q V is d x c: one column per class, whatever k is. */
+  protected override outputDimension(
+    classes: readonly Label[] | null,
+  ): { count: number; rule: string } | null {
+    if (classes === null) return null;
+    return {
+      count: classes.length,
+      rule: `a JPCDA model has one component per class, and 'classes' lists ${classes.length}`,
+    };
   }
 
   protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult<JPCDADetails> {

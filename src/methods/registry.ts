@@ -4,7 +4,7 @@
  * registered below, in the order `methodNames()` lists them; another method is one
  * file with a descriptor (descriptor.ts) and one call to `registerMethod`.
  */
-import { ValidationError } from "../core/errors.js";
+import { ModelFormatError, ValidationError } from "../core/errors.js";
 import { BASELINE_METHOD } from "./baseline.js";
 import type { MethodDescriptor } from "./descriptor.js";
 import { checkModelJSON, type Estimator } from "./estimator.js";
@@ -103,11 +103,22 @@ export function createMethod(name: string, options: Record<string, unknown> = {}
   return methodDescriptor(name).create(options) as Estimator;
 }
 
-/** Loads any saved model (JSON object or string), dispatching on its "method" field. */
+/**
+ * Loads any saved model (JSON object or string), dispatching on its "method" field.
+ * The model is exactly what was saved, or a ModelFormatError names the field at fault.
+ */
 export function loadModel(json: unknown): Estimator {
   const model = checkModelJSON(json);
+  if (!REGISTRY.has(model.method)) {
+    throw new ModelFormatError(
+      "method",
+      `must be one of ${methodNames()
+        .map((n) => JSON.stringify(n))
+        .join(", ")}; got ${JSON.stringify(model.method)}`,
+    );
+  }
   // The class's own fromJSON validates the saved options and restores the fit.
-  const Cls = methodDescriptor(model.method).create(model.params).constructor as unknown as {
+  const Cls = methodDescriptor(model.method).create().constructor as unknown as {
     fromJSON(j: unknown): Estimator;
   };
   return Cls.fromJSON(model);

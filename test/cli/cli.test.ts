@@ -67,7 +67,18 @@ describe("fit and transform", () => {
     expect(json.preprocessing.center).toHaveLength(24);
 
     const emb = join(dir, "pca.csv");
-    const tr = await cli(["transform", "--model", model, "--data", npy, "--out", emb]);
+    // New data is read as features only: the labelled file names its label column.
+    const tr = await cli([
+      "transform",
+      "--model",
+      model,
+      "--data",
+      npy,
+      "--label-col",
+      "last",
+      "--out",
+      emb,
+    ]);
     expect(tr.code).toBe(0);
     const rows = lines(readFileSync(emb, "utf8"));
     expect(rows[0]).toBe("c1,c2,c3,label");
@@ -88,6 +99,8 @@ describe("fit and transform", () => {
       model,
       "--data",
       csv,
+      "--label-col",
+      "last",
       "--out",
       "-",
       "--no-labels",
@@ -272,7 +285,7 @@ describe("evaluate and experiment", () => {
     const model = join(dir, "pca.json");
     const emb = join(dir, "emb.csv");
     await cli(["fit", "--data", csv, "--method", "pca", "--k", "2", "--out", model]);
-    await cli(["transform", "--model", model, "--data", csv, "--out", emb]);
+    await cli(["transform", "--model", model, "--data", csv, "--label-col", "last", "--out", emb]);
     const e = await cli([
       "plot",
       "embedding",

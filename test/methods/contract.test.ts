@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { AbortError, NotFittedError, ValidationError } from "../../src/core/errors.js";
 import { Random } from "../../src/core/rng.js";
 import { Matrix } from "../../src/linalg/matrix.js";
+import { MODEL_VERSION } from "../../src/methods/estimator.js";
 import {
   createMethod,
   loadModel,
@@ -117,7 +118,7 @@ describe.each(names)("contract: %s", (name) => {
     expect(JSON.stringify(loaded.toJSON())).toBe(text);
     const json = JSON.parse(text);
     expect(json.format).toBe("sdspcaan-model");
-    expect(json.version).toBe(1);
+    expect(json.version).toBe(MODEL_VERSION);
     expect(json.components.rows * json.components.cols).toBe(json.components.data.length);
     const Cls = make().constructor as unknown as { fromJSON(j: unknown): { method: string } };
     expect(Cls.fromJSON(json).method).toBe(name);

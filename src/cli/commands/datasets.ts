@@ -11,6 +11,7 @@ import { formatBytes } from "../../io/limits.js";
 import { type LoadOptions, openDataset } from "../../io/load.js";
 import { dataDirectories, defaultCacheDir, locateDataFile } from "../../io/locate.js";
 import { DATASETS, type DatasetEntry } from "../../io/registry.js";
+import { addLabelColumnOption, labelColumnFlag, parseLabelColumn } from "./shared.js";
 
 function out(text: string): void {
   process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
@@ -26,11 +27,6 @@ function table(rows: string[][]): string {
         .trimEnd(),
     )
     .join("\n");
-}
-
-function parseLabelColumn(value: string | undefined): number | string | undefined {
-  if (value === undefined) return undefined;
-  return /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
 }
 
 function listCommand(opts: { dataDir?: string; json?: boolean }): void {
@@ -79,6 +75,7 @@ interface InfoOptions {
   xVar?: string;
   yVar?: string;
   labelColumn?: string;
+  labelCol?: string;
   labelsFile?: string;
   transpose?: boolean;
   format?: string;
@@ -97,7 +94,7 @@ async function infoCommand(nameOrPath: string, opts: InfoOptions): Promise<void>
     dataDir: opts.dataDir,
     xVar: opts.xVar,
     yVar: opts.yVar,
-    labelColumn: parseLabelColumn(opts.labelColumn),
+    labelColumn: parseLabelColumn(labelColumnFlag(opts)),
     labelsFile: opts.labelsFile,
     transpose: opts.transpose,
     format: opts.format as LoadOptions["format"],
@@ -289,19 +286,21 @@ export function registerDatasetsCommand(program: Command): void {
     .option("--json", "print JSON")
     .action((opts: { dataDir?: string; json?: boolean }) => listCommand(opts));
 
-  datasets
-    .command("info")
+  const info = datasets.command("info");
+  info
     .description(
       "Describe a data set (registry name, case-insensitive) or a data file: shape, classes, value range, format.",
     )
     .argument("<dataset>", "registry name (e.g. yale) or path to a MAT/HDF5/NPY/CSV/TSV file")
     .option("--data-dir <dir>", "look here first for data files")
     .option("--x-var <name>", "variable holding X")
-    .option("--y-var <name>", "variable holding the labels")
-    .option(
-      "--label-column <col>",
-      "column holding the labels: index from 0 (negative from the end), header name, first or last",
-    )
+    .option("--y-var <name>", "variable holding the labels");
+  addLabelColumnOption(
+    info,
+    "column holding the labels: index from 0 (negative from the end), header name, first or last",
+    "--label-column",
+  );
+  info
     .option("--labels-file <path>", "read the labels from this file (one per line, or a 1-D .npy)")
     .option("--transpose", "the stored matrix has samples as columns")
     .option("--format <format>", `force the file format (${FORMATS.join(", ")})`)

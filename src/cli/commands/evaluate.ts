@@ -6,8 +6,7 @@
 import type { Command } from "commander";
 import { ValidationError } from "../../core/errors.js";
 import { PREPROCESSINGS } from "../../experiment/preprocess.js";
-import { readJsonFile } from "../../experiment/resultsFile.node.js";
-import { makeSplit, parseSplitFile, type Split, splitSeed } from "../../experiment/splits.js";
+import { makeSplit, type Split, splitSeed } from "../../experiment/splits.js";
 import { evaluateModel, prepareSplit } from "../../experiment/units.node.js";
 import { createMethod } from "../../methods/registry.js";
 import { FitProgressDisplay } from "./progress.js";
@@ -23,6 +22,8 @@ import {
   out,
   parseInteger,
   parsePreprocess,
+  readSplitFile,
+  requireSamples,
 } from "./shared.js";
 
 interface EvaluateFlags extends DataFlags, MethodFlags {
@@ -77,9 +78,10 @@ export function registerEvaluateCommand(program: Command): void {
       }
       const model = createMethod(method, options);
       const data = await loadData(flags);
+      requireSamples(data, 3, "a split into training, validation and test parts");
       let split: Split;
       if (flags.splits !== undefined) {
-        const splits = parseSplitFile(readJsonFile(flags.splits), data.X.rows);
+        const splits = readSplitFile(flags.splits, data.X.rows);
         if (repeat >= splits.length) {
           throw new ValidationError(
             "repeat",

@@ -24,6 +24,7 @@ import {
   addDataFormatOptions,
   exitQuietly,
   formatDuration,
+  labelColumnFlag,
   loadOptionsFrom,
   note,
   oneLineErrors,
@@ -41,6 +42,7 @@ interface ExperimentFlags {
   xVar?: string;
   yVar?: string;
   labelCol?: string;
+  labelColumn?: string;
   dataDir?: string;
   methods?: string;
   grid?: string;
@@ -142,8 +144,19 @@ export function experimentOptionsFrom(flags: ExperimentFlags): ExperimentOptions
       "--splits holds the splits of one data set; give exactly one --dataset or --data with it.",
     );
   }
+  if (labelColumnFlag(flags) === "none") {
+    throw new ValidationError(
+      "label-col",
+      "experiment needs the class labels; '--label-col none' (data without labels) is for transform, and for fit with a method that needs no labels.",
+    );
+  }
   const load = {
-    ...loadOptionsFrom({ xVar: flags.xVar, yVar: flags.yVar, labelCol: flags.labelCol }),
+    ...loadOptionsFrom({
+      xVar: flags.xVar,
+      yVar: flags.yVar,
+      labelCol: flags.labelCol,
+      labelColumn: flags.labelColumn,
+    }),
     ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
   };
   const datasets: ExperimentDataset[] = [...names, ...files].map((source) => ({

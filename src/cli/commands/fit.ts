@@ -7,8 +7,6 @@
 import type { Command } from "commander";
 import { ValidationError } from "../../core/errors.js";
 import { PREPROCESSINGS, zscoreStatistics } from "../../experiment/preprocess.js";
-import { readJsonFile } from "../../experiment/resultsFile.node.js";
-import { parseSplitFile } from "../../experiment/splits.js";
 import type { InputPreprocessing } from "../../methods/estimator.js";
 import { createMethod } from "../../methods/registry.js";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
@@ -19,13 +17,17 @@ import {
   applyPreprocessing,
   type DataFlags,
   formatDuration,
+  labelColumnFlag,
   loadData,
+  loadFeatureData,
   type MethodFlags,
   methodFromFlags,
   oneLineErrors,
   out,
   parseInteger,
   parsePreprocess,
+  readSplitFile,
+  requireSamples,
 } from "./shared.js";
 
 interface FitFlags extends DataFlags, MethodFlags {
@@ -74,12 +76,21 @@ export function registerFitCommand(program: Command): void {
       }
       const preprocess = parsePreprocess(flags.preprocess);
       const model = createMethod(method, options);
-      const data = await loadData(flags);
+      // `--label-col none`: data without labels, for the methods that need none.
+      const unlabelled = labelColumnFlag(flags) === "none";
+      if (unlabelled && model.supervised) {
+        throw new ValidationError(
+          "label-col",
+          `${model.displayName} is supervised and needs the class labels, but --label-col none says the data has none.`,
+        );
+      }
+      const data = unlabelled ? await loadFeatureData(flags) : await loadData(flags);
+      requireSamples(data, 2, "fitting a model");
       let rows: Int32Array | null = null;
       let repeat: number | null = null;
       if (flags.splits !== undefined) {
         repeat = parseInteger("--repeat", flags.repeat, 0) as number;
-        const splits = parseSplitFile(readJsonFile(flags.splits), data.X.rows);
+        const splits = readSplitFile(flags.splits, data.X.rows);
         if (repeat >= splits.length) {
           throw new ValidationError(
             "repeat",
@@ -89,7 +100,8 @@ export function registerFitCommand(program: Command): void {
         rows = splits[repeat].train;
       }
       const Xtrain = rows === null ? data.X : data.X.selectRows(rows);
-      const ytrain = rows === null ? data.y : Array.from(rows, (i) => data.y[i]);
+      const y = data.y;
+      const ytrain = y === null || rows === null ? y : Array.from(rows, (i) => y[i]);
       let preprocessing: InputPreprocessing | null = null;
       if (preprocess !== "none") {
         // dataset-zscore uses every row, as the authors did; train-zscore only the training rows.

@@ -11,13 +11,14 @@ import { ValidationError } from "../../core/errors.js";
 import { bcaVersusKSpec, sensitivitySpec } from "../../experiment/reportFiles.node.js";
 import { readResultsFile, resultsPaths } from "../../experiment/resultsFile.node.js";
 import { readRunSettings } from "../../experiment/runner.node.js";
-import { loadDataset } from "../../io/load.js";
+import { loadFeatures } from "../../io/load.js";
 import type { Matrix } from "../../linalg/matrix.js";
 import { embeddingScatter } from "../../plot/embedding.js";
 import { writeFigure } from "../../plot/render.js";
 import { checkOutputFile } from "../outputs.js";
 import {
   addDataFormatOptions,
+  checkFeatureCount,
   type DataFlags,
   loadData,
   oneLineErrors,
@@ -112,7 +113,7 @@ export function registerPlotCommand(program: Command): void {
   emb
     .option(
       "--embedding <csv>",
-      "an embedding CSV written by 'sdspcaan transform' (labels in the last column)",
+      "an embedding CSV written by 'sdspcaan transform' (coloured by its 'label' column, if any)",
     )
     .requiredOption("--out <fig>", "output path without extension (writes .svg and .png)")
     .option("--title <text>", "figure title")
@@ -128,9 +129,16 @@ export function registerPlotCommand(program: Command): void {
             "Give --embedding, or --model with --data, not both.",
           );
         }
-        const ds = await loadDataset(flags.embedding);
-        P = ds.X;
-        labels = [...ds.y];
+        // transform writes the label column (named "label") only when the data had labels.
+        const all = await loadFeatures(flags.embedding);
+        if (all.info.header?.includes("label")) {
+          const ds = await loadFeatures(flags.embedding, { labelColumn: "label" });
+          P = ds.X;
+          labels = [...(ds.y ?? [])];
+        } else {
+          P = all.X;
+          labels = new Array<string>(P.rows).fill("no labels");
+        }
         title = `Embedding from ${flags.embedding}`;
       } else {
         if (flags.model === undefined || flags.data === undefined) {
@@ -141,6 +149,7 @@ export function registerPlotCommand(program: Command): void {
         }
         const model = readModelFile(flags.model);
         const data = await loadData(flags);
+        checkFeatureCount(data, model, flags.model);
         P = model.transform(data.X);
         labels = data.y;
         title = `${model.displayName} embedding of ${data.name}`;

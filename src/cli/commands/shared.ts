@@ -3,11 +3,17 @@
  * library-style messages, data-file options, method options, and the model file
  * with its preprocessing.
  */
-import { type Command, CommanderError } from "commander";
-import { ValidationError } from "../../core/errors.js";
+import { type Command, CommanderError, Option } from "commander";
+import {
+  DataFormatError,
+  ModelFormatError,
+  SdspcaanError,
+  ValidationError,
+} from "../../core/errors.js";
 import type { Label } from "../../core/validate.js";
 import { checkPreprocessing, type Preprocessing } from "../../experiment/preprocess.js";
 import { readJsonFile } from "../../experiment/resultsFile.node.js";
+import { parseSplitFile, type Split } from "../../experiment/splits.js";
 import type { LoadOptions } from "../../io/load.js";
 import { openDataset } from "../../io/load.js";
 import { Matrix } from "../../linalg/matrix.js";
@@ -129,27 +135,60 @@ export interface DataFlags {
   readonly xVar?: string;
   readonly yVar?: string;
   readonly labelCol?: string;
+  /** `--label-column`, the other spelling of `--label-col`. */
+  readonly labelColumn?: string;
   readonly dataDir?: string;
 }
 
-/** Adds --x-var, --y-var, --label-col and --data-dir. */
-export function addDataFormatOptions(cmd: Command): Command {
+/**
+ * Adds `--label-col` and its other spelling `--label-column` (hidden from the help,
+ * which mentions it), as `main` the one shown. Commander has no aliases for long
+ * options, so the two are merged by {@link labelColumnFlag}.
+ */
+export function addLabelColumnOption(
+  cmd: Command,
+  description: string,
+  main: "--label-col" | "--label-column" = "--label-col",
+): Command {
+  const other = main === "--label-col" ? "--label-column" : "--label-col";
   return cmd
-    .option("--x-var <name>", "MAT/HDF5 variable holding X (default: found, e.g. fea, X, data)")
-    .option("--y-var <name>", "MAT/HDF5 variable holding the labels (default: found, e.g. gnd, y)")
-    .option(
-      "--label-col <col>",
-      "column holding the labels in CSV or in the data matrix: index from 0 (negative from the end), first, last or a header name (default last)",
-    )
-    .option(
-      "--data-dir <dir>",
-      "folder searched first for registry data sets (then $SDSPCAAN_DATA, ../shared/data, the cache)",
+    .option(`${main} <col>`, `${description} (also ${other})`)
+    .addOption(new Option(`${other} <col>`).hideHelp());
+}
+
+/** The label column given with --label-col or --label-column (refusing two different ones). */
+export function labelColumnFlag(flags: {
+  readonly labelCol?: string;
+  readonly labelColumn?: string;
+}): string | undefined {
+  const { labelCol, labelColumn } = flags;
+  if (labelCol !== undefined && labelColumn !== undefined && labelCol !== labelColumn) {
+    throw new ValidationError(
+      "label-col",
+      `--label-col and --label-column are the same option; got two different columns ('${labelCol}' and '${labelColumn}').`,
     );
+  }
+  return labelCol ?? labelColumn;
+}
+
+/** Adds --x-var, --y-var, --label-col (or --label-column) and --data-dir. */
+export function addDataFormatOptions(cmd: Command): Command {
+  cmd
+    .option("--x-var <name>", "MAT/HDF5 variable holding X (default: found, e.g. fea, X, data)")
+    .option("--y-var <name>", "MAT/HDF5 variable holding the labels (default: found, e.g. gnd, y)");
+  addLabelColumnOption(
+    cmd,
+    "column holding the labels in CSV/NPY or in the data matrix: index from 0 (negative from the end), first, last, a header name, or none (default: last where labels are needed; transform reads every column as a feature unless told)",
+  );
+  return cmd.option(
+    "--data-dir <dir>",
+    "folder searched first for registry data sets (then $SDSPCAAN_DATA, ../shared/data, the cache)",
+  );
 }
 
 /** The loader options the data flags describe. */
 export function loadOptionsFrom(flags: DataFlags): LoadOptions {
-  const labelColumn = parseLabelColumn(flags.labelCol);
+  const labelColumn = parseLabelColumn(labelColumnFlag(flags));
   return {
     ...(flags.xVar !== undefined ? { xVar: flags.xVar } : {}),
     ...(flags.yVar !== undefined ? { yVar: flags.yVar } : {}),
@@ -165,18 +204,100 @@ export interface LoadedData {
   readonly path: string;
 }
 
-/** Opens `--data` (a file path or a registry name). */
+/** Opens `--data` (a file path or a registry name); the labels must be there. */
 export async function loadData(flags: DataFlags): Promise<LoadedData> {
+  if (labelColumnFlag(flags) === "none") {
+    throw new ValidationError(
+      "label-col",
+      "This command needs the class labels; '--label-col none' (data without labels) is for transform, and for fit with a method that needs no labels.",
+    );
+  }
+  const data = await openData(flags, "required");
+  return { ...data, y: data.y ?? [] };
+}
+
+/** Refuses data with fewer than `min` samples, naming the file and what needs them. */
+export function requireSamples(
+  data: { readonly X: Matrix; readonly path: string },
+  min: number,
+  why: string,
+): void {
+  if (data.X.rows < min) {
+    throw new DataFormatError(
+      data.path,
+      `has ${data.X.rows} sample(s); ${why} needs at least ${min}`,
+    );
+  }
+}
+
+/** Data to embed with a model: X, and the labels only when they are named (or declared). */
+export interface FeatureData {
+  readonly X: Matrix;
+  /** Null when the data has no labels, or none were named. */
+  readonly y: Label[] | null;
+  readonly name: string;
+  readonly path: string;
+}
+
+/**
+ * Opens `--data` for `transform` (and `fit --label-col none`): every column of a
+ * CSV/NPY (the whole data variable of a MAT-file) is a feature unless --label-col /
+ * --y-var name the labels, which are then left out of the features.
+ */
+export async function loadFeatureData(flags: DataFlags): Promise<FeatureData> {
+  return openData(flags, "optional");
+}
+
+async function openData(flags: DataFlags, labels: "required" | "optional"): Promise<FeatureData> {
   if (flags.data === undefined) {
     throw new ValidationError("data", "The '--data' option (a MAT, NPY or CSV file) is required.");
   }
   const opened = await openDataset(flags.data, {
     ...loadOptionsFrom(flags),
+    labels,
     ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
   });
   const base = opened.path.split(/[\\/]/).pop() ?? opened.path;
   const name = opened.entry?.name ?? base.replace(/\.[^.]+$/, "");
-  return { X: opened.dataset.X, y: [...opened.dataset.y], name, path: opened.path };
+  const { info } = opened.dataset;
+  return {
+    X: opened.dataset.X,
+    y: info.yVar === null ? null : [...opened.dataset.y],
+    name,
+    path: opened.path,
+  };
+}
+
+/**
+ * Refuses data whose feature count is not the model's, naming both numbers and, when
+ * one column too many was read without labels, the likely fix.
+ */
+export function checkFeatureCount(
+  data: { readonly X: Matrix; readonly y: readonly Label[] | null; readonly path: string },
+  model: Estimator,
+  modelPath: string,
+): void {
+  const d = model.nFeaturesIn;
+  if (data.X.cols === d) return;
+  const hint =
+    data.y === null && data.X.cols === d + 1
+      ? "; if one of its columns holds labels, name it with --label-col (e.g. --label-col last) or --y-var"
+      : "";
+  throw new DataFormatError(
+    data.path,
+    `has ${data.X.cols} feature(s) per sample, but the model ${modelPath} was fitted on ${d}${hint}`,
+  );
+}
+
+/** Reads a split file, naming it in every error. */
+export function readSplitFile(path: string, n: number): Split[] {
+  const json = readJsonFile(path);
+  try {
+    return parseSplitFile(json, n);
+  } catch (err) {
+    if (err instanceof ValidationError) throw new DataFormatError(path, err.message);
+    throw err;
+  }
 }
 
 /** Method flags; each goes to the method only when given (the method rejects options it lacks). */
@@ -303,10 +424,25 @@ export function methodFromFlags(flags: MethodFlags): {
   return { method, options };
 }
 
-/** The feature preprocessing saved beside a model: x -> (x - center) / scale. */
-/** Reads a model file written by `fit` (its preprocessing, if any, travels inside the model). */
+/**
+ * Reads a model file written by `fit` (its preprocessing travels inside the model).
+ * Anything that is not exactly a saved model is refused, naming the file and field:
+ * "model.json: not a valid sdspcaan model: field 'preprocessing.method' must be ...".
+ */
 export function readModelFile(path: string): Estimator {
-  return loadModel(readJsonFile(path));
+  const json = readJsonFile(path);
+  try {
+    return loadModel(json);
+  } catch (err) {
+    if (err instanceof ModelFormatError) {
+      throw new DataFormatError(
+        path,
+        `not a valid sdspcaan model: ${err.field === "" ? "" : `field '${err.field}' `}${err.problem}`,
+      );
+    }
+    if (err instanceof SdspcaanError) throw new DataFormatError(path, err.message);
+    throw err;
+  }
 }
 
 /** Applies a standardisation to data (a new matrix). */

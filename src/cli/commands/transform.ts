@@ -1,7 +1,11 @@
 /**
  * `sdspcaan transform`: projects a data file with a saved model (applying the
  * model's saved preprocessing first) and writes the embedding as CSV, one row per
- * sample: c1..ck, then the label unless --no-labels.
+ * sample: c1..ck, then the label when the data has labels, unless --no-labels.
+ *
+ * New data usually has no labels, so every column of a CSV/NPY (the whole data
+ * variable of a MAT-file) is a feature unless --label-col or --y-var names the
+ * labels; the feature count must then match the model's.
  */
 import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
@@ -9,8 +13,9 @@ import type { Label } from "../../core/validate.js";
 import type { Matrix } from "../../linalg/matrix.js";
 import {
   addDataFormatOptions,
+  checkFeatureCount,
   type DataFlags,
-  loadData,
+  loadFeatureData,
   oneLineErrors,
   out,
   readModelFile,
@@ -44,20 +49,24 @@ export function registerTransformCommand(program: Command): void {
   const cmd = program
     .command("transform")
     .description(
-      "Project a data file with a model saved by fit (its preprocessing is applied first) and write the embedding as CSV: c1..ck and the label.",
+      "Project a data file with a model saved by fit (its preprocessing is applied first) and write the embedding as CSV: c1..ck, and the label when the data has labels. Every column is a feature unless --label-col or --y-var names the labels.",
     )
     .requiredOption("--model <model.json>", "a model written by 'sdspcaan fit'")
-    .requiredOption("--data <file>", "data file (MAT, NPY, CSV with the label in the last column)");
+    .requiredOption(
+      "--data <file>",
+      "data file (MAT, NPY, CSV; labels optional) or registry name, with the model's features",
+    );
   addDataFormatOptions(cmd);
   cmd
     .requiredOption(
       "--out <embedding.csv>",
       "where to write the embedding ('-' for standard output)",
     )
-    .option("--no-labels", "leave the label column out")
+    .option("--no-labels", "leave the label column out even when the data has labels")
     .action(async (flags: TransformFlags) => {
       const model = readModelFile(flags.model);
-      const data = await loadData(flags);
+      const data = await loadFeatureData(flags);
+      checkFeatureCount(data, model, flags.model);
       const P = model.transform(data.X);
       const text = embeddingCsv(P, flags.labels === false ? null : data.y);
       if (flags.out === "-") {
