@@ -66,7 +66,7 @@ export function registerFitCommand(program: Command): void {
     .requiredOption("--out <model.json>", "where to write the model")
     .option("--no-progress", "no progress display")
     .action(async (flags: FitFlags) => {
-      const { method, options } = methodFromFlags(flags);
+      const { method, options } = methodFromFlags(flags, cmd);
       checkOutputFile("--out", flags.out);
       if (flags.splits !== undefined && flags.trainAll) {
         throw new ValidationError(
