@@ -15,6 +15,7 @@ import {
   ValidationError,
 } from "../core/errors.js";
 import { type OptionSchema, optionProblem, resolveOptions } from "../core/options.js";
+import { Standardizer, type StandardizerJSON } from "../core/standardizer.js";
 import { asMatrix, compareLabels, type Label } from "../core/validate.js";
 import { clearNegativeZeros } from "../linalg/basic.js";
 import { multiply } from "../linalg/kernels/gemm.js";
@@ -43,15 +44,11 @@ export const PREPROCESSING_METHODS = ["train-zscore", "dataset-zscore", "custom"
 
 /**
  * A feature standardisation applied to the data before the method saw it (e.g. the
- * protocol's train-zscore): transform applies x -> (x - center) / scale first.
+ * protocol's train-zscore): transform applies x -> (x - center) / scale first. It is
+ * the JSON form of core/standardizer.ts's Standardizer; `method` is one of
+ * {@link PREPROCESSING_METHODS}.
  */
-export interface InputPreprocessing {
-  /** How it was computed: one of {@link PREPROCESSING_METHODS}. */
-  method: string;
-  center: number[];
-  /** Non-zero divisors (a constant feature counts as 1). */
-  scale: number[];
-}
+export type InputPreprocessing = StandardizerJSON;
 
 /** The JSON form of a fitted model. */
 export interface ModelJSON {
@@ -163,7 +160,8 @@ function now(): number {
 
 interface FittedState<D extends object, A extends object> {
   artifacts: Readonly<Partial<A>>;
-  preprocessing: InputPreprocessing | null;
+  /** The model is a small pipeline: this standardisation, then the projection. */
+  preprocessing: Standardizer | null;
   components: Matrix;
   mean: Float64Array;
   classes: Label[] | null;
@@ -319,12 +317,18 @@ export abstract class Estimator<
         throw new ValidationError("preprocessing", `'${field}' ${problem}.`);
       });
     }
-    s.preprocessing = preprocessing === null ? null : cloneJson(preprocessing);
+    s.preprocessing =
+      preprocessing === null ? null : Standardizer.fromJSON(preprocessing, s.mean.length);
     return this;
   }
 
   /** The standardisation transform applies before projecting (null when none). */
   get preprocessing(): InputPreprocessing | null {
+    return this.fitted().preprocessing?.toJSON() ?? null;
+  }
+
+  /** The standardisation transform applies before projecting, as a Standardizer (null when none). */
+  get standardizer(): Standardizer | null {
     return this.fitted().preprocessing;
   }
 
@@ -398,7 +402,7 @@ export abstract class Estimator<
         cols: s.components.cols,
         data: Array.from(s.components.data),
       },
-      preprocessing: s.preprocessing ? cloneJson(s.preprocessing) : null,
+      preprocessing: s.preprocessing ? s.preprocessing.toJSON() : null,
       fitInfo: cloneJson(s.fitInfo) as FitInfo,
     };
     if (s.classes) json.classes = [...s.classes];
@@ -426,7 +430,9 @@ export abstract class Estimator<
   protected restore(json: ModelJSON): this {
     this.state = {
       artifacts: Object.freeze({}),
-      preprocessing: json.preprocessing ? cloneJson(json.preprocessing) : null,
+      preprocessing: json.preprocessing
+        ? Standardizer.fromJSON(json.preprocessing, json.mean.length)
+        : null,
       components: new Matrix(
         json.components.rows,
         json.components.cols,

@@ -17,8 +17,8 @@ import { readJsonFile } from "../../experiment/resultsFile.node.js";
 import { parseSplitFile, type Split } from "../../experiment/splits.js";
 import type { LoadOptions } from "../../io/load.js";
 import { openDataset } from "../../io/load.js";
-import { Matrix } from "../../linalg/matrix.js";
-import type { Estimator, InputPreprocessing } from "../../methods/estimator.js";
+import type { Matrix } from "../../linalg/matrix.js";
+import type { Estimator } from "../../methods/estimator.js";
 import {
   loadModel,
   methodDescriptor,
@@ -377,10 +377,7 @@ const GENERATED = new WeakMap<Command, MethodOptionFlag[]>();
 /** Adds --method, --k, a flag per method option (expert ones in their own help group), --seed, --set. */
 export function addMethodOptions(cmd: Command, { seedHelp }: { seedHelp: string }): Command {
   cmd
-    .requiredOption(
-      "--method <name>",
-      `${methodNames().join(", ")} (case-insensitive, _ for -)`,
-    )
+    .requiredOption("--method <name>", `${methodNames().join(", ")} (case-insensitive, _ for -)`)
     .requiredOption("--k <k>", "subspace dimension k");
   const generated = methodOptionFlags(cmd);
   GENERATED.set(cmd, generated);
@@ -507,24 +504,6 @@ export function readModelFile(path: string): Estimator {
     if (err instanceof SdspcaanError) throw new DataFormatError(path, err.message);
     throw err;
   }
-}
-
-/** Applies a standardisation to data (a new matrix). */
-export function applyPreprocessing(X: Matrix, p: InputPreprocessing | null): Matrix {
-  if (p === null) return X;
-  if (X.cols !== p.center.length) {
-    throw new ValidationError(
-      "X",
-      `The data has ${X.cols} features, but the model was fitted on ${p.center.length} features.`,
-    );
-  }
-  const out = new Matrix(X.rows, X.cols);
-  const d = X.cols;
-  for (let i = 0; i < X.rows; i++) {
-    for (let j = 0; j < d; j++)
-      out.data[i * d + j] = (X.data[i * d + j] - p.center[j]) / p.scale[j];
-  }
-  return out;
 }
 
 /** Formats milliseconds as "850 ms", "12.3 s", "4m 05s" or "1h 02m". */
