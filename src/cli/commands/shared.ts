@@ -143,7 +143,7 @@ export function addDataFormatOptions(cmd: Command): Command {
     )
     .option(
       "--data-dir <dir>",
-      "folder searched first for registry data sets (then $SDSPCAAN_DATA, ../shared/data, the cache)",
+      "folder searched first for registry data sets (then $SDSPCAAN_DATA, the repository's data/, ../shared/data, the cache)",
     );
 }
 
