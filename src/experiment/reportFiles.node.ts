@@ -1,8 +1,8 @@
 /**
  * The report files of a results directory, rebuilt from `results.jsonl` (and
  * `settings.json` when present): `table.md`, `table.csv`, `summary.json`, and the
- * figures `figures/bca-vs-k`, `figures/sensitivity` (when SDSPCAAN ran over a
- * parameter grid) and `figures/embedding` (a 2-D embedding of one data set), each
+ * figures `figures/bca-vs-k`, `figures/sensitivity` (when SDSPCAAN ran over more
+ * than one grid point: over the parameters the grid varied) and `figures/embedding` (a 2-D embedding of one data set), each
  * as SVG and PNG. Everything is a function of the files, so `report` after an
  * interrupted or finished run gives the same output as the run itself.
  */
@@ -14,10 +14,21 @@ import { type LoadOptions, openDataset } from "../io/load.js";
 import { createMethod } from "../methods/registry.js";
 import { type BcaAtK, bcaVersusKFigure } from "../plot/bcaVersusK.js";
 import { embeddingScatter, type SplitName } from "../plot/embedding.js";
-import { writeFigure } from "../plot/render.js";
-import { sensitivityHeatmapPanels } from "../plot/sensitivity.js";
-import { bcaVersusK, sensitivitySurfaces } from "./figures.js";
-import { PARAM_NAMES, type Params } from "./grids.js";
+import { type VegaLiteSpec, writeFigure } from "../plot/render.js";
+import {
+  type ProfilePlotPoint,
+  type SensitivityPanels,
+  sensitivityHeatmapPanels,
+  sensitivityProfiles,
+} from "../plot/sensitivity.js";
+import { bcaVersusK, sensitivityProfile, sensitivitySurface, variedParams } from "./figures.js";
+import {
+  METHOD_PARAMS,
+  type MethodName,
+  PARAM_NAMES,
+  type ParamName,
+  type Params,
+} from "./grids.js";
 import type { FitRecord } from "./records.js";
 import { paramsKey } from "./records.js";
 import { buildReports, methodTitle, type ReportOptions } from "./report.js";
@@ -211,29 +222,85 @@ export function bcaVersusKSpec(
   });
 }
 
-/** Fig. 2 for SDSPCAAN, or null when it did not run over at least two grid points. */
+const SYMBOL: Readonly<Record<ParamName, string>> = {
+  alpha: "α",
+  beta: "β",
+  delta: "δ",
+  eta: "η",
+};
+
+function paramTitle(p: ParamName): string {
+  return p === "eta" ? "η" : `${SYMBOL[p]} multiplier`;
+}
+
+/** The heatmap panels of Fig. 2, in the paper's order, by the pair of parameters they show. */
+const PAIRS: ReadonlyArray<[keyof SensitivityPanels, ParamName, ParamName]> = [
+  ["betaDelta", "beta", "delta"],
+  ["alphaDelta", "alpha", "delta"],
+  ["alphaBeta", "alpha", "beta"],
+];
+
+/**
+ * Fig. 2 for a method (default SDSPCAAN) over the parameters its grid actually varied,
+ * or null when it varied none. Three varied multipliers give the paper's three
+ * heatmaps; two give the one heatmap of that pair; one (the authors' grid varies only
+ * delta) gives its profile per data set, test and validation BCA, since a heatmap
+ * with a constant axis would say nothing.
+ */
 export function sensitivitySpec(
   records: readonly FitRecord[],
   settings: RunSettings | null,
   method = "sdspcaan",
-): ReturnType<typeof sensitivityHeatmapPanels> | null {
+): VegaLiteSpec | null {
   const own = records.filter((r) => r.method === method);
-  if (own.length === 0) return null;
-  const points = new Set(own.map((r) => paramsKey(r.params)));
-  if (points.size < 2) return null;
-  const hasAll = own.every((r) => PARAM_NAMES.slice(0, 3).every((p) => r.params[p] !== undefined));
-  if (!hasAll) return null;
+  const varied = variedParams(own, method);
+  if (varied.length === 0) return null;
   const grid = settings ? (m: string) => gridPoints(m, settings.grid) : undefined;
-  const surfaces = sensitivitySurfaces(own, { method, ...(grid ? { grid } : {}) });
-  const cells = surfaces.map((s) => s.cells.map((c) => ({ x: c.x, y: c.y, bca: c.mean })));
   const datasets = [...new Set(own.map((r) => r.dataset))];
-  return sensitivityHeatmapPanels(
-    { betaDelta: cells[0], alphaDelta: cells[1], alphaBeta: cells[2] },
-    {
-      title: `${methodTitle(method)}: test BCA over pairs of its multipliers`,
-      subtitle: `${datasets.length === 1 ? datasets[0] : `mean over ${datasets.length} data sets`}; k and the third multiplier at their selected values`,
-    },
-  );
+  const title = methodTitle(method);
+  if (varied.length === 1) {
+    const param = varied[0];
+    const profile = sensitivityProfile(own, { method, param, ...(grid ? { grid } : {}) });
+    const points: ProfilePlotPoint[] = [];
+    let repeats = 0;
+    for (const dataset of datasets) {
+      for (const p of profile.perDataset[dataset] ?? []) {
+        repeats = Math.max(repeats, p.n);
+        points.push({
+          panel: dataset,
+          line: "test",
+          value: p.value,
+          bca: p.testMean,
+          std: p.testStd,
+        });
+        points.push({ panel: dataset, line: "validation", value: p.value, bca: p.valMean });
+      }
+    }
+    const others = METHOD_PARAMS[method as MethodName]?.filter((p) => p !== param) ?? [];
+    return sensitivityProfiles(points, {
+      title: `${title}: BCA over ${SYMBOL[param]}, the only parameter the grid varied`,
+      subtitle: `k${others.length > 0 ? ` and ${others.map((p) => SYMBOL[p]).join(", ")}` : ""} at each repeat's selected values; mean over ${repeats} repeat${repeats === 1 ? "" : "s"}, test ± std`,
+      xTitle: paramTitle(param),
+    });
+  }
+  const panels: Partial<SensitivityPanels> = {};
+  for (const [key, x, y] of PAIRS) {
+    if (!varied.includes(x) || !varied.includes(y)) continue;
+    const surface = sensitivitySurface(own, { method, x, y, ...(grid ? { grid } : {}) });
+    panels[key] = surface.cells.map((c) => ({ x: c.x, y: c.y, bca: c.mean }));
+  }
+  const where = datasets.length === 1 ? datasets[0] : `mean over ${datasets.length} data sets`;
+  const count = Object.keys(panels).length;
+  return sensitivityHeatmapPanels(panels, {
+    title:
+      count === 1
+        ? `${title}: test BCA over the two multipliers the grid varied`
+        : `${title}: test BCA over pairs of its multipliers`,
+    subtitle:
+      count === 1
+        ? `${where}; k at its selected value`
+        : `${where}; k and the third multiplier at their selected values`,
+  });
 }
 
 /** Loads a data set of a run again from what settings.json recorded, or null. */

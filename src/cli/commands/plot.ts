@@ -1,8 +1,8 @@
 /**
  * `sdspcaan plot`: single figures as SVG and PNG.
  * - `plot bca-vs-k --results DIR --out FIG`: test BCA versus k (the paper's Fig. 1);
- * - `plot sensitivity --results DIR --out FIG`: SDSPCAAN's BCA over pairs of its
- *   multipliers (Fig. 2);
+ * - `plot sensitivity --results DIR --out FIG`: SDSPCAAN's BCA over the parameters
+ *   the grid varied (Fig. 2: heatmaps over pairs, or a profile over one);
  * - `plot embedding (--model M --data F | --embedding CSV) --out FIG`: the first two
  *   components of an embedding, coloured by class.
  */
@@ -73,11 +73,15 @@ export function registerPlotCommand(program: Command): void {
   const sens = plot
     .command("sensitivity")
     .description(
-      "BCA of SDSPCAAN (or --method) over pairs of its multipliers (the paper's Fig. 2).",
+      "BCA of SDSPCAAN (or --method) over the parameters its grid varied: heatmaps over pairs of multipliers (the paper's Fig. 2), or a profile per data set when one parameter varied.",
     )
     .requiredOption("--results <dir>", "results directory of an experiment")
     .requiredOption("--out <fig>", "output path without extension (writes .svg and .png)")
-    .option("--method <name>", "a method tuned over alpha, beta and delta", "sdspcaan")
+    .option(
+      "--method <name>",
+      "a method with tuned parameters: sdspcaan, sdspca-lpp, sdspca or jpcda",
+      "sdspcaan",
+    )
     .action(async (flags: { results: string; out: string; method: string }) => {
       const { records, settings } = recordsOf(flags.results);
       const method = flags.method.trim().toLowerCase().replace(/_/g, "-");
@@ -85,7 +89,7 @@ export function registerPlotCommand(program: Command): void {
       if (spec === null) {
         throw new ValidationError(
           "method",
-          `${flags.results} has no ${method} results over at least two (alpha, beta, delta) grid points; run the experiment with a grid that varies them (e.g. --grid paper).`,
+          `${flags.results} has no ${method} results over at least two values of a parameter; run the experiment with a grid that varies one (e.g. --grid authors or paper).`,
         );
       }
       await save(spec, flags.out);
