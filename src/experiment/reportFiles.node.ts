@@ -1,9 +1,10 @@
 /**
  * The report files of a results directory, rebuilt from `results.jsonl` (and
  * `settings.json` when present): `table.md`, `table.csv`, `summary.json`, and the
- * figures `figures/bca-vs-k`, `figures/sensitivity` (when SDSPCAAN ran over more
- * than one grid point: over the parameters the grid varied) and `figures/embedding` (a 2-D embedding of one data set), each
- * as SVG and PNG. Everything is a function of the files, so `report` after an
+ * figures `figures/bca-vs-k` (and `figures/bca-vs-k-per-dataset` for several data
+ * sets), `figures/sensitivity` (when SDSPCAAN ran over more than one grid point:
+ * over the parameters the grid varied) and `figures/embedding` (a 2-D embedding of
+ * one data set), each as SVG and PNG. Everything is a function of the files, so `report` after an
  * interrupted or finished run gives the same output as the run itself.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -178,6 +179,15 @@ export async function writeRunReports(
       );
       return [w.svg, w.png];
     });
+    if (new Set(records.map((r) => r.dataset)).size > 1) {
+      await tryFigure("BCA versus k per data set", async () => {
+        const w = await writeFigure(
+          bcaVersusKSpec(records, settings, reportOptions.methods, { perDataset: true }),
+          join(figDir, "bca-vs-k-per-dataset"),
+        );
+        return [w.svg, w.png];
+      });
+    }
     await tryFigure("sensitivity", async () => {
       const spec = sensitivitySpec(records, settings);
       if (spec === null) return null;
@@ -194,31 +204,66 @@ export async function writeRunReports(
   return { tableMd, files, warnings, records: records.length, skipped };
 }
 
-/** Fig. 1 from records: one line per method, ± std over data sets (or over repeats for one). */
+/**
+ * Fig. 1 from records: one line per method, ± std over data sets (or over repeats for
+ * one). With `perDataset`, one panel per data set, ± std over repeats: the paper's
+ * average changes the data sets it averages from one k to the next (Yale allows only
+ * k = 20, 30, ORL only 40..80), which the panels do not.
+ */
 export function bcaVersusKSpec(
   records: readonly FitRecord[],
   settings: RunSettings | null,
   methods?: readonly string[],
+  how: { readonly perDataset?: boolean } = {},
 ): ReturnType<typeof bcaVersusKFigure> {
   const grid = settings ? (m: string) => gridPoints(m, settings.grid) : undefined;
   const curves = bcaVersusK(records, {
     ...(grid ? { grid } : {}),
     ...(methods ? { methods } : {}),
   });
-  const datasets = [...new Set(records.map((r) => r.dataset))];
+  const present = new Set(records.map((r) => r.dataset));
+  // The run's order of data sets (and so of the panels), else the order of the records.
+  const datasets = settings
+    ? settings.datasets.map((d) => d.name).filter((d) => present.has(d))
+    : [...present];
   const single = datasets.length === 1;
   const series: BcaAtK[] = [];
+  if (how.perDataset === true) {
+    for (const dataset of datasets) {
+      for (const curve of curves) {
+        for (const p of curve.perDataset[dataset] ?? []) {
+          const method = methodTitle(curve.method);
+          series.push({ panel: dataset, method, k: p.k, bca: p.mean, std: p.std });
+        }
+      }
+    }
+    return bcaVersusKFigure(series, {
+      // The legend in the table's order, whichever panel comes first.
+      methodOrder: curves
+        .map((c) => methodTitle(c.method))
+        .filter((m) => series.some((p) => p.method === m)),
+      title: "Test BCA versus subspace dimension k, per data set",
+      subtitle:
+        "Mean ± std over repeats at each valid k, hyperparameters chosen on validation at each k",
+    });
+  }
   for (const curve of curves) {
     const points = single ? (curve.perDataset[datasets[0]] ?? []) : curve.points;
     for (const p of points) {
       series.push({ method: methodTitle(curve.method), k: p.k, bca: p.mean, std: p.std });
     }
   }
+  // Whether every k is valid on every data set, so that each point averages the same ones.
+  const everywhere = curves.every((c) =>
+    c.points.every((p) => p.datasets.length === datasets.length),
+  );
   return bcaVersusKFigure(series, {
     title: "Test BCA versus subspace dimension k",
     subtitle: single
       ? `${datasets[0]}: mean ± std over repeats, hyperparameters chosen on validation at each k`
-      : `Mean over ${datasets.length} data sets (± std across data sets), hyperparameters chosen on validation at each k`,
+      : everywhere
+        ? `Mean over ${datasets.length} data sets (± std across data sets), hyperparameters chosen on validation at each k`
+        : `Mean at each k over the data sets where it is valid (${datasets.length} in all; ± std across them), hyperparameters chosen on validation at each k`,
   });
 }
 

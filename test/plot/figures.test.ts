@@ -127,6 +127,21 @@ describe("sensitivity heatmaps (paper Fig. 2)", () => {
   });
 });
 
+describe("bcaVersusKFigure with panels", () => {
+  it("draws one panel per data set in the order given, each with its own BCA axis", async () => {
+    const series = ["Yale", "ORL"].flatMap((panel, p) =>
+      bcaSeries()
+        .filter((s) => (p === 0 ? s.k <= 30 : s.k >= 40))
+        .map((s) => ({ ...s, panel, bca: s.bca - 0.3 * p })),
+    );
+    const { texts } = await render(bcaVersusKFigure(series, { title: "Per data set" }));
+    expect(texts.indexOf("Yale")).toBeLessThan(texts.indexOf("ORL"));
+    expect(texts.filter((t) => t === "BCA (%)")).toHaveLength(2);
+    expect(texts.filter((t) => t === "Subspace dimensionality k")).toHaveLength(2);
+    for (const method of METHODS) expect(texts).toContain(method);
+  });
+});
+
 describe("sensitivity over fewer parameters", () => {
   it("draws only the heatmap panels given, unlettered when there is one", async () => {
     const panel = GRID.flatMap((x) => GRID.map((y) => ({ x, y, bca: 0.7 + 0.001 * x })));

@@ -26,6 +26,18 @@ function expectInvalid(build: () => unknown, argument: string): void {
 describe("bcaVersusKFigure rejects bad input", () => {
   const good = { method: "PCA", k: 10, bca: 0.8 };
 
+  it("wants a panel on every point or on none, and one point per (panel, method, k)", () => {
+    const a = { method: "PCA", k: 10, bca: 0.8, panel: "Yale" };
+    expectInvalid(
+      () => bcaVersusKFigure([a, { method: "PCA", k: 20, bca: 0.8 }]),
+      "series[1].panel",
+    );
+    expectInvalid(() => bcaVersusKFigure([{ ...a, panel: "" }]), "series[0].panel");
+    expectInvalid(() => bcaVersusKFigure([a, { ...a }]), "series[1]");
+    // The same (method, k) in two panels is two points.
+    expect(() => bcaVersusKFigure([a, { ...a, panel: "ORL" }])).not.toThrow();
+  });
+
   it("names the series or the point at fault", () => {
     expectInvalid(() => bcaVersusKFigure([]), "series");
     expectInvalid(() => bcaVersusKFigure({} as never), "series");

@@ -1,6 +1,7 @@
 /**
  * `sdspcaan plot`: single figures as SVG and PNG.
- * - `plot bca-vs-k --results DIR --out FIG`: test BCA versus k (the paper's Fig. 1);
+ * - `plot bca-vs-k --results DIR --out FIG [--per-dataset]`: test BCA versus k (the
+ *   paper's Fig. 1), averaged over data sets or one panel each;
  * - `plot sensitivity --results DIR --out FIG`: SDSPCAAN's BCA over the parameters
  *   the grid varied (Fig. 2: heatmaps over pairs, or a profile over one);
  * - `plot embedding (--model M --data F | --embedding CSV) --out FIG`: the first two
@@ -57,17 +58,26 @@ export function registerPlotCommand(program: Command): void {
     .requiredOption("--results <dir>", "results directory of an experiment")
     .requiredOption("--out <fig>", "output path without extension (writes .svg and .png)")
     .option("--methods <list>", "comma-separated methods to draw (default all)")
-    .action(async (flags: { results: string; out: string; methods?: string }) => {
-      const { records, settings } = recordsOf(flags.results);
-      const methods = flags.methods
-        ?.split(",")
-        .map((m) => m.trim().toLowerCase().replace(/_/g, "-"));
-      const used = methods ? records.filter((r) => methods.includes(r.method)) : records;
-      if (used.length === 0) {
-        throw new ValidationError("methods", `No records of ${flags.methods} in ${flags.results}.`);
-      }
-      await save(bcaVersusKSpec(used, settings), flags.out);
-    });
+    .option("--per-dataset", "one panel per data set instead of the average over data sets")
+    .action(
+      async (flags: { results: string; out: string; methods?: string; perDataset?: boolean }) => {
+        const { records, settings } = recordsOf(flags.results);
+        const methods = flags.methods
+          ?.split(",")
+          .map((m) => m.trim().toLowerCase().replace(/_/g, "-"));
+        const used = methods ? records.filter((r) => methods.includes(r.method)) : records;
+        if (used.length === 0) {
+          throw new ValidationError(
+            "methods",
+            `No records of ${flags.methods} in ${flags.results}.`,
+          );
+        }
+        await save(
+          bcaVersusKSpec(used, settings, undefined, { perDataset: flags.perDataset === true }),
+          flags.out,
+        );
+      },
+    );
   oneLineErrors(bca);
 
   const sens = plot
