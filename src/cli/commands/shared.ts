@@ -189,7 +189,7 @@ export function addDataFormatOptions(cmd: Command): Command {
   );
   return cmd.option(
     "--data-dir <dir>",
-    "folder searched first for registry data sets (then $SDSPCAAN_DATA, ../shared/data, the cache)",
+    "folder searched first for registry data sets (then $SDSPCAAN_DATA, the repository's data/, ../shared/data, the cache)",
   );
 }
 
