@@ -193,10 +193,12 @@ describe("the registry", () => {
 });
 
 describe("the data lookup order", () => {
-  it("is --data-dir, SDSPCAAN_DATA, the repository's data/, ../shared/data, then the cache", () => {
+  // (Every path below is inside a temporary folder: "shared" is a sibling of "repo" there.)
+  it("is --data-dir, SDSPCAAN_DATA, the repository's data/, the shared folder beside the working directory, then the cache", () => {
     const root = tempDir();
     try {
-      const dirs = ["opt", "env", "checkout/data", "work/shared/data", "cache"].map((d) =>
+      const sibling = join("work", "shared", "data");
+      const dirs = ["opt", "env", join("checkout", "data"), sibling, "cache"].map((d) =>
         join(root, d),
       );
       for (const d of dirs) mkdirSync(d, { recursive: true });
