@@ -18,7 +18,7 @@ import { type OptionSchema, optionProblem, resolveOptions } from "../core/option
 import { Standardizer, type StandardizerJSON } from "../core/standardizer.js";
 import { asMatrix, compareLabels, type Label } from "../core/validate.js";
 import { clearNegativeZeros } from "../linalg/basic.js";
-import { multiply } from "../linalg/kernels/gemm.js";
+import { multiplyABt } from "../linalg/kernels/gemm.js";
 import { Matrix, type MatrixLike } from "../linalg/matrix.js";
 import type { MethodDescriptor } from "./descriptor.js";
 import type { FitCallbacks, FitInfo, FitTimings, StopReason } from "./fitReport.js";
@@ -162,6 +162,8 @@ interface FittedState<D extends object, A extends object> {
   artifacts: Readonly<Partial<A>>;
   /** The model is a small pipeline: this standardisation, then the projection. */
   preprocessing: Standardizer | null;
+  /** W^T, made once for transform's A B^T product. */
+  componentsT?: Matrix;
   components: Matrix;
   mean: Float64Array;
   classes: Label[] | null;
@@ -277,20 +279,27 @@ export abstract class Estimator<
         `X has ${Xm.cols} features, but ${this.displayName} is expecting ${s.mean.length} features as input.`,
       );
     }
-    const centred = new Matrix(Xm.rows, Xm.cols);
+    // Row-stable product: every row goes through the same GEMM micro-kernel whatever
+    // the batch (rows padded with zeros to a multiple of 4, at least 8), so projecting
+    // a row alone, in any batch or in any order gives bit-identical values.
     const d = Xm.cols;
+    const padded = Math.max(8, Math.ceil(Xm.rows / 4) * 4);
+    const centred = new Matrix(padded, d);
     const p = s.preprocessing;
     for (let i = 0; i < Xm.rows; i++) {
       const off = i * d;
       if (p === null) {
         for (let j = 0; j < d; j++) centred.data[off + j] = Xm.data[off + j] - s.mean[j];
       } else {
+        const { center, scale } = p;
         for (let j = 0; j < d; j++) {
-          centred.data[off + j] = (Xm.data[off + j] - p.center[j]) / p.scale[j] - s.mean[j];
+          centred.data[off + j] = (Xm.data[off + j] - center[j]) / scale[j] - s.mean[j];
         }
       }
     }
-    const out = multiply(centred, s.components);
+    s.componentsT ??= s.components.transpose();
+    const full = multiplyABt(centred, s.componentsT);
+    const out = new Matrix(Xm.rows, full.cols, full.data.slice(0, Xm.rows * full.cols));
     // Finite input can still overflow in the product (values near 1e308): say so
     // rather than hand back Infinity or NaN.
     for (let t = 0; t < out.data.length; t++) {
