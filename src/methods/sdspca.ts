@@ -6,17 +6,12 @@
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
-import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import {
-  fitQLoop,
   labelAndSparsityOptions,
-  type QLoopArtifacts,
-  type QLoopDetails,
+  QLoopEstimator,
   qLoopOptions,
-  qLoopSettings,
   tunedLabelAndSparsity,
 } from "./sdspcaFamily.js";
-import type { TrainingData } from "./training.js";
 
 const OPTIONS = {
   k: kOption,
@@ -26,16 +21,11 @@ const OPTIONS = {
 
 export type SDSPCAOptions = OptionsOf<typeof OPTIONS>;
 
-export class SDSPCA extends Estimator<SDSPCAOptions, QLoopDetails, QLoopArtifacts> {
+export class SDSPCA extends QLoopEstimator<SDSPCAOptions> {
+  protected readonly graph = "none";
+
   constructor(options: Partial<SDSPCAOptions> = {}) {
     super(SDSPCA_METHOD, options);
-  }
-
-  protected fitCore(
-    data: TrainingData,
-    ctx: FitContext,
-  ): CoreFitResult<QLoopDetails, QLoopArtifacts> {
-    return fitQLoop(data, ctx, qLoopSettings(this.displayName, this.params, { graph: "none" }));
   }
 }
 

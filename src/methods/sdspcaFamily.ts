@@ -41,7 +41,7 @@ import {
   tolOption,
 } from "./commonOptions.js";
 import { MULTIPLIER_GRID } from "./descriptor.js";
-import type { CoreFitResult, FitContext } from "./estimator.js";
+import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import type { StopReason } from "./fitReport.js";
 import { classSums, initialGraph, smallClassWarnings, unitScaleWarnings } from "./sharedSteps.js";
 import { iterateChange, STOP_RULES, type StopRule } from "./stopRules.js";
@@ -227,6 +227,26 @@ export type QLoopArtifacts = {
   S?: CsrMatrix;
   gamma?: Float64Array;
 };
+
+/**
+ * The base of SDSPCA, SDSPCA-LPP and SDSPCAAN: the one Q-loop with the graph mode
+ * each declares (`graph`), so the three differ only in their options and that mode.
+ */
+export abstract class QLoopEstimator<O extends QLoopOptionValues> extends Estimator<
+  O,
+  QLoopDetails,
+  QLoopArtifacts
+> {
+  /** none (SDSPCA), fixed at the initial graph (SDSPCA-LPP) or adaptive (SDSPCAAN). */
+  protected abstract readonly graph: GraphMode;
+
+  protected fitCore(
+    data: TrainingData,
+    ctx: FitContext,
+  ): CoreFitResult<QLoopDetails, QLoopArtifacts> {
+    return fitQLoop(data, ctx, qLoopSettings(this.displayName, this.params, { graph: this.graph }));
+  }
+}
 
 /** ||Y^T Q||_F^2 = sum over classes of the squared norm of the class sum of rows of Q. */
 function labelEnergy(Q: Matrix, codes: Int32Array, c: number): number {

@@ -7,19 +7,14 @@
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { kOption, neighboursOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
-import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import {
-  fitQLoop,
   labelAndSparsityOptions,
   multiplierSpec,
-  type QLoopArtifacts,
-  type QLoopDetails,
+  QLoopEstimator,
   qLoopOptions,
-  qLoopSettings,
   tunedGraphWeight,
   tunedLabelAndSparsity,
 } from "./sdspcaFamily.js";
-import type { TrainingData } from "./training.js";
 
 const OPTIONS = {
   k: kOption,
@@ -31,16 +26,11 @@ const OPTIONS = {
 
 export type SDSPCALPPOptions = OptionsOf<typeof OPTIONS>;
 
-export class SDSPCALPP extends Estimator<SDSPCALPPOptions, QLoopDetails, QLoopArtifacts> {
+export class SDSPCALPP extends QLoopEstimator<SDSPCALPPOptions> {
+  protected readonly graph = "fixed";
+
   constructor(options: Partial<SDSPCALPPOptions> = {}) {
     super(SDSPCA_LPP_METHOD, options);
-  }
-
-  protected fitCore(
-    data: TrainingData,
-    ctx: FitContext,
-  ): CoreFitResult<QLoopDetails, QLoopArtifacts> {
-    return fitQLoop(data, ctx, qLoopSettings(this.displayName, this.params, { graph: "fixed" }));
   }
 }
 

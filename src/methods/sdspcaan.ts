@@ -12,20 +12,15 @@
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { kOption, neighboursOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
-import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import {
-  fitQLoop,
   labelAndSparsityOptions,
   lambdaCapOption,
   multiplierSpec,
-  type QLoopArtifacts,
-  type QLoopDetails,
+  QLoopEstimator,
   qLoopOptions,
-  qLoopSettings,
   tunedGraphWeight,
   tunedLabelAndSparsity,
 } from "./sdspcaFamily.js";
-import type { TrainingData } from "./training.js";
 
 const OPTIONS = {
   k: kOption,
@@ -38,16 +33,11 @@ const OPTIONS = {
 
 export type SDSPCAANOptions = OptionsOf<typeof OPTIONS>;
 
-export class SDSPCAAN extends Estimator<SDSPCAANOptions, QLoopDetails, QLoopArtifacts> {
+export class SDSPCAAN extends QLoopEstimator<SDSPCAANOptions> {
+  protected readonly graph = "adaptive";
+
   constructor(options: Partial<SDSPCAANOptions> = {}) {
     super(SDSPCAAN_METHOD, options);
-  }
-
-  protected fitCore(
-    data: TrainingData,
-    ctx: FitContext,
-  ): CoreFitResult<QLoopDetails, QLoopArtifacts> {
-    return fitQLoop(data, ctx, qLoopSettings(this.displayName, this.params, { graph: "adaptive" }));
   }
 }
 
