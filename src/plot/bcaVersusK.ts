@@ -8,10 +8,10 @@ import {
   checkBca,
   checkFinite,
   checkNonEmptyArray,
-  checkOptionalText,
   checkPositive,
   checkRecord,
   checkSize,
+  figureTexts,
   show,
 } from "./check.js";
 import type { VegaLiteSpec } from "./render.js";
@@ -126,9 +126,7 @@ export function bcaVersusKFigure(
   options: BcaVersusKOptions = {},
 ): VegaLiteSpec {
   checkNonEmptyArray<BcaAtK>("series", series);
-  checkRecord("options", options);
-  const title = checkOptionalText("options.title", options.title);
-  const subtitle = checkOptionalText("options.subtitle", options.subtitle);
+  const { title, subtitle } = figureTexts(options);
   const paneledSeries = series[0]?.panel !== undefined;
   // Sizes are per panel; several panels side by side each get a smaller plot.
   const width = checkSize("options.width", options.width, paneledSeries ? 260 : 440);

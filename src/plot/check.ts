@@ -96,3 +96,15 @@ export function checkSize(argument: string, value: unknown, fallback: number): n
   }
   return v;
 }
+
+/** The figure options every figure takes: checks `options` and returns its title and subtitle. */
+export function figureTexts(options: unknown): { title?: string; subtitle?: string } {
+  checkRecord("options", options);
+  const o = options as { title?: unknown; subtitle?: unknown };
+  const title = checkOptionalText("options.title", o.title);
+  const subtitle = checkOptionalText("options.subtitle", o.subtitle);
+  return {
+    ...(title !== undefined ? { title } : {}),
+    ...(subtitle !== undefined ? { subtitle } : {}),
+  };
+}

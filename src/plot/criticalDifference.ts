@@ -10,7 +10,7 @@
  */
 import { ValidationError } from "../core/errors.js";
 import { criticalDifferenceGroups } from "../stats/rankTests.js";
-import { checkFinite, checkNonEmptyArray, checkOptionalText, checkRecord, show } from "./check.js";
+import { checkFinite, checkNonEmptyArray, checkRecord, figureTexts, show } from "./check.js";
 import { figureFont } from "./fonts.js";
 import type { VegaLiteSpec } from "./render.js";
 import { baseConfig, titleBlock, VEGA_LITE_SCHEMA } from "./style.js";
@@ -66,9 +66,7 @@ export function criticalDifferenceDiagram(
   options: CriticalDifferenceOptions = {},
 ): VegaLiteSpec {
   checkNonEmptyArray<RankedMethod>("methods", methods);
-  checkRecord("options", options);
-  const title = checkOptionalText("options.title", options.title);
-  const subtitle = checkOptionalText("options.subtitle", options.subtitle);
+  const { title, subtitle } = figureTexts(options);
   if (methods.length < 2) {
     throw new ValidationError("methods", "'methods' must hold at least 2 methods to compare.");
   }

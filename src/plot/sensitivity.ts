@@ -14,6 +14,7 @@ import {
   checkPositive,
   checkRecord,
   checkSize,
+  figureTexts,
   show,
 } from "./check.js";
 import type { VegaLiteSpec } from "./render.js";
@@ -199,9 +200,7 @@ function heatmapSpec(
   notes: Partial<Record<PanelKey, string>>,
   options: SensitivityHeatmapOptions,
 ): VegaLiteSpec {
-  checkRecord("options", options);
-  const title = checkOptionalText("options.title", options.title);
-  const subtitle = checkOptionalText("options.subtitle", options.subtitle);
+  const { title, subtitle } = figureTexts(options);
   const decimals = checkDecimals(options.decimals);
   const cellSize = checkSize("options.cellSize", options.cellSize, 46);
 
@@ -492,9 +491,7 @@ export function sensitivityProfiles(
   options: SensitivityProfileOptions = {},
 ): VegaLiteSpec {
   checkNonEmptyArray<ProfilePlotPoint>("points", points);
-  checkRecord("options", options);
-  const title = checkOptionalText("options.title", options.title);
-  const subtitle = checkOptionalText("options.subtitle", options.subtitle);
+  const { title, subtitle } = figureTexts(options);
   const xTitle = checkOptionalText("options.xTitle", options.xTitle) ?? "parameter value";
   const width = checkSize("options.width", options.width, 200);
   const height = checkSize("options.height", options.height, 160);
