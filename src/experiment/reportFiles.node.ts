@@ -19,13 +19,14 @@ import { join } from "node:path";
 import { SdspcaanError, ValidationError } from "../core/errors.js";
 import type { Label } from "../core/validate.js";
 import { type LoadOptions, openDataset } from "../io/load.js";
-import { createMethod } from "../methods/registry.js";
+import { createMethod, methodDescriptor } from "../methods/registry.js";
 import { type BcaAtK, bcaVersusKFigure } from "../plot/bcaVersusK.js";
 import { embeddingScatter, type SplitName } from "../plot/embedding.js";
 import { writeFigure } from "../plot/render.js";
 import { sensitivityHeatmapPanels } from "../plot/sensitivity.js";
 import { bcaVersusK, sensitivitySurfaces } from "./figures.js";
 import { type Params, tunableParams } from "./grids.js";
+import { fitOptions } from "./methodOptions.js";
 import { type PlanDataset, planRun, type RunPlan } from "./plan.js";
 import type { FitRecord } from "./records.js";
 import { fitKey, paramsKey } from "./records.js";
@@ -60,7 +61,7 @@ import { selectModel } from "./selection.js";
 import { makeSplit, parseSplitFile, type Split } from "./splits.js";
 import { writeStatisticsFiles } from "./statisticsFiles.node.js";
 import { makeSyntheticDataset, type SyntheticOptions } from "./synthetic.js";
-import { methodOptionsFor, prepareSplit, type UnitDataset } from "./units.node.js";
+import { prepareSplit, type UnitDataset } from "./units.node.js";
 
 export interface RunReportOptions {
   /** Put the paper's Table IV values and our differences beside each cell. */
@@ -137,7 +138,9 @@ export async function rebuildPlan(
   settings: RunSettings,
   loaded: Map<string, UnitDataset>,
 ): Promise<RunPlan | string> {
-  const needsLabels = settings.stratify || settings.methods.includes("lda");
+  // Labels decide stratified splits and the k bounds a method takes from the training classes.
+  const needsLabels =
+    settings.stratify || settings.methods.some((m) => methodDescriptor(m).kBounds !== undefined);
   const inputs: PlanDataset[] = [];
   try {
     for (const entry of settings.datasets) {
@@ -526,7 +529,12 @@ async function embeddingSpec(
   const prepared = prepareSplit(data, split, settings.preprocess);
   const model = createMethod(
     method,
-    methodOptionsFor(settings, method, chosen, chosen.record.unitOptions),
+    fitOptions({
+      fixed: settings.methodOptions[method],
+      unit: chosen.record.unitOptions,
+      k: chosen.k,
+      params: chosen.params,
+    }),
   );
   model.fitPrepared(prepared.data);
   if (model.nComponents < 2) {
