@@ -39,15 +39,12 @@ import {
   type ReportOptions,
 } from "./report.js";
 import {
-  badLinesError,
-  dedupeEntries,
   describeFit,
   isSkipped,
   type ResultEntry,
   readJsonFile,
   resultsPaths,
   type SkippedFit,
-  scanResultsFile,
 } from "./resultsFile.node.js";
 import {
   type DatasetSettings,
@@ -57,6 +54,12 @@ import {
   readRunSettings,
   splitsChecksum,
 } from "./runner.node.js";
+import {
+  describeFiles,
+  mergeRunEntries,
+  type RunResultEntry,
+  scanRunResults,
+} from "./runResults.node.js";
 import { selectModel } from "./selection.js";
 import { makeSplit, parseSplitFile, type Split } from "./splits.js";
 import { writeStatisticsFiles } from "./statisticsFiles.node.js";
@@ -198,8 +201,8 @@ async function reportLines(
   settings: RunSettings | null,
   loaded: Map<string, UnitDataset>,
 ): Promise<ReportLines> {
-  const paths = resultsPaths(dir);
-  const scanned = scanResultsFile(paths.results);
+  const scanned = scanRunResults(dir);
+  const where = scanned.files.length === 1 ? scanned.files[0] : describeFiles(scanned.files);
   const plan =
     settings === null
       ? "there is no settings.json to say what was planned."
@@ -207,21 +210,19 @@ async function reportLines(
   const planned = typeof plan === "string" ? null : plan.fingerprints;
   const effective = (e: ResultEntry) =>
     e.line.fingerprint ?? planned?.get(fitKey(e.line)) ?? "settings.json";
-  const { entries, conflicts } = dedupeEntries(
+  const entries = mergeRunEntries(
     scanned.entries,
     // Without a plan, lines of one fit cannot be told apart by their settings: any two disagree.
     planned === null ? (e) => fitKey(e.line) : (e) => `${fitKey(e.line)}|${effective(e)}`,
   );
-  if (scanned.invalid.length > 0 || conflicts.length > 0) {
-    throw badLinesError(paths.results, scanned.invalid, conflicts);
-  }
   const notes: string[] = [];
+  if (scanned.files.length > 1) notes.push(`Merged ${where}.`);
   const used: ResultEntry[] = [];
   if (planned === null) {
     const inRun = onGrid(settings);
     used.push(...entries.filter((e) => inRun(e.line)));
   } else {
-    const other: ResultEntry[] = [];
+    const other: RunResultEntry[] = [];
     for (const e of entries) {
       const fp = planned.get(fitKey(e.line));
       if (fp === undefined) continue;
@@ -230,7 +231,7 @@ async function reportLines(
     }
     if (other.length > 0) {
       notes.push(
-        `${other.length} line${other.length === 1 ? "" : "s"} of ${paths.results} left out: made with other settings than settings.json describes (the settings fingerprint differs), e.g. line ${other[0].lineNo} (${describeFit(other[0].line)}). Run the experiment again with --force to redo those fits.`,
+        `${other.length} line${other.length === 1 ? "" : "s"} of ${where} left out: made with other settings than settings.json describes (the settings fingerprint differs), e.g. line ${other[0].lineNo} of ${other[0].file} (${describeFit(other[0].line)}). Run the experiment again with --force to redo those fits.`,
       );
     }
   }
