@@ -8,14 +8,18 @@
 import { existsSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { DataFormatError } from "../core/errors.js";
+import type { FitRecord } from "./records.js";
 import {
   badLinesError,
   type ConflictingLines,
   dedupeEntries,
   describeFit,
+  entryKey,
   type InvalidLine,
+  isSkipped,
   RESULTS_FILE,
   type ResultEntry,
+  type SkippedFit,
   scanResultsFile,
 } from "./resultsFile.node.js";
 import { parseShardFileName } from "./shards.js";
@@ -115,4 +119,24 @@ export function describeFiles(files: readonly string[]): string {
   if (single > 0) parts.push(RESULTS_FILE);
   if (shards > 0) parts.push(`${shards} shard file${shards === 1 ? "" : "s"}`);
   return parts.join(" and ");
+}
+
+/**
+ * Every fit record and refused configuration of a directory's results files, one
+ * per fit and settings fingerprint (as `readResultsFile` reads one file). Throws a
+ * DataFormatError for a bad line or two different results for one fit.
+ */
+export function readRunResults(dir: string): {
+  readonly files: string[];
+  readonly records: FitRecord[];
+  readonly skipped: SkippedFit[];
+} {
+  const scanned = scanRunResults(dir);
+  const records: FitRecord[] = [];
+  const skipped: SkippedFit[] = [];
+  for (const e of mergeRunEntries(scanned.entries, (x) => entryKey(x.line))) {
+    if (isSkipped(e.line)) skipped.push(e.line);
+    else records.push(e.line);
+  }
+  return { files: scanned.files, records, skipped };
 }

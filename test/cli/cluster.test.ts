@@ -155,6 +155,10 @@ describe("a job array task", () => {
     ]);
     expect(single.code).toBe(0);
     expect(merged.stdout).toBe(single.stdout);
+    // plot reads the shards' files too.
+    const fig = await cli(["plot", "bca-vs-k", "--results", out, "--out", join(dir, "fig")]);
+    expect(fig.code).toBe(0);
+    expect(existsSync(join(dir, "fig.svg"))).toBe(true);
     expect(readFileSync(join(out, "table.md"), "utf8")).toBe(
       readFileSync(join(dir, "one", "table.md"), "utf8"),
     );
