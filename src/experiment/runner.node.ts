@@ -3,11 +3,17 @@
  * methods x k x hyperparameters, in worker threads, with a results file that a
  * re-run resumes.
  *
- * Work is cut into units of (dataset, repeat, method); a unit's fits share the
- * split, its preprocessing and the prepared training data, and run in a fixed
- * order inside one worker (units.node.ts). Results therefore do not depend on the
- * number of workers, nor on where an interrupted run stopped: nothing is carried
- * from one grid point to the next.
+ * The plan's units of (dataset, repeat, method) are cut into tasks of one (unit,
+ * k) cell, or of a few grid points where a cell is costly (shards.ts), so that many
+ * workers can share a unit's grid; a worker keeps the splits it prepared (the
+ * preprocessing and the prepared training data) and is handed more work on them
+ * (workerPool.node.ts). Every fit is made from its split, options and grid point
+ * alone (units.node.ts), so results do not depend on the number of workers, on
+ * how the work was cut, nor on where an interrupted run stopped.
+ *
+ * With `shard`, the process runs one cost-balanced share of the run and writes
+ * its own results file (results.shard-I-of-N.jsonl), for the tasks of a cluster
+ * job array; `report` merges the shards (runResults.node.ts, docs/cluster.md).
  *
  * Every finished fit is appended to `<out>/results.jsonl` at once, with the
  * settings fingerprint of the fit (plan.ts); a re-run skips every fit whose line

@@ -1,7 +1,8 @@
 /**
- * One work unit of the protocol = one (dataset, repeat, method): the split, its
- * preprocessing and one `TrainingData` are shared by every (k, hyperparameters)
- * fit of the unit, and the fits run in a fixed order. Each finished fit is
+ * One work unit of the protocol = one (dataset, repeat, method), or a slice of its
+ * (k, hyperparameters) fits (a task, see shards.ts): the split, its preprocessing
+ * and one `TrainingData` are shared by every fit on that split that the same
+ * worker runs, and the fits of a task run in order. Each finished fit is
  * evaluated (1-NN on the projected training/validation/test parts, BCA) and
  * handed to `emit` at once. The same code runs in a worker thread and in-process,
  * so results never depend on the number of workers.
