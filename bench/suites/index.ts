@@ -3,6 +3,7 @@ import type { BenchSuite } from "../harness.js";
 import { ioSuite } from "./io.js";
 import { linalgSuite } from "./linalg.js";
 import { methodsSuite } from "./methods.js";
+import { runnerSuite } from "./runner.js";
 import { scalingSuite } from "./scaling.js";
 
-export const suites: BenchSuite[] = [linalgSuite, ioSuite, methodsSuite, scalingSuite];
+export const suites: BenchSuite[] = [linalgSuite, ioSuite, methodsSuite, scalingSuite, runnerSuite];

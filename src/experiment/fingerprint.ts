@@ -111,3 +111,48 @@ export function sha256Hex(bytes: Uint8Array): string {
 export function fingerprintOf(value: unknown): string {
   return sha256Hex(new TextEncoder().encode(canonicalJson(value))).slice(0, FINGERPRINT_LENGTH);
 }
+
+/*
+ * Checksums of data sets and explicit splits, as settings.json records them: a
+ * resumed run or a report must see the very data and splits of the run. They are
+ * older than the fingerprints and kept as they are, so that existing settings.json
+ * files stay valid.
+ */
+
+/** A stable 64-bit hash (hex) of bytes, for telling data sets and splits apart. */
+function hashBytes(bytes: Uint8Array, h1 = 0x811c9dc5, h2 = 0x01000193): [number, number] {
+  for (let i = 0; i < bytes.length; i++) {
+    h1 = Math.imul(h1 ^ bytes[i], 0x01000193);
+    h2 = Math.imul(h2 ^ bytes[i], 0x5bd1e995) ^ (h2 >>> 15);
+  }
+  return [h1 >>> 0, h2 >>> 0];
+}
+
+function hex(pair: [number, number]): string {
+  return pair.map((v) => v.toString(16).padStart(8, "0")).join("");
+}
+
+/** Checksum of a data set's X and labels. */
+export function datasetChecksum(
+  X: { readonly data: Float64Array },
+  y: ArrayLike<string | number>,
+): string {
+  const view = new Uint8Array(X.data.buffer, X.data.byteOffset, X.data.byteLength);
+  const [a, b] = hashBytes(view);
+  const labels = new TextEncoder().encode(JSON.stringify(Array.from(y)));
+  return hex(hashBytes(labels, a, b));
+}
+
+/** Checksum of explicit splits, as settings.json records it. */
+export function splitsChecksum(
+  splits: ReadonlyArray<{
+    readonly train: Int32Array;
+    readonly val: Int32Array;
+    readonly test: Int32Array;
+  }>,
+): string {
+  const text = JSON.stringify(
+    splits.map((s) => [Array.from(s.train), Array.from(s.val), Array.from(s.test)]),
+  );
+  return hex(hashBytes(new TextEncoder().encode(text)));
+}

@@ -8,11 +8,11 @@
  */
 import { ValidationError } from "../core/errors.js";
 import type { Label } from "../core/validate.js";
-import type { GridPreset } from "../methods/descriptor.js";
 import { createMethod, methodDescriptor, methodNames } from "../methods/registry.js";
 import { canonicalJson, FINGERPRINT_VERSION, fingerprintOf } from "./fingerprint.js";
 import { type GridSpec, hyperparameterGrid, type Params } from "./grids.js";
 import { type KGridFilter, kGridFilter } from "./kGrid.js";
+import { fitOptions, presetUnitOptions } from "./methodOptions.js";
 import type { Preprocessing } from "./preprocess.js";
 import { canonicalParams, type FitIdentity, fitKey } from "./records.js";
 import { makeSplit, type Split, type SplitFractions, splitSeed } from "./splits.js";
@@ -113,35 +113,12 @@ export interface PlanOptions {
   readonly explicitKGrid?: boolean;
 }
 
+export { presetUnitOptions };
+
 /** Grid points of a method; a method the presets do not know is tuned over k only. */
 export function gridPoints(method: string, grid: GridSpec): Params[] {
   if (!methodNames().includes(method)) return [{}];
   return hyperparameterGrid(method, grid);
-}
-
-/**
- * Options a grid preset fixes per (dataset, repeat, method) unit. The "authors" preset
- * runs SLNP as the authors' experiment script's "SLNP (PCA)" column, the one that
- * matches the paper's SLNP numbers: on the top-maxK principal-component scores, maxK =
- * the largest k of the unit's k list (see SLNP's `pcaDimensions`). An explicit
- * `pcaDimensions` in the method options wins. Because the option depends on the k
- * list, a change of the k grid changes these fits; their fingerprints carry it.
- */
-export function presetUnitOptions(
-  grid: GridSpec,
-  method: string,
-  ks: readonly number[],
-  fixed: Readonly<Record<string, unknown>>,
-): Record<string, unknown> | null {
-  if (typeof grid !== "string" || !methodNames().includes(method)) return null;
-  const rule = methodDescriptor(method).presetOptions;
-  const chosen = rule ? rule(grid as GridPreset, { ks }) : null;
-  if (chosen === null) return null;
-  // An option the user fixed wins over the preset's choice.
-  const out = Object.fromEntries(
-    Object.entries(chosen).filter(([key]) => !Object.hasOwn(fixed, key)),
-  );
-  return Object.keys(out).length > 0 ? out : null;
 }
 
 /** Number of distinct classes among the training samples of a split. */
@@ -201,7 +178,7 @@ export class FitFingerprints {
     if (!this.optionsCache.has(key)) {
       let resolved: Record<string, unknown> | null;
       try {
-        const { k: _k, ...rest } = createMethod(method, { ...fixed, ...(unitOptions ?? {}) })
+        const { k: _k, ...rest } = createMethod(method, fitOptions({ fixed, unit: unitOptions }))
           .params as Record<string, unknown>;
         resolved = rest;
       } catch (err) {

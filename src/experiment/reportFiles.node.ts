@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { SdspcaanError, ValidationError } from "../core/errors.js";
 import type { Label } from "../core/validate.js";
 import { type LoadOptions, openDataset } from "../io/load.js";
-import { createMethod } from "../methods/registry.js";
+import { createMethod, methodDescriptor } from "../methods/registry.js";
 import { type BcaAtK, bcaVersusKFigure } from "../plot/bcaVersusK.js";
 import { embeddingScatter, type SplitName } from "../plot/embedding.js";
 import { type VegaLiteSpec, writeFigure } from "../plot/render.js";
@@ -33,6 +33,7 @@ import {
 } from "../plot/sensitivity.js";
 import { bcaVersusK, sensitivityProfile, sensitivitySurface, variedParams } from "./figures.js";
 import { type ParamName, type Params, tunableParams, tunedParams } from "./grids.js";
+import { fitOptions } from "./methodOptions.js";
 import { type PlanDataset, planRun, type RunPlan } from "./plan.js";
 import type { FitRecord } from "./records.js";
 import { fitKey, paramsKey } from "./records.js";
@@ -45,15 +46,12 @@ import {
   type ReportOptions,
 } from "./report.js";
 import {
-  badLinesError,
-  dedupeEntries,
   describeFit,
   isSkipped,
   type ResultEntry,
   readJsonFile,
   resultsPaths,
   type SkippedFit,
-  scanResultsFile,
 } from "./resultsFile.node.js";
 import {
   type DatasetSettings,
@@ -63,11 +61,17 @@ import {
   readRunSettings,
   splitsChecksum,
 } from "./runner.node.js";
+import {
+  describeFiles,
+  mergeRunEntries,
+  type RunResultEntry,
+  scanRunResults,
+} from "./runResults.node.js";
 import { selectModel } from "./selection.js";
 import { makeSplit, parseSplitFile, type Split } from "./splits.js";
 import { writeStatisticsFiles } from "./statisticsFiles.node.js";
 import { makeSyntheticDataset, type SyntheticOptions } from "./synthetic.js";
-import { methodOptionsFor, prepareSplit, type UnitDataset } from "./units.node.js";
+import { prepareSplit, type UnitDataset } from "./units.node.js";
 
 export interface RunReportOptions {
   /** Put the paper's Table IV values and our differences beside each cell. */
@@ -144,7 +148,9 @@ export async function rebuildPlan(
   settings: RunSettings,
   loaded: Map<string, UnitDataset>,
 ): Promise<RunPlan | string> {
-  const needsLabels = settings.stratify || settings.methods.includes("lda");
+  // Labels decide stratified splits and the k bounds a method takes from the training classes.
+  const needsLabels =
+    settings.stratify || settings.methods.some((m) => methodDescriptor(m).kBounds !== undefined);
   const inputs: PlanDataset[] = [];
   try {
     for (const entry of settings.datasets) {
@@ -202,8 +208,8 @@ async function reportLines(
   settings: RunSettings | null,
   loaded: Map<string, UnitDataset>,
 ): Promise<ReportLines> {
-  const paths = resultsPaths(dir);
-  const scanned = scanResultsFile(paths.results);
+  const scanned = scanRunResults(dir);
+  const where = scanned.files.length === 1 ? scanned.files[0] : describeFiles(scanned.files);
   const plan =
     settings === null
       ? "there is no settings.json to say what was planned."
@@ -211,21 +217,19 @@ async function reportLines(
   const planned = typeof plan === "string" ? null : plan.fingerprints;
   const effective = (e: ResultEntry) =>
     e.line.fingerprint ?? planned?.get(fitKey(e.line)) ?? "settings.json";
-  const { entries, conflicts } = dedupeEntries(
+  const entries = mergeRunEntries(
     scanned.entries,
     // Without a plan, lines of one fit cannot be told apart by their settings: any two disagree.
     planned === null ? (e) => fitKey(e.line) : (e) => `${fitKey(e.line)}|${effective(e)}`,
   );
-  if (scanned.invalid.length > 0 || conflicts.length > 0) {
-    throw badLinesError(paths.results, scanned.invalid, conflicts);
-  }
   const notes: string[] = [];
+  if (scanned.files.length > 1) notes.push(`Merged ${where}.`);
   const used: ResultEntry[] = [];
   if (planned === null) {
     const inRun = onGrid(settings);
     used.push(...entries.filter((e) => inRun(e.line)));
   } else {
-    const other: ResultEntry[] = [];
+    const other: RunResultEntry[] = [];
     for (const e of entries) {
       const fp = planned.get(fitKey(e.line));
       if (fp === undefined) continue;
@@ -234,7 +238,7 @@ async function reportLines(
     }
     if (other.length > 0) {
       notes.push(
-        `${other.length} line${other.length === 1 ? "" : "s"} of ${paths.results} left out: made with other settings than settings.json describes (the settings fingerprint differs), e.g. line ${other[0].lineNo} (${describeFit(other[0].line)}). Run the experiment again with --force to redo those fits.`,
+        `${other.length} line${other.length === 1 ? "" : "s"} of ${where} left out: made with other settings than settings.json describes (the settings fingerprint differs), e.g. line ${other[0].lineNo} of ${other[0].file} (${describeFit(other[0].line)}). Run the experiment again with --force to redo those fits.`,
       );
     }
   }
@@ -629,7 +633,12 @@ async function embeddingSpec(
   const prepared = prepareSplit(data, split, settings.preprocess);
   const model = createMethod(
     method,
-    methodOptionsFor(settings, method, chosen, chosen.record.unitOptions),
+    fitOptions({
+      fixed: settings.methodOptions[method],
+      unit: chosen.record.unitOptions,
+      k: chosen.k,
+      params: chosen.params,
+    }),
   );
   model.fitPrepared(prepared.data);
   if (model.nComponents < 2) {

@@ -35,6 +35,7 @@ import {
   writeFileSync,
   writeSync,
 } from "node:fs";
+import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { DataFormatError, ValidationError } from "../core/errors.js";
 import { canonicalJson } from "./fingerprint.js";
@@ -328,6 +329,15 @@ export function readResultsFile(path: string): ParsedResults {
   return parseResultLines(readFileSync(path, "utf8"), path);
 }
 
+/**
+ * A temporary name beside `path` for an atomic write. The processes of a cluster
+ * job array share one results directory over a network file system and may have
+ * the same process id on different hosts, so the name carries the host too.
+ */
+function temporaryName(path: string): string {
+  return `${path}.tmp-${hostname().replace(/[^A-Za-z0-9.-]/g, "_")}-${process.pid}`;
+}
+
 /** Writes all of `text` at the file position of `fd`. */
 function writeAll(fd: number, text: string): void {
   const bytes = Buffer.from(text, "utf8");
@@ -341,7 +351,7 @@ function writeAll(fd: number, text: string): void {
  */
 export function rewriteResultsFile(path: string, lines: readonly string[]): void {
   mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}`;
+  const tmp = temporaryName(path);
   const fd = openSync(tmp, "w");
   try {
     writeAll(fd, lines.map((l) => `${l}\n`).join(""));
@@ -451,7 +461,7 @@ function lengthThroughLastNewline(fd: number, size: number): number {
 /** Writes a JSON file atomically (temporary file, then rename). */
 export function writeJsonFile(path: string, value: unknown): void {
   mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}`;
+  const tmp = temporaryName(path);
   try {
     writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
     renameSync(tmp, path);

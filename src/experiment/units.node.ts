@@ -1,7 +1,8 @@
 /**
- * One work unit of the protocol = one (dataset, repeat, method): the split, its
- * preprocessing and one `TrainingData` are shared by every (k, hyperparameters)
- * fit of the unit, and the fits run in a fixed order. Each finished fit is
+ * One work unit of the protocol = one (dataset, repeat, method), or a slice of its
+ * (k, hyperparameters) fits (a task, see shards.ts): the split, its preprocessing
+ * and one `TrainingData` are shared by every fit on that split that the same
+ * worker runs, and the fits of a task run in order. Each finished fit is
  * evaluated (1-NN on the projected training/validation/test parts, BCA) and
  * handed to `emit` at once. The same code runs in a worker thread and in-process,
  * so results never depend on the number of workers.
@@ -22,6 +23,7 @@ import type { Estimator } from "../methods/estimator.js";
 import { createMethod } from "../methods/registry.js";
 import { TrainingData } from "../methods/training.js";
 import type { Params } from "./grids.js";
+import { fitOptions } from "./methodOptions.js";
 import { type PreprocessedSplit, type Preprocessing, preprocessSplit } from "./preprocess.js";
 import { canonicalParams, type FitRecord } from "./records.js";
 import type { ResultLine, SkippedFit } from "./resultsFile.node.js";
@@ -137,16 +139,6 @@ export function isRefusal(err: unknown): err is SdspcaanError {
   return err instanceof ValidationError || err instanceof ConvergenceError;
 }
 
-/** The options a method is constructed with for one grid point. */
-export function methodOptionsFor(
-  settings: UnitSettings,
-  method: string,
-  fit: FitRequest,
-  unitOptions: Readonly<Record<string, unknown>> = {},
-): Record<string, unknown> {
-  return { ...(settings.methodOptions[method] ?? {}), ...unitOptions, k: fit.k, ...fit.params };
-}
-
 /**
  * Runs the fits of work units. Keeps the last few prepared splits, so the
  * methods of one (dataset, repeat) share the preprocessing and whatever their
@@ -222,7 +214,12 @@ export class UnitRunner {
     try {
       model = createMethod(
         unit.method,
-        methodOptionsFor(this.settings, unit.method, fit, unit.unitOptions),
+        fitOptions({
+          fixed: this.settings.methodOptions[unit.method],
+          unit: unit.unitOptions,
+          k: fit.k,
+          params: fit.params,
+        }),
       );
       model.fitPrepared(prepared.data, signal ? { signal } : {});
       scores = evaluateModel(model, prepared);

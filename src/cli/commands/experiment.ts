@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import { AbortError, ValidationError } from "../../core/errors.js";
 import { GRID_PRESETS } from "../../experiment/grids.js";
+import { JOB_SCRIPT_KINDS } from "../../experiment/jobScripts.js";
 import { PAPER_K_GRID } from "../../experiment/kGrid.js";
 import { PREPROCESSINGS } from "../../experiment/preprocess.js";
 import { summariseSkipped, writeRunReports } from "../../experiment/reportFiles.node.js";
@@ -17,7 +18,14 @@ import {
   type ExperimentResult,
   runExperiment,
 } from "../../experiment/runner.node.js";
+import {
+  parseShard,
+  type ShardSpec,
+  shardFileName,
+  shardFromEnvironment,
+} from "../../experiment/shards.js";
 import { checkOutputDirectory } from "../outputs.js";
+import { emitJobScript } from "./experimentJobs.js";
 import { ProgressDisplay } from "./progress.js";
 import {
   abortOnInterrupt,
@@ -63,6 +71,10 @@ interface ExperimentFlags {
   figures?: boolean;
   comparePaper?: boolean;
   progress?: boolean;
+  shard?: string;
+  shardCount?: string;
+  emit?: string;
+  throttle?: string;
 }
 
 /** What `runAndReport` needs besides the experiment options. */
@@ -109,12 +121,19 @@ export async function runAndReport(
   display?.stop();
   const fresh = result.total - result.resumed;
   note(
-    `${result.total} fits (${result.resumed} resumed, ${fresh} run) in ${formatDuration(result.elapsedMs)}.`,
+    `${result.total} fits${result.shard ? ` of shard ${result.shard.index}/${result.shard.count}` : ""} (${result.resumed} resumed, ${fresh} run) in ${formatDuration(result.elapsedMs)}.`,
   );
   for (const s of summariseSkipped(result.skipped)) {
     note(
       `note: ${s.method} on ${s.dataset}: ${s.count} configuration(s) refused, e.g. ${s.reason}`,
     );
+  }
+  if (result.shard !== undefined) {
+    // The other shards may still be running: the report is made once, from all of them.
+    note(
+      `Wrote ${join(how.out, shardFileName(result.shard))}. When every shard is done, 'sdspcaan report --out ${how.out}' merges them into the tables and figures.`,
+    );
+    return result;
   }
   const report = await writeRunReports(how.out, {
     comparePaper: how.comparePaper,
@@ -177,6 +196,7 @@ export function experimentOptionsFrom(flags: ExperimentFlags): ExperimentOptions
   const seed = parseInteger("--seed", flags.seed, 0, 2 ** 32 - 1);
   const workers = parseInteger("--workers", flags.workers, 1, 256);
   const kGrid = parseIntegerList("--k-grid", flags.kGrid);
+  const shard = shardFrom(flags);
   return {
     datasets,
     methods: methods === undefined || methods.length === 0 ? "all" : methods,
@@ -193,7 +213,35 @@ export function experimentOptionsFrom(flags: ExperimentFlags): ExperimentOptions
     out: flags.out,
     force: flags.force === true,
     repair: flags.repair === true,
+    ...(shard !== null ? { shard } : {}),
   };
+}
+
+/**
+ * This process's shard: --shard i/N, else the job array's environment
+ * (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX) with --shard-count; null for the
+ * whole run.
+ */
+function shardFrom(flags: ExperimentFlags): ShardSpec | null {
+  const count = parseInteger("--shard-count", flags.shardCount, 1, 100_000);
+  if (flags.shard !== undefined) {
+    const shard = parseShard(flags.shard);
+    if (count !== undefined && count !== shard.count) {
+      throw new ValidationError(
+        "shard-count",
+        `--shard ${flags.shard} and --shard-count ${count} disagree on the number of shards.`,
+      );
+    }
+    return shard;
+  }
+  const fromEnv = shardFromEnvironment(process.env, count);
+  if (fromEnv === null && count !== undefined) {
+    throw new ValidationError(
+      "shard-count",
+      "--shard-count needs the task's index: --shard i/N, or SLURM_ARRAY_TASK_ID (Slurm job arrays) or JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs) in the environment. To print a job script, add --emit slurm|k8s|parallel.",
+    );
+  }
+  return fromEnv;
 }
 
 export function registerExperimentCommand(program: Command): void {
@@ -251,7 +299,29 @@ export function registerExperimentCommand(program: Command): void {
     .option("--no-figures", "write the tables only")
     .option("--compare-paper", "show the paper's Table IV values beside ours")
     .option("--no-progress", "no progress display")
-    .action(async (flags: ExperimentFlags) => {
+    .option(
+      "--shard <i/N>",
+      "run shard i of N (0 <= i < N): a deterministic, cost-balanced share of the fits, written to results.shard-i-of-N.jsonl; without it, SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX picks the shard (see docs/cluster.md)",
+    )
+    .option(
+      "--shard-count <N>",
+      "the number of shards, with the task index from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; with --emit, how many array tasks (default: from the cost estimate)",
+    )
+    .option(
+      "--emit <kind>",
+      `print a job script for this run instead of running it: ${JOB_SCRIPT_KINDS.join(", ")} (an sbatch array script, a Kubernetes Indexed Job, a GNU parallel job list)`,
+    )
+    .option("--throttle <n>", "with --emit: array tasks running at once (default: up to 32)")
+    .action(async (flags: ExperimentFlags, command: Command) => {
+      if (flags.emit !== undefined) {
+        const { shard: _s, shardCount: _c, ...rest } = flags;
+        await emitJobScript(
+          experimentOptionsFrom(rest),
+          { ...flags, emit: flags.emit },
+          rawArguments(command),
+        );
+        return;
+      }
       await runAndReport(experimentOptionsFrom(flags), {
         out: flags.out,
         showProgress: flags.progress !== false,
@@ -260,4 +330,13 @@ export function registerExperimentCommand(program: Command): void {
       });
     });
   oneLineErrors(cmd);
+}
+
+/** The arguments the program was called with (for the job scripts' command line). */
+function rawArguments(command: Command): string[] {
+  let root = command;
+  while (root.parent) root = root.parent;
+  // commander keeps the arguments it parsed as `rawArgs` (not in its type declarations).
+  const raw = (root as unknown as { rawArgs?: unknown }).rawArgs;
+  return Array.isArray(raw) ? raw.map(String) : process.argv.slice(2);
 }

@@ -10,8 +10,9 @@
 import type { Command } from "commander";
 import { ValidationError } from "../../core/errors.js";
 import { bcaVersusKSpec, sensitivitySpec } from "../../experiment/reportFiles.node.js";
-import { readResultsFile, resultsPaths } from "../../experiment/resultsFile.node.js";
+import { resultsPaths } from "../../experiment/resultsFile.node.js";
 import { readRunSettings } from "../../experiment/runner.node.js";
+import { readRunResults } from "../../experiment/runResults.node.js";
 import { loadFeatures } from "../../io/load.js";
 import type { Matrix } from "../../linalg/matrix.js";
 import { embeddingScatter } from "../../plot/embedding.js";
@@ -28,10 +29,11 @@ import {
 } from "./shared.js";
 
 function recordsOf(dir: string) {
-  const { results } = resultsPaths(dir);
-  const parsed = readResultsFile(results);
+  // results.jsonl, or the shards' files of a run cut into shards (docs/cluster.md).
+  const parsed = readRunResults(dir);
   if (parsed.records.length === 0) {
-    throw new ValidationError("results", `${results} holds no fit record to plot.`);
+    const where = parsed.files.length === 1 ? parsed.files[0] : resultsPaths(dir).results;
+    throw new ValidationError("results", `${where} holds no fit record to plot.`);
   }
   return { records: parsed.records, settings: readRunSettings(dir) };
 }

@@ -1,0 +1,166 @@
+/**
+ * The CLI's cluster flags: --emit prints a Slurm array script, a Kubernetes
+ * Indexed Job or a GNU parallel list for the run the other flags describe; a job
+ * array task takes its shard from the environment; report merges the shards.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeSyntheticDataset } from "../../src/experiment/synthetic.js";
+import { removeDir, tempDir } from "../runner/helpers.js";
+import { cli, writeCsv } from "./helpers.js";
+
+let dir: string;
+let csv: string;
+const runFlags = () => [
+  "--data",
+  csv,
+  "--methods",
+  "baseline,pca,sdspcaan",
+  "--grid",
+  "quick",
+  "--k-grid",
+  "4,8",
+  "--repeats",
+  "2",
+  "--max-iter",
+  "20",
+  "--no-figures",
+  "--no-progress",
+];
+
+beforeAll(() => {
+  dir = tempDir("cluster");
+  csv = join(dir, "small.csv");
+  const data = makeSyntheticDataset({ samples: 60, features: 24, classes: 4, seed: 3 });
+  writeCsv(csv, data.X, data.y);
+});
+afterAll(() => removeDir(dir));
+
+describe("experiment --emit", () => {
+  it("prints an sbatch array script with a throttle, time and memory, running the same command", async () => {
+    const out = join(dir, "emit");
+    const r = await cli([
+      "experiment",
+      ...runFlags(),
+      "--out",
+      out,
+      "--emit",
+      "slurm",
+      "--shard-count",
+      "3",
+      "--throttle",
+      "2",
+      "--workers",
+      "2",
+    ]);
+    expect(r.code).toBe(0);
+    const script = r.stdout;
+    expect(script.startsWith("#!/bin/bash\n")).toBe(true);
+    expect(script).toContain("#SBATCH --array=0-2%2");
+    expect(script).toContain("#SBATCH --cpus-per-task=2");
+    expect(script).toMatch(/#SBATCH --mem=\d+M/);
+    expect(script).toMatch(/#SBATCH --time=\d-\d\d:\d\d:\d\d/);
+    const command = script.split("\n").find((l) => l.startsWith("exec ")) ?? "";
+    expect(command).toContain(`experiment --data ${csv}`);
+    expect(command).toContain("--shard-count 3 --workers 2 --no-progress");
+    expect(command).not.toContain("--emit");
+    expect(command).not.toContain("--throttle");
+    expect(r.stderr).toMatch(/fits in 3 shards of 2 workers/);
+    expect(existsSync(out)).toBe(false); // printing a script runs nothing
+  });
+
+  it("prints a Kubernetes Indexed Job and a GNU parallel list", async () => {
+    const out = join(dir, "emit2");
+    const k8s = await cli([
+      "experiment",
+      ...runFlags(),
+      "--out",
+      out,
+      "--emit",
+      "k8s",
+      "--shard-count",
+      "4",
+    ]);
+    expect(k8s.code).toBe(0);
+    expect(k8s.stdout).toContain("completionMode: Indexed");
+    expect(k8s.stdout).toContain("completions: 4");
+    expect(k8s.stdout).toContain('- "--shard-count"\n            - "4"');
+    const par = await cli([
+      "experiment",
+      ...runFlags(),
+      "--out",
+      out,
+      "--emit",
+      "parallel",
+      "--shard-count",
+      "3",
+    ]);
+    expect(par.code).toBe(0);
+    const jobs = par.stdout.trim().split("\n");
+    expect(jobs).toHaveLength(3);
+    jobs.forEach((line, i) => {
+      expect(line).toContain(`--shard ${i}/3`);
+    });
+  });
+
+  it("refuses an unknown kind, and --shard-count without a task index", async () => {
+    const out = join(dir, "bad");
+    const bad = await cli(["experiment", ...runFlags(), "--out", out, "--emit", "pbs"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/--emit must be one of slurm, k8s, parallel/);
+    const noIndex = await cli(["experiment", ...runFlags(), "--out", out, "--shard-count", "3"]);
+    expect(noIndex.code).toBe(1);
+    expect(noIndex.stderr).toMatch(/--shard-count needs the task's index/);
+  });
+});
+
+describe("a job array task", () => {
+  it("takes its shard from SLURM_ARRAY_TASK_ID with --shard-count, and report merges the shards", async () => {
+    const out = join(dir, "array");
+    const saved = process.env.SLURM_ARRAY_TASK_ID;
+    try {
+      for (const id of ["0", "1"]) {
+        process.env.SLURM_ARRAY_TASK_ID = id;
+        const r = await cli([
+          "experiment",
+          ...runFlags(),
+          "--out",
+          out,
+          "--shard-count",
+          "2",
+          "--workers",
+          "1",
+        ]);
+        expect(r.code).toBe(0);
+        expect(r.stderr).toContain(`of shard ${id}/2`);
+        expect(r.stdout).toBe(""); // no table until report merges the shards
+      }
+    } finally {
+      if (saved === undefined) delete process.env.SLURM_ARRAY_TASK_ID;
+      else process.env.SLURM_ARRAY_TASK_ID = saved;
+    }
+    expect(existsSync(join(out, "results.shard-0-of-2.jsonl"))).toBe(true);
+    const merged = await cli(["report", "--out", out, "--no-figures"]);
+    expect(merged.code).toBe(0);
+    expect(merged.stderr).toContain("Merged 2 shard files.");
+    expect(merged.stderr).toContain("Complete run");
+    const single = await cli([
+      "experiment",
+      ...runFlags(),
+      "--out",
+      join(dir, "one"),
+      "--workers",
+      "1",
+    ]);
+    expect(single.code).toBe(0);
+    expect(merged.stdout).toBe(single.stdout);
+    // plot reads the shards' files too.
+    const fig = await cli(["plot", "bca-vs-k", "--results", out, "--out", join(dir, "fig")]);
+    expect(fig.code).toBe(0);
+    expect(existsSync(join(dir, "fig.svg"))).toBe(true);
+    expect(readFileSync(join(out, "table.md"), "utf8")).toBe(
+      readFileSync(join(dir, "one", "table.md"), "utf8"),
+    );
+  });
+});
