@@ -5,7 +5,9 @@
  *
  *     SDSPCAAN_UPDATE_GOLDEN=1 npx vitest run test/cli/demo.test.ts
  *
- * and review the diff of test/fixtures/cli/demo_golden.json.
+ * and review the diff of test/fixtures/cli/demo_golden.json. The golden file is itself
+ * checked against the NumPy reference by test/cli/demoOracle.test.ts (baseline, PCA,
+ * SDSPCA, PCAN, SDSPCA-LPP, SDSPCAAN): run it after regenerating.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
