@@ -1,0 +1,330 @@
+/**
+ * The saved model format: versioned JSON (`toJSON` writes it, `loadModel` and
+ * `fromJSON` read it), and its field-by-field validation: a model loads exactly as
+ * saved or is refused with a ModelFormatError naming the field.
+ */
+import { ModelFormatError } from "../core/errors.js";
+import { type OptionSchema, optionProblem } from "../core/options.js";
+import type { StandardizerJSON } from "../core/standardizer.js";
+import { compareLabels, type Label } from "../core/validate.js";
+import type { FitInfo } from "./fitReport.js";
+
+export const MODEL_FORMAT = "sdspcaan-model";
+/**
+ * Version 2 always writes "preprocessing" (null when none). Version 1 left it out
+ * when there was none, which cannot be told from a file that lost it, so a version 1
+ * model without it is refused with the fix (see `checkModelJSON`).
+ */
+export const MODEL_VERSION = 2;
+
+/** The versions `checkModelJSON` reads. */
+export const MODEL_VERSIONS_READ: readonly number[] = [1, 2];
+
+/**
+ * How the standardisation of a model was computed: the protocol's "train-zscore"
+ * (training rows' statistics) or "dataset-zscore" (every row's, as the authors did),
+ * or "custom" for any other x -> (x - center) / scale a library user applied.
+ */
+export const PREPROCESSING_METHODS = ["train-zscore", "dataset-zscore", "custom"] as const;
+
+/**
+ * A feature standardisation applied to the data before the method saw it (e.g. the
+ * protocol's train-zscore): transform applies x -> (x - center) / scale first. It is
+ * the JSON form of core/standardizer.ts's Standardizer; `method` is one of
+ * {@link PREPROCESSING_METHODS}.
+ */
+export type InputPreprocessing = StandardizerJSON;
+
+/** The JSON form of a fitted model. */
+export interface ModelJSON {
+  format: typeof MODEL_FORMAT;
+  version: number;
+  method: string;
+  params: Record<string, unknown>;
+  nFeaturesIn: number;
+  mean: number[];
+  components: { rows: number; cols: number; data: number[] };
+  /** Training class labels in sorted order, when the fit had labels. */
+  classes?: Label[];
+  /** Standardisation applied before the projection (see setPreprocessing); null when none. */
+  preprocessing: InputPreprocessing | null;
+  fitInfo: FitInfo;
+}
+
+/** A value as a message shows it: JSON, cut short. */
+function shown(v: unknown): string {
+  if (v === undefined) return "nothing";
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+type Fail = (field: string, problem: string) => never;
+
+const failModel: Fail = (field, problem) => {
+  throw new ModelFormatError(field, problem);
+};
+
+/** Refuses fields a writer never puts there: a typo would otherwise be dropped silently. */
+function onlyKnownFields(
+  obj: Record<string, unknown>,
+  known: readonly string[],
+  prefix: string,
+  fail: Fail,
+): void {
+  for (const key of Object.keys(obj)) {
+    if (!known.includes(key)) {
+      fail(
+        `${prefix}${key}`,
+        `is not part of the model format (known fields: ${known.join(", ")})`,
+      );
+    }
+  }
+}
+
+/** Checks an array of `length` finite numbers (non-zero too when `nonZero`). */
+function finiteArray(
+  v: unknown,
+  length: number,
+  field: string,
+  what: string,
+  fail: Fail,
+  nonZero = false,
+): number[] {
+  if (!Array.isArray(v)) fail(field, `must be an array of ${length} ${what}; got ${shown(v)}`);
+  const a = v as unknown[];
+  if (a.length !== length) {
+    fail(field, `must hold ${length} ${what}; got ${a.length}`);
+  }
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    if (typeof x !== "number" || !Number.isFinite(x) || (nonZero && x === 0)) {
+      fail(
+        `${field}[${i}]`,
+        `must be a finite${nonZero ? " non-zero" : ""} number; got ${shown(x)}`,
+      );
+    }
+  }
+  return a as number[];
+}
+
+function positiveInteger(v: unknown, field: string, fail: Fail, min = 1): number {
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min) {
+    fail(field, `must be an integer >= ${min}; got ${shown(v)}`);
+  }
+  return v as number;
+}
+
+/**
+ * Checks a standardisation against d features. The sizes come first: a mismatch
+ * there is the likelier mistake (the model of another data set).
+ */
+export function checkPreprocessing(p: unknown, d: number, field: string, fail: Fail): void {
+  if (!isRecord(p)) {
+    fail(field, `must be null or an object {method, center, scale}; got ${shown(p)}`);
+  }
+  const q = p as Record<string, unknown>;
+  onlyKnownFields(q, ["method", "center", "scale"], `${field}.`, fail);
+  finiteArray(q.center, d, `${field}.center`, "finite numbers (one per feature)", fail);
+  finiteArray(
+    q.scale,
+    d,
+    `${field}.scale`,
+    "finite non-zero numbers (one per feature)",
+    fail,
+    true,
+  );
+  if (
+    typeof q.method !== "string" ||
+    !(PREPROCESSING_METHODS as readonly string[]).includes(q.method)
+  ) {
+    fail(
+      `${field}.method`,
+      `must be one of ${PREPROCESSING_METHODS.map((m) => JSON.stringify(m)).join(", ")}; got ${shown(q.method)}`,
+    );
+  }
+}
+
+const STOP_REASONS = ["closed-form", "converged", "max-iterations", "lambda-cap"];
+const FIT_INFO_FIELDS = [
+  "iterations",
+  "converged",
+  "stopReason",
+  "objective",
+  "lambdaTrace",
+  "warnings",
+  "timings",
+  "solver",
+  "details",
+];
+const TIMING_FIELDS = ["totalMs", "eigenMs", "graphMs", "otherMs"];
+
+function checkFitInfo(v: unknown, fail: Fail): void {
+  if (!isRecord(v)) fail("fitInfo", `must be an object; got ${shown(v)}`);
+  const f = v as Record<string, unknown>;
+  onlyKnownFields(f, FIT_INFO_FIELDS, "fitInfo.", fail);
+  for (const key of FIT_INFO_FIELDS) {
+    if (!(key in f)) fail(`fitInfo.${key}`, "is missing");
+  }
+  positiveInteger(f.iterations, "fitInfo.iterations", fail, 0);
+  if (typeof f.converged !== "boolean") {
+    fail("fitInfo.converged", `must be true or false; got ${shown(f.converged)}`);
+  }
+  if (typeof f.stopReason !== "string" || !STOP_REASONS.includes(f.stopReason)) {
+    fail(
+      "fitInfo.stopReason",
+      `must be one of ${STOP_REASONS.map((r) => JSON.stringify(r)).join(", ")}; got ${shown(f.stopReason)}`,
+    );
+  }
+  for (const key of ["objective", "lambdaTrace"]) {
+    const a = f[key];
+    if (!Array.isArray(a)) fail(`fitInfo.${key}`, `must be an array of numbers; got ${shown(a)}`);
+    // JSON writes a non-finite number as null; such a trace entry is kept as it is.
+    (a as unknown[]).forEach((x, i) => {
+      if (x !== null && typeof x !== "number") {
+        fail(`fitInfo.${key}[${i}]`, `must be a number; got ${shown(x)}`);
+      }
+    });
+  }
+  if (!Array.isArray(f.warnings) || !f.warnings.every((w) => typeof w === "string")) {
+    fail("fitInfo.warnings", `must be an array of strings; got ${shown(f.warnings)}`);
+  }
+  if (!isRecord(f.timings)) fail("fitInfo.timings", `must be an object; got ${shown(f.timings)}`);
+  const t = f.timings as Record<string, unknown>;
+  onlyKnownFields(t, TIMING_FIELDS, "fitInfo.timings.", fail);
+  for (const key of TIMING_FIELDS) {
+    const x = t[key];
+    if (typeof x !== "number" || !Number.isFinite(x) || x < 0) {
+      fail(`fitInfo.timings.${key}`, `must be a finite number >= 0; got ${shown(x)}`);
+    }
+  }
+  if (typeof f.solver !== "string")
+    fail("fitInfo.solver", `must be a string; got ${shown(f.solver)}`);
+  if (!isRecord(f.details)) fail("fitInfo.details", `must be an object; got ${shown(f.details)}`);
+}
+
+/** Class labels as fit records them: all numbers (finite) or all strings, sorted, distinct. */
+function checkClasses(v: unknown, fail: Fail): void {
+  if (!Array.isArray(v) || v.length === 0) {
+    fail("classes", `must be a non-empty array of class labels; got ${shown(v)}`);
+  }
+  const a = v as unknown[];
+  const kind = typeof a[0];
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    if (
+      (typeof x !== "number" && typeof x !== "string") ||
+      typeof x !== kind ||
+      (typeof x === "number" && !Number.isFinite(x))
+    ) {
+      fail(
+        `classes[${i}]`,
+        `must be a ${kind === "string" ? "string" : "finite number"} like the other classes; got ${shown(x)}`,
+      );
+    }
+    if (i > 0 && compareLabels(a[i - 1] as Label, x as Label) >= 0) {
+      fail(
+        `classes[${i}]`,
+        `must come after ${shown(a[i - 1])}: the classes are saved sorted and distinct; got ${shown(x)}`,
+      );
+    }
+  }
+}
+
+/** Checks the saved params against the method's option declarations: every option, valid, and no other. */
+export function checkParams(
+  params: Record<string, unknown>,
+  schema: OptionSchema,
+  owner: string,
+): void {
+  const names = Object.keys(schema);
+  for (const key of Object.keys(params)) {
+    if (!Object.hasOwn(schema, key)) {
+      failModel(
+        `params.${key}`,
+        `is not an option of ${owner} (its options: ${names.join(", ") || "none"})`,
+      );
+    }
+  }
+  for (const name of names) {
+    if (!Object.hasOwn(params, name)) {
+      failModel(`params.${name}`, `is missing; a saved ${owner} model records every option`);
+    }
+    const expected = optionProblem(schema[name], params[name]);
+    if (expected !== null)
+      failModel(`params.${name}`, `must be ${expected}; got ${shown(params[name])}`);
+  }
+}
+
+const MODEL_FIELDS = [
+  "format",
+  "version",
+  "method",
+  "params",
+  "nFeaturesIn",
+  "mean",
+  "components",
+  "classes",
+  "preprocessing",
+  "fitInfo",
+];
+
+/**
+ * Validates a model JSON (object or string) field by field, as `toJSON` writes it,
+ * and returns it typed; a ModelFormatError names the first field at fault. The
+ * method-specific checks (params against the method's options, W's width against k)
+ * are made by `fromJSON`, which `loadModel` calls next.
+ */
+export function checkModelJSON(json: unknown): ModelJSON {
+  let obj: unknown = json;
+  if (typeof json === "string") {
+    try {
+      obj = JSON.parse(json);
+    } catch (err) {
+      throw new ModelFormatError("", `the JSON does not parse (${(err as Error).message})`);
+    }
+  }
+  const fail = failModel;
+  if (!isRecord(obj)) return fail("", `expected a JSON object; got ${shown(obj)}`);
+  const m = obj;
+  if (m.format !== MODEL_FORMAT)
+    fail("format", `must be "${MODEL_FORMAT}"; got ${shown(m.format)}`);
+  if (typeof m.version !== "number" || !MODEL_VERSIONS_READ.includes(m.version)) {
+    fail(
+      "version",
+      `must be one of ${MODEL_VERSIONS_READ.join(", ")} (the versions this library reads); got ${shown(m.version)}`,
+    );
+  }
+  onlyKnownFields(m, MODEL_FIELDS, "", fail);
+  for (const key of MODEL_FIELDS) {
+    if (key === "classes" || key === "preprocessing") continue;
+    if (!(key in m)) fail(key, "is missing");
+  }
+  if (typeof m.method !== "string") fail("method", `must be a method name; got ${shown(m.method)}`);
+  if (!isRecord(m.params)) fail("params", `must be an object; got ${shown(m.params)}`);
+  const d = positiveInteger(m.nFeaturesIn, "nFeaturesIn", fail);
+  finiteArray(m.mean, d, "mean", "finite numbers (nFeaturesIn)", fail);
+  if (!isRecord(m.components)) {
+    return fail("components", `must be an object {rows, cols, data}; got ${shown(m.components)}`);
+  }
+  const c = m.components;
+  onlyKnownFields(c, ["rows", "cols", "data"], "components.", fail);
+  if (c.rows !== d) fail("components.rows", `must equal nFeaturesIn = ${d}; got ${shown(c.rows)}`);
+  const k = positiveInteger(c.cols, "components.cols", fail);
+  finiteArray(c.data, d * k, "components.data", `finite numbers (${d} x ${k}, row-major)`, fail);
+  if (m.classes !== undefined) checkClasses(m.classes, fail);
+  if (!("preprocessing" in m)) {
+    fail(
+      "preprocessing",
+      m.version === 1
+        ? 'is missing. Version 1 model files left it out when no standardisation was applied, which cannot be told from a file that lost it: if the model was fitted on data as it is (fit --preprocess none, or no setPreprocessing), add "preprocessing": null; otherwise fit the model again'
+        : "is missing; it is null when no standardisation was applied, else {method, center, scale}",
+    );
+  }
+  if (m.preprocessing !== null) checkPreprocessing(m.preprocessing, d, "preprocessing", fail);
+  checkFitInfo(m.fitInfo, fail);
+  return m as unknown as ModelJSON;
+}
