@@ -1,0 +1,786 @@
+/**
+ * MATLAB level 5 MAT-files (MATLAB 5 to 7.2; scipy.io.savemat's default), read from a
+ * buffer: both byte orders, miCOMPRESSED (zlib) variables, every numeric storage type
+ * (miINT8 .. miUINT64, miSINGLE, miDOUBLE), the small-data-element packing, and
+ * column-major order. Values are cast to float64.
+ *
+ * Every size a file declares is checked against the bytes that are actually there
+ * before anything is allocated, and zlib output is bounded by the size the variable
+ * declares, so a corrupt file ends in a DataFormatError naming the file, the
+ * variable and the problem.
+ *
+ * Inflation is passed in (node:zlib in Node, `DecompressionStream` in browsers via
+ * `readMatV5Async`), so this file runs anywhere.
+ */
+import { DataFormatError } from "../core/errors.js";
+import {
+  type AsyncInflate,
+  InflateError,
+  type InflateResult,
+  type Inflater,
+  inflatedAhead,
+} from "./inflate.js";
+import { formatBytes, MAX_DEFLATE_RATIO, maxBytesOf, type ReadLimits } from "./limits.js";
+import {
+  type ArrayValues,
+  elementCount,
+  type NumericArray,
+  type RawVariable,
+  type VariableKind,
+} from "./variables.js";
+
+const mi = {
+  INT8: 1,
+  UINT8: 2,
+  INT16: 3,
+  UINT16: 4,
+  INT32: 5,
+  UINT32: 6,
+  SINGLE: 7,
+  DOUBLE: 9,
+  INT64: 12,
+  UINT64: 13,
+  MATRIX: 14,
+  COMPRESSED: 15,
+  UTF8: 16,
+  UTF16: 17,
+  UTF32: 18,
+} as const;
+
+/** Bytes per value of the numeric storage types. */
+const NUMERIC_SIZE: Record<number, number> = {
+  1: 1,
+  2: 1,
+  3: 2,
+  4: 2,
+  5: 4,
+  6: 4,
+  7: 4,
+  9: 8,
+  12: 8,
+  13: 8,
+};
+
+const TYPE_NAMES: Record<number, string> = {
+  1: "miINT8",
+  2: "miUINT8",
+  3: "miINT16",
+  4: "miUINT16",
+  5: "miINT32",
+  6: "miUINT32",
+  7: "miSINGLE",
+  9: "miDOUBLE",
+  12: "miINT64",
+  13: "miUINT64",
+  14: "miMATRIX",
+  15: "miCOMPRESSED",
+  16: "miUTF8",
+  17: "miUTF16",
+  18: "miUTF32",
+};
+
+const CLASS_NAMES = [
+  "",
+  "cell",
+  "struct",
+  "object",
+  "char",
+  "sparse",
+  "double",
+  "single",
+  "int8",
+  "uint8",
+  "int16",
+  "uint16",
+  "int32",
+  "uint32",
+  "int64",
+  "uint64",
+  "function_handle",
+  "opaque",
+];
+
+const PLATFORM_LE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** Cells nested deeper than this are not followed (MATLAB itself stops far earlier). */
+const MAX_DEPTH = 32;
+
+function typeName(t: number): string {
+  return TYPE_NAMES[t] ?? `unknown type ${t}`;
+}
+
+/** Byte-level access in the file's byte order. */
+class Bytes {
+  readonly dv: DataView;
+  constructor(
+    readonly u8: Uint8Array,
+    readonly le: boolean,
+  ) {
+    this.dv = new DataView(u8.buffer, u8.byteOffset, u8.byteLength);
+  }
+  u32(p: number): number {
+    return this.dv.getUint32(p, this.le);
+  }
+  i32(p: number): number {
+    return this.dv.getInt32(p, this.le);
+  }
+  u16(p: number): number {
+    return this.dv.getUint16(p, this.le);
+  }
+}
+
+interface Ctx {
+  file: string;
+  maxBytes: number;
+  inflater: Inflater;
+}
+
+/** A data element: its type, where its data starts and how many bytes it declares. */
+interface Element {
+  type: number;
+  start: number;
+  nbytes: number;
+  /** Position of the next element (after padding to 8 bytes). */
+  next: number;
+}
+
+function fail(ctx: Ctx, where: string, problem: string): never {
+  throw new DataFormatError(ctx.file, where ? `${where}: ${problem}` : problem);
+}
+
+/** Reads a tag at `pos`, handling the small-data-element packing; `end` bounds the data. */
+function readElement(b: Bytes, pos: number, end: number, ctx: Ctx, where: string): Element {
+  if (end - pos < 8) {
+    fail(
+      ctx,
+      where,
+      `truncated data element: ${end - pos} byte(s) left where an 8-byte tag is needed`,
+    );
+  }
+  const w0 = b.u32(pos);
+  const small = w0 >>> 16;
+  if (small !== 0) {
+    // Small data element: byte count in the upper 16 bits, data in the tag's second word.
+    if (small > 4) fail(ctx, where, `small data element declares ${small} bytes (at most 4 fit)`);
+    return { type: w0 & 0xffff, start: pos + 4, nbytes: small, next: pos + 8 };
+  }
+  const nbytes = b.u32(pos + 4);
+  const avail = end - pos - 8;
+  if (nbytes > avail) {
+    fail(
+      ctx,
+      where,
+      `${typeName(w0)} element declares ${nbytes} bytes but only ${avail} remain (the file is truncated or corrupt)`,
+    );
+  }
+  const padded = pos + 8 + Math.ceil(nbytes / 8) * 8;
+  return { type: w0, start: pos + 8, nbytes, next: Math.min(padded, end) };
+}
+
+/** One array (the payload of an miMATRIX element), parsed but not decoded. */
+interface ParsedArray {
+  name: string;
+  classId: number;
+  kind: VariableKind;
+  className: string;
+  dims: number[];
+  complex: boolean;
+  /** The real-part (or char) data element, for numeric, logical and char arrays. */
+  real: Element | null;
+  /** The elements of a cell array. */
+  cells: ParsedArray[] | null;
+  /** Where the payload was parsed from (needed to decode later). */
+  bytes: Bytes;
+}
+
+function kindOf(classId: number, logical: boolean): VariableKind {
+  if (classId >= 6 && classId <= 15) return logical ? "logical" : "numeric";
+  switch (classId) {
+    case 1:
+      return "cell";
+    case 2:
+      return "struct";
+    case 3:
+      return "object";
+    case 4:
+      return "char";
+    case 5:
+      return "sparse";
+    case 16:
+      return "function";
+    case 17:
+      return "opaque";
+    default:
+      return "unknown";
+  }
+}
+
+interface ArrayHeader {
+  name: string;
+  classId: number;
+  logical: boolean;
+  complex: boolean;
+  dims: number[];
+  /** Position after the name element. */
+  next: number;
+}
+
+/** Array flags, dimensions and name: the start of every miMATRIX payload. */
+function parseArrayHeader(
+  b: Bytes,
+  start: number,
+  end: number,
+  ctx: Ctx,
+  where: string,
+): ArrayHeader {
+  const flags = readElement(b, start, end, ctx, where);
+  if (flags.type !== mi.UINT32 || flags.nbytes !== 8) {
+    fail(
+      ctx,
+      where,
+      `array flags must be an 8-byte miUINT32 element, found ${typeName(flags.type)} of ${flags.nbytes} bytes`,
+    );
+  }
+  const f = b.u32(flags.start);
+  const classId = f & 0xff;
+  const dimsEl = readElement(b, flags.next, end, ctx, where);
+  if (dimsEl.type !== mi.INT32 || dimsEl.nbytes % 4 !== 0 || dimsEl.nbytes < 8) {
+    fail(
+      ctx,
+      where,
+      `dimensions must be an miINT32 element of at least 2 values, found ${typeName(dimsEl.type)} of ${dimsEl.nbytes} bytes`,
+    );
+  }
+  const dims: number[] = [];
+  for (let p = dimsEl.start; p < dimsEl.start + dimsEl.nbytes; p += 4) {
+    const d = b.i32(p);
+    if (d < 0) fail(ctx, where, `negative dimension ${d}`);
+    dims.push(d);
+  }
+  let name = "";
+  let next = dimsEl.next;
+  // Cell and struct elements carry an empty name; it is still present as an element.
+  if (next < end) {
+    const nameEl = readElement(b, next, end, ctx, where);
+    if (nameEl.type !== mi.INT8 && nameEl.type !== mi.UINT8 && nameEl.type !== mi.UTF8) {
+      fail(ctx, where, `array name must be an miINT8 element, found ${typeName(nameEl.type)}`);
+    }
+    name = new TextDecoder("latin1").decode(
+      b.u8.subarray(nameEl.start, nameEl.start + nameEl.nbytes),
+    );
+    next = nameEl.next;
+  }
+  return {
+    name,
+    classId,
+    logical: (f & 0x200) !== 0,
+    complex: (f & 0x800) !== 0,
+    dims,
+    next,
+  };
+}
+
+/** Parses the payload of an miMATRIX element spanning [start, end) without decoding values. */
+function parseArray(
+  b: Bytes,
+  start: number,
+  end: number,
+  ctx: Ctx,
+  where: string,
+  depth: number,
+): ParsedArray {
+  if (start === end) {
+    // MATLAB writes empty cell elements as miMATRIX elements with no payload.
+    return {
+      name: "",
+      classId: 6,
+      kind: "numeric",
+      className: "double",
+      dims: [0, 0],
+      complex: false,
+      real: null,
+      cells: null,
+      bytes: b,
+    };
+  }
+  const h = parseArrayHeader(b, start, end, ctx, where);
+  const here = h.name && depth === 0 ? `variable '${h.name}'` : where;
+  const kind = kindOf(h.classId, h.logical);
+  const out: ParsedArray = {
+    name: h.name,
+    classId: h.classId,
+    kind,
+    className: kind === "logical" ? "logical" : (CLASS_NAMES[h.classId] ?? `class ${h.classId}`),
+    dims: h.dims,
+    complex: h.complex,
+    real: null,
+    cells: null,
+    bytes: b,
+  };
+  const numel = elementCount(h.dims);
+  if (kind === "numeric" || kind === "logical") {
+    const real = readElement(b, h.next, end, ctx, here);
+    const size = NUMERIC_SIZE[real.type];
+    if (size === undefined) {
+      fail(ctx, here, `numeric data stored as ${typeName(real.type)}, which is not a numeric type`);
+    }
+    if (numel * size !== real.nbytes) {
+      fail(
+        ctx,
+        here,
+        `dimensions ${h.dims.join(" x ")} need ${numel * size} bytes of ${typeName(real.type)} but the data element holds ${real.nbytes}`,
+      );
+    }
+    out.real = real;
+    if (h.complex) {
+      const imag = readElement(b, real.next, end, ctx, here);
+      const isize = NUMERIC_SIZE[imag.type];
+      if (isize === undefined || numel * isize !== imag.nbytes) {
+        fail(ctx, here, `imaginary part does not match the dimensions ${h.dims.join(" x ")}`);
+      }
+    }
+  } else if (kind === "char") {
+    const real = readElement(b, h.next, end, ctx, here);
+    const unit =
+      real.type === mi.UTF8 || real.type === mi.UINT8 || real.type === mi.INT8
+        ? 1
+        : real.type === mi.UTF16 || real.type === mi.UINT16 || real.type === mi.INT16
+          ? 2
+          : real.type === mi.UTF32 || real.type === mi.UINT32 || real.type === mi.INT32
+            ? 4
+            : 0;
+    if (unit === 0) fail(ctx, here, `char data stored as ${typeName(real.type)}`);
+    // UTF-8 may use several bytes per character; every other encoding is exact.
+    const ok = real.type === mi.UTF8 ? real.nbytes >= numel : real.nbytes === numel * unit;
+    if (!ok || !Number.isFinite(numel)) {
+      fail(
+        ctx,
+        here,
+        `char array ${h.dims.join(" x ")} does not match its ${real.nbytes}-byte ${typeName(real.type)} data`,
+      );
+    }
+    out.real = real;
+  } else if (kind === "cell") {
+    if (depth >= MAX_DEPTH) fail(ctx, here, `cell arrays nested more than ${MAX_DEPTH} deep`);
+    // Each cell needs at least an 8-byte tag: a larger count cannot be genuine.
+    if (numel > (end - h.next) / 8) {
+      fail(
+        ctx,
+        here,
+        `cell array ${h.dims.join(" x ")} declares ${numel} elements but only ${end - h.next} bytes remain`,
+      );
+    }
+    const cells: ParsedArray[] = [];
+    let p = h.next;
+    for (let k = 0; k < numel; k++) {
+      const el = readElement(b, p, end, ctx, here);
+      if (el.type !== mi.MATRIX) {
+        fail(ctx, here, `cell element ${k} is ${typeName(el.type)}, expected miMATRIX`);
+      }
+      cells.push(
+        parseArray(b, el.start, el.start + el.nbytes, ctx, `${here} cell ${k}`, depth + 1),
+      );
+      p = el.next;
+    }
+    out.cells = cells;
+  } else if (kind === "sparse") {
+    // Row indices, column starts and values must at least be present and well-formed.
+    let p = h.next;
+    for (const part of ["row indices", "column starts", "values"]) {
+      const el = readElement(b, p, end, ctx, `${here} (sparse ${part})`);
+      p = el.next;
+    }
+  }
+  return out;
+}
+
+/**
+ * The `count` values of a numeric storage type at `start`. In the machine's byte
+ * order this is a view of the bytes (copied only when misaligned); 64-bit integers
+ * and the other byte order are converted to float64 here.
+ */
+function decodeNumeric(b: Bytes, start: number, count: number, type: number): NumericArray {
+  const size = NUMERIC_SIZE[type];
+  const { u8, dv, le } = b;
+  if (size === 1) {
+    const src = u8.subarray(start, start + count);
+    return type === mi.UINT8 ? src : new Int8Array(src.buffer, src.byteOffset, count);
+  }
+  if (le === PLATFORM_LE && type !== mi.INT64 && type !== mi.UINT64) {
+    const abs = u8.byteOffset + start;
+    const aligned = abs % size === 0;
+    const raw = aligned ? u8.buffer : u8.slice(start, start + count * size).buffer;
+    const off = aligned ? abs : 0;
+    switch (type) {
+      case mi.INT16:
+        return new Int16Array(raw, off, count);
+      case mi.UINT16:
+        return new Uint16Array(raw, off, count);
+      case mi.INT32:
+        return new Int32Array(raw, off, count);
+      case mi.UINT32:
+        return new Uint32Array(raw, off, count);
+      case mi.SINGLE:
+        return new Float32Array(raw, off, count);
+      default:
+        return new Float64Array(raw, off, count);
+    }
+  }
+  const out = new Float64Array(count);
+  for (let i = 0, p = start; i < count; i++, p += size) {
+    switch (type) {
+      case mi.INT16:
+        out[i] = dv.getInt16(p, le);
+        break;
+      case mi.UINT16:
+        out[i] = dv.getUint16(p, le);
+        break;
+      case mi.INT32:
+        out[i] = dv.getInt32(p, le);
+        break;
+      case mi.UINT32:
+        out[i] = dv.getUint32(p, le);
+        break;
+      case mi.SINGLE:
+        out[i] = dv.getFloat32(p, le);
+        break;
+      case mi.DOUBLE:
+        out[i] = dv.getFloat64(p, le);
+        break;
+      case mi.INT64:
+        out[i] = Number(dv.getBigInt64(p, le));
+        break;
+      case mi.UINT64:
+        out[i] = Number(dv.getBigUint64(p, le));
+        break;
+    }
+  }
+  return out;
+}
+
+/** Character codes of a char array, column-major. */
+function charCodes(a: ParsedArray, ctx: Ctx, where: string): number[] {
+  const el = a.real as Element;
+  const { u8, dv, le } = a.bytes;
+  const numel = elementCount(a.dims);
+  if (el.type === mi.UTF8) {
+    const s = new TextDecoder("utf-8").decode(u8.subarray(el.start, el.start + el.nbytes));
+    const codes = Array.from(s, (ch) => ch.codePointAt(0) as number);
+    if (codes.length !== numel) {
+      fail(
+        ctx,
+        where,
+        `char array of ${numel} characters holds ${codes.length} after UTF-8 decoding`,
+      );
+    }
+    return codes;
+  }
+  const unit = el.nbytes / Math.max(numel, 1);
+  const codes = new Array<number>(numel);
+  for (let i = 0; i < numel; i++) {
+    const p = el.start + i * unit;
+    codes[i] = unit === 1 ? u8[p] : unit === 2 ? dv.getUint16(p, le) : dv.getUint32(p, le);
+  }
+  return codes;
+}
+
+/** Rows of a 2-D char array as strings (trailing blanks kept, as MATLAB pads them). */
+function charRows(a: ParsedArray, ctx: Ctx, where: string): string[] {
+  const codes = charCodes(a, ctx, where);
+  const rows = a.dims[0];
+  if (rows === 0) return [];
+  const cols = codes.length / rows;
+  const out: string[] = [];
+  for (let i = 0; i < rows; i++) {
+    let s = "";
+    for (let j = 0; j < cols; j++) s += String.fromCodePoint(codes[i + rows * j]);
+    out.push(s);
+  }
+  return out;
+}
+
+function arrayValues(a: ParsedArray, ctx: Ctx, where: string): ArrayValues {
+  if (a.kind === "char") {
+    return { data: Float64Array.from(charCodes(a, ctx, where)), order: "F" };
+  }
+  if ((a.kind !== "numeric" && a.kind !== "logical") || a.real === null) {
+    if (a.real === null && a.kind === "numeric") return { data: new Float64Array(0), order: "F" };
+    fail(ctx, where, `a ${a.className} array has no numeric values`);
+  }
+  const count = elementCount(a.dims);
+  if (count * 8 > ctx.maxBytes) {
+    fail(
+      ctx,
+      where,
+      `${a.dims.join(" x ")} values need ${formatBytes(count * 8)} as float64, more than the ${formatBytes(ctx.maxBytes)} limit (maxBytes)`,
+    );
+  }
+  return { data: decodeNumeric(a.bytes, a.real.start, count, a.real.type), order: "F" };
+}
+
+function arrayTexts(a: ParsedArray, ctx: Ctx, where: string): string[] | null {
+  if (a.kind === "char") return charRows(a, ctx, where);
+  if (a.kind !== "cell" || a.cells === null) return null;
+  const out: string[] = [];
+  for (const c of a.cells) {
+    if (c.kind === "char") {
+      const rows = charRows(c, ctx, where);
+      if (rows.length > 1) return null;
+      out.push(rows[0] ?? "");
+    } else if (c.kind === "numeric" && elementCount(c.dims) === 1 && !c.complex) {
+      out.push(String(arrayValues(c, ctx, where).data[0]));
+    } else return null;
+  }
+  return out;
+}
+
+function rawFromParsed(a: ParsedArray, ctx: Ctx, where: string): RawVariable {
+  return {
+    name: a.name,
+    kind: a.kind,
+    className: a.className,
+    dims: a.dims,
+    complex: a.complex,
+    values: () => arrayValues(a, ctx, where),
+    texts: () => arrayTexts(a, ctx, where),
+  };
+}
+
+/** Inflates a zlib stream, refusing more output than `limit` bytes. */
+function inflateBounded(payload: Uint8Array, limit: number, ctx: Ctx, where: string): Uint8Array {
+  try {
+    return ctx.inflater.inflate(payload, Math.max(1, limit));
+  } catch (err) {
+    if (!(err instanceof InflateError)) throw err;
+    if (err.reason === "too-large") {
+      fail(ctx, where, `compressed data expands beyond its declared ${limit} bytes`);
+    }
+    if (err.reason === "truncated") fail(ctx, where, "compressed data is truncated");
+    fail(ctx, where, `corrupt compressed data (zlib: ${err.message})`);
+  }
+}
+
+/** Decompresses just enough of a zlib stream to read a variable's tag and header. */
+function peekInflate(payload: Uint8Array, inputBytes: number, ctx: Ctx): Uint8Array | null {
+  return ctx.inflater.inflatePrefix(
+    payload.subarray(0, inputBytes),
+    Math.min(ctx.maxBytes, inputBytes * MAX_DEFLATE_RATIO + 64),
+  );
+}
+
+/** A compressed variable: header read eagerly from a partial inflation, values on demand. */
+function compressedVariable(fileBytes: Bytes, el: Element, ctx: Ctx, index: number): RawVariable {
+  const payload = fileBytes.u8.subarray(el.start, el.start + el.nbytes);
+  let where = `variable ${index + 1} (compressed element at byte ${el.start - 8})`;
+  let head: Uint8Array | null = null;
+  let header: ArrayHeader | null = null;
+  const attempts = [
+    ...new Set([1024, 16384, payload.length].map((n) => Math.min(n, payload.length))),
+  ];
+  for (const n of attempts) {
+    head = peekInflate(payload, n, ctx);
+    if (head === null || head.length < 8) {
+      if (n >= payload.length) break;
+      continue;
+    }
+    const hb = new Bytes(head, fileBytes.le);
+    const type = hb.u32(0);
+    if (type !== mi.MATRIX) {
+      fail(ctx, where, `compressed data holds ${typeName(type)}, expected miMATRIX`);
+    }
+    const declared = hb.u32(4);
+    const partial = head.length < 8 + declared && n < payload.length;
+    try {
+      header = parseArrayHeader(hb, 8, Math.min(head.length, 8 + declared), ctx, where);
+    } catch (err) {
+      if (!partial) throw err;
+      continue;
+    }
+    // A header reaching the end of a partial inflation may have lost its name: look further.
+    if (partial && header.next >= head.length) {
+      header = null;
+      continue;
+    }
+    break;
+  }
+  if (head === null || head.length < 8) {
+    // Inflate the whole stream once more to report zlib's own diagnosis.
+    inflateBounded(
+      payload,
+      Math.min(ctx.maxBytes, payload.length * MAX_DEFLATE_RATIO + 64),
+      ctx,
+      where,
+    );
+    fail(ctx, where, "compressed data ends before the variable's tag");
+  }
+  if (header === null) fail(ctx, where, "compressed variable header could not be read");
+  const declared = new Bytes(head, fileBytes.le).u32(4);
+  if (header.name) where = `variable '${header.name}'`;
+  if (declared + 8 > ctx.maxBytes) {
+    fail(
+      ctx,
+      where,
+      `declares ${formatBytes(declared)} of decompressed data, more than the ${formatBytes(ctx.maxBytes)} limit (maxBytes)`,
+    );
+  }
+  if (declared > payload.length * MAX_DEFLATE_RATIO + 64) {
+    fail(
+      ctx,
+      where,
+      `declares ${declared} bytes of decompressed data, impossible from ${payload.length} compressed bytes`,
+    );
+  }
+  let parsed: ParsedArray | null = null;
+  const full = (): ParsedArray => {
+    if (parsed) return parsed;
+    // Writers may pad the element to 8 bytes inside the stream.
+    const data = inflateBounded(payload, declared + 8 + 7, ctx, where);
+    if (data.length < declared + 8) {
+      fail(
+        ctx,
+        where,
+        `compressed data ends after ${data.length - 8} of the ${declared} bytes the variable declares`,
+      );
+    }
+    const b = new Bytes(data, fileBytes.le);
+    parsed = parseArray(b, 8, 8 + declared, ctx, where, 0);
+    return parsed;
+  };
+  const kind = kindOf(header.classId, header.logical);
+  return {
+    name: header.name,
+    kind,
+    className:
+      kind === "logical" ? "logical" : (CLASS_NAMES[header.classId] ?? `class ${header.classId}`),
+    dims: header.dims,
+    complex: header.complex,
+    values: () => arrayValues(full(), ctx, where),
+    texts: () => arrayTexts(full(), ctx, where),
+  };
+}
+
+/** A parsed level 5 MAT-file: its header and variables (decoded on demand). */
+export interface MatV5Contents {
+  readonly version: 5;
+  readonly littleEndian: boolean;
+  /** The descriptive text at the start of the file. */
+  readonly headerText: string;
+  /** True when at least one variable was stored compressed. */
+  readonly compressed: boolean;
+  readonly variables: RawVariable[];
+}
+
+/** True when the 128-byte header is a level 5 MAT-file header (any version). */
+export function looksLikeMatV5(bytes: Uint8Array): boolean {
+  if (bytes.length < 128) return false;
+  const e = String.fromCharCode(bytes[126], bytes[127]);
+  return e === "IM" || e === "MI";
+}
+
+/** The header's version field (0x0100 for level 5, 0x0200 for v7.3/HDF5), or null. */
+export function matHeaderVersion(bytes: Uint8Array): number | null {
+  if (!looksLikeMatV5(bytes)) return null;
+  const le = bytes[126] === 0x49;
+  return le ? bytes[124] | (bytes[125] << 8) : (bytes[124] << 8) | bytes[125];
+}
+
+/**
+ * Reads the variables of a level 5 MAT-file, inflating compressed ones with
+ * `inflater`. Values are decoded only when asked for, so listing a file with a large
+ * unused variable stays cheap.
+ */
+export function readMatV5(
+  bytes: Uint8Array,
+  file: string,
+  limits: ReadLimits | undefined,
+  inflater: Inflater,
+): MatV5Contents {
+  const ctx: Ctx = { file, maxBytes: maxBytesOf(limits), inflater };
+  if (bytes.length < 128) {
+    fail(ctx, "", `${bytes.length} bytes is too short for a MAT-file (the header alone is 128)`);
+  }
+  if (!looksLikeMatV5(bytes)) {
+    fail(ctx, "", "not a level 5 MAT-file (no 'IM'/'MI' byte-order mark at bytes 126-127)");
+  }
+  const le = bytes[126] === 0x49;
+  const b = new Bytes(bytes, le);
+  const version = b.u16(124);
+  if (version === 0x0200) {
+    fail(ctx, "", "is a MAT v7.3 file (HDF5); read it with the HDF5 reader (loadDataset does)");
+  }
+  if (version !== 0x0100) {
+    fail(ctx, "", `unsupported MAT-file version 0x${version.toString(16).padStart(4, "0")}`);
+  }
+  const headerText = new TextDecoder("latin1").decode(bytes.subarray(0, 116)).trim();
+  const variables: RawVariable[] = [];
+  let compressed = false;
+  let pos = 128;
+  const end = bytes.length;
+  while (pos < end) {
+    // Some writers pad the file's end with zeros; fewer than a tag's 8 bytes cannot be data.
+    if (end - pos < 8 && bytes.subarray(pos).every((x) => x === 0)) break;
+    const where = `variable ${variables.length + 1} (element at byte ${pos})`;
+    const el = readElement(b, pos, end, ctx, where);
+    if (el.type === mi.COMPRESSED) {
+      compressed = true;
+      variables.push(compressedVariable(b, el, ctx, variables.length));
+      // Compressed elements are not padded to 8 bytes.
+      pos = el.start + el.nbytes;
+    } else if (el.type === mi.MATRIX) {
+      const a = parseArray(b, el.start, el.start + el.nbytes, ctx, where, 0);
+      variables.push(rawFromParsed(a, ctx, a.name ? `variable '${a.name}'` : where));
+      pos = el.next;
+    } else {
+      fail(
+        ctx,
+        where,
+        `unexpected ${typeName(el.type)} element (expected miMATRIX or miCOMPRESSED)`,
+      );
+    }
+  }
+  return { version: 5, littleEndian: le, headerText, compressed, variables };
+}
+
+/**
+ * The payloads of the top-level miCOMPRESSED elements, for inflating them ahead.
+ * Stops quietly at the first malformed element: `readMatV5` reports it.
+ */
+function compressedPayloads(bytes: Uint8Array): Uint8Array[] {
+  if (!looksLikeMatV5(bytes)) return [];
+  const b = new Bytes(bytes, bytes[126] === 0x49);
+  const out: Uint8Array[] = [];
+  for (let pos = 128; bytes.length - pos >= 8; ) {
+    const type = b.u32(pos);
+    if (type >>> 16 !== 0) break;
+    const nbytes = b.u32(pos + 4);
+    if (nbytes > bytes.length - pos - 8) break;
+    if (type === mi.COMPRESSED) {
+      out.push(bytes.subarray(pos + 8, pos + 8 + nbytes));
+      pos += 8 + nbytes;
+    } else {
+      pos += 8 + Math.ceil(nbytes / 8) * 8;
+    }
+  }
+  return out;
+}
+
+/**
+ * `readMatV5` with an asynchronous inflater (a browser's `DecompressionStream`):
+ * every compressed variable is inflated first, each bounded by what the format
+ * allows, then the file is read as `readMatV5` does, with the same messages.
+ */
+export async function readMatV5Async(
+  bytes: Uint8Array,
+  file: string,
+  limits: ReadLimits | undefined,
+  inflate: AsyncInflate,
+): Promise<MatV5Contents> {
+  const maxBytes = maxBytesOf(limits);
+  const results = new Map<number, InflateResult>();
+  for (const payload of compressedPayloads(bytes)) {
+    // The variable's tag and padding may add up to 15 bytes to what it declares.
+    const bound = Math.min(maxBytes, payload.length * MAX_DEFLATE_RATIO + 64) + 16;
+    results.set(payload.byteOffset, await inflate(payload, bound));
+  }
+  return readMatV5(bytes, file, limits, inflatedAhead(results));
+}
