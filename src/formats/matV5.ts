@@ -745,21 +745,21 @@ export function readMatV5(
  * The payloads of the top-level miCOMPRESSED elements, for inflating them ahead.
  * Stops quietly at the first malformed element: `readMatV5` reports it.
  */
-function compressedPayloads(bytes: Uint8Array): Uint8Array[] {
+function compressedPayloads(bytes: Uint8Array, ctx: Ctx): Uint8Array[] {
   if (!looksLikeMatV5(bytes)) return [];
   const b = new Bytes(bytes, bytes[126] === 0x49);
   const out: Uint8Array[] = [];
-  for (let pos = 128; bytes.length - pos >= 8; ) {
-    const type = b.u32(pos);
-    if (type >>> 16 !== 0) break;
-    const nbytes = b.u32(pos + 4);
-    if (nbytes > bytes.length - pos - 8) break;
-    if (type === mi.COMPRESSED) {
-      out.push(bytes.subarray(pos + 8, pos + 8 + nbytes));
-      pos += 8 + nbytes;
-    } else {
-      pos += 8 + Math.ceil(nbytes / 8) * 8;
+  try {
+    // The same walk as readMatV5's, so that every stream it will ask for is inflated.
+    for (let pos = 128; pos < bytes.length; ) {
+      const el = readElement(b, pos, bytes.length, ctx, "");
+      if (el.type === mi.COMPRESSED) {
+        out.push(bytes.subarray(el.start, el.start + el.nbytes));
+        pos = el.start + el.nbytes;
+      } else pos = el.next;
     }
+  } catch (err) {
+    if (!(err instanceof DataFormatError)) throw err;
   }
   return out;
 }
@@ -777,10 +777,11 @@ export async function readMatV5Async(
 ): Promise<MatV5Contents> {
   const maxBytes = maxBytesOf(limits);
   const results = new Map<number, InflateResult>();
-  for (const payload of compressedPayloads(bytes)) {
+  const noInflater = inflatedAhead(results);
+  for (const payload of compressedPayloads(bytes, { file, maxBytes, inflater: noInflater })) {
     // The variable's tag and padding may add up to 15 bytes to what it declares.
     const bound = Math.min(maxBytes, payload.length * MAX_DEFLATE_RATIO + 64) + 16;
     results.set(payload.byteOffset, await inflate(payload, bound));
   }
-  return readMatV5(bytes, file, limits, inflatedAhead(results));
+  return readMatV5(bytes, file, limits, noInflater);
 }
