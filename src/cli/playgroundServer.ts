@@ -79,6 +79,12 @@ export interface PlaygroundServerOptions extends LocateOptions {
   readonly port?: number;
   /** Serve the paper's data sets found in the data directories (default true). */
   readonly serveData?: boolean;
+  /**
+   * Send the COOP/COEP headers that make the page cross-origin isolated (default
+   * true). Without them the page behaves as on a plain static host: Cancel ends the
+   * worker instead of signalling it.
+   */
+  readonly isolated?: boolean;
 }
 
 export interface PlaygroundServer {
@@ -127,10 +133,12 @@ export async function startPlaygroundServer(
   const manifest = `${JSON.stringify(manifestFor(served), null, 2)}\n`;
 
   const server = createServer((req, res) => {
-    // Cross-origin isolation gives the page SharedArrayBuffer (the Cancel flag).
-    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-    res.setHeader("Cross-Origin-Embedder-Policy", "require-corp");
-    res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
+    if (options.isolated !== false) {
+      // Cross-origin isolation gives the page SharedArrayBuffer (the Cancel flag).
+      res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+      res.setHeader("Cross-Origin-Embedder-Policy", "require-corp");
+      res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
+    }
     res.setHeader("X-Content-Type-Options", "nosniff");
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { Allow: "GET, HEAD" }).end();

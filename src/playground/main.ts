@@ -373,7 +373,7 @@ async function runFit(): Promise<void> {
     showResult(r.result);
     $("progress-bar").style.width = "100%";
     $("progress-text").textContent =
-      `done: ${r.result.fitInfo.iterations} iteration(s), ${formatMs(r.result.fitInfo.timings.totalMs)}`;
+      `done: ${iterationsText(r.result)}, ${formatMs(r.result.fitInfo.timings.totalMs)}`;
   } catch (err) {
     const e = err as Error;
     if (e.name === "AbortError") {
@@ -422,6 +422,12 @@ function paramsText(r: FitResult): string {
     .join(" ");
 }
 
+function iterationsText(r: FitResult): string {
+  const info = r.fitInfo;
+  if (info.stopReason === "closed-form") return "closed form";
+  return `${info.iterations} iteration(s), ${info.converged ? "converged" : `stopped: ${info.stopReason}`}`;
+}
+
 function showResult(r: FitResult): void {
   const bca = $("test-bca");
   bca.textContent = percent(r.testBCA);
@@ -429,7 +435,7 @@ function showResult(r: FitResult): void {
   const info = r.fitInfo;
   const details = $("fit-details");
   const line = document.createElement("div");
-  line.textContent = `${r.displayName} on ${r.dataset} · k = ${r.outputDim} · train ${r.sizes.train} / val ${r.sizes.val} / test ${r.sizes.test} · validation BCA ${percent(r.valBCA)} · ${info.iterations} iteration(s), ${info.converged ? "converged" : info.stopReason} · ${formatMs(info.timings.totalMs)}`;
+  line.textContent = `${r.displayName} on ${r.dataset} · k = ${r.outputDim} · train ${r.sizes.train} / val ${r.sizes.val} / test ${r.sizes.test} · validation BCA ${percent(r.valBCA)} · ${iterationsText(r)} · ${formatMs(info.timings.totalMs)}`;
   const warnings = info.warnings.map((w) => {
     const div = document.createElement("div");
     div.className = "warning";
@@ -438,8 +444,12 @@ function showResult(r: FitResult): void {
   });
   details.replaceChildren(line, ...warnings);
   scatter.show(r.embedding, summary?.classes.map((c) => c.label) ?? null);
-  objectivePlot.show(info.objective);
-  lambdaPlot.show(info.lambdaTrace);
+  const none = info.stopReason === "closed-form" ? "closed form: no iterations" : "not tracked";
+  objectivePlot.show(info.objective, none);
+  lambdaPlot.show(
+    info.lambdaTrace,
+    info.stopReason === "closed-form" ? none : "no lambda in this method",
+  );
   $("first-rows").textContent = r.firstTestRows
     .map((row, i) => `${r.embedding.sampleIndex[i]}: ${row.map((v) => String(v)).join(" ")}`)
     .join("\n");
@@ -465,7 +475,7 @@ function renderHistory(): void {
       [String(h.outputDim), true],
       [percent(h.valBCA), true],
       [percent(h.testBCA), true],
-      [String(h.fitInfo.iterations), true],
+      [h.fitInfo.stopReason === "closed-form" ? "closed form" : String(h.fitInfo.iterations), true],
       [formatMs(h.fitInfo.timings.totalMs), true],
     ];
     for (const [text, num] of cells) {

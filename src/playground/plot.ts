@@ -123,7 +123,9 @@ export class ScatterPlot {
   /** Shows an embedding; `classOrder` fixes the colours (the data set's classes in order). */
   show(data: Embedding2D, classOrder: readonly string[] | null): void {
     this.data = data;
-    this.classes = classOrder ? [...classOrder] : [...new Set(data.labels ?? [])].sort();
+    this.classes = classOrder
+      ? [...classOrder]
+      : [...new Set(data.labels ?? [])].sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
     const position = new Map(this.classes.map((c, i) => [c, i]));
     this.classIndex = Int32Array.from(data.sampleIndex, (_, i) =>
       data.labels ? (position.get(data.labels[i]) ?? 0) : 0,
@@ -339,6 +341,7 @@ export class ScatterPlot {
 /** A line chart of one trace. */
 export class TracePlot {
   private values: number[] = [];
+  private empty = "no values yet";
   private readonly pad = { left: 54, right: 10, top: 20, bottom: 24 };
 
   constructor(
@@ -349,8 +352,10 @@ export class TracePlot {
     new ResizeObserver(() => this.draw()).observe(canvas);
   }
 
-  show(values: readonly number[]): void {
+  /** Draws `values`; `empty` is what the chart says when there are none. */
+  show(values: readonly number[], empty = "no values yet"): void {
     this.values = values.filter((v) => Number.isFinite(v));
+    this.empty = empty;
     this.draw();
   }
 
@@ -366,7 +371,7 @@ export class TracePlot {
     if (vals.length === 0) {
       ctx.fillStyle = "#999";
       ctx.textAlign = "center";
-      ctx.fillText("no values", w / 2, h / 2);
+      ctx.fillText(this.empty, w / 2, h / 2);
       return;
     }
     const positive = vals.every((v) => v > 0);

@@ -68,6 +68,14 @@ describe("browser-safe core", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("the playground's page and worker reach no Node built-in or Node-only folder", () => {
+    for (const entry of ["src/playground/main.ts", "src/playground/worker.ts"]) {
+      const { files, offenders } = walk(resolve(repoRoot, entry), BROWSER_PACKAGES);
+      expect(files.length).toBeGreaterThan(5);
+      expect(offenders).toEqual([]);
+    }
+  });
+
   it("the walker does detect a Node import (sanity check on the Node entry)", () => {
     const { offenders } = walk(resolve(repoRoot, "src/node.ts"));
     expect(offenders.length).toBeGreaterThan(0);

@@ -10,6 +10,7 @@ import { oneLineErrors, parseInteger } from "./shared.js";
 
 interface PlaygroundFlags {
   port?: string;
+  root?: string;
   dataDir?: string;
   data?: boolean;
 }
@@ -26,11 +27,13 @@ export function registerPlaygroundCommand(program: Command): void {
       "also offer the paper's data sets found here (besides $SDSPCAAN_DATA, ../shared/data, the cache)",
     )
     .option("--no-data", "offer only the data sets built into the page")
+    .option("--root <dir>", "serve this built playground folder (default: the one in the package)")
     .action(async (flags: PlaygroundFlags) => {
       const port = parseInteger("--port", flags.port, 0, 65535) ?? 0;
       const server = await startPlaygroundServer({
         port,
         serveData: flags.data !== false,
+        ...(flags.root !== undefined ? { root: flags.root } : {}),
         ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
       });
       const sets = server.datasets.length > 0 ? server.datasets.join(", ") : "none";

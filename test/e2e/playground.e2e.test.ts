@@ -1,0 +1,324 @@
+/**
+ * The playground in a real headless Chromium: the page is built from the current
+ * sources into a temporary folder, served by the `sdspcaan playground` server on
+ * 127.0.0.1, and driven like a user would. The page's results must be the Node
+ * library's on the same split (the fit runs the same code, in a Web Worker), a bad
+ * file must get the Node reader's message, Cancel must stop a long fit (through
+ * shared memory on the isolated server, by ending the worker on a plain one), a
+ * saved model must load in Node, and the console must stay free of errors.
+ * Screenshots go to test-artifacts/e2e/.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildPlayground } from "../../scripts/build-playground.js";
+import { type PlaygroundServer, startPlaygroundServer } from "../../src/cli/playgroundServer.js";
+import { makeSplit } from "../../src/experiment/splits.js";
+import { evaluateModel, prepareSplit } from "../../src/experiment/units.node.js";
+import { loadDataset, parseDataset } from "../../src/io/load.js";
+import { createMethod, loadModel } from "../../src/methods/registry.js";
+import { dataDir, dataFile, repoRoot } from "../helpers/data.js";
+import { type Browser, chromiumAvailable, launchChromium } from "./chromium.js";
+
+const ARTIFACTS = join(repoRoot, "test-artifacts", "e2e");
+const runs = chromiumAvailable();
+
+/** Console errors and uncaught exceptions of a page, collected for the final check. */
+function watchConsole(page: Page, into: string[]): void {
+  page.on("console", (m) => {
+    if (m.type() === "error") into.push(`console: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => into.push(`page error: ${e.message}`));
+}
+
+async function errorText(page: Page): Promise<string> {
+  await page.waitForSelector("#error:not([hidden])", { timeout: 60_000 });
+  return (await page.textContent("#error")) ?? "";
+}
+
+async function loadFile(page: Page, path: string): Promise<void> {
+  await page.setInputFiles("#file", path);
+  await page.waitForSelector("#data-info:not([hidden])", { timeout: 120_000 });
+}
+
+async function setOption(page: Page, name: string, value: string): Promise<void> {
+  const field = page.locator(`[data-option="${name}"]`);
+  // Expert options sit in a folded <details>: open it first.
+  if (!(await field.isVisible())) await page.click("#method-form details.expert summary");
+  await field.fill(value);
+}
+
+/** Waits for a fit to end; returns the test BCA the page shows (exact, from data-value). */
+async function fitAndWait(page: Page, previousFits: number): Promise<number> {
+  await page.click("#fit");
+  await page.waitForFunction(
+    (n) => document.querySelectorAll("#history tbody tr").length > n,
+    previousFits,
+    { timeout: 240_000 },
+  );
+  return Number(await page.getAttribute("#test-bca", "data-value"));
+}
+
+/** The rows the page lists under "First rows of the test embedding": sample index and values. */
+async function firstRows(page: Page): Promise<{ index: number; values: number[] }[]> {
+  const text = (await page.textContent("#first-rows")) ?? "";
+  return text
+    .trim()
+    .split("\n")
+    .map((line) => {
+      const [index, rest] = line.split(":");
+      return { index: Number(index), values: rest.trim().split(/\s+/).map(Number) };
+    });
+}
+
+async function progressIteration(page: Page): Promise<number> {
+  const text = (await page.textContent("#progress-text")) ?? "";
+  const m = /iteration (\d+)/.exec(text);
+  return m ? Number(m[1]) : 0;
+}
+
+/** Starts a long fit (SDSPCAAN on YaleB's training split, tol tiny) and cancels it. */
+async function cancelLongFit(page: Page, shot: string): Promise<void> {
+  await loadFile(page, dataFile("YaleB_32x32.mat"));
+  await page.selectOption("#method", "sdspcaan");
+  await setOption(page, "k", "60");
+  await setOption(page, "tol", "1e-300");
+  const fitsBefore = await page.locator("#history tbody tr").count();
+  const bcaBefore = await page.textContent("#test-bca");
+  await page.click("#fit");
+  await page.waitForFunction(
+    () =>
+      /iteration ([2-9]|\d\d)/.test(document.querySelector("#progress-text")?.textContent ?? ""),
+    null,
+    { timeout: 240_000 },
+  );
+  // The page answers while the worker fits: the progress keeps moving under our eyes.
+  const a = await progressIteration(page);
+  await page.waitForFunction(
+    (seen) => {
+      const m = /iteration (\d+)/.exec(document.querySelector("#progress-text")?.textContent ?? "");
+      return m !== null && Number(m[1]) > seen;
+    },
+    a,
+    { timeout: 120_000 },
+  );
+  expect(await page.isEnabled("#cancel")).toBe(true);
+  await page.click("#cancel");
+  await page.waitForFunction(
+    () => document.querySelector("#progress-text")?.textContent === "cancelled",
+    null,
+    { timeout: 60_000 },
+  );
+  expect(await errorText(page)).toBe("The fit was cancelled.");
+  expect(await page.locator("#history tbody tr").count()).toBe(fitsBefore);
+  expect(await page.textContent("#test-bca")).toBe(bcaBefore);
+  expect(await page.isEnabled("#fit")).toBe(true);
+  expect(await page.isDisabled("#cancel")).toBe(true);
+  await page.screenshot({ path: join(ARTIFACTS, shot), fullPage: true });
+  // The page still works after the cancel: a short fit on the same data set.
+  await setOption(page, "k", "38");
+  await setOption(page, "tol", "0.001");
+  await setOption(page, "maxIter", "3");
+  const bca = await fitAndWait(page, fitsBefore);
+  expect(bca).toBeGreaterThan(0);
+}
+
+describe.runIf(runs)("the playground in Chromium", () => {
+  let out: string;
+  let server: PlaygroundServer;
+  let plain: PlaygroundServer;
+  let browser: Browser;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    out = mkdtempSync(join(tmpdir(), "sdspcaan-playground-"));
+    await buildPlayground(out, dataDir());
+    server = await startPlaygroundServer({ root: out, dataDir: dataDir() });
+    plain = await startPlaygroundServer({ root: out, dataDir: dataDir(), isolated: false });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await plain?.close();
+    if (out) rmSync(out, { recursive: true, force: true });
+  });
+
+  it("fits SDSPCAAN on an uploaded file and shows Node's test BCA and embedding", async () => {
+    const page = await browser.context.newPage();
+    watchConsole(page, problems);
+    await page.goto(server.url);
+    expect(
+      await page.evaluate(
+        () => (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated,
+      ),
+    ).toBe(true);
+    await loadFile(page, dataFile("Yale_32x32.mat"));
+    expect(await page.textContent("#data-shape")).toBe("165 samples × 1024 features");
+    expect(await page.locator("#class-counts span").count()).toBe(15);
+    expect(await page.textContent("#class-counts span >> nth=0")).toBe("1: 11");
+
+    await page.selectOption("#method", "sdspcaan");
+    await setOption(page, "k", "20");
+    await page.fill("#seed", "3");
+    await page.fill("#repeat", "1");
+    const testBCA = await fitAndWait(page, 0);
+
+    // The same evaluation in Node: what `sdspcaan evaluate --data Yale --seed 3 --repeat 1` does.
+    const ds = await loadDataset(dataFile("Yale_32x32.mat"));
+    const split = makeSplit(ds.X.rows, { seed: 3, dataset: "Yale", repeat: 1 });
+    const prepared = prepareSplit({ name: "Yale", X: ds.X, y: ds.y }, split, "train-zscore");
+    const model = createMethod("sdspcaan", { k: 20 }).fitPrepared(prepared.data);
+    expect(testBCA).toBe(evaluateModel(model, prepared).testBCA);
+    const Z = model.transform(prepared.parts.test);
+    const rows = await firstRows(page);
+    expect(rows.length).toBe(5);
+    rows.forEach((row, i) => {
+      expect(row.index).toBe(split.test[i]);
+      const node = Array.from(Z.data.subarray(i * Z.cols, (i + 1) * Z.cols));
+      expect(row.values.length).toBe(node.length);
+      // Same code and kernels on both sides; allow rounding-level differences only.
+      row.values.forEach((v, j) => {
+        expect(Math.abs(v - node[j])).toBeLessThanOrEqual(1e-9 * (1 + Math.abs(node[j])));
+      });
+    });
+
+    // The traces and the comparison table.
+    expect(await page.locator("#history tbody tr").count()).toBe(1);
+    expect(await page.textContent("#history tbody tr td >> nth=2")).toBe("SDSPCAAN");
+    await page.screenshot({ path: join(ARTIFACTS, "fit.png"), fullPage: true });
+
+    // A second method joins the table.
+    await page.selectOption("#method", "pca");
+    await setOption(page, "k", "20");
+    await fitAndWait(page, 1);
+    expect(await page.locator("#history tbody tr").count()).toBe(2);
+
+    // Download the first model? The last one is what the button saves: PCA. Save and load it in Node.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
+    const saved = join(out, download.suggestedFilename());
+    await download.saveAs(saved);
+    expect(download.suggestedFilename()).toBe("Yale-pca-k20.json");
+    const json = readFileSync(saved, "utf8");
+    const loaded = loadModel(json);
+    expect(loaded.method).toBe("pca");
+    expect(loaded.preprocessing?.method).toBe("train-zscore");
+    const pcaNode = createMethod("pca", { k: 20 }).fitPrepared(prepared.data);
+    const raw = ds.X.selectRows(split.test.subarray(0, 3));
+    const fromSaved = loaded.transform(raw);
+    const direct = pcaNode.transform(prepared.parts.test.selectRows(Int32Array.from([0, 1, 2])));
+    for (let t = 0; t < direct.data.length; t++) {
+      expect(Math.abs(fromSaved.data[t] - direct.data[t])).toBeLessThanOrEqual(
+        1e-8 * (1 + Math.abs(direct.data[t])),
+      );
+    }
+
+    // Load that model JSON on the page and embed a new file with it.
+    await page.setInputFiles("#model-file", saved);
+    await page.waitForSelector("#model-info:not([hidden])");
+    expect(await page.textContent("#model-info")).toContain("PCA, 1024 features → 20 components");
+    await page.setInputFiles("#embed-file", dataFile("Yale_32x32.mat"));
+    await page.waitForSelector("#embed-wrap:not([hidden])");
+    expect(await page.textContent("#model-info")).toContain(
+      "Embedded Yale_32x32.mat: 165 samples → 20 components",
+    );
+    await page.screenshot({ path: join(ARTIFACTS, "model.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("reads MAT v7.3 (h5wasm) and CSV in the browser as Node does", async () => {
+    const page = await browser.context.newPage();
+    watchConsole(page, problems);
+    await page.goto(server.url);
+    await loadFile(page, dataFile("Musk1.mat"));
+    expect(await page.textContent("#data-shape")).toBe("476 samples × 166 features");
+    expect(await page.textContent("#class-counts")).toBe("0: 2691: 207");
+    const csv = join(repoRoot, "test", "fixtures", "io", "rt_header.csv");
+    const node = await loadDataset(csv, { labelColumn: "label" });
+    await page.click(".reading summary");
+    await page.fill("#label-col", "label");
+    await loadFile(page, csv);
+    expect(await page.textContent("#data-shape")).toBe(
+      `${node.X.rows} samples × ${node.X.cols} features`,
+    );
+    const counts = new Map<string, number>();
+    for (const l of node.y) counts.set(String(l), (counts.get(String(l)) ?? 0) + 1);
+    expect(counts.size).toBeGreaterThan(1);
+    expect(await page.textContent("#class-counts")).toBe(
+      [...counts.keys()]
+        .sort()
+        .map((c) => `${c}: ${counts.get(c)}`)
+        .join(""),
+    );
+    await page.close();
+  });
+
+  it("shows the Node reader's message for bad files", async () => {
+    const page = await browser.context.newPage();
+    watchConsole(page, problems);
+    await page.goto(server.url);
+    const dir = mkdtempSync(join(tmpdir(), "sdspcaan-bad-"));
+    try {
+      const yale = readFileSync(dataFile("Yale_32x32.mat"));
+      const cases: [string, Uint8Array][] = [
+        ["Yale_truncated.mat", yale.subarray(0, 3000)],
+        ["continuous.csv", new TextEncoder().encode("a,b,label\n1,2,0.5\n3,4,1.25\n5,6,2.75\n")],
+        ["notes.mat", new TextEncoder().encode("these are my notes, not a MAT-file\n")],
+      ];
+      for (const [name, bytes] of cases) {
+        const path = join(dir, name);
+        writeFileSync(path, bytes);
+        const expected = await parseDataset(bytes, name).then(
+          () => "no error",
+          (err: Error) => err.message,
+        );
+        expect(expected).not.toBe("no error");
+        await page.setInputFiles("#file", path);
+        await expect.poll(() => page.textContent("#error"), { timeout: 60_000 }).toBe(expected);
+        expect(await page.isVisible("#error")).toBe(true);
+        expect(await page.isHidden("#data-info")).toBe(true);
+        expect(await page.isDisabled("#fit")).toBe(true);
+        if (name === "Yale_truncated.mat") {
+          await page.screenshot({ path: join(ARTIFACTS, "bad-file.png"), fullPage: true });
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await page.close();
+  });
+
+  it("Cancel stops a long fit through shared memory (isolated page)", async () => {
+    const page = await browser.context.newPage();
+    watchConsole(page, problems);
+    await page.goto(server.url);
+    expect(
+      await page.evaluate(
+        () => (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated,
+      ),
+    ).toBe(true);
+    await cancelLongFit(page, "cancel.png");
+    await page.close();
+  });
+
+  it("Cancel stops a long fit by ending the worker (page on a plain static host)", async () => {
+    const page = await browser.context.newPage();
+    watchConsole(page, problems);
+    await page.goto(plain.url);
+    expect(
+      await page.evaluate(
+        () => (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated,
+      ),
+    ).toBe(false);
+    await cancelLongFit(page, "cancel-plain.png");
+    await page.close();
+  });
+
+  it("left no error in the console", () => {
+    expect(problems).toEqual([]);
+  });
+});
