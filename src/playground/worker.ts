@@ -18,16 +18,20 @@ import {
   AbortError,
   balancedAccuracy,
   createMethod,
+  DataFormatError,
   type Estimator,
   type FitProgress,
   type InputPreprocessing,
   type Label,
   loadModel,
   type Matrix,
+  ModelFormatError,
   makeSplit,
   NearestNeighbour1,
   preprocessSplit,
+  SdspcaanError,
   TrainingData,
+  ValidationError,
 } from "../index.js";
 import type {
   DatasetSummary,
@@ -53,15 +57,47 @@ let loadedModel: Estimator | null = null;
 /** How many test rows the page reports in full (the e2e test compares them with Node). */
 const FIRST_ROWS = 5;
 
+/** The reading options as the CLI's flags give them (`--label-col 3` is the number 3). */
 function parseOptions(read: ReadOptions, labels: "required" | "optional"): ParseOptions {
   const o: { -readonly [K in keyof ParseOptions]: ParseOptions[K] } = { labels };
   if (read.xVar) o.xVar = read.xVar;
   if (read.yVar) o.yVar = read.yVar;
   if (read.labelColumn) {
     const t = read.labelColumn.trim();
+    if (t === "none" && labels === "required") {
+      throw new ValidationError(
+        "labelColumn",
+        "A fit needs the class labels in the data file; label column 'none' (no labels) is for embedding a file with a loaded model.",
+      );
+    }
     o.labelColumn = /^-?\d+$/.test(t) ? Number(t) : t;
   }
   return o;
+}
+
+/**
+ * A model file's text as a model, refused as `sdspcaan transform --model` refuses it
+ * (readModelFile in src/cli/commands/shared.ts): naming the file, then the field.
+ */
+function modelFromText(text: string, file: string): Estimator {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new DataFormatError(file, `not valid JSON (${(err as Error).message})`);
+  }
+  try {
+    return loadModel(json);
+  } catch (err) {
+    if (err instanceof ModelFormatError) {
+      throw new DataFormatError(
+        file,
+        `not a valid sdspcaan model: ${err.field === "" ? "" : `field '${err.field}' `}${err.problem}`,
+      );
+    }
+    if (err instanceof SdspcaanError) throw new DataFormatError(file, err.message);
+    throw err;
+  }
 }
 
 function labelText(label: Label): string {
@@ -231,7 +267,7 @@ async function handle(request: Request): Promise<Response> {
     case "fit":
       return { type: "fitted", id: request.id, result: fitAndEvaluate(request) };
     case "loadModel": {
-      loadedModel = loadModel(request.text);
+      loadedModel = modelFromText(request.text, request.file);
       return {
         type: "modelLoaded",
         id: request.id,

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildPlayground } from "../../scripts/build-playground.js";
+import { readModelFile } from "../../src/cli/commands/shared.js";
 import { type PlaygroundServer, startPlaygroundServer } from "../../src/cli/playgroundServer.js";
 import { makeSplit } from "../../src/experiment/splits.js";
 import { evaluateModel, prepareSplit } from "../../src/experiment/units.node.js";
@@ -162,11 +163,15 @@ describe.runIf(runs)("the playground in Chromium", () => {
     expect(await page.locator("#class-counts span").count()).toBe(15);
     expect(await page.textContent("#class-counts span >> nth=0")).toBe("1: 11");
 
-    await page.selectOption("#method", "sdspcaan");
-    await setOption(page, "k", "20");
     await page.fill("#seed", "3");
     await page.fill("#repeat", "1");
-    const testBCA = await fitAndWait(page, 0);
+    // PCA first, so that the comparison table has two rows.
+    await page.selectOption("#method", "pca");
+    await setOption(page, "k", "20");
+    await fitAndWait(page, 0);
+    await page.selectOption("#method", "sdspcaan");
+    await setOption(page, "k", "20");
+    const testBCA = await fitAndWait(page, 1);
 
     // The same evaluation in Node: what `sdspcaan evaluate --data Yale --seed 3 --repeat 1` does.
     const ds = await loadDataset(dataFile("Yale_32x32.mat"));
@@ -187,40 +192,33 @@ describe.runIf(runs)("the playground in Chromium", () => {
       });
     });
 
-    // The traces and the comparison table.
-    expect(await page.locator("#history tbody tr").count()).toBe(1);
-    expect(await page.textContent("#history tbody tr td >> nth=2")).toBe("SDSPCAAN");
+    // The traces were drawn, and the table compares the two fits.
+    expect(await page.locator("#history tbody tr").count()).toBe(2);
+    expect(await page.textContent("#history tbody tr >> nth=0 >> td >> nth=2")).toBe("PCA");
+    expect(await page.textContent("#history tbody tr >> nth=1 >> td >> nth=2")).toBe("SDSPCAAN");
     await page.screenshot({ path: join(ARTIFACTS, "fit.png"), fullPage: true });
 
-    // A second method joins the table.
-    await page.selectOption("#method", "pca");
-    await setOption(page, "k", "20");
-    await fitAndWait(page, 1);
-    expect(await page.locator("#history tbody tr").count()).toBe(2);
-
-    // Download the first model? The last one is what the button saves: PCA. Save and load it in Node.
+    // Download the model and load it in Node: it embeds raw data as the Node fit does.
     const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
+    expect(download.suggestedFilename()).toBe("Yale-sdspcaan-k20.json");
     const saved = join(out, download.suggestedFilename());
     await download.saveAs(saved);
-    expect(download.suggestedFilename()).toBe("Yale-pca-k20.json");
-    const json = readFileSync(saved, "utf8");
-    const loaded = loadModel(json);
-    expect(loaded.method).toBe("pca");
+    const loaded = loadModel(readFileSync(saved, "utf8"));
+    expect(loaded.method).toBe("sdspcaan");
     expect(loaded.preprocessing?.method).toBe("train-zscore");
-    const pcaNode = createMethod("pca", { k: 20 }).fitPrepared(prepared.data);
-    const raw = ds.X.selectRows(split.test.subarray(0, 3));
-    const fromSaved = loaded.transform(raw);
-    const direct = pcaNode.transform(prepared.parts.test.selectRows(Int32Array.from([0, 1, 2])));
-    for (let t = 0; t < direct.data.length; t++) {
-      expect(Math.abs(fromSaved.data[t] - direct.data[t])).toBeLessThanOrEqual(
-        1e-8 * (1 + Math.abs(direct.data[t])),
+    const fromSaved = loaded.transform(ds.X.selectRows(split.test.subarray(0, 3)));
+    for (let t = 0; t < fromSaved.data.length; t++) {
+      expect(Math.abs(fromSaved.data[t] - Z.data[t])).toBeLessThanOrEqual(
+        1e-8 * (1 + Math.abs(Z.data[t])),
       );
     }
 
     // Load that model JSON on the page and embed a new file with it.
     await page.setInputFiles("#model-file", saved);
     await page.waitForSelector("#model-info:not([hidden])");
-    expect(await page.textContent("#model-info")).toContain("PCA, 1024 features → 20 components");
+    expect(await page.textContent("#model-info")).toContain(
+      "SDSPCAAN, 1024 features → 20 components, applies train-zscore",
+    );
     await page.setInputFiles("#embed-file", dataFile("Yale_32x32.mat"));
     await page.waitForSelector("#embed-wrap:not([hidden])");
     expect(await page.textContent("#model-info")).toContain(
@@ -286,6 +284,31 @@ describe.runIf(runs)("the playground in Chromium", () => {
           await page.screenshot({ path: join(ARTIFACTS, "bad-file.png"), fullPage: true });
         }
       }
+      // A model file with a field out of range: the message of `sdspcaan transform --model`.
+      const good = createMethod("pca", { k: 2 })
+        .fit(
+          [
+            [0, 1, 2],
+            [1, 0, 3],
+            [4, 1, 0],
+            [2, 2, 2],
+          ],
+          [0, 0, 1, 1],
+        )
+        .toJSON();
+      const broken = join(dir, "broken-model.json");
+      writeFileSync(broken, JSON.stringify({ ...good, params: { ...good.params, k: 0 } }));
+      const cli = (() => {
+        try {
+          readModelFile(broken);
+          return "no error";
+        } catch (err) {
+          return (err as Error).message.replace(broken, "broken-model.json");
+        }
+      })();
+      expect(cli).toMatch(/^broken-model\.json: not a valid sdspcaan model: field 'params\.k'/);
+      await page.setInputFiles("#model-file", broken);
+      await expect.poll(() => page.textContent("#error"), { timeout: 60_000 }).toBe(cli);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
