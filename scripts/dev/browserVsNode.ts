@@ -36,7 +36,9 @@ function median(xs: number[]): number {
 const ds = await loadDataset(file);
 const split = makeSplit(ds.X.rows, { seed: 0, dataset: "YaleB", repeat: 0 });
 const prepared = prepareSplit({ name: "YaleB", X: ds.X, y: ds.y }, split, "train-zscore");
-console.log(`YaleB training split: n = ${prepared.data.n}, d = ${prepared.data.d}; SDSPCAAN k = ${k}`);
+console.log(
+  `YaleB training split: n = ${prepared.data.n}, d = ${prepared.data.d}; SDSPCAAN k = ${k}`,
+);
 
 const out = mkdtempSync(join(tmpdir(), "sdspcaan-bench-"));
 await buildPlayground(out, dataDir);
