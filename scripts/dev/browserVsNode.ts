@@ -59,11 +59,7 @@ try {
     nodeMs.push(model.fitInfo.timings.totalMs);
     iterations.push(model.fitInfo.iterations);
     await page.click("#fit");
-    await page.waitForFunction(
-      (n) => document.querySelectorAll("#history tbody tr").length > n,
-      r,
-      { timeout: 600_000 },
-    );
+    await page.locator("#history tbody tr").nth(r).waitFor({ timeout: 600_000 });
     // "done: 121 iteration(s), stopped: lambda-cap, 14.37 s"
     const text = (await page.textContent("#progress-text")) ?? "";
     const m = /^done: (\d+) iteration.*, ([\d.]+) (ms|s)$/.exec(text);

@@ -102,7 +102,16 @@ const lambdaPlot = new TracePlot($("lambda"), "lambda per iteration", "#e15759")
 
 let manifest: ManifestEntry[] = [];
 /** The current data file, kept to reload it into a new worker after a cancel. */
-let current: { file: string; name: string; bytes: ArrayBuffer; options: ReadOptions } | null = null;
+/** A labels file chosen under "Reading options", applied to the data file loaded with it. */
+type LabelsFile = { file: string; bytes: ArrayBuffer };
+let labelsFile: LabelsFile | null = null;
+let current: {
+  file: string;
+  name: string;
+  bytes: ArrayBuffer;
+  options: ReadOptions;
+  labels: LabelsFile | null;
+} | null = null;
 let summary: DatasetSummary | null = null;
 let currentModelText: { file: string; text: string } | null = null;
 let form: MethodForm | null = null;
@@ -202,12 +211,14 @@ async function loadData(file: string, bytes: ArrayBuffer): Promise<void> {
   $<HTMLButtonElement>("fit").disabled = true;
   summary = null;
   try {
-    // The worker gets a copy: the page keeps the original for a restart.
+    // The worker gets copies: the page keeps the originals for a restart.
     const copy = bytes.slice(0);
-    const r = await client.request<"loaded">({ type: "load", file, name, bytes: copy, options }, [
-      copy,
-    ]);
-    current = { file, name, bytes, options };
+    const labels = labelsFile ? { file: labelsFile.file, bytes: labelsFile.bytes.slice(0) } : null;
+    const r = await client.request<"loaded">(
+      { type: "load", file, name, bytes: copy, options, labels },
+      labels ? [copy, labels.bytes] : [copy],
+    );
+    current = { file, name, bytes, options, labels: labelsFile };
     summary = r.summary;
     renderSummary(r.summary);
     $<HTMLButtonElement>("fit").disabled = fitting;
@@ -239,6 +250,22 @@ function setupData(): void {
     drop.classList.remove("over");
     const f = e.dataTransfer?.files?.[0];
     if (f) void loadFile(f);
+  });
+  const labelsInput = $<HTMLInputElement>("labels-file");
+  labelsInput.addEventListener("change", async () => {
+    const f = labelsInput.files?.[0];
+    labelsInput.value = "";
+    if (!f) return;
+    labelsFile = { file: f.name, bytes: await f.arrayBuffer() };
+    $("labels-name").textContent = f.name;
+    $("labels-clear").hidden = false;
+    if (current) await loadData(current.file, current.bytes);
+  });
+  $("labels-clear").addEventListener("click", async () => {
+    labelsFile = null;
+    $("labels-name").textContent = "none (the labels are in the data file)";
+    $("labels-clear").hidden = true;
+    if (current) await loadData(current.file, current.bytes);
   });
   const sample = $<HTMLSelectElement>("sample");
   sample.addEventListener("change", async () => {
@@ -406,9 +433,19 @@ async function cancelFit(): Promise<void> {
   const model = currentModelText;
   if (data !== null) {
     const copy = data.bytes.slice(0);
+    const labels = data.labels
+      ? { file: data.labels.file, bytes: data.labels.bytes.slice(0) }
+      : null;
     await client.request<"loaded">(
-      { type: "load", file: data.file, name: data.name, bytes: copy, options: data.options },
-      [copy],
+      {
+        type: "load",
+        file: data.file,
+        name: data.name,
+        bytes: copy,
+        options: data.options,
+        labels,
+      },
+      labels ? [copy, labels.bytes] : [copy],
     );
   }
   if (model !== null) await client.request<"modelLoaded">({ type: "loadModel", ...model });

@@ -46,6 +46,12 @@ export type Request =
       readonly name: string;
       readonly bytes: ArrayBuffer;
       readonly options: ReadOptions;
+      /**
+       * A separate labels file (one label per line, or a 1-D .npy), as the library's
+       * `labelsFile`: the data file then holds X only. For formats that keep the
+       * labels apart, such as IDX image and label files.
+       */
+      readonly labels: { readonly file: string; readonly bytes: ArrayBuffer } | null;
     }
   | {
       readonly type: "fit";

@@ -9,8 +9,10 @@
  */
 
 import {
+  attachLabels,
   decompressionStreamInflate,
   type LoadedDataset,
+  labelsFromBytes,
   type ParseOptions,
   parseBytes,
 } from "../formats/index.js";
@@ -252,15 +254,43 @@ async function embed(request: Extract<Request, { type: "embed" }>): Promise<Embe
   };
 }
 
+/** The data set of a load request, with its labels file when there is one (as loadDataset does). */
+async function readDataset(request: Extract<Request, { type: "load" }>): Promise<LoadedDataset> {
+  const options = parseOptions(request.options, "required");
+  if (request.labels === null) {
+    return parseBytes(
+      new Uint8Array(request.bytes),
+      request.file,
+      options,
+      decompressionStreamInflate,
+    );
+  }
+  if (options.yVar !== undefined || options.labelColumn !== undefined) {
+    throw new ValidationError(
+      "labelsFile",
+      "A labels file cannot be combined with a y variable or a label column: the labels come from one place.",
+    );
+  }
+  const withoutLabels: ParseOptions = { ...options, labelColumn: "none" };
+  const data = await parseBytes(
+    new Uint8Array(request.bytes),
+    request.file,
+    withoutLabels,
+    decompressionStreamInflate,
+  );
+  const labels = new Uint8Array(request.labels.bytes);
+  return attachLabels(
+    data,
+    labelsFromBytes(labels, request.labels.file, withoutLabels),
+    request.labels.file,
+    withoutLabels,
+  );
+}
+
 async function handle(request: Request): Promise<Response> {
   switch (request.type) {
     case "load": {
-      const data = await parseBytes(
-        new Uint8Array(request.bytes),
-        request.file,
-        parseOptions(request.options, "required"),
-        decompressionStreamInflate,
-      );
+      const data = await readDataset(request);
       dataset = { data, name: request.name };
       return { type: "loaded", id: request.id, summary: summarise(data, request.name) };
     }

@@ -228,7 +228,7 @@ describe.runIf(runs)("the playground in Chromium", () => {
     await page.close();
   });
 
-  it("reads MAT v7.3 (h5wasm) and CSV in the browser as Node does", async () => {
+  it("reads MAT v7.3 (h5wasm), CSV and a separate labels file in the browser as Node does", async () => {
     const page = await browser.context.newPage();
     watchConsole(page, problems);
     await page.goto(server.url);
@@ -252,6 +252,37 @@ describe.runIf(runs)("the playground in Chromium", () => {
         .map((c) => `${c}: ${counts.get(c)}`)
         .join(""),
     );
+
+    // Features and labels in two files (the library's labelsFile), as IDX data comes.
+    const dir = mkdtempSync(join(tmpdir(), "sdspcaan-labels-"));
+    try {
+      const features = join(dir, "features.csv");
+      const labels = join(dir, "labels.txt");
+      writeFileSync(features, "1,2,3\n4,5,6\n7,8,9\n1,1,1\n2,2,2\n3,3,4\n");
+      writeFileSync(labels, "cat\ncat\ndog\ndog\nemu\nemu\n");
+      const both = await loadDataset(features, { labelsFile: labels });
+      await page.fill("#label-col", "");
+      await page.setInputFiles("#labels-file", labels);
+      await expect.poll(() => page.textContent("#labels-name")).toBe("labels.txt");
+      await page.setInputFiles("#file", features);
+      await expect
+        .poll(() => page.textContent("#data-shape"))
+        .toBe(`${both.X.rows} samples × ${both.X.cols} features`);
+      expect(await page.textContent("#class-counts")).toBe("cat: 2dog: 2emu: 2");
+      // Fewer labels than samples: the library's message, naming the labels file.
+      const short = join(dir, "short.txt");
+      writeFileSync(short, "cat\ndog\n");
+      const expected = await loadDataset(features, { labelsFile: short }).then(
+        () => "no error",
+        (err: Error) => err.message.replace(short, "short.txt").replace(features, "features.csv"),
+      );
+      expect(expected).toMatch(/^short\.txt: holds 2 labels but features\.csv has 6 samples/);
+      await page.setInputFiles("#labels-file", short);
+      await expect.poll(() => page.textContent("#error")).toBe(expected);
+      await page.click("#labels-clear");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     await page.close();
   });
 
