@@ -8,9 +8,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type PlaygroundServer, startPlaygroundServer } from "../../src/cli/playgroundServer.js";
+import {
+  defaultPlaygroundRoot,
+  type PlaygroundServer,
+  startPlaygroundServer,
+} from "../../src/cli/playgroundServer.js";
 import { ValidationError } from "../../src/core/errors.js";
 import { dataDir, dataFile, repoRoot } from "../helpers/data.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
@@ -147,6 +151,18 @@ function start(args: string[]): {
 function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.on("exit", (code) => resolve(code)));
 }
+
+describe("the published page", () => {
+  it("is built into dist/playground, next to the compiled CLI, which the package publishes", () => {
+    const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
+    expect(pkg.files).toContain("dist");
+    expect(pkg.scripts.build).toContain("scripts/build-playground.ts");
+    // From dist/cli/playgroundServer.js the default root is dist/playground.
+    expect(relative(join(repoRoot, "src", "cli"), defaultPlaygroundRoot())).toBe(
+      "../playground".replace("/", sep),
+    );
+  });
+});
 
 describe("sdspcaan playground", () => {
   it("prints the address, serves until SIGTERM, then exits 0", async () => {

@@ -198,6 +198,25 @@ describe.runIf(runs)("the playground in Chromium", () => {
     expect(await page.textContent("#history tbody tr >> nth=1 >> td >> nth=2")).toBe("SDSPCAAN");
     await page.screenshot({ path: join(ARTIFACTS, "fit.png"), fullPage: true });
 
+    // Hovering a point names its sample (an index of the test part) and its class.
+    const box = await page.locator("#scatter").boundingBox();
+    if (box === null) throw new Error("no scatter plot");
+    let tip = "";
+    for (let gy = 0.1; gy < 0.95 && tip === ""; gy += 0.02) {
+      for (let gx = 0.1; gx < 0.95 && tip === ""; gx += 0.02) {
+        await page.mouse.move(box.x + gx * box.width, box.y + gy * box.height);
+        if (await page.isVisible("#tooltip")) tip = (await page.textContent("#tooltip")) ?? "";
+      }
+    }
+    const hovered = /^sample (\d+) · class (\d+)$/.exec(tip);
+    expect(hovered, tip).not.toBeNull();
+    const sample = Number(hovered?.[1]);
+    expect(Array.from(split.test)).toContain(sample);
+    expect(String(ds.y[sample])).toBe(hovered?.[2]);
+    // Zooming with the wheel and a double-click back keep the page error-free.
+    await page.mouse.wheel(0, -400);
+    await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
+
     // Download the model and load it in Node: it embeds raw data as the Node fit does.
     const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
     expect(download.suggestedFilename()).toBe("Yale-sdspcaan-k20.json");
