@@ -84,10 +84,9 @@ export function referenceScript(): string {
   return resolve(repoRoot, "..", "shared", "reference", "sdspcaan_ref.py");
 }
 
+/** The datasets: $SDSPCAAN_DATA, else the repository's data/. */
 export function dataDir(): string {
-  return process.env.SDSPCAAN_DATA
-    ? resolve(process.env.SDSPCAAN_DATA)
-    : resolve(repoRoot, "..", "shared", "data");
+  return process.env.SDSPCAAN_DATA ? resolve(process.env.SDSPCAAN_DATA) : resolve(repoRoot, "data");
 }
 
 /**

@@ -8,6 +8,7 @@ export * from "./classify/index.js";
 export * from "./core/errors.js";
 export type { OptionSchema, OptionSpec } from "./core/options.js";
 export { deriveSeed, Random } from "./core/rng.js";
+export { Standardizer, type StandardizerJSON } from "./core/standardizer.js";
 export type { EncodedLabels, Label } from "./core/validate.js";
 export { encodeLabels } from "./core/validate.js";
 export * from "./experiment/index.js";
@@ -67,6 +68,7 @@ export {
   FitContext,
   type InputPreprocessing,
   type ModelJSON,
+  PREPROCESSING_METHODS,
 } from "./methods/estimator.js";
 export type {
   FitCallbacks,
@@ -78,6 +80,7 @@ export type {
 export { JPCDA, type JPCDAOptions } from "./methods/jpcda.js";
 export { LDA, type LDAOptions } from "./methods/lda.js";
 export { LPP, type LPPOptions } from "./methods/lpp.js";
+export { methodOptionsMarkdown } from "./methods/optionDocs.js";
 export { PCA, type PCAOptions } from "./methods/pca.js";
 export { PCAN, type PCANOptions } from "./methods/pcan.js";
 export {

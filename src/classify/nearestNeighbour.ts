@@ -11,10 +11,10 @@
  */
 import { NotFittedError, ValidationError } from "../core/errors.js";
 import { type OptionSchema, resolveOptions } from "../core/options.js";
+import { Standardizer } from "../core/standardizer.js";
 import { asMatrix, encodeLabels, type Label } from "../core/validate.js";
-import { columnMeans, columnStd } from "../linalg/basic.js";
 import { gemmABtRaw } from "../linalg/kernels/gemm.js";
-import { Matrix, type MatrixLike } from "../linalg/matrix.js";
+import type { Matrix, MatrixLike } from "../linalg/matrix.js";
 
 /** Options of {@link NearestNeighbour1}. */
 export interface NearestNeighbourOptions {
@@ -45,64 +45,30 @@ const SCHEMA: OptionSchema = {
 };
 
 /** The affine map applied to training and query rows before measuring distance. */
-export interface Standardisation {
-  /** Training mean of each input feature. */
-  readonly mean: Float64Array;
-  /** Training standard deviation of each input feature (divisor n - 1; 0 when n = 1). */
-  readonly std: Float64Array;
-  /** The input features that enter the distance, ascending. */
-  readonly kept: Int32Array;
-}
+export type Standardisation = Standardizer;
 
 /**
  * Training statistics of the projected features and which features enter the
- * distance. SPEC 4 says a zero std counts as 1. For a feature that is exactly
- * constant over the training rows that is the same as leaving it out: every
- * training row then has the same value, so the feature adds the same amount to the
- * distance from a query to every training row and never changes the nearest one.
- * Leaving it out avoids adding that offset, which would only cost precision. A std
- * that is tiny relative to the largest one (<= stdFloor * max) is round-off left by
- * the projection (e.g. a direction in the null space of the training data):
- * dividing by it would blow that noise up to unit variance and let it decide the
- * neighbours, so such features are left out too (the price: a genuine feature
- * 1e10 times narrower than the widest one is dropped as well).
- * The NumPy reference drops exactly the same features, so both give the same
- * neighbours.
+ * distance (core/standardizer.ts, with a relative floor). SPEC 4 says a zero std
+ * counts as 1. For a feature that is exactly constant over the training rows that
+ * is the same as leaving it out: every training row then has the same value, so the
+ * feature adds the same amount to the distance from a query to every training row
+ * and never changes the nearest one. Leaving it out avoids adding that offset,
+ * which would only cost precision. A std that is tiny relative to the largest one
+ * (<= stdFloor * max) is round-off left by the projection (e.g. a direction in the
+ * null space of the training data): dividing by it would blow that noise up to unit
+ * variance and let it decide the neighbours, so such features are left out too
+ * (the price: a genuine feature 1e10 times narrower than the widest one is dropped
+ * as well). The NumPy reference drops exactly the same features, so both give the
+ * same neighbours.
  */
 export function standardisation(P: Matrix, stdFloor = 1e-10): Standardisation {
-  const mean = columnMeans(P);
-  const std = columnStd(P, mean);
-  let largest = 0;
-  for (let j = 0; j < std.length; j++) if (std[j] > largest) largest = std[j];
-  const kept: number[] = [];
-  for (let j = 0; j < std.length; j++) {
-    if (std[j] > 0 && std[j] > stdFloor * largest) kept.push(j);
-  }
-  return { mean, std, kept: Int32Array.from(kept) };
+  return Standardizer.fit(P, { method: "1-NN", floor: stdFloor });
 }
 
-/** The kept features of P, z-scored: (P[:, kept] - mean) / std. */
+/** The kept features of P, z-scored: (P[:, kept] - center) / scale. */
 export function applyStandardisation(P: Matrix, s: Standardisation): Matrix {
-  const { mean, std, kept } = s;
-  if (P.cols !== mean.length) {
-    throw new RangeError(
-      `applyStandardisation: P has ${P.cols} columns, the statistics ${mean.length}.`,
-    );
-  }
-  const p = kept.length;
-  const out = new Matrix(P.rows, p);
-  const src = P.data;
-  const dst = out.data;
-  for (let i = 0; i < P.rows; i++) {
-    const si = i * P.cols;
-    const di = i * p;
-    for (let c = 0; c < p; c++) {
-      const j = kept[c];
-      // Division, not multiplication by 1/std, to round exactly as the NumPy reference.
-      dst[di + c] = (src[si + j] - mean[j]) / std[j];
-    }
-  }
-  return out;
+  return s.transform(P, { keptOnly: true });
 }
 
 function squaredNorms(A: Matrix): Float64Array {
@@ -234,7 +200,7 @@ export class NearestNeighbour1<L extends Label = Label> {
   nearestIndices(Pquery: MatrixLike): Int32Array {
     const s = this.fitted();
     const Q = asMatrix(Pquery, "Pquery", { minRows: 0 });
-    const d = s.standardisation.mean.length;
+    const d = s.standardisation.dimension;
     if (Q.cols !== d) {
       throw new ValidationError(
         "Pquery",

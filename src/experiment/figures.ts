@@ -17,6 +17,11 @@
  *   is exactly the Table IV value;
  * - "best": for each pair value, k and the third parameter chosen again by
  *   validation BCA (selection restricted to the records with that pair).
+ *
+ * When a grid varies only one parameter (the authors' grid varies only delta), a
+ * surface over two parameters would show constant rows; `sensitivityProfile` gives
+ * the one-dimensional version: the BCA over the values of that parameter, k and the
+ * other parameters held the same two ways, per dataset.
  */
 import { ValidationError } from "../core/errors.js";
 import { type ParamName, tunableParams } from "./grids.js";
@@ -248,4 +253,113 @@ export function sensitivitySurfaces(
     ["alpha", "beta"],
   ];
   return pairs.map(([x, y]) => sensitivitySurface(records, { ...options, x, y }));
+}
+
+export interface ProfileOptions extends SelectionOptions {
+  /** Default "sdspcaan". */
+  readonly method?: string;
+  /** The parameter varied along the profile. */
+  readonly param: ParamName;
+  /** How k and the other parameters are held (as for surfaces). Default "selected". */
+  readonly others?: "selected" | "best";
+  /** Datasets to include (default: all with records of the method). */
+  readonly datasets?: readonly string[];
+}
+
+/** One dataset's BCA at one value of the profiled parameter, over repeats. */
+export interface ProfilePoint {
+  readonly value: number;
+  /** Mean and sample standard deviation (0 for one repeat) of the test BCA. */
+  readonly testMean: number;
+  readonly testStd: number;
+  /** Mean of the validation BCA (what selection looked at). */
+  readonly valMean: number;
+  /** Repeats that contribute. */
+  readonly n: number;
+}
+
+export interface SensitivityProfile {
+  readonly method: string;
+  readonly param: ParamName;
+  readonly others: "selected" | "best";
+  /** The values of the parameter that occur, ascending. */
+  readonly values: readonly number[];
+  /** perDataset[dataset]: ascending values, only those with data. */
+  readonly perDataset: Readonly<Record<string, readonly ProfilePoint[]>>;
+}
+
+/**
+ * The BCA of a method over the values of one of its parameters, per dataset, with
+ * k and the other parameters held at their selected values ("selected": so the
+ * point at the selected value is that repeat's Table IV fit) or chosen again by
+ * validation BCA among the records with each value ("best").
+ */
+export function sensitivityProfile(
+  records: readonly FitRecord[],
+  options: ProfileOptions,
+): SensitivityProfile {
+  const method = options.method ?? "sdspcaan";
+  const param = checkParam("param", options.param);
+  const others = options.others ?? "selected";
+  if (others !== "selected" && others !== "best") {
+    throw new ValidationError(
+      "others",
+      `The 'others' option must be "selected" or "best". Got ${JSON.stringify(others)} instead.`,
+    );
+  }
+  const used = filterRecords(records, { ...options, methods: [method] }).filter(
+    (r) => r.params[param] !== undefined,
+  );
+  // buckets[dataset][value] = {test: [...], val: [...]}, one entry per repeat.
+  const buckets = new Map<string, Map<number, { test: number[]; val: number[] }>>();
+  const add = (r: FitRecord) => {
+    let m = buckets.get(r.dataset);
+    if (!m) {
+      m = new Map();
+      buckets.set(r.dataset, m);
+    }
+    const v = r.params[param] as number;
+    let b = m.get(v);
+    if (!b) {
+      b = { test: [], val: [] };
+      m.set(v, b);
+    }
+    b.test.push(r.testBCA);
+    b.val.push(r.valBCA);
+  };
+  for (const group of groupBy(used, (r) => JSON.stringify([r.dataset, r.repeat])).values()) {
+    if (others === "selected") {
+      const sel = selectModel(group, options);
+      const rest = tunableParams().filter((p) => p !== param);
+      for (const r of group) {
+        if (r.k === sel.k && rest.every((p) => r.params[p] === sel.params[p])) add(r);
+      }
+    } else {
+      for (const atValue of groupBy(group, (r) => String(r.params[param])).values()) {
+        add(selectModel(atValue, options).record);
+      }
+    }
+  }
+  const perDataset: Record<string, ProfilePoint[]> = {};
+  for (const [dataset, m] of buckets) {
+    perDataset[dataset] = [...m.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([value, b]) => ({
+        value,
+        testMean: mean(b.test),
+        testStd: sampleStd(b.test),
+        valMean: mean(b.val),
+        n: b.test.length,
+      }));
+  }
+  const values = [...new Set(used.map((r) => r.params[param] as number))].sort((a, b) => a - b);
+  return { method, param, others, values, perDataset };
+}
+
+/** The parameters of a method that take more than one value in its records. */
+export function variedParams(records: readonly FitRecord[], method: string): ParamName[] {
+  const own = records.filter((r) => r.method === method);
+  return tunableParams().filter(
+    (p) => new Set(own.map((r) => r.params[p]).filter((v) => v !== undefined)).size > 1,
+  );
 }

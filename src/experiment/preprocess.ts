@@ -12,9 +12,9 @@
  * zero standard deviation is divided by 1 instead (it is constant, so only centred).
  */
 import { ValidationError } from "../core/errors.js";
+import { Standardizer } from "../core/standardizer.js";
 import { asMatrix } from "../core/validate.js";
-import { columnMeans, columnStd } from "../linalg/basic.js";
-import { Matrix, type MatrixLike } from "../linalg/matrix.js";
+import type { Matrix, MatrixLike } from "../linalg/matrix.js";
 import type { Split } from "./splits.js";
 
 export const PREPROCESSINGS = ["train-zscore", "dataset-zscore", "none"] as const;
@@ -44,26 +44,8 @@ export function checkPreprocessing(value: unknown, name = "preprocess"): Preproc
 
 /** Mean and standard deviation (n - 1; zeros replaced by 1) of the columns of X. */
 export function zscoreStatistics(X: Matrix): { center: Float64Array; scale: Float64Array } {
-  const center = columnMeans(X);
-  const scale = columnStd(X, center);
-  for (let j = 0; j < scale.length; j++) if (scale[j] === 0) scale[j] = 1;
+  const { center, scale } = Standardizer.fit(X);
   return { center, scale };
-}
-
-function selectTransformed(
-  X: Matrix,
-  rows: Int32Array,
-  center: Float64Array,
-  scale: Float64Array,
-): Matrix {
-  const d = X.cols;
-  const out = new Matrix(rows.length, d);
-  for (let r = 0; r < rows.length; r++) {
-    const src = rows[r] * d;
-    const dst = r * d;
-    for (let j = 0; j < d; j++) out.data[dst + j] = (X.data[src + j] - center[j]) / scale[j];
-  }
-  return out;
 }
 
 function checkRows(rows: Int32Array, n: number, part: string): void {
@@ -100,19 +82,17 @@ export function preprocessSplit(
   checkRows(split.train, Xm.rows, "train");
   checkRows(split.val, Xm.rows, "val");
   checkRows(split.test, Xm.rows, "test");
-  let center: Float64Array;
-  let scale: Float64Array;
-  if (how === "none") {
-    center = new Float64Array(Xm.cols);
-    scale = new Float64Array(Xm.cols).fill(1);
-  } else {
-    const source = how === "dataset-zscore" ? Xm : Xm.selectRows(split.train);
-    ({ center, scale } = zscoreStatistics(source));
-  }
+  const standardizer =
+    how === "none"
+      ? Standardizer.identity(Xm.cols)
+      : Standardizer.fit(how === "dataset-zscore" ? Xm : Xm.selectRows(split.train), {
+          method: how,
+        });
+  const { center, scale } = standardizer;
   return {
-    train: selectTransformed(Xm, split.train, center, scale),
-    val: selectTransformed(Xm, split.val, center, scale),
-    test: selectTransformed(Xm, split.test, center, scale),
+    train: standardizer.transform(Xm, { rows: split.train }),
+    val: standardizer.transform(Xm, { rows: split.val }),
+    test: standardizer.transform(Xm, { rows: split.test }),
     center,
     scale,
   };

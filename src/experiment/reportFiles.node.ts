@@ -1,10 +1,12 @@
 /**
  * The report files of a results directory, rebuilt from `results.jsonl` (and
  * `settings.json` when present): `table.md`, `table.csv`, `summary.json`,
- * `statistics.md` (statisticsFiles.node.ts), and the
- * figures `figures/bca-vs-k`, `figures/sensitivity` (when SDSPCAAN ran over a
- * parameter grid) and `figures/embedding` (a 2-D embedding of one data set), each
- * as SVG and PNG. Everything is a function of the files, so `report` after an
+ * `statistics.md` (statisticsFiles.node.ts), and the figures `figures/bca-vs-k`
+ * (and `figures/bca-vs-k-per-dataset` for several data sets), `figures/sensitivity`
+ * (when SDSPCAAN ran over more than one grid point: over the parameters the grid
+ * varied), `figures/embedding` (a 2-D embedding of one data set) and
+ * `figures/critical-difference`, each as SVG and PNG. Everything is a function of
+ * the files, so `report` after an
  * interrupted or finished run gives the same output as the run itself.
  *
  * The report rebuilds the plan of the run from settings.json (plan.ts) to know
@@ -22,10 +24,15 @@ import { type LoadOptions, openDataset } from "../io/load.js";
 import { createMethod } from "../methods/registry.js";
 import { type BcaAtK, bcaVersusKFigure } from "../plot/bcaVersusK.js";
 import { embeddingScatter, type SplitName } from "../plot/embedding.js";
-import { writeFigure } from "../plot/render.js";
-import { sensitivityHeatmapPanels } from "../plot/sensitivity.js";
-import { bcaVersusK, sensitivitySurfaces } from "./figures.js";
-import { type Params, tunableParams } from "./grids.js";
+import { type VegaLiteSpec, writeFigure } from "../plot/render.js";
+import {
+  type ProfilePlotPoint,
+  type SensitivityPanels,
+  sensitivityHeatmapPanels,
+  sensitivityProfiles,
+} from "../plot/sensitivity.js";
+import { bcaVersusK, sensitivityProfile, sensitivitySurface, variedParams } from "./figures.js";
+import { type ParamName, type Params, tunableParams, tunedParams } from "./grids.js";
 import { type PlanDataset, planRun, type RunPlan } from "./plan.js";
 import type { FitRecord } from "./records.js";
 import { fitKey, paramsKey } from "./records.js";
@@ -347,6 +354,15 @@ export async function writeRunReports(
       );
       return [w.svg, w.png];
     });
+    if (new Set(records.map((r) => r.dataset)).size > 1) {
+      await tryFigure("BCA versus k per data set", async () => {
+        const w = await writeFigure(
+          bcaVersusKSpec(records, settings, reportOptions.methods, { perDataset: true }),
+          join(figDir, "bca-vs-k-per-dataset"),
+        );
+        return [w.svg, w.png];
+      });
+    }
     await tryFigure("sensitivity", async () => {
       const spec = sensitivitySpec(records, settings);
       if (spec === null) return null;
@@ -375,61 +391,148 @@ export async function writeRunReports(
   };
 }
 
-/** Fig. 1 from records: one line per method, ± std over data sets (or over repeats for one). */
+/**
+ * Fig. 1 from records: one line per method, ± std over data sets (or over repeats for
+ * one). With `perDataset`, one panel per data set, ± std over repeats: the paper's
+ * average changes the data sets it averages from one k to the next (Yale allows only
+ * k = 20, 30, ORL only 40..80), which the panels do not.
+ */
 export function bcaVersusKSpec(
   records: readonly FitRecord[],
   settings: RunSettings | null,
   methods?: readonly string[],
+  how: { readonly perDataset?: boolean } = {},
 ): ReturnType<typeof bcaVersusKFigure> {
   const grid = settings ? (m: string) => gridPoints(m, settings.grid) : undefined;
   const curves = bcaVersusK(records, {
     ...(grid ? { grid } : {}),
     ...(methods ? { methods } : {}),
   });
-  const datasets = [...new Set(records.map((r) => r.dataset))];
+  const present = new Set(records.map((r) => r.dataset));
+  // The run's order of data sets (and so of the panels), else the order of the records.
+  const datasets = settings
+    ? settings.datasets.map((d) => d.name).filter((d) => present.has(d))
+    : [...present];
   const single = datasets.length === 1;
   const series: BcaAtK[] = [];
+  if (how.perDataset === true) {
+    for (const dataset of datasets) {
+      for (const curve of curves) {
+        for (const p of curve.perDataset[dataset] ?? []) {
+          const method = methodTitle(curve.method);
+          series.push({ panel: dataset, method, k: p.k, bca: p.mean, std: p.std });
+        }
+      }
+    }
+    return bcaVersusKFigure(series, {
+      // The legend in the table's order, whichever panel comes first.
+      methodOrder: curves
+        .map((c) => methodTitle(c.method))
+        .filter((m) => series.some((p) => p.method === m)),
+      title: "Test BCA versus subspace dimension k, per data set",
+      subtitle:
+        "Mean ± std over repeats at each valid k, hyperparameters chosen on validation at each k",
+    });
+  }
   for (const curve of curves) {
     const points = single ? (curve.perDataset[datasets[0]] ?? []) : curve.points;
     for (const p of points) {
       series.push({ method: methodTitle(curve.method), k: p.k, bca: p.mean, std: p.std });
     }
   }
+  // Whether every k is valid on every data set, so that each point averages the same ones.
+  const everywhere = curves.every((c) =>
+    c.points.every((p) => p.datasets.length === datasets.length),
+  );
   return bcaVersusKFigure(series, {
     title: "Test BCA versus subspace dimension k",
     subtitle: single
       ? `${datasets[0]}: mean ± std over repeats, hyperparameters chosen on validation at each k`
-      : `Mean over ${datasets.length} data sets (± std across data sets), hyperparameters chosen on validation at each k`,
+      : everywhere
+        ? `Mean over ${datasets.length} data sets (± std across data sets), hyperparameters chosen on validation at each k`
+        : `Mean at each k over the data sets where it is valid (${datasets.length} in all; ± std across them), hyperparameters chosen on validation at each k`,
   });
 }
 
-/** Fig. 2 for SDSPCAAN, or null when it did not run over at least two grid points. */
+const SYMBOL: Readonly<Record<ParamName, string>> = {
+  alpha: "α",
+  beta: "β",
+  delta: "δ",
+  eta: "η",
+};
+
+function paramTitle(p: ParamName): string {
+  return p === "eta" ? "η" : `${SYMBOL[p]} multiplier`;
+}
+
+/** The heatmap panels of Fig. 2, in the paper's order, by the pair of parameters they show. */
+const PAIRS: ReadonlyArray<[keyof SensitivityPanels, ParamName, ParamName]> = [
+  ["betaDelta", "beta", "delta"],
+  ["alphaDelta", "alpha", "delta"],
+  ["alphaBeta", "alpha", "beta"],
+];
+
+/**
+ * Fig. 2 for a method (default SDSPCAAN) over the parameters its grid actually varied,
+ * or null when it varied none. Three varied multipliers give the paper's three
+ * heatmaps; two give the one heatmap of that pair; one (the authors' grid varies only
+ * delta) gives its profile per data set, test and validation BCA, since a heatmap
+ * with a constant axis would say nothing.
+ */
 export function sensitivitySpec(
   records: readonly FitRecord[],
   settings: RunSettings | null,
   method = "sdspcaan",
-): ReturnType<typeof sensitivityHeatmapPanels> | null {
+): VegaLiteSpec | null {
   const own = records.filter((r) => r.method === method);
-  if (own.length === 0) return null;
-  const points = new Set(own.map((r) => paramsKey(r.params)));
-  if (points.size < 2) return null;
-  const hasAll = own.every((r) =>
-    tunableParams()
-      .slice(0, 3)
-      .every((p) => r.params[p] !== undefined),
-  );
-  if (!hasAll) return null;
+  const varied = variedParams(own, method);
+  if (varied.length === 0) return null;
   const grid = settings ? (m: string) => gridPoints(m, settings.grid) : undefined;
-  const surfaces = sensitivitySurfaces(own, { method, ...(grid ? { grid } : {}) });
-  const cells = surfaces.map((s) => s.cells.map((c) => ({ x: c.x, y: c.y, bca: c.mean })));
   const datasets = [...new Set(own.map((r) => r.dataset))];
-  return sensitivityHeatmapPanels(
-    { betaDelta: cells[0], alphaDelta: cells[1], alphaBeta: cells[2] },
-    {
-      title: `${methodTitle(method)}: test BCA over pairs of its multipliers`,
-      subtitle: `${datasets.length === 1 ? datasets[0] : `mean over ${datasets.length} data sets`}; k and the third multiplier at their selected values`,
-    },
-  );
+  const title = methodTitle(method);
+  if (varied.length === 1) {
+    const param = varied[0];
+    const profile = sensitivityProfile(own, { method, param, ...(grid ? { grid } : {}) });
+    const points: ProfilePlotPoint[] = [];
+    let repeats = 0;
+    for (const dataset of datasets) {
+      for (const p of profile.perDataset[dataset] ?? []) {
+        repeats = Math.max(repeats, p.n);
+        points.push({
+          panel: dataset,
+          line: "test",
+          value: p.value,
+          bca: p.testMean,
+          std: p.testStd,
+        });
+        points.push({ panel: dataset, line: "validation", value: p.value, bca: p.valMean });
+      }
+    }
+    const others = tunedParams(method).filter((p) => p !== param);
+    return sensitivityProfiles(points, {
+      title: `${title}: BCA over ${SYMBOL[param]}, the only parameter the grid varied`,
+      subtitle: `k${others.length > 0 ? ` and ${others.map((p) => SYMBOL[p]).join(", ")}` : ""} at each repeat's selected values; mean over ${repeats} repeat${repeats === 1 ? "" : "s"}, test ± std`,
+      xTitle: paramTitle(param),
+    });
+  }
+  const panels: Partial<SensitivityPanels> = {};
+  for (const [key, x, y] of PAIRS) {
+    if (!varied.includes(x) || !varied.includes(y)) continue;
+    const surface = sensitivitySurface(own, { method, x, y, ...(grid ? { grid } : {}) });
+    panels[key] = surface.cells.map((c) => ({ x: c.x, y: c.y, bca: c.mean }));
+  }
+  const where = datasets.length === 1 ? datasets[0] : `mean over ${datasets.length} data sets`;
+  const count = Object.keys(panels).length;
+  return sensitivityHeatmapPanels(panels, {
+    title:
+      count === 1
+        ? `${title}: test BCA over the two multipliers the grid varied`
+        : `${title}: test BCA over pairs of its multipliers`,
+    subtitle:
+      count === 1
+        ? `${where}; k at its selected value`
+        : `${where}; k and the third multiplier at their selected values`,
+  });
 }
 
 /** Loads a data set of a run again from what settings.json recorded, or null. */

@@ -219,8 +219,9 @@ export interface OpenedDataset {
 
 /**
  * Loads a data set given a registry name (case-insensitive, looked up in the data
- * directories: --data-dir, $SDSPCAAN_DATA, ../shared/data, the cache) or a file
- * path. Registry entries supply their variables unless the options name others.
+ * directories: --data-dir, $SDSPCAAN_DATA, the repository's data/, ../shared/data,
+ * the cache) or a file path. Registry entries supply their variables unless the
+ * options name others.
  */
 export async function openDataset(
   nameOrPath: string,

@@ -1,15 +1,19 @@
 /**
  * Where data files are looked for, in order: the --data-dir option, the
- * SDSPCAAN_DATA environment variable, ../shared/data (relative to the working
- * directory, where the paper's copies sit next to a checkout), then the download
- * cache that `sdspcaan datasets fetch` fills.
+ * SDSPCAAN_DATA environment variable, the repository's own data/ folder (the
+ * paper's datasets ship with a checkout; found from this module's location, so it
+ * works from src/ under tsx or vitest and from dist/ after the build, whatever the
+ * working directory), ../shared/data (relative to the working directory, where the
+ * paper's copies sit next to a checkout), then the download cache that
+ * `sdspcaan datasets fetch` fills.
  */
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** Which rule of the lookup order a directory comes from. */
-export type DataSource = "data-dir" | "env" | "shared" | "cache";
+export type DataSource = "data-dir" | "env" | "repository" | "shared" | "cache";
 
 export interface DataDirectory {
   readonly dir: string;
@@ -23,6 +27,8 @@ export interface LocateOptions {
   env?: NodeJS.ProcessEnv;
   /** Directory ../shared/data is relative to (default process.cwd()). */
   cwd?: string;
+  /** The repository's data folder (default `repositoryDataDir()`). */
+  repositoryDir?: string;
   /** Download cache (default `defaultCacheDir(env)`). */
   cacheDir?: string;
 }
@@ -31,6 +37,15 @@ export interface LocateOptions {
 export interface DataLocation {
   readonly path: string;
   readonly source: DataSource;
+}
+
+/**
+ * The data/ folder of the checkout this module belongs to: src/io/locate.ts and
+ * dist/io/locate.js both sit two levels below the package root. An installed
+ * package does not ship data/, so there the folder is simply absent.
+ */
+export function repositoryDataDir(moduleUrl: string = import.meta.url): string {
+  return fileURLToPath(new URL("../../data", moduleUrl));
 }
 
 /** `$XDG_CACHE_HOME/sdspcaan`, else `~/.cache/sdspcaan`. */
@@ -53,6 +68,7 @@ export function dataDirectories(options: LocateOptions = {}): DataDirectory[] {
   };
   add(options.dataDir, "data-dir");
   add(env.SDSPCAAN_DATA, "env");
+  add(options.repositoryDir ?? repositoryDataDir(), "repository");
   add(join("..", "shared", "data"), "shared");
   add(options.cacheDir ?? defaultCacheDir(env), "cache");
   return out;

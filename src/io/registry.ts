@@ -2,7 +2,7 @@
  * The nine data sets of the paper (Table II), plus the UCI text form of Musk1:
  * expected file, variables, shape, classes, checksum, image shape, the download
  * address from the paper's Table II notes, and where the reference copies came
- * from (../shared/data/README.md).
+ * from (data/README.md).
  */
 import type { DataFormat } from "../formats/variables.js";
 
@@ -27,7 +27,7 @@ export interface DatasetEntry {
   readonly classes: number;
   /** Smallest and largest class size. */
   readonly classSizes: readonly [number, number];
-  /** SHA-256 of the reference copy (../shared/data/SHA256SUMS). */
+  /** SHA-256 of the reference copy (data/SHA256SUMS). */
   readonly sha256: string;
   /** Height x width when each sample is an image. */
   readonly imageShape: readonly [number, number] | null;

@@ -7,6 +7,7 @@ import { Matrix } from "../linalg/matrix.js";
 import { checkComponentCount, kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
+import { closedForm } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
 const OPTIONS = { k: kOption } as const satisfies OptionSchema;
@@ -21,13 +22,7 @@ export class Baseline extends Estimator<BaselineOptions> {
   protected fitCore(data: TrainingData, _ctx: FitContext): CoreFitResult {
     const { k } = this.params;
     checkComponentCount(this.displayName, k, data.d, `at most the ${data.d} features`);
-    return {
-      components: Matrix.identity(data.d, k),
-      iterations: 0,
-      converged: true,
-      stopReason: "closed-form",
-      solver: "closed-form",
-    };
+    return closedForm(Matrix.identity(data.d, k));
   }
 }
 

@@ -15,9 +15,10 @@ import {
   ValidationError,
 } from "../core/errors.js";
 import { type OptionSchema, optionProblem, resolveOptions } from "../core/options.js";
+import { Standardizer, type StandardizerJSON } from "../core/standardizer.js";
 import { asMatrix, compareLabels, type Label } from "../core/validate.js";
 import { clearNegativeZeros } from "../linalg/basic.js";
-import { multiply } from "../linalg/kernels/gemm.js";
+import { multiplyABt } from "../linalg/kernels/gemm.js";
 import { Matrix, type MatrixLike } from "../linalg/matrix.js";
 import type { MethodDescriptor } from "./descriptor.js";
 import type { FitCallbacks, FitInfo, FitTimings, StopReason } from "./fitReport.js";
@@ -43,15 +44,11 @@ export const PREPROCESSING_METHODS = ["train-zscore", "dataset-zscore", "custom"
 
 /**
  * A feature standardisation applied to the data before the method saw it (e.g. the
- * protocol's train-zscore): transform applies x -> (x - center) / scale first.
+ * protocol's train-zscore): transform applies x -> (x - center) / scale first. It is
+ * the JSON form of core/standardizer.ts's Standardizer; `method` is one of
+ * {@link PREPROCESSING_METHODS}.
  */
-export interface InputPreprocessing {
-  /** How it was computed: one of {@link PREPROCESSING_METHODS}. */
-  method: string;
-  center: number[];
-  /** Non-zero divisors (a constant feature counts as 1). */
-  scale: number[];
-}
+export type InputPreprocessing = StandardizerJSON;
 
 /** The JSON form of a fitted model. */
 export interface ModelJSON {
@@ -163,7 +160,10 @@ function now(): number {
 
 interface FittedState<D extends object, A extends object> {
   artifacts: Readonly<Partial<A>>;
-  preprocessing: InputPreprocessing | null;
+  /** The model is a small pipeline: this standardisation, then the projection. */
+  preprocessing: Standardizer | null;
+  /** W^T, made once for transform's A B^T product. */
+  componentsT?: Matrix;
   components: Matrix;
   mean: Float64Array;
   classes: Label[] | null;
@@ -279,20 +279,27 @@ export abstract class Estimator<
         `X has ${Xm.cols} features, but ${this.displayName} is expecting ${s.mean.length} features as input.`,
       );
     }
-    const centred = new Matrix(Xm.rows, Xm.cols);
+    // Row-stable product: every row goes through the same GEMM micro-kernel whatever
+    // the batch (rows padded with zeros to a multiple of 4, at least 8), so projecting
+    // a row alone, in any batch or in any order gives bit-identical values.
     const d = Xm.cols;
+    const padded = Math.max(8, Math.ceil(Xm.rows / 4) * 4);
+    const centred = new Matrix(padded, d);
     const p = s.preprocessing;
     for (let i = 0; i < Xm.rows; i++) {
       const off = i * d;
       if (p === null) {
         for (let j = 0; j < d; j++) centred.data[off + j] = Xm.data[off + j] - s.mean[j];
       } else {
+        const { center, scale } = p;
         for (let j = 0; j < d; j++) {
-          centred.data[off + j] = (Xm.data[off + j] - p.center[j]) / p.scale[j] - s.mean[j];
+          centred.data[off + j] = (Xm.data[off + j] - center[j]) / scale[j] - s.mean[j];
         }
       }
     }
-    const out = multiply(centred, s.components);
+    s.componentsT ??= s.components.transpose();
+    const full = multiplyABt(centred, s.componentsT);
+    const out = new Matrix(Xm.rows, full.cols, full.data.slice(0, Xm.rows * full.cols));
     // Finite input can still overflow in the product (values near 1e308): say so
     // rather than hand back Infinity or NaN.
     for (let t = 0; t < out.data.length; t++) {
@@ -319,12 +326,18 @@ export abstract class Estimator<
         throw new ValidationError("preprocessing", `'${field}' ${problem}.`);
       });
     }
-    s.preprocessing = preprocessing === null ? null : cloneJson(preprocessing);
+    s.preprocessing =
+      preprocessing === null ? null : Standardizer.fromJSON(preprocessing, s.mean.length);
     return this;
   }
 
   /** The standardisation transform applies before projecting (null when none). */
   get preprocessing(): InputPreprocessing | null {
+    return this.fitted().preprocessing?.toJSON() ?? null;
+  }
+
+  /** The standardisation transform applies before projecting, as a Standardizer (null when none). */
+  get standardizer(): Standardizer | null {
     return this.fitted().preprocessing;
   }
 
@@ -398,7 +411,7 @@ export abstract class Estimator<
         cols: s.components.cols,
         data: Array.from(s.components.data),
       },
-      preprocessing: s.preprocessing ? cloneJson(s.preprocessing) : null,
+      preprocessing: s.preprocessing ? s.preprocessing.toJSON() : null,
       fitInfo: cloneJson(s.fitInfo) as FitInfo,
     };
     if (s.classes) json.classes = [...s.classes];
@@ -426,7 +439,9 @@ export abstract class Estimator<
   protected restore(json: ModelJSON): this {
     this.state = {
       artifacts: Object.freeze({}),
-      preprocessing: json.preprocessing ? cloneJson(json.preprocessing) : null,
+      preprocessing: json.preprocessing
+        ? Standardizer.fromJSON(json.preprocessing, json.mean.length)
+        : null,
       components: new Matrix(
         json.components.rows,
         json.components.cols,

@@ -49,7 +49,6 @@
  * column j scores class j, so W is unique and no sign convention is applied to it.
  */
 
-import { ValidationError } from "../core/errors.js";
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import type { Label } from "../core/validate.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
@@ -67,7 +66,7 @@ import {
 import { defineMethod, MULTIPLIER_GRID } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { completeOrthonormalColumns } from "./pca.js";
-import { trainingSvd } from "./sharedSteps.js";
+import { nonDegenerateSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
 /** The label-side quantities of the regression, shared by every JPCDA fit on the data. */
@@ -153,14 +152,8 @@ export class JPCDA extends Estimator<JPCDAOptions, JPCDADetails> {
     const labels = data.requireLabels(this.displayName);
     const limit = Math.min(data.n, data.d);
     checkComponentCount(this.displayName, k, limit, `at most min(n, d) = ${limit}`);
-    const svd = ctx.timeEigen(() => trainingSvd(data));
+    const svd = nonDegenerateSvd(this.displayName, data, ctx);
     const r = svd.rank;
-    if (r === 0) {
-      throw new ValidationError(
-        "X",
-        `${this.displayName} needs training data with at least one non-constant feature: the centred X has numerical rank 0.`,
-      );
-    }
     const c = labels.classes.length;
     const warnings: string[] = [];
     const kEff = Math.min(k, r);

@@ -31,7 +31,6 @@
  * library convention (each column's largest-magnitude entry positive).
  */
 
-import { ValidationError } from "../core/errors.js";
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
 import { normalizeEigenvectorSigns, symmetricEigen } from "../linalg/eigen/symmetricEigen.js";
@@ -41,7 +40,7 @@ import { innerProducts } from "../linalg/orthogonalize.js";
 import { checkComponentCount } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
-import { trainingSvd } from "./sharedSteps.js";
+import { closedForm, nonDegenerateSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
 /** Between/total ratios (in [0, 1]) closer than this count as equal (and as 1: mu infinite). */
@@ -135,14 +134,8 @@ export class LDA extends Estimator<LDAOptions, LDADetails> {
         `at most c - 1 = ${c - 1} for ${c} classes: the between-class scatter has rank at most c - 1`,
       );
     }
-    const svd = ctx.timeEigen(() => trainingSvd(data));
+    const svd = nonDegenerateSvd(this.displayName, data, ctx);
     const r = svd.rank;
-    if (r === 0) {
-      throw new ValidationError(
-        "X",
-        `${this.displayName} needs training data with at least one non-constant feature: the centred X has numerical rank 0.`,
-      );
-    }
     const k = this.params.k ?? Math.min(c - 1, r);
     checkComponentCount(
       this.displayName,
@@ -190,12 +183,7 @@ export class LDA extends Estimator<LDAOptions, LDADetails> {
     const fisherRatios = Array.from(betas.subarray(0, k), (b, j) =>
       j < nullDirections ? null : b / (1 - b),
     );
-    return {
-      components: out,
-      iterations: 0,
-      converged: true,
-      stopReason: "closed-form",
-      solver: "closed-form",
+    return closedForm(out, {
       warnings,
       details: {
         k,
@@ -205,7 +193,7 @@ export class LDA extends Estimator<LDAOptions, LDADetails> {
         fisherRatios,
         nullSpaceDirections: nullDirections,
       },
-    };
+    });
   }
 }
 

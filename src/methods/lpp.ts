@@ -38,7 +38,7 @@ import { CsrMatrix } from "../linalg/sparse.js";
 import { checkComponentCount, kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
-import { trainingSvd } from "./sharedSteps.js";
+import { closedForm, nonDegenerateSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
 export type LPPWeight = "heat" | "binary";
@@ -174,14 +174,8 @@ export class LPP extends Estimator<LPPOptions, LPPDetails> {
     }
     const limit = Math.min(n, data.d);
     checkComponentCount(this.displayName, k, limit, `at most min(n, d) = ${limit}`);
-    const svd = ctx.timeEigen(() => trainingSvd(data));
+    const svd = nonDegenerateSvd(this.displayName, data, ctx);
     const r = svd.rank;
-    if (r === 0) {
-      throw new ValidationError(
-        "X",
-        `${this.displayName} needs training data with at least one non-constant feature: the centred X has numerical rank 0.`,
-      );
-    }
     checkComponentCount(
       this.displayName,
       k,
@@ -233,12 +227,7 @@ export class LPP extends Estimator<LPPOptions, LPPDetails> {
         `${isolated} training sample(s) have zero degree (every heat weight underflowed to 0 with t = ${graph.bandwidth}): they do not enter the constraint W^T X^T D X W = I.`,
       );
     }
-    return {
-      components: W,
-      iterations: 0,
-      converged: true,
-      stopReason: "closed-form",
-      solver: "closed-form",
+    return closedForm(W, {
       warnings,
       details: {
         eigenvalues: Array.from(solution.values),
@@ -248,7 +237,7 @@ export class LPP extends Estimator<LPPOptions, LPPDetails> {
         weight,
         rank: r,
       },
-    };
+    });
   }
 }
 

@@ -9,7 +9,7 @@ import { Matrix } from "../linalg/matrix.js";
 import { checkComponentCount, kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
-import { trainingSvd } from "./sharedSteps.js";
+import { closedForm, trainingSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
 const OPTIONS = { k: kOption } as const satisfies OptionSchema;
@@ -48,15 +48,7 @@ export class PCA extends Estimator<PCAOptions, PCADetails> {
       );
     }
     const variances = Array.from(svd.s.subarray(0, kept), (s) => (s * s) / (data.n - 1));
-    return {
-      components: W,
-      iterations: 0,
-      converged: true,
-      stopReason: "closed-form",
-      solver: "closed-form",
-      warnings,
-      details: { rank: r, explainedVariance: variances },
-    };
+    return closedForm(W, { warnings, details: { rank: r, explainedVariance: variances } });
   }
 }
 

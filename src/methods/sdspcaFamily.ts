@@ -33,8 +33,15 @@ import { DEFAULT_LAMBDA_CAP, rankControl } from "../graph/rankControl.js";
 import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
-import { checkComponentCount, resolveNeighbourCount } from "./commonOptions.js";
-import type { CoreFitResult, FitContext } from "./estimator.js";
+import {
+  checkComponentCount,
+  epsOption,
+  maxIterOption,
+  resolveNeighbourCount,
+  tolOption,
+} from "./commonOptions.js";
+import { MULTIPLIER_GRID } from "./descriptor.js";
+import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import type { StopReason } from "./fitReport.js";
 import { classSums, initialGraph, smallClassWarnings, unitScaleWarnings } from "./sharedSteps.js";
 import { iterateChange, STOP_RULES, type StopRule } from "./stopRules.js";
@@ -82,6 +89,92 @@ export const lambdaCapOption = {
   doc: "Upper bound of the rank-control weight lambda (a singleton class can never be split off, so lambda would grow without bound).",
   expert: true,
 } as const satisfies NumberSpec;
+
+/** The multiplier options a (alpha) and b (beta) of the SDSPCA family. */
+export const multiplierSpec = (what: string) =>
+  ({
+    type: "number",
+    min: 0,
+    default: 1,
+    doc: `${what} (a multiplier of the paper's trace scale unless weighting is "absolute").`,
+  }) as const;
+
+/** alpha and beta, as every Q-loop method declares them (SDSPCA's a and b). */
+export const labelAndSparsityOptions = {
+  alpha: multiplierSpec("Weight of the label term alpha"),
+  beta: multiplierSpec("Weight of the L2,1 sparsity term beta"),
+} as const;
+
+/**
+ * How the protocol's grids tune a and b: each over {0.01, ..., 100} in the paper's
+ * grid, fixed at 1 in the authors' scripts and the quick grid.
+ */
+export const tunedLabelAndSparsity = {
+  alpha: { paper: MULTIPLIER_GRID, authors: [1], quick: [1] },
+  beta: { paper: MULTIPLIER_GRID, authors: [1], quick: [1] },
+} as const;
+
+/** How the grids tune the graph multiplier c: the authors' scripts tune it too. */
+export const tunedGraphWeight = {
+  delta: { paper: MULTIPLIER_GRID, authors: MULTIPLIER_GRID, quick: [0.1, 1, 10] },
+} as const;
+
+/** The stop test and solver options every Q-loop method shares, in documented order. */
+export const qLoopOptions = {
+  tol: tolOption,
+  maxIter: maxIterOption,
+  eps: epsOption,
+  stopRule: stopRuleOption,
+  weighting: weightingOption,
+  solver: solverOption,
+  seed: seedOption,
+} as const;
+
+/** The Q-loop options a method has (those it lacks are filled in by `qLoopSettings`). */
+export interface QLoopOptionValues {
+  k: number;
+  alpha?: number;
+  beta?: number;
+  delta?: number;
+  m?: number | null;
+  tol: number;
+  maxIter: number;
+  eps: number;
+  stopRule: StopRule;
+  weighting?: Weighting;
+  solver: ZSolverChoice;
+  seed: number;
+  lambdaCap?: number;
+}
+
+/**
+ * The loop's settings from a method's options: SDSPCA (graph "none"), SDSPCA-LPP
+ * ("fixed"), SDSPCAAN ("adaptive") and SPCAN's literal formulation differ only in
+ * the graph mode and a few fixed weights, given in `fixed`.
+ */
+export function qLoopSettings(
+  owner: string,
+  p: QLoopOptionValues,
+  fixed: Partial<QLoopSettings> & { graph: GraphMode },
+): QLoopSettings {
+  return {
+    owner,
+    k: p.k,
+    alpha: p.alpha ?? 0,
+    beta: p.beta ?? 0,
+    delta: p.delta ?? 0,
+    m: p.m ?? null,
+    tol: p.tol,
+    maxIter: p.maxIter,
+    eps: p.eps,
+    stopRule: p.stopRule,
+    weighting: p.weighting ?? "scaled",
+    solver: p.solver,
+    seed: p.seed,
+    lambdaCap: p.lambdaCap ?? Number.POSITIVE_INFINITY,
+    ...fixed,
+  };
+}
 
 export interface QLoopSettings {
   owner: string;
@@ -134,6 +227,26 @@ export type QLoopArtifacts = {
   S?: CsrMatrix;
   gamma?: Float64Array;
 };
+
+/**
+ * The base of SDSPCA, SDSPCA-LPP and SDSPCAAN: the one Q-loop with the graph mode
+ * each declares (`graph`), so the three differ only in their options and that mode.
+ */
+export abstract class QLoopEstimator<O extends QLoopOptionValues> extends Estimator<
+  O,
+  QLoopDetails,
+  QLoopArtifacts
+> {
+  /** none (SDSPCA), fixed at the initial graph (SDSPCA-LPP) or adaptive (SDSPCAAN). */
+  protected abstract readonly graph: GraphMode;
+
+  protected fitCore(
+    data: TrainingData,
+    ctx: FitContext,
+  ): CoreFitResult<QLoopDetails, QLoopArtifacts> {
+    return fitQLoop(data, ctx, qLoopSettings(this.displayName, this.params, { graph: this.graph }));
+  }
+}
 
 /** ||Y^T Q||_F^2 = sum over classes of the squared norm of the class sum of rows of Q. */
 function labelEnergy(Q: Matrix, codes: Int32Array, c: number): number {

@@ -10,67 +10,34 @@
  * is SDSPCA-LPP (sdspcaLpp.ts), the same loop with the graph frozen.
  */
 import type { OptionSchema, OptionsOf } from "../core/options.js";
-import { epsOption, kOption, maxIterOption, neighboursOption, tolOption } from "./commonOptions.js";
-import { defineMethod, MULTIPLIER_GRID } from "./descriptor.js";
-import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
-import { multiplierSpec } from "./sdspca.js";
+import { kOption, neighboursOption } from "./commonOptions.js";
+import { defineMethod } from "./descriptor.js";
 import {
-  fitQLoop,
+  labelAndSparsityOptions,
   lambdaCapOption,
-  type QLoopArtifacts,
-  type QLoopDetails,
-  seedOption,
-  solverOption,
-  stopRuleOption,
-  weightingOption,
+  multiplierSpec,
+  QLoopEstimator,
+  qLoopOptions,
+  tunedGraphWeight,
+  tunedLabelAndSparsity,
 } from "./sdspcaFamily.js";
-import type { TrainingData } from "./training.js";
 
 const OPTIONS = {
   k: kOption,
-  alpha: multiplierSpec("Weight of the label term alpha"),
-  beta: multiplierSpec("Weight of the L2,1 sparsity term beta"),
+  ...labelAndSparsityOptions,
   delta: multiplierSpec("Weight of the adaptive graph term delta"),
   m: neighboursOption,
-  tol: tolOption,
-  maxIter: maxIterOption,
-  eps: epsOption,
-  stopRule: stopRuleOption,
-  weighting: weightingOption,
-  solver: solverOption,
-  seed: seedOption,
+  ...qLoopOptions,
   lambdaCap: lambdaCapOption,
 } as const satisfies OptionSchema;
 
 export type SDSPCAANOptions = OptionsOf<typeof OPTIONS>;
 
-export class SDSPCAAN extends Estimator<SDSPCAANOptions, QLoopDetails, QLoopArtifacts> {
+export class SDSPCAAN extends QLoopEstimator<SDSPCAANOptions> {
+  protected readonly graph = "adaptive";
+
   constructor(options: Partial<SDSPCAANOptions> = {}) {
     super(SDSPCAAN_METHOD, options);
-  }
-
-  protected fitCore(
-    data: TrainingData,
-    ctx: FitContext,
-  ): CoreFitResult<QLoopDetails, QLoopArtifacts> {
-    const p = this.params;
-    return fitQLoop(data, ctx, {
-      owner: this.displayName,
-      k: p.k,
-      alpha: p.alpha,
-      beta: p.beta,
-      delta: p.delta,
-      graph: "adaptive",
-      m: p.m,
-      tol: p.tol,
-      maxIter: p.maxIter,
-      eps: p.eps,
-      stopRule: p.stopRule,
-      weighting: p.weighting,
-      solver: p.solver,
-      seed: p.seed,
-      lambdaCap: p.lambdaCap,
-    });
   }
 }
 
@@ -81,11 +48,7 @@ export const SDSPCAAN_METHOD = defineMethod({
   summary: "SDSPCA with adaptive neighbours (Algorithm 3), the paper's method.",
   supervised: true,
   options: OPTIONS,
-  tuned: {
-    alpha: { paper: MULTIPLIER_GRID, authors: [1], quick: [1] },
-    beta: { paper: MULTIPLIER_GRID, authors: [1], quick: [1] },
-    delta: { paper: MULTIPLIER_GRID, authors: MULTIPLIER_GRID, quick: [0.1, 1, 10] },
-  },
+  tuned: { ...tunedLabelAndSparsity, ...tunedGraphWeight },
   paperColumn: 7,
   create: (options) => new SDSPCAAN(options),
 });

@@ -3,9 +3,12 @@
  * search fits hundreds of models on the same prepared data), and small pieces of
  * state several methods use.
  */
+
+import { ValidationError } from "../core/errors.js";
 import { type AdaptiveNeighbourGraph, initialAdaptiveGraph } from "../graph/adaptive.js";
 import type { Matrix } from "../linalg/matrix.js";
 import { type ThinSvd, thinSvd } from "../linalg/svd.js";
+import type { CoreFitResult, FitContext } from "./estimator.js";
 import type { TrainingData } from "./training.js";
 
 /** Y^T V for the one-hot Y of `codes` (c classes): the class sums of the rows of V, c x b row-major. */
@@ -66,4 +69,35 @@ export function unitScaleWarnings(owner: string, data: TrainingData): string[] {
   return [
     `${owner}'s result depends on the units of X (lambda starts at 1 against squared distances, as in the paper), and X is far from standardised: the RMS of its centred values is ${rms.toPrecision(3)}. Standardise the features (preprocessing "train-zscore", the default of the CLI) for a unit-free result.`,
   ];
+}
+
+/**
+ * The thin SVD of the centred training data (shared by every fit on it), refusing
+ * data with no non-constant feature: the methods that work in the data span
+ * (JPCDA, LDA, LPP, SLNP) have nothing to project onto then.
+ */
+export function nonDegenerateSvd(owner: string, data: TrainingData, ctx: FitContext): ThinSvd {
+  const svd = ctx.timeEigen(() => trainingSvd(data));
+  if (svd.rank === 0) {
+    throw new ValidationError(
+      "X",
+      `${owner} needs training data with at least one non-constant feature: the centred X has numerical rank 0.`,
+    );
+  }
+  return svd;
+}
+
+/** The fit report of a closed-form method (no iterations). */
+export function closedForm<D extends object>(
+  components: Matrix,
+  extra: { warnings?: string[]; details?: D } = {},
+): CoreFitResult<D> {
+  return {
+    components,
+    iterations: 0,
+    converged: true,
+    stopReason: "closed-form",
+    solver: "closed-form",
+    ...extra,
+  };
 }

@@ -77,7 +77,7 @@ import {
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { canonicalizeEqualEigenvalues } from "./lda.js";
-import { trainingSvd } from "./sharedSteps.js";
+import { nonDegenerateSvd } from "./sharedSteps.js";
 import { iterateChange, STOP_RULES, type StopRule } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
 
@@ -281,14 +281,8 @@ export class SLNP extends Estimator<SLNPOptions, SLNPDetails> {
     }
     const limit = Math.min(data.n, data.d);
     checkComponentCount(this.displayName, k, limit, `at most min(n, d) = ${limit}`);
-    const svd = ctx.timeEigen(() => trainingSvd(data));
+    const svd = nonDegenerateSvd(this.displayName, data, ctx);
     const r = svd.rank;
-    if (r === 0) {
-      throw new ValidationError(
-        "X",
-        `${this.displayName} needs training data with at least one non-constant feature: the centred X has numerical rank 0.`,
-      );
-    }
     const warnings: string[] = [];
     // The space SLNP runs in: the centred data, or (pcaDimensions) its top-p PCA scores
     // Z = X R_p = U_p S_p, whose thin SVD is (U_p, S_p, I_p); W is lifted back by R_p.

@@ -22,6 +22,7 @@ import {
   lambdaCapOption,
   type QLoopArtifacts,
   type QLoopDetails,
+  qLoopSettings,
   seedOption,
   solverOption,
   stopRuleOption,
@@ -63,24 +64,17 @@ export class SPCAN extends Estimator<SPCANOptions, SPCANDetails, SPCANArtifacts>
   ): CoreFitResult<SPCANDetails, SPCANArtifacts> {
     const p = this.params;
     if (p.formulation === "literal") {
-      return fitQLoop(data, ctx, {
-        owner: this.displayName,
-        k: p.k,
-        alpha: 0,
-        beta: 0,
-        delta: 1,
-        graph: "adaptive",
-        m: p.m,
-        tol: p.tol,
-        maxIter: p.maxIter,
-        eps: p.eps,
-        stopRule: p.stopRule,
-        weighting: "absolute",
-        lambdaCap: p.lambdaCap,
-        solver: p.solver,
-        seed: p.seed,
-        reconstruction: false,
-      });
+      // Z = delta X X^T L X X^T alone: no reconstruction, label or L2,1 term.
+      return fitQLoop(
+        data,
+        ctx,
+        qLoopSettings(this.displayName, p, {
+          graph: "adaptive",
+          delta: 1,
+          weighting: "absolute",
+          reconstruction: false,
+        }),
+      );
     }
     return fitPcanLoop(data, ctx, {
       owner: this.displayName,

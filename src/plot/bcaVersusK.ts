@@ -1,6 +1,7 @@
 /**
  * The paper's Fig. 1: test BCA (averaged over datasets) against the subspace
- * dimensionality k, one line per method.
+ * dimensionality k, one line per method; or one panel per dataset, when each has its
+ * own range of valid k and an average would change datasets from one k to the next.
  */
 import { ValidationError } from "../core/errors.js";
 import {
@@ -28,6 +29,11 @@ export interface BcaAtK {
   method: string;
   k: number;
   bca: number;
+  /**
+   * The panel (dataset) the point belongs to. When points carry it (all or none), the
+   * figure has one panel per value, each with its own BCA axis.
+   */
+  panel?: string;
   /** Standard deviation of the BCA (same units as `bca`); drawn as a band around the line. */
   std?: number;
 }
@@ -50,6 +56,7 @@ export interface BcaVersusKOptions {
 }
 
 interface Row {
+  panel?: string;
   method: string;
   k: number;
   bcaPercent: number;
@@ -122,8 +129,10 @@ export function bcaVersusKFigure(
   checkRecord("options", options);
   const title = checkOptionalText("options.title", options.title);
   const subtitle = checkOptionalText("options.subtitle", options.subtitle);
-  const width = checkSize("options.width", options.width, 440);
-  const height = checkSize("options.height", options.height, 300);
+  const paneledSeries = series[0]?.panel !== undefined;
+  // Sizes are per panel; several panels side by side each get a smaller plot.
+  const width = checkSize("options.width", options.width, paneledSeries ? 260 : 440);
+  const height = checkSize("options.height", options.height, paneledSeries ? 200 : 300);
   const bands = options.errorBands ?? true;
   if (typeof bands !== "boolean") {
     throw new ValidationError(
@@ -134,6 +143,7 @@ export function bcaVersusKFigure(
 
   const rows: Row[] = [];
   const seenPairs = new Set<string>();
+  const paneled = paneledSeries;
   series.forEach((point, i) => {
     const at = `series[${i}]`;
     checkRecord(at, point);
@@ -143,17 +153,35 @@ export function bcaVersusKFigure(
         `'${at}.method' must be a non-empty string. Got ${show(point.method)} instead.`,
       );
     }
+    if (paneled !== (point.panel !== undefined)) {
+      throw new ValidationError(
+        `${at}.panel`,
+        `'${at}.panel' must be given on every point of 'series' or on none. Got ${show(point.panel)} instead.`,
+      );
+    }
+    if (paneled && (typeof point.panel !== "string" || point.panel.length === 0)) {
+      throw new ValidationError(
+        `${at}.panel`,
+        `'${at}.panel' must be a non-empty string. Got ${show(point.panel)} instead.`,
+      );
+    }
     const k = checkPositive(`${at}.k`, point.k);
     const bca = checkBca(`${at}.bca`, point.bca);
-    const key = `${point.method}\u0000${k}`;
+    const key = JSON.stringify([point.panel ?? null, point.method, k]);
     if (seenPairs.has(key)) {
+      const where = paneled ? ` in panel ${show(point.panel)}` : "";
       throw new ValidationError(
         at,
-        `'${at}' repeats method ${show(point.method)} at k = ${k}; 'series' must have one point per (method, k).`,
+        `'${at}' repeats method ${show(point.method)} at k = ${k}${where}; 'series' must have one point per (${paneled ? "panel, " : ""}method, k).`,
       );
     }
     seenPairs.add(key);
-    const row: Row = { method: point.method, k, bcaPercent: 100 * bca };
+    const row: Row = {
+      ...(paneled ? { panel: point.panel as string } : {}),
+      method: point.method,
+      k,
+      bcaPercent: 100 * bca,
+    };
     if (point.std !== undefined) {
       const std = checkBca(`${at}.std`, point.std);
       if (bands) {
@@ -164,10 +192,17 @@ export function bcaVersusKFigure(
     rows.push(row);
   });
 
+  // Panels in order of first appearance in 'series' (rows are re-sorted below).
+  const panels = [...new Set(rows.map((r) => r.panel))];
   const methods = methodOrderOf(series, options.methodOrder);
   const rank = new Map(methods.map((m, i) => [m, i]));
   rows.sort((p, q) => rank.get(p.method)! - rank.get(q.method)! || p.k - q.k);
-  const yDomain = yDomainOf(rows, options.yDomain);
+  // Panels (datasets) differ by tens of points, so each gets its own axis fitted to its
+  // data, unless the caller fixes one range for all.
+  const yScale =
+    paneled && options.yDomain === undefined
+      ? { zero: false, nice: true }
+      : { domain: yDomainOf(rows, options.yDomain), zero: false, nice: false };
 
   const ks = [...new Set(rows.map((r) => r.k))].sort((p, q) => p - q);
   const allIntegers = ks.every((k) => Number.isInteger(k));
@@ -193,8 +228,8 @@ export function bcaVersusKFigure(
     field: "bcaPercent",
     type: "quantitative" as const,
     title: "BCA (%)",
-    scale: { domain: yDomain, zero: false, nice: false },
-    axis: { tickCount: 8 },
+    scale: yScale,
+    axis: { tickCount: paneled ? 6 : 8 },
   };
 
   const layers: object[] = [];
@@ -228,26 +263,38 @@ export function bcaVersusKFigure(
   );
 
   const legendColumns = methods.length > 24 ? 2 : 1;
+  const encoding = {
+    x: {
+      field: "k",
+      type: "quantitative",
+      title: "Subspace dimensionality k",
+      scale: { domain: [kMin - kPad, kMax + kPad], nice: false, zero: false },
+      axis: {
+        ...(ks.length <= 15 ? { values: ks } : {}),
+        ...(allIntegers ? { format: "d" } : {}),
+        grid: true,
+      },
+    },
+  };
+  const view = paneled
+    ? {
+        facet: {
+          field: "panel",
+          type: "nominal",
+          title: null,
+          sort: panels,
+          header: { labelFontSize: 12, labelFontWeight: "bold" },
+        },
+        columns: panels.length <= 3 ? panels.length : panels.length === 4 ? 2 : 3,
+        spec: { width, height, encoding, layer: layers },
+        resolve: { scale: { y: options.yDomain === undefined ? "independent" : "shared" } },
+      }
+    : { width, height, encoding, layer: layers };
   const spec = {
     $schema: VEGA_LITE_SCHEMA,
     ...titleBlock(title, subtitle),
-    width,
-    height,
     data: { values: rows },
-    encoding: {
-      x: {
-        field: "k",
-        type: "quantitative",
-        title: "Subspace dimensionality k",
-        scale: { domain: [kMin - kPad, kMax + kPad], nice: false, zero: false },
-        axis: {
-          ...(ks.length <= 15 ? { values: ks } : {}),
-          ...(allIntegers ? { format: "d" } : {}),
-          grid: true,
-        },
-      },
-    },
-    layer: layers,
+    ...view,
     config: {
       ...baseConfig,
       legend: {

@@ -31,11 +31,14 @@ export {
 export {
   type PairCell,
   type ParameterGridCell,
+  type ProfilePlotPoint,
   reduceSensitivityGrid,
   type SensitivityGridOptions,
   type SensitivityHeatmapOptions,
   type SensitivityPanels,
+  type SensitivityProfileOptions,
   sensitivityHeatmapPanels,
   sensitivityHeatmaps,
+  sensitivityProfiles,
   type ThirdParameterReduction,
 } from "./sensitivity.js";

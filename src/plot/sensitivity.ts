@@ -1,10 +1,13 @@
 /**
  * The paper's Fig. 2: BCA of SDSPCAAN over pairs of its multipliers, (a) β and δ,
- * (b) α and δ, (c) α and β, each with the remaining parameter (and k) at its best value.
+ * (b) α and δ, (c) α and β, each with the remaining parameter (and k) at its best value;
+ * any subset of the panels (a grid that varies only two multipliers has one pair); and,
+ * for a grid that varies one parameter, its one-dimensional profile per data set.
  */
 import { ValidationError } from "../core/errors.js";
 import {
   checkBca,
+  checkFinite,
   checkInRange,
   checkNonEmptyArray,
   checkOptionalText,
@@ -14,7 +17,13 @@ import {
   show,
 } from "./check.js";
 import type { VegaLiteSpec } from "./render.js";
-import { baseConfig, gridLabel, titleBlock, VEGA_LITE_SCHEMA } from "./style.js";
+import {
+  baseConfig,
+  categoricalPalette,
+  gridLabel,
+  titleBlock,
+  VEGA_LITE_SCHEMA,
+} from "./style.js";
 
 /**
  * One grid point of SDSPCAAN's parameters: `a`, `b`, `c` are the α, β, δ multipliers
@@ -83,7 +92,7 @@ interface PanelInfo {
 const PANELS: readonly PanelInfo[] = [
   {
     key: "betaDelta",
-    title: "(a) β and δ",
+    title: "β and δ",
     xTitle: "β multiplier",
     yTitle: "δ multiplier",
     x: "b",
@@ -93,7 +102,7 @@ const PANELS: readonly PanelInfo[] = [
   },
   {
     key: "alphaDelta",
-    title: "(b) α and δ",
+    title: "α and δ",
     xTitle: "α multiplier",
     yTitle: "δ multiplier",
     x: "a",
@@ -103,7 +112,7 @@ const PANELS: readonly PanelInfo[] = [
   },
   {
     key: "alphaBeta",
-    title: "(c) α and β",
+    title: "α and β",
     xTitle: "α multiplier",
     yTitle: "β multiplier",
     x: "a",
@@ -186,7 +195,7 @@ function sortedLabels(values: Iterable<number>): string[] {
 }
 
 function heatmapSpec(
-  panels: Record<PanelKey, PairCell[]>,
+  panels: Partial<Record<PanelKey, PairCell[]>>,
   notes: Partial<Record<PanelKey, string>>,
   options: SensitivityHeatmapOptions,
 ): VegaLiteSpec {
@@ -196,8 +205,11 @@ function heatmapSpec(
   const decimals = checkDecimals(options.decimals);
   const cellSize = checkSize("options.cellSize", options.cellSize, 46);
 
-  const rowsByPanel = PANELS.map((info) =>
-    panels[info.key].map(
+  // The panels given, in the paper's order, lettered (a), (b), ... when there are several.
+  const shown = PANELS.filter((info) => panels[info.key] !== undefined);
+  const cellsOf = (info: PanelInfo) => panels[info.key] as PairCell[];
+  const rowsByPanel = shown.map((info) =>
+    cellsOf(info).map(
       (c): HeatRow => ({
         panel: info.key,
         x: gridLabel(c.x),
@@ -211,17 +223,17 @@ function heatmapSpec(
   const textFlip = domain[0] + 0.5 * (domain[1] - domain[0]);
 
   // One shared legend: every panel must ask for the same length, or vega warns.
-  const tallest = Math.max(...PANELS.map((info) => new Set(panels[info.key].map((c) => c.y)).size));
+  const tallest = Math.max(...shown.map((info) => new Set(cellsOf(info).map((c) => c.y)).size));
   const legendLength = Math.max(120, cellSize * tallest);
-  const hconcat = PANELS.map((info, p) => {
-    const cells = panels[info.key];
+  const hconcat = shown.map((info, p) => {
+    const cells = cellsOf(info);
     const xLabels = sortedLabels(cells.map((c) => c.x));
     // Band scales run top to bottom; reverse so the smallest multiplier sits at the bottom.
     const yLabels = sortedLabels(cells.map((c) => c.y)).reverse();
     const note = notes[info.key];
     return {
       title: {
-        text: info.title,
+        text: shown.length > 1 ? `(${"abc"[p]}) ${info.title}` : info.title,
         ...(note === undefined ? {} : { subtitle: note }),
         fontSize: 13,
         fontWeight: "normal",
@@ -287,19 +299,33 @@ function heatmapSpec(
 }
 
 /**
- * Three heatmaps side by side from per-panel cells, already reduced to two parameters
- * (normally at the best value of the third). Multipliers are categorical, log-spaced
- * axes; colour and the printed number are BCA (%) on one colour scale shared by the
- * panels, so the panels compare directly.
+ * Heatmaps side by side from per-panel cells, already reduced to two parameters
+ * (normally at the best value of the third): all three panels, or the ones given (a
+ * grid that varies two multipliers has a single pair worth drawing). Multipliers are
+ * categorical, log-spaced axes; colour and the printed number are BCA (%) on one colour
+ * scale shared by the panels, so the panels compare directly.
  */
 export function sensitivityHeatmapPanels(
-  panels: SensitivityPanels,
+  panels: Partial<SensitivityPanels>,
   options: SensitivityHeatmapOptions = {},
 ): VegaLiteSpec {
   checkRecord("panels", panels);
-  const checked = {} as Record<PanelKey, PairCell[]>;
+  const keys = PANELS.map((info) => info.key as string);
+  for (const key of Object.keys(panels)) {
+    if (!keys.includes(key)) {
+      throw new ValidationError(
+        `panels.${key}`,
+        `'panels.${key}' is not a panel; the panels are ${keys.join(", ")}.`,
+      );
+    }
+  }
+  const checked: Partial<Record<PanelKey, PairCell[]>> = {};
   for (const info of PANELS) {
-    checked[info.key] = checkPairCells(`panels.${info.key}`, panels[info.key]);
+    const cells = panels[info.key];
+    if (cells !== undefined) checked[info.key] = checkPairCells(`panels.${info.key}`, cells);
+  }
+  if (Object.keys(checked).length === 0) {
+    throw new ValidationError("panels", `'panels' must give at least one of ${keys.join(", ")}.`);
   }
   return heatmapSpec(checked, {}, options);
 }
@@ -407,4 +433,169 @@ export function sensitivityHeatmaps(
     notes,
     options,
   );
+}
+
+/**
+ * One point of a one-parameter sensitivity profile: in panel `panel` (a data set), the
+ * BCA (a fraction) of line `line` ("test", "validation", ...) at parameter value `value`,
+ * with an optional standard deviation drawn as an error bar.
+ */
+export interface ProfilePlotPoint {
+  panel: string;
+  line: string;
+  value: number;
+  bca: number;
+  std?: number;
+}
+
+export interface SensitivityProfileOptions {
+  title?: string;
+  subtitle?: string;
+  /** Title of the horizontal axis, e.g. "δ multiplier" (default "parameter value"). */
+  xTitle?: string;
+  /** Width and height of one panel in pixels (defaults 200 x 160). */
+  width?: number;
+  height?: number;
+  /** Panels per row (default: all in one row up to 4, else 3). */
+  columns?: number;
+}
+
+interface ProfileRow {
+  panel: string;
+  line: string;
+  x: string;
+  bcaPercent: number;
+  lower?: number;
+  upper?: number;
+}
+
+function checkName(argument: string, value: unknown): string {
+  if (typeof value !== "string" || value.length === 0) {
+    throw new ValidationError(
+      argument,
+      `'${argument}' must be a non-empty string. Got ${show(value)} instead.`,
+    );
+  }
+  return value;
+}
+
+/**
+ * A grid of small panels, one per data set, each showing BCA (%) against the values of
+ * one parameter (categorical, in ascending order, so log-spaced multipliers are evenly
+ * spaced), one coloured line per `line`. Each panel has its own BCA axis: the data sets
+ * differ by tens of points, and the figure is about the change within each. For grids
+ * that vary a single parameter, where a two-parameter heatmap would be constant along
+ * one axis.
+ */
+export function sensitivityProfiles(
+  points: readonly ProfilePlotPoint[],
+  options: SensitivityProfileOptions = {},
+): VegaLiteSpec {
+  checkNonEmptyArray<ProfilePlotPoint>("points", points);
+  checkRecord("options", options);
+  const title = checkOptionalText("options.title", options.title);
+  const subtitle = checkOptionalText("options.subtitle", options.subtitle);
+  const xTitle = checkOptionalText("options.xTitle", options.xTitle) ?? "parameter value";
+  const width = checkSize("options.width", options.width, 200);
+  const height = checkSize("options.height", options.height, 160);
+
+  const rows: ProfileRow[] = [];
+  const seen = new Set<string>();
+  const values: number[] = [];
+  points.forEach((point, i) => {
+    const at = `points[${i}]`;
+    checkRecord(at, point);
+    const panel = checkName(`${at}.panel`, point.panel);
+    const line = checkName(`${at}.line`, point.line);
+    const value = checkFinite(`${at}.value`, point.value);
+    const bca = checkBca(`${at}.bca`, point.bca);
+    const key = JSON.stringify([panel, line, value]);
+    if (seen.has(key)) {
+      throw new ValidationError(
+        at,
+        `'${at}' repeats (${show(panel)}, ${show(line)}, ${value}); 'points' must have one BCA per panel, line and value.`,
+      );
+    }
+    seen.add(key);
+    values.push(value);
+    const row: ProfileRow = { panel, line, x: gridLabel(value), bcaPercent: 100 * bca };
+    if (point.std !== undefined) {
+      const std = checkBca(`${at}.std`, point.std);
+      row.lower = Math.max(0, 100 * (bca - std));
+      row.upper = Math.min(100, 100 * (bca + std));
+    }
+    rows.push(row);
+  });
+  const panels = [...new Set(rows.map((r) => r.panel))];
+  const lines = [...new Set(rows.map((r) => r.line))];
+  let columns = panels.length <= 4 ? panels.length : 3;
+  if (options.columns !== undefined) {
+    const c = checkFinite("options.columns", options.columns);
+    if (!Number.isInteger(c) || c < 1) {
+      throw new ValidationError(
+        "options.columns",
+        `'options.columns' must be a positive integer. Got ${c} instead.`,
+      );
+    }
+    columns = c;
+  }
+  const xLabels = sortedLabels(values);
+  const palette = categoricalPalette(lines.length);
+  const color = {
+    field: "line",
+    type: "nominal" as const,
+    title: null,
+    scale: { domain: lines, range: lines.map((_, i) => palette[i % palette.length]!) },
+  };
+  const x = {
+    field: "x",
+    type: "ordinal" as const,
+    title: xTitle,
+    sort: xLabels,
+    scale: { domain: xLabels },
+    axis: { labelAngle: 0 },
+  };
+  const y = {
+    field: "bcaPercent",
+    type: "quantitative" as const,
+    title: "BCA (%)",
+    scale: { zero: false, nice: true },
+  };
+  const layers: object[] = [];
+  if (rows.some((r) => r.lower !== undefined)) {
+    layers.push({
+      transform: [{ filter: "isValid(datum.lower)" }],
+      mark: { type: "rule", strokeWidth: 1.2, opacity: 0.7 },
+      encoding: {
+        x,
+        y: { field: "lower", type: "quantitative", title: "BCA (%)" },
+        y2: { field: "upper" },
+        color,
+      },
+    });
+  }
+  layers.push(
+    { mark: { type: "line", strokeWidth: 1.8 }, encoding: { x, y, color } },
+    {
+      mark: { type: "point", filled: true, size: 40, opacity: 1 },
+      encoding: { x, y, color },
+    },
+  );
+  const spec = {
+    $schema: VEGA_LITE_SCHEMA,
+    ...titleBlock(title, subtitle),
+    data: { values: rows },
+    facet: {
+      field: "panel",
+      type: "nominal",
+      title: null,
+      sort: panels,
+      header: { labelFontSize: 12, labelFontWeight: "bold" },
+    },
+    columns,
+    spec: { width, height, layer: layers },
+    resolve: { scale: { y: "independent" } },
+    config: { ...baseConfig, legend: { ...baseConfig.legend, orient: "bottom" } },
+  };
+  return spec as VegaLiteSpec;
 }

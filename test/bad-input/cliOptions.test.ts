@@ -52,6 +52,22 @@ describe("--out that cannot be written", () => {
     expect(readFileSync(file, "utf8")).toBe("x");
   });
 
+  it("transform --out naming a directory is refused before reading the data", async () => {
+    const model = join(dir, "pca-for-transform.json");
+    expect(
+      (await cli(["fit", "--data", csv, "--method", "pca", "--k", "3", "--out", model])).code,
+    ).toBe(0);
+    const target = join(dir, "embedding-folder");
+    mkdirSync(target);
+    const r = await cli([
+      ...["transform", "--model", model, "--data", csv, "--label-col", "last"],
+      ...["--out", target],
+    ]);
+    expectRefusal(r, /'--out' option must name a file, but .*embedding-folder is a directory/);
+    expect(readdirSync(target)).toEqual([]);
+    expect(leftovers(dir)).toEqual([]);
+  });
+
   it("experiment --out naming a file is refused and the file is untouched", async () => {
     const file = join(dir, "not-a-run");
     writeFileSync(file, "keep me");

@@ -280,6 +280,17 @@ describe("evaluate and experiment", () => {
     const k = await cli(["plot", "bca-vs-k", "--results", out, "--out", fig]);
     expect(k.code).toBe(0);
     expect(existsSync(`${fig}.svg`) && existsSync(`${fig}.png`)).toBe(true);
+    const panels = await cli([
+      "plot",
+      "bca-vs-k",
+      "--results",
+      out,
+      "--out",
+      `${fig}-panels`,
+      "--per-dataset",
+    ]);
+    expect(panels.code).toBe(0);
+    expect(readFileSync(`${fig}-panels.svg`, "utf8")).toContain("per data set");
     const sens = await cli(["plot", "sensitivity", "--results", out, "--out", fig]);
     expectOneLineError(sens, /no sdspcaan results over at least two/);
     const model = join(dir, "pca.json");

@@ -1,5 +1,5 @@
 /**
- * A golden run of `sdspcaan demo` on a reduced size with a fixed seed: every fit's
+ * A golden run of `sdspcaan demo --synthetic` on a reduced size with a fixed seed: every fit's
  * validation and test BCA and the selected k and parameters must match the
  * committed golden file. When a method changes (or one is registered), regenerate:
  *
@@ -19,6 +19,7 @@ import { cli } from "./helpers.js";
 const GOLDEN = join(repoRoot, "test", "fixtures", "cli", "demo_golden.json");
 const ARGS = [
   "demo",
+  "--synthetic",
   "--seed",
   "0",
   "--samples",
@@ -63,7 +64,7 @@ function fitOrder(a: GoldenFit, b: GoldenFit): number {
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
-describe("sdspcaan demo (golden)", () => {
+describe("sdspcaan demo --synthetic (golden)", () => {
   it("reproduces the committed results of a fixed seed", async () => {
     const out = join(dir, "demo");
     const r = await cli([...ARGS, "--out", out]);
@@ -127,5 +128,55 @@ describe("sdspcaan demo (golden)", () => {
       expect(f.testBCA).toBeCloseTo(g.testBCA as number, 12);
     });
     expect(current.table).toBe(golden.table);
+  });
+});
+
+describe("sdspcaan demo on the shipped datasets", () => {
+  it("runs the protocol on a registry data set from data/ and compares with the paper", async () => {
+    const out = join(dir, "real");
+    const r = await cli([
+      "demo",
+      "--datasets",
+      "yale",
+      "--methods",
+      "pca,sdspcaan",
+      "--repeats",
+      "1",
+      "--workers",
+      "1",
+      "--no-progress",
+      "--out",
+      out,
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/Demo: the paper's protocol on Yale \(165 x 1024, 15 classes\)/);
+    expect(r.stdout).toMatch(/In parentheses: the paper's Table IV value/);
+    expect(r.stdout).toMatch(/^\| Yale \| .*\(.*\) \| .*\(.*\) \|$/m);
+    const settings = JSON.parse(readFileSync(join(out, "settings.json"), "utf8"));
+    expect(settings).toMatchObject({ preprocess: "dataset-zscore", grid: "authors", repeats: 1 });
+    expect(settings.datasets[0].origin.path).toBe(join(repoRoot, "data", "Yale_32x32.mat"));
+    // The authors' grid varies only delta: the sensitivity figure is its profile, not heatmaps.
+    const sensitivity = readFileSync(join(out, "figures", "sensitivity.svg"), "utf8");
+    expect(sensitivity).toContain("δ multiplier");
+    expect(sensitivity).toContain("validation");
+    expect(sensitivity).not.toContain("α and β");
+    for (const f of ["bca-vs-k", "embedding"]) {
+      expect(existsSync(join(out, "figures", `${f}.png`))).toBe(true);
+    }
+    // One data set: its own curve already, no per-data-set panels.
+    expect(existsSync(join(out, "figures", "bca-vs-k-per-dataset.svg"))).toBe(false);
+  });
+
+  it.each([
+    [["--samples", "50"], /--samples sizes the generated data of 'demo --synthetic'/],
+    [["--synthetic", "--datasets", "Yale"], /--datasets names registry data sets/],
+    [["--datasets", "Yale,mnist"], /'mnist' is not a data set of the registry/],
+    [["--repeats", "0"], /'--repeats' option must be an integer in \[1, inf\)/],
+  ])("refuses %j with a one-line error", async (args, pattern) => {
+    const r = await cli(["demo", ...args, "--out", join(dir, "refused"), "--no-progress"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(pattern);
+    expect(existsSync(join(dir, "refused"))).toBe(false);
   });
 });

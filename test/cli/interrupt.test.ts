@@ -34,6 +34,7 @@ describe("Ctrl-C during an experiment", () => {
       "tsx",
       join(repoRoot, "src", "cli", "bin.ts"),
       "demo",
+      "--synthetic",
       "--samples",
       "200",
       "--features",

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
   bcaVersusK,
+  sensitivityProfile,
   sensitivitySurface,
   sensitivitySurfaces,
+  variedParams,
 } from "../../src/experiment/figures.js";
 import type { FitRecord } from "../../src/experiment/records.js";
 import { rec } from "./makeRecord.js";
@@ -96,6 +98,74 @@ describe("sensitivitySurface", () => {
     expect(() => sensitivitySurface(records, { x: "beta", y: "beta" })).toThrow(/different/);
     expect(() => sensitivitySurface(records, { x: "gamma" as never, y: "beta" })).toThrow(
       /'x' axis must be one of alpha, beta, delta, eta/,
+    );
+  });
+});
+
+describe("sensitivityProfile (a grid that varies one parameter)", () => {
+  // The authors' grid: alpha = beta = 1, delta in {0.1, 1, 10}; k in {10, 20}; two
+  // datasets, two repeats of A and one of B.
+  const records: FitRecord[] = [];
+  const add = (dataset: string, repeat: number, best: { k: number; delta: number }) => {
+    for (const k of [10, 20]) {
+      for (const delta of [0.1, 1, 10]) {
+        const chosen = k === best.k && delta === best.delta;
+        records.push(
+          rec({
+            dataset,
+            repeat,
+            k,
+            params: { alpha: 1, beta: 1, delta },
+            valBCA: chosen ? 0.9 : 0.5 + delta / 100,
+            testBCA: (repeat + 1) / 10 + k / 1000 + delta / 100,
+          }),
+        );
+      }
+    }
+  };
+  add("A", 0, { k: 20, delta: 1 });
+  add("A", 1, { k: 10, delta: 10 });
+  add("B", 0, { k: 10, delta: 0.1 });
+
+  it("finds the parameters that vary", () => {
+    expect(variedParams(records, "sdspcaan")).toEqual(["delta"]);
+    expect(variedParams(records, "pca")).toEqual([]);
+  });
+
+  it("'selected' holds k at each repeat's choice and averages over repeats per dataset", () => {
+    const p = sensitivityProfile(records, { param: "delta" });
+    expect(p.values).toEqual([0.1, 1, 10]);
+    expect(Object.keys(p.perDataset)).toEqual(["A", "B"]);
+    const a = p.perDataset.A;
+    expect(a.map((x) => [x.value, x.n])).toEqual([
+      [0.1, 2],
+      [1, 2],
+      [10, 2],
+    ]);
+    // Repeat 0 at k = 20, repeat 1 at k = 10.
+    const test = (repeat: number, k: number, delta: number) =>
+      (repeat + 1) / 10 + k / 1000 + delta / 100;
+    expect(a[1].testMean).toBeCloseTo((test(0, 20, 1) + test(1, 10, 1)) / 2, 15);
+    expect(a[1].testStd).toBeCloseTo(Math.abs(test(0, 20, 1) - test(1, 10, 1)) / Math.SQRT2, 15);
+    // The chosen value's point is the selected fit's (val 0.9) averaged with the other repeat.
+    expect(a[1].valMean).toBeCloseTo((0.9 + 0.51) / 2, 15);
+    expect(p.perDataset.B.map((x) => x.testStd)).toEqual([0, 0, 0]);
+  });
+
+  it("'best' chooses k again at each value", () => {
+    const p = sensitivityProfile(records, { param: "delta", others: "best", datasets: ["B"] });
+    expect(Object.keys(p.perDataset)).toEqual(["B"]);
+    // At delta = 1 and 10 both k validate alike (0.5 + delta / 100): ties go to the smaller k.
+    expect(p.perDataset.B[2].testMean).toBeCloseTo(0.1 + 0.01 + 0.1, 15);
+    expect(p.perDataset.B[0].valMean).toBeCloseTo(0.9, 15);
+  });
+
+  it("refuses a parameter that is not one and an unknown reading", () => {
+    expect(() => sensitivityProfile(records, { param: "gamma" as never })).toThrow(
+      /'param' axis must be one of alpha, beta, delta, eta/,
+    );
+    expect(() => sensitivityProfile(records, { param: "delta", others: "worst" as never })).toThrow(
+      /"selected" or "best"/,
     );
   });
 });

@@ -1,6 +1,8 @@
 /**
- * Where tests find the paper's datasets: $SDSPCAAN_DATA, else ../shared/data
- * relative to the repository root. A missing file is a loud failure, never a skip.
+ * Where tests find the paper's datasets: the repository's own data/ folder, always.
+ * There is no override on purpose: an SDSPCAAN_DATA exported in a developer's shell
+ * must not make the suite read files outside the checkout, and data/ is what a fresh
+ * clone and CI test. A missing file is a loud failure, never a skip.
  */
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -8,18 +10,17 @@ import { fileURLToPath } from "node:url";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
+/** The repository's data/ folder. */
 export function dataDir(): string {
-  return process.env.SDSPCAAN_DATA
-    ? resolve(process.env.SDSPCAAN_DATA)
-    : resolve(repoRoot, "..", "shared", "data");
+  return join(repoRoot, "data");
 }
 
-/** Absolute path of a dataset file; throws (failing the test) when it is missing. */
+/** Absolute path of a dataset file in data/; throws (failing the test) when it is missing. */
 export function dataFile(name: string): string {
   const p = join(dataDir(), name);
   if (!existsSync(p)) {
     throw new Error(
-      `Test data file ${p} is missing. Set SDSPCAAN_DATA to the folder holding the paper's datasets (default ../shared/data).`,
+      `Test data file ${p} is missing. The paper's datasets are committed under data/ (see data/README.md); restore it with 'git checkout -- data'.`,
     );
   }
   return p;

@@ -6,10 +6,10 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runCli } from "../../src/cli/main.js";
-import { dataFile, fixtureFile } from "../helpers/data.js";
+import { dataFile, fixtureFile, repoRoot } from "../helpers/data.js";
 
 interface Run {
   code: number;
@@ -72,6 +72,24 @@ describe("sdspcaan datasets", () => {
     const rows = JSON.parse(json.stdout) as { name: string; source: string | null }[];
     expect(rows.find((x) => x.name === "ORL")?.source).toBe("data-dir");
     expect(rows).toHaveLength(10);
+  });
+
+  it("list finds every data set in the repository's data/ when nothing else is given", async () => {
+    vi.stubEnv("SDSPCAAN_DATA", "");
+    try {
+      const r = await cli(["datasets", "list", "--json"]);
+      expect(r.code).toBe(0);
+      const rows = JSON.parse(r.stdout) as { name: string; path: string; source: string }[];
+      for (const row of rows) {
+        expect(row.source, row.name).toBe("repository");
+        expect(row.path).toBe(join(repoRoot, "data", basename(row.path)));
+      }
+      const text = await cli(["datasets", "list"]);
+      expect(text.stdout).toContain(`${join(repoRoot, "data", "Yale_32x32.mat")} (repository)`);
+      expect(text.stdout).toMatch(/searched, in order: .*data \(repository\)/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it("info --json gives samples, features, classes, class counts and format", async () => {

@@ -1,6 +1,6 @@
 /**
  * The paper's nine data files and clean1.data load with the shapes and class
- * counts of ../shared/data/README.md and the values scipy reads
+ * counts of data/README.md and the values scipy reads
  * (test/fixtures/io/spot_values.json, made by scripts/fixtures/io_spot_values.py).
  */
 import { readFileSync } from "node:fs";

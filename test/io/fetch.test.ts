@@ -15,12 +15,18 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/core/errors.js";
 import { FetchError, fetchDataset, sha256File } from "../../src/io/fetch.js";
-import { dataDirectories, defaultCacheDir, locateDataFile } from "../../src/io/locate.js";
+import {
+  dataDirectories,
+  defaultCacheDir,
+  locateDataFile,
+  repositoryDataDir,
+} from "../../src/io/locate.js";
 import { DATASETS, findDataset } from "../../src/io/registry.js";
-import { dataFile } from "../helpers/data.js";
+import { dataFile, repoRoot } from "../helpers/data.js";
 
 const yale = readFileSync(dataFile("Yale_32x32.mat"));
 let server: Server;
@@ -187,31 +193,64 @@ describe("the registry", () => {
 });
 
 describe("the data lookup order", () => {
-  it("is --data-dir, then SDSPCAAN_DATA, then ../shared/data, then the cache", () => {
+  // (Every path below is inside a temporary folder: "shared" is a sibling of "repo" there.)
+  it("is --data-dir, SDSPCAAN_DATA, the repository's data/, the shared folder beside the working directory, then the cache", () => {
     const root = tempDir();
     try {
-      const dirs = ["opt", "env", "work/shared/data", "cache"].map((d) => join(root, d));
+      const sibling = join("work", "shared", "data");
+      const dirs = ["opt", "env", join("checkout", "data"), sibling, "cache"].map((d) =>
+        join(root, d),
+      );
       for (const d of dirs) mkdirSync(d, { recursive: true });
       const cwd = join(root, "work", "repo");
       mkdirSync(cwd, { recursive: true });
-      const options = { dataDir: dirs[0], env: { SDSPCAAN_DATA: dirs[1] }, cwd, cacheDir: dirs[3] };
-      expect(dataDirectories(options).map((d) => [d.dir, d.source])).toEqual([
-        [dirs[0], "data-dir"],
-        [dirs[1], "env"],
-        [dirs[2], "shared"],
-        [dirs[3], "cache"],
-      ]);
+      const options = {
+        dataDir: dirs[0],
+        env: { SDSPCAAN_DATA: dirs[1] },
+        repositoryDir: dirs[2],
+        cwd,
+        cacheDir: dirs[4],
+      };
+      const sources = ["data-dir", "env", "repository", "shared", "cache"];
+      expect(dataDirectories(options).map((d) => [d.dir, d.source])).toEqual(
+        dirs.map((d, i) => [d, sources[i]]),
+      );
       expect(locateDataFile("ORL_32x32.mat", options)).toBeNull();
-      const sources = ["cache", "shared", "env", "data-dir"];
-      [3, 2, 1, 0].forEach((k, step) => {
+      // Filling the folders from the last to the first, each new copy wins.
+      [4, 3, 2, 1, 0].forEach((k) => {
         writeFileSync(join(dirs[k], "ORL_32x32.mat"), "x");
         expect(locateDataFile("ORL_32x32.mat", options)).toEqual({
           path: join(dirs[k], "ORL_32x32.mat"),
-          source: sources[step],
+          source: sources[k],
         });
       });
     } finally {
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("finds the repository's data/ from the module's location, whatever the working directory", () => {
+    expect(repositoryDataDir()).toBe(join(repoRoot, "data"));
+    // The built module sits at the same depth: dist/io/locate.js.
+    const dist = pathToFileURL(join(repoRoot, "dist", "io", "locate.js")).href;
+    expect(repositoryDataDir(dist)).toBe(join(repoRoot, "data"));
+    const elsewhere = tempDir();
+    try {
+      const options = { env: {}, cwd: elsewhere, cacheDir: join(elsewhere, "cache") };
+      expect(dataDirectories(options).map((d) => d.source)).toEqual([
+        "repository",
+        "shared",
+        "cache",
+      ]);
+      expect(locateDataFile("Yale_32x32.mat", options)).toEqual({
+        path: join(repoRoot, "data", "Yale_32x32.mat"),
+        source: "repository",
+      });
+      // SDSPCAAN_DATA pointing at the same folder is one entry, under the earlier rule.
+      const same = { ...options, env: { SDSPCAAN_DATA: join(repoRoot, "data") } };
+      expect(dataDirectories(same).map((d) => d.source)).toEqual(["env", "shared", "cache"]);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
     }
   });
 

@@ -93,6 +93,17 @@ describe.each(names)("contract: %s", (name) => {
     expect(a.rows).toBe(X.length);
   });
 
+  it("transforms a subset of rows into exactly those rows of the full transform", () => {
+    const model = make().fit(X, y);
+    const full = model.transform(X);
+    const rows = [5, 0, X.length - 1, 5];
+    const part = model.transform(rows.map((i) => X[i]));
+    expect(part.rows).toBe(rows.length);
+    rows.forEach((i, r) => {
+      expect(Array.from(part.row(r))).toEqual(Array.from(full.row(i)));
+    });
+  });
+
   it("does not mutate its inputs", () => {
     const X0 = structuredClone(X);
     const y0 = [...y];

@@ -1,5 +1,5 @@
 /**
- * Agreement with the independent NumPy/SciPy reference (../shared/reference) on the
+ * Agreement with the independent NumPy/SciPy reference (not part of this repository) on the
  * same training data and options: subspaces within 1e-6 rad, the same iteration
  * counts and final lambda where both stop by the same rule.
  * Fixture: test/fixtures/methods/reference_fits.json (its "command" field says how it

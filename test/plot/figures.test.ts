@@ -7,6 +7,7 @@ import {
   renderSvg,
   sensitivityHeatmapPanels,
   sensitivityHeatmaps,
+  sensitivityProfiles,
   type VegaLiteSpec,
 } from "../../src/plot/index.js";
 import { bcaSeries, clusters, GRID, METHODS, sensitivityGrid } from "./samples.js";
@@ -123,6 +124,58 @@ describe("sensitivity heatmaps (paper Fig. 2)", () => {
     );
     expect(texts).toContain("(b) α and δ");
     expect(texts).toContain("80.0");
+  });
+});
+
+describe("bcaVersusKFigure with panels", () => {
+  it("draws one panel per data set in the order given, each with its own BCA axis", async () => {
+    const series = ["Yale", "ORL"].flatMap((panel, p) =>
+      bcaSeries()
+        .filter((s) => (p === 0 ? s.k <= 30 : s.k >= 40))
+        .map((s) => ({ ...s, panel, bca: s.bca - 0.3 * p })),
+    );
+    const { texts } = await render(bcaVersusKFigure(series, { title: "Per data set" }));
+    expect(texts.indexOf("Yale")).toBeLessThan(texts.indexOf("ORL"));
+    expect(texts.filter((t) => t === "BCA (%)")).toHaveLength(2);
+    expect(texts.filter((t) => t === "Subspace dimensionality k")).toHaveLength(2);
+    for (const method of METHODS) expect(texts).toContain(method);
+  });
+});
+
+describe("sensitivity over fewer parameters", () => {
+  it("draws only the heatmap panels given, unlettered when there is one", async () => {
+    const panel = GRID.flatMap((x) => GRID.map((y) => ({ x, y, bca: 0.7 + 0.001 * x })));
+    const { texts } = await render(sensitivityHeatmapPanels({ alphaBeta: panel }));
+    expect(texts).toContain("α and β");
+    expect(texts.some((t) => t.includes("δ"))).toBe(false);
+    const two = await render(sensitivityHeatmapPanels({ betaDelta: panel, alphaBeta: panel }));
+    expect(two.texts).toContain("(a) β and δ");
+    expect(two.texts).toContain("(b) α and β");
+  });
+
+  it("draws a one-parameter profile per panel, with lines, error bars and the axis title", async () => {
+    const points = ["Yale", "ORL"].flatMap((panel, p) =>
+      GRID.flatMap((value, i) => [
+        { panel, line: "test", value, bca: 0.5 + 0.1 * p + 0.01 * i, std: 0.02 },
+        { panel, line: "validation", value, bca: 0.52 + 0.1 * p + 0.005 * i },
+      ]),
+    );
+    const spec = sensitivityProfiles(points, {
+      title: "SDSPCAAN: BCA over δ",
+      subtitle: "k at its selected value",
+      xTitle: "δ multiplier",
+    });
+    const { svg, texts } = await render(spec);
+    for (const t of ["SDSPCAAN: BCA over δ", "Yale", "ORL", "test", "validation"]) {
+      expect(texts).toContain(t);
+    }
+    // One axis title per panel: each data set has its own BCA scale.
+    expect(texts.filter((t) => t === "δ multiplier")).toHaveLength(2);
+    expect(texts.filter((t) => t === "BCA (%)")).toHaveLength(2);
+    for (const g of GRID) expect(texts).toContain(String(g));
+    // The multipliers are evenly spaced categories in ascending order.
+    const ticks = GRID.map((g) => svg.indexOf(`>${g}<`));
+    expect([...ticks].sort((a, b) => a - b)).toEqual(ticks);
   });
 });
 

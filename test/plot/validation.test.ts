@@ -6,6 +6,7 @@ import {
   reduceSensitivityGrid,
   sensitivityHeatmapPanels,
   sensitivityHeatmaps,
+  sensitivityProfiles,
 } from "../../src/plot/index.js";
 import { bcaSeries, clusters, GRID, sensitivityGrid } from "./samples.js";
 
@@ -24,6 +25,18 @@ function expectInvalid(build: () => unknown, argument: string): void {
 
 describe("bcaVersusKFigure rejects bad input", () => {
   const good = { method: "PCA", k: 10, bca: 0.8 };
+
+  it("wants a panel on every point or on none, and one point per (panel, method, k)", () => {
+    const a = { method: "PCA", k: 10, bca: 0.8, panel: "Yale" };
+    expectInvalid(
+      () => bcaVersusKFigure([a, { method: "PCA", k: 20, bca: 0.8 }]),
+      "series[1].panel",
+    );
+    expectInvalid(() => bcaVersusKFigure([{ ...a, panel: "" }]), "series[0].panel");
+    expectInvalid(() => bcaVersusKFigure([a, { ...a }]), "series[1]");
+    // The same (method, k) in two panels is two points.
+    expect(() => bcaVersusKFigure([a, { ...a, panel: "ORL" }])).not.toThrow();
+  });
 
   it("names the series or the point at fault", () => {
     expectInvalid(() => bcaVersusKFigure([]), "series");
@@ -86,9 +99,10 @@ describe("sensitivity heatmaps reject bad input", () => {
 
   it("checks each panel of the per-panel form", () => {
     const panel = GRID.flatMap((x) => GRID.map((y) => ({ x, y, bca: 0.7 })));
+    expectInvalid(() => sensitivityHeatmapPanels({}), "panels");
     expectInvalid(
-      () => sensitivityHeatmapPanels({ betaDelta: panel, alphaDelta: panel } as never),
-      "panels.alphaBeta",
+      () => sensitivityHeatmapPanels({ betaDelta: panel, alphaGamma: panel } as never),
+      "panels.alphaGamma",
     );
     expectInvalid(
       () =>
@@ -108,6 +122,24 @@ describe("sensitivity heatmaps reject bad input", () => {
         }),
       "panels.alphaDelta[0].bca",
     );
+  });
+});
+
+describe("sensitivity profiles reject bad input", () => {
+  const good = { panel: "Yale", line: "test", value: 1, bca: 0.5 };
+  it("names the point or the option at fault", () => {
+    expectInvalid(() => sensitivityProfiles([]), "points");
+    expectInvalid(() => sensitivityProfiles([{ ...good, panel: "" }]), "points[0].panel");
+    expectInvalid(
+      () => sensitivityProfiles([good, { ...good, line: 3 as never }]),
+      "points[1].line",
+    );
+    expectInvalid(() => sensitivityProfiles([{ ...good, value: Number.NaN }]), "points[0].value");
+    expectInvalid(() => sensitivityProfiles([{ ...good, bca: 50 }]), "points[0].bca");
+    expectInvalid(() => sensitivityProfiles([{ ...good, std: -0.1 }]), "points[0].std");
+    expectInvalid(() => sensitivityProfiles([good, { ...good }]), "points[1]");
+    expectInvalid(() => sensitivityProfiles([good], { columns: 0 }), "options.columns");
+    expectInvalid(() => sensitivityProfiles([good], { width: 5 }), "options.width");
   });
 });
 

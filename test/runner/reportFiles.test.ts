@@ -63,7 +63,8 @@ describe("writeRunReports", () => {
 
   it("draws BCA versus k, the sensitivity heatmaps and an embedding reloaded from its origin", async () => {
     const report = await writeRunReports(out, { embeddingDataset: "Larger" });
-    for (const name of ["bca-vs-k", "embedding"]) {
+    // Two data sets: the paper's average over them, and one panel per data set.
+    for (const name of ["bca-vs-k", "bca-vs-k-per-dataset", "embedding"]) {
       expect(existsSync(join(out, "figures", `${name}.svg`))).toBe(true);
       expect(existsSync(join(out, "figures", `${name}.png`))).toBe(true);
     }
@@ -72,6 +73,15 @@ describe("writeRunReports", () => {
     expect(report.warnings).toEqual([]);
     const svg = readFileSync(join(out, "figures", "embedding.svg"), "utf8");
     expect(svg).toContain("embedding of Larger");
+    const panels = readFileSync(join(out, "figures", "bca-vs-k-per-dataset.svg"), "utf8");
+    expect(panels).toContain(">Small<");
+    expect(panels).toContain(">Larger<");
+    // The authors'-style grid varies delta only: a profile over it, not heatmaps.
+    if (hasSensitivity) {
+      const sensitivity = readFileSync(join(out, "figures", "sensitivity.svg"), "utf8");
+      expect(sensitivity).toContain("δ multiplier");
+      expect(sensitivity).not.toContain("β and δ");
+    }
   });
 
   it("says why when the data of the embedding cannot be reloaded", async () => {

@@ -280,7 +280,7 @@ export function registerDatasetsCommand(program: Command): void {
   datasets
     .command("list")
     .description(
-      "List the registry and where each file is found (--data-dir, $SDSPCAAN_DATA, ../shared/data, the cache).",
+      "List the registry and where each file is found (--data-dir, $SDSPCAAN_DATA, the repository's data/, ../shared/data, the cache).",
     )
     .option("--data-dir <dir>", "look here first for data files")
     .option("--json", "print JSON")

@@ -66,7 +66,7 @@ export function registerEvaluateCommand(program: Command): void {
     .option("--json", "print JSON (keys valBCA, testBCA, iterations, fitMs, ...)")
     .option("--no-progress", "no progress display")
     .action(async (flags: EvaluateFlags) => {
-      const { method, options } = methodFromFlags(flags);
+      const { method, options } = methodFromFlags(flags, cmd);
       const preprocess = parsePreprocess(flags.preprocess);
       const repeat = parseInteger("--repeat", flags.repeat, 0) as number;
       const seed = parseInteger("--seed", flags.seed, 0, 2 ** 32 - 1) ?? 0;

@@ -6,15 +6,14 @@
  */
 import type { Command } from "commander";
 import { ValidationError } from "../../core/errors.js";
-import { PREPROCESSINGS, zscoreStatistics } from "../../experiment/preprocess.js";
-import type { InputPreprocessing } from "../../methods/estimator.js";
+import { Standardizer } from "../../core/standardizer.js";
+import { PREPROCESSINGS } from "../../experiment/preprocess.js";
 import { createMethod } from "../../methods/registry.js";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
 import { FitProgressDisplay } from "./progress.js";
 import {
   addDataFormatOptions,
   addMethodOptions,
-  applyPreprocessing,
   type DataFlags,
   formatDuration,
   labelColumnFlag,
@@ -66,7 +65,7 @@ export function registerFitCommand(program: Command): void {
     .requiredOption("--out <model.json>", "where to write the model")
     .option("--no-progress", "no progress display")
     .action(async (flags: FitFlags) => {
-      const { method, options } = methodFromFlags(flags);
+      const { method, options } = methodFromFlags(flags, cmd);
       checkOutputFile("--out", flags.out);
       if (flags.splits !== undefined && flags.trainAll) {
         throw new ValidationError(
@@ -102,29 +101,26 @@ export function registerFitCommand(program: Command): void {
       const Xtrain = rows === null ? data.X : data.X.selectRows(rows);
       const y = data.y;
       const ytrain = y === null || rows === null ? y : Array.from(rows, (i) => y[i]);
-      let preprocessing: InputPreprocessing | null = null;
-      if (preprocess !== "none") {
-        // dataset-zscore uses every row, as the authors did; train-zscore only the training rows.
-        const stats = zscoreStatistics(preprocess === "dataset-zscore" ? data.X : Xtrain);
-        preprocessing = {
-          method: preprocess,
-          center: Array.from(stats.center),
-          scale: Array.from(stats.scale),
-        };
-      }
+      // dataset-zscore uses every row, as the authors did; train-zscore only the training rows.
+      const standardizer =
+        preprocess === "none"
+          ? null
+          : Standardizer.fit(preprocess === "dataset-zscore" ? data.X : Xtrain, {
+              method: preprocess,
+            });
       // A fit runs on this thread: Ctrl-C ends the process, and as the model is
       // written only at the end (atomically) nothing half-written is left behind.
       const display = flags.progress === false ? null : new FitProgressDisplay();
       try {
         model.fit(
-          applyPreprocessing(Xtrain, preprocessing),
+          standardizer === null ? Xtrain : standardizer.transform(Xtrain),
           ytrain,
           display ? { onProgress: (p) => display.update(p) } : {},
         );
       } finally {
         display?.stop();
       }
-      model.setPreprocessing(preprocessing);
+      model.setPreprocessing(standardizer === null ? null : standardizer.toJSON());
       writeFileAtomic("--out", flags.out, `${JSON.stringify(model.toJSON(), null, 2)}\n`);
       const info = model.fitInfo;
       const where = rows === null ? "all rows" : `the training part of split ${repeat}`;

@@ -1,8 +1,9 @@
 /**
  * `sdspcaan plot`: single figures as SVG and PNG.
- * - `plot bca-vs-k --results DIR --out FIG`: test BCA versus k (the paper's Fig. 1);
- * - `plot sensitivity --results DIR --out FIG`: SDSPCAAN's BCA over pairs of its
- *   multipliers (Fig. 2);
+ * - `plot bca-vs-k --results DIR --out FIG [--per-dataset]`: test BCA versus k (the
+ *   paper's Fig. 1), averaged over data sets or one panel each;
+ * - `plot sensitivity --results DIR --out FIG`: SDSPCAAN's BCA over the parameters
+ *   the grid varied (Fig. 2: heatmaps over pairs, or a profile over one);
  * - `plot embedding (--model M --data F | --embedding CSV) --out FIG`: the first two
  *   components of an embedding, coloured by class.
  */
@@ -65,28 +66,41 @@ export function registerPlotCommand(program: Command): void {
     .requiredOption("--results <dir>", "results directory of an experiment")
     .requiredOption("--out <fig>", "output path without extension (writes .svg and .png)")
     .option("--methods <list>", "comma-separated methods to draw (default all)")
-    .action(async (flags: { results: string; out: string; methods?: string }) => {
-      checkFigureOut(flags.out);
-      const { records, settings } = recordsOf(flags.results);
-      const methods = flags.methods
-        ?.split(",")
-        .map((m) => m.trim().toLowerCase().replace(/_/g, "-"));
-      const used = methods ? records.filter((r) => methods.includes(r.method)) : records;
-      if (used.length === 0) {
-        throw new ValidationError("methods", `No records of ${flags.methods} in ${flags.results}.`);
-      }
-      await save(bcaVersusKSpec(used, settings), flags.out);
-    });
+    .option("--per-dataset", "one panel per data set instead of the average over data sets")
+    .action(
+      async (flags: { results: string; out: string; methods?: string; perDataset?: boolean }) => {
+        checkFigureOut(flags.out);
+        const { records, settings } = recordsOf(flags.results);
+        const methods = flags.methods
+          ?.split(",")
+          .map((m) => m.trim().toLowerCase().replace(/_/g, "-"));
+        const used = methods ? records.filter((r) => methods.includes(r.method)) : records;
+        if (used.length === 0) {
+          throw new ValidationError(
+            "methods",
+            `No records of ${flags.methods} in ${flags.results}.`,
+          );
+        }
+        await save(
+          bcaVersusKSpec(used, settings, undefined, { perDataset: flags.perDataset === true }),
+          flags.out,
+        );
+      },
+    );
   oneLineErrors(bca);
 
   const sens = plot
     .command("sensitivity")
     .description(
-      "BCA of SDSPCAAN (or --method) over pairs of its multipliers (the paper's Fig. 2).",
+      "BCA of SDSPCAAN (or --method) over the parameters its grid varied: heatmaps over pairs of multipliers (the paper's Fig. 2), or a profile per data set when one parameter varied.",
     )
     .requiredOption("--results <dir>", "results directory of an experiment")
     .requiredOption("--out <fig>", "output path without extension (writes .svg and .png)")
-    .option("--method <name>", "a method tuned over alpha, beta and delta", "sdspcaan")
+    .option(
+      "--method <name>",
+      "a method with tuned parameters: sdspcaan, sdspca-lpp, sdspca or jpcda",
+      "sdspcaan",
+    )
     .action(async (flags: { results: string; out: string; method: string }) => {
       checkFigureOut(flags.out);
       const { records, settings } = recordsOf(flags.results);
@@ -95,7 +109,7 @@ export function registerPlotCommand(program: Command): void {
       if (spec === null) {
         throw new ValidationError(
           "method",
-          `${flags.results} has no ${method} results over at least two (alpha, beta, delta) grid points; run the experiment with a grid that varies them (e.g. --grid paper).`,
+          `${flags.results} has no ${method} results over at least two values of a parameter; run the experiment with a grid that varies one (e.g. --grid authors or paper).`,
         );
       }
       await save(spec, flags.out);

@@ -10,15 +10,22 @@ import {
   SdspcaanError,
   ValidationError,
 } from "../../core/errors.js";
+import type { OptionSchema, OptionSpec } from "../../core/options.js";
 import type { Label } from "../../core/validate.js";
 import { checkPreprocessing, type Preprocessing } from "../../experiment/preprocess.js";
 import { readJsonFile } from "../../experiment/resultsFile.node.js";
 import { parseSplitFile, type Split } from "../../experiment/splits.js";
 import type { LoadOptions } from "../../io/load.js";
 import { openDataset } from "../../io/load.js";
-import { Matrix } from "../../linalg/matrix.js";
-import type { Estimator, InputPreprocessing } from "../../methods/estimator.js";
-import { loadModel, methodDescriptor, normalizeMethodName } from "../../methods/registry.js";
+import type { Matrix } from "../../linalg/matrix.js";
+import type { Estimator } from "../../methods/estimator.js";
+import {
+  loadModel,
+  methodDescriptor,
+  methodDescriptors,
+  methodNames,
+  normalizeMethodName,
+} from "../../methods/registry.js";
 
 /** Writes a line (or lines) to standard output. */
 export function out(text: string): void {
@@ -182,7 +189,7 @@ export function addDataFormatOptions(cmd: Command): Command {
   );
   return cmd.option(
     "--data-dir <dir>",
-    "folder searched first for registry data sets (then $SDSPCAAN_DATA, ../shared/data, the cache)",
+    "folder searched first for registry data sets (then $SDSPCAAN_DATA, the repository's data/, ../shared/data, the cache)",
   );
 }
 
@@ -300,64 +307,91 @@ export function readSplitFile(path: string, n: number): Split[] {
   }
 }
 
-/** Method flags; each goes to the method only when given (the method rejects options it lacks). */
+/**
+ * Method flags: --method, --k, --set, and one flag per option of the registered
+ * methods (generated from their descriptors, so a new method's options get flags
+ * without touching this file). Commander stores `--max-iter` as `maxIter`, the
+ * option's own name.
+ */
 export interface MethodFlags {
   readonly method?: string;
   readonly k?: string;
-  readonly alpha?: string;
-  readonly beta?: string;
-  readonly delta?: string;
-  readonly eta?: string;
-  readonly m?: string;
-  readonly clusters?: string;
-  readonly stopRule?: string;
-  readonly tol?: string;
-  readonly maxIter?: string;
-  readonly eps?: string;
   readonly seed?: string;
   readonly set?: readonly string[];
+  readonly [option: string]: unknown;
 }
 
-/** Adds --method, --k and the method options. */
+/** `maxIter` -> `max-iter`. */
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** One generated flag: the option it sets, and which methods have it. */
+interface MethodOptionFlag {
+  readonly name: string;
+  readonly flag: string;
+  readonly spec: OptionSpec;
+  readonly methods: string[];
+}
+
+/**
+ * The flags of every option of the registered methods except k and seed (which
+ * have flags of their own), in registration order, without the names the command
+ * already uses for something else (those stay reachable through --set).
+ */
+function methodOptionFlags(cmd: Command): MethodOptionFlag[] {
+  const taken = new Set(cmd.options.map((o) => o.long));
+  const byName = new Map<string, MethodOptionFlag>();
+  for (const d of methodDescriptors()) {
+    for (const [name, spec] of Object.entries(d.options as OptionSchema)) {
+      if (name === "k" || name === "seed") continue;
+      const flag = `--${kebab(name)}`;
+      if (taken.has(flag)) continue;
+      const entry = byName.get(name) ?? { name, flag, spec, methods: [] };
+      entry.methods.push(d.name);
+      byName.set(name, entry);
+    }
+  }
+  return [...byName.values()];
+}
+
+/** "<value>" placeholder and help text of a generated flag. */
+function flagHelp(f: MethodOptionFlag): { usage: string; help: string } {
+  const { spec } = f;
+  const usage =
+    spec.type === "enum"
+      ? `<${spec.values.join("|")}>`
+      : spec.type === "boolean"
+        ? "<true|false>"
+        : spec.type === "integer"
+          ? "<n>"
+          : "<x>";
+  const all = f.methods.length === methodDescriptors().length;
+  const who = all ? "" : ` [${f.methods.join(", ")}]`;
+  return { usage, help: `${spec.doc}${who}` };
+}
+
+/** The method-option flags each command got from `addMethodOptions`. */
+const GENERATED = new WeakMap<Command, MethodOptionFlag[]>();
+
+/** Adds --method, --k, a flag per method option (expert ones in their own help group), --seed, --set. */
 export function addMethodOptions(cmd: Command, { seedHelp }: { seedHelp: string }): Command {
+  cmd
+    .requiredOption("--method <name>", `${methodNames().join(", ")} (case-insensitive, _ for -)`)
+    .requiredOption("--k <k>", "subspace dimension k");
+  const generated = methodOptionFlags(cmd);
+  GENERATED.set(cmd, generated);
+  for (const f of generated) {
+    const { usage, help } = flagHelp(f);
+    const option = new Option(`${f.flag} ${usage}`, help);
+    if (f.spec.expert) option.helpGroup("Expert method options:");
+    else option.helpGroup("Method options:");
+    cmd.addOption(option);
+  }
   return cmd
-    .requiredOption(
-      "--method <name>",
-      "baseline, pca, sdspca, pcan, spcan, sdspca-lpp, sdspcaan, jpcda, slnp, lda, lpp (case-insensitive, _ for -)",
-    )
-    .requiredOption("--k <k>", "subspace dimension k")
-    .option("--alpha <a>", "multiplier a of alpha = a Tr(XX^T)/Tr(YY^T) (SDSPCA family)")
-    .option("--beta <b>", "multiplier b of beta = b Tr(XX^T)/Tr(D) (SDSPCA family)")
-    .option(
-      "--delta <c>",
-      "multiplier c of delta = c Tr(XX^T)/Tr(XX^T L XX^T) (SDSPCA-LPP, SDSPCAAN)",
-    )
-    .option("--eta <eta>", "JPCDA's ridge weight")
-    .option("--m <m>", "number of adaptive neighbours (default min(15, n - 2))")
-    .option("--clusters <c>", "PCAN's number of clusters")
-    .option("--stop-rule <rule>", "stop test: aligned, paper or subspace")
-    .option("--tol <tol>", "tolerance of the stop test")
-    .option("--max-iter <T>", "maximum outer iterations")
-    .option("--eps <eps>", "small constant against division by zero")
     .option("--seed <s>", seedHelp)
-    .option("--set <name=value...>", "any other option of the method, e.g. --set weight=binary");
+    .option("--set <name=value...>", "any option of the method by name, e.g. --set weight=binary");
 }
-
-/** Method options that have a flag of their own; `--set` must not give them a second time. */
-const DEDICATED_FLAGS: Readonly<Record<string, string>> = {
-  k: "--k",
-  alpha: "--alpha",
-  beta: "--beta",
-  delta: "--delta",
-  eta: "--eta",
-  m: "--m",
-  clusters: "--clusters",
-  stopRule: "--stop-rule",
-  tol: "--tol",
-  maxIter: "--max-iter",
-  eps: "--eps",
-  seed: "--seed",
-};
 
 function parseSetValue(raw: string): unknown {
   const v = raw.trim();
@@ -369,8 +403,31 @@ function parseSetValue(raw: string): unknown {
   return v;
 }
 
+/** A generated flag's value as its option's type (the method then checks its range). */
+function parseFlagValue(flag: string, spec: OptionSpec, raw: string): unknown {
+  switch (spec.type) {
+    case "integer":
+      return raw.trim() === "null" && spec.default === null
+        ? null
+        : parseInteger(flag, raw, Number.MIN_SAFE_INTEGER);
+    case "number":
+      return raw.trim() === "null" && spec.default === null ? null : parseNumber(flag, raw);
+    case "boolean":
+      if (raw === "true" || raw === "false") return raw === "true";
+      throw new ValidationError(
+        flag.replace(/^--/, ""),
+        `The '${flag}' option must be true or false. Got ${JSON.stringify(raw)} instead.`,
+      );
+    case "enum":
+      return raw;
+  }
+}
+
 /** The method's name (normalised, registered) and its constructor options from the flags. */
-export function methodFromFlags(flags: MethodFlags): {
+export function methodFromFlags(
+  flags: MethodFlags,
+  cmd?: Command,
+): {
   method: string;
   options: Record<string, unknown>;
 } {
@@ -378,30 +435,33 @@ export function methodFromFlags(flags: MethodFlags): {
     throw new ValidationError("method", "The '--method' option is required.");
   }
   const method = normalizeMethodName(flags.method);
-  const schema = methodDescriptor(flags.method).options;
+  const schema = methodDescriptor(flags.method).options as OptionSchema;
   const options: Record<string, unknown> = { k: parseInteger("--k", flags.k) };
-  const numbers: Array<[keyof MethodFlags, string, string]> = [
-    ["alpha", "alpha", "--alpha"],
-    ["beta", "beta", "--beta"],
-    ["delta", "delta", "--delta"],
-    ["eta", "eta", "--eta"],
-    ["tol", "tol", "--tol"],
-    ["eps", "eps", "--eps"],
-  ];
-  for (const [flag, name, text] of numbers) {
-    const v = parseNumber(text, flags[flag] as string | undefined);
-    if (v !== undefined) options[name] = v;
+  const given = new Map<string, string>(); // option name -> the flag that gave it
+  given.set("k", "--k");
+  for (const [name, spec] of Object.entries(schema)) {
+    if (name === "k" || name === "seed") continue;
+    const raw = flags[name];
+    if (typeof raw !== "string") continue;
+    const flag = `--${kebab(name)}`;
+    options[name] = parseFlagValue(flag, spec, raw);
+    given.set(name, flag);
   }
-  const m = parseInteger("--m", flags.m);
-  if (m !== undefined) options.m = m;
-  const clusters = parseInteger("--clusters", flags.clusters);
-  if (clusters !== undefined) options.clusters = clusters;
-  const maxIter = parseInteger("--max-iter", flags.maxIter);
-  if (maxIter !== undefined) options.maxIter = maxIter;
-  if (flags.stopRule !== undefined) options.stopRule = flags.stopRule;
+  // A flag of an option this method does not have is an error, not silently ignored.
+  for (const f of (cmd && GENERATED.get(cmd)) || []) {
+    if (typeof flags[f.name] === "string" && !Object.hasOwn(schema, f.name)) {
+      throw new ValidationError(
+        f.name,
+        `${methodDescriptor(method).displayName} has no option '${f.name}' (${f.flag} is an option of ${f.methods.join(", ")}). Valid options: ${Object.keys(schema).join(", ")}.`,
+      );
+    }
+  }
   // The seed also seeds splits in `evaluate`; deterministic methods have no seed option.
   const seed = parseInteger("--seed", flags.seed, 0, 2 ** 32 - 1);
-  if (seed !== undefined && Object.hasOwn(schema, "seed")) options.seed = seed;
+  if (seed !== undefined && Object.hasOwn(schema, "seed")) {
+    options.seed = seed;
+    given.set("seed", "--seed");
+  }
   for (const item of flags.set ?? []) {
     const eq = item.indexOf("=");
     if (eq <= 0) {
@@ -411,7 +471,7 @@ export function methodFromFlags(flags: MethodFlags): {
       );
     }
     const name = item.slice(0, eq).trim();
-    const own = DEDICATED_FLAGS[name];
+    const own = given.get(name) ?? (name === "k" ? "--k" : undefined);
     if (own !== undefined) {
       // A value given twice is ambiguous: refuse rather than let one silently win.
       throw new ValidationError(
@@ -420,6 +480,7 @@ export function methodFromFlags(flags: MethodFlags): {
       );
     }
     options[name] = parseSetValue(item.slice(eq + 1));
+    given.set(name, "--set");
   }
   return { method, options };
 }
@@ -443,24 +504,6 @@ export function readModelFile(path: string): Estimator {
     if (err instanceof SdspcaanError) throw new DataFormatError(path, err.message);
     throw err;
   }
-}
-
-/** Applies a standardisation to data (a new matrix). */
-export function applyPreprocessing(X: Matrix, p: InputPreprocessing | null): Matrix {
-  if (p === null) return X;
-  if (X.cols !== p.center.length) {
-    throw new ValidationError(
-      "X",
-      `The data has ${X.cols} features, but the model was fitted on ${p.center.length} features.`,
-    );
-  }
-  const out = new Matrix(X.rows, X.cols);
-  const d = X.cols;
-  for (let i = 0; i < X.rows; i++) {
-    for (let j = 0; j < d; j++)
-      out.data[i * d + j] = (X.data[i * d + j] - p.center[j]) / p.scale[j];
-  }
-  return out;
 }
 
 /** Formats milliseconds as "850 ms", "12.3 s", "4m 05s" or "1h 02m". */

@@ -7,10 +7,10 @@
  * variable of a MAT-file) is a feature unless --label-col or --y-var names the
  * labels; the feature count must then match the model's.
  */
-import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import type { Label } from "../../core/validate.js";
 import type { Matrix } from "../../linalg/matrix.js";
+import { checkOutputFile, writeFileAtomic } from "../outputs.js";
 import {
   addDataFormatOptions,
   checkFeatureCount,
@@ -64,6 +64,7 @@ export function registerTransformCommand(program: Command): void {
     )
     .option("--no-labels", "leave the label column out even when the data has labels")
     .action(async (flags: TransformFlags) => {
+      if (flags.out !== "-") checkOutputFile("--out", flags.out);
       const model = readModelFile(flags.model);
       const data = await loadFeatureData(flags);
       checkFeatureCount(data, model, flags.model);
@@ -73,7 +74,7 @@ export function registerTransformCommand(program: Command): void {
         process.stdout.write(text);
         return;
       }
-      writeFileSync(flags.out, text);
+      writeFileAtomic("--out", flags.out, text);
       out(`Wrote ${P.rows} x ${P.cols} embedding of ${data.name} to ${flags.out}.`);
     });
   oneLineErrors(cmd);
