@@ -25,7 +25,7 @@ function arg(name: string, fallback: string): string {
 
 const k = Number(arg("--k", "100"));
 const runs = Number(arg("--runs", "5"));
-const dataDir = resolve(arg("--data", process.env.SDSPCAAN_DATA ?? "../shared/data"));
+const dataDir = resolve(arg("--data", "data"));
 const file = join(dataDir, "YaleB_32x32.mat");
 
 function median(xs: number[]): number {

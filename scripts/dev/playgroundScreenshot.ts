@@ -17,7 +17,7 @@ function arg(name: string, fallback: string): string {
   return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1] : fallback;
 }
 
-const dataDir = resolve(arg("--data", process.env.SDSPCAAN_DATA ?? "../shared/data"));
+const dataDir = resolve(arg("--data", "data"));
 const target = resolve(arg("--out", "docs/figures/playground.png"));
 const out = mkdtempSync(join(tmpdir(), "sdspcaan-shot-"));
 await buildPlayground(out, dataDir);

@@ -2,7 +2,7 @@
  * The static server behind `sdspcaan playground`: the built page (dist/playground)
  * on 127.0.0.1 with node:http, nothing computed on the server. It adds what a
  * static host cannot: the data sets of the paper found in the local data
- * directories (--data-dir, $SDSPCAAN_DATA, ../shared/data, the cache) are listed in
+ * directories (--data-dir, $SDSPCAAN_DATA, the repository's data/, ../shared/data, the cache) are listed in
  * /datasets.json and served from /data/, and the page is served cross-origin
  * isolated (COOP/COEP), so Cancel reaches a busy fit through shared memory.
  */

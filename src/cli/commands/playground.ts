@@ -24,7 +24,7 @@ export function registerPlaygroundCommand(program: Command): void {
     .option("--port <n>", "port to listen on (default: a free port)")
     .option(
       "--data-dir <dir>",
-      "also offer the paper's data sets found here (besides $SDSPCAAN_DATA, ../shared/data, the cache)",
+      "also offer the paper's data sets found here (besides $SDSPCAAN_DATA, the repository's data/, ../shared/data, the cache)",
     )
     .option("--no-data", "offer only the data sets built into the page")
     .option("--root <dir>", "serve this built playground folder (default: the one in the package)")
