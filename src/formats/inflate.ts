@@ -57,13 +57,18 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array {
   return out;
 }
 
-/** Chromium says "truncated"; Node's stream "unexpected end of file" with code Z_BUF_ERROR. */
+/**
+ * Chromium says "truncated"; Node's stream "unexpected end of file" with code
+ * Z_BUF_ERROR. Chromium wraps zlib's own words ("The compressed data was not valid:
+ * invalid distance too far back."): unwrapped, a corrupt stream reads as in the CLI.
+ */
 function classify(err: unknown): InflateError {
-  const message = err instanceof Error ? err.message : String(err);
+  const raw = err instanceof Error ? err.message : String(err);
   const code = (err as { code?: unknown }).code;
   const truncated =
-    code === "Z_BUF_ERROR" || /truncat|unexpected end|end of (file|input|stream)/i.test(message);
-  return new InflateError(truncated ? "truncated" : "corrupt", message);
+    code === "Z_BUF_ERROR" || /truncat|unexpected end|end of (file|input|stream)/i.test(raw);
+  const wrapped = /^The compressed data was not valid:\s*(.*?)\.?$/i.exec(raw);
+  return new InflateError(truncated ? "truncated" : "corrupt", wrapped ? wrapped[1] : raw);
 }
 
 /** The parts of the streams API used here (the DOM typings are not loaded). */

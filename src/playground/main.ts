@@ -179,7 +179,6 @@ function renderSummary(s: DatasetSummary): void {
   const box = $("data-info");
   const vars = s.xVar !== null ? ` · X = ${s.xVar}${s.yVar !== null ? `, y = ${s.yVar}` : ""}` : "";
   const head = document.createElement("div");
-  head.innerHTML = "";
   const shape = document.createElement("span");
   shape.className = "shape";
   shape.id = "data-shape";

@@ -312,8 +312,18 @@ describe.runIf(runs)("the playground in Chromium", () => {
     const dir = mkdtempSync(join(tmpdir(), "sdspcaan-bad-"));
     try {
       const yale = readFileSync(dataFile("Yale_32x32.mat"));
+      // The compressed variables of Yale, one with its zlib stream cut short (the element
+      // says so too, so the reader gets as far as inflating it), one with garbage inside.
+      const dv = new DataView(yale.buffer, yale.byteOffset, yale.byteLength);
+      const first = dv.getUint32(132, true);
+      const cut = new Uint8Array(yale.subarray(0, 136 + Math.floor(first / 2)));
+      new DataView(cut.buffer).setUint32(132, Math.floor(first / 2), true);
+      const garbled = new Uint8Array(yale);
+      for (let i = 136 + 200; i < 136 + 400; i++) garbled[i] = (i * 37) & 0xff;
       const cases: [string, Uint8Array][] = [
         ["Yale_truncated.mat", yale.subarray(0, 3000)],
+        ["Yale_cut_stream.mat", cut],
+        ["Yale_garbled.mat", garbled],
         ["continuous.csv", new TextEncoder().encode("a,b,label\n1,2,0.5\n3,4,1.25\n5,6,2.75\n")],
         ["notes.mat", new TextEncoder().encode("these are my notes, not a MAT-file\n")],
       ];
