@@ -103,7 +103,9 @@ export function hasDecompressionStream(): boolean {
 export const decompressionStreamInflate: AsyncInflate = async (payload, maxOutput) => {
   const Ctor = (globalThis as unknown as { DecompressionStream?: StreamCtor }).DecompressionStream;
   if (Ctor === undefined) {
-    throw new Error("this platform has no DecompressionStream to read compressed MAT-files");
+    throw new Error(
+      "This platform has no DecompressionStream, which reading compressed MAT-files needs: use a current browser, or save the file without compression (MATLAB: save -v6; scipy: savemat(do_compression=False)) or as CSV.",
+    );
   }
   const stream = new Ctor("deflate");
   const writer = stream.writable.getWriter();
