@@ -303,7 +303,6 @@ async function loadManifest(): Promise<void> {
 function setupMethods(): void {
   const select = $<HTMLSelectElement>("method");
   for (const d of methodDescriptors()) {
-    if (d.name === "baseline") continue;
     const o = document.createElement("option");
     o.value = d.name;
     o.textContent = d.displayName;

@@ -10,7 +10,7 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildPlayground } from "../../scripts/build-playground.js";
@@ -19,7 +19,12 @@ import { type PlaygroundServer, startPlaygroundServer } from "../../src/cli/play
 import { makeSplit } from "../../src/experiment/splits.js";
 import { evaluateModel, prepareSplit } from "../../src/experiment/units.node.js";
 import { loadDataset, parseDataset } from "../../src/io/load.js";
-import { createMethod, loadModel } from "../../src/methods/registry.js";
+import {
+  createMethod,
+  loadModel,
+  methodDescriptor,
+  methodNames,
+} from "../../src/methods/registry.js";
 import { dataDir, dataFile, repoRoot } from "../helpers/data.js";
 import { type Browser, chromiumAvailable, launchChromium } from "./chromium.js";
 
@@ -39,9 +44,17 @@ async function errorText(page: Page): Promise<string> {
   return (await page.textContent("#error")) ?? "";
 }
 
+/** Chooses a data file and waits until the page describes that file. */
 async function loadFile(page: Page, path: string): Promise<void> {
   await page.setInputFiles("#file", path);
-  await page.waitForSelector("#data-info:not([hidden])", { timeout: 120_000 });
+  await page.waitForFunction(
+    (name) => {
+      const info = document.querySelector("#data-info") as HTMLElement;
+      return !info.hidden && (info.textContent ?? "").includes(`— ${name} (`);
+    },
+    basename(path),
+    { timeout: 120_000 },
+  );
 }
 
 async function setOption(page: Page, name: string, value: string): Promise<void> {
@@ -251,6 +264,43 @@ describe.runIf(runs)("the playground in Chromium", () => {
     const page = await browser.context.newPage();
     watchConsole(page, problems);
     await page.goto(server.url);
+    // Every registered method, each with the options its descriptor declares.
+    const methods = await page
+      .locator("#method option")
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(methods).toEqual(methodNames());
+    for (const name of ["sdspcaan", "pca", "jpcda"]) {
+      await page.selectOption("#method", name);
+      const fields = await page
+        .locator("#method-form [data-option]")
+        .evaluateAll((es) => es.map((e) => (e as HTMLElement).dataset.option));
+      const options = methodDescriptor(name).options;
+      // The usual options first, then the expert ones in their fold, each in declaration order.
+      const names = Object.keys(options);
+      expect(fields).toEqual([
+        ...names.filter((o) => options[o].expert !== true),
+        ...names.filter((o) => options[o].expert === true),
+      ]);
+      const expert = await page
+        .locator("#method-form details.expert [data-option]")
+        .evaluateAll((es) => es.map((e) => (e as HTMLElement).dataset.option));
+      expect(expert).toEqual(Object.keys(options).filter((o) => options[o].expert === true));
+    }
+
+    // A data set of the paper from the list (Yale and ORL ship with the page).
+    await page.selectOption("#sample", "ORL");
+    await expect.poll(() => page.textContent("#data-shape")).toBe("400 samples × 1024 features");
+
+    // A file dropped on the page.
+    const bytes = Array.from(readFileSync(dataFile("Yale_32x32.mat")));
+    const transfer = await page.evaluateHandle((data) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(data)], "Yale_32x32.mat"));
+      return dt;
+    }, bytes);
+    await page.dispatchEvent("#drop", "drop", { dataTransfer: transfer });
+    await expect.poll(() => page.textContent("#data-shape")).toBe("165 samples × 1024 features");
+
     await loadFile(page, dataFile("Musk1.mat"));
     expect(await page.textContent("#data-shape")).toBe("476 samples × 166 features");
     expect(await page.textContent("#class-counts")).toBe("0: 2691: 207");
