@@ -55,5 +55,5 @@ export {
   type LocateOptions,
   locateDataFile,
 } from "./locate.js";
-export { readMatV5 } from "./matV5.js";
 export { DATASETS, type DatasetEntry, datasetNames, findDataset } from "./registry.js";
+export { readMatV5 } from "./zlib.js";
