@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { SdspcaanError, ValidationError } from "../core/errors.js";
-import { DEFAULT_MAX_BYTES, formatBytes } from "./limits.js";
+import { DEFAULT_MAX_BYTES, formatBytes } from "../formats/limits.js";
 import { defaultCacheDir } from "./locate.js";
 import { type DatasetEntry, datasetNames, findDataset } from "./registry.js";
 

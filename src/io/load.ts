@@ -1,106 +1,39 @@
 /**
  * One entry point for data files: `loadDataset(path)` picks the reader from the
  * file's content (magic numbers first, the extension only to tell text formats
- * apart), finds X and y, and returns samples as rows.
+ * apart), finds X and y, and returns samples as rows. The parsing itself is
+ * browser-safe and lives in src/formats/; this file reads files (with size checks
+ * before reading), inflates with node:zlib, and finds registry data sets.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
-import { basename, extname } from "node:path";
+import { basename } from "node:path";
 import { DataFormatError, ValidationError } from "../core/errors.js";
-import type { Matrix } from "../linalg/matrix.js";
-import { type DelimitedOptions, decodeText, parseDelimited } from "./csv.js";
-import { formatBytes, maxBytesOf, type ReadLimits } from "./limits.js";
-import { type DataSource, dataDirectories, type LocateOptions, locateDataFile } from "./locate.js";
-import { looksLikeMatV4, readMatV4 } from "./matV4.js";
-import { looksLikeMatV5, matHeaderVersion, readMatV5 } from "./matV5.js";
-import { hdf5SuperblockOffset, looksLikeMatV73, withHdf5Variables } from "./matV73.js";
-import { looksLikeNpy, npyVariable, readNpy } from "./npy.js";
-import { type DatasetEntry, datasetNames, findDataset } from "./registry.js";
+import { formatBytes, maxBytesOf, type ReadLimits } from "../formats/limits.js";
 import {
-  checkClassLabels,
-  type DataFormat,
-  type DatasetInfo,
-  datasetFromVariables,
-  type Labels,
-  type LoadedDataset,
-  type RawVariable,
-  textLabels,
-  type VariableInfo,
-  type VariableOptions,
-} from "./variables.js";
+  attachLabels,
+  describeVariables,
+  detectFormat,
+  labelsFromBytes,
+  type ParseOptions,
+  parseBytes,
+  parseBytesSync,
+} from "../formats/parse.js";
+import type { DatasetInfo, Labels, LoadedDataset, VariableInfo } from "../formats/variables.js";
+import type { Matrix } from "../linalg/matrix.js";
+import { type DataSource, dataDirectories, type LocateOptions, locateDataFile } from "./locate.js";
+import { type DatasetEntry, datasetNames, findDataset } from "./registry.js";
+import { nodeInflater } from "./zlib.js";
+
+export { detectFormat };
 
 /** Options of `loadDataset` and `parseDataset`. */
-export interface LoadOptions extends VariableOptions, DelimitedOptions, ReadLimits {
-  /** Force a format instead of detecting it. */
-  format?: "auto" | "mat" | "hdf5" | "npy" | "csv" | "tsv";
+export interface LoadOptions extends ParseOptions {
   /**
    * A separate file holding the labels, one per sample: a 1-D .npy or text with one
    * label per line. X is then the whole matrix of the data file (no label column).
    */
   labelsFile?: string;
-}
-
-/** Which reader a buffer needs. */
-export function detectFormat(
-  bytes: Uint8Array,
-  file: string,
-  forced?: LoadOptions["format"],
-): DataFormat {
-  const ext = extname(file).toLowerCase();
-  if (forced === "csv") return "csv";
-  if (forced === "tsv") return "tsv";
-  if (looksLikeNpy(bytes)) return "npy";
-  if (forced === "npy")
-    throw new DataFormatError(file, "not a NumPy .npy file (no \\x93NUMPY magic)");
-  if (looksLikeMatV73(bytes)) return "mat-v7.3";
-  if (hdf5SuperblockOffset(bytes) === 0) return "hdf5";
-  if (looksLikeMatV5(bytes)) {
-    // A v7.3 header whose HDF5 part is damaged still goes to the HDF5 reader for its diagnosis.
-    return matHeaderVersion(bytes) === 0x0200 ? "mat-v7.3" : "mat-v5";
-  }
-  if (forced === "hdf5" || ext === ".h5" || ext === ".hdf5") {
-    throw new DataFormatError(file, "not an HDF5 file (no HDF5 signature)");
-  }
-  if (looksLikeMatV4(bytes)) return "mat-v4";
-  if (forced === "mat" || ext === ".mat") {
-    if (
-      bytes.length < 128 &&
-      bytes.length > 0 &&
-      new TextDecoder("latin1").decode(bytes.subarray(0, 6)) === "MATLAB"
-    ) {
-      throw new DataFormatError(
-        file,
-        `${bytes.length} bytes is too short for a MAT-file (the header alone is 128)`,
-      );
-    }
-    throw new DataFormatError(
-      file,
-      "not a MAT-file: no level 5 or v7.3 header (MATLAB text and 'IM'/'MI' mark at bytes 126-127) and no valid level 4 matrix header",
-    );
-  }
-  if (ext === ".npy")
-    throw new DataFormatError(file, "not a NumPy .npy file (no \\x93NUMPY magic)");
-  if (ext === ".npz") {
-    throw new DataFormatError(
-      file,
-      ".npz archives are not supported; save X and y with numpy.save (.npy) or as CSV",
-    );
-  }
-  return ext === ".tsv" || ext === ".tab" ? "tsv" : "csv";
-}
-
-function variablesOf(
-  bytes: Uint8Array,
-  file: string,
-  format: "mat-v4" | "mat-v5" | "npy",
-  limits: ReadLimits,
-): { variables: RawVariable[]; compressed?: boolean } {
-  if (format === "mat-v5") {
-    const m = readMatV5(bytes, file, limits);
-    return { variables: m.variables, compressed: m.compressed };
-  }
-  if (format === "mat-v4") return { variables: readMatV4(bytes, file, limits) };
-  return { variables: [npyVariable(bytes, file, limits)] };
 }
 
 function checkOptions(options: LoadOptions): void {
@@ -131,34 +64,6 @@ function withoutLabelColumn(options: LoadOptions): LoadOptions {
   return options.labelsFile === undefined ? options : { ...options, labelColumn: "none" };
 }
 
-/** Replaces y with the labels of labelsFile, checking there is one per sample. */
-function attachLabels(
-  ds: LoadedDataset,
-  read: LabelsRead,
-  labelsFile: string,
-  options: LoadOptions,
-): LoadedDataset {
-  const { labels } = read;
-  if (labels.length !== ds.X.rows) {
-    throw new DataFormatError(
-      labelsFile,
-      `holds ${labels.length} labels but ${ds.info.file} has ${ds.X.rows} samples (rows)`,
-    );
-  }
-  if (options.labels !== "optional") {
-    checkClassLabels(
-      labelsFile,
-      labels,
-      "the labels",
-      read.where,
-      "Check that this is the labels file of the data.",
-    );
-  }
-  ds.y = labels;
-  ds.info.yVar = labelsFile;
-  return ds;
-}
-
 /**
  * Reads a data set from a buffer. `file` names it in messages and its extension
  * helps tell CSV from TSV. Samples are rows of X, with one label each.
@@ -169,19 +74,7 @@ export async function parseDataset(
   options: LoadOptions = {},
 ): Promise<LoadedDataset> {
   checkOptions(options);
-  const opts = withoutLabelColumn(options);
-  const format = detectFormat(bytes, file, opts.format);
-  let ds: LoadedDataset;
-  if (format === "mat-v7.3" || format === "hdf5") {
-    ds = await withHdf5Variables(
-      bytes,
-      file,
-      ({ format: f, variables }) => fromVariables(file, f, variables, opts),
-      opts,
-    );
-  } else {
-    ds = parseNonHdf5(bytes, file, format, opts);
-  }
+  const ds = await parseBytes(bytes, file, withoutLabelColumn(options), nodeInflater);
   if (options.labelsFile === undefined) return ds;
   const read = labelsFromBytes(
     await readBytes(options.labelsFile, options),
@@ -201,15 +94,7 @@ export function parseDatasetSync(
   options: LoadOptions = {},
 ): LoadedDataset {
   checkOptions(options);
-  const opts = withoutLabelColumn(options);
-  const format = detectFormat(bytes, file, opts.format);
-  if (format === "mat-v7.3" || format === "hdf5") {
-    throw new ValidationError(
-      "format",
-      `${file} is an HDF5 / MAT v7.3 file, which is read asynchronously: use parseDataset or loadDataset.`,
-    );
-  }
-  const ds = parseNonHdf5(bytes, file, format, opts);
+  const ds = parseBytesSync(bytes, file, withoutLabelColumn(options), nodeInflater);
   if (options.labelsFile === undefined) return ds;
   const read = labelsFromBytes(
     readLabelsFileSync(options.labelsFile, options),
@@ -219,106 +104,9 @@ export function parseDatasetSync(
   return attachLabels(ds, read, options.labelsFile, options);
 }
 
-function parseNonHdf5(
-  bytes: Uint8Array,
-  file: string,
-  format: DataFormat,
-  options: LoadOptions,
-): LoadedDataset {
-  if (format === "csv" || format === "tsv") return parseDelimited(bytes, file, options, format);
-  const { variables, compressed } = variablesOf(
-    bytes,
-    file,
-    format as "mat-v4" | "mat-v5" | "npy",
-    options,
-  );
-  const ds = fromVariables(file, format, variables, options);
-  if (compressed !== undefined) ds.info.compressed = compressed;
-  return ds;
-}
-
-function fromVariables(
-  file: string,
-  format: DataFormat,
-  variables: RawVariable[],
-  options: LoadOptions,
-): LoadedDataset {
-  if (options.labelColumn === "none") {
-    // The labels come from labelsFile, so X is the whole of the data variable.
-    const xVar = options.xVar ?? soleDataVariable(file, variables);
-    return datasetFromVariables(
-      file,
-      format,
-      variables,
-      { xVar, transpose: options.transpose },
-      true,
-    );
-  }
-  return datasetFromVariables(file, format, variables, options);
-}
-
-function soleDataVariable(file: string, variables: RawVariable[]): string {
-  const cands = variables.filter(
-    (v) => v.kind === "numeric" && !v.complex && v.dims.filter((d) => d !== 1).length === 2,
-  );
-  if (cands.length !== 1) {
-    throw new DataFormatError(
-      file,
-      cands.length === 0
-        ? "no numeric 2-D variable to use as data"
-        : `cannot tell which variable is the data: candidates ${cands.map((v) => `'${v.name}'`).join(", ")}; choose with --x-var (xVar)`,
-    );
-  }
-  return cands[0].name;
-}
-
 /** Labels from a separate file: a 1-D (or n x 1) .npy, or text with one label per line. */
 export async function loadLabels(path: string, limits: ReadLimits = {}): Promise<Labels> {
   return labelsFromBytes(await readBytes(path, limits), path, limits).labels;
-}
-
-/** Labels read from a labels file, and how a message names label i. */
-interface LabelsRead {
-  readonly labels: Labels;
-  readonly where: (i: number) => string;
-}
-
-function labelsFromBytes(bytes: Uint8Array, path: string, limits: ReadLimits): LabelsRead {
-  if (looksLikeNpy(bytes)) {
-    const a = readNpy(bytes, path, limits);
-    if (a.shape.filter((d) => d !== 1).length > 1) {
-      throw new DataFormatError(
-        path,
-        `labels must be a vector; the array has shape (${a.shape.join(", ")})`,
-      );
-    }
-    const out = Array.from(a.data);
-    const bad = out.findIndex((v) => !Number.isFinite(v));
-    if (bad >= 0) throw new DataFormatError(path, `label ${bad} is ${out[bad]}`);
-    return { labels: out, where: (i) => `label ${i} (counting from 0)` };
-  }
-  const text = decodeText(bytes, path);
-  // Keep blank lines inside the file (a missing label) so that label i is line i + 1;
-  // only the trailing ones go.
-  const lines = text.split(/\r\n|\n|\r/).map((l) => l.trim());
-  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-  if (lines.length === 0) throw new DataFormatError(path, "holds no labels");
-  const multi = lines.findIndex((l) => /[,;\t ]/.test(l) && !/^"[^"]*"$/.test(l));
-  if (multi >= 0) {
-    throw new DataFormatError(
-      path,
-      `line ${multi + 1} holds several fields; a labels file has one label per line`,
-    );
-  }
-  const where = (i: number) => `line ${i + 1}`;
-  return {
-    labels: textLabels(
-      path,
-      lines.map((l) => l.replace(/^"(.*)"$/, "$1")),
-      where,
-    ),
-    where,
-  };
 }
 
 function readLabelsFileSync(path: string, limits: ReadLimits): Uint8Array {
@@ -416,26 +204,7 @@ export async function listVariables(
   path: string,
   limits: ReadLimits = {},
 ): Promise<VariableInfo[]> {
-  const bytes = await readBytes(path, limits);
-  const format = detectFormat(bytes, path);
-  const describe = (vs: RawVariable[]): VariableInfo[] =>
-    vs.map((v) => ({
-      name: v.name,
-      kind: v.kind,
-      className: v.className,
-      dims: [...v.dims],
-      complex: v.complex,
-    }));
-  if (format === "mat-v7.3" || format === "hdf5") {
-    return withHdf5Variables(bytes, path, ({ variables }) => describe(variables), limits);
-  }
-  if (format === "csv" || format === "tsv") {
-    throw new ValidationError(
-      "path",
-      `${path} is delimited text, which has columns rather than variables.`,
-    );
-  }
-  return describe(variablesOf(bytes, path, format, limits).variables.filter((v) => v.name !== ""));
+  return describeVariables(await readBytes(path, limits), path, limits, nodeInflater);
 }
 
 /** A data set opened by registry name or path, with where it was found. */

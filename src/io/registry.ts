@@ -4,7 +4,7 @@
  * address from the paper's Table II notes, and where the reference copies came
  * from (data/README.md).
  */
-import type { DataFormat } from "./variables.js";
+import type { DataFormat } from "../formats/variables.js";
 
 /** One data set of the paper. */
 export interface DatasetEntry {

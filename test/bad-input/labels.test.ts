@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataFormatError } from "../../src/core/errors.js";
-import { parseDelimited } from "../../src/io/csv.js";
+import { parseDelimited } from "../../src/formats/csv.js";
 import { loadDataset, parseDatasetSync } from "../../src/io/load.js";
 import { cli } from "../cli/helpers.js";
 import { CLASS, MI, numeric, type WriteArray, writeMatV5 } from "../io/matWriter.js";

@@ -5,9 +5,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DataFormatError, ValidationError } from "../../src/core/errors.js";
-import { parseDelimited } from "../../src/io/csv.js";
+import { parseDelimited } from "../../src/formats/csv.js";
+import { readNpy } from "../../src/formats/npy.js";
 import { detectFormat, loadDataset, parseDatasetSync } from "../../src/io/load.js";
-import { readNpy } from "../../src/io/npy.js";
 import { fixtureFile } from "../helpers/data.js";
 import { CLASS, MI, numeric, writeMatV5 } from "./matWriter.js";
 

@@ -7,7 +7,7 @@ import { deflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { DataFormatError } from "../../src/core/errors.js";
 import { parseDatasetSync } from "../../src/io/load.js";
-import { readMatV5 } from "../../src/io/matV5.js";
+import { readMatV5 } from "../../src/io/zlib.js";
 import { CLASS, MI, matrixPayload, numeric, type WriteArray, writeMatV5 } from "./matWriter.js";
 
 const ROWS = [

@@ -5,6 +5,7 @@ import { registerDemoCommand } from "./demo.js";
 import { registerEvaluateCommand } from "./evaluate.js";
 import { registerExperimentCommand } from "./experiment.js";
 import { registerFitCommand } from "./fit.js";
+import { registerPlaygroundCommand } from "./playground.js";
 import { registerPlotCommand } from "./plot.js";
 import { registerReportCommand } from "./report.js";
 import { registerTransformCommand } from "./transform.js";
@@ -18,4 +19,5 @@ export function registerCommands(program: Command): void {
   registerPlotCommand(program);
   registerDemoCommand(program);
   registerDatasetsCommand(program);
+  registerPlaygroundCommand(program);
 }

@@ -151,7 +151,7 @@ async function h5env(file: string): Promise<H5Env> {
     // that they really arrive before trusting any file to this module.
     const captured = captureStderr(M, diag);
     if (captured) {
-      const probe = new lib.File(`/sdspcaan-probe-${process.pid}-does-not-exist.h5`, "r");
+      const probe = new lib.File("/sdspcaan-probe-does-not-exist.h5", "r");
       if (probe.file_id >= 0n) probe.close();
     }
     if (!captured || diag.length === 0) {
@@ -449,7 +449,7 @@ export async function withHdf5Variables<T>(
   const matlab = looksLikeMatV73(bytes);
   const env = await h5env(file);
   const maxBytes = maxBytesOf(limits);
-  const path = `/sdspcaan-${process.pid}-${++fileSeq}.h5`;
+  const path = `/sdspcaan-${++fileSeq}.h5`;
   env.M.FS.writeFile(path, bytes);
   let h5: H5File | null = null;
   try {

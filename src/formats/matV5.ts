@@ -8,9 +8,18 @@
  * before anything is allocated, and zlib output is bounded by the size the variable
  * declares, so a corrupt file ends in a DataFormatError naming the file, the
  * variable and the problem.
+ *
+ * Inflation is passed in (node:zlib in Node, `DecompressionStream` in browsers via
+ * `readMatV5Async`), so this file runs anywhere.
  */
-import { inflateSync, constants as zlibConstants } from "node:zlib";
 import { DataFormatError } from "../core/errors.js";
+import {
+  type AsyncInflate,
+  InflateError,
+  type InflateResult,
+  type Inflater,
+  inflatedAhead,
+} from "./inflate.js";
 import { formatBytes, MAX_DEFLATE_RATIO, maxBytesOf, type ReadLimits } from "./limits.js";
 import {
   type ArrayValues,
@@ -123,6 +132,7 @@ class Bytes {
 interface Ctx {
   file: string;
   maxBytes: number;
+  inflater: Inflater;
 }
 
 /** A data element: its type, where its data starts and how many bytes it declares. */
@@ -539,27 +549,23 @@ function rawFromParsed(a: ParsedArray, ctx: Ctx, where: string): RawVariable {
 /** Inflates a zlib stream, refusing more output than `limit` bytes. */
 function inflateBounded(payload: Uint8Array, limit: number, ctx: Ctx, where: string): Uint8Array {
   try {
-    return inflateSync(payload, { maxOutputLength: Math.max(1, limit) });
+    return ctx.inflater.inflate(payload, Math.max(1, limit));
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === "ERR_BUFFER_TOO_LARGE") {
+    if (!(err instanceof InflateError)) throw err;
+    if (err.reason === "too-large") {
       fail(ctx, where, `compressed data expands beyond its declared ${limit} bytes`);
     }
-    if (e.code === "Z_BUF_ERROR") fail(ctx, where, "compressed data is truncated");
-    fail(ctx, where, `corrupt compressed data (zlib: ${e.message})`);
+    if (err.reason === "truncated") fail(ctx, where, "compressed data is truncated");
+    fail(ctx, where, `corrupt compressed data (zlib: ${err.message})`);
   }
 }
 
 /** Decompresses just enough of a zlib stream to read a variable's tag and header. */
-function peekInflate(payload: Uint8Array, inputBytes: number, maxBytes: number): Uint8Array | null {
-  try {
-    return inflateSync(payload.subarray(0, inputBytes), {
-      finishFlush: zlibConstants.Z_SYNC_FLUSH,
-      maxOutputLength: Math.min(maxBytes, inputBytes * MAX_DEFLATE_RATIO + 64),
-    });
-  } catch {
-    return null;
-  }
+function peekInflate(payload: Uint8Array, inputBytes: number, ctx: Ctx): Uint8Array | null {
+  return ctx.inflater.inflatePrefix(
+    payload.subarray(0, inputBytes),
+    Math.min(ctx.maxBytes, inputBytes * MAX_DEFLATE_RATIO + 64),
+  );
 }
 
 /** A compressed variable: header read eagerly from a partial inflation, values on demand. */
@@ -572,7 +578,7 @@ function compressedVariable(fileBytes: Bytes, el: Element, ctx: Ctx, index: numb
     ...new Set([1024, 16384, payload.length].map((n) => Math.min(n, payload.length))),
   ];
   for (const n of attempts) {
-    head = peekInflate(payload, n, ctx.maxBytes);
+    head = peekInflate(payload, n, ctx);
     if (head === null || head.length < 8) {
       if (n >= payload.length) break;
       continue;
@@ -679,11 +685,17 @@ export function matHeaderVersion(bytes: Uint8Array): number | null {
 }
 
 /**
- * Reads the variables of a level 5 MAT-file. Values are decoded only when asked
- * for, so listing a file with a large unused variable stays cheap.
+ * Reads the variables of a level 5 MAT-file, inflating compressed ones with
+ * `inflater`. Values are decoded only when asked for, so listing a file with a large
+ * unused variable stays cheap.
  */
-export function readMatV5(bytes: Uint8Array, file: string, limits?: ReadLimits): MatV5Contents {
-  const ctx: Ctx = { file, maxBytes: maxBytesOf(limits) };
+export function readMatV5(
+  bytes: Uint8Array,
+  file: string,
+  limits: ReadLimits | undefined,
+  inflater: Inflater,
+): MatV5Contents {
+  const ctx: Ctx = { file, maxBytes: maxBytesOf(limits), inflater };
   if (bytes.length < 128) {
     fail(ctx, "", `${bytes.length} bytes is too short for a MAT-file (the header alone is 128)`);
   }
@@ -727,4 +739,49 @@ export function readMatV5(bytes: Uint8Array, file: string, limits?: ReadLimits):
     }
   }
   return { version: 5, littleEndian: le, headerText, compressed, variables };
+}
+
+/**
+ * The payloads of the top-level miCOMPRESSED elements, for inflating them ahead.
+ * Stops quietly at the first malformed element: `readMatV5` reports it.
+ */
+function compressedPayloads(bytes: Uint8Array, ctx: Ctx): Uint8Array[] {
+  if (!looksLikeMatV5(bytes)) return [];
+  const b = new Bytes(bytes, bytes[126] === 0x49);
+  const out: Uint8Array[] = [];
+  try {
+    // The same walk as readMatV5's, so that every stream it will ask for is inflated.
+    for (let pos = 128; pos < bytes.length; ) {
+      const el = readElement(b, pos, bytes.length, ctx, "");
+      if (el.type === mi.COMPRESSED) {
+        out.push(bytes.subarray(el.start, el.start + el.nbytes));
+        pos = el.start + el.nbytes;
+      } else pos = el.next;
+    }
+  } catch (err) {
+    if (!(err instanceof DataFormatError)) throw err;
+  }
+  return out;
+}
+
+/**
+ * `readMatV5` with an asynchronous inflater (a browser's `DecompressionStream`):
+ * every compressed variable is inflated first, each bounded by what the format
+ * allows, then the file is read as `readMatV5` does, with the same messages.
+ */
+export async function readMatV5Async(
+  bytes: Uint8Array,
+  file: string,
+  limits: ReadLimits | undefined,
+  inflate: AsyncInflate,
+): Promise<MatV5Contents> {
+  const maxBytes = maxBytesOf(limits);
+  const results = new Map<number, InflateResult>();
+  const noInflater = inflatedAhead(results);
+  for (const payload of compressedPayloads(bytes, { file, maxBytes, inflater: noInflater })) {
+    // The variable's tag and padding may add up to 15 bytes to what it declares.
+    const bound = Math.min(maxBytes, payload.length * MAX_DEFLATE_RATIO + 64) + 16;
+    results.set(payload.byteOffset, await inflate(payload, bound));
+  }
+  return readMatV5(bytes, file, limits, noInflater);
 }

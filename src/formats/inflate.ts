@@ -1,0 +1,167 @@
+/**
+ * zlib inflation as the MAT v5 reader needs it, without depending on where it runs.
+ * Node passes node:zlib (src/io/zlib.ts); browsers have no synchronous inflate, only
+ * the asynchronous `DecompressionStream`, so there the compressed elements of a file
+ * are inflated up front (`inflatedAhead`) and the synchronous reader is served from
+ * the results. Both report failures the same way, so a corrupt file gets the same
+ * message in the CLI and in the browser.
+ */
+
+/** Why an inflation failed. */
+export type InflateFailure = "too-large" | "truncated" | "corrupt";
+
+/** A failed inflation: the reason, and the inflater's own words for "corrupt". */
+export class InflateError extends Error {
+  constructor(
+    readonly reason: InflateFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = "InflateError";
+  }
+}
+
+/** A synchronous zlib inflater. */
+export interface Inflater {
+  /**
+   * Inflates a whole zlib stream into at most `maxOutput` bytes; throws an
+   * InflateError when the stream is corrupt or truncated or expands further.
+   */
+  inflate(payload: Uint8Array, maxOutput: number): Uint8Array;
+  /**
+   * Inflates what the first bytes of a stream give (a sync flush), at most
+   * `maxOutput` bytes, to read a header without inflating everything; null when
+   * nothing can be had.
+   */
+  inflatePrefix(payload: Uint8Array, maxOutput: number): Uint8Array | null;
+}
+
+/** What an asynchronous inflation produced: all of it, or what came before a failure. */
+export interface InflateResult {
+  readonly output: Uint8Array;
+  /** Null when the stream inflated completely within the bound. */
+  readonly failure: InflateError | null;
+}
+
+/** An asynchronous inflater such as `DecompressionStream`. */
+export type AsyncInflate = (payload: Uint8Array, maxOutput: number) => Promise<InflateResult>;
+
+function concat(chunks: Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/**
+ * Chromium says "truncated"; Node's stream "unexpected end of file" with code
+ * Z_BUF_ERROR. Chromium wraps zlib's own words ("The compressed data was not valid:
+ * invalid distance too far back."): unwrapped, a corrupt stream reads as in the CLI.
+ */
+function classify(err: unknown): InflateError {
+  const raw = err instanceof Error ? err.message : String(err);
+  const code = (err as { code?: unknown }).code;
+  const truncated =
+    code === "Z_BUF_ERROR" || /truncat|unexpected end|end of (file|input|stream)/i.test(raw);
+  const wrapped = /^The compressed data was not valid:\s*(.*?)\.?$/i.exec(raw);
+  return new InflateError(truncated ? "truncated" : "corrupt", wrapped ? wrapped[1] : raw);
+}
+
+/** The parts of the streams API used here (the DOM typings are not loaded). */
+interface StreamCtor {
+  new (
+    format: "deflate",
+  ): {
+    readable: {
+      getReader(): {
+        read(): Promise<{ done: boolean; value?: Uint8Array }>;
+        cancel(): Promise<void>;
+      };
+    };
+    writable: {
+      getWriter(): { write(chunk: Uint8Array): Promise<void>; close(): Promise<void> };
+    };
+  };
+}
+
+/** True where the platform offers `DecompressionStream` (browsers, Node >= 18). */
+export function hasDecompressionStream(): boolean {
+  return (
+    typeof (globalThis as { DecompressionStream?: unknown }).DecompressionStream === "function"
+  );
+}
+
+/**
+ * Inflates a zlib stream with the platform's `DecompressionStream`, reading its output
+ * as it comes and stopping once it passes `maxOutput` bytes (so a hostile stream
+ * cannot fill the memory).
+ */
+export const decompressionStreamInflate: AsyncInflate = async (payload, maxOutput) => {
+  const Ctor = (globalThis as unknown as { DecompressionStream?: StreamCtor }).DecompressionStream;
+  if (Ctor === undefined) {
+    throw new Error(
+      "This platform has no DecompressionStream, which reading compressed MAT-files needs: use a current browser, or save the file without compression (MATLAB: save -v6; scipy: savemat(do_compression=False)) or as CSV.",
+    );
+  }
+  const stream = new Ctor("deflate");
+  const writer = stream.writable.getWriter();
+  // Write errors surface on the readable side too; swallow them here.
+  writer.write(payload).then(
+    () => writer.close().catch(() => {}),
+    () => {},
+  );
+  const reader = stream.readable.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || value === undefined) break;
+      chunks.push(value);
+      total += value.length;
+      if (total > maxOutput) {
+        await reader.cancel().catch(() => {});
+        return {
+          output: concat(chunks, total).subarray(0, maxOutput),
+          failure: new InflateError("too-large", `more than ${maxOutput} bytes`),
+        };
+      }
+    }
+  } catch (err) {
+    return { output: concat(chunks, total), failure: classify(err) };
+  }
+  return { output: concat(chunks, total), failure: null };
+};
+
+/**
+ * A synchronous inflater over streams inflated beforehand, keyed by where each
+ * payload starts in the file. A payload that was not inflated ahead is a bug in the
+ * caller, not a property of the file, so it throws a plain Error.
+ */
+export function inflatedAhead(results: ReadonlyMap<number, InflateResult>): Inflater {
+  const find = (payload: Uint8Array): InflateResult => {
+    const r = results.get(payload.byteOffset);
+    if (r === undefined)
+      throw new Error(`no inflated data for the stream at ${payload.byteOffset}`);
+    return r;
+  };
+  return {
+    inflate(payload, maxOutput) {
+      const r = find(payload);
+      // zlib reports a broken stream before the size bound (it inflates small streams in one go).
+      if (r.failure !== null && r.failure.reason !== "too-large") throw r.failure;
+      if (r.output.length > maxOutput || r.failure !== null) {
+        throw new InflateError("too-large", `more than ${maxOutput} bytes`);
+      }
+      return r.output;
+    },
+    inflatePrefix(payload, maxOutput) {
+      const r = find(payload);
+      return r.output.length === 0 ? null : r.output.subarray(0, maxOutput);
+    },
+  };
+}
