@@ -4,6 +4,12 @@
  * (miINT8 .. miUINT64, miSINGLE, miDOUBLE), the small-data-element packing, and
  * column-major order. Values are cast to float64.
  *
+ * Why one file of about 800 lines: the element reader, the array decoder and the
+ * compressed-variable path share one byte cursor (`Bytes`), one error context (`Ctx`,
+ * naming file and variable) and the type tables; split apart they would have to
+ * export those internals. It reads top to bottom in the order of the format: tags and
+ * elements, array headers, values, compressed variables, the file.
+ *
  * Every size a file declares is checked against the bytes that are actually there
  * before anything is allocated, and zlib output is bounded by the size the variable
  * declares, so a corrupt file ends in a DataFormatError naming the file, the
