@@ -21,7 +21,7 @@
  */
 import { ValidationError } from "../core/errors.js";
 import { protocolOrder } from "../methods/registry.js";
-import { displayNameOf, type Params } from "./grids.js";
+import { displayNameOf } from "./grids.js";
 import {
   PAPER_DATASETS,
   PAPER_TABLE_IV_AVERAGE,
@@ -113,17 +113,11 @@ function isIncomplete(c: CellCompleteness | undefined): boolean {
   return c !== undefined && c.done < c.planned;
 }
 
-/** The selected fit of one repeat, as reported. */
-export interface ChosenFit {
-  readonly repeat: number;
-  readonly k: number;
-  readonly params: Params;
-  readonly valBCA: number;
-  readonly testBCA: number;
-  readonly iterations: number;
-  readonly converged: boolean;
-  readonly fitMs: number;
-}
+/** The selected fit of one repeat, as reported: these fields of its record. */
+export type ChosenFit = Pick<
+  FitRecord,
+  "repeat" | "k" | "params" | "valBCA" | "testBCA" | "iterations" | "converged" | "fitMs"
+>;
 
 /** Results of one (dataset, method) over its repeats. BCA values are fractions. */
 export interface CellSummary {
