@@ -27,6 +27,7 @@ import {
   inflatedAhead,
 } from "./inflate.js";
 import { formatBytes, MAX_DEFLATE_RATIO, maxBytesOf, type ReadLimits } from "./limits.js";
+import { NUMERIC_CLASS_NAMES } from "./matClasses.js";
 import {
   type ArrayValues,
   elementCount,
@@ -85,23 +86,15 @@ const TYPE_NAMES: Record<number, string> = {
   18: "miUTF32",
 };
 
-const CLASS_NAMES = [
+/** MATLAB's class names by mxClassID (the MAT v5 array flags' class field). */
+export const CLASS_NAMES = [
   "",
   "cell",
   "struct",
   "object",
   "char",
   "sparse",
-  "double",
-  "single",
-  "int8",
-  "uint8",
-  "int16",
-  "uint16",
-  "int32",
-  "uint32",
-  "int64",
-  "uint64",
+  ...NUMERIC_CLASS_NAMES,
   "function_handle",
   "opaque",
 ];

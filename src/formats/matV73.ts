@@ -28,6 +28,7 @@
 import type { Reference as H5Reference } from "h5wasm";
 import { DataFormatError } from "../core/errors.js";
 import { formatBytes, MAX_DEFLATE_RATIO, maxBytesOf, type ReadLimits } from "./limits.js";
+import { NUMERIC_CLASS_NAMES } from "./matClasses.js";
 import { elementCount, type RawVariable, type VariableKind } from "./variables.js";
 
 type H5Lib = typeof import("h5wasm")["default"];
@@ -38,18 +39,7 @@ type H5Group = InstanceType<H5Lib["Group"]>;
 
 const HDF5_SIGNATURE = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a];
 const MIB = 1024 * 1024;
-const NUMERIC_CLASSES = new Set([
-  "double",
-  "single",
-  "int8",
-  "uint8",
-  "int16",
-  "uint16",
-  "int32",
-  "uint32",
-  "int64",
-  "uint64",
-]);
+const NUMERIC_CLASSES: ReadonlySet<string> = new Set(NUMERIC_CLASS_NAMES);
 
 /** Offset of the HDF5 superblock (0, 512, 1024, 2048, ...), or null when there is none. */
 export function hdf5SuperblockOffset(bytes: Uint8Array): number | null {

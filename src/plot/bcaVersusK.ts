@@ -6,7 +6,7 @@
 import { ValidationError } from "../core/errors.js";
 import {
   checkBca,
-  checkFinite,
+  checkDomain,
   checkNonEmptyArray,
   checkPositive,
   checkRecord,
@@ -86,23 +86,7 @@ function methodOrderOf(series: readonly BcaAtK[], given: readonly string[] | und
 }
 
 function yDomainOf(rows: readonly Row[], given: readonly [number, number] | undefined): number[] {
-  if (given !== undefined) {
-    if (!Array.isArray(given) || given.length !== 2) {
-      throw new ValidationError(
-        "options.yDomain",
-        `'options.yDomain' must be [low, high] in percent. Got ${show(given)} instead.`,
-      );
-    }
-    const lo = checkFinite("options.yDomain[0]", given[0]);
-    const hi = checkFinite("options.yDomain[1]", given[1]);
-    if (!(lo < hi)) {
-      throw new ValidationError(
-        "options.yDomain",
-        `'options.yDomain' must have low < high. Got [${lo}, ${hi}] instead.`,
-      );
-    }
-    return [lo, hi];
-  }
+  if (given !== undefined) return checkDomain("options.yDomain", given);
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
   for (const r of rows) {

@@ -108,3 +108,29 @@ export function figureTexts(options: unknown): { title?: string; subtitle?: stri
     ...(subtitle !== undefined ? { subtitle } : {}),
   };
 }
+
+/**
+ * A user-given [low, high] axis domain in percent: two numbers, low < high, each
+ * checked by `bound` (finite, or within [0, 100]).
+ */
+export function checkDomain(
+  argument: string,
+  given: unknown,
+  bound: (argument: string, value: unknown) => number = checkFinite,
+): [number, number] {
+  if (!Array.isArray(given) || given.length !== 2) {
+    throw new ValidationError(
+      argument,
+      `'${argument}' must be [low, high] in percent. Got ${show(given)} instead.`,
+    );
+  }
+  const lo = bound(`${argument}[0]`, given[0]);
+  const hi = bound(`${argument}[1]`, given[1]);
+  if (!(lo < hi)) {
+    throw new ValidationError(
+      argument,
+      `'${argument}' must have low < high. Got [${lo}, ${hi}] instead.`,
+    );
+  }
+  return [lo, hi];
+}

@@ -7,6 +7,7 @@
 import { ValidationError } from "../core/errors.js";
 import {
   checkBca,
+  checkDomain,
   checkFinite,
   checkInRange,
   checkNonEmptyArray,
@@ -164,21 +165,7 @@ function checkDecimals(value: unknown): 1 | 2 {
 
 function colorDomainOf(rows: readonly HeatRow[], given: unknown): [number, number] {
   if (given !== undefined) {
-    if (!Array.isArray(given) || given.length !== 2) {
-      throw new ValidationError(
-        "options.colorDomain",
-        `'options.colorDomain' must be [low, high] in percent. Got ${show(given)} instead.`,
-      );
-    }
-    const lo = checkInRange("options.colorDomain[0]", given[0], 0, 100);
-    const hi = checkInRange("options.colorDomain[1]", given[1], 0, 100);
-    if (!(lo < hi)) {
-      throw new ValidationError(
-        "options.colorDomain",
-        `'options.colorDomain' must have low < high. Got [${lo}, ${hi}] instead.`,
-      );
-    }
-    return [lo, hi];
+    return checkDomain("options.colorDomain", given, (a, v) => checkInRange(a, v, 0, 100));
   }
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
