@@ -5,9 +5,10 @@
  * rename, removed again when anything fails), and file-system errors become one
  * line naming the option and the path instead of a stack trace.
  */
-import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ValidationError } from "../core/errors.js";
+import { writeAtomically } from "../io/atomicWrite.js";
 
 /** What a Node file-system error code means, in the user's words. */
 const REASONS: Readonly<Record<string, string>> = {
@@ -97,19 +98,14 @@ export function checkOutputDirectory(flag: string, path: string): void {
 }
 
 /**
- * Writes `text` to `path` atomically: a temporary file beside it, then a rename.
- * When anything fails the temporary file is removed, so nothing half-written is
- * left behind, and the error names `flag` and the path.
+ * Writes `text` to `path` atomically (io/atomicWrite.ts: nothing half-written is
+ * left behind); a failure names `flag` and the path.
  */
 export function writeFileAtomic(flag: string, path: string, text: string | Uint8Array): void {
   checkOutputFile(flag, path);
-  const tmp = `${path}.tmp-${process.pid}`;
   try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
+    writeAtomically(path, text);
   } catch (err) {
-    rmSync(tmp, { force: true });
     const reason = fileSystemReason(err);
     if (reason === null) throw err;
     throw new ValidationError(

@@ -31,13 +31,11 @@ import {
   readFileSync,
   readSync,
   renameSync,
-  rmSync,
-  writeFileSync,
   writeSync,
 } from "node:fs";
-import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { DataFormatError, ValidationError } from "../core/errors.js";
+import { temporaryName, writeAtomically } from "../io/atomicWrite.js";
 import { canonicalJson } from "./fingerprint.js";
 import { type Params, tunableParams } from "./grids.js";
 import {
@@ -334,10 +332,6 @@ export function readResultsFile(path: string): ParsedResults {
  * job array share one results directory over a network file system and may have
  * the same process id on different hosts, so the name carries the host too.
  */
-function temporaryName(path: string): string {
-  return `${path}.tmp-${hostname().replace(/[^A-Za-z0-9.-]/g, "_")}-${process.pid}`;
-}
-
 /** Writes all of `text` at the file position of `fd`. */
 function writeAll(fd: number, text: string): void {
   const bytes = Buffer.from(text, "utf8");
@@ -460,15 +454,7 @@ function lengthThroughLastNewline(fd: number, size: number): number {
 
 /** Writes a JSON file atomically (temporary file, then rename). */
 export function writeJsonFile(path: string, value: unknown): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = temporaryName(path);
-  try {
-    writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true }); // nothing half-written stays behind
-    throw err;
-  }
+  writeAtomically(path, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** Reads a JSON file, naming the file in the error when it does not parse. */
