@@ -1,5 +1,6 @@
 /**
- * The rank control's "test" decision from bounds, without an eigen-solve of L.
+ * The rank control's "test" and "double" decisions from bounds, without an
+ * eigen-solve of L.
  *
  * SDSPCAAN's rank control (rankControl.ts) compares S_c = e_1 + ... + e_c and
  * S_(c+1) = S_c + e_(c+1), sums of the smallest eigenvalues of the graph Laplacian L,
@@ -20,14 +21,28 @@
  *   eigenvalues come from dense solves of blocks of the class sizes.
  *
  * When both settle with a margin for round-off, the decision is "test", the decision
- * the exact eigenvalues give; otherwise the caller solves exactly as before. "double"
- * and "halve" are never decided here (L_w has c zero eigenvalues, so it gives no lower
- * bound on S_c; "halve" needs more than c components, which the exact path finds
- * without a solve).
+ * the exact eigenvalues give; otherwise the caller solves exactly as before.
+ *
+ * "double" (S_c > tol) needs a lower bound of S_c; L_w gives none (it has c zeros).
+ * Where a class has a single training sample (Yale, ORL, Palm: every split) the graph
+ * can never have c components and every rank control is "double", each a solve of L.
+ * `pathLowerBoundFirst` bounds S_c from below by paths: drop the negligible edges
+ * (removing edges subtracts a positive semidefinite Laplacian, so no eigenvalue
+ * rises), then in each remaining component C of s nodes, for x orthogonal to the
+ * constants with ||x|| = 1, some pair u, v has (x_u - x_v)^2 >= 1/s, and along a
+ * path P from u to v Cauchy-Schwarz gives (x_u - x_v)^2 <= R(P) x^T L x with
+ * R(P) = sum over P of 1/w_e. So every positive eigenvalue of C is at least
+ * 1/(s D) with D the largest path resistance between two nodes, and D <= 2 e(r) for
+ * the eccentricity e(r) of any node r (one Dijkstra). The c smallest eigenvalues
+ * are the components' zeros and the smallest positive ones: S_c is at least the sum
+ * of the c - p smallest of those bounds, each component counted s - 1 times.
+ * "halve" is never decided here: it needs more than c components, which the exact
+ * path finds without a solve.
  */
 import { symmetricEigen } from "../linalg/eigen/symmetricEigen.js";
 import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
+import type { RankControlAction } from "./rankControl.js";
 
 /**
  * Classes larger than this are not solved as blocks (their dense solves would cost
@@ -116,4 +131,169 @@ export function provesTest(
   if (bounds === null) return false;
   const margin = 1e-10 * tol + 64 * n * Number.EPSILON * maxDegree;
   return bounds.upperFirst + margin < tol && bounds.lowerFirstPlusOne - margin > tol;
+}
+
+/** Edges lighter than this times the heaviest one are dropped for the path bound. */
+const NEGLIGIBLE_EDGE = 1e-8;
+
+/** Lower bound of S_c by path resistances (see the file comment); 0 when none. */
+export function pathLowerBoundFirst(L: CsrMatrix, c: number): number {
+  const n = L.rows;
+  const { rowPtr, colIdx, values } = L;
+  let maxWeight = 0;
+  for (let p = 0; p < rowPtr[n]; p++) if (-values[p] > maxWeight) maxWeight = -values[p];
+  if (!(maxWeight > 0)) return 0;
+  const floor = NEGLIGIBLE_EDGE * maxWeight;
+  const kept = (p: number, i: number) => colIdx[p] !== i && -values[p] >= floor;
+  // Components of the kept edges, by breadth-first search.
+  const component = new Int32Array(n).fill(-1);
+  const order = new Int32Array(n);
+  const starts: number[] = [];
+  let filled = 0;
+  for (let r = 0; r < n; r++) {
+    if (component[r] >= 0) continue;
+    const id = starts.length;
+    starts.push(filled);
+    component[r] = id;
+    order[filled++] = r;
+    for (let head = starts[id]; head < filled; head++) {
+      const i = order[head];
+      for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
+        const j = colIdx[p];
+        if (kept(p, i) && component[j] < 0) {
+          component[j] = id;
+          order[filled++] = j;
+        }
+      }
+    }
+  }
+  starts.push(n);
+  const p = starts.length - 1;
+  if (p >= c) return 0;
+  // Each component's bound 1/(s 2 e(r)), r its node of largest weighted degree.
+  const dist = new Float64Array(n).fill(Number.POSITIVE_INFINITY);
+  const heap = new MinHeap(n);
+  const bounds: { value: number; count: number }[] = [];
+  for (let id = 0; id < p; id++) {
+    const s = starts[id + 1] - starts[id];
+    if (s === 1) continue;
+    let root = order[starts[id]];
+    let best = -1;
+    for (let t = starts[id]; t < starts[id + 1]; t++) {
+      const i = order[t];
+      let degree = 0;
+      for (let q = rowPtr[i]; q < rowPtr[i + 1]; q++) if (kept(q, i)) degree -= values[q];
+      if (degree > best) {
+        best = degree;
+        root = i;
+      }
+    }
+    dist[root] = 0;
+    heap.push(root, 0);
+    let eccentricity = 0;
+    while (heap.size > 0) {
+      const i = heap.pop();
+      const di = dist[i];
+      if (di > eccentricity) eccentricity = di;
+      for (let q = rowPtr[i]; q < rowPtr[i + 1]; q++) {
+        if (!kept(q, i)) continue;
+        const j = colIdx[q];
+        const dj = di + 1 / -values[q];
+        if (dj < dist[j]) {
+          dist[j] = dj;
+          heap.push(j, dj);
+        }
+      }
+    }
+    bounds.push({ value: 1 / (s * 2 * eccentricity), count: s - 1 });
+  }
+  bounds.sort((a, b) => a.value - b.value);
+  let need = c - p;
+  let sum = 0;
+  for (const b of bounds) {
+    const take = Math.min(need, b.count);
+    sum += take * b.value;
+    need -= take;
+    if (need === 0) break;
+  }
+  return need === 0 ? sum : 0;
+}
+
+/**
+ * The rank control's decision when bounds prove it, else null: "test" from the class
+ * bounds, "double" from the path bound, each tried first where the previous decision
+ * was the same (they are cheap next to a solve of L, but not free).
+ */
+export function provenRankDecision(
+  L: CsrMatrix,
+  codes: Int32Array,
+  c: number,
+  tol: number,
+  previous: RankControlAction | null,
+): RankControlAction | null {
+  if (previous === null || previous === "halve") return null;
+  const n = L.rows;
+  let maxDegree = 0;
+  for (let i = 0; i < n; i++) {
+    for (let q = L.rowPtr[i]; q < L.rowPtr[i + 1]; q++) {
+      if (L.colIdx[q] === i && L.values[q] > maxDegree) maxDegree = L.values[q];
+    }
+  }
+  const margin = 1e-10 * tol + 64 * n * Number.EPSILON * maxDegree;
+  if (previous === "test")
+    return provesTest(classRankBounds(L, codes, c), tol, n, maxDegree) ? "test" : null;
+  return pathLowerBoundFirst(L, c) - margin > tol ? "double" : null;
+}
+
+/** A binary min-heap of node indices by key (lazy: a node may be pushed again with a smaller key). */
+class MinHeap {
+  private nodes: Int32Array;
+  private keys: Float64Array;
+  size = 0;
+
+  constructor(capacity: number) {
+    this.nodes = new Int32Array(Math.max(capacity, 1));
+    this.keys = new Float64Array(Math.max(capacity, 1));
+  }
+
+  push(node: number, key: number): void {
+    if (this.size === this.nodes.length) {
+      const nodes = new Int32Array(2 * this.size);
+      nodes.set(this.nodes);
+      const keys = new Float64Array(2 * this.size);
+      keys.set(this.keys);
+      this.nodes = nodes;
+      this.keys = keys;
+    }
+    let i = this.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (this.keys[parent] <= key) break;
+      this.nodes[i] = this.nodes[parent];
+      this.keys[i] = this.keys[parent];
+      i = parent;
+    }
+    this.nodes[i] = node;
+    this.keys[i] = key;
+  }
+
+  /** Removes and returns the node of smallest key. */
+  pop(): number {
+    const top = this.nodes[0];
+    const node = this.nodes[--this.size];
+    const key = this.keys[this.size];
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= this.size) break;
+      if (child + 1 < this.size && this.keys[child + 1] < this.keys[child]) child++;
+      if (this.keys[child] >= key) break;
+      this.nodes[i] = this.nodes[child];
+      this.keys[i] = this.keys[child];
+      i = child;
+    }
+    this.nodes[i] = node;
+    this.keys[i] = key;
+    return top;
+  }
 }

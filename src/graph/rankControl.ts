@@ -86,19 +86,23 @@ export function rankControl(input: RankControlInput): RankControlResult {
     if (i < clusters) sumFirst += e;
   }
   const sumFirstPlusOne = sumFirst + eigenvalues[clusters];
-  if (sumFirst > tol) {
+  const action = sumFirst > tol ? "double" : sumFirstPlusOne < tol ? "halve" : "test";
+  return { ...applyRankAction(action, lambda, cap), sumFirst, sumFirstPlusOne };
+}
+
+/**
+ * lambda after a decision: doubled up to the cap ("double"), halved ("halve") or kept
+ * ("test"). For callers that reach the decision without the eigenvalues (rankBounds.ts).
+ */
+export function applyRankAction(
+  action: RankControlAction,
+  lambda: number,
+  cap: number,
+): { readonly action: RankControlAction; readonly lambda: number; readonly capped: boolean } {
+  if (action === "double") {
     const doubled = 2 * lambda;
     const capped = doubled > cap;
-    return {
-      action: "double",
-      lambda: capped ? cap : doubled,
-      capped,
-      sumFirst,
-      sumFirstPlusOne,
-    };
+    return { action, lambda: capped ? cap : doubled, capped };
   }
-  if (sumFirstPlusOne < tol) {
-    return { action: "halve", lambda: lambda / 2, capped: false, sumFirst, sumFirstPlusOne };
-  }
-  return { action: "test", lambda, capped: false, sumFirst, sumFirstPlusOne };
+  return { action, lambda: action === "halve" ? lambda / 2 : lambda, capped: false };
 }

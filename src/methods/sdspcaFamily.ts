@@ -29,9 +29,13 @@ import {
   symmetrizeGraph,
 } from "../graph/laplacian.js";
 import { type LaplacianWarmStart, rankControlEigenvalues } from "../graph/laplacianSpectrum.js";
-import { classRankBounds, provesTest } from "../graph/rankBounds.js";
-import { DEFAULT_LAMBDA_CAP, type RankControlAction, rankControl } from "../graph/rankControl.js";
-import { maxAbs } from "../linalg/basic.js";
+import { provenRankDecision } from "../graph/rankBounds.js";
+import {
+  applyRankAction,
+  DEFAULT_LAMBDA_CAP,
+  type RankControlAction,
+  rankControl,
+} from "../graph/rankControl.js";
 import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
@@ -221,8 +225,8 @@ export type QLoopDetails = ZSolverStats & {
   laplacianEigenvalues: number[] | null;
   laplacianEigenMs: number;
   /**
-   * Rank controls settled as "test" by class bounds without solving L (adaptive only;
-   * see graph/rankBounds.ts).
+   * Rank controls settled by bounds without solving L ("test" by class bounds,
+   * "double" by path bounds; adaptive only, see graph/rankBounds.ts).
    */
   rankControlsByBounds: number;
 };
@@ -423,17 +427,13 @@ export function fitQLoop(
     if (graphMode === "adaptive" && graph !== null) {
       const L = graph.z.L;
       const before = ctx.eigenMs;
-      // After a "test", the next one is usually provable from class bounds alone
+      // A decision like the previous one is usually provable from bounds alone
       // (rankBounds.ts), which skips the solve of L; its values are then solved once,
       // for the record, after the loop.
-      const proven =
-        lastAction === "test" &&
-        ctx.timeEigen(() =>
-          provesTest(classRankBounds(L, labels.codes, c), s.tol, n, maxAbs(L.diagonal())),
-        );
+      const proven = ctx.timeEigen(() => provenRankDecision(L, labels.codes, c, s.tol, lastAction));
       let control: { readonly action: RankControlAction; readonly lambda: number };
-      if (proven) {
-        control = { action: "test", lambda };
+      if (proven !== null) {
+        control = applyRankAction(proven, lambda, s.lambdaCap);
         unsolvedL = L;
         byBounds++;
       } else {

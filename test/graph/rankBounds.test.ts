@@ -6,9 +6,16 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { makeSplit } from "../../src/experiment/splits.js";
 import { graphLaplacian, symmetrizeGraph } from "../../src/graph/laplacian.js";
 import { rankControlEigenvalues } from "../../src/graph/laplacianSpectrum.js";
-import { classRankBounds, MAX_CLASS_BLOCK, provesTest } from "../../src/graph/rankBounds.js";
+import {
+  classRankBounds,
+  MAX_CLASS_BLOCK,
+  pathLowerBoundFirst,
+  provenRankDecision,
+  provesTest,
+} from "../../src/graph/rankBounds.js";
 import { rankControl } from "../../src/graph/rankControl.js";
 import { loadDataset } from "../../src/io/load.js";
 import { maxAbs } from "../../src/linalg/basic.js";
@@ -132,7 +139,99 @@ describe("classRankBounds", () => {
   });
 });
 
+describe("pathLowerBoundFirst", () => {
+  it("never exceeds the exact sum of the c smallest eigenvalues", () => {
+    fc.assert(
+      fc.property(labelledGraph, ({ c, L }) => {
+        const exact = exactSums(L, c);
+        const bound = pathLowerBoundFirst(L, c);
+        expect(bound).toBeGreaterThanOrEqual(0);
+        expect(bound).toBeLessThanOrEqual(exact.first * (1 + 1e-12) + 1e-15);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("is exact in its assumptions on a path of two nodes: 1/(2 * 2 * (1/w)) <= 2w", () => {
+    const w = 0.3;
+    const L = laplacianOf(
+      Matrix.fromRows([
+        [0, w],
+        [w, 0],
+      ]),
+    );
+    expect(pathLowerBoundFirst(L, 2)).toBeCloseTo(w / 4, 15);
+    expect(exactSums(L, 2).first).toBeCloseTo(2 * w, 14);
+  });
+
+  it("gives 0 when the graph has c or more components", () => {
+    const L = laplacianOf(
+      Matrix.fromRows([
+        [0, 1, 0, 0],
+        [1, 0, 0, 0],
+        [0, 0, 0, 1],
+        [0, 0, 1, 0],
+      ]),
+    );
+    expect(pathLowerBoundFirst(L, 2)).toBe(0);
+  });
+});
+
+describe("provenRankDecision", () => {
+  it('proves "double" or "test" only where the exact eigenvalues give the same', () => {
+    const proven = { double: 0, test: 0 };
+    fc.assert(
+      fc.property(
+        labelledGraph,
+        fc.double({ min: -9, max: -1, noNaN: true }),
+        fc.constantFrom("double" as const, "test" as const),
+        ({ c, codes, L }, logTol, previous) => {
+          const tol = 10 ** logTol;
+          const decision = provenRankDecision(L, codes, c, tol, previous);
+          if (decision === null) return;
+          proven[decision as "double" | "test"]++;
+          const exact = exactSums(L, c);
+          expect(
+            rankControl({ eigenvalues: exact.values, clusters: c, tol, lambda: 1 }).action,
+          ).toBe(decision);
+        },
+      ),
+      { numRuns: 600, seed: 20261126 },
+    );
+    expect(proven.double).toBeGreaterThan(20);
+    expect(proven.test).toBeGreaterThan(20);
+  });
+
+  it("proves nothing without a previous decision or after a halving", () => {
+    const L = laplacianOf(
+      Matrix.fromRows([
+        [0, 1],
+        [1, 0],
+      ]),
+    );
+    const codes = Int32Array.from([0, 1]);
+    expect(provenRankDecision(L, codes, 2, 1e-3, null)).toBeNull();
+    expect(provenRankDecision(L, codes, 2, 1e-3, "halve")).toBeNull();
+    expect(provenRankDecision(L, codes, 2, 1e-3, "double")).toBe("double");
+  });
+});
+
 describe("SDSPCAAN with rank controls settled by bounds", () => {
+  it("at the lambda cap (ORL: singleton classes) ends with the exact eigenvalues of its last graph", async () => {
+    const ds = await loadDataset(dataFile("ORL_32x32.mat"));
+    // The protocol's split of repeat 0: 80 samples of 40 classes, some with one sample.
+    const train = Array.from(makeSplit(ds.X.rows, { seed: 0, dataset: "ORL", repeat: 0 }).train);
+    const X = ds.X.selectRows(train);
+    const y = train.map((i) => ds.y[i] as number);
+    const model = createMethod("sdspcaan", { k: 40 }).fit(X, y);
+    const details = model.fitInfo.details as QLoopDetails;
+    expect(model.fitInfo.stopReason).toBe("lambda-cap");
+    expect(details.rankControlsByBounds).toBeGreaterThan(0);
+    const L = graphLaplacian(symmetrizeGraph(model.artifacts.S as CsrMatrix));
+    const c = new Set(y).size;
+    expect(details.laplacianEigenvalues).toEqual(Array.from(rankControlEigenvalues(L, c, 1e-3)));
+  });
+
   it("ends with the exact Laplacian eigenvalues of its last graph", async () => {
     const ds = await loadDataset(dataFile("COIL20.mat"));
     const train = Array.from({ length: 144 }, (_, i) => i * 10);
