@@ -1,9 +1,17 @@
 /** The benchmark suites, in the order `npm run bench` runs them. */
 import type { BenchSuite } from "../harness.js";
+import { gridSuite } from "./grid.js";
 import { ioSuite } from "./io.js";
 import { linalgSuite } from "./linalg.js";
 import { methodsSuite } from "./methods.js";
 import { runnerSuite } from "./runner.js";
 import { scalingSuite } from "./scaling.js";
 
-export const suites: BenchSuite[] = [linalgSuite, ioSuite, methodsSuite, scalingSuite, runnerSuite];
+export const suites: BenchSuite[] = [
+  linalgSuite,
+  ioSuite,
+  methodsSuite,
+  gridSuite,
+  scalingSuite,
+  runnerSuite,
+];
