@@ -4,12 +4,7 @@
  * with its preprocessing.
  */
 import { type Command, CommanderError, Option } from "commander";
-import {
-  DataFormatError,
-  ModelFormatError,
-  SdspcaanError,
-  ValidationError,
-} from "../../core/errors.js";
+import { DataFormatError, ValidationError } from "../../core/errors.js";
 import type { OptionSchema, OptionSpec } from "../../core/options.js";
 import type { Label } from "../../core/validate.js";
 import { checkPreprocessing, type Preprocessing } from "../../experiment/preprocess.js";
@@ -20,7 +15,7 @@ import { openDataset } from "../../io/load.js";
 import type { Matrix } from "../../linalg/matrix.js";
 import type { Estimator } from "../../methods/estimator.js";
 import {
-  loadModel,
+  loadModelFile,
   methodDescriptor,
   methodDescriptors,
   methodNames,
@@ -485,25 +480,9 @@ export function methodFromFlags(
   return { method, options };
 }
 
-/**
- * Reads a model file written by `fit` (its preprocessing travels inside the model).
- * Anything that is not exactly a saved model is refused, naming the file and field:
- * "model.json: not a valid sdspcaan model: field 'preprocessing.method' must be ...".
- */
+/** Reads a model file written by `fit` (its preprocessing travels inside the model). */
 export function readModelFile(path: string): Estimator {
-  const json = readJsonFile(path);
-  try {
-    return loadModel(json);
-  } catch (err) {
-    if (err instanceof ModelFormatError) {
-      throw new DataFormatError(
-        path,
-        `not a valid sdspcaan model: ${err.field === "" ? "" : `field '${err.field}' `}${err.problem}`,
-      );
-    }
-    if (err instanceof SdspcaanError) throw new DataFormatError(path, err.message);
-    throw err;
-  }
+  return loadModelFile(readJsonFile(path), path);
 }
 
 /** Formats milliseconds as "850 ms", "12.3 s", "4m 05s" or "1h 02m". */
