@@ -4,6 +4,7 @@
  * worker (where the page is not cross-origin isolated and shared memory is not
  * available), a new worker gets them back without the user noticing.
  */
+import { findByName, type ManifestEntry } from "../formats/manifest.js";
 import { type FitProgress, methodDescriptor, methodDescriptors } from "../index.js";
 import { buildMethodForm, type MethodForm } from "./form.js";
 import { ScatterPlot, TracePlot } from "./plot.js";
@@ -11,7 +12,6 @@ import type {
   DatasetSummary,
   EmbedResult,
   FitResult,
-  ManifestEntry,
   ModelSummary,
   ReadOptions,
   Request,
@@ -142,15 +142,7 @@ function formatMs(ms: number): string {
 
 /** The registry entry of a file name (its file, name or an alias), as `openDataset` finds it. */
 function entryOf(file: string): ManifestEntry | null {
-  const key = file.trim().toLowerCase();
-  return (
-    manifest.find(
-      (d) =>
-        d.name.toLowerCase() === key ||
-        d.file.toLowerCase() === key ||
-        d.aliases.some((a) => a.toLowerCase() === key),
-    ) ?? null
-  );
+  return findByName(manifest, file);
 }
 
 function readOptions(entry: ManifestEntry | null): ReadOptions {
