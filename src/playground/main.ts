@@ -4,7 +4,7 @@
  * worker (where the page is not cross-origin isolated and shared memory is not
  * available), a new worker gets them back without the user noticing.
  */
-import { findByName, type ManifestEntry } from "../formats/manifest.js";
+import { findByName } from "../formats/manifest.js";
 import { type FitProgress, methodDescriptor, methodDescriptors } from "../index.js";
 import { buildMethodForm, type MethodForm } from "./form.js";
 import { ScatterPlot, TracePlot } from "./plot.js";
@@ -12,6 +12,7 @@ import type {
   DatasetSummary,
   EmbedResult,
   FitResult,
+  ManifestEntry,
   ModelSummary,
   ReadOptions,
   Request,

@@ -12,6 +12,9 @@ export interface ReadOptions {
   readonly labelColumn?: string;
 }
 
+/** A registry data set the page can offer (datasets.json, written by the CLI's server). */
+export type { ManifestEntry } from "../formats/manifest.js";
+
 export interface SplitSettings {
   readonly seed: number;
   readonly repeat: number;
