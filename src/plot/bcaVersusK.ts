@@ -7,11 +7,13 @@ import { ValidationError } from "../core/errors.js";
 import {
   checkBca,
   checkDomain,
+  checkName,
   checkNonEmptyArray,
   checkPositive,
   checkRecord,
   checkSize,
   figureTexts,
+  refuse,
   show,
 } from "./check.js";
 import type { VegaLiteSpec } from "./render.js";
@@ -68,10 +70,7 @@ function methodOrderOf(series: readonly BcaAtK[], given: readonly string[] | und
   const seen = [...new Set(series.map((p) => p.method))];
   if (given === undefined) return seen;
   if (!Array.isArray(given)) {
-    throw new ValidationError(
-      "options.methodOrder",
-      `'options.methodOrder' must be an array of method names. Got ${show(given)} instead.`,
-    );
+    refuse("options.methodOrder", "an array of method names", given);
   }
   const order = [...given];
   const missing = seen.filter((m) => !order.includes(m));
@@ -117,10 +116,7 @@ export function bcaVersusKFigure(
   const height = checkSize("options.height", options.height, paneledSeries ? 200 : 300);
   const bands = options.errorBands ?? true;
   if (typeof bands !== "boolean") {
-    throw new ValidationError(
-      "options.errorBands",
-      `'options.errorBands' must be a boolean. Got ${show(bands)} instead.`,
-    );
+    refuse("options.errorBands", "a boolean", bands);
   }
 
   const rows: Row[] = [];
@@ -129,24 +125,11 @@ export function bcaVersusKFigure(
   series.forEach((point, i) => {
     const at = `series[${i}]`;
     checkRecord(at, point);
-    if (typeof point.method !== "string" || point.method.length === 0) {
-      throw new ValidationError(
-        `${at}.method`,
-        `'${at}.method' must be a non-empty string. Got ${show(point.method)} instead.`,
-      );
-    }
+    checkName(`${at}.method`, point.method);
     if (paneled !== (point.panel !== undefined)) {
-      throw new ValidationError(
-        `${at}.panel`,
-        `'${at}.panel' must be given on every point of 'series' or on none. Got ${show(point.panel)} instead.`,
-      );
+      refuse(`${at}.panel`, "given on every point of 'series' or on none", point.panel);
     }
-    if (paneled && (typeof point.panel !== "string" || point.panel.length === 0)) {
-      throw new ValidationError(
-        `${at}.panel`,
-        `'${at}.panel' must be a non-empty string. Got ${show(point.panel)} instead.`,
-      );
-    }
+    if (paneled) checkName(`${at}.panel`, point.panel);
     const k = checkPositive(`${at}.k`, point.k);
     const bca = checkBca(`${at}.bca`, point.bca);
     const key = JSON.stringify([point.panel ?? null, point.method, k]);

@@ -10,12 +10,14 @@ import {
   checkDomain,
   checkFinite,
   checkInRange,
+  checkName,
   checkNonEmptyArray,
   checkOptionalText,
   checkPositive,
   checkRecord,
   checkSize,
   figureTexts,
+  refuse,
   show,
 } from "./check.js";
 import type { VegaLiteSpec } from "./render.js";
@@ -155,10 +157,7 @@ function checkPairCells(argument: string, cells: unknown): PairCell[] {
 function checkDecimals(value: unknown): 1 | 2 {
   if (value === undefined) return 1;
   if (value !== 1 && value !== 2) {
-    throw new ValidationError(
-      "options.decimals",
-      `'options.decimals' must be 1 or 2. Got ${show(value)} instead.`,
-    );
+    refuse("options.decimals", "1 or 2", value);
   }
   return value;
 }
@@ -321,10 +320,7 @@ function checkReduction(
   value: unknown,
 ): asserts value is ThirdParameterReduction {
   if (value !== "best" && value !== "max" && value !== "mean") {
-    throw new ValidationError(
-      argument,
-      `'${argument}' must be one of "best", "max", "mean". Got ${show(value)} instead.`,
-    );
+    refuse(argument, 'one of "best", "max", "mean"', value);
   }
 }
 
@@ -455,16 +451,6 @@ interface ProfileRow {
   upper?: number;
 }
 
-function checkName(argument: string, value: unknown): string {
-  if (typeof value !== "string" || value.length === 0) {
-    throw new ValidationError(
-      argument,
-      `'${argument}' must be a non-empty string. Got ${show(value)} instead.`,
-    );
-  }
-  return value;
-}
-
 /**
  * A grid of small panels, one per data set, each showing BCA (%) against the values of
  * one parameter (categorical, in ascending order, so log-spaced multipliers are evenly
@@ -516,10 +502,7 @@ export function sensitivityProfiles(
   if (options.columns !== undefined) {
     const c = checkFinite("options.columns", options.columns);
     if (!Number.isInteger(c) || c < 1) {
-      throw new ValidationError(
-        "options.columns",
-        `'options.columns' must be a positive integer. Got ${c} instead.`,
-      );
+      refuse("options.columns", "a positive integer", c);
     }
     columns = c;
   }
