@@ -74,6 +74,25 @@ export function checkOptionalText(argument: string, value: unknown): string | un
   return value;
 }
 
+/** A BCA's ±std band in percent, clipped to [0, 100]; `std` is checked as a BCA. */
+export function bcaBand(
+  argument: string,
+  bca: number,
+  std: unknown,
+): { lower: number; upper: number } {
+  const s = checkBca(argument, std);
+  return { lower: Math.max(0, 100 * (bca - s)), upper: Math.min(100, 100 * (bca + s)) };
+}
+
+/**
+ * Refuses the item at `at` when its `key` was seen before ("'<at>' repeats <what>"),
+ * and remembers the key.
+ */
+export function checkUnique(seen: Set<string>, key: string, at: string, what: () => string): void {
+  if (seen.has(key)) throw new ValidationError(at, `'${at}' repeats ${what()}`);
+  seen.add(key);
+}
+
 /** A non-empty string (a name: a method, a panel, a line). */
 export function checkName(argument: string, value: unknown): string {
   if (typeof value !== "string" || value.length === 0)
@@ -101,6 +120,19 @@ export function figureTexts(options: unknown): { title?: string; subtitle?: stri
     ...(title !== undefined ? { title } : {}),
     ...(subtitle !== undefined ? { subtitle } : {}),
   };
+}
+
+/**
+ * What every figure builder checks first: its data (`argument`) is a non-empty array,
+ * and its options, whose title and subtitle it returns.
+ */
+export function figureInputs(
+  argument: string,
+  data: unknown,
+  options: unknown,
+): { title?: string; subtitle?: string } {
+  checkNonEmptyArray(argument, data);
+  return figureTexts(options);
 }
 
 /**

@@ -13,9 +13,9 @@ import { criticalDifferenceGroups } from "../stats/rankTests.js";
 import {
   checkFinite,
   checkName,
-  checkNonEmptyArray,
   checkRecord,
-  figureTexts,
+  checkUnique,
+  figureInputs,
   refuse,
   show,
 } from "./check.js";
@@ -73,8 +73,7 @@ export function criticalDifferenceDiagram(
   cd: number,
   options: CriticalDifferenceOptions = {},
 ): VegaLiteSpec {
-  checkNonEmptyArray<RankedMethod>("methods", methods);
-  const { title, subtitle } = figureTexts(options);
+  const { title, subtitle } = figureInputs("methods", methods, options);
   if (methods.length < 2) {
     throw new ValidationError("methods", "'methods' must hold at least 2 methods to compare.");
   }
@@ -86,13 +85,7 @@ export function criticalDifferenceDiagram(
   methods.forEach((m, i) => {
     checkRecord(`methods[${i}]`, m);
     checkName(`methods[${i}].method`, m.method);
-    if (names.has(m.method)) {
-      throw new ValidationError(
-        `methods[${i}]`,
-        `'methods[${i}]' repeats method ${show(m.method)}.`,
-      );
-    }
-    names.add(m.method);
+    checkUnique(names, m.method, `methods[${i}]`, () => `method ${show(m.method)}.`);
     const r = checkFinite(`methods[${i}].averageRank`, m.averageRank);
     if (r < 1 || r > k) {
       refuse(`methods[${i}].averageRank`, `in [1, ${k}]`, r);

@@ -8,6 +8,7 @@ import type { VegaLiteSpec } from "./render.js";
 import {
   baseConfig,
   categoricalPalette,
+  cyclingScale,
   SHAPES,
   spreadPalette,
   TABLEAU20,
@@ -162,7 +163,7 @@ export function embeddingScatter(
     type: "nominal" as const,
     title: "Class",
     sort: classes,
-    scale: { domain: classes, range: classes.map((_, i) => palette[i % palette.length]!) },
+    scale: cyclingScale(classes, palette),
     legend,
   };
   const encoding: Record<string, unknown> = {

@@ -81,6 +81,25 @@ export function categoricalPalette(n: number): readonly string[] {
   return n <= TABLEAU10.length ? TABLEAU10 : TABLEAU20;
 }
 
+/** A vega-lite scale giving the values of `domain` the entries of `range` in turn, cycling. */
+export function cyclingScale(
+  domain: readonly string[],
+  range: readonly string[],
+): { domain: readonly string[]; range: string[] } {
+  return { domain, range: domain.map((_, i) => range[i % range.length]!) };
+}
+
+/** The facet of a figure with one panel per value of its rows' `panel`, in `panels` order. */
+export function panelFacet(panels: readonly (string | undefined)[]): object {
+  return {
+    field: "panel",
+    type: "nominal",
+    title: null,
+    sort: panels,
+    header: { labelFontSize: 12, labelFontWeight: "bold" },
+  };
+}
+
 /**
  * `n` colours around the sinebow hue circle, visited with a stride coprime to `n` so
  * consecutive classes get far-apart hues, and every other colour darkened so neighbours
