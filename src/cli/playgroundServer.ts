@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import { dirname, extname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ValidationError } from "../core/errors.js";
+import type { ManifestEntry } from "../formats/manifest.js";
 import { type LocateOptions, locateDataFile } from "../io/locate.js";
 import { DATASETS } from "../io/registry.js";
 
@@ -25,22 +26,6 @@ const MIME: Record<string, string> = {
   ".svg": "image/svg+xml",
   ".wasm": "application/wasm",
 };
-
-/**
- * A data set as the page's datasets.json lists it: the same shape as ManifestEntry in
- * src/playground/protocol.ts (not imported, so that the CLI's build leaves the page's
- * folder alone).
- */
-export interface ManifestEntry {
-  readonly name: string;
-  readonly file: string;
-  readonly aliases: readonly string[];
-  readonly xVar: string | null;
-  readonly yVar: string | null;
-  readonly labelColumn: number | string | null;
-  readonly url: string | null;
-  readonly bytes: number | null;
-}
 
 /** Formats the page reads (text formats need a label column the page cannot guess). */
 const SERVABLE = new Set(["mat-v5", "mat-v7.3"]);

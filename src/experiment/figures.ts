@@ -115,17 +115,21 @@ export function bcaVersusK(records: readonly FitRecord[], options: CurveOptions 
   return out;
 }
 
-export interface SensitivityOptions extends SelectionOptions {
+/** What the sensitivity surfaces and profiles share. */
+export interface HeldOptions extends SelectionOptions {
   /** Default "sdspcaan". */
   readonly method?: string;
+  /** How k and the parameters not shown are held (see the file comment). Default "selected". */
+  readonly others?: "selected" | "best";
+  /** Datasets to include (default: all with records of the method). */
+  readonly datasets?: readonly string[];
+}
+
+export interface SensitivityOptions extends HeldOptions {
   /** Parameter on the horizontal axis. */
   readonly x: ParamName;
   /** Parameter on the vertical axis. */
   readonly y: ParamName;
-  /** How k and the remaining parameter are held (see the file comment). Default "selected". */
-  readonly others?: "selected" | "best";
-  /** Datasets to include (default: all with records of the method). */
-  readonly datasets?: readonly string[];
 }
 
 /** One cell of a sensitivity surface. */
@@ -163,6 +167,67 @@ function checkParam(name: string, value: unknown): ParamName {
   return value as ParamName;
 }
 
+function checkOthers(value: unknown): "selected" | "best" {
+  const others = value ?? "selected";
+  if (others !== "selected" && others !== "best") {
+    throw new ValidationError(
+      "others",
+      `The 'others' option must be "selected" or "best". Got ${JSON.stringify(others)} instead.`,
+    );
+  }
+  return others;
+}
+
+/**
+ * The records of `options.method` a sensitivity figure averages over the parameters
+ * `varied` (`used`: all that have them), and of those, per (dataset, repeat), the
+ * ones at the selected k and selected other parameters ("selected"), or the one
+ * validation picks at each point of `varied` ("best").
+ */
+function heldRecords(
+  records: readonly FitRecord[],
+  options: HeldOptions,
+  varied: readonly ParamName[],
+): { method: string; others: "selected" | "best"; used: FitRecord[]; held: FitRecord[] } {
+  const method = options.method ?? "sdspcaan";
+  const others = checkOthers(options.others);
+  const used = filterRecords(records, { ...options, methods: [method] }).filter((r) =>
+    varied.every((p) => r.params[p] !== undefined),
+  );
+  const held: FitRecord[] = [];
+  for (const group of groupBy(used, (r) => JSON.stringify([r.dataset, r.repeat])).values()) {
+    if (others === "selected") {
+      const sel = selectModel(group, options);
+      const rest = tunableParams().filter((p) => !varied.includes(p));
+      for (const r of group) {
+        if (r.k === sel.k && rest.every((p) => r.params[p] === sel.params[p])) held.push(r);
+      }
+    } else {
+      const byPoint = groupBy(group, (r) => varied.map((p) => String(r.params[p])).join("|"));
+      for (const atPoint of byPoint.values()) held.push(selectModel(atPoint, options).record);
+    }
+  }
+  return { method, others, used, held };
+}
+
+/** buckets[dataset][point]: the test and validation BCA of the records at that point. */
+type Buckets<K> = Map<string, Map<K, { test: number[]; val: number[] }>>;
+
+function addToBucket<K>(buckets: Buckets<K>, key: K, r: FitRecord): void {
+  let m = buckets.get(r.dataset);
+  if (!m) {
+    m = new Map();
+    buckets.set(r.dataset, m);
+  }
+  let b = m.get(key);
+  if (!b) {
+    b = { test: [], val: [] };
+    m.set(key, b);
+  }
+  b.test.push(r.testBCA);
+  b.val.push(r.valBCA);
+}
+
 /**
  * Fig. 2: mean test BCA of a method over a pair of its parameters, with k and the
  * remaining parameters held at their best value (see the file comment).
@@ -171,52 +236,17 @@ export function sensitivitySurface(
   records: readonly FitRecord[],
   options: SensitivityOptions,
 ): SensitivitySurface {
-  const method = options.method ?? "sdspcaan";
   const x = checkParam("x", options.x);
   const y = checkParam("y", options.y);
   if (x === y) {
     throw new ValidationError("y", `The two axes must be different parameters. Got '${x}' twice.`);
   }
-  const others = options.others ?? "selected";
-  if (others !== "selected" && others !== "best") {
-    throw new ValidationError(
-      "others",
-      `The 'others' option must be "selected" or "best". Got ${JSON.stringify(others)} instead.`,
-    );
-  }
-  const used = filterRecords(records, { ...options, methods: [method] }).filter(
-    (r) => r.params[x] !== undefined && r.params[y] !== undefined,
-  );
+  const { method, others, used, held } = heldRecords(records, options, [x, y]);
   const cellKey = (xv: number, yv: number) => `${xv}|${yv}`;
-  // perDataset[dataset][cell] = {test: [...], val: [...]} over repeats.
-  const perDataset = new Map<string, Map<string, { test: number[]; val: number[] }>>();
-  const add = (dataset: string, r: FitRecord) => {
-    let m = perDataset.get(dataset);
-    if (!m) {
-      m = new Map();
-      perDataset.set(dataset, m);
-    }
-    const key = cellKey(r.params[x] as number, r.params[y] as number);
-    let c = m.get(key);
-    if (!c) {
-      c = { test: [], val: [] };
-      m.set(key, c);
-    }
-    c.test.push(r.testBCA);
-    c.val.push(r.valBCA);
-  };
-  for (const group of groupBy(used, (r) => JSON.stringify([r.dataset, r.repeat])).values()) {
-    const dataset = group[0].dataset;
-    if (others === "selected") {
-      const sel = selectModel(group, options);
-      const rest = tunableParams().filter((p) => p !== x && p !== y);
-      for (const r of group) {
-        if (r.k === sel.k && rest.every((p) => r.params[p] === sel.params[p])) add(dataset, r);
-      }
-    } else {
-      const byCell = groupBy(group, (r) => cellKey(r.params[x] as number, r.params[y] as number));
-      for (const cell of byCell.values()) add(dataset, selectModel(cell, options).record);
-    }
+  // perDataset[dataset][cell]: the test and validation BCA over repeats.
+  const perDataset: Buckets<string> = new Map();
+  for (const r of held) {
+    addToBucket(perDataset, cellKey(r.params[x] as number, r.params[y] as number), r);
   }
   const xValues = [...new Set(used.map((r) => r.params[x] as number))].sort((a, b) => a - b);
   const yValues = [...new Set(used.map((r) => r.params[y] as number))].sort((a, b) => a - b);
@@ -255,15 +285,9 @@ export function sensitivitySurfaces(
   return pairs.map(([x, y]) => sensitivitySurface(records, { ...options, x, y }));
 }
 
-export interface ProfileOptions extends SelectionOptions {
-  /** Default "sdspcaan". */
-  readonly method?: string;
+export interface ProfileOptions extends HeldOptions {
   /** The parameter varied along the profile. */
   readonly param: ParamName;
-  /** How k and the other parameters are held (as for surfaces). Default "selected". */
-  readonly others?: "selected" | "best";
-  /** Datasets to include (default: all with records of the method). */
-  readonly datasets?: readonly string[];
 }
 
 /** One dataset's BCA at one value of the profiled parameter, over repeats. */
@@ -298,47 +322,12 @@ export function sensitivityProfile(
   records: readonly FitRecord[],
   options: ProfileOptions,
 ): SensitivityProfile {
-  const method = options.method ?? "sdspcaan";
   const param = checkParam("param", options.param);
-  const others = options.others ?? "selected";
-  if (others !== "selected" && others !== "best") {
-    throw new ValidationError(
-      "others",
-      `The 'others' option must be "selected" or "best". Got ${JSON.stringify(others)} instead.`,
-    );
-  }
-  const used = filterRecords(records, { ...options, methods: [method] }).filter(
-    (r) => r.params[param] !== undefined,
-  );
-  // buckets[dataset][value] = {test: [...], val: [...]}, one entry per repeat.
-  const buckets = new Map<string, Map<number, { test: number[]; val: number[] }>>();
-  const add = (r: FitRecord) => {
-    let m = buckets.get(r.dataset);
-    if (!m) {
-      m = new Map();
-      buckets.set(r.dataset, m);
-    }
-    const v = r.params[param] as number;
-    let b = m.get(v);
-    if (!b) {
-      b = { test: [], val: [] };
-      m.set(v, b);
-    }
-    b.test.push(r.testBCA);
-    b.val.push(r.valBCA);
-  };
-  for (const group of groupBy(used, (r) => JSON.stringify([r.dataset, r.repeat])).values()) {
-    if (others === "selected") {
-      const sel = selectModel(group, options);
-      const rest = tunableParams().filter((p) => p !== param);
-      for (const r of group) {
-        if (r.k === sel.k && rest.every((p) => r.params[p] === sel.params[p])) add(r);
-      }
-    } else {
-      for (const atValue of groupBy(group, (r) => String(r.params[param])).values()) {
-        add(selectModel(atValue, options).record);
-      }
-    }
+  const { method, others, used, held } = heldRecords(records, options, [param]);
+  // buckets[dataset][value]: the test and validation BCA, one entry per repeat.
+  const buckets: Buckets<number> = new Map();
+  for (const r of held) {
+    addToBucket(buckets, r.params[param] as number, r);
   }
   const perDataset: Record<string, ProfilePoint[]> = {};
   for (const [dataset, m] of buckets) {

@@ -70,25 +70,36 @@ export interface PlanDataset {
   readonly splits: readonly Split[] | null;
 }
 
-/** One planned fit. */
-export interface PlannedFit {
+/** One (k, hyperparameters) point to fit. */
+export interface FitRequest {
   readonly k: number;
   readonly params: Params;
+}
+
+/** One planned fit. */
+export interface PlannedFit extends FitRequest {
   /** The settings fingerprint its result line must carry. */
   readonly fingerprint: string;
 }
 
-/** One planned (dataset, repeat, method) unit, its fits in run order. */
-export interface PlannedUnit {
+/**
+ * One planned (dataset, repeat, method) unit, its fits in run order (the runner hands
+ * workers the same unit with plain `FitRequest`s, see units.node.ts).
+ */
+export interface PlannedUnit<F extends FitRequest = PlannedFit> {
   /** Index into settings.datasets. */
   readonly dataset: number;
   readonly repeat: number;
   readonly method: string;
-  /** The split's derived seed (null for explicit splits). */
+  /** The split's derived seed (recorded; null for explicit splits read from a file). */
   readonly seed: number | null;
   readonly split: Split;
-  readonly fits: readonly PlannedFit[];
-  /** Options the grid preset fixes for this unit only (see `presetUnitOptions`). */
+  readonly fits: readonly F[];
+  /**
+   * Options fixed for this unit only, decided by the planner from the unit's k list
+   * (the "authors" preset's SLNP on PCA scores: pcaDimensions = the largest k; see
+   * `presetUnitOptions`). Recorded in each result line as `unitOptions`.
+   */
   readonly unitOptions?: Readonly<Record<string, unknown>>;
 }
 

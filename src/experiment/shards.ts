@@ -171,6 +171,25 @@ export function parseShard(text: string, argument = "shard"): ShardSpec {
 }
 
 /**
+ * The job arrays that tell a task its index: the variable holding it, the one holding
+ * the number of tasks (if the scheduler sets one), and what to say when neither that
+ * nor `--shard-count` gives the number.
+ */
+const JOB_ARRAYS: ReadonlyArray<{ index: string; count: string | null; missing: string }> = [
+  {
+    index: "SLURM_ARRAY_TASK_ID",
+    count: "SLURM_ARRAY_TASK_COUNT",
+    missing: "SLURM_ARRAY_TASK_ID is set but the number of shards is not: give --shard-count N.",
+  },
+  {
+    index: "JOB_COMPLETION_INDEX",
+    count: null,
+    missing:
+      "JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job): give the number of completions as --shard-count N.",
+  },
+];
+
+/**
  * The shard of this process from a job array's environment: Slurm's
  * SLURM_ARRAY_TASK_ID with SLURM_ARRAY_TASK_COUNT (or `count`, which wins, so that
  * a resubmitted single task keeps the run's count), or a Kubernetes Indexed Job's
@@ -186,42 +205,15 @@ export function shardFromEnvironment(
     }
     return Number(value.trim());
   };
-  const slurm = env.SLURM_ARRAY_TASK_ID;
-  if (slurm !== undefined && slurm !== "") {
-    const index = integer("SLURM_ARRAY_TASK_ID", slurm);
+  for (const job of JOB_ARRAYS) {
+    const text = env[job.index];
+    if (text === undefined || text === "") continue;
+    const index = integer(job.index, text);
+    const countText = job.count === null ? undefined : env[job.count];
     const total =
-      count ??
-      (env.SLURM_ARRAY_TASK_COUNT
-        ? integer("SLURM_ARRAY_TASK_COUNT", env.SLURM_ARRAY_TASK_COUNT)
-        : undefined);
-    if (total === undefined) {
-      throw new ValidationError(
-        "shard-count",
-        "SLURM_ARRAY_TASK_ID is set but the number of shards is not: give --shard-count N.",
-      );
-    }
-    return checkShard(
-      index,
-      total,
-      "shard-count",
-      `SLURM_ARRAY_TASK_ID=${index} of ${total} shards`,
-    );
-  }
-  const k8s = env.JOB_COMPLETION_INDEX;
-  if (k8s !== undefined && k8s !== "") {
-    const index = integer("JOB_COMPLETION_INDEX", k8s);
-    if (count === undefined) {
-      throw new ValidationError(
-        "shard-count",
-        "JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job): give the number of completions as --shard-count N.",
-      );
-    }
-    return checkShard(
-      index,
-      count,
-      "shard-count",
-      `JOB_COMPLETION_INDEX=${index} of ${count} shards`,
-    );
+      count ?? (job.count !== null && countText ? integer(job.count, countText) : undefined);
+    if (total === undefined) throw new ValidationError("shard-count", job.missing);
+    return checkShard(index, total, "shard-count", `${job.index}=${index} of ${total} shards`);
   }
   return null;
 }

@@ -21,6 +21,7 @@ import { ValidationError } from "../core/errors.js";
 import { type OptionSchema, resolveOptions } from "../core/options.js";
 import { Random } from "../core/rng.js";
 import { Matrix } from "../linalg/matrix.js";
+import { orthogonalizeTwice } from "../methods/pca.js";
 
 /** Options of {@link makeSyntheticDataset}; every field has a default. */
 export interface SyntheticOptions {
@@ -141,7 +142,7 @@ export interface SyntheticDataset {
 
 /**
  * Columns of a d x r matrix with orthonormal columns, from Gaussian vectors
- * orthogonalised twice (classical Gram-Schmidt twice is as stable as modified).
+ * orthogonalised against the columns so far (orthogonalizeTwice).
  */
 function randomOrthonormalColumns(rng: Random, d: number, r: number): Matrix {
   const B = new Matrix(d, r);
@@ -150,16 +151,7 @@ function randomOrthonormalColumns(rng: Random, d: number, r: number): Matrix {
   for (let j = 0; j < r; j++) {
     for (;;) {
       for (let i = 0; i < d; i++) v[i] = rng.normal();
-      for (let pass = 0; pass < 2; pass++) {
-        for (let l = 0; l < j; l++) {
-          let dot = 0;
-          for (let i = 0; i < d; i++) dot += b[i * r + l] * v[i];
-          for (let i = 0; i < d; i++) v[i] -= dot * b[i * r + l];
-        }
-      }
-      let norm = 0;
-      for (let i = 0; i < d; i++) norm += v[i] * v[i];
-      norm = Math.sqrt(norm);
+      const norm = orthogonalizeTwice(v, B, j);
       // A draw almost inside the span so far would lose digits; draw again.
       if (norm > 1e-6) {
         for (let i = 0; i < d; i++) b[i * r + j] = v[i] / norm;

@@ -22,8 +22,8 @@ import { Matrix } from "../linalg/matrix.js";
 import type { Estimator } from "../methods/estimator.js";
 import { createMethod } from "../methods/registry.js";
 import { TrainingData } from "../methods/training.js";
-import type { Params } from "./grids.js";
 import { fitOptions } from "./methodOptions.js";
+import type { FitRequest, PlannedUnit } from "./plan.js";
 import { type PreprocessedSplit, type Preprocessing, preprocessSplit } from "./preprocess.js";
 import { canonicalParams, type FitRecord } from "./records.js";
 import type { ResultLine, SkippedFit } from "./resultsFile.node.js";
@@ -52,29 +52,14 @@ export interface UnitSettings {
   readonly methodOptions: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
-/** One (k, hyperparameters) point to fit. */
-export interface FitRequest {
-  readonly k: number;
-  readonly params: Params;
-}
+export type { FitRequest };
 
-/** One (dataset, repeat, method) with the fits still to do, in order. */
-export interface WorkUnit {
+/**
+ * A planned (dataset, repeat, method) unit as a worker runs it: numbered, with the
+ * fits still to do, in order.
+ */
+export interface WorkUnit extends PlannedUnit<FitRequest> {
   readonly id: number;
-  /** Index into the run's datasets. */
-  readonly dataset: number;
-  readonly repeat: number;
-  readonly method: string;
-  /** The split's derived seed (recorded; null for a split read from a file). */
-  readonly seed: number | null;
-  readonly split: Split;
-  readonly fits: readonly FitRequest[];
-  /**
-   * Options fixed for this unit only, decided by the planner from the unit's k list
-   * (the "authors" preset's SLNP on PCA scores: pcaDimensions = the largest k).
-   * Recorded in each result line as `unitOptions`.
-   */
-  readonly unitOptions?: Readonly<Record<string, unknown>>;
 }
 
 /** Copies a data set into shared memory so that worker threads read it without a copy. */

@@ -1,4 +1,9 @@
 /**
+ * What the MAT v5 and v7.3 readers share about MATLAB's classes: the numeric class
+ * names, and the rows of a char array.
+ */
+
+/**
  * MATLAB's numeric class names, in mxClassID order (double = 6 .. uint64 = 15): MAT
  * v5 files name classes by that number, MAT v7.3 files by the name in the
  * MATLAB_class attribute. Both readers take these names as numeric data.
@@ -15,3 +20,24 @@ export const NUMERIC_CLASS_NAMES = [
   "int64",
   "uint64",
 ] as const;
+
+/**
+ * The rows of a char array of `rows` rows whose character codes are stored column-major
+ * (trailing blanks kept, as MATLAB pads them); `char` makes a code text (v5 stores code
+ * points, v7.3 UTF-16 code units).
+ */
+export function charArrayRows(
+  codes: ArrayLike<number>,
+  rows: number,
+  char: (code: number) => string,
+): string[] {
+  if (rows === 0) return [];
+  const cols = codes.length / rows;
+  const out: string[] = [];
+  for (let i = 0; i < rows; i++) {
+    let s = "";
+    for (let j = 0; j < cols; j++) s += char(codes[i + rows * j]);
+    out.push(s);
+  }
+  return out;
+}

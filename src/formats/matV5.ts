@@ -4,7 +4,7 @@
  * (miINT8 .. miUINT64, miSINGLE, miDOUBLE), the small-data-element packing, and
  * column-major order. Values are cast to float64.
  *
- * Why one file of about 800 lines: the element reader, the array decoder and the
+ * Why one file of about 750 lines: the element reader, the array decoder and the
  * compressed-variable path share one byte cursor (`Bytes`), one error context (`Ctx`,
  * naming file and variable) and the type tables; split apart they would have to
  * export those internals. It reads top to bottom in the order of the format: tags and
@@ -19,6 +19,7 @@
  * `readMatV5Async`), so this file runs anywhere.
  */
 import { DataFormatError } from "../core/errors.js";
+import { type NumberKind, type NumberReader, numberReader } from "./binary.js";
 import {
   type AsyncInflate,
   InflateError,
@@ -27,7 +28,7 @@ import {
   inflatedAhead,
 } from "./inflate.js";
 import { formatBytes, MAX_DEFLATE_RATIO, maxBytesOf, type ReadLimits } from "./limits.js";
-import { NUMERIC_CLASS_NAMES } from "./matClasses.js";
+import { charArrayRows, NUMERIC_CLASS_NAMES } from "./matClasses.js";
 import {
   type ArrayValues,
   elementCount,
@@ -54,18 +55,38 @@ const mi = {
   UTF32: 18,
 } as const;
 
-/** Bytes per value of the numeric storage types. */
-const NUMERIC_SIZE: Record<number, number> = {
-  1: 1,
-  2: 1,
-  3: 2,
-  4: 2,
-  5: 4,
-  6: 4,
-  7: 4,
-  9: 8,
-  12: 8,
-  13: 8,
+/**
+ * A numeric storage type: bytes per value, its reader, and the typed array that views
+ * it in the machine's byte order (none for 64-bit integers, which are converted).
+ */
+interface NumericType {
+  readonly size: number;
+  readonly read: NumberReader;
+  readonly View:
+    | (new (
+        buffer: ArrayBufferLike,
+        offset: number,
+        length: number,
+      ) => NumericArray)
+    | null;
+}
+
+function numericType(kind: NumberKind, size: number, View: NumericType["View"]): NumericType {
+  return { size, read: numberReader(kind, size), View };
+}
+
+/** The numeric storage types, by type number. */
+const NUMERIC: Readonly<Record<number, NumericType>> = {
+  [mi.INT8]: numericType("i", 1, Int8Array),
+  [mi.UINT8]: numericType("u", 1, Uint8Array),
+  [mi.INT16]: numericType("i", 2, Int16Array),
+  [mi.UINT16]: numericType("u", 2, Uint16Array),
+  [mi.INT32]: numericType("i", 4, Int32Array),
+  [mi.UINT32]: numericType("u", 4, Uint32Array),
+  [mi.SINGLE]: numericType("f", 4, Float32Array),
+  [mi.DOUBLE]: numericType("f", 8, Float64Array),
+  [mi.INT64]: numericType("i", 8, null),
+  [mi.UINT64]: numericType("u", 8, null),
 };
 
 const TYPE_NAMES: Record<number, string> = {
@@ -319,7 +340,7 @@ function parseArray(
   const numel = elementCount(h.dims);
   if (kind === "numeric" || kind === "logical") {
     const real = readElement(b, h.next, end, ctx, here);
-    const size = NUMERIC_SIZE[real.type];
+    const size = NUMERIC[real.type]?.size;
     if (size === undefined) {
       fail(ctx, here, `numeric data stored as ${typeName(real.type)}, which is not a numeric type`);
     }
@@ -333,7 +354,7 @@ function parseArray(
     out.real = real;
     if (h.complex) {
       const imag = readElement(b, real.next, end, ctx, here);
-      const isize = NUMERIC_SIZE[imag.type];
+      const isize = NUMERIC[imag.type]?.size;
       if (isize === undefined || numel * isize !== imag.nbytes) {
         fail(ctx, here, `imaginary part does not match the dimensions ${h.dims.join(" x ")}`);
       }
@@ -399,61 +420,16 @@ function parseArray(
  * and the other byte order are converted to float64 here.
  */
 function decodeNumeric(b: Bytes, start: number, count: number, type: number): NumericArray {
-  const size = NUMERIC_SIZE[type];
+  const { size, read, View } = NUMERIC[type];
   const { u8, dv, le } = b;
-  if (size === 1) {
-    const src = u8.subarray(start, start + count);
-    return type === mi.UINT8 ? src : new Int8Array(src.buffer, src.byteOffset, count);
-  }
-  if (le === PLATFORM_LE && type !== mi.INT64 && type !== mi.UINT64) {
+  if (View !== null && (size === 1 || le === PLATFORM_LE)) {
     const abs = u8.byteOffset + start;
     const aligned = abs % size === 0;
     const raw = aligned ? u8.buffer : u8.slice(start, start + count * size).buffer;
-    const off = aligned ? abs : 0;
-    switch (type) {
-      case mi.INT16:
-        return new Int16Array(raw, off, count);
-      case mi.UINT16:
-        return new Uint16Array(raw, off, count);
-      case mi.INT32:
-        return new Int32Array(raw, off, count);
-      case mi.UINT32:
-        return new Uint32Array(raw, off, count);
-      case mi.SINGLE:
-        return new Float32Array(raw, off, count);
-      default:
-        return new Float64Array(raw, off, count);
-    }
+    return new View(raw, aligned ? abs : 0, count);
   }
   const out = new Float64Array(count);
-  for (let i = 0, p = start; i < count; i++, p += size) {
-    switch (type) {
-      case mi.INT16:
-        out[i] = dv.getInt16(p, le);
-        break;
-      case mi.UINT16:
-        out[i] = dv.getUint16(p, le);
-        break;
-      case mi.INT32:
-        out[i] = dv.getInt32(p, le);
-        break;
-      case mi.UINT32:
-        out[i] = dv.getUint32(p, le);
-        break;
-      case mi.SINGLE:
-        out[i] = dv.getFloat32(p, le);
-        break;
-      case mi.DOUBLE:
-        out[i] = dv.getFloat64(p, le);
-        break;
-      case mi.INT64:
-        out[i] = Number(dv.getBigInt64(p, le));
-        break;
-      case mi.UINT64:
-        out[i] = Number(dv.getBigUint64(p, le));
-        break;
-    }
-  }
+  for (let i = 0, p = start; i < count; i++, p += size) out[i] = read(dv, p, le);
   return out;
 }
 
@@ -485,17 +461,7 @@ function charCodes(a: ParsedArray, ctx: Ctx, where: string): number[] {
 
 /** Rows of a 2-D char array as strings (trailing blanks kept, as MATLAB pads them). */
 function charRows(a: ParsedArray, ctx: Ctx, where: string): string[] {
-  const codes = charCodes(a, ctx, where);
-  const rows = a.dims[0];
-  if (rows === 0) return [];
-  const cols = codes.length / rows;
-  const out: string[] = [];
-  for (let i = 0; i < rows; i++) {
-    let s = "";
-    for (let j = 0; j < cols; j++) s += String.fromCodePoint(codes[i + rows * j]);
-    out.push(s);
-  }
-  return out;
+  return charArrayRows(charCodes(a, ctx, where), a.dims[0], (c) => String.fromCodePoint(c));
 }
 
 function arrayValues(a: ParsedArray, ctx: Ctx, where: string): ArrayValues {

@@ -28,7 +28,7 @@
 import type { Reference as H5Reference } from "h5wasm";
 import { DataFormatError } from "../core/errors.js";
 import { formatBytes, MAX_DEFLATE_RATIO, maxBytesOf, type ReadLimits } from "./limits.js";
-import { NUMERIC_CLASS_NAMES } from "./matClasses.js";
+import { charArrayRows, NUMERIC_CLASS_NAMES } from "./matClasses.js";
 import { elementCount, type RawVariable, type VariableKind } from "./variables.js";
 
 type H5Lib = typeof import("h5wasm")["default"];
@@ -254,16 +254,7 @@ function checkCount(out: Float64Array, count: number, file: string, where: strin
 }
 
 function rowsOfCodes(codes: Float64Array, dims: readonly number[]): string[] {
-  const rows = dims[0] ?? 0;
-  if (rows === 0) return [];
-  const cols = codes.length / rows;
-  const out: string[] = [];
-  for (let i = 0; i < rows; i++) {
-    let s = "";
-    for (let j = 0; j < cols; j++) s += String.fromCharCode(codes[i + rows * j]);
-    out.push(s);
-  }
-  return out;
+  return charArrayRows(codes, dims[0] ?? 0, (c) => String.fromCharCode(c));
 }
 
 interface Session {

@@ -5,6 +5,7 @@
  * complex, string and structured dtypes.
  */
 import { DataFormatError } from "../core/errors.js";
+import { type NumberKind, numberReader } from "./binary.js";
 import { formatBytes, maxBytesOf, type ReadLimits } from "./limits.js";
 import { elementCount, type RawVariable } from "./variables.js";
 
@@ -26,7 +27,7 @@ export function looksLikeNpy(bytes: Uint8Array): boolean {
 
 interface NpyHeader {
   dtype: string;
-  kind: string;
+  kind: NumberKind;
   size: number;
   le: boolean;
   fortranOrder: boolean;
@@ -96,7 +97,7 @@ function parseHeader(bytes: Uint8Array, file: string): NpyHeader {
     );
   }
   const size = Number(m[3]);
-  const kind = m[2];
+  const kind = m[2] as NumberKind;
   const okSize =
     kind === "f"
       ? [2, 4, 8].includes(size)
@@ -114,15 +115,6 @@ function parseHeader(bytes: Uint8Array, file: string): NpyHeader {
     shape,
     dataStart: start + headerLen,
   };
-}
-
-function halfToFloat(h: number): number {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 0x1f;
-  const f = h & 0x3ff;
-  if (e === 0) return s * 2 ** -14 * (f / 1024);
-  if (e === 31) return f ? Number.NaN : s * Number.POSITIVE_INFINITY;
-  return s * 2 ** (e - 15) * (1 + f / 1024);
 }
 
 /** Reads a .npy array from a buffer, checking its declared size against the bytes present. */
@@ -148,39 +140,9 @@ export function readNpy(bytes: Uint8Array, file: string, limits?: ReadLimits): N
   }
   const dv = new DataView(bytes.buffer, bytes.byteOffset + h.dataStart, need);
   const out = new Float64Array(count);
-  const { kind, size, le } = h;
-  for (let i = 0, p = 0; i < count; i++, p += size) {
-    let v: number;
-    if (kind === "f") {
-      v =
-        size === 8
-          ? dv.getFloat64(p, le)
-          : size === 4
-            ? dv.getFloat32(p, le)
-            : halfToFloat(dv.getUint16(p, le));
-    } else if (kind === "b") {
-      v = dv.getUint8(p) ? 1 : 0;
-    } else if (kind === "i") {
-      v =
-        size === 1
-          ? dv.getInt8(p)
-          : size === 2
-            ? dv.getInt16(p, le)
-            : size === 4
-              ? dv.getInt32(p, le)
-              : Number(dv.getBigInt64(p, le));
-    } else {
-      v =
-        size === 1
-          ? dv.getUint8(p)
-          : size === 2
-            ? dv.getUint16(p, le)
-            : size === 4
-              ? dv.getUint32(p, le)
-              : Number(dv.getBigUint64(p, le));
-    }
-    out[i] = v;
-  }
+  const { size, le } = h;
+  const read = numberReader(h.kind, size);
+  for (let i = 0, p = 0; i < count; i++, p += size) out[i] = read(dv, p, le);
   return { dtype: h.dtype, shape: h.shape, fortranOrder: h.fortranOrder, data: out };
 }
 

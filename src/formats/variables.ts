@@ -454,6 +454,23 @@ function chooseAutomatically(file: string, vars: RawVariable[]): Choice {
   };
 }
 
+/** The data variable `x` (read as `read`) alone, transposed when asked: no labels. */
+function unlabelled(
+  file: string,
+  read: Matrix,
+  x: RawVariable,
+  transpose: boolean | undefined,
+  base: Pick<DatasetInfo, "file" | "format" | "variables">,
+): LoadedDataset {
+  const M = transpose ? read.transpose() : read;
+  checkFiniteRead(file, read, M, `variable '${x.name}'`);
+  return {
+    X: M,
+    y: [],
+    info: { ...base, xVar: x.name, yVar: null, transposed: transpose === true, oneHot: false },
+  };
+}
+
 /**
  * Builds (X, y) from a file's variables: by name when given, else the usual pairs,
  * else the only data matrix and the only label vector that fits it, else a named
@@ -497,20 +514,7 @@ export function datasetFromVariables(
       throw new ValidationError("xVar", "Reading X without labels needs the name of its variable.");
     }
     const x = lookup(file, vars, options.xVar, "xVar");
-    const read = readMatrix(file, x);
-    const M = options.transpose ? read.transpose() : read;
-    checkFiniteRead(file, read, M, `variable '${x.name}'`);
-    return {
-      X: M,
-      y: [],
-      info: {
-        ...base,
-        xVar: x.name,
-        yVar: null,
-        transposed: options.transpose === true,
-        oneHot: false,
-      },
-    };
+    return unlabelled(file, readMatrix(file, x), x, options.transpose, base);
   }
   let choice: Choice;
   if (options.xVar !== undefined) {
@@ -567,21 +571,7 @@ export function datasetFromVariables(
           `found the data '${choice.x.name}' but no label variable (variables: ${vars.map(describeVar).join(", ")}); name the labels with --y-var (yVar), or the column of '${choice.x.name}' that holds them with --label-col (labelColumn)`,
         );
       }
-      if (!required) {
-        if (options.transpose) M = M.transpose();
-        checkFiniteRead(file, read, M, `variable '${choice.x.name}'`);
-        return {
-          X: M,
-          y: [],
-          info: {
-            ...base,
-            xVar: choice.x.name,
-            yVar: null,
-            transposed: options.transpose === true,
-            oneHot: false,
-          },
-        };
-      }
+      if (!required) return unlabelled(file, read, choice.x, options.transpose, base);
     }
     let transposed = false;
     if (options.transpose) {

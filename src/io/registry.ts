@@ -4,10 +4,11 @@
  * address from the paper's Table II notes, and where the reference copies came
  * from (data/README.md).
  */
+import { type DatasetNames, findByName } from "../formats/manifest.js";
 import type { DataFormat } from "../formats/variables.js";
 
 /** One data set of the paper. */
-export interface DatasetEntry {
+export interface DatasetEntry extends DatasetNames {
   /** Name as in the paper ("Musk1", "YaleB", ...). */
   readonly name: string;
   /** Other names accepted (case-insensitive), e.g. the paper's file name "PalmData25_uni". */
@@ -254,15 +255,7 @@ export const DATASETS: readonly DatasetEntry[] = [
 
 /** Finds a registry entry by name, alias or file name (case-insensitive), or null. */
 export function findDataset(nameOrFile: string): DatasetEntry | null {
-  const key = nameOrFile.trim().toLowerCase();
-  return (
-    DATASETS.find(
-      (d) =>
-        d.name.toLowerCase() === key ||
-        d.file.toLowerCase() === key ||
-        d.aliases.some((a) => a.toLowerCase() === key),
-    ) ?? null
-  );
+  return findByName(DATASETS, nameOrFile);
 }
 
 /** The registry names, for messages. */

@@ -105,21 +105,20 @@ export class FitContext {
 
   /** Runs `fn`, adding its wall time to the eigen-solve total. */
   timeEigen<T>(fn: () => T): T {
-    const t0 = now();
-    try {
-      return fn();
-    } finally {
-      this.eigenMs += now() - t0;
-    }
+    return this.timed("eigenMs", fn);
   }
 
   /** Runs `fn`, adding its wall time to the graph total. */
   timeGraph<T>(fn: () => T): T {
+    return this.timed("graphMs", fn);
+  }
+
+  private timed<T>(total: "eigenMs" | "graphMs", fn: () => T): T {
     const t0 = now();
     try {
       return fn();
     } finally {
-      this.graphMs += now() - t0;
+      this[total] += now() - t0;
     }
   }
 }

@@ -66,7 +66,7 @@ import {
 import { defineMethod, MULTIPLIER_GRID } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { completeOrthonormalColumns } from "./pca.js";
-import { nonDegenerateSvd } from "./sharedSteps.js";
+import { iterated, nonDegenerateSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
 /** The label-side quantities of the regression, shared by every JPCDA fit on the data. */
@@ -222,15 +222,10 @@ export class JPCDA extends Estimator<JPCDAOptions, JPCDADetails> {
     }
     // W = Q V = R_r (Q_r V).
     const W = multiply(svd.V, multiply(Qr, V));
-    return {
-      components: W,
-      iterations,
-      converged,
-      stopReason: converged ? "converged" : "max-iterations",
-      objective,
-      warnings,
-      solver: "dense",
-      details: {
+    return iterated(
+      W,
+      { iterations, converged, objective, warnings },
+      {
         eta,
         k,
         effectiveK: kEff,
@@ -241,7 +236,7 @@ export class JPCDA extends Estimator<JPCDAOptions, JPCDADetails> {
         gammaTrace,
         shifts: { s1: 0, s2 },
       },
-    };
+    );
   }
 }
 

@@ -6,11 +6,16 @@
  * of the centred training data.
  */
 import type { OptionSchema, OptionsOf } from "../core/options.js";
-import { epsOption, kOption, maxIterOption, neighboursOption, tolOption } from "./commonOptions.js";
+import { kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
-import { fitPcanLoop, type PcanArtifacts, type PcanDetails } from "./pcanFamily.js";
-import { lambdaCapOption } from "./sdspcaFamily.js";
+import {
+  fitPcanLoop,
+  type PcanArtifacts,
+  type PcanDetails,
+  pcanLoopOptions,
+  pcanSettings,
+} from "./pcanFamily.js";
 import type { TrainingData } from "./training.js";
 
 const OPTIONS = {
@@ -21,11 +26,7 @@ const OPTIONS = {
     default: null,
     doc: "Number of clusters c the graph is driven to; null = the number of classes in y.",
   },
-  m: neighboursOption,
-  tol: tolOption,
-  maxIter: maxIterOption,
-  eps: epsOption,
-  lambdaCap: lambdaCapOption,
+  ...pcanLoopOptions,
 } as const satisfies OptionSchema;
 
 export type PCANOptions = OptionsOf<typeof OPTIONS>;
@@ -40,17 +41,7 @@ export class PCAN extends Estimator<PCANOptions, PcanDetails, PcanArtifacts> {
     ctx: FitContext,
   ): CoreFitResult<PcanDetails, PcanArtifacts> {
     const p = this.params;
-    return fitPcanLoop(data, ctx, {
-      owner: this.displayName,
-      k: p.k,
-      embedding: "unsupervised",
-      clusters: p.clusters,
-      m: p.m,
-      tol: p.tol,
-      maxIter: p.maxIter,
-      eps: p.eps,
-      lambdaCap: p.lambdaCap,
-    });
+    return fitPcanLoop(data, ctx, pcanSettings(this.displayName, p, "unsupervised", p.clusters));
   }
 }
 

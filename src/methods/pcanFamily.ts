@@ -36,11 +36,58 @@ import { dataSpanEigen } from "../linalg/eigen/generalizedEigen.js";
 import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
-import { checkComponentCount, resolveNeighbourCount } from "./commonOptions.js";
+import {
+  checkComponentCount,
+  epsOption,
+  maxIterOption,
+  neighboursOption,
+  resolveNeighbourCount,
+  tolOption,
+} from "./commonOptions.js";
 import type { CoreFitResult, FitContext } from "./estimator.js";
 import type { StopReason } from "./fitReport.js";
+import { lambdaCapOption } from "./sdspcaFamily.js";
 import { initialGraph, smallClassWarnings, trainingSvd, unitScaleWarnings } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
+
+/** The options of the PCAN loop, shared by PCAN and SPCAN (after their own). */
+export const pcanLoopOptions = {
+  m: neighboursOption,
+  tol: tolOption,
+  maxIter: maxIterOption,
+  eps: epsOption,
+  lambdaCap: lambdaCapOption,
+} as const;
+
+/** The values of `pcanLoopOptions`, and k. */
+export interface PcanLoopOptionValues {
+  k: number;
+  m: number | null;
+  tol: number;
+  maxIter: number;
+  eps: number;
+  lambdaCap: number;
+}
+
+/** The loop's settings from a method's options: what PCAN and SPCAN fit with. */
+export function pcanSettings(
+  owner: string,
+  p: PcanLoopOptionValues,
+  embedding: PcanSettings["embedding"],
+  clusters: number | null,
+): PcanSettings {
+  return {
+    owner,
+    k: p.k,
+    embedding,
+    clusters,
+    m: p.m,
+    tol: p.tol,
+    maxIter: p.maxIter,
+    eps: p.eps,
+    lambdaCap: p.lambdaCap,
+  };
+}
 
 export interface PcanSettings {
   owner: string;

@@ -4,7 +4,12 @@
  * registered below, in the order `methodNames()` lists them; another method is one
  * file with a descriptor (descriptor.ts) and one call to `registerMethod`.
  */
-import { ModelFormatError, ValidationError } from "../core/errors.js";
+import {
+  DataFormatError,
+  ModelFormatError,
+  SdspcaanError,
+  ValidationError,
+} from "../core/errors.js";
 import { BASELINE_METHOD } from "./baseline.js";
 import type { MethodDescriptor } from "./descriptor.js";
 import { checkModelJSON, type Estimator } from "./estimator.js";
@@ -122,4 +127,25 @@ export function loadModel(json: unknown): Estimator {
     fromJSON(j: unknown): Estimator;
   };
   return Cls.fromJSON(model);
+}
+
+/**
+ * Loads the model read from `file` (its JSON, parsed or not), refusing anything that
+ * is not exactly a saved model with a DataFormatError that names the file, then the
+ * field: "model.json: not a valid sdspcaan model: field 'preprocessing.method' must
+ * be ...". The CLI's model files and the playground's both come through here.
+ */
+export function loadModelFile(json: unknown, file: string): Estimator {
+  try {
+    return loadModel(json);
+  } catch (err) {
+    if (err instanceof ModelFormatError) {
+      throw new DataFormatError(
+        file,
+        `not a valid sdspcaan model: ${err.field === "" ? "" : `field '${err.field}' `}${err.problem}`,
+      );
+    }
+    if (err instanceof SdspcaanError) throw new DataFormatError(file, err.message);
+    throw err;
+  }
 }

@@ -101,3 +101,24 @@ export function closedForm<D extends object>(
     ...extra,
   };
 }
+
+/**
+ * The fit report of an iterative method solved with dense eigen-solves, which stops on
+ * its own test (converged) or at maxIter.
+ */
+export function iterated<D extends object>(
+  components: Matrix,
+  run: { iterations: number; converged: boolean; objective: number[]; warnings: string[] },
+  details: D,
+): CoreFitResult<D> {
+  return {
+    components,
+    iterations: run.iterations,
+    converged: run.converged,
+    stopReason: run.converged ? "converged" : "max-iterations",
+    objective: run.objective,
+    warnings: run.warnings,
+    solver: "dense",
+    details,
+  };
+}

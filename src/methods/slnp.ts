@@ -77,7 +77,7 @@ import {
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { canonicalizeEqualEigenvalues } from "./lda.js";
-import { nonDegenerateSvd } from "./sharedSteps.js";
+import { iterated, nonDegenerateSvd } from "./sharedSteps.js";
 import { iterateChange, STOP_RULES, type StopRule } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
 
@@ -353,15 +353,10 @@ export class SLNP extends Estimator<SLNPOptions, SLNPDetails> {
       W = multiply(svd.V.leadingColumns(p), W);
       normalizeEigenvectorSigns(W);
     }
-    return {
-      components: W,
-      iterations,
-      converged,
-      stopReason: converged ? "converged" : "max-iterations",
-      objective,
-      warnings,
-      solver: "dense",
-      details: {
+    return iterated(
+      W,
+      { iterations, converged, objective, warnings },
+      {
         m: mUsed,
         rank: r,
         pcaDimensions: pcaDimensions === null ? null : p,
@@ -371,7 +366,7 @@ export class SLNP extends Estimator<SLNPOptions, SLNPDetails> {
         nullSpaceDimension: current.nullDimension,
         smallestClass: { label: classes[smallest], count: minCount },
       },
-    };
+    );
   }
 }
 

@@ -13,13 +13,18 @@
  *   USPST there). Offered to reproduce that column, not as a method to use.
  */
 import type { OptionSchema, OptionsOf } from "../core/options.js";
-import { epsOption, kOption, maxIterOption, neighboursOption, tolOption } from "./commonOptions.js";
+import { kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
-import { fitPcanLoop, type PcanArtifacts, type PcanDetails } from "./pcanFamily.js";
+import {
+  fitPcanLoop,
+  type PcanArtifacts,
+  type PcanDetails,
+  pcanLoopOptions,
+  pcanSettings,
+} from "./pcanFamily.js";
 import {
   fitQLoop,
-  lambdaCapOption,
   type QLoopArtifacts,
   type QLoopDetails,
   qLoopSettings,
@@ -37,11 +42,7 @@ const OPTIONS = {
     default: "pcan",
     doc: 'Supervised PCAN ("pcan") or the paper\'s literal SDSPCAAN-without-its-first-three-terms ("literal").',
   },
-  m: neighboursOption,
-  tol: tolOption,
-  maxIter: maxIterOption,
-  eps: epsOption,
-  lambdaCap: lambdaCapOption,
+  ...pcanLoopOptions,
   stopRule: stopRuleOption,
   solver: solverOption,
   seed: seedOption,
@@ -76,17 +77,7 @@ export class SPCAN extends Estimator<SPCANOptions, SPCANDetails, SPCANArtifacts>
         }),
       );
     }
-    return fitPcanLoop(data, ctx, {
-      owner: this.displayName,
-      k: p.k,
-      embedding: "labels",
-      clusters: null,
-      m: p.m,
-      tol: p.tol,
-      maxIter: p.maxIter,
-      eps: p.eps,
-      lambdaCap: p.lambdaCap,
-    });
+    return fitPcanLoop(data, ctx, pcanSettings(this.displayName, p, "labels", null));
   }
 }
 

@@ -4,6 +4,7 @@
  * worker (where the page is not cross-origin isolated and shared memory is not
  * available), a new worker gets them back without the user noticing.
  */
+import { findByName } from "../formats/manifest.js";
 import { type FitProgress, methodDescriptor, methodDescriptors } from "../index.js";
 import { buildMethodForm, type MethodForm } from "./form.js";
 import { ScatterPlot, TracePlot } from "./plot.js";
@@ -142,15 +143,7 @@ function formatMs(ms: number): string {
 
 /** The registry entry of a file name (its file, name or an alias), as `openDataset` finds it. */
 function entryOf(file: string): ManifestEntry | null {
-  const key = file.trim().toLowerCase();
-  return (
-    manifest.find(
-      (d) =>
-        d.name.toLowerCase() === key ||
-        d.file.toLowerCase() === key ||
-        d.aliases.some((a) => a.toLowerCase() === key),
-    ) ?? null
-  );
+  return findByName(manifest, file);
 }
 
 function readOptions(entry: ManifestEntry | null): ReadOptions {
@@ -559,34 +552,37 @@ function setupModel(): void {
   });
   const modelInput = $<HTMLInputElement>("model-file");
   const embedInput = $<HTMLInputElement>("embed-file");
-  modelInput.addEventListener("change", async () => {
-    const f = modelInput.files?.[0];
-    modelInput.value = "";
-    if (!f) return;
-    showError(null);
-    try {
-      const text = await f.text();
-      const r = await client.request<"modelLoaded">({ type: "loadModel", file: f.name, text });
-      currentModelText = { file: f.name, text };
-      renderModel(r.model);
-      embedInput.disabled = false;
-      $("embed-label").classList.remove("disabled");
-    } catch (err) {
-      showError(err);
-    }
+  onFileChosen(modelInput, async (f) => {
+    const text = await f.text();
+    const r = await client.request<"modelLoaded">({ type: "loadModel", file: f.name, text });
+    currentModelText = { file: f.name, text };
+    renderModel(r.model);
+    embedInput.disabled = false;
+    $("embed-label").classList.remove("disabled");
   });
-  embedInput.addEventListener("change", async () => {
-    const f = embedInput.files?.[0];
-    embedInput.value = "";
+  onFileChosen(embedInput, async (f) => {
+    const bytes = await f.arrayBuffer();
+    const options = readOptions(entryOf(f.name));
+    const r = await client.request<"embedded">({ type: "embed", file: f.name, bytes, options }, [
+      bytes,
+    ]);
+    renderEmbedding(r.result);
+  });
+}
+
+/**
+ * Runs `use` on the file chosen in `input`, with the error box cleared first and
+ * showing what goes wrong. The input is emptied so that choosing the same file again
+ * fires again.
+ */
+function onFileChosen(input: HTMLInputElement, use: (file: File) => Promise<void>): void {
+  input.addEventListener("change", async () => {
+    const f = input.files?.[0];
+    input.value = "";
     if (!f) return;
     showError(null);
     try {
-      const bytes = await f.arrayBuffer();
-      const options = readOptions(entryOf(f.name));
-      const r = await client.request<"embedded">({ type: "embed", file: f.name, bytes, options }, [
-        bytes,
-      ]);
-      renderEmbedding(r.result);
+      await use(f);
     } catch (err) {
       showError(err);
     }

@@ -4,20 +4,12 @@
  * reset, hover names the sample and its class) and a line chart of a trace
  * (objective or lambda per iteration, log scale when it spans decades).
  */
+import { TABLEAU10 } from "../core/palette.js";
 import type { Embedding2D } from "./protocol.js";
 
-/** Tableau 10 then 10 more distinct hues; classes beyond 20 reuse them. */
+/** Tableau 10 (as in the figures) then 10 more distinct hues; classes beyond 20 reuse them. */
 const PALETTE = [
-  "#4e79a7",
-  "#f28e2b",
-  "#e15759",
-  "#76b7b2",
-  "#59a14f",
-  "#edc948",
-  "#b07aa1",
-  "#ff9da7",
-  "#9c755f",
-  "#bab0ac",
+  ...TABLEAU10,
   "#1f77b4",
   "#d62728",
   "#2ca02c",

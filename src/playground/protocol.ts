@@ -12,22 +12,8 @@ export interface ReadOptions {
   readonly labelColumn?: string;
 }
 
-/** A registry data set the page can offer (written by the build from src/io/registry.ts). */
-export interface ManifestEntry {
-  /** Registry name, e.g. "Yale": also the name that seeds the split, as in the CLI. */
-  readonly name: string;
-  /** File name, e.g. "Yale_32x32.mat". */
-  readonly file: string;
-  /** Other file names and names it is known by. */
-  readonly aliases: readonly string[];
-  readonly xVar: string | null;
-  readonly yVar: string | null;
-  readonly labelColumn: number | string | null;
-  /** Where the page fetches it, relative to the page; null when not served. */
-  readonly url: string | null;
-  /** Size in bytes of the served file, when served. */
-  readonly bytes: number | null;
-}
+/** A registry data set the page can offer (datasets.json, written by the CLI's server). */
+export type { ManifestEntry } from "../formats/manifest.js";
 
 export interface SplitSettings {
   readonly seed: number;

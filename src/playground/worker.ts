@@ -25,16 +25,14 @@ import {
   type FitProgress,
   type InputPreprocessing,
   type Label,
-  loadModel,
   type Matrix,
-  ModelFormatError,
   makeSplit,
   NearestNeighbour1,
   preprocessSplit,
-  SdspcaanError,
   TrainingData,
   ValidationError,
 } from "../index.js";
+import { loadModelFile } from "../methods/registry.js";
 import type {
   DatasetSummary,
   Embedding2D,
@@ -79,7 +77,7 @@ function parseOptions(read: ReadOptions, labels: "required" | "optional"): Parse
 
 /**
  * A model file's text as a model, refused as `sdspcaan transform --model` refuses it
- * (readModelFile in src/cli/commands/shared.ts): naming the file, then the field.
+ * (loadModelFile): naming the file, then the field.
  */
 function modelFromText(text: string, file: string): Estimator {
   let json: unknown;
@@ -88,18 +86,7 @@ function modelFromText(text: string, file: string): Estimator {
   } catch (err) {
     throw new DataFormatError(file, `not valid JSON (${(err as Error).message})`);
   }
-  try {
-    return loadModel(json);
-  } catch (err) {
-    if (err instanceof ModelFormatError) {
-      throw new DataFormatError(
-        file,
-        `not a valid sdspcaan model: ${err.field === "" ? "" : `field '${err.field}' `}${err.problem}`,
-      );
-    }
-    if (err instanceof SdspcaanError) throw new DataFormatError(file, err.message);
-    throw err;
-  }
+  return loadModelFile(json, file);
 }
 
 function labelText(label: Label): string {

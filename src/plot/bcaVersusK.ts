@@ -5,19 +5,24 @@
  */
 import { ValidationError } from "../core/errors.js";
 import {
+  bcaBand,
   checkBca,
   checkDomain,
-  checkNonEmptyArray,
+  checkName,
   checkPositive,
   checkRecord,
   checkSize,
-  figureTexts,
+  checkUnique,
+  figureInputs,
+  refuse,
   show,
 } from "./check.js";
 import type { VegaLiteSpec } from "./render.js";
 import {
   baseConfig,
   categoricalPalette,
+  cyclingScale,
+  panelFacet,
   SHAPES,
   spreadPalette,
   titleBlock,
@@ -68,10 +73,7 @@ function methodOrderOf(series: readonly BcaAtK[], given: readonly string[] | und
   const seen = [...new Set(series.map((p) => p.method))];
   if (given === undefined) return seen;
   if (!Array.isArray(given)) {
-    throw new ValidationError(
-      "options.methodOrder",
-      `'options.methodOrder' must be an array of method names. Got ${show(given)} instead.`,
-    );
+    refuse("options.methodOrder", "an array of method names", given);
   }
   const order = [...given];
   const missing = seen.filter((m) => !order.includes(m));
@@ -109,18 +111,14 @@ export function bcaVersusKFigure(
   series: readonly BcaAtK[],
   options: BcaVersusKOptions = {},
 ): VegaLiteSpec {
-  checkNonEmptyArray<BcaAtK>("series", series);
-  const { title, subtitle } = figureTexts(options);
+  const { title, subtitle } = figureInputs("series", series, options);
   const paneledSeries = series[0]?.panel !== undefined;
   // Sizes are per panel; several panels side by side each get a smaller plot.
   const width = checkSize("options.width", options.width, paneledSeries ? 260 : 440);
   const height = checkSize("options.height", options.height, paneledSeries ? 200 : 300);
   const bands = options.errorBands ?? true;
   if (typeof bands !== "boolean") {
-    throw new ValidationError(
-      "options.errorBands",
-      `'options.errorBands' must be a boolean. Got ${show(bands)} instead.`,
-    );
+    refuse("options.errorBands", "a boolean", bands);
   }
 
   const rows: Row[] = [];
@@ -129,35 +127,17 @@ export function bcaVersusKFigure(
   series.forEach((point, i) => {
     const at = `series[${i}]`;
     checkRecord(at, point);
-    if (typeof point.method !== "string" || point.method.length === 0) {
-      throw new ValidationError(
-        `${at}.method`,
-        `'${at}.method' must be a non-empty string. Got ${show(point.method)} instead.`,
-      );
-    }
+    checkName(`${at}.method`, point.method);
     if (paneled !== (point.panel !== undefined)) {
-      throw new ValidationError(
-        `${at}.panel`,
-        `'${at}.panel' must be given on every point of 'series' or on none. Got ${show(point.panel)} instead.`,
-      );
+      refuse(`${at}.panel`, "given on every point of 'series' or on none", point.panel);
     }
-    if (paneled && (typeof point.panel !== "string" || point.panel.length === 0)) {
-      throw new ValidationError(
-        `${at}.panel`,
-        `'${at}.panel' must be a non-empty string. Got ${show(point.panel)} instead.`,
-      );
-    }
+    if (paneled) checkName(`${at}.panel`, point.panel);
     const k = checkPositive(`${at}.k`, point.k);
     const bca = checkBca(`${at}.bca`, point.bca);
-    const key = JSON.stringify([point.panel ?? null, point.method, k]);
-    if (seenPairs.has(key)) {
+    checkUnique(seenPairs, JSON.stringify([point.panel ?? null, point.method, k]), at, () => {
       const where = paneled ? ` in panel ${show(point.panel)}` : "";
-      throw new ValidationError(
-        at,
-        `'${at}' repeats method ${show(point.method)} at k = ${k}${where}; 'series' must have one point per (${paneled ? "panel, " : ""}method, k).`,
-      );
-    }
-    seenPairs.add(key);
+      return `method ${show(point.method)} at k = ${k}${where}; 'series' must have one point per (${paneled ? "panel, " : ""}method, k).`;
+    });
     const row: Row = {
       ...(paneled ? { panel: point.panel as string } : {}),
       method: point.method,
@@ -165,11 +145,8 @@ export function bcaVersusKFigure(
       bcaPercent: 100 * bca,
     };
     if (point.std !== undefined) {
-      const std = checkBca(`${at}.std`, point.std);
-      if (bands) {
-        row.lower = Math.max(0, 100 * (bca - std));
-        row.upper = Math.min(100, 100 * (bca + std));
-      }
+      const band = bcaBand(`${at}.std`, bca, point.std);
+      if (bands) Object.assign(row, band);
     }
     rows.push(row);
   });
@@ -198,13 +175,13 @@ export function bcaVersusKFigure(
     field: "method",
     type: "nominal" as const,
     title: "Method",
-    scale: { domain: methods, range: methods.map((_, i) => palette[i % palette.length]!) },
+    scale: cyclingScale(methods, palette),
   };
   const shape = {
     field: "method",
     type: "nominal" as const,
     title: "Method",
-    scale: { domain: methods, range: methods.map((_, i) => SHAPES[i % SHAPES.length]!) },
+    scale: cyclingScale(methods, SHAPES),
   };
   const y = {
     field: "bcaPercent",
@@ -260,13 +237,7 @@ export function bcaVersusKFigure(
   };
   const view = paneled
     ? {
-        facet: {
-          field: "panel",
-          type: "nominal",
-          title: null,
-          sort: panels,
-          header: { labelFontSize: 12, labelFontWeight: "bold" },
-        },
+        facet: panelFacet(panels),
         columns: panels.length <= 3 ? panels.length : panels.length === 4 ? 2 : 3,
         spec: { width, height, encoding, layer: layers },
         resolve: { scale: { y: options.yDomain === undefined ? "independent" : "shared" } },

@@ -4,6 +4,14 @@
  */
 import { ValidationError } from "../core/errors.js";
 
+/**
+ * Throws the figures' refusal of an argument: "'<argument>' must be <what>. Got
+ * <value> instead."
+ */
+export function refuse(argument: string, what: string, value: unknown): never {
+  throw new ValidationError(argument, `'${argument}' must be ${what}. Got ${show(value)} instead.`);
+}
+
 export function show(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value);
   if (Array.isArray(value)) return `an array of length ${value.length}`;
@@ -13,10 +21,7 @@ export function show(value: unknown): string {
 
 export function checkNonEmptyArray<T>(argument: string, value: unknown): asserts value is T[] {
   if (!Array.isArray(value)) {
-    throw new ValidationError(
-      argument,
-      `'${argument}' must be an array. Got ${show(value)} instead.`,
-    );
+    refuse(argument, "an array", value);
   }
   if (value.length === 0) {
     throw new ValidationError(argument, `'${argument}' must not be empty.`);
@@ -25,19 +30,13 @@ export function checkNonEmptyArray<T>(argument: string, value: unknown): asserts
 
 export function checkRecord(argument: string, value: unknown): asserts value is object {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new ValidationError(
-      argument,
-      `'${argument}' must be an object. Got ${show(value)} instead.`,
-    );
+    refuse(argument, "an object", value);
   }
 }
 
 export function checkFinite(argument: string, value: unknown): number {
   if (typeof value !== "number" || !Number.isFinite(value)) {
-    throw new ValidationError(
-      argument,
-      `'${argument}' must be a finite number. Got ${show(value)} instead.`,
-    );
+    refuse(argument, "a finite number", value);
   }
   return value;
 }
@@ -45,10 +44,7 @@ export function checkFinite(argument: string, value: unknown): number {
 export function checkInRange(argument: string, value: unknown, lo: number, hi: number): number {
   const v = checkFinite(argument, value);
   if (v < lo || v > hi) {
-    throw new ValidationError(
-      argument,
-      `'${argument}' must be a number in [${lo}, ${hi}]. Got ${v} instead.`,
-    );
+    refuse(argument, `a number in [${lo}, ${hi}]`, v);
   }
   return v;
 }
@@ -56,7 +52,7 @@ export function checkInRange(argument: string, value: unknown, lo: number, hi: n
 export function checkPositive(argument: string, value: unknown): number {
   const v = checkFinite(argument, value);
   if (v <= 0) {
-    throw new ValidationError(argument, `'${argument}' must be positive. Got ${v} instead.`);
+    refuse(argument, "positive", v);
   }
   return v;
 }
@@ -65,10 +61,7 @@ export function checkPositive(argument: string, value: unknown): number {
 export function checkBca(argument: string, value: unknown): number {
   const v = checkFinite(argument, value);
   if (v < 0 || v > 1) {
-    throw new ValidationError(
-      argument,
-      `'${argument}' must be a balanced accuracy in [0, 1] (a fraction, not a percentage). Got ${v} instead.`,
-    );
+    refuse(argument, "a balanced accuracy in [0, 1] (a fraction, not a percentage)", v);
   }
   return v;
 }
@@ -76,11 +69,34 @@ export function checkBca(argument: string, value: unknown): number {
 export function checkOptionalText(argument: string, value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "string") {
-    throw new ValidationError(
-      argument,
-      `'${argument}' must be a string. Got ${show(value)} instead.`,
-    );
+    refuse(argument, "a string", value);
   }
+  return value;
+}
+
+/** A BCA's ±std band in percent, clipped to [0, 100]; `std` is checked as a BCA. */
+export function bcaBand(
+  argument: string,
+  bca: number,
+  std: unknown,
+): { lower: number; upper: number } {
+  const s = checkBca(argument, std);
+  return { lower: Math.max(0, 100 * (bca - s)), upper: Math.min(100, 100 * (bca + s)) };
+}
+
+/**
+ * Refuses the item at `at` when its `key` was seen before ("'<at>' repeats <what>"),
+ * and remembers the key.
+ */
+export function checkUnique(seen: Set<string>, key: string, at: string, what: () => string): void {
+  if (seen.has(key)) throw new ValidationError(at, `'${at}' repeats ${what()}`);
+  seen.add(key);
+}
+
+/** A non-empty string (a name: a method, a panel, a line). */
+export function checkName(argument: string, value: unknown): string {
+  if (typeof value !== "string" || value.length === 0)
+    refuse(argument, "a non-empty string", value);
   return value;
 }
 
@@ -89,10 +105,7 @@ export function checkSize(argument: string, value: unknown, fallback: number): n
   if (value === undefined) return fallback;
   const v = checkFinite(argument, value);
   if (v < 20 || v > 5000) {
-    throw new ValidationError(
-      argument,
-      `'${argument}' must be a size in pixels in [20, 5000]. Got ${v} instead.`,
-    );
+    refuse(argument, "a size in pixels in [20, 5000]", v);
   }
   return v;
 }
@@ -110,6 +123,19 @@ export function figureTexts(options: unknown): { title?: string; subtitle?: stri
 }
 
 /**
+ * What every figure builder checks first: its data (`argument`) is a non-empty array,
+ * and its options, whose title and subtitle it returns.
+ */
+export function figureInputs(
+  argument: string,
+  data: unknown,
+  options: unknown,
+): { title?: string; subtitle?: string } {
+  checkNonEmptyArray(argument, data);
+  return figureTexts(options);
+}
+
+/**
  * A user-given [low, high] axis domain in percent: two numbers, low < high, each
  * checked by `bound` (finite, or within [0, 100]).
  */
@@ -119,10 +145,7 @@ export function checkDomain(
   bound: (argument: string, value: unknown) => number = checkFinite,
 ): [number, number] {
   if (!Array.isArray(given) || given.length !== 2) {
-    throw new ValidationError(
-      argument,
-      `'${argument}' must be [low, high] in percent. Got ${show(given)} instead.`,
-    );
+    refuse(argument, "[low, high] in percent", given);
   }
   const lo = bound(`${argument}[0]`, given[0]);
   const hi = bound(`${argument}[1]`, given[1]);

@@ -10,7 +10,15 @@
  */
 import { ValidationError } from "../core/errors.js";
 import { criticalDifferenceGroups } from "../stats/rankTests.js";
-import { checkFinite, checkNonEmptyArray, checkRecord, figureTexts, show } from "./check.js";
+import {
+  checkFinite,
+  checkName,
+  checkRecord,
+  checkUnique,
+  figureInputs,
+  refuse,
+  show,
+} from "./check.js";
 import { figureFont } from "./fonts.js";
 import type { VegaLiteSpec } from "./render.js";
 import { baseConfig, titleBlock, VEGA_LITE_SCHEMA } from "./style.js";
@@ -65,45 +73,27 @@ export function criticalDifferenceDiagram(
   cd: number,
   options: CriticalDifferenceOptions = {},
 ): VegaLiteSpec {
-  checkNonEmptyArray<RankedMethod>("methods", methods);
-  const { title, subtitle } = figureTexts(options);
+  const { title, subtitle } = figureInputs("methods", methods, options);
   if (methods.length < 2) {
     throw new ValidationError("methods", "'methods' must hold at least 2 methods to compare.");
   }
   const k = options.positions ?? methods.length;
   if (!Number.isInteger(k) || k < 2) {
-    throw new ValidationError(
-      "options.positions",
-      `'options.positions' must be an integer of at least 2. Got ${show(k)} instead.`,
-    );
+    refuse("options.positions", "an integer of at least 2", k);
   }
   const names = new Set<string>();
   methods.forEach((m, i) => {
     checkRecord(`methods[${i}]`, m);
-    if (typeof m.method !== "string" || m.method.length === 0) {
-      throw new ValidationError(
-        `methods[${i}].method`,
-        `'methods[${i}].method' must be a non-empty string. Got ${show(m.method)} instead.`,
-      );
-    }
-    if (names.has(m.method)) {
-      throw new ValidationError(
-        `methods[${i}]`,
-        `'methods[${i}]' repeats method ${show(m.method)}.`,
-      );
-    }
-    names.add(m.method);
+    checkName(`methods[${i}].method`, m.method);
+    checkUnique(names, m.method, `methods[${i}]`, () => `method ${show(m.method)}.`);
     const r = checkFinite(`methods[${i}].averageRank`, m.averageRank);
     if (r < 1 || r > k) {
-      throw new ValidationError(
-        `methods[${i}].averageRank`,
-        `'methods[${i}].averageRank' must be in [1, ${k}]. Got ${r} instead.`,
-      );
+      refuse(`methods[${i}].averageRank`, `in [1, ${k}]`, r);
     }
   });
   const critical = checkFinite("cd", cd);
   if (critical <= 0) {
-    throw new ValidationError("cd", `'cd' must be positive. Got ${critical} instead.`);
+    refuse("cd", "positive", critical);
   }
 
   const sorted = [...methods].sort(

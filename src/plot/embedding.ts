@@ -3,11 +3,12 @@
  * class, optionally with marker shape telling training from test points.
  */
 import { ValidationError } from "../core/errors.js";
-import { checkFinite, checkOptionalText, checkRecord, checkSize, show } from "./check.js";
+import { checkFinite, checkOptionalText, checkRecord, checkSize, refuse } from "./check.js";
 import type { VegaLiteSpec } from "./render.js";
 import {
   baseConfig,
   categoricalPalette,
+  cyclingScale,
   SHAPES,
   spreadPalette,
   TABLEAU20,
@@ -50,10 +51,7 @@ const collator = new Intl.Collator("en", { numeric: true });
 
 function checkCoordinates(argument: string, value: unknown): Float64Array | readonly number[] {
   if (!(value instanceof Float64Array) && !Array.isArray(value)) {
-    throw new ValidationError(
-      argument,
-      `'${argument}' must be a Float64Array or an array of numbers. Got ${show(value)} instead.`,
-    );
+    refuse(argument, "a Float64Array or an array of numbers", value);
   }
   for (let i = 0; i < value.length; i++) checkFinite(`${argument}[${i}]`, value[i]);
   return value;
@@ -85,10 +83,7 @@ export function embeddingScatter(
   const y = checkCoordinates("points.y", points.y);
   const labels = points.label;
   if (!Array.isArray(labels)) {
-    throw new ValidationError(
-      "points.label",
-      `'points.label' must be an array of class labels. Got ${show(labels)} instead.`,
-    );
+    refuse("points.label", "an array of class labels", labels);
   }
   const n = x.length;
   if (n === 0) throw new ValidationError("points.x", "'points.x' must not be empty.");
@@ -102,26 +97,17 @@ export function embeddingScatter(
     const ok =
       (typeof l === "string" && l.length > 0) || (typeof l === "number" && Number.isFinite(l));
     if (!ok) {
-      throw new ValidationError(
-        `points.label[${i}]`,
-        `'points.label[${i}]' must be a non-empty string or a finite number. Got ${show(l)} instead.`,
-      );
+      refuse(`points.label[${i}]`, "a non-empty string or a finite number", l);
     }
   });
   const split = options.split;
   if (split !== undefined) {
     if (!Array.isArray(split) || split.length !== n) {
-      throw new ValidationError(
-        "options.split",
-        `'options.split' must be an array of "train"/"test" with one entry per point (${n}). Got ${show(split)} instead.`,
-      );
+      refuse("options.split", `an array of "train"/"test" with one entry per point (${n})`, split);
     }
     split.forEach((s, i) => {
       if (s !== "train" && s !== "test") {
-        throw new ValidationError(
-          `options.split[${i}]`,
-          `'options.split[${i}]' must be "train" or "test". Got ${show(s)} instead.`,
-        );
+        refuse(`options.split[${i}]`, '"train" or "test"', s);
       }
     });
   }
@@ -140,17 +126,11 @@ export function embeddingScatter(
           : 36
       : checkFinite("options.pointSize", options.pointSize);
   if (pointSize <= 0) {
-    throw new ValidationError(
-      "options.pointSize",
-      `'options.pointSize' must be positive. Got ${pointSize} instead.`,
-    );
+    refuse("options.pointSize", "positive", pointSize);
   }
   const maxLegend = options.maxLegendEntries ?? 60;
   if (!Number.isInteger(maxLegend) || maxLegend < 1) {
-    throw new ValidationError(
-      "options.maxLegendEntries",
-      `'options.maxLegendEntries' must be a positive integer. Got ${show(maxLegend)} instead.`,
-    );
+    refuse("options.maxLegendEntries", "a positive integer", maxLegend);
   }
 
   const classes = classOrder(labels);
@@ -183,7 +163,7 @@ export function embeddingScatter(
     type: "nominal" as const,
     title: "Class",
     sort: classes,
-    scale: { domain: classes, range: classes.map((_, i) => palette[i % palette.length]!) },
+    scale: cyclingScale(classes, palette),
     legend,
   };
   const encoding: Record<string, unknown> = {

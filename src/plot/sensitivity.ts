@@ -6,23 +6,30 @@
  */
 import { ValidationError } from "../core/errors.js";
 import {
+  bcaBand,
   checkBca,
   checkDomain,
   checkFinite,
   checkInRange,
+  checkName,
   checkNonEmptyArray,
   checkOptionalText,
   checkPositive,
   checkRecord,
   checkSize,
+  checkUnique,
+  figureInputs,
   figureTexts,
+  refuse,
   show,
 } from "./check.js";
 import type { VegaLiteSpec } from "./render.js";
 import {
   baseConfig,
   categoricalPalette,
+  cyclingScale,
   gridLabel,
+  panelFacet,
   titleBlock,
   VEGA_LITE_SCHEMA,
 } from "./style.js";
@@ -131,23 +138,26 @@ interface HeatRow {
   bcaPercent: number;
 }
 
+/** The multipliers `fields` of a grid cell, each positive, in that order. */
+function checkMultipliers<K extends string>(
+  at: string,
+  cell: Record<K, unknown>,
+  fields: readonly K[],
+): number[] {
+  return fields.map((field) => checkPositive(`${at}.${field}`, cell[field]));
+}
+
 function checkPairCells(argument: string, cells: unknown): PairCell[] {
   checkNonEmptyArray<PairCell>(argument, cells);
   const seen = new Set<string>();
   return cells.map((cell, i) => {
     const at = `${argument}[${i}]`;
     checkRecord(at, cell);
-    const x = checkPositive(`${at}.x`, cell.x);
-    const y = checkPositive(`${at}.y`, cell.y);
+    const [x, y] = checkMultipliers(at, cell, ["x", "y"]);
     const bca = checkBca(`${at}.bca`, cell.bca);
-    const key = `${x},${y}`;
-    if (seen.has(key)) {
-      throw new ValidationError(
-        at,
-        `'${at}' repeats the cell (${x}, ${y}); '${argument}' must have one BCA per pair.`,
-      );
-    }
-    seen.add(key);
+    checkUnique(seen, `${x},${y}`, at, () => {
+      return `the cell (${x}, ${y}); '${argument}' must have one BCA per pair.`;
+    });
     return { x, y, bca };
   });
 }
@@ -155,10 +165,7 @@ function checkPairCells(argument: string, cells: unknown): PairCell[] {
 function checkDecimals(value: unknown): 1 | 2 {
   if (value === undefined) return 1;
   if (value !== 1 && value !== 2) {
-    throw new ValidationError(
-      "options.decimals",
-      `'options.decimals' must be 1 or 2. Got ${show(value)} instead.`,
-    );
+    refuse("options.decimals", "1 or 2", value);
   }
   return value;
 }
@@ -321,10 +328,7 @@ function checkReduction(
   value: unknown,
 ): asserts value is ThirdParameterReduction {
   if (value !== "best" && value !== "max" && value !== "mean") {
-    throw new ValidationError(
-      argument,
-      `'${argument}' must be one of "best", "max", "mean". Got ${show(value)} instead.`,
-    );
+    refuse(argument, 'one of "best", "max", "mean"', value);
   }
 }
 
@@ -339,18 +343,14 @@ export function reduceSensitivityGrid(
   const checked = cells.map((cell, i) => {
     const at = `cells[${i}]`;
     checkRecord(at, cell);
-    const a = checkPositive(`${at}.a`, cell.a);
-    const b = checkPositive(`${at}.b`, cell.b);
-    const c = checkPositive(`${at}.c`, cell.c);
+    const [a, b, c] = checkMultipliers(at, cell, ["a", "b", "c"]);
     const bca = checkBca(`${at}.bca`, cell.bca);
-    const key = `${a},${b},${c}`;
-    if (reduce === "best" && seen.has(key)) {
-      throw new ValidationError(
-        at,
-        `'${at}' repeats the grid point (a, b, c) = (${a}, ${b}, ${c}); with reduce "best" pass one BCA per grid point, or use "max" or "mean".`,
-      );
+    // Only the slice through the best cell needs one BCA per grid point.
+    if (reduce === "best") {
+      checkUnique(seen, `${a},${b},${c}`, at, () => {
+        return `the grid point (a, b, c) = (${a}, ${b}, ${c}); with reduce "best" pass one BCA per grid point, or use "max" or "mean".`;
+      });
     }
-    seen.add(key);
     return { a, b, c, bca };
   });
 
@@ -455,16 +455,6 @@ interface ProfileRow {
   upper?: number;
 }
 
-function checkName(argument: string, value: unknown): string {
-  if (typeof value !== "string" || value.length === 0) {
-    throw new ValidationError(
-      argument,
-      `'${argument}' must be a non-empty string. Got ${show(value)} instead.`,
-    );
-  }
-  return value;
-}
-
 /**
  * A grid of small panels, one per data set, each showing BCA (%) against the values of
  * one parameter (categorical, in ascending order, so log-spaced multipliers are evenly
@@ -477,8 +467,7 @@ export function sensitivityProfiles(
   points: readonly ProfilePlotPoint[],
   options: SensitivityProfileOptions = {},
 ): VegaLiteSpec {
-  checkNonEmptyArray<ProfilePlotPoint>("points", points);
-  const { title, subtitle } = figureTexts(options);
+  const { title, subtitle } = figureInputs("points", points, options);
   const xTitle = checkOptionalText("options.xTitle", options.xTitle) ?? "parameter value";
   const width = checkSize("options.width", options.width, 200);
   const height = checkSize("options.height", options.height, 160);
@@ -493,21 +482,12 @@ export function sensitivityProfiles(
     const line = checkName(`${at}.line`, point.line);
     const value = checkFinite(`${at}.value`, point.value);
     const bca = checkBca(`${at}.bca`, point.bca);
-    const key = JSON.stringify([panel, line, value]);
-    if (seen.has(key)) {
-      throw new ValidationError(
-        at,
-        `'${at}' repeats (${show(panel)}, ${show(line)}, ${value}); 'points' must have one BCA per panel, line and value.`,
-      );
-    }
-    seen.add(key);
+    checkUnique(seen, JSON.stringify([panel, line, value]), at, () => {
+      return `(${show(panel)}, ${show(line)}, ${value}); 'points' must have one BCA per panel, line and value.`;
+    });
     values.push(value);
     const row: ProfileRow = { panel, line, x: gridLabel(value), bcaPercent: 100 * bca };
-    if (point.std !== undefined) {
-      const std = checkBca(`${at}.std`, point.std);
-      row.lower = Math.max(0, 100 * (bca - std));
-      row.upper = Math.min(100, 100 * (bca + std));
-    }
+    if (point.std !== undefined) Object.assign(row, bcaBand(`${at}.std`, bca, point.std));
     rows.push(row);
   });
   const panels = [...new Set(rows.map((r) => r.panel))];
@@ -516,10 +496,7 @@ export function sensitivityProfiles(
   if (options.columns !== undefined) {
     const c = checkFinite("options.columns", options.columns);
     if (!Number.isInteger(c) || c < 1) {
-      throw new ValidationError(
-        "options.columns",
-        `'options.columns' must be a positive integer. Got ${c} instead.`,
-      );
+      refuse("options.columns", "a positive integer", c);
     }
     columns = c;
   }
@@ -529,7 +506,7 @@ export function sensitivityProfiles(
     field: "line",
     type: "nominal" as const,
     title: null,
-    scale: { domain: lines, range: lines.map((_, i) => palette[i % palette.length]!) },
+    scale: cyclingScale(lines, palette),
   };
   const x = {
     field: "x",
@@ -569,13 +546,7 @@ export function sensitivityProfiles(
     $schema: VEGA_LITE_SCHEMA,
     ...titleBlock(title, subtitle),
     data: { values: rows },
-    facet: {
-      field: "panel",
-      type: "nominal",
-      title: null,
-      sort: panels,
-      header: { labelFontSize: 12, labelFontWeight: "bold" },
-    },
+    facet: panelFacet(panels),
     columns,
     spec: { width, height, layer: layers },
     resolve: { scale: { y: "independent" } },

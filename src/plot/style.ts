@@ -3,6 +3,7 @@
  * at column width in a paper, and palettes that stay distinguishable in print.
  */
 import type { Config } from "vega-lite";
+import { TABLEAU10 } from "../core/palette.js";
 
 export const VEGA_LITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";
 
@@ -38,20 +39,6 @@ export const baseConfig: Config = {
     offset: 8,
   },
 };
-
-/** Tableau 10: the default categorical palette, distinct in colour and in grey. */
-export const TABLEAU10: readonly string[] = [
-  "#4e79a7",
-  "#f28e2b",
-  "#e15759",
-  "#76b7b2",
-  "#59a14f",
-  "#edc948",
-  "#b07aa1",
-  "#ff9da7",
-  "#9c755f",
-  "#bab0ac",
-];
 
 /** Tableau 20: ten hues, each in a dark and a light tone. */
 export const TABLEAU20: readonly string[] = [
@@ -92,6 +79,25 @@ export const SHAPES: readonly string[] = [
 /** The categorical palette with at least `n` colours, or Tableau 20 when none has enough. */
 export function categoricalPalette(n: number): readonly string[] {
   return n <= TABLEAU10.length ? TABLEAU10 : TABLEAU20;
+}
+
+/** A vega-lite scale giving the values of `domain` the entries of `range` in turn, cycling. */
+export function cyclingScale(
+  domain: readonly string[],
+  range: readonly string[],
+): { domain: readonly string[]; range: string[] } {
+  return { domain, range: domain.map((_, i) => range[i % range.length]!) };
+}
+
+/** The facet of a figure with one panel per value of its rows' `panel`, in `panels` order. */
+export function panelFacet(panels: readonly (string | undefined)[]): object {
+  return {
+    field: "panel",
+    type: "nominal",
+    title: null,
+    sort: panels,
+    header: { labelFontSize: 12, labelFontWeight: "bold" },
+  };
 }
 
 /**

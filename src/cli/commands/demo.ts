@@ -154,19 +154,23 @@ export function registerDemoCommand(program: Command): void {
   oneLineErrors(cmd);
 }
 
+/** Refuses the first of `given` (flag -> value) that was given, with `why(flag)`. */
+function refuseFlags(
+  given: Readonly<Record<string, string | undefined>>,
+  why: (flag: string) => string,
+): void {
+  for (const [flag, value] of Object.entries(given)) {
+    if (value !== undefined) throw new ValidationError(flag.slice(2), why(flag));
+  }
+}
+
 /** The generated data set of `demo --synthetic`. */
 function syntheticDataset(flags: DemoFlags, seed: number): ExperimentDataset[] {
-  for (const [flag, value] of [
-    ["--datasets", flags.datasets],
-    ["--data-dir", flags.dataDir],
-  ] as const) {
-    if (value !== undefined) {
-      throw new ValidationError(
-        flag.slice(2),
-        `${flag} names registry data sets, which 'demo --synthetic' does not use; drop one of them.`,
-      );
-    }
-  }
+  refuseFlags(
+    { "--datasets": flags.datasets, "--data-dir": flags.dataDir },
+    (flag) =>
+      `${flag} names registry data sets, which 'demo --synthetic' does not use; drop one of them.`,
+  );
   const samples = parseInteger("--samples", flags.samples, 6);
   const features = parseInteger("--features", flags.features, 2);
   const classes = parseInteger("--classes", flags.classes, 2);
@@ -187,18 +191,11 @@ function syntheticDataset(flags: DemoFlags, seed: number): ExperimentDataset[] {
 
 /** The registry data sets of the default demo, found as every command finds them. */
 function shippedDatasets(flags: DemoFlags): ExperimentDataset[] {
-  for (const [flag, value] of [
-    ["--samples", flags.samples],
-    ["--features", flags.features],
-    ["--classes", flags.classes],
-  ] as const) {
-    if (value !== undefined) {
-      throw new ValidationError(
-        flag.slice(2),
-        `${flag} sizes the generated data of 'demo --synthetic'; add --synthetic or drop ${flag}.`,
-      );
-    }
-  }
+  refuseFlags(
+    { "--samples": flags.samples, "--features": flags.features, "--classes": flags.classes },
+    (flag) =>
+      `${flag} sizes the generated data of 'demo --synthetic'; add --synthetic or drop ${flag}.`,
+  );
   const names = parseList(flags.datasets) ?? [...DEMO_DEFAULTS.datasets];
   if (names.length === 0) {
     throw new ValidationError("datasets", "--datasets needs at least one registry name.");

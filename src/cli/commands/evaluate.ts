@@ -5,13 +5,12 @@
  */
 import type { Command } from "commander";
 import { ValidationError } from "../../core/errors.js";
-import { PREPROCESSINGS } from "../../experiment/preprocess.js";
 import { makeSplit, type Split, splitSeed } from "../../experiment/splits.js";
 import { evaluateModel, prepareSplit } from "../../experiment/units.node.js";
 import { createMethod } from "../../methods/registry.js";
-import { FitProgressDisplay } from "./progress.js";
+import { withFitProgress } from "./progress.js";
 import {
-  addDataFormatOptions,
+  addDataOptions,
   addMethodOptions,
   type DataFlags,
   formatDuration,
@@ -22,8 +21,9 @@ import {
   out,
   parseInteger,
   parsePreprocess,
-  readSplitFile,
+  preprocessOption,
   requireSamples,
+  splitOfFile,
 } from "./shared.js";
 
 interface EvaluateFlags extends DataFlags, MethodFlags {
@@ -40,12 +40,8 @@ export function registerEvaluateCommand(program: Command): void {
     .command("evaluate")
     .description(
       "Fit one method on the training part of one split and print the validation and test BCA of the 1-NN classifier, the iterations and the fit time.",
-    )
-    .requiredOption(
-      "--data <file>",
-      "data file (MAT, NPY, CSV with the label in the last column) or registry name",
     );
-  addDataFormatOptions(cmd);
+  addDataOptions(cmd);
   cmd
     .option(
       "--splits <file>",
@@ -53,11 +49,7 @@ export function registerEvaluateCommand(program: Command): void {
     )
     .option("--repeat <r>", "which split (from 0)", "0")
     .option("--stratify", "stratified seeded split")
-    .option(
-      "--preprocess <how>",
-      `feature preprocessing: ${PREPROCESSINGS.join(", ")}`,
-      "train-zscore",
-    );
+    .addOption(preprocessOption());
   addMethodOptions(cmd, {
     seedHelp:
       "base seed of the seeded split (as in 'experiment'), also the method's seed where it has one (default 0)",
@@ -79,33 +71,21 @@ export function registerEvaluateCommand(program: Command): void {
       const model = createMethod(method, options);
       const data = await loadData(flags);
       requireSamples(data, 3, "a split into training, validation and test parts");
-      let split: Split;
-      if (flags.splits !== undefined) {
-        const splits = readSplitFile(flags.splits, data.X.rows);
-        if (repeat >= splits.length) {
-          throw new ValidationError(
-            "repeat",
-            `The '--repeat' option must be an integer in [0, ${splits.length - 1}] for the ${splits.length} split(s) of ${flags.splits}. Got ${repeat} instead.`,
-          );
-        }
-        split = splits[repeat];
-      } else {
-        split = makeSplit(data.X.rows, {
-          seed,
-          dataset: data.name,
-          repeat,
-          stratify: flags.stratify === true,
-          ...(flags.stratify ? { y: data.y } : {}),
-        });
-      }
+      const split: Split =
+        flags.splits !== undefined
+          ? splitOfFile(flags.splits, repeat, data.X.rows)
+          : makeSplit(data.X.rows, {
+              seed,
+              dataset: data.name,
+              repeat,
+              stratify: flags.stratify === true,
+              ...(flags.stratify ? { y: data.y } : {}),
+            });
       const prepared = prepareSplit({ name: data.name, X: data.X, y: data.y }, split, preprocess);
       // The fit runs on this thread: Ctrl-C ends the process (nothing is written).
-      const display = flags.progress === false ? null : new FitProgressDisplay();
-      try {
-        model.fitPrepared(prepared.data, display ? { onProgress: (p) => display.update(p) } : {});
-      } finally {
-        display?.stop();
-      }
+      withFitProgress(flags.progress !== false, (callbacks) =>
+        model.fitPrepared(prepared.data, callbacks),
+      );
       const { valBCA, testBCA } = evaluateModel(model, prepared);
       const info = model.fitInfo;
       const result = {

@@ -9,7 +9,6 @@ import { AbortError, ValidationError } from "../../core/errors.js";
 import { GRID_PRESETS } from "../../experiment/grids.js";
 import { JOB_SCRIPT_KINDS } from "../../experiment/jobScripts.js";
 import { PAPER_K_GRID } from "../../experiment/kGrid.js";
-import { PREPROCESSINGS } from "../../experiment/preprocess.js";
 import { summariseSkipped, writeRunReports } from "../../experiment/reportFiles.node.js";
 import { RESULTS_FILE } from "../../experiment/resultsFile.node.js";
 import {
@@ -42,6 +41,7 @@ import {
   parseList,
   parseNumber,
   parsePreprocess,
+  preprocessOption,
 } from "./shared.js";
 
 interface ExperimentFlags {
@@ -276,11 +276,7 @@ export function registerExperimentCommand(program: Command): void {
       "--splits <file>",
       "explicit splits (JSON {index_base, splits: [{train, val, test}]}) of the one data set",
     )
-    .option(
-      "--preprocess <how>",
-      `feature preprocessing: ${PREPROCESSINGS.join(", ")}`,
-      "train-zscore",
-    )
+    .addOption(preprocessOption())
     .option("--stratify", "stratified splits (the paper's are not)")
     .option("--workers <n>", "worker threads (default: one per core); results do not depend on it")
     .option("--max-iter <T>", "maximum outer iterations of every iterative method")

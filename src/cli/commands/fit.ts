@@ -7,12 +7,11 @@
 import type { Command } from "commander";
 import { ValidationError } from "../../core/errors.js";
 import { Standardizer } from "../../core/standardizer.js";
-import { PREPROCESSINGS } from "../../experiment/preprocess.js";
 import { createMethod } from "../../methods/registry.js";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
-import { FitProgressDisplay } from "./progress.js";
+import { withFitProgress } from "./progress.js";
 import {
-  addDataFormatOptions,
+  addDataOptions,
   addMethodOptions,
   type DataFlags,
   formatDuration,
@@ -25,8 +24,9 @@ import {
   out,
   parseInteger,
   parsePreprocess,
-  readSplitFile,
+  preprocessOption,
   requireSamples,
+  splitOfFile,
 } from "./shared.js";
 
 interface FitFlags extends DataFlags, MethodFlags {
@@ -43,21 +43,13 @@ export function registerFitCommand(program: Command): void {
     .command("fit")
     .description(
       "Fit one method on a data file (all rows with --train-all, the default, or the training part of split --repeat of --splits) and save the model as JSON, with the preprocessing that transform applies.",
-    )
-    .requiredOption(
-      "--data <file>",
-      "data file (MAT, NPY, CSV with the label in the last column) or registry name",
     );
-  addDataFormatOptions(cmd);
+  addDataOptions(cmd);
   cmd
     .option("--splits <file>", "split file (JSON {index_base, splits: [{train, val, test}]})")
     .option("--repeat <r>", "which split of --splits (from 0)", "0")
     .option("--train-all", "train on every row (the default without --splits)")
-    .option(
-      "--preprocess <how>",
-      `feature preprocessing: ${PREPROCESSINGS.join(", ")}`,
-      "train-zscore",
-    );
+    .addOption(preprocessOption());
   addMethodOptions(cmd, {
     seedHelp: "seed of the method's own randomness (methods without any ignore it)",
   });
@@ -89,14 +81,7 @@ export function registerFitCommand(program: Command): void {
       let repeat: number | null = null;
       if (flags.splits !== undefined) {
         repeat = parseInteger("--repeat", flags.repeat, 0) as number;
-        const splits = readSplitFile(flags.splits, data.X.rows);
-        if (repeat >= splits.length) {
-          throw new ValidationError(
-            "repeat",
-            `The '--repeat' option must be an integer in [0, ${splits.length - 1}] for the ${splits.length} split(s) of ${flags.splits}. Got ${repeat} instead.`,
-          );
-        }
-        rows = splits[repeat].train;
+        rows = splitOfFile(flags.splits, repeat, data.X.rows).train;
       }
       const Xtrain = rows === null ? data.X : data.X.selectRows(rows);
       const y = data.y;
@@ -110,16 +95,13 @@ export function registerFitCommand(program: Command): void {
             });
       // A fit runs on this thread: Ctrl-C ends the process, and as the model is
       // written only at the end (atomically) nothing half-written is left behind.
-      const display = flags.progress === false ? null : new FitProgressDisplay();
-      try {
+      withFitProgress(flags.progress !== false, (callbacks) =>
         model.fit(
           standardizer === null ? Xtrain : standardizer.transform(Xtrain),
           ytrain,
-          display ? { onProgress: (p) => display.update(p) } : {},
-        );
-      } finally {
-        display?.stop();
-      }
+          callbacks,
+        ),
+      );
       model.setPreprocessing(standardizer === null ? null : standardizer.toJSON());
       writeFileAtomic("--out", flags.out, `${JSON.stringify(model.toJSON(), null, 2)}\n`);
       const info = model.fitInfo;

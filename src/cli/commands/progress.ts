@@ -6,6 +6,7 @@
 import cliProgress from "cli-progress";
 import { describeConfiguration, isSkipped } from "../../experiment/resultsFile.node.js";
 import type { ExperimentProgress } from "../../experiment/runner.node.js";
+import type { FitCallbacks } from "../../methods/fitReport.js";
 import { formatDuration } from "./shared.js";
 
 export interface ProgressDisplayOptions {
@@ -164,5 +165,18 @@ export class FitProgressDisplay {
   stop(): void {
     if (this.tty && this.drawn) this.stream.write("\r\x1b[2K");
     this.drawn = false;
+  }
+}
+
+/**
+ * Runs one fit on this thread, with a FitProgressDisplay unless `show` is false, and
+ * clears the display's line however the fit ends.
+ */
+export function withFitProgress<T>(show: boolean, run: (callbacks: FitCallbacks) => T): T {
+  const display = show ? new FitProgressDisplay() : null;
+  try {
+    return run(display ? { onProgress: (p) => display.update(p) } : {});
+  } finally {
+    display?.stop();
   }
 }

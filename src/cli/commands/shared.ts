@@ -4,15 +4,14 @@
  * with its preprocessing.
  */
 import { type Command, CommanderError, Option } from "commander";
-import {
-  DataFormatError,
-  ModelFormatError,
-  SdspcaanError,
-  ValidationError,
-} from "../../core/errors.js";
+import { DataFormatError, ValidationError } from "../../core/errors.js";
 import type { OptionSchema, OptionSpec } from "../../core/options.js";
 import type { Label } from "../../core/validate.js";
-import { checkPreprocessing, type Preprocessing } from "../../experiment/preprocess.js";
+import {
+  checkPreprocessing,
+  PREPROCESSINGS,
+  type Preprocessing,
+} from "../../experiment/preprocess.js";
 import { readJsonFile } from "../../experiment/resultsFile.node.js";
 import { parseSplitFile, type Split } from "../../experiment/splits.js";
 import type { LoadOptions } from "../../io/load.js";
@@ -20,7 +19,7 @@ import { openDataset } from "../../io/load.js";
 import type { Matrix } from "../../linalg/matrix.js";
 import type { Estimator } from "../../methods/estimator.js";
 import {
-  loadModel,
+  loadModelFile,
   methodDescriptor,
   methodDescriptors,
   methodNames,
@@ -193,6 +192,23 @@ export function addDataFormatOptions(cmd: Command): Command {
   );
 }
 
+/** --data (a data file or a registry name) and the options that say how to read it. */
+export function addDataOptions(
+  cmd: Command,
+  help = "data file (MAT, NPY, CSV with the label in the last column) or registry name",
+): Command {
+  cmd.requiredOption("--data <file>", help);
+  return addDataFormatOptions(cmd);
+}
+
+/** --preprocess: the feature preprocessing of the protocol (default train-zscore). */
+export function preprocessOption(): Option {
+  return new Option(
+    "--preprocess <how>",
+    `feature preprocessing: ${PREPROCESSINGS.join(", ")}`,
+  ).default("train-zscore");
+}
+
 /** The loader options the data flags describe. */
 export function loadOptionsFrom(flags: DataFlags): LoadOptions {
   const labelColumn = parseLabelColumn(labelColumnFlag(flags));
@@ -305,6 +321,18 @@ export function readSplitFile(path: string, n: number): Split[] {
     if (err instanceof ValidationError) throw new DataFormatError(path, err.message);
     throw err;
   }
+}
+
+/** Split `repeat` (the --repeat flag, from 0) of the split file `path`, for data of `n` rows. */
+export function splitOfFile(path: string, repeat: number, n: number): Split {
+  const splits = readSplitFile(path, n);
+  if (repeat >= splits.length) {
+    throw new ValidationError(
+      "repeat",
+      `The '--repeat' option must be an integer in [0, ${splits.length - 1}] for the ${splits.length} split(s) of ${path}. Got ${repeat} instead.`,
+    );
+  }
+  return splits[repeat];
 }
 
 /**
@@ -485,25 +513,9 @@ export function methodFromFlags(
   return { method, options };
 }
 
-/**
- * Reads a model file written by `fit` (its preprocessing travels inside the model).
- * Anything that is not exactly a saved model is refused, naming the file and field:
- * "model.json: not a valid sdspcaan model: field 'preprocessing.method' must be ...".
- */
+/** Reads a model file written by `fit` (its preprocessing travels inside the model). */
 export function readModelFile(path: string): Estimator {
-  const json = readJsonFile(path);
-  try {
-    return loadModel(json);
-  } catch (err) {
-    if (err instanceof ModelFormatError) {
-      throw new DataFormatError(
-        path,
-        `not a valid sdspcaan model: ${err.field === "" ? "" : `field '${err.field}' `}${err.problem}`,
-      );
-    }
-    if (err instanceof SdspcaanError) throw new DataFormatError(path, err.message);
-    throw err;
-  }
+  return loadModelFile(readJsonFile(path), path);
 }
 
 /** Formats milliseconds as "850 ms", "12.3 s", "4m 05s" or "1h 02m". */

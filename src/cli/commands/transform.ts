@@ -12,7 +12,7 @@ import type { Label } from "../../core/validate.js";
 import type { Matrix } from "../../linalg/matrix.js";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
 import {
-  addDataFormatOptions,
+  addDataOptions,
   checkFeatureCount,
   type DataFlags,
   loadFeatureData,
@@ -51,12 +51,11 @@ export function registerTransformCommand(program: Command): void {
     .description(
       "Project a data file with a model saved by fit (its preprocessing is applied first) and write the embedding as CSV: c1..ck, and the label when the data has labels. Every column is a feature unless --label-col or --y-var names the labels.",
     )
-    .requiredOption("--model <model.json>", "a model written by 'sdspcaan fit'")
-    .requiredOption(
-      "--data <file>",
-      "data file (MAT, NPY, CSV; labels optional) or registry name, with the model's features",
-    );
-  addDataFormatOptions(cmd);
+    .requiredOption("--model <model.json>", "a model written by 'sdspcaan fit'");
+  addDataOptions(
+    cmd,
+    "data file (MAT, NPY, CSV; labels optional) or registry name, with the model's features",
+  );
   cmd
     .requiredOption(
       "--out <embedding.csv>",
