@@ -7,7 +7,9 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { DataFormatError, ValidationError } from "../core/errors.js";
+import { Matrix } from "../linalg/matrix.js";
 import { type DelimitedOptions, decodeText, parseDelimited } from "./csv.js";
+import { idxLabelsCompanion, idxVariable, looksLikeIdx, readIdx } from "./idx.js";
 import { formatBytes, maxBytesOf, type ReadLimits } from "./limits.js";
 import { type DataSource, dataDirectories, type LocateOptions, locateDataFile } from "./locate.js";
 import { looksLikeMatV4, readMatV4 } from "./matV4.js";
@@ -29,12 +31,18 @@ import {
 /** Options of `loadDataset` and `parseDataset`. */
 export interface LoadOptions extends VariableOptions, DelimitedOptions, ReadLimits {
   /** Force a format instead of detecting it. */
-  format?: "auto" | "mat" | "hdf5" | "npy" | "csv" | "tsv";
+  format?: "auto" | "mat" | "hdf5" | "npy" | "idx" | "csv" | "tsv";
   /**
    * A separate file holding the labels, one per sample: a 1-D .npy or text with one
    * label per line. X is then the whole matrix of the data file (no label column).
    */
   labelsFile?: string;
+}
+
+/** MNIST-style names: `*.idx3`, `*.idx1-ubyte`, `train-images-idx3-ubyte(.gz)`. */
+function hasIdxName(file: string): boolean {
+  const name = basename(file).toLowerCase().replace(/\.gz$/, "");
+  return /\.idx\d?$/.test(name) || /-ubyte$/.test(name) || /idx\d-/.test(name);
 }
 
 /** Which reader a buffer needs. */
@@ -75,6 +83,17 @@ export function detectFormat(
       "not a MAT-file: no level 5 or v7.3 header (MATLAB text and 'IM'/'MI' mark at bytes 126-127) and no valid level 4 matrix header",
     );
   }
+  // The IDX magic (two zero bytes, type, rank) is weak, so it is tried only after
+  // every stronger signature, and for gzip only on an IDX name or when forced.
+  if (forced === "idx" || hasIdxName(file) || !(bytes[0] === 0x1f && bytes[1] === 0x8b)) {
+    if (looksLikeIdx(bytes)) return "idx";
+  }
+  if (forced === "idx" || hasIdxName(file)) {
+    throw new DataFormatError(
+      file,
+      "not an IDX file: no IDX magic number (two zero bytes, a type code 0x08-0x0E and 1-4 dimensions), raw or gzip-compressed",
+    );
+  }
   if (ext === ".npy")
     throw new DataFormatError(file, "not a NumPy .npy file (no \\x93NUMPY magic)");
   if (ext === ".npz") {
@@ -89,9 +108,10 @@ export function detectFormat(
 function variablesOf(
   bytes: Uint8Array,
   file: string,
-  format: "mat-v4" | "mat-v5" | "npy",
+  format: "mat-v4" | "mat-v5" | "npy" | "idx",
   limits: ReadLimits,
 ): { variables: RawVariable[]; compressed?: boolean } {
+  if (format === "idx") return { variables: [idxVariable(bytes, file, limits)] };
   if (format === "mat-v5") {
     const m = readMatV5(bytes, file, limits);
     return { variables: m.variables, compressed: m.compressed };
@@ -199,10 +219,16 @@ function parseNonHdf5(
   options: LoadOptions,
 ): LoadedDataset {
   if (format === "csv" || format === "tsv") return parseDelimited(bytes, file, options, format);
+  if (format === "idx" && options.labelColumn !== "none") {
+    throw new DataFormatError(
+      file,
+      "an IDX file holds one array and no labels: give the idx1 labels file with labelsFile (--labels-file)",
+    );
+  }
   const { variables, compressed } = variablesOf(
     bytes,
     file,
-    format as "mat-v4" | "mat-v5" | "npy",
+    format as "mat-v4" | "mat-v5" | "npy" | "idx",
     options,
   );
   const ds = fromVariables(file, format, variables, options);
@@ -251,6 +277,16 @@ export async function loadLabels(path: string, limits: ReadLimits = {}): Promise
 }
 
 function labelsFromBytes(bytes: Uint8Array, path: string, limits: ReadLimits): Labels {
+  if (looksLikeIdx(bytes)) {
+    const a = readIdx(bytes, path, limits);
+    if (a.shape.length !== 1) {
+      throw new DataFormatError(
+        path,
+        `labels must be a vector (an idx1 file); the IDX array has shape (${a.shape.join(", ")})`,
+      );
+    }
+    return Array.from(a.data);
+  }
   if (looksLikeNpy(bytes)) {
     const a = readNpy(bytes, path, limits);
     if (a.shape.filter((d) => d !== 1).length > 1) {
@@ -335,7 +371,27 @@ async function readBytes(path: string, limits: ReadLimits): Promise<Uint8Array> 
  */
 export async function loadDataset(path: string, options: LoadOptions = {}): Promise<LoadedDataset> {
   checkOptions(options);
-  return parseDataset(await readBytes(path, options), path, options);
+  const bytes = await readBytes(path, options);
+  return parseDataset(bytes, path, withIdxCompanion(bytes, path, options));
+}
+
+/**
+ * An IDX images file keeps its labels in a separate idx1 file; when the caller names
+ * none, the conventional companion next to it (`*-images-idx3-*` -> `*-labels-idx1-*`)
+ * is used if it exists.
+ */
+function withIdxCompanion(bytes: Uint8Array, path: string, options: LoadOptions): LoadOptions {
+  if (
+    options.labelsFile !== undefined ||
+    options.labelColumn !== undefined ||
+    options.yVar !== undefined ||
+    detectFormat(bytes, path, options.format) !== "idx"
+  ) {
+    return options;
+  }
+  const companion = idxLabelsCompanion(path);
+  if (companion === null || !existsSync(companion)) return options;
+  return { ...options, labelsFile: companion };
 }
 
 /**
@@ -370,6 +426,10 @@ export async function listVariables(
 
 /** A data set opened by registry name or path, with where it was found. */
 export interface OpenedDataset {
+  /**
+   * X and y; for an entry with its own test set (Fashion-MNIST) the training samples
+   * come first and `dataset.predefinedTest` lists the rows of the test samples.
+   */
   readonly dataset: LoadedDataset;
   readonly path: string;
   /** The registry entry, when the argument named one (or the file is a registry file). */
@@ -380,8 +440,10 @@ export interface OpenedDataset {
 
 /**
  * Loads a data set given a registry name (case-insensitive, looked up in the data
- * directories: --data-dir, $SDSPCAAN_DATA, ../shared/data, the cache) or a file
- * path. Registry entries supply their variables unless the options name others.
+ * directories: --data-dir, $SDSPCAAN_DATA, ../shared/data, the cache, then the
+ * entry's system directories) or a file path. Registry entries supply their
+ * variables unless the options name others; an entry's companion files (separate
+ * labels, its own test set) are read from the directory its main file was found in.
  */
 export async function openDataset(
   nameOrPath: string,
@@ -392,9 +454,13 @@ export async function openDataset(
   let path: string;
   let source: DataSource | null = null;
   if (named) {
-    const found = locateDataFile(named.file, options);
+    const lookup: LocateOptions = {
+      ...options,
+      systemDirs: [...(options.systemDirs ?? []), ...(named.systemDirs ?? [])],
+    };
+    const found = locateDataFile(named.file, lookup);
     if (!found) {
-      const dirs = dataDirectories(options)
+      const dirs = dataDirectories(lookup)
         .map((d) => `${d.dir} (${d.source})`)
         .join(", ");
       throw new ValidationError(
@@ -426,8 +492,59 @@ export async function openDataset(
           ...(entry.yVar === null && entry.labelColumn ? { labelColumn: entry.labelColumn } : {}),
         }
       : {};
+  if (named && !custom && named.labelsFile !== undefined) {
+    const labelsFile = companionPath(named, path, named.labelsFile.file);
+    const train = await loadDataset(path, { ...options, labelsFile });
+    if (named.test === undefined) return { dataset: train, path, entry, source };
+    const test = await loadDataset(companionPath(named, path, named.test.file.file), {
+      ...options,
+      labelsFile: companionPath(named, path, named.test.labels.file),
+    });
+    return { dataset: withPredefinedTest(train, test), path, entry, source };
+  }
   const dataset = await loadDataset(path, { ...options, ...fromEntry });
   return { dataset, path, entry, source };
+}
+
+/**
+ * Where a companion file of `entry` is: next to the main file (`path` ends with
+ * `entry.file`, so the data directory is what precedes it). A missing companion is
+ * an error naming it, not a silent fallback to another directory's copy.
+ */
+function companionPath(entry: DatasetEntry, path: string, file: string): string {
+  const root = path.slice(0, path.length - entry.file.length);
+  const p = root + file;
+  if (!existsSync(p)) {
+    throw new ValidationError(
+      "dataset",
+      `${entry.name}: ${basename(file)} was not found next to ${path} (the data set needs both files in one directory).`,
+    );
+  }
+  return p;
+}
+
+/** Training rows then test rows, with the test rows marked as the predefined test set. */
+export function withPredefinedTest(train: LoadedDataset, test: LoadedDataset): LoadedDataset {
+  if (test.X.cols !== train.X.cols) {
+    throw new DataFormatError(
+      test.info.file,
+      `has ${test.X.cols} features per sample but the training file ${train.info.file} has ${train.X.cols}`,
+    );
+  }
+  if (typeof train.y[0] !== typeof test.y[0]) {
+    throw new DataFormatError(
+      test.info.file,
+      `holds ${typeof test.y[0] === "number" ? "numeric" : "text"} labels but ${train.info.file} does not`,
+    );
+  }
+  const n = train.X.rows;
+  const X = new Matrix(n + test.X.rows, train.X.cols);
+  X.data.set(train.X.data);
+  X.data.set(test.X.data, train.X.data.length);
+  const y = [...train.y, ...test.y] as Labels;
+  const predefinedTest = new Int32Array(test.X.rows);
+  for (let i = 0; i < predefinedTest.length; i++) predefinedTest[i] = n + i;
+  return { X, y, info: { ...train.info, testFile: test.info.file }, predefinedTest };
 }
 
 /** Reads a MAT-file (level 4, level 5 or v7.3) from a buffer into (X, y). */

@@ -2,14 +2,15 @@
  * Where data files are looked for, in order: the --data-dir option, the
  * SDSPCAAN_DATA environment variable, ../shared/data (relative to the working
  * directory, where the paper's copies sit next to a checkout), then the download
- * cache that `sdspcaan datasets fetch` fills.
+ * cache that `sdspcaan datasets fetch` fills; last, for some registry entries,
+ * where a system package installs them (`systemDirs`, e.g. /usr/share/datasets).
  */
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 
 /** Which rule of the lookup order a directory comes from. */
-export type DataSource = "data-dir" | "env" | "shared" | "cache";
+export type DataSource = "data-dir" | "env" | "shared" | "cache" | "system";
 
 export interface DataDirectory {
   readonly dir: string;
@@ -25,6 +26,8 @@ export interface LocateOptions {
   cwd?: string;
   /** Download cache (default `defaultCacheDir(env)`). */
   cacheDir?: string;
+  /** Directories searched last (a registry entry's `systemDirs`). */
+  systemDirs?: readonly string[];
 }
 
 /** A data file found on disk, and which rule found it. */
@@ -55,6 +58,7 @@ export function dataDirectories(options: LocateOptions = {}): DataDirectory[] {
   add(env.SDSPCAAN_DATA, "env");
   add(join("..", "shared", "data"), "shared");
   add(options.cacheDir ?? defaultCacheDir(env), "cache");
+  for (const dir of options.systemDirs ?? []) add(dir, "system");
   return out;
 }
 

@@ -65,7 +65,7 @@ export interface RawVariable extends VariableInfo {
 export type Labels = number[] | string[];
 
 /** Which file format a data set came from. */
-export type DataFormat = "mat-v4" | "mat-v5" | "mat-v7.3" | "hdf5" | "csv" | "tsv" | "npy";
+export type DataFormat = "mat-v4" | "mat-v5" | "mat-v7.3" | "hdf5" | "csv" | "tsv" | "npy" | "idx";
 
 /** How a data set was read: which variables or columns, and what was done to them. */
 export interface DatasetInfo {
@@ -92,6 +92,8 @@ export interface DatasetInfo {
   delimiter?: string;
   /** Delimited text: non-numeric columns that were left out of X (0-based), e.g. Musk's names. */
   droppedColumns?: number[];
+  /** The file the predefined test rows came from (see `LoadedDataset.predefinedTest`). */
+  testFile?: string;
 }
 
 /** A loaded data set: X is samples x features (row-major float64), one label per row. */
@@ -99,6 +101,11 @@ export interface LoadedDataset {
   X: Matrix;
   y: Labels;
   info: DatasetInfo;
+  /**
+   * Rows of X (ascending) that form the data set's own test set, when it comes with
+   * one (Fashion-MNIST); the other rows are its training set.
+   */
+  predefinedTest?: Int32Array;
 }
 
 /** Options shared by every reader for choosing X and y. */

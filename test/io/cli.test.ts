@@ -64,6 +64,7 @@ describe("sdspcaan datasets", () => {
       "ORL",
       "COIL20",
       "YaleB",
+      "FashionMNIST",
     ]) {
       expect(r.stdout).toMatch(new RegExp(`^${name}\\s`, "m"));
     }
@@ -71,7 +72,7 @@ describe("sdspcaan datasets", () => {
     const json = await cli(["datasets", "list", "--json", "--data-dir", dir]);
     const rows = JSON.parse(json.stdout) as { name: string; source: string | null }[];
     expect(rows.find((x) => x.name === "ORL")?.source).toBe("data-dir");
-    expect(rows).toHaveLength(10);
+    expect(rows).toHaveLength(11);
   });
 
   it("info --json gives samples, features, classes, class counts and format", async () => {

@@ -34,7 +34,10 @@ function parseLabelColumn(value: string | undefined): number | string | undefine
 }
 
 function listCommand(opts: { dataDir?: string; json?: boolean }): void {
-  const rows = DATASETS.map((d) => ({ entry: d, found: locateDataFile(d.file, opts) }));
+  const rows = DATASETS.map((d) => ({
+    entry: d,
+    found: locateDataFile(d.file, { ...opts, systemDirs: d.systemDirs }),
+  }));
   if (opts.json) {
     out(
       JSON.stringify(
@@ -84,7 +87,7 @@ interface InfoOptions {
   format?: string;
 }
 
-const FORMATS = ["auto", "mat", "hdf5", "npy", "csv", "tsv"] as const;
+const FORMATS = ["auto", "mat", "hdf5", "npy", "idx", "csv", "tsv"] as const;
 
 async function infoCommand(nameOrPath: string, opts: InfoOptions): Promise<void> {
   if (opts.format !== undefined && !(FORMATS as readonly string[]).includes(opts.format)) {

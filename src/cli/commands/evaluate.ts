@@ -4,10 +4,18 @@
  * iterations and fit time.
  */
 import type { Command } from "commander";
+import { balancedAccuracy } from "../../classify/metrics.js";
+import { NearestNeighbour1 } from "../../classify/nearestNeighbour.js";
 import { ValidationError } from "../../core/errors.js";
 import { PREPROCESSINGS } from "../../experiment/preprocess.js";
 import { readJsonFile } from "../../experiment/resultsFile.node.js";
-import { makeSplit, parseSplitFile, type Split, splitSeed } from "../../experiment/splits.js";
+import {
+  makeSplit,
+  parseSplitFile,
+  predefinedTestSplit,
+  type Split,
+  splitSeed,
+} from "../../experiment/splits.js";
 import { evaluateModel, prepareSplit } from "../../experiment/units.node.js";
 import { createMethod } from "../../methods/registry.js";
 import { FitProgressDisplay } from "./progress.js";
@@ -78,7 +86,17 @@ export function registerEvaluateCommand(program: Command): void {
       const model = createMethod(method, options);
       const data = await loadData(flags);
       let split: Split;
-      if (flags.splits !== undefined) {
+      const predefined = flags.splits === undefined ? data.predefinedTest : undefined;
+      if (predefined !== undefined) {
+        // The data set's own test set; every other sample trains (no validation part).
+        if (repeat !== 0 || flags.stratify) {
+          throw new ValidationError(
+            flags.stratify ? "stratify" : "repeat",
+            `${data.name} comes with its own test set, so there is one split: --repeat and --stratify do not apply.`,
+          );
+        }
+        split = predefinedTestSplit(data.X.rows, predefined, { validation: false });
+      } else if (flags.splits !== undefined) {
         const splits = parseSplitFile(readJsonFile(flags.splits), data.X.rows);
         if (repeat >= splits.length) {
           throw new ValidationError(
@@ -104,16 +122,19 @@ export function registerEvaluateCommand(program: Command): void {
       } finally {
         display?.stop();
       }
-      const { valBCA, testBCA } = evaluateModel(model, prepared);
+      const { valBCA, testBCA } =
+        split.val.length > 0 ? evaluateModel(model, prepared) : testOnlyScores(model, prepared);
       const info = model.fitInfo;
       const result = {
         dataset: data.name,
         method,
         params: model.params,
         repeat,
-        ...(flags.splits === undefined
-          ? { seed, splitSeed: splitSeed(seed, data.name, repeat) }
-          : { splits: flags.splits }),
+        ...(predefined !== undefined
+          ? { split: "predefined" }
+          : flags.splits === undefined
+            ? { seed, splitSeed: splitSeed(seed, data.name, repeat) }
+            : { splits: flags.splits }),
         preprocess,
         sizes: { train: split.train.length, val: split.val.length, test: split.test.length },
         valBCA,
@@ -130,14 +151,14 @@ export function registerEvaluateCommand(program: Command): void {
         return;
       }
       out(
-        `${model.displayName} on ${data.name}, split ${repeat} (train ${split.train.length} / validation ${split.val.length} / test ${split.test.length}, ${preprocess}), ${Object.entries(
+        `${model.displayName} on ${data.name}, ${predefined !== undefined ? "its own test set" : `split ${repeat}`} (train ${split.train.length} / validation ${split.val.length} / test ${split.test.length}, ${preprocess}), ${Object.entries(
           model.params as Record<string, unknown>,
         )
           .filter(([name]) => ["k", "alpha", "beta", "delta", "eta", "m"].includes(name))
           .map(([name, v]) => `${name} = ${v === null ? "auto" : String(v)}`)
           .join(", ")}:`,
       );
-      out(`  validation BCA  ${(100 * valBCA).toFixed(2)} %`);
+      if (valBCA !== null) out(`  validation BCA  ${(100 * valBCA).toFixed(2)} %`);
       out(`  test BCA        ${(100 * testBCA).toFixed(2)} %`);
       out(
         `  iterations      ${info.iterations} (${info.converged ? "converged" : `not converged: ${info.stopReason}`})`,
@@ -146,4 +167,17 @@ export function registerEvaluateCommand(program: Command): void {
       for (const w of info.warnings) out(`warning: ${w}`);
     });
   oneLineErrors(cmd);
+}
+
+/** Test BCA alone, for a split without a validation part (a predefined test set). */
+function testOnlyScores(
+  model: ReturnType<typeof createMethod>,
+  prepared: ReturnType<typeof prepareSplit>,
+): { valBCA: null; testBCA: number } {
+  const nn = new NearestNeighbour1().fit(model.transform(prepared.parts.train), prepared.yTrain);
+  const testBCA = balancedAccuracy(
+    prepared.yTest,
+    nn.predict(model.transform(prepared.parts.test)),
+  );
+  return { valBCA: null, testBCA };
 }

@@ -163,6 +163,8 @@ export interface LoadedData {
   readonly y: Label[];
   readonly name: string;
   readonly path: string;
+  /** Rows of the data set's own test set (Fashion-MNIST), when it comes with one. */
+  readonly predefinedTest?: Int32Array;
 }
 
 /** Opens `--data` (a file path or a registry name). */
@@ -176,7 +178,14 @@ export async function loadData(flags: DataFlags): Promise<LoadedData> {
   });
   const base = opened.path.split(/[\\/]/).pop() ?? opened.path;
   const name = opened.entry?.name ?? base.replace(/\.[^.]+$/, "");
-  return { X: opened.dataset.X, y: [...opened.dataset.y], name, path: opened.path };
+  const test = opened.dataset.predefinedTest;
+  return {
+    X: opened.dataset.X,
+    y: [...opened.dataset.y],
+    name,
+    path: opened.path,
+    ...(test ? { predefinedTest: test } : {}),
+  };
 }
 
 /** Method flags; each goes to the method only when given (the method rejects options it lacks). */

@@ -1,0 +1,249 @@
+/**
+ * IDX files, the format of MNIST and its relatives (Fashion-MNIST, KMNIST, EMNIST):
+ * two zero bytes, a type byte, the number of dimensions, the dimension sizes as
+ * big-endian uint32, then the values in row-major order, big-endian. The files are
+ * usually distributed gzip-compressed (`train-images-idx3-ubyte.gz`); both forms are
+ * read. An idx3 image file (n x h x w) becomes n rows of h * w values; an idx1 file
+ * is a vector (labels).
+ *
+ * Sizes are checked before anything is allocated: the declared shape against the
+ * bytes present (exactly: trailing bytes are an error too, as NumPy's reader would
+ * not notice them but a truncated or concatenated download is worth reporting), and
+ * the float64 result and the decompressed stream against `maxBytes`.
+ */
+import { constants, gunzipSync } from "node:zlib";
+import { DataFormatError } from "../core/errors.js";
+import { formatBytes, MAX_DEFLATE_RATIO, maxBytesOf, type ReadLimits } from "./limits.js";
+import type { RawVariable } from "./variables.js";
+
+/** IDX element types: code, name, bytes per value. */
+const TYPES: ReadonlyMap<number, { name: string; size: number }> = new Map([
+  [0x08, { name: "uint8", size: 1 }],
+  [0x09, { name: "int8", size: 1 }],
+  [0x0b, { name: "int16", size: 2 }],
+  [0x0c, { name: "int32", size: 4 }],
+  [0x0d, { name: "float32", size: 4 }],
+  [0x0e, { name: "float64", size: 8 }],
+]);
+
+/** A decoded IDX array: float64 values in row-major order with the declared shape. */
+export interface IdxArray {
+  /** "uint8", "int8", "int16", "int32", "float32" or "float64". */
+  readonly type: string;
+  readonly shape: readonly number[];
+  readonly data: Float64Array;
+  /** Whether the file was gzip-compressed. */
+  readonly compressed: boolean;
+}
+
+interface IdxHeader {
+  type: string;
+  size: number;
+  shape: number[];
+  dataStart: number;
+}
+
+function fail(file: string, problem: string): never {
+  throw new DataFormatError(file, problem);
+}
+
+function isGzip(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
+/**
+ * True when the (decompressed) bytes start like an IDX file: two zero bytes, a known
+ * type code and 1 to 4 dimensions. (Four bytes are a weak signature, so `load.ts`
+ * asks for it only after the stronger magic numbers have been ruled out.)
+ */
+export function looksLikeIdxHeader(bytes: Uint8Array): boolean {
+  return (
+    bytes.length >= 4 &&
+    bytes[0] === 0 &&
+    bytes[1] === 0 &&
+    TYPES.has(bytes[2]) &&
+    bytes[3] >= 1 &&
+    bytes[3] <= 4
+  );
+}
+
+/**
+ * True for an IDX file, raw or gzip-compressed. For gzip only the first few KiB are
+ * inflated (Z_SYNC_FLUSH returns what a truncated stream yields instead of failing).
+ */
+export function looksLikeIdx(bytes: Uint8Array): boolean {
+  if (looksLikeIdxHeader(bytes)) return true;
+  if (!isGzip(bytes)) return false;
+  try {
+    const head = gunzipSync(bytes.subarray(0, Math.min(bytes.length, 4096)), {
+      finishFlush: constants.Z_SYNC_FLUSH,
+    });
+    return looksLikeIdxHeader(head);
+  } catch {
+    return false;
+  }
+}
+
+/** The file's bytes, inflated when gzip-compressed, within the maxBytes limit. */
+function inflate(bytes: Uint8Array, file: string, maxBytes: number): Uint8Array {
+  if (!isGzip(bytes)) return bytes;
+  const cap = Math.min(maxBytes, bytes.length * MAX_DEFLATE_RATIO + 1024);
+  try {
+    return gunzipSync(bytes, { maxOutputLength: cap });
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    if (e.code === "ERR_BUFFER_TOO_LARGE") {
+      fail(
+        file,
+        `the gzip stream inflates to more than ${formatBytes(cap)}${cap === maxBytes ? " (the maxBytes limit)" : " (beyond what deflate can encode in this many bytes: corrupt)"}`,
+      );
+    }
+    fail(file, `corrupt gzip stream (${e.message ?? String(err)})`);
+  }
+}
+
+function parseHeader(bytes: Uint8Array, file: string): IdxHeader {
+  if (bytes.length < 4) {
+    fail(file, `${bytes.length} bytes is too short for an IDX file (the magic number alone is 4)`);
+  }
+  if (bytes[0] !== 0 || bytes[1] !== 0) {
+    fail(
+      file,
+      `not an IDX file: the magic number must start with two zero bytes, got 0x${hex(bytes[0])}${hex(bytes[1])}`,
+    );
+  }
+  const t = TYPES.get(bytes[2]);
+  if (!t) {
+    fail(
+      file,
+      `unknown IDX element type 0x${hex(bytes[2])} (known: 0x08 uint8, 0x09 int8, 0x0B int16, 0x0C int32, 0x0D float32, 0x0E float64)`,
+    );
+  }
+  const nd = bytes[3];
+  if (nd < 1 || nd > 4) fail(file, `IDX files with ${nd} dimensions are not supported (1 to 4)`);
+  const dataStart = 4 + 4 * nd;
+  if (bytes.length < dataStart) {
+    fail(
+      file,
+      `truncated IDX header: ${nd} dimension sizes need ${dataStart} bytes, got ${bytes.length}`,
+    );
+  }
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const shape: number[] = [];
+  for (let i = 0; i < nd; i++) shape.push(dv.getUint32(4 + 4 * i, false));
+  return { type: t.name, size: t.size, shape, dataStart };
+}
+
+function hex(b: number): string {
+  return b.toString(16).padStart(2, "0").toUpperCase();
+}
+
+function countOf(shape: readonly number[]): number {
+  // Products of uint32 sizes stay exact in a double up to 2^53; beyond, the size
+  // check below fails anyway.
+  return shape.reduce((p, s) => p * s, 1);
+}
+
+/** Reads an IDX array (raw or gzip) from a buffer, checking its declared size first. */
+export function readIdx(bytes: Uint8Array, file: string, limits?: ReadLimits): IdxArray {
+  const maxBytes = maxBytesOf(limits);
+  const compressed = isGzip(bytes);
+  const raw = inflate(bytes, file, maxBytes);
+  const h = parseHeader(raw, file);
+  const count = countOf(h.shape);
+  const need = count * h.size;
+  const avail = raw.length - h.dataStart;
+  const shapeText = `shape (${h.shape.join(", ")}) of ${h.type}`;
+  if (need !== avail) {
+    fail(
+      file,
+      need > avail
+        ? `${shapeText} needs ${need} bytes but only ${avail} follow the header (truncated?)`
+        : `${shapeText} needs ${need} bytes but ${avail} follow the header`,
+    );
+  }
+  if (count * 8 > maxBytes) {
+    fail(
+      file,
+      `needs ${formatBytes(count * 8)} as float64, more than the ${formatBytes(maxBytes)} limit (maxBytes)`,
+    );
+  }
+  const out = new Float64Array(count);
+  const p0 = raw.byteOffset + h.dataStart;
+  if (h.type === "uint8") {
+    const src = raw.subarray(h.dataStart);
+    for (let i = 0; i < count; i++) out[i] = src[i];
+  } else {
+    const dv = new DataView(raw.buffer, p0, need);
+    for (let i = 0; i < count; i++) {
+      switch (h.type) {
+        case "int8":
+          out[i] = dv.getInt8(i);
+          break;
+        case "int16":
+          out[i] = dv.getInt16(2 * i, false);
+          break;
+        case "int32":
+          out[i] = dv.getInt32(4 * i, false);
+          break;
+        case "float32":
+          out[i] = dv.getFloat32(4 * i, false);
+          break;
+        default:
+          out[i] = dv.getFloat64(8 * i, false);
+      }
+    }
+    if (h.type === "float32" || h.type === "float64") {
+      for (let i = 0; i < count; i++) {
+        if (!Number.isFinite(out[i])) {
+          fail(file, `value ${i} (row ${Math.floor(i / rowLength(h.shape))}) is ${out[i]}`);
+        }
+      }
+    }
+  }
+  return { type: h.type, shape: h.shape, data: out, compressed };
+}
+
+function rowLength(shape: readonly number[]): number {
+  return Math.max(1, countOf(shape.slice(1)));
+}
+
+/**
+ * The IDX array as the one variable of a data file: a 1-D file is a column vector,
+ * an n x h x w (x ...) file is n rows of h * w values, as image rows.
+ */
+export function idxVariable(bytes: Uint8Array, file: string, limits?: ReadLimits): RawVariable {
+  const arr = readIdx(bytes, file, limits);
+  const n = arr.shape[0];
+  const dims = arr.shape.length === 1 ? [n, 1] : [n, rowLength(arr.shape)];
+  const base =
+    file
+      .replace(/^.*[\\/]/, "")
+      .replace(/\.gz$/i, "")
+      .replace(/\.idx\d?$/i, "") || "array";
+  return {
+    name: base,
+    kind: "numeric",
+    className: arr.type,
+    dims,
+    complex: false,
+    values: () => ({ data: arr.data, order: "C" }),
+    texts: () => null,
+  };
+}
+
+/**
+ * The labels file conventionally paired with an IDX images file: the name with
+ * "images" -> "labels" and "idx3" -> "idx1" (MNIST's `train-images-idx3-ubyte` ->
+ * `train-labels-idx1-ubyte`), or null when the name does not follow the convention.
+ */
+export function idxLabelsCompanion(imagesFile: string): string | null {
+  const slash = Math.max(imagesFile.lastIndexOf("/"), imagesFile.lastIndexOf("\\"));
+  const dir = imagesFile.slice(0, slash + 1);
+  const name = imagesFile.slice(slash + 1);
+  if (!/images/i.test(name) || !/idx3/i.test(name)) return null;
+  return (
+    dir +
+    name.replace(/images/i, (m) => (m === "IMAGES" ? "LABELS" : "labels")).replace(/idx3/i, "idx1")
+  );
+}
