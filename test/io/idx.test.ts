@@ -36,7 +36,9 @@ function idxBytes(type: IdxType, shape: number[], values: number[]): Uint8Array 
   const dv = new DataView(out.buffer);
   out[2] = TYPE_CODES[type];
   out[3] = shape.length;
-  shape.forEach((s, i) => dv.setUint32(4 + 4 * i, s, false));
+  shape.forEach((s, i) => {
+    dv.setUint32(4 + 4 * i, s, false);
+  });
   values.forEach((v, i) => {
     const p = head + i * size;
     if (type === "uint8") dv.setUint8(p, v);
