@@ -207,10 +207,10 @@ export function labelledAdaptiveGraph(
   checkClassCodes(owner, codes, P.rows);
   checkLambda(owner, lambda, 2);
   const strategy = options.strategy ?? "auto";
-  if (strategy !== "auto" && strategy !== "full") {
+  if (!["auto", "blocks", "tree", "full"].includes(strategy)) {
     throw new ValidationError(
       "strategy",
-      `The 'strategy' parameter of ${owner} must be one of "auto", "full". Got ${JSON.stringify(strategy)} instead.`,
+      `The 'strategy' parameter of ${owner} must be one of "auto", "blocks", "tree", "full". Got ${JSON.stringify(strategy)} instead.`,
     );
   }
   const neighbours = labelledNeighbours(P, codes, lambda, m + 1, {

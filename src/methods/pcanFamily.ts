@@ -151,7 +151,15 @@ export function fitPcanLoop(
       eL = spectrum.values;
       F = (spectrum.vectors as Matrix).leadingColumns(c);
     } else {
-      eL = ctx.timeEigen(() => rankControlEigenvalues(L, c, s.tol, laplacianWarm));
+      eL = ctx.timeEigen(() =>
+        rankControlEigenvalues(
+          L,
+          c,
+          s.tol,
+          laplacianWarm,
+          ctx.signal ? { signal: ctx.signal } : {},
+        ),
+      );
     }
 
     const value =

@@ -17,6 +17,7 @@ import { multiplierSpec } from "./sdspca.js";
 import {
   fitQLoop,
   lambdaCapOption,
+  largeScaleOption,
   type QLoopArtifacts,
   type QLoopDetails,
   seedOption,
@@ -39,6 +40,7 @@ const OPTIONS = {
   weighting: weightingOption,
   solver: solverOption,
   seed: seedOption,
+  largeScale: largeScaleOption,
   lambdaCap: lambdaCapOption,
 } as const satisfies OptionSchema;
 
@@ -69,6 +71,7 @@ export class SDSPCAAN extends Estimator<SDSPCAANOptions, QLoopDetails, QLoopArti
       weighting: p.weighting,
       solver: p.solver,
       seed: p.seed,
+      largeScale: p.largeScale,
       lambdaCap: p.lambdaCap,
     });
   }
