@@ -14,7 +14,7 @@
  * Both give the same subspace (tested); `chooseZSolver` picks by size.
  */
 import { ValidationError } from "../core/errors.js";
-import { laplacianTrace } from "../graph/laplacian.js";
+import { symmetricLaplacianTrace } from "../graph/laplacian.js";
 import { lobpcg } from "../linalg/eigen/lobpcg.js";
 import { trailingEigenpairs } from "../linalg/eigen/symmetricEigen.js";
 import { multiply } from "../linalg/kernels/gemm.js";
@@ -197,7 +197,8 @@ class OperatorZSolver implements ZSolver {
   }
 
   graphTerm(S: CsrMatrix, L: CsrMatrix): ZGraph {
-    return { L, trM: laplacianTrace(S, this.H), M: null };
+    // S is the symmetrised graph (symmetrizeGraph), so each edge can be visited once.
+    return { L, trM: symmetricLaplacianTrace(S, this.H), M: null };
   }
 
   solve(beta: number, Dd: Float64Array, delta: number, graph: ZGraph | null): ZSolution {

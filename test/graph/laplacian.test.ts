@@ -18,6 +18,7 @@ import {
   graphDegrees,
   graphLaplacian,
   laplacianTrace,
+  symmetricLaplacianTrace,
   symmetrizeGraph,
 } from "../../src/graph/laplacian.js";
 import { Matrix } from "../../src/linalg/matrix.js";
@@ -166,6 +167,14 @@ describe("objective pieces", () => {
     // For a non-symmetric S it is the trace for the Laplacian of (S + S^T)/2.
     expect(laplacianTrace(S, P)).toBeCloseTo(laplacianTrace(Ssym, P), 12);
     expect(classLaplacianTrace(S, codes)).toBeCloseTo(classLaplacianTrace(Ssym, codes), 14);
+    // Each edge once for a symmetric S (the matrix-free Z solver's Tr(G L G)), odd and even widths.
+    for (const F of [P, Y, P.leadingColumns(1)]) {
+      const ref = laplacianTrace(Ssym, F);
+      expect(Math.abs(symmetricLaplacianTrace(Ssym, F) - ref)).toBeLessThanOrEqual(1e-13 * ref);
+    }
+    expect(() => symmetricLaplacianTrace(Ssym, Y.leadingColumns(1).transpose())).toThrow(
+      /'F'.*20 rows/,
+    );
   });
 });
 
