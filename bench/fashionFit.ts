@@ -1,0 +1,79 @@
+/**
+ * One Fashion-MNIST fit, run as a child process by the `scaling` suite (under
+ * `/usr/bin/time -v` for the peak resident memory): `tsx bench/fashionFit.ts <method>
+ * <n> <k> [option=value ...]`. Trains on the first n of the 60,000 training images
+ * (train-zscore with the statistics of those n), projects the 10,000 test images and
+ * prints one JSON line: iterations, the fit's time split, the 1-NN time and the test
+ * BCA (1-NN on standardised projections, the paper's classifier). The data set is
+ * found through the registry (--data-dir / $SDSPCAAN_DATA / ../shared/data / the cache
+ * / /usr/share/datasets).
+ */
+import { balancedAccuracy } from "../src/classify/metrics.js";
+import { NearestNeighbour1 } from "../src/classify/nearestNeighbour.js";
+import { zscoreStatistics } from "../src/experiment/preprocess.js";
+import { predefinedTestSplit } from "../src/experiment/splits.js";
+import { openDataset } from "../src/io/load.js";
+import { Matrix } from "../src/linalg/matrix.js";
+import { createMethod } from "../src/methods/registry.js";
+
+const [method = "sdspcaan", nArg = "10000", kArg = "10", ...rest] = process.argv.slice(2);
+const options: Record<string, unknown> = {};
+for (const kv of rest) {
+  const [key, value] = kv.split("=");
+  options[key] = Number.isNaN(Number(value)) ? value : Number(value);
+}
+const t0 = performance.now();
+const opened = await openDataset("FashionMNIST", {
+  ...(process.env.SDSPCAAN_DATA ? { dataDir: process.env.SDSPCAAN_DATA } : {}),
+});
+const { X, y, predefinedTest } = opened.dataset;
+const split = predefinedTestSplit(X.rows, predefinedTest as Int32Array, { validation: false });
+const n = Math.min(Number(nArg), split.train.length);
+const trainRows = split.train.subarray(0, n);
+const { center, scale } = zscoreStatistics(X.selectRows(trainRows));
+const standardised = (rows: Int32Array): Matrix => {
+  const d = X.cols;
+  const out = new Matrix(rows.length, d);
+  for (let r = 0; r < rows.length; r++) {
+    for (let j = 0; j < d; j++)
+      out.data[r * d + j] = (X.data[rows[r] * d + j] - center[j]) / scale[j];
+  }
+  return out;
+};
+const Xtrain = standardised(trainRows);
+const Xtest = standardised(split.test);
+const yTrain = Array.from(trainRows, (i) => y[i]);
+const yTest = Array.from(split.test, (i) => y[i]);
+const t1 = performance.now();
+const model = createMethod(method, { k: Number(kArg), ...options });
+model.fit(Xtrain, yTrain);
+const t2 = performance.now();
+const nn = new NearestNeighbour1().fit(model.transform(Xtrain), yTrain);
+const predicted = nn.predict(model.transform(Xtest));
+const t3 = performance.now();
+const info = model.fitInfo;
+const details = (info.details ?? {}) as Record<string, unknown>;
+process.stdout.write(
+  `${JSON.stringify({
+    method,
+    n,
+    k: Number(kArg),
+    options,
+    source: opened.source,
+    load_ms: Math.round(t1 - t0),
+    fit_ms: Math.round(t2 - t1),
+    eigen_ms: Math.round(info.timings.eigenMs),
+    graph_ms: Math.round(info.timings.graphMs),
+    other_ms: Math.round(info.timings.otherMs),
+    laplacian_ms:
+      typeof details.laplacianEigenMs === "number" ? Math.round(details.laplacianEigenMs) : null,
+    nn_ms: Math.round(t3 - t2),
+    iterations: info.iterations,
+    converged: info.converged,
+    stop: info.stopReason,
+    solver: info.solver ?? null,
+    lobpcg_iterations: details.lobpcgIterations ?? null,
+    lambda_final: details.lambdaFinal ?? null,
+    test_bca: Math.round(1e4 * balancedAccuracy(yTest, predicted)) / 1e4,
+  })}\n`,
+);
