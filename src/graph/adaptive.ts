@@ -185,7 +185,10 @@ export function initialAdaptiveGraph(
   const m = resolveM(owner, options.m, X.rows);
   const eps = resolveEps(owner, options.eps);
   checkFiniteMatrix(owner, "X", X);
-  const neighbours = initialNeighbours(X, m + 1, { blockRows: options.blockRows });
+  const neighbours = initialNeighbours(X, m + 1, {
+    blockRows: options.blockRows,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   return adaptiveNeighbourRows(neighbours, m, { eps });
 }
 
@@ -216,6 +219,7 @@ export function labelledAdaptiveGraph(
   const neighbours = labelledNeighbours(P, codes, lambda, m + 1, {
     blockRows: options.blockRows,
     strategy,
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   return adaptiveNeighbourRows(neighbours, m, { eps });
 }

@@ -31,7 +31,7 @@
  * last-bit differences between GEMM code paths (none where the dot products are
  * exact); `strategy: "full"` runs the full search (for checking).
  */
-import { ValidationError } from "../core/errors.js";
+import { throwIfAborted, ValidationError } from "../core/errors.js";
 import { dot } from "../linalg/basic.js";
 import {
   NeighbourHeaps,
@@ -63,6 +63,8 @@ export const TREE_MAX_DIMS = 24;
 export interface NeighbourSearchOptions {
   /** Rows per distance block (default: about 8 MiB of distances per block). */
   readonly blockRows?: number;
+  /** Checked between blocks of the search. */
+  readonly signal?: AbortSignal;
 }
 
 export interface LabelledNeighbourSearchOptions extends NeighbourSearchOptions {
@@ -161,7 +163,11 @@ export function labelledNeighbours(
     if (useTrees) {
       const tree = new KdTree(P, norms, members);
       trees.push(tree);
-      for (const i of tree.leafOrder) tree.search(i, heaps, lambda, 0);
+      const order = tree.leafOrder;
+      for (let a = 0; a < order.length; a++) {
+        if ((a & 1023) === 0) throwIfAborted(options.signal);
+        tree.search(order[a], heaps, lambda, 0);
+      }
     } else if (members.length >= 2) {
       scanNearestPairs(P, norms, heaps, { order: members, blockRows });
     }
@@ -199,6 +205,7 @@ export function labelledNeighbours(
     const isRemaining = new Uint8Array(n);
     for (const i of remaining) isRemaining[i] = 1;
     for (const own of trees) {
+      throwIfAborted(options.signal);
       for (const i of own.leafOrder) {
         if (isRemaining[i] === 0) continue;
         for (let c = 0; c < classes; c++) if (c !== codes[i]) trees[c].search(i, heaps, lambda, 2);
@@ -216,6 +223,7 @@ export function labelledNeighbours(
     scanNearestPairs(P, norms, heaps, {
       order,
       active: remaining.length,
+      ...(options.signal ? { signal: options.signal } : {}),
       term: { kind: "classes", codes, lambda, crossClassOnly: true },
       blockRows,
     });

@@ -114,7 +114,7 @@ export function fitPcanLoop(
   const warnings = s.embedding === "labels" ? smallClassWarnings(data, m) : [];
   warnings.push(...unitScaleWarnings(s.owner, data));
 
-  let graph: AdaptiveNeighbourGraph = ctx.timeGraph(() => initialGraph(data, m, s.eps));
+  let graph: AdaptiveNeighbourGraph = ctx.timeGraph(() => initialGraph(data, m, s.eps, ctx.signal));
   let lambda = 1;
   let capped = false;
   let stopReason: StopReason = "max-iterations";

@@ -237,7 +237,7 @@ export function fitQLoop(
   let graph: GraphState | null = null;
   let adaptiveGraph: AdaptiveNeighbourGraph | null = null;
   if (graphMode !== "none") {
-    const g0 = ctx.timeGraph(() => initialGraph(data, m as number, s.eps));
+    const g0 = ctx.timeGraph(() => initialGraph(data, m as number, s.eps, ctx.signal));
     adaptiveGraph = g0;
     // The initial graph's state is shared by every fit on this training set.
     graph = ctx.timeGraph(() =>
@@ -371,6 +371,7 @@ export function fitQLoop(
           m: m as number,
           eps: s.eps,
           strategy: forceLarge ? "tree" : "auto",
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
         });
         graph = graphOf(adaptiveGraph as AdaptiveNeighbourGraph);
       });
