@@ -46,7 +46,22 @@ const yTrain = Array.from(trainRows, (i) => y[i]);
 const yTest = Array.from(split.test, (i) => y[i]);
 const t1 = performance.now();
 const model = createMethod(method, { k: Number(kArg), ...options });
-model.fit(Xtrain, yTrain);
+// One progress line per outer iteration on stderr (wall and CPU seconds since the fit
+// began), so that a long fit can be followed and extrapolated while it runs.
+const cpu0 = process.cpuUsage();
+model.fit(Xtrain, yTrain, {
+  onProgress: (p) => {
+    const cpu = process.cpuUsage(cpu0);
+    process.stderr.write(
+      `${JSON.stringify({
+        iteration: p.iteration,
+        lambda: p.lambda ?? null,
+        wall_s: Math.round(performance.now() - t1) / 1000,
+        cpu_s: Math.round((cpu.user + cpu.system) / 1e3) / 1000,
+      })}\n`,
+    );
+  },
+});
 const t2 = performance.now();
 const nn = new NearestNeighbour1().fit(model.transform(Xtrain), yTrain);
 const predicted = nn.predict(model.transform(Xtest));
