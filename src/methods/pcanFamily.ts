@@ -146,7 +146,10 @@ export function fitPcanLoop(
     if (s.embedding === "unsupervised") {
       // PCAN needs F, the c trailing eigenvectors: exact solve with vectors.
       const spectrum = ctx.timeEigen(() =>
-        laplacianSmallestEigenpairs(L, c + 1, { vectors: true }),
+        laplacianSmallestEigenpairs(L, c + 1, {
+          vectors: true,
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+        }),
       );
       eL = spectrum.values;
       F = (spectrum.vectors as Matrix).leadingColumns(c);
