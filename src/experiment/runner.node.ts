@@ -361,7 +361,7 @@ async function loadRunDataset(spec: ExperimentDataset, index: number): Promise<L
       // Seeded 20/40/40 splits would mix the data set's own test images into training.
       throw new ValidationError(
         "datasets",
-        `${name} comes with its own test set (${opened.dataset.predefinedTest.length} samples, rows ${opened.dataset.predefinedTest[0]} on); the experiment needs explicit splits for it: a split file whose test part is those rows (predefinedTestSplit in splits.ts makes them, with a seeded sixth of the training samples for validation), or use 'sdspcaan evaluate', which trains on all training samples.`,
+        `${name} comes with its own test set (${opened.dataset.predefinedTest.length} samples, rows ${opened.dataset.predefinedTest[0]} on); the experiment needs explicit splits for it: write them with 'sdspcaan datasets splits ${name} --out splits.json' (test = those rows, validation = a seeded sixth of the training samples) and pass --splits splits.json, or use 'sdspcaan evaluate', which trains on all training samples.`,
       );
     }
     X = opened.dataset.X;

@@ -3,7 +3,7 @@
  * tiny generated IDX files): `evaluate` trains on every training image and tests on
  * the test images; `experiment` refuses it without explicit splits.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -128,5 +128,59 @@ describe("a data set with its own test set", () => {
     ]);
     expect(exp.code).toBe(1);
     expect(exp.stderr).toMatch(/comes with its own test set \(9 samples, rows 30 on\)/);
+    expect(exp.stderr).toMatch(/sdspcaan datasets splits FashionMNIST/);
+  });
+
+  it("datasets splits writes the split file that experiment --splits takes", async () => {
+    const file = join(root, "splits.json");
+    const w = await cli([
+      "datasets",
+      "splits",
+      "FashionMNIST",
+      "--data-dir",
+      root,
+      "--repeats",
+      "2",
+      "--seed",
+      "3",
+      "--out",
+      file,
+    ]);
+    expect(w.code).toBe(0);
+    expect(w.stdout).toMatch(/2 split\(s\) written .*train 25 \/ validation 5 .* \/ test 9/);
+    const json = JSON.parse(readFileSync(file, "utf8"));
+    expect(json.splits).toHaveLength(2);
+    for (const split of json.splits) {
+      expect(split.test).toEqual([30, 31, 32, 33, 34, 35, 36, 37, 38]);
+      expect(split.val).toHaveLength(5);
+      expect(new Set([...split.train, ...split.val]).size).toBe(30);
+    }
+    expect(json.splits[0].val).not.toEqual(json.splits[1].val);
+    const r = await cli([
+      "experiment",
+      "--data",
+      "FashionMNIST",
+      "--data-dir",
+      root,
+      "--splits",
+      file,
+      "--methods",
+      "pca",
+      "--k-grid",
+      "3",
+      "--repeats",
+      "2",
+      "--workers",
+      "1",
+      "--out",
+      join(root, "exp-splits"),
+      "--no-progress",
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/Complete run: all 2 planned fits are done/);
+    expect(r.stdout).toMatch(/\| FashionMNIST \| /);
+    const refused = await cli(["datasets", "splits", "Yale", "--out", join(root, "y.json")]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/has no test set of its own/);
   });
 });

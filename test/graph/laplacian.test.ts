@@ -172,6 +172,16 @@ describe("objective pieces", () => {
       const ref = laplacianTrace(Ssym, F);
       expect(Math.abs(symmetricLaplacianTrace(Ssym, F) - ref)).toBeLessThanOrEqual(1e-13 * ref);
     }
+    // Column weights w: the trace of F diag(w) without forming it.
+    const w = Float64Array.from({ length: P.cols }, (_, t) => 0.5 + t);
+    const scaled = new Matrix(
+      P.rows,
+      P.cols,
+      P.data.map((v, q) => v * w[q % P.cols]),
+    );
+    const ref = laplacianTrace(Ssym, scaled);
+    expect(Math.abs(symmetricLaplacianTrace(Ssym, P, w) - ref)).toBeLessThanOrEqual(1e-13 * ref);
+    expect(() => symmetricLaplacianTrace(Ssym, P, new Float64Array(1))).toThrow(/'columnWeights'/);
     expect(() => symmetricLaplacianTrace(Ssym, Y.leadingColumns(1).transpose())).toThrow(
       /'F'.*20 rows/,
     );

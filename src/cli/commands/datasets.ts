@@ -6,11 +6,17 @@ import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import { ValidationError } from "../../core/errors.js";
 import { encodeLabels, type Label } from "../../core/validate.js";
+import {
+  PREDEFINED_VAL_FRACTION,
+  predefinedTestSplit,
+  splitsToJSON,
+} from "../../experiment/splits.js";
 import { type FetchProgress, fetchDataset, sha256File } from "../../io/fetch.js";
 import { formatBytes } from "../../io/limits.js";
 import { type LoadOptions, openDataset } from "../../io/load.js";
 import { dataDirectories, defaultCacheDir, locateDataFile } from "../../io/locate.js";
 import { DATASETS, type DatasetEntry } from "../../io/registry.js";
+import { writeFileAtomic } from "../outputs.js";
 
 function out(text: string): void {
   process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
@@ -276,6 +282,51 @@ async function fetchCommand(
   );
 }
 
+/**
+ * `datasets splits`: the split file of a data set with its own test set, for
+ * `experiment --splits`: test = the data set's test samples, validation = a seeded
+ * sixth of its training samples (per repeat), training = the rest.
+ */
+async function splitsCommand(
+  name: string,
+  opts: { out: string; repeats?: string; seed?: string; dataDir?: string },
+): Promise<void> {
+  const repeats = parseCount("--repeats", opts.repeats ?? "10", 1);
+  const seed = parseCount("--seed", opts.seed ?? "0", 0);
+  const { dataset, entry } = await openDataset(name, opts.dataDir ? { dataDir: opts.dataDir } : {});
+  const test = dataset.predefinedTest;
+  if (test === undefined) {
+    throw new ValidationError(
+      "dataset",
+      `${entry?.name ?? name} has no test set of its own; 'experiment' draws its seeded splits itself.`,
+    );
+  }
+  const label = entry?.name ?? name;
+  const splits = Array.from({ length: repeats }, (_, repeat) =>
+    predefinedTestSplit(dataset.X.rows, test, { validation: true, seed, dataset: label, repeat }),
+  );
+  writeFileAtomic(
+    "--out",
+    opts.out,
+    `${JSON.stringify(splitsToJSON(splits, { dataset: label, seed, predefinedTest: true }))}\n`,
+  );
+  const s = splits[0];
+  out(
+    `${label}: ${repeats} split(s) written to ${opts.out}: train ${s.train.length} / validation ${s.val.length} (a seeded ${Math.round(PREDEFINED_VAL_FRACTION * 100)} % of the training samples) / test ${s.test.length} (the data set's own test set)`,
+  );
+}
+
+function parseCount(flag: string, value: string, min: number): number {
+  const v = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(v) || v < min) {
+    throw new ValidationError(
+      flag.replace(/^--/, ""),
+      `The '${flag}' option must be an integer in [${min}, inf). Got '${value}' instead.`,
+    );
+  }
+  return v;
+}
+
 export function registerDatasetsCommand(program: Command): void {
   const datasets = program
     .command("datasets")
@@ -310,6 +361,21 @@ export function registerDatasetsCommand(program: Command): void {
     .option("--format <format>", `force the file format (${FORMATS.join(", ")})`)
     .option("--json", "print JSON")
     .action((dataset: string, opts: InfoOptions) => infoCommand(dataset, opts));
+
+  datasets
+    .command("splits")
+    .description(
+      "Write the split file of a data set that comes with its own test set (FashionMNIST), for 'experiment --splits': validation is a seeded sixth of the training samples.",
+    )
+    .argument("<name>", "registry name, e.g. FashionMNIST")
+    .requiredOption("--out <file>", "split file to write (JSON)")
+    .option("--repeats <r>", "number of splits (validation draws)", "10")
+    .option("--seed <s>", "base seed of the validation draws", "0")
+    .option("--data-dir <dir>", "look here first for data files")
+    .action(
+      (name: string, opts: { out: string; repeats?: string; seed?: string; dataDir?: string }) =>
+        splitsCommand(name, opts),
+    );
 
   datasets
     .command("fetch")
