@@ -140,6 +140,63 @@ export function laplacianTrace(S: CsrMatrix, F: Matrix): number {
 }
 
 /**
+ * `laplacianTrace` for a symmetric S (as `symmetrizeGraph` returns it): each edge is
+ * visited once, from its upper-triangle entry, and counted twice, which halves the
+ * work for wide F (the matrix-free Z solver's Tr(G L G) = Tr(H^T L H) with H n x rank).
+ * Equal to `laplacianTrace` up to summation order; the caller vouches for symmetry
+ * (a non-symmetric S would silently lose its lower-triangle-only entries).
+ * `columnWeights` w gives Tr((F W)^T L (F W)) for W = diag(w) without forming F W:
+ * the solver passes U and the squared singular values instead of H = U S^2 (an n x
+ * rank matrix less in memory).
+ */
+export function symmetricLaplacianTrace(
+  S: CsrMatrix,
+  F: Matrix,
+  columnWeights?: Float64Array,
+): number {
+  requireSquare("symmetricLaplacianTrace", S);
+  if (F.rows !== S.rows) {
+    throw new ValidationError(
+      "F",
+      `The 'F' parameter of symmetricLaplacianTrace must have ${S.rows} rows (one per graph node). Got ${F.rows} instead.`,
+    );
+  }
+  const c = F.cols;
+  const f = F.data;
+  if (columnWeights !== undefined && columnWeights.length !== c) {
+    throw new ValidationError(
+      "columnWeights",
+      `The 'columnWeights' parameter of symmetricLaplacianTrace must have one weight per column of F (${c}). Got ${columnWeights.length} instead.`,
+    );
+  }
+  const w = columnWeights ?? new Float64Array(c).fill(1);
+  let total = 0;
+  for (let i = 0; i < S.rows; i++) {
+    const oi = i * c;
+    for (let p = S.rowPtr[i]; p < S.rowPtr[i + 1]; p++) {
+      const j = S.colIdx[p];
+      if (j <= i) continue;
+      const oj = j * c;
+      let s0 = 0;
+      let s1 = 0;
+      let t = 0;
+      for (; t + 1 < c; t += 2) {
+        const d0 = (f[oi + t] - f[oj + t]) * w[t];
+        const d1 = (f[oi + t + 1] - f[oj + t + 1]) * w[t + 1];
+        s0 += d0 * d0;
+        s1 += d1 * d1;
+      }
+      if (t < c) {
+        const d0 = (f[oi + t] - f[oj + t]) * w[t];
+        s0 += d0 * d0;
+      }
+      total += S.values[p] * (s0 + s1);
+    }
+  }
+  return total;
+}
+
+/**
  * Tr(Y^T L Y) for the one-hot Y of `codes` (Eq. SDSPCAAN, the lambda term):
  * (1/2) sum_ij s_ij ||y_i - y_j||^2 = the total weight of the cross-class entries.
  */
