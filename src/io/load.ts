@@ -23,7 +23,7 @@ import {
 import type { DatasetInfo, Labels, LoadedDataset, VariableInfo } from "../formats/variables.js";
 import { Matrix } from "../linalg/matrix.js";
 import { type DataSource, dataDirectories, type LocateOptions, locateDataFile } from "./locate.js";
-import { type DatasetEntry, datasetNames, findDataset } from "./registry.js";
+import { type DatasetEntry, datasetAtPath, datasetNames, findDataset } from "./registry.js";
 import { nodeInflater } from "./zlib.js";
 
 export { detectFormat };
@@ -287,7 +287,7 @@ export async function openDataset(
       `'${nameOrPath}' is neither a file nor a data set of the registry (${datasetNames().join(", ")}).`,
     );
   }
-  const entry = named ?? findDataset(basename(path));
+  const entry = named ?? findDataset(basename(path)) ?? datasetAtPath(path);
   const custom =
     options.xVar !== undefined ||
     options.yVar !== undefined ||
@@ -303,13 +303,16 @@ export async function openDataset(
           ...(entry.yVar === null && entry.labelColumn ? { labelColumn: entry.labelColumn } : {}),
         }
       : {};
-  if (named && !custom && named.labelsFile !== undefined) {
-    const labelsFile = companionPath(named, path, named.labelsFile.file);
+  // The entry's companion files (named, or its main file given by path: a run's
+  // report reopens the path it recorded and must get the same rows).
+  const labels = entry !== null && datasetAtPath(path) === entry ? entry.labelsFile : undefined;
+  if (entry && labels !== undefined && !custom) {
+    const labelsFile = companionPath(entry, path, labels.file);
     const train = await loadDataset(path, { ...options, labelsFile });
-    if (named.test === undefined) return { dataset: train, path, entry, source };
-    const test = await loadDataset(companionPath(named, path, named.test.file.file), {
+    if (entry.test === undefined) return { dataset: train, path, entry, source };
+    const test = await loadDataset(companionPath(entry, path, entry.test.file.file), {
       ...options,
-      labelsFile: companionPath(named, path, named.test.labels.file),
+      labelsFile: companionPath(entry, path, entry.test.labels.file),
     });
     return { dataset: withPredefinedTest(train, test), path, entry, source };
   }

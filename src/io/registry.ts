@@ -341,6 +341,20 @@ export function findDataset(nameOrFile: string): DatasetEntry | null {
   );
 }
 
+/**
+ * The entry whose file `path` is: the path ends with the entry's `file` (a data
+ * directory, then e.g. `fashion-mnist/train-images-idx3-ubyte.gz`), or null.
+ */
+export function datasetAtPath(path: string): DatasetEntry | null {
+  const p = path.replaceAll("\\", "/").toLowerCase();
+  return (
+    DATASETS.find((d) => {
+      const file = d.file.toLowerCase();
+      return p === file || p.endsWith(`/${file}`);
+    }) ?? null
+  );
+}
+
 /** The registry names, for messages. */
 export function datasetNames(): string[] {
   return DATASETS.map((d) => d.name);

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { balancedAccuracy } from "../../src/classify/metrics.js";
 import { NearestNeighbour1 } from "../../src/classify/nearestNeighbour.js";
 import { zscoreStatistics } from "../../src/experiment/preprocess.js";
+import { reloadDataset } from "../../src/experiment/reportFiles.node.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { PCA } from "../../src/methods/pca.js";
 import { cli } from "./helpers.js";
@@ -179,6 +180,12 @@ describe("a data set with its own test set", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/Complete run: all 2 planned fits are done/);
     expect(r.stdout).toMatch(/\| FashionMNIST \| /);
+    // The report reloads the data set from the path the run recorded: the same rows,
+    // test images included (the checksum is compared).
+    const settings = JSON.parse(readFileSync(join(root, "exp-splits", "settings.json"), "utf8"));
+    expect(settings.datasets[0].origin.path).toMatch(/fashion-mnist[\\/]train-images-idx3/);
+    const reloaded = await reloadDataset(settings.datasets[0]);
+    expect(reloaded?.X.rows).toBe(39);
     const refused = await cli(["datasets", "splits", "Yale", "--out", join(root, "y.json")]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/has no test set of its own/);

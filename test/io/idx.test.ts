@@ -325,6 +325,18 @@ describe("the FashionMNIST registry entry", () => {
     expect(cached.dataset.X.rows).toBe(8);
   });
 
+  it("opened by the path of its main file, it is the same data set (a run's report reopens that path)", async () => {
+    const root = tempDir();
+    writeFashion(root);
+    const byName = await openDataset("FashionMNIST", { dataDir: root, env: {}, cwd: root });
+    const byPath = await openDataset(join(root, "fashion-mnist", "train-images-idx3-ubyte.gz"));
+    expect(byPath.entry?.name).toBe("FashionMNIST");
+    expect(byPath.source).toBeNull();
+    expect(Array.from(byPath.dataset.X.data)).toEqual(Array.from(byName.dataset.X.data));
+    expect(byPath.dataset.y).toEqual(byName.dataset.y);
+    expect(Array.from(byPath.dataset.predefinedTest ?? [])).toEqual([4, 5, 6]);
+  });
+
   it("names a companion file that is missing", async () => {
     const root = tempDir();
     writeFashion(root);
