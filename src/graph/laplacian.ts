@@ -16,6 +16,17 @@ function requireSquare(owner: string, S: CsrMatrix): void {
   }
 }
 
+/** A square S, and the matrix `name` with one row per graph node. */
+function requireNodeRows(owner: string, S: CsrMatrix, name: string, M: Matrix): void {
+  requireSquare(owner, S);
+  if (M.rows !== S.rows) {
+    throw new ValidationError(
+      name,
+      `The '${name}' parameter of ${owner} must have ${S.rows} rows (one per graph node). Got ${M.rows} instead.`,
+    );
+  }
+}
+
 /**
  * S <- (S + S^T) / 2, exactly symmetric. With m non-zeros per row of S the result has
  * at most 2mn non-zeros (2m per row on average; a node chosen by many rows has more).
@@ -79,13 +90,7 @@ export function graphLaplacian(S: CsrMatrix): CsrMatrix {
  * between a large degree and the neighbours' sum. S should be symmetric.
  */
 export function applyLaplacian(S: CsrMatrix, X: Matrix, out?: Matrix): Matrix {
-  requireSquare("applyLaplacian", S);
-  if (X.rows !== S.rows) {
-    throw new ValidationError(
-      "X",
-      `The 'X' parameter of applyLaplacian must have ${S.rows} rows (one per graph node). Got ${X.rows} instead.`,
-    );
-  }
+  requireNodeRows("applyLaplacian", S, "X", X);
   const b = X.cols;
   const Y = out ?? new Matrix(X.rows, b);
   if (Y.rows !== X.rows || Y.cols !== b || Y.data === X.data) {
@@ -114,13 +119,7 @@ export function applyLaplacian(S: CsrMatrix, X: Matrix, out?: Matrix): Matrix {
  * (Eq. PCAN) and Tr(F^T L F). Summed from differences, hence >= 0 exactly.
  */
 export function laplacianTrace(S: CsrMatrix, F: Matrix): number {
-  requireSquare("laplacianTrace", S);
-  if (F.rows !== S.rows) {
-    throw new ValidationError(
-      "F",
-      `The 'F' parameter of laplacianTrace must have ${S.rows} rows (one per graph node). Got ${F.rows} instead.`,
-    );
-  }
+  requireNodeRows("laplacianTrace", S, "F", F);
   const c = F.cols;
   const f = F.data;
   let total = 0;
@@ -154,13 +153,7 @@ export function symmetricLaplacianTrace(
   F: Matrix,
   columnWeights?: Float64Array,
 ): number {
-  requireSquare("symmetricLaplacianTrace", S);
-  if (F.rows !== S.rows) {
-    throw new ValidationError(
-      "F",
-      `The 'F' parameter of symmetricLaplacianTrace must have ${S.rows} rows (one per graph node). Got ${F.rows} instead.`,
-    );
-  }
+  requireNodeRows("symmetricLaplacianTrace", S, "F", F);
   const c = F.cols;
   const f = F.data;
   if (columnWeights !== undefined && columnWeights.length !== c) {

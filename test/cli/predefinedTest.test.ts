@@ -60,7 +60,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("a data set with its own test set", () => {
   it("evaluate trains on all training images and tests on the test images", async () => {
-    const r = await cli([
+    const evaluate = [
       "evaluate",
       "--data",
       "FashionMNIST",
@@ -70,9 +70,9 @@ describe("a data set with its own test set", () => {
       "pca",
       "--k",
       "2",
-      "--json",
       "--no-progress",
-    ]);
+    ];
+    const r = await cli([...evaluate, "--json"]);
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout);
     expect(result.sizes).toEqual({ train: 30, val: 0, test: 9 });
@@ -91,18 +91,7 @@ describe("a data set with its own test set", () => {
     const pca = new PCA({ k: 2 }).fit(z(X));
     const nn = new NearestNeighbour1().fit(pca.transform(z(X)), train.labels);
     expect(result.testBCA).toBe(balancedAccuracy(test.labels, nn.predict(pca.transform(z(T)))));
-    const text = await cli([
-      "evaluate",
-      "--data",
-      "FashionMNIST",
-      "--data-dir",
-      root,
-      "--method",
-      "pca",
-      "--k",
-      "2",
-      "--no-progress",
-    ]);
+    const text = await cli(evaluate);
     expect(text.stdout).toMatch(
       /on FashionMNIST, its own test set \(train 30 \/ validation 0 \/ test 9/,
     );
