@@ -9,7 +9,14 @@
  * values are finite unless the caller put something else in.
  */
 import { ValidationError } from "../core/errors.js";
+import { type WasmArena, wasmArena } from "./kernels/wasm/backend.js";
 import { Matrix } from "./matrix.js";
+
+/**
+ * Products with at least this many multiply-adds (nnz x columns) run in the wasm
+ * kernel: below it the copies in and out cost more than the kernel saves.
+ */
+const WASM_PRODUCT_MIN = 1 << 15;
 
 /** Per-row entries: column indices and the values stored there (any order, duplicates summed). */
 export interface SparseRowEntries {
@@ -402,6 +409,10 @@ export class CsrMatrix {
         "The 'out' parameter of CsrMatrix.multiplyMatrix must not share storage with B.",
       );
     }
+    const arena = this.nnz * b >= WASM_PRODUCT_MIN ? wasmArena() : null;
+    if (arena !== null && !arena.holds(B.data) && !arena.holds(C.data)) {
+      if (csrTimesDenseWasm(arena, this, B, C)) return C;
+    }
     const { rowPtr, colIdx, values } = this;
     const bd = B.data;
     const cd = C.data;
@@ -617,4 +628,53 @@ export function addScaled(A: CsrMatrix, B: CsrMatrix, alpha: number, beta: numbe
     rowPtr[i + 1] = at;
   }
   return new CsrMatrix(rows, A.cols, rowPtr, colIdx.slice(0, at), values.slice(0, at));
+}
+
+/**
+ * C = A B in the wasm kernel (the same operations as the loop of multiplyMatrix, so
+ * the same bits); false, with nothing done, when the arena cannot hold the operands.
+ * Rows of B and C are padded to an even width so that the kernel needs no scalar tail.
+ */
+function csrTimesDenseWasm(arena: WasmArena, A: CsrMatrix, B: Matrix, C: Matrix): boolean {
+  const rows = A.rows;
+  const nnz = A.nnz;
+  const b = B.cols;
+  const ld = b + (b & 1);
+  const mark = arena.mark();
+  try {
+    const ptrs = arena.allocAll([
+      Math.ceil((rows + 1) / 2),
+      Math.ceil(nnz / 2),
+      nnz,
+      B.rows * ld,
+      rows * ld,
+    ]);
+    if (ptrs === null) return false;
+    const [pPtr, pIdx, pVal, pB, pC] = ptrs;
+    const buffer = arena.buffer;
+    new Int32Array(buffer, pPtr, rows + 1).set(A.rowPtr.subarray(0, rows + 1));
+    new Int32Array(buffer, pIdx, nnz).set(A.colIdx.subarray(0, nnz));
+    const f = arena.f64;
+    f.set(A.values.subarray(0, nnz), pVal >> 3);
+    const bOff = pB >> 3;
+    const cOff = pC >> 3;
+    if (ld === b) f.set(B.data, bOff);
+    else {
+      for (let j = 0; j < B.rows; j++) {
+        f.set(B.data.subarray(j * b, j * b + b), bOff + j * ld);
+        f[bOff + j * ld + b] = 0;
+      }
+    }
+    f.fill(0, cOff, cOff + rows * ld);
+    arena.kernels.csrmm(pPtr, pIdx, pVal, rows, pB, ld * 8, pC);
+    if (ld === b) C.data.set(f.subarray(cOff, cOff + rows * b));
+    else {
+      for (let i = 0; i < rows; i++) {
+        C.data.set(f.subarray(cOff + i * ld, cOff + i * ld + b), i * b);
+      }
+    }
+    return true;
+  } finally {
+    arena.release(mark);
+  }
 }

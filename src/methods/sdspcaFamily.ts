@@ -29,7 +29,9 @@ import {
   symmetrizeGraph,
 } from "../graph/laplacian.js";
 import { type LaplacianWarmStart, rankControlEigenvalues } from "../graph/laplacianSpectrum.js";
-import { DEFAULT_LAMBDA_CAP, rankControl } from "../graph/rankControl.js";
+import { classRankBounds, provesTest } from "../graph/rankBounds.js";
+import { DEFAULT_LAMBDA_CAP, type RankControlAction, rankControl } from "../graph/rankControl.js";
+import { maxAbs } from "../linalg/basic.js";
 import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
@@ -236,6 +238,11 @@ export type QLoopDetails = ZSolverStats & {
   /** The c + 1 smallest Laplacian eigenvalues of the last rank control (adaptive only). */
   laplacianEigenvalues: number[] | null;
   laplacianEigenMs: number;
+  /**
+   * Rank controls settled as "test" by class bounds without solving L (adaptive only;
+   * see graph/rankBounds.ts).
+   */
+  rankControlsByBounds: number;
 };
 
 /** What a Q-loop fit keeps in memory: Q (n x k) and, with a graph, the last S and gamma. */
@@ -377,6 +384,16 @@ export function fitQLoop(
   let deltaWeight = 0;
   const laplacianWarm: LaplacianWarmStart = { block: null };
   let laplacianMs = 0;
+  let lastAction: RankControlAction | null = null;
+  let byBounds = 0;
+  // The Laplacian of the last rank control settled by bounds, whose values are still unsolved.
+  let unsolvedL: CsrMatrix | null = null;
+  // The rank control's Laplacian solves: cancellable, and on the large-n path at any
+  // size under largeScale "always".
+  const laplacianOptions = {
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(forceLarge ? { denseLimit: FORCED_DENSE_COMPONENT_LIMIT, decisionMinSize: 1 } : {}),
+  };
 
   for (let t = 1; t <= s.maxIter; t++) {
     iterations = t;
@@ -431,21 +448,35 @@ export function fitQLoop(
     if (graphMode === "adaptive" && graph !== null) {
       const L = graph.z.L;
       const before = ctx.eigenMs;
-      const values = ctx.timeEigen(() =>
-        rankControlEigenvalues(L, c, s.tol, laplacianWarm, {
-          ...(ctx.signal ? { signal: ctx.signal } : {}),
-          ...(forceLarge ? { denseLimit: FORCED_DENSE_COMPONENT_LIMIT, decisionMinSize: 1 } : {}),
-        }),
-      );
+      // After a "test", the next one is usually provable from class bounds alone
+      // (rankBounds.ts), which skips the solve of L; its values are then solved once,
+      // for the record, after the loop.
+      const proven =
+        lastAction === "test" &&
+        ctx.timeEigen(() =>
+          provesTest(classRankBounds(L, labels.codes, c), s.tol, n, maxAbs(L.diagonal())),
+        );
+      let control: { readonly action: RankControlAction; readonly lambda: number };
+      if (proven) {
+        control = { action: "test", lambda };
+        unsolvedL = L;
+        byBounds++;
+      } else {
+        const values = ctx.timeEigen(() =>
+          rankControlEigenvalues(L, c, s.tol, laplacianWarm, laplacianOptions),
+        );
+        eL = values;
+        unsolvedL = null;
+        control = rankControl({
+          eigenvalues: values.length >= c + 1 ? values : padded(values, c + 1),
+          clusters: c,
+          tol: s.tol,
+          lambda,
+          maxLambda: s.lambdaCap,
+        });
+      }
       laplacianMs += ctx.eigenMs - before;
-      eL = values;
-      const control = rankControl({
-        eigenvalues: values.length >= c + 1 ? values : padded(values, c + 1),
-        clusters: c,
-        tol: s.tol,
-        lambda,
-        maxLambda: s.lambdaCap,
-      });
+      lastAction = control.action;
       if (control.action === "double" && lambda >= s.lambdaCap) {
         // lambda cannot grow further: the graph cannot be forced into c components,
         // so the iterate's own stop test decides.
@@ -494,6 +525,12 @@ export function fitQLoop(
     Q0 = Q;
   }
 
+  if (unsolvedL !== null) {
+    const L = unsolvedL;
+    const before = ctx.eigenMs;
+    eL = ctx.timeEigen(() => rankControlEigenvalues(L, c, s.tol, laplacianWarm, laplacianOptions));
+    laplacianMs += ctx.eigenMs - before;
+  }
   const W = multiply(data.X.transpose(), Q);
   return {
     components: W,
@@ -523,6 +560,7 @@ export function fitQLoop(
       eigenvalues: Array.from(evals),
       laplacianEigenvalues: eL ? Array.from(eL) : null,
       laplacianEigenMs: laplacianMs,
+      rankControlsByBounds: byBounds,
       ...solver.stats,
     },
   };

@@ -331,3 +331,34 @@ describe("symmetricEigen: bad input", () => {
     expectError(() => symmetricEigen([[1]] as unknown as Matrix), "A", /must be a Matrix/);
   });
 });
+
+describe("symmetryTolerance", () => {
+  it("Infinity skips the symmetry check and uses the symmetric part, as a passing check does", () => {
+    const S = Matrix.fromRows([
+      [2, 1, 0],
+      [1, 3, 1],
+      [0, 1, 4],
+    ]);
+    const checked = symmetricEigen(S);
+    const trusted = symmetricEigen(S, { symmetryTolerance: Number.POSITIVE_INFINITY });
+    expect(Array.from(trusted.values)).toEqual(Array.from(checked.values));
+    expect(Array.from(trusted.vectors?.data ?? [])).toEqual(
+      Array.from(checked.vectors?.data ?? []),
+    );
+    // Any asymmetry passes, and (A + A^T)/2 is what gets solved.
+    const A = Matrix.fromRows([
+      [2, 3, 0],
+      [-1, 3, 1],
+      [0, 1, 4],
+    ]);
+    const relaxed = symmetricEigen(A, { symmetryTolerance: Number.POSITIVE_INFINITY });
+    expect(Array.from(relaxed.values)).toEqual(Array.from(checked.values));
+    expect(() => symmetricEigen(A)).toThrow(/must be symmetric/);
+  });
+
+  it("refuses a negative or NaN tolerance, naming the option", () => {
+    const S = Matrix.identity(2, 2);
+    expect(() => symmetricEigen(S, { symmetryTolerance: -1 })).toThrow(/symmetryTolerance/);
+    expect(() => symmetricEigen(S, { symmetryTolerance: Number.NaN })).toThrow(/symmetryTolerance/);
+  });
+});

@@ -32,6 +32,7 @@ import {
 } from "../../src/linalg/kernels/wasm/backend.js";
 import { KERNELS_WASM_SIZE } from "../../src/linalg/kernels/wasm/module.js";
 import { Matrix } from "../../src/linalg/matrix.js";
+import { CsrMatrix } from "../../src/linalg/sparse.js";
 import {
   eigenResidual,
   maxAbsDifference,
@@ -412,5 +413,35 @@ describe("the two backends agree", () => {
     expect(
       maxAbsDifference((ts.vectors as Matrix).data, (wasm.vectors as Matrix).data),
     ).toBeLessThan(1e-9);
+  });
+});
+
+describe("sparse times dense (csrmm)", () => {
+  it("gives the TS loop's bits: odd and even widths, rows with 0 to 9 entries, small and large products", () => {
+    let state = 7;
+    const next = () => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return state / 2 ** 32 - 0.5;
+    };
+    for (const [n, b] of [
+      [40, 1],
+      [40, 2],
+      [97, 33],
+      [200, 200],
+      [483, 483],
+    ]) {
+      const rows = Array.from({ length: n }, (_, i) => {
+        const count = i % 10;
+        const indices = Array.from({ length: count }, (_, t) => (i * 7 + t * 13) % n);
+        return { indices: [...new Set(indices)], values: indices.map(() => next()) };
+      });
+      const A = CsrMatrix.fromRows(n, n, rows);
+      const B = randomMatrix(n, b, n + b);
+      setKernelBackend("ts");
+      const ts = A.multiplyMatrix(B);
+      setKernelBackend("wasm");
+      const wasm = A.multiplyMatrix(B);
+      expect(wasm.data.every((v, i) => Object.is(v, ts.data[i]))).toBe(true);
+    }
   });
 });

@@ -43,7 +43,9 @@ export interface SymmetricEigenOptions {
   readonly vectors?: boolean;
   /**
    * Largest allowed |A[i][j] - A[j][i]| relative to max |A[i][j]| (default 1e-8);
-   * anything below is treated as round-off and removed by symmetrising.
+   * anything below is treated as round-off and removed by symmetrising. Infinity
+   * skips the check (for matrices symmetric by construction): the symmetric part
+   * (A + A^T)/2 is used, as always.
    */
   readonly symmetryTolerance?: number;
 }
@@ -106,6 +108,8 @@ export function checkSymmetricMatrix(
     const av = Math.abs(v);
     if (av > anrm) anrm = av;
   }
+  // An infinite tolerance accepts any asymmetry: the scan below cannot fail, skip it.
+  if (tolerance === Number.POSITIVE_INFINITY) return anrm;
   let worst = 0;
   let wi = 0;
   let wj = 0;
@@ -226,10 +230,10 @@ export function symmetricEigen(
 ): SymmetricEigenResult {
   const owner = "symmetricEigen";
   const tolerance = options.symmetryTolerance ?? DEFAULT_SYMMETRY_TOLERANCE;
-  if (typeof tolerance !== "number" || !(tolerance >= 0) || !Number.isFinite(tolerance)) {
+  if (typeof tolerance !== "number" || !(tolerance >= 0)) {
     throw new ValidationError(
       "symmetryTolerance",
-      `The 'symmetryTolerance' option of ${owner} must be a finite number in [0, inf). Got ${String(tolerance)} instead.`,
+      `The 'symmetryTolerance' option of ${owner} must be a number in [0, inf]. Got ${String(tolerance)} instead.`,
     );
   }
   const anrm = checkSymmetricMatrix(A, owner, "A", tolerance);
@@ -384,10 +388,14 @@ function allTridiagonalPairs(
 }
 
 /** The k smallest eigenvalues (ascending) of the symmetric A and their eigenvectors (n x k). */
-export function trailingEigenpairs(A: Matrix, k: number): Eigenpairs {
+export function trailingEigenpairs(
+  A: Matrix,
+  k: number,
+  options: Pick<SymmetricEigenOptions, "symmetryTolerance"> = {},
+): Eigenpairs {
   if (A instanceof Matrix)
     checkInteger("trailingEigenpairs", "k", k, 1, A.rows, "(the matrix order)");
-  const { values, vectors } = symmetricEigen(A, { select: { smallest: k } });
+  const { values, vectors } = symmetricEigen(A, { ...options, select: { smallest: k } });
   return { values, vectors: vectors as Matrix };
 }
 

@@ -87,6 +87,15 @@ export interface KernelExports {
     count: number,
     out: number,
   ): void;
+  csrmm(
+    ptr: number,
+    idx: number,
+    val: number,
+    rows: number,
+    b: number,
+    ldBytes: number,
+    c: number,
+  ): void;
   dots2(
     v: number,
     ldv: number,

@@ -499,6 +499,79 @@
         (local.set $s (i32.add (local.get $s) (i32.const 8)))
         (br $ss))))
 
+  ;; ---------------------------------------------------------------------------
+  ;; csrmm(ptr, idx, val, rows, b, ld, c): C += A B for A sparse (CSR: row pointers ptr
+  ;; and column indices idx as i32, values val as f64), B and C dense row-major with a
+  ;; leading dimension of ld BYTES, a multiple of 16 (the caller pads odd widths with a
+  ;; zero column and zeroes C: the product of a graph Laplacian and X X^T). Four entries of a row per sweep,
+  ;; each C entry updated as c + (((v0 b0 + v1 b1) + v2 b2) + v3 b3), then the rest one
+  ;; by one: the operations of CsrMatrix.multiplyMatrix (linalg/sparse.ts), so both
+  ;; give the same bits.
+  ;; ---------------------------------------------------------------------------
+  (func (export "csrmm") (param $ptr i32) (param $idx i32) (param $val i32) (param $rows i32)
+                         (param $b i32) (param $ld i32) (param $c i32)
+    (local $i i32) (local $p i32) (local $e i32) (local $r i32)
+    (local $b0 i32) (local $b1 i32) (local $b2 i32) (local $b3 i32)
+    (local $v0 v128) (local $v1 v128) (local $v2 v128) (local $v3 v128)
+    (block $iDone
+      (loop $is
+        (br_if $iDone (i32.ge_s (local.get $i) (local.get $rows)))
+        (local.set $p (i32.load (local.tee $e (i32.add (local.get $ptr) (i32.shl (local.get $i) (i32.const 2))))))
+        (local.set $e (i32.load offset=4 (local.get $e)))
+        (block $qDone
+          (loop $qs
+            (br_if $qDone (i32.ge_s (i32.add (local.get $p) (i32.const 3)) (local.get $e)))
+            (local.set $v0 (v128.load64_splat (local.tee $r (i32.add (local.get $val) (i32.shl (local.get $p) (i32.const 3))))))
+            (local.set $v1 (v128.load64_splat offset=8 (local.get $r)))
+            (local.set $v2 (v128.load64_splat offset=16 (local.get $r)))
+            (local.set $v3 (v128.load64_splat offset=24 (local.get $r)))
+            (local.set $b0 (call $rowOf (local.get $b) (local.get $idx) (local.get $p) (local.get $ld)))
+            (local.set $b1 (call $rowOf (local.get $b) (local.get $idx) (i32.add (local.get $p) (i32.const 1)) (local.get $ld)))
+            (local.set $b2 (call $rowOf (local.get $b) (local.get $idx) (i32.add (local.get $p) (i32.const 2)) (local.get $ld)))
+            (local.set $b3 (call $rowOf (local.get $b) (local.get $idx) (i32.add (local.get $p) (i32.const 3)) (local.get $ld)))
+            (local.set $r (i32.const 0))
+            (block $rDone
+              (loop $rs
+                (br_if $rDone (i32.ge_s (local.get $r) (local.get $ld)))
+                (v128.store (i32.add (local.get $c) (local.get $r))
+                  (f64x2.add (v128.load (i32.add (local.get $c) (local.get $r)))
+                    (f64x2.add
+                      (f64x2.add
+                        (f64x2.add
+                          (f64x2.mul (local.get $v0) (v128.load (i32.add (local.get $b0) (local.get $r))))
+                          (f64x2.mul (local.get $v1) (v128.load (i32.add (local.get $b1) (local.get $r)))))
+                        (f64x2.mul (local.get $v2) (v128.load (i32.add (local.get $b2) (local.get $r)))))
+                      (f64x2.mul (local.get $v3) (v128.load (i32.add (local.get $b3) (local.get $r)))))))
+                (local.set $r (i32.add (local.get $r) (i32.const 16)))
+                (br $rs)))
+            (local.set $p (i32.add (local.get $p) (i32.const 4)))
+            (br $qs)))
+        (block $pDone
+          (loop $ps
+            (br_if $pDone (i32.ge_s (local.get $p) (local.get $e)))
+            (local.set $v0 (v128.load64_splat (i32.add (local.get $val) (i32.shl (local.get $p) (i32.const 3)))))
+            (local.set $b0 (call $rowOf (local.get $b) (local.get $idx) (local.get $p) (local.get $ld)))
+            (local.set $r (i32.const 0))
+            (block $r1Done
+              (loop $r1s
+                (br_if $r1Done (i32.ge_s (local.get $r) (local.get $ld)))
+                (v128.store (i32.add (local.get $c) (local.get $r))
+                  (f64x2.add (v128.load (i32.add (local.get $c) (local.get $r)))
+                    (f64x2.mul (local.get $v0) (v128.load (i32.add (local.get $b0) (local.get $r))))))
+                (local.set $r (i32.add (local.get $r) (i32.const 16)))
+                (br $r1s)))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $ps)))
+        ;; c walks down the rows of C.
+        (local.set $c (i32.add (local.get $c) (local.get $ld)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $is))))
+
+  ;; The address of row idx[p] of B (rows of ld bytes).
+  (func $rowOf (param $b i32) (param $idx i32) (param $p i32) (param $ld i32) (result i32)
+    (i32.add (local.get $b)
+      (i32.mul (i32.load (i32.add (local.get $idx) (i32.shl (local.get $p) (i32.const 2)))) (local.get $ld))))
+
   ;; *p += v
   (func $addTo (param $p i32) (param $v f64)
     (f64.store (local.get $p) (f64.add (f64.load (local.get $p)) (local.get $v))))

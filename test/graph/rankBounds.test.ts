@@ -1,0 +1,150 @@
+/**
+ * The class bounds that settle the rank control's "test" without a solve of L
+ * (src/graph/rankBounds.ts): they bound the exact sums, and whenever they prove
+ * "test", the exact eigenvalues give "test" too. A fit that uses them ends with the
+ * exact Laplacian eigenvalues of its last graph.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { graphLaplacian, symmetrizeGraph } from "../../src/graph/laplacian.js";
+import { rankControlEigenvalues } from "../../src/graph/laplacianSpectrum.js";
+import { classRankBounds, MAX_CLASS_BLOCK, provesTest } from "../../src/graph/rankBounds.js";
+import { rankControl } from "../../src/graph/rankControl.js";
+import { loadDataset } from "../../src/io/load.js";
+import { maxAbs } from "../../src/linalg/basic.js";
+import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
+import { Matrix } from "../../src/linalg/matrix.js";
+import { CsrMatrix } from "../../src/linalg/sparse.js";
+import { createMethod } from "../../src/methods/registry.js";
+import type { QLoopDetails } from "../../src/methods/sdspcaFamily.js";
+import { dataFile } from "../helpers/data.js";
+
+/** Laplacian of a symmetric weight matrix given densely. */
+function laplacianOf(W: Matrix): CsrMatrix {
+  return graphLaplacian(CsrMatrix.fromDense(W));
+}
+
+function exactSums(
+  L: CsrMatrix,
+  c: number,
+): { first: number; plusOne: number; values: Float64Array } {
+  const values = symmetricEigen(L.toDense(), { vectors: false }).values;
+  let first = 0;
+  for (let i = 0; i < c; i++) first += values[i];
+  return { first, plusOne: first + values[c], values };
+}
+
+/**
+ * A labelled graph: within-class edges of weight in [0.05, 1] with probability 0.9,
+ * cross-class edges of weight in [0, 1] times 10^-crossScale with probability 0.4.
+ */
+const labelledGraph = fc
+  .record({
+    c: fc.integer({ min: 2, max: 4 }),
+    extra: fc.integer({ min: 0, max: 16 }),
+    crossScale: fc.integer({ min: 0, max: 9 }),
+    seed: fc.integer({ min: 1, max: 2 ** 30 }),
+  })
+  .map(({ c, extra, crossScale, seed }) => {
+    let state = seed;
+    const next = () => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return state / 2 ** 32;
+    };
+    const n = c + extra + 1;
+    // Every class gets one row first, the rest at random.
+    const codes = Int32Array.from({ length: n }, (_, i) => (i < c ? i : Math.floor(next() * c)));
+    const W = new Matrix(n, n);
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) {
+        const same = codes[i] === codes[j];
+        const present = next() < (same ? 0.9 : 0.4);
+        const w = !present ? 0 : same ? 0.05 + 0.95 * next() : next() * 10 ** -crossScale;
+        W.data[i * n + j] = w;
+        W.data[j * n + i] = w;
+      }
+    }
+    return { c, codes, L: laplacianOf(W) };
+  });
+
+describe("classRankBounds", () => {
+  it("bounds the exact sums of the c and c + 1 smallest eigenvalues", () => {
+    fc.assert(
+      fc.property(labelledGraph, ({ c, codes, L }) => {
+        const bounds = classRankBounds(L, codes, c);
+        expect(bounds).not.toBeNull();
+        const exact = exactSums(L, c);
+        const slack = 1e-12 * Math.max(1, maxAbs(L.diagonal()));
+        expect(bounds?.upperFirst).toBeGreaterThanOrEqual(exact.first - slack);
+        expect(bounds?.lowerFirstPlusOne).toBeLessThanOrEqual(exact.plusOne + slack);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('proves "test" only where the exact eigenvalues give "test"', () => {
+    let proven = 0;
+    fc.assert(
+      fc.property(
+        labelledGraph,
+        fc.double({ min: -9, max: -1, noNaN: true }),
+        ({ c, codes, L }, logTol) => {
+          const tol = 10 ** logTol;
+          const bounds = classRankBounds(L, codes, c);
+          if (!provesTest(bounds, tol, L.rows, maxAbs(L.diagonal()))) return;
+          proven++;
+          const exact = exactSums(L, c);
+          const action = rankControl({ eigenvalues: exact.values, clusters: c, tol, lambda: 1 });
+          expect(action.action).toBe("test");
+        },
+      ),
+      // A fixed seed: the count below must not depend on the draw.
+      { numRuns: 400, seed: 20261126 },
+    );
+    // The property must have been exercised, not passed vacuously.
+    expect(proven).toBeGreaterThan(20);
+  });
+
+  it("gives no lower bound when a class is split within itself", () => {
+    // Classes {0, 1} and {2, 3}; rows 2 and 3 share no edge, so L_w has three zeros.
+    const W = Matrix.fromRows([
+      [0, 1, 1e-9, 0],
+      [1, 0, 0, 1e-9],
+      [1e-9, 0, 0, 0],
+      [0, 1e-9, 0, 0],
+    ]);
+    const L = laplacianOf(W);
+    const bounds = classRankBounds(L, Int32Array.from([0, 0, 1, 1]), 2);
+    expect(bounds?.lowerFirstPlusOne).toBeLessThan(1e-15);
+    expect(provesTest(bounds, 1e-3, 4, 1)).toBe(false);
+  });
+
+  it("declines classes larger than MAX_CLASS_BLOCK", () => {
+    const n = MAX_CLASS_BLOCK + 2;
+    // A path: one connected graph, one class of n - 1 rows.
+    const rows = Array.from({ length: n }, (_, i) =>
+      i + 1 < n ? { indices: [i + 1], values: [1] } : { indices: [], values: [] },
+    );
+    const S = symmetrizeGraph(CsrMatrix.fromRows(n, n, rows));
+    const codes = Int32Array.from({ length: n }, (_, i) => (i === 0 ? 1 : 0));
+    expect(classRankBounds(graphLaplacian(S), codes, 2)).toBeNull();
+    expect(provesTest(null, 1, n, 1)).toBe(false);
+  });
+});
+
+describe("SDSPCAAN with rank controls settled by bounds", () => {
+  it("ends with the exact Laplacian eigenvalues of its last graph", async () => {
+    const ds = await loadDataset(dataFile("COIL20.mat"));
+    const train = Array.from({ length: 144 }, (_, i) => i * 10);
+    const X = ds.X.selectRows(train);
+    const y = train.map((i) => ds.y[i] as number);
+    const model = createMethod("sdspcaan", { k: 10 }).fit(X, y);
+    const details = model.fitInfo.details as QLoopDetails;
+    expect(model.fitInfo.stopReason).toBe("converged");
+    expect(details.rankControlsByBounds).toBeGreaterThan(0);
+    const S = model.artifacts.S as CsrMatrix;
+    const L = graphLaplacian(symmetrizeGraph(S));
+    const exact = rankControlEigenvalues(L, 20, 1e-3);
+    expect(details.laplacianEigenvalues).toEqual(Array.from(exact));
+  });
+});
