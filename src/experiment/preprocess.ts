@@ -48,8 +48,8 @@ export function zscoreStatistics(X: Matrix): { center: Float64Array; scale: Floa
   return { center, scale };
 }
 
-function checkRows(rows: Int32Array, n: number, part: string): void {
-  if (!(rows instanceof Int32Array) || rows.length === 0) {
+function checkRows(rows: Int32Array, n: number, part: string, allowEmpty = false): void {
+  if (!(rows instanceof Int32Array) || (rows.length === 0 && !allowEmpty)) {
     throw new ValidationError(
       "split",
       `split.${part} must be a non-empty Int32Array of row indices.`,
@@ -80,7 +80,8 @@ export function preprocessSplit(
     throw new ValidationError("split", "split must be an object {train, val, test}.");
   }
   checkRows(split.train, Xm.rows, "train");
-  checkRows(split.val, Xm.rows, "val");
+  // An empty validation part: a data set's predefined test split used whole for training.
+  checkRows(split.val, Xm.rows, "val", true);
   checkRows(split.test, Xm.rows, "test");
   const standardizer =
     how === "none"

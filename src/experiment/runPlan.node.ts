@@ -182,6 +182,13 @@ async function loadRunDataset(spec: ExperimentDataset, index: number): Promise<L
   if ("source" in spec) {
     const opened = await openDataset(spec.source, spec.load ?? {});
     name = spec.name ?? opened.entry?.name ?? datasetNameFromPath(opened.path);
+    if (opened.dataset.predefinedTest !== undefined && spec.splits === undefined) {
+      // Seeded 20/40/40 splits would mix the data set's own test images into training.
+      throw new ValidationError(
+        "datasets",
+        `${name} comes with its own test set (${opened.dataset.predefinedTest.length} samples, rows ${opened.dataset.predefinedTest[0]} on); the experiment needs explicit splits for it: write them with 'sdspcaan datasets splits ${name} --out splits.json' (test = those rows, validation = a seeded sixth of the training samples) and pass --splits splits.json, or use 'sdspcaan evaluate', which trains on all training samples.`,
+      );
+    }
     X = opened.dataset.X;
     y = [...opened.dataset.y];
     const { dataDir: _d, env: _e, cwd: _c, cacheDir: _k, ...load } = spec.load ?? {};

@@ -354,3 +354,54 @@ export function parseSplitFile(
     return { train: parts[0], val: parts[1], test: parts[2] };
   });
 }
+
+/**
+ * Fraction of a predefined training set that `predefinedTestSplit` sets aside for
+ * validation when asked to: one sixth, so Fashion-MNIST's 60,000 training images give
+ * 50,000 for training and 10,000 for validation, as many as its test set.
+ */
+export const PREDEFINED_VAL_FRACTION = 1 / 6;
+
+/**
+ * The split of a data set that comes with its own test set (rows `testRows` of its N
+ * samples): test = those rows; the other rows are the training set, all of it (`val`
+ * empty: `evaluate`) or, with `validation`, a seeded random sixth of it held out for
+ * validation (`experiment`'s model selection). The validation draw depends only on
+ * (seed, dataset, repeat), like `makeSplit`'s.
+ */
+export function predefinedTestSplit(
+  n: number,
+  testRows: Int32Array,
+  options: { validation: boolean; seed?: number; dataset?: string; repeat?: number },
+): Split {
+  checkN(n);
+  const isTest = new Uint8Array(n);
+  for (let i = 0; i < testRows.length; i++) {
+    const r = testRows[i];
+    if (!Number.isInteger(r) || r < 0 || r >= n || isTest[r] === 1) {
+      throw new ValidationError(
+        "testRows",
+        `testRows[${i}] is ${r}: the predefined test rows must be distinct indices in [0, ${n - 1}].`,
+      );
+    }
+    isTest[r] = 1;
+  }
+  const trainRows: number[] = [];
+  for (let i = 0; i < n; i++) if (isTest[i] === 0) trainRows.push(i);
+  if (trainRows.length < 2 || testRows.length === 0) {
+    throw new ValidationError(
+      "testRows",
+      `A predefined test set of ${testRows.length} of ${n} samples leaves ${trainRows.length} for training; both parts need samples.`,
+    );
+  }
+  const test = Int32Array.from(testRows).sort();
+  if (!options.validation) {
+    return { train: Int32Array.from(trainRows), val: new Int32Array(0), test };
+  }
+  const rng = new Random(splitSeed(options.seed ?? 0, options.dataset ?? "", options.repeat ?? 0));
+  const order = rng.permutation(trainRows.length);
+  const nVal = Math.max(1, roundedCount(PREDEFINED_VAL_FRACTION, trainRows.length));
+  const val = Int32Array.from(order.subarray(0, nVal), (t) => trainRows[t]).sort();
+  const train = Int32Array.from(order.subarray(nVal), (t) => trainRows[t]).sort();
+  return { train, val, test };
+}

@@ -105,18 +105,27 @@ export function prepareSplit(
   };
 }
 
+/** The protocol's 1-NN classifier on a fitted model's training embedding, as BCA on a part. */
+function bcaOf(model: Estimator, prepared: PreparedSplit): (X: Matrix, y: Label[]) => number {
+  const nn = new NearestNeighbour1().fit(model.transform(prepared.parts.train), prepared.yTrain);
+  return (X, y) => balancedAccuracy(y, nn.predict(model.transform(X)));
+}
+
 /** Validation and test BCA of a fitted model with the protocol's 1-NN classifier. */
 export function evaluateModel(
   model: Estimator,
   prepared: PreparedSplit,
 ): { valBCA: number; testBCA: number } {
-  const nn = new NearestNeighbour1().fit(model.transform(prepared.parts.train), prepared.yTrain);
-  const valBCA = balancedAccuracy(prepared.yVal, nn.predict(model.transform(prepared.parts.val)));
-  const testBCA = balancedAccuracy(
-    prepared.yTest,
-    nn.predict(model.transform(prepared.parts.test)),
-  );
-  return { valBCA, testBCA };
+  const bca = bcaOf(model, prepared);
+  return {
+    valBCA: bca(prepared.parts.val, prepared.yVal),
+    testBCA: bca(prepared.parts.test, prepared.yTest),
+  };
+}
+
+/** Test BCA alone, for a split without a validation part (a data set's own test set). */
+export function evaluateOnTest(model: Estimator, prepared: PreparedSplit): number {
+  return bcaOf(model, prepared)(prepared.parts.test, prepared.yTest);
 }
 
 /** Whether a method's error means "this configuration is not possible here" (recorded, not fatal). */

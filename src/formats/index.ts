@@ -1,10 +1,11 @@
 /**
- * Data file formats from bytes, browser-safe: MAT level 4/5/v7.3, HDF5, NPY, CSV/TSV.
+ * Data file formats from bytes, browser-safe: MAT level 4/5/v7.3, HDF5, NPY, IDX, CSV/TSV.
  * No file system and no node:zlib: inflation is passed in (`decompressionStreamInflate`
  * in browsers). Uses two packages that run in browsers: csv-parse (its browser build
  * when bundled for one) and h5wasm (loaded only when an HDF5 file comes).
  */
 export { type DelimitedOptions, parseDelimited } from "./csv.js";
+export { type IdxArray, idxLabelsCompanion, readIdx } from "./idx.js";
 export {
   type AsyncInflate,
   decompressionStreamInflate,
@@ -14,6 +15,7 @@ export {
   type InflateResult,
   type Inflater,
   inflatedAhead,
+  type StreamFormat,
 } from "./inflate.js";
 export { DEFAULT_MAX_BYTES, formatBytes, type ReadLimits } from "./limits.js";
 export { readMatV4 } from "./matV4.js";
@@ -28,6 +30,7 @@ export {
   type Inflation,
   type LabelsRead,
   labelsFromBytes,
+  labelsFromBytesAsync,
   type ParseOptions,
   parseBytes,
   parseBytesSync,

@@ -1,5 +1,6 @@
 /**
- * zlib inflation as the MAT v5 reader needs it, without depending on where it runs.
+ * zlib inflation as the MAT v5 reader needs it (and gunzipping, for IDX files),
+ * without depending on where it runs.
  * Node passes node:zlib (src/io/zlib.ts); browsers have no synchronous inflate, only
  * the asynchronous `DecompressionStream`, so there the compressed elements of a file
  * are inflated up front (`inflatedAhead`) and the synchronous reader is served from
@@ -34,6 +35,8 @@ export interface Inflater {
    * nothing can be had.
    */
   inflatePrefix(payload: Uint8Array, maxOutput: number): Uint8Array | null;
+  /** `inflate` for a gzip file (RFC 1952: header, deflate data, CRC-32 and length). */
+  gunzip(payload: Uint8Array, maxOutput: number): Uint8Array;
 }
 
 /** What an asynchronous inflation produced: all of it, or what came before a failure. */
@@ -43,8 +46,15 @@ export interface InflateResult {
   readonly failure: InflateError | null;
 }
 
-/** An asynchronous inflater such as `DecompressionStream`. */
-export type AsyncInflate = (payload: Uint8Array, maxOutput: number) => Promise<InflateResult>;
+/** The two stream formats read: zlib (MAT v5's "deflate" in the streams API) and gzip (IDX). */
+export type StreamFormat = "deflate" | "gzip";
+
+/** An asynchronous inflater such as `DecompressionStream`; a zlib stream unless `format` says gzip. */
+export type AsyncInflate = (
+  payload: Uint8Array,
+  maxOutput: number,
+  format?: StreamFormat,
+) => Promise<InflateResult>;
 
 function concat(chunks: Uint8Array[], total: number): Uint8Array {
   if (chunks.length === 1) return chunks[0];
@@ -74,7 +84,7 @@ function classify(err: unknown): InflateError {
 /** The parts of the streams API used here (the DOM typings are not loaded). */
 interface StreamCtor {
   new (
-    format: "deflate",
+    format: StreamFormat,
   ): {
     readable: {
       getReader(): {
@@ -100,14 +110,20 @@ export function hasDecompressionStream(): boolean {
  * as it comes and stopping once it passes `maxOutput` bytes (so a hostile stream
  * cannot fill the memory).
  */
-export const decompressionStreamInflate: AsyncInflate = async (payload, maxOutput) => {
+export const decompressionStreamInflate: AsyncInflate = async (
+  payload,
+  maxOutput,
+  format = "deflate",
+) => {
   const Ctor = (globalThis as unknown as { DecompressionStream?: StreamCtor }).DecompressionStream;
   if (Ctor === undefined) {
     throw new Error(
-      "This platform has no DecompressionStream, which reading compressed MAT-files needs: use a current browser, or save the file without compression (MATLAB: save -v6; scipy: savemat(do_compression=False)) or as CSV.",
+      format === "gzip"
+        ? "This platform has no DecompressionStream, which reading gzip-compressed files needs: use a current browser, or decompress the file first (gunzip)."
+        : "This platform has no DecompressionStream, which reading compressed MAT-files needs: use a current browser, or save the file without compression (MATLAB: save -v6; scipy: savemat(do_compression=False)) or as CSV.",
     );
   }
-  const stream = new Ctor("deflate");
+  const stream = new Ctor(format);
   const writer = stream.writable.getWriter();
   // Write errors surface on the readable side too; swallow them here.
   writer.write(payload).then(
@@ -139,8 +155,9 @@ export const decompressionStreamInflate: AsyncInflate = async (payload, maxOutpu
 
 /**
  * A synchronous inflater over streams inflated beforehand, keyed by where each
- * payload starts in the file. A payload that was not inflated ahead is a bug in the
- * caller, not a property of the file, so it throws a plain Error.
+ * payload starts in the file (zlib or gzip, whichever the caller inflated there). A
+ * payload that was not inflated ahead is a bug in the caller, not a property of the
+ * file, so it throws a plain Error.
  */
 export function inflatedAhead(results: ReadonlyMap<number, InflateResult>): Inflater {
   const find = (payload: Uint8Array): InflateResult => {
@@ -149,16 +166,18 @@ export function inflatedAhead(results: ReadonlyMap<number, InflateResult>): Infl
       throw new Error(`no inflated data for the stream at ${payload.byteOffset}`);
     return r;
   };
+  const whole = (payload: Uint8Array, maxOutput: number): Uint8Array => {
+    const r = find(payload);
+    // zlib reports a broken stream before the size bound (it inflates small streams in one go).
+    if (r.failure !== null && r.failure.reason !== "too-large") throw r.failure;
+    if (r.output.length > maxOutput || r.failure !== null) {
+      throw new InflateError("too-large", `more than ${maxOutput} bytes`);
+    }
+    return r.output;
+  };
   return {
-    inflate(payload, maxOutput) {
-      const r = find(payload);
-      // zlib reports a broken stream before the size bound (it inflates small streams in one go).
-      if (r.failure !== null && r.failure.reason !== "too-large") throw r.failure;
-      if (r.output.length > maxOutput || r.failure !== null) {
-        throw new InflateError("too-large", `more than ${maxOutput} bytes`);
-      }
-      return r.output;
-    },
+    inflate: whole,
+    gunzip: whole,
     inflatePrefix(payload, maxOutput) {
       const r = find(payload);
       return r.output.length === 0 ? null : r.output.subarray(0, maxOutput);

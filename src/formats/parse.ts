@@ -11,6 +11,15 @@
  */
 import { DataFormatError, ValidationError } from "../core/errors.js";
 import { type DelimitedOptions, decodeText, parseDelimited } from "./csv.js";
+import {
+  gunzippedAhead,
+  hasIdxName,
+  idxLabels,
+  idxVariable,
+  isGzip,
+  looksLikeIdxHeader,
+  readIdx,
+} from "./idx.js";
 import type { AsyncInflate, Inflater } from "./inflate.js";
 import type { ReadLimits } from "./limits.js";
 import { looksLikeMatV4, readMatV4 } from "./matV4.js";
@@ -32,10 +41,13 @@ import {
 /** Options of the byte-level readers (the file-level ones add `labelsFile`). */
 export interface ParseOptions extends VariableOptions, DelimitedOptions, ReadLimits {
   /** Force a format instead of detecting it. */
-  format?: "auto" | "mat" | "hdf5" | "npy" | "csv" | "tsv";
+  format?: "auto" | "mat" | "hdf5" | "npy" | "idx" | "csv" | "tsv";
 }
 
-/** How compressed MAT v5 variables are inflated: synchronously (node:zlib) or not (browsers). */
+/**
+ * How compressed MAT v5 variables and gzip-compressed IDX files are inflated:
+ * synchronously (node:zlib) or not (browsers).
+ */
 export type Inflation = Inflater | AsyncInflate;
 
 /** The extension of a file name, lower case with its dot ("" when none), as node:path's extname. */
@@ -83,6 +95,17 @@ export function detectFormat(
       "not a MAT-file: no level 5 or v7.3 header (MATLAB text and 'IM'/'MI' mark at bytes 126-127) and no valid level 4 matrix header",
     );
   }
+  // The IDX magic (two zero bytes, type, rank) is weak, so it is tried only after
+  // every stronger signature; a gzip file is taken for IDX only on an IDX name or
+  // when forced (its header is checked once it is inflated).
+  if (looksLikeIdxHeader(bytes)) return "idx";
+  if (forced === "idx" || hasIdxName(file)) {
+    if (isGzip(bytes)) return "idx";
+    throw new DataFormatError(
+      file,
+      "not an IDX file: no IDX magic number (two zero bytes, a type code 0x08-0x0E and 1-4 dimensions), raw or gzip-compressed",
+    );
+  }
   if (ext === ".npy")
     throw new DataFormatError(file, "not a NumPy .npy file (no \\x93NUMPY magic)");
   if (ext === ".npz") {
@@ -94,9 +117,9 @@ export function detectFormat(
   return ext === ".tsv" || ext === ".tab" ? "tsv" : "csv";
 }
 
-type BinaryFormat = "mat-v4" | "mat-v5" | "npy";
+type BinaryFormat = "mat-v4" | "mat-v5" | "npy" | "idx";
 
-/** The variables of a MAT v4/v5 or NPY buffer, and whether any was compressed. */
+/** The variables of a MAT v4/v5, NPY or IDX buffer, and whether any was compressed. */
 export function variablesOf(
   bytes: Uint8Array,
   file: string,
@@ -109,6 +132,10 @@ export function variablesOf(
     return { variables: m.variables, compressed: m.compressed };
   }
   if (format === "mat-v4") return { variables: readMatV4(bytes, file, limits) };
+  if (format === "idx") {
+    const arr = readIdx(bytes, file, limits, inflater);
+    return { variables: [idxVariable(arr, file)], compressed: arr.compressed };
+  }
   return { variables: [npyVariable(bytes, file, limits)] };
 }
 
@@ -122,6 +149,9 @@ async function variablesOfAsync(
   if (format === "mat-v5" && typeof inflation === "function") {
     const m = await readMatV5Async(bytes, file, limits, inflation);
     return { variables: m.variables, compressed: m.compressed };
+  }
+  if (format === "idx") {
+    return variablesOf(bytes, file, format, limits, await gunzippedAhead(bytes, limits, inflation));
   }
   return variablesOf(bytes, file, format, limits, inflation as Inflater);
 }
@@ -147,6 +177,7 @@ export async function parseBytes(
     );
   }
   if (format === "csv" || format === "tsv") return parseDelimited(bytes, file, options, format);
+  checkIdxLabels(format, file, options);
   const { variables, compressed } = await variablesOfAsync(bytes, file, format, options, inflation);
   return withCompressed(fromVariables(file, format, variables, options), compressed);
 }
@@ -169,8 +200,27 @@ export function parseBytesSync(
     );
   }
   if (format === "csv" || format === "tsv") return parseDelimited(bytes, file, options, format);
+  checkIdxLabels(format, file, options);
   const { variables, compressed } = variablesOf(bytes, file, format, options, inflater);
   return withCompressed(fromVariables(file, format, variables, options), compressed);
+}
+
+/**
+ * An IDX file is one array: its labels are in a file of their own, never a column of
+ * the pixels. Without labels needed (new data to embed), the array is X.
+ */
+function checkIdxLabels(format: DataFormat, file: string, options: ParseOptions): void {
+  if (format !== "idx" || options.labelColumn === "none") return;
+  if (
+    options.labelColumn !== undefined ||
+    options.yVar !== undefined ||
+    options.labels !== "optional"
+  ) {
+    throw new DataFormatError(
+      file,
+      "an IDX file holds one array and no labels: give the idx1 labels file with labelsFile (--labels-file)",
+    );
+  }
 }
 
 function withCompressed(ds: LoadedDataset, compressed: boolean | undefined): LoadedDataset {
@@ -219,8 +269,21 @@ export interface LabelsRead {
   readonly where: (i: number) => string;
 }
 
-/** Labels from the bytes of a labels file: a 1-D (or n x 1) .npy, or text with one label per line. */
-export function labelsFromBytes(bytes: Uint8Array, path: string, limits: ReadLimits): LabelsRead {
+/**
+ * Labels from the bytes of a labels file: an idx1 file (raw or gzip, inflated with
+ * `inflater`), a 1-D (or n x 1) .npy, or text with one label per line.
+ */
+export function labelsFromBytes(
+  bytes: Uint8Array,
+  path: string,
+  limits: ReadLimits,
+  inflater: Inflater,
+): LabelsRead {
+  // A gzip-compressed labels file can only be IDX (MNIST's `*-labels-idx1-ubyte.gz`).
+  if (looksLikeIdxHeader(bytes) || isGzip(bytes)) {
+    const labels = idxLabels(readIdx(bytes, path, limits, inflater), path);
+    return { labels, where: (i) => `label ${i} (counting from 0)` };
+  }
   if (looksLikeNpy(bytes)) {
     const a = readNpy(bytes, path, limits);
     if (a.shape.filter((d) => d !== 1).length > 1) {
@@ -256,6 +319,16 @@ export function labelsFromBytes(bytes: Uint8Array, path: string, limits: ReadLim
     ),
     where,
   };
+}
+
+/** `labelsFromBytes` with an asynchronous inflater too (a browser's `DecompressionStream`). */
+export async function labelsFromBytesAsync(
+  bytes: Uint8Array,
+  path: string,
+  limits: ReadLimits,
+  inflation: Inflation,
+): Promise<LabelsRead> {
+  return labelsFromBytes(bytes, path, limits, await gunzippedAhead(bytes, limits, inflation));
 }
 
 /** Replaces y with the labels of a labels file, checking there is one per sample. */

@@ -74,7 +74,7 @@ export interface RawVariable extends VariableInfo {
 export type Labels = number[] | string[];
 
 /** Which file format a data set came from. */
-export type DataFormat = "mat-v4" | "mat-v5" | "mat-v7.3" | "hdf5" | "csv" | "tsv" | "npy";
+export type DataFormat = "mat-v4" | "mat-v5" | "mat-v7.3" | "hdf5" | "csv" | "tsv" | "npy" | "idx";
 
 /** How a data set was read: which variables or columns, and what was done to them. */
 export interface DatasetInfo {
@@ -93,7 +93,7 @@ export interface DatasetInfo {
   labelColumn?: number;
   /** Variables found in the file (MAT, HDF5, NPY). */
   variables?: VariableInfo[];
-  /** MAT v5: whether variables were zlib-compressed. */
+  /** MAT v5: whether variables were zlib-compressed; IDX: whether the file was gzip-compressed. */
   compressed?: boolean;
   /** Delimited text: the header row when there was one. */
   header?: string[];
@@ -101,6 +101,8 @@ export interface DatasetInfo {
   delimiter?: string;
   /** Delimited text: non-numeric columns that were left out of X (0-based), e.g. Musk's names. */
   droppedColumns?: number[];
+  /** The file the predefined test rows came from (see `LoadedDataset.predefinedTest`). */
+  testFile?: string;
 }
 
 /** A loaded data set: X is samples x features (row-major float64), one label per row. */
@@ -108,6 +110,11 @@ export interface LoadedDataset {
   X: Matrix;
   y: Labels;
   info: DatasetInfo;
+  /**
+   * Rows of X (ascending) that form the data set's own test set, when it comes with
+   * one (Fashion-MNIST); the other rows are its training set.
+   */
+  predefinedTest?: Int32Array;
 }
 
 /**

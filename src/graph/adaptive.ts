@@ -185,7 +185,10 @@ export function initialAdaptiveGraph(
   const m = resolveM(owner, options.m, X.rows);
   const eps = resolveEps(owner, options.eps);
   checkFiniteMatrix(owner, "X", X);
-  const neighbours = initialNeighbours(X, m + 1, { blockRows: options.blockRows });
+  const neighbours = initialNeighbours(X, m + 1, {
+    blockRows: options.blockRows,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   return adaptiveNeighbourRows(neighbours, m, { eps });
 }
 
@@ -207,15 +210,16 @@ export function labelledAdaptiveGraph(
   checkClassCodes(owner, codes, P.rows);
   checkLambda(owner, lambda, 2);
   const strategy = options.strategy ?? "auto";
-  if (strategy !== "auto" && strategy !== "full") {
+  if (!["auto", "blocks", "tree", "full"].includes(strategy)) {
     throw new ValidationError(
       "strategy",
-      `The 'strategy' parameter of ${owner} must be one of "auto", "full". Got ${JSON.stringify(strategy)} instead.`,
+      `The 'strategy' parameter of ${owner} must be one of "auto", "blocks", "tree", "full". Got ${JSON.stringify(strategy)} instead.`,
     );
   }
   const neighbours = labelledNeighbours(P, codes, lambda, m + 1, {
     blockRows: options.blockRows,
     strategy,
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   return adaptiveNeighbourRows(neighbours, m, { eps });
 }

@@ -16,6 +16,17 @@ function requireSquare(owner: string, S: CsrMatrix): void {
   }
 }
 
+/** A square S, and the matrix `name` with one row per graph node. */
+function requireNodeRows(owner: string, S: CsrMatrix, name: string, M: Matrix): void {
+  requireSquare(owner, S);
+  if (M.rows !== S.rows) {
+    throw new ValidationError(
+      name,
+      `The '${name}' parameter of ${owner} must have ${S.rows} rows (one per graph node). Got ${M.rows} instead.`,
+    );
+  }
+}
+
 /**
  * S <- (S + S^T) / 2, exactly symmetric. With m non-zeros per row of S the result has
  * at most 2mn non-zeros (2m per row on average; a node chosen by many rows has more).
@@ -79,13 +90,7 @@ export function graphLaplacian(S: CsrMatrix): CsrMatrix {
  * between a large degree and the neighbours' sum. S should be symmetric.
  */
 export function applyLaplacian(S: CsrMatrix, X: Matrix, out?: Matrix): Matrix {
-  requireSquare("applyLaplacian", S);
-  if (X.rows !== S.rows) {
-    throw new ValidationError(
-      "X",
-      `The 'X' parameter of applyLaplacian must have ${S.rows} rows (one per graph node). Got ${X.rows} instead.`,
-    );
-  }
+  requireNodeRows("applyLaplacian", S, "X", X);
   const b = X.cols;
   const Y = out ?? new Matrix(X.rows, b);
   if (Y.rows !== X.rows || Y.cols !== b || Y.data === X.data) {
@@ -114,13 +119,7 @@ export function applyLaplacian(S: CsrMatrix, X: Matrix, out?: Matrix): Matrix {
  * (Eq. PCAN) and Tr(F^T L F). Summed from differences, hence >= 0 exactly.
  */
 export function laplacianTrace(S: CsrMatrix, F: Matrix): number {
-  requireSquare("laplacianTrace", S);
-  if (F.rows !== S.rows) {
-    throw new ValidationError(
-      "F",
-      `The 'F' parameter of laplacianTrace must have ${S.rows} rows (one per graph node). Got ${F.rows} instead.`,
-    );
-  }
+  requireNodeRows("laplacianTrace", S, "F", F);
   const c = F.cols;
   const f = F.data;
   let total = 0;
@@ -137,6 +136,57 @@ export function laplacianTrace(S: CsrMatrix, F: Matrix): number {
     }
   }
   return 0.5 * total;
+}
+
+/**
+ * `laplacianTrace` for a symmetric S (as `symmetrizeGraph` returns it): each edge is
+ * visited once, from its upper-triangle entry, and counted twice, which halves the
+ * work for wide F (the matrix-free Z solver's Tr(G L G) = Tr(H^T L H) with H n x rank).
+ * Equal to `laplacianTrace` up to summation order; the caller vouches for symmetry
+ * (a non-symmetric S would silently lose its lower-triangle-only entries).
+ * `columnWeights` w gives Tr((F W)^T L (F W)) for W = diag(w) without forming F W:
+ * the solver passes U and the squared singular values instead of H = U S^2 (an n x
+ * rank matrix less in memory).
+ */
+export function symmetricLaplacianTrace(
+  S: CsrMatrix,
+  F: Matrix,
+  columnWeights?: Float64Array,
+): number {
+  requireNodeRows("symmetricLaplacianTrace", S, "F", F);
+  const c = F.cols;
+  const f = F.data;
+  if (columnWeights !== undefined && columnWeights.length !== c) {
+    throw new ValidationError(
+      "columnWeights",
+      `The 'columnWeights' parameter of symmetricLaplacianTrace must have one weight per column of F (${c}). Got ${columnWeights.length} instead.`,
+    );
+  }
+  const w = columnWeights ?? new Float64Array(c).fill(1);
+  let total = 0;
+  for (let i = 0; i < S.rows; i++) {
+    const oi = i * c;
+    for (let p = S.rowPtr[i]; p < S.rowPtr[i + 1]; p++) {
+      const j = S.colIdx[p];
+      if (j <= i) continue;
+      const oj = j * c;
+      let s0 = 0;
+      let s1 = 0;
+      let t = 0;
+      for (; t + 1 < c; t += 2) {
+        const d0 = (f[oi + t] - f[oj + t]) * w[t];
+        const d1 = (f[oi + t + 1] - f[oj + t + 1]) * w[t + 1];
+        s0 += d0 * d0;
+        s1 += d1 * d1;
+      }
+      if (t < c) {
+        const d0 = (f[oi + t] - f[oj + t]) * w[t];
+        s0 += d0 * d0;
+      }
+      total += S.values[p] * (s0 + s1);
+    }
+  }
+  return total;
 }
 
 /**

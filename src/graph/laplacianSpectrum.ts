@@ -32,7 +32,11 @@ import { CsrMatrix } from "../linalg/sparse.js";
 import { connectedComponents, type GraphComponents } from "./components.js";
 
 export interface LaplacianSpectrum {
-  /** The `count` smallest eigenvalues, ascending. */
+  /**
+   * The `count` smallest eigenvalues, ascending. With `decision`, a component's values
+   * may be Ritz values of an early-stopped solve (upper bounds of its eigenvalues,
+   * within their residuals of them) when that already settles the decision.
+   */
   readonly values: Float64Array;
   /** n x count eigenvectors (only when asked for). */
   readonly vectors: Matrix | null;
@@ -40,7 +44,23 @@ export interface LaplacianSpectrum {
   readonly components: GraphComponents;
   /** Upper bound on how far any sum of the j smallest values may be from L's own (0 without pruning). */
   readonly perturbationBound: number;
+  /** True when `decision` was given and the values settle it despite perturbationBound. */
+  readonly settled: boolean;
 }
+
+/** The rank control's question (rankControl.ts): where sum_{i<=c} e_i and sum_{i<=c+1} e_i lie against tol. */
+export interface RankDecision {
+  readonly c: number;
+  readonly tol: number;
+}
+
+/**
+ * Components at least this large are solved only as far as the rank-control decision
+ * needs (`decision`): on Fashion-MNIST's 60,000-node graphs the full-accuracy solve of
+ * clustered eigenvalues near 0 took most of the fit. Smaller components (every graph of
+ * the paper's data sets) keep the full-accuracy solve.
+ */
+export const DECISION_SOLVE_MIN_SIZE = 4000;
 
 export interface LaplacianSpectrumOptions {
   /** Compute eigenvectors too (default false). Not combinable with pruning. */
@@ -51,6 +71,15 @@ export interface LaplacianSpectrumOptions {
   warm?: LaplacianWarmStart;
   /** Components up to this size are solved densely (default DENSE_COMPONENT_LIMIT). */
   denseLimit?: number;
+  /**
+   * The rank control's decision: the largest component of at least
+   * DECISION_SOLVE_MIN_SIZE nodes is solved last, and its iterative solve stops as soon
+   * as the decision is settled by rigorous bounds (not combinable with `vectors`).
+   */
+  decision?: RankDecision;
+  /** Smallest component the decision may stop early on (default DECISION_SOLVE_MIN_SIZE). */
+  decisionMinSize?: number;
+  signal?: AbortSignal;
 }
 
 /**
@@ -82,7 +111,9 @@ function iterativeComponentSolve(
   members: Int32Array,
   n: number,
   warm: LaplacianWarmStart | undefined,
-): { values: Float64Array; vectors: Matrix; bound: number } {
+  signal?: AbortSignal,
+  stop?: (values: Float64Array, residualNorms: Float64Array) => boolean,
+): { values: Float64Array; vectors: Matrix; bound: number; stopped: boolean } {
   const size = sub.rows;
   let initial: Matrix | undefined;
   if (warm?.block && warm.block.rows === n) {
@@ -98,12 +129,26 @@ function iterativeComponentSolve(
   const diag = sub.diagonal();
   let maxDegree = 0;
   for (let i = 0; i < size; i++) maxDegree = Math.max(maxDegree, diag[i]);
+  let stopped = false;
+  let sweeps = 0;
   const result = chebyshevSmallestEigenpairs((V) => sub.multiplyMatrix(V), size, want, {
     upperBound: 2 * maxDegree,
     initial,
     tol: 1e-10,
     maxIterations: 1000,
     seed: size,
+    ...(signal ? { signal } : {}),
+    ...(stop
+      ? {
+          // At least one filter sweep first: the warm start alone may miss an eigenvector
+          // that the changed graph brought down, and its Ritz bounds would not show it.
+          stop: (values: Float64Array, residualNorms: Float64Array) => {
+            if (sweeps++ === 0) return false;
+            stopped = stop(values, residualNorms);
+            return stopped;
+          },
+        }
+      : {}),
   });
   if (warm) {
     const b = result.vectors.cols;
@@ -117,7 +162,36 @@ function iterativeComponentSolve(
   }
   let bound = 0;
   for (const r of result.residualNorms) bound += r;
-  return { values: result.values, vectors: result.vectors, bound };
+  return { values: result.values, vectors: result.vectors, bound, stopped };
+}
+
+/** Sum of the `count` smallest of `values` (all of them when fewer). */
+function smallestSum(values: number[], count: number): number {
+  const sorted = values.slice().sort((a, b) => a - b);
+  let s = 0;
+  for (let i = 0; i < Math.min(count, sorted.length); i++) s += sorted[i];
+  return s;
+}
+
+/**
+ * Whether the rank control's decision is settled when the eigenvalues are `fixed`
+ * (known up to the shared bound B) plus, for the component being solved, values in
+ * [lo_t, hi_t]. With S_j the sum of the j smallest: "double" needs S_c > tol, "halve"
+ * S_(c+1) < tol, "test" otherwise; each comparison is settled when the bounds of S_j
+ * (sums of the j smallest lower / upper ends, widened by B) lie on one side of tol.
+ */
+function decisionSettled(
+  fixed: number[],
+  lo: number[],
+  hi: number[],
+  B: number,
+  { c, tol }: RankDecision,
+): boolean {
+  const low = fixed.concat(lo);
+  const high = fixed.concat(hi);
+  if (smallestSum(low, c) - B > tol) return true; // double
+  if (!(smallestSum(high, c) + B <= tol)) return false;
+  return smallestSum(high, c + 1) + B < tol || smallestSum(low, c + 1) - B >= tol;
 }
 
 interface Candidate {
@@ -193,6 +267,9 @@ export function laplacianSmallestEigenpairs(
     pruneBudget = 0,
     warm,
     denseLimit = DENSE_COMPONENT_LIMIT,
+    decision,
+    decisionMinSize = DECISION_SOLVE_MIN_SIZE,
+    signal,
   }: LaplacianSpectrumOptions = {},
 ): LaplacianSpectrum {
   const n = L.rows;
@@ -216,17 +293,50 @@ export function laplacianSmallestEigenpairs(
   const candidates: Candidate[] = [];
   for (let c = 0; c < p; c++) candidates.push({ value: 0, component: c, local: 0 });
   const solved: Array<Matrix | null> = new Array(p).fill(null);
+  let settled = false;
   if (p < count) {
     const extra = count - p;
-    for (let c = 0; c < p; c++) {
+    // With a decision, the largest component big enough is solved last and may stop early.
+    let decisionComponent = -1;
+    if (decision && !vectors) {
+      for (let c = 0; c < p; c++) {
+        const size = comps.sizes[c];
+        if (size >= decisionMinSize && size > denseLimit) {
+          if (decisionComponent < 0 || size > comps.sizes[decisionComponent]) decisionComponent = c;
+        }
+      }
+    }
+    const order: number[] = [];
+    for (let c = 0; c < p; c++) if (c !== decisionComponent) order.push(c);
+    if (decisionComponent >= 0) order.push(decisionComponent);
+    for (const c of order) {
       const size = comps.sizes[c];
       if (size === 1) continue;
       const want = Math.min(size, extra + 1);
       const sub = pruned.principalSubmatrix(comps.members[c]);
+      let stop: ((v: Float64Array, r: Float64Array) => boolean) | undefined;
+      if (c === decisionComponent) {
+        const fixed = candidates.map((x) => x.value);
+        const B = bound;
+        stop = (v, r) => {
+          const lo: number[] = [];
+          const hi: number[] = [];
+          for (let t = 1; t < want; t++) {
+            hi.push(Math.max(0, v[t]));
+            lo.push(Math.max(0, v[t] - r[t]));
+          }
+          return decisionSettled(fixed, lo, hi, B, decision as RankDecision);
+        };
+      }
       const eig =
         size <= denseLimit
-          ? { ...symmetricEigen(sub.toDense(), { select: { smallest: want }, vectors }), bound: 0 }
-          : iterativeComponentSolve(sub, want, comps.members[c], n, warm);
+          ? {
+              ...symmetricEigen(sub.toDense(), { select: { smallest: want }, vectors }),
+              bound: 0,
+              stopped: false,
+            }
+          : iterativeComponentSolve(sub, want, comps.members[c], n, warm, signal, stop);
+      if (eig.stopped) settled = true;
       bound += eig.bound;
       // Position 0 is the component's null vector (the block is a connected
       // Laplacian, so its smallest eigenvalue is the simple zero).
@@ -256,23 +366,34 @@ export function laplacianSmallestEigenpairs(
     });
     V = out;
   }
-  return { values, vectors: V, components: comps, perturbationBound: bound };
+  return { values, vectors: V, components: comps, perturbationBound: bound, settled };
 }
 
 /**
  * The c + 1 smallest eigenvalues of L for the rank control, as cheaply as possible:
  * first with negligible edges pruned (a budget of 1e-6 tol), and again exactly when
  * a sum the rank control compares with tol lies within the perturbation bound of it.
+ * A component of DECISION_SOLVE_MIN_SIZE nodes or more is solved only until its
+ * Ritz values' bounds settle the rank control's decision (the values returned then
+ * give that same decision); the exact re-solve runs when they cannot.
  */
 export function rankControlEigenvalues(
   L: CsrMatrix,
   c: number,
   tol: number,
   warm?: LaplacianWarmStart,
+  options: Pick<LaplacianSpectrumOptions, "signal" | "denseLimit" | "decisionMinSize"> = {},
 ): Float64Array {
   const count = Math.min(c + 1, L.rows);
-  const fast = laplacianSmallestEigenpairs(L, count, { pruneBudget: 1e-6 * tol, warm });
-  if (fast.perturbationBound === 0) return fast.values;
+  const decision = count === c + 1 ? { c, tol } : undefined;
+  const { signal } = options;
+  const fast = laplacianSmallestEigenpairs(L, count, {
+    ...options,
+    pruneBudget: 1e-6 * tol,
+    warm,
+    ...(decision ? { decision } : {}),
+  });
+  if (fast.perturbationBound === 0 || fast.settled) return fast.values;
   let sumC = 0;
   for (let i = 0; i < Math.min(c, count); i++) sumC += fast.values[i];
   const sumC1 = sumC + (count > c ? fast.values[c] : 0);
@@ -280,5 +401,9 @@ export function rankControlEigenvalues(
   if (Math.abs(sumC - tol) > b && Math.abs(sumC1 - tol) > b) return fast.values;
   // Too close to call with pruning: solve the unpruned L (iterative parts keep their
   // own, much smaller, residual bound).
-  return laplacianSmallestEigenpairs(L, count, { warm }).values;
+  return laplacianSmallestEigenpairs(L, count, {
+    warm,
+    ...(signal ? { signal } : {}),
+    ...(options.denseLimit !== undefined ? { denseLimit: options.denseLimit } : {}),
+  }).values;
 }

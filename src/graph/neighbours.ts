@@ -31,7 +31,7 @@
  * last-bit differences between GEMM code paths (none where the dot products are
  * exact); `strategy: "full"` runs the full search (for checking).
  */
-import { ValidationError } from "../core/errors.js";
+import { throwIfAborted, ValidationError } from "../core/errors.js";
 import { dot } from "../linalg/basic.js";
 import {
   NeighbourHeaps,
@@ -41,13 +41,30 @@ import {
   type TwoPartNeighbours,
 } from "../linalg/kernels/distances.js";
 import type { Matrix } from "../linalg/matrix.js";
+import { KdTree } from "./kdTree.js";
 
-/** "auto": the class-aware search described above; "full": every pair, for checking. */
-export type NeighbourSearchStrategy = "auto" | "full";
+/**
+ * "auto": the class-aware search described above, with k-d trees from TREE_MIN_ROWS
+ * rows on; "blocks" / "tree": the class-aware search with block scans / k-d trees;
+ * "full": every pair, for checking.
+ */
+export type NeighbourSearchStrategy = "auto" | "blocks" | "tree" | "full";
+
+/**
+ * From this many rows on (and for P with at most TREE_MAX_DIMS columns), "auto"
+ * searches with k-d trees (kdTree.ts): same neighbours, but the cost of a query
+ * grows far slower than n. Below, the block scans are kept (the paper's data sets
+ * stay on the path they have always used).
+ */
+export const TREE_MIN_ROWS = 4000;
+/** k-d trees lose their edge in many dimensions; above this the block scans are used. */
+export const TREE_MAX_DIMS = 24;
 
 export interface NeighbourSearchOptions {
   /** Rows per distance block (default: about 8 MiB of distances per block). */
   readonly blockRows?: number;
+  /** Checked between blocks of the search. */
+  readonly signal?: AbortSignal;
 }
 
 export interface LabelledNeighbourSearchOptions extends NeighbourSearchOptions {
@@ -130,6 +147,9 @@ export function labelledNeighbours(
     return heaps.sorted(lambda);
   }
 
+  const useTrees =
+    strategy === "tree" || (strategy === "auto" && n >= TREE_MIN_ROWS && P.cols <= TREE_MAX_DIMS);
+
   // Step 1: within-class search (rows of each class in ascending order).
   const start = new Int32Array(classes + 1);
   for (let i = 0; i < n; i++) start[codes[i] + 1]++;
@@ -137,9 +157,20 @@ export function labelledNeighbours(
   const byClass = new Int32Array(n);
   const fill = start.slice(0, classes);
   for (let i = 0; i < n; i++) byClass[fill[codes[i]]++] = i;
+  const trees: KdTree[] = [];
   for (let c = 0; c < classes; c++) {
     const members = byClass.subarray(start[c], start[c + 1]);
-    if (members.length >= 2) scanNearestPairs(P, norms, heaps, { order: members, blockRows });
+    if (useTrees) {
+      const tree = new KdTree(P, norms, members);
+      trees.push(tree);
+      const order = tree.leafOrder;
+      for (let a = 0; a < order.length; a++) {
+        if ((a & 1023) === 0) throwIfAborted(options.signal);
+        tree.search(order[a], heaps, lambda, 0);
+      }
+    } else if (members.length >= 2) {
+      scanNearestPairs(P, norms, heaps, { order: members, blockRows });
+    }
   }
 
   // Steps 2 and 3: finished rows, and rows whose cross-class candidates all tie.
@@ -168,7 +199,19 @@ export function labelledNeighbours(
   }
 
   // Step 4: the remaining rows against every other-class row.
-  if (remaining.length > 0) {
+  if (remaining.length > 0 && useTrees) {
+    // Queries in leaf order of their own class's tree, so that consecutive queries are
+    // near each other and walk the same nodes.
+    const isRemaining = new Uint8Array(n);
+    for (const i of remaining) isRemaining[i] = 1;
+    for (const own of trees) {
+      throwIfAborted(options.signal);
+      for (const i of own.leafOrder) {
+        if (isRemaining[i] === 0) continue;
+        for (let c = 0; c < classes; c++) if (c !== codes[i]) trees[c].search(i, heaps, lambda, 2);
+      }
+    }
+  } else if (remaining.length > 0) {
     const order = new Int32Array(n);
     const isRemaining = new Uint8Array(n);
     for (let t = 0; t < remaining.length; t++) {
@@ -180,6 +223,7 @@ export function labelledNeighbours(
     scanNearestPairs(P, norms, heaps, {
       order,
       active: remaining.length,
+      ...(options.signal ? { signal: options.signal } : {}),
       term: { kind: "classes", codes, lambda, crossClassOnly: true },
       blockRows,
     });

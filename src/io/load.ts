@@ -9,6 +9,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { DataFormatError, ValidationError } from "../core/errors.js";
+import { idxLabelsCompanion } from "../formats/idx.js";
 import { formatBytes, maxBytesOf, type ReadLimits } from "../formats/limits.js";
 import {
   attachLabels,
@@ -20,9 +21,9 @@ import {
   parseBytesSync,
 } from "../formats/parse.js";
 import type { DatasetInfo, Labels, LoadedDataset, VariableInfo } from "../formats/variables.js";
-import type { Matrix } from "../linalg/matrix.js";
+import { Matrix } from "../linalg/matrix.js";
 import { type DataSource, dataDirectories, type LocateOptions, locateDataFile } from "./locate.js";
-import { type DatasetEntry, datasetNames, findDataset } from "./registry.js";
+import { type DatasetEntry, datasetAtPath, datasetNames, findDataset } from "./registry.js";
 import { nodeInflater } from "./zlib.js";
 
 export { detectFormat };
@@ -30,8 +31,9 @@ export { detectFormat };
 /** Options of `loadDataset` and `parseDataset`. */
 export interface LoadOptions extends ParseOptions {
   /**
-   * A separate file holding the labels, one per sample: a 1-D .npy or text with one
-   * label per line. X is then the whole matrix of the data file (no label column).
+   * A separate file holding the labels, one per sample: an idx1 file, a 1-D .npy or
+   * text with one label per line. X is then the whole matrix of the data file (no
+   * label column).
    */
   labelsFile?: string;
 }
@@ -80,6 +82,7 @@ export async function parseDataset(
     await readBytes(options.labelsFile, options),
     options.labelsFile,
     options,
+    nodeInflater,
   );
   return attachLabels(ds, read, options.labelsFile, options);
 }
@@ -100,13 +103,14 @@ export function parseDatasetSync(
     readLabelsFileSync(options.labelsFile, options),
     options.labelsFile,
     options,
+    nodeInflater,
   );
   return attachLabels(ds, read, options.labelsFile, options);
 }
 
-/** Labels from a separate file: a 1-D (or n x 1) .npy, or text with one label per line. */
+/** Labels from a separate file: an idx1 file, a 1-D (or n x 1) .npy, or text with one label per line. */
 export async function loadLabels(path: string, limits: ReadLimits = {}): Promise<Labels> {
-  return labelsFromBytes(await readBytes(path, limits), path, limits).labels;
+  return labelsFromBytes(await readBytes(path, limits), path, limits, nodeInflater).labels;
 }
 
 function readLabelsFileSync(path: string, limits: ReadLimits): Uint8Array {
@@ -159,12 +163,33 @@ async function readBytes(path: string, limits: ReadLimits): Promise<Uint8Array> 
 
 /**
  * Loads a data set from a file: MAT (level 4, level 5 compressed or not, v7.3),
- * HDF5, NPY, CSV or TSV. X is float64 with samples as rows; y holds numbers when
- * every label is numeric, else strings; `info` says what was read and how.
+ * HDF5, NPY, IDX (raw or gzip), CSV or TSV. X is float64 with samples as rows; y
+ * holds numbers when every label is numeric, else strings; `info` says what was read
+ * and how.
  */
 export async function loadDataset(path: string, options: LoadOptions = {}): Promise<LoadedDataset> {
   checkOptions(options);
-  return parseDataset(await readBytes(path, options), path, options);
+  const bytes = await readBytes(path, options);
+  return parseDataset(bytes, path, withIdxCompanion(bytes, path, options));
+}
+
+/**
+ * An IDX images file keeps its labels in a separate idx1 file; when the caller names
+ * none, the conventional companion next to it (`*-images-idx3-*` -> `*-labels-idx1-*`)
+ * is used if it exists.
+ */
+function withIdxCompanion(bytes: Uint8Array, path: string, options: LoadOptions): LoadOptions {
+  if (
+    options.labelsFile !== undefined ||
+    options.labelColumn !== undefined ||
+    options.yVar !== undefined ||
+    detectFormat(bytes, path, options.format) !== "idx"
+  ) {
+    return options;
+  }
+  const companion = idxLabelsCompanion(path);
+  if (companion === null || !existsSync(companion)) return options;
+  return { ...options, labelsFile: companion };
 }
 
 /** Data read without requiring labels: X, and y when the file or the options provide labels. */
@@ -209,6 +234,10 @@ export async function listVariables(
 
 /** A data set opened by registry name or path, with where it was found. */
 export interface OpenedDataset {
+  /**
+   * X and y; for an entry with its own test set (Fashion-MNIST) the training samples
+   * come first and `dataset.predefinedTest` lists the rows of the test samples.
+   */
   readonly dataset: LoadedDataset;
   readonly path: string;
   /** The registry entry, when the argument named one (or the file is a registry file). */
@@ -220,8 +249,10 @@ export interface OpenedDataset {
 /**
  * Loads a data set given a registry name (case-insensitive, looked up in the data
  * directories: --data-dir, $SDSPCAAN_DATA, the repository's data/, ../shared/data,
- * the cache) or a file path. Registry entries supply their variables unless the
- * options name others.
+ * the cache, then the entry's system directories) or a file path. Registry entries
+ * supply their variables unless the options name others; an entry's companion files
+ * (separate labels, its own test set) are read from the directory its main file was
+ * found in.
  */
 export async function openDataset(
   nameOrPath: string,
@@ -232,9 +263,13 @@ export async function openDataset(
   let path: string;
   let source: DataSource | null = null;
   if (named) {
-    const found = locateDataFile(named.file, options);
+    const lookup: LocateOptions = {
+      ...options,
+      systemDirs: [...(options.systemDirs ?? []), ...(named.systemDirs ?? [])],
+    };
+    const found = locateDataFile(named.file, lookup);
     if (!found) {
-      const dirs = dataDirectories(options)
+      const dirs = dataDirectories(lookup)
         .map((d) => `${d.dir} (${d.source})`)
         .join(", ");
       throw new ValidationError(
@@ -252,7 +287,7 @@ export async function openDataset(
       `'${nameOrPath}' is neither a file nor a data set of the registry (${datasetNames().join(", ")}).`,
     );
   }
-  const entry = named ?? findDataset(basename(path));
+  const entry = named ?? findDataset(basename(path)) ?? datasetAtPath(path);
   const custom =
     options.xVar !== undefined ||
     options.yVar !== undefined ||
@@ -268,8 +303,62 @@ export async function openDataset(
           ...(entry.yVar === null && entry.labelColumn ? { labelColumn: entry.labelColumn } : {}),
         }
       : {};
+  // The entry's companion files (named, or its main file given by path: a run's
+  // report reopens the path it recorded and must get the same rows).
+  const labels = entry !== null && datasetAtPath(path) === entry ? entry.labelsFile : undefined;
+  if (entry && labels !== undefined && !custom) {
+    const labelsFile = companionPath(entry, path, labels.file);
+    const train = await loadDataset(path, { ...options, labelsFile });
+    if (entry.test === undefined) return { dataset: train, path, entry, source };
+    const test = await loadDataset(companionPath(entry, path, entry.test.file.file), {
+      ...options,
+      labelsFile: companionPath(entry, path, entry.test.labels.file),
+    });
+    return { dataset: withPredefinedTest(train, test), path, entry, source };
+  }
   const dataset = await loadDataset(path, { ...options, ...fromEntry });
   return { dataset, path, entry, source };
+}
+
+/**
+ * Where a companion file of `entry` is: next to the main file (`path` ends with
+ * `entry.file`, so the data directory is what precedes it). A missing companion is
+ * an error naming it, not a silent fallback to another directory's copy.
+ */
+function companionPath(entry: DatasetEntry, path: string, file: string): string {
+  const root = path.slice(0, path.length - entry.file.length);
+  const p = root + file;
+  if (!existsSync(p)) {
+    throw new ValidationError(
+      "dataset",
+      `${entry.name}: ${basename(file)} was not found next to ${path} (the data set needs both files in one directory).`,
+    );
+  }
+  return p;
+}
+
+/** Training rows then test rows, with the test rows marked as the predefined test set. */
+export function withPredefinedTest(train: LoadedDataset, test: LoadedDataset): LoadedDataset {
+  if (test.X.cols !== train.X.cols) {
+    throw new DataFormatError(
+      test.info.file,
+      `has ${test.X.cols} features per sample but the training file ${train.info.file} has ${train.X.cols}`,
+    );
+  }
+  if (typeof train.y[0] !== typeof test.y[0]) {
+    throw new DataFormatError(
+      test.info.file,
+      `holds ${typeof test.y[0] === "number" ? "numeric" : "text"} labels but ${train.info.file} does not`,
+    );
+  }
+  const n = train.X.rows;
+  const X = new Matrix(n + test.X.rows, train.X.cols);
+  X.data.set(train.X.data);
+  X.data.set(test.X.data, train.X.data.length);
+  const y = [...train.y, ...test.y] as Labels;
+  const predefinedTest = new Int32Array(test.X.rows);
+  for (let i = 0; i < predefinedTest.length; i++) predefinedTest[i] = n + i;
+  return { X, y, info: { ...train.info, testFile: test.info.file }, predefinedTest };
 }
 
 /** Reads a MAT-file (level 4, level 5 or v7.3) from a buffer into (X, y). */

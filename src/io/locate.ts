@@ -5,7 +5,8 @@
  * works from src/ under tsx or vitest and from dist/ after the build, whatever the
  * working directory), ../shared/data (relative to the working directory, where the
  * paper's copies sit next to a checkout), then the download cache that
- * `sdspcaan datasets fetch` fills.
+ * `sdspcaan datasets fetch` fills; last, for some registry entries, where a system
+ * package installs them (`systemDirs`, e.g. /usr/share/datasets).
  */
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
@@ -13,7 +14,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Which rule of the lookup order a directory comes from. */
-export type DataSource = "data-dir" | "env" | "repository" | "shared" | "cache";
+export type DataSource = "data-dir" | "env" | "repository" | "shared" | "cache" | "system";
 
 export interface DataDirectory {
   readonly dir: string;
@@ -31,6 +32,8 @@ export interface LocateOptions {
   repositoryDir?: string;
   /** Download cache (default `defaultCacheDir(env)`). */
   cacheDir?: string;
+  /** Directories searched last (a registry entry's `systemDirs`). */
+  systemDirs?: readonly string[];
 }
 
 /** A data file found on disk, and which rule found it. */
@@ -71,6 +74,7 @@ export function dataDirectories(options: LocateOptions = {}): DataDirectory[] {
   add(options.repositoryDir ?? repositoryDataDir(), "repository");
   add(join("..", "shared", "data"), "shared");
   add(options.cacheDir ?? defaultCacheDir(env), "cache");
+  for (const dir of options.systemDirs ?? []) add(dir, "system");
   return out;
 }
 

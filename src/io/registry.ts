@@ -2,12 +2,29 @@
  * The nine data sets of the paper (Table II), plus the UCI text form of Musk1:
  * expected file, variables, shape, classes, checksum, image shape, the download
  * address from the paper's Table II notes, and where the reference copies came
- * from (data/README.md).
+ * from (data/README.md). Fashion-MNIST (not in the paper) is the large data set of
+ * the scaling work: its files carry their own train/test split, and it does not
+ * ship in data/.
  */
 import { type DatasetNames, findByName } from "../formats/manifest.js";
 import type { DataFormat } from "../formats/variables.js";
 
-/** One data set of the paper. */
+/** A further file of a data set, found in the same directory as its main file. */
+export interface CompanionFile {
+  /** Path relative to the data directory (as `DatasetEntry.file`). */
+  readonly file: string;
+  readonly sha256: string;
+}
+
+/** The data set's own test set (its samples are not in `samples`). */
+export interface PredefinedTestFiles {
+  readonly file: CompanionFile;
+  /** Its labels (IDX keeps them in a separate file). */
+  readonly labels: CompanionFile;
+  readonly samples: number;
+}
+
+/** One data set of the registry. */
 export interface DatasetEntry extends DatasetNames {
   /** Name as in the paper ("Musk1", "YaleB", ...). */
   readonly name: string;
@@ -33,7 +50,7 @@ export interface DatasetEntry extends DatasetNames {
   /** Height x width when each sample is an image. */
   readonly imageShape: readonly [number, number] | null;
   /** How a sample's pixels are ordered: MATLAB's column-major reshape, or not documented. */
-  readonly imageOrder: "column-major" | "unknown" | null;
+  readonly imageOrder: "column-major" | "row-major" | "unknown" | null;
   /** The address given in the paper's Table II notes. */
   readonly url: string;
   /**
@@ -44,6 +61,24 @@ export interface DatasetEntry extends DatasetNames {
   /** Where the reference copy of the file came from. */
   readonly provenance: string;
   readonly notes?: string;
+  /** The labels of `file`, when they are kept in a file of their own (IDX). */
+  readonly labelsFile?: CompanionFile;
+  /**
+   * A test set that comes with the data (Fashion-MNIST's 10,000 images): `evaluate`
+   * and `experiment` then train on the `samples` of `file` and test on these.
+   */
+  readonly test?: PredefinedTestFiles;
+  /**
+   * Directories searched after all the usual ones (see locate.ts), e.g. where a
+   * system package installs the data set.
+   */
+  readonly systemDirs?: readonly string[];
+  /**
+   * False for a data set that does not ship in the repository's data/ (Fashion-MNIST:
+   * 30 MB compressed, and not one of the paper's); it is found in the other data
+   * directories only. Default true.
+   */
+  readonly shipped?: boolean;
 }
 
 const UCI_MUSK = "http://archive.ics.uci.edu/ml/datasets/musk+(version+1)";
@@ -251,11 +286,66 @@ export const DATASETS: readonly DatasetEntry[] = [
     urlKind: "file",
     provenance: "tansyab1/CNN-Sparse on GitHub (data/YaleB_32x32_ori.mat)",
   },
+  {
+    name: "FashionMNIST",
+    aliases: ["fashion-mnist", "fashion_mnist", "fmnist"],
+    description:
+      "Fashion-MNIST (Zalando): 28 x 28 greyscale images of 10 kinds of clothing; 60,000 training and 10,000 test images",
+    file: "fashion-mnist/train-images-idx3-ubyte.gz",
+    format: "idx",
+    xVar: null,
+    yVar: null,
+    samples: 60000,
+    features: 784,
+    classes: 10,
+    classSizes: [6000, 6000],
+    sha256: "b0564c3eedabfbf835052cff8503ea422014ce006caf5b757f851416ee8300c7",
+    labelsFile: {
+      file: "fashion-mnist/train-labels-idx1-ubyte.gz",
+      sha256: "0ae29f65d86684f32d1b9c85147786c547b9c6aebcaf235f0400a0cce308b056",
+    },
+    test: {
+      file: {
+        file: "fashion-mnist/t10k-images-idx3-ubyte.gz",
+        sha256: "cc1d090a38ace84dfa1aa66e3ada7c336ef481a96936906477e6dd344da56eaa",
+      },
+      labels: {
+        file: "fashion-mnist/t10k-labels-idx1-ubyte.gz",
+        sha256: "8d3605d196f4be44669e46906da9733c8131fef761fdbfec72c424d5222f1a05",
+      },
+      samples: 10000,
+    },
+    // Debian's dataset-fashion-mnist package installs the same four files here.
+    systemDirs: ["/usr/share/datasets"],
+    shipped: false,
+    imageShape: [28, 28],
+    imageOrder: "row-major",
+    url: "https://github.com/zalandoresearch/fashion-mnist",
+    urlKind: "page",
+    provenance:
+      "the original IDX files of zalandoresearch/fashion-mnist (MIT licence), as Debian's dataset-fashion-mnist package installs them",
+    notes:
+      "Four gzip-compressed IDX files; pixels uint8 0..255 in row-major order; labels 0..9 (6,000 training and 1,000 test images each).",
+  },
 ];
 
 /** Finds a registry entry by name, alias or file name (case-insensitive), or null. */
 export function findDataset(nameOrFile: string): DatasetEntry | null {
   return findByName(DATASETS, nameOrFile);
+}
+
+/**
+ * The entry whose file `path` is: the path ends with the entry's `file` (a data
+ * directory, then e.g. `fashion-mnist/train-images-idx3-ubyte.gz`), or null.
+ */
+export function datasetAtPath(path: string): DatasetEntry | null {
+  const p = path.replaceAll("\\", "/").toLowerCase();
+  return (
+    DATASETS.find((d) => {
+      const file = d.file.toLowerCase();
+      return p === file || p.endsWith(`/${file}`);
+    }) ?? null
+  );
 }
 
 /** The registry names, for messages. */

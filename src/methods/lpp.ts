@@ -183,7 +183,9 @@ export class LPP extends Estimator<LPPOptions, LPPDetails> {
       `at most the numerical rank r = ${r} of the centred training data: LPP is solved in the span of the data`,
     );
     const knn = data.cached(`lpp:knn:${neighbours}`, () =>
-      ctx.timeGraph(() => nearestNeighbours(data.X, neighbours)),
+      ctx.timeGraph(() =>
+        nearestNeighbours(data.X, neighbours, ctx.signal ? { signal: ctx.signal } : {}),
+      ),
     );
     const graph = ctx.timeGraph(() => localityGraph(knn, weight, bandwidth));
     ctx.checkAborted();

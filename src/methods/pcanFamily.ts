@@ -161,7 +161,7 @@ export function fitPcanLoop(
   const warnings = s.embedding === "labels" ? smallClassWarnings(data, m) : [];
   warnings.push(...unitScaleWarnings(s.owner, data));
 
-  let graph: AdaptiveNeighbourGraph = ctx.timeGraph(() => initialGraph(data, m, s.eps));
+  let graph: AdaptiveNeighbourGraph = ctx.timeGraph(() => initialGraph(data, m, s.eps, ctx.signal));
   let lambda = 1;
   let capped = false;
   let stopReason: StopReason = "max-iterations";
@@ -193,12 +193,23 @@ export function fitPcanLoop(
     if (s.embedding === "unsupervised") {
       // PCAN needs F, the c trailing eigenvectors: exact solve with vectors.
       const spectrum = ctx.timeEigen(() =>
-        laplacianSmallestEigenpairs(L, c + 1, { vectors: true }),
+        laplacianSmallestEigenpairs(L, c + 1, {
+          vectors: true,
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+        }),
       );
       eL = spectrum.values;
       F = (spectrum.vectors as Matrix).leadingColumns(c);
     } else {
-      eL = ctx.timeEigen(() => rankControlEigenvalues(L, c, s.tol, laplacianWarm));
+      eL = ctx.timeEigen(() =>
+        rankControlEigenvalues(
+          L,
+          c,
+          s.tol,
+          laplacianWarm,
+          ctx.signal ? { signal: ctx.signal } : {},
+        ),
+      );
     }
 
     const value =

@@ -88,6 +88,20 @@ export const seedOption = {
   doc: "Seed of the random start vectors of LOBPCG (used only by the lobpcg solver).",
   expert: true,
 } as const satisfies IntegerSpec;
+export const largeScaleOption = {
+  type: "enum",
+  values: ["auto", "always"] as const,
+  default: "auto",
+  doc: 'The large-n paths of the graph steps: k-d tree neighbour search and Laplacian solves that stop once the rank control\'s decision is settled. "auto" uses them from 4000 training samples (or graph components) on; "always" at any size, for checking that they give the same fit.',
+  expert: true,
+} as const satisfies EnumSpec;
+
+/**
+ * Under largeScale "always": components above this many nodes are solved iteratively
+ * (with the decision-driven stop), so that small problems exercise the large-n path.
+ */
+const FORCED_DENSE_COMPONENT_LIMIT = 40;
+
 export const lambdaCapOption = {
   type: "number",
   min: 1,
@@ -150,6 +164,7 @@ export interface QLoopOptionValues {
   weighting?: Weighting;
   solver: ZSolverChoice;
   seed: number;
+  largeScale?: "auto" | "always";
   lambdaCap?: number;
 }
 
@@ -177,6 +192,7 @@ export function qLoopSettings(
     weighting: p.weighting ?? "scaled",
     solver: p.solver,
     seed: p.seed,
+    largeScale: p.largeScale ?? "auto",
     lambdaCap: p.lambdaCap ?? Number.POSITIVE_INFINITY,
     ...fixed,
   };
@@ -198,6 +214,8 @@ export interface QLoopSettings {
   lambdaCap: number;
   solver: ZSolverChoice;
   seed: number;
+  /** The large-n graph paths: by size ("auto", default) or always (for checking). */
+  largeScale?: "auto" | "always";
   /**
    * Keep the reconstruction term -X X^T in Z (default). The paper's literal SPCAN
    * removes it together with the label and L2,1 terms.
@@ -318,6 +336,7 @@ export function fitQLoop(
     );
   }
   const scaled = s.weighting === "scaled";
+  const forceLarge = s.largeScale === "always";
   // alpha = a Tr(XX^T)/Tr(YY^T) with Tr(YY^T) = n for one-hot Y (SPEC section 1).
   const alpha = scaled ? (s.alpha * trG) / n : s.alpha;
   const recon = s.reconstruction === false ? 0 : 1;
@@ -344,7 +363,7 @@ export function fitQLoop(
   let graph: GraphState | null = null;
   let adaptiveGraph: AdaptiveNeighbourGraph | null = null;
   if (graphMode !== "none") {
-    const g0 = ctx.timeGraph(() => initialGraph(data, m as number, s.eps));
+    const g0 = ctx.timeGraph(() => initialGraph(data, m as number, s.eps, ctx.signal));
     adaptiveGraph = g0;
     // The initial graph's state is shared by every fit on this training set.
     graph = ctx.timeGraph(() =>
@@ -373,6 +392,12 @@ export function fitQLoop(
   let byBounds = 0;
   // The Laplacian of the last rank control settled by bounds, whose values are still unsolved.
   let unsolvedL: CsrMatrix | null = null;
+  // The rank control's Laplacian solves: cancellable, and on the large-n path at any
+  // size under largeScale "always".
+  const laplacianOptions = {
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(forceLarge ? { denseLimit: FORCED_DENSE_COMPONENT_LIMIT, decisionMinSize: 1 } : {}),
+  };
 
   for (let t = 1; t <= s.maxIter; t++) {
     iterations = t;
@@ -437,7 +462,9 @@ export function fitQLoop(
         unsolvedL = L;
         byBounds++;
       } else {
-        const values = ctx.timeEigen(() => rankControlEigenvalues(L, c, s.tol, laplacianWarm));
+        const values = ctx.timeEigen(() =>
+          rankControlEigenvalues(L, c, s.tol, laplacianWarm, laplacianOptions),
+        );
         eL = values;
         unsolvedL = null;
         control = rankControl({
@@ -489,6 +516,8 @@ export function fitQLoop(
         adaptiveGraph = labelledAdaptiveGraph(Pn, labels.codes, lambda, {
           m: m as number,
           eps: s.eps,
+          strategy: forceLarge ? "tree" : "auto",
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
         });
         graph = graphOf(adaptiveGraph as AdaptiveNeighbourGraph);
       });
@@ -499,7 +528,7 @@ export function fitQLoop(
   if (unsolvedL !== null) {
     const L = unsolvedL;
     const before = ctx.eigenMs;
-    eL = ctx.timeEigen(() => rankControlEigenvalues(L, c, s.tol, laplacianWarm));
+    eL = ctx.timeEigen(() => rankControlEigenvalues(L, c, s.tol, laplacianWarm, laplacianOptions));
     laplacianMs += ctx.eigenMs - before;
   }
   const W = multiply(data.X.transpose(), Q);

@@ -15,6 +15,7 @@ import { defineMethod } from "./descriptor.js";
 import {
   labelAndSparsityOptions,
   lambdaCapOption,
+  largeScaleOption,
   multiplierSpec,
   QLoopEstimator,
   qLoopOptions,
@@ -28,6 +29,7 @@ const OPTIONS = {
   delta: multiplierSpec("Weight of the adaptive graph term delta"),
   m: neighboursOption,
   ...qLoopOptions,
+  largeScale: largeScaleOption,
   lambdaCap: lambdaCapOption,
 } as const satisfies OptionSchema;
 

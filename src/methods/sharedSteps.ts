@@ -31,8 +31,15 @@ export function trainingSvd(data: TrainingData): ThinSvd {
  * The initial adaptive-neighbour graph (Algorithms 2 and 3, first line: d_ij =
  * ||x_i - x_j||^2 on the centred data), cached per (m, eps).
  */
-export function initialGraph(data: TrainingData, m: number, eps: number): AdaptiveNeighbourGraph {
-  return data.cached(`initialGraph:${m}:${eps}`, () => initialAdaptiveGraph(data.X, { m, eps }));
+export function initialGraph(
+  data: TrainingData,
+  m: number,
+  eps: number,
+  signal?: AbortSignal,
+): AdaptiveNeighbourGraph {
+  return data.cached(`initialGraph:${m}:${eps}`, () =>
+    initialAdaptiveGraph(data.X, { m, eps, ...(signal ? { signal } : {}) }),
+  );
 }
 
 /**

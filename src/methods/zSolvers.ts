@@ -14,7 +14,7 @@
  * Both give the same subspace (tested); `chooseZSolver` picks by size.
  */
 import { ValidationError } from "../core/errors.js";
-import { laplacianTrace } from "../graph/laplacian.js";
+import { symmetricLaplacianTrace } from "../graph/laplacian.js";
 import { lobpcg } from "../linalg/eigen/lobpcg.js";
 import { trailingEigenpairs } from "../linalg/eigen/symmetricEigen.js";
 import { multiply } from "../linalg/kernels/gemm.js";
@@ -146,7 +146,6 @@ class OperatorZSolver implements ZSolver {
   /** U^T, kept so that U^T V needs no transpose of the n x r factor per product. */
   private readonly Ut: Matrix;
   private readonly s2: Float64Array;
-  private readonly H: Matrix;
   private readonly alpha: number;
   private readonly recon: number;
   private readonly codes: Int32Array;
@@ -170,16 +169,7 @@ class OperatorZSolver implements ZSolver {
     this.recon = recon;
     this.U = svd.U;
     this.Ut = data.cached("operator:Ut", () => svd.U.transpose());
-    const r = svd.rank;
     this.s2 = Float64Array.from(svd.s, (v) => v * v);
-    // H = U S^2, so that H H^T = G^2 and Tr(G L G) = Tr(H^T L H).
-    this.H = data.cached("operator:H", () => {
-      const H = svd.U.clone();
-      for (let i = 0; i < H.rows; i++) {
-        for (let j = 0; j < r; j++) H.data[i * r + j] *= this.s2[j];
-      }
-      return H;
-    });
     this.alpha = alpha;
     this.codes = codes;
     this.c = c;
@@ -199,7 +189,9 @@ class OperatorZSolver implements ZSolver {
   }
 
   graphTerm(S: CsrMatrix, L: CsrMatrix): ZGraph {
-    return { L, trM: laplacianTrace(S, this.H), M: null };
+    // Tr(G L G) = Tr(H^T L H) with H = U S^2 (H H^T = G^2), without forming H. S is the
+    // symmetrised graph (symmetrizeGraph), so each edge can be visited once.
+    return { L, trM: symmetricLaplacianTrace(S, this.U, this.s2), M: null };
   }
 
   solve(beta: number, Dd: Float64Array, delta: number, graph: ZGraph | null): ZSolution {

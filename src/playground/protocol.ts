@@ -33,7 +33,7 @@ export type Request =
       readonly bytes: ArrayBuffer;
       readonly options: ReadOptions;
       /**
-       * A separate labels file (one label per line, or a 1-D .npy), as the library's
+       * A separate labels file (one label per line, a 1-D .npy or an idx1 file), as the library's
        * `labelsFile`: the data file then holds X only. For formats that keep the
        * labels apart, such as IDX image and label files.
        */

@@ -12,7 +12,7 @@ import {
   attachLabels,
   decompressionStreamInflate,
   type LoadedDataset,
-  labelsFromBytes,
+  labelsFromBytesAsync,
   type ParseOptions,
   parseBytes,
 } from "../formats/index.js";
@@ -268,7 +268,12 @@ async function readDataset(request: Extract<Request, { type: "load" }>): Promise
   const labels = new Uint8Array(request.labels.bytes);
   return attachLabels(
     data,
-    labelsFromBytes(labels, request.labels.file, withoutLabels),
+    await labelsFromBytesAsync(
+      labels,
+      request.labels.file,
+      withoutLabels,
+      decompressionStreamInflate,
+    ),
     request.labels.file,
     withoutLabels,
   );

@@ -1,16 +1,22 @@
 /**
- * The browser's way of reading compressed MAT v5 variables (every stream inflated
- * ahead with `DecompressionStream`, which Node has too) against the Node way
- * (node:zlib, synchronously, on demand): the same data set, or the same error
- * message, for real files, hand-built corrupt ones and mutated copies.
+ * The browser's way of reading compressed MAT v5 variables and gzip-compressed IDX
+ * files (every stream inflated ahead with `DecompressionStream`, which Node has too)
+ * against the Node way (node:zlib, synchronously, on demand): the same data set, or
+ * the same error message, for real files, hand-built corrupt ones and mutated copies.
  */
 
 import { readFileSync } from "node:fs";
-import { deflateSync } from "node:zlib";
+import { deflateSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decompressionStreamInflate, hasDecompressionStream } from "../../src/formats/inflate.js";
-import { parseBytes, parseBytesSync } from "../../src/formats/parse.js";
+import {
+  labelsFromBytes,
+  labelsFromBytesAsync,
+  type ParseOptions,
+  parseBytes,
+  parseBytesSync,
+} from "../../src/formats/parse.js";
 import { nodeInflater } from "../../src/io/zlib.js";
 import { dataFile } from "../helpers/data.js";
 import { MI, matrixPayload, numeric, writeMatV5 } from "../io/matWriter.js";
@@ -33,11 +39,15 @@ function summary(run: () => { X: { data: Float64Array; rows: number }; y: unknow
   }
 }
 
-async function both(bytes: Uint8Array, file: string): Promise<[Outcome, Outcome]> {
-  const sync = summary(() => parseBytesSync(bytes, file, {}, nodeInflater));
+async function both(
+  bytes: Uint8Array,
+  file: string,
+  options: ParseOptions = {},
+): Promise<[Outcome, Outcome]> {
+  const sync = summary(() => parseBytesSync(bytes, file, options, nodeInflater));
   let asyncOutcome: Outcome;
   try {
-    const ds = await parseBytes(bytes, file, {}, decompressionStreamInflate);
+    const ds = await parseBytes(bytes, file, options, decompressionStreamInflate);
     asyncOutcome = summary(() => ds);
   } catch (err) {
     asyncOutcome = { ok: false, error: `${(err as Error).name}: ${(err as Error).message}` };
@@ -128,6 +138,89 @@ describe("MAT v5 with an asynchronous inflater", () => {
         },
       ),
       { numRuns: 300, seed: 14 },
+    );
+  });
+});
+
+/** An IDX file (uint8, big-endian sizes) of `values` with `shape`. */
+function idxFile(shape: number[], values: number[]): Uint8Array {
+  const out = new Uint8Array(4 + 4 * shape.length + values.length);
+  out[2] = 0x08;
+  out[3] = shape.length;
+  shape.forEach((d, i) => {
+    new DataView(out.buffer).setUint32(4 + 4 * i, d, false);
+  });
+  out.set(values, 4 + 4 * shape.length);
+  return out;
+}
+
+const IMAGES = idxFile(
+  [4, 2, 3],
+  Array.from({ length: 24 }, (_, i) => (i * 29) % 256),
+);
+const FEATURES: ParseOptions = { labels: "optional" };
+
+describe("gzip-compressed IDX with an asynchronous inflater", () => {
+  it("reads raw and gzip images exactly as node:zlib does", async () => {
+    for (const bytes of [IMAGES, new Uint8Array(gzipSync(IMAGES))]) {
+      const [sync, async_] = await both(bytes, "train-images-idx3-ubyte.gz", FEATURES);
+      expect(sync.ok).toBe(true);
+      expect(async_).toEqual(sync);
+    }
+  });
+
+  it("reads gzip idx1 labels as node:zlib does, errors included", async () => {
+    const limits = {};
+    const outcome = async (run: () => Promise<unknown>) =>
+      run().then(
+        (r) => ({ ok: true, r }),
+        (e: Error) => ({ ok: false, error: `${e.name}: ${e.message}` }),
+      );
+    const labels = new Uint8Array(gzipSync(idxFile([4], [3, 1, 3, 0])));
+    const truncated = labels.subarray(0, labels.length - 9);
+    const square = new Uint8Array(gzipSync(idxFile([2, 2], [1, 2, 3, 4])));
+    for (const bytes of [labels, truncated, square]) {
+      const sync = await outcome(
+        async () => labelsFromBytes(bytes, "y.idx1.gz", limits, nodeInflater).labels,
+      );
+      const async_ = await outcome(
+        async () =>
+          (await labelsFromBytesAsync(bytes, "y.idx1.gz", limits, decompressionStreamInflate))
+            .labels,
+      );
+      expect(async_).toEqual(sync);
+    }
+  });
+
+  it("stops a gzip bomb at maxBytes with the same message", async () => {
+    const bomb = new Uint8Array(gzipSync(idxFile([1, 200_000], new Array(200_000).fill(0))));
+    const [sync, async_] = await both(bomb, "bomb.idx3.gz", { ...FEATURES, maxBytes: 65536 });
+    expect(sync.ok).toBe(false);
+    if (!sync.ok)
+      expect(sync.error).toMatch(/inflates to more than 64.0 KiB \(the maxBytes limit\)/);
+    expect(async_).toEqual(sync);
+  });
+
+  it("agrees with node:zlib on mutated copies of a gzip file", async () => {
+    const gz = new Uint8Array(gzipSync(IMAGES));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.array(
+            fc.tuple(fc.integer({ min: 0, max: gz.length - 1 }), fc.integer({ min: 0, max: 255 })),
+            { minLength: 1, maxLength: 4 },
+          ),
+          fc.integer({ min: 0, max: gz.length - 1 }).map((cut) => [cut] as const),
+        ),
+        async (edit) => {
+          let bytes = gz.slice();
+          if (edit.length === 1 && typeof edit[0] === "number") bytes = bytes.subarray(0, edit[0]);
+          else for (const [at, value] of edit as [number, number][]) bytes[at] = value;
+          const [sync, async_] = await both(bytes, "mutated-idx3-ubyte.gz", FEATURES);
+          expect(async_).toEqual(sync);
+        },
+      ),
+      { numRuns: 300, seed: 15 },
     );
   });
 });

@@ -18,6 +18,7 @@ import {
   graphDegrees,
   graphLaplacian,
   laplacianTrace,
+  symmetricLaplacianTrace,
   symmetrizeGraph,
 } from "../../src/graph/laplacian.js";
 import { Matrix } from "../../src/linalg/matrix.js";
@@ -166,6 +167,24 @@ describe("objective pieces", () => {
     // For a non-symmetric S it is the trace for the Laplacian of (S + S^T)/2.
     expect(laplacianTrace(S, P)).toBeCloseTo(laplacianTrace(Ssym, P), 12);
     expect(classLaplacianTrace(S, codes)).toBeCloseTo(classLaplacianTrace(Ssym, codes), 14);
+    // Each edge once for a symmetric S (the matrix-free Z solver's Tr(G L G)), odd and even widths.
+    for (const F of [P, Y, P.leadingColumns(1)]) {
+      const ref = laplacianTrace(Ssym, F);
+      expect(Math.abs(symmetricLaplacianTrace(Ssym, F) - ref)).toBeLessThanOrEqual(1e-13 * ref);
+    }
+    // Column weights w: the trace of F diag(w) without forming it.
+    const w = Float64Array.from({ length: P.cols }, (_, t) => 0.5 + t);
+    const scaled = new Matrix(
+      P.rows,
+      P.cols,
+      P.data.map((v, q) => v * w[q % P.cols]),
+    );
+    const ref = laplacianTrace(Ssym, scaled);
+    expect(Math.abs(symmetricLaplacianTrace(Ssym, P, w) - ref)).toBeLessThanOrEqual(1e-13 * ref);
+    expect(() => symmetricLaplacianTrace(Ssym, P, new Float64Array(1))).toThrow(/'columnWeights'/);
+    expect(() => symmetricLaplacianTrace(Ssym, Y.leadingColumns(1).transpose())).toThrow(
+      /'F'.*20 rows/,
+    );
   });
 });
 

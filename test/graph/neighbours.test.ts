@@ -78,6 +78,11 @@ describe("labelled neighbour search", () => {
         });
         expect(full.indices).toEqual(auto.indices);
         expect(full.distances).toEqual(auto.distances);
+        // The k-d tree search (auto's choice for large n) gives the same ranking.
+        const tree = labelledNeighbours(P, codes, lambda, count, { strategy: "tree" });
+        expect(tree.indices).toEqual(auto.indices);
+        expect(tree.distances).toEqual(auto.distances);
+        expect(tree.primary).toEqual(auto.primary);
       }),
       { numRuns: 150 },
     );

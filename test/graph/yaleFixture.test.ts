@@ -90,7 +90,7 @@ describe("the graph on Yale agrees with the NumPy reference", () => {
 
   for (const update of fixture.updates.filter((u) => u.lambda <= 2 ** 20)) {
     it(`update at lambda = 2^${Math.log2(update.lambda)}: S and gamma`, () => {
-      for (const strategy of ["auto", "full"] as const) {
+      for (const strategy of ["auto", "full", "tree"] as const) {
         const g = labelledAdaptiveGraph(P, codes, update.lambda, { m, strategy });
         expectSameEntries(g.S, update.S, () => 1e-12);
         expectRelative(g.gamma, update.gamma, 1e-12);

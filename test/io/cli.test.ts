@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runCli } from "../../src/cli/main.js";
+import { DATASETS } from "../../src/io/registry.js";
 import { dataFile, fixtureFile, repoRoot } from "../helpers/data.js";
 
 interface Run {
@@ -64,6 +65,7 @@ describe("sdspcaan datasets", () => {
       "ORL",
       "COIL20",
       "YaleB",
+      "FashionMNIST",
     ]) {
       expect(r.stdout).toMatch(new RegExp(`^${name}\\s`, "m"));
     }
@@ -71,16 +73,23 @@ describe("sdspcaan datasets", () => {
     const json = await cli(["datasets", "list", "--json", "--data-dir", dir]);
     const rows = JSON.parse(json.stdout) as { name: string; source: string | null }[];
     expect(rows.find((x) => x.name === "ORL")?.source).toBe("data-dir");
-    expect(rows).toHaveLength(10);
+    expect(rows).toHaveLength(11);
   });
 
-  it("list finds every data set in the repository's data/ when nothing else is given", async () => {
+  it("list finds every shipped data set in the repository's data/ when nothing else is given", async () => {
     vi.stubEnv("SDSPCAAN_DATA", "");
     try {
       const r = await cli(["datasets", "list", "--json"]);
       expect(r.code).toBe(0);
       const rows = JSON.parse(r.stdout) as { name: string; path: string; source: string }[];
+      const shipped = new Set(DATASETS.filter((d) => d.shipped !== false).map((d) => d.name));
+      expect(rows.filter((row) => shipped.has(row.name))).toHaveLength(shipped.size);
       for (const row of rows) {
+        if (!shipped.has(row.name)) {
+          // Fashion-MNIST: wherever this machine has it, never in data/.
+          expect(row.source, row.name).not.toBe("repository");
+          continue;
+        }
         expect(row.source, row.name).toBe("repository");
         expect(row.path).toBe(join(repoRoot, "data", basename(row.path)));
       }

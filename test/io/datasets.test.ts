@@ -138,7 +138,9 @@ describe("the paper's data files", () => {
   });
 
   it("the registry agrees with every file that loads", async () => {
-    for (const entry of DATASETS) {
+    // Fashion-MNIST does not ship in data/: test/io/idx.test.ts checks its entry on
+    // small generated files.
+    for (const entry of DATASETS.filter((d) => d.shipped !== false)) {
       const { X, y } = await load(entry.file);
       const sizes = Object.values(classCounts(y));
       expect([X.rows, X.cols, sizes.length]).toEqual([

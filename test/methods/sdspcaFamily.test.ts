@@ -313,6 +313,22 @@ describe("the matrix-free LOBPCG path", () => {
     }
   });
 
+  it("with the large-n graph paths forced (k-d tree search, decision-driven Laplacian solves), gives the dense path's subspace, iterations and lambda trace", () => {
+    for (const [seed, n, d, c, sep, opts] of [
+      [12, 90, 30, 3, 3, { k: 5 }],
+      [15, 240, 30, 4, 1.5, { k: 4, m: 8 }],
+      [16, 300, 20, 5, 0.8, { k: 6, alpha: 0.5, delta: 3 }],
+    ] as const) {
+      const { X, y } = blobs(seed, n, d, c, sep);
+      const dense = new SDSPCAAN({ ...opts, solver: "dense" }).fit(X, y);
+      const large = new SDSPCAAN({ ...opts, solver: "lobpcg", largeScale: "always" }).fit(X, y);
+      expect(large.fitInfo.iterations).toBe(dense.fitInfo.iterations);
+      expect(large.fitInfo.lambdaTrace).toEqual(dense.fitInfo.lambdaTrace);
+      expect(large.fitInfo.stopReason).toBe(dense.fitInfo.stopReason);
+      expect(maxPrincipalAngle(dense.components, large.components)).toBeLessThan(1e-6);
+    }
+  });
+
   it("auto picks dense up to 2000 samples, 3000 when k > 20, never above", () => {
     expect(autoZSolver(2000, 10)).toBe("dense");
     expect(autoZSolver(2001, 10)).toBe("lobpcg");

@@ -1,17 +1,24 @@
 /**
- * `sdspcaan datasets list | info | fetch`: the paper's data sets, where they are
- * found, what a data file holds, and downloading into the cache.
+ * `sdspcaan datasets list | info | splits | fetch`: the registry's data sets, where
+ * they are found, what a data file holds, the split file of a data set with its own
+ * test set, and downloading into the cache.
  */
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import { ValidationError } from "../../core/errors.js";
 import { encodeLabels, type Label } from "../../core/validate.js";
+import {
+  PREDEFINED_VAL_FRACTION,
+  predefinedTestSplit,
+  splitsToJSON,
+} from "../../experiment/splits.js";
 import { formatBytes } from "../../formats/limits.js";
 import { type FetchProgress, fetchDataset, sha256File } from "../../io/fetch.js";
 import { type LoadOptions, openDataset } from "../../io/load.js";
 import { dataDirectories, defaultCacheDir, locateDataFile } from "../../io/locate.js";
 import { DATASETS, type DatasetEntry } from "../../io/registry.js";
-import { addLabelColumnOption, labelColumnFlag, parseLabelColumn } from "./shared.js";
+import { checkOutputFile, writeFileAtomic } from "../outputs.js";
+import { addLabelColumnOption, labelColumnFlag, parseInteger, parseLabelColumn } from "./shared.js";
 
 function out(text: string): void {
   process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
@@ -30,7 +37,10 @@ function table(rows: string[][]): string {
 }
 
 function listCommand(opts: { dataDir?: string; json?: boolean }): void {
-  const rows = DATASETS.map((d) => ({ entry: d, found: locateDataFile(d.file, opts) }));
+  const rows = DATASETS.map((d) => ({
+    entry: d,
+    found: locateDataFile(d.file, { ...opts, systemDirs: d.systemDirs }),
+  }));
   if (opts.json) {
     out(
       JSON.stringify(
@@ -81,7 +91,7 @@ interface InfoOptions {
   format?: string;
 }
 
-const FORMATS = ["auto", "mat", "hdf5", "npy", "csv", "tsv"] as const;
+const FORMATS = ["auto", "mat", "hdf5", "npy", "idx", "csv", "tsv"] as const;
 
 async function infoCommand(nameOrPath: string, opts: InfoOptions): Promise<void> {
   if (opts.format !== undefined && !(FORMATS as readonly string[]).includes(opts.format)) {
@@ -270,11 +280,47 @@ async function fetchCommand(
   );
 }
 
+/**
+ * `datasets splits`: the split file of a data set with its own test set, for
+ * `experiment --splits`: test = the data set's test samples, validation = a seeded
+ * sixth of its training samples (per repeat), training = the rest.
+ */
+async function splitsCommand(
+  name: string,
+  opts: { out: string; repeats?: string; seed?: string; dataDir?: string },
+): Promise<void> {
+  const repeats = parseInteger("--repeats", opts.repeats, 1) ?? 10;
+  const seed = parseInteger("--seed", opts.seed, 0, 2 ** 32 - 1) ?? 0;
+  // Before the data set is read: a bad --out should not wait for 70,000 images.
+  checkOutputFile("--out", opts.out);
+  const { dataset, entry } = await openDataset(name, opts.dataDir ? { dataDir: opts.dataDir } : {});
+  const test = dataset.predefinedTest;
+  if (test === undefined) {
+    throw new ValidationError(
+      "dataset",
+      `${entry?.name ?? name} has no test set of its own; 'experiment' draws its seeded splits itself.`,
+    );
+  }
+  const label = entry?.name ?? name;
+  const splits = Array.from({ length: repeats }, (_, repeat) =>
+    predefinedTestSplit(dataset.X.rows, test, { validation: true, seed, dataset: label, repeat }),
+  );
+  writeFileAtomic(
+    "--out",
+    opts.out,
+    `${JSON.stringify(splitsToJSON(splits, { dataset: label, seed, predefinedTest: true }))}\n`,
+  );
+  const s = splits[0];
+  out(
+    `${label}: ${repeats} split(s) written to ${opts.out}: train ${s.train.length} / validation ${s.val.length} (a seeded ${Math.round(PREDEFINED_VAL_FRACTION * 100)} % of the training samples) / test ${s.test.length} (the data set's own test set)`,
+  );
+}
+
 export function registerDatasetsCommand(program: Command): void {
   const datasets = program
     .command("datasets")
     .description(
-      "The paper's data sets: list them, describe a data file, download into the cache.",
+      "The registry's data sets: list them, describe a data file, write the split file of one with its own test set, download into the cache.",
     );
 
   datasets
@@ -301,11 +347,29 @@ export function registerDatasetsCommand(program: Command): void {
     "--label-column",
   );
   info
-    .option("--labels-file <path>", "read the labels from this file (one per line, or a 1-D .npy)")
+    .option(
+      "--labels-file <path>",
+      "read the labels from this file (one per line, a 1-D .npy or an idx1 file)",
+    )
     .option("--transpose", "the stored matrix has samples as columns")
     .option("--format <format>", `force the file format (${FORMATS.join(", ")})`)
     .option("--json", "print JSON")
     .action((dataset: string, opts: InfoOptions) => infoCommand(dataset, opts));
+
+  datasets
+    .command("splits")
+    .description(
+      "Write the split file of a data set that comes with its own test set (FashionMNIST), for 'experiment --splits': validation is a seeded sixth of the training samples.",
+    )
+    .argument("<name>", "registry name, e.g. FashionMNIST")
+    .requiredOption("--out <file>", "split file to write (JSON)")
+    .option("--repeats <r>", "number of splits (validation draws)", "10")
+    .option("--seed <s>", "base seed of the validation draws", "0")
+    .option("--data-dir <dir>", "look here first for data files")
+    .action(
+      (name: string, opts: { out: string; repeats?: string; seed?: string; dataDir?: string }) =>
+        splitsCommand(name, opts),
+    );
 
   datasets
     .command("fetch")

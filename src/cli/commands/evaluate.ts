@@ -1,12 +1,13 @@
 /**
- * `sdspcaan evaluate`: one fit of the protocol on one split (from a split file, or
- * the seeded split the experiment would use), with its validation and test BCA,
- * iterations and fit time.
+ * `sdspcaan evaluate`: one fit of the protocol on one split (from a split file, the
+ * seeded split the experiment would use, or the data set's own test set with every
+ * other sample for training), with its validation and test BCA, iterations and fit
+ * time.
  */
 import type { Command } from "commander";
 import { ValidationError } from "../../core/errors.js";
-import { makeSplit, type Split, splitSeed } from "../../experiment/splits.js";
-import { evaluateModel, prepareSplit } from "../../experiment/units.node.js";
+import { makeSplit, predefinedTestSplit, type Split, splitSeed } from "../../experiment/splits.js";
+import { evaluateModel, evaluateOnTest, prepareSplit } from "../../experiment/units.node.js";
 import { createMethod } from "../../methods/registry.js";
 import { withFitProgress } from "./progress.js";
 import {
@@ -71,31 +72,49 @@ export function registerEvaluateCommand(program: Command): void {
       const model = createMethod(method, options);
       const data = await loadData(flags);
       requireSamples(data, 3, "a split into training, validation and test parts");
-      const split: Split =
-        flags.splits !== undefined
-          ? splitOfFile(flags.splits, repeat, data.X.rows)
-          : makeSplit(data.X.rows, {
-              seed,
-              dataset: data.name,
-              repeat,
-              stratify: flags.stratify === true,
-              ...(flags.stratify ? { y: data.y } : {}),
-            });
+      let split: Split;
+      const predefined = flags.splits === undefined ? data.predefinedTest : undefined;
+      if (predefined !== undefined) {
+        // The data set's own test set; every other sample trains (no validation part).
+        if (repeat !== 0 || flags.stratify) {
+          throw new ValidationError(
+            flags.stratify ? "stratify" : "repeat",
+            `${data.name} comes with its own test set, so there is one split: --repeat and --stratify do not apply.`,
+          );
+        }
+        split = predefinedTestSplit(data.X.rows, predefined, { validation: false });
+      } else {
+        split =
+          flags.splits !== undefined
+            ? splitOfFile(flags.splits, repeat, data.X.rows)
+            : makeSplit(data.X.rows, {
+                seed,
+                dataset: data.name,
+                repeat,
+                stratify: flags.stratify === true,
+                ...(flags.stratify ? { y: data.y } : {}),
+              });
+      }
       const prepared = prepareSplit({ name: data.name, X: data.X, y: data.y }, split, preprocess);
       // The fit runs on this thread: Ctrl-C ends the process (nothing is written).
       withFitProgress(flags.progress !== false, (callbacks) =>
         model.fitPrepared(prepared.data, callbacks),
       );
-      const { valBCA, testBCA } = evaluateModel(model, prepared);
+      const { valBCA, testBCA } =
+        split.val.length > 0
+          ? evaluateModel(model, prepared)
+          : { valBCA: null, testBCA: evaluateOnTest(model, prepared) };
       const info = model.fitInfo;
       const result = {
         dataset: data.name,
         method,
         params: model.params,
         repeat,
-        ...(flags.splits === undefined
-          ? { seed, splitSeed: splitSeed(seed, data.name, repeat) }
-          : { splits: flags.splits }),
+        ...(predefined !== undefined
+          ? { split: "predefined" }
+          : flags.splits === undefined
+            ? { seed, splitSeed: splitSeed(seed, data.name, repeat) }
+            : { splits: flags.splits }),
         preprocess,
         sizes: { train: split.train.length, val: split.val.length, test: split.test.length },
         valBCA,
@@ -112,14 +131,14 @@ export function registerEvaluateCommand(program: Command): void {
         return;
       }
       out(
-        `${model.displayName} on ${data.name}, split ${repeat} (train ${split.train.length} / validation ${split.val.length} / test ${split.test.length}, ${preprocess}), ${Object.entries(
+        `${model.displayName} on ${data.name}, ${predefined !== undefined ? "its own test set" : `split ${repeat}`} (train ${split.train.length} / validation ${split.val.length} / test ${split.test.length}, ${preprocess}), ${Object.entries(
           model.params as Record<string, unknown>,
         )
           .filter(([name]) => ["k", "alpha", "beta", "delta", "eta", "m"].includes(name))
           .map(([name, v]) => `${name} = ${v === null ? "auto" : String(v)}`)
           .join(", ")}:`,
       );
-      out(`  validation BCA  ${(100 * valBCA).toFixed(2)} %`);
+      if (valBCA !== null) out(`  validation BCA  ${(100 * valBCA).toFixed(2)} %`);
       out(`  test BCA        ${(100 * testBCA).toFixed(2)} %`);
       out(
         `  iterations      ${info.iterations} (${info.converged ? "converged" : `not converged: ${info.stopReason}`})`,

@@ -225,6 +225,8 @@ export interface LoadedData {
   readonly y: Label[];
   readonly name: string;
   readonly path: string;
+  /** Rows of the data set's own test set (Fashion-MNIST), when it comes with one. */
+  readonly predefinedTest?: Int32Array;
 }
 
 /** Opens `--data` (a file path or a registry name); the labels must be there. */
@@ -260,6 +262,8 @@ export interface FeatureData {
   readonly y: Label[] | null;
   readonly name: string;
   readonly path: string;
+  /** Rows of the data set's own test set (Fashion-MNIST), when it comes with one. */
+  readonly predefinedTest?: Int32Array;
 }
 
 /**
@@ -282,12 +286,13 @@ async function openData(flags: DataFlags, labels: "required" | "optional"): Prom
   });
   const base = opened.path.split(/[\\/]/).pop() ?? opened.path;
   const name = opened.entry?.name ?? base.replace(/\.[^.]+$/, "");
-  const { info } = opened.dataset;
+  const { info, predefinedTest } = opened.dataset;
   return {
     X: opened.dataset.X,
     y: info.yVar === null ? null : [...opened.dataset.y],
     name,
     path: opened.path,
+    ...(predefinedTest ? { predefinedTest } : {}),
   };
 }
 

@@ -39,6 +39,13 @@ export interface ChebyshevOptions {
   readonly maxIterations?: number;
   readonly seed?: number;
   readonly signal?: AbortSignal;
+  /**
+   * Called after every Rayleigh-Ritz step with the k smallest Ritz values and their
+   * residual norms; returning true ends the iteration there (the caller has what it
+   * needs, e.g. a decision these bounds already settle). `converged` is then false
+   * unless the tolerance was met too.
+   */
+  readonly stop?: (values: Float64Array, residualNorms: Float64Array) => boolean;
 }
 
 export interface ChebyshevResult {
@@ -148,6 +155,7 @@ export function chebyshevSmallestEigenpairs(
       converged = true;
       break;
     }
+    if (kk === k && options.stop?.(theta.slice(0, k), residuals)) break;
     if (it === maxIterations) break;
     cut = Math.min(Math.max(theta[m - 1], theta[0] + 1e-12 * upper), upper * (1 - 1e-12));
     // Scale the polynomial to about 1 just below the lowest Ritz value (no overflow).

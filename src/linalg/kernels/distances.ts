@@ -16,7 +16,7 @@
  * The bounded heaps below compare that pair, so the result does not depend on the
  * order in which candidates are offered.
  */
-import { ValidationError } from "../../core/errors.js";
+import { throwIfAborted, ValidationError } from "../../core/errors.js";
 import { dot } from "../basic.js";
 import { Matrix } from "../matrix.js";
 import { gemmABtRaw } from "./gemm.js";
@@ -331,6 +331,8 @@ export interface PairScanOptions {
   readonly active?: number;
   readonly term?: SecondTerm;
   readonly blockRows?: number;
+  /** Checked between row blocks: a long search (n^2 d work) stops within a block of work. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -394,6 +396,7 @@ export function scanNearestPairs(
   const rest = total - active;
   const buf = new Float64Array(Math.min(step, active) * Math.max(active, rest));
   for (let i0 = 0; i0 < active; i0 += step) {
+    throwIfAborted(options.signal);
     const i1 = Math.min(i0 + step, active);
     const mb = i1 - i0;
     // Pairs among query rows: row a against positions b < a (lower triangle).
@@ -478,7 +481,7 @@ function scanRow(
 export function nearestNeighbours(
   X: Matrix,
   count: number,
-  { blockRows }: { blockRows?: number } = {},
+  { blockRows, signal }: { blockRows?: number; signal?: AbortSignal } = {},
 ): TwoPartNeighbours {
   const n = X.rows;
   if (!Number.isInteger(count) || count < 1 || count > n - 1) {
@@ -489,7 +492,7 @@ export function nearestNeighbours(
   }
   checkFinite("nearestNeighbours", "X", X);
   const heaps = new NeighbourHeaps(n, count);
-  scanNearestPairs(X, squaredRowNorms(X), heaps, { blockRows });
+  scanNearestPairs(X, squaredRowNorms(X), heaps, { blockRows, ...(signal ? { signal } : {}) });
   return heaps.sorted(0);
 }
 

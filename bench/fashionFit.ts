@@ -1,0 +1,83 @@
+/**
+ * One Fashion-MNIST fit, run as a child process by the `scaling` suite (under
+ * `/usr/bin/time -v` for the peak resident memory): `tsx bench/fashionFit.ts <method>
+ * <n> <k> [option=value ...]`. Trains on the first n of the 60,000 training images
+ * (train-zscore with the statistics of those n), projects the 10,000 test images and
+ * prints one JSON line: iterations, the fit's time split, the 1-NN time and the test
+ * BCA (1-NN on standardised projections, the paper's classifier). The data set is
+ * found through the registry (--data-dir / $SDSPCAAN_DATA / the repository's data/ /
+ * ../shared/data / the cache / /usr/share/datasets).
+ */
+import { balancedAccuracy } from "../src/classify/metrics.js";
+import { NearestNeighbour1 } from "../src/classify/nearestNeighbour.js";
+import { preprocessSplit } from "../src/experiment/preprocess.js";
+import { predefinedTestSplit } from "../src/experiment/splits.js";
+import { openDataset } from "../src/io/load.js";
+import { createMethod } from "../src/methods/registry.js";
+
+const [method = "sdspcaan", nArg = "10000", kArg = "10", ...rest] = process.argv.slice(2);
+const options: Record<string, unknown> = {};
+for (const kv of rest) {
+  const [key, value] = kv.split("=");
+  options[key] = Number.isNaN(Number(value)) ? value : Number(value);
+}
+const t0 = performance.now();
+const opened = await openDataset("FashionMNIST", {
+  ...(process.env.SDSPCAAN_DATA ? { dataDir: process.env.SDSPCAAN_DATA } : {}),
+});
+const { X, y, predefinedTest } = opened.dataset;
+const whole = predefinedTestSplit(X.rows, predefinedTest as Int32Array, { validation: false });
+const n = Math.min(Number(nArg), whole.train.length);
+// The first n training images, standardised with their own statistics (train-zscore).
+const split = { ...whole, train: whole.train.subarray(0, n) };
+const { train: Xtrain, test: Xtest } = preprocessSplit(X, split, "train-zscore");
+const yTrain = Array.from(split.train, (i) => y[i]);
+const yTest = Array.from(split.test, (i) => y[i]);
+const t1 = performance.now();
+const model = createMethod(method, { k: Number(kArg), ...options });
+// One progress line per outer iteration on stderr (wall and CPU seconds since the fit
+// began), so that a long fit can be followed and extrapolated while it runs.
+const cpu0 = process.cpuUsage();
+model.fit(Xtrain, yTrain, {
+  onProgress: (p) => {
+    const cpu = process.cpuUsage(cpu0);
+    process.stderr.write(
+      `${JSON.stringify({
+        iteration: p.iteration,
+        lambda: p.lambda ?? null,
+        wall_s: Math.round(performance.now() - t1) / 1000,
+        cpu_s: Math.round((cpu.user + cpu.system) / 1e3) / 1000,
+      })}\n`,
+    );
+  },
+});
+const t2 = performance.now();
+const nn = new NearestNeighbour1().fit(model.transform(Xtrain), yTrain);
+const predicted = nn.predict(model.transform(Xtest));
+const t3 = performance.now();
+const info = model.fitInfo;
+const details = (info.details ?? {}) as Record<string, unknown>;
+process.stdout.write(
+  `${JSON.stringify({
+    method,
+    n,
+    k: Number(kArg),
+    options,
+    source: opened.source,
+    load_ms: Math.round(t1 - t0),
+    fit_ms: Math.round(t2 - t1),
+    eigen_ms: Math.round(info.timings.eigenMs),
+    graph_ms: Math.round(info.timings.graphMs),
+    other_ms: Math.round(info.timings.otherMs),
+    laplacian_ms:
+      typeof details.laplacianEigenMs === "number" ? Math.round(details.laplacianEigenMs) : null,
+    nn_ms: Math.round(t3 - t2),
+    iterations: info.iterations,
+    converged: info.converged,
+    stop: info.stopReason,
+    solver: info.solver ?? null,
+    lobpcg_iterations: details.lobpcgIterations ?? null,
+    lambda_final: details.lambdaFinal ?? null,
+    test_bca: Math.round(1e4 * balancedAccuracy(yTest, predicted)) / 1e4,
+  })}\n`,
+);

@@ -1,0 +1,291 @@
+/**
+ * IDX files, the format of MNIST and its relatives (Fashion-MNIST, KMNIST, EMNIST):
+ * two zero bytes, a type byte, the number of dimensions, the dimension sizes as
+ * big-endian uint32, then the values in row-major order, big-endian. The files are
+ * usually distributed gzip-compressed (`train-images-idx3-ubyte.gz`); both forms are
+ * read. An idx3 image file (n x h x w) becomes n rows of h * w values; an idx1 file
+ * is a vector (labels).
+ *
+ * Sizes are checked before anything is allocated: the declared shape against the
+ * bytes present (exactly: trailing bytes are an error too, as NumPy's reader would
+ * not notice them but a truncated or concatenated download is worth reporting), and
+ * the float64 result and the decompressed stream against `maxBytes`.
+ *
+ * Gunzipping goes through the caller's inflater, as MAT v5's zlib streams do
+ * (inflate.ts): node:zlib in Node, `DecompressionStream` in browsers, where the
+ * whole file is inflated ahead (`gunzippedAhead`) and the synchronous reader runs on
+ * the result with the same messages.
+ */
+import { DataFormatError } from "../core/errors.js";
+import {
+  type AsyncInflate,
+  InflateError,
+  type InflateResult,
+  type Inflater,
+  inflatedAhead,
+} from "./inflate.js";
+import { formatBytes, MAX_DEFLATE_RATIO, maxBytesOf, type ReadLimits } from "./limits.js";
+import { elementCount, type Labels, type RawVariable } from "./variables.js";
+
+/** IDX element types: code, name, bytes per value. */
+const TYPES: ReadonlyMap<number, { name: string; size: number }> = new Map([
+  [0x08, { name: "uint8", size: 1 }],
+  [0x09, { name: "int8", size: 1 }],
+  [0x0b, { name: "int16", size: 2 }],
+  [0x0c, { name: "int32", size: 4 }],
+  [0x0d, { name: "float32", size: 4 }],
+  [0x0e, { name: "float64", size: 8 }],
+]);
+
+/** A decoded IDX array: float64 values in row-major order with the declared shape. */
+export interface IdxArray {
+  /** "uint8", "int8", "int16", "int32", "float32" or "float64". */
+  readonly type: string;
+  readonly shape: readonly number[];
+  readonly data: Float64Array;
+  /** Whether the file was gzip-compressed. */
+  readonly compressed: boolean;
+}
+
+interface IdxHeader {
+  type: string;
+  size: number;
+  shape: number[];
+  dataStart: number;
+}
+
+function fail(file: string, problem: string): never {
+  throw new DataFormatError(file, problem);
+}
+
+export function isGzip(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
+/** MNIST-style names: `*.idx3`, `*.idx1-ubyte`, `train-images-idx3-ubyte(.gz)`. */
+export function hasIdxName(file: string): boolean {
+  const base = file.slice(Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\")) + 1);
+  const name = base.toLowerCase().replace(/\.gz$/, "");
+  return /\.idx\d?$/.test(name) || /-ubyte$/.test(name) || /idx\d-/.test(name);
+}
+
+/**
+ * True when the (decompressed) bytes start like an IDX file: two zero bytes, a known
+ * type code and 1 to 4 dimensions. (Four bytes are a weak signature, so
+ * `detectFormat` asks for it only after the stronger magic numbers have been ruled
+ * out.)
+ */
+export function looksLikeIdxHeader(bytes: Uint8Array): boolean {
+  return (
+    bytes.length >= 4 &&
+    bytes[0] === 0 &&
+    bytes[1] === 0 &&
+    TYPES.has(bytes[2]) &&
+    bytes[3] >= 1 &&
+    bytes[3] <= 4
+  );
+}
+
+/**
+ * The most a gzip file of this size may inflate to: the maxBytes limit, or what
+ * deflate can encode in this many bytes (beyond that the stream is corrupt).
+ */
+function gunzipBound(bytes: Uint8Array, maxBytes: number): number {
+  return Math.min(maxBytes, bytes.length * MAX_DEFLATE_RATIO + 1024);
+}
+
+/** The file's bytes, inflated when gzip-compressed, within the maxBytes limit. */
+function gunzipped(bytes: Uint8Array, file: string, maxBytes: number, inflater: Inflater) {
+  if (!isGzip(bytes)) return bytes;
+  const cap = gunzipBound(bytes, maxBytes);
+  try {
+    return inflater.gunzip(bytes, cap);
+  } catch (err) {
+    if (!(err instanceof InflateError)) throw err;
+    if (err.reason === "too-large") {
+      fail(
+        file,
+        `the gzip stream inflates to more than ${formatBytes(cap)}${cap === maxBytes ? " (the maxBytes limit)" : " (beyond what deflate can encode in this many bytes: corrupt)"}`,
+      );
+    }
+    if (err.reason === "truncated") fail(file, "the gzip stream is truncated");
+    fail(file, `corrupt gzip stream (${err.message})`);
+  }
+}
+
+/**
+ * An inflater for reading `bytes` synchronously: `inflation` itself when it is one
+ * (node:zlib), else a gzip file inflated ahead with the asynchronous inflater (a
+ * browser's `DecompressionStream`), bounded as the synchronous reader bounds it.
+ */
+export async function gunzippedAhead(
+  bytes: Uint8Array,
+  limits: ReadLimits | undefined,
+  inflation: Inflater | AsyncInflate,
+): Promise<Inflater> {
+  if (typeof inflation !== "function") return inflation;
+  const results = new Map<number, InflateResult>();
+  if (isGzip(bytes)) {
+    const bound = gunzipBound(bytes, maxBytesOf(limits));
+    results.set(bytes.byteOffset, await inflation(bytes, bound, "gzip"));
+  }
+  return inflatedAhead(results);
+}
+
+function parseHeader(bytes: Uint8Array, file: string): IdxHeader {
+  if (bytes.length < 4) {
+    fail(file, `${bytes.length} bytes is too short for an IDX file (the magic number alone is 4)`);
+  }
+  if (bytes[0] !== 0 || bytes[1] !== 0) {
+    fail(
+      file,
+      `not an IDX file: the magic number must start with two zero bytes, got 0x${hex(bytes[0])}${hex(bytes[1])}`,
+    );
+  }
+  const t = TYPES.get(bytes[2]);
+  if (!t) {
+    fail(
+      file,
+      `unknown IDX element type 0x${hex(bytes[2])} (known: 0x08 uint8, 0x09 int8, 0x0B int16, 0x0C int32, 0x0D float32, 0x0E float64)`,
+    );
+  }
+  const nd = bytes[3];
+  if (nd < 1 || nd > 4) fail(file, `IDX files with ${nd} dimensions are not supported (1 to 4)`);
+  const dataStart = 4 + 4 * nd;
+  if (bytes.length < dataStart) {
+    fail(
+      file,
+      `truncated IDX header: ${nd} dimension sizes need ${dataStart} bytes, got ${bytes.length}`,
+    );
+  }
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const shape: number[] = [];
+  for (let i = 0; i < nd; i++) shape.push(dv.getUint32(4 + 4 * i, false));
+  return { type: t.name, size: t.size, shape, dataStart };
+}
+
+function hex(b: number): string {
+  return b.toString(16).padStart(2, "0").toUpperCase();
+}
+
+/**
+ * Reads an IDX array (raw, or gzip inflated with `inflater`) from a buffer, checking
+ * its declared size first.
+ */
+export function readIdx(
+  bytes: Uint8Array,
+  file: string,
+  limits: ReadLimits | undefined,
+  inflater: Inflater,
+): IdxArray {
+  const maxBytes = maxBytesOf(limits);
+  const compressed = isGzip(bytes);
+  const raw = gunzipped(bytes, file, maxBytes, inflater);
+  const h = parseHeader(raw, file);
+  // Products of uint32 sizes stay exact in a double up to 2^53; beyond, elementCount
+  // is infinite and the size check below fails.
+  const count = elementCount(h.shape);
+  const need = count * h.size;
+  const avail = raw.length - h.dataStart;
+  const shapeText = `shape (${h.shape.join(", ")}) of ${h.type}`;
+  if (need !== avail) {
+    fail(
+      file,
+      need > avail
+        ? `${shapeText} needs ${need} bytes but only ${avail} follow the header (truncated?)`
+        : `${shapeText} needs ${need} bytes but ${avail} follow the header`,
+    );
+  }
+  if (count * 8 > maxBytes) {
+    fail(
+      file,
+      `needs ${formatBytes(count * 8)} as float64, more than the ${formatBytes(maxBytes)} limit (maxBytes)`,
+    );
+  }
+  const out = new Float64Array(count);
+  if (h.type === "uint8") {
+    out.set(raw.subarray(h.dataStart, h.dataStart + count));
+  } else {
+    const dv = new DataView(raw.buffer, raw.byteOffset + h.dataStart, need);
+    for (let i = 0; i < count; i++) {
+      switch (h.type) {
+        case "int8":
+          out[i] = dv.getInt8(i);
+          break;
+        case "int16":
+          out[i] = dv.getInt16(2 * i, false);
+          break;
+        case "int32":
+          out[i] = dv.getInt32(4 * i, false);
+          break;
+        case "float32":
+          out[i] = dv.getFloat32(4 * i, false);
+          break;
+        default:
+          out[i] = dv.getFloat64(8 * i, false);
+      }
+    }
+    if (h.type === "float32" || h.type === "float64") {
+      for (let i = 0; i < count; i++) {
+        if (!Number.isFinite(out[i])) {
+          fail(file, `value ${i} (row ${Math.floor(i / rowLength(h.shape))}) is ${out[i]}`);
+        }
+      }
+    }
+  }
+  return { type: h.type, shape: h.shape, data: out, compressed };
+}
+
+function rowLength(shape: readonly number[]): number {
+  return Math.max(1, elementCount(shape.slice(1)));
+}
+
+/**
+ * The IDX array as the one variable of a data file: a 1-D file is a column vector,
+ * an n x h x w (x ...) file is n rows of h * w values, as image rows.
+ */
+export function idxVariable(arr: IdxArray, file: string): RawVariable {
+  const n = arr.shape[0];
+  const dims = arr.shape.length === 1 ? [n, 1] : [n, rowLength(arr.shape)];
+  const base =
+    file
+      .replace(/^.*[\\/]/, "")
+      .replace(/\.gz$/i, "")
+      .replace(/\.idx\d?$/i, "") || "array";
+  return {
+    name: base,
+    kind: "numeric",
+    className: arr.type,
+    dims,
+    complex: false,
+    values: () => ({ data: arr.data, order: "C" }),
+    texts: () => null,
+  };
+}
+
+/** The labels of an idx1 file (a vector; anything else is refused). */
+export function idxLabels(arr: IdxArray, file: string): Labels {
+  if (arr.shape.length !== 1) {
+    fail(
+      file,
+      `labels must be a vector (an idx1 file); the IDX array has shape (${arr.shape.join(", ")})`,
+    );
+  }
+  return Array.from(arr.data);
+}
+
+/**
+ * The labels file conventionally paired with an IDX images file: the name with
+ * "images" -> "labels" and "idx3" -> "idx1" (MNIST's `train-images-idx3-ubyte` ->
+ * `train-labels-idx1-ubyte`), or null when the name does not follow the convention.
+ */
+export function idxLabelsCompanion(imagesFile: string): string | null {
+  const slash = Math.max(imagesFile.lastIndexOf("/"), imagesFile.lastIndexOf("\\"));
+  const dir = imagesFile.slice(0, slash + 1);
+  const name = imagesFile.slice(slash + 1);
+  if (!/images/i.test(name) || !/idx3/i.test(name)) return null;
+  return (
+    dir +
+    name.replace(/images/i, (m) => (m === "IMAGES" ? "LABELS" : "labels")).replace(/idx3/i, "idx1")
+  );
+}
