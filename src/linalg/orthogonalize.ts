@@ -9,6 +9,7 @@
  * side = 'R', uplo = 'U', transa = 'N' (recursively blocked so that most of its flops
  * run in the GEMM kernel). Cholesky-QR and SVQB have none.
  */
+import { symmetrizeInPlace } from "./basic.js";
 import { symmetricEigen } from "./eigen/symmetricEigen.js";
 import { gemmABtRaw, multiply } from "./kernels/gemm.js";
 import { Matrix } from "./matrix.js";
@@ -34,17 +35,7 @@ export function innerProducts(A: Matrix, B: Matrix): Matrix {
 
 /** V^T V, symmetric by construction (the kernel's rounding is mirrored). */
 export function gram(V: Matrix): Matrix {
-  const G = innerProducts(V, V);
-  const k = G.rows;
-  const g = G.data;
-  for (let i = 0; i < k; i++) {
-    for (let j = i + 1; j < k; j++) {
-      const s = 0.5 * (g[i * k + j] + g[j * k + i]);
-      g[i * k + j] = s;
-      g[j * k + i] = s;
-    }
-  }
-  return G;
+  return symmetrizeInPlace(innerProducts(V, V));
 }
 
 /**

@@ -19,7 +19,7 @@
  * (symmetricEigen.ts) and GEMMs, at the price in resolution described above.
  */
 import { ValidationError } from "../core/errors.js";
-import { symmetricEigen } from "./eigen/symmetricEigen.js";
+import { normalizeEigenvectorSigns, symmetricEigen } from "./eigen/symmetricEigen.js";
 import { gramColumns, gramRows, multiply } from "./kernels/gemm.js";
 import { Matrix } from "./matrix.js";
 import { choleskyQR } from "./orthogonalize.js";
@@ -128,29 +128,6 @@ export function thinSvd(X: Matrix, options: ThinSvdOptions = {}): ThinSvd {
   if (r > 0 && choleskyQR(other) !== null) choleskyQR(other);
   const U = rowsSide ? side : other;
   const V = rowsSide ? other : side;
-  flipToConvention(U, V);
+  normalizeEigenvectorSigns(V, U);
   return { U, s, V, rank: r, rankTolerance: tol };
-}
-
-/**
- * Deterministic signs for singular pairs: each column of V gets its largest-magnitude
- * entry positive (ties: lowest index), and the matching column of U flips with it.
- */
-function flipToConvention(U: Matrix, V: Matrix): void {
-  const r = V.cols;
-  for (let c = 0; c < r; c++) {
-    let best = 0;
-    let at = 0;
-    for (let i = 0; i < V.rows; i++) {
-      const v = Math.abs(V.data[i * r + c]);
-      if (v > best) {
-        best = v;
-        at = i;
-      }
-    }
-    if (V.data[at * r + c] < 0) {
-      for (let i = 0; i < V.rows; i++) V.data[i * r + c] = -V.data[i * r + c];
-      for (let i = 0; i < U.rows; i++) U.data[i * r + c] = -U.data[i * r + c];
-    }
-  }
 }

@@ -25,7 +25,11 @@ import { multiply } from "../kernels/gemm.js";
 import { Matrix } from "../matrix.js";
 import { choleskyUpper, innerProducts, solveUpperFromRight } from "../orthogonalize.js";
 import { checkDataMatrix, type ThinSvd, thinSvd } from "../svd.js";
-import { checkSymmetricMatrix, symmetricEigen } from "./symmetricEigen.js";
+import {
+  checkSymmetricMatrix,
+  normalizeEigenvectorSigns,
+  symmetricEigen,
+} from "./symmetricEigen.js";
 
 /** k smallest or k largest eigenpairs. */
 export type SubsetSelection = { readonly smallest: number } | { readonly largest: number };
@@ -86,27 +90,6 @@ function orthonormalizeInImage(W: Matrix, image: Matrix): void {
   const C = innerProducts(image, image);
   symmetrizeInPlace(C);
   if (choleskyUpper(C)) solveUpperFromRight(W, C);
-}
-
-/** Flips columns of W (and the same columns of the companions) to the sign convention. */
-function signConvention(W: Matrix, ...companions: Matrix[]): void {
-  const k = W.cols;
-  for (let j = 0; j < k; j++) {
-    let best = 0;
-    let at = 0;
-    for (let i = 0; i < W.rows; i++) {
-      const v = Math.abs(W.data[i * k + j]);
-      if (v > best) {
-        best = v;
-        at = i;
-      }
-    }
-    if (W.data[at * k + j] < 0) {
-      for (const M of [W, ...companions]) {
-        for (let i = 0; i < M.rows; i++) M.data[i * k + j] = -M.data[i * k + j];
-      }
-    }
-  }
 }
 
 /**
@@ -192,7 +175,7 @@ export function dataSpanEigen(
   }
   const W = multiply(svd.V, scaled);
   orthonormalizeInImage(W, multiply(X, W));
-  signConvention(W, P);
+  normalizeEigenvectorSigns(W, P);
   return { values: eig.values, W, P, rank: r };
 }
 
@@ -288,6 +271,6 @@ export function generalizedSymmetricEigen(
   const BW = multiply(B, W);
   const G = symmetrizeInPlace(innerProducts(W, BW));
   if (choleskyUpper(G)) solveUpperFromRight(W, G);
-  signConvention(W);
+  normalizeEigenvectorSigns(W);
   return { values: eig.values, vectors: W, rank: r };
 }

@@ -26,6 +26,7 @@
 import { ConvergenceError, throwIfAborted, ValidationError } from "../../core/errors.js";
 import { Random } from "../../core/rng.js";
 import { checkInteger } from "../../core/validate.js";
+import { symmetrizeInPlace } from "../basic.js";
 import { multiply } from "../kernels/gemm.js";
 import { Matrix } from "../matrix.js";
 import {
@@ -36,7 +37,7 @@ import {
   solveUpperFromRight,
   svqb,
 } from "../orthogonalize.js";
-import { normalizeEigenvectorSigns, symmetricEigen } from "./symmetricEigen.js";
+import { columnPeakRow, normalizeEigenvectorSigns, symmetricEigen } from "./symmetricEigen.js";
 
 /** Applies the symmetric operator to a block: V (n x b) -> A V (n x b). */
 export type BlockOperator = (V: Matrix) => Matrix;
@@ -284,15 +285,7 @@ function denseSolve(
   b: number,
   sign: number,
 ): LobpcgResult {
-  const A = op(Matrix.identity(n));
-  const an = A.data;
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
-      const s = 0.5 * (an[i * n + j] + an[j * n + i]);
-      an[i * n + j] = s;
-      an[j * n + i] = s;
-    }
-  }
+  const A = symmetrizeInPlace(op(Matrix.identity(n)));
   const { values, vectors } = symmetricEigen(A, { select: { smallest: b } });
   // A holds the operator iterated on (negated for `largest`); finish undoes the sign.
   return finish(op, vectors as Matrix, values, k, sign, 0, true, null, A);
@@ -319,19 +312,9 @@ function finish(
   const vectors = X.selectColumns(idx);
   const values = new Float64Array(k);
   for (let j = 0; j < k; j++) values[j] = sign * theta[idx[j]];
-  const flipped = new Uint8Array(k);
-  for (let j = 0; j < k; j++) {
-    let best = 0;
-    let at = 0;
-    for (let i = 0; i < vectors.rows; i++) {
-      const v = Math.abs(vectors.data[i * k + j]);
-      if (v > best) {
-        best = v;
-        at = i;
-      }
-    }
-    flipped[j] = vectors.data[at * k + j] < 0 ? 1 : 0;
-  }
+  const flipped = Uint8Array.from({ length: k }, (_, j) =>
+    vectors.data[columnPeakRow(vectors, j) * k + j] < 0 ? 1 : 0,
+  );
   const AV = denseA
     ? multiply(denseA, vectors)
     : exactAX
@@ -387,16 +370,7 @@ function startBlock(n: number, b: number, rng: Random, initial?: Matrix): Matrix
 
 /** Rayleigh-Ritz on the orthonormal basis S: the eigenpairs of S^T A S, ascending. */
 function rayleighRitz(S: Matrix, AS: Matrix): { theta: Float64Array; C: Matrix } {
-  const m = S.cols;
-  const H = innerProducts(S, AS);
-  const h = H.data;
-  for (let i = 0; i < m; i++) {
-    for (let j = i + 1; j < m; j++) {
-      const s = 0.5 * (h[i * m + j] + h[j * m + i]);
-      h[i * m + j] = s;
-      h[j * m + i] = s;
-    }
-  }
+  const H = symmetrizeInPlace(innerProducts(S, AS));
   const { values, vectors } = symmetricEigen(H);
   return { theta: values, C: vectors as Matrix };
 }

@@ -168,23 +168,33 @@ export function normalizeVectorRowSigns(z: Float64Array, k: number, n: number): 
   }
 }
 
+/** Row of the largest-magnitude entry of column j of M (the first one on ties). */
+export function columnPeakRow(M: Matrix, j: number): number {
+  const { rows, cols, data } = M;
+  let best = 0;
+  let at = 0;
+  for (let i = 0; i < rows; i++) {
+    const v = Math.abs(data[i * cols + j]);
+    if (v > best) {
+      best = v;
+      at = i;
+    }
+  }
+  return at;
+}
+
 /**
  * The library's deterministic sign convention, in place: each column's
- * largest-magnitude entry becomes positive (ties: the lowest row index).
+ * largest-magnitude entry becomes positive (ties: the lowest row index); the same
+ * columns of `companions` (e.g. the left singular vectors) flip with it.
  */
-export function normalizeEigenvectorSigns(V: Matrix): Matrix {
-  const { rows, cols, data } = V;
+export function normalizeEigenvectorSigns(V: Matrix, ...companions: Matrix[]): Matrix {
+  const { cols, data } = V;
   for (let j = 0; j < cols; j++) {
-    let best = 0;
-    let at = 0;
-    for (let i = 0; i < rows; i++) {
-      const v = Math.abs(data[i * cols + j]);
-      if (v > best) {
-        best = v;
-        at = i;
-      }
+    if (!(data[columnPeakRow(V, j) * cols + j] < 0)) continue;
+    for (const M of [V, ...companions]) {
+      for (let i = 0; i < M.rows; i++) M.data[i * M.cols + j] = -M.data[i * M.cols + j];
     }
-    if (data[at * cols + j] < 0) for (let i = 0; i < rows; i++) data[i * cols + j] *= -1;
   }
   return V;
 }
