@@ -6,6 +6,7 @@ import { linalgSuite } from "./linalg.js";
 import { methodsSuite } from "./methods.js";
 import { runnerSuite } from "./runner.js";
 import { scalingSuite } from "./scaling.js";
+import { startupSuite } from "./startup.js";
 
 export const suites: BenchSuite[] = [
   linalgSuite,
@@ -14,4 +15,5 @@ export const suites: BenchSuite[] = [
   gridSuite,
   scalingSuite,
   runnerSuite,
+  startupSuite,
 ];

@@ -1,0 +1,25 @@
+/**
+ * Child process of the `startup` bench suite: in a fresh process, fits METHOD with
+ * k = K on the training split of repeat 0 of FILE (data/ or SDSPCAAN_DATA) once and
+ * then WARM more times, and prints JSON with the first fit's and the warm fits'
+ * milliseconds. Loading the data is not timed.
+ * Usage: node --import tsx bench/child/firstFit.ts FILE NAME METHOD K WARM
+ */
+import { join } from "node:path";
+import { makeSplit } from "../../src/experiment/splits.js";
+import { loadDataset } from "../../src/io/load.js";
+import { createMethod } from "../../src/methods/registry.js";
+import { dataDir } from "../harness.js";
+
+const [file, name, method, kText, warmText] = process.argv.slice(2);
+const ds = await loadDataset(join(dataDir(), file));
+const split = makeSplit(ds.X.rows, { seed: 0, dataset: name, repeat: 0 });
+const X = ds.X.selectRows(split.train);
+const y = Array.from(split.train, (i) => ds.y[i]);
+const times: number[] = [];
+for (let r = 0; r <= Number(warmText); r++) {
+  const t0 = performance.now();
+  createMethod(method, { k: Number(kText) }).fit(X, y);
+  times.push(performance.now() - t0);
+}
+console.log(JSON.stringify({ first: times[0], warm: times.slice(1) }));
