@@ -59,6 +59,35 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("a data set with its own test set", () => {
+  it("fit trains on the training images only and says so", async () => {
+    const out = join(root, "pca.json");
+    const r = await cli([
+      "fit",
+      "--data",
+      "FashionMNIST",
+      "--data-dir",
+      root,
+      "--method",
+      "pca",
+      "--k",
+      "2",
+      "--no-progress",
+      "--out",
+      out,
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /on 30 samples x 6 features of FashionMNIST \(its 30 training samples; its own test set left out/,
+    );
+    // The model is PCA of the 30 training images alone (train-zscore statistics of them).
+    const model = JSON.parse(readFileSync(out, "utf8"));
+    const X = Matrix.fromRows(
+      Array.from({ length: 30 }, (_, i) => train.pixels.slice(6 * i, 6 * i + 6)),
+    );
+    const stats = zscoreStatistics(X);
+    expect(model.preprocessing.center).toEqual(Array.from(stats.center));
+  });
+
   it("evaluate trains on all training images and tests on the test images", async () => {
     const evaluate = [
       "evaluate",

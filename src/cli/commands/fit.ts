@@ -82,6 +82,14 @@ export function registerFitCommand(program: Command): void {
       if (flags.splits !== undefined) {
         repeat = parseInteger("--repeat", flags.repeat, 0) as number;
         rows = splitOfFile(flags.splits, repeat, data.X.rows).train;
+      } else if (data.predefinedTest !== undefined) {
+        // A data set with its own test set (Fashion-MNIST): fit on its training part
+        // only, so that the model never sees the images it will be tested on.
+        const isTest = new Uint8Array(data.X.rows);
+        for (const i of data.predefinedTest) isTest[i] = 1;
+        const training: number[] = [];
+        for (let i = 0; i < data.X.rows; i++) if (isTest[i] === 0) training.push(i);
+        rows = Int32Array.from(training);
       }
       const Xtrain = rows === null ? data.X : data.X.selectRows(rows);
       const y = data.y;
@@ -105,7 +113,12 @@ export function registerFitCommand(program: Command): void {
       model.setPreprocessing(standardizer === null ? null : standardizer.toJSON());
       writeFileAtomic("--out", flags.out, `${JSON.stringify(model.toJSON(), null, 2)}\n`);
       const info = model.fitInfo;
-      const where = rows === null ? "all rows" : `the training part of split ${repeat}`;
+      const where =
+        rows === null
+          ? "all rows"
+          : repeat === null
+            ? `its ${rows.length} training samples; its own test set left out`
+            : `the training part of split ${repeat}`;
       out(
         `Fitted ${model.displayName} (k = ${String(options.k)}) on ${Xtrain.rows} samples x ${Xtrain.cols} features of ${data.name} (${where}, ${preprocess}): ${info.iterations} iteration(s), ${info.converged ? "converged" : `not converged (${info.stopReason})`}, ${formatDuration(info.timings.totalMs)}. Wrote ${flags.out}.`,
       );
