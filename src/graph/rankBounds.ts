@@ -28,14 +28,14 @@
  * can never have c components and every rank control is "double", each a solve of L.
  * `pathLowerBoundFirst` bounds S_c from below by paths: drop the negligible edges
  * (removing edges subtracts a positive semidefinite Laplacian, so no eigenvalue
- * rises), then in each remaining component C of s nodes, for x orthogonal to the
- * constants with ||x|| = 1, some pair u, v has (x_u - x_v)^2 >= 1/s, and along a
- * path P from u to v Cauchy-Schwarz gives (x_u - x_v)^2 <= R(P) x^T L x with
- * R(P) = sum over P of 1/w_e. So every positive eigenvalue of C is at least
- * 1/(s D) with D the largest path resistance between two nodes, and D <= 2 e(r) for
- * the eccentricity e(r) of any node r (one Dijkstra). The c smallest eigenvalues
- * are the components' zeros and the smallest positive ones: S_c is at least the sum
- * of the c - p smallest of those bounds, each component counted s - 1 times.
+ * rises), then in each remaining component C, for x orthogonal to the constants with
+ * ||x|| = 1 and any node r, sum over u of (x_u - x_r)^2 = 1 + s x_r^2 >= 1; along the
+ * shortest path from u to r (edge lengths 1/w_e, length d(u)), Cauchy-Schwarz gives
+ * (x_u - x_r)^2 <= d(u) x^T L x. So every positive eigenvalue of C is at least
+ * 1 / sum over u of d(u): one Dijkstra from r (the node of largest degree). The c
+ * smallest eigenvalues are the components' zeros and the smallest positive ones: S_c
+ * is at least the sum of the c - p smallest of those bounds, each component counted
+ * s - 1 times.
  * "halve" is never decided here: it needs more than c components, which the exact
  * path finds without a solve.
  */
@@ -170,8 +170,10 @@ export function pathLowerBoundFirst(L: CsrMatrix, c: number): number {
   starts.push(n);
   const p = starts.length - 1;
   if (p >= c) return 0;
-  // Each component's bound 1/(s 2 e(r)), r its node of largest weighted degree.
+  // Each component's bound 1 / sum_u d(u), from r its node of largest weighted degree.
   const dist = new Float64Array(n).fill(Number.POSITIVE_INFINITY);
+  // Popped once each: the heap is lazy (a node may be in it more than once).
+  const done = new Uint8Array(n);
   const heap = new MinHeap(n);
   const bounds: { value: number; count: number }[] = [];
   for (let id = 0; id < p; id++) {
@@ -190,11 +192,13 @@ export function pathLowerBoundFirst(L: CsrMatrix, c: number): number {
     }
     dist[root] = 0;
     heap.push(root, 0);
-    let eccentricity = 0;
+    let total = 0;
     while (heap.size > 0) {
       const i = heap.pop();
       const di = dist[i];
-      if (di > eccentricity) eccentricity = di;
+      if (done[i] === 1) continue;
+      done[i] = 1;
+      total += di;
       for (let q = rowPtr[i]; q < rowPtr[i + 1]; q++) {
         if (!kept(q, i)) continue;
         const j = colIdx[q];
@@ -205,7 +209,7 @@ export function pathLowerBoundFirst(L: CsrMatrix, c: number): number {
         }
       }
     }
-    bounds.push({ value: 1 / (s * 2 * eccentricity), count: s - 1 });
+    bounds.push({ value: 1 / total, count: s - 1 });
   }
   bounds.sort((a, b) => a.value - b.value);
   let need = c - p;
