@@ -31,7 +31,8 @@ import {
   laplacianSmallestEigenpairs,
   rankControlEigenvalues,
 } from "../graph/laplacianSpectrum.js";
-import { rankControl } from "../graph/rankControl.js";
+import { provenRankDecision } from "../graph/rankBounds.js";
+import { applyRankAction, type RankControlAction, rankControl } from "../graph/rankControl.js";
 import { dataSpanEigen } from "../linalg/eigen/generalizedEigen.js";
 import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
@@ -116,6 +117,8 @@ export type PcanDetails = {
   eigenvalues: number[];
   /** The c + 1 smallest Laplacian eigenvalues of the last rank control. */
   laplacianEigenvalues: number[];
+  /** Rank controls settled by bounds without solving L (SPCAN only; graph/rankBounds.ts). */
+  rankControlsByBounds: number;
 };
 
 /** What a PCAN fit keeps in memory: the last adaptive-neighbour rows S and gamma. */
@@ -173,10 +176,13 @@ export function fitPcanLoop(
   let mu: Float64Array = new Float64Array(0);
   let eL: Float64Array = new Float64Array(0);
   const laplacianWarm: LaplacianWarmStart = { block: null };
+  let lastAction: RankControlAction | null = null;
+  let byBounds = 0;
 
   for (let t = 1; t <= s.maxIter; t++) {
     iterations = t;
     ctx.checkAborted();
+    let proven: RankControlAction | null = null;
     const { Ssym, L } = ctx.timeGraph(() => {
       const Ssym = symmetrizeGraph(graph.S);
       return { Ssym, L: graphLaplacian(Ssym) };
@@ -201,15 +207,23 @@ export function fitPcanLoop(
       eL = spectrum.values;
       F = (spectrum.vectors as Matrix).leadingColumns(c);
     } else {
-      eL = ctx.timeEigen(() =>
-        rankControlEigenvalues(
-          L,
-          c,
-          s.tol,
-          laplacianWarm,
-          ctx.signal ? { signal: ctx.signal } : {},
-        ),
+      // SPCAN: a decision like the previous one is usually provable from bounds
+      // (graph/rankBounds.ts), which skips the solve of L; the values are solved for
+      // the record only when the fit stops.
+      proven = ctx.timeEigen(() =>
+        provenRankDecision(L, (labels as NonNullable<typeof labels>).codes, c, s.tol, lastAction),
       );
+      if (proven === null) {
+        eL = ctx.timeEigen(() =>
+          rankControlEigenvalues(
+            L,
+            c,
+            s.tol,
+            laplacianWarm,
+            ctx.signal ? { signal: ctx.signal } : {},
+          ),
+        );
+      } else byBounds++;
     }
 
     const value =
@@ -222,13 +236,17 @@ export function fitPcanLoop(
           : classLaplacianTrace(Ssym, (labels as NonNullable<typeof labels>).codes));
     objective.push(value);
 
-    const control = rankControl({
-      eigenvalues: eL,
-      clusters: c,
-      tol: s.tol,
-      lambda,
-      maxLambda: s.lambdaCap,
-    });
+    const control =
+      proven !== null
+        ? applyRankAction(proven, lambda, s.lambdaCap)
+        : rankControl({
+            eigenvalues: eL,
+            clusters: c,
+            tol: s.tol,
+            lambda,
+            maxLambda: s.lambdaCap,
+          });
+    lastAction = control.action;
     let stop = false;
     if (control.action === "test") {
       stop = true;
@@ -245,6 +263,10 @@ export function fitPcanLoop(
     lambda = control.lambda;
     lambdaTrace.push(lambda);
     ctx.progress(t, value, lambda);
+    if (proven !== null && (stop || t === s.maxIter)) {
+      // The last graph's values, for the record.
+      eL = ctx.timeEigen(() => rankControlEigenvalues(L, c, s.tol, laplacianWarm));
+    }
     if (stop) break;
 
     // S update (Eq. PCAN-si-opt) with d_ij = ||W^T x_i - W^T x_j||^2 + lambda ||f_i - f_j||^2.
@@ -276,6 +298,7 @@ export function fitPcanLoop(
       lambdaCapped: capped,
       eigenvalues: Array.from(mu),
       laplacianEigenvalues: Array.from(eL),
+      rankControlsByBounds: byBounds,
     },
   };
 }

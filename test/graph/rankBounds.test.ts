@@ -22,6 +22,7 @@ import { maxAbs } from "../../src/linalg/basic.js";
 import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { CsrMatrix } from "../../src/linalg/sparse.js";
+import type { PcanDetails } from "../../src/methods/pcanFamily.js";
 import { createMethod } from "../../src/methods/registry.js";
 import type { QLoopDetails } from "../../src/methods/sdspcaFamily.js";
 import { dataFile } from "../helpers/data.js";
@@ -245,5 +246,19 @@ describe("SDSPCAAN with rank controls settled by bounds", () => {
     const L = graphLaplacian(symmetrizeGraph(S));
     const exact = rankControlEigenvalues(L, 20, 1e-3);
     expect(details.laplacianEigenvalues).toEqual(Array.from(exact));
+  });
+
+  it("SPCAN (supervised PCAN) settles its doublings by bounds and records the exact eigenvalues", async () => {
+    const ds = await loadDataset(dataFile("ORL_32x32.mat"));
+    const train = Array.from(makeSplit(ds.X.rows, { seed: 0, dataset: "ORL", repeat: 0 }).train);
+    const X = ds.X.selectRows(train);
+    const y = train.map((i) => ds.y[i] as number);
+    const model = createMethod("spcan", { k: 50 }).fit(X, y);
+    const details = model.fitInfo.details as PcanDetails;
+    expect(model.fitInfo.stopReason).toBe("lambda-cap");
+    expect(details.rankControlsByBounds).toBeGreaterThan(0);
+    const L = graphLaplacian(symmetrizeGraph(model.artifacts.S as CsrMatrix));
+    const c = new Set(y).size;
+    expect(details.laplacianEigenvalues).toEqual(Array.from(rankControlEigenvalues(L, c, 1e-3)));
   });
 });
