@@ -27,6 +27,13 @@ import { createMethod } from "../../src/methods/registry.js";
 import type { QLoopDetails } from "../../src/methods/sdspcaFamily.js";
 import { dataFile } from "../helpers/data.js";
 
+/** ORL's training rows of the protocol's split of repeat 0: 80 samples of 40 classes, some with one sample. */
+async function orlTraining(): Promise<{ X: Matrix; y: number[] }> {
+  const ds = await loadDataset(dataFile("ORL_32x32.mat"));
+  const train = Array.from(makeSplit(ds.X.rows, { seed: 0, dataset: "ORL", repeat: 0 }).train);
+  return { X: ds.X.selectRows(train), y: train.map((i) => ds.y[i] as number) };
+}
+
 /** Laplacian of a symmetric weight matrix given densely. */
 function laplacianOf(W: Matrix): CsrMatrix {
   return graphLaplacian(CsrMatrix.fromDense(W));
@@ -219,11 +226,7 @@ describe("provenRankDecision", () => {
 
 describe("SDSPCAAN with rank controls settled by bounds", () => {
   it("at the lambda cap (ORL: singleton classes) ends with the exact eigenvalues of its last graph", async () => {
-    const ds = await loadDataset(dataFile("ORL_32x32.mat"));
-    // The protocol's split of repeat 0: 80 samples of 40 classes, some with one sample.
-    const train = Array.from(makeSplit(ds.X.rows, { seed: 0, dataset: "ORL", repeat: 0 }).train);
-    const X = ds.X.selectRows(train);
-    const y = train.map((i) => ds.y[i] as number);
+    const { X, y } = await orlTraining();
     const model = createMethod("sdspcaan", { k: 40 }).fit(X, y);
     const details = model.fitInfo.details as QLoopDetails;
     expect(model.fitInfo.stopReason).toBe("lambda-cap");
@@ -249,10 +252,7 @@ describe("SDSPCAAN with rank controls settled by bounds", () => {
   });
 
   it("SPCAN (supervised PCAN) settles its doublings by bounds and records the exact eigenvalues", async () => {
-    const ds = await loadDataset(dataFile("ORL_32x32.mat"));
-    const train = Array.from(makeSplit(ds.X.rows, { seed: 0, dataset: "ORL", repeat: 0 }).train);
-    const X = ds.X.selectRows(train);
-    const y = train.map((i) => ds.y[i] as number);
+    const { X, y } = await orlTraining();
     const model = createMethod("spcan", { k: 50 }).fit(X, y);
     const details = model.fitInfo.details as PcanDetails;
     expect(model.fitInfo.stopReason).toBe("lambda-cap");
