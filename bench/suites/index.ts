@@ -4,6 +4,7 @@ import { gridSuite } from "./grid.js";
 import { ioSuite } from "./io.js";
 import { linalgSuite } from "./linalg.js";
 import { methodsSuite } from "./methods.js";
+import { protocolSuite } from "./protocol.js";
 import { runnerSuite } from "./runner.js";
 import { scalingSuite } from "./scaling.js";
 import { startupSuite } from "./startup.js";
@@ -13,6 +14,7 @@ export const suites: BenchSuite[] = [
   ioSuite,
   methodsSuite,
   gridSuite,
+  protocolSuite,
   scalingSuite,
   runnerSuite,
   startupSuite,
