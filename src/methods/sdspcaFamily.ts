@@ -98,7 +98,7 @@ export const preconditionerOption = {
   type: "enum",
   values: ["auto", "always", "never"] as const,
   default: "auto",
-  doc: 'Preconditioner of LOBPCG on Z (lobpcg solver only): the exact (Z - sigma I)^-1 through Woodbury, with sigma in a gap of the previous outer iteration\'s spectrum below the k-th eigenvalue. "auto" uses it for k > 20, where it saves LOBPCG sweeps; "always" and "never" force it on or off (from the second outer iteration on). The eigenpairs are the same to the tolerance either way.',
+  doc: 'Preconditioner of LOBPCG on Z (lobpcg solver only): the exact (Z - sigma I)^-1 through Woodbury, with sigma in a gap of the previous outer iteration\'s spectrum below the k-th eigenvalue. "auto" uses it for k >= 20, where it saves LOBPCG sweeps; "always" and "never" force it on or off (from the second outer iteration on). The eigenpairs are the same to the tolerance either way.',
   expert: true,
 } as const satisfies EnumSpec;
 export const largeScaleOption = {

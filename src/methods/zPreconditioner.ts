@@ -25,11 +25,13 @@
  *
  *   (Z - sigma I)^-1 = E^-1 - E^-1 W B diag(h / (1 + h)) B^T W^T E^-1,    B = R^-1 V.
  *
- * The inertia makes the shift safe to choose: a sigma is used only once it is proven to
- * lie below every eigenvalue of Z (LOBPCG needs a positive definite preconditioner).
+ * The inertia is what makes an interior shift usable: LOBPCG needs a positive definite
+ * preconditioner, and (Z - sigma I)^-1 with j eigenvalues below sigma acts as one on
+ * the complement of the j smallest Ritz vectors as long as their Ritz values are below
+ * sigma (src/linalg/eigen/lobpcg.ts), so j is what LOBPCG is told along with sigma.
  *
- * Cost: U^T L U (n r^2, once per graph) and W^T E^-1 W (n m^2 / 2, once per shift), both
- * in row chunks so that no extra n x r block is held; O(m^3) dense work (a Cholesky
+ * Cost: U^T L U (n r^2 / 2 and the sparse product, once per graph) and W^T E^-1 W
+ * (n m^2 / 2, once per shift), both in row chunks so that no extra n x r block is held; O(m^3) dense work (a Cholesky
  * factor, products, one symmetric eigen-decomposition of order m). One application to
  * an n x q block: two n x r x q products, half an application of Z.
  */

@@ -14,26 +14,23 @@
  * The operator path can precondition LOBPCG with the exact (Z - sigma I)^-1: Z is a
  * diagonal plus a term of rank at most r + c, so Woodbury applies it at about half the
  * cost of Z (zPreconditioner.ts, which also proves from the inertia how many
- * eigenvalues lie below sigma). sigma sits in a gap below the k-th of the Ritz values
- * of Z on the previous outer iteration's block (interiorShifts); a shift below the
- * whole spectrum, the textbook choice, gains nothing here, since the k smallest
- * eigenvalues of Z spread as widely as all the others. Only the search directions
- * change: the eigenpairs meet the same residual test. "auto" uses it for k > 20, where
- * LOBPCG needs many sweeps without it; for small k its setup (U^T L U and
- * W^T E^-1 W, n r^2 each) costs more than the few sweeps it saves (docs/performance.md,
- * Fashion-MNIST).
+ * eigenvalues lie below sigma). sigma sits in a gap below the k-th of the previous
+ * outer iteration's Ritz values (interiorShifts); a shift below the whole spectrum,
+ * the textbook choice, gains nothing here, since the k smallest eigenvalues of Z spread
+ * as widely as all the others. Only the search directions change: the eigenpairs meet
+ * the same residual test. "auto" uses it for k >= 20, where LOBPCG needs many sweeps
+ * without it; for small k its setup (U^T L U and W^T E^-1 W, n r^2 each) costs more
+ * than the few sweeps it saves (docs/performance.md, Fashion-MNIST).
  *
  * Both paths give the same subspace (tested); `chooseZSolver` picks by size.
  */
 import { ValidationError } from "../core/errors.js";
 import { symmetricLaplacianTrace } from "../graph/laplacian.js";
-import { symmetrizeInPlace } from "../linalg/basic.js";
 import { lobpcg } from "../linalg/eigen/lobpcg.js";
-import { symmetricEigenvalues, trailingEigenpairs } from "../linalg/eigen/symmetricEigen.js";
+import { trailingEigenpairs } from "../linalg/eigen/symmetricEigen.js";
 import { multiply } from "../linalg/kernels/gemm.js";
 import { sandwichProduct } from "../linalg/kernels/sandwich.js";
 import { Matrix } from "../linalg/matrix.js";
-import { innerProducts } from "../linalg/orthogonalize.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
 import { classSums, trainingSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
@@ -62,9 +59,16 @@ export function autoZSolver(n: number, k: number): "dense" | "lobpcg" {
   return n <= limit ? "dense" : "lobpcg";
 }
 
-/** Whether "auto" preconditions LOBPCG for k eigenpairs (measured: see docs/performance.md). */
+/**
+ * Whether "auto" preconditions LOBPCG for k eigenpairs. Measured on Fashion-MNIST at
+ * n = 10,000 (docs/performance.md, CPU per outer iteration after the first): k = 10
+ * 3.0-3.6 s without, 5.5-6.7 s with (6 LOBPCG iterations without, 5-6 with: the setup
+ * is all cost); k = 20 6.6-25 s without, 10.4-15.7 s with (21 % less CPU over outer
+ * iterations 2 to 15, the sweeps without it growing to 50-86); k = 50 33-46 s without,
+ * 19-26 s with.
+ */
 export function autoPreconditioner(k: number): boolean {
-  return k > 20;
+  return k >= 20;
 }
 
 /** What one iteration needs of the graph: L, and Tr(G L G) (plus G L G itself when dense). */
@@ -190,6 +194,8 @@ class OperatorZSolver implements ZSolver {
   private readonly signal: AbortSignal | undefined;
   private readonly precondition: boolean;
   private block: Matrix | null = null;
+  /** The Ritz values of `block` (the previous solve's), for the next shift. */
+  private previousValues: Float64Array | null = null;
   private woodbury: ZWoodbury | null = null;
 
   constructor(
@@ -235,23 +241,24 @@ class OperatorZSolver implements ZSolver {
 
   /**
    * (Z - sigma I)^-1 with sigma in a gap of the spectrum below the k-th eigenvalue,
-   * placed from the Ritz values of this Z on the previous solve's block (Z changes
-   * little from one outer iteration to the next, so they sketch its spectrum for one
-   * application of Z; see interiorShifts), with the exact count of eigenvalues below it
-   * from the inertia of the Woodbury factorisation. Null on the first solve (no block
-   * to sketch the spectrum with yet) or when no candidate shift gives an invertible
+   * placed from the previous solve's Ritz values (Z changes little from one outer
+   * iteration to the next; see interiorShifts), with the exact count of eigenvalues
+   * below it from the inertia of the Woodbury factorisation. Null on the first solve
+   * (no spectrum to place sigma in yet) or when no candidate shift gives an invertible
    * Z - sigma I with a positive definite diagonal part; LOBPCG then runs unpreconditioned.
+   *
+   * (The Ritz values of the new Z on the previous block, one application of Z more,
+   * were tried as well: 4-13 % fewer iterations on synthetic data, 30 % more on
+   * Fashion-MNIST with k = 50.)
    */
   private shiftedInverse(
-    apply: (V: Matrix) => Matrix,
     betaD: Float64Array,
     delta: number,
     graph: ZGraph | null,
     blockSize: number,
   ): ShiftedInverse | null {
-    const previous = this.block;
-    if (previous === null) return null;
-    const theta = symmetricEigenvalues(symmetrizeInPlace(innerProducts(previous, apply(previous))));
+    const theta = this.previousValues;
+    if (theta === null) return null;
     if (this.woodbury === null) {
       this.woodbury = new ZWoodbury(
         this.U,
@@ -302,7 +309,7 @@ class OperatorZSolver implements ZSolver {
     let inverse: ShiftedInverse | null = null;
     if (this.precondition) {
       const betaD = Float64Array.from(Dd, (v) => beta * v);
-      inverse = this.shiftedInverse(apply, betaD, delta, graph, blockSize);
+      inverse = this.shiftedInverse(betaD, delta, graph, blockSize);
       if (inverse !== null) this.stats.preconditionedSolves += 1;
     }
     // Warm start from the previous solve's k Ritz vectors; the first solve starts from
@@ -329,6 +336,7 @@ class OperatorZSolver implements ZSolver {
           }),
     });
     this.block = result.block;
+    this.previousValues = result.blockValues;
     this.stats.lobpcgIterations += result.iterations;
     this.stats.lobpcgSolves += 1;
     this.stats.lobpcgIterationsPerSolve.push(result.iterations);
