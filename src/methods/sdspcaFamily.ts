@@ -52,7 +52,13 @@ import type { StopReason } from "./fitReport.js";
 import { classSums, initialGraph, smallClassWarnings, unitScaleWarnings } from "./sharedSteps.js";
 import { iterateChange, STOP_RULES, type StopRule } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
-import { chooseZSolver, type ZGraph, type ZSolverChoice, type ZSolverStats } from "./zSolvers.js";
+import {
+  chooseZSolver,
+  type ZGraph,
+  type ZPreconditionerChoice,
+  type ZSolverChoice,
+  type ZSolverStats,
+} from "./zSolvers.js";
 
 /** How the user's alpha, beta, delta are read. */
 export type Weighting = "scaled" | "absolute";
@@ -88,6 +94,13 @@ export const seedOption = {
   doc: "Seed of the random start vectors of LOBPCG (used only by the lobpcg solver).",
   expert: true,
 } as const satisfies IntegerSpec;
+export const preconditionerOption = {
+  type: "enum",
+  values: ["auto", "always", "never"] as const,
+  default: "auto",
+  doc: 'Preconditioner of LOBPCG on Z (lobpcg solver only): the exact (Z - sigma I)^-1 through Woodbury, with sigma in a gap of the previous outer iteration\'s spectrum below the k-th eigenvalue. "auto" uses it for k >= 20, where it saves LOBPCG sweeps; "always" and "never" force it on or off (from the second outer iteration on). The eigenpairs are the same to the tolerance either way.',
+  expert: true,
+} as const satisfies EnumSpec;
 export const largeScaleOption = {
   type: "enum",
   values: ["auto", "always"] as const,
@@ -148,6 +161,7 @@ export const qLoopOptions = {
   weighting: weightingOption,
   solver: solverOption,
   seed: seedOption,
+  preconditioner: preconditionerOption,
 } as const;
 
 /** The Q-loop options a method has (those it lacks are filled in by `qLoopSettings`). */
@@ -164,6 +178,7 @@ export interface QLoopOptionValues {
   weighting?: Weighting;
   solver: ZSolverChoice;
   seed: number;
+  preconditioner?: ZPreconditionerChoice;
   largeScale?: "auto" | "always";
   lambdaCap?: number;
 }
@@ -192,6 +207,7 @@ export function qLoopSettings(
     weighting: p.weighting ?? "scaled",
     solver: p.solver,
     seed: p.seed,
+    preconditioner: p.preconditioner ?? "auto",
     largeScale: p.largeScale ?? "auto",
     lambdaCap: p.lambdaCap ?? Number.POSITIVE_INFINITY,
     ...fixed,
@@ -214,6 +230,8 @@ export interface QLoopSettings {
   lambdaCap: number;
   solver: ZSolverChoice;
   seed: number;
+  /** LOBPCG's preconditioner on the matrix-free path (default "auto"). */
+  preconditioner?: ZPreconditionerChoice;
   /** The large-n graph paths: by size ("auto", default) or always (for checking). */
   largeScale?: "auto" | "always";
   /**
@@ -350,6 +368,7 @@ export function fitQLoop(
     seed: s.seed,
     signal: ctx.signal,
     reconstruction: recon,
+    preconditioner: s.preconditioner ?? "auto",
   });
   const warnings: string[] = m === null ? [] : smallClassWarnings(data, m);
   if (graphMode === "adaptive") warnings.push(...unitScaleWarnings(s.owner, data));

@@ -11,7 +11,18 @@
  *   Tr(G L G), which the trace scaling of delta needs, is Tr(H^T L H) with
  *   H = U S^2 (H H^T = G^2): a sparse quadratic form instead of an n^3 product.
  *
- * Both give the same subspace (tested); `chooseZSolver` picks by size.
+ * The operator path can precondition LOBPCG with the exact (Z - sigma I)^-1: Z is a
+ * diagonal plus a term of rank at most r + c, so Woodbury applies it at about half the
+ * cost of Z (zPreconditioner.ts, which also proves from the inertia how many
+ * eigenvalues lie below sigma). sigma sits in a gap below the k-th of the previous
+ * outer iteration's Ritz values (interiorShifts); a shift below the whole spectrum,
+ * the textbook choice, gains nothing here, since the k smallest eigenvalues of Z spread
+ * as widely as all the others. Only the search directions change: the eigenpairs meet
+ * the same residual test. "auto" uses it for k >= 20, where LOBPCG needs many sweeps
+ * without it; for small k its setup (U^T L U and W^T E^-1 W, n r^2 each) costs more
+ * than the few sweeps it saves (docs/performance.md, Fashion-MNIST).
+ *
+ * Both paths give the same subspace (tested); `chooseZSolver` picks by size.
  */
 import { ValidationError } from "../core/errors.js";
 import { symmetricLaplacianTrace } from "../graph/laplacian.js";
@@ -23,6 +34,7 @@ import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
 import { classSums, trainingSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
+import { interiorShifts, type ShiftedInverse, ZWoodbury } from "./zPreconditioner.js";
 
 /**
  * Above this many training samples "auto" uses the operator path (for k <= 20). Measured
@@ -36,7 +48,7 @@ export const DENSE_Z_LIMIT = 2000;
  * For k > 20 the dense path is kept up to this many samples: LOBPCG without a
  * preconditioner needs many sweeps for a cluster of 100 smallest eigenvalues. Measured at
  * n = 2000: k = 30 dense 2.8 s / LOBPCG 6.4 s, k = 100 2.6 s / 32 s per iteration; n = 3000,
- * k = 100: 7.1 s / 28 s. Above
+ * k = 100: 7.1 s / 28 s (before the preconditioner; not measured again with it). Above
  * it no n x n matrix is formed whatever k is (two of them, 72 MB each at n = 3000).
  */
 export const DENSE_Z_LIMIT_LARGE_K = 3000;
@@ -45,6 +57,18 @@ export const DENSE_Z_LIMIT_LARGE_K = 3000;
 export function autoZSolver(n: number, k: number): "dense" | "lobpcg" {
   const limit = k > 20 ? DENSE_Z_LIMIT_LARGE_K : DENSE_Z_LIMIT;
   return n <= limit ? "dense" : "lobpcg";
+}
+
+/**
+ * Whether "auto" preconditions LOBPCG for k eigenpairs. Measured on Fashion-MNIST at
+ * n = 10,000 (docs/performance.md, CPU per outer iteration after the first): k = 10
+ * 3.0-3.6 s without, 5.5-6.7 s with (6 LOBPCG iterations without, 5-6 with: the setup
+ * is all cost); k = 20 6.6-25 s without, 10.4-15.7 s with (21 % less CPU over outer
+ * iterations 2 to 15, the sweeps without it growing to 50-86); k = 50 33-46 s without,
+ * 19-26 s with.
+ */
+export function autoPreconditioner(k: number): boolean {
+  return k >= 20;
 }
 
 /** What one iteration needs of the graph: L, and Tr(G L G) (plus G L G itself when dense). */
@@ -76,10 +100,19 @@ export interface ZSolver {
 
 export type ZSolverChoice = "auto" | "dense" | "lobpcg";
 
+/** Whether LOBPCG is preconditioned with (Z - sigma I)^-1 (see zPreconditioner.ts). */
+export type ZPreconditionerChoice = "auto" | "always" | "never";
+
 /** What the matrix-free path counts (empty on the dense path). */
 export type ZSolverStats = {
   lobpcgIterations?: number;
   lobpcgSolves?: number;
+  /** LOBPCG iterations of each solve, in order. */
+  lobpcgIterationsPerSolve?: number[];
+  /** Solves preconditioned with (Z - sigma I)^-1. */
+  preconditionedSolves?: number;
+  /** LOBPCG iterations whose residuals went through the preconditioner. */
+  preconditionedIterations?: number;
 };
 
 class DenseZSolver implements ZSolver {
@@ -140,7 +173,13 @@ class DenseZSolver implements ZSolver {
 
 class OperatorZSolver implements ZSolver {
   readonly kind = "lobpcg" as const;
-  readonly stats: Required<ZSolverStats> = { lobpcgIterations: 0, lobpcgSolves: 0 };
+  readonly stats: Required<ZSolverStats> = {
+    lobpcgIterations: 0,
+    lobpcgSolves: 0,
+    lobpcgIterationsPerSolve: [],
+    preconditionedSolves: 0,
+    preconditionedIterations: 0,
+  };
   readonly warnings: string[] = [];
   private readonly U: Matrix;
   /** U^T, kept so that U^T V needs no transpose of the n x r factor per product. */
@@ -153,7 +192,11 @@ class OperatorZSolver implements ZSolver {
   private readonly k: number;
   private readonly seed: number;
   private readonly signal: AbortSignal | undefined;
+  private readonly precondition: boolean;
   private block: Matrix | null = null;
+  /** The Ritz values of `block` (the previous solve's), for the next shift. */
+  private previousValues: Float64Array | null = null;
+  private woodbury: ZWoodbury | null = null;
 
   constructor(
     data: TrainingData,
@@ -164,6 +207,7 @@ class OperatorZSolver implements ZSolver {
     seed: number,
     signal: AbortSignal | undefined,
     recon: number,
+    precondition: boolean,
   ) {
     const svd = trainingSvd(data);
     this.recon = recon;
@@ -176,6 +220,7 @@ class OperatorZSolver implements ZSolver {
     this.k = k;
     this.seed = seed;
     this.signal = signal;
+    this.precondition = precondition;
   }
 
   /** G V = U S^2 U^T V. */
@@ -192,6 +237,46 @@ class OperatorZSolver implements ZSolver {
     // Tr(G L G) = Tr(H^T L H) with H = U S^2 (H H^T = G^2), without forming H. S is the
     // symmetrised graph (symmetrizeGraph), so each edge can be visited once.
     return { L, trM: symmetricLaplacianTrace(S, this.U, this.s2), M: null };
+  }
+
+  /**
+   * (Z - sigma I)^-1 with sigma in a gap of the spectrum below the k-th eigenvalue,
+   * placed from the previous solve's Ritz values (Z changes little from one outer
+   * iteration to the next; see interiorShifts), with the exact count of eigenvalues
+   * below it from the inertia of the Woodbury factorisation. Null on the first solve
+   * (no spectrum to place sigma in yet) or when no candidate shift gives an invertible
+   * Z - sigma I with a positive definite diagonal part; LOBPCG then runs unpreconditioned.
+   *
+   * (The Ritz values of the new Z on the previous block, one application of Z more,
+   * were tried as well: 4-13 % fewer iterations on synthetic data, 30 % more on
+   * Fashion-MNIST with k = 50.)
+   */
+  private shiftedInverse(
+    betaD: Float64Array,
+    delta: number,
+    graph: ZGraph | null,
+    blockSize: number,
+  ): ShiftedInverse | null {
+    const theta = this.previousValues;
+    if (theta === null) return null;
+    if (this.woodbury === null) {
+      this.woodbury = new ZWoodbury(
+        this.U,
+        this.Ut,
+        this.s2,
+        this.codes,
+        this.c,
+        this.alpha,
+        this.recon,
+      );
+    }
+    const L = graph === null ? null : graph.L;
+    // Each try costs W^T E^-1 W (n m^2 / 2): two at most.
+    for (const sigma of interiorShifts(theta, this.k).slice(0, 2)) {
+      const inverse = this.woodbury.build(betaD, delta, L, sigma);
+      if (inverse !== null && inverse.below < blockSize) return inverse;
+    }
+    return null;
   }
 
   solve(beta: number, Dd: Float64Array, delta: number, graph: ZGraph | null): ZSolution {
@@ -217,6 +302,16 @@ class OperatorZSolver implements ZSolver {
       }
       return out;
     };
+    // Guard vectors beyond k: with only a few, the k-th pair converges slowly where the
+    // spectrum is dense (measured: k = 10 at n = 2500 took 168 LOBPCG iterations with 4
+    // guards, 64 with 10).
+    const blockSize = Math.min(n, this.k + Math.max(10, Math.ceil(this.k / 4)));
+    let inverse: ShiftedInverse | null = null;
+    if (this.precondition) {
+      const betaD = Float64Array.from(Dd, (v) => beta * v);
+      inverse = this.shiftedInverse(betaD, delta, graph, blockSize);
+      if (inverse !== null) this.stats.preconditionedSolves += 1;
+    }
     // Warm start from the previous solve's k Ritz vectors; the first solve starts from
     // the leading left singular vectors (the trailing eigenvectors of -G). The guard
     // columns are always fresh seeded random vectors: an eigenvector the start block
@@ -226,18 +321,26 @@ class OperatorZSolver implements ZSolver {
     const initial = start.leadingColumns(Math.min(start.cols, this.k));
     const result = lobpcg(apply, n, this.k, {
       initial,
-      // Guard vectors beyond k: with only a few, the k-th pair converges slowly
-      // where the spectrum is dense (measured: k = 10 at n = 2500 took 168 LOBPCG
-      // iterations with 4 guards, 64 with 10).
-      blockSize: Math.min(n, this.k + Math.max(10, Math.ceil(this.k / 4))),
+      blockSize,
       tol: 1e-10,
       maxIterations: 2000,
       seed: this.seed + this.stats.lobpcgSolves,
       signal: this.signal,
+      ...(inverse === null
+        ? {}
+        : {
+            preconditioner: inverse.apply,
+            ...(inverse.below > 0
+              ? { preconditionerShift: { sigma: inverse.sigma, below: inverse.below } }
+              : {}),
+          }),
     });
     this.block = result.block;
+    this.previousValues = result.blockValues;
     this.stats.lobpcgIterations += result.iterations;
     this.stats.lobpcgSolves += 1;
+    this.stats.lobpcgIterationsPerSolve.push(result.iterations);
+    this.stats.preconditionedIterations += result.preconditionedIterations;
     if (!result.converged && this.warnings.length === 0) {
       this.warnings.push(
         `LOBPCG did not reach its tolerance on Z within 2000 iterations (largest residual ${Math.max(...result.residualNorms).toExponential(2)}); the iteration continued with the best Ritz vectors.`,
@@ -270,6 +373,8 @@ export interface ZSolverRequest {
   readonly signal?: AbortSignal | undefined;
   /** Weight of -X X^T in Z: 1 (default), or 0 for the paper's literal SPCAN. */
   readonly reconstruction?: number;
+  /** LOBPCG's preconditioner on the matrix-free path (default "auto", see autoPreconditioner). */
+  readonly preconditioner?: ZPreconditionerChoice;
 }
 
 export function chooseZSolver(request: ZSolverRequest): ZSolver {
@@ -277,6 +382,10 @@ export function chooseZSolver(request: ZSolverRequest): ZSolver {
   const recon = request.reconstruction ?? 1;
   const kind = choice === "auto" ? autoZSolver(data.n, k) : choice;
   if (kind === "dense") return new DenseZSolver(data, alpha, codes, k, recon);
-  if (kind === "lobpcg") return new OperatorZSolver(data, alpha, codes, c, k, seed, signal, recon);
+  if (kind === "lobpcg") {
+    const mode = request.preconditioner ?? "auto";
+    const precondition = mode === "auto" ? autoPreconditioner(k) : mode === "always";
+    return new OperatorZSolver(data, alpha, codes, c, k, seed, signal, recon, precondition);
+  }
   throw new ValidationError("solver", `Unknown solver ${JSON.stringify(choice)}.`);
 }

@@ -20,6 +20,23 @@
  * rounding). The block size defaults to k plus a few guard vectors: on the SDSPCAAN
  * operator, k + 4 to k + 6 needed the fewest operator applications in total.
  *
+ * An optional preconditioner T (symmetric positive definite, approximating
+ * (A - sigma I)^-1 for a sigma below the wanted eigenvalues) replaces the residuals R
+ * by T R before they enter the search space, as in Knyazev's preconditioned LOBPCG.
+ * It changes only the search directions: the Rayleigh-Ritz steps, the residuals and
+ * the convergence test stay those of A, so the result is the same to the tolerance.
+ *
+ * T = (A - sigma I)^-1 with an interior shift (j eigenvalues of A below sigma) is
+ * indefinite, but inside LOBPCG it acts as a positive definite one whenever the j
+ * smallest Ritz values are below sigma: the residuals R are orthogonal to the Ritz
+ * block X and the new directions are orthogonalised against X, so T could be replaced
+ * by T' = P T P + X_j X_j^T (P the projector onto the complement of the first j Ritz
+ * vectors X_j) without changing a single iterate, and by Haynsworth's inertia
+ * additivity P T P is positive definite on that complement exactly when
+ * X_j^T (A - sigma I) X_j = diag(theta_i - sigma) is negative definite. With
+ * `preconditionerShift` the iteration applies T only then (and the plain residuals
+ * otherwise).
+ *
  * No LAPACK counterpart: the method is iterative and matrix-free. Its Rayleigh-Ritz
  * steps are small dense problems solved by symmetricEigen.ts.
  */
@@ -80,6 +97,21 @@ export interface LobpcgOptions {
   readonly signal?: AbortSignal;
   /** Called after every iteration with the current Ritz values and residuals. */
   readonly onIteration?: (info: LobpcgIteration) => void;
+  /**
+   * T: R (n x q) -> T R (n x q), applied to the residual blocks (default: none, T = I).
+   * T must be symmetric positive definite; the ideal is (A - sigma I)^-1 with sigma
+   * below the wanted eigenvalues (with `largest`, (sigma I - A)^-1 with sigma above
+   * them: the residuals are those of -A then). Convergence is still tested on the
+   * residuals of A.
+   */
+  readonly preconditioner?: BlockOperator;
+  /**
+   * For a preconditioner (A - sigma I)^-1 with an interior shift: sigma and the number
+   * of eigenvalues of A below it (`below` >= 1, less than the block size; with
+   * `largest`, both of -A). T is then applied only in iterations where the `below`
+   * smallest Ritz values lie below sigma (see the file comment).
+   */
+  readonly preconditionerShift?: { readonly sigma: number; readonly below: number };
 }
 
 export interface LobpcgResult {
@@ -89,12 +121,20 @@ export interface LobpcgResult {
   readonly vectors: Matrix;
   /** Iterations used (0 when the operator was small enough to solve densely). */
   readonly iterations: number;
+  /** Of those, the iterations whose residuals went through the preconditioner. */
+  readonly preconditionedIterations: number;
   /** True when every wanted pair met the tolerance. */
   readonly converged: boolean;
   /** ||A v_j - values[j] v_j|| for each returned pair. */
   readonly residualNorms: Float64Array;
   /** The final n x b block of Ritz vectors (wanted pairs first): pass it as `initial` to warm-start a related solve. */
   readonly block: Matrix;
+  /**
+   * The Ritz values of A for the columns of `block`, in its column order (ascending;
+   * descending with `largest`): the guard columns' values sketch the spectrum just
+   * beyond the wanted pairs.
+   */
+  readonly blockValues: Float64Array;
 }
 
 const OWNER = "lobpcg";
@@ -248,7 +288,29 @@ export function lobpcg(
       }
     }
   }
-  const { signal, onIteration } = options;
+  const { signal, onIteration, preconditioner, preconditionerShift } = options;
+  if (preconditioner !== undefined && typeof preconditioner !== "function") {
+    throw new ValidationError(
+      "preconditioner",
+      `The 'preconditioner' option of ${OWNER} must be a function R => T R. Got ${typeof preconditioner} instead.`,
+    );
+  }
+  if (preconditionerShift !== undefined) {
+    const { sigma, below } = preconditionerShift;
+    if (preconditioner === undefined) {
+      throw new ValidationError(
+        "preconditionerShift",
+        `The 'preconditionerShift' option of ${OWNER} needs a 'preconditioner'.`,
+      );
+    }
+    if (typeof sigma !== "number" || !Number.isFinite(sigma)) {
+      throw new ValidationError(
+        "preconditionerShift",
+        `The 'preconditionerShift.sigma' option of ${OWNER} must be a finite number. Got ${String(sigma)} instead.`,
+      );
+    }
+    checkInteger(OWNER, "preconditionerShift.below", below, 1, b - 1, "(below the block size)");
+  }
   throwIfAborted(signal);
   const sign = largest ? -1 : 1;
   const op = (V: Matrix): Matrix => {
@@ -274,7 +336,37 @@ export function lobpcg(
     return out;
   };
   if (n < 4 * b) return denseSolve(op, n, k, b, sign);
-  return iterate(op, n, k, b, sign, tol, maxIterations, seed, initial, signal, onIteration);
+  const precondition =
+    preconditioner === undefined
+      ? null
+      : (R: Matrix): Matrix => checkedBlock("preconditioner", preconditioner(R), R, n);
+  return iterate(op, n, k, b, sign, tol, maxIterations, seed, initial, signal, onIteration, {
+    apply: precondition,
+    shift: preconditionerShift ?? null,
+  });
+}
+
+/**
+ * The block a callback returned, checked: an n x q Matrix of finite numbers for the
+ * n x q block V it was given.
+ */
+function checkedBlock(name: string, out: unknown, V: Matrix, n: number): Matrix {
+  if (!(out instanceof Matrix) || out.rows !== n || out.cols !== V.cols) {
+    throw new ValidationError(
+      name,
+      `The '${name}' callback of ${OWNER} must return a ${n} x ${V.cols} Matrix. Got ${out instanceof Matrix ? `${out.rows} x ${out.cols}` : typeof out} instead.`,
+    );
+  }
+  const d = out.data;
+  for (let i = 0; i < d.length; i++) {
+    if (d[i] - d[i] !== 0) {
+      throw new ValidationError(
+        name,
+        `The '${name}' callback of ${OWNER} returned a non-finite value (${d[i]}) at row ${Math.floor(i / V.cols)}, column ${i % V.cols}.`,
+      );
+    }
+  }
+  return out;
 }
 
 /** Small operators: apply to the identity and use the dense solver. */
@@ -333,9 +425,11 @@ function finish(
     values,
     vectors,
     iterations,
+    preconditionedIterations: 0,
     converged,
     residualNorms: columnNorms(R),
     block: X.clone(),
+    blockValues: Float64Array.from(theta.subarray(0, X.cols), (v) => sign * v),
   };
 }
 
@@ -395,6 +489,10 @@ function iterate(
   initial: Matrix | undefined,
   signal: AbortSignal | undefined,
   onIteration: ((info: LobpcgIteration) => void) | undefined,
+  preconditioning: {
+    readonly apply: BlockOperator | null;
+    readonly shift: { readonly sigma: number; readonly below: number } | null;
+  },
 ): LobpcgResult {
   const rng = new Random(seed);
   let X = startBlock(n, b, rng, initial);
@@ -411,6 +509,7 @@ function iterate(
   // updates), when it is current: convergence is only declared on it.
   let exactWanted: Matrix | null = AX.leadingColumns(k);
   let iterations = 0;
+  let preconditioned = 0;
   let converged = false;
   const wantedIndex = Int32Array.from({ length: k }, (_, j) => j);
   for (;;) {
@@ -472,12 +571,19 @@ function iterate(
       P = null;
       AP = null;
     }
-    let W = orthonormalizeAgainst(R.selectColumns(active), P ? [X, P] : [X]);
+    // The new directions: the active residuals, preconditioned when a T is given (with
+    // an interior shift, only while it acts as a positive definite one).
+    const { apply: precondition, shift } = preconditioning;
+    const usable =
+      precondition !== null && (shift === null || theta[shift.below - 1] < shift.sigma);
+    if (usable) preconditioned++;
+    const Ra = usable ? precondition(R.selectColumns(active)) : R.selectColumns(active);
+    let W = orthonormalizeAgainst(Ra, P ? [X, P] : [X]);
     if (W.cols === 0 && P) {
       // The residuals vanished in [X, P]: restart without P.
       P = null;
       AP = null;
-      W = orthonormalizeAgainst(R.selectColumns(active), [X]);
+      W = orthonormalizeAgainst(Ra, [X]);
     }
     if (W.cols === 0) {
       // Nothing new can enter the search space: the block is as accurate as rounding allows.
@@ -517,5 +623,8 @@ function iterate(
       AP = null;
     }
   }
-  return finish(op, X, theta, k, sign, iterations, converged, exactWanted);
+  return {
+    ...finish(op, X, theta, k, sign, iterations, converged, exactWanted),
+    preconditionedIterations: preconditioned,
+  };
 }

@@ -1,0 +1,372 @@
+/**
+ * LOBPCG's preconditioner for SDSPCAAN's Z on the matrix-free path: the exact shifted
+ * inverse (Z - sigma I)^-1, applied through the Sherman-Morrison-Woodbury identity.
+ *
+ * Structure. With G = X X^T = U S^2 U^T (thin SVD, U n x r) and the one-hot Y (n x c),
+ *
+ *   Z = -rec G - alpha Y Y^T + beta D + delta G L G
+ *     = Dp + U A U^T - alpha Y Y^T,     Dp = beta D,   A = -rec S^2 + delta S^2 (U^T L U) S^2,
+ *
+ * a diagonal plus a symmetric term of rank at most r + c. [U, Y] can be rank-deficient
+ * (when n <= d, U spans every centred vector and so the centred class indicators), so Y
+ * is split along U first: Y = U P + Qy Ry with P = U^T Y, Qy (n x c') an orthonormal
+ * basis of the part of Y orthogonal to U and Ry = Qy^T Y. With the orthonormal
+ * W = [U, Qy] (m = r + c' columns):
+ *
+ *   Z = Dp + W C W^T,     C = blockdiag(A, 0) - alpha [P; Ry] [P; Ry]^T.
+ *
+ * For a shift sigma with E = Dp - sigma I positive definite, F = W^T E^-1 W = R^T R
+ * (Cholesky) and H = R C R^T = V diag(h) V^T (m x m):
+ *
+ *   Z - sigma I = E^1/2 (I + Q H Q^T) E^1/2,      Q = E^-1/2 W R^-1 (orthonormal),
+ *
+ * so (Sylvester's law of inertia) Z has exactly #{i : 1 + h_i < 0} eigenvalues below
+ * sigma, Z - sigma I is positive definite iff every 1 + h_i > 0, and
+ *
+ *   (Z - sigma I)^-1 = E^-1 - E^-1 W B diag(h / (1 + h)) B^T W^T E^-1,    B = R^-1 V.
+ *
+ * The inertia is what makes an interior shift usable: LOBPCG needs a positive definite
+ * preconditioner, and (Z - sigma I)^-1 with j eigenvalues below sigma acts as one on
+ * the complement of the j smallest Ritz vectors as long as their Ritz values are below
+ * sigma (src/linalg/eigen/lobpcg.ts), so j is what LOBPCG is told along with sigma.
+ *
+ * Cost: U^T L U (n r^2 / 2 and the sparse product, once per graph) and W^T E^-1 W
+ * (n m^2 / 2, once per shift), both in row chunks so that no extra n x r block is held; O(m^3) dense work (a Cholesky
+ * factor, products, one symmetric eigen-decomposition of order m). One application to
+ * an n x q block: two n x r x q products, half an application of Z.
+ */
+import { symmetrizeInPlace } from "../linalg/basic.js";
+import { symmetricEigen } from "../linalg/eigen/symmetricEigen.js";
+import { gemmABtLowerBlocks, gramColumns, multiply, multiplyABt } from "../linalg/kernels/gemm.js";
+import { Matrix } from "../linalg/matrix.js";
+import {
+  choleskyQR,
+  choleskyUpper,
+  orthonormalizeAgainst,
+  solveUpperFromRight,
+} from "../linalg/orthogonalize.js";
+import { CsrMatrix } from "../linalg/sparse.js";
+import { classSums } from "./sharedSteps.js";
+
+/** Rows per chunk of the n-long reductions (bounded temporaries: chunk x m doubles). */
+const CHUNK_ROWS = 4096;
+
+/** The block size of gemmABtLowerBlocks (its default). */
+const LOWER_BLOCK = 64;
+
+/** The window of interiorShifts: theta_k - sigma between these multiples of theta_b - theta_k. */
+const SHIFT_NEAR = 2;
+const SHIFT_FAR = 16;
+
+/** A part of Y orthogonal to U smaller than this (relative to its class column) is rounding. */
+const SPLIT_DROP = 1e-13;
+
+/**
+ * The applicable (Z - sigma I)^-1 for one shift, with what the inertia says about sigma.
+ */
+export interface ShiftedInverse {
+  readonly sigma: number;
+  /** How many eigenvalues of Z lie below sigma (0: Z - sigma I is positive definite). */
+  readonly below: number;
+  /** T R = (Z - sigma I)^-1 R for an n x q block R. */
+  apply(R: Matrix): Matrix;
+}
+
+/**
+ * U^T L U (r x r) for the sparse L (n x n), accumulated over row chunks: the rows of a
+ * chunk of L times U (the sparse kernel), then the lower half of U_chunk^T (L U)_chunk
+ * (the result is symmetric, so half the flops of the dense product).
+ */
+export function laplacianProjection(L: CsrMatrix, U: Matrix, Ut: Matrix = U.transpose()): Matrix {
+  const n = U.rows;
+  const r = U.cols;
+  const K = new Float64Array(r * r);
+  const part = new Float64Array(r * r);
+  for (let i0 = 0; i0 < n; i0 += CHUNK_ROWS) {
+    const i1 = Math.min(n, i0 + CHUNK_ROWS);
+    const p0 = L.rowPtr[i0];
+    const p1 = L.rowPtr[i1];
+    const rows = new CsrMatrix(
+      i1 - i0,
+      L.cols,
+      Int32Array.from(L.rowPtr.subarray(i0, i1 + 1), (p) => p - p0),
+      L.colIdx.subarray(p0, p1),
+      L.values.subarray(p0, p1),
+    );
+    const LUt = rows.multiplyMatrix(U).transpose();
+    gemmABtLowerBlocks(r, i1 - i0, Ut.data.subarray(i0), n, LUt.data, i1 - i0, part, r);
+    for (let i = 0; i < r; i++) {
+      const width = Math.min(r, (Math.floor(i / LOWER_BLOCK) + 1) * LOWER_BLOCK);
+      for (let j = 0; j < width; j++) K[i * r + j] += part[i * r + j];
+    }
+  }
+  // Mirror the lower triangle (the blocks also hold a few entries above the diagonal).
+  for (let i = 0; i < r; i++) {
+    for (let j = i + 1; j < r; j++) K[i * r + j] = K[j * r + i];
+  }
+  return new Matrix(r, r, K);
+}
+
+/**
+ * The parts of Z = Dp + W C W^T that do not change within a fit (U, S, the split of Y),
+ * and the builder of (Z - sigma I)^-1 for the parts that do (beta D, delta, L, sigma).
+ */
+export class ZWoodbury {
+  readonly n: number;
+  /** r + c': the width of W = [U, Qy]. */
+  readonly width: number;
+  private readonly U: Matrix;
+  private readonly Ut: Matrix;
+  private readonly s2: Float64Array;
+  private readonly alpha: number;
+  private readonly recon: number;
+  /** n x c': orthonormal, orthogonal to U, spanning what U misses of Y. */
+  private readonly Qy: Matrix;
+  /** [P; Ry] (m x c): Y = W [P; Ry]. */
+  private readonly Yw: Matrix;
+  /** U^T L U per Laplacian (a fixed graph keeps its own across iterations). */
+  private readonly projected = new WeakMap<CsrMatrix, Matrix>();
+
+  constructor(
+    U: Matrix,
+    Ut: Matrix,
+    s2: Float64Array,
+    codes: Int32Array,
+    c: number,
+    alpha: number,
+    recon: number,
+  ) {
+    const n = U.rows;
+    const r = U.cols;
+    this.n = n;
+    this.U = U;
+    this.Ut = Ut;
+    this.s2 = s2;
+    this.alpha = alpha;
+    this.recon = recon;
+    const sizes = new Float64Array(c);
+    for (let i = 0; i < n; i++) sizes[codes[i]]++;
+    this.Qy = splitOffU(U, Ut, codes, c, sizes);
+    const cq = this.Qy.cols;
+    this.width = r + cq;
+    // [P; Ry] = W^T Y: the class sums of the rows of U and of Qy.
+    const Pt = classSums(U, codes, c); // c x r
+    const Ryt = classSums(this.Qy, codes, c); // c x c'
+    const Yw = new Matrix(this.width, c);
+    for (let l = 0; l < c; l++) {
+      for (let j = 0; j < r; j++) Yw.data[j * c + l] = Pt[l * r + j];
+      for (let j = 0; j < cq; j++) Yw.data[(r + j) * c + l] = Ryt[l * cq + j];
+    }
+    this.Yw = Yw;
+  }
+
+  /** U^T L U, computed once per Laplacian. */
+  laplacianTerm(L: CsrMatrix): Matrix {
+    let K = this.projected.get(L);
+    if (K === undefined) {
+      K = laplacianProjection(L, this.U, this.Ut);
+      this.projected.set(L, K);
+    }
+    return K;
+  }
+
+  /**
+   * (Z - sigma I)^-1 for Z = diag(betaD) - rec G - alpha Y Y^T + delta G L G (L null:
+   * no graph term). Null when it cannot be applied stably: diag(betaD) - sigma I not
+   * positive definite, or Z - sigma I (numerically) singular.
+   */
+  build(
+    betaD: Float64Array,
+    delta: number,
+    L: CsrMatrix | null,
+    sigma: number,
+  ): ShiftedInverse | null {
+    const { n, U, Ut, Qy, s2, width: m } = this;
+    const K = L !== null && delta !== 0 ? this.laplacianTerm(L) : null;
+    const r = U.cols;
+    const cq = Qy.cols;
+    const einv = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const e = betaD[i] - sigma;
+      if (!(e > 0) || !Number.isFinite(e)) return null;
+      einv[i] = 1 / e;
+    }
+    // F = W^T E^-1 W, the Gram matrix of the rows of E^-1/2 W, chunk by chunk.
+    const F = new Matrix(m, m);
+    const u = U.data;
+    const q = Qy.data;
+    for (let i0 = 0; i0 < n; i0 += CHUNK_ROWS) {
+      const i1 = Math.min(n, i0 + CHUNK_ROWS);
+      const T = new Matrix(i1 - i0, m);
+      for (let i = i0; i < i1; i++) {
+        const w = Math.sqrt(einv[i]);
+        const o = (i - i0) * m;
+        for (let t = 0; t < r; t++) T.data[o + t] = w * u[i * r + t];
+        for (let t = 0; t < cq; t++) T.data[o + r + t] = w * q[i * cq + t];
+      }
+      const part = gramColumns(T);
+      for (let t = 0; t < F.data.length; t++) F.data[t] += part.data[t];
+    }
+    if (!choleskyUpper(F)) return null;
+    const R = F;
+    // C = blockdiag(A, 0) - alpha Yw Yw^T, A = -rec S^2 + delta S^2 K S^2.
+    const C = multiplyABt(this.Yw, this.Yw);
+    for (let t = 0; t < C.data.length; t++) C.data[t] *= -this.alpha;
+    for (let i = 0; i < r; i++) {
+      C.data[i * m + i] -= this.recon * s2[i];
+      if (K !== null) {
+        for (let j = 0; j < r; j++) C.data[i * m + j] += delta * s2[i] * K.data[i * r + j] * s2[j];
+      }
+    }
+    const H = symmetrizeInPlace(multiplyABt(multiply(R, C), R));
+    const eig = symmetricEigen(H, { symmetryTolerance: Number.POSITIVE_INFINITY });
+    const h = eig.values;
+    let below = 0;
+    let hmax = 1;
+    let nearest = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < m; i++) {
+      if (1 + h[i] < 0) below++;
+      hmax = Math.max(hmax, Math.abs(h[i]));
+      nearest = Math.min(nearest, Math.abs(1 + h[i]));
+    }
+    // 1 + h_i at rounding level: sigma (numerically) on an eigenvalue of Z.
+    if (!(nearest > 1e-12 * hmax)) return null;
+    // B = R^-1 V, scaled by h / (1 + h) for the middle factor.
+    const Rinv = Matrix.identity(m);
+    solveUpperFromRight(Rinv, R);
+    const B = multiply(Rinv, eig.vectors as Matrix);
+    const Bg = B.clone();
+    for (let i = 0; i < m; i++) {
+      for (let j = 0; j < m; j++) Bg.data[i * m + j] *= h[j] / (1 + h[j]);
+    }
+    const M = symmetrizeInPlace(multiplyABt(Bg, B));
+    const apply = (Rb: Matrix): Matrix => {
+      const b = Rb.cols;
+      const V = new Matrix(n, b);
+      for (let i = 0; i < n; i++) {
+        const e = einv[i];
+        for (let j = 0; j < b; j++) V.data[i * b + j] = e * Rb.data[i * b + j];
+      }
+      // a = W^T V = [U^T V; Qy^T V].
+      const aU = multiply(Ut, V);
+      const a = new Matrix(m, b);
+      a.data.set(aU.data);
+      for (let i = 0; i < n; i++) {
+        for (let l = 0; l < cq; l++) {
+          const x = q[i * cq + l];
+          const o = (r + l) * b;
+          for (let j = 0; j < b; j++) a.data[o + j] += x * V.data[i * b + j];
+        }
+      }
+      const g = multiply(M, a);
+      const UgU = multiply(U, new Matrix(r, b, g.data.subarray(0, r * b)));
+      const out = V;
+      for (let i = 0; i < n; i++) {
+        const e = einv[i];
+        for (let j = 0; j < b; j++) {
+          let w = UgU.data[i * b + j];
+          for (let l = 0; l < cq; l++) w += q[i * cq + l] * g.data[(r + l) * b + j];
+          out.data[i * b + j] -= e * w;
+        }
+      }
+      return out;
+    };
+    return { sigma, below, apply };
+  }
+}
+
+/**
+ * Qy: an orthonormal basis of the part of the one-hot Y orthogonal to U. A class
+ * column whose remainder (after U and the columns before it) is at rounding level
+ * relative to its norm sqrt(n_c) adds no direction, so Y = U (U^T Y) + Qy (Qy^T Y)
+ * holds to that level; the columns that remain are orthonormalised again, against U
+ * and among themselves, since a remainder that was small loses orthogonality when it
+ * is normalised.
+ */
+function splitOffU(
+  U: Matrix,
+  Ut: Matrix,
+  codes: Int32Array,
+  c: number,
+  sizes: Float64Array,
+): Matrix {
+  const n = U.rows;
+  const Yp = new Matrix(n, c);
+  for (let i = 0; i < n; i++) Yp.data[i * c + codes[i]] = 1;
+  projectOutU(Yp, U, Ut);
+  const kept: Float64Array[] = [];
+  for (let l = 0; l < c; l++) {
+    const y = Yp.column(l);
+    for (let pass = 0; pass < 2; pass++) {
+      for (const q of kept) {
+        let s = 0;
+        for (let i = 0; i < n; i++) s += q[i] * y[i];
+        for (let i = 0; i < n; i++) y[i] -= s * q[i];
+      }
+    }
+    let norm = 0;
+    for (let i = 0; i < n; i++) norm += y[i] * y[i];
+    norm = Math.sqrt(norm);
+    if (!(norm > SPLIT_DROP * Math.sqrt(sizes[l]))) continue;
+    for (let i = 0; i < n; i++) y[i] /= norm;
+    kept.push(y);
+  }
+  const Qy = new Matrix(n, kept.length);
+  for (let j = 0; j < kept.length; j++) {
+    for (let i = 0; i < n; i++) Qy.data[i * kept.length + j] = kept[j][i];
+  }
+  if (kept.length === 0) return Qy;
+  projectOutU(Qy, U, Ut);
+  // CholQR2: the columns are orthonormal to about 1e-3 at worst here, well within reach.
+  for (let pass = 0; pass < 2; pass++) {
+    if (choleskyQR(Qy) === null) {
+      return orthonormalizeAgainst(Qy, [U]);
+    }
+  }
+  return Qy;
+}
+
+/** V <- (I - U U^T) V, twice ("twice is enough"). */
+function projectOutU(V: Matrix, U: Matrix, Ut: Matrix): void {
+  for (let pass = 0; pass < 2; pass++) {
+    const UV = multiply(U, multiply(Ut, V));
+    for (let t = 0; t < V.data.length; t++) V.data[t] -= UV.data[t];
+  }
+}
+
+/**
+ * Candidate shifts for the k smallest eigenvalues, best first, from the Ritz values
+ * theta (ascending) of a block of b > k vectors: the midpoints of the gaps (theta_i,
+ * theta_i+1) for i < k, so that the k-th pair and those just above it lie above sigma.
+ * With h the gap's half-width, D = theta_k - sigma and g = theta_b - theta_k (how far
+ * the guard vectors reach beyond the k-th pair), a gap scores
+ *
+ *   (h / D) * min(1, D / (SHIFT_NEAR g), SHIFT_FAR g / D):
+ *
+ * h / D, the distance from sigma to the nearest eigenvalue relative to the distance
+ * to the k-th, is how evenly (Z - sigma I)^-1 weighs the eigenvalues it must separate
+ * (with sigma next to one eigenvalue it maps every residual onto that eigenvector);
+ * the window keeps sigma where it was measured to pay (docs/performance.md, SDSPCAAN
+ * on Fashion-MNIST, k = 50: sigma with D between about 2 g and 16 g needed 13 to 19
+ * LOBPCG iterations per solve, sigma closer to the k-th pair 25 to 35, and sigma
+ * below the whole spectrum as many as without a preconditioner: there the k wanted
+ * eigenvalues spread as widely as all the others, so a shift below them all leaves
+ * the k-th pair as badly separated as before).
+ */
+export function interiorShifts(theta: Float64Array, k: number): number[] {
+  const b = theta.length;
+  if (k < 2 || b <= k) return [];
+  const g = theta[b - 1] - theta[k - 1];
+  if (!(g > 0)) return [];
+  const scored: { sigma: number; score: number }[] = [];
+  for (let i = 1; i < k; i++) {
+    const h = 0.5 * (theta[i] - theta[i - 1]);
+    if (!(h > 0)) continue;
+    const sigma = theta[i - 1] + h;
+    const D = theta[k - 1] - sigma;
+    const window = Math.min(1, D / (SHIFT_NEAR * g), (SHIFT_FAR * g) / D);
+    scored.push({ sigma, score: (h / D) * window });
+  }
+  scored.sort((x, y) => y.score - x.score);
+  return scored.map((c) => c.sigma);
+}

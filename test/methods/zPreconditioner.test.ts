@@ -1,0 +1,241 @@
+/**
+ * The Woodbury form of (Z - sigma I)^-1 (src/methods/zPreconditioner.ts) against dense
+ * linear algebra on Z formed from its definition, and the inertia it reports.
+ */
+import { describe, expect, it } from "vitest";
+import { Random } from "../../src/core/rng.js";
+import { centerColumns } from "../../src/linalg/basic.js";
+import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
+import { multiply } from "../../src/linalg/kernels/gemm.js";
+import { Matrix } from "../../src/linalg/matrix.js";
+import { CsrMatrix } from "../../src/linalg/sparse.js";
+import { thinSvd } from "../../src/linalg/svd.js";
+import {
+  interiorShifts,
+  laplacianProjection,
+  ZWoodbury,
+} from "../../src/methods/zPreconditioner.js";
+
+interface Problem {
+  Z: Matrix;
+  woodbury: ZWoodbury;
+  betaD: Float64Array;
+  delta: number;
+  L: CsrMatrix;
+  /** The eigenvalues of Z, ascending. */
+  lambda: Float64Array;
+}
+
+/**
+ * Z = diag(betaD) - rec G - alpha Y Y^T + delta G L G formed densely from X (n x d),
+ * a random symmetric graph and random positive betaD, and its Woodbury structure.
+ */
+function problem(
+  seed: number,
+  n: number,
+  d: number,
+  c: number,
+  recon: number,
+  dLow = 0.5,
+): Problem {
+  const rng = new Random(seed);
+  const X = new Matrix(n, d);
+  for (let t = 0; t < X.data.length; t++) X.data[t] = rng.normal();
+  const Xc = centerColumns(X).centered;
+  const G = multiply(Xc, Xc.transpose());
+  const codes = Int32Array.from({ length: n }, (_, i) => i % c);
+  const Ld = new Matrix(n, n);
+  for (let i = 0; i < n; i++) {
+    for (let t = 0; t < 3; t++) {
+      const j = Math.floor(rng.uniform() * n);
+      if (j === i) continue;
+      const w = rng.uniform();
+      Ld.data[i * n + j] -= w;
+      Ld.data[j * n + i] -= w;
+      Ld.data[i * n + i] += w;
+      Ld.data[j * n + j] += w;
+    }
+  }
+  const betaD = Float64Array.from({ length: n }, () => dLow + 20 * rng.uniform());
+  const alpha = 3;
+  const delta = 0.01;
+  const GLG = multiply(multiply(G, Ld), G);
+  const Z = new Matrix(n, n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const p = i * n + j;
+      Z.data[p] = -recon * G.data[p] - (codes[i] === codes[j] ? alpha : 0) + delta * GLG.data[p];
+    }
+    Z.data[i * n + i] += betaD[i];
+  }
+  const svd = thinSvd(Xc);
+  const s2 = Float64Array.from(svd.s, (v) => v * v);
+  const woodbury = new ZWoodbury(svd.U, svd.U.transpose(), s2, codes, c, alpha, recon);
+  const L = CsrMatrix.fromDense(Ld);
+  return { Z, woodbury, betaD, delta, L, lambda: symmetricEigen(Z, { vectors: false }).values };
+}
+
+/** max |T x - (Z - sigma I)^-1 x| / max |(Z - sigma I)^-1 x| over the columns of a random block. */
+function inverseError(p: Problem, sigma: number, apply: (R: Matrix) => Matrix): number {
+  const n = p.Z.rows;
+  const rng = new Random(99);
+  const R = new Matrix(n, 3);
+  for (let t = 0; t < R.data.length; t++) R.data[t] = rng.normal();
+  const { values, vectors } = symmetricEigen(p.Z);
+  const V = vectors as Matrix;
+  // (Z - sigma I)^-1 R = V diag(1 / (lambda - sigma)) V^T R.
+  const C = multiply(V.transpose(), R);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < 3; j++) C.data[i * 3 + j] /= values[i] - sigma;
+  }
+  const exact = multiply(V, C);
+  const ours = apply(R);
+  let err = 0;
+  let scale = 0;
+  for (let t = 0; t < exact.data.length; t++) {
+    err = Math.max(err, Math.abs(ours.data[t] - exact.data[t]));
+    scale = Math.max(scale, Math.abs(exact.data[t]));
+  }
+  return err / scale;
+}
+
+describe("(Z - sigma I)^-1 through Woodbury", () => {
+  it("equals the dense inverse below the spectrum, and the shift is proven positive definite", () => {
+    for (const [seed, n, d, c, recon] of [
+      [1, 60, 8, 3, 1],
+      [2, 60, 20, 4, 1],
+      [3, 60, 8, 3, 0],
+    ] as const) {
+      const p = problem(seed, n, d, c, recon);
+      const spread = p.lambda[5] - p.lambda[0];
+      for (const sigma of [p.lambda[0] - 10 * spread, p.lambda[0] - 0.1 * spread]) {
+        const inv = p.woodbury.build(p.betaD, p.delta, p.L, sigma);
+        expect(inv).not.toBeNull();
+        expect(inv?.below).toBe(0);
+        expect(inverseError(p, sigma, (R) => inv?.apply(R) as Matrix)).toBeLessThan(1e-10);
+      }
+    }
+  });
+
+  it("counts the eigenvalues below an interior shift exactly (and still inverts)", () => {
+    const p = problem(4, 60, 8, 3, 1);
+    // The last gap below min(Dp), where Dp - sigma stays positive: j eigenvalues below.
+    const dmin = Math.min(...p.betaD);
+    let j = 1;
+    while (0.5 * (p.lambda[j] + p.lambda[j + 1]) < dmin) j++;
+    expect(j).toBeGreaterThanOrEqual(3);
+    const sigma = 0.5 * (p.lambda[j - 1] + p.lambda[j]);
+    const inv = p.woodbury.build(p.betaD, p.delta, p.L, sigma);
+    expect(inv?.below).toBe(j);
+    expect(inverseError(p, sigma, (R) => inv?.apply(R) as Matrix)).toBeLessThan(1e-10);
+  });
+
+  it("handles a rank-deficient [U, Y] (n <= d: U spans the centred class indicators)", () => {
+    const p = problem(5, 40, 60, 4, 1);
+    // U has r = n - 1 columns; only the constant vector's part of Y is left for Qy.
+    expect(p.woodbury.width).toBe(40);
+    for (const [sigma, below] of [
+      [p.lambda[0] - 1, 0],
+      [0.5 * (p.lambda[2] + p.lambda[3]), 3],
+    ] as const) {
+      const inv = p.woodbury.build(p.betaD, p.delta, p.L, sigma);
+      expect(inv?.below).toBe(below);
+      expect(inverseError(p, sigma, (R) => inv?.apply(R) as Matrix)).toBeLessThan(1e-10);
+    }
+  });
+
+  it("refuses shifts it cannot apply: a diagonal that is not positive, a singular Z - sigma I", () => {
+    const p = problem(6, 60, 8, 3, 1);
+    expect(p.woodbury.build(p.betaD, p.delta, p.L, Math.min(...p.betaD))).toBeNull();
+    expect(p.woodbury.build(p.betaD, p.delta, p.L, p.lambda[0])).toBeNull();
+  });
+
+  it("U^T L U equals the dense product", () => {
+    const rng = new Random(7);
+    const n = 30;
+    const U = new Matrix(n, 4);
+    for (let t = 0; t < U.data.length; t++) U.data[t] = rng.normal();
+    const L = new Matrix(n, n);
+    for (let i = 0; i < n; i++) {
+      const j = (i + 1 + Math.floor(rng.uniform() * (n - 1))) % n;
+      L.data[i * n + j] -= 1;
+      L.data[j * n + i] -= 1;
+      L.data[i * n + i] += 1;
+      L.data[j * n + j] += 1;
+    }
+    const dense = multiply(multiply(U.transpose(), L), U);
+    const ours = laplacianProjection(CsrMatrix.fromDense(L), U);
+    for (let t = 0; t < dense.data.length; t++) {
+      expect(Math.abs(ours.data[t] - dense.data[t])).toBeLessThan(1e-12 * 100);
+    }
+  });
+});
+
+describe("U^T L U over row chunks", () => {
+  it("equals the sum over edges of w (u_i - u_j)(u_i - u_j)^T across chunk and block boundaries", () => {
+    // n above one row chunk (4096) and r above one block of the half product (64).
+    const n = 4200;
+    const r = 70;
+    const rng = new Random(8);
+    const U = new Matrix(n, r);
+    for (let t = 0; t < U.data.length; t++) U.data[t] = rng.normal();
+    const edges: [number, number, number][] = [];
+    for (let i = 0; i < n; i++) {
+      for (const step of [1, 97, 2048]) edges.push([i, (i + step) % n, 0.5 + rng.uniform()]);
+    }
+    const entries = new Map<number, number>();
+    const add = (i: number, j: number, v: number) =>
+      entries.set(i * n + j, (entries.get(i * n + j) ?? 0) + v);
+    const expected = new Float64Array(r * r);
+    for (const [i, j, w] of edges) {
+      add(i, j, -w);
+      add(j, i, -w);
+      add(i, i, w);
+      add(j, j, w);
+      for (let a = 0; a < r; a++) {
+        const da = U.data[i * r + a] - U.data[j * r + a];
+        for (let b = 0; b < r; b++) {
+          expected[a * r + b] += w * da * (U.data[i * r + b] - U.data[j * r + b]);
+        }
+      }
+    }
+    const triplets = [...entries].map(([key, v]) => [Math.floor(key / n), key % n, v] as const);
+    const L = CsrMatrix.fromTriplets(
+      n,
+      n,
+      Int32Array.from(triplets, (t) => t[0]),
+      Int32Array.from(triplets, (t) => t[1]),
+      Float64Array.from(triplets, (t) => t[2]),
+    );
+    const K = laplacianProjection(L, U);
+    let scale = 0;
+    let err = 0;
+    for (let t = 0; t < expected.length; t++) {
+      scale = Math.max(scale, Math.abs(expected[t]));
+      err = Math.max(err, Math.abs(K.data[t] - expected[t]));
+    }
+    expect(err).toBeLessThan(1e-12 * scale);
+    for (let a = 0; a < r; a++) {
+      for (let b = 0; b < a; b++) expect(K.data[a * r + b]).toBe(K.data[b * r + a]);
+    }
+  });
+});
+
+describe("interiorShifts", () => {
+  it("places sigma at the midpoint of the widest gap below the k-th value, within its window", () => {
+    // k = 6, b = 8: theta_k = -1, theta_b - theta_k = 0.5 (g). Gaps below theta_k:
+    // (-100, -30) too far (D = 64 > 16 g = 8), (-6, -2) has D = 3 (in [2 g, 16 g] = [1, 8])
+    // and half-width 2, (-2, -1.5) is too close (D = 0.75 < 2 g).
+    const theta = Float64Array.from([-100, -30, -6, -2, -1.5, -1, -0.8, -0.5]);
+    const shifts = interiorShifts(theta, 6);
+    expect(shifts[0]).toBe(-4);
+    expect(shifts.length).toBe(5);
+    for (const s of shifts) expect(s).toBeLessThan(-1);
+  });
+
+  it("gives no shift without a gap to place it in", () => {
+    expect(interiorShifts(Float64Array.from([1, 2, 3]), 3)).toEqual([]);
+    expect(interiorShifts(Float64Array.from([1, 1, 1, 1]), 2)).toEqual([]);
+    expect(interiorShifts(Float64Array.from([1, 2, 3]), 1)).toEqual([]);
+  });
+});
