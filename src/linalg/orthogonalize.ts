@@ -230,3 +230,22 @@ export function orthonormalizeAgainst(
   }
   return W;
 }
+
+/**
+ * y minus its projections on the orthonormal vectors of `basis`, two classical
+ * Gram-Schmidt passes (the second removes what the first's rounding left), in place;
+ * returns the Euclidean norm of what is left.
+ */
+export function orthogonalizeTwiceAgainst(y: Float64Array, basis: readonly Float64Array[]): number {
+  const len = y.length;
+  for (let pass = 0; pass < 2; pass++) {
+    for (const q of basis) {
+      let s = 0;
+      for (let i = 0; i < len; i++) s += q[i] * y[i];
+      for (let i = 0; i < len; i++) y[i] -= s * q[i];
+    }
+  }
+  let norm = 0;
+  for (let i = 0; i < len; i++) norm += y[i] * y[i];
+  return Math.sqrt(norm);
+}

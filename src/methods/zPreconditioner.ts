@@ -42,6 +42,7 @@ import { Matrix } from "../linalg/matrix.js";
 import {
   choleskyQR,
   choleskyUpper,
+  orthogonalizeTwiceAgainst,
   orthonormalizeAgainst,
   solveUpperFromRight,
 } from "../linalg/orthogonalize.js";
@@ -297,16 +298,7 @@ function splitOffU(
   const kept: Float64Array[] = [];
   for (let l = 0; l < c; l++) {
     const y = Yp.column(l);
-    for (let pass = 0; pass < 2; pass++) {
-      for (const q of kept) {
-        let s = 0;
-        for (let i = 0; i < n; i++) s += q[i] * y[i];
-        for (let i = 0; i < n; i++) y[i] -= s * q[i];
-      }
-    }
-    let norm = 0;
-    for (let i = 0; i < n; i++) norm += y[i] * y[i];
-    norm = Math.sqrt(norm);
+    const norm = orthogonalizeTwiceAgainst(y, kept);
     if (!(norm > SPLIT_DROP * Math.sqrt(sizes[l]))) continue;
     for (let i = 0; i < n; i++) y[i] /= norm;
     kept.push(y);

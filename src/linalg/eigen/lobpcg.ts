@@ -50,6 +50,7 @@ import {
   choleskyQR,
   gram,
   innerProducts,
+  orthogonalizeTwiceAgainst,
   orthonormalizeAgainst,
   solveUpperFromRight,
   svqb,
@@ -211,16 +212,7 @@ function complementBasis(Y: Matrix, C: Matrix): Matrix {
     for (let i = 0; i < m; i++) before += y[i] * y[i];
     before = Math.sqrt(before);
     if (before === 0) continue;
-    for (let pass = 0; pass < 2; pass++) {
-      for (const q of basis) {
-        let s = 0;
-        for (let i = 0; i < m; i++) s += q[i] * y[i];
-        for (let i = 0; i < m; i++) y[i] -= s * q[i];
-      }
-    }
-    let after = 0;
-    for (let i = 0; i < m; i++) after += y[i] * y[i];
-    after = Math.sqrt(after);
+    const after = orthogonalizeTwiceAgainst(y, basis);
     if (after <= 1e-10 * before) continue;
     for (let i = 0; i < m; i++) y[i] /= after;
     basis.push(y);
