@@ -39,6 +39,7 @@
  * "halve" is never decided here: it needs more than c components, which the exact
  * path finds without a solve.
  */
+import { maxAbs } from "../linalg/basic.js";
 import { symmetricEigen } from "../linalg/eigen/symmetricEigen.js";
 import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
@@ -129,8 +130,13 @@ export function provesTest(
   maxDegree: number,
 ): boolean {
   if (bounds === null) return false;
-  const margin = 1e-10 * tol + 64 * n * Number.EPSILON * maxDegree;
+  const margin = roundingMargin(tol, n, maxDegree);
   return bounds.upperFirst + margin < tol && bounds.lowerFirstPlusOne - margin > tol;
+}
+
+/** How far the exact eigenvalue sums may be from tol and still be round-off. */
+function roundingMargin(tol: number, n: number, maxDegree: number): number {
+  return 1e-10 * tol + 64 * n * Number.EPSILON * maxDegree;
 }
 
 /** Edges lighter than this times the heaviest one are dropped for the path bound. */
@@ -237,16 +243,11 @@ export function provenRankDecision(
 ): RankControlAction | null {
   if (previous === null || previous === "halve") return null;
   const n = L.rows;
-  let maxDegree = 0;
-  for (let i = 0; i < n; i++) {
-    for (let q = L.rowPtr[i]; q < L.rowPtr[i + 1]; q++) {
-      if (L.colIdx[q] === i && L.values[q] > maxDegree) maxDegree = L.values[q];
-    }
-  }
-  const margin = 1e-10 * tol + 64 * n * Number.EPSILON * maxDegree;
+  // A Laplacian's diagonal holds the degrees (non-negative).
+  const maxDegree = maxAbs(L.diagonal());
   if (previous === "test")
     return provesTest(classRankBounds(L, codes, c), tol, n, maxDegree) ? "test" : null;
-  return pathLowerBoundFirst(L, c) - margin > tol ? "double" : null;
+  return pathLowerBoundFirst(L, c) - roundingMargin(tol, n, maxDegree) > tol ? "double" : null;
 }
 
 /** A binary min-heap of node indices by key (lazy: a node may be pushed again with a smaller key). */
