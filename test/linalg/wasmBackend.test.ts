@@ -92,13 +92,42 @@ describe("backend selection", () => {
 
   it("a module above the synchronous limit runs TS until initLinalg() has compiled it", async () => {
     loaderTestHooks.reset();
-    loaderTestHooks.setSyncLimit(KERNELS_WASM_SIZE); // as if the module were too big
+    loaderTestHooks.setSyncLimit(KERNELS_WASM_SIZE - 1); // as if the module were too big
     expect(kernelBackend()).toBe("ts");
     const pending = initLinalg();
     expect(kernelBackend()).toBe("ts");
     await expect(pending).resolves.toBe("wasm");
     expect(kernelBackend()).toBe("wasm");
     await expect(initLinalg()).resolves.toBe("wasm");
+  });
+
+  it("an engine that refuses synchronous compilation (RangeError) runs TS until initLinalg()", async () => {
+    // What Chrome's main thread does above its size limit; workers and Node never do.
+    loaderTestHooks.reset();
+    const api = globalThis.WebAssembly;
+    const RealModule = api.Module;
+    let refusals = 0;
+    const Refusing = function (this: unknown, bytes: BufferSource) {
+      if ((bytes as Uint8Array).byteLength >= KERNELS_WASM_SIZE) {
+        refusals++;
+        throw new RangeError("WebAssembly.Compile is disallowed on the main thread");
+      }
+      return new RealModule(bytes);
+    } as unknown as typeof WebAssembly.Module;
+    api.Module = Refusing;
+    try {
+      expect(kernelBackend()).toBe("ts");
+      expect(wasmSimdSupported()).toBe(true); // refused, not unsupported
+      const A = randomMatrix(9, 13, 2);
+      expect(maxAbsDifference(multiplyABt(A, A).data, naiveABt(A, A).data)).toBeLessThan(1e-12);
+      expect(kernelBackend()).toBe("ts");
+      expect(refusals).toBe(1); // not retried on every call
+      await expect(initLinalg()).resolves.toBe("wasm");
+      expect(kernelBackend()).toBe("wasm");
+    } finally {
+      api.Module = RealModule;
+      loaderTestHooks.reset();
+    }
   });
 
   it("initLinalg() resolves to ts when TS is requested", async () => {

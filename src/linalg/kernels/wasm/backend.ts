@@ -13,10 +13,12 @@
  * the same output.
  *
  * Support. The backend needs a `WebAssembly` global and SIMD, detected by validating a
- * tiny module with f64x2 instructions. A module under 4 KB (ours is ~3.6 KB) is
- * compiled synchronously on first use; browsers refuse synchronous compilation of
- * larger modules on the main thread, so above that size the module is only compiled
- * by `initLinalg()` and the TypeScript kernels run until it has resolved.
+ * tiny module with f64x2 instructions. The module is compiled synchronously on first
+ * use. Browsers may refuse that on their main thread above a size limit (Chrome had
+ * 4 KB for years, 8 MB since; workers have none): the refusal is a RangeError, after
+ * which the TypeScript kernels run until `initLinalg()` has compiled the module
+ * asynchronously. Node, Deno and browser workers compile any size synchronously, so
+ * there the module's size costs nothing but its compile time (about a millisecond).
  *
  * Memory. One linear memory per module instance holds operands: kernels called with
  * ordinary arrays copy them in (only worth it for enough work per element, which the
@@ -109,8 +111,11 @@ export interface KernelExports {
   ): void;
 }
 
-/** Browsers compile modules up to this size synchronously on the main thread. */
-export const SYNC_COMPILE_LIMIT = 4096;
+/**
+ * No limit of our own on synchronous compilation: the engine says when it refuses (a
+ * RangeError on a browser's main thread). A test hook lowers it to simulate a refusal.
+ */
+export const SYNC_COMPILE_LIMIT = Number.POSITIVE_INFINITY;
 
 /** Largest arena the kernels may use (bytes); bigger problems run the TS kernels. */
 export const ARENA_LIMIT = 2 ** 30;
@@ -229,6 +234,8 @@ interface LoaderState {
   pending: Promise<KernelBackend> | null;
   /** Compile synchronously only below this size (bytes); a test hook may lower it. */
   syncLimit: number;
+  /** The engine refused to compile the module synchronously: wait for initLinalg(). */
+  syncRefused: boolean;
   /** Test hook: behave as if WebAssembly (or its SIMD) were missing. */
   simulateUnsupported: boolean;
 }
@@ -248,6 +255,7 @@ const state: LoaderState = {
   arena: null,
   pending: null,
   syncLimit: SYNC_COMPILE_LIMIT,
+  syncRefused: false,
   simulateUnsupported: false,
 };
 
@@ -309,23 +317,28 @@ export function wasmArena(): WasmArena | null {
 function decide(): WasmArena | null {
   if (state.request === "ts" || !wasmSimdSupported()) return null;
   if (state.arena !== null) return state.arena;
-  if (KERNELS_WASM_SIZE >= state.syncLimit) return null; // initLinalg() compiles it
+  // Refused synchronously: TS kernels until initLinalg() has compiled the module.
+  if (state.syncRefused || KERNELS_WASM_SIZE > state.syncLimit) return null;
   const api = wasmApi() as WasmApi;
   try {
     const module = new api.Module(kernelModuleBytes());
     state.module = module;
     state.arena = instantiate(api, module);
     return state.arena;
-  } catch {
-    state.supported = false;
+  } catch (error) {
+    // A browser main thread's size limit throws RangeError; anything else (a
+    // CompileError) means the engine cannot run these kernels at all.
+    if (error instanceof RangeError) state.syncRefused = true;
+    else state.supported = false;
     return null;
   }
 }
 
 /**
  * Compiles the WebAssembly kernels asynchronously where supported and resolves to the
- * backend that is then active. Optional when the module is small enough to compile
- * synchronously (it is), required in browsers otherwise; calling it again is cheap.
+ * backend that is then active. Optional everywhere the engine compiles synchronously
+ * (Node, workers, current browsers); on a browser main thread that refuses, the
+ * kernels are TypeScript until it has resolved. Calling it again is cheap.
  */
 export function initLinalg(): Promise<KernelBackend> {
   if (state.request === "ts" || !wasmSimdSupported() || state.arena !== null) {
@@ -402,6 +415,7 @@ export const loaderTestHooks = {
     state.supported = null;
     state.simulateUnsupported = false;
     state.syncLimit = SYNC_COMPILE_LIMIT;
+    state.syncRefused = false;
     active = undefined;
   },
 };
