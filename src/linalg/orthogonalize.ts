@@ -11,7 +11,8 @@
  */
 import { symmetrizeInPlace } from "./basic.js";
 import { symmetricEigen } from "./eigen/symmetricEigen.js";
-import { gemmABtRaw, multiply } from "./kernels/gemm.js";
+import { gemmABtRaw, gemmABtTs, multiply, wasmWorthIt } from "./kernels/gemm.js";
+import { type WasmArena, wasmArena } from "./kernels/wasm/backend.js";
 import { Matrix } from "./matrix.js";
 
 /**
@@ -80,7 +81,55 @@ export function solveUpperFromRight(V: Matrix, R: Matrix): void {
   const k = R.rows;
   if (V.cols !== k)
     throw new RangeError(`solveUpperFromRight: V has ${V.cols} columns, R is ${k} x ${k}.`);
-  trsmRight(V.data, V.rows, k, R.data, 0, k);
+  const arena = k >= TRSM_WASM_MIN_K && V.rows >= 2 ? wasmArena() : null;
+  if (arena !== null && !arena.holds(V.data) && !arena.holds(R.data)) {
+    if (trsmRightWasm(arena, V, R)) return;
+  }
+  trsmRight(V.data, V.rows, k, R.data, 0, k, null);
+}
+
+/**
+ * The solve with V and R where they are (TS leaves, each GEMM copied in if it pays):
+ * the path `solveUpperFromRight` took before its resident one; for tests only.
+ */
+export function solveUpperFromRightInPlace(V: Matrix, R: Matrix): void {
+  trsmRight(V.data, V.rows, R.rows, R.data, 0, R.rows, null);
+}
+
+/** From this order of R on, the solve runs in the module's memory (copies pay off). */
+const TRSM_WASM_MIN_K = 8;
+
+/**
+ * The same recursion with V, R and the GEMM scratch in the module's memory: one copy
+ * in and out instead of one per GEMM, and the leaves in the `trsm` kernel. Returns
+ * false (nothing done) when the arena cannot hold the operands.
+ */
+function trsmRightWasm(arena: WasmArena, V: Matrix, R: Matrix): boolean {
+  const rows = V.rows;
+  const k = R.rows;
+  const half = k - (k >> 1);
+  const mark = arena.mark();
+  const ptrs = arena.allocAll([rows * k, k * k, half * half]);
+  if (ptrs === null) return false;
+  arena.pin();
+  try {
+    const v = arena.view(ptrs[0], rows * k);
+    const r = arena.view(ptrs[1], k * k);
+    v.set(V.data);
+    r.set(R.data);
+    trsmRight(v, rows, k, r, 0, k, { arena, scratch: arena.view(ptrs[2], half * half) });
+    V.data.set(v);
+  } finally {
+    arena.unpin();
+    arena.release(mark);
+  }
+  return true;
+}
+
+/** V and R live in the module's memory; scratch holds -R12^T of every level. */
+interface ResidentTrsm {
+  readonly arena: WasmArena;
+  readonly scratch: Float64Array;
 }
 
 function trsmRight(
@@ -90,9 +139,21 @@ function trsmRight(
   r: Float64Array,
   lo: number,
   hi: number,
+  resident: ResidentTrsm | null,
 ): void {
   const width = hi - lo;
   if (width <= TRSM_BLOCK) {
+    if (resident !== null) {
+      resident.arena.kernels.trsm(
+        v.byteOffset + lo * 8,
+        rows,
+        k * 8,
+        r.byteOffset + (lo * k + lo) * 8,
+        k * 8,
+        width,
+      );
+      return;
+    }
     for (let i = 0; i < rows; i++) {
       const o = i * k;
       for (let j = lo; j < hi; j++) {
@@ -106,17 +167,24 @@ function trsmRight(
     return;
   }
   const mid = lo + (width >> 1);
-  trsmRight(v, rows, k, r, lo, mid);
+  trsmRight(v, rows, k, r, lo, mid, resident);
   // V[:, mid:hi] -= V[:, lo:mid] R[lo:mid, mid:hi]: the A B^T kernel with B = -R12^T.
   const b1 = mid - lo;
   const b2 = hi - mid;
-  const negR12t = new Float64Array(b2 * b1);
+  const negR12t =
+    resident === null ? new Float64Array(b2 * b1) : resident.scratch.subarray(0, b2 * b1);
   for (let p = 0; p < b1; p++) {
     const rp = (lo + p) * k + mid;
     for (let q = 0; q < b2; q++) negR12t[q * b1 + p] = -r[rp + q];
   }
-  gemmABtRaw(rows, b2, b1, v.subarray(lo), k, negR12t, b1, v.subarray(mid), k, true);
-  trsmRight(v, rows, k, r, mid, hi);
+  // Resident operands would always take the wasm GEMM; below its break-even the copied
+  // path runs the TS one, so the resident path does too: both give the same bits.
+  if (resident !== null && !wasmWorthIt(rows, b2, b1)) {
+    gemmABtTs(rows, b2, b1, v.subarray(lo), k, negR12t, b1, v.subarray(mid), k, true);
+  } else {
+    gemmABtRaw(rows, b2, b1, v.subarray(lo), k, negR12t, b1, v.subarray(mid), k, true);
+  }
+  trsmRight(v, rows, k, r, mid, hi, resident);
 }
 
 /**

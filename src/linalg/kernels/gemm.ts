@@ -61,7 +61,7 @@ export function gemmABtRaw(
  * (m + n) p + 2 m n element moves, the product 2 m n p flops at ~3x the TS speed.
  * Measured crossover: ~WASM_MIN_WORK flops with both m and n at least 2.
  */
-function wasmWorthIt(m: number, n: number, p: number): boolean {
+export function wasmWorthIt(m: number, n: number, p: number): boolean {
   return m >= 2 && n >= 2 && p >= 4 && m * n * p >= WASM_MIN_WORK;
 }
 

@@ -89,6 +89,7 @@ export interface KernelExports {
     count: number,
     out: number,
   ): void;
+  trsm(v: number, rows: number, ldvBytes: number, r: number, ldrBytes: number, w: number): void;
   csrmm(
     ptr: number,
     idx: number,

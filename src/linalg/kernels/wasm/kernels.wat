@@ -499,7 +499,55 @@
         (local.set $s (i32.add (local.get $s) (i32.const 8)))
         (br $ss))))
 
+;; ---------------------------------------------------------------------------
+  ;; trsm(v, rows, ldv, r, ldr, w): the leaf of V <- V R^{-1} for an upper-triangular
+  ;; w x w block R (eigen side: orthogonalize.ts, trsmRight). v points at V's first
+  ;; column of the block, r at R's diagonal corner; ldv and ldr in BYTES. Row by row,
+  ;; x_j = v_j / r_jj, then v_l -= x_j r_jl for l > j, two l per f64x2 (mul, then sub),
+  ;; the tail alone: the operations of the TypeScript leaf, so both give the same bits.
+  ;; Rows with x_j = 0 skip the update, as there.
   ;; ---------------------------------------------------------------------------
+  (func (export "trsm") (param $v i32) (param $rows i32) (param $ldv i32)
+                        (param $r i32) (param $ldr i32) (param $w i32)
+    (local $i i32) (local $j i32) (local $l i32) (local $end i32) (local $rj i32)
+    (local $x f64) (local $xs v128)
+    (local.set $end (i32.shl (local.get $w) (i32.const 3)))
+    (block $iDone
+      (loop $is
+        (br_if $iDone (i32.ge_s (local.get $i) (local.get $rows)))
+        (local.set $j (i32.const 0))
+        (local.set $rj (local.get $r))
+        (block $jDone
+          (loop $js
+            (br_if $jDone (i32.ge_s (local.get $j) (local.get $end)))
+            (local.set $x (f64.div (f64.load (i32.add (local.get $v) (local.get $j)))
+                                   (f64.load (i32.add (local.get $rj) (local.get $j)))))
+            (f64.store (i32.add (local.get $v) (local.get $j)) (local.get $x))
+            (if (f64.ne (local.get $x) (f64.const 0))
+              (then
+                (local.set $xs (f64x2.splat (local.get $x)))
+                (local.set $l (i32.add (local.get $j) (i32.const 8)))
+                (block $lDone
+                  (loop $ls
+                    (br_if $lDone (i32.gt_s (i32.add (local.get $l) (i32.const 8)) (i32.sub (local.get $end) (i32.const 8))))
+                    (v128.store (i32.add (local.get $v) (local.get $l))
+                      (f64x2.sub (v128.load (i32.add (local.get $v) (local.get $l)))
+                        (f64x2.mul (local.get $xs) (v128.load (i32.add (local.get $rj) (local.get $l))))))
+                    (local.set $l (i32.add (local.get $l) (i32.const 16)))
+                    (br $ls)))
+                (if (i32.lt_s (local.get $l) (local.get $end))
+                  (then
+                    (f64.store (i32.add (local.get $v) (local.get $l))
+                      (f64.sub (f64.load (i32.add (local.get $v) (local.get $l)))
+                        (f64.mul (local.get $x) (f64.load (i32.add (local.get $rj) (local.get $l))))))))))
+            (local.set $rj (i32.add (local.get $rj) (local.get $ldr)))
+            (local.set $j (i32.add (local.get $j) (i32.const 8)))
+            (br $js)))
+        (local.set $v (i32.add (local.get $v) (local.get $ldv)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $is))))
+
+    ;; ---------------------------------------------------------------------------
   ;; csrmm(ptr, idx, val, rows, b, ld, c): C += A B for A sparse (CSR: row pointers ptr
   ;; and column indices idx as i32, values val as f64), B and C dense row-major with a
   ;; leading dimension of ld BYTES, a multiple of 16 (the caller pads odd widths with a
