@@ -40,6 +40,7 @@ import {
   squaredRowNorms,
   type TwoPartNeighbours,
 } from "../linalg/kernels/distances.js";
+import { screenedNearestNeighbours } from "../linalg/kernels/screenedSearch.js";
 import type { Matrix } from "../linalg/matrix.js";
 import { KdTree } from "./kdTree.js";
 
@@ -80,8 +81,21 @@ export function initialNeighbours(
   count: number,
   options: NeighbourSearchOptions = {},
 ): TwoPartNeighbours {
+  if (X.rows >= SCREEN_MIN_ROWS && X.cols >= SCREEN_MIN_DIMS) {
+    checkCount("initialNeighbours", count, X.rows);
+    const screened = screenedNearestNeighbours(X, count, options);
+    if (screened !== null) return screened;
+  }
   return nearestNeighbours(X, count, options);
 }
+
+/**
+ * From this many rows and columns on, the initial search screens pairs in single
+ * precision (linalg/kernels/screenedSearch.ts: the same neighbours and distances at
+ * about half the cost of the n^2 d scan). Below, the scan is cheap and stays as it was.
+ */
+export const SCREEN_MIN_ROWS = 2000;
+export const SCREEN_MIN_DIMS = 16;
 
 function checkCount(owner: string, count: number, n: number): void {
   if (!Number.isInteger(count) || count < 1 || count > n - 1) {

@@ -27,10 +27,11 @@
 import { ValidationError } from "../core/errors.js";
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { applyLaplacian } from "../graph/laplacian.js";
+import { initialNeighbours } from "../graph/neighbours.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
 import { generalizedSymmetricEigen } from "../linalg/eigen/generalizedEigen.js";
 import { normalizeEigenvectorSigns } from "../linalg/eigen/symmetricEigen.js";
-import { nearestNeighbours, type TwoPartNeighbours } from "../linalg/kernels/distances.js";
+import type { TwoPartNeighbours } from "../linalg/kernels/distances.js";
 import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import { innerProducts } from "../linalg/orthogonalize.js";
@@ -184,7 +185,7 @@ export class LPP extends Estimator<LPPOptions, LPPDetails> {
     );
     const knn = data.cached(`lpp:knn:${neighbours}`, () =>
       ctx.timeGraph(() =>
-        nearestNeighbours(data.X, neighbours, ctx.signal ? { signal: ctx.signal } : {}),
+        initialNeighbours(data.X, neighbours, ctx.signal ? { signal: ctx.signal } : {}),
       ),
     );
     const graph = ctx.timeGraph(() => localityGraph(knn, weight, bandwidth));

@@ -90,6 +90,17 @@ export interface KernelExports {
     out: number,
   ): void;
   trsm(v: number, rows: number, ldvBytes: number, r: number, ldrBytes: number, w: number): void;
+  gemm32(
+    m: number,
+    n: number,
+    p: number,
+    A: number,
+    lda: number,
+    B: number,
+    ldb: number,
+    C: number,
+    ldc: number,
+  ): void;
   csrmm(
     ptr: number,
     idx: number,
