@@ -1,5 +1,7 @@
 ;; WebAssembly SIMD kernels of the dense linear algebra (assembled by
-;; scripts/build-wasm.ts into module.ts; loaded by backend.ts).
+;; scripts/build-wasm.ts into module.ts; loaded by backend.ts). The scalar loops of the
+;; tridiagonal eigen-solver are in tridiagonal.wat, which the build splices in at the
+;; `;; @include` line at the end of this module.
 ;;
 ;; All pointers are byte offsets into the exported memory; leading dimensions are in
 ;; elements (f64). Only baseline SIMD (f64x2 mul and add, no relaxed-simd FMA), so the
@@ -327,9 +329,9 @@
   ;; Two l per sweep so that each load and store of t serves four products; an odd
   ;; count repeats the last row with zero coefficients.
   ;; ---------------------------------------------------------------------------
-  (func (export "combine2") (param $t i32) (param $len i32) (param $v i32) (param $ldv i32)
-                            (param $w i32) (param $ldw i32) (param $count i32)
-                            (param $cv i32) (param $cw i32)
+  (func $combine2 (export "combine2") (param $t i32) (param $len i32) (param $v i32) (param $ldv i32)
+                                      (param $w i32) (param $ldw i32) (param $count i32)
+                                      (param $cv i32) (param $cw i32)
     (local $l i32) (local $r i32) (local $end i32)
     (local $v0 i32) (local $v1 i32) (local $w0 i32) (local $w1 i32)
     (local $p0 v128) (local $p1 v128) (local $q0 v128) (local $q1 v128)
@@ -388,9 +390,9 @@
   ;; for l < count (v_l = v[l * ldv ..], w_l = w[l * ldw ..], length len), x loaded once
   ;; for both; lanes summed at the end, then the odd tail element.
   ;; ---------------------------------------------------------------------------
-  (func (export "dots2") (param $v i32) (param $ldv i32) (param $w i32) (param $ldw i32)
-                         (param $count i32) (param $x i32) (param $len i32)
-                         (param $ov i32) (param $ow i32)
+  (func $dots2 (export "dots2") (param $v i32) (param $ldv i32) (param $w i32) (param $ldw i32)
+                                (param $count i32) (param $x i32) (param $len i32)
+                                (param $ov i32) (param $ow i32)
     (local $l i32) (local $r i32) (local $end i32) (local $sv v128) (local $sw v128) (local $xr v128)
     (local.set $ldv (i32.shl (local.get $ldv) (i32.const 3)))
     (local.set $ldw (i32.shl (local.get $ldw) (i32.const 3)))
@@ -432,8 +434,8 @@
   ;; operations per shift are those of the scalar loop in eigen/bisection.ts, so both
   ;; give the same counts.
   ;; ---------------------------------------------------------------------------
-  (func (export "sturm") (param $d i32) (param $e2 i32) (param $m i32) (param $pivmin f64)
-                         (param $x i32) (param $count i32) (param $out i32)
+  (func $sturm (export "sturm") (param $d i32) (param $e2 i32) (param $m i32) (param $pivmin f64)
+                                (param $x i32) (param $count i32) (param $out i32)
     (local $s i32) (local $i i32) (local $end i32) (local $lanes i32)
     (local $piv v128) (local $neg v128) (local $t v128) (local $one v128) (local $di v128) (local $ei v128)
     (local $x0 v128) (local $x1 v128) (local $x2 v128) (local $x3 v128)
@@ -575,4 +577,7 @@
   ;; *p += v
   (func $addTo (param $p i32) (param $v f64)
     (f64.store (local.get $p) (f64.add (f64.load (local.get $p)) (local.get $v))))
+
+  ;; The loops of the tridiagonal eigen-solver (bisection, inverse iteration).
+  ;; @include tridiagonal.wat
 )
