@@ -1,7 +1,9 @@
 /**
  * Assembles src/linalg/kernels/wasm/kernels.wat (WebAssembly text with SIMD) into the binary
  * module and embeds it, base64-encoded, in src/linalg/kernels/wasm/module.ts, so that the
- * browser-safe core loads it without fetching or reading a file.
+ * browser-safe core loads it without fetching or reading a file. A line `;; @include NAME.wat`
+ * in kernels.wat is replaced by that file of the same folder (module fields, no `(module`):
+ * the text format has one module per file, and this keeps each file to one concern.
  *
  *   npx tsx scripts/build-wasm.ts           rewrite module.ts
  *   npx tsx scripts/build-wasm.ts --check   exit 1 when module.ts is out of date
@@ -19,10 +21,18 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const watPath = resolve(repoRoot, "src/linalg/kernels/wasm/kernels.wat");
 export const modulePath = resolve(repoRoot, "src/linalg/kernels/wasm/module.ts");
 
-/** The binary module assembled from kernels.wat. */
+/** kernels.wat with each `;; @include NAME.wat` line replaced by that file's text. */
+export function kernelSource(): string {
+  return readFileSync(watPath, "utf8").replace(
+    /^[ \t]*;; @include ([\w.-]+\.wat)[ \t]*$/gm,
+    (_line, name: string) => readFileSync(resolve(dirname(watPath), name), "utf8").trimEnd(),
+  );
+}
+
+/** The binary module assembled from kernels.wat and the files it includes. */
 export async function assembleKernels(): Promise<Uint8Array> {
   const wabt = await wabtInit();
-  const source = readFileSync(watPath, "utf8");
+  const source = kernelSource();
   const mod = wabt.parseWat("kernels.wat", source, { simd: true });
   try {
     mod.validate();

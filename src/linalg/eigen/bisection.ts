@@ -26,9 +26,16 @@
  *   their midpoints instead of an error flag (not seen in practice).
  * - Counts run for several shifts side by side (four in TypeScript, eight in the
  *   WebAssembly kernel's f64x2 lanes), with the same operations per shift.
+ *
+ * On the wasm backend each block of order >= 2 is bisected by one call of the module's
+ * `bisect` kernel (the Gershgorin interval, the rounds of interval bookkeeping and the
+ * Sturm counts), which performs the IEEE operations of `bisectSmallest` in the same
+ * order, so both give the same bits; WebAssembly is compiled ahead, so a fresh process
+ * does not run these loops unoptimised first. The splitting and the merge of the blocks'
+ * values stay here. `bisectSmallest` is the "ts" backend and the fallback.
  */
 import { wasmArena } from "../kernels/wasm/backend.js";
-import { EPS, SAFMIN, ULP } from "./constants.js";
+import { EPS, SAFMIN, tridiagonalTestHooks, ULP } from "./constants.js";
 
 /** Gershgorin-based norm of the tridiagonal block [lo, hi): max_i |d_i| + |e_{i-1}| + |e_i|. */
 export function blockNorm(d: Float64Array, e: Float64Array, lo: number, hi: number): number {
@@ -283,6 +290,52 @@ function bisectSmallest(
   return out;
 }
 
+/**
+ * The module's `bisect` kernel on the blocks of one tridiagonal: d, e and e2 are copied
+ * into the module's memory once, with room for the work arrays and the output of up to
+ * k values per block. Null where the wasm backend is not active or its memory cannot
+ * grow (then `bisectSmallest` runs).
+ */
+function wasmBisector(
+  d: Float64Array,
+  e: Float64Array,
+  e2: Float64Array,
+  k: number,
+): {
+  bisect(lo: number, hi: number, count: number, pivmin: number): Float64Array;
+  dispose(): void;
+} | null {
+  const arena = wasmArena();
+  if (arena === null) return null;
+  const n = d.length;
+  const mark = arena.mark();
+  // The kernel's work: ten arrays of (count + 9) & -2 slots (see kernels/wasm/tridiagonal.wat).
+  const ptrs = arena.allocAll([n, n, n, k, 10 * (k + 9)]);
+  if (ptrs === null) return null;
+  const [pd, pe, pe2, pout, pwork] = ptrs;
+  arena.view(pd, n).set(d);
+  arena.view(pe, n - 1).set(e);
+  arena.view(pe2, n - 1).set(e2);
+  return {
+    bisect(lo: number, hi: number, count: number, pivmin: number): Float64Array {
+      arena.kernels.bisect(
+        pd + 8 * lo,
+        pe + 8 * lo,
+        pe2 + 8 * lo,
+        hi - lo,
+        count,
+        pivmin,
+        pwork,
+        pout,
+      );
+      return arena.view(pout, count).slice();
+    },
+    dispose(): void {
+      arena.release(mark);
+    },
+  };
+}
+
 /** Eigenvalues chosen from the blocks of a split tridiagonal: value and owning block. */
 export interface SelectedEigenvalues {
   /** Ascending. */
@@ -312,13 +365,22 @@ export function smallestTridiagonalEigenvalues(
   }
   const pivmin = SAFMIN * Math.max(1, maxE2);
   const candidates: Array<{ value: number; block: number; order: number }> = [];
-  for (let b = 0; b + 1 < starts.length; b++) {
-    const lo = starts[b];
-    const hi = starts[b + 1];
-    const vals = bisectSmallest(d, e, e2, lo, hi, Math.min(k, hi - lo), pivmin);
-    for (let j = 0; j < vals.length; j++) {
-      candidates.push({ value: vals[j], block: b, order: candidates.length });
+  const bisector = n >= 2 && tridiagonalTestHooks.wasmLoops ? wasmBisector(d, e, e2, k) : null;
+  try {
+    for (let b = 0; b + 1 < starts.length; b++) {
+      const lo = starts[b];
+      const hi = starts[b + 1];
+      const count = Math.min(k, hi - lo);
+      const vals =
+        bisector !== null && hi - lo >= 2
+          ? bisector.bisect(lo, hi, count, pivmin)
+          : bisectSmallest(d, e, e2, lo, hi, count, pivmin);
+      for (let j = 0; j < vals.length; j++) {
+        candidates.push({ value: vals[j], block: b, order: candidates.length });
+      }
     }
+  } finally {
+    bisector?.dispose();
   }
   candidates.sort((x, y) => x.value - y.value || x.order - y.order);
   const values = new Float64Array(k);

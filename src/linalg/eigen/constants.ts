@@ -1,8 +1,9 @@
 /**
  * Constants shared by the routines of the tridiagonal stage (householder.ts,
  * bisection.ts, inverseIteration.ts, ql.ts, divideAndConquer.ts): LAPACK's dlamch
- * values for IEEE double precision, and the matrix order below which that stage keeps
- * its work arrays in plain TypeScript memory even on the WebAssembly backend.
+ * values for IEEE double precision, the matrix order below which that stage keeps
+ * its work arrays in plain TypeScript memory even on the WebAssembly backend, and the
+ * test switch between its loops in the module and in TypeScript.
  */
 
 /** dlamch('E'): relative machine precision, the unit roundoff 2^-53. */
@@ -17,3 +18,12 @@ export const SAFMIN = 2 ** -1022;
  * in TypeScript even on the wasm backend.
  */
 export const RESIDENT_MIN = 8;
+
+/**
+ * Test hook. On the wasm backend the loops of bisection and inverse iteration run in the
+ * module (kernels `bisect` and `inverseIteration`), which performs the same IEEE
+ * operations as the TypeScript loops they replace; `wasmLoops = false` runs those
+ * TypeScript loops instead (still with the module's Sturm counts and Gram-Schmidt
+ * products, as before the loops moved), so that a test can compare the two bit for bit.
+ */
+export const tridiagonalTestHooks = { wasmLoops: true };

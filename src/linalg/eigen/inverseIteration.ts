@@ -24,12 +24,20 @@
  *   finite is a ConvergenceError.
  * - `inverseIterationWork` has no LAPACK counterpart: it replays dstein's cluster
  *   detection to count the work, for the driver's choice against divide and conquer.
+ *
+ * On the wasm backend (order >= RESIDENT_MIN) each block of order >= 2 is one call of
+ * the module's `inverseIteration` kernel: dlagtf, dlagts, the growth test, the scaling
+ * and the re-orthogonalisation (its dots2 and combine2) for all the block's vectors,
+ * with the IEEE operations of `inverseIterationBlocks` in the same order, so both give
+ * the same bits; WebAssembly is compiled ahead, so a fresh process does not run these
+ * loops unoptimised first. The seeded random starts are still drawn here, in the same
+ * order, and passed in. `inverseIterationBlocks` is the "ts" backend and the fallback.
  */
 import { ConvergenceError } from "../../core/errors.js";
 import { Random } from "../../core/rng.js";
-import { wasmArena } from "../kernels/wasm/backend.js";
+import { type WasmArena, wasmArena } from "../kernels/wasm/backend.js";
 import { blockNorm, type SelectedEigenvalues } from "./bisection.js";
-import { EPS, RESIDENT_MIN, SAFMIN } from "./constants.js";
+import { EPS, RESIDENT_MIN, SAFMIN, tridiagonalTestHooks } from "./constants.js";
 
 /**
  * The work inverse iteration would do for the selected eigenvalues (the cost model
@@ -200,11 +208,6 @@ export function tridiagonalEigenvectors(
   const k = values.length;
   const z = new Float64Array(k * n);
   const rng = new Random(0x5eed);
-  const wa = new Float64Array(n);
-  const wb = new Float64Array(n);
-  const wc = new Float64Array(n);
-  const wd = new Float64Array(n);
-  const piv = new Uint8Array(n);
   // Vectors of one block are consecutive in `values` order only within that block, so
   // process block by block, keeping the global output order.
   const byBlock = new Map<number, number[]>();
@@ -221,6 +224,15 @@ export function tridiagonalEigenvectors(
     zbLen = Math.max(zbLen, list.length * (starts[b + 1] - starts[b]));
   }
   const candidate = n >= RESIDENT_MIN ? wasmArena() : null;
+  if (candidate !== null && tridiagonalTestHooks.wasmLoops) {
+    const failures = wasmInverseIteration(candidate, d, e, selected, byBlock, zbLen, rng, z);
+    if (failures !== null) return { vectors: z, unconverged: failures };
+  }
+  const wa = new Float64Array(n);
+  const wb = new Float64Array(n);
+  const wc = new Float64Array(n);
+  const wd = new Float64Array(n);
+  const piv = new Uint8Array(n);
   const mark = candidate?.mark() ?? 0;
   const ptrs = candidate?.allocAll([zbLen, n, k + 2]) ?? null;
   const arena = ptrs ? candidate : null;
@@ -251,6 +263,79 @@ export function tridiagonalEigenvectors(
   // Like dstein, an iterate that missed the growth test is still returned (it is
   // accurate whenever the eigenvalue is); the caller decides what to do with the count.
   return { vectors: z, unconverged: failures };
+}
+
+/**
+ * tridiagonalEigenvectors on the module's `inverseIteration` kernel, one call per block
+ * of order >= 2, the random starts drawn here in the order the TypeScript draws them.
+ * Returns the number of vectors that missed the growth test, or null (nothing drawn,
+ * nothing written) when the module's memory cannot hold the work.
+ */
+function wasmInverseIteration(
+  arena: WasmArena,
+  d: Float64Array,
+  e: Float64Array,
+  selected: SelectedEigenvalues,
+  byBlock: Map<number, number[]>,
+  zbLen: number,
+  rng: Random,
+  z: Float64Array,
+): number | null {
+  const n = d.length;
+  const { values, starts } = selected;
+  const k = values.length;
+  const mark = arena.mark();
+  // d, e, the block's eigenvalues, its random starts, zb, x, the Gram-Schmidt
+  // coefficients, and the kernel's work (4 m doubles and m bytes).
+  const ptrs = arena.allocAll([n, n, k, zbLen, zbLen, n, k + 2, 4 * n + Math.ceil(n / 8)]);
+  if (ptrs === null) return null;
+  const [pd, pe, plam, pstart, pzb, px, pcoef, pwork] = ptrs;
+  arena.pin();
+  try {
+    arena.view(pd, n).set(d);
+    arena.view(pe, n - 1).set(e);
+    const lambda = arena.view(plam, k);
+    const start = arena.view(pstart, zbLen);
+    const zb = arena.view(pzb, zbLen);
+    let failures = 0;
+    for (const [b, list] of byBlock) {
+      const lo = starts[b];
+      const m = starts[b + 1] - lo;
+      if (m === 1) {
+        for (const j of list) z[j * n + lo] = 1;
+        continue;
+      }
+      for (let q = 0; q < list.length; q++) {
+        lambda[q] = values[list[q]];
+        for (let i = q * m; i < (q + 1) * m; i++) start[i] = 2 * rng.uniform() - 1;
+      }
+      const status = arena.kernels.inverseIteration(
+        pd + 8 * lo,
+        pe + 8 * lo,
+        m,
+        plam,
+        list.length,
+        pstart,
+        pzb,
+        px,
+        pcoef,
+        pwork,
+      );
+      if (status < 0) {
+        throw new ConvergenceError(
+          `Inverse iteration produced no usable eigenvector for the eigenvalue ${values[list[-status - 1]]}.`,
+        );
+      }
+      failures += status;
+      for (let q = 0; q < list.length; q++) {
+        z.set(zb.subarray(q * m, (q + 1) * m), list[q] * n + lo);
+      }
+    }
+    return failures;
+  } finally {
+    arena.unpin();
+    arena.release(mark);
+  }
 }
 
 function inverseIterationBlocks(

@@ -4,8 +4,11 @@
  *
  * Backends. "wasm" runs the hot kernels in the module: GEMM, the symmetric
  * matrix-vector product and the panel updates of the Householder reduction, the
- * batched Sturm counts of bisection and the Gram-Schmidt products of inverse
- * iteration; "ts" runs the pure TypeScript kernels, which stay as the fallback. The
+ * sparse-dense product of the graph Laplacian, and the tridiagonal eigen-solver's
+ * loops (bisection of a block with its batched Sturm counts; inverse iteration of a
+ * block: dlagtf, dlagts, the growth test, the scaling and the Gram-Schmidt products),
+ * these last performing the TypeScript's operations in its order, so bit for bit the
+ * same; "ts" runs the pure TypeScript kernels, which stay as the fallback. The
  * request is "auto" (the default: wasm where supported), "wasm" or "ts"; it starts
  * from the environment variable SDSPCAAN_KERNELS when a `process.env` exists, and
  * `setKernelBackend` changes it. Results of the two backends agree to rounding, not bit
@@ -121,6 +124,29 @@ export interface KernelExports {
     ov: number,
     ow: number,
   ): void;
+  bisect(
+    d: number,
+    e: number,
+    e2: number,
+    m: number,
+    count: number,
+    pivmin: number,
+    work: number,
+    out: number,
+  ): void;
+  /** Vectors that missed the growth test, or -(q + 1) when vector q is zero or not finite. */
+  inverseIteration(
+    d: number,
+    e: number,
+    m: number,
+    lambda: number,
+    count: number,
+    starts: number,
+    zb: number,
+    x: number,
+    coef: number,
+    work: number,
+  ): number;
 }
 
 /**

@@ -1,5 +1,7 @@
 ;; WebAssembly SIMD kernels of the dense linear algebra (assembled by
-;; scripts/build-wasm.ts into module.ts; loaded by backend.ts).
+;; scripts/build-wasm.ts into module.ts; loaded by backend.ts). The scalar loops of the
+;; tridiagonal eigen-solver are in tridiagonal.wat, which the build splices in at the
+;; `;; @include` line at the end of this module.
 ;;
 ;; All pointers are byte offsets into the exported memory; leading dimensions are in
 ;; elements (f64). Only baseline SIMD (f64x2 mul and add, no relaxed-simd FMA), so the
@@ -327,9 +329,9 @@
   ;; Two l per sweep so that each load and store of t serves four products; an odd
   ;; count repeats the last row with zero coefficients.
   ;; ---------------------------------------------------------------------------
-  (func (export "combine2") (param $t i32) (param $len i32) (param $v i32) (param $ldv i32)
-                            (param $w i32) (param $ldw i32) (param $count i32)
-                            (param $cv i32) (param $cw i32)
+  (func $combine2 (export "combine2") (param $t i32) (param $len i32) (param $v i32) (param $ldv i32)
+                                      (param $w i32) (param $ldw i32) (param $count i32)
+                                      (param $cv i32) (param $cw i32)
     (local $l i32) (local $r i32) (local $end i32)
     (local $v0 i32) (local $v1 i32) (local $w0 i32) (local $w1 i32)
     (local $p0 v128) (local $p1 v128) (local $q0 v128) (local $q1 v128)
@@ -388,9 +390,9 @@
   ;; for l < count (v_l = v[l * ldv ..], w_l = w[l * ldw ..], length len), x loaded once
   ;; for both; lanes summed at the end, then the odd tail element.
   ;; ---------------------------------------------------------------------------
-  (func (export "dots2") (param $v i32) (param $ldv i32) (param $w i32) (param $ldw i32)
-                         (param $count i32) (param $x i32) (param $len i32)
-                         (param $ov i32) (param $ow i32)
+  (func $dots2 (export "dots2") (param $v i32) (param $ldv i32) (param $w i32) (param $ldw i32)
+                                (param $count i32) (param $x i32) (param $len i32)
+                                (param $ov i32) (param $ow i32)
     (local $l i32) (local $r i32) (local $end i32) (local $sv v128) (local $sw v128) (local $xr v128)
     (local.set $ldv (i32.shl (local.get $ldv) (i32.const 3)))
     (local.set $ldw (i32.shl (local.get $ldw) (i32.const 3)))
@@ -432,8 +434,8 @@
   ;; operations per shift are those of the scalar loop in eigen/bisection.ts, so both
   ;; give the same counts.
   ;; ---------------------------------------------------------------------------
-  (func (export "sturm") (param $d i32) (param $e2 i32) (param $m i32) (param $pivmin f64)
-                         (param $x i32) (param $count i32) (param $out i32)
+  (func $sturm (export "sturm") (param $d i32) (param $e2 i32) (param $m i32) (param $pivmin f64)
+                                (param $x i32) (param $count i32) (param $out i32)
     (local $s i32) (local $i i32) (local $end i32) (local $lanes i32)
     (local $piv v128) (local $neg v128) (local $t v128) (local $one v128) (local $di v128) (local $ei v128)
     (local $x0 v128) (local $x1 v128) (local $x2 v128) (local $x3 v128)
@@ -548,149 +550,6 @@
         (br $is))))
 
   ;; ---------------------------------------------------------------------------
-  ;; gemm32(m, n, p, A, lda, B, ldb, C, ldc): C[i][j] = sum_l A[i][l] B[j][l] with A
-  ;; and B in single precision (f32, leading dimensions in elements) and C in double
-  ;; (overwritten). A screening product: its rounding is bounded by the caller
-  ;; (kernels/screenedSearch.ts), never used as a result. Four l per f32x4 lane
-  ;; quadruple, 2 rows of A by 4 rows of B per block (8 accumulators), lanes summed
-  ;; at the end, then the p % 4 tail; edges by the 1 x 1 kernel.
-  ;; ---------------------------------------------------------------------------
-  (func (export "gemm32") (param $m i32) (param $n i32) (param $p i32)
-                          (param $A i32) (param $lda i32) (param $B i32) (param $ldb i32)
-                          (param $C i32) (param $ldc i32)
-    (local $i i32) (local $j i32) (local $jq i32) (local $n4 i32) (local $m2 i32)
-    (local $bp i32) (local $ap i32) (local $cp i32)
-    (local.set $lda (i32.shl (local.get $lda) (i32.const 2)))
-    (local.set $ldb (i32.shl (local.get $ldb) (i32.const 2)))
-    (local.set $ldc (i32.shl (local.get $ldc) (i32.const 3)))
-    (local.set $n4 (i32.and (local.get $n) (i32.const -4)))
-    (local.set $m2 (i32.and (local.get $m) (i32.const -2)))
-    (block $colsDone
-      (loop $cols
-        (br_if $colsDone (i32.ge_u (local.get $j) (local.get $n)))
-        (local.set $bp (i32.add (local.get $B) (i32.mul (local.get $j) (local.get $ldb))))
-        (local.set $i (i32.const 0))
-        (block $rowsDone
-          (loop $rows
-            (br_if $rowsDone (i32.ge_u (local.get $i) (local.get $m)))
-            (local.set $ap (i32.add (local.get $A) (i32.mul (local.get $i) (local.get $lda))))
-            (local.set $cp (i32.add (local.get $C)
-              (i32.add (i32.mul (local.get $i) (local.get $ldc)) (i32.shl (local.get $j) (i32.const 3)))))
-            (if (i32.and (i32.lt_u (local.get $i) (local.get $m2)) (i32.lt_u (local.get $j) (local.get $n4)))
-              (then
-                (call $k2x4f (local.get $ap) (local.get $lda) (local.get $bp) (local.get $ldb)
-                  (local.get $p) (local.get $cp) (local.get $ldc))
-                (local.set $i (i32.add (local.get $i) (i32.const 2))))
-              (else
-                (local.set $jq (i32.const 0))
-                (block $edgeDone
-                  (loop $edge
-                    (br_if $edgeDone (i32.or (i32.ge_u (local.get $jq) (i32.const 4))
-                      (i32.ge_u (i32.add (local.get $j) (local.get $jq)) (local.get $n))))
-                    (f64.store (i32.add (local.get $cp) (i32.shl (local.get $jq) (i32.const 3)))
-                      (f64.promote_f32 (call $dot32 (local.get $ap)
-                        (i32.add (local.get $bp) (i32.mul (local.get $jq) (local.get $ldb)))
-                        (local.get $p))))
-                    (local.set $jq (i32.add (local.get $jq) (i32.const 1)))
-                    (br $edge)))
-                (local.set $i (i32.add (local.get $i) (i32.const 1)))))
-            (br $rows)))
-        (local.set $j (i32.add (local.get $j) (i32.const 4)))
-        (br $cols))))
-
-  ;; 2 x 4 block of gemm32 (lda, ldb, ldc in bytes; p in elements).
-  (func $k2x4f (param $a i32) (param $lda i32) (param $b i32) (param $ldb i32)
-               (param $p i32) (param $c i32) (param $ldc i32)
-    (local $a1 i32) (local $b1 i32) (local $b2 i32) (local $b3 i32) (local $c1 i32)
-    (local $o i32) (local $end i32) (local $pb i32)
-    (local $x0 v128) (local $x1 v128) (local $y v128)
-    (local $s00 v128) (local $s01 v128) (local $s02 v128) (local $s03 v128)
-    (local $s10 v128) (local $s11 v128) (local $s12 v128) (local $s13 v128)
-    (local.set $a1 (i32.add (local.get $a) (local.get $lda)))
-    (local.set $b1 (i32.add (local.get $b) (local.get $ldb)))
-    (local.set $b2 (i32.add (local.get $b1) (local.get $ldb)))
-    (local.set $b3 (i32.add (local.get $b2) (local.get $ldb)))
-    (local.set $c1 (i32.add (local.get $c) (local.get $ldc)))
-    (local.set $end (i32.shl (i32.and (local.get $p) (i32.const -4)) (i32.const 2)))
-    (local.set $pb (i32.shl (local.get $p) (i32.const 2)))
-    (block $done
-      (loop $l
-        (br_if $done (i32.ge_u (local.get $o) (local.get $end)))
-        (local.set $x0 (v128.load (i32.add (local.get $a) (local.get $o))))
-        (local.set $x1 (v128.load (i32.add (local.get $a1) (local.get $o))))
-        (local.set $y (v128.load (i32.add (local.get $b) (local.get $o))))
-        (local.set $s00 (f32x4.add (local.get $s00) (f32x4.mul (local.get $x0) (local.get $y))))
-        (local.set $s10 (f32x4.add (local.get $s10) (f32x4.mul (local.get $x1) (local.get $y))))
-        (local.set $y (v128.load (i32.add (local.get $b1) (local.get $o))))
-        (local.set $s01 (f32x4.add (local.get $s01) (f32x4.mul (local.get $x0) (local.get $y))))
-        (local.set $s11 (f32x4.add (local.get $s11) (f32x4.mul (local.get $x1) (local.get $y))))
-        (local.set $y (v128.load (i32.add (local.get $b2) (local.get $o))))
-        (local.set $s02 (f32x4.add (local.get $s02) (f32x4.mul (local.get $x0) (local.get $y))))
-        (local.set $s12 (f32x4.add (local.get $s12) (f32x4.mul (local.get $x1) (local.get $y))))
-        (local.set $y (v128.load (i32.add (local.get $b3) (local.get $o))))
-        (local.set $s03 (f32x4.add (local.get $s03) (f32x4.mul (local.get $x0) (local.get $y))))
-        (local.set $s13 (f32x4.add (local.get $s13) (f32x4.mul (local.get $x1) (local.get $y))))
-        (local.set $o (i32.add (local.get $o) (i32.const 16)))
-        (br $l)))
-    (f64.store offset=0 (local.get $c)
-      (f64.promote_f32 (f32.add (call $hsum (local.get $s00))
-        (call $tail32 (local.get $a) (local.get $b) (local.get $end) (local.get $pb)))))
-    (f64.store offset=8 (local.get $c)
-      (f64.promote_f32 (f32.add (call $hsum (local.get $s01))
-        (call $tail32 (local.get $a) (local.get $b1) (local.get $end) (local.get $pb)))))
-    (f64.store offset=16 (local.get $c)
-      (f64.promote_f32 (f32.add (call $hsum (local.get $s02))
-        (call $tail32 (local.get $a) (local.get $b2) (local.get $end) (local.get $pb)))))
-    (f64.store offset=24 (local.get $c)
-      (f64.promote_f32 (f32.add (call $hsum (local.get $s03))
-        (call $tail32 (local.get $a) (local.get $b3) (local.get $end) (local.get $pb)))))
-    (f64.store offset=0 (local.get $c1)
-      (f64.promote_f32 (f32.add (call $hsum (local.get $s10))
-        (call $tail32 (local.get $a1) (local.get $b) (local.get $end) (local.get $pb)))))
-    (f64.store offset=8 (local.get $c1)
-      (f64.promote_f32 (f32.add (call $hsum (local.get $s11))
-        (call $tail32 (local.get $a1) (local.get $b1) (local.get $end) (local.get $pb)))))
-    (f64.store offset=16 (local.get $c1)
-      (f64.promote_f32 (f32.add (call $hsum (local.get $s12))
-        (call $tail32 (local.get $a1) (local.get $b2) (local.get $end) (local.get $pb)))))
-    (f64.store offset=24 (local.get $c1)
-      (f64.promote_f32 (f32.add (call $hsum (local.get $s13))
-        (call $tail32 (local.get $a1) (local.get $b3) (local.get $end) (local.get $pb))))))
-
-  ;; The four lanes of s summed: (s0 + s1) + (s2 + s3).
-  (func $hsum (param $s v128) (result f32)
-    (f32.add (f32.add (f32x4.extract_lane 0 (local.get $s)) (f32x4.extract_lane 1 (local.get $s)))
-             (f32.add (f32x4.extract_lane 2 (local.get $s)) (f32x4.extract_lane 3 (local.get $s)))))
-
-  ;; sum of a[o] b[o] over the byte offsets o in [from, to) (the p % 4 tail).
-  (func $tail32 (param $a i32) (param $b i32) (param $from i32) (param $to i32) (result f32)
-    (local $t f32)
-    (block $done
-      (loop $l
-        (br_if $done (i32.ge_u (local.get $from) (local.get $to)))
-        (local.set $t (f32.add (local.get $t)
-          (f32.mul (f32.load (i32.add (local.get $a) (local.get $from)))
-                   (f32.load (i32.add (local.get $b) (local.get $from))))))
-        (local.set $from (i32.add (local.get $from) (i32.const 4)))
-        (br $l)))
-    (local.get $t))
-
-  ;; a . b over p single-precision elements (the edges of gemm32).
-  (func $dot32 (param $a i32) (param $b i32) (param $p i32) (result f32)
-    (local $o i32) (local $end i32) (local $s v128)
-    (local.set $end (i32.shl (i32.and (local.get $p) (i32.const -4)) (i32.const 2)))
-    (block $done
-      (loop $l
-        (br_if $done (i32.ge_u (local.get $o) (local.get $end)))
-        (local.set $s (f32x4.add (local.get $s)
-          (f32x4.mul (v128.load (i32.add (local.get $a) (local.get $o)))
-                     (v128.load (i32.add (local.get $b) (local.get $o))))))
-        (local.set $o (i32.add (local.get $o) (i32.const 16)))
-        (br $l)))
-    (f32.add (call $hsum (local.get $s))
-      (call $tail32 (local.get $a) (local.get $b) (local.get $end) (i32.shl (local.get $p) (i32.const 2)))))
-
-    ;; ---------------------------------------------------------------------------
   ;; csrmm(ptr, idx, val, rows, b, ld, c): C += A B for A sparse (CSR: row pointers ptr
   ;; and column indices idx as i32, values val as f64), B and C dense row-major with a
   ;; leading dimension of ld BYTES, a multiple of 16 (the caller pads odd widths with a
@@ -766,4 +625,10 @@
   ;; *p += v
   (func $addTo (param $p i32) (param $v f64)
     (f64.store (local.get $p) (f64.add (f64.load (local.get $p)) (local.get $v))))
+
+  ;; The loops of the tridiagonal eigen-solver (bisection, inverse iteration).
+  ;; @include tridiagonal.wat
+
+  ;; The single-precision product of the screened neighbour search.
+  ;; @include single.wat
 )
