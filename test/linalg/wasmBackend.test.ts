@@ -21,6 +21,7 @@ import {
 } from "../../src/linalg/kernels/gemm.js";
 import {
   ARENA_LIMIT,
+  decodeBase64ForTest,
   initLinalg,
   kernelBackend,
   kernelModuleBytes,
@@ -30,7 +31,7 @@ import {
   wasmArena,
   wasmSimdSupported,
 } from "../../src/linalg/kernels/wasm/backend.js";
-import { KERNELS_WASM_SIZE } from "../../src/linalg/kernels/wasm/module.js";
+import { KERNELS_WASM_BASE64, KERNELS_WASM_SIZE } from "../../src/linalg/kernels/wasm/module.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { CsrMatrix } from "../../src/linalg/sparse.js";
 import {
@@ -53,6 +54,10 @@ describe("the embedded module", () => {
   it("is the assembly of kernels.wat (run `npx tsx scripts/build-wasm.ts` after editing it)", async () => {
     const built = await assembleKernels();
     expect(Buffer.from(kernelModuleBytes()).equals(Buffer.from(built))).toBe(true);
+    // The fallback decoder (engines without atob) gives the same bytes.
+    expect(Buffer.from(decodeBase64ForTest(KERNELS_WASM_BASE64)).equals(Buffer.from(built))).toBe(
+      true,
+    );
     expect(KERNELS_WASM_SIZE).toBe(built.length);
   });
 
@@ -110,13 +115,13 @@ describe("backend selection", () => {
     const api = (globalThis as unknown as { WebAssembly: { Module: ModuleCtor } }).WebAssembly;
     const RealModule = api.Module;
     let refusals = 0;
-    const Refusing = function (bytes: Uint8Array) {
+    const Refusing = ((bytes: Uint8Array) => {
       if (bytes.byteLength >= KERNELS_WASM_SIZE) {
         refusals++;
         throw new RangeError("WebAssembly.Compile is disallowed on the main thread");
       }
       return new RealModule(bytes);
-    } as unknown as ModuleCtor;
+    }) as unknown as ModuleCtor;
     api.Module = Refusing;
     try {
       expect(kernelBackend()).toBe("ts");
