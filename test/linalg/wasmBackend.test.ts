@@ -115,14 +115,18 @@ describe("backend selection", () => {
     const api = (globalThis as unknown as { WebAssembly: { Module: ModuleCtor } }).WebAssembly;
     const RealModule = api.Module;
     let refusals = 0;
-    const Refusing = ((bytes: Uint8Array) => {
-      if (bytes.byteLength >= KERNELS_WASM_SIZE) {
-        refusals++;
-        throw new RangeError("WebAssembly.Compile is disallowed on the main thread");
+    // A class, so that `new` works on it (the loader constructs modules).
+    class Refusing {
+      constructor(bytes: Uint8Array) {
+        if (bytes.byteLength >= KERNELS_WASM_SIZE) {
+          refusals++;
+          throw new RangeError("WebAssembly.Compile is disallowed on the main thread");
+        }
+        // biome-ignore lint/correctness/noConstructorReturn: stands in for WebAssembly.Module
+        return new RealModule(bytes);
       }
-      return new RealModule(bytes);
-    }) as unknown as ModuleCtor;
-    api.Module = Refusing;
+    }
+    api.Module = Refusing as unknown as ModuleCtor;
     try {
       expect(kernelBackend()).toBe("ts");
       expect(wasmSimdSupported()).toBe(true); // refused, not unsupported
