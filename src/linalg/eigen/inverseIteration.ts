@@ -190,6 +190,38 @@ function solveShiftedTridiagonal(
 }
 
 /**
+ * The random start vectors: 2u - 1 for the uniforms of Random(0x5eed), the same stream
+ * on every solve (dstein's fixed seed likewise). It is drawn once into a table that
+ * grows as needed (never beyond the largest set of vectors solved for, n k values),
+ * and each solve reads it from the start: the same numbers without the generator's
+ * cost, which a fresh process otherwise pays unoptimised in its first fits.
+ */
+class StartStream {
+  private static table = new Float64Array(0);
+  private static readonly source = new Random(0x5eed);
+  private position = 0;
+
+  next(): number {
+    let table = StartStream.table;
+    if (this.position === table.length) {
+      const grown = new Float64Array(Math.max(1024, 2 * table.length));
+      grown.set(table);
+      for (let i = table.length; i < grown.length; i++)
+        grown[i] = 2 * StartStream.source.uniform() - 1;
+      StartStream.table = grown;
+      table = grown;
+    }
+    return table[this.position++];
+  }
+}
+
+/** The first `count` start values, for tests (they must be Random(0x5eed)'s 2u - 1). */
+export function startValuesForTest(count: number): Float64Array {
+  const stream = new StartStream();
+  return Float64Array.from({ length: count }, () => stream.next());
+}
+
+/**
  * Eigenvectors of the tridiagonal for the selected eigenvalues by inverse iteration
  * (LAPACK dstein): each vector is computed on its own unreduced block, from a seeded
  * random start, with at most five solves; eigenvalues closer than 1e-3 ||T_block||
@@ -207,7 +239,7 @@ export function tridiagonalEigenvectors(
   const { values, block, starts } = selected;
   const k = values.length;
   const z = new Float64Array(k * n);
-  const rng = new Random(0x5eed);
+  const rng = new StartStream();
   // Vectors of one block are consecutive in `values` order only within that block, so
   // process block by block, keeping the global output order.
   const byBlock = new Map<number, number[]>();
@@ -278,7 +310,7 @@ function wasmInverseIteration(
   selected: SelectedEigenvalues,
   byBlock: Map<number, number[]>,
   zbLen: number,
-  rng: Random,
+  rng: StartStream,
   z: Float64Array,
 ): number | null {
   const n = d.length;
@@ -307,7 +339,7 @@ function wasmInverseIteration(
       }
       for (let q = 0; q < list.length; q++) {
         lambda[q] = values[list[q]];
-        for (let i = q * m; i < (q + 1) * m; i++) start[i] = 2 * rng.uniform() - 1;
+        for (let i = q * m; i < (q + 1) * m; i++) start[i] = rng.next();
       }
       const status = arena.kernels.inverseIteration(
         pd + 8 * lo,
@@ -344,7 +376,7 @@ function inverseIterationBlocks(
   values: Float64Array,
   starts: Int32Array,
   byBlock: Map<number, number[]>,
-  rng: Random,
+  rng: StartStream,
   z: Float64Array,
   zb: Float64Array,
   x: Float64Array,
@@ -383,7 +415,7 @@ function inverseIterationBlocks(
       } else {
         gpind = 0;
       }
-      for (let i = 0; i < m; i++) x[i] = 2 * rng.uniform() - 1;
+      for (let i = 0; i < m; i++) x[i] = rng.next();
       for (let i = 0; i < m; i++) wa[i] = d[lo + i];
       for (let i = 0; i < m - 1; i++) {
         wb[i] = e[lo + i];
