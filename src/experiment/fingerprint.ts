@@ -1,7 +1,8 @@
 /**
  * Settings fingerprints of fits. Every line of `results.jsonl` carries the
  * fingerprint of what decided its result (data, split, preprocessing, method and
- * its full option set, k, grid point); a resumed run reuses a line only when its
+ * its full option set but for late options at their defaults, see plan.ts, k, grid
+ * point); a resumed run reuses a line only when its
  * fingerprint equals the one the run now asks for. The hash is SHA-256 over a
  * canonical JSON text (object keys sorted), so it does not depend on key order or
  * on the platform, and it is written here in TypeScript to keep the core

@@ -100,6 +100,7 @@ export const preconditionerOption = {
   default: "auto",
   doc: 'Preconditioner of LOBPCG on Z (lobpcg solver only): the exact (Z - sigma I)^-1 through Woodbury, with sigma in a gap of the previous outer iteration\'s spectrum below the k-th eigenvalue. "auto" uses it for k >= 20, where it saves LOBPCG sweeps; "always" and "never" force it on or off (from the second outer iteration on). The eigenpairs are the same to the tolerance either way.',
   expert: true,
+  fingerprintWhenSet: true,
 } as const satisfies EnumSpec;
 export const largeScaleOption = {
   type: "enum",
@@ -107,6 +108,7 @@ export const largeScaleOption = {
   default: "auto",
   doc: 'The large-n paths of the graph steps: k-d tree neighbour search and Laplacian solves that stop once the rank control\'s decision is settled. "auto" uses them from 4000 training samples (or graph components) on; "always" at any size, for checking that they give the same fit.',
   expert: true,
+  fingerprintWhenSet: true,
 } as const satisfies EnumSpec;
 
 /**

@@ -136,6 +136,53 @@ describe("planRun", () => {
     expect(fp.ofLine({ dataset: "D", repeat: 0, method: "lda", k: 4, params: {} })).toBeNull();
   });
 
+  it("leaves an option declared fingerprintWhenSet out while it is at its default", () => {
+    const before = prints(settings);
+    const changed = (sdspcaan: Record<string, unknown>) => {
+      const after = prints({ ...settings, methodOptions: { ...settings.methodOptions, sdspcaan } });
+      return Object.keys(before).filter((k) => after[k] !== before[k]).length;
+    };
+    // Options added after runs were made (largeScale, preconditioner): at their defaults
+    // the fingerprints are those of the builds that did not have them; set, they change.
+    expect(changed({ maxIter: 30, largeScale: "auto", preconditioner: "auto" })).toBe(0);
+    expect(changed({ maxIter: 30, largeScale: "always" })).toBe(8);
+    expect(changed({ maxIter: 30, preconditioner: "never" })).toBe(8);
+  });
+
+  it("still gives the lines of a run made before those options existed their fingerprints", () => {
+    // Two lines of the 10-repeat authors run of docs/reproduction.md, written by the
+    // build of commit 4d4a117, which had neither largeScale nor preconditioner.
+    const run: RunSettings = {
+      ...settings,
+      datasets: [
+        {
+          name: "YaleB",
+          n: 2414,
+          d: 1024,
+          classes: 38,
+          checksum: "b1c64ce2ab13a779",
+          splitsChecksum: null,
+          origin: null,
+          splitsFile: null,
+        },
+      ],
+      methods: ["sdspca", "sdspcaan"],
+      grid: "authors",
+      kGrid: [10, 20, 30, 40, 50, 60, 70, 80, 90, 100],
+      repeats: 10,
+      seed: 0,
+      preprocess: "dataset-zscore",
+      methodOptions: { sdspca: {}, sdspcaan: {} },
+    };
+    const fp = new FitFingerprints(run, (_, repeat) =>
+      makeSplit(2414, { seed: 0, dataset: "YaleB", repeat }),
+    );
+    const line = (method: string, params: Record<string, number>) =>
+      fp.ofLine({ dataset: "YaleB", repeat: 0, method, k: 100, params });
+    expect(line("sdspcaan", { alpha: 1, beta: 1, delta: 0.01 })).toBe("0ddafc264b4dbc80");
+    expect(line("sdspca", { alpha: 1, beta: 1 })).toBe("132a5e585240278c");
+  });
+
   it("bounds LDA's k by the classes of the training split and needs the labels for it", () => {
     const y = Array.from({ length: 60 }, (_, i) => i % 4);
     const split = {
