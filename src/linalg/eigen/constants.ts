@@ -1,9 +1,9 @@
 /**
  * Constants shared by the routines of the tridiagonal stage (householder.ts,
- * bisection.ts, inverseIteration.ts, ql.ts, divideAndConquer.ts): LAPACK's dlamch
- * values for IEEE double precision, the matrix order below which that stage keeps
- * its work arrays in plain TypeScript memory even on the WebAssembly backend, and the
- * test switch between its loops in the module and in TypeScript.
+ * backTransform.ts, bisection.ts, inverseIteration.ts, ql.ts, divideAndConquer.ts):
+ * LAPACK's dlamch values for IEEE double precision, the matrix order below which that
+ * stage keeps its work arrays in plain TypeScript memory even on the WebAssembly
+ * backend, and the test switches between its loops in the module and in TypeScript.
  */
 
 /** dlamch('E'): relative machine precision, the unit roundoff 2^-53. */
@@ -27,3 +27,13 @@ export const RESIDENT_MIN = 8;
  * products, as before the loops moved), so that a test can compare the two bit for bit.
  */
 export const tridiagonalTestHooks = { wasmLoops: true };
+
+/**
+ * Test hook. On the wasm backend the unblocked Householder reduction and the
+ * back-transformation run in the module (kernels `tridiagonalizeUnblocked` and
+ * `applyReflectorBlocks`), which perform the same IEEE operations as the TypeScript
+ * loops they replace; `wasmLoops = false` runs those TypeScript loops instead (still
+ * with the module's symv, combine2 and GEMM, as before the loops moved), so that a test
+ * can compare the two bit for bit.
+ */
+export const householderTestHooks = { wasmLoops: true };

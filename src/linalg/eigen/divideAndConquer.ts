@@ -22,7 +22,7 @@
  *   rule and at most 100 steps (dlaed4 adds dlaed5 for two poles, the three-pole model
  *   dlaed6 and an error flag).
  * - The basis is kept as separate top and bottom parts of each column, and the result
- *   is returned with the eigenvectors as rows (see householder.ts).
+ *   is returned with the eigenvectors as rows (see backTransform.ts).
  */
 import { gemmABtRaw } from "../kernels/gemm.js";
 import { EPS, ULP } from "./constants.js";

@@ -1,48 +1,44 @@
 /**
- * Householder reduction of a dense symmetric matrix to tridiagonal form, Q^T A Q = T,
- * and the back-transformation Z <- Q Z of eigenvectors of T into eigenvectors of A.
+ * Householder reduction of a dense symmetric matrix to tridiagonal form, Q^T A Q = T.
+ * The back-transformation Z <- Q Z of eigenvectors of T into eigenvectors of A is in
+ * backTransform.ts (re-exported here).
  *
- * LAPACK counterparts:
- * - `householderTridiagonalize` is dsytrd with uplo = 'L': panels of PANEL columns are
- *   reduced by dlatrd (`reducePanel`), each followed by the dsyr2k update of the
- *   trailing matrix (`symmetricRank2kUpdate`, in the GEMM kernel, so that half of the
- *   flops run there), until a trailing part of order at most BLOCKED_CROSSOVER + PANEL
- *   is left to dsytd2 (`reduceUnblocked`), as dsytrd's crossover nx does. Reflectors
- *   come from dlarfg (`makeReflector`), the matrix-vector products from dsymv
- *   (`symmetricMatrixVector`).
- * - `applyReflectors` is dormtr with side = 'L', uplo = 'L', trans = 'N': blocks of
- *   BACK_PANEL reflectors, last block first as in dormqr, each applied in the
- *   compact-WY form I - V S V^T built by dlarft (forward, columnwise) and applied as
- *   dlarfb does, through the GEMM kernel.
+ * LAPACK counterparts: `householderTridiagonalize` is dsytrd with uplo = 'L': panels of
+ * PANEL columns are reduced by dlatrd (`reducePanel`), each followed by the dsyr2k
+ * update of the trailing matrix (`symmetricRank2kUpdate`, in the GEMM kernel, so that
+ * half of the flops run there), until a trailing part of order at most
+ * BLOCKED_CROSSOVER + PANEL is left to dsytd2 (`reduceUnblocked`), as dsytrd's
+ * crossover nx does. Reflectors come from dlarfg (`makeReflector`), the matrix-vector
+ * products from dsymv (`symmetricMatrixVector`).
  *
  * Deliberate differences: `makeReflector` has no rescaling loop for a tiny beta and
  * forms the norm without dlapy2, because the driver (symmetricEigen.ts) has scaled A
- * by a power of two so that the squares cannot overflow; the vectors are held as rows
- * (see Storage), so the back-transformation updates Z^T from the right.
+ * by a power of two so that the squares cannot overflow.
  *
  * Storage. The symmetric matrix is an n x n Float64Array `a` with leading dimension
  * `lda`; only the entries a[j * lda + i] with i >= j are read or written. In LAPACK's
  * column-major terms that is the lower triangle (column j contiguous); in row-major
  * terms it is the upper triangle (row j contiguous). Either way the column being
- * reduced is contiguous in memory. Eigenvector blocks are stored "vectors as rows":
- * a k x n row-major array whose row j is the j-th vector, so that every update of a
- * vector streams through contiguous memory.
+ * reduced is contiguous in memory.
  *
  * Kernels. On the WebAssembly backend (../kernels/wasm/backend.ts) the reduction keeps the
- * matrix and its work arrays in the module's memory for its whole duration and runs
- * the symmetric matrix-vector product, the panel corrections and the rank-2k update in
- * the SIMD kernels; the back-transformation keeps the vectors there for its GEMMs.
- * Every function keeps a TypeScript path with the same algorithm, which the TS
- * backend runs.
+ * matrix, its work arrays and T in the module's memory for its whole duration; the
+ * blocked part runs the symmetric matrix-vector product, the panel corrections and the
+ * rank-2k update in the SIMD kernels, and the unblocked part (the whole reduction up
+ * to order BLOCKED_CROSSOVER + 1, the trailing part above) runs in one call of the module's
+ * `tridiagonalizeUnblocked`: reflectors, symv, the rank-2 updates, with the operations
+ * of the TypeScript loop on that backend, so the same bits (a test compares them
+ * through `householderTestHooks` in constants.ts). Every function keeps its
+ * TypeScript path, which the TS backend runs.
  */
 import { gemmABtRaw } from "../kernels/gemm.js";
 import { type WasmArena, wasmArena } from "../kernels/wasm/backend.js";
-import { RESIDENT_MIN } from "./constants.js";
+import { householderTestHooks, RESIDENT_MIN } from "./constants.js";
+
+export { applyReflectors } from "./backTransform.js";
 
 /** Panel width of the blocked reduction. */
 const PANEL = 32;
-/** Block size of the back-transformation (measured: 64 and 96 are not faster). */
-const BACK_PANEL = 32;
 /** Below this trailing size the unblocked reduction is faster than dlatrd + syr2k. */
 const BLOCKED_CROSSOVER = 96;
 
@@ -78,23 +74,30 @@ export function householderTridiagonalize(a: Float64Array, n: number, lda = n): 
   const coefLen = 2 * PANEL + 2;
   const arena = n >= RESIDENT_MIN ? wasmArena() : null;
   const mark = arena?.mark() ?? 0;
-  const ptrs = arena?.allocAll([n * n, wLen, lrLen, n, coefLen]) ?? null;
+  const ptrs = arena?.allocAll([n * n, wLen, lrLen, n, coefLen, n, e.length, e.length]) ?? null;
   if (arena && ptrs) {
-    // WebAssembly backend: the matrix and every work array live in the module's memory
-    // for the whole reduction, so that the kernels (symv, and the GEMM of the rank-2k
-    // updates) run on them in place; one copy in and one copy out of the triangle.
-    const [pa, pw, plr, py, pc] = ptrs;
+    // WebAssembly backend: the matrix, every work array and T itself live in the
+    // module's memory for the whole reduction, so that the kernels (symv, the GEMM of
+    // the rank-2k updates, the unblocked reduction) run on them in place; one copy in
+    // and one copy out of the triangle.
+    const [pa, pw, plr, py, pc, pd, pe, pt] = ptrs;
     arena.pin();
     try {
       const work = arena.view(pa, n * n);
       for (let j = 0; j < n; j++) work.set(a.subarray(j * lda + j, j * lda + n), j * n + j);
-      reduce(work, n, n, d, e, tau, {
+      const dw = arena.view(pd, n);
+      const ew = arena.view(pe, e.length);
+      const tw = arena.view(pt, e.length);
+      reduce(work, n, n, dw, ew, tw, {
         w: arena.view(pw, wLen),
         lr: arena.view(plr, lrLen),
         y: arena.view(py, n),
         coef: arena.view(pc, coefLen),
       });
       for (let j = 0; j < n; j++) a.set(work.subarray(j * n + j, j * n + n), j * lda + j);
+      d.set(dw);
+      e.set(ew);
+      tau.set(tw);
     } finally {
       arena.unpin();
       arena.release(mark);
@@ -257,7 +260,12 @@ function symmetricMatrixVector(
   }
 }
 
-/** dsytd2 on the trailing part starting at column i0. */
+/**
+ * dsytd2 on the trailing part starting at column i0. When the matrix, T and the work
+ * arrays live in the module's memory, the module's `tridiagonalizeUnblocked` runs the
+ * whole loop in one call, with the operations of the loop below (which the test hook
+ * `householderTestHooks.wasmLoops = false` runs instead, to compare the bits).
+ */
 function reduceUnblocked(
   a: Float64Array,
   n: number,
@@ -269,10 +277,28 @@ function reduceUnblocked(
   y: Float64Array,
   coef: Float64Array,
 ): void {
-  const t = new Float64Array(1);
   const arena = wasmArena();
-  const inWasm = arena?.holds(a) && arena.holds(y) && arena.holds(coef);
   const cw = 2 * PANEL;
+  if (
+    householderTestHooks.wasmLoops &&
+    arena !== null &&
+    [a, d, e, tau, y, coef].every((x) => arena.holds(x))
+  ) {
+    arena.kernels.tridiagonalizeUnblocked(
+      a.byteOffset,
+      lda,
+      n,
+      i0,
+      d.byteOffset,
+      e.byteOffset,
+      tau.byteOffset,
+      y.byteOffset,
+      coef.byteOffset + cw * 8,
+    );
+    return;
+  }
+  const t = new Float64Array(1);
+  const inWasm = arena?.holds(a) && arena.holds(y) && arena.holds(coef);
   for (let i = i0; i < n - 1; i++) {
     const col = i * lda;
     const o = i + 1;
@@ -553,106 +579,5 @@ function symmetricRank2kUpdate(
       lda,
       true,
     );
-  }
-}
-
-/**
- * Applies Q = H_0 ... H_{n-2} to k vectors held as rows of `z` (k x n, row-major):
- * z_j <- Q z_j. Reflectors are applied in blocks of PANEL in the compact-WY form
- * H_b ... H_{b+nb-1} = I - V S V^T (S upper triangular, dlarft forward/columnwise), so
- * each block costs two GEMM calls: M = Z^T V, then Z^T -= (M S^T) V^T.
- */
-export function applyReflectors(tri: Tridiagonal, z: Float64Array, k: number): void {
-  const n = tri.n;
-  if (n - 1 <= 0 || k === 0) return;
-  const sizes = [
-    k * n,
-    BACK_PANEL * n,
-    n * BACK_PANEL,
-    BACK_PANEL * BACK_PANEL,
-    BACK_PANEL * BACK_PANEL,
-    k * BACK_PANEL,
-    k * BACK_PANEL,
-  ];
-  const arena = n >= RESIDENT_MIN ? wasmArena() : null;
-  const mark = arena?.mark() ?? 0;
-  const ptrs = arena?.allocAll(sizes) ?? null;
-  if (arena && ptrs) {
-    // WebAssembly backend: the vectors and the work arrays live in the module's memory
-    // so that every GEMM runs in place.
-    arena.pin();
-    try {
-      const [zw, vt, vrow, vtv, s, m1, m2] = ptrs.map((ptr, i) => arena.view(ptr, sizes[i]));
-      zw.set(z.subarray(0, k * n));
-      applyReflectorBlocks(tri, zw, k, vt, vrow, vtv, s, m1, m2);
-      z.set(zw);
-    } finally {
-      arena.unpin();
-      arena.release(mark);
-    }
-    return;
-  }
-  applyReflectorBlocks(
-    tri,
-    z,
-    k,
-    new Float64Array(sizes[1]),
-    new Float64Array(sizes[2]),
-    new Float64Array(sizes[3]),
-    new Float64Array(sizes[4]),
-    new Float64Array(sizes[5]),
-    new Float64Array(sizes[6]),
-  );
-}
-
-function applyReflectorBlocks(
-  tri: Tridiagonal,
-  z: Float64Array,
-  k: number,
-  vt: Float64Array,
-  vrow: Float64Array,
-  vtv: Float64Array,
-  s: Float64Array,
-  m1: Float64Array,
-  m2: Float64Array,
-): void {
-  const { n, tau, reflectors: a, ld } = tri;
-  const nr = n - 1;
-  const lastStart = Math.floor((nr - 1) / BACK_PANEL) * BACK_PANEL;
-  for (let b0 = lastStart; b0 >= 0; b0 -= BACK_PANEL) {
-    const nb = Math.min(BACK_PANEL, nr - b0);
-    const off = b0 + 1;
-    const len = n - off;
-    // V^T of the block, rows explicit (zeros above the unit entry).
-    for (let l = 0; l < nb; l++) {
-      const row = l * len;
-      const i = b0 + l;
-      for (let r = 0; r < l; r++) vt[row + r] = 0;
-      vt[row + l] = 1;
-      const src = i * ld;
-      for (let r = l + 1; r < len; r++) vt[row + r] = a[src + off + r];
-    }
-    // S from tau and V^T V (dlarft): S[0:l, l] = -tau_l S[0:l, 0:l] (V^T v_l).
-    gemmABtRaw(nb, nb, len, vt, len, vt, len, vtv, nb);
-    s.fill(0);
-    for (let l = 0; l < nb; l++) {
-      const tl = tau[b0 + l];
-      s[l * nb + l] = tl;
-      for (let i = 0; i < l; i++) {
-        let acc = 0;
-        for (let j = i; j < l; j++) acc += s[i * nb + j] * vtv[j * nb + l];
-        s[i * nb + l] = -tl * acc;
-      }
-    }
-    // -S, so that the next products accumulate with the right sign.
-    for (let i = 0; i < nb * nb; i++) s[i] = -s[i];
-    // M1 = Z^T V (k x nb), contraction over the rows the block touches.
-    gemmABtRaw(k, nb, len, z.subarray(off), n, vt, len, m1, nb);
-    // M2 = M1 (-S)^T, so that Z^T += M2 V^T, i.e. Z -= V S (V^T Z).
-    gemmABtRaw(k, nb, nb, m1, nb, s, nb, m2, nb);
-    for (let r = 0; r < len; r++) {
-      for (let l = 0; l < nb; l++) vrow[r * nb + l] = vt[l * len + r];
-    }
-    gemmABtRaw(k, len, nb, m2, nb, vrow, nb, z.subarray(off), n, true);
   }
 }

@@ -9,7 +9,7 @@
  *   inverse iteration dearer than divide and conquer on all of T, or inverse iteration
  *   misses its growth test; the k wanted vectors are then taken from the full
  *   decomposition;
- * and the wanted vectors are back-transformed (householder.ts).
+ * and the wanted vectors are back-transformed (backTransform.ts).
  *
  * LAPACK counterparts: dsyevd for all pairs (dsytrd, dstedc, dormtr), dsyevx with
  * range = 'I' for k pairs (dsytrd, dstebz, dstein, dormtr), dsterf for values only.
@@ -27,9 +27,10 @@ import { ValidationError } from "../../core/errors.js";
 import { checkInteger } from "../../core/validate.js";
 import { kernelBackend } from "../kernels/wasm/backend.js";
 import { Matrix } from "../matrix.js";
+import { applyReflectors } from "./backTransform.js";
 import { type SelectedEigenvalues, smallestTridiagonalEigenvalues } from "./bisection.js";
 import { tridiagonalDivideAndConquer } from "./divideAndConquer.js";
-import { applyReflectors, householderTridiagonalize, type Tridiagonal } from "./householder.js";
+import { householderTridiagonalize, type Tridiagonal } from "./householder.js";
 import { inverseIterationWork, tridiagonalEigenvectors } from "./inverseIteration.js";
 import { tridiagonalQL } from "./ql.js";
 

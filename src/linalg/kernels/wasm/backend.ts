@@ -4,10 +4,12 @@
  *
  * Backends. "wasm" runs the hot kernels in the module: GEMM, the symmetric
  * matrix-vector product and the panel updates of the Householder reduction, the
- * sparse-dense product of the graph Laplacian, and the tridiagonal eigen-solver's
- * loops (bisection of a block with its batched Sturm counts; inverse iteration of a
+ * sparse-dense product of the graph Laplacian, and whole loops of the dense eigen-solver
+ * (the unblocked Householder reduction: reflectors, symv and rank-2 updates of every
+ * column; the back-transformation of eigenvectors: every block's V^T, S, transposition
+ * and GEMMs; bisection of a block with its batched Sturm counts; inverse iteration of a
  * block: dlagtf, dlagts, the growth test, the scaling and the Gram-Schmidt products),
- * these last performing the TypeScript's operations in its order, so bit for bit the
+ * these loops performing the TypeScript's operations in its order, so bit for bit the
  * same; "ts" runs the pure TypeScript kernels, which stay as the fallback. The
  * request is "auto" (the default: wasm where supported), "wasm" or "ts"; it starts
  * from the environment variable SDSPCAAN_KERNELS when a `process.env` exists, and
@@ -133,6 +135,33 @@ export interface KernelExports {
     pivmin: number,
     work: number,
     out: number,
+  ): void;
+  /** dsytd2 from column i0 on (eigen/householder.ts, reduceUnblocked). */
+  tridiagonalizeUnblocked(
+    a: number,
+    lda: number,
+    n: number,
+    i0: number,
+    d: number,
+    e: number,
+    tau: number,
+    y: number,
+    coef: number,
+  ): void;
+  /** z_j <- Q z_j for the k rows of z (eigen/backTransform.ts, applyReflectorBlocks). */
+  applyReflectorBlocks(
+    a: number,
+    ld: number,
+    n: number,
+    tau: number,
+    z: number,
+    k: number,
+    vt: number,
+    vrow: number,
+    vtv: number,
+    s: number,
+    m1: number,
+    m2: number,
   ): void;
   /** Vectors that missed the growth test, or -(q + 1) when vector q is zero or not finite. */
   inverseIteration(

@@ -1,7 +1,9 @@
 ;; WebAssembly SIMD kernels of the dense linear algebra (assembled by
 ;; scripts/build-wasm.ts into module.ts; loaded by backend.ts). The scalar loops of the
-;; tridiagonal eigen-solver are in tridiagonal.wat, which the build splices in at the
-;; `;; @include` line at the end of this module.
+;; tridiagonal eigen-solver are in tridiagonal.wat, the single-precision product in
+;; single.wat, the loops of the Householder reduction and of the back-transformation in
+;; householder.wat; the build splices each in at its `;; @include` line at the end of
+;; this module.
 ;;
 ;; All pointers are byte offsets into the exported memory; leading dimensions are in
 ;; elements (f64). Only baseline SIMD (f64x2 mul and add, no relaxed-simd FMA), so the
@@ -136,7 +138,7 @@
   ;; L1 while they meet a block of 64 rows of A held in L2; edges (m odd, n % 4) run
   ;; the 1 x 1 kernel, which keeps the summation order of each entry that of the 2 x 4
   ;; kernel (lanes, then the tail).
-  (func (export "gemm") (param $m i32) (param $n i32) (param $p i32)
+  (func $gemm (export "gemm") (param $m i32) (param $n i32) (param $p i32)
                         (param $A i32) (param $lda i32) (param $B i32) (param $ldb i32)
                         (param $C i32) (param $ldc i32)
     (local $l0 i32) (local $kc i32) (local $i0 i32) (local $i1 i32) (local $i1b i32)
@@ -210,7 +212,7 @@
   ;; read exactly once, two r at a time in f64x2 lanes. The 4 x 4 diagonal block and the
   ;; m % 4 last columns are scalar.
   ;; ---------------------------------------------------------------------------
-  (func (export "symv") (param $a i32) (param $lda i32) (param $m i32) (param $x i32) (param $y i32)
+  (func $symv (export "symv") (param $a i32) (param $lda i32) (param $m i32) (param $x i32) (param $y i32)
     (local $j i32) (local $q i32) (local $r i32) (local $c0 i32) (local $c1 i32) (local $c2 i32)
     (local $c3 i32) (local $last i32)
     (local $v f64) (local $t0 f64) (local $t1 f64) (local $t2 f64)
@@ -631,4 +633,7 @@
 
   ;; The single-precision product of the screened neighbour search.
   ;; @include single.wat
+
+  ;; The per-column loops of the Householder reduction and the back-transformation.
+  ;; @include householder.wat
 )
