@@ -191,5 +191,7 @@ export function exactDistance(
     c += t;
   }
   const p = norms[i] + norms[j] - 2 * c;
+  // As the full search clips (!(p > 0) gives 0): Math.max would keep a NaN.
+  // biome-ignore lint/complexity/useMathMinMax: NaN must become 0, as in the full search
   return p > 0 ? p : 0;
 }
