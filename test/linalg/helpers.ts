@@ -2,6 +2,7 @@
 import { Random } from "../../src/core/rng.js";
 import { frobeniusNorm } from "../../src/linalg/basic.js";
 import { multiply, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
+import { type KernelExports, wasmArena } from "../../src/linalg/kernels/wasm/backend.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 
 export function randomMatrix(rows: number, cols: number, seed: number, scale = 1): Matrix {
@@ -119,4 +120,44 @@ export function maxAbsDifference(a: ArrayLike<number>, b: ArrayLike<number>): nu
   let m = 0;
   for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
   return m;
+}
+
+/** Index of the first entry that differs under Object.is (-0 differs from 0), or -1. */
+export function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) return 0;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return i;
+  return -1;
+}
+
+/**
+ * Counts the calls of the named kernels of the active wasm module, so that a test
+ * comparing the module's loops with the TypeScript ones cannot compare TypeScript
+ * with itself unnoticed. The exports object is frozen: the arena gets a copy with
+ * those kernels wrapped until `restore`.
+ */
+export function countKernelCalls<K extends keyof KernelExports>(
+  names: readonly K[],
+): { readonly calls: Record<K, number>; reset(): void; restore(): void } {
+  const arena = wasmArena();
+  if (arena === null) throw new Error("the wasm backend is not active");
+  const real = arena.kernels;
+  const calls = Object.fromEntries(names.map((name) => [name, 0])) as Record<K, number>;
+  const counting: Record<string, unknown> = { ...real };
+  for (const name of names) {
+    const kernel = real[name] as unknown as (...args: unknown[]) => unknown;
+    counting[name] = (...args: unknown[]) => {
+      calls[name]++;
+      return kernel(...args);
+    };
+  }
+  (arena as { kernels: KernelExports }).kernels = counting as unknown as KernelExports;
+  return {
+    calls,
+    reset(): void {
+      for (const name of names) calls[name] = 0;
+    },
+    restore(): void {
+      (arena as { kernels: KernelExports }).kernels = real;
+    },
+  };
 }

@@ -19,59 +19,31 @@ import { applyReflectors } from "../../src/linalg/eigen/backTransform.js";
 import { householderTestHooks, RESIDENT_MIN } from "../../src/linalg/eigen/constants.js";
 import { householderTridiagonalize, type Tridiagonal } from "../../src/linalg/eigen/householder.js";
 import { symmetricEigen, trailingEigenpairs } from "../../src/linalg/eigen/symmetricEigen.js";
-import {
-  type KernelExports,
-  setKernelBackend,
-  wasmArena,
-} from "../../src/linalg/kernels/wasm/backend.js";
+import { setKernelBackend } from "../../src/linalg/kernels/wasm/backend.js";
 import { Matrix } from "../../src/linalg/matrix.js";
+import { countKernelCalls, firstDifference } from "./helpers.js";
 
-/** Calls of the module's two kernels while the counter is installed. */
-const calls = { tridiagonalizeUnblocked: 0, applyReflectorBlocks: 0 };
-let restore: (() => void) | null = null;
+/** Calls of the module's two kernels (see countKernelCalls). */
+let counter: ReturnType<
+  typeof countKernelCalls<"tridiagonalizeUnblocked" | "applyReflectorBlocks">
+>;
+let calls: Record<"tridiagonalizeUnblocked" | "applyReflectorBlocks", number>;
 
 function resetCalls(): void {
-  calls.tridiagonalizeUnblocked = 0;
-  calls.applyReflectorBlocks = 0;
+  counter.reset();
 }
 
 beforeEach(() => {
   setKernelBackend("wasm");
-  const arena = wasmArena();
-  if (arena === null) throw new Error("the wasm backend is not active");
-  const real = arena.kernels;
-  // The exports object is frozen: a copy with the two kernels wrapped.
-  const counting: KernelExports = {
-    ...real,
-    tridiagonalizeUnblocked(...args: Parameters<KernelExports["tridiagonalizeUnblocked"]>): void {
-      calls.tridiagonalizeUnblocked++;
-      real.tridiagonalizeUnblocked(...args);
-    },
-    applyReflectorBlocks(...args: Parameters<KernelExports["applyReflectorBlocks"]>): void {
-      calls.applyReflectorBlocks++;
-      real.applyReflectorBlocks(...args);
-    },
-  };
-  (arena as { kernels: KernelExports }).kernels = counting;
-  restore = () => {
-    (arena as { kernels: KernelExports }).kernels = real;
-  };
-  resetCalls();
+  counter = countKernelCalls(["tridiagonalizeUnblocked", "applyReflectorBlocks"]);
+  calls = counter.calls;
 });
 
 afterEach(() => {
-  restore?.();
-  restore = null;
+  counter.restore();
   householderTestHooks.wasmLoops = true;
   setKernelBackend("auto");
 });
-
-/** Index of the first entry that differs under Object.is (-0 differs from 0), or -1. */
-function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  if (a.length !== b.length) return 0;
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return i;
-  return -1;
-}
 
 function expectSameTridiagonal(wasm: Tridiagonal, ts: Tridiagonal): void {
   expect(firstDifference(wasm.diagonal, ts.diagonal)).toBe(-1);

@@ -15,12 +15,8 @@ import { smallestTridiagonalEigenvalues } from "../../src/linalg/eigen/bisection
 import { RESIDENT_MIN, tridiagonalTestHooks } from "../../src/linalg/eigen/constants.js";
 import { tridiagonalEigenvectors } from "../../src/linalg/eigen/inverseIteration.js";
 import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
-import {
-  type KernelExports,
-  setKernelBackend,
-  wasmArena,
-} from "../../src/linalg/kernels/wasm/backend.js";
-import { randomSymmetric } from "./helpers.js";
+import { setKernelBackend } from "../../src/linalg/kernels/wasm/backend.js";
+import { countKernelCalls, firstDifference, randomSymmetric } from "./helpers.js";
 
 interface Solution {
   values: Float64Array;
@@ -56,13 +52,6 @@ function solve(d: Float64Array, e: Float64Array, k: number, wasmLoops: boolean):
   return out;
 }
 
-/** Index of the first entry that differs under Object.is (-0 differs from 0), or -1. */
-function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  if (a.length !== b.length) return 0;
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return i;
-  return -1;
-}
-
 function expectSameBits(wasm: Solution, ts: Solution): void {
   expect(firstDifference(wasm.values, ts.values)).toBe(-1);
   expect(firstDifference(wasm.block, ts.block)).toBe(-1);
@@ -74,46 +63,25 @@ function expectSameBits(wasm: Solution, ts: Solution): void {
   else expect(firstDifference(wasm.vectors as Float64Array, ts.vectors)).toBe(-1);
 }
 
-/** Calls of the module's bisect and inverseIteration kernels while the counter is installed. */
-const calls = { bisect: 0, inverseIteration: 0 };
-let restore: (() => void) | null = null;
+/** Calls of the module's bisect and inverseIteration kernels (see countKernelCalls). */
+let counter: ReturnType<typeof countKernelCalls<"bisect" | "inverseIteration">>;
+let calls: Record<"bisect" | "inverseIteration", number>;
 
 beforeEach(() => {
   setKernelBackend("wasm");
-  const arena = wasmArena();
-  if (arena === null) throw new Error("the wasm backend is not active");
-  const real = arena.kernels;
-  // The exports object is frozen: a copy with the two kernels wrapped.
-  const counting: KernelExports = {
-    ...real,
-    bisect(...args: Parameters<KernelExports["bisect"]>): void {
-      calls.bisect++;
-      real.bisect(...args);
-    },
-    inverseIteration(...args: Parameters<KernelExports["inverseIteration"]>): number {
-      calls.inverseIteration++;
-      return real.inverseIteration(...args);
-    },
-  };
-  (arena as { kernels: KernelExports }).kernels = counting;
-  restore = () => {
-    (arena as { kernels: KernelExports }).kernels = real;
-  };
-  calls.bisect = 0;
-  calls.inverseIteration = 0;
+  counter = countKernelCalls(["bisect", "inverseIteration"]);
+  calls = counter.calls;
 });
 
 afterEach(() => {
-  restore?.();
-  restore = null;
+  counter.restore();
   tridiagonalTestHooks.wasmLoops = true;
   setKernelBackend("auto");
 });
 
 /** Compares the two paths and checks that the module ran where it should. */
 function checkBoth(d: Float64Array, e: Float64Array, k: number): void {
-  calls.bisect = 0;
-  calls.inverseIteration = 0;
+  counter.reset();
   const ts = solve(d, e, k, false);
   expect(calls).toEqual({ bisect: 0, inverseIteration: 0 });
   const wasm = solve(d, e, k, true);
