@@ -95,17 +95,8 @@ export interface KernelExports {
     out: number,
   ): void;
   trsm(v: number, rows: number, ldvBytes: number, r: number, ldrBytes: number, w: number): void;
-  gemm32(
-    m: number,
-    n: number,
-    p: number,
-    A: number,
-    lda: number,
-    B: number,
-    ldb: number,
-    C: number,
-    ldc: number,
-  ): void;
+  /** gemm's product with A and B in single precision and C (double) overwritten. */
+  gemm32: KernelExports["gemm"];
   csrmm(
     ptr: number,
     idx: number,
