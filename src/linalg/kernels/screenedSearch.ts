@@ -12,17 +12,18 @@
  * 2. Bound. |e_ij - ||x_i - x_j||^2| <= Delta_ij = g (n_i + n_j) with g = gamma_d + 3u
  *    (u = 2^-24; the rounding of the inputs, the products and any summation order of d
  *    terms; Higham, Accuracy and Stability, 3.1) plus a margin far above the double
- *    rounding of the exact distances. If tau_i is row i's count-th smallest estimate,
- *    the count nearest rows by exact distance all have e_ij <= tau_i + 2 Delta_i
- *    (Delta_i with n_j = max n): the count rows behind tau_i have exact distances at
- *    most tau_i + Delta_i, so the count-th exact distance is no larger, and every
- *    neighbour's estimate is within Delta of its exact distance.
- * 3. Decide exactly. The candidates inside that window get their exact distances, with
+ *    rounding of the exact distances. So lo_ij = e_ij - Delta_ij and hi_ij = e_ij +
+ *    Delta_ij bracket the exact distance, and each row keeps its 2 count smallest lo.
+ *    If U_i is the count-th smallest hi among them, the count-th exact distance is at
+ *    most U_i (count real rows lie below it), so every one of the count nearest rows
+ *    has lo_ij <= U_i. The bound is per pair: a few rows of huge norm (z-scored pixels
+ *    that are almost always 0) do not widen every row's window.
+ * 3. Decide exactly. The candidates with lo_ij <= U_i get their exact distances, with
  *    the dot product summed in the order of the double GEMM kernel (kernels.wat:
  *    panels of 256, even and odd terms in two lanes, the odd tail last), so that every
  *    distance has the bits the full search computes on the wasm backend. A row whose
- *    window holds more than the 2 count kept estimates (near-ties) is scanned exactly
- *    against every row.
+ *    largest kept lo is not above U_i (more candidates than were kept: near-ties) is
+ *    scanned exactly against every row.
  *
  * So the result is `nearestNeighbours`'s: identical on the wasm backend wherever the
  * full search's blocks run the wasm GEMM (always at the sizes this is used for), and in
@@ -69,6 +70,7 @@ export function screenedNearestNeighbours(
   const ptrs = arena.allocAll([Math.ceil((n * d) / 2), Math.min(step, n) * n]);
   if (ptrs === null) return null;
   const norms = squaredRowNorms(X);
+  const g = boundFactor(d);
   const screen = new NeighbourHeaps(n, kept);
   arena.pin();
   try {
@@ -80,14 +82,14 @@ export function screenedNearestNeighbours(
       const i1 = Math.min(i0 + step, n);
       // Rows i0 .. i1 - 1 against rows 0 .. i1 - 1; the pairs b < a are used.
       arena.kernels.gemm32(i1 - i0, i1, d, ptrs[0] + i0 * d * 4, d, ptrs[0], d, ptrs[1], i1);
-      offerEstimates(screen, norms, block, i0, i1);
+      offerLowerBounds(screen, norms, g, block, i0, i1);
     }
   } finally {
     arena.unpin();
     arena.release(mark);
   }
   throwIfAborted(signal);
-  return decideExactly(X, norms, screen.sorted(0), count, signal);
+  return decideExactly(X, norms, g, screen.sorted(0), count, signal);
 }
 
 /** Whether every nonzero |x| lies in [MIN_MAGNITUDE, MAX_MAGNITUDE] (and is finite). */
@@ -99,10 +101,16 @@ function inScreenableRange(x: Float64Array): boolean {
   return true;
 }
 
-/** Offers the estimates of rows a in [i0, i1) against rows b < a to both rows. */
-function offerEstimates(
+/** g of the header: the relative bound of an estimate, margin included. */
+function boundFactor(d: number): number {
+  return (d * U32) / (1 - d * U32) + 3 * U32 + DOUBLE_MARGIN;
+}
+
+/** Offers lo = e - g (n_a + n_b) of rows a in [i0, i1) against rows b < a to both rows. */
+function offerLowerBounds(
   heaps: NeighbourHeaps,
   norms: Float64Array,
+  g: number,
   block: Float64Array,
   i0: number,
   i1: number,
@@ -113,17 +121,19 @@ function offerEstimates(
     const off = (a - i0) * i1;
     const na = norms[a];
     for (let b = 0; b < a; b++) {
-      const e = na + norms[b] - 2 * block[off + b];
-      if (e < wD[a] || (e === wD[a] && b < wJ[a])) heaps.push(a, e, b, e, 0);
-      if (e < wD[b] || (e === wD[b] && a < wJ[b])) heaps.push(b, e, a, e, 0);
+      const sum = na + norms[b];
+      const lo = sum - 2 * block[off + b] - g * sum;
+      if (lo < wD[a] || (lo === wD[a] && b < wJ[a])) heaps.push(a, lo, b, lo, 0);
+      if (lo < wD[b] || (lo === wD[b] && a < wJ[b])) heaps.push(b, lo, a, lo, 0);
     }
   }
 }
 
-/** Exact distances for the candidates inside each row's window (see the header). */
+/** Exact distances for each row's candidates with lo <= U_i (see the header). */
 function decideExactly(
   X: Matrix,
   norms: Float64Array,
+  g: number,
   screen: TwoPartNeighbours,
   count: number,
   signal: AbortSignal | undefined,
@@ -132,23 +142,26 @@ function decideExactly(
   const d = X.cols;
   const x = X.data;
   const kept = screen.count;
-  const g = (d * U32) / (1 - d * U32) + 3 * U32 + DOUBLE_MARGIN;
-  let maxNorm = 0;
-  for (let i = 0; i < n; i++) if (norms[i] > maxNorm) maxNorm = norms[i];
   const result = new NeighbourHeaps(n, count);
+  const upper = new Float64Array(kept);
   for (let i = 0; i < n; i++) {
     if ((i & 255) === 0) throwIfAborted(signal);
     const base = i * kept;
-    const window = screen.distances[base + count - 1] + 2 * g * (norms[i] + maxNorm);
-    const complete = kept === n - 1 || screen.distances[base + kept - 1] > window;
+    // hi = lo + 2 g (n_i + n_j) of the kept rows; U_i is the count-th smallest.
+    for (let t = 0; t < kept; t++) {
+      upper[t] = screen.distances[base + t] + 2 * g * (norms[i] + norms[screen.indices[base + t]]);
+    }
+    upper.sort();
+    const limit = upper[count - 1];
+    const complete = kept === n - 1 || screen.distances[base + kept - 1] > limit;
     if (complete) {
       for (let t = 0; t < kept; t++) {
-        if (screen.distances[base + t] > window) break;
+        if (screen.distances[base + t] > limit) break;
         const j = screen.indices[base + t];
         offerExact(result, i, j, exactDistance(x, d, norms, i, j));
       }
     } else {
-      // More estimates inside the window than were kept: every row, exactly.
+      // More candidates below U_i than were kept: every row, exactly.
       for (let j = 0; j < n; j++) {
         if (j !== i) offerExact(result, i, j, exactDistance(x, d, norms, i, j));
       }
