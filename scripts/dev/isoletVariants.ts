@@ -1,7 +1,8 @@
 /**
  * Isolet (issue #12): which data variant or protocol detail gives the paper's
  * Isolet column (Table IV: Baseline 66.01 ± 1.95, PCA 83.98 ± 2.01, SDSPCA
- * 84.26 ± 1.56), where the protocol of docs/reproduction.md gives 38.1 and 70.5.
+ * 84.26 ± 1.56), where the protocol of docs/reproduction.md gives 37.2, 69.5 and
+ * 66.3 (10 repeats).
  *
  *     nice -n 10 npx tsx scripts/dev/isoletVariants.ts [--repeats 10]
  *         [--sdspca-repeats 10] [--lpp-repeats 0] [--only name1,name2] [--list]
@@ -28,8 +29,10 @@
  * as a check on a supervised column the protocol already matches (the paper:
  * 86.29 ± 2.01). Each cell: mean ± std (divisor n - 1) of the test BCA in %.
  *
- * Single-threaded. The default run (no SDSPCA-LPP) takes about 5 minutes;
- * `--lpp-repeats 3` adds about 15.
+ * Single-threaded. The default run (no SDSPCA-LPP) takes about 15 minutes on an
+ * idle core; the SDSPCA-LPP column of docs/reproduction.md (`--repeats 3
+ * --sdspca-repeats 3 --lpp-repeats 3 --only protocol,train60,ab-vs-rest,vowels`)
+ * about an hour, most of it SDSPCA-LPP on the 60 % training parts.
  */
 
 import { balancedAccuracy } from "../../src/classify/metrics.js";
