@@ -158,20 +158,19 @@ function decideExactly(
       for (let t = 0; t < kept; t++) {
         if (screen.distances[base + t] > limit) break;
         const j = screen.indices[base + t];
-        offerExact(result, i, j, exactDistance(x, d, norms, i, j));
+        const p = exactDistance(x, d, norms, i, j);
+        result.offer(i, p, j, p, 0);
       }
     } else {
       // More candidates below U_i than were kept: every row, exactly.
       for (let j = 0; j < n; j++) {
-        if (j !== i) offerExact(result, i, j, exactDistance(x, d, norms, i, j));
+        if (j === i) continue;
+        const p = exactDistance(x, d, norms, i, j);
+        result.offer(i, p, j, p, 0);
       }
     }
   }
   return result.sorted(0);
-}
-
-function offerExact(heaps: NeighbourHeaps, i: number, j: number, p: number): void {
-  if (!heaps.rejects(i, p, j)) heaps.push(i, p, j, p, 0);
 }
 
 /**
