@@ -25,13 +25,13 @@
  * Both paths give the same subspace (tested); `chooseZSolver` picks by size.
  */
 import { ValidationError } from "../core/errors.js";
-import { symmetricLaplacianTrace } from "../graph/laplacian.js";
 import { lobpcg } from "../linalg/eigen/lobpcg.js";
 import { trailingEigenpairs } from "../linalg/eigen/symmetricEigen.js";
 import { multiply } from "../linalg/kernels/gemm.js";
 import { sandwichProduct } from "../linalg/kernels/sandwich.js";
 import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
+import { GramOperator } from "./gramOperator.js";
 import { classSums, trainingSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 import { interiorShifts, type ShiftedInverse, ZWoodbury } from "./zPreconditioner.js";
@@ -185,6 +185,8 @@ class OperatorZSolver implements ZSolver {
   /** U^T, kept so that U^T V needs no transpose of the n x r factor per product. */
   private readonly Ut: Matrix;
   private readonly s2: Float64Array;
+  /** G V and Tr(G L G) with U and U^T resident in WebAssembly memory (gramOperator.ts). */
+  private readonly gram: GramOperator;
   private readonly alpha: number;
   private readonly recon: number;
   private readonly codes: Int32Array;
@@ -214,6 +216,7 @@ class OperatorZSolver implements ZSolver {
     this.U = svd.U;
     this.Ut = data.cached("operator:Ut", () => svd.U.transpose());
     this.s2 = Float64Array.from(svd.s, (v) => v * v);
+    this.gram = new GramOperator(this.U, this.Ut, this.s2);
     this.alpha = alpha;
     this.codes = codes;
     this.c = c;
@@ -225,18 +228,13 @@ class OperatorZSolver implements ZSolver {
 
   /** G V = U S^2 U^T V. */
   private gramApply(V: Matrix): Matrix {
-    const T = multiply(this.Ut, V);
-    const b = T.cols;
-    for (let j = 0; j < T.rows; j++) {
-      for (let t = 0; t < b; t++) T.data[j * b + t] *= this.s2[j];
-    }
-    return multiply(this.U, T);
+    return this.gram.apply(V);
   }
 
   graphTerm(S: CsrMatrix, L: CsrMatrix): ZGraph {
     // Tr(G L G) = Tr(H^T L H) with H = U S^2 (H H^T = G^2), without forming H. S is the
     // symmetrised graph (symmetrizeGraph), so each edge can be visited once.
-    return { L, trM: symmetricLaplacianTrace(S, this.U, this.s2), M: null };
+    return { L, trM: this.gram.edgeTrace(S), M: null };
   }
 
   /**

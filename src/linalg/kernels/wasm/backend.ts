@@ -106,6 +106,16 @@ export interface KernelExports {
     ldBytes: number,
     c: number,
   ): void;
+  /** Tr((F W)^T L (F W)) over the edges of a symmetric CSR graph (kernels.wat). */
+  edgeTrace(
+    ptr: number,
+    idx: number,
+    val: number,
+    rows: number,
+    f: number,
+    c: number,
+    w: number,
+  ): number;
   dots2(
     v: number,
     ldv: number,
@@ -403,6 +413,18 @@ function decide(): WasmArena | null {
     else state.supported = false;
     return null;
   }
+}
+
+/**
+ * A fresh instance of the kernels with a memory of its own, or null when the wasm
+ * backend is not active. For operands that stay resident for a whole computation (the
+ * thin SVD factors of a large fit, hundreds of MB): in the shared arena they would pin
+ * it for that long, and copying them in for every product costs as much as a thin
+ * product with them. The memory is freed with the arena object.
+ */
+export function privateArena(): WasmArena | null {
+  if (wasmArena() === null || state.module === null) return null;
+  return instantiate(wasmApi() as WasmApi, state.module);
 }
 
 /**

@@ -619,6 +619,68 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $is))))
 
+  ;; ---------------------------------------------------------------------------
+  ;; edgeTrace(ptr, idx, val, rows, f, c, w) -> sum over the stored entries (i, j) of a
+  ;; symmetric CSR matrix S with j > i of val_p * sum_t ((f_it - f_jt) w_t)^2, F (rows x
+  ;; c, row-major, rows of c doubles) and w (c doubles) at byte offsets f and w: the
+  ;; trace Tr((F W)^T L (F W)) of the graph term. Lane 0 sums the even t, lane 1 the odd
+  ;; t, a last odd column goes to lane 0, and the two lanes are added per edge: the
+  ;; operations of symmetricLaplacianTrace (graph/laplacian.ts) in its order, so both
+  ;; give the same bits.
+  ;; ---------------------------------------------------------------------------
+  (func (export "edgeTrace") (param $ptr i32) (param $idx i32) (param $val i32) (param $rows i32)
+                             (param $f i32) (param $c i32) (param $w i32) (result f64)
+    (local $i i32) (local $p i32) (local $e i32) (local $j i32) (local $t i32)
+    (local $oi i32) (local $oj i32) (local $ld i32) (local $even i32)
+    (local $acc v128) (local $d v128) (local $s0 f64) (local $d0 f64) (local $total f64)
+    (local.set $ld (i32.shl (local.get $c) (i32.const 3)))
+    ;; bytes covered by the two-lane loop: t + 1 < c for t = 0, 2, ...
+    (local.set $even (i32.shl (i32.and (local.get $c) (i32.const -2)) (i32.const 3)))
+    (block $iDone
+      (loop $is
+        (br_if $iDone (i32.ge_s (local.get $i) (local.get $rows)))
+        (local.set $oi (i32.add (local.get $f) (i32.mul (local.get $i) (local.get $ld))))
+        (local.set $p (i32.load (local.tee $e (i32.add (local.get $ptr) (i32.shl (local.get $i) (i32.const 2))))))
+        (local.set $e (i32.load offset=4 (local.get $e)))
+        (block $pDone
+          (loop $ps
+            (br_if $pDone (i32.ge_s (local.get $p) (local.get $e)))
+            (local.set $j (i32.load (i32.add (local.get $idx) (i32.shl (local.get $p) (i32.const 2)))))
+            (if (i32.gt_s (local.get $j) (local.get $i))
+              (then
+                (local.set $oj (i32.add (local.get $f) (i32.mul (local.get $j) (local.get $ld))))
+                (local.set $acc (v128.const i64x2 0 0))
+                (local.set $t (i32.const 0))
+                (block $tDone
+                  (loop $ts
+                    (br_if $tDone (i32.ge_s (local.get $t) (local.get $even)))
+                    (local.set $d
+                      (f64x2.mul
+                        (f64x2.sub (v128.load (i32.add (local.get $oi) (local.get $t)))
+                                   (v128.load (i32.add (local.get $oj) (local.get $t))))
+                        (v128.load (i32.add (local.get $w) (local.get $t)))))
+                    (local.set $acc (f64x2.add (local.get $acc) (f64x2.mul (local.get $d) (local.get $d))))
+                    (local.set $t (i32.add (local.get $t) (i32.const 16)))
+                    (br $ts)))
+                (local.set $s0 (f64x2.extract_lane 0 (local.get $acc)))
+                (if (i32.lt_s (local.get $t) (local.get $ld))
+                  (then
+                    (local.set $d0
+                      (f64.mul
+                        (f64.sub (f64.load (i32.add (local.get $oi) (local.get $t)))
+                                 (f64.load (i32.add (local.get $oj) (local.get $t))))
+                        (f64.load (i32.add (local.get $w) (local.get $t)))))
+                    (local.set $s0 (f64.add (local.get $s0) (f64.mul (local.get $d0) (local.get $d0))))))
+                (local.set $total
+                  (f64.add (local.get $total)
+                    (f64.mul (f64.load (i32.add (local.get $val) (i32.shl (local.get $p) (i32.const 3))))
+                      (f64.add (local.get $s0) (f64x2.extract_lane 1 (local.get $acc))))))))
+            (local.set $p (i32.add (local.get $p) (i32.const 1)))
+            (br $ps)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $is)))
+    (local.get $total))
+
   ;; The address of row idx[p] of B (rows of ld bytes).
   (func $rowOf (param $b i32) (param $idx i32) (param $p i32) (param $ld i32) (result i32)
     (i32.add (local.get $b)

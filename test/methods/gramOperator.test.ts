@@ -1,0 +1,137 @@
+/**
+ * The Gram operator with U and U^T resident in WebAssembly memory gives the bits of the
+ * code it replaces: multiply(U, S^2 multiply(U^T, V)) and symmetricLaplacianTrace.
+ */
+import fc from "fast-check";
+import { afterEach, describe, expect, it } from "vitest";
+import { Random } from "../../src/core/rng.js";
+import { symmetricLaplacianTrace, symmetrizeGraph } from "../../src/graph/laplacian.js";
+import { multiply } from "../../src/linalg/kernels/gemm.js";
+import { setKernelBackend } from "../../src/linalg/kernels/wasm/backend.js";
+import type { Matrix } from "../../src/linalg/matrix.js";
+import { CsrMatrix } from "../../src/linalg/sparse.js";
+import { GramOperator } from "../../src/methods/gramOperator.js";
+import { firstDifference, randomMatrix } from "../linalg/helpers.js";
+
+/** The replaced code: G V = U (S^2 (U^T V)) with ordinary arrays. */
+function gramByMultiply(U: Matrix, Ut: Matrix, s2: Float64Array, V: Matrix): Matrix {
+  const T = multiply(Ut, V);
+  const b = T.cols;
+  for (let j = 0; j < T.rows; j++) {
+    for (let t = 0; t < b; t++) T.data[j * b + t] *= s2[j];
+  }
+  return multiply(U, T);
+}
+
+function factors(n: number, r: number, seed: number) {
+  const U = randomMatrix(n, r, seed);
+  const s2 = Float64Array.from({ length: r }, (_, j) => (r - j) ** 2 / 7);
+  return { U, Ut: U.transpose(), s2 };
+}
+
+/** A random symmetric graph on n nodes with about `degree` neighbours per row. */
+function randomGraph(n: number, degree: number, seed: number): CsrMatrix {
+  const rng = new Random(seed);
+  const rows: number[] = [];
+  const cols: number[] = [];
+  const vals: number[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let e = 0; e < degree; e++) {
+      const j = Math.floor(rng.uniform() * n);
+      if (j === i) continue;
+      rows.push(i);
+      cols.push(j);
+      vals.push(rng.uniform());
+    }
+  }
+  return symmetrizeGraph(CsrMatrix.fromTriplets(n, n, rows, cols, vals));
+}
+
+afterEach(() => {
+  setKernelBackend("auto");
+});
+
+describe("GramOperator", () => {
+  it("keeps U and U^T resident and gives multiply's bits for every block width", () => {
+    const { U, Ut, s2 } = factors(300, 37, 1);
+    const op = new GramOperator(U, Ut, s2);
+    expect(op.resident).toBe(true);
+    // Widths 1 and 2 take multiply's TS paths; the others its wasm kernel.
+    for (const b of [1, 2, 3, 5, 8, 20, 31]) {
+      const V = randomMatrix(300, b, 10 + b);
+      const got = op.apply(V);
+      const want = gramByMultiply(U, Ut, s2, V);
+      expect(got.rows).toBe(300);
+      expect(got.cols).toBe(b);
+      expect(firstDifference(got.data, want.data)).toBe(-1);
+    }
+  });
+
+  it("matches multiply bit for bit on random shapes (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 260 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 24 }),
+        fc.integer({ min: 0, max: 1e6 }),
+        (n, rWanted, b, seed) => {
+          const r = Math.min(rWanted, n);
+          const { U, Ut, s2 } = factors(n, r, seed);
+          const op = new GramOperator(U, Ut, s2);
+          const V = randomMatrix(n, b, seed + 1);
+          const got = op.apply(V);
+          // A second product on the same operator reuses the resident copies.
+          const V2 = randomMatrix(n, b, seed + 2);
+          const got2 = op.apply(V2);
+          return (
+            firstDifference(got.data, gramByMultiply(U, Ut, s2, V).data) === -1 &&
+            firstDifference(got2.data, gramByMultiply(U, Ut, s2, V2).data) === -1
+          );
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("sums Tr(G L G) over the edges with symmetricLaplacianTrace's bits, odd and even widths", () => {
+    for (const [n, r, seed] of [
+      [200, 31, 3],
+      [200, 32, 4],
+      [57, 1, 5],
+      [120, 2, 6],
+    ] as const) {
+      const { U, Ut, s2 } = factors(n, r, seed);
+      const S = randomGraph(n, 6, seed);
+      const op = new GramOperator(U, Ut, s2);
+      expect(op.resident).toBe(true);
+      const got = op.edgeTrace(S);
+      expect(Object.is(got, symmetricLaplacianTrace(S, U, s2))).toBe(true);
+      // Scratch is released: a product after the trace still agrees.
+      const V = randomMatrix(n, 7, seed);
+      expect(firstDifference(op.apply(V).data, gramByMultiply(U, Ut, s2, V).data)).toBe(-1);
+      expect(Object.is(op.edgeTrace(S), got)).toBe(true);
+    }
+  });
+
+  it("falls back to ordinary arrays on the TypeScript backend and when asked", () => {
+    const { U, Ut, s2 } = factors(150, 20, 9);
+    const V = randomMatrix(150, 6, 9);
+    const S = randomGraph(150, 5, 9);
+    const withWasm = new GramOperator(U, Ut, s2, false);
+    expect(withWasm.resident).toBe(false);
+    expect(firstDifference(withWasm.apply(V).data, gramByMultiply(U, Ut, s2, V).data)).toBe(-1);
+    setKernelBackend("ts");
+    const ts = new GramOperator(U, Ut, s2);
+    expect(ts.resident).toBe(false);
+    expect(firstDifference(ts.apply(V).data, gramByMultiply(U, Ut, s2, V).data)).toBe(-1);
+    expect(Object.is(ts.edgeTrace(S), symmetricLaplacianTrace(S, U, s2))).toBe(true);
+  });
+
+  it("rejects factors of inconsistent shapes and blocks of the wrong height", () => {
+    const { U, Ut, s2 } = factors(40, 5, 2);
+    expect(() => new GramOperator(U, U, s2)).toThrow(/U\^T 40 x 5/);
+    expect(() => new GramOperator(U, Ut, new Float64Array(4))).toThrow(/S\^2 has 4/);
+    const op = new GramOperator(U, Ut, s2);
+    expect(() => op.apply(randomMatrix(39, 3, 1))).toThrow(/39 rows, not 40/);
+  });
+});
