@@ -39,4 +39,5 @@ export {
 } from "./experiment/runner.node.js";
 export * from "./index.js";
 export * from "./io/index.js";
+export { kernelThreads, setKernelThreads } from "./linalg/kernels/helperThread.node.js";
 export * from "./plot/index.js";

@@ -3,11 +3,7 @@
  * worker once, in shared memory; units are handed out one at a time as workers
  * become free, and every result line is passed on as soon as its fit finishes.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import {
   AbortError,
   ConvergenceError,
@@ -15,60 +11,17 @@ import {
   throwIfAborted,
   ValidationError,
 } from "../core/errors.js";
+import { startWorker } from "../io/workerThreads.js";
 import type { ResultLine } from "./resultsFile.node.js";
 import { TaskQueue } from "./shards.js";
 import { shareDataset, type UnitDataset, type UnitSettings, type WorkUnit } from "./units.node.js";
 import type { ErrorMessage, FromWorker, ToWorker, WorkerInit } from "./worker.node.js";
 
-/**
- * The ES-module entry of tsx's API, for running the worker from its TypeScript
- * source. tsx is a development dependency: it is looked up only here, when the
- * runner itself runs from .ts sources (vitest, `npx tsx`), never from a build.
- */
-function tsxApiUrl(): string {
-  const require = createRequire(import.meta.url);
-  let pkgPath: string;
-  try {
-    pkgPath = require.resolve("tsx/package.json");
-  } catch {
-    throw new SdspcaanError(
-      "The experiment runner is running from its TypeScript sources, whose worker threads need the development dependency tsx, which is not installed. Install the development dependencies (npm install), or build (npm run build) and run dist/.",
-    );
-  }
-  const pkg = JSON.parse(readFileSync(pkgPath, "utf8")) as {
-    exports: Record<string, { import?: { default?: string } }>;
-  };
-  const entry = pkg.exports["./esm/api"]?.import?.default;
-  if (typeof entry !== "string") {
-    throw new SdspcaanError(`Cannot find the ES-module API of tsx in ${pkgPath}.`);
-  }
-  return pathToFileURL(join(dirname(pkgPath), entry)).href;
-}
-
-/** Whether this module runs from its TypeScript source rather than from a build. */
-function runningFromSource(): boolean {
-  return fileURLToPath(import.meta.url).endsWith(".ts");
-}
-
-/**
- * Starts a worker: from a build, the built worker.node.js beside this file (tsx is
- * never touched); from sources, the .ts entry through tsx's loader.
- */
+/** Starts a worker (the built worker.node.js, or the .ts entry through tsx from sources). */
 function createWorker(init: WorkerInit): Worker {
-  if (!runningFromSource()) {
-    const js = new URL("./worker.node.js", import.meta.url);
-    if (!existsSync(fileURLToPath(js))) {
-      throw new SdspcaanError(
-        `The experiment worker ${fileURLToPath(js)} is missing: the installation is incomplete. Reinstall sdspcaan, or rebuild it (npm run build).`,
-      );
-    }
-    return new Worker(js, { workerData: init });
-  }
-  const ts = new URL("./worker.node.ts", import.meta.url);
-  // Register tsx's loader in the worker (worker execArgv cannot carry --import on
-  // Node 20), then load the .ts entry.
-  const code = `import(${JSON.stringify(tsxApiUrl())}).then((m) => { m.register(); return import(${JSON.stringify(ts.href)}); });`;
-  return new Worker(code, { eval: true, workerData: init });
+  return startWorker(import.meta.url, "./worker.node", "The experiment runner", {
+    workerData: init,
+  });
 }
 
 /** Rebuilds a library error sent from a worker, keeping its class for the caller. */

@@ -11,6 +11,13 @@
  * instance of the kernels (backend.ts, `privateArena`), so that only the block and the
  * result move.
  *
+ * With helper threads (linalg/kernels/helper.ts; in Node `setKernelThreads`) each
+ * factor is split by rows into one part per thread at even row numbers, each thread
+ * holds its part and computes its rows of every product. The kernel sums each entry
+ * the same way whichever rows it is given (its 2 x 4 blocks pair rows 2i and 2i + 1,
+ * which even boundaries keep together), so the bits do not depend on the number of
+ * threads.
+ *
  * Same bits: each product runs the same kernel on the same operands with the same
  * shapes and leading dimensions as `multiply` would (the operands are only copied
  * elsewhere), and falls back to `multiply` itself wherever `multiply` would not have
@@ -21,6 +28,7 @@
  */
 import { symmetricLaplacianTrace } from "../graph/laplacian.js";
 import { multiply, wasmWorthIt } from "../linalg/kernels/gemm.js";
+import { type KernelHelper, kernelHelpers } from "../linalg/kernels/helper.js";
 import {
   ARENA_LIMIT,
   privateArena,
@@ -40,15 +48,38 @@ interface Resident {
   readonly top: number;
 }
 
-function makeResident(A: Matrix): Resident | null {
-  // Room for the matrix and the block products that follow it must exist; beyond the
-  // shared arena's limit `multiply` runs the TS kernel, and so does this class.
+function makeResident(A: Matrix, rows: number): Resident | null {
   const arena = privateArena();
   if (arena === null) return null;
-  const ptrs = arena.allocAll([A.rows * A.cols]);
+  const ptrs = arena.allocAll([rows * A.cols]);
   if (ptrs === null) return null;
-  arena.f64.set(A.data, ptrs[0] >> 3);
-  return { arena, ptr: ptrs[0], rows: A.rows, cols: A.cols, top: arena.mark() };
+  arena.f64.set(A.data.subarray(0, rows * A.cols), ptrs[0] >> 3);
+  return { arena, ptr: ptrs[0], rows, cols: A.cols, top: arena.mark() };
+}
+
+/**
+ * A factor held for products: its first `bounds[1]` rows (or, for U, all of them, which
+ * the edge sum needs) here, rows bounds[i + 1] to bounds[i + 2] by helper i.
+ */
+interface Held {
+  readonly here: Resident;
+  readonly bounds: readonly number[];
+  readonly handles: readonly number[];
+}
+
+/**
+ * Factors with fewer entries than this stay on one thread: a request to a helper
+ * costs tens of microseconds, and the copies of the block grow with the thread count.
+ */
+export const HELPER_MIN_ENTRIES = 2_000_000;
+
+/** Part boundaries 0 = b_0 < b_1 < ... < b_parts = rows, interior ones even. */
+function evenBounds(rows: number, parts: number): number[] {
+  const size = Math.ceil(rows / parts / 2) * 2;
+  const bounds = [0];
+  for (let i = 1; i < parts; i++) bounds.push(Math.min(rows, i * size));
+  bounds.push(rows);
+  return bounds.filter((b, i) => i === 0 || b > bounds[i - 1]);
 }
 
 export class GramOperator {
@@ -58,15 +89,23 @@ export class GramOperator {
   readonly Ut: Matrix;
   /** The squared singular values (the diagonal of S^2). */
   readonly s2: Float64Array;
-  private readonly left: Resident | null;
-  private readonly right: Resident | null;
+  private left: Held | null = null;
+  private right: Held | null = null;
+  private helpers: readonly KernelHelper[] = [];
 
   /**
    * `resident` false keeps U in ordinary arrays only (the products then copy it in
    * each time, as `multiply` does): for small n, where the copies are cheap and a
-   * private instance's memory is not worth holding.
+   * private instance's memory is not worth holding. `helpers` are the other threads
+   * (default: those registered, for factors of at least HELPER_MIN_ENTRIES entries).
    */
-  constructor(U: Matrix, Ut: Matrix, s2: Float64Array, resident = true) {
+  constructor(
+    U: Matrix,
+    Ut: Matrix,
+    s2: Float64Array,
+    resident = true,
+    helpers?: readonly KernelHelper[],
+  ) {
     if (Ut.rows !== U.cols || Ut.cols !== U.rows || s2.length !== U.cols) {
       throw new RangeError(
         `GramOperator: U is ${U.rows} x ${U.cols}, U^T ${Ut.rows} x ${Ut.cols} and S^2 has ${s2.length} entries.`,
@@ -75,14 +114,54 @@ export class GramOperator {
     this.U = U;
     this.Ut = Ut;
     this.s2 = s2;
-    const use = resident && wasmArena() !== null;
-    this.left = use ? makeResident(U) : null;
-    this.right = use && this.left !== null ? makeResident(Ut) : null;
+    if (!resident || wasmArena() === null) return;
+    const threads = helpers ?? (U.rows * U.cols >= HELPER_MIN_ENTRIES ? kernelHelpers() : []);
+    try {
+      this.helpers = threads;
+      this.left = this.hold(U, true);
+      this.right = this.left === null ? null : this.hold(Ut, false);
+    } catch {
+      // A helper could not take its part (its thread stopped, or its memory is full):
+      // this thread does all the rows, which gives the same bits.
+      this.release();
+      this.left = this.hold(U, true);
+      this.right = this.left === null ? null : this.hold(Ut, false);
+    }
+    if (this.right === null) this.release();
   }
 
   /** Whether U and U^T live in WebAssembly memory (else every product copies them). */
   get resident(): boolean {
     return this.left !== null && this.right !== null;
+  }
+
+  /** The number of threads the products run on. */
+  get threads(): number {
+    return this.resident ? (this.left as Held).bounds.length - 1 : 1;
+  }
+
+  /** Frees the resident copies here and on the helpers; products then copy U again. */
+  release(): void {
+    this.left = null;
+    this.right = null;
+    const helpers = this.helpers;
+    this.helpers = [];
+    for (const helper of helpers) helper.release();
+  }
+
+  private hold(A: Matrix, whole: boolean): Held | null {
+    const bounds = evenBounds(A.rows, 1 + this.helpers.length);
+    const here = makeResident(A, whole ? A.rows : bounds[1]);
+    if (here === null) return null;
+    const handles: number[] = [];
+    for (let i = 1; i + 1 < bounds.length; i++) {
+      const from = bounds[i] * A.cols;
+      const rows = bounds[i + 1] - bounds[i];
+      handles.push(
+        this.helpers[i - 1].hold(A.data.subarray(from, from + rows * A.cols), rows, A.cols),
+      );
+    }
+    return { here, bounds, handles };
   }
 
   /** G V = U (S^2 (U^T V)). */
@@ -100,7 +179,7 @@ export class GramOperator {
    * graph S (each edge once): symmetricLaplacianTrace(S, U, s2), bit for bit.
    */
   edgeTrace(S: CsrMatrix): number {
-    const res = this.left;
+    const res = this.left === null ? null : this.left.here;
     if (res === null || S.rows !== res.rows || S.cols !== res.rows) {
       return symmetricLaplacianTrace(S, this.U, this.s2);
     }
@@ -124,10 +203,10 @@ export class GramOperator {
   }
 
   /**
-   * A B for A = the resident matrix (also given as `A`): the wasm kernel on the
-   * resident copy exactly where multiply(A, B) would run that kernel, else multiply.
+   * A B for A = the held factor (also given as `A`): the wasm kernel on the resident
+   * parts exactly where multiply(A, B) would run that kernel, else multiply.
    */
-  private product(res: Resident | null, A: Matrix, B: Matrix): Matrix {
+  private product(held: Held | null, A: Matrix, B: Matrix): Matrix {
     const m = A.rows;
     const p = A.cols;
     const n = B.cols;
@@ -138,30 +217,36 @@ export class GramOperator {
     // wasm kernel for copied operands, and the shared arena's size limit.
     const small = m <= 4 || (n <= 2 && p <= 8);
     const fits = (m * p + n * p + m * n) * 8 + 64 <= ARENA_LIMIT;
-    if (res === null || small || !wasmWorthIt(m, n, p) || !fits || wasmArena() === null) {
+    if (held === null || small || !wasmWorthIt(m, n, p) || !fits || wasmArena() === null) {
       return multiply(A, B);
     }
-    const { arena } = res;
-    const ptrs = arena.allocAll([n * p, m * n]);
+    // B^T, compact (n x p), as multiply's B.transpose() copied in.
+    const Bt = new Float64Array(n * p);
+    const b = B.data;
+    for (let l = 0; l < p; l++) {
+      const row = l * n;
+      for (let j = 0; j < n; j++) Bt[j * p + l] = b[row + j];
+    }
+    const { here, bounds, handles } = held;
+    const mine = bounds[1];
+    const { arena } = here;
+    const ptrs = arena.allocAll([n * p, mine * n]);
     if (ptrs === null) return multiply(A, B);
+    const C = new Matrix(m, n);
     try {
+      for (let i = 0; i < handles.length; i++) this.helpers[i].start(handles[i], Bt, n);
       const [pb, pc] = ptrs;
       const f = arena.f64;
-      // B^T, compact (n x p), as multiply's B.transpose() copied in.
-      const b = B.data;
-      const ob = pb >> 3;
-      for (let l = 0; l < p; l++) {
-        const row = l * n;
-        for (let j = 0; j < n; j++) f[ob + j * p + l] = b[row + j];
-      }
+      f.set(Bt, pb >> 3);
       const oc = pc >> 3;
-      f.fill(0, oc, oc + m * n);
-      arena.kernels.gemm(m, n, p, res.ptr, p, pb, p, pc, n);
-      const C = new Matrix(m, n);
-      C.data.set(f.subarray(oc, oc + m * n));
-      return C;
+      f.fill(0, oc, oc + mine * n);
+      arena.kernels.gemm(mine, n, p, here.ptr, p, pb, p, pc, n);
+      C.data.set(f.subarray(oc, oc + mine * n));
     } finally {
-      arena.release(res.top);
+      arena.release(here.top);
     }
+    // The helpers' rows.
+    for (let i = 0; i < handles.length; i++) this.helpers[i].finish(C.data, bounds[i + 1] * n);
+    return C;
   }
 }

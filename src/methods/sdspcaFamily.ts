@@ -372,219 +372,244 @@ export function fitQLoop(
     reconstruction: recon,
     preconditioner: s.preconditioner ?? "auto",
   });
-  const warnings: string[] = m === null ? [] : smallClassWarnings(data, m);
-  if (graphMode === "adaptive") warnings.push(...unitScaleWarnings(s.owner, data));
+  // The solver may hold memory outside the JS heap (WebAssembly, helper threads) for
+  // the fit: freed however the fit ends.
+  try {
+    const warnings: string[] = m === null ? [] : smallClassWarnings(data, m);
+    if (graphMode === "adaptive") warnings.push(...unitScaleWarnings(s.owner, data));
 
-  /** Algorithm 3, loop lines 1-2 (symmetrise S, form L), plus what Z needs of L. */
-  const graphOf = (g: AdaptiveNeighbourGraph): GraphState => {
-    const Ssym = symmetrizeGraph(g.S);
-    const L = graphLaplacian(Ssym);
-    return { Ssym, gamma: g.gamma, z: solver.graphTerm(Ssym, L) };
-  };
-  let graph: GraphState | null = null;
-  let adaptiveGraph: AdaptiveNeighbourGraph | null = null;
-  if (graphMode !== "none") {
-    const g0 = ctx.timeGraph(() => initialGraph(data, m as number, s.eps, ctx.signal));
-    adaptiveGraph = g0;
-    // The initial graph's state is shared by every fit on this training set.
-    graph = ctx.timeGraph(() =>
-      data.cached(`initialGraphState:${solver.kind}:${m}:${s.eps}`, () => graphOf(g0)),
-    );
-  }
-
-  const Dd = new Float64Array(n).fill(1);
-  let Q0 = new Matrix(n, k);
-  let Q = Q0;
-  let lambda = 1;
-  let capped = false;
-  const objective: number[] = [];
-  const lambdaTrace: number[] = [];
-  const changes: number[] = [];
-  let stopReason: StopReason = "max-iterations";
-  let converged = false;
-  let iterations = 0;
-  let evals: Float64Array = new Float64Array(0);
-  let eL: Float64Array | null = null as Float64Array | null;
-  let betaWeight = 0;
-  let deltaWeight = 0;
-  const laplacianWarm: LaplacianWarmStart = { block: null };
-  let laplacianMs = 0;
-  let lastAction: RankControlAction | null = null;
-  let byBounds = 0;
-  // The Laplacian of the last rank control settled by bounds, whose values are still unsolved.
-  let unsolvedL: CsrMatrix | null = null;
-  // The rank control's Laplacian solves: cancellable, and on the large-n path at any
-  // size under largeScale "always".
-  const laplacianOptions = {
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-    ...(forceLarge ? { denseLimit: FORCED_DENSE_COMPONENT_LIMIT, decisionMinSize: 1 } : {}),
-  };
-
-  for (let t = 1; t <= s.maxIter; t++) {
-    iterations = t;
-    ctx.checkAborted();
-    // beta = b Tr(XX^T)/Tr(D) and delta = c Tr(XX^T)/Tr(XX^T L XX^T), current D and L.
-    let sumD = 0;
-    for (let i = 0; i < n; i++) sumD += Dd[i];
-    betaWeight = scaled ? (s.beta * trG) / sumD : s.beta;
-    const zGraph = graph === null ? null : (graph as GraphState).z;
-    deltaWeight =
-      zGraph === null ? 0 : scaled ? (zGraph.trM > 0 ? (s.delta * trG) / zGraph.trM : 0) : s.delta;
-    checkZScale(s, trG, alpha, n, betaWeight, sumD, deltaWeight, zGraph === null ? 0 : zGraph.trM);
-    const eig = ctx.timeEigen(() => solver.solve(betaWeight, Dd, deltaWeight, zGraph));
-    Q = eig.vectors;
-    evals = eig.values;
-    const change = iterateChange(Q, Q0, s.stopRule);
-    changes.push(change);
-
-    // Objective (Eq. SDSPCAAN) at this iteration's weights, graph and lambda.
-    const qn2 = rowNormsSquared(Q);
-    let l21 = 0;
-    let weighted = 0;
-    for (let i = 0; i < n; i++) {
-      l21 += Math.sqrt(qn2[i]);
-      weighted += Dd[i] * qn2[i];
+    /** Algorithm 3, loop lines 1-2 (symmetrise S, form L), plus what Z needs of L. */
+    const graphOf = (g: AdaptiveNeighbourGraph): GraphState => {
+      const Ssym = symmetrizeGraph(g.S);
+      const L = graphLaplacian(Ssym);
+      return { Ssym, gamma: g.gamma, z: solver.graphTerm(Ssym, L) };
+    };
+    let graph: GraphState | null = null;
+    let adaptiveGraph: AdaptiveNeighbourGraph | null = null;
+    if (graphMode !== "none") {
+      const g0 = ctx.timeGraph(() => initialGraph(data, m as number, s.eps, ctx.signal));
+      adaptiveGraph = g0;
+      // The initial graph's state is shared by every fit on this training set.
+      graph = ctx.timeGraph(() =>
+        data.cached(`initialGraphState:${solver.kind}:${m}:${s.eps}`, () => graphOf(g0)),
+      );
     }
-    const yq = labelEnergy(Q, labels.codes, c);
-    let P: Matrix | null = null;
-    let trQGQ: number;
-    let graphTerms = 0;
-    if (graph !== null) {
-      P = solver.project(Q);
-      trQGQ = dotAll(Q, P);
-      if (deltaWeight !== 0) {
-        graphTerms = deltaWeight * laplacianTrace(graph.Ssym, P);
-        if (graphMode === "adaptive") {
-          graphTerms +=
-            0.5 * deltaWeight * gammaWeightedSquaredNorm(graph.Ssym, graph.gamma) +
-            deltaWeight * lambda * classLaplacianTrace(graph.Ssym, labels.codes);
-        }
+
+    const Dd = new Float64Array(n).fill(1);
+    let Q0 = new Matrix(n, k);
+    let Q = Q0;
+    let lambda = 1;
+    let capped = false;
+    const objective: number[] = [];
+    const lambdaTrace: number[] = [];
+    const changes: number[] = [];
+    let stopReason: StopReason = "max-iterations";
+    let converged = false;
+    let iterations = 0;
+    let evals: Float64Array = new Float64Array(0);
+    let eL: Float64Array | null = null as Float64Array | null;
+    let betaWeight = 0;
+    let deltaWeight = 0;
+    const laplacianWarm: LaplacianWarmStart = { block: null };
+    let laplacianMs = 0;
+    let lastAction: RankControlAction | null = null;
+    let byBounds = 0;
+    // The Laplacian of the last rank control settled by bounds, whose values are still unsolved.
+    let unsolvedL: CsrMatrix | null = null;
+    // The rank control's Laplacian solves: cancellable, and on the large-n path at any
+    // size under largeScale "always".
+    const laplacianOptions = {
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(forceLarge ? { denseLimit: FORCED_DENSE_COMPONENT_LIMIT, decisionMinSize: 1 } : {}),
+    };
+
+    for (let t = 1; t <= s.maxIter; t++) {
+      iterations = t;
+      ctx.checkAborted();
+      // beta = b Tr(XX^T)/Tr(D) and delta = c Tr(XX^T)/Tr(XX^T L XX^T), current D and L.
+      let sumD = 0;
+      for (let i = 0; i < n; i++) sumD += Dd[i];
+      betaWeight = scaled ? (s.beta * trG) / sumD : s.beta;
+      const zGraph = graph === null ? null : (graph as GraphState).z;
+      deltaWeight =
+        zGraph === null
+          ? 0
+          : scaled
+            ? zGraph.trM > 0
+              ? (s.delta * trG) / zGraph.trM
+              : 0
+            : s.delta;
+      checkZScale(
+        s,
+        trG,
+        alpha,
+        n,
+        betaWeight,
+        sumD,
+        deltaWeight,
+        zGraph === null ? 0 : zGraph.trM,
+      );
+      const eig = ctx.timeEigen(() => solver.solve(betaWeight, Dd, deltaWeight, zGraph));
+      Q = eig.vectors;
+      evals = eig.values;
+      const change = iterateChange(Q, Q0, s.stopRule);
+      changes.push(change);
+
+      // Objective (Eq. SDSPCAAN) at this iteration's weights, graph and lambda.
+      const qn2 = rowNormsSquared(Q);
+      let l21 = 0;
+      let weighted = 0;
+      for (let i = 0; i < n; i++) {
+        l21 += Math.sqrt(qn2[i]);
+        weighted += Dd[i] * qn2[i];
       }
-    } else {
-      // Tr(Q^T Z Q) = sum of the k eigenvalues gives Tr(Q^T G Q) without another product.
-      let sumEvals = 0;
-      for (let j = 0; j < k; j++) sumEvals += evals[j];
-      trQGQ = -sumEvals - alpha * yq + betaWeight * weighted;
-    }
-    const value = recon * (trG - trQGQ) + alpha * (n - yq) + betaWeight * l21 + graphTerms;
-    objective.push(value);
-
-    let stop = false;
-    if (graphMode === "adaptive" && graph !== null) {
-      const L = graph.z.L;
-      const before = ctx.eigenMs;
-      // A decision like the previous one is usually provable from bounds alone
-      // (rankBounds.ts), which skips the solve of L; its values are then solved once,
-      // for the record, after the loop.
-      const proven = ctx.timeEigen(() => provenRankDecision(L, labels.codes, c, s.tol, lastAction));
-      let control: { readonly action: RankControlAction; readonly lambda: number };
-      if (proven !== null) {
-        control = applyRankAction(proven, lambda, s.lambdaCap);
-        unsolvedL = L;
-        byBounds++;
+      const yq = labelEnergy(Q, labels.codes, c);
+      let P: Matrix | null = null;
+      let trQGQ: number;
+      let graphTerms = 0;
+      if (graph !== null) {
+        P = solver.project(Q);
+        trQGQ = dotAll(Q, P);
+        if (deltaWeight !== 0) {
+          graphTerms = deltaWeight * laplacianTrace(graph.Ssym, P);
+          if (graphMode === "adaptive") {
+            graphTerms +=
+              0.5 * deltaWeight * gammaWeightedSquaredNorm(graph.Ssym, graph.gamma) +
+              deltaWeight * lambda * classLaplacianTrace(graph.Ssym, labels.codes);
+          }
+        }
       } else {
-        const values = ctx.timeEigen(() =>
-          rankControlEigenvalues(L, c, s.tol, laplacianWarm, laplacianOptions),
+        // Tr(Q^T Z Q) = sum of the k eigenvalues gives Tr(Q^T G Q) without another product.
+        let sumEvals = 0;
+        for (let j = 0; j < k; j++) sumEvals += evals[j];
+        trQGQ = -sumEvals - alpha * yq + betaWeight * weighted;
+      }
+      const value = recon * (trG - trQGQ) + alpha * (n - yq) + betaWeight * l21 + graphTerms;
+      objective.push(value);
+
+      let stop = false;
+      if (graphMode === "adaptive" && graph !== null) {
+        const L = graph.z.L;
+        const before = ctx.eigenMs;
+        // A decision like the previous one is usually provable from bounds alone
+        // (rankBounds.ts), which skips the solve of L; its values are then solved once,
+        // for the record, after the loop.
+        const proven = ctx.timeEigen(() =>
+          provenRankDecision(L, labels.codes, c, s.tol, lastAction),
         );
-        eL = values;
-        unsolvedL = null;
-        control = rankControl({
-          eigenvalues: values.length >= c + 1 ? values : padded(values, c + 1),
-          clusters: c,
-          tol: s.tol,
-          lambda,
-          maxLambda: s.lambdaCap,
-        });
-      }
-      laplacianMs += ctx.eigenMs - before;
-      lastAction = control.action;
-      if (control.action === "double" && lambda >= s.lambdaCap) {
-        // lambda cannot grow further: the graph cannot be forced into c components,
-        // so the iterate's own stop test decides.
-        if (!capped) {
-          warnings.push(
-            `lambda reached its cap ${s.lambdaCap} at iteration ${t} while the graph still had fewer than c = ${c} components; the fit stops when Q settles.`,
+        let control: { readonly action: RankControlAction; readonly lambda: number };
+        if (proven !== null) {
+          control = applyRankAction(proven, lambda, s.lambdaCap);
+          unsolvedL = L;
+          byBounds++;
+        } else {
+          const values = ctx.timeEigen(() =>
+            rankControlEigenvalues(L, c, s.tol, laplacianWarm, laplacianOptions),
           );
+          eL = values;
+          unsolvedL = null;
+          control = rankControl({
+            eigenvalues: values.length >= c + 1 ? values : padded(values, c + 1),
+            clusters: c,
+            tol: s.tol,
+            lambda,
+            maxLambda: s.lambdaCap,
+          });
         }
-        capped = true;
-        if (change < s.tol) {
-          stop = true;
-          stopReason = "lambda-cap";
+        laplacianMs += ctx.eigenMs - before;
+        lastAction = control.action;
+        if (control.action === "double" && lambda >= s.lambdaCap) {
+          // lambda cannot grow further: the graph cannot be forced into c components,
+          // so the iterate's own stop test decides.
+          if (!capped) {
+            warnings.push(
+              `lambda reached its cap ${s.lambdaCap} at iteration ${t} while the graph still had fewer than c = ${c} components; the fit stops when Q settles.`,
+            );
+          }
+          capped = true;
+          if (change < s.tol) {
+            stop = true;
+            stopReason = "lambda-cap";
+          }
+        } else if (control.action === "test") {
+          if (change < s.tol) {
+            stop = true;
+            stopReason = "converged";
+            converged = true;
+          }
         }
-      } else if (control.action === "test") {
-        if (change < s.tol) {
-          stop = true;
-          stopReason = "converged";
-          converged = true;
-        }
+        lambda = control.lambda;
+        lambdaTrace.push(lambda);
+      } else if (change < s.tol) {
+        stop = true;
+        stopReason = "converged";
+        converged = true;
       }
-      lambda = control.lambda;
-      lambdaTrace.push(lambda);
-    } else if (change < s.tol) {
-      stop = true;
-      stopReason = "converged";
-      converged = true;
-    }
-    ctx.progress(t, value, graphMode === "adaptive" ? lambda : null);
-    if (stop) break;
+      ctx.progress(t, value, graphMode === "adaptive" ? lambda : null);
+      if (stop) break;
 
-    // D update (Eq. SDSPCA-V).
-    for (let i = 0; i < n; i++) Dd[i] = 1 / (2 * Math.sqrt(qn2[i] + s.eps));
-    // S update (Eq. SDSPCAAN-si) with d_ij = ||p_i - p_j||^2 + lambda ||y_i - y_j||^2.
-    if (graphMode === "adaptive") {
-      const Pn = P as Matrix;
-      ctx.timeGraph(() => {
-        adaptiveGraph = labelledAdaptiveGraph(Pn, labels.codes, lambda, {
-          m: m as number,
-          eps: s.eps,
-          strategy: forceLarge ? "tree" : "auto",
-          ...(ctx.signal ? { signal: ctx.signal } : {}),
+      // D update (Eq. SDSPCA-V).
+      for (let i = 0; i < n; i++) Dd[i] = 1 / (2 * Math.sqrt(qn2[i] + s.eps));
+      // S update (Eq. SDSPCAAN-si) with d_ij = ||p_i - p_j||^2 + lambda ||y_i - y_j||^2.
+      if (graphMode === "adaptive") {
+        const Pn = P as Matrix;
+        ctx.timeGraph(() => {
+          adaptiveGraph = labelledAdaptiveGraph(Pn, labels.codes, lambda, {
+            m: m as number,
+            eps: s.eps,
+            strategy: forceLarge ? "tree" : "auto",
+            ...(ctx.signal ? { signal: ctx.signal } : {}),
+          });
+          graph = graphOf(adaptiveGraph as AdaptiveNeighbourGraph);
         });
-        graph = graphOf(adaptiveGraph as AdaptiveNeighbourGraph);
-      });
+      }
+      Q0 = Q;
     }
-    Q0 = Q;
-  }
 
-  if (unsolvedL !== null) {
-    const L = unsolvedL;
-    const before = ctx.eigenMs;
-    eL = ctx.timeEigen(() => rankControlEigenvalues(L, c, s.tol, laplacianWarm, laplacianOptions));
-    laplacianMs += ctx.eigenMs - before;
+    if (unsolvedL !== null) {
+      const L = unsolvedL;
+      const before = ctx.eigenMs;
+      eL = ctx.timeEigen(() =>
+        rankControlEigenvalues(L, c, s.tol, laplacianWarm, laplacianOptions),
+      );
+      laplacianMs += ctx.eigenMs - before;
+    }
+    const W = multiply(data.X.transpose(), Q);
+    return {
+      components: W,
+      iterations,
+      converged,
+      stopReason,
+      objective,
+      lambdaTrace,
+      warnings,
+      solver: solver.kind,
+      artifacts: adaptiveGraph
+        ? {
+            Q,
+            S: (adaptiveGraph as AdaptiveNeighbourGraph).S,
+            gamma: (adaptiveGraph as AdaptiveNeighbourGraph).gamma,
+          }
+        : { Q },
+      details: {
+        alphaWeight: alpha,
+        betaWeight,
+        deltaWeight,
+        graph: graphMode,
+        m,
+        lambdaFinal: graphMode === "adaptive" ? lambda : null,
+        lambdaCapped: capped,
+        iterateChange: changes,
+        eigenvalues: Array.from(evals),
+        laplacianEigenvalues: eL ? Array.from(eL) : null,
+        laplacianEigenMs: laplacianMs,
+        rankControlsByBounds: byBounds,
+        ...solver.stats,
+      },
+    };
+  } finally {
+    solver.release();
   }
-  const W = multiply(data.X.transpose(), Q);
-  return {
-    components: W,
-    iterations,
-    converged,
-    stopReason,
-    objective,
-    lambdaTrace,
-    warnings,
-    solver: solver.kind,
-    artifacts: adaptiveGraph
-      ? {
-          Q,
-          S: (adaptiveGraph as AdaptiveNeighbourGraph).S,
-          gamma: (adaptiveGraph as AdaptiveNeighbourGraph).gamma,
-        }
-      : { Q },
-    details: {
-      alphaWeight: alpha,
-      betaWeight,
-      deltaWeight,
-      graph: graphMode,
-      m,
-      lambdaFinal: graphMode === "adaptive" ? lambda : null,
-      lambdaCapped: capped,
-      iterateChange: changes,
-      eigenvalues: Array.from(evals),
-      laplacianEigenvalues: eL ? Array.from(eL) : null,
-      laplacianEigenMs: laplacianMs,
-      rankControlsByBounds: byBounds,
-      ...solver.stats,
-    },
-  };
 }
 
 /**

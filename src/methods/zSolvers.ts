@@ -96,6 +96,8 @@ export interface ZSolver {
   readonly stats: ZSolverStats;
   /** Warnings met while solving. */
   readonly warnings: string[];
+  /** Frees what the solver holds outside the JS heap (resident factors, helper threads). */
+  release(): void;
 }
 
 export type ZSolverChoice = "auto" | "dense" | "lobpcg";
@@ -113,6 +115,8 @@ export type ZSolverStats = {
   preconditionedSolves?: number;
   /** LOBPCG iterations whose residuals went through the preconditioner. */
   preconditionedIterations?: number;
+  /** Threads the products with the SVD factor ran on (1 + kernel helpers; linalg/kernels/helper.ts). */
+  productThreads?: number;
 };
 
 class DenseZSolver implements ZSolver {
@@ -169,6 +173,8 @@ class DenseZSolver implements ZSolver {
   project(Q: Matrix): Matrix {
     return multiply(this.G, Q);
   }
+
+  release(): void {}
 }
 
 class OperatorZSolver implements ZSolver {
@@ -179,6 +185,7 @@ class OperatorZSolver implements ZSolver {
     lobpcgIterationsPerSolve: [],
     preconditionedSolves: 0,
     preconditionedIterations: 0,
+    productThreads: 1,
   };
   readonly warnings: string[] = [];
   private readonly U: Matrix;
@@ -217,6 +224,7 @@ class OperatorZSolver implements ZSolver {
     this.Ut = data.cached("operator:Ut", () => svd.U.transpose());
     this.s2 = Float64Array.from(svd.s, (v) => v * v);
     this.gram = new GramOperator(this.U, this.Ut, this.s2);
+    this.stats.productThreads = this.gram.threads;
     this.alpha = alpha;
     this.codes = codes;
     this.c = c;
@@ -349,6 +357,10 @@ class OperatorZSolver implements ZSolver {
 
   project(Q: Matrix): Matrix {
     return this.gramApply(Q);
+  }
+
+  release(): void {
+    this.gram.release();
   }
 }
 

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readResultsFile } from "../../src/experiment/resultsFile.node.js";
 import { makeSyntheticDataset } from "../../src/experiment/synthetic.js";
+import { kernelThreads, setKernelThreads } from "../../src/linalg/kernels/helperThread.node.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 import { cli, lines, writeCsv, writeNpy } from "./helpers.js";
 
@@ -365,6 +366,27 @@ describe("errors", () => {
       await cli([...args, "--k", "500"]),
       /'k' parameter of PCA must be an integer in \[1, 24\]/,
     );
+  });
+
+  it("--threads takes 1 to 64 or auto, and the model is the same for any count", async () => {
+    const args = ["fit", "--data", csv, "--method", "sdspcaan", "--k", "3", "--no-progress"];
+    const one = join(dir, "t1.json");
+    const two = join(dir, "t2.json");
+    expect((await cli([...args, "--threads", "1", "--out", one])).code).toBe(0);
+    expect(kernelThreads()).toBe(1);
+    expect((await cli([...args, "--threads", "2", "--out", two])).code).toBe(0);
+    expect(kernelThreads()).toBe(2);
+    const components = (file: string) => JSON.parse(readFileSync(file, "utf8")).components;
+    expect(components(one).data.length).toBe(24 * 3);
+    expect(components(two)).toEqual(components(one));
+    for (const bad of ["0", "65", "two"]) {
+      expectOneLineError(
+        await cli([...args, "--threads", bad, "--out", join(dir, "t3.json")]),
+        new RegExp(`The '--threads' option must be an integer in \\[1, 64\\]\\. Got "${bad}"`),
+      );
+    }
+    expect(existsSync(join(dir, "t3.json"))).toBe(false);
+    setKernelThreads(1);
   });
 
   it("an option the method does not have is refused", async () => {

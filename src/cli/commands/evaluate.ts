@@ -13,6 +13,7 @@ import { withFitProgress } from "./progress.js";
 import {
   addDataOptions,
   addMethodOptions,
+  applyThreads,
   type DataFlags,
   formatDuration,
   loadData,
@@ -25,6 +26,7 @@ import {
   preprocessOption,
   requireSamples,
   splitOfFile,
+  threadsOption,
 } from "./shared.js";
 
 interface EvaluateFlags extends DataFlags, MethodFlags {
@@ -34,6 +36,7 @@ interface EvaluateFlags extends DataFlags, MethodFlags {
   preprocess?: string;
   json?: boolean;
   progress?: boolean;
+  threads?: string;
 }
 
 export function registerEvaluateCommand(program: Command): void {
@@ -50,7 +53,8 @@ export function registerEvaluateCommand(program: Command): void {
     )
     .option("--repeat <r>", "which split (from 0)", "0")
     .option("--stratify", "stratified seeded split")
-    .addOption(preprocessOption());
+    .addOption(preprocessOption())
+    .addOption(threadsOption());
   addMethodOptions(cmd, {
     seedHelp:
       "base seed of the seeded split (as in 'experiment'), also the method's seed where it has one (default 0)",
@@ -97,6 +101,7 @@ export function registerEvaluateCommand(program: Command): void {
       }
       const prepared = prepareSplit({ name: data.name, X: data.X, y: data.y }, split, preprocess);
       // The fit runs on this thread: Ctrl-C ends the process (nothing is written).
+      applyThreads(flags.threads);
       withFitProgress(flags.progress !== false, (callbacks) =>
         model.fitPrepared(prepared.data, callbacks),
       );

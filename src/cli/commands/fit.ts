@@ -13,6 +13,7 @@ import { withFitProgress } from "./progress.js";
 import {
   addDataOptions,
   addMethodOptions,
+  applyThreads,
   type DataFlags,
   formatDuration,
   labelColumnFlag,
@@ -27,6 +28,7 @@ import {
   preprocessOption,
   requireSamples,
   splitOfFile,
+  threadsOption,
 } from "./shared.js";
 
 interface FitFlags extends DataFlags, MethodFlags {
@@ -36,6 +38,7 @@ interface FitFlags extends DataFlags, MethodFlags {
   preprocess?: string;
   out: string;
   progress?: boolean;
+  threads?: string;
 }
 
 export function registerFitCommand(program: Command): void {
@@ -49,7 +52,8 @@ export function registerFitCommand(program: Command): void {
     .option("--splits <file>", "split file (JSON {index_base, splits: [{train, val, test}]})")
     .option("--repeat <r>", "which split of --splits (from 0)", "0")
     .option("--train-all", "train on every row (the default without --splits)")
-    .addOption(preprocessOption());
+    .addOption(preprocessOption())
+    .addOption(threadsOption());
   addMethodOptions(cmd, {
     seedHelp: "seed of the method's own randomness (methods without any ignore it)",
   });
@@ -103,6 +107,7 @@ export function registerFitCommand(program: Command): void {
             });
       // A fit runs on this thread: Ctrl-C ends the process, and as the model is
       // written only at the end (atomically) nothing half-written is left behind.
+      applyThreads(flags.threads);
       withFitProgress(flags.progress !== false, (callbacks) =>
         model.fit(
           standardizer === null ? Xtrain : standardizer.transform(Xtrain),

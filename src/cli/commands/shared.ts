@@ -3,6 +3,7 @@
  * library-style messages, data-file options, method options, and the model file
  * with its preprocessing.
  */
+import { availableParallelism } from "node:os";
 import { type Command, CommanderError, Option } from "commander";
 import { DataFormatError, ValidationError } from "../../core/errors.js";
 import type { OptionSchema, OptionSpec } from "../../core/options.js";
@@ -16,6 +17,7 @@ import { readJsonFile } from "../../experiment/resultsFile.node.js";
 import { parseSplitFile, type Split } from "../../experiment/splits.js";
 import type { LoadOptions } from "../../io/load.js";
 import { openDataset } from "../../io/load.js";
+import { setKernelThreads } from "../../linalg/kernels/helperThread.node.js";
 import type { Matrix } from "../../linalg/matrix.js";
 import type { Estimator } from "../../methods/estimator.js";
 import {
@@ -207,6 +209,29 @@ export function preprocessOption(): Option {
     "--preprocess <how>",
     `feature preprocessing: ${PREPROCESSINGS.join(", ")}`,
   ).default("train-zscore");
+}
+
+/**
+ * `--threads <n|auto>`: threads for the thin products of large fits (1 + kernel
+ * helpers; the results are the same bits whatever the count). "auto" takes the cores
+ * this process may run on (os.availableParallelism, which follows CPU affinity and
+ * so a scheduler's allocation), at most 8.
+ */
+export function threadsOption(): Option {
+  return new Option(
+    "--threads <n>",
+    "threads for the large fits' products with the data's SVD factor (same results for any count; auto: the cores this process may use, at most 8)",
+  ).default("auto");
+}
+
+/** Applies --threads (see threadsOption) and returns the count. */
+export function applyThreads(flag: string | undefined): number {
+  const threads =
+    flag === undefined || flag === "auto"
+      ? Math.min(8, availableParallelism())
+      : (parseInteger("--threads", flag, 1, 64) as number);
+  setKernelThreads(threads);
+  return threads;
 }
 
 /** The loader options the data flags describe. */

@@ -1,0 +1,51 @@
+/**
+ * A second thread for the thin products of large fits: the "kernel helper".
+ *
+ * The matrix-free eigen-solver spends most of a large fit in products of the n x r
+ * factor U (and U^T) with blocks of 10-30 vectors (methods/gramOperator.ts). Those
+ * split by rows of the factor: each thread holds its rows in its own WebAssembly
+ * memory for the whole fit and computes its rows of every product, and since each
+ * entry of C = A B^T is summed by the same kernel in the same order whichever thread
+ * computes it, the result has the same bits on one thread or two.
+ *
+ * The core only defines the contract, so that it stays browser-safe and single
+ * threaded by default; an environment with threads registers a factory
+ * (`setKernelHelpers`): in Node, `setKernelThreads` of sdspcaan/node
+ * (linalg/kernels/helperThread.node.ts). The calls are synchronous: the caller
+ * computes its own rows between `start` and `finish`.
+ */
+
+export interface KernelHelper {
+  /**
+   * Copies A (rows x cols, row-major, compact) into the helper's memory and returns
+   * a handle for it.
+   */
+  hold(A: Float64Array, rows: number, cols: number): number;
+  /**
+   * Starts C = H B^T on the helper, H the held matrix (rows x p) and B n x p (compact;
+   * copied before this returns), and returns at once.
+   */
+  start(handle: number, B: Float64Array, n: number): void;
+  /** Waits for the product started last and writes its rows x n result at `out[offset]`. */
+  finish(out: Float64Array, offset: number): void;
+  /** Frees every matrix held for this caller. */
+  release(): void;
+}
+
+/**
+ * Makes the helpers for one computation (e.g. one fit): one per extra thread, none
+ * when no thread is available.
+ */
+export type KernelHelperFactory = () => readonly KernelHelper[];
+
+let factory: KernelHelperFactory | null = null;
+
+/** Registers (or, with null, removes) the source of helpers. */
+export function setKernelHelpers(next: KernelHelperFactory | null): void {
+  factory = next;
+}
+
+/** The helpers for one computation; empty when there are none (everything runs here). */
+export function kernelHelpers(): readonly KernelHelper[] {
+  return factory === null ? [] : factory();
+}

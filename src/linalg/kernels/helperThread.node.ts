@@ -1,0 +1,213 @@
+/**
+ * Kernel helpers on Node worker threads (the contract is in helper.ts). One worker per
+ * extra thread serves every computation of the process; each computation (a fit)
+ * gets a session that frees what it held when it is released.
+ *
+ * The requesting thread blocks in Atomics.wait while a helper answers: the products
+ * are parts of a synchronous computation (an eigen-solver's operator), and they take
+ * milliseconds to a fraction of a second, against tens of microseconds for a
+ * request's round trip. The workers are unref'd, so they never keep a process alive.
+ */
+import {
+  MessageChannel,
+  type MessagePort,
+  receiveMessageOnPort,
+  type Worker,
+} from "node:worker_threads";
+import { SdspcaanError, ValidationError } from "../../core/errors.js";
+import { startWorker } from "../../io/workerThreads.js";
+import { type KernelHelper, setKernelHelpers } from "./helper.js";
+import type { HelperInit, HelperReply, HelperRequest } from "./helperWorker.node.js";
+
+/** Longest wait for one answer before the helper counts as lost (ms). */
+const ANSWER_TIMEOUT_MS = 300_000;
+
+type Outgoing =
+  | Omit<Extract<HelperRequest, { type: "hold" }>, "seq">
+  | Omit<Extract<HelperRequest, { type: "gemm" }>, "seq">
+  | Omit<Extract<HelperRequest, { type: "release" }>, "seq">;
+
+/** One worker thread and the synchronous request protocol with it. */
+class HelperWorker {
+  private readonly worker: Worker;
+  private readonly flag: Int32Array;
+  private readonly replies: MessagePort;
+  private seq = 0;
+  private nextHandle = 1;
+  private staging: Float64Array | null = null;
+  /** Set when the worker exited or failed: no session uses it any more. */
+  lost = false;
+
+  constructor() {
+    const flag = new SharedArrayBuffer(4);
+    const channel = new MessageChannel();
+    const init: HelperInit = { kind: "sdspcaan-kernel-helper", flag, replies: channel.port2 };
+    this.worker = startWorker(
+      import.meta.url,
+      "./helperWorker.node",
+      "The kernels' helper thread",
+      {
+        workerData: init,
+        transferList: [channel.port2],
+      },
+    );
+    this.worker.unref();
+    this.worker.on("error", () => {
+      this.lost = true;
+    });
+    this.worker.on("exit", () => {
+      this.lost = true;
+    });
+    this.flag = new Int32Array(flag);
+    this.replies = channel.port1;
+    this.replies.unref();
+  }
+
+  handle(): number {
+    return this.nextHandle++;
+  }
+
+  /** Sends a request and returns its number, without waiting. */
+  send(request: Outgoing, transfer: ArrayBuffer[] = []): number {
+    if (this.lost) throw new SdspcaanError("The kernels' helper thread has stopped.");
+    const seq = ++this.seq;
+    this.worker.postMessage({ ...request, seq }, transfer);
+    return seq;
+  }
+
+  /** Waits for the answer to request `seq`; throws what the helper reported. */
+  wait(seq: number): void {
+    const started = Date.now();
+    while (Atomics.load(this.flag, 0) < seq) {
+      Atomics.wait(this.flag, 0, Atomics.load(this.flag, 0), 1000);
+      if (Atomics.load(this.flag, 0) >= seq) break;
+      if (Date.now() - started > ANSWER_TIMEOUT_MS) {
+        this.lost = true;
+        throw new SdspcaanError(
+          `The kernels' helper thread did not answer within ${ANSWER_TIMEOUT_MS / 1000} s; run with one thread (setKernelThreads(1), or --threads 1).`,
+        );
+      }
+    }
+    // Answers arrive in order; drain up to this one.
+    for (;;) {
+      const received = receiveMessageOnPort(this.replies);
+      if (received === undefined) {
+        throw new SdspcaanError(
+          `The kernels' helper thread answered request ${seq} without a message.`,
+        );
+      }
+      const reply = received.message as HelperReply;
+      if (reply.seq !== seq) continue;
+      if (reply.error !== undefined) {
+        throw new SdspcaanError(`The kernels' helper thread failed: ${reply.error}`);
+      }
+      return;
+    }
+  }
+
+  /** The shared buffer for a product of B (n x p) and C (rows x n); sent when new. */
+  stagingFor(doubles: number): { view: Float64Array; fresh: SharedArrayBuffer | undefined } {
+    if (this.staging !== null && this.staging.length >= doubles) {
+      return { view: this.staging, fresh: undefined };
+    }
+    const buffer = new SharedArrayBuffer(Math.max(doubles, 2 * (this.staging?.length ?? 0)) * 8);
+    this.staging = new Float64Array(buffer);
+    return { view: this.staging, fresh: buffer };
+  }
+
+  terminate(): void {
+    this.lost = true;
+    void this.worker.terminate();
+  }
+}
+
+/** One computation's use of one helper worker. */
+class HelperSession implements KernelHelper {
+  private readonly worker: HelperWorker;
+  private readonly held = new Map<number, { rows: number; cols: number }>();
+  private pending: { seq: number; rows: number; n: number; p: number } | null = null;
+
+  constructor(worker: HelperWorker) {
+    this.worker = worker;
+  }
+
+  hold(A: Float64Array, rows: number, cols: number): number {
+    const handle = this.worker.handle();
+    const data = A.slice(0, rows * cols).buffer;
+    this.worker.wait(this.worker.send({ type: "hold", handle, rows, cols, data }, [data]));
+    this.held.set(handle, { rows, cols });
+    return handle;
+  }
+
+  start(handle: number, B: Float64Array, n: number): void {
+    const block = this.held.get(handle);
+    if (block === undefined)
+      throw new RangeError(`KernelHelper: no block is held under ${handle}.`);
+    if (this.pending !== null) throw new RangeError("KernelHelper: a product is already running.");
+    const p = block.cols;
+    const { view, fresh } = this.worker.stagingFor(n * p + block.rows * n);
+    view.set(B.subarray(0, n * p));
+    const seq = this.worker.send({ type: "gemm", handle, n, ...(fresh ? { staging: fresh } : {}) });
+    this.pending = { seq, rows: block.rows, n, p };
+  }
+
+  finish(out: Float64Array, offset: number): void {
+    const job = this.pending;
+    if (job === null) throw new RangeError("KernelHelper: no product is running.");
+    this.pending = null;
+    this.worker.wait(job.seq);
+    const { view } = this.worker.stagingFor(0);
+    const start = job.n * job.p;
+    out.set(view.subarray(start, start + job.rows * job.n), offset);
+  }
+
+  release(): void {
+    if (this.pending !== null) {
+      // A product still running (the caller failed in between): let it end first.
+      try {
+        this.worker.wait(this.pending.seq);
+      } catch {
+        // The helper is lost; nothing to free.
+      }
+      this.pending = null;
+    }
+    if (this.held.size === 0 || this.worker.lost) return;
+    const handles = [...this.held.keys()];
+    this.held.clear();
+    this.worker.wait(this.worker.send({ type: "release", handles }));
+  }
+}
+
+let workers: HelperWorker[] = [];
+
+/**
+ * Runs the large fits' thin products on `threads` threads: this one and threads - 1
+ * helper workers (started now, and stopped by a later call with fewer threads). 1
+ * (the default) runs everything on the calling thread. The results are the same bits
+ * whatever the count (helper.ts).
+ */
+export function setKernelThreads(threads: number): void {
+  if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
+    throw new ValidationError(
+      "threads",
+      `The number of threads must be an integer from 1 to 64. Got ${String(threads)} instead.`,
+    );
+  }
+  for (const w of workers.slice(threads - 1)) w.terminate();
+  workers = workers.slice(0, threads - 1);
+  while (workers.length < threads - 1) workers.push(new HelperWorker());
+  if (threads === 1) {
+    setKernelHelpers(null);
+    return;
+  }
+  setKernelHelpers(() => {
+    // A helper that was lost (its thread failed) is replaced for the next computation.
+    workers = workers.map((w) => (w.lost ? new HelperWorker() : w));
+    return workers.map((w) => new HelperSession(w));
+  });
+}
+
+/** The number of threads the thin products run on (1 + helper workers). */
+export function kernelThreads(): number {
+  return 1 + workers.length;
+}

@@ -1,0 +1,112 @@
+/**
+ * The helper thread of the kernels (see helper.ts and helperThread.node.ts). It holds
+ * row blocks of large matrices in WebAssembly memories of its own and computes their
+ * rows of products on request. Requests arrive as messages; every answer is a message
+ * on the reply port followed by the request's number in the shared flag, which the
+ * requesting thread waits on (it is blocked in Atomics.wait meanwhile, so it cannot
+ * receive ordinary messages).
+ */
+import { type MessagePort, parentPort, workerData } from "node:worker_threads";
+import { privateArena, type WasmArena } from "./wasm/backend.js";
+
+/** What the starting thread puts in `workerData`. */
+export interface HelperInit {
+  readonly kind: "sdspcaan-kernel-helper";
+  /** Int32Array over it: [0] the number of the last request answered. */
+  readonly flag: SharedArrayBuffer;
+  readonly replies: MessagePort;
+}
+
+/** Requests, each numbered by `seq` (1, 2, ...). */
+export type HelperRequest =
+  | {
+      readonly type: "hold";
+      readonly seq: number;
+      readonly handle: number;
+      readonly rows: number;
+      readonly cols: number;
+      readonly data: ArrayBuffer;
+    }
+  | {
+      readonly type: "gemm";
+      readonly seq: number;
+      readonly handle: number;
+      readonly n: number;
+      /** B (n x p) at the start, C (rows x n) right after it; a new buffer when it grew. */
+      readonly staging?: SharedArrayBuffer;
+    }
+  | { readonly type: "release"; readonly seq: number; readonly handles: readonly number[] };
+
+export interface HelperReply {
+  readonly seq: number;
+  readonly error?: string;
+}
+
+interface Held {
+  readonly arena: WasmArena;
+  readonly ptr: number;
+  readonly rows: number;
+  readonly cols: number;
+  readonly top: number;
+}
+
+function serve(init: HelperInit): void {
+  const port = parentPort;
+  if (port === null) return;
+  const flag = new Int32Array(init.flag);
+  const held = new Map<number, Held>();
+  let staging: Float64Array | null = null;
+
+  const hold = (handle: number, rows: number, cols: number, data: ArrayBuffer): void => {
+    const arena = privateArena();
+    if (arena === null) throw new Error("WebAssembly SIMD is not available in the helper thread.");
+    const ptrs = arena.allocAll([rows * cols]);
+    if (ptrs === null) {
+      throw new Error(`no room for a ${rows} x ${cols} block in the helper's memory.`);
+    }
+    arena.f64.set(new Float64Array(data, 0, rows * cols), ptrs[0] >> 3);
+    held.set(handle, { arena, ptr: ptrs[0], rows, cols, top: arena.mark() });
+  };
+
+  const gemm = (handle: number, n: number): void => {
+    const h = held.get(handle);
+    if (h === undefined) throw new Error(`no block is held under handle ${handle}.`);
+    if (staging === null) throw new Error("no staging buffer was sent.");
+    const { arena, rows: m, cols: p } = h;
+    const ptrs = arena.allocAll([n * p, m * n]);
+    if (ptrs === null) throw new Error("no room for the product in the helper's memory.");
+    try {
+      const [pb, pc] = ptrs;
+      const f = arena.f64;
+      f.set(staging.subarray(0, n * p), pb >> 3);
+      const oc = pc >> 3;
+      f.fill(0, oc, oc + m * n);
+      arena.kernels.gemm(m, n, p, h.ptr, p, pb, p, pc, n);
+      staging.set(f.subarray(oc, oc + m * n), n * p);
+    } finally {
+      arena.release(h.top);
+    }
+  };
+
+  port.on("message", (request: HelperRequest) => {
+    let error: string | undefined;
+    try {
+      if (request.type === "hold") hold(request.handle, request.rows, request.cols, request.data);
+      else if (request.type === "gemm") {
+        if (request.staging !== undefined) staging = new Float64Array(request.staging);
+        gemm(request.handle, request.n);
+      } else for (const handle of request.handles) held.delete(handle);
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+    const reply: HelperReply =
+      error === undefined ? { seq: request.seq } : { seq: request.seq, error };
+    init.replies.postMessage(reply);
+    Atomics.store(flag, 0, request.seq);
+    Atomics.notify(flag, 0);
+  });
+}
+
+const init = workerData as HelperInit | null;
+if (init !== null && typeof init === "object" && init.kind === "sdspcaan-kernel-helper")
+  serve(init);

@@ -1,0 +1,96 @@
+/**
+ * Helper threads for the thin products of large fits (linalg/kernels/helper.ts,
+ * helperThread.node.ts): real worker threads, and the same bits on one thread or more.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { Random } from "../../src/core/rng.js";
+import { multiply } from "../../src/linalg/kernels/gemm.js";
+import { kernelHelpers } from "../../src/linalg/kernels/helper.js";
+import { kernelThreads, setKernelThreads } from "../../src/linalg/kernels/helperThread.node.js";
+import { Matrix } from "../../src/linalg/matrix.js";
+import { GramOperator, HELPER_MIN_ENTRIES } from "../../src/methods/gramOperator.js";
+import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
+import { firstDifference, randomMatrix } from "./helpers.js";
+
+function gramByMultiply(U: Matrix, Ut: Matrix, s2: Float64Array, V: Matrix): Matrix {
+  const T = multiply(Ut, V);
+  const b = T.cols;
+  for (let j = 0; j < T.rows; j++) {
+    for (let t = 0; t < b; t++) T.data[j * b + t] *= s2[j];
+  }
+  return multiply(U, T);
+}
+
+afterAll(() => {
+  setKernelThreads(1);
+});
+
+describe("kernel helper threads", () => {
+  it("split the products by rows and give one thread's bits, for 2 and 3 threads", () => {
+    for (const threads of [2, 3]) {
+      setKernelThreads(threads);
+      expect(kernelThreads()).toBe(threads);
+      // Odd and even row counts of U and U^T, so that parts end on odd rows too.
+      for (const [n, r] of [
+        [301, 37],
+        [300, 38],
+        [97, 9],
+      ] as const) {
+        const U = randomMatrix(n, r, n + r);
+        const Ut = U.transpose();
+        const s2 = Float64Array.from({ length: r }, (_, j) => 1 + j / 3);
+        const op = new GramOperator(U, Ut, s2, true, kernelHelpers());
+        expect(op.resident).toBe(true);
+        expect(op.threads).toBe(threads);
+        for (const b of [1, 3, 8, 21]) {
+          const V = randomMatrix(n, b, 7 * b + n);
+          const got = op.apply(V);
+          expect(firstDifference(got.data, gramByMultiply(U, Ut, s2, V).data)).toBe(-1);
+        }
+        op.release();
+        expect(op.resident).toBe(false);
+        // After release the products still work (on this thread, copying U in).
+        const V = randomMatrix(n, 4, 1);
+        expect(firstDifference(op.apply(V).data, gramByMultiply(U, Ut, s2, V).data)).toBe(-1);
+      }
+    }
+    setKernelThreads(1);
+    expect(kernelThreads()).toBe(1);
+    expect(kernelHelpers()).toEqual([]);
+  });
+
+  it("rejects a thread count that is not an integer from 1 to 64", () => {
+    for (const bad of [0, 1.5, -2, 65, Number.NaN]) {
+      expect(() => setKernelThreads(bad)).toThrow(
+        /number of threads must be an integer from 1 to 64/,
+      );
+    }
+  });
+
+  it("fit SDSPCAAN on the matrix-free path to the same W as one thread", () => {
+    // U must have HELPER_MIN_ENTRIES entries for the fit to use the helpers.
+    const n = 2100;
+    const d = Math.ceil(HELPER_MIN_ENTRIES / n) + 4;
+    const rng = new Random(5);
+    const X = new Matrix(n, d);
+    const y: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const label = i % 4;
+      y.push(label);
+      for (let j = 0; j < d; j++) {
+        X.data[i * d + j] = rng.normal() + (j % 4 === label ? 2 : 0);
+      }
+    }
+    const options = { k: 4, solver: "lobpcg", maxIter: 3 } as const;
+    setKernelThreads(1);
+    const one = new SDSPCAAN(options).fit(X, y);
+    setKernelThreads(2);
+    const two = new SDSPCAAN(options).fit(X, y);
+    setKernelThreads(1);
+    expect(one.fitInfo.solver).toBe("lobpcg");
+    expect(one.fitInfo.details.productThreads).toBe(1);
+    expect(two.fitInfo.details.productThreads).toBe(2);
+    expect(two.fitInfo.iterations).toBe(one.fitInfo.iterations);
+    expect(firstDifference(two.components.data, one.components.data)).toBe(-1);
+  }, 120_000);
+});
