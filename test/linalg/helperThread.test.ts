@@ -4,9 +4,11 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { Random } from "../../src/core/rng.js";
+import type { TwoPartNeighbours } from "../../src/linalg/kernels/distances.js";
 import { multiply } from "../../src/linalg/kernels/gemm.js";
 import { kernelHelpers } from "../../src/linalg/kernels/helper.js";
 import { kernelThreads, setKernelThreads } from "../../src/linalg/kernels/helperThread.node.js";
+import { screenedNearestNeighbours } from "../../src/linalg/kernels/screenedSearch.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { GramOperator, HELPER_MIN_ENTRIES } from "../../src/methods/gramOperator.js";
 import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
@@ -57,6 +59,40 @@ describe("kernel helper threads", () => {
     setKernelThreads(1);
     expect(kernelThreads()).toBe(1);
     expect(kernelHelpers()).toEqual([]);
+  });
+
+  it("split the screened neighbour search and give one thread's neighbours and bits", () => {
+    // Real-valued rows, duplicates (near-ties past the kept window) and 2 or 3 threads.
+    const X = randomMatrix(700, 33, 21);
+    for (let i = 0; i < 40; i++) X.data.set(X.data.subarray(0, 33), (600 + i) * 33);
+    for (const count of [1, 7, 16]) {
+      const one = screenedNearestNeighbours(X, count, { helpers: [] });
+      expect(one).not.toBeNull();
+      for (const threads of [2, 3]) {
+        setKernelThreads(threads);
+        const helpers = kernelHelpers();
+        expect(helpers).toHaveLength(threads - 1);
+        const many = screenedNearestNeighbours(X, count, { helpers });
+        for (const h of helpers) h.release();
+        const a = one as TwoPartNeighbours;
+        const b = many as TwoPartNeighbours;
+        expect(b.rows).toBe(700);
+        expect(Array.from(b.indices)).toEqual(Array.from(a.indices));
+        expect(firstDifference(b.distances, a.distances)).toBe(-1);
+        expect(firstDifference(b.primary, a.primary)).toBe(-1);
+      }
+    }
+    // An aborted search stops the helpers too, and they serve the next request.
+    const controller = new AbortController();
+    controller.abort();
+    expect(() =>
+      screenedNearestNeighbours(X, 5, { signal: controller.signal, helpers: kernelHelpers() }),
+    ).toThrow(/abort/i);
+    const again = screenedNearestNeighbours(X, 5, { helpers: kernelHelpers() });
+    expect(Array.from((again as TwoPartNeighbours).indices)).toEqual(
+      Array.from((screenedNearestNeighbours(X, 5, { helpers: [] }) as TwoPartNeighbours).indices),
+    );
+    setKernelThreads(1);
   });
 
   it("rejects a thread count that is not an integer from 1 to 64", () => {

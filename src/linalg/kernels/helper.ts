@@ -28,9 +28,23 @@ export interface KernelHelper {
   start(handle: number, B: Float64Array, n: number): void;
   /** Waits for the product started last and writes its rows x n result at `out[offset]`. */
   finish(out: Float64Array, offset: number): void;
+  /**
+   * Starts one of the helper's tasks (HelperTaskName) on `input`, which is copied by
+   * the structured clone (typed arrays over SharedArrayBuffers are shared, not
+   * copied), and returns at once.
+   */
+  startTask(name: HelperTaskName, input: object): void;
+  /** Waits for the task started last and returns its output. */
+  finishTask(): unknown;
   /** Frees every matrix held for this caller. */
   release(): void;
 }
+
+/**
+ * The tasks a helper runs besides products: the two phases of the screened neighbour
+ * search (screenedSearch.ts, `screenTask` and `decideTask`).
+ */
+export type HelperTaskName = "screen" | "decide";
 
 /**
  * Makes the helpers for one computation (e.g. one fit): one per extra thread, none

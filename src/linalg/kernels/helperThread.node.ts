@@ -16,7 +16,7 @@ import {
 } from "node:worker_threads";
 import { SdspcaanError, ValidationError } from "../../core/errors.js";
 import { startWorker } from "../../io/workerThreads.js";
-import { type KernelHelper, setKernelHelpers } from "./helper.js";
+import { type HelperTaskName, type KernelHelper, setKernelHelpers } from "./helper.js";
 import type { HelperInit, HelperReply, HelperRequest } from "./helperWorker.node.js";
 
 /** Longest wait for one answer before the helper counts as lost (ms). */
@@ -25,6 +25,7 @@ const ANSWER_TIMEOUT_MS = 300_000;
 type Outgoing =
   | Omit<Extract<HelperRequest, { type: "hold" }>, "seq">
   | Omit<Extract<HelperRequest, { type: "gemm" }>, "seq">
+  | Omit<Extract<HelperRequest, { type: "task" }>, "seq">
   | Omit<Extract<HelperRequest, { type: "release" }>, "seq">;
 
 /** One worker thread and the synchronous request protocol with it. */
@@ -75,8 +76,8 @@ class HelperWorker {
     return seq;
   }
 
-  /** Waits for the answer to request `seq`; throws what the helper reported. */
-  wait(seq: number): void {
+  /** Waits for the answer to request `seq` and returns its output; throws what the helper reported. */
+  wait(seq: number): unknown {
     const started = Date.now();
     while (Atomics.load(this.flag, 0) < seq) {
       Atomics.wait(this.flag, 0, Atomics.load(this.flag, 0), 1000);
@@ -101,7 +102,7 @@ class HelperWorker {
       if (reply.error !== undefined) {
         throw new SdspcaanError(`The kernels' helper thread failed: ${reply.error}`);
       }
-      return;
+      return reply.output;
     }
   }
 
@@ -126,6 +127,7 @@ class HelperSession implements KernelHelper {
   private readonly worker: HelperWorker;
   private readonly held = new Map<number, { rows: number; cols: number }>();
   private pending: { seq: number; rows: number; n: number; p: number } | null = null;
+  private task: number | null = null;
 
   constructor(worker: HelperWorker) {
     this.worker = worker;
@@ -161,7 +163,28 @@ class HelperSession implements KernelHelper {
     out.set(view.subarray(start, start + job.rows * job.n), offset);
   }
 
+  startTask(name: HelperTaskName, input: object): void {
+    if (this.task !== null || this.pending !== null) {
+      throw new RangeError("KernelHelper: the helper is already busy.");
+    }
+    this.task = this.worker.send({ type: "task", name, input });
+  }
+
+  finishTask(): unknown {
+    const seq = this.task;
+    if (seq === null) throw new RangeError("KernelHelper: no task is running.");
+    this.task = null;
+    return this.worker.wait(seq);
+  }
+
   release(): void {
+    if (this.task !== null) {
+      try {
+        this.finishTask();
+      } catch {
+        // The helper is lost or the task failed; nothing more to wait for.
+      }
+    }
     if (this.pending !== null) {
       // A product still running (the caller failed in between): let it end first.
       try {

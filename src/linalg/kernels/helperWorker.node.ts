@@ -7,6 +7,8 @@
  * receive ordinary messages).
  */
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
+import type { HelperTaskName } from "./helper.js";
+import { decideTask, screenTask } from "./screenedSearch.js";
 import { privateArena, type WasmArena } from "./wasm/backend.js";
 
 /** What the starting thread puts in `workerData`. */
@@ -35,12 +37,26 @@ export type HelperRequest =
       /** B (n x p) at the start, C (rows x n) right after it; a new buffer when it grew. */
       readonly staging?: SharedArrayBuffer;
     }
+  | {
+      readonly type: "task";
+      readonly seq: number;
+      readonly name: HelperTaskName;
+      readonly input: object;
+    }
   | { readonly type: "release"; readonly seq: number; readonly handles: readonly number[] };
 
 export interface HelperReply {
   readonly seq: number;
+  /** A task's output. */
+  readonly output?: unknown;
   readonly error?: string;
 }
+
+/** The tasks by name (helper.ts, HelperTaskName). */
+const TASKS: Record<HelperTaskName, (input: never) => unknown> = {
+  screen: screenTask,
+  decide: decideTask,
+};
 
 interface Held {
   readonly arena: WasmArena;
@@ -90,17 +106,20 @@ function serve(init: HelperInit): void {
 
   port.on("message", (request: HelperRequest) => {
     let error: string | undefined;
+    let output: unknown;
     try {
       if (request.type === "hold") hold(request.handle, request.rows, request.cols, request.data);
       else if (request.type === "gemm") {
         if (request.staging !== undefined) staging = new Float64Array(request.staging);
         gemm(request.handle, request.n);
+      } else if (request.type === "task") {
+        output = TASKS[request.name](request.input as never);
       } else for (const handle of request.handles) held.delete(handle);
     } catch (err) {
       error = err instanceof Error ? err.message : String(err);
     }
     const reply: HelperReply =
-      error === undefined ? { seq: request.seq } : { seq: request.seq, error };
+      error === undefined ? { seq: request.seq, output } : { seq: request.seq, error };
     init.replies.postMessage(reply);
     Atomics.store(flag, 0, request.seq);
     Atomics.notify(flag, 0);

@@ -40,7 +40,8 @@ import {
   squaredRowNorms,
   type TwoPartNeighbours,
 } from "./distances.js";
-import { wasmArena } from "./wasm/backend.js";
+import { type KernelHelper, kernelHelpers } from "./helper.js";
+import { privateArena, type WasmArena, wasmArena } from "./wasm/backend.js";
 
 /** Unit roundoff of single precision. */
 const U32 = 2 ** -24;
@@ -53,11 +54,25 @@ const DOUBLE_MARGIN = 1e-10;
 /**
  * The `count` nearest other rows of each row of X (ties to the lower index), as
  * `nearestNeighbours` returns them, or null when this route does not apply.
+ *
+ * With kernel helpers (helper.ts) both phases are split over the threads: the
+ * screen by blocks of rows (each thread keeps its own per-row best estimates, merged
+ * at the end: the best `2 count` of a row are the best of the union of each thread's
+ * best, so the merge gives the single thread's candidates), the exact decisions by
+ * rows. Each estimate and each distance is computed as on one thread, so the result
+ * has the same bits for any number of threads.
  */
 export function screenedNearestNeighbours(
   X: Matrix,
   count: number,
-  { signal }: { signal?: AbortSignal } = {},
+  {
+    signal,
+    helpers: given,
+  }: {
+    signal?: AbortSignal;
+    /** The other threads (default: those registered, from SCREEN_HELPER_MIN_ENTRIES on). */
+    helpers?: readonly KernelHelper[];
+  } = {},
 ): TwoPartNeighbours | null {
   const n = X.rows;
   const d = X.cols;
@@ -65,20 +80,266 @@ export function screenedNearestNeighbours(
   if (arena === null || n < 3 || d < 1 || !inScreenableRange(X.data)) return null;
   const kept = Math.min(n - 1, 2 * count);
   const step = defaultBlockRows(n);
+  const norms = squaredRowNorms(X);
+  const g = boundFactor(d);
+  const blocks = Math.ceil(n / step);
+  const helpers = given ?? (n * d >= SCREEN_HELPER_MIN_ENTRIES ? kernelHelpers() : []);
+  const aborted = () => signal?.aborted === true;
+  if (helpers.length === 0) {
+    const screen = screenBlocks(arena, X.data, n, d, norms, g, step, 0, blocks, kept, aborted);
+    throwIfAborted(signal);
+    if (screen === null) return null;
+    const decided = decideRows(X.data, d, norms, g, screen.sorted(0), count, 0, n, aborted);
+    throwIfAborted(signal);
+    return decided.sorted(0);
+  }
+  // The helpers read X from shared memory; a flag tells them to stop early on abort.
+  const x = new Float64Array(new SharedArrayBuffer(n * d * 8));
+  x.set(X.data);
+  const cancel = new Int32Array(new SharedArrayBuffer(4));
+  const cancelled = () => aborted() || Atomics.load(cancel, 0) !== 0;
+  const parts = 1 + helpers.length;
+  const blockBounds = costBounds(blocks, parts, (b) => {
+    const i1 = Math.min((b + 1) * step, n);
+    return (i1 - b * step) * i1;
+  });
+  const rowBounds = costBounds(n, parts, () => 1);
+  const started: KernelHelper[] = [];
+  try {
+    for (let h = 0; h < helpers.length; h++) {
+      const input: ScreenTaskInput = {
+        x,
+        n,
+        d,
+        norms,
+        g,
+        step,
+        from: blockBounds[h + 1],
+        to: blockBounds[h + 2],
+        kept,
+        cancel,
+      };
+      helpers[h].startTask("screen", input);
+      started.push(helpers[h]);
+    }
+    const mine = screenBlocks(arena, x, n, d, norms, g, step, 0, blockBounds[1], kept, cancelled);
+    const theirs = finishAll(started.splice(0)) as (ScreenTaskOutput | null)[];
+    throwIfAborted(signal);
+    if (mine === null || theirs.some((t) => t === null)) return null;
+    for (const t of theirs as ScreenTaskOutput[]) mergeHeaps(mine, t);
+    const screen = mine.sorted(0);
+    for (let h = 0; h < helpers.length; h++) {
+      const input: DecideTaskInput = {
+        x,
+        d,
+        norms,
+        g,
+        indices: screen.indices,
+        distances: screen.distances,
+        kept,
+        count,
+        from: rowBounds[h + 1],
+        to: rowBounds[h + 2],
+        cancel,
+      };
+      helpers[h].startTask("decide", input);
+      started.push(helpers[h]);
+    }
+    const own = decideRows(x, d, norms, g, screen, count, 0, rowBounds[1], cancelled).sorted(0);
+    const rest = finishAll(started.splice(0)) as TwoPartNeighbours[];
+    throwIfAborted(signal);
+    return concatRows([own, ...rest], count);
+  } finally {
+    // On an abort or a failure here, the helpers still running stop at their next block.
+    if (started.length > 0) {
+      Atomics.store(cancel, 0, 1);
+      try {
+        finishAll(started);
+      } catch {
+        // Already failing: the first error is the one reported.
+      }
+    }
+  }
+}
+
+/** Every started task's output, in order; all are waited for before the first error is thrown. */
+function finishAll(started: readonly KernelHelper[]): unknown[] {
+  const outputs: unknown[] = [];
+  let failure: unknown = null;
+  for (const h of started) {
+    try {
+      outputs.push(h.finishTask());
+    } catch (error) {
+      failure ??= error;
+    }
+  }
+  if (failure !== null) throw failure;
+  return outputs;
+}
+
+/**
+ * From this many entries of X on (n d), the search uses the kernel helpers: below, a
+ * thread's start-up of the task (copying X to shared memory, the helper's single
+ * precision copy) is a noticeable part of a search that takes well under a second.
+ */
+export const SCREEN_HELPER_MIN_ENTRIES = 4_000_000;
+
+/**
+ * Boundaries 0 = b_0 <= ... <= b_parts = items splitting items 0..items-1 into
+ * contiguous runs of about equal total cost.
+ */
+function costBounds(items: number, parts: number, cost: (i: number) => number): number[] {
+  let total = 0;
+  for (let i = 0; i < items; i++) total += cost(i);
+  const bounds = [0];
+  let sum = 0;
+  let i = 0;
+  for (let part = 1; part < parts; part++) {
+    const target = (total * part) / parts;
+    while (i < items && sum + cost(i) / 2 < target) sum += cost(i++);
+    bounds.push(i);
+  }
+  bounds.push(items);
+  return bounds;
+}
+
+/** What a helper gets for its blocks of the screen (see screenBlocks). */
+export interface ScreenTaskInput {
+  readonly x: Float64Array;
+  readonly n: number;
+  readonly d: number;
+  readonly norms: Float64Array;
+  readonly g: number;
+  readonly step: number;
+  readonly from: number;
+  readonly to: number;
+  readonly kept: number;
+  readonly cancel: Int32Array;
+}
+
+/** A helper's per-row best estimates (the heaps' storage), or null when its memory was short. */
+export type ScreenTaskOutput = {
+  readonly size: Int32Array;
+  readonly dist: Float64Array;
+  readonly index: Int32Array;
+};
+
+/** What a helper gets for its rows of the exact decisions (see decideRows). */
+export interface DecideTaskInput {
+  readonly x: Float64Array;
+  readonly d: number;
+  readonly norms: Float64Array;
+  readonly g: number;
+  readonly indices: Int32Array;
+  readonly distances: Float64Array;
+  readonly kept: number;
+  readonly count: number;
+  readonly from: number;
+  readonly to: number;
+  readonly cancel: Int32Array;
+}
+
+/** The helper side of the screen: its blocks in a memory of its own. */
+export function screenTask(input: ScreenTaskInput): ScreenTaskOutput | null {
+  const arena = privateArena();
+  if (arena === null) return null;
+  const { x, n, d, norms, g, step, from, to, kept, cancel } = input;
+  const heaps = screenBlocks(
+    arena,
+    x,
+    n,
+    d,
+    norms,
+    g,
+    step,
+    from,
+    to,
+    kept,
+    () => Atomics.load(cancel, 0) !== 0,
+  );
+  return heaps === null ? null : { size: heaps.size, dist: heaps.dist, index: heaps.index };
+}
+
+/** The helper side of the decisions: its rows, sorted. */
+export function decideTask(input: DecideTaskInput): TwoPartNeighbours {
+  const { x, d, norms, g, indices, distances, kept, count, from, to, cancel } = input;
+  const screen = { indices, distances, count: kept };
+  return decideRows(
+    x,
+    d,
+    norms,
+    g,
+    screen,
+    count,
+    from,
+    to,
+    () => Atomics.load(cancel, 0) !== 0,
+  ).sorted(0);
+}
+
+/** Offers every candidate a helper kept to the heaps of this thread. */
+function mergeHeaps(into: NeighbourHeaps, part: ScreenTaskOutput): void {
+  const kept = into.count;
+  for (let i = 0; i < into.rows; i++) {
+    const base = i * kept;
+    for (let t = 0; t < part.size[i]; t++) {
+      const lo = part.dist[base + t];
+      into.offer(i, lo, part.index[base + t], lo, 0);
+    }
+  }
+}
+
+/** The rows of consecutive parts' sorted neighbours, in order, as one result. */
+function concatRows(parts: readonly TwoPartNeighbours[], count: number): TwoPartNeighbours {
+  let rows = 0;
+  for (const p of parts) rows += p.rows;
+  const indices = new Int32Array(rows * count);
+  const distances = new Float64Array(rows * count);
+  const primary = new Float64Array(rows * count);
+  const secondary = new Float64Array(rows * count);
+  let at = 0;
+  for (const p of parts) {
+    indices.set(p.indices, at);
+    distances.set(p.distances, at);
+    primary.set(p.primary, at);
+    secondary.set(p.secondary, at);
+    at += p.rows * count;
+  }
+  return { rows, count, indices, distances, primary, secondary, lambda: 0 };
+}
+
+/**
+ * The screen of blocks from..to-1 (block b: rows b step .. (b + 1) step - 1 against
+ * every row before them) in `arena`: each row's `kept` smallest lower bounds. Null
+ * when the arena cannot hold the single-precision rows.
+ */
+function screenBlocks(
+  arena: WasmArena,
+  x: Float64Array,
+  n: number,
+  d: number,
+  norms: Float64Array,
+  g: number,
+  step: number,
+  from: number,
+  to: number,
+  kept: number,
+  cancelled: () => boolean,
+): NeighbourHeaps | null {
+  const screen = new NeighbourHeaps(n, kept);
+  if (from >= to) return screen;
   const mark = arena.mark();
   // Single-precision rows (n d floats = n d / 2 doubles) and one block of estimates.
   const ptrs = arena.allocAll([Math.ceil((n * d) / 2), Math.min(step, n) * n]);
   if (ptrs === null) return null;
-  const norms = squaredRowNorms(X);
-  const g = boundFactor(d);
-  const screen = new NeighbourHeaps(n, kept);
   arena.pin();
   try {
     const single = new Float32Array(arena.buffer, ptrs[0], n * d);
-    single.set(X.data);
+    single.set(x.subarray(0, n * d));
     const block = arena.view(ptrs[1], Math.min(step, n) * n);
-    for (let i0 = 0; i0 < n; i0 += step) {
-      throwIfAborted(signal);
+    for (let b = from; b < to; b++) {
+      if (cancelled()) break;
+      const i0 = b * step;
       const i1 = Math.min(i0 + step, n);
       // Rows i0 .. i1 - 1 against rows 0 .. i1 - 1; the pairs b < a are used.
       arena.kernels.gemm32(i1 - i0, i1, d, ptrs[0] + i0 * d * 4, d, ptrs[0], d, ptrs[1], i1);
@@ -88,8 +349,7 @@ export function screenedNearestNeighbours(
     arena.unpin();
     arena.release(mark);
   }
-  throwIfAborted(signal);
-  return decideExactly(X, norms, g, screen.sorted(0), count, signal);
+  return screen;
 }
 
 /** Whether every nonzero |x| lies in [MIN_MAGNITUDE, MAX_MAGNITUDE] (and is finite). */
@@ -129,23 +389,28 @@ function offerLowerBounds(
   }
 }
 
-/** Exact distances for each row's candidates with lo <= U_i (see the header). */
-function decideExactly(
-  X: Matrix,
+/**
+ * Exact distances for the candidates with lo <= U_i of rows from..to-1 (see the
+ * header); row i of the result is row from + i.
+ */
+function decideRows(
+  x: Float64Array,
+  d: number,
   norms: Float64Array,
   g: number,
-  screen: TwoPartNeighbours,
+  screen: Pick<TwoPartNeighbours, "indices" | "distances" | "count">,
   count: number,
-  signal: AbortSignal | undefined,
-): TwoPartNeighbours {
-  const n = X.rows;
-  const d = X.cols;
-  const x = X.data;
+  from: number,
+  to: number,
+  cancelled: () => boolean,
+): NeighbourHeaps {
+  const n = norms.length;
   const kept = screen.count;
-  const result = new NeighbourHeaps(n, count);
+  const result = new NeighbourHeaps(to - from, count);
   const upper = new Float64Array(kept);
-  for (let i = 0; i < n; i++) {
-    if ((i & 255) === 0) throwIfAborted(signal);
+  for (let i = from; i < to; i++) {
+    if ((i & 255) === 0 && cancelled()) break;
+    const row = i - from;
     const base = i * kept;
     // hi = lo + 2 g (n_i + n_j) of the kept rows; U_i is the count-th smallest.
     for (let t = 0; t < kept; t++) {
@@ -159,18 +424,18 @@ function decideExactly(
         if (screen.distances[base + t] > limit) break;
         const j = screen.indices[base + t];
         const p = exactDistance(x, d, norms, i, j);
-        result.offer(i, p, j, p, 0);
+        result.offer(row, p, j, p, 0);
       }
     } else {
       // More candidates below U_i than were kept: every row, exactly.
       for (let j = 0; j < n; j++) {
         if (j === i) continue;
         const p = exactDistance(x, d, norms, i, j);
-        result.offer(i, p, j, p, 0);
+        result.offer(row, p, j, p, 0);
       }
     }
   }
-  return result.sorted(0);
+  return result;
 }
 
 /**
