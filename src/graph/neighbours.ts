@@ -34,14 +34,16 @@
 import { throwIfAborted, ValidationError } from "../core/errors.js";
 import { dot } from "../linalg/basic.js";
 import {
+  concatNeighbourRows,
   NeighbourHeaps,
   nearestNeighbours,
   scanNearestPairs,
   squaredRowNorms,
   type TwoPartNeighbours,
 } from "../linalg/kernels/distances.js";
+import { finishTasks, type KernelHelper, kernelHelpers } from "../linalg/kernels/helper.js";
 import { screenedNearestNeighbours } from "../linalg/kernels/screenedSearch.js";
-import type { Matrix } from "../linalg/matrix.js";
+import { Matrix } from "../linalg/matrix.js";
 import { KdTree } from "./kdTree.js";
 
 /**
@@ -69,6 +71,8 @@ export interface NeighbourSearchOptions {
 }
 
 export interface LabelledNeighbourSearchOptions extends NeighbourSearchOptions {
+  /** The other threads for the k-d tree search (default: those registered, from TREE_HELPER_MIN_ROWS rows on). */
+  readonly helpers?: readonly KernelHelper[];
   readonly strategy?: NeighbourSearchStrategy;
 }
 
@@ -163,69 +167,28 @@ export function labelledNeighbours(
 
   const useTrees =
     strategy === "tree" || (strategy === "auto" && n >= TREE_MIN_ROWS && P.cols <= TREE_MAX_DIMS);
+  if (useTrees) {
+    const helpers = options.helpers ?? (n >= TREE_HELPER_MIN_ROWS ? kernelHelpers() : []);
+    if (helpers.length > 0) return treeSearchOnThreads(P, codes, lambda, count, helpers, options);
+    const signal = options.signal;
+    return treeSearchRows(P, codes, classes, norms, lambda, count, 0, n, () => {
+      throwIfAborted(signal);
+      return false;
+    }).sortedRows(lambda, 0, n);
+  }
 
   // Step 1: within-class search (rows of each class in ascending order).
-  const start = new Int32Array(classes + 1);
-  for (let i = 0; i < n; i++) start[codes[i] + 1]++;
-  for (let c = 0; c < classes; c++) start[c + 1] += start[c];
-  const byClass = new Int32Array(n);
-  const fill = start.slice(0, classes);
-  for (let i = 0; i < n; i++) byClass[fill[codes[i]]++] = i;
-  const trees: KdTree[] = [];
+  const { start, byClass } = classOrder(codes, classes);
   for (let c = 0; c < classes; c++) {
     const members = byClass.subarray(start[c], start[c + 1]);
-    if (useTrees) {
-      const tree = new KdTree(P, norms, members);
-      trees.push(tree);
-      const order = tree.leafOrder;
-      for (let a = 0; a < order.length; a++) {
-        if ((a & 1023) === 0) throwIfAborted(options.signal);
-        tree.search(order[a], heaps, lambda, 0);
-      }
-    } else if (members.length >= 2) {
-      scanNearestPairs(P, norms, heaps, { order: members, blockRows });
-    }
+    if (members.length >= 2) scanNearestPairs(P, norms, heaps, { order: members, blockRows });
   }
 
-  // Steps 2 and 3: finished rows, and rows whose cross-class candidates all tie.
-  const twoLambda = 2 * lambda;
-  let maxNorm = 0;
-  for (let i = 0; i < n; i++) if (norms[i] > maxNorm) maxNorm = norms[i];
-  const rootMax = Math.sqrt(maxNorm);
-  const remaining: number[] = [];
-  for (let i = 0; i < n; i++) {
-    if (heaps.size[i] === count && heaps.worstDistance[i] < twoLambda) continue;
-    const r = Math.sqrt(norms[i]) + rootMax;
-    const bound = r * r * (1 + 2 ** -20);
-    if (bound + twoLambda === twoLambda) {
-      const ci = codes[i];
-      let offered = 0;
-      for (let j = 0; j < n && offered < count; j++) {
-        if (codes[j] === ci) continue;
-        let p = norms[i] + norms[j] - 2 * dot(P.data, P.data, P.cols, i * P.cols, j * P.cols);
-        if (!(p > 0)) p = 0;
-        heaps.offer(i, p + lambda * 2, j, p, 2);
-        offered++;
-      }
-    } else {
-      remaining.push(i);
-    }
-  }
+  // Steps 2 and 3.
+  const remaining = unfinishedRows(P, codes, norms, heaps, lambda, count, 0, n);
 
   // Step 4: the remaining rows against every other-class row.
-  if (remaining.length > 0 && useTrees) {
-    // Queries in leaf order of their own class's tree, so that consecutive queries are
-    // near each other and walk the same nodes.
-    const isRemaining = new Uint8Array(n);
-    for (const i of remaining) isRemaining[i] = 1;
-    for (const own of trees) {
-      throwIfAborted(options.signal);
-      for (const i of own.leafOrder) {
-        if (isRemaining[i] === 0) continue;
-        for (let c = 0; c < classes; c++) if (c !== codes[i]) trees[c].search(i, heaps, lambda, 2);
-      }
-    }
-  } else if (remaining.length > 0) {
+  if (remaining.length > 0) {
     const order = new Int32Array(n);
     const isRemaining = new Uint8Array(n);
     for (let t = 0; t < remaining.length; t++) {
@@ -243,6 +206,224 @@ export function labelledNeighbours(
     });
   }
   return heaps.sorted(lambda);
+}
+
+/**
+ * From this many rows on, the k-d tree search uses the kernel helpers (helper.ts):
+ * each thread builds the trees (cheap: n log n) and answers the queries of its
+ * rows. Below, a search takes a fraction of a second.
+ */
+export const TREE_HELPER_MIN_ROWS = 8000;
+
+/** The rows of each class in ascending order: byClass[start[c] .. start[c + 1]). */
+function classOrder(
+  codes: Int32Array,
+  classes: number,
+): { start: Int32Array; byClass: Int32Array } {
+  const n = codes.length;
+  const start = new Int32Array(classes + 1);
+  for (let i = 0; i < n; i++) start[codes[i] + 1]++;
+  for (let c = 0; c < classes; c++) start[c + 1] += start[c];
+  const byClass = new Int32Array(n);
+  const fill = start.slice(0, classes);
+  for (let i = 0; i < n; i++) byClass[fill[codes[i]]++] = i;
+  return { start, byClass };
+}
+
+/**
+ * Steps 2 and 3 of the header for rows from..to-1 after step 1: offers the tied
+ * cross-class candidates of the rows that need them only for ties, and returns the
+ * rows that still need a cross-class search.
+ */
+function unfinishedRows(
+  P: Matrix,
+  codes: Int32Array,
+  norms: Float64Array,
+  heaps: NeighbourHeaps,
+  lambda: number,
+  count: number,
+  from: number,
+  to: number,
+): number[] {
+  const n = P.rows;
+  const twoLambda = 2 * lambda;
+  let maxNorm = 0;
+  for (let i = 0; i < n; i++) if (norms[i] > maxNorm) maxNorm = norms[i];
+  const rootMax = Math.sqrt(maxNorm);
+  const remaining: number[] = [];
+  for (let i = from; i < to; i++) {
+    if (heaps.size[i] === count && heaps.worstDistance[i] < twoLambda) continue;
+    const r = Math.sqrt(norms[i]) + rootMax;
+    const bound = r * r * (1 + 2 ** -20);
+    if (bound + twoLambda === twoLambda) {
+      const ci = codes[i];
+      let offered = 0;
+      for (let j = 0; j < n && offered < count; j++) {
+        if (codes[j] === ci) continue;
+        let p = norms[i] + norms[j] - 2 * dot(P.data, P.data, P.cols, i * P.cols, j * P.cols);
+        if (!(p > 0)) p = 0;
+        heaps.offer(i, p + lambda * 2, j, p, 2);
+        offered++;
+      }
+    } else {
+      remaining.push(i);
+    }
+  }
+  return remaining;
+}
+
+/**
+ * The labelled search with one k-d tree per class, for the query rows from..to-1 (the
+ * heaps of other rows stay empty): each query offers only to its own row's heap, so
+ * rows can be answered by different threads with the same result. `stop` is polled
+ * between queries (true: return at once).
+ */
+function treeSearchRows(
+  P: Matrix,
+  codes: Int32Array,
+  classes: number,
+  norms: Float64Array,
+  lambda: number,
+  count: number,
+  from: number,
+  to: number,
+  stop: () => boolean,
+): NeighbourHeaps {
+  const n = P.rows;
+  const heaps = new NeighbourHeaps(n, count);
+  const { start, byClass } = classOrder(codes, classes);
+  const trees: KdTree[] = [];
+  // Step 1: within each class, queries in the leaf order of its tree.
+  for (let c = 0; c < classes; c++) {
+    const tree = new KdTree(P, norms, byClass.subarray(start[c], start[c + 1]));
+    trees.push(tree);
+    const order = tree.leafOrder;
+    for (let a = 0; a < order.length; a++) {
+      if ((a & 1023) === 0 && stop()) return heaps;
+      const i = order[a];
+      if (i >= from && i < to) tree.search(i, heaps, lambda, 0);
+    }
+  }
+  // Steps 2 and 3.
+  const remaining = unfinishedRows(P, codes, norms, heaps, lambda, count, from, to);
+  // Step 4: the remaining rows against the other classes' trees, queries in leaf order
+  // of their own class's tree, so that consecutive queries walk the same nodes.
+  if (remaining.length > 0) {
+    const isRemaining = new Uint8Array(n);
+    for (const i of remaining) isRemaining[i] = 1;
+    for (const own of trees) {
+      if (stop()) return heaps;
+      for (const i of own.leafOrder) {
+        if (isRemaining[i] === 0) continue;
+        for (let c = 0; c < classes; c++) if (c !== codes[i]) trees[c].search(i, heaps, lambda, 2);
+      }
+    }
+  }
+  return heaps;
+}
+
+/** What a helper gets for its rows of the tree search (treeSearchTask). */
+export interface TreeSearchTaskInput {
+  readonly p: Float64Array;
+  readonly rows: number;
+  readonly cols: number;
+  readonly codes: Int32Array;
+  readonly lambda: number;
+  readonly count: number;
+  readonly from: number;
+  readonly to: number;
+  readonly cancel: Int32Array;
+}
+
+/** The helper side of the tree search: its rows, sorted. */
+export function treeSearchTask(input: TreeSearchTaskInput): TwoPartNeighbours {
+  const { rows, cols, codes, lambda, count, from, to, cancel } = input;
+  const P = new Matrix(rows, cols, input.p);
+  const classes = checkClassCodes("treeSearchTask", codes, rows);
+  const heaps = treeSearchRows(
+    P,
+    codes,
+    classes,
+    squaredRowNorms(P),
+    lambda,
+    count,
+    from,
+    to,
+    () => Atomics.load(cancel, 0) !== 0,
+  );
+  if (Atomics.load(cancel, 0) !== 0) return emptyRows(count, lambda);
+  return heaps.sortedRows(lambda, from, to);
+}
+
+function emptyRows(count: number, lambda: number): TwoPartNeighbours {
+  const none = new Float64Array(0);
+  return {
+    rows: 0,
+    count,
+    indices: new Int32Array(0),
+    distances: none,
+    primary: none,
+    secondary: none,
+    lambda,
+  };
+}
+
+/** The tree search with rows split evenly over this thread and the helpers. */
+function treeSearchOnThreads(
+  P: Matrix,
+  codes: Int32Array,
+  lambda: number,
+  count: number,
+  helpers: readonly KernelHelper[],
+  options: LabelledNeighbourSearchOptions,
+): TwoPartNeighbours {
+  const n = P.rows;
+  const parts = 1 + helpers.length;
+  const bounds = Array.from({ length: parts + 1 }, (_, t) => Math.round((t * n) / parts));
+  const cancel = new Int32Array(new SharedArrayBuffer(4));
+  const signal = options.signal;
+  const started: KernelHelper[] = [];
+  try {
+    for (let h = 0; h < helpers.length; h++) {
+      const input: TreeSearchTaskInput = {
+        p: P.data,
+        rows: n,
+        cols: P.cols,
+        codes,
+        lambda,
+        count,
+        from: bounds[h + 1],
+        to: bounds[h + 2],
+        cancel,
+      };
+      helpers[h].startTask("treeSearch", input);
+      started.push(helpers[h]);
+    }
+    const classes = checkClassCodes("labelledNeighbours", codes, n);
+    const mine = treeSearchRows(
+      P,
+      codes,
+      classes,
+      squaredRowNorms(P),
+      lambda,
+      count,
+      0,
+      bounds[1],
+      () => signal?.aborted === true,
+    );
+    const theirs = finishTasks(started.splice(0)) as TwoPartNeighbours[];
+    throwIfAborted(signal);
+    return concatNeighbourRows([mine.sortedRows(lambda, 0, bounds[1]), ...theirs], count, lambda);
+  } finally {
+    if (started.length > 0) {
+      Atomics.store(cancel, 0, 1);
+      try {
+        finishTasks(started);
+      } catch {
+        // Already failing: the first error is the one reported.
+      }
+    }
+  }
 }
 
 /**

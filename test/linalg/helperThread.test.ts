@@ -4,6 +4,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { Random } from "../../src/core/rng.js";
+import { labelledNeighbours } from "../../src/graph/neighbours.js";
 import type { TwoPartNeighbours } from "../../src/linalg/kernels/distances.js";
 import { multiply } from "../../src/linalg/kernels/gemm.js";
 import { kernelHelpers } from "../../src/linalg/kernels/helper.js";
@@ -92,6 +93,36 @@ describe("kernel helper threads", () => {
     expect(Array.from((again as TwoPartNeighbours).indices)).toEqual(
       Array.from((screenedNearestNeighbours(X, 5, { helpers: [] }) as TwoPartNeighbours).indices),
     );
+    setKernelThreads(1);
+  });
+
+  it("split the labelled k-d tree search by rows and give one thread's neighbours and bits", () => {
+    // Four classes in 3 dimensions; lambda from 0 (cross-class rows compete) to large.
+    const n = 900;
+    const rng = new Random(3);
+    const P = new Matrix(n, 3);
+    const codes = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      codes[i] = (i * 7) % 4;
+      for (let j = 0; j < 3; j++) P.data[i * 3 + j] = rng.normal() + codes[i] * 0.5;
+    }
+    for (const lambda of [0, 0.3, 1e6]) {
+      for (const count of [1, 16]) {
+        const one = labelledNeighbours(P, codes, lambda, count, { strategy: "tree", helpers: [] });
+        const blocks = labelledNeighbours(P, codes, lambda, count, { strategy: "blocks" });
+        expect(Array.from(one.indices)).toEqual(Array.from(blocks.indices));
+        for (const threads of [2, 3]) {
+          setKernelThreads(threads);
+          const helpers = kernelHelpers();
+          const many = labelledNeighbours(P, codes, lambda, count, { strategy: "tree", helpers });
+          expect(many.rows).toBe(n);
+          expect(Array.from(many.indices)).toEqual(Array.from(one.indices));
+          expect(firstDifference(many.distances, one.distances)).toBe(-1);
+          expect(firstDifference(many.primary, one.primary)).toBe(-1);
+          expect(firstDifference(many.secondary, one.secondary)).toBe(-1);
+        }
+      }
+    }
     setKernelThreads(1);
   });
 

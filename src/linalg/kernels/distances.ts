@@ -154,6 +154,29 @@ export interface TwoPartNeighbours {
   readonly lambda: number;
 }
 
+/** The rows of consecutive parts' neighbours, in order, as one result (parts of one search). */
+export function concatNeighbourRows(
+  parts: readonly TwoPartNeighbours[],
+  count: number,
+  lambda: number,
+): TwoPartNeighbours {
+  let rows = 0;
+  for (const p of parts) rows += p.rows;
+  const indices = new Int32Array(rows * count);
+  const distances = new Float64Array(rows * count);
+  const primary = new Float64Array(rows * count);
+  const secondary = new Float64Array(rows * count);
+  let at = 0;
+  for (const p of parts) {
+    indices.set(p.indices, at);
+    distances.set(p.distances, at);
+    primary.set(p.primary, at);
+    secondary.set(p.secondary, at);
+    at += p.rows * count;
+  }
+  return { rows, count, indices, distances, primary, secondary, lambda };
+}
+
 /**
  * One bounded max-heap per row, keyed by (d, index): the root is the worst kept
  * candidate, so a new candidate is accepted only if it beats the root. `worstDistance`
@@ -262,23 +285,30 @@ export class NeighbourHeaps {
    * than `count` candidates (a search that could not find enough of them).
    */
   sorted(lambda: number): TwoPartNeighbours {
-    const { rows, count } = this;
+    return this.sortedRows(lambda, 0, this.rows);
+  }
+
+  /** As `sorted`, for rows from..to-1 only (row i of the result is row from + i). */
+  sortedRows(lambda: number, from: number, to: number): TwoPartNeighbours {
+    const { count } = this;
+    const rows = to - from;
     const indices = new Int32Array(rows * count);
     const distances = new Float64Array(rows * count);
     const primary = new Float64Array(rows * count);
     const secondary = new Float64Array(rows * count);
     for (let i = 0; i < rows; i++) {
-      if (this.size[i] !== count) {
+      const heapBase = (from + i) * count;
+      if (this.size[from + i] !== count) {
         throw new RangeError(
-          `Row ${i} has ${this.size[i]} neighbour candidates, fewer than the ${count} asked for.`,
+          `Row ${from + i} has ${this.size[from + i]} neighbour candidates, fewer than the ${count} asked for.`,
         );
       }
       const base = i * count;
       for (let a = 0; a < count; a++) {
-        const d = this.dist[base + a];
-        const j = this.index[base + a];
-        const p = this.first[base + a];
-        const l = this.second[base + a];
+        const d = this.dist[heapBase + a];
+        const j = this.index[heapBase + a];
+        const p = this.first[heapBase + a];
+        const l = this.second[heapBase + a];
         let b = a - 1;
         while (
           b >= 0 &&

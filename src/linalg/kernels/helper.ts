@@ -42,9 +42,28 @@ export interface KernelHelper {
 
 /**
  * The tasks a helper runs besides products: the two phases of the screened neighbour
- * search (screenedSearch.ts, `screenTask` and `decideTask`).
+ * search (screenedSearch.ts, `screenTask` and `decideTask`) and the k-d tree search of
+ * the labelled graph (graph/neighbours.ts, `treeSearchTask`).
  */
-export type HelperTaskName = "screen" | "decide";
+export type HelperTaskName = "screen" | "decide" | "treeSearch";
+
+/**
+ * Every started task's output, in order. All are waited for before the first error is
+ * thrown, so that no helper is left busy.
+ */
+export function finishTasks(started: readonly KernelHelper[]): unknown[] {
+  const outputs: unknown[] = [];
+  let failure: unknown = null;
+  for (const h of started) {
+    try {
+      outputs.push(h.finishTask());
+    } catch (error) {
+      failure ??= error;
+    }
+  }
+  if (failure !== null) throw failure;
+  return outputs;
+}
 
 /**
  * Makes the helpers for one computation (e.g. one fit): one per extra thread, none

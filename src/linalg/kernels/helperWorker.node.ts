@@ -7,6 +7,7 @@
  * receive ordinary messages).
  */
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
+import { treeSearchTask } from "../../graph/neighbours.js";
 import type { HelperTaskName } from "./helper.js";
 import { decideTask, screenTask } from "./screenedSearch.js";
 import { privateArena, type WasmArena } from "./wasm/backend.js";
@@ -56,6 +57,7 @@ export interface HelperReply {
 const TASKS: Record<HelperTaskName, (input: never) => unknown> = {
   screen: screenTask,
   decide: decideTask,
+  treeSearch: treeSearchTask,
 };
 
 interface Held {

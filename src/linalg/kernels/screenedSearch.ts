@@ -35,12 +35,13 @@
 import { throwIfAborted } from "../../core/errors.js";
 import type { Matrix } from "../matrix.js";
 import {
+  concatNeighbourRows,
   defaultBlockRows,
   NeighbourHeaps,
   squaredRowNorms,
   type TwoPartNeighbours,
 } from "./distances.js";
-import { type KernelHelper, kernelHelpers } from "./helper.js";
+import { finishTasks, type KernelHelper, kernelHelpers } from "./helper.js";
 import { privateArena, type WasmArena, wasmArena } from "./wasm/backend.js";
 
 /** Unit roundoff of single precision. */
@@ -123,7 +124,7 @@ export function screenedNearestNeighbours(
       started.push(helpers[h]);
     }
     const mine = screenBlocks(arena, x, n, d, norms, g, step, 0, blockBounds[1], kept, cancelled);
-    const theirs = finishAll(started.splice(0)) as (ScreenTaskOutput | null)[];
+    const theirs = finishTasks(started.splice(0)) as (ScreenTaskOutput | null)[];
     throwIfAborted(signal);
     if (mine === null || theirs.some((t) => t === null)) return null;
     for (const t of theirs as ScreenTaskOutput[]) mergeHeaps(mine, t);
@@ -146,35 +147,20 @@ export function screenedNearestNeighbours(
       started.push(helpers[h]);
     }
     const own = decideRows(x, d, norms, g, screen, count, 0, rowBounds[1], cancelled).sorted(0);
-    const rest = finishAll(started.splice(0)) as TwoPartNeighbours[];
+    const rest = finishTasks(started.splice(0)) as TwoPartNeighbours[];
     throwIfAborted(signal);
-    return concatRows([own, ...rest], count);
+    return concatNeighbourRows([own, ...rest], count, 0);
   } finally {
     // On an abort or a failure here, the helpers still running stop at their next block.
     if (started.length > 0) {
       Atomics.store(cancel, 0, 1);
       try {
-        finishAll(started);
+        finishTasks(started);
       } catch {
         // Already failing: the first error is the one reported.
       }
     }
   }
-}
-
-/** Every started task's output, in order; all are waited for before the first error is thrown. */
-function finishAll(started: readonly KernelHelper[]): unknown[] {
-  const outputs: unknown[] = [];
-  let failure: unknown = null;
-  for (const h of started) {
-    try {
-      outputs.push(h.finishTask());
-    } catch (error) {
-      failure ??= error;
-    }
-  }
-  if (failure !== null) throw failure;
-  return outputs;
 }
 
 /**
@@ -287,25 +273,6 @@ function mergeHeaps(into: NeighbourHeaps, part: ScreenTaskOutput): void {
       into.offer(i, lo, part.index[base + t], lo, 0);
     }
   }
-}
-
-/** The rows of consecutive parts' sorted neighbours, in order, as one result. */
-function concatRows(parts: readonly TwoPartNeighbours[], count: number): TwoPartNeighbours {
-  let rows = 0;
-  for (const p of parts) rows += p.rows;
-  const indices = new Int32Array(rows * count);
-  const distances = new Float64Array(rows * count);
-  const primary = new Float64Array(rows * count);
-  const secondary = new Float64Array(rows * count);
-  let at = 0;
-  for (const p of parts) {
-    indices.set(p.indices, at);
-    distances.set(p.distances, at);
-    primary.set(p.primary, at);
-    secondary.set(p.secondary, at);
-    at += p.rows * count;
-  }
-  return { rows, count, indices, distances, primary, secondary, lambda: 0 };
 }
 
 /**
