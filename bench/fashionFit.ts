@@ -1,26 +1,35 @@
 /**
  * One Fashion-MNIST fit, run as a child process by the `scaling` suite (under
  * `/usr/bin/time -v` for the peak resident memory): `tsx bench/fashionFit.ts <method>
- * <n> <k> [option=value ...]`. Trains on the first n of the 60,000 training images
+ * <n> <k> [option=value ...] [threads=N|auto]`. Trains on the first n of the 60,000 training images
  * (train-zscore with the statistics of those n), projects the 10,000 test images and
  * prints one JSON line: iterations, the fit's time split, the 1-NN time and the test
  * BCA (1-NN on standardised projections, the paper's classifier). The data set is
  * found through the registry (--data-dir / $SDSPCAAN_DATA / the repository's data/ /
  * ../shared/data / the cache / /usr/share/datasets).
  */
+import { availableParallelism } from "node:os";
 import { balancedAccuracy } from "../src/classify/metrics.js";
 import { NearestNeighbour1 } from "../src/classify/nearestNeighbour.js";
 import { preprocessSplit } from "../src/experiment/preprocess.js";
 import { predefinedTestSplit } from "../src/experiment/splits.js";
 import { openDataset } from "../src/io/load.js";
+import { setKernelThreads } from "../src/linalg/kernels/helperThread.node.js";
 import { createMethod } from "../src/methods/registry.js";
 
 const [method = "sdspcaan", nArg = "10000", kArg = "10", ...rest] = process.argv.slice(2);
 const options: Record<string, unknown> = {};
+// threads=N|auto (default auto, as the CLI's --threads): the kernel helpers; not a method option.
+let threads = Math.min(8, availableParallelism());
 for (const kv of rest) {
   const [key, value] = kv.split("=");
+  if (key === "threads") {
+    threads = value === "auto" ? threads : Number(value);
+    continue;
+  }
   options[key] = Number.isNaN(Number(value)) ? value : Number(value);
 }
+setKernelThreads(threads);
 const t0 = performance.now();
 const opened = await openDataset("FashionMNIST", {
   ...(process.env.SDSPCAAN_DATA ? { dataDir: process.env.SDSPCAAN_DATA } : {}),
@@ -63,6 +72,7 @@ process.stdout.write(
     n,
     k: Number(kArg),
     options,
+    threads,
     source: opened.source,
     load_ms: Math.round(t1 - t0),
     fit_ms: Math.round(t2 - t1),

@@ -169,6 +169,7 @@ function runFashion(ctx: BenchContext): void {
           graph_ms: fit.graph_ms,
           laplacian_ms: fit.laplacian_ms,
           nn_ms: fit.nn_ms,
+          threads: fit.threads,
           test_bca: fit.test_bca,
         }),
       );
