@@ -164,6 +164,16 @@ export class GramOperator {
     return { here, bounds, handles };
   }
 
+  /** U^T V, with multiply(U^T, V)'s bits (resident and split over the threads where it can). */
+  timesUt(V: Matrix): Matrix {
+    return this.product(this.right, this.Ut, V);
+  }
+
+  /** U T, with multiply(U, T)'s bits. */
+  timesU(T: Matrix): Matrix {
+    return this.product(this.left, this.U, T);
+  }
+
   /** G V = U (S^2 (U^T V)). */
   apply(V: Matrix): Matrix {
     const T = this.product(this.right, this.Ut, V);

@@ -109,6 +109,15 @@ export function laplacianProjection(L: CsrMatrix, U: Matrix, Ut: Matrix = U.tran
 }
 
 /**
+ * Products with the SVD factor that give multiply(U^T, V) and multiply(U, T) bit for
+ * bit, faster (gramOperator.ts: U resident in WebAssembly memory, rows over threads).
+ */
+export interface FactorProducts {
+  timesUt(V: Matrix): Matrix;
+  timesU(T: Matrix): Matrix;
+}
+
+/**
  * The parts of Z = Dp + W C W^T that do not change within a fit (U, S, the split of Y),
  * and the builder of (Z - sigma I)^-1 for the parts that do (beta D, delta, L, sigma).
  */
@@ -125,6 +134,9 @@ export class ZWoodbury {
   private readonly Qy: Matrix;
   /** [P; Ry] (m x c): Y = W [P; Ry]. */
   private readonly Yw: Matrix;
+  /** U^T V and U T for the applications (multiply's bits; see FactorProducts). */
+  private readonly timesUt: (V: Matrix) => Matrix;
+  private readonly timesU: (T: Matrix) => Matrix;
   /** U^T L U per Laplacian (a fixed graph keeps its own across iterations). */
   private readonly projected = new WeakMap<CsrMatrix, Matrix>();
 
@@ -136,12 +148,15 @@ export class ZWoodbury {
     c: number,
     alpha: number,
     recon: number,
+    products?: FactorProducts,
   ) {
     const n = U.rows;
     const r = U.cols;
     this.n = n;
     this.U = U;
     this.Ut = Ut;
+    this.timesUt = products ? (V) => products.timesUt(V) : (V) => multiply(Ut, V);
+    this.timesU = products ? (T) => products.timesU(T) : (T) => multiply(U, T);
     this.s2 = s2;
     this.alpha = alpha;
     this.recon = recon;
@@ -182,7 +197,7 @@ export class ZWoodbury {
     L: CsrMatrix | null,
     sigma: number,
   ): ShiftedInverse | null {
-    const { n, U, Ut, Qy, s2, width: m } = this;
+    const { n, U, Qy, s2, width: m } = this;
     const K = L !== null && delta !== 0 ? this.laplacianTerm(L) : null;
     const r = U.cols;
     const cq = Qy.cols;
@@ -249,7 +264,7 @@ export class ZWoodbury {
         for (let j = 0; j < b; j++) V.data[i * b + j] = e * Rb.data[i * b + j];
       }
       // a = W^T V = [U^T V; Qy^T V].
-      const aU = multiply(Ut, V);
+      const aU = this.timesUt(V);
       const a = new Matrix(m, b);
       a.data.set(aU.data);
       for (let i = 0; i < n; i++) {
@@ -260,7 +275,7 @@ export class ZWoodbury {
         }
       }
       const g = multiply(M, a);
-      const UgU = multiply(U, new Matrix(r, b, g.data.subarray(0, r * b)));
+      const UgU = this.timesU(new Matrix(r, b, g.data.subarray(0, r * b)));
       const out = V;
       for (let i = 0; i < n; i++) {
         const e = einv[i];

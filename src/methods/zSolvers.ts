@@ -274,6 +274,7 @@ class OperatorZSolver implements ZSolver {
         this.c,
         this.alpha,
         this.recon,
+        this.gram,
       );
     }
     const L = graph === null ? null : graph.L;

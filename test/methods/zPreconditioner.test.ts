@@ -7,14 +7,18 @@ import { Random } from "../../src/core/rng.js";
 import { centerColumns } from "../../src/linalg/basic.js";
 import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
 import { multiply } from "../../src/linalg/kernels/gemm.js";
+import { kernelHelpers } from "../../src/linalg/kernels/helper.js";
+import { setKernelThreads } from "../../src/linalg/kernels/helperThread.node.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { CsrMatrix } from "../../src/linalg/sparse.js";
 import { thinSvd } from "../../src/linalg/svd.js";
+import { GramOperator } from "../../src/methods/gramOperator.js";
 import {
   interiorShifts,
   laplacianProjection,
   ZWoodbury,
 } from "../../src/methods/zPreconditioner.js";
+import { firstDifference } from "../linalg/helpers.js";
 
 interface Problem {
   Z: Matrix;
@@ -24,6 +28,9 @@ interface Problem {
   L: CsrMatrix;
   /** The eigenvalues of Z, ascending. */
   lambda: Float64Array;
+  /** The centred X and the class codes Z was built from. */
+  X: Matrix;
+  codes: Int32Array;
 }
 
 /**
@@ -72,7 +79,16 @@ function problem(
   const s2 = Float64Array.from(svd.s, (v) => v * v);
   const woodbury = new ZWoodbury(svd.U, svd.U.transpose(), s2, codes, c, alpha, recon);
   const L = CsrMatrix.fromDense(Ld);
-  return { Z, woodbury, betaD, delta, L, lambda: symmetricEigen(Z, { vectors: false }).values };
+  return {
+    Z,
+    woodbury,
+    betaD,
+    delta,
+    L,
+    lambda: symmetricEigen(Z, { vectors: false }).values,
+    X: Xc,
+    codes,
+  };
 }
 
 /** max |T x - (Z - sigma I)^-1 x| / max |(Z - sigma I)^-1 x| over the columns of a random block. */
@@ -115,6 +131,32 @@ describe("(Z - sigma I)^-1 through Woodbury", () => {
         expect(inverseError(p, sigma, (R) => inv?.apply(R) as Matrix)).toBeLessThan(1e-10);
       }
     }
+  });
+
+  it("applies with the same bits when its products go through the Gram operator (resident U, threads)", () => {
+    // Sizes where multiply runs the wasm kernel, with 1 and 3 threads.
+    const p = problem(7, 240, 30, 4, 1);
+    const svd = thinSvd(p.X);
+    const s2 = Float64Array.from(svd.s, (v) => v * v);
+    const Ut = svd.U.transpose();
+    const plain = new ZWoodbury(svd.U, Ut, s2, p.codes, 4, 3, 1);
+    const spread = p.lambda[5] - p.lambda[0];
+    const sigma = p.lambda[0] - 0.1 * spread;
+    const R = new Matrix(240, 9);
+    const rng = new Random(3);
+    for (let t = 0; t < R.data.length; t++) R.data[t] = rng.normal();
+    const want = plain.build(p.betaD, p.delta, p.L, sigma)?.apply(R.clone()) as Matrix;
+    for (const threads of [1, 3]) {
+      setKernelThreads(threads);
+      const gram = new GramOperator(svd.U, Ut, s2, true, kernelHelpers());
+      expect(gram.resident).toBe(true);
+      expect(gram.threads).toBe(threads);
+      const viaGram = new ZWoodbury(svd.U, Ut, s2, p.codes, 4, 3, 1, gram);
+      const got = viaGram.build(p.betaD, p.delta, p.L, sigma)?.apply(R.clone()) as Matrix;
+      gram.release();
+      expect(firstDifference(got.data, want.data)).toBe(-1);
+    }
+    setKernelThreads(1);
   });
 
   it("counts the eigenvalues below an interior shift exactly (and still inverts)", () => {
