@@ -28,7 +28,7 @@
  */
 import { symmetricLaplacianTrace } from "../graph/laplacian.js";
 import { multiply, wasmWorthIt } from "../linalg/kernels/gemm.js";
-import { type KernelHelper, kernelHelpers } from "../linalg/kernels/helper.js";
+import { evenRowBounds, type KernelHelper, kernelHelpers } from "../linalg/kernels/helper.js";
 import {
   ARENA_LIMIT,
   privateArena,
@@ -72,15 +72,6 @@ interface Held {
  * costs tens of microseconds, and the copies of the block grow with the thread count.
  */
 export const HELPER_MIN_ENTRIES = 2_000_000;
-
-/** Part boundaries 0 = b_0 < b_1 < ... < b_parts = rows, interior ones even. */
-function evenBounds(rows: number, parts: number): number[] {
-  const size = Math.ceil(rows / parts / 2) * 2;
-  const bounds = [0];
-  for (let i = 1; i < parts; i++) bounds.push(Math.min(rows, i * size));
-  bounds.push(rows);
-  return bounds.filter((b, i) => i === 0 || b > bounds[i - 1]);
-}
 
 export class GramOperator {
   /** The n x r factor U. */
@@ -150,7 +141,7 @@ export class GramOperator {
   }
 
   private hold(A: Matrix, whole: boolean): Held | null {
-    const bounds = evenBounds(A.rows, 1 + this.helpers.length);
+    const bounds = evenRowBounds(A.rows, 1 + this.helpers.length);
     const here = makeResident(A, whole ? A.rows : bounds[1]);
     if (here === null) return null;
     const handles: number[] = [];

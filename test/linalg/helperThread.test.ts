@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Random } from "../../src/core/rng.js";
 import { labelledNeighbours } from "../../src/graph/neighbours.js";
 import type { TwoPartNeighbours } from "../../src/linalg/kernels/distances.js";
-import { multiply } from "../../src/linalg/kernels/gemm.js";
-import { kernelHelpers } from "../../src/linalg/kernels/helper.js";
+import { gemmABtRaw, multiply, threadsWorthIt } from "../../src/linalg/kernels/gemm.js";
+import { kernelHelpers, setKernelHelpers } from "../../src/linalg/kernels/helper.js";
 import { kernelThreads, setKernelThreads } from "../../src/linalg/kernels/helperThread.node.js";
 import { screenedNearestNeighbours } from "../../src/linalg/kernels/screenedSearch.js";
 import { Matrix } from "../../src/linalg/matrix.js";
@@ -122,6 +122,55 @@ describe("kernel helper threads", () => {
           expect(firstDifference(many.secondary, one.secondary)).toBe(-1);
         }
       }
+    }
+    setKernelThreads(1);
+  });
+
+  it("split large GEMMs by rows of A: one thread's bits, also accumulating, strided and A = B", () => {
+    // m n p >= 1e8 with enough work per copied element (threadsWorthIt).
+    const [m, n, p] = [601, 500, 404];
+    expect(threadsWorthIt(m, n, p)).toBe(true);
+    const A = randomMatrix(m, p + 3, 1); // lda = p + 3: a strided view of its first p columns
+    const B = randomMatrix(n, p, 2);
+    const C0 = randomMatrix(m, n + 1, 3); // ldc = n + 1
+    const run = (accumulate: boolean) => {
+      const C = C0.clone();
+      gemmABtRaw(m, n, p, A.data, p + 3, B.data, p, C.data, n + 1, accumulate);
+      return C;
+    };
+    const sameA = () => {
+      const C = new Matrix(m, m);
+      gemmABtRaw(m, m, p, A.data, p + 3, A.data, p + 3, C.data, m);
+      return C;
+    };
+    setKernelThreads(1);
+    const want = [run(false), run(true), sameA()];
+    for (const threads of [2, 3]) {
+      setKernelThreads(threads);
+      // Count the helpers' products, so that one thread cannot be compared with itself.
+      const sessions = kernelHelpers();
+      let products = 0;
+      setKernelHelpers(() =>
+        sessions.map(
+          (h) =>
+            new Proxy(h, {
+              get(target, key) {
+                const value = Reflect.get(target, key) as unknown;
+                if (typeof value !== "function") return value;
+                if (key === "startProduct") {
+                  return (...args: unknown[]) => {
+                    products++;
+                    return (value as (...a: unknown[]) => unknown).apply(target, args);
+                  };
+                }
+                return (value as (...a: unknown[]) => unknown).bind(target);
+              },
+            }),
+        ),
+      );
+      const got = [run(false), run(true), sameA()];
+      expect(products).toBe(3 * (threads - 1));
+      for (let t = 0; t < 3; t++) expect(firstDifference(got[t].data, want[t].data)).toBe(-1);
     }
     setKernelThreads(1);
   });

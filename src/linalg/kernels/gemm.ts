@@ -20,7 +20,8 @@
  * products (blocks of 5..15 vectors, as in LOBPCG) keep most of the reuse.
  */
 import { Matrix } from "../matrix.js";
-import { type WasmArena, wasmArena } from "./wasm/backend.js";
+import { evenRowBounds, kernelHelpers } from "./helper.js";
+import { ARENA_LIMIT, type WasmArena, wasmArena } from "./wasm/backend.js";
 
 const KC = 256;
 const MC = 64;
@@ -50,10 +51,104 @@ export function gemmABtRaw(
   if (arena !== null && p > 0) {
     const resident = arena.holds(A) && arena.holds(B) && arena.holds(C);
     if (resident || wasmWorthIt(m, n, p)) {
+      if (!resident && threadsWorthIt(m, n, p)) {
+        if (gemmOnThreads(arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate)) return;
+      }
       if (gemmABtWasm(arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate)) return;
     }
   }
   gemmABtTs(m, n, p, A, lda, B, ldb, C, ldc, accumulate);
+}
+
+/**
+ * Whether a product is worth splitting over the kernel helpers (helper.ts): enough
+ * work to hide a request (tens of microseconds), and enough per copied element, as
+ * each helper gets its rows of A, all of B and its rows of C through shared memory.
+ */
+export function threadsWorthIt(m: number, n: number, p: number): boolean {
+  const work = m * n * p;
+  return work >= THREADS_MIN_WORK && work >= THREADS_MIN_WORK_PER_ELEMENT * (m * p + n * p + m * n);
+}
+
+const THREADS_MIN_WORK = 1e8;
+const THREADS_MIN_WORK_PER_ELEMENT = 48;
+
+/**
+ * The wasm path of gemmABtRaw with the rows of A (and C) split over this thread and
+ * the kernel helpers, at even rows (helper.ts, evenRowBounds): every entry is computed
+ * by the same kernel in the same order as on one thread, so the bits are those of
+ * gemmABtWasm. Only where one thread would run the kernel, i.e. when the whole product
+ * fits the arena as gemmABtWasm allocates it; false (nothing done) otherwise or when
+ * no helper is registered. A helper that fails has its rows computed here.
+ */
+function gemmOnThreads(
+  arena: WasmArena,
+  m: number,
+  n: number,
+  p: number,
+  A: Float64Array,
+  lda: number,
+  B: Float64Array,
+  ldb: number,
+  C: Float64Array,
+  ldc: number,
+  accumulate: boolean,
+): boolean {
+  // gemmABtWasm's allocation, rounded up (each block to 16 bytes).
+  if (arena.mark() + (m * p + n * p + m * n) * 8 + 48 > ARENA_LIMIT) return false;
+  const helpers = kernelHelpers();
+  if (helpers.length === 0) return false;
+  const bounds = evenRowBounds(m, 1 + helpers.length);
+  const parts = bounds.length - 1;
+  if (parts < 2) return false;
+  const started: boolean[] = [];
+  for (let h = 0; h + 1 < parts; h++) {
+    const r0 = bounds[h + 1];
+    const rows = bounds[h + 2] - r0;
+    try {
+      helpers[h].startProduct(
+        rows,
+        n,
+        p,
+        A.subarray(r0 * lda),
+        lda,
+        B,
+        ldb,
+        accumulate ? C.subarray(r0 * ldc) : null,
+        ldc,
+      );
+      started.push(true);
+    } catch {
+      started.push(false);
+    }
+  }
+  const mine = gemmABtWasm(arena, bounds[1], n, p, A, lda, B, ldb, C, ldc, accumulate);
+  for (let h = 0; h + 1 < parts; h++) {
+    const r0 = bounds[h + 1];
+    const rows = bounds[h + 2] - r0;
+    let done = false;
+    if (started[h]) {
+      try {
+        helpers[h].finishProduct(C.subarray(r0 * ldc), ldc);
+        done = true;
+      } catch {
+        // Computed here below.
+      }
+    }
+    if (!done) {
+      const Cr = C.subarray(r0 * ldc);
+      if (!gemmABtWasm(arena, rows, n, p, A.subarray(r0 * lda), lda, B, ldb, Cr, ldc, accumulate)) {
+        throw new Error(
+          "gemmOnThreads: no room in the arena for a part of a product that fits whole.",
+        );
+      }
+    }
+  }
+  for (const h of helpers) h.release();
+  if (!mine) {
+    throw new Error("gemmOnThreads: no room in the arena for a part of a product that fits whole.");
+  }
+  return true;
 }
 
 /**

@@ -29,6 +29,24 @@ export interface KernelHelper {
   /** Waits for the product started last and writes its rows x n result at `out[offset]`. */
   finish(out: Float64Array, offset: number): void;
   /**
+   * Starts C = A B^T (+ C with `C` given: the accumulating form) on the helper for A
+   * (m x p, leading dimension lda) and B (n x p, ldb); the operands are copied before
+   * this returns. `finishProduct` writes the m x n result.
+   */
+  startProduct(
+    m: number,
+    n: number,
+    p: number,
+    A: Float64Array,
+    lda: number,
+    B: Float64Array,
+    ldb: number,
+    C: Float64Array | null,
+    ldc: number,
+  ): void;
+  /** Waits for the product of `startProduct` and writes it into C (leading dimension ldc). */
+  finishProduct(C: Float64Array, ldc: number): void;
+  /**
    * Starts one of the helper's tasks (HelperTaskName) on `input`, which is copied by
    * the structured clone (typed arrays over SharedArrayBuffers are shared, not
    * copied), and returns at once.
@@ -81,4 +99,18 @@ export function setKernelHelpers(next: KernelHelperFactory | null): void {
 /** The helpers for one computation; empty when there are none (everything runs here). */
 export function kernelHelpers(): readonly KernelHelper[] {
   return factory === null ? [] : factory();
+}
+
+/**
+ * Part boundaries 0 = b_0 < b_1 < ... < b_k = rows for splitting rows over `parts`
+ * threads, the interior ones even: the GEMM kernel computes rows in pairs (2i, 2i + 1),
+ * so that each row is computed by the same code whichever thread has it. Fewer parts
+ * when there are too few rows.
+ */
+export function evenRowBounds(rows: number, parts: number): number[] {
+  const size = Math.ceil(rows / parts / 2) * 2;
+  const bounds = [0];
+  for (let i = 1; i < parts; i++) bounds.push(Math.min(rows, i * size));
+  bounds.push(rows);
+  return bounds.filter((b, i) => i === 0 || b > bounds[i - 1]);
 }

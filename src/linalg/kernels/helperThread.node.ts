@@ -25,6 +25,7 @@ const ANSWER_TIMEOUT_MS = 300_000;
 type Outgoing =
   | Omit<Extract<HelperRequest, { type: "hold" }>, "seq">
   | Omit<Extract<HelperRequest, { type: "gemm" }>, "seq">
+  | Omit<Extract<HelperRequest, { type: "product" }>, "seq">
   | Omit<Extract<HelperRequest, { type: "task" }>, "seq">
   | Omit<Extract<HelperRequest, { type: "release" }>, "seq">;
 
@@ -128,6 +129,7 @@ class HelperSession implements KernelHelper {
   private readonly held = new Map<number, { rows: number; cols: number }>();
   private pending: { seq: number; rows: number; n: number; p: number } | null = null;
   private task: number | null = null;
+  private product: { seq: number; m: number; n: number; p: number } | null = null;
 
   constructor(worker: HelperWorker) {
     this.worker = worker;
@@ -145,7 +147,7 @@ class HelperSession implements KernelHelper {
     const block = this.held.get(handle);
     if (block === undefined)
       throw new RangeError(`KernelHelper: no block is held under ${handle}.`);
-    if (this.pending !== null) throw new RangeError("KernelHelper: a product is already running.");
+    if (this.busy()) throw new RangeError("KernelHelper: the helper is already busy.");
     const p = block.cols;
     const { view, fresh } = this.worker.stagingFor(n * p + block.rows * n);
     view.set(B.subarray(0, n * p));
@@ -163,8 +165,51 @@ class HelperSession implements KernelHelper {
     out.set(view.subarray(start, start + job.rows * job.n), offset);
   }
 
+  startProduct(
+    m: number,
+    n: number,
+    p: number,
+    A: Float64Array,
+    lda: number,
+    B: Float64Array,
+    ldb: number,
+    C: Float64Array | null,
+    ldc: number,
+  ): void {
+    if (this.busy()) throw new RangeError("KernelHelper: the helper is already busy.");
+    const { view, fresh } = this.worker.stagingFor(m * p + n * p + m * n);
+    copyRows(view, 0, A, lda, m, p);
+    copyRows(view, m * p, B, ldb, n, p);
+    if (C !== null) copyRows(view, m * p + n * p, C, ldc, m, n);
+    const seq = this.worker.send({
+      type: "product",
+      m,
+      n,
+      p,
+      accumulate: C !== null,
+      ...(fresh ? { staging: fresh } : {}),
+    });
+    this.product = { seq, m, n, p };
+  }
+
+  finishProduct(C: Float64Array, ldc: number): void {
+    const job = this.product;
+    if (job === null) throw new RangeError("KernelHelper: no product is running.");
+    this.product = null;
+    this.worker.wait(job.seq);
+    const { view } = this.worker.stagingFor(0);
+    const at = job.m * job.p + job.n * job.p;
+    for (let i = 0; i < job.m; i++) {
+      C.set(view.subarray(at + i * job.n, at + (i + 1) * job.n), i * ldc);
+    }
+  }
+
+  private busy(): boolean {
+    return this.task !== null || this.pending !== null || this.product !== null;
+  }
+
   startTask(name: HelperTaskName, input: object): void {
-    if (this.task !== null || this.pending !== null) {
+    if (this.busy()) {
       throw new RangeError("KernelHelper: the helper is already busy.");
     }
     this.task = this.worker.send({ type: "task", name, input });
@@ -178,6 +223,14 @@ class HelperSession implements KernelHelper {
   }
 
   release(): void {
+    if (this.product !== null) {
+      try {
+        this.worker.wait(this.product.seq);
+      } catch {
+        // The helper is lost; nothing to wait for.
+      }
+      this.product = null;
+    }
     if (this.task !== null) {
       try {
         this.finishTask();
@@ -199,6 +252,22 @@ class HelperSession implements KernelHelper {
     this.held.clear();
     this.worker.wait(this.worker.send({ type: "release", handles }));
   }
+}
+
+/** Copies rows x cols of `src` (leading dimension ld) compactly into `dst` at `at`. */
+function copyRows(
+  dst: Float64Array,
+  at: number,
+  src: Float64Array,
+  ld: number,
+  rows: number,
+  cols: number,
+): void {
+  if (ld === cols) {
+    dst.set(src.subarray(0, rows * cols), at);
+    return;
+  }
+  for (let i = 0; i < rows; i++) dst.set(src.subarray(i * ld, i * ld + cols), at + i * cols);
 }
 
 let workers: HelperWorker[] = [];

@@ -39,6 +39,17 @@ export type HelperRequest =
       readonly staging?: SharedArrayBuffer;
     }
   | {
+      readonly type: "product";
+      readonly seq: number;
+      readonly m: number;
+      readonly n: number;
+      readonly p: number;
+      /** C's rows are in the staging buffer too, and the product is added to them. */
+      readonly accumulate: boolean;
+      /** A (m x p), B (n x p), C (m x n), compact, in this order; a new buffer when it grew. */
+      readonly staging?: SharedArrayBuffer;
+    }
+  | {
       readonly type: "task";
       readonly seq: number;
       readonly name: HelperTaskName;
@@ -106,6 +117,35 @@ function serve(init: HelperInit): void {
     }
   };
 
+  /** The memory of one-off products (grows to the largest, then is reused). */
+  let scratch: WasmArena | null = null;
+  const product = (m: number, n: number, p: number, accumulate: boolean): void => {
+    if (staging === null) throw new Error("no staging buffer was sent.");
+    scratch ??= privateArena();
+    if (scratch === null)
+      throw new Error("WebAssembly SIMD is not available in the helper thread.");
+    const arena = scratch;
+    const mark = arena.mark();
+    const ptrs = arena.allocAll([m * p, n * p, m * n]);
+    if (ptrs === null) throw new Error("no room for the product in the helper's memory.");
+    try {
+      const [pa, pb, pc] = ptrs;
+      const f = arena.f64;
+      f.set(staging.subarray(0, m * p + n * p), pa >> 3);
+      // B follows A in the staging buffer and in the arena (allocAll rounds sizes to
+      // 16 bytes: copy it on its own when A's size was rounded).
+      if (pb !== pa + m * p * 8) f.set(staging.subarray(m * p, m * p + n * p), pb >> 3);
+      const oc = pc >> 3;
+      const cAt = m * p + n * p;
+      if (accumulate) f.set(staging.subarray(cAt, cAt + m * n), oc);
+      else f.fill(0, oc, oc + m * n);
+      arena.kernels.gemm(m, n, p, pa, p, pb, p, pc, n);
+      staging.set(f.subarray(oc, oc + m * n), cAt);
+    } finally {
+      arena.release(mark);
+    }
+  };
+
   port.on("message", (request: HelperRequest) => {
     let error: string | undefined;
     let output: unknown;
@@ -114,6 +154,9 @@ function serve(init: HelperInit): void {
       else if (request.type === "gemm") {
         if (request.staging !== undefined) staging = new Float64Array(request.staging);
         gemm(request.handle, request.n);
+      } else if (request.type === "product") {
+        if (request.staging !== undefined) staging = new Float64Array(request.staging);
+        product(request.m, request.n, request.p, request.accumulate);
       } else if (request.type === "task") {
         output = TASKS[request.name](request.input as never);
       } else for (const handle of request.handles) held.delete(handle);
