@@ -41,7 +41,7 @@ import {
   squaredRowNorms,
   type TwoPartNeighbours,
 } from "../linalg/kernels/distances.js";
-import { finishTasks, type KernelHelper, kernelHelpers } from "../linalg/kernels/helper.js";
+import { alongsideHelpers, type KernelHelper, kernelHelpers } from "../linalg/kernels/helper.js";
 import { screenedNearestNeighbours } from "../linalg/kernels/screenedSearch.js";
 import { Matrix } from "../linalg/matrix.js";
 import { KdTree } from "./kdTree.js";
@@ -382,48 +382,41 @@ function treeSearchOnThreads(
   const bounds = Array.from({ length: parts + 1 }, (_, t) => Math.round((t * n) / parts));
   const cancel = new Int32Array(new SharedArrayBuffer(4));
   const signal = options.signal;
-  const started: KernelHelper[] = [];
-  try {
-    for (let h = 0; h < helpers.length; h++) {
-      const input: TreeSearchTaskInput = {
-        p: P.data,
-        rows: n,
-        cols: P.cols,
-        codes,
-        lambda,
-        count,
-        from: bounds[h + 1],
-        to: bounds[h + 2],
-        cancel,
-      };
-      helpers[h].startTask("treeSearch", input);
-      started.push(helpers[h]);
-    }
-    const classes = checkClassCodes("labelledNeighbours", codes, n);
-    const mine = treeSearchRows(
-      P,
+  const classes = checkClassCodes("labelledNeighbours", codes, n);
+  const { own, theirs } = alongsideHelpers(
+    helpers,
+    "treeSearch",
+    (h): TreeSearchTaskInput => ({
+      p: P.data,
+      rows: n,
+      cols: P.cols,
       codes,
-      classes,
-      squaredRowNorms(P),
       lambda,
       count,
-      0,
-      bounds[1],
-      () => signal?.aborted === true,
-    );
-    const theirs = finishTasks(started.splice(0)) as TwoPartNeighbours[];
-    throwIfAborted(signal);
-    return concatNeighbourRows([mine.sortedRows(lambda, 0, bounds[1]), ...theirs], count, lambda);
-  } finally {
-    if (started.length > 0) {
-      Atomics.store(cancel, 0, 1);
-      try {
-        finishTasks(started);
-      } catch {
-        // Already failing: the first error is the one reported.
-      }
-    }
-  }
+      from: bounds[h + 1],
+      to: bounds[h + 2],
+      cancel,
+    }),
+    cancel,
+    () =>
+      treeSearchRows(
+        P,
+        codes,
+        classes,
+        squaredRowNorms(P),
+        lambda,
+        count,
+        0,
+        bounds[1],
+        () => signal?.aborted === true,
+      ),
+  );
+  throwIfAborted(signal);
+  return concatNeighbourRows(
+    [own.sortedRows(lambda, 0, bounds[1]), ...(theirs as TwoPartNeighbours[])],
+    count,
+    lambda,
+  );
 }
 
 /**

@@ -6,23 +6,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Random } from "../../src/core/rng.js";
 import { labelledNeighbours } from "../../src/graph/neighbours.js";
 import type { TwoPartNeighbours } from "../../src/linalg/kernels/distances.js";
-import { gemmABtRaw, multiply, threadsWorthIt } from "../../src/linalg/kernels/gemm.js";
+import { gemmABtRaw, threadsWorthIt } from "../../src/linalg/kernels/gemm.js";
 import { kernelHelpers, setKernelHelpers } from "../../src/linalg/kernels/helper.js";
 import { kernelThreads, setKernelThreads } from "../../src/linalg/kernels/helperThread.node.js";
 import { screenedNearestNeighbours } from "../../src/linalg/kernels/screenedSearch.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { GramOperator, HELPER_MIN_ENTRIES } from "../../src/methods/gramOperator.js";
 import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
-import { firstDifference, randomMatrix } from "./helpers.js";
-
-function gramByMultiply(U: Matrix, Ut: Matrix, s2: Float64Array, V: Matrix): Matrix {
-  const T = multiply(Ut, V);
-  const b = T.cols;
-  for (let j = 0; j < T.rows; j++) {
-    for (let t = 0; t < b; t++) T.data[j * b + t] *= s2[j];
-  }
-  return multiply(U, T);
-}
+import { firstDifference, gramByMultiply, randomMatrix } from "./helpers.js";
 
 afterAll(() => {
   setKernelThreads(1);

@@ -161,3 +161,13 @@ export function countKernelCalls<K extends keyof KernelExports>(
     },
   };
 }
+
+/** G V = U (S^2 (U^T V)) with ordinary arrays: the products the Gram operator replaces. */
+export function gramByMultiply(U: Matrix, Ut: Matrix, s2: Float64Array, V: Matrix): Matrix {
+  const T = multiply(Ut, V);
+  const b = T.cols;
+  for (let j = 0; j < T.rows; j++) {
+    for (let t = 0; t < b; t++) T.data[j * b + t] *= s2[j];
+  }
+  return multiply(U, T);
+}

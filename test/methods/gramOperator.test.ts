@@ -6,22 +6,10 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { Random } from "../../src/core/rng.js";
 import { symmetricLaplacianTrace, symmetrizeGraph } from "../../src/graph/laplacian.js";
-import { multiply } from "../../src/linalg/kernels/gemm.js";
 import { setKernelBackend } from "../../src/linalg/kernels/wasm/backend.js";
-import type { Matrix } from "../../src/linalg/matrix.js";
 import { CsrMatrix } from "../../src/linalg/sparse.js";
 import { GramOperator } from "../../src/methods/gramOperator.js";
-import { firstDifference, randomMatrix } from "../linalg/helpers.js";
-
-/** The replaced code: G V = U (S^2 (U^T V)) with ordinary arrays. */
-function gramByMultiply(U: Matrix, Ut: Matrix, s2: Float64Array, V: Matrix): Matrix {
-  const T = multiply(Ut, V);
-  const b = T.cols;
-  for (let j = 0; j < T.rows; j++) {
-    for (let t = 0; t < b; t++) T.data[j * b + t] *= s2[j];
-  }
-  return multiply(U, T);
-}
+import { firstDifference, gramByMultiply, randomMatrix } from "../linalg/helpers.js";
 
 function factors(n: number, r: number, seed: number) {
   const U = randomMatrix(n, r, seed);

@@ -66,6 +66,39 @@ export interface KernelHelper {
 export type HelperTaskName = "screen" | "decide" | "treeSearch";
 
 /**
+ * Runs `task` on every helper (helper h with input `inputFor(h)`) while this thread runs
+ * `own`, and returns both results, the helpers' in order. On a failure or an abort in
+ * `own`, `cancel` is set (the tasks poll it and stop early) and every started task is
+ * still waited for, so that no helper is left busy.
+ */
+export function alongsideHelpers<T>(
+  helpers: readonly KernelHelper[],
+  task: HelperTaskName,
+  inputFor: (h: number) => object,
+  cancel: Int32Array,
+  own: () => T,
+): { own: T; theirs: unknown[] } {
+  const started: KernelHelper[] = [];
+  try {
+    for (let h = 0; h < helpers.length; h++) {
+      helpers[h].startTask(task, inputFor(h));
+      started.push(helpers[h]);
+    }
+    const mine = own();
+    return { own: mine, theirs: finishTasks(started.splice(0)) };
+  } finally {
+    if (started.length > 0) {
+      Atomics.store(cancel, 0, 1);
+      try {
+        finishTasks(started);
+      } catch {
+        // Already failing: the first error is the one reported.
+      }
+    }
+  }
+}
+
+/**
  * Every started task's output, in order. All are waited for before the first error is
  * thrown, so that no helper is left busy.
  */

@@ -41,7 +41,7 @@ import {
   squaredRowNorms,
   type TwoPartNeighbours,
 } from "./distances.js";
-import { finishTasks, type KernelHelper, kernelHelpers } from "./helper.js";
+import { alongsideHelpers, type KernelHelper, kernelHelpers } from "./helper.js";
 import { privateArena, type WasmArena, wasmArena } from "./wasm/backend.js";
 
 /** Unit roundoff of single precision. */
@@ -105,62 +105,51 @@ export function screenedNearestNeighbours(
     return (i1 - b * step) * i1;
   });
   const rowBounds = costBounds(n, parts, () => 1);
-  const started: KernelHelper[] = [];
-  try {
-    for (let h = 0; h < helpers.length; h++) {
-      const input: ScreenTaskInput = {
-        x,
-        n,
-        d,
-        norms,
-        g,
-        step,
-        from: blockBounds[h + 1],
-        to: blockBounds[h + 2],
-        kept,
-        cancel,
-      };
-      helpers[h].startTask("screen", input);
-      started.push(helpers[h]);
-    }
-    const mine = screenBlocks(arena, x, n, d, norms, g, step, 0, blockBounds[1], kept, cancelled);
-    const theirs = finishTasks(started.splice(0)) as (ScreenTaskOutput | null)[];
-    throwIfAborted(signal);
-    if (mine === null || theirs.some((t) => t === null)) return null;
-    for (const t of theirs as ScreenTaskOutput[]) mergeHeaps(mine, t);
-    const screen = mine.sorted(0);
-    for (let h = 0; h < helpers.length; h++) {
-      const input: DecideTaskInput = {
-        x,
-        d,
-        norms,
-        g,
-        indices: screen.indices,
-        distances: screen.distances,
-        kept,
-        count,
-        from: rowBounds[h + 1],
-        to: rowBounds[h + 2],
-        cancel,
-      };
-      helpers[h].startTask("decide", input);
-      started.push(helpers[h]);
-    }
-    const own = decideRows(x, d, norms, g, screen, count, 0, rowBounds[1], cancelled).sorted(0);
-    const rest = finishTasks(started.splice(0)) as TwoPartNeighbours[];
-    throwIfAborted(signal);
-    return concatNeighbourRows([own, ...rest], count, 0);
-  } finally {
-    // On an abort or a failure here, the helpers still running stop at their next block.
-    if (started.length > 0) {
-      Atomics.store(cancel, 0, 1);
-      try {
-        finishTasks(started);
-      } catch {
-        // Already failing: the first error is the one reported.
-      }
-    }
-  }
+  const screened = alongsideHelpers(
+    helpers,
+    "screen",
+    (h): ScreenTaskInput => ({
+      x,
+      n,
+      d,
+      norms,
+      g,
+      step,
+      from: blockBounds[h + 1],
+      to: blockBounds[h + 2],
+      kept,
+      cancel,
+    }),
+    cancel,
+    () => screenBlocks(arena, x, n, d, norms, g, step, 0, blockBounds[1], kept, cancelled),
+  );
+  throwIfAborted(signal);
+  const mine = screened.own;
+  const theirs = screened.theirs as (ScreenTaskOutput | null)[];
+  if (mine === null || theirs.some((t) => t === null)) return null;
+  for (const t of theirs as ScreenTaskOutput[]) mergeHeaps(mine, t);
+  const screen = mine.sorted(0);
+  const decided = alongsideHelpers(
+    helpers,
+    "decide",
+    (h): DecideTaskInput => ({
+      x,
+      d,
+      norms,
+      g,
+      indices: screen.indices,
+      distances: screen.distances,
+      kept,
+      count,
+      from: rowBounds[h + 1],
+      to: rowBounds[h + 2],
+      cancel,
+    }),
+    cancel,
+    () => decideRows(x, d, norms, g, screen, count, 0, rowBounds[1], cancelled).sorted(0),
+  );
+  throwIfAborted(signal);
+  return concatNeighbourRows([decided.own, ...(decided.theirs as TwoPartNeighbours[])], count, 0);
 }
 
 /**
