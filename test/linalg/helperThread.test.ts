@@ -8,7 +8,11 @@ import { labelledNeighbours } from "../../src/graph/neighbours.js";
 import type { TwoPartNeighbours } from "../../src/linalg/kernels/distances.js";
 import { gemmABtRaw, threadsWorthIt } from "../../src/linalg/kernels/gemm.js";
 import { kernelHelpers, setKernelHelpers } from "../../src/linalg/kernels/helper.js";
-import { kernelThreads, setKernelThreads } from "../../src/linalg/kernels/helperThread.node.js";
+import {
+  kernelThreads,
+  runningKernelHelpers,
+  setKernelThreads,
+} from "../../src/linalg/kernels/helperThread.node.js";
 import { screenedNearestNeighbours } from "../../src/linalg/kernels/screenedSearch.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { GramOperator, HELPER_MIN_ENTRIES } from "../../src/methods/gramOperator.js";
@@ -164,6 +168,20 @@ describe("kernel helper threads", () => {
       for (let t = 0; t < 3; t++) expect(firstDifference(got[t].data, want[t].data)).toBe(-1);
     }
     setKernelThreads(1);
+  });
+
+  it("start the helper workers only when a computation first asks for them", () => {
+    setKernelThreads(1);
+    expect(runningKernelHelpers()).toBe(0);
+    setKernelThreads(3);
+    expect(kernelThreads()).toBe(3);
+    expect(runningKernelHelpers()).toBe(0);
+    expect(kernelHelpers()).toHaveLength(2);
+    expect(runningKernelHelpers()).toBe(2);
+    setKernelThreads(2);
+    expect(runningKernelHelpers()).toBe(1);
+    setKernelThreads(1);
+    expect(runningKernelHelpers()).toBe(0);
   });
 
   it("rejects a thread count that is not an integer from 1 to 64", () => {

@@ -271,12 +271,13 @@ function copyRows(
 }
 
 let workers: HelperWorker[] = [];
+let configured = 1;
 
 /**
- * Runs the large fits' thin products on `threads` threads: this one and threads - 1
- * helper workers (started now, and stopped by a later call with fewer threads). 1
- * (the default) runs everything on the calling thread. The results are the same bits
- * whatever the count (helper.ts).
+ * Runs the large fits' heavy parts on `threads` threads: this one and threads - 1
+ * helper workers, started when a computation first asks for them (a small fit never
+ * does) and stopped by a later call with fewer threads. 1 (the default) runs everything
+ * on the calling thread. The results are the same bits whatever the count (helper.ts).
  */
 export function setKernelThreads(threads: number): void {
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
@@ -285,21 +286,27 @@ export function setKernelThreads(threads: number): void {
       `The number of threads must be an integer from 1 to 64. Got ${String(threads)} instead.`,
     );
   }
+  configured = threads;
   for (const w of workers.slice(threads - 1)) w.terminate();
   workers = workers.slice(0, threads - 1);
-  while (workers.length < threads - 1) workers.push(new HelperWorker());
   if (threads === 1) {
     setKernelHelpers(null);
     return;
   }
   setKernelHelpers(() => {
-    // A helper that was lost (its thread failed) is replaced for the next computation.
+    // Started on first use; a helper that was lost (its thread failed) is replaced.
     workers = workers.map((w) => (w.lost ? new HelperWorker() : w));
+    while (workers.length < configured - 1) workers.push(new HelperWorker());
     return workers.map((w) => new HelperSession(w));
   });
 }
 
-/** The number of threads the thin products run on (1 + helper workers). */
+/** How many helper workers are running now (they start on first use). */
+export function runningKernelHelpers(): number {
+  return workers.length;
+}
+
+/** The number of threads the large fits run on (setKernelThreads). */
 export function kernelThreads(): number {
-  return 1 + workers.length;
+  return configured;
 }
