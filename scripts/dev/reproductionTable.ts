@@ -8,6 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { PAPER_TABLE_IV_AVERAGE } from "../../src/experiment/paperTable.js";
 
 interface Cell {
   mean: number;
@@ -39,8 +40,7 @@ if (dir === undefined) {
   process.exit(2);
 }
 const s = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as Summary;
-const paperAverage = (s.paper as unknown as Record<string, Record<string, { mean: number }>>)
-  .Average;
+const paperAverage = PAPER_TABLE_IV_AVERAGE as Record<string, { mean: number } | null | undefined>;
 const pct = (x: number) => (100 * x).toFixed(2);
 const signed = (x: number) => (x >= 0 ? `+${x.toFixed(2)}` : `−${(-x).toFixed(2)}`);
 
