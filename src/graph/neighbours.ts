@@ -41,7 +41,12 @@ import {
   squaredRowNorms,
   type TwoPartNeighbours,
 } from "../linalg/kernels/distances.js";
-import { alongsideHelpers, type KernelHelper, kernelHelpers } from "../linalg/kernels/helper.js";
+import {
+  alongsideHelpers,
+  balancedBounds,
+  type KernelHelper,
+  kernelHelpers,
+} from "../linalg/kernels/helper.js";
 import { screenedNearestNeighbours } from "../linalg/kernels/screenedSearch.js";
 import { Matrix } from "../linalg/matrix.js";
 import { KdTree } from "./kdTree.js";
@@ -379,7 +384,7 @@ function treeSearchOnThreads(
 ): TwoPartNeighbours {
   const n = P.rows;
   const parts = 1 + helpers.length;
-  const bounds = Array.from({ length: parts + 1 }, (_, t) => Math.round((t * n) / parts));
+  const bounds = balancedBounds(n, parts, () => 1);
   const cancel = new Int32Array(new SharedArrayBuffer(4));
   const signal = options.signal;
   const classes = checkClassCodes("labelledNeighbours", codes, n);

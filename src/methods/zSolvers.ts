@@ -188,11 +188,10 @@ class OperatorZSolver implements ZSolver {
     productThreads: 1,
   };
   readonly warnings: string[] = [];
-  private readonly U: Matrix;
-  /** U^T, kept so that U^T V needs no transpose of the n x r factor per product. */
-  private readonly Ut: Matrix;
-  private readonly s2: Float64Array;
-  /** G V and Tr(G L G) with U and U^T resident in WebAssembly memory (gramOperator.ts). */
+  /**
+   * G V and Tr(G L G) from the thin SVD's U, U^T (kept so that U^T V needs no transpose
+   * per product) and S^2, resident in WebAssembly memory (gramOperator.ts).
+   */
   private readonly gram: GramOperator;
   private readonly alpha: number;
   private readonly recon: number;
@@ -220,10 +219,11 @@ class OperatorZSolver implements ZSolver {
   ) {
     const svd = trainingSvd(data);
     this.recon = recon;
-    this.U = svd.U;
-    this.Ut = data.cached("operator:Ut", () => svd.U.transpose());
-    this.s2 = Float64Array.from(svd.s, (v) => v * v);
-    this.gram = new GramOperator(this.U, this.Ut, this.s2);
+    this.gram = new GramOperator(
+      svd.U,
+      data.cached("operator:Ut", () => svd.U.transpose()),
+      Float64Array.from(svd.s, (v) => v * v),
+    );
     this.stats.productThreads = this.gram.threads;
     this.alpha = alpha;
     this.codes = codes;
@@ -232,11 +232,6 @@ class OperatorZSolver implements ZSolver {
     this.seed = seed;
     this.signal = signal;
     this.precondition = precondition;
-  }
-
-  /** G V = U S^2 U^T V. */
-  private gramApply(V: Matrix): Matrix {
-    return this.gram.apply(V);
   }
 
   graphTerm(S: CsrMatrix, L: CsrMatrix): ZGraph {
@@ -267,9 +262,9 @@ class OperatorZSolver implements ZSolver {
     if (theta === null) return null;
     if (this.woodbury === null) {
       this.woodbury = new ZWoodbury(
-        this.U,
-        this.Ut,
-        this.s2,
+        this.gram.U,
+        this.gram.Ut,
+        this.gram.s2,
         this.codes,
         this.c,
         this.alpha,
@@ -287,11 +282,11 @@ class OperatorZSolver implements ZSolver {
   }
 
   solve(beta: number, Dd: Float64Array, delta: number, graph: ZGraph | null): ZSolution {
-    const n = this.U.rows;
+    const n = this.gram.U.rows;
     const { codes, c, alpha, recon } = this;
     const apply = (V: Matrix): Matrix => {
       const b = V.cols;
-      const GV = this.gramApply(V);
+      const GV = this.gram.apply(V);
       const out = new Matrix(n, b);
       const o = out.data;
       const sums = classSums(V, codes, c);
@@ -304,7 +299,7 @@ class OperatorZSolver implements ZSolver {
         }
       }
       if (graph !== null && delta !== 0) {
-        const GLGV = this.gramApply(graph.L.multiplyMatrix(GV));
+        const GLGV = this.gram.apply(graph.L.multiplyMatrix(GV));
         for (let p = 0; p < o.length; p++) o[p] += delta * GLGV.data[p];
       }
       return out;
@@ -324,7 +319,7 @@ class OperatorZSolver implements ZSolver {
     // columns are always fresh seeded random vectors: an eigenvector the start block
     // misses entirely (e.g. one in the null space of G, which beta D pulls down) can
     // then still be found.
-    const start = this.block ?? this.U;
+    const start = this.block ?? this.gram.U;
     const initial = start.leadingColumns(Math.min(start.cols, this.k));
     const result = lobpcg(apply, n, this.k, {
       initial,
@@ -357,7 +352,7 @@ class OperatorZSolver implements ZSolver {
   }
 
   project(Q: Matrix): Matrix {
-    return this.gramApply(Q);
+    return this.gram.apply(Q);
   }
 
   release(): void {

@@ -147,3 +147,26 @@ export function evenRowBounds(rows: number, parts: number): number[] {
   bounds.push(rows);
   return bounds.filter((b, i) => i === 0 || b > bounds[i - 1]);
 }
+
+/**
+ * Boundaries 0 = b_0 <= ... <= b_parts = items splitting items 0..items-1 into
+ * contiguous runs of about equal total cost.
+ */
+export function balancedBounds(
+  items: number,
+  parts: number,
+  cost: (i: number) => number,
+): number[] {
+  let total = 0;
+  for (let i = 0; i < items; i++) total += cost(i);
+  const bounds = [0];
+  let sum = 0;
+  let i = 0;
+  for (let part = 1; part < parts; part++) {
+    const target = (total * part) / parts;
+    while (i < items && sum + cost(i) / 2 < target) sum += cost(i++);
+    bounds.push(i);
+  }
+  bounds.push(items);
+  return bounds;
+}

@@ -97,28 +97,49 @@ function serve(init: HelperInit): void {
     held.set(handle, { arena, ptr: ptrs[0], rows, cols, top: arena.mark() });
   };
 
+  /**
+   * C = A B^T in `arena` for A (m x p) already there at byte offset pa: B (n x p) from
+   * the staging buffer at bAt, C (m x n) written back at cAt (and first read from there
+   * when accumulating). Scratch above `release` is given back afterwards.
+   */
+  const multiply = (
+    arena: WasmArena,
+    pa: number,
+    m: number,
+    n: number,
+    p: number,
+    bAt: number,
+    cAt: number,
+    accumulate: boolean,
+    release: number,
+  ): void => {
+    if (staging === null) throw new Error("no staging buffer was sent.");
+    try {
+      const ptrs = arena.allocAll([n * p, m * n]);
+      if (ptrs === null) throw new Error("no room for the product in the helper's memory.");
+      const [pb, pc] = ptrs;
+      const f = arena.f64;
+      f.set(staging.subarray(bAt, bAt + n * p), pb >> 3);
+      const oc = pc >> 3;
+      if (accumulate) f.set(staging.subarray(cAt, cAt + m * n), oc);
+      else f.fill(0, oc, oc + m * n);
+      arena.kernels.gemm(m, n, p, pa, p, pb, p, pc, n);
+      staging.set(f.subarray(oc, oc + m * n), cAt);
+    } finally {
+      arena.release(release);
+    }
+  };
+
+  /** A held block times B: staging holds B (n x p), then C. */
   const gemm = (handle: number, n: number): void => {
     const h = held.get(handle);
     if (h === undefined) throw new Error(`no block is held under handle ${handle}.`);
-    if (staging === null) throw new Error("no staging buffer was sent.");
-    const { arena, rows: m, cols: p } = h;
-    const ptrs = arena.allocAll([n * p, m * n]);
-    if (ptrs === null) throw new Error("no room for the product in the helper's memory.");
-    try {
-      const [pb, pc] = ptrs;
-      const f = arena.f64;
-      f.set(staging.subarray(0, n * p), pb >> 3);
-      const oc = pc >> 3;
-      f.fill(0, oc, oc + m * n);
-      arena.kernels.gemm(m, n, p, h.ptr, p, pb, p, pc, n);
-      staging.set(f.subarray(oc, oc + m * n), n * p);
-    } finally {
-      arena.release(h.top);
-    }
+    multiply(h.arena, h.ptr, h.rows, n, h.cols, 0, n * h.cols, false, h.top);
   };
 
   /** The memory of one-off products (grows to the largest, then is reused). */
   let scratch: WasmArena | null = null;
+  /** A one-off product: staging holds A (m x p), B (n x p), then C. */
   const product = (m: number, n: number, p: number, accumulate: boolean): void => {
     if (staging === null) throw new Error("no staging buffer was sent.");
     scratch ??= privateArena();
@@ -126,24 +147,10 @@ function serve(init: HelperInit): void {
       throw new Error("WebAssembly SIMD is not available in the helper thread.");
     const arena = scratch;
     const mark = arena.mark();
-    const ptrs = arena.allocAll([m * p, n * p, m * n]);
+    const ptrs = arena.allocAll([m * p]);
     if (ptrs === null) throw new Error("no room for the product in the helper's memory.");
-    try {
-      const [pa, pb, pc] = ptrs;
-      const f = arena.f64;
-      f.set(staging.subarray(0, m * p + n * p), pa >> 3);
-      // B follows A in the staging buffer and in the arena (allocAll rounds sizes to
-      // 16 bytes: copy it on its own when A's size was rounded).
-      if (pb !== pa + m * p * 8) f.set(staging.subarray(m * p, m * p + n * p), pb >> 3);
-      const oc = pc >> 3;
-      const cAt = m * p + n * p;
-      if (accumulate) f.set(staging.subarray(cAt, cAt + m * n), oc);
-      else f.fill(0, oc, oc + m * n);
-      arena.kernels.gemm(m, n, p, pa, p, pb, p, pc, n);
-      staging.set(f.subarray(oc, oc + m * n), cAt);
-    } finally {
-      arena.release(mark);
-    }
+    arena.f64.set(staging.subarray(0, m * p), ptrs[0] >> 3);
+    multiply(arena, ptrs[0], m, n, p, m * p, m * p + n * p, accumulate, mark);
   };
 
   port.on("message", (request: HelperRequest) => {

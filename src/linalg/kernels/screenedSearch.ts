@@ -41,7 +41,7 @@ import {
   squaredRowNorms,
   type TwoPartNeighbours,
 } from "./distances.js";
-import { alongsideHelpers, type KernelHelper, kernelHelpers } from "./helper.js";
+import { alongsideHelpers, balancedBounds, type KernelHelper, kernelHelpers } from "./helper.js";
 import { privateArena, type WasmArena, wasmArena } from "./wasm/backend.js";
 
 /** Unit roundoff of single precision. */
@@ -100,11 +100,11 @@ export function screenedNearestNeighbours(
   const cancel = new Int32Array(new SharedArrayBuffer(4));
   const cancelled = () => aborted() || Atomics.load(cancel, 0) !== 0;
   const parts = 1 + helpers.length;
-  const blockBounds = costBounds(blocks, parts, (b) => {
+  const blockBounds = balancedBounds(blocks, parts, (b) => {
     const i1 = Math.min((b + 1) * step, n);
     return (i1 - b * step) * i1;
   });
-  const rowBounds = costBounds(n, parts, () => 1);
+  const rowBounds = balancedBounds(n, parts, () => 1);
   const screened = alongsideHelpers(
     helpers,
     "screen",
@@ -158,25 +158,6 @@ export function screenedNearestNeighbours(
  * precision copy) is a noticeable part of a search that takes well under a second.
  */
 export const SCREEN_HELPER_MIN_ENTRIES = 4_000_000;
-
-/**
- * Boundaries 0 = b_0 <= ... <= b_parts = items splitting items 0..items-1 into
- * contiguous runs of about equal total cost.
- */
-function costBounds(items: number, parts: number, cost: (i: number) => number): number[] {
-  let total = 0;
-  for (let i = 0; i < items; i++) total += cost(i);
-  const bounds = [0];
-  let sum = 0;
-  let i = 0;
-  for (let part = 1; part < parts; part++) {
-    const target = (total * part) / parts;
-    while (i < items && sum + cost(i) / 2 < target) sum += cost(i++);
-    bounds.push(i);
-  }
-  bounds.push(items);
-  return bounds;
-}
 
 /** What a helper gets for its blocks of the screen (see screenBlocks). */
 export interface ScreenTaskInput {
