@@ -6,7 +6,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Random } from "../../src/core/rng.js";
 import { labelledNeighbours } from "../../src/graph/neighbours.js";
 import type { TwoPartNeighbours } from "../../src/linalg/kernels/distances.js";
-import { gemmABtRaw, threadsWorthIt } from "../../src/linalg/kernels/gemm.js";
+import {
+  gemmABtLowerBlocks,
+  gemmABtRaw,
+  lowerStripBounds,
+  threadsWorthIt,
+} from "../../src/linalg/kernels/gemm.js";
 import { kernelHelpers, setKernelHelpers } from "../../src/linalg/kernels/helper.js";
 import {
   kernelThreads,
@@ -168,6 +173,82 @@ describe("kernel helper threads", () => {
       for (let t = 0; t < 3; t++) expect(firstDifference(got[t].data, want[t].data)).toBe(-1);
     }
     setKernelThreads(1);
+  });
+
+  it("split the lower blocks of a symmetric product and give one thread's bits", () => {
+    // n x n x p / 2 above the threads' threshold; odd and even n, one n not a multiple of 4
+    // (the kernel's edge columns), lda > p; the entries above the blocks stay untouched.
+    const cases = [
+      { n: 130, p: 11900, shared: true },
+      { n: 257, p: 3100, shared: false },
+      { n: 322, p: 2000, shared: true },
+    ];
+    for (const { n, p, shared } of cases) {
+      const A = randomMatrix(n, p + 3, n);
+      const B = shared ? A : randomMatrix(n, p + 3, n + 1);
+      const run = () => {
+        const C = new Matrix(n, n + 2);
+        C.data.fill(-7.5);
+        gemmABtLowerBlocks(n, p, A.data, p + 3, B.data, p + 3, C.data, n + 2);
+        return C;
+      };
+      setKernelThreads(1);
+      const want = run();
+      // The blocks were written, and only they.
+      expect(want.data[(n - 1) * (n + 2)]).not.toBe(-7.5);
+      expect(want.data[n]).toBe(-7.5);
+      expect(want.data[1 * (n + 2) + 64]).toBe(-7.5);
+      for (const threads of [2, 3]) {
+        setKernelThreads(threads);
+        const sessions = kernelHelpers();
+        let products = 0;
+        setKernelHelpers(() =>
+          sessions.map(
+            (h) =>
+              new Proxy(h, {
+                get(target, key) {
+                  const value = Reflect.get(target, key) as unknown;
+                  if (typeof value !== "function") return value;
+                  if (key === "startProduct") {
+                    return (...args: unknown[]) => {
+                      products++;
+                      return (value as (...a: unknown[]) => unknown).apply(target, args);
+                    };
+                  }
+                  return (value as (...a: unknown[]) => unknown).bind(target);
+                },
+              }),
+          ),
+        );
+        const got = run();
+        expect(products).toBe(lowerStripBounds(n, threads, 64).length - 2);
+        expect(products).toBeGreaterThan(0);
+        expect(firstDifference(got.data, want.data)).toBe(-1);
+      }
+    }
+    setKernelThreads(1);
+  });
+
+  it("bound the strips of the lower blocks at block multiples with about equal work", () => {
+    for (const [n, parts] of [
+      [794, 2],
+      [794, 3],
+      [2000, 8],
+      [130, 2],
+    ] as const) {
+      const a = lowerStripBounds(n, parts, 64);
+      expect(a[0]).toBe(0);
+      expect(a[a.length - 1]).toBe(n);
+      for (let h = 1; h < a.length; h++) expect(a[h]).toBeGreaterThan(a[h - 1]);
+      for (let h = 1; h + 1 < a.length; h++) expect(a[h] % 64).toBe(0);
+      const work = [(a[1] * a[1]) / 2];
+      for (let h = 1; h + 1 < a.length; h++) work.push((a[h + 1] - a[h]) * a[h + 1]);
+      const total = (n * n) / 2;
+      // Every part within a block row's work of an even share (rounding to blocks).
+      for (const w of work) expect(Math.abs(w - total / work.length)).toBeLessThan(64 * n * 1.01);
+    }
+    expect(lowerStripBounds(100, 2, 64)).toEqual([0, 64, 100]);
+    expect(lowerStripBounds(60, 4, 64)).toEqual([0, 60]);
   });
 
   it("start the helper workers only when a computation first asks for them", () => {

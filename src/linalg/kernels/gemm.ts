@@ -533,23 +533,61 @@ export function gemmABtLowerBlocks(
       const f = arena.f64;
       const oc = pc >> 3;
       f.fill(0, oc, oc + n * n);
-      for (let i0 = 0; i0 < n; i0 += block) {
-        const mi = Math.min(block, n - i0);
-        for (let j0 = 0; j0 <= i0; j0 += block) {
-          const nj = Math.min(block, n - j0);
-          arena.kernels.gemm(
-            mi,
-            nj,
-            p,
-            pa + i0 * p * 8,
-            p,
-            pb + j0 * p * 8,
-            p,
-            pc + (i0 * n + j0) * 8,
-            n,
-          );
+      // The block rows [i0, i1) on this thread, block by block on and below the diagonal.
+      const blockRows = (i0: number, i1: number) => {
+        for (; i0 < i1; i0 += block) {
+          const mi = Math.min(block, n - i0);
+          for (let j0 = 0; j0 <= i0; j0 += block) {
+            const nj = Math.min(block, n - j0);
+            arena.kernels.gemm(
+              mi,
+              nj,
+              p,
+              pa + i0 * p * 8,
+              p,
+              pb + j0 * p * 8,
+              p,
+              pc + (i0 * n + j0) * 8,
+              n,
+            );
+          }
+        }
+      };
+      const helpers = lowerStripsWorthIt(n, p, block) ? kernelHelpers() : [];
+      const bounds = helpers.length > 0 ? lowerStripBounds(n, 1 + helpers.length, block) : [0, n];
+      // Strips 1.. on the helpers (helper h - 1 takes rows [bounds[h], bounds[h + 1]) of
+      // C's columns [0, bounds[h + 1])), strip 0 here.
+      const started: boolean[] = [];
+      for (let h = 1; h + 1 < bounds.length; h++) {
+        const r0 = bounds[h];
+        const r1 = bounds[h + 1];
+        try {
+          helpers[h - 1].startProduct(r1 - r0, r1, p, A.subarray(r0 * lda), lda, B, ldb, null, r1);
+          started.push(true);
+        } catch {
+          started.push(false);
         }
       }
+      blockRows(0, bounds[1]);
+      for (let h = 1; h + 1 < bounds.length; h++) {
+        const r0 = bounds[h];
+        const r1 = bounds[h + 1];
+        let done = false;
+        if (started[h - 1]) {
+          try {
+            const strip = new Float64Array((r1 - r0) * r1);
+            helpers[h - 1].finishProduct(strip, r1);
+            for (let i = r0; i < r1; i++) {
+              f.set(strip.subarray((i - r0) * r1, (i - r0 + 1) * r1), oc + i * n);
+            }
+            done = true;
+          } catch {
+            // Computed here below.
+          }
+        }
+        if (!done) blockRows(r0, r1);
+      }
+      for (const h of helpers) h.release();
       for (let i = 0; i < n; i++) {
         const width = Math.min(n, (Math.floor(i / block) + 1) * block);
         C.set(f.subarray(oc + i * n, oc + i * n + width), i * ldc);
@@ -576,6 +614,62 @@ export function gemmABtLowerBlocks(
       );
     }
   }
+}
+
+/**
+ * Whether gemmABtLowerBlocks splits its block rows over the kernel helpers: enough
+ * work (half of n x n x p) to hide the requests, at least two block rows, and operands
+ * small enough that a helper's copy of B's rows (up to n x p) stays modest, since a
+ * WebAssembly memory never shrinks (the n-long Gram matrix of a thin SVD, d x d from
+ * n x d, stays on one thread: its copy would be the whole data).
+ */
+function lowerStripsWorthIt(n: number, p: number, block: number): boolean {
+  return (
+    block % 4 === 0 &&
+    n >= 2 * block &&
+    (n * n * p) / 2 >= THREADS_MIN_WORK &&
+    n * p <= LOWER_STRIPS_MAX_COPY
+  );
+}
+
+/** At most this many elements of B (64 MiB) copied for a helper's strip. */
+const LOWER_STRIPS_MAX_COPY = 2 ** 23;
+
+/**
+ * Bounds 0 = a_0 < a_1 < ... < a_P = n of the block rows of gemmABtLowerBlocks for P
+ * threads, multiples of `block` except n. Part 0 is computed block by block on and
+ * below the diagonal (work a_1^2 / 2); part h >= 1 is a helper's single product of
+ * rows [a_h, a_h+1) with columns [0, a_h+1) (work (a_h+1 - a_h) a_h+1: it also computes
+ * the blocks above the diagonal within its rows, which are dropped, so that it is one
+ * request). The bounds make the parts' work about equal. Each entry kept is summed by
+ * the same kernel over the same panels as block by block: the kernel's 2 x 4 tiles and
+ * edge cases fall on the same rows and columns, since every strip starts at a
+ * multiple of the block (itself a multiple of 4) and ends at one or at n.
+ */
+export function lowerStripBounds(n: number, parts: number, block: number): number[] {
+  // Given a work w per part, the bounds from the top: a_h = a_h+1 - w / a_h+1.
+  const fromTop = (w: number): number[] => {
+    const a = new Array<number>(parts + 1).fill(0);
+    a[parts] = n;
+    for (let h = parts - 1; h >= 1; h--) a[h] = Math.max(0, a[h + 1] - w / a[h + 1]);
+    return a;
+  };
+  let lo = 0;
+  let hi = (n * n) / 2;
+  for (let it = 0; it < 60; it++) {
+    const w = 0.5 * (lo + hi);
+    const a1 = fromTop(w)[1];
+    if ((a1 * a1) / 2 > w) lo = w;
+    else hi = w;
+  }
+  const raw = fromTop(0.5 * (lo + hi));
+  const out = [0];
+  for (let h = 1; h < parts; h++) {
+    const a = Math.round(raw[h] / block) * block;
+    if (a > out[out.length - 1] && a < n) out.push(a);
+  }
+  out.push(n);
+  return out;
 }
 
 /**
