@@ -226,7 +226,7 @@ function chosenNames(
   if (!Array.isArray(requested) || requested.length === 0) {
     throw new ValidationError(
       argument,
-      `The '${argument}' option needs at least one ${what} name; ${listing}.`,
+      `The '${argument}' option must be a non-empty list of ${what} names; ${listing}.`,
     );
   }
   const key = (name: string) => (argument === "methods" ? normalizeMethodName(name) : name);

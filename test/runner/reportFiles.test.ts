@@ -277,7 +277,7 @@ describe("writeRunReports of part of a run (methods, datasets, to)", () => {
     );
     const empty = await rejection(writeRunReports(run, { methods: [], to }));
     expect(empty.argument).toBe("methods");
-    expect(empty.message).toMatch(/needs at least one method name/);
+    expect(empty.message).toMatch(/must be a non-empty list of method names/);
     expect(existsSync(to)).toBe(false);
 
     // Without settings.json the run's names are those of its results.
