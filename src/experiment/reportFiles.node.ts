@@ -203,7 +203,7 @@ export async function rebuildPlan(
   }
 }
 
-/** The methods and data sets a report is restricted to (null: all of the run). */
+/** The methods and data sets a report is restricted to (each absent: all of the run's). */
 interface ReportSubset {
   readonly methods?: readonly string[];
   readonly datasets?: readonly string[];
