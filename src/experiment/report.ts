@@ -70,6 +70,11 @@ export interface Completeness {
   readonly done: number;
   /** cells[dataset][method], for every (dataset, method) with planned fits. */
   readonly cells: Readonly<Record<string, Readonly<Record<string, CellCompleteness>>>>;
+  /**
+   * The counts cover only some of the run's methods or data sets (`report --methods`
+   * / `--datasets`), so the texts say so rather than speak of the whole run.
+   */
+  readonly subset?: boolean;
 }
 
 /**
@@ -337,11 +342,12 @@ export function isIncompleteRun(summary: ResultsSummary): boolean {
   return c !== null && typeof c !== "string" && c.done < c.planned;
 }
 
-/** "972 of 12345 planned fits done (7.9 %)". */
+/** "972 of 12345 planned fits done (7.9 %)", "... fits of these methods and data sets done ...". */
 export function completenessText(c: Completeness): string {
   const share = c.planned === 0 ? 100 : (100 * c.done) / c.planned;
   const shown = c.done < c.planned ? Math.min(share, 99.9).toFixed(1) : "100";
-  return `${c.done} of ${c.planned} planned fits done (${shown} %)`;
+  const of = c.subset === true ? " of these methods and data sets" : "";
+  return `${c.done} of ${c.planned} planned fits${of} done (${shown} %)`;
 }
 
 /** A method's column title: the paper's spelling where known. */
@@ -571,6 +577,8 @@ export type SummaryCompleteness =
       readonly status: "complete" | "incomplete";
       readonly fitsDone: number;
       readonly fitsPlanned: number;
+      /** Present (true) when the counts cover only the report's methods and data sets. */
+      readonly subset?: true;
       /** Per dataset and method, for the incomplete cells only. */
       readonly incompleteCells: Readonly<
         Record<string, Readonly<Record<string, CellCompleteness>>>
@@ -594,6 +602,7 @@ function summaryCompleteness(summary: ResultsSummary): SummaryCompleteness | und
     status: c.done < c.planned ? "incomplete" : "complete",
     fitsDone: c.done,
     fitsPlanned: c.planned,
+    ...(c.subset === true ? { subset: true as const } : {}),
     incompleteCells,
   };
 }

@@ -16,12 +16,12 @@
  * is reported as such (report.ts). Bad lines in results.jsonl are an error naming
  * file and line, with the way out (`experiment ... --repair`).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { SdspcaanError, ValidationError } from "../core/errors.js";
 import type { Label } from "../core/validate.js";
 import { type LoadOptions, openDataset } from "../io/load.js";
-import { createMethod, methodDescriptor } from "../methods/registry.js";
+import { createMethod, methodDescriptor, normalizeMethodName } from "../methods/registry.js";
 import { type BcaAtK, bcaVersusKFigure } from "../plot/bcaVersusK.js";
 import { embeddingScatter, type SplitName } from "../plot/embedding.js";
 import { type VegaLiteSpec, writeFigure } from "../plot/render.js";
@@ -86,6 +86,20 @@ export interface RunReportOptions {
   readonly embeddingDataset?: string;
   /** Reference method of the per-data-set tests in statistics.md (default SDSPCAAN). */
   readonly baselineMethod?: string;
+  /**
+   * Report only these methods (names as `experiment` takes them, in any case): the
+   * tables, statistics, figures and completeness cover them alone. Needs `to`.
+   */
+  readonly methods?: readonly string[];
+  /** Report only these data sets (names as in settings.json), as `methods`. Needs `to`. */
+  readonly datasets?: readonly string[];
+  /**
+   * Folder the report files go to (created when missing), default the results
+   * directory. A report of some methods or data sets needs it, so that it does not
+   * replace the run's own report by accident; giving the results directory itself
+   * replaces it on purpose.
+   */
+  readonly to?: string;
 }
 
 /** What `writeRunReports` wrote. */
@@ -189,12 +203,58 @@ export async function rebuildPlan(
   }
 }
 
+/** The methods and data sets a report is restricted to (each absent: all of the run's). */
+interface ReportSubset {
+  readonly methods?: readonly string[];
+  readonly datasets?: readonly string[];
+}
+
+/**
+ * The run's names that `requested` names (methods compared as `experiment` normalises
+ * them, data sets exactly), or null when nothing was requested. An empty list or a
+ * name the run lacks is an error naming the option and listing the run's names.
+ */
+function chosenNames(
+  argument: "methods" | "datasets",
+  requested: readonly string[] | undefined,
+  known: readonly string[],
+  where: string,
+): Set<string> | null {
+  if (requested === undefined) return null;
+  const what = argument === "methods" ? "method" : "data set";
+  const listing = `${where} has ${known.join(", ")}`;
+  if (!Array.isArray(requested) || requested.length === 0) {
+    throw new ValidationError(
+      argument,
+      `The '${argument}' option must be a non-empty list of ${what} names; ${listing}.`,
+    );
+  }
+  const key = (name: string) => (argument === "methods" ? normalizeMethodName(name) : name);
+  const chosen = new Set<string>();
+  const unknown: unknown[] = [];
+  for (const name of requested) {
+    const found = typeof name === "string" ? known.find((k) => key(k) === key(name)) : undefined;
+    if (found === undefined) unknown.push(name);
+    else chosen.add(found);
+  }
+  if (unknown.length > 0) {
+    const names = unknown.map((n) => JSON.stringify(n)).join(", ");
+    throw new ValidationError(
+      argument,
+      `The '${argument}' option names ${names}, not ${unknown.length === 1 ? `a ${what}` : `${what}s`} of this run; ${listing}.`,
+    );
+  }
+  return chosen;
+}
+
 /** The lines of a results directory that the report uses, and what it found out about the rest. */
 interface ReportLines {
   readonly records: FitRecord[];
   readonly skipped: SkippedFit[];
   readonly completeness: Completeness | string;
   readonly notes: string[];
+  /** Whether `subset` left out some of the run's methods or data sets. */
+  readonly partial: boolean;
 }
 
 /**
@@ -202,14 +262,31 @@ interface ReportLines {
  * with a plan, a line is used when its fit is planned and its fingerprint (for a
  * line without one: the planned one, as settings.json made it) is the planned
  * one. Lines of planned fits made with other settings are left out, and said so.
+ * Only the lines and planned fits of `subset` count.
  */
 async function reportLines(
   dir: string,
   settings: RunSettings | null,
   loaded: Map<string, UnitDataset>,
+  subset: ReportSubset,
 ): Promise<ReportLines> {
   const scanned = scanRunResults(dir);
   const where = scanned.files.length === 1 ? scanned.files[0] : describeFiles(scanned.files);
+  // The run's names: settings.json's, else (no plan to say) those of its results.
+  const runMethods = settings
+    ? settings.methods
+    : [...new Set(scanned.entries.map((e) => e.line.method))];
+  const runDatasets = settings
+    ? settings.datasets.map((d) => d.name)
+    : [...new Set(scanned.entries.map((e) => e.line.dataset))];
+  const source = settings ? "its settings.json" : where;
+  const methods = chosenNames("methods", subset.methods, runMethods, source);
+  const datasets = chosenNames("datasets", subset.datasets, runDatasets, source);
+  const inSubset = (r: { method: string; dataset: string }) =>
+    (methods?.has(r.method) ?? true) && (datasets?.has(r.dataset) ?? true);
+  const partial =
+    (methods !== null && methods.size < runMethods.length) ||
+    (datasets !== null && datasets.size < runDatasets.length);
   const plan =
     settings === null
       ? "there is no settings.json to say what was planned."
@@ -218,12 +295,19 @@ async function reportLines(
   const effective = (e: ResultEntry) =>
     e.line.fingerprint ?? planned?.get(fitKey(e.line)) ?? "settings.json";
   const entries = mergeRunEntries(
-    scanned.entries,
+    scanned.entries.filter((e) => inSubset(e.line)),
     // Without a plan, lines of one fit cannot be told apart by their settings: any two disagree.
     planned === null ? (e) => fitKey(e.line) : (e) => `${fitKey(e.line)}|${effective(e)}`,
   );
   const notes: string[] = [];
   if (scanned.files.length > 1) notes.push(`Merged ${where}.`);
+  if (partial) {
+    const list = (chosen: Set<string> | null, all: readonly string[]) =>
+      all.filter((n) => chosen?.has(n) ?? true).join(", ");
+    notes.push(
+      `Report of part of the run: methods ${list(methods, runMethods)}; data sets ${list(datasets, runDatasets)}.`,
+    );
+  }
   const used: ResultEntry[] = [];
   if (planned === null) {
     const inRun = onGrid(settings);
@@ -254,14 +338,17 @@ async function reportLines(
     notes.push(`Completeness unknown: ${plan}`);
   } else {
     const done = new Set(used.map((e) => fitKey(e.line)));
-    completeness = completenessOf(plannedFits(plan, settings as RunSettings), done);
+    const fits = [...plannedFits(plan, settings as RunSettings)].filter(inSubset);
+    completeness = { ...completenessOf(fits, done), ...(partial ? { subset: true } : {}) };
     notes.push(
       completeness.done < completeness.planned
         ? `Incomplete run: ${completenessText(completeness)}; cells marked † are not final.`
-        : `Complete run: all ${completeness.planned} planned fits are done.`,
+        : partial
+          ? `Complete for these methods and data sets: all ${completeness.planned} planned fits are done.`
+          : `Complete run: all ${completeness.planned} planned fits are done.`,
     );
   }
-  return { records, skipped, completeness, notes };
+  return { records, skipped, completeness, notes, partial };
 }
 
 /** Every planned fit of a plan, as fit identities. */
@@ -277,27 +364,88 @@ function* plannedFits(
   }
 }
 
+/** Whether two paths name the same folder (through symbolic links when both exist). */
+function samePlace(a: string, b: string): boolean {
+  if (existsSync(a) && existsSync(b)) return realpathSync(a) === realpathSync(b);
+  return resolve(a) === resolve(b);
+}
+
+/**
+ * Where the report files of `dir` go: `options.to`, else `dir`. A report of some
+ * methods or data sets must name its folder, and a folder holding another run's
+ * results or settings is refused, so that neither run's own report is replaced by
+ * accident.
+ */
+function reportTarget(dir: string, options: RunReportOptions): string {
+  const filtered = options.methods !== undefined || options.datasets !== undefined;
+  const to = options.to;
+  if (to === undefined) {
+    if (filtered) {
+      throw new ValidationError(
+        "to",
+        `A report of some methods or data sets ('methods' / 'datasets') needs 'to', the folder it goes to, so that it does not replace the report of the whole run in ${dir}; give ${dir} itself as 'to' to replace that report on purpose.`,
+      );
+    }
+    return dir;
+  }
+  if (typeof to !== "string" || to.trim() === "") {
+    throw new ValidationError(
+      "to",
+      `The 'to' option must name a folder. Got ${JSON.stringify(to)} instead.`,
+    );
+  }
+  if (existsSync(to) && !statSync(to).isDirectory()) {
+    throw new ValidationError("to", `The 'to' option must name a folder, but ${to} is a file.`);
+  }
+  if (!samePlace(to, dir)) {
+    const other = resultsPaths(to);
+    const held = [other.results, other.settings].find((p) => existsSync(p));
+    if (held !== undefined) {
+      throw new ValidationError(
+        "to",
+        `The 'to' folder ${to} holds another run (${held}); its report would be replaced by this one. Choose a new folder.`,
+      );
+    }
+  }
+  return to;
+}
+
 /**
  * Rebuilds table.md, table.csv, summary.json and the figures of a results
- * directory. Throws a ValidationError when the directory holds no fit record, and
- * a DataFormatError naming file and line for a bad line in results.jsonl.
+ * directory, into `options.to` when given, of the chosen methods and data sets only
+ * when given. Throws a ValidationError when the directory (or the subset) holds no
+ * fit record, and a DataFormatError naming file and line for a bad line in
+ * results.jsonl.
  */
 export async function writeRunReports(
   dir: string,
   options: RunReportOptions = {},
 ): Promise<RunReport> {
+  const target = reportTarget(dir, options);
   const paths = resultsPaths(dir);
   const settings = readRunSettings(dir);
   const loaded = new Map(options.data ?? []);
-  const { records, skipped, completeness, notes } = await reportLines(dir, settings, loaded);
+  const { records, skipped, completeness, notes, partial } = await reportLines(
+    dir,
+    settings,
+    loaded,
+    options,
+  );
   if (records.length === 0) {
     const why =
       skipped.length > 0
         ? ` Every configuration was refused, e.g. ${skipped[0].method} on ${skipped[0].dataset}: ${skipped[0].reason}`
-        : ` Run 'sdspcaan experiment --out ${dir}' first.`;
+        : partial
+          ? ""
+          : ` Run 'sdspcaan experiment --out ${dir}' first.`;
     throw new ValidationError(
-      "out",
-      `${paths.results} holds no finished fit, so there is nothing to report.${why}`,
+      partial ? (options.methods !== undefined ? "methods" : "datasets") : "out",
+      `${paths.results} holds no finished fit${partial ? " of the chosen methods and data sets" : ""}, so there is nothing to report.${why}`,
+    );
+  }
+  if (partial && samePlace(target, dir)) {
+    notes.push(
+      `The report files in ${dir} now cover only part of the run; 'sdspcaan report --out ${dir}' rebuilds the report of the whole run.`,
     );
   }
   const incomplete = typeof completeness !== "string" && completeness.done < completeness.planned;
@@ -330,18 +478,18 @@ export async function writeRunReports(
   });
   const files: string[] = [];
   const write = (name: string, text: string) => {
-    const p = join(dir, name);
+    const p = join(target, name);
     writeFileSync(p, text);
     files.push(p);
   };
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(target, { recursive: true });
   write("table.md", tableMd);
   write("table.csv", tableCsv);
   write("summary.json", `${JSON.stringify(summary, null, 2)}\n`);
 
   const warnings: string[] = [];
   if (options.figures !== false) {
-    const figDir = join(dir, "figures");
+    const figDir = join(target, "figures");
     const tryFigure = async (what: string, make: () => Promise<string[] | null>) => {
       try {
         const written = await make();
@@ -380,7 +528,7 @@ export async function writeRunReports(
       return [w.svg, w.png];
     });
   }
-  const stats = await writeStatisticsFiles(dir, statistics, options.figures !== false);
+  const stats = await writeStatisticsFiles(target, statistics, options.figures !== false);
   files.push(...stats.files);
   warnings.push(...stats.warnings);
   return {

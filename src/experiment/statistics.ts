@@ -431,7 +431,7 @@ export function statisticsMarkdown(stats: MethodStatistics, figure?: string): st
         ? "chosen with --baseline-method"
         : stats.baselineChosenBy === "default"
           ? "the paper's method; another can be chosen with --baseline-method"
-          : "SDSPCAAN did not run; the method with the best Average row, another can be chosen with --baseline-method";
+          : "SDSPCAAN is not in this report; the method with the best Average row, another can be chosen with --baseline-method";
     lines.push(`## Per data set: Wilcoxon signed-rank test against ${ref}`, "");
     lines.push(
       `Two-sided p-values of the Wilcoxon signed-rank test of each method against ${ref} (${why}) on the per-repeat test BCA, paired by repeat. ` +

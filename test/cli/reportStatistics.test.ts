@@ -39,4 +39,54 @@ describe("sdspcaan report: statistics", () => {
     );
     expect(read()).toBe(before);
   });
+
+  it("reports part of the run into --to, leaving the run's report alone", async () => {
+    const own = join(dir, "table.md");
+    const read = () => (existsSync(own) ? readFileSync(own, "utf8") : null);
+    const before = read();
+    const to = join(dir, "..", "baseline-pca");
+    const r = await cli([
+      "report",
+      "--out",
+      dir,
+      "--methods",
+      "baseline,PCA",
+      "--to",
+      to,
+      "--no-figures",
+    ]);
+    expect(r.code).toBe(0);
+    const md = readFileSync(join(to, "table.md"), "utf8");
+    expect(md).toBe(`${r.stdout.trimEnd()}\n`);
+    expect(md).toContain("| Dataset | Baseline | PCA |\n");
+    // Without LDA, Epsilon (where LDA has no results) enters the ranks: PCA is first on
+    // Alpha, Beta, Delta and Epsilon and ties with Baseline on Gamma, so 5.5 / 5 and 9.5 / 5.
+    expect(r.stderr).toContain("Average ranks over 5 data sets: PCA 1.10, Baseline 1.90.");
+    expect(r.stderr).toContain(
+      "Report of part of the run: methods baseline, pca; data sets Alpha, Beta, Gamma, Delta, Epsilon.",
+    );
+    expect(read()).toBe(before);
+  });
+
+  it("refuses a part without --to and names the run lacks, in one line", async () => {
+    const to = join(dir, "..", "refused");
+    const cases: Array<[string[], RegExp]> = [
+      [["--methods", "pca"], /needs 'to', the folder it goes to/],
+      [
+        ["--methods", "pca,slnp", "--to", to],
+        /The 'methods' option names "slnp", not a method of this run; .*results\.jsonl has baseline, pca, sdspcaan, lda\./,
+      ],
+      [
+        ["--datasets", ",", "--to", to],
+        /The 'datasets' option must be a non-empty list of data set names/,
+      ],
+    ];
+    for (const [args, pattern] of cases) {
+      const r = await cli(["report", "--out", dir, "--no-figures", ...args]);
+      expect(r.code).toBe(1);
+      expect(lines(r.stderr)).toHaveLength(1);
+      expect(r.stderr).toMatch(pattern);
+    }
+    expect(existsSync(to)).toBe(false);
+  });
 });

@@ -134,7 +134,7 @@ describe("the reference method", () => {
     // LDA lacks Epsilon, so it has no Average; PCA's is the best of the rest.
     expect(s.baseline).toBe("pca");
     expect(s.baselineChosenBy).toBe("best-average");
-    expect(statisticsMarkdown(s)).toContain("SDSPCAAN did not run");
+    expect(statisticsMarkdown(s)).toContain("SDSPCAAN is not in this report");
   });
 });
 

@@ -2,24 +2,29 @@
  * `sdspcaan report --out DIR`: rebuilds table.md, table.csv, summary.json, statistics.md and the
  * figures of a results directory from its results.jsonl (e.g. after an
  * interrupted run, or with --compare-paper). It says how complete the run is: an
- * unfinished run's table marks the cells that miss planned fits.
+ * unfinished run's table marks the cells that miss planned fits. `--methods` and
+ * `--datasets` report part of the run, into the folder `--to` names.
  */
 import type { Command } from "commander";
 import { writeRunReports } from "../../experiment/reportFiles.node.js";
-import { note, oneLineErrors, out } from "./shared.js";
+import { checkOutputDirectory } from "../outputs.js";
+import { note, oneLineErrors, out, parseList } from "./shared.js";
 
 interface ReportFlags {
   out: string;
   comparePaper?: boolean;
   figures?: boolean;
   baselineMethod?: string;
+  methods?: string;
+  datasets?: string;
+  to?: string;
 }
 
 export function registerReportCommand(program: Command): void {
   const cmd = program
     .command("report")
     .description(
-      "Rebuild table.md, table.csv, summary.json, statistics.md and the figures of a results directory from its results.jsonl, and print the table. An unfinished run is reported as such: a completeness line, and † on the cells that miss planned fits.",
+      "Rebuild table.md, table.csv, summary.json, statistics.md and the figures of a results directory from its results.jsonl, and print the table. An unfinished run is reported as such: a completeness line, and † on the cells that miss planned fits. With --methods or --datasets only those enter the report (tables, statistics, figures, completeness), which goes to the folder --to names: a report of part of the run never replaces the run's own report unless --to names the results directory itself.",
     )
     .requiredOption("--out <dir>", "the results directory of an experiment")
     .option("--compare-paper", "show the paper's Table IV values and our differences")
@@ -28,11 +33,29 @@ export function registerReportCommand(program: Command): void {
       "--baseline-method <name>",
       "the method the others are tested against per data set in statistics.md (default sdspcaan when it ran, else the best Average)",
     )
+    .option(
+      "--methods <list>",
+      "report only these methods (comma-separated, as experiment --methods takes them); needs --to",
+    )
+    .option(
+      "--datasets <list>",
+      "report only these data sets (comma-separated, names as in settings.json); needs --to",
+    )
+    .option(
+      "--to <dir>",
+      "write the report files into <dir> (created when missing) instead of the results directory",
+    )
     .action(async (flags: ReportFlags) => {
+      if (flags.to !== undefined) checkOutputDirectory("--to", flags.to);
+      const methods = parseList(flags.methods);
+      const datasets = parseList(flags.datasets);
       const report = await writeRunReports(flags.out, {
         comparePaper: flags.comparePaper === true,
         figures: flags.figures !== false,
         ...(flags.baselineMethod !== undefined ? { baselineMethod: flags.baselineMethod } : {}),
+        ...(methods !== undefined ? { methods } : {}),
+        ...(datasets !== undefined ? { datasets } : {}),
+        ...(flags.to !== undefined ? { to: flags.to } : {}),
       });
       for (const n of report.notes) note(n);
       for (const w of report.warnings) note(`warning: no figure for ${w}`);
