@@ -28,6 +28,34 @@ afterAll(() => {
   setKernelThreads(1);
 });
 
+/**
+ * Wraps the current kernel helpers so that their products are counted (so that a test
+ * cannot compare one thread with itself): the count is in the returned object.
+ */
+function countHelperProducts(): { products: number } {
+  const counted = { products: 0 };
+  const sessions = kernelHelpers();
+  setKernelHelpers(() =>
+    sessions.map(
+      (h) =>
+        new Proxy(h, {
+          get(target, key) {
+            const value = Reflect.get(target, key) as unknown;
+            if (typeof value !== "function") return value;
+            if (key === "startProduct") {
+              return (...args: unknown[]) => {
+                counted.products++;
+                return (value as (...a: unknown[]) => unknown).apply(target, args);
+              };
+            }
+            return (value as (...a: unknown[]) => unknown).bind(target);
+          },
+        }),
+    ),
+  );
+  return counted;
+}
+
 describe("kernel helper threads", () => {
   it("split the products by rows and give one thread's bits, for 2 and 3 threads", () => {
     for (const threads of [2, 3]) {
@@ -147,29 +175,9 @@ describe("kernel helper threads", () => {
     const want = [run(false), run(true), sameA()];
     for (const threads of [2, 3]) {
       setKernelThreads(threads);
-      // Count the helpers' products, so that one thread cannot be compared with itself.
-      const sessions = kernelHelpers();
-      let products = 0;
-      setKernelHelpers(() =>
-        sessions.map(
-          (h) =>
-            new Proxy(h, {
-              get(target, key) {
-                const value = Reflect.get(target, key) as unknown;
-                if (typeof value !== "function") return value;
-                if (key === "startProduct") {
-                  return (...args: unknown[]) => {
-                    products++;
-                    return (value as (...a: unknown[]) => unknown).apply(target, args);
-                  };
-                }
-                return (value as (...a: unknown[]) => unknown).bind(target);
-              },
-            }),
-        ),
-      );
+      const counted = countHelperProducts();
       const got = [run(false), run(true), sameA()];
-      expect(products).toBe(3 * (threads - 1));
+      expect(counted.products).toBe(3 * (threads - 1));
       for (let t = 0; t < 3; t++) expect(firstDifference(got[t].data, want[t].data)).toBe(-1);
     }
     setKernelThreads(1);
@@ -200,29 +208,10 @@ describe("kernel helper threads", () => {
       expect(want.data[1 * (n + 2) + 64]).toBe(-7.5);
       for (const threads of [2, 3]) {
         setKernelThreads(threads);
-        const sessions = kernelHelpers();
-        let products = 0;
-        setKernelHelpers(() =>
-          sessions.map(
-            (h) =>
-              new Proxy(h, {
-                get(target, key) {
-                  const value = Reflect.get(target, key) as unknown;
-                  if (typeof value !== "function") return value;
-                  if (key === "startProduct") {
-                    return (...args: unknown[]) => {
-                      products++;
-                      return (value as (...a: unknown[]) => unknown).apply(target, args);
-                    };
-                  }
-                  return (value as (...a: unknown[]) => unknown).bind(target);
-                },
-              }),
-          ),
-        );
+        const counted = countHelperProducts();
         const got = run();
-        expect(products).toBe(lowerStripBounds(n, threads, 64).length - 2);
-        expect(products).toBeGreaterThan(0);
+        expect(counted.products).toBe(lowerStripBounds(n, threads, 64).length - 2);
+        expect(counted.products).toBeGreaterThan(0);
         expect(firstDifference(got.data, want.data)).toBe(-1);
       }
     }
