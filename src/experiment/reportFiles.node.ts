@@ -65,6 +65,7 @@ import {
   describeFiles,
   mergeRunEntries,
   type RunResultEntry,
+  runResultsFiles,
   scanRunResults,
 } from "./runResults.node.js";
 import { selectModel } from "./selection.js";
@@ -398,8 +399,9 @@ function reportTarget(dir: string, options: RunReportOptions): string {
     throw new ValidationError("to", `The 'to' option must name a folder, but ${to} is a file.`);
   }
   if (!samePlace(to, dir)) {
+    // A run's folder: its settings, results.jsonl or the files of its shards.
     const other = resultsPaths(to);
-    const held = [other.results, other.settings].find((p) => existsSync(p));
+    const held = [other.settings, ...runResultsFiles(to)].find((p) => existsSync(p));
     if (held !== undefined) {
       throw new ValidationError(
         "to",

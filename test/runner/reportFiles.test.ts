@@ -1,6 +1,7 @@
 import {
   cpSync,
   existsSync,
+  mkdirSync,
   readdirSync,
   readFileSync,
   statSync,
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/core/errors.js";
 import { writeRunReports } from "../../src/experiment/reportFiles.node.js";
 import { runExperiment } from "../../src/experiment/runner.node.js";
+import { shardFileName } from "../../src/experiment/shards.js";
 import { makeSyntheticDataset } from "../../src/experiment/synthetic.js";
 import { methodsWithNeighbours, removeDir, smallData, tempDir } from "./helpers.js";
 
@@ -304,6 +306,13 @@ describe("writeRunReports of part of a run (methods, datasets, to)", () => {
     const other = await rejection(writeRunReports(run, { methods: ["pca"], to: out }));
     expect(other.argument).toBe("to");
     expect(other.message).toMatch(/holds another run/);
+    // A folder holding only the shard files of a job array is a run too.
+    const shardsOnly = join(root, "shards-only");
+    mkdirSync(shardsOnly);
+    writeFileSync(join(shardsOnly, shardFileName({ index: 1, count: 3 })), "");
+    const sharded = await rejection(writeRunReports(run, { methods: ["pca"], to: shardsOnly }));
+    expect(sharded.argument).toBe("to");
+    expect(sharded.message).toMatch(/holds another run \(.*results\.shard-1-of-3\.jsonl\)/);
     expect(snapshot(run)).toEqual(before);
   });
 });
