@@ -20,7 +20,7 @@
  * products (blocks of 5..15 vectors, as in LOBPCG) keep most of the reuse.
  */
 import { Matrix } from "../matrix.js";
-import { evenRowBounds, kernelHelpers } from "./helper.js";
+import { evenRowBounds, type KernelHelper, kernelHelpers } from "./helper.js";
 import { ARENA_LIMIT, type WasmArena, wasmArena } from "./wasm/backend.js";
 
 const KC = 256;
@@ -101,13 +101,13 @@ function gemmOnThreads(
   const bounds = evenRowBounds(m, 1 + helpers.length);
   const parts = bounds.length - 1;
   if (parts < 2) return false;
-  const started: boolean[] = [];
-  for (let h = 0; h + 1 < parts; h++) {
-    const r0 = bounds[h + 1];
-    const rows = bounds[h + 2] - r0;
-    try {
-      helpers[h].startProduct(
-        rows,
+  splitOverHelpers(
+    helpers,
+    parts,
+    (helper, part) => {
+      const r0 = bounds[part];
+      helper.startProduct(
+        bounds[part + 1] - r0,
         n,
         p,
         A.subarray(r0 * lda),
@@ -117,38 +117,68 @@ function gemmOnThreads(
         accumulate ? C.subarray(r0 * ldc) : null,
         ldc,
       );
-      started.push(true);
-    } catch {
-      started.push(false);
-    }
-  }
-  const mine = gemmABtWasm(arena, bounds[1], n, p, A, lda, B, ldb, C, ldc, accumulate);
-  for (let h = 0; h + 1 < parts; h++) {
-    const r0 = bounds[h + 1];
-    const rows = bounds[h + 2] - r0;
-    let done = false;
-    if (started[h]) {
-      try {
-        helpers[h].finishProduct(C.subarray(r0 * ldc), ldc);
-        done = true;
-      } catch {
-        // Computed here below.
-      }
-    }
-    if (!done) {
+    },
+    (helper, part) => helper.finishProduct(C.subarray(bounds[part] * ldc), ldc),
+    (part) => {
+      const r0 = bounds[part];
+      const rows = bounds[part + 1] - r0;
       const Cr = C.subarray(r0 * ldc);
       if (!gemmABtWasm(arena, rows, n, p, A.subarray(r0 * lda), lda, B, ldb, Cr, ldc, accumulate)) {
         throw new Error(
           "gemmOnThreads: no room in the arena for a part of a product that fits whole.",
         );
       }
+    },
+  );
+  return true;
+}
+
+/**
+ * Parts 1.. of a product on the kernel helpers (helper h - 1 takes part h) while this
+ * thread computes part 0 (`local(0)`); a part whose helper fails to start or to answer
+ * is computed here too. Every started helper is waited for and all are released before
+ * an error of this thread's parts is thrown, so that no helper is left busy.
+ */
+function splitOverHelpers(
+  helpers: readonly KernelHelper[],
+  parts: number,
+  start: (helper: KernelHelper, part: number) => void,
+  finish: (helper: KernelHelper, part: number) => void,
+  local: (part: number) => void,
+): void {
+  const started: boolean[] = [];
+  for (let part = 1; part < parts; part++) {
+    try {
+      start(helpers[part - 1], part);
+      started.push(true);
+    } catch {
+      started.push(false);
     }
   }
-  for (const h of helpers) h.release();
-  if (!mine) {
-    throw new Error("gemmOnThreads: no room in the arena for a part of a product that fits whole.");
+  let failure: unknown = null;
+  const here = (part: number) => {
+    if (failure !== null) return;
+    try {
+      local(part);
+    } catch (error) {
+      failure = error;
+    }
+  };
+  here(0);
+  for (let part = 1; part < parts; part++) {
+    let done = false;
+    if (started[part - 1]) {
+      try {
+        finish(helpers[part - 1], part);
+        done = true;
+      } catch {
+        // Computed here below.
+      }
+    }
+    if (!done) here(part);
   }
-  return true;
+  for (const h of helpers) h.release();
+  if (failure !== null) throw failure;
 }
 
 /**
@@ -555,39 +585,27 @@ export function gemmABtLowerBlocks(
       };
       const helpers = lowerStripsWorthIt(n, p, block) ? kernelHelpers() : [];
       const bounds = helpers.length > 0 ? lowerStripBounds(n, 1 + helpers.length, block) : [0, n];
-      // Strips 1.. on the helpers (helper h - 1 takes rows [bounds[h], bounds[h + 1]) of
-      // C's columns [0, bounds[h + 1])), strip 0 here.
-      const started: boolean[] = [];
-      for (let h = 1; h + 1 < bounds.length; h++) {
-        const r0 = bounds[h];
-        const r1 = bounds[h + 1];
-        try {
-          helpers[h - 1].startProduct(r1 - r0, r1, p, A.subarray(r0 * lda), lda, B, ldb, null, r1);
-          started.push(true);
-        } catch {
-          started.push(false);
-        }
-      }
-      blockRows(0, bounds[1]);
-      for (let h = 1; h + 1 < bounds.length; h++) {
-        const r0 = bounds[h];
-        const r1 = bounds[h + 1];
-        let done = false;
-        if (started[h - 1]) {
-          try {
-            const strip = new Float64Array((r1 - r0) * r1);
-            helpers[h - 1].finishProduct(strip, r1);
-            for (let i = r0; i < r1; i++) {
-              f.set(strip.subarray((i - r0) * r1, (i - r0 + 1) * r1), oc + i * n);
-            }
-            done = true;
-          } catch {
-            // Computed here below.
+      // Strip h (h >= 1) on a helper: rows [bounds[h], bounds[h + 1]) of C's columns
+      // [0, bounds[h + 1]) in one product; strip 0 here, block by block.
+      splitOverHelpers(
+        helpers,
+        bounds.length - 1,
+        (helper, h) => {
+          const r0 = bounds[h];
+          const r1 = bounds[h + 1];
+          helper.startProduct(r1 - r0, r1, p, A.subarray(r0 * lda), lda, B, ldb, null, r1);
+        },
+        (helper, h) => {
+          const r0 = bounds[h];
+          const r1 = bounds[h + 1];
+          const strip = new Float64Array((r1 - r0) * r1);
+          helper.finishProduct(strip, r1);
+          for (let i = r0; i < r1; i++) {
+            f.set(strip.subarray((i - r0) * r1, (i - r0 + 1) * r1), oc + i * n);
           }
-        }
-        if (!done) blockRows(r0, r1);
-      }
-      for (const h of helpers) h.release();
+        },
+        (h) => blockRows(bounds[h], bounds[h + 1]),
+      );
       for (let i = 0; i < n; i++) {
         const width = Math.min(n, (Math.floor(i / block) + 1) * block);
         C.set(f.subarray(oc + i * n, oc + i * n + width), i * ldc);
