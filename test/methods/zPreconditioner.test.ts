@@ -13,6 +13,7 @@ import { Matrix } from "../../src/linalg/matrix.js";
 import { CsrMatrix } from "../../src/linalg/sparse.js";
 import { thinSvd } from "../../src/linalg/svd.js";
 import { GramOperator } from "../../src/methods/gramOperator.js";
+import { compactGraphOperator } from "../../src/methods/zSolvers.js";
 import {
   interiorShifts,
   laplacianProjection,
@@ -190,6 +191,32 @@ describe("(Z - sigma I)^-1 through Woodbury", () => {
     const p = problem(6, 60, 8, 3, 1);
     expect(p.woodbury.build(p.betaD, p.delta, p.L, Math.min(...p.betaD))).toBeNull();
     expect(p.woodbury.build(p.betaD, p.delta, p.L, p.lambda[0])).toBeNull();
+  });
+
+  it("U A U^T with A from U^T L U gives Z, the operator of the preconditioned solves", () => {
+    // n > d (U spans a proper subspace) and n <= d, with and without the reconstruction term.
+    for (const [seed, n, d, recon] of [
+      [31, 60, 12, 1],
+      [32, 40, 55, 1],
+      [33, 50, 20, 0],
+    ] as const) {
+      const p = problem(seed, n, d, 3, recon);
+      const svd = thinSvd(p.X);
+      const s2 = Float64Array.from(svd.s, (v) => v * v);
+      const A = compactGraphOperator(p.woodbury.laplacianTerm(p.L), s2, p.delta, recon);
+      const UAUt = multiply(multiply(svd.U, A), svd.U.transpose());
+      let err = 0;
+      let scale = 0;
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < n; j++) {
+          const rest = (i === j ? p.betaD[i] : 0) - (p.codes[i] === p.codes[j] ? 3 : 0);
+          const z = p.Z.data[i * n + j];
+          err = Math.max(err, Math.abs(rest + UAUt.data[i * n + j] - z));
+          scale = Math.max(scale, Math.abs(z));
+        }
+      }
+      expect(err).toBeLessThan(1e-12 * scale);
+    }
   });
 
   it("U^T L U equals the dense product", () => {
