@@ -13,12 +13,12 @@ import { Matrix } from "../../src/linalg/matrix.js";
 import { CsrMatrix } from "../../src/linalg/sparse.js";
 import { thinSvd } from "../../src/linalg/svd.js";
 import { GramOperator } from "../../src/methods/gramOperator.js";
-import { compactGraphOperator } from "../../src/methods/zSolvers.js";
 import {
   interiorShifts,
   laplacianProjection,
   ZWoodbury,
 } from "../../src/methods/zPreconditioner.js";
+import { compactGraphOperator } from "../../src/methods/zSolvers.js";
 import { firstDifference } from "../linalg/helpers.js";
 
 interface Problem {
