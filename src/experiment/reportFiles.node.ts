@@ -7,7 +7,9 @@
  * varied), `figures/embedding` (a 2-D embedding of one data set) and
  * `figures/critical-difference`, each as SVG and PNG. Everything is a function of
  * the files, so `report` after an
- * interrupted or finished run gives the same output as the run itself.
+ * interrupted or finished run gives the same output as the run itself. Of those
+ * figures, the ones an earlier report left in the folder and this one does not make
+ * (a report of another part of the run) are removed, and the notes name them.
  *
  * The report rebuilds the plan of the run from settings.json (plan.ts) to know
  * what was planned: a line counts only when its fit is planned and its settings
@@ -16,7 +18,7 @@
  * is reported as such (report.ts). Bad lines in results.jsonl are an error naming
  * file and line, with the way out (`experiment ... --repair`).
  */
-import { existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { SdspcaanError, ValidationError } from "../core/errors.js";
 import type { Label } from "../core/validate.js";
@@ -70,7 +72,7 @@ import {
 } from "./runResults.node.js";
 import { selectModel } from "./selection.js";
 import { makeSplit, parseSplitFile, type Split } from "./splits.js";
-import { writeStatisticsFiles } from "./statisticsFiles.node.js";
+import { CRITICAL_DIFFERENCE_FIGURE, writeStatisticsFiles } from "./statisticsFiles.node.js";
 import { makeSyntheticDataset, type SyntheticOptions } from "./synthetic.js";
 import { prepareSplit, type UnitDataset } from "./units.node.js";
 
@@ -533,6 +535,14 @@ export async function writeRunReports(
   const stats = await writeStatisticsFiles(target, statistics, options.figures !== false);
   files.push(...stats.files);
   warnings.push(...stats.warnings);
+  if (options.figures !== false) {
+    const removed = removeStaleFigures(join(target, "figures"), files);
+    if (removed.length > 0) {
+      notes.push(
+        `Removed figures an earlier report left here that this one does not make: ${removed.join(", ")}.`,
+      );
+    }
+  }
   return {
     tableMd,
     files,
@@ -543,6 +553,36 @@ export async function writeRunReports(
     notes,
     statisticsSummary: stats.consoleSummary,
   };
+}
+
+/** The figures a report can make (each as .svg and .png in its figures/ folder). */
+const REPORT_FIGURES = [
+  "bca-vs-k",
+  "bca-vs-k-per-dataset",
+  "sensitivity",
+  "embedding",
+  CRITICAL_DIFFERENCE_FIGURE,
+] as const;
+
+/**
+ * Deletes the report figures in `figDir` that this report did not write (`written`):
+ * a report of part of a run, written where an earlier report was, must not leave that
+ * report's figures beside its own as if they were of the same part. Only the names a
+ * report makes are touched; returns them, relative to the report's folder.
+ */
+function removeStaleFigures(figDir: string, written: readonly string[]): string[] {
+  const kept = new Set(written.map((p) => resolve(p)));
+  const removed: string[] = [];
+  for (const name of REPORT_FIGURES) {
+    for (const ext of ["svg", "png"]) {
+      const p = join(figDir, `${name}.${ext}`);
+      if (existsSync(p) && !kept.has(resolve(p))) {
+        unlinkSync(p);
+        removed.push(`figures/${name}.${ext}`);
+      }
+    }
+  }
+  return removed;
 }
 
 /**

@@ -225,6 +225,38 @@ describe("writeRunReports of part of a run (methods, datasets, to)", () => {
     expect(readFileSync(join(to, "figures", "bca-vs-k.svg"), "utf8")).not.toContain("SDSPCAAN");
   });
 
+  it("removes the figures an earlier report left in its folder that it does not make, and only those", async () => {
+    const to = join(root, "part-stale");
+    const figs = join(to, "figures");
+    await writeRunReports(run, { to });
+    for (const name of ["bca-vs-k-per-dataset", "sensitivity", "critical-difference"]) {
+      expect(existsSync(join(figs, `${name}.svg`))).toBe(true);
+    }
+    writeFileSync(join(figs, "mine.svg"), "<svg/>");
+    // One data set and no SDSPCAAN: no per-data-set panels, no sensitivity, no Nemenyi test.
+    const report = await writeRunReports(run, {
+      datasets: ["One"],
+      methods: ["baseline", "pca"],
+      to,
+    });
+    const gone = ["bca-vs-k-per-dataset", "sensitivity", "critical-difference"].flatMap((name) =>
+      ["svg", "png"].map((ext) => `figures/${name}.${ext}`),
+    );
+    for (const name of gone) expect(existsSync(join(to, name))).toBe(false);
+    expect(report.notes.find((n) => n.startsWith("Removed figures"))).toBe(
+      `Removed figures an earlier report left here that this one does not make: ${gone.join(", ")}.`,
+    );
+    expect(existsSync(join(figs, "bca-vs-k.svg"))).toBe(true);
+    expect(readFileSync(join(figs, "mine.svg"), "utf8")).toBe("<svg/>");
+    // Written again as it is: nothing more to remove.
+    const again = await writeRunReports(run, {
+      datasets: ["One"],
+      methods: ["baseline", "pca"],
+      to,
+    });
+    expect(again.notes.some((n) => n.startsWith("Removed figures"))).toBe(false);
+  });
+
   it("of an unfinished part: the completeness and † of its own fits", async () => {
     const to = join(root, "part-unfinished");
     const report = await writeRunReports(run, {
