@@ -187,6 +187,25 @@ export class ZWoodbury {
   }
 
   /**
+   * The r x r middle factor A = -rec S^2 + delta S^2 (U^T L U) S^2 of Z's reconstruction
+   * and graph terms (U A U^T = -rec G + delta G L G; L null or delta 0: -rec S^2 alone).
+   * U^T L U is computed once per Laplacian.
+   */
+  middleFactor(delta: number, L: CsrMatrix | null): Matrix {
+    const { s2 } = this;
+    const r = this.U.cols;
+    const K = L !== null && delta !== 0 ? this.laplacianTerm(L) : null;
+    const A = new Matrix(r, r);
+    for (let i = 0; i < r; i++) {
+      A.data[i * r + i] = -this.recon * s2[i];
+      if (K !== null) {
+        for (let j = 0; j < r; j++) A.data[i * r + j] += delta * s2[i] * K.data[i * r + j] * s2[j];
+      }
+    }
+    return A;
+  }
+
+  /**
    * (Z - sigma I)^-1 for Z = diag(betaD) - rec G - alpha Y Y^T + delta G L G (L null:
    * no graph term). Null when it cannot be applied stably: diag(betaD) - sigma I not
    * positive definite, or Z - sigma I (numerically) singular.
@@ -197,8 +216,7 @@ export class ZWoodbury {
     L: CsrMatrix | null,
     sigma: number,
   ): ShiftedInverse | null {
-    const { n, U, Qy, s2, width: m } = this;
-    const K = L !== null && delta !== 0 ? this.laplacianTerm(L) : null;
+    const { n, U, Qy, width: m } = this;
     const r = U.cols;
     const cq = Qy.cols;
     const einv = new Float64Array(n);
@@ -225,14 +243,12 @@ export class ZWoodbury {
     }
     if (!choleskyUpper(F)) return null;
     const R = F;
-    // C = blockdiag(A, 0) - alpha Yw Yw^T, A = -rec S^2 + delta S^2 K S^2.
+    // C = blockdiag(A, 0) - alpha Yw Yw^T, A = -rec S^2 + delta S^2 (U^T L U) S^2.
+    const A = this.middleFactor(delta, L);
     const C = multiplyABt(this.Yw, this.Yw);
     for (let t = 0; t < C.data.length; t++) C.data[t] *= -this.alpha;
     for (let i = 0; i < r; i++) {
-      C.data[i * m + i] -= this.recon * s2[i];
-      if (K !== null) {
-        for (let j = 0; j < r; j++) C.data[i * m + j] += delta * s2[i] * K.data[i * r + j] * s2[j];
-      }
+      for (let j = 0; j < r; j++) C.data[i * m + j] += A.data[i * r + j];
     }
     const H = symmetrizeInPlace(multiplyABt(multiply(R, C), R));
     const eig = symmetricEigen(H, { symmetryTolerance: Number.POSITIVE_INFINITY });

@@ -284,9 +284,9 @@ class OperatorZSolver implements ZSolver {
   solve(beta: number, Dd: Float64Array, delta: number, graph: ZGraph | null): ZSolution {
     const n = this.gram.U.rows;
     const { codes, c, alpha, recon } = this;
-    const apply = (V: Matrix): Matrix => {
+    // weight * B - alpha Y Y^T V + beta D V for an n x b block B (G V, or U A U^T V).
+    const withLabelsAndDiagonal = (weight: number, B: Matrix, V: Matrix): Matrix => {
       const b = V.cols;
-      const GV = this.gram.apply(V);
       const out = new Matrix(n, b);
       const o = out.data;
       const sums = classSums(V, codes, c);
@@ -295,10 +295,16 @@ class OperatorZSolver implements ZSolver {
         const di = beta * Dd[i];
         for (let j = 0; j < b; j++) {
           const p = i * b + j;
-          o[p] = -recon * GV.data[p] - alpha * sums[off + j] + di * V.data[p];
+          o[p] = weight * B.data[p] - alpha * sums[off + j] + di * V.data[p];
         }
       }
+      return out;
+    };
+    const apply = (V: Matrix): Matrix => {
+      const GV = this.gram.apply(V);
+      const out = withLabelsAndDiagonal(-recon, GV, V);
       if (graph !== null && delta !== 0) {
+        const o = out.data;
         const GLGV = this.gram.apply(graph.L.multiplyMatrix(GV));
         for (let p = 0; p < o.length; p++) o[p] += delta * GLGV.data[p];
       }
@@ -320,26 +326,13 @@ class OperatorZSolver implements ZSolver {
     // of four and the sparse one (the same operator; only the rounding differs).
     const compact =
       this.woodbury !== null && graph !== null && delta !== 0
-        ? compactGraphOperator(this.woodbury.laplacianTerm(graph.L), this.gram.s2, delta, recon)
+        ? this.woodbury.middleFactor(delta, graph.L)
         : null;
     const applyZ =
       compact === null
         ? apply
-        : (V: Matrix): Matrix => {
-            const b = V.cols;
-            const UAUV = this.gram.timesU(multiply(compact, this.gram.timesUt(V)));
-            const o = UAUV.data;
-            const sums = classSums(V, codes, c);
-            for (let i = 0; i < n; i++) {
-              const off = codes[i] * b;
-              const di = beta * Dd[i];
-              for (let j = 0; j < b; j++) {
-                const p = i * b + j;
-                o[p] += -alpha * sums[off + j] + di * V.data[p];
-              }
-            }
-            return UAUV;
-          };
+        : (V: Matrix): Matrix =>
+            withLabelsAndDiagonal(1, this.gram.timesU(multiply(compact, this.gram.timesUt(V))), V);
     // Warm start from the previous solve's k Ritz vectors; the first solve starts from
     // the leading left singular vectors (the trailing eigenvectors of -G). The guard
     // columns are always fresh seeded random vectors: an eigenvector the start block
@@ -384,25 +377,6 @@ class OperatorZSolver implements ZSolver {
   release(): void {
     this.gram.release();
   }
-}
-
-/**
- * The r x r middle factor A = -rec S^2 + delta S^2 K S^2 of Z's graph and reconstruction
- * terms, U A U^T = -rec G + delta G L G, from K = U^T L U.
- */
-export function compactGraphOperator(
-  K: Matrix,
-  s2: Float64Array,
-  delta: number,
-  recon: number,
-): Matrix {
-  const r = K.rows;
-  const A = new Matrix(r, r);
-  for (let i = 0; i < r; i++) {
-    for (let j = 0; j < r; j++) A.data[i * r + j] = delta * s2[i] * K.data[i * r + j] * s2[j];
-    A.data[i * r + i] -= recon * s2[i];
-  }
-  return A;
 }
 
 /** The solver for `choice` ("auto": see autoZSolver). */
