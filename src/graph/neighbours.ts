@@ -76,7 +76,10 @@ export interface NeighbourSearchOptions {
 }
 
 export interface LabelledNeighbourSearchOptions extends NeighbourSearchOptions {
-  /** The other threads for the k-d tree search (default: those registered, from TREE_HELPER_MIN_ROWS rows on). */
+  /**
+   * The other threads for the k-d tree search (default: those registered, from
+   * TREE_HELPER_MIN_ROWS rows on) and for the block scans (from SCAN_HELPER_MIN_WORK on).
+   */
   readonly helpers?: readonly KernelHelper[];
   readonly strategy?: NeighbourSearchStrategy;
 }
@@ -182,11 +185,17 @@ export function labelledNeighbours(
     }).sortedRows(lambda, 0, n);
   }
 
+  // The block scans split their query row blocks over the helpers (distances.ts).
+  const helpers =
+    options.helpers ?? (n * n * P.cols >= SCAN_HELPER_MIN_WORK ? kernelHelpers() : []);
+
   // Step 1: within-class search (rows of each class in ascending order).
   const { start, byClass } = classOrder(codes, classes);
   for (let c = 0; c < classes; c++) {
     const members = byClass.subarray(start[c], start[c + 1]);
-    if (members.length >= 2) scanNearestPairs(P, norms, heaps, { order: members, blockRows });
+    if (members.length >= 2) {
+      scanNearestPairs(P, norms, heaps, { order: members, blockRows, helpers });
+    }
   }
 
   // Steps 2 and 3.
@@ -208,6 +217,7 @@ export function labelledNeighbours(
       ...(options.signal ? { signal: options.signal } : {}),
       term: { kind: "classes", codes, lambda, crossClassOnly: true },
       blockRows,
+      helpers,
     });
   }
   return heaps.sorted(lambda);
@@ -219,6 +229,13 @@ export function labelledNeighbours(
  * rows. Below, a search takes a fraction of a second.
  */
 export const TREE_HELPER_MIN_ROWS = 8000;
+
+/**
+ * From this much work (n^2 times the embedding's dimensions) on, the labelled block
+ * scans split their row blocks over the kernel helpers: 8,000 rows in 24 dimensions.
+ * Below, a search takes a fraction of a second.
+ */
+export const SCAN_HELPER_MIN_WORK = 8000 * 8000 * 24;
 
 /** The rows of each class in ascending order: byClass[start[c] .. start[c + 1]). */
 function classOrder(

@@ -5,14 +5,23 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { Random } from "../../src/core/rng.js";
 import { labelledNeighbours } from "../../src/graph/neighbours.js";
-import type { TwoPartNeighbours } from "../../src/linalg/kernels/distances.js";
+import {
+  NeighbourHeaps,
+  scanNearestPairs,
+  squaredRowNorms,
+  type TwoPartNeighbours,
+} from "../../src/linalg/kernels/distances.js";
 import {
   gemmABtLowerBlocks,
   gemmABtRaw,
   lowerStripBounds,
   threadsWorthIt,
 } from "../../src/linalg/kernels/gemm.js";
-import { kernelHelpers, setKernelHelpers } from "../../src/linalg/kernels/helper.js";
+import {
+  type KernelHelper,
+  kernelHelpers,
+  setKernelHelpers,
+} from "../../src/linalg/kernels/helper.js";
 import {
   kernelThreads,
   runningKernelHelpers,
@@ -152,6 +161,95 @@ describe("kernel helper threads", () => {
       }
     }
     setKernelThreads(1);
+  });
+
+  it("split the labelled block scans by row blocks and give one thread's neighbours and bits", () => {
+    // 30 dimensions (above the k-d tree's), four classes and a fifth of 5 rows (fewer
+    // than count + 1: its heaps stay partly empty after the within-class step); lambda
+    // from 0 (every row goes on to the cross-class step) to large (none does).
+    const n = 1205;
+    const dims = 30;
+    const rng = new Random(5);
+    const P = new Matrix(n, dims);
+    const codes = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      codes[i] = i < 5 ? 4 : (i * 7) % 4;
+      for (let j = 0; j < dims; j++) P.data[i * dims + j] = rng.normal() + codes[i] * 0.3;
+    }
+    for (const lambda of [0, 30, 1e6]) {
+      for (const count of [1, 16]) {
+        const options = { strategy: "blocks", blockRows: 64 } as const;
+        const one = labelledNeighbours(P, codes, lambda, count, { ...options, helpers: [] });
+        for (const threads of [2, 3]) {
+          setKernelThreads(threads);
+          const tasks = { pairScan: 0 };
+          const helpers = kernelHelpers().map(
+            (h) =>
+              new Proxy(h, {
+                get(target, key) {
+                  const value = Reflect.get(target, key) as unknown;
+                  if (typeof value !== "function") return value;
+                  if (key === "startTask") {
+                    return (name: string, input: object) => {
+                      if (name === "pairScan") tasks.pairScan++;
+                      return (value as (n: string, i: object) => unknown).call(target, name, input);
+                    };
+                  }
+                  return (value as (...a: unknown[]) => unknown).bind(target);
+                },
+              }),
+          );
+          const many = labelledNeighbours(P, codes, lambda, count, { ...options, helpers });
+          // Each helper takes part in the scan of every class with two or more row blocks.
+          expect(tasks.pairScan).toBeGreaterThanOrEqual(4 * (threads - 1));
+          expect(many.rows).toBe(n);
+          expect(Array.from(many.indices)).toEqual(Array.from(one.indices));
+          expect(firstDifference(many.distances, one.distances)).toBe(-1);
+          expect(firstDifference(many.primary, one.primary)).toBe(-1);
+          expect(firstDifference(many.secondary, one.secondary)).toBe(-1);
+        }
+      }
+    }
+    setKernelThreads(1);
+  });
+
+  it("split a pair scan with an embedding term and passive rows, with one thread's heaps", () => {
+    const n = 700;
+    const X = randomMatrix(n, 12, 8);
+    const F = randomMatrix(n, 3, 9);
+    const norms = squaredRowNorms(X);
+    // Query rows: the odd ones; the even ones are passive.
+    const order = Int32Array.from({ length: n }, (_, t) =>
+      t < n / 2 ? 2 * t + 1 : 2 * (t - n / 2),
+    );
+    const scan = (helpers: readonly KernelHelper[], signal?: AbortSignal) => {
+      const heaps = new NeighbourHeaps(n, 7);
+      scanNearestPairs(X, norms, heaps, {
+        order,
+        active: n / 2,
+        term: { kind: "embedding", F, lambda: 3 },
+        blockRows: 32,
+        helpers,
+        ...(signal ? { signal } : {}),
+      });
+      return heaps;
+    };
+    const one = scan([]);
+    setKernelThreads(3);
+    // An aborted scan stops the helpers too, and they serve the next one.
+    const controller = new AbortController();
+    controller.abort();
+    expect(() => scan(kernelHelpers(), controller.signal)).toThrow(/abort/i);
+    const many = scan(kernelHelpers());
+    setKernelThreads(1);
+    expect(Array.from(many.size)).toEqual(Array.from(one.size));
+    for (let i = 1; i < n; i += 2) {
+      const a = one.sortedRows(3, i, i + 1);
+      const b = many.sortedRows(3, i, i + 1);
+      expect(Array.from(b.indices)).toEqual(Array.from(a.indices));
+      expect(firstDifference(b.distances, a.distances)).toBe(-1);
+      expect(firstDifference(b.secondary, a.secondary)).toBe(-1);
+    }
   });
 
   it("split large GEMMs by rows of A: one thread's bits, also accumulating, strided and A = B", () => {

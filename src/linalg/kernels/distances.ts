@@ -20,6 +20,7 @@ import { throwIfAborted, ValidationError } from "../../core/errors.js";
 import { dot } from "../basic.js";
 import { Matrix } from "../matrix.js";
 import { gemmABtRaw } from "./gemm.js";
+import { alongsideHelpers, balancedBounds, type KernelHelper } from "./helper.js";
 
 /** Target size of one distance block, in doubles (8 MiB). */
 const BLOCK_ELEMENTS = 1 << 20;
@@ -363,6 +364,14 @@ export interface PairScanOptions {
   readonly blockRows?: number;
   /** Checked between row blocks: a long search (n^2 d work) stops within a block of work. */
   readonly signal?: AbortSignal;
+  /**
+   * Other threads (helper.ts) to split the query row blocks with (default none). Each
+   * thread offers its pairs to heaps of its own, merged into `heaps` at the end: the
+   * heaps keep the smallest (distance, index) pairs whatever the order of the offers,
+   * and each pair is computed by the same GEMM call as on one thread, so the result
+   * has one thread's bits.
+   */
+  readonly helpers?: readonly KernelHelper[];
 }
 
 /**
@@ -424,21 +433,182 @@ export function scanNearestPairs(
     lambda: term.kind === "none" ? 0 : term.lambda,
   };
   const rest = total - active;
+  const blocks = Math.ceil(active / step);
+  const helpers = options.helpers ?? [];
+  const signal = options.signal;
+  if (helpers.length > 0 && blocks >= 2) {
+    scanOnThreads(ctx, G, k, active, rest, step, blocks, helpers, signal);
+    return;
+  }
+  scanBlocks(ctx, G, k, active, rest, step, 0, blocks, true, () => {
+    throwIfAborted(signal);
+    return false;
+  });
+}
+
+/**
+ * Query row blocks from..to-1 of a scan (block b: positions b step .. (b + 1) step - 1
+ * against every position before them and every passive one). Stops early when `stop`
+ * says so. `threads`: whether the block products may use the kernel helpers (not
+ * while they run parts of this scan).
+ */
+function scanBlocks(
+  ctx: ScanContext,
+  G: Float64Array,
+  k: number,
+  active: number,
+  rest: number,
+  step: number,
+  from: number,
+  to: number,
+  threads: boolean,
+  stop: () => boolean,
+): void {
   const buf = new Float64Array(Math.min(step, active) * Math.max(active, rest));
-  for (let i0 = 0; i0 < active; i0 += step) {
-    throwIfAborted(options.signal);
+  for (let blk = from; blk < to; blk++) {
+    if (stop()) return;
+    const i0 = blk * step;
     const i1 = Math.min(i0 + step, active);
     const mb = i1 - i0;
     // Pairs among query rows: row a against positions b < a (lower triangle).
-    gemmABtRaw(mb, i1, k, G.subarray(i0 * k), k, G, k, buf, i1);
+    gemmABtRaw(mb, i1, k, G.subarray(i0 * k), k, G, k, buf, i1, false, threads);
     for (let a = i0; a < i1; a++) {
       scanRow(ctx, a, buf, (a - i0) * i1, 0, a, true);
     }
     if (rest > 0) {
       // Query rows against the passive positions: only the query row's heap changes.
-      gemmABtRaw(mb, rest, k, G.subarray(i0 * k), k, G.subarray(active * k), k, buf, rest);
+      gemmABtRaw(
+        mb,
+        rest,
+        k,
+        G.subarray(i0 * k),
+        k,
+        G.subarray(active * k),
+        k,
+        buf,
+        rest,
+        false,
+        threads,
+      );
       for (let a = i0; a < i1; a++) {
         scanRow(ctx, a, buf, (a - i0) * rest, active, rest, false);
+      }
+    }
+  }
+}
+
+/** What a helper gets for its query row blocks of a pair scan (pairScanTask). */
+export interface PairScanTaskInput {
+  /** The participating rows, gathered in scan order (total x k). */
+  readonly g: Float64Array;
+  readonly gn: Float64Array;
+  readonly order: Int32Array | null;
+  /** Rows of X (the heaps' rows) and candidates kept per row. */
+  readonly rows: number;
+  readonly count: number;
+  readonly k: number;
+  readonly kind: number;
+  readonly codes: Int32Array;
+  readonly crossOnly: boolean;
+  readonly fd: Float64Array;
+  readonly fc: number;
+  readonly lambda: number;
+  readonly active: number;
+  readonly rest: number;
+  readonly step: number;
+  readonly from: number;
+  readonly to: number;
+  readonly cancel: Int32Array;
+}
+
+/** A helper's heaps (their storage), empty when it was cancelled. */
+export interface PairScanTaskOutput {
+  readonly size: Int32Array;
+  readonly dist: Float64Array;
+  readonly index: Int32Array;
+  readonly first: Float64Array;
+  readonly second: Float64Array;
+}
+
+/** The helper side of a pair scan: its query row blocks, into heaps of its own. */
+export function pairScanTask(input: PairScanTaskInput): PairScanTaskOutput {
+  const { g, k, active, rest, step, from, to, cancel } = input;
+  const heaps = new NeighbourHeaps(input.rows, input.count);
+  const ctx: ScanContext = {
+    order: input.order,
+    gn: input.gn,
+    heaps,
+    kind: input.kind,
+    codes: input.codes,
+    crossOnly: input.crossOnly,
+    fd: input.fd,
+    fc: input.fc,
+    lambda: input.lambda,
+  };
+  const cancelled = () => Atomics.load(cancel, 0) !== 0;
+  scanBlocks(ctx, g, k, active, rest, step, from, to, false, cancelled);
+  if (cancelled()) return new NeighbourHeaps(0, input.count);
+  const { size, dist, index, first, second } = heaps;
+  return { size, dist, index, first, second };
+}
+
+/** The query row blocks split over this thread and the helpers by their pairs (work). */
+function scanOnThreads(
+  ctx: ScanContext,
+  G: Float64Array,
+  k: number,
+  active: number,
+  rest: number,
+  step: number,
+  blocks: number,
+  helpers: readonly KernelHelper[],
+  signal: AbortSignal | undefined,
+): void {
+  const g = new Float64Array(new SharedArrayBuffer(G.length * 8));
+  g.set(G);
+  const cancel = new Int32Array(new SharedArrayBuffer(4));
+  const bounds = balancedBounds(blocks, 1 + helpers.length, (b) => {
+    const i1 = Math.min((b + 1) * step, active);
+    return (i1 - b * step) * (i1 + rest);
+  });
+  const { heaps } = ctx;
+  const { theirs } = alongsideHelpers(
+    helpers,
+    "pairScan",
+    (h): PairScanTaskInput => ({
+      g,
+      gn: ctx.gn,
+      order: ctx.order,
+      rows: heaps.rows,
+      count: heaps.count,
+      k,
+      kind: ctx.kind,
+      codes: ctx.codes,
+      crossOnly: ctx.crossOnly,
+      fd: ctx.fd,
+      fc: ctx.fc,
+      lambda: ctx.lambda,
+      active,
+      rest,
+      step,
+      from: bounds[h + 1],
+      to: bounds[h + 2],
+      cancel,
+    }),
+    cancel,
+    () =>
+      scanBlocks(ctx, g, k, active, rest, step, 0, bounds[1], false, () => {
+        throwIfAborted(signal);
+        return Atomics.load(cancel, 0) !== 0;
+      }),
+  );
+  throwIfAborted(signal);
+  for (const part of theirs as PairScanTaskOutput[]) {
+    const { size, dist, index, first, second } = part;
+    for (let i = 0; i < size.length; i++) {
+      const base = i * heaps.count;
+      for (let t = 0; t < size[i]; t++) {
+        heaps.offer(i, dist[base + t], index[base + t], first[base + t], second[base + t]);
       }
     }
   }

@@ -32,7 +32,9 @@ const MC = 64;
  *
  * On the wasm backend, operands that are views of the module's memory are used in
  * place; others are copied in (and C back out), which is done only when the product
- * has enough work per copied element (see `wasmWorthIt`).
+ * has enough work per copied element (see `wasmWorthIt`). With `threads` (default) a
+ * large product may be split over the kernel helpers (`threadsWorthIt`), with the
+ * same bits; pass false where the helpers are busy with parts of the caller's work.
  */
 export function gemmABtRaw(
   m: number,
@@ -45,13 +47,14 @@ export function gemmABtRaw(
   C: Float64Array,
   ldc: number,
   accumulate = false,
+  threads = true,
 ): void {
   if (m === 0 || n === 0) return;
   const arena = wasmArena();
   if (arena !== null && p > 0) {
     const resident = arena.holds(A) && arena.holds(B) && arena.holds(C);
     if (resident || wasmWorthIt(m, n, p)) {
-      if (!resident && threadsWorthIt(m, n, p)) {
+      if (threads && !resident && threadsWorthIt(m, n, p)) {
         if (gemmOnThreads(arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate)) return;
       }
       if (gemmABtWasm(arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate)) return;

@@ -8,6 +8,7 @@
  */
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { treeSearchTask } from "../../graph/neighbours.js";
+import { pairScanTask } from "./distances.js";
 import type { HelperTaskName } from "./helper.js";
 import { decideTask, screenTask } from "./screenedSearch.js";
 import { privateArena, type WasmArena } from "./wasm/backend.js";
@@ -69,6 +70,7 @@ const TASKS: Record<HelperTaskName, (input: never) => unknown> = {
   screen: screenTask,
   decide: decideTask,
   treeSearch: treeSearchTask,
+  pairScan: pairScanTask,
 };
 
 interface Held {
