@@ -38,11 +38,12 @@ afterAll(() => {
 });
 
 /**
- * Wraps the current kernel helpers so that their products are counted (so that a test
- * cannot compare one thread with itself): the count is in the returned object.
+ * Wraps the current kernel helpers so that their products and tasks are counted (so
+ * that a test cannot compare one thread with itself): the counts are in the returned
+ * object, tasks by name.
  */
-function countHelperProducts(): { products: number } {
-  const counted = { products: 0 };
+function countHelperCalls(): { products: number; tasks: Record<string, number> } {
+  const counted = { products: 0, tasks: {} as Record<string, number> };
   const sessions = kernelHelpers();
   setKernelHelpers(() =>
     sessions.map(
@@ -51,9 +52,13 @@ function countHelperProducts(): { products: number } {
           get(target, key) {
             const value = Reflect.get(target, key) as unknown;
             if (typeof value !== "function") return value;
-            if (key === "startProduct") {
+            if (key === "startProduct" || key === "startTask") {
               return (...args: unknown[]) => {
-                counted.products++;
+                if (key === "startProduct") counted.products++;
+                else {
+                  const name = args[0] as string;
+                  counted.tasks[name] = (counted.tasks[name] ?? 0) + 1;
+                }
                 return (value as (...a: unknown[]) => unknown).apply(target, args);
               };
             }
@@ -63,6 +68,15 @@ function countHelperProducts(): { products: number } {
     ),
   );
   return counted;
+}
+
+/** The same neighbours with the same bits. */
+function expectSameNeighbours(many: TwoPartNeighbours, one: TwoPartNeighbours): void {
+  expect(many.rows).toBe(one.rows);
+  expect(Array.from(many.indices)).toEqual(Array.from(one.indices));
+  expect(firstDifference(many.distances, one.distances)).toBe(-1);
+  expect(firstDifference(many.primary, one.primary)).toBe(-1);
+  expect(firstDifference(many.secondary, one.secondary)).toBe(-1);
 }
 
 describe("kernel helper threads", () => {
@@ -115,9 +129,7 @@ describe("kernel helper threads", () => {
         const a = one as TwoPartNeighbours;
         const b = many as TwoPartNeighbours;
         expect(b.rows).toBe(700);
-        expect(Array.from(b.indices)).toEqual(Array.from(a.indices));
-        expect(firstDifference(b.distances, a.distances)).toBe(-1);
-        expect(firstDifference(b.primary, a.primary)).toBe(-1);
+        expectSameNeighbours(b, a);
       }
     }
     // An aborted search stops the helpers too, and they serve the next request.
@@ -153,10 +165,7 @@ describe("kernel helper threads", () => {
           const helpers = kernelHelpers();
           const many = labelledNeighbours(P, codes, lambda, count, { strategy: "tree", helpers });
           expect(many.rows).toBe(n);
-          expect(Array.from(many.indices)).toEqual(Array.from(one.indices));
-          expect(firstDifference(many.distances, one.distances)).toBe(-1);
-          expect(firstDifference(many.primary, one.primary)).toBe(-1);
-          expect(firstDifference(many.secondary, one.secondary)).toBe(-1);
+          expectSameNeighbours(many, one);
         }
       }
     }
@@ -182,31 +191,13 @@ describe("kernel helper threads", () => {
         const one = labelledNeighbours(P, codes, lambda, count, { ...options, helpers: [] });
         for (const threads of [2, 3]) {
           setKernelThreads(threads);
-          const tasks = { pairScan: 0 };
-          const helpers = kernelHelpers().map(
-            (h) =>
-              new Proxy(h, {
-                get(target, key) {
-                  const value = Reflect.get(target, key) as unknown;
-                  if (typeof value !== "function") return value;
-                  if (key === "startTask") {
-                    return (name: string, input: object) => {
-                      if (name === "pairScan") tasks.pairScan++;
-                      return (value as (n: string, i: object) => unknown).call(target, name, input);
-                    };
-                  }
-                  return (value as (...a: unknown[]) => unknown).bind(target);
-                },
-              }),
-          );
+          const counted = countHelperCalls();
+          const helpers = kernelHelpers();
           const many = labelledNeighbours(P, codes, lambda, count, { ...options, helpers });
           // Each helper takes part in the scan of every class with two or more row blocks.
-          expect(tasks.pairScan).toBeGreaterThanOrEqual(4 * (threads - 1));
+          expect(counted.tasks.pairScan).toBeGreaterThanOrEqual(4 * (threads - 1));
           expect(many.rows).toBe(n);
-          expect(Array.from(many.indices)).toEqual(Array.from(one.indices));
-          expect(firstDifference(many.distances, one.distances)).toBe(-1);
-          expect(firstDifference(many.primary, one.primary)).toBe(-1);
-          expect(firstDifference(many.secondary, one.secondary)).toBe(-1);
+          expectSameNeighbours(many, one);
         }
       }
     }
@@ -244,11 +235,7 @@ describe("kernel helper threads", () => {
     setKernelThreads(1);
     expect(Array.from(many.size)).toEqual(Array.from(one.size));
     for (let i = 1; i < n; i += 2) {
-      const a = one.sortedRows(3, i, i + 1);
-      const b = many.sortedRows(3, i, i + 1);
-      expect(Array.from(b.indices)).toEqual(Array.from(a.indices));
-      expect(firstDifference(b.distances, a.distances)).toBe(-1);
-      expect(firstDifference(b.secondary, a.secondary)).toBe(-1);
+      expectSameNeighbours(many.sortedRows(3, i, i + 1), one.sortedRows(3, i, i + 1));
     }
   });
 
@@ -273,7 +260,7 @@ describe("kernel helper threads", () => {
     const want = [run(false), run(true), sameA()];
     for (const threads of [2, 3]) {
       setKernelThreads(threads);
-      const counted = countHelperProducts();
+      const counted = countHelperCalls();
       const got = [run(false), run(true), sameA()];
       expect(counted.products).toBe(3 * (threads - 1));
       for (let t = 0; t < 3; t++) expect(firstDifference(got[t].data, want[t].data)).toBe(-1);
@@ -306,7 +293,7 @@ describe("kernel helper threads", () => {
       expect(want.data[1 * (n + 2) + 64]).toBe(-7.5);
       for (const threads of [2, 3]) {
         setKernelThreads(threads);
-        const counted = countHelperProducts();
+        const counted = countHelperCalls();
         const got = run();
         expect(counted.products).toBe(lowerStripBounds(n, threads, 64).length - 2);
         expect(counted.products).toBeGreaterThan(0);
