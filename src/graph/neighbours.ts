@@ -452,13 +452,21 @@ export function embeddedNeighbours(
   F: Matrix,
   lambda: number,
   count: number,
-  options: NeighbourSearchOptions = {},
+  options: NeighbourSearchOptions & {
+    /** Threads for the block scan (default: those registered, from SCAN_HELPER_MIN_WORK on). */
+    readonly helpers?: readonly KernelHelper[];
+  } = {},
 ): TwoPartNeighbours {
-  checkCount("embeddedNeighbours", count, P.rows);
-  const heaps = new NeighbourHeaps(P.rows, count);
+  const n = P.rows;
+  checkCount("embeddedNeighbours", count, n);
+  const heaps = new NeighbourHeaps(n, count);
+  const helpers =
+    options.helpers ?? (n * n * P.cols >= SCAN_HELPER_MIN_WORK ? kernelHelpers() : []);
   scanNearestPairs(P, squaredRowNorms(P), heaps, {
     term: { kind: "embedding", F, lambda },
     blockRows: options.blockRows,
+    helpers,
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   return heaps.sorted(lambda);
 }

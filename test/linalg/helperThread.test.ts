@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { Random } from "../../src/core/rng.js";
-import { labelledNeighbours } from "../../src/graph/neighbours.js";
+import { embeddedNeighbours, labelledNeighbours } from "../../src/graph/neighbours.js";
 import {
   NeighbourHeaps,
   scanNearestPairs,
@@ -202,6 +202,24 @@ describe("kernel helper threads", () => {
       }
     }
     setKernelThreads(1);
+  });
+
+  it("split PCAN's embedded neighbour search (the full block scan) and give one thread's neighbours", () => {
+    const n = 800;
+    const P = randomMatrix(n, 20, 11);
+    const F = randomMatrix(n, 4, 12);
+    for (const lambda of [0, 5]) {
+      const one = embeddedNeighbours(P, F, lambda, 9, { blockRows: 48, helpers: [] });
+      setKernelThreads(2);
+      const counted = countHelperCalls();
+      const many = embeddedNeighbours(P, F, lambda, 9, {
+        blockRows: 48,
+        helpers: kernelHelpers(),
+      });
+      setKernelThreads(1);
+      expect(counted.tasks.pairScan).toBe(1);
+      expectSameNeighbours(many, one);
+    }
   });
 
   it("split a pair scan with an embedding term and passive rows, with one thread's heaps", () => {
