@@ -414,6 +414,17 @@ function reportTarget(dir: string, options: RunReportOptions): string {
   return to;
 }
 
+/** The figures' file names (each as .svg and .png in the report's figures/ folder). */
+const FIGURES = {
+  bcaVersusK: "bca-vs-k",
+  bcaVersusKPerDataset: "bca-vs-k-per-dataset",
+  sensitivity: "sensitivity",
+  embedding: "embedding",
+} as const;
+
+/** Every figure a report can make, the statistics' diagram included. */
+const REPORT_FIGURES = [...Object.values(FIGURES), CRITICAL_DIFFERENCE_FIGURE];
+
 /**
  * Rebuilds table.md, table.csv, summary.json and the figures of a results
  * directory, into `options.to` when given, of the chosen methods and data sets only
@@ -506,7 +517,7 @@ export async function writeRunReports(
     await tryFigure("BCA versus k", async () => {
       const w = await writeFigure(
         bcaVersusKSpec(records, settings, reportOptions.methods),
-        join(figDir, "bca-vs-k"),
+        join(figDir, FIGURES.bcaVersusK),
       );
       return [w.svg, w.png];
     });
@@ -514,7 +525,7 @@ export async function writeRunReports(
       await tryFigure("BCA versus k per data set", async () => {
         const w = await writeFigure(
           bcaVersusKSpec(records, settings, reportOptions.methods, { perDataset: true }),
-          join(figDir, "bca-vs-k-per-dataset"),
+          join(figDir, FIGURES.bcaVersusKPerDataset),
         );
         return [w.svg, w.png];
       });
@@ -522,13 +533,13 @@ export async function writeRunReports(
     await tryFigure("sensitivity", async () => {
       const spec = sensitivitySpec(records, settings);
       if (spec === null) return null;
-      const w = await writeFigure(spec, join(figDir, "sensitivity"));
+      const w = await writeFigure(spec, join(figDir, FIGURES.sensitivity));
       return [w.svg, w.png];
     });
     await tryFigure("embedding", async () => {
       const spec = await embeddingSpec(records, settings, { ...options, data: loaded }, warnings);
       if (spec === null) return null;
-      const w = await writeFigure(spec, join(figDir, "embedding"));
+      const w = await writeFigure(spec, join(figDir, FIGURES.embedding));
       return [w.svg, w.png];
     });
   }
@@ -554,15 +565,6 @@ export async function writeRunReports(
     statisticsSummary: stats.consoleSummary,
   };
 }
-
-/** The figures a report can make (each as .svg and .png in its figures/ folder). */
-const REPORT_FIGURES = [
-  "bca-vs-k",
-  "bca-vs-k-per-dataset",
-  "sensitivity",
-  "embedding",
-  CRITICAL_DIFFERENCE_FIGURE,
-] as const;
 
 /**
  * Deletes the report figures in `figDir` that this report did not write (`written`):

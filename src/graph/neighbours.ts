@@ -186,8 +186,7 @@ export function labelledNeighbours(
   }
 
   // The block scans split their query row blocks over the helpers (distances.ts).
-  const helpers =
-    options.helpers ?? (n * n * P.cols >= SCAN_HELPER_MIN_WORK ? kernelHelpers() : []);
+  const helpers = options.helpers ?? scanHelpers(n, P.cols);
 
   // Step 1: within-class search (rows of each class in ascending order).
   const { start, byClass } = classOrder(codes, classes);
@@ -236,6 +235,11 @@ export const TREE_HELPER_MIN_ROWS = 8000;
  * Below, a search takes a fraction of a second.
  */
 export const SCAN_HELPER_MIN_WORK = 8000 * 8000 * 24;
+
+/** The helpers a block scan of n rows in `dims` dimensions uses by default. */
+function scanHelpers(n: number, dims: number): readonly KernelHelper[] {
+  return n * n * dims >= SCAN_HELPER_MIN_WORK ? kernelHelpers() : [];
+}
 
 /** The rows of each class in ascending order: byClass[start[c] .. start[c + 1]). */
 function classOrder(
@@ -460,8 +464,7 @@ export function embeddedNeighbours(
   const n = P.rows;
   checkCount("embeddedNeighbours", count, n);
   const heaps = new NeighbourHeaps(n, count);
-  const helpers =
-    options.helpers ?? (n * n * P.cols >= SCAN_HELPER_MIN_WORK ? kernelHelpers() : []);
+  const helpers = options.helpers ?? scanHelpers(n, P.cols);
   scanNearestPairs(P, squaredRowNorms(P), heaps, {
     term: { kind: "embedding", F, lambda },
     blockRows: options.blockRows,

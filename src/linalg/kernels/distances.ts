@@ -178,6 +178,16 @@ export function concatNeighbourRows(
   return { rows, count, indices, distances, primary, secondary, lambda };
 }
 
+/** The storage of NeighbourHeaps, as a helper thread sends it back. */
+export interface HeapStorage {
+  readonly size: Int32Array;
+  readonly dist: Float64Array;
+  readonly index: Int32Array;
+  /** p and l of each candidate (absent for a one-part distance: p = d, l = 0). */
+  readonly first?: Float64Array;
+  readonly second?: Float64Array;
+}
+
 /**
  * One bounded max-heap per row, keyed by (d, index): the root is the worst kept
  * candidate, so a new candidate is accepted only if it beats the root. `worstDistance`
@@ -279,6 +289,30 @@ export class NeighbourHeaps {
   /** Offers (d, j) to row i if it beats the current worst. */
   offer(i: number, d: number, j: number, p: number, l: number): void {
     if (!this.rejects(i, d, j)) this.push(i, d, j, p, l);
+  }
+
+  /**
+   * Offers every candidate another set of heaps (of the same shape) kept, e.g. a
+   * helper thread's part of a search. Without `first` and `second` (a one-part
+   * distance) p is the distance and l is 0. The heaps keep the smallest (d, index)
+   * pairs whatever the order of the offers, so merging parts gives one search's result.
+   */
+  offerAll(part: HeapStorage): void {
+    const { size, dist, index, first, second } = part;
+    const cnt = this.count;
+    for (let i = 0; i < size.length; i++) {
+      const base = i * cnt;
+      for (let t = 0; t < size[i]; t++) {
+        const d = dist[base + t];
+        this.offer(
+          i,
+          d,
+          index[base + t],
+          first ? first[base + t] : d,
+          second ? second[base + t] : 0,
+        );
+      }
+    }
   }
 
   /**
@@ -432,18 +466,29 @@ export function scanNearestPairs(
     fc: term.kind === "embedding" ? term.F.cols : 0,
     lambda: term.kind === "none" ? 0 : term.lambda,
   };
-  const rest = total - active;
+  const layout: BlockLayout = { G, k, active, rest: total - active, step };
   const blocks = Math.ceil(active / step);
   const helpers = options.helpers ?? [];
   const signal = options.signal;
   if (helpers.length > 0 && blocks >= 2) {
-    scanOnThreads(ctx, G, k, active, rest, step, blocks, helpers, signal);
+    scanOnThreads(ctx, layout, blocks, helpers, signal);
     return;
   }
-  scanBlocks(ctx, G, k, active, rest, step, 0, blocks, true, () => {
+  scanBlocks(ctx, layout, 0, blocks, true, () => {
     throwIfAborted(signal);
     return false;
   });
+}
+
+/** The rows of a scan, gathered in scan order (G: total x k), and its row blocks. */
+interface BlockLayout {
+  readonly G: Float64Array;
+  readonly k: number;
+  /** Query rows (positions [0, active)) and passive ones after them. */
+  readonly active: number;
+  readonly rest: number;
+  /** Rows per query block. */
+  readonly step: number;
 }
 
 /**
@@ -454,16 +499,13 @@ export function scanNearestPairs(
  */
 function scanBlocks(
   ctx: ScanContext,
-  G: Float64Array,
-  k: number,
-  active: number,
-  rest: number,
-  step: number,
+  layout: BlockLayout,
   from: number,
   to: number,
   threads: boolean,
   stop: () => boolean,
 ): void {
+  const { G, k, active, rest, step } = layout;
   const buf = new Float64Array(Math.min(step, active) * Math.max(active, rest));
   for (let blk = from; blk < to; blk++) {
     if (stop()) return;
@@ -499,55 +541,27 @@ function scanBlocks(
 
 /** What a helper gets for its query row blocks of a pair scan (pairScanTask). */
 export interface PairScanTaskInput {
-  /** The participating rows, gathered in scan order (total x k). */
-  readonly g: Float64Array;
-  readonly gn: Float64Array;
-  readonly order: Int32Array | null;
+  /** The scan without its heaps (the helper offers to heaps of its own). */
+  readonly scan: Omit<ScanContext, "heaps">;
+  /** G in shared memory. */
+  readonly layout: BlockLayout;
   /** Rows of X (the heaps' rows) and candidates kept per row. */
   readonly rows: number;
   readonly count: number;
-  readonly k: number;
-  readonly kind: number;
-  readonly codes: Int32Array;
-  readonly crossOnly: boolean;
-  readonly fd: Float64Array;
-  readonly fc: number;
-  readonly lambda: number;
-  readonly active: number;
-  readonly rest: number;
-  readonly step: number;
   readonly from: number;
   readonly to: number;
   readonly cancel: Int32Array;
 }
 
-/** A helper's heaps (their storage), empty when it was cancelled. */
-export interface PairScanTaskOutput {
-  readonly size: Int32Array;
-  readonly dist: Float64Array;
-  readonly index: Int32Array;
-  readonly first: Float64Array;
-  readonly second: Float64Array;
-}
-
 /** The helper side of a pair scan: its query row blocks, into heaps of its own. */
-export function pairScanTask(input: PairScanTaskInput): PairScanTaskOutput {
-  const { g, k, active, rest, step, from, to, cancel } = input;
+export function pairScanTask(input: PairScanTaskInput): HeapStorage {
+  const { from, to, cancel } = input;
   const heaps = new NeighbourHeaps(input.rows, input.count);
-  const ctx: ScanContext = {
-    order: input.order,
-    gn: input.gn,
-    heaps,
-    kind: input.kind,
-    codes: input.codes,
-    crossOnly: input.crossOnly,
-    fd: input.fd,
-    fc: input.fc,
-    lambda: input.lambda,
-  };
   const cancelled = () => Atomics.load(cancel, 0) !== 0;
-  scanBlocks(ctx, g, k, active, rest, step, from, to, false, cancelled);
-  if (cancelled()) return new NeighbourHeaps(0, input.count);
+  scanBlocks({ ...input.scan, heaps }, input.layout, from, to, false, cancelled);
+  if (cancelled()) {
+    return { size: new Int32Array(0), dist: new Float64Array(0), index: new Int32Array(0) };
+  }
   const { size, dist, index, first, second } = heaps;
   return { size, dist, index, first, second };
 }
@@ -555,63 +569,42 @@ export function pairScanTask(input: PairScanTaskInput): PairScanTaskOutput {
 /** The query row blocks split over this thread and the helpers by their pairs (work). */
 function scanOnThreads(
   ctx: ScanContext,
-  G: Float64Array,
-  k: number,
-  active: number,
-  rest: number,
-  step: number,
+  layout: BlockLayout,
   blocks: number,
   helpers: readonly KernelHelper[],
   signal: AbortSignal | undefined,
 ): void {
-  const g = new Float64Array(new SharedArrayBuffer(G.length * 8));
-  g.set(G);
+  const { step, active, rest } = layout;
+  const G = new Float64Array(new SharedArrayBuffer(layout.G.length * 8));
+  G.set(layout.G);
+  const shared = { ...layout, G };
   const cancel = new Int32Array(new SharedArrayBuffer(4));
   const bounds = balancedBounds(blocks, 1 + helpers.length, (b) => {
     const i1 = Math.min((b + 1) * step, active);
     return (i1 - b * step) * (i1 + rest);
   });
-  const { heaps } = ctx;
+  const { heaps, ...scan } = ctx;
   const { theirs } = alongsideHelpers(
     helpers,
     "pairScan",
     (h): PairScanTaskInput => ({
-      g,
-      gn: ctx.gn,
-      order: ctx.order,
+      scan,
+      layout: shared,
       rows: heaps.rows,
       count: heaps.count,
-      k,
-      kind: ctx.kind,
-      codes: ctx.codes,
-      crossOnly: ctx.crossOnly,
-      fd: ctx.fd,
-      fc: ctx.fc,
-      lambda: ctx.lambda,
-      active,
-      rest,
-      step,
       from: bounds[h + 1],
       to: bounds[h + 2],
       cancel,
     }),
     cancel,
     () =>
-      scanBlocks(ctx, g, k, active, rest, step, 0, bounds[1], false, () => {
+      scanBlocks(ctx, shared, 0, bounds[1], false, () => {
         throwIfAborted(signal);
         return Atomics.load(cancel, 0) !== 0;
       }),
   );
   throwIfAborted(signal);
-  for (const part of theirs as PairScanTaskOutput[]) {
-    const { size, dist, index, first, second } = part;
-    for (let i = 0; i < size.length; i++) {
-      const base = i * heaps.count;
-      for (let t = 0; t < size[i]; t++) {
-        heaps.offer(i, dist[base + t], index[base + t], first[base + t], second[base + t]);
-      }
-    }
-  }
+  for (const part of theirs as HeapStorage[]) heaps.offerAll(part);
 }
 
 interface ScanContext {

@@ -127,7 +127,7 @@ export function screenedNearestNeighbours(
   const mine = screened.own;
   const theirs = screened.theirs as (ScreenTaskOutput | null)[];
   if (mine === null || theirs.some((t) => t === null)) return null;
-  for (const t of theirs as ScreenTaskOutput[]) mergeHeaps(mine, t);
+  for (const t of theirs as ScreenTaskOutput[]) mine.offerAll(t);
   const screen = mine.sorted(0);
   const decided = alongsideHelpers(
     helpers,
@@ -231,18 +231,6 @@ export function decideTask(input: DecideTaskInput): TwoPartNeighbours {
     to,
     () => Atomics.load(cancel, 0) !== 0,
   ).sorted(0);
-}
-
-/** Offers every candidate a helper kept to the heaps of this thread. */
-function mergeHeaps(into: NeighbourHeaps, part: ScreenTaskOutput): void {
-  const kept = into.count;
-  for (let i = 0; i < into.rows; i++) {
-    const base = i * kept;
-    for (let t = 0; t < part.size[i]; t++) {
-      const lo = part.dist[base + t];
-      into.offer(i, lo, part.index[base + t], lo, 0);
-    }
-  }
 }
 
 /**
