@@ -37,7 +37,13 @@
  */
 import { symmetrizeInPlace } from "../linalg/basic.js";
 import { symmetricEigen } from "../linalg/eigen/symmetricEigen.js";
-import { gemmABtLowerBlocks, gramColumns, multiply, multiplyABt } from "../linalg/kernels/gemm.js";
+import {
+  gemmABtLowerBlocks,
+  gramColumns,
+  multiply,
+  multiplyABt,
+  transposed,
+} from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import {
   choleskyQR,
@@ -94,7 +100,7 @@ export function laplacianProjection(L: CsrMatrix, U: Matrix, Ut: Matrix = U.tran
       L.colIdx.subarray(p0, p1),
       L.values.subarray(p0, p1),
     );
-    const LUt = rows.multiplyMatrix(U).transpose();
+    const LUt = transposed(rows.multiplyMatrix(U));
     gemmABtLowerBlocks(r, i1 - i0, Ut.data.subarray(i0), n, LUt.data, i1 - i0, part, r);
     for (let i = 0; i < r; i++) {
       const width = Math.min(r, (Math.floor(i / LOWER_BLOCK) + 1) * LOWER_BLOCK);

@@ -7,8 +7,10 @@ import {
   multiply,
   multiplyABt,
   multiplyAtB,
+  transposed,
 } from "../../src/linalg/kernels/gemm.js";
 import { Matrix } from "../../src/linalg/matrix.js";
+import { innerProducts } from "../../src/linalg/orthogonalize.js";
 import { maxAbsDifference, randomMatrix } from "./helpers.js";
 
 function naive(A: Matrix, B: Matrix): Matrix {
@@ -71,5 +73,55 @@ describe("GEMM kernels agree with the textbook triple loop", () => {
     expect(maxAbsDifference(G.data, G.transpose().data)).toBe(0);
     expect(maxAbsDifference(G.data, naive(X, X.transpose()).data)).toBeLessThan(1e-11);
     expect(maxAbsDifference(H.data, naive(X.transpose(), X).data)).toBeLessThan(1e-11);
+  });
+});
+
+describe("innerProducts (A^T B; on the wasm backend the transposes run in the module)", () => {
+  // The JS path innerProducts took before the wasm transpose: transpose, then the kernel.
+  const viaJsTransposes = (A: Matrix, B: Matrix): Matrix => {
+    const C = new Matrix(A.cols, B.cols);
+    const At = A.transpose();
+    const Bt = A === B ? At : B.transpose();
+    gemmABtRaw(A.cols, B.cols, A.rows, At.data, A.rows, Bt.data, A.rows, C.data, B.cols);
+    return C;
+  };
+
+  it("transposed gives Matrix.transpose's values, small and large, odd shapes", () => {
+    for (const [rows, cols] of [
+      [3, 5],
+      [4097, 1],
+      [1, 4097],
+      [301, 63],
+      [1001, 19],
+    ]) {
+      const M = randomMatrix(rows, cols, rows + cols);
+      const T = transposed(M);
+      expect([T.rows, T.cols]).toEqual([cols, rows]);
+      const ref = M.transpose().data;
+      for (let t = 0; t < ref.length; t++) expect(Object.is(T.data[t], ref[t])).toBe(true);
+    }
+  });
+
+  it("innerProducts gives the bits of the JS transposes, for A = B too, and where the kernel is not used", () => {
+    for (const [n, p, q] of [
+      [300, 63, 63],
+      [257, 5, 12],
+      [1001, 3, 7],
+      [4, 2, 2],
+      [30, 1, 40],
+    ]) {
+      const A = randomMatrix(n, p, n + p);
+      const B = randomMatrix(n, q, n + q + 1);
+      const C = innerProducts(A, B);
+      const ref = viaJsTransposes(A, B);
+      for (let t = 0; t < ref.data.length; t++)
+        expect(Object.is(C.data[t], ref.data[t])).toBe(true);
+      const G = innerProducts(A, A);
+      const refG = viaJsTransposes(A, A);
+      for (let t = 0; t < refG.data.length; t++) {
+        expect(Object.is(G.data[t], refG.data[t])).toBe(true);
+      }
+      expect(maxAbsDifference(C.data, naive(A.transpose(), B).data)).toBeLessThan(1e-10);
+    }
   });
 });

@@ -16,6 +16,7 @@ import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
 import {
   gemmABtLowerBlocks,
   gemmABtRaw,
+  gemmAtBWasm,
   gramRows,
   multiplyABt,
 } from "../../src/linalg/kernels/gemm.js";
@@ -33,6 +34,7 @@ import {
 } from "../../src/linalg/kernels/wasm/backend.js";
 import { KERNELS_WASM_BASE64, KERNELS_WASM_SIZE } from "../../src/linalg/kernels/wasm/module.js";
 import { Matrix } from "../../src/linalg/matrix.js";
+import { innerProducts } from "../../src/linalg/orthogonalize.js";
 import { CsrMatrix } from "../../src/linalg/sparse.js";
 import {
   eigenResidual,
@@ -483,6 +485,60 @@ describe("sparse times dense (csrmm)", () => {
       setKernelBackend("wasm");
       const wasm = A.multiplyMatrix(B);
       expect(wasm.data.every((v, i) => Object.is(v, ts.data[i]))).toBe(true);
+    }
+  });
+});
+
+describe("A^T B with the transposes in the module's memory (gemmAtBWasm)", () => {
+  it("the wasm transpose moves every value to its place (odd and single rows and columns)", () => {
+    setKernelBackend("wasm");
+    const arena = wasmArena();
+    expect(arena).not.toBeNull();
+    if (arena === null) return;
+    for (const [rows, cols] of [
+      [1, 1],
+      [1, 9],
+      [9, 1],
+      [7, 5],
+      [33, 17],
+      [40, 63],
+      [301, 2],
+    ]) {
+      const M = randomMatrix(rows, cols, rows * 100 + cols);
+      const mark = arena.mark();
+      try {
+        const ptrs = arena.allocAll([rows * cols, rows * cols]);
+        expect(ptrs).not.toBeNull();
+        const [src, dst] = ptrs as number[];
+        arena.f64.set(M.data, src >> 3);
+        arena.kernels.transpose(src, rows, cols, dst);
+        const T = M.transpose().data;
+        const got = arena.view(dst, rows * cols);
+        for (let t = 0; t < T.length; t++) expect(Object.is(got[t], T[t])).toBe(true);
+      } finally {
+        arena.release(mark);
+      }
+    }
+  });
+
+  it("takes the wasm path only where gemmABtRaw would run the kernel on one thread", () => {
+    setKernelBackend("wasm");
+    const A = randomMatrix(300, 63, 1);
+    const C = new Matrix(63, 63);
+    expect(gemmAtBWasm(300, 63, 63, A.data, A.data, C.data)).toBe(true);
+    // Too little work to copy in: gemmABtRaw would run the TS kernel.
+    expect(gemmAtBWasm(4, 2, 2, A.data, A.data, new Float64Array(4))).toBe(false);
+  });
+  it("innerProducts runs no JS transpose on the wasm backend", () => {
+    setKernelBackend("wasm");
+    const spy = vi.spyOn(Matrix.prototype, "transpose");
+    try {
+      const A = randomMatrix(300, 63, 2);
+      innerProducts(A, randomMatrix(300, 20, 3));
+      innerProducts(A, A);
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
     }
   });
 });

@@ -288,6 +288,87 @@ function gemmABtWasm(
   return true;
 }
 
+/**
+ * C = A^T B (p x q, overwritten) for compact row-major A (n x p) and B (n x q), on the
+ * wasm backend: both are copied in as they are and transposed there (kernels.wat,
+ * `transpose`), then the gemm kernel runs on A^T and B^T exactly as gemmABtRaw(p, q, n,
+ * A^T, n, B^T, n, C, q) would run it after transposing in JS (the transposes move
+ * values, so the bits are the same; tested). Taken only where that call would run the
+ * kernel on this thread (wasmWorthIt, and not threadsWorthIt with helpers registered)
+ * and with operands outside the module's memory; false (nothing done) otherwise or
+ * when the five blocks do not fit, and the caller transposes (`transposed`).
+ */
+export function gemmAtBWasm(
+  n: number,
+  p: number,
+  q: number,
+  A: Float64Array,
+  B: Float64Array,
+  C: Float64Array,
+): boolean {
+  const arena = wasmArena();
+  if (arena === null || !wasmWorthIt(p, q, n)) return false;
+  // A product the helpers would share keeps that path (with transposed()).
+  if (threadsWorthIt(p, q, n) && kernelHelpers().length > 0) return false;
+  if (arena.holds(A) || arena.holds(B) || arena.holds(C)) return false;
+  const shared = A === B;
+  const mark = arena.mark();
+  try {
+    const ptrs = arena.allocAll([n * p, shared ? 0 : n * q, n * p, shared ? 0 : n * q, p * q]);
+    if (ptrs === null) return false;
+    const [pa, pb, pat, pbt, pc] = ptrs;
+    const f = arena.f64;
+    f.set(A.subarray(0, n * p), pa >> 3);
+    arena.kernels.transpose(pa, n, p, pat);
+    if (!shared) {
+      f.set(B.subarray(0, n * q), pb >> 3);
+      arena.kernels.transpose(pb, n, q, pbt);
+    }
+    const o = pc >> 3;
+    f.fill(0, o, o + p * q);
+    arena.kernels.gemm(p, q, n, pat, n, shared ? pat : pbt, n, pc, q);
+    C.set(f.subarray(o, o + p * q));
+  } finally {
+    arena.release(mark);
+  }
+  return true;
+}
+
+/**
+ * Below this many entries a transpose stays in JS (the copies in and out cost more);
+ * above the maximum too, so that a one-off transpose of a whole data set does not grow
+ * the module's memory, which never shrinks, by twice its size.
+ */
+const WASM_TRANSPOSE_MIN_ENTRIES = 4096;
+const WASM_TRANSPOSE_MAX_ENTRIES = 2 ** 24;
+
+/**
+ * M^T, by the module's `transpose` kernel where there is one and M is large enough
+ * (copied in, transposed, copied out: about three times faster than Matrix.transpose
+ * on tall blocks), else Matrix.transpose. The same values either way.
+ */
+export function transposed(M: Matrix): Matrix {
+  const { rows, cols } = M;
+  const size = rows * cols;
+  const arena = wasmArena();
+  const sized = size >= WASM_TRANSPOSE_MIN_ENTRIES && size <= WASM_TRANSPOSE_MAX_ENTRIES;
+  if (arena === null || !sized || arena.holds(M.data)) {
+    return M.transpose();
+  }
+  const mark = arena.mark();
+  try {
+    const ptrs = arena.allocAll([size, size]);
+    if (ptrs === null) return M.transpose();
+    const [src, dst] = ptrs;
+    const f = arena.f64;
+    f.set(M.data.subarray(0, size), src >> 3);
+    arena.kernels.transpose(src, rows, cols, dst);
+    return new Matrix(cols, rows, f.slice(dst >> 3, (dst >> 3) + size));
+  } finally {
+    arena.release(mark);
+  }
+}
+
 /** The TypeScript kernel of gemmABtRaw (the fallback backend). */
 export function gemmABtTs(
   m: number,
@@ -477,7 +558,7 @@ export function multiply(A: Matrix, B: Matrix, out?: Matrix): Matrix {
   // The A B^T kernel needs B transposed (a copy of B); that only pays off when the
   // product has enough rows and columns to reuse it.
   if (A.rows <= 4 || (B.cols <= 2 && A.cols <= 8)) return multiplySmall(A, B, out);
-  return multiplyABt(A, B.transpose(), out);
+  return multiplyABt(A, transposed(B), out);
 }
 
 /** C = A^T B (A is p x m, B is p x n). */
@@ -505,7 +586,7 @@ export function multiplyAtB(A: Matrix, B: Matrix, out?: Matrix): Matrix {
     }
     return C;
   }
-  return multiplyABt(A.transpose(), B.transpose(), out);
+  return multiplyABt(transposed(A), transposed(B), out);
 }
 
 function multiplySmall(A: Matrix, B: Matrix, out?: Matrix): Matrix {
@@ -711,5 +792,5 @@ export function gramRows(X: Matrix): Matrix {
 
 /** The Gram matrix of the columns, X^T X (d x d). */
 export function gramColumns(X: Matrix): Matrix {
-  return gramRows(X.transpose());
+  return gramRows(transposed(X));
 }

@@ -74,6 +74,8 @@ export interface KernelExports {
     ldc: number,
   ): void;
   symv(a: number, lda: number, m: number, x: number, y: number): void;
+  /** dst = src^T for a compact row-major rows x cols matrix (dst compact, cols x rows). */
+  transpose(src: number, rows: number, cols: number, dst: number): void;
   combine2(
     t: number,
     len: number,
