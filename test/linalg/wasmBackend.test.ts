@@ -306,6 +306,50 @@ describe.each(BACKENDS)("GEMM against the triple loop (%s)", (backend) => {
   });
 });
 
+describe("the wasm GEMM's edge kernels", () => {
+  /** A B^T by the module's kernel itself (gemmABtRaw sends small products to the TS kernel). */
+  const moduleProduct = (A: Matrix, B: Matrix): Float64Array => {
+    const arena = wasmArena();
+    if (arena === null) throw new Error("wasm backend expected");
+    const [m, n, p] = [A.rows, B.rows, A.cols];
+    const mark = arena.mark();
+    try {
+      const [pa, pb, pc] = arena.allocAll([m * p, n * p, m * n]) as number[];
+      const f = arena.f64;
+      f.set(A.data, pa >> 3);
+      f.set(B.data, pb >> 3);
+      f.fill(0, pc >> 3, (pc >> 3) + m * n);
+      arena.kernels.gemm(m, n, p, pa, p, pb, p, pc, n);
+      return f.slice(pc >> 3, (pc >> 3) + m * n);
+    } finally {
+      arena.release(mark);
+    }
+  };
+
+  it("every entry has the bits of its row pair multiplied alone, whichever kernel computed it (2 x 4, 1 x 4, 2 x 1, 1 x 1)", () => {
+    setKernelBackend("wasm");
+    // m odd and even, n % 4 = 0..3, contractions odd, even and across the 256 panel.
+    for (const [m, n, p] of [
+      [7, 7, 33],
+      [6, 5, 257],
+      [65, 6, 300],
+      [3, 4, 513],
+      [2, 3, 2],
+      [1, 9, 17],
+    ]) {
+      const A = randomMatrix(m, p, m * 31 + n);
+      const B = randomMatrix(n, p, n * 17 + p);
+      const C = moduleProduct(A, B);
+      for (let i = 0; i < m; i++) {
+        for (let j = 0; j < n; j++) {
+          const alone = moduleProduct(A.selectRows([i]), B.selectRows([j]))[0];
+          expect(Object.is(C[i * n + j], alone)).toBe(true);
+        }
+      }
+    }
+  });
+});
+
 describe("GEMM on operands in the module's memory", () => {
   it("the arena refuses (null, nothing allocated) what exceeds its limit", () => {
     setKernelBackend("wasm");

@@ -133,11 +133,65 @@
         (br $l)))
     (call $finish (local.get $s) (local.get $a) (local.get $b) (local.get $kc) (local.get $end) (local.get $c)))
 
-  ;; gemm(m, n, p, A, lda, B, ldb, C, ldc): C[i][j] += sum_l A[i][l] B[j][l] for i < m,
+;; Two rows of A against one row of B (the last n % 4 columns of C): C[0] and
+  ;; C[ldc] as $k1x1 would compute them, from one pass over the row of B.
+  (func $k2x1 (param $a i32) (param $lda i32) (param $b i32) (param $kc i32) (param $c i32)
+              (param $ldc i32)
+    (local $a1 i32) (local $o i32) (local $end i32) (local $y v128) (local $s0 v128) (local $s1 v128)
+    (local.set $a1 (i32.add (local.get $a) (local.get $lda)))
+    (local.set $end (i32.shl (i32.and (local.get $kc) (i32.const -2)) (i32.const 3)))
+    (block $done
+      (loop $l
+        (br_if $done (i32.ge_u (local.get $o) (local.get $end)))
+        (local.set $y (v128.load (i32.add (local.get $b) (local.get $o))))
+        (local.set $s0 (f64x2.add (local.get $s0)
+          (f64x2.mul (v128.load (i32.add (local.get $a) (local.get $o))) (local.get $y))))
+        (local.set $s1 (f64x2.add (local.get $s1)
+          (f64x2.mul (v128.load (i32.add (local.get $a1) (local.get $o))) (local.get $y))))
+        (local.set $o (i32.add (local.get $o) (i32.const 16)))
+        (br $l)))
+    (call $finish (local.get $s0) (local.get $a) (local.get $b) (local.get $kc) (local.get $end) (local.get $c))
+    (call $finish (local.get $s1) (local.get $a1) (local.get $b) (local.get $kc) (local.get $end)
+      (i32.add (local.get $c) (local.get $ldc))))
+
+  ;; One row of A against four rows of B (the last row of C when m is odd): C[0..3] as
+  ;; $k1x1 would compute them, from one pass over the row of A.
+  (func $k1x4 (param $a i32) (param $b i32) (param $ldb i32) (param $kc i32) (param $c i32)
+    (local $b1 i32) (local $b2 i32) (local $b3 i32) (local $o i32) (local $end i32) (local $x v128)
+    (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128)
+    (local.set $b1 (i32.add (local.get $b) (local.get $ldb)))
+    (local.set $b2 (i32.add (local.get $b1) (local.get $ldb)))
+    (local.set $b3 (i32.add (local.get $b2) (local.get $ldb)))
+    (local.set $end (i32.shl (i32.and (local.get $kc) (i32.const -2)) (i32.const 3)))
+    (block $done
+      (loop $l
+        (br_if $done (i32.ge_u (local.get $o) (local.get $end)))
+        (local.set $x (v128.load (i32.add (local.get $a) (local.get $o))))
+        (local.set $s0 (f64x2.add (local.get $s0)
+          (f64x2.mul (local.get $x) (v128.load (i32.add (local.get $b) (local.get $o))))))
+        (local.set $s1 (f64x2.add (local.get $s1)
+          (f64x2.mul (local.get $x) (v128.load (i32.add (local.get $b1) (local.get $o))))))
+        (local.set $s2 (f64x2.add (local.get $s2)
+          (f64x2.mul (local.get $x) (v128.load (i32.add (local.get $b2) (local.get $o))))))
+        (local.set $s3 (f64x2.add (local.get $s3)
+          (f64x2.mul (local.get $x) (v128.load (i32.add (local.get $b3) (local.get $o))))))
+        (local.set $o (i32.add (local.get $o) (i32.const 16)))
+        (br $l)))
+    (call $finish (local.get $s0) (local.get $a) (local.get $b) (local.get $kc) (local.get $end) (local.get $c))
+    (call $finish (local.get $s1) (local.get $a) (local.get $b1) (local.get $kc) (local.get $end)
+      (i32.add (local.get $c) (i32.const 8)))
+    (call $finish (local.get $s2) (local.get $a) (local.get $b2) (local.get $kc) (local.get $end)
+      (i32.add (local.get $c) (i32.const 16)))
+    (call $finish (local.get $s3) (local.get $a) (local.get $b3) (local.get $kc) (local.get $end)
+      (i32.add (local.get $c) (i32.const 24))))
+
+    ;; gemm(m, n, p, A, lda, B, ldb, C, ldc): C[i][j] += sum_l A[i][l] B[j][l] for i < m,
   ;; j < n, l < p. The contraction is cut into panels of 256 so that 4 rows of B stay in
-  ;; L1 while they meet a block of 64 rows of A held in L2; edges (m odd, n % 4) run
-  ;; the 1 x 1 kernel, which keeps the summation order of each entry that of the 2 x 4
-  ;; kernel (lanes, then the tail).
+  ;; L1 while they meet a block of 64 rows of A held in L2; edges run the 1 x 4 kernel
+  ;; (the last row when m is odd), the 2 x 1 kernel (the last n % 4 columns) and the
+  ;; 1 x 1 kernel (their corner), each of which keeps the summation order of each entry
+  ;; that of the 2 x 4 kernel (lanes, then the tail), so an entry's bits do not depend
+  ;; on which kernel computed it.
   (func $gemm (export "gemm") (param $m i32) (param $n i32) (param $p i32)
                         (param $A i32) (param $lda i32) (param $B i32) (param $ldb i32)
                         (param $C i32) (param $ldc i32)
@@ -182,20 +236,35 @@
                           (local.get $kc) (local.get $cp) (local.get $ldc))
                         (local.set $i (i32.add (local.get $i) (i32.const 2))))
                       (else
-                        ;; An edge row or column: every (row, column) pair of the block
-                        ;; by the 1 x 1 kernel.
-                        (local.set $jq (i32.const 0))
-                        (block $edgeDone
-                          (loop $edge
-                            (br_if $edgeDone (i32.or (i32.ge_u (local.get $jq) (i32.const 4))
-                              (i32.ge_u (i32.add (local.get $j) (local.get $jq)) (local.get $n))))
-                            (call $k1x1 (local.get $ap)
-                              (i32.add (local.get $bp) (i32.mul (local.get $jq) (local.get $ldb)))
-                              (local.get $kc)
-                              (i32.add (local.get $cp) (i32.shl (local.get $jq) (i32.const 3))))
-                            (local.set $jq (i32.add (local.get $jq) (i32.const 1)))
-                            (br $edge)))
-                        (local.set $i (i32.add (local.get $i) (i32.const 1)))))
+                        (if (i32.lt_u (local.get $j) (local.get $n4))
+                          (then
+                            ;; The last row (m odd) against a full quad of columns.
+                            (call $k1x4 (local.get $ap) (local.get $bp) (local.get $ldb)
+                              (local.get $kc) (local.get $cp))
+                            (local.set $i (i32.add (local.get $i) (i32.const 1))))
+                          (else
+                            ;; The last n % 4 columns: each by the 2 x 1 kernel on row
+                            ;; pairs, by the 1 x 1 kernel on the last row (m odd).
+                            (local.set $jq (i32.const 0))
+                            (block $edgeDone
+                              (loop $edge
+                                (br_if $edgeDone (i32.ge_u (i32.add (local.get $j) (local.get $jq)) (local.get $n)))
+                                (if (i32.lt_u (local.get $i) (local.get $i1b))
+                                  (then
+                                    (call $k2x1 (local.get $ap) (local.get $lda)
+                                      (i32.add (local.get $bp) (i32.mul (local.get $jq) (local.get $ldb)))
+                                      (local.get $kc)
+                                      (i32.add (local.get $cp) (i32.shl (local.get $jq) (i32.const 3)))
+                                      (local.get $ldc)))
+                                  (else
+                                    (call $k1x1 (local.get $ap)
+                                      (i32.add (local.get $bp) (i32.mul (local.get $jq) (local.get $ldb)))
+                                      (local.get $kc)
+                                      (i32.add (local.get $cp) (i32.shl (local.get $jq) (i32.const 3))))))
+                                (local.set $jq (i32.add (local.get $jq) (i32.const 1)))
+                                (br $edge)))
+                            (local.set $i (i32.add (local.get $i)
+                              (select (i32.const 2) (i32.const 1) (i32.lt_u (local.get $i) (local.get $i1b)))))))))
                     (br $rows)))
                 (local.set $j (i32.add (local.get $j) (i32.const 4)))
                 (br $cols)))
