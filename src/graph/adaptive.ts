@@ -246,6 +246,9 @@ export function embeddedAdaptiveGraph(
     );
   }
   checkLambda(owner, lambda, 1);
-  const neighbours = embeddedNeighbours(P, F, lambda, m + 1, { blockRows: options.blockRows });
+  const neighbours = embeddedNeighbours(P, F, lambda, m + 1, {
+    blockRows: options.blockRows,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   return adaptiveNeighbourRows(neighbours, m, { eps });
 }

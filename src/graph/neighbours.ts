@@ -193,7 +193,12 @@ export function labelledNeighbours(
   for (let c = 0; c < classes; c++) {
     const members = byClass.subarray(start[c], start[c + 1]);
     if (members.length >= 2) {
-      scanNearestPairs(P, norms, heaps, { order: members, blockRows, helpers });
+      scanNearestPairs(P, norms, heaps, {
+        order: members,
+        blockRows,
+        helpers,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
     }
   }
 

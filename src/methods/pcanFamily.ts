@@ -272,10 +272,15 @@ export function fitPcanLoop(
     // S update (Eq. PCAN-si-opt) with d_ij = ||W^T x_i - W^T x_j||^2 + lambda ||f_i - f_j||^2.
     graph = ctx.timeGraph(() =>
       F
-        ? embeddedAdaptiveGraph(projected, F, lambda, { m, eps: s.eps })
+        ? embeddedAdaptiveGraph(projected, F, lambda, {
+            m,
+            eps: s.eps,
+            ...(ctx.signal ? { signal: ctx.signal } : {}),
+          })
         : labelledAdaptiveGraph(projected, (labels as NonNullable<typeof labels>).codes, lambda, {
             m,
             eps: s.eps,
+            ...(ctx.signal ? { signal: ctx.signal } : {}),
           }),
     );
   }

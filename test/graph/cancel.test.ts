@@ -7,7 +7,11 @@
 import { describe, expect, it } from "vitest";
 import { AbortError } from "../../src/core/errors.js";
 import { Random } from "../../src/core/rng.js";
-import { initialAdaptiveGraph, labelledAdaptiveGraph } from "../../src/graph/adaptive.js";
+import {
+  embeddedAdaptiveGraph,
+  initialAdaptiveGraph,
+  labelledAdaptiveGraph,
+} from "../../src/graph/adaptive.js";
 import { graphLaplacian, symmetrizeGraph } from "../../src/graph/laplacian.js";
 import { rankControlEigenvalues } from "../../src/graph/laplacianSpectrum.js";
 import { nearestNeighbours } from "../../src/linalg/kernels/distances.js";
@@ -33,6 +37,18 @@ describe("cancelling the inner steps", () => {
         AbortError,
       );
     }
+  });
+
+  it("stops PCAN's embedded search and the labelled search once lambda keeps rows in their class", () => {
+    const F = points(200, 4, 6);
+    expect(() => embeddedAdaptiveGraph(P, F, 1, { m: 5, signal: aborted })).toThrow(AbortError);
+    // lambda = 1e6: every row is finished within its class (no cross-class scan).
+    expect(() =>
+      labelledAdaptiveGraph(P, codes, 1e6, { m: 5, strategy: "blocks", signal: aborted }),
+    ).toThrow(AbortError);
+    // Without the signal the same calls run.
+    expect(embeddedAdaptiveGraph(P, F, 1, { m: 5 }).S.rows).toBe(200);
+    expect(labelledAdaptiveGraph(P, codes, 1e6, { m: 5, strategy: "blocks" }).S.rows).toBe(200);
   });
 
   it("stops the iterative Laplacian solve", () => {
