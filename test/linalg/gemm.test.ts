@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  gemmABtFixedKernel,
   gemmABtRaw,
   gramColumns,
   gramRows,
@@ -9,6 +10,7 @@ import {
   multiplyAtB,
   transposed,
 } from "../../src/linalg/kernels/gemm.js";
+import { kernelBackend, setKernelBackend } from "../../src/linalg/kernels/wasm/backend.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { innerProducts } from "../../src/linalg/orthogonalize.js";
 import { maxAbsDifference, randomMatrix } from "./helpers.js";
@@ -73,6 +75,48 @@ describe("GEMM kernels agree with the textbook triple loop", () => {
     expect(maxAbsDifference(G.data, G.transpose().data)).toBe(0);
     expect(maxAbsDifference(G.data, naive(X, X.transpose()).data)).toBeLessThan(1e-11);
     expect(maxAbsDifference(H.data, naive(X.transpose(), X).data)).toBeLessThan(1e-11);
+  });
+});
+
+describe("an entry's bits do not depend on the product's shape", () => {
+  // Pruned searches (graph/clusterScan.ts) rebuild a large product's entries from many
+  // small products, so the kernel must give an entry the same bits in any shape.
+  it("gemmABtFixedKernel gives a large product's entries bit for bit on the wasm backend", () => {
+    setKernelBackend("wasm");
+    try {
+      expect(kernelBackend()).toBe("wasm");
+      // Large enough for gemmABtRaw to run the backend's kernel; odd sizes for the edges.
+      const A = randomMatrix(67, 53, 1);
+      const B = randomMatrix(45, 53, 2);
+      const big = new Float64Array(67 * 45);
+      gemmABtRaw(67, 45, 53, A.data, 53, B.data, 53, big, 45, false, false);
+      for (const [r0, m, c0, n] of [
+        [0, 1, 0, 1],
+        [3, 2, 5, 3],
+        [10, 7, 40, 5],
+        [60, 7, 0, 45],
+      ]) {
+        const small = new Float64Array(m * n);
+        gemmABtFixedKernel(
+          m,
+          n,
+          53,
+          A.data.subarray(r0 * 53),
+          53,
+          B.data.subarray(c0 * 53),
+          53,
+          small,
+          n,
+        );
+        for (let i = 0; i < m; i++) {
+          for (let j = 0; j < n; j++) {
+            expect(Object.is(small[i * n + j], big[(r0 + i) * 45 + c0 + j])).toBe(true);
+          }
+        }
+      }
+    } finally {
+      setKernelBackend("auto");
+    }
   });
 });
 

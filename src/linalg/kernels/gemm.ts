@@ -64,6 +64,36 @@ export function gemmABtRaw(
 }
 
 /**
+ * C = A B^T (overwritten) by the kernel a large gemmABtRaw product runs on this
+ * backend, whatever the size of this one: the wasm kernel when the backend is active
+ * (and the operands fit its memory), else the TypeScript kernel; one thread. The wasm
+ * kernel sums every entry in an order that does not depend on the product's shape, so
+ * each entry has the bits a large product gives it: pruned searches use this to
+ * reproduce a full scan's distances from many small products (graph/clusterScan.ts).
+ * The TypeScript kernel sums its corner entries (the last m % 4 rows against the last
+ * n % 4 columns) in two lanes and the others in one, so there the bits of an entry can
+ * depend on the shape (not its value where the dot products are exact).
+ */
+export function gemmABtFixedKernel(
+  m: number,
+  n: number,
+  p: number,
+  A: Float64Array,
+  lda: number,
+  B: Float64Array,
+  ldb: number,
+  C: Float64Array,
+  ldc: number,
+): void {
+  if (m === 0 || n === 0) return;
+  const arena = wasmArena();
+  if (arena !== null && p > 0 && gemmABtWasm(arena, m, n, p, A, lda, B, ldb, C, ldc, false)) {
+    return;
+  }
+  gemmABtTs(m, n, p, A, lda, B, ldb, C, ldc, false);
+}
+
+/**
  * Whether a product is worth splitting over the kernel helpers (helper.ts): enough
  * work to hide a request (tens of microseconds), and enough per copied element, as
  * each helper gets its rows of A, all of B and its rows of C through shared memory.
