@@ -210,10 +210,10 @@ export function labelledAdaptiveGraph(
   checkClassCodes(owner, codes, P.rows);
   checkLambda(owner, lambda, 2);
   const strategy = options.strategy ?? "auto";
-  if (!["auto", "blocks", "tree", "full"].includes(strategy)) {
+  if (!["auto", "blocks", "tree", "clusters", "full"].includes(strategy)) {
     throw new ValidationError(
       "strategy",
-      `The 'strategy' parameter of ${owner} must be one of "auto", "blocks", "tree", "full". Got ${JSON.stringify(strategy)} instead.`,
+      `The 'strategy' parameter of ${owner} must be one of "auto", "blocks", "tree", "clusters", "full". Got ${JSON.stringify(strategy)} instead.`,
     );
   }
   const neighbours = labelledNeighbours(P, codes, lambda, m + 1, {

@@ -230,7 +230,7 @@ describe("adaptive-neighbour rows: argument checks", () => {
     expect(() => labelledAdaptiveGraph(P, codes, 1, { eps: -1 })).toThrow(/'eps'.*Got -1/);
     expect(() =>
       labelledAdaptiveGraph(P, codes, 1, { strategy: "fast" as unknown as "auto" }),
-    ).toThrow(/'strategy'.*"auto", "blocks", "tree", "full". Got "fast"/);
+    ).toThrow(/'strategy'.*"auto", "blocks", "tree", "clusters", "full". Got "fast"/);
     const bad = P.clone();
     bad.data[5] = Number.NaN;
     expect(() => initialAdaptiveGraph(bad)).toThrow(/'X'.*finite.*row 2, column 1/);

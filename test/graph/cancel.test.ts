@@ -32,7 +32,7 @@ describe("cancelling the inner steps", () => {
   it("stops the neighbour searches", () => {
     expect(() => nearestNeighbours(P, 5, { signal: aborted })).toThrow(AbortError);
     expect(() => initialAdaptiveGraph(P, { m: 5, signal: aborted })).toThrow(AbortError);
-    for (const strategy of ["tree", "blocks"] as const) {
+    for (const strategy of ["tree", "blocks", "clusters"] as const) {
       expect(() => labelledAdaptiveGraph(P, codes, 1, { m: 5, strategy, signal: aborted })).toThrow(
         AbortError,
       );

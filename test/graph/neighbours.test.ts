@@ -83,6 +83,12 @@ describe("labelled neighbour search", () => {
         expect(tree.indices).toEqual(auto.indices);
         expect(tree.distances).toEqual(auto.distances);
         expect(tree.primary).toEqual(auto.primary);
+        // So does step 4 by cluster bounds (auto's choice for large n in many dimensions).
+        const clusters = labelledNeighbours(P, codes, lambda, count, { strategy: "clusters" });
+        expect(clusters.indices).toEqual(auto.indices);
+        expect(clusters.distances).toEqual(auto.distances);
+        expect(clusters.primary).toEqual(auto.primary);
+        expect(clusters.secondary).toEqual(auto.secondary);
       }),
       { numRuns: 150 },
     );

@@ -204,6 +204,35 @@ describe("kernel helper threads", () => {
     setKernelThreads(1);
   });
 
+  it("split the cross-class cluster scan by clusters and give one thread's neighbours and bits", () => {
+    // As above, with step 4 by cluster bounds: lambda 0 and 30 leave rows for it
+    // (every row, then some), 1e6 none; the fifth class's heaps are never full.
+    const n = 1205;
+    const dims = 30;
+    const rng = new Random(6);
+    const P = new Matrix(n, dims);
+    const codes = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      codes[i] = i < 5 ? 4 : (i * 7) % 4;
+      for (let j = 0; j < dims; j++) P.data[i * dims + j] = rng.normal() + codes[i] * 0.3;
+    }
+    for (const lambda of [0, 30, 1e6]) {
+      for (const count of [1, 16]) {
+        const options = { strategy: "clusters" } as const;
+        const one = labelledNeighbours(P, codes, lambda, count, { ...options, helpers: [] });
+        for (const threads of [2, 3]) {
+          setKernelThreads(threads);
+          const counted = countHelperCalls();
+          const helpers = kernelHelpers();
+          const many = labelledNeighbours(P, codes, lambda, count, { ...options, helpers });
+          if (lambda < 1e6) expect(counted.tasks.clusterScan).toBe(threads - 1);
+          expectSameNeighbours(many, one);
+        }
+      }
+    }
+    setKernelThreads(1);
+  });
+
   it("split PCAN's embedded neighbour search (the full block scan) and give one thread's neighbours", () => {
     const n = 800;
     const P = randomMatrix(n, 20, 11);

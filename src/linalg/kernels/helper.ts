@@ -61,10 +61,11 @@ export interface KernelHelper {
 /**
  * The tasks a helper runs besides products: the two phases of the screened neighbour
  * search (screenedSearch.ts, `screenTask` and `decideTask`) and the k-d tree search of
- * the labelled graph (graph/neighbours.ts, `treeSearchTask`), and the query row blocks of
- * a pair scan (distances.ts, `pairScanTask`).
+ * the labelled graph (graph/neighbours.ts, `treeSearchTask`), the query row blocks of
+ * a pair scan (distances.ts, `pairScanTask`) and the clusters of a cluster scan
+ * (graph/clusterScan.ts, `clusterScanTask`).
  */
-export type HelperTaskName = "screen" | "decide" | "treeSearch" | "pairScan";
+export type HelperTaskName = "screen" | "decide" | "treeSearch" | "pairScan" | "clusterScan";
 
 /**
  * Runs `task` on every helper (helper h with input `inputFor(h)`) while this thread runs

@@ -7,6 +7,7 @@
  * receive ordinary messages).
  */
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
+import { clusterScanTask } from "../../graph/clusterScan.js";
 import { treeSearchTask } from "../../graph/neighbours.js";
 import { pairScanTask } from "./distances.js";
 import type { HelperTaskName } from "./helper.js";
@@ -71,6 +72,7 @@ const TASKS: Record<HelperTaskName, (input: never) => unknown> = {
   decide: decideTask,
   treeSearch: treeSearchTask,
   pairScan: pairScanTask,
+  clusterScan: clusterScanTask,
 };
 
 interface Held {

@@ -1,0 +1,209 @@
+/**
+ * Step 4 of the labelled search by cluster bounds (src/graph/clusterScan.ts) offers
+ * the candidates the block scan offers, with the same distances bit for bit wherever
+ * both run the same GEMM kernel, while computing only a fraction of the cross-class
+ * pairs. Real-valued data (inexact dot products) on the wasm backend; the
+ * integer-data property test in neighbours.test.ts covers ties and duplicates.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { AbortError } from "../../src/core/errors.js";
+import { Random } from "../../src/core/rng.js";
+import { crossClassClusterScan } from "../../src/graph/clusterScan.js";
+import { labelledNeighbours } from "../../src/graph/neighbours.js";
+import {
+  NeighbourHeaps,
+  scanNearestPairs,
+  squaredRowNorms,
+  type TwoPartNeighbours,
+} from "../../src/linalg/kernels/distances.js";
+import { kernelBackend, setKernelBackend } from "../../src/linalg/kernels/wasm/backend.js";
+import { Matrix } from "../../src/linalg/matrix.js";
+
+afterEach(() => {
+  setKernelBackend("auto");
+});
+
+/**
+ * Gaussian classes around random centres (spread `spread` apart, unit noise), the last
+ * class with only `small` rows; rows interleaved by class.
+ */
+function blobs(n: number, k: number, classes: number, small: number, spread: number, seed: number) {
+  const rng = new Random(seed);
+  const centres = Array.from({ length: classes }, () =>
+    Array.from({ length: k }, () => spread * rng.normal()),
+  );
+  const codes = new Int32Array(n);
+  for (let i = 0; i < n; i++) codes[i] = i < small ? classes - 1 : i % (classes - 1);
+  const P = new Matrix(n, k);
+  for (let i = 0; i < n; i++) {
+    for (let l = 0; l < k; l++) P.data[i * k + l] = centres[codes[i]][l] + rng.normal();
+  }
+  return { P, codes };
+}
+
+/**
+ * Classes of very different spreads (0.05 to 4): the broad classes' rows need the
+ * tight classes' rows long before the tight ones need theirs, so a pair of clusters is
+ * needed by one side only.
+ */
+function mixedSpreads(n: number, k: number, classes: number, seed: number) {
+  const rng = new Random(seed);
+  const spreads = Array.from({ length: classes }, (_, c) => 0.05 * 80 ** (c / (classes - 1)));
+  const order = rng.permutation(classes);
+  const codes = Int32Array.from({ length: n }, (_, i) => order[i % classes]);
+  const centres = Array.from({ length: classes }, () =>
+    Array.from({ length: k }, () => rng.normal()),
+  );
+  const P = new Matrix(n, k);
+  for (let i = 0; i < n; i++) {
+    for (let l = 0; l < k; l++) {
+      P.data[i * k + l] = centres[codes[i]][l] + spreads[codes[i]] * rng.normal();
+    }
+  }
+  return { P, codes };
+}
+
+/**
+ * Groups of almost equal rows (jitter 1e-4) at random places, several groups per
+ * class, of 8 rows (or sizes[c] in class c): the clusters are the groups (or halves of
+ * them), so the bounds are tight and the pairs just inside and just outside a row's
+ * threshold sit in clusters whose bound is close to it. With groups of 16 in class 0
+ * and of 8 in class 1, and 10 candidates per row, class 1's rows need class 0's groups
+ * while class 0's rows need nothing beyond their own group: a pair of clusters needed
+ * by its second cluster only.
+ */
+function microGroups(groups: number, k: number, classes: number, seed: number, sizes = [8]) {
+  const rng = new Random(seed);
+  let n = 0;
+  for (let g = 0; g < groups; g++) n += sizes[(g % classes) % sizes.length];
+  const P = new Matrix(n, k);
+  const codes = new Int32Array(n);
+  // Rows of a class come group by group, so that the evenly spaced seeds find the groups.
+  let i = 0;
+  for (let c = 0; c < classes; c++) {
+    for (let g = c; g < groups; g += classes) {
+      const centre = Array.from({ length: k }, () => rng.normal());
+      for (let r = 0; r < sizes[c % sizes.length]; r++, i++) {
+        codes[i] = c;
+        for (let l = 0; l < k; l++) P.data[i * k + l] = centre[l] + 1e-4 * rng.normal();
+      }
+    }
+  }
+  return { P, codes };
+}
+
+function expectSameBits(a: TwoPartNeighbours, b: TwoPartNeighbours): void {
+  expect(Array.from(b.indices)).toEqual(Array.from(a.indices));
+  for (let t = 0; t < a.indices.length; t++) {
+    if (
+      !Object.is(a.distances[t], b.distances[t]) ||
+      !Object.is(a.primary[t], b.primary[t]) ||
+      !Object.is(a.secondary[t], b.secondary[t])
+    ) {
+      throw new Error(`entry ${t}: ${a.distances[t]} / ${b.distances[t]}`);
+    }
+  }
+}
+
+describe("cross-class candidates by cluster bounds", () => {
+  const { P: real, codes } = blobs(640, 30, 7, 6, 1.2, 3);
+  // The same points scaled and rounded to integers: exact dot products.
+  const integral = new Matrix(
+    real.rows,
+    real.cols,
+    real.data.map((v) => Math.round(16 * v)),
+  );
+
+  // The wasm kernel gives an entry the same bits in any product; the TypeScript kernel
+  // only where the dot products are exact (gemm.ts, gemmABtFixedKernel): integer data.
+  for (const backend of ["ts", "wasm"] as const) {
+    it(`gives the block scan's candidates and distances bit for bit (${backend} kernels)`, () => {
+      setKernelBackend(backend);
+      expect(kernelBackend()).toBe(backend);
+      const P = backend === "wasm" ? real : integral;
+      const scale = backend === "wasm" ? 1 : 256; // squared distances scale by 16^2
+      // lambda from "every row searches all other classes" to "only the small class does".
+      for (const lambda of [0, 0.5, 4, 16, 64, 2 ** 12, 2 ** 40].map((v) => scale * v)) {
+        for (const count of [3, 11]) {
+          const blocks = labelledNeighbours(P, codes, lambda, count, {
+            strategy: "blocks",
+            helpers: [],
+          });
+          const clusters = labelledNeighbours(P, codes, lambda, count, { strategy: "clusters" });
+          expectSameBits(blocks, clusters);
+        }
+      }
+    });
+  }
+
+  it("gives the block scan's candidates where only one side of a pair of clusters needs it, and where the bounds are tight", () => {
+    for (const { P, codes: labels } of [
+      mixedSpreads(700, 12, 6, 4),
+      microGroups(90, 16, 5, 6),
+      microGroups(18, 8, 2, 7, [16, 8]),
+    ]) {
+      for (const lambda of [0, 0.01, 0.1, 0.4, 1, 4]) {
+        for (const count of [4, 10]) {
+          const blocks = labelledNeighbours(P, labels, lambda, count, {
+            strategy: "blocks",
+            helpers: [],
+          });
+          const clusters = labelledNeighbours(P, labels, lambda, count, { strategy: "clusters" });
+          expectSameBits(blocks, clusters);
+        }
+      }
+    }
+  });
+
+  it("computes a fraction of the cross-class pairs when the classes are apart", () => {
+    const sep = blobs(2000, 24, 9, 40, 3, 8);
+    const n = sep.P.rows;
+    const count = 10;
+    const lambda = 1;
+    const norms = squaredRowNorms(sep.P);
+    const classes = 9;
+    const start = new Int32Array(classes + 1);
+    for (let i = 0; i < n; i++) start[sep.codes[i] + 1]++;
+    for (let c = 0; c < classes; c++) start[c + 1] += start[c];
+    const byClass = new Int32Array(n);
+    const fill = start.slice(0, classes);
+    for (let i = 0; i < n; i++) byClass[fill[sep.codes[i]]++] = i;
+    const withinClass = () => {
+      const heaps = new NeighbourHeaps(n, count);
+      for (let c = 0; c < classes; c++) {
+        scanNearestPairs(sep.P, norms, heaps, { order: byClass.subarray(start[c], start[c + 1]) });
+      }
+      return heaps;
+    };
+    // Every row searches the other classes (as for small lambda).
+    const all = Array.from({ length: n }, (_, i) => i);
+    const pruned = withinClass();
+    const computed = crossClassClusterScan(sep.P, norms, byClass, start, lambda, pruned, all);
+    const full = withinClass();
+    const order = Int32Array.from(all);
+    scanNearestPairs(sep.P, norms, full, {
+      order,
+      term: { kind: "classes", codes: sep.codes, lambda, crossClassOnly: true },
+    });
+    expectSameBits(full.sorted(lambda), pruned.sorted(lambda));
+    let crossPairs = 0;
+    for (let c = 0; c < classes; c++) {
+      const size = start[c + 1] - start[c];
+      crossPairs += size * (n - size);
+    }
+    crossPairs /= 2;
+    expect(computed).toBeGreaterThan(0);
+    expect(computed).toBeLessThan(0.25 * crossPairs);
+  });
+
+  it("computes nothing when no row remains, and stops on an aborted signal", () => {
+    const norms = squaredRowNorms(real);
+    const heaps = new NeighbourHeaps(real.rows, 4);
+    const byClass = Int32Array.from({ length: real.rows }, (_, i) => i);
+    const start = Int32Array.from([0, real.rows]);
+    expect(crossClassClusterScan(real, norms, byClass, start, 1, heaps, [])).toBe(0);
+    expect(() =>
+      labelledNeighbours(real, codes, 1, 5, { strategy: "clusters", signal: AbortSignal.abort() }),
+    ).toThrow(AbortError);
+  });
+});
