@@ -65,6 +65,14 @@ const nn = new NearestNeighbour1().fit(model.transform(Xtrain), yTrain);
 const predicted = nn.predict(model.transform(Xtest));
 const t3 = performance.now();
 const info = model.fitInfo;
+
+/** FNV-1a (32 bits) of the bytes of a Float64Array, as 8 hex digits. */
+function fnv1a(values: Float64Array): string {
+  const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+  let h = 0x811c9dc5;
+  for (let t = 0; t < bytes.length; t++) h = Math.imul(h ^ bytes[t], 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, "0");
+}
 const details = (info.details ?? {}) as Record<string, unknown>;
 process.stdout.write(
   `${JSON.stringify({
@@ -89,5 +97,7 @@ process.stdout.write(
     lobpcg_iterations: details.lobpcgIterations ?? null,
     lambda_final: details.lambdaFinal ?? null,
     test_bca: Math.round(1e4 * balancedAccuracy(yTest, predicted)) / 1e4,
+    // Two builds that fit the same W (bit for bit) print the same hash.
+    w_hash: fnv1a(model.components.data),
   })}\n`,
 );
