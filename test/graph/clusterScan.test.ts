@@ -105,6 +105,25 @@ function expectSameBits(a: TwoPartNeighbours, b: TwoPartNeighbours): void {
   }
 }
 
+/** The cluster scan's neighbours are the block scan's, bit for bit, at every lambda and count. */
+function expectBlockScanResults(
+  P: Matrix,
+  codes: Int32Array,
+  lambdas: readonly number[],
+  counts: readonly number[],
+): void {
+  for (const lambda of lambdas) {
+    for (const count of counts) {
+      const blocks = labelledNeighbours(P, codes, lambda, count, {
+        strategy: "blocks",
+        helpers: [],
+      });
+      const clusters = labelledNeighbours(P, codes, lambda, count, { strategy: "clusters" });
+      expectSameBits(blocks, clusters);
+    }
+  }
+}
+
 describe("cross-class candidates by cluster bounds", () => {
   const { P: real, codes } = blobs(640, 30, 7, 6, 1.2, 3);
   // The same points scaled and rounded to integers: exact dot products.
@@ -123,16 +142,8 @@ describe("cross-class candidates by cluster bounds", () => {
       const P = backend === "wasm" ? real : integral;
       const scale = backend === "wasm" ? 1 : 256; // squared distances scale by 16^2
       // lambda from "every row searches all other classes" to "only the small class does".
-      for (const lambda of [0, 0.5, 4, 16, 64, 2 ** 12, 2 ** 40].map((v) => scale * v)) {
-        for (const count of [3, 11]) {
-          const blocks = labelledNeighbours(P, codes, lambda, count, {
-            strategy: "blocks",
-            helpers: [],
-          });
-          const clusters = labelledNeighbours(P, codes, lambda, count, { strategy: "clusters" });
-          expectSameBits(blocks, clusters);
-        }
-      }
+      const lambdas = [0, 0.5, 4, 16, 64, 2 ** 12, 2 ** 40].map((v) => scale * v);
+      expectBlockScanResults(P, codes, lambdas, [3, 11]);
     });
   }
 
@@ -142,16 +153,7 @@ describe("cross-class candidates by cluster bounds", () => {
       microGroups(90, 16, 5, 6),
       microGroups(18, 8, 2, 7, [16, 8]),
     ]) {
-      for (const lambda of [0, 0.01, 0.1, 0.4, 1, 4]) {
-        for (const count of [4, 10]) {
-          const blocks = labelledNeighbours(P, labels, lambda, count, {
-            strategy: "blocks",
-            helpers: [],
-          });
-          const clusters = labelledNeighbours(P, labels, lambda, count, { strategy: "clusters" });
-          expectSameBits(blocks, clusters);
-        }
-      }
+      expectBlockScanResults(P, labels, [0, 0.01, 0.1, 0.4, 1, 4], [4, 10]);
     }
   });
 

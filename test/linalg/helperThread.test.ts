@@ -79,6 +79,23 @@ function expectSameNeighbours(many: TwoPartNeighbours, one: TwoPartNeighbours): 
   expect(firstDifference(many.secondary, one.secondary)).toBe(-1);
 }
 
+/**
+ * 1,205 points in 30 dimensions (above the k-d tree's), four classes and a fifth of 5
+ * rows (fewer than count + 1: its heaps stay partly empty after the within-class step).
+ */
+function labelledPoints(seed: number): { P: Matrix; codes: Int32Array } {
+  const n = 1205;
+  const dims = 30;
+  const rng = new Random(seed);
+  const P = new Matrix(n, dims);
+  const codes = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    codes[i] = i < 5 ? 4 : (i * 7) % 4;
+    for (let j = 0; j < dims; j++) P.data[i * dims + j] = rng.normal() + codes[i] * 0.3;
+  }
+  return { P, codes };
+}
+
 describe("kernel helper threads", () => {
   it("split the products by rows and give one thread's bits, for 2 and 3 threads", () => {
     for (const threads of [2, 3]) {
@@ -173,18 +190,9 @@ describe("kernel helper threads", () => {
   });
 
   it("split the labelled block scans by row blocks and give one thread's neighbours and bits", () => {
-    // 30 dimensions (above the k-d tree's), four classes and a fifth of 5 rows (fewer
-    // than count + 1: its heaps stay partly empty after the within-class step); lambda
-    // from 0 (every row goes on to the cross-class step) to large (none does).
-    const n = 1205;
-    const dims = 30;
-    const rng = new Random(5);
-    const P = new Matrix(n, dims);
-    const codes = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      codes[i] = i < 5 ? 4 : (i * 7) % 4;
-      for (let j = 0; j < dims; j++) P.data[i * dims + j] = rng.normal() + codes[i] * 0.3;
-    }
+    // Lambda from 0 (every row goes on to the cross-class step) to large (none does).
+    const { P, codes } = labelledPoints(5);
+    const n = P.rows;
     for (const lambda of [0, 30, 1e6]) {
       for (const count of [1, 16]) {
         const options = { strategy: "blocks", blockRows: 64 } as const;
@@ -207,15 +215,7 @@ describe("kernel helper threads", () => {
   it("split the cross-class cluster scan by clusters and give one thread's neighbours and bits", () => {
     // As above, with step 4 by cluster bounds: lambda 0 and 30 leave rows for it
     // (every row, then some), 1e6 none; the fifth class's heaps are never full.
-    const n = 1205;
-    const dims = 30;
-    const rng = new Random(6);
-    const P = new Matrix(n, dims);
-    const codes = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      codes[i] = i < 5 ? 4 : (i * 7) % 4;
-      for (let j = 0; j < dims; j++) P.data[i * dims + j] = rng.normal() + codes[i] * 0.3;
-    }
+    const { P, codes } = labelledPoints(6);
     for (const lambda of [0, 30, 1e6]) {
       for (const count of [1, 16]) {
         const options = { strategy: "clusters" } as const;
