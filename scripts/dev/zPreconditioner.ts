@@ -7,7 +7,7 @@
  * LOBPCG iterations, and the CPU seconds spent building the preconditioner.
  *
  * Usage: npx tsx scripts/dev/zPreconditioner.ts --data-dir /work/shared/data
- *          [--n 10000] [--k 50] [--max-iter 5] [--preconditioner always|never]
+ *          [--n 10000] [--k 50] [--max-iter 5] [--preconditioner auto|always|never]
  */
 import { parseArgs } from "node:util";
 import { preprocessSplit } from "../../src/experiment/preprocess.js";
@@ -25,9 +25,9 @@ const { values: args } = parseArgs({
     preconditioner: { type: "string", default: "always" },
   },
 });
-const preconditioner = args.preconditioner as "always" | "never";
-if (preconditioner !== "always" && preconditioner !== "never") {
-  throw new Error(`--preconditioner must be "always" or "never", got ${preconditioner}`);
+const preconditioner = args.preconditioner as "auto" | "always" | "never";
+if (!["auto", "always", "never"].includes(preconditioner)) {
+  throw new Error(`--preconditioner must be "auto", "always" or "never", got ${preconditioner}`);
 }
 
 function cpuSeconds(since: NodeJS.CpuUsage): number {
@@ -69,11 +69,14 @@ let lastSetup = 0;
 model.fit(train, labels, {
   onProgress: (p) => {
     const now = cpuSeconds(cpu0);
-    rows.push({
+    const row = {
       iteration: p.iteration,
       cpu_s: Math.round((now - last) * 100) / 100,
       setup_cpu_s: Math.round((setupCpu - lastSetup) * 100) / 100,
-    });
+    };
+    rows.push(row);
+    // Each outer iteration as it ends (stderr), for following a long fit.
+    process.stderr.write(`${JSON.stringify(row)}\n`);
     last = now;
     lastSetup = setupCpu;
   },
