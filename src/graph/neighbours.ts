@@ -246,8 +246,8 @@ export function labelledNeighbours(
  * same candidates, most cross-class pairs skipped) when at least 1 / CLUSTER_MIN_SHARE
  * of the rows remain; with fewer, the block scan's |R| n k work is below the cluster
  * scan's fixed cost (the clusters and their centre-to-centre bounds). Measured on
- * Fashion-MNIST's first 10,000 images projected to k = 50, the whole search on one
- * thread: blocks / clusters 4.0 / 1.3 s with all rows remaining, 1.1 / 0.53 s with 24 %,
+ * Fashion-MNIST's first 10,000 images projected to k = 50 by a fit, the whole search on
+ * one thread of a machine shared with other work: blocks / clusters 4.0 / 1.3 s with all rows remaining, 1.1 / 0.53 s with 24 %,
  * 0.76 / 0.47 s with 13 %, 0.55 / 0.50 s with 7.6 %.
  */
 export const CLUSTER_MIN_ROWS = 4000;
