@@ -15,8 +15,9 @@
  *
  * 1. Clusters. The rows of each class are split into clusters of about CLUSTER_SIZE
  *    rows (evenly spaced rows as seeds, LLOYD_STEPS steps of Lloyd's algorithm), each
- *    with its centre c and a radius r bounding ||p_i - c|| over its rows. Their quality
- *    only decides how much is skipped, never what is found.
+ *    with its centre c and a radius r bounding ||p_i - c|| over its rows; one that drew
+ *    many rows (duplicates) is cut into pieces of at most MAX_CLUSTER_ROWS. Their
+ *    quality only decides how much is skipped, never what is found.
  * 2. Bounds. For clusters A and B of different classes, g = ||c_A - c_B|| - r_A - r_B
  *    bounds the distance of every pair between them from below, so p_ij >= g^2 up to
  *    the rounding of p (at most SLACK (k + 4) u max_i ||p_i||^2 in the Gram form). Row
@@ -43,6 +44,8 @@ import type { Matrix } from "../linalg/matrix.js";
 
 /** Target number of rows per cluster. */
 export const CLUSTER_SIZE = 8;
+/** Largest cluster (rows of one product's first operand; see classClusters). */
+const MAX_CLUSTER_ROWS = 4 * CLUSTER_SIZE;
 /** Steps of Lloyd's algorithm from the evenly spaced seeds. */
 const LLOYD_STEPS = 2;
 /** Unit roundoff of double precision. */
@@ -53,7 +56,7 @@ const SLACK = 16;
 const CENTRE_BLOCK = 64;
 
 /** The rows of each class in clusters: rows[start[a] .. start[a + 1]) is cluster a. */
-interface Clusters {
+export interface Clusters {
   readonly count: number;
   readonly start: Int32Array;
   readonly rows: Int32Array;
@@ -174,7 +177,7 @@ function prepareScan(
 ): ClusterScanContext {
   const n = P.rows;
   const k = P.cols;
-  const { count, start, rows, centres, radius, cls } = buildClusters(
+  const { count, start, rows, centres, radius, cls } = classClusters(
     P,
     byClass,
     classStart,
@@ -345,9 +348,11 @@ export function clusterScanTask(input: ClusterScanTaskInput): ClusterScanTaskOut
 
 /**
  * Step 1 of the header: the clusters of every class, in class order. Each cluster's
- * rows are ascending; empty clusters are dropped.
+ * rows are ascending; empty clusters are dropped, and a cluster of more than
+ * MAX_CLUSTER_ROWS rows is cut into pieces of at most that many (each with the whole
+ * cluster's centre and radius), which bounds the memory of the scan's products.
  */
-function buildClusters(
+export function classClusters(
   P: Matrix,
   byClass: Int32Array,
   classStart: Int32Array,
@@ -405,11 +410,17 @@ function buildClusters(
         if (d > worst) worst = d;
         rows[at++] = members[t];
       }
-      starts.push(at);
-      centreList.push(centres.subarray(s * k, (s + 1) * k));
       // The computed sum of squares is within (k + 2) u of the exact one; sqrt adds one ulp.
-      radiusList.push(Math.sqrt(worst * (1 + 4 * (k + 4) * U)) * (1 + 4 * U));
-      clsList.push(c);
+      const radius = Math.sqrt(worst * (1 + 4 * (k + 4) * U)) * (1 + 4 * U);
+      // A cluster that drew many rows (duplicates, a dense core) is cut into pieces of
+      // at most MAX_CLUSTER_ROWS, each with the whole cluster's centre and radius (still
+      // bounds for its rows), so that a product never has more than that many rows.
+      for (let from = at - sizes[s]; from < at; from += MAX_CLUSTER_ROWS) {
+        starts.push(Math.min(from + MAX_CLUSTER_ROWS, at));
+        centreList.push(centres.subarray(s * k, (s + 1) * k));
+        radiusList.push(radius);
+        clsList.push(c);
+      }
     }
   }
   const count = centreList.length;

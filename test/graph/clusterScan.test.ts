@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { AbortError } from "../../src/core/errors.js";
 import { Random } from "../../src/core/rng.js";
-import { crossClassClusterScan } from "../../src/graph/clusterScan.js";
+import { CLUSTER_SIZE, classClusters, crossClassClusterScan } from "../../src/graph/clusterScan.js";
 import { labelledNeighbours } from "../../src/graph/neighbours.js";
 import {
   NeighbourHeaps,
@@ -105,6 +105,17 @@ function expectSameBits(a: TwoPartNeighbours, b: TwoPartNeighbours): void {
   }
 }
 
+/**
+ * Gaussian classes, 200 rows of the first of them copies of one row: they all join one
+ * cluster, which is cut into pieces (exact ties among them, ranked by index).
+ */
+function duplicatedClass(n: number, k: number, classes: number, seed: number) {
+  const { P, codes } = blobs(n, k, classes, 0, 1, seed);
+  // Rows 0, classes - 1, 2 (classes - 1), ... are class 0; the first 200 become row 0.
+  for (let c = 1; c < 200; c++) P.data.copyWithin(c * (classes - 1) * k, 0, k);
+  return { P, codes };
+}
+
 /** The cluster scan's neighbours are the block scan's, bit for bit, at every lambda and count. */
 function expectBlockScanResults(
   P: Matrix,
@@ -152,6 +163,7 @@ describe("cross-class candidates by cluster bounds", () => {
       mixedSpreads(700, 12, 6, 4),
       microGroups(90, 16, 5, 6),
       microGroups(18, 8, 2, 7, [16, 8]),
+      duplicatedClass(900, 20, 5, 8),
     ]) {
       expectBlockScanResults(P, labels, [0, 0.01, 0.1, 0.4, 1, 4], [4, 10]);
     }
@@ -196,6 +208,32 @@ describe("cross-class candidates by cluster bounds", () => {
     crossPairs /= 2;
     expect(computed).toBeGreaterThan(0);
     expect(computed).toBeLessThan(0.25 * crossPairs);
+  });
+
+  it("puts every row in one cluster of its class, and no more than 4 CLUSTER_SIZE rows in any", () => {
+    const { P, codes: labels } = duplicatedClass(900, 20, 5, 8);
+    const n = P.rows;
+    const classes = 4;
+    const start = new Int32Array(classes + 1);
+    for (let i = 0; i < n; i++) start[labels[i] + 1]++;
+    for (let c = 0; c < classes; c++) start[c + 1] += start[c];
+    const byClass = new Int32Array(n);
+    const fill = start.slice(0, classes);
+    for (let i = 0; i < n; i++) byClass[fill[labels[i]]++] = i;
+    const clusters = classClusters(P, byClass, start, undefined);
+    expect(Array.from(clusters.rows).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: n }, (_, i) => i),
+    );
+    let largest = 0;
+    for (let a = 0; a < clusters.count; a++) {
+      const size = clusters.start[a + 1] - clusters.start[a];
+      largest = Math.max(largest, size);
+      for (let t = clusters.start[a]; t < clusters.start[a + 1]; t++) {
+        expect(labels[clusters.rows[t]]).toBe(clusters.cls[a]);
+      }
+    }
+    // The 200 copies fill whole pieces of the largest size.
+    expect(largest).toBe(4 * CLUSTER_SIZE);
   });
 
   it("computes nothing when no row remains, and stops on an aborted signal", () => {
