@@ -254,18 +254,22 @@ function scanClusterRange(
   const gramError = 4 * (k + 4) * U;
   const cg = new Float64Array(CENTRE_BLOCK * count);
   const partners: number[] = [];
+  const panelIndex = new Int32Array(n);
   let panel = new Float64Array(0);
   let dots = new Float64Array(0);
   let computed = 0;
   for (let a0 = from; a0 < to; a0 += CENTRE_BLOCK) {
     if (stop()) return computed;
     const a1 = Math.min(a0 + CENTRE_BLOCK, to);
-    gemmABtRaw(a1 - a0, count, k, centres.subarray(a0 * k), k, centres, k, cg, count, false, false);
+    // Centre products of this block with the clusters from a0 on (only b > a is used).
+    const width = count - a0;
+    const tail = centres.subarray(a0 * k);
+    gemmABtRaw(a1 - a0, width, k, tail, k, tail, k, cg, width, false, false);
     for (let a = a0; a < a1; a++) {
       // The clusters after A that a pair with A must be computed for.
       partners.length = 0;
       let panelRows = 0;
-      const row = (a - a0) * count;
+      const row = (a - a0) * width - a0;
       for (let b = a + 1; b < count; b++) {
         if (cls[b] === cls[a]) continue;
         const t = Math.max(tau[a], tau[b]);
@@ -281,7 +285,6 @@ function scanClusterRange(
       if (panelRows === 0) continue;
       // A against all its partners' rows in one product.
       if (panel.length < panelRows * k) panel = new Float64Array(Math.max(panelRows, n >> 3) * k);
-      const panelIndex = new Int32Array(panelRows);
       let at = 0;
       for (const b of partners) {
         panel.set(G.subarray(start[b] * k, start[b + 1] * k), at * k);

@@ -273,7 +273,7 @@ function scanHelpers(n: number, dims: number): readonly KernelHelper[] {
 }
 
 /** The rows of each class in ascending order: byClass[start[c] .. start[c + 1]). */
-function classOrder(
+export function classOrder(
   codes: Int32Array,
   classes: number,
 ): { start: Int32Array; byClass: Int32Array } {

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AbortError } from "../../src/core/errors.js";
 import { Random } from "../../src/core/rng.js";
 import { CLUSTER_SIZE, classClusters, crossClassClusterScan } from "../../src/graph/clusterScan.js";
-import { labelledNeighbours } from "../../src/graph/neighbours.js";
+import { classOrder, labelledNeighbours } from "../../src/graph/neighbours.js";
 import {
   NeighbourHeaps,
   scanNearestPairs,
@@ -176,12 +176,7 @@ describe("cross-class candidates by cluster bounds", () => {
     const lambda = 1;
     const norms = squaredRowNorms(sep.P);
     const classes = 9;
-    const start = new Int32Array(classes + 1);
-    for (let i = 0; i < n; i++) start[sep.codes[i] + 1]++;
-    for (let c = 0; c < classes; c++) start[c + 1] += start[c];
-    const byClass = new Int32Array(n);
-    const fill = start.slice(0, classes);
-    for (let i = 0; i < n; i++) byClass[fill[sep.codes[i]]++] = i;
+    const { start, byClass } = classOrder(sep.codes, classes);
     const withinClass = () => {
       const heaps = new NeighbourHeaps(n, count);
       for (let c = 0; c < classes; c++) {
@@ -213,13 +208,7 @@ describe("cross-class candidates by cluster bounds", () => {
   it("puts every row in one cluster of its class, and no more than 4 CLUSTER_SIZE rows in any", () => {
     const { P, codes: labels } = duplicatedClass(900, 20, 5, 8);
     const n = P.rows;
-    const classes = 4;
-    const start = new Int32Array(classes + 1);
-    for (let i = 0; i < n; i++) start[labels[i] + 1]++;
-    for (let c = 0; c < classes; c++) start[c + 1] += start[c];
-    const byClass = new Int32Array(n);
-    const fill = start.slice(0, classes);
-    for (let i = 0; i < n; i++) byClass[fill[labels[i]]++] = i;
+    const { start, byClass } = classOrder(labels, 4);
     const clusters = classClusters(P, byClass, start, undefined);
     expect(Array.from(clusters.rows).sort((a, b) => a - b)).toEqual(
       Array.from({ length: n }, (_, i) => i),
