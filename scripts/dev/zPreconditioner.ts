@@ -4,7 +4,10 @@
  * their own statistics), runs a few outer iterations on the matrix-free path with the
  * preconditioner forced on or off, and prints per outer iteration the CPU seconds
  * (user + system of this process, so that a loaded machine does not distort them), the
- * LOBPCG iterations, and the CPU seconds spent building the preconditioner.
+ * LOBPCG iterations, and the CPU seconds spent building the preconditioner; at the end
+ * beta D's range at the last setup and the k-th eigenvalue, which decide how fast a
+ * polynomial in D reaches the wanted eigenvectors (omega in docs/performance.md, "The
+ * next lever").
  *
  * Usage: npx tsx scripts/dev/zPreconditioner.ts --data-dir /work/shared/data
  *          [--n 10000] [--k 50] [--max-iter 5] [--preconditioner auto|always|never]
@@ -38,8 +41,16 @@ function cpuSeconds(since: NodeJS.CpuUsage): number {
 // CPU time spent in the preconditioner's setup (U^T L U, W^T E^-1 W, the small dense
 // work), per outer iteration: the builder is wrapped, its applications are not.
 let setupCpu = 0;
+let betaDRange: [number, number] | null = null;
 const build = ZWoodbury.prototype.build;
 ZWoodbury.prototype.build = function (this: ZWoodbury, ...a: Parameters<typeof build>) {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const v of a[0]) {
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  betaDRange = [lo, hi];
   const t = process.cpuUsage();
   const out = build.apply(this, a);
   setupCpu += cpuSeconds(t);
@@ -99,5 +110,15 @@ console.log(
     eigen_wall_s: Math.round(model.fitInfo.timings.eigenMs / 100) / 10,
     graph_wall_s: Math.round(model.fitInfo.timings.graphMs / 100) / 10,
     eigenvalues_head: details.eigenvalues.slice(0, 3),
+    lambda_k: details.eigenvalues[k - 1],
+    beta_d_range: betaDRange,
+    omega: omega(betaDRange, details.eigenvalues[k - 1]),
   }),
 );
+
+/** |l| - sqrt(l^2 - 1) for lambda mapped to l on [lo, hi] scaled to [-1, 1] (null if inside). */
+function omega(range: [number, number] | null, lambda: number): number | null {
+  if (range === null) return null;
+  const l = (lambda - (range[0] + range[1]) / 2) / ((range[1] - range[0]) / 2);
+  return Math.abs(l) > 1 ? Math.abs(l) - Math.sqrt(l * l - 1) : null;
+}
