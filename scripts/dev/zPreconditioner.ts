@@ -73,7 +73,12 @@ const model = new SDSPCAAN({
   solver: "lobpcg",
   preconditioner,
 });
-const rows: { iteration: number; cpu_s: number; setup_cpu_s: number }[] = [];
+const rows: {
+  iteration: number;
+  cpu_s: number;
+  setup_cpu_s: number;
+  beta_d_range: [number, number] | null;
+}[] = [];
 const cpu0 = process.cpuUsage();
 let last = 0;
 let lastSetup = 0;
@@ -84,6 +89,8 @@ model.fit(train, labels, {
       iteration: p.iteration,
       cpu_s: Math.round((now - last) * 100) / 100,
       setup_cpu_s: Math.round((setupCpu - lastSetup) * 100) / 100,
+      // beta D at this iteration's preconditioner setup (null before the first).
+      beta_d_range: betaDRange,
     };
     rows.push(row);
     // Each outer iteration as it ends (stderr), for following a long fit.
