@@ -21,7 +21,7 @@ train-zscore, a = b = c = 1, m = 15, as scripts/dev/zPreconditioner.ts.
                       E0 = beta D - sigma, i.e. from one factorisation at sigma only.
           The exact inverses are taken from Z's eigendecomposition: this measures
           iteration counts, not cost.
-  span    Rayleigh-Ritz of Z on K_J = span{W, D^ W, ..., D^^J W} (W an orthonormal basis
+  span    Rayleigh-Ritz of Z on K_J = span{W, D^ W, ..., D^J W} (W an orthonormal basis
           of [U, Y], D^ = beta D scaled to [-1, 1], the blocks by block Lanczos in D^) at
           outer iteration 2: every eigenvector of Z with eigenvalue lambda below min(beta D)
           is (beta D - lambda I)^-1 W u, so K_J should hold the wanted ones to about
@@ -125,7 +125,7 @@ class Directions:
         if kind == "interior" and theta[self.below - 1] < self.sigma:
             return self.E @ ((self.E.T @ R[:, act]) / (self.ev - self.sigma)[:, None])
         if kind in ("none", "interior"):
-            return R[:, act]
+            return plain(X, R, theta, act)
         X, theta = X[:, act], theta[act]
         out = np.empty_like(X)
         for j in range(X.shape[1]):
@@ -141,6 +141,11 @@ class Directions:
                 den = np.where(np.abs(den) < 1e-14, 1e-14, den)
                 out[:, j] = self.e * (self.Us @ ((self.Us.T @ (self.e * x)) / den))
         return out
+
+
+def plain(X, R, theta, act):
+    """The residuals of the active columns, unpreconditioned."""
+    return R[:, act]
 
 
 def lobpcg(Z, X0, k, directions, max_iter=300):
@@ -280,11 +285,11 @@ def run_span(a):
                 f"{res:.1e} relative, largest principal angle {ang:.1e} rad")
         if J >= 1:
             X0 = basis.T @ np.hstack([Q1[:, : b - 2], rng.standard_normal((a.n, 2))])
-            counts = [lobpcg(H, X0, k, Directions(kind, H, theta, C, ev1, k, None), a.max_iter)
-                      for kind in ("none", "interior")]
+            interior = Directions("interior", H, theta, C, ev1, k, None)
+            counts = [lobpcg(H, X0, k, d, a.max_iter) for d in (plain, interior)]
             line += f"; LOBPCG in K_J: {counts[0]} iterations plain, {counts[1]} interior"
         # The polish: plain LOBPCG on Z itself from the Ritz vectors of K_J (b columns).
-        polish = lobpcg(Z, basis @ C[:, :b], k, Directions("none", Z, None, None, None, k, None), a.max_iter)
+        polish = lobpcg(Z, basis @ C[:, :b], k, plain, a.max_iter)
         line += f"; then on Z: {polish} iterations"
         print(line, flush=True)
 
