@@ -95,6 +95,8 @@ process.stdout.write(
     stop: info.stopReason,
     solver: info.solver ?? null,
     lobpcg_iterations: details.lobpcgIterations ?? null,
+    lobpcg_per_solve: details.lobpcgIterationsPerSolve ?? null,
+    krylov_degrees: details.krylovDegrees ?? null,
     lambda_final: details.lambdaFinal ?? null,
     test_bca: Math.round(1e4 * balancedAccuracy(yTest, predicted)) / 1e4,
     // Two builds that fit the same W (bit for bit) print the same hash.

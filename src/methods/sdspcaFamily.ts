@@ -55,6 +55,7 @@ import type { TrainingData } from "./training.js";
 import {
   chooseZSolver,
   type ZGraph,
+  type ZKrylovStartChoice,
   type ZPreconditionerChoice,
   type ZSolverChoice,
   type ZSolverStats,
@@ -99,6 +100,14 @@ export const preconditionerOption = {
   values: ["auto", "always", "never"] as const,
   default: "auto",
   doc: 'Preconditioner of LOBPCG on Z (lobpcg solver only): the exact (Z - sigma I)^-1 through Woodbury, with sigma in a gap of the previous outer iteration\'s spectrum below the k-th eigenvalue. "auto" uses it for k >= 20, where it saves LOBPCG sweeps; "always" and "never" force it on or off (from the second outer iteration on). The eigenpairs are the same to the tolerance either way.',
+  expert: true,
+  fingerprintWhenSet: true,
+} as const satisfies EnumSpec;
+export const krylovStartOption = {
+  type: "enum",
+  values: ["auto", "always", "never"] as const,
+  default: "auto",
+  doc: 'Start of LOBPCG on Z (lobpcg solver only): the Ritz vectors of Z on span{W, D W, ..., D^J W} (W a basis of [X, Y]; J chosen so that they are within about 1e-5 rad), where Z\'s wanted eigenvectors lie when they are far below beta D. "auto" uses it for k >= 20 while (J + 1)(r + c) <= n / 4: J = 0 in the first outer iteration (D = I, where it is exact), J >= 1 from 15,000 training samples on; "always" and "never" force it on or off. LOBPCG then applies the same residual test, so the eigenpairs are the same to the tolerance either way.',
   expert: true,
   fingerprintWhenSet: true,
 } as const satisfies EnumSpec;
@@ -164,6 +173,7 @@ export const qLoopOptions = {
   solver: solverOption,
   seed: seedOption,
   preconditioner: preconditionerOption,
+  krylovStart: krylovStartOption,
 } as const;
 
 /** The Q-loop options a method has (those it lacks are filled in by `qLoopSettings`). */
@@ -181,6 +191,7 @@ export interface QLoopOptionValues {
   solver: ZSolverChoice;
   seed: number;
   preconditioner?: ZPreconditionerChoice;
+  krylovStart?: ZKrylovStartChoice;
   largeScale?: "auto" | "always";
   lambdaCap?: number;
 }
@@ -210,6 +221,7 @@ export function qLoopSettings(
     solver: p.solver,
     seed: p.seed,
     preconditioner: p.preconditioner ?? "auto",
+    krylovStart: p.krylovStart ?? "auto",
     largeScale: p.largeScale ?? "auto",
     lambdaCap: p.lambdaCap ?? Number.POSITIVE_INFINITY,
     ...fixed,
@@ -234,6 +246,8 @@ export interface QLoopSettings {
   seed: number;
   /** LOBPCG's preconditioner on the matrix-free path (default "auto"). */
   preconditioner?: ZPreconditionerChoice;
+  /** LOBPCG's start from K_J on the matrix-free path (default "auto"). */
+  krylovStart?: ZKrylovStartChoice;
   /** The large-n graph paths: by size ("auto", default) or always (for checking). */
   largeScale?: "auto" | "always";
   /**
@@ -371,6 +385,7 @@ export function fitQLoop(
     signal: ctx.signal,
     reconstruction: recon,
     preconditioner: s.preconditioner ?? "auto",
+    krylovStart: s.krylovStart ?? "auto",
   });
   // The solver may hold memory outside the JS heap (WebAssembly, helper threads) for
   // the fit: freed however the fit ends.

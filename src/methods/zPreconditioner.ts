@@ -212,6 +212,58 @@ export class ZWoodbury {
   }
 
   /**
+   * C (m x m) of Z = beta D + W C W^T: blockdiag(A, 0) - alpha Yw Yw^T with the middle
+   * factor A = -rec S^2 + delta S^2 (U^T L U) S^2.
+   */
+  coupling(delta: number, L: CsrMatrix | null): Matrix {
+    const m = this.width;
+    const r = this.U.cols;
+    const A = this.middleFactor(delta, L);
+    const C = multiplyABt(this.Yw, this.Yw);
+    for (let t = 0; t < C.data.length; t++) C.data[t] *= -this.alpha;
+    for (let i = 0; i < r; i++) {
+      for (let j = 0; j < r; j++) C.data[i * m + j] += A.data[i * r + j];
+    }
+    return C;
+  }
+
+  /** W^T restricted to the rows i0..i1-1 of W: m x (i1 - i0). */
+  basisRowsTransposed(i0: number, i1: number): Matrix {
+    const { n, Qy, Ut } = this;
+    const r = Ut.rows;
+    const cq = Qy.cols;
+    const rows = i1 - i0;
+    const out = new Matrix(this.width, rows);
+    for (let t = 0; t < r; t++) {
+      out.data.set(Ut.data.subarray(t * n + i0, t * n + i1), t * rows);
+    }
+    for (let i = i0; i < i1; i++) {
+      for (let t = 0; t < cq; t++) out.data[(r + t) * rows + i - i0] = Qy.data[i * cq + t];
+    }
+    return out;
+  }
+
+  /** W Y for an m x b block Y: n x b (U times Y's first r rows, plus Qy times the rest). */
+  basisTimes(Y: Matrix): Matrix {
+    const { n, Qy } = this;
+    const r = this.U.cols;
+    const cq = Qy.cols;
+    const b = Y.cols;
+    const out = this.timesU(new Matrix(r, b, Y.data.subarray(0, r * b)));
+    if (cq === 0) return out;
+    const o = out.data;
+    const y = Y.data;
+    for (let i = 0; i < n; i++) {
+      for (let t = 0; t < cq; t++) {
+        const q = Qy.data[i * cq + t];
+        const yo = (r + t) * b;
+        for (let j = 0; j < b; j++) o[i * b + j] += q * y[yo + j];
+      }
+    }
+    return out;
+  }
+
+  /**
    * (Z - sigma I)^-1 for Z = diag(betaD) - rec G - alpha Y Y^T + delta G L G (L null:
    * no graph term). Null when it cannot be applied stably: diag(betaD) - sigma I not
    * positive definite, or Z - sigma I (numerically) singular.
@@ -249,13 +301,7 @@ export class ZWoodbury {
     }
     if (!choleskyUpper(F)) return null;
     const R = F;
-    // C = blockdiag(A, 0) - alpha Yw Yw^T, A = -rec S^2 + delta S^2 (U^T L U) S^2.
-    const A = this.middleFactor(delta, L);
-    const C = multiplyABt(this.Yw, this.Yw);
-    for (let t = 0; t < C.data.length; t++) C.data[t] *= -this.alpha;
-    for (let i = 0; i < r; i++) {
-      for (let j = 0; j < r; j++) C.data[i * m + j] += A.data[i * r + j];
-    }
+    const C = this.coupling(delta, L);
     const H = symmetrizeInPlace(multiplyABt(multiply(R, C), R));
     const eig = symmetricEigen(H, { symmetryTolerance: Number.POSITIVE_INFINITY });
     const h = eig.values;

@@ -22,6 +22,11 @@
  * without it; for small k its setup (U^T L U and W^T E^-1 W, n r^2 each) costs more
  * than the few sweeps it saves (docs/performance.md, Fashion-MNIST).
  *
+ * At large n the operator path can also start LOBPCG from the Ritz vectors of Z on
+ * the block Krylov space span{W, D W, ..., D^J W} (zKrylovStart.ts), where Z's wanted
+ * eigenvectors lie to within omega^J when they are far below beta D: LOBPCG then needs
+ * one or two iterations instead of 12-25 to meet the same residual test.
+ *
  * Both paths give the same subspace (tested); `chooseZSolver` picks by size.
  */
 import { ValidationError } from "../core/errors.js";
@@ -34,6 +39,7 @@ import type { CsrMatrix } from "../linalg/sparse.js";
 import { GramOperator } from "./gramOperator.js";
 import { classSums, trainingSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
+import { isConstantRange, krylovDegree, krylovOmega, krylovStart } from "./zKrylovStart.js";
 import { interiorShifts, type ShiftedInverse, ZWoodbury } from "./zPreconditioner.js";
 
 /**
@@ -70,6 +76,29 @@ export function autoZSolver(n: number, k: number): "dense" | "lobpcg" {
 export function autoPreconditioner(k: number): boolean {
   return k >= 20;
 }
+
+/**
+ * Whether "auto" starts LOBPCG from the Ritz vectors of Z on the block Krylov space
+ * K_J = span{W, D^ W, ..., D^J W} of degree J (zKrylovStart.ts) for n training samples,
+ * k eigenpairs and W of `width` columns. Only for k >= 20, where LOBPCG needs many
+ * sweeps (and the preconditioner already pays for U^T L U, which the start needs too),
+ * and only while K_J is small beside n (its dense work grows like ((J + 1) width)^3).
+ * J = 0, exact in the first outer iteration (D = I), replaces LOBPCG's coldest solve
+ * (25-39 iterations on Fashion-MNIST with k = 50) with a dense problem of order width;
+ * J >= 1 costs 2J + 1 products of n width^2 / 2 and dense work of order (J + 1) width
+ * against the 12-25 preconditioned LOBPCG iterations it saves, which pays from about
+ * 15,000 samples (SDSPCAAN, Fashion-MNIST, k = 50, two threads, eigen-solve time over
+ * the first outer iterations, with / without: n = 10,000 61 / 50 s (6 iterations),
+ * 20,000 47 / 99 s (5), 60,000 102 / 266 s (4); with k = 10 at 60,000 the J = 0 start
+ * saved nothing and U^T L U cost 2-3 s per later iteration; docs/performance.md).
+ */
+export function autoKrylovStart(n: number, k: number, width: number, degree: number): boolean {
+  if (k < 20 || (degree + 1) * width > n / 4) return false;
+  return degree === 0 || n >= KRYLOV_START_MIN_N;
+}
+
+/** From this many training samples on "auto" uses K_J with J >= 1 (see autoKrylovStart). */
+export const KRYLOV_START_MIN_N = 15_000;
 
 /**
  * Guard columns of LOBPCG's start block that are fresh seeded random vectors on every
@@ -115,6 +144,9 @@ export type ZSolverChoice = "auto" | "dense" | "lobpcg";
 /** Whether LOBPCG is preconditioned with (Z - sigma I)^-1 (see zPreconditioner.ts). */
 export type ZPreconditionerChoice = "auto" | "always" | "never";
 
+/** Whether LOBPCG starts from Rayleigh-Ritz on K_J (see zKrylovStart.ts). */
+export type ZKrylovStartChoice = "auto" | "always" | "never";
+
 /** What the matrix-free path counts (empty on the dense path). */
 export type ZSolverStats = {
   lobpcgIterations?: number;
@@ -127,6 +159,8 @@ export type ZSolverStats = {
   preconditionedIterations?: number;
   /** Threads the products with the SVD factor ran on (1 + kernel helpers; linalg/kernels/helper.ts). */
   productThreads?: number;
+  /** The degree J of each solve started from K_J's Ritz vectors (zKrylovStart.ts), in order. */
+  krylovDegrees?: number[];
 };
 
 class DenseZSolver implements ZSolver {
@@ -196,6 +230,7 @@ class OperatorZSolver implements ZSolver {
     preconditionedSolves: 0,
     preconditionedIterations: 0,
     productThreads: 1,
+    krylovDegrees: [],
   };
   readonly warnings: string[] = [];
   /**
@@ -211,6 +246,7 @@ class OperatorZSolver implements ZSolver {
   private readonly seed: number;
   private readonly signal: AbortSignal | undefined;
   private readonly precondition: boolean;
+  private readonly krylov: ZKrylovStartChoice;
   private block: Matrix | null = null;
   /** The Ritz values of `block` (the previous solve's), for the next shift. */
   private previousValues: Float64Array | null = null;
@@ -226,6 +262,7 @@ class OperatorZSolver implements ZSolver {
     signal: AbortSignal | undefined,
     recon: number,
     precondition: boolean,
+    krylov: ZKrylovStartChoice,
   ) {
     const svd = trainingSvd(data);
     this.recon = recon;
@@ -242,6 +279,7 @@ class OperatorZSolver implements ZSolver {
     this.seed = seed;
     this.signal = signal;
     this.precondition = precondition;
+    this.krylov = krylov;
   }
 
   graphTerm(S: CsrMatrix, L: CsrMatrix): ZGraph {
@@ -270,6 +308,18 @@ class OperatorZSolver implements ZSolver {
   ): ShiftedInverse | null {
     const theta = this.previousValues;
     if (theta === null) return null;
+    const woodbury = this.structure();
+    const L = graph === null ? null : graph.L;
+    // Each try costs W^T E^-1 W (n m^2 / 2): two at most.
+    for (const sigma of interiorShifts(theta, this.k).slice(0, 2)) {
+      const inverse = woodbury.build(betaD, delta, L, sigma);
+      if (inverse !== null && inverse.below < blockSize) return inverse;
+    }
+    return null;
+  }
+
+  /** Z = beta D + W C W^T's fixed parts (built on first use). */
+  private structure(): ZWoodbury {
     if (this.woodbury === null) {
       this.woodbury = new ZWoodbury(
         this.gram.U,
@@ -282,13 +332,54 @@ class OperatorZSolver implements ZSolver {
         this.gram,
       );
     }
-    const L = graph === null ? null : graph.L;
-    // Each try costs W^T E^-1 W (n m^2 / 2): two at most.
-    for (const sigma of interiorShifts(theta, this.k).slice(0, 2)) {
-      const inverse = this.woodbury.build(betaD, delta, L, sigma);
-      if (inverse !== null && inverse.below < blockSize) return inverse;
+    return this.woodbury;
+  }
+
+  /**
+   * The Ritz vectors of Z on K_J (zKrylovStart.ts) as LOBPCG's start, with J chosen
+   * from omega for the previous solve's k-th Ritz value (or 0 while beta D is
+   * constant, where K_0 is exact). Null when K_J does not apply (no estimate yet with
+   * a varying D, the estimate not below beta D's range, or omega too large for the
+   * largest degree).
+   */
+  private krylovBlock(
+    betaD: Float64Array,
+    delta: number,
+    graph: ZGraph | null,
+    blockSize: number,
+  ): Matrix | null {
+    const n = betaD.length;
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    for (const v of betaD) {
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
     }
-    return null;
+    const theta = this.previousValues;
+    // The first solve has no estimate of lambda_k: K_0 if beta D is constant, else nothing.
+    const omega =
+      theta !== null
+        ? krylovOmega(theta[this.k - 1], lo, hi)
+        : isConstantRange(lo, hi)
+          ? 0
+          : Number.POSITIVE_INFINITY;
+    const degree = Number.isFinite(omega) ? krylovDegree(omega) : null;
+    if (degree === null) return null;
+    // W's width before W is built: r + c bounds r + c'.
+    const width = this.woodbury?.width ?? this.gram.U.cols + this.c;
+    if (this.krylov === "auto" && !autoKrylovStart(n, this.k, width, degree)) return null;
+    const start = krylovStart(
+      this.structure(),
+      betaD,
+      delta,
+      graph === null ? null : graph.L,
+      degree,
+      blockSize,
+      this.signal,
+    );
+    if (start === null) return null;
+    this.stats.krylovDegrees.push(start.degree);
+    return start.vectors;
   }
 
   solve(beta: number, Dd: Float64Array, delta: number, graph: ZGraph | null): ZSolution {
@@ -325,8 +416,12 @@ class OperatorZSolver implements ZSolver {
     // guards, 64 with 10).
     const blockSize = Math.min(n, this.k + Math.max(10, Math.ceil(this.k / 4)));
     let inverse: ShiftedInverse | null = null;
-    if (this.precondition) {
-      const betaD = Float64Array.from(Dd, (v) => beta * v);
+    const betaD = Float64Array.from(Dd, (v) => beta * v);
+    // The Krylov start leaves LOBPCG a few iterations, too few to repay the
+    // preconditioner's setup (an n m^2 / 2 product, as one moment).
+    const krylovBlock =
+      this.krylov === "never" ? null : this.krylovBlock(betaD, delta, graph, blockSize);
+    if (this.precondition && krylovBlock === null) {
       inverse = this.shiftedInverse(betaD, delta, graph, blockSize);
       if (inverse !== null) this.stats.preconditionedSolves += 1;
     }
@@ -346,9 +441,10 @@ class OperatorZSolver implements ZSolver {
     // Warm start from the previous solve's Ritz block: its k wanted vectors and all but
     // the last FRESH_GUARDS of its guard vectors. The first solve starts from the leading
     // left singular vectors (the trailing eigenvectors of -G) and random guards.
+    // A Krylov start is kept whole: its guard vectors are Ritz vectors too.
     const keep = this.block === null ? this.k : Math.max(this.k, blockSize - FRESH_GUARDS);
     const start = this.block ?? this.gram.U;
-    const initial = start.leadingColumns(Math.min(start.cols, keep));
+    const initial = krylovBlock ?? start.leadingColumns(Math.min(start.cols, keep));
     const result = lobpcg(applyZ, n, this.k, {
       initial,
       blockSize,
@@ -409,6 +505,8 @@ export interface ZSolverRequest {
   readonly reconstruction?: number;
   /** LOBPCG's preconditioner on the matrix-free path (default "auto", see autoPreconditioner). */
   readonly preconditioner?: ZPreconditionerChoice;
+  /** LOBPCG's start from K_J on the matrix-free path (default "auto", see autoKrylovStart). */
+  readonly krylovStart?: ZKrylovStartChoice;
 }
 
 export function chooseZSolver(request: ZSolverRequest): ZSolver {
@@ -419,7 +517,8 @@ export function chooseZSolver(request: ZSolverRequest): ZSolver {
   if (kind === "lobpcg") {
     const mode = request.preconditioner ?? "auto";
     const precondition = mode === "auto" ? autoPreconditioner(k) : mode === "always";
-    return new OperatorZSolver(data, alpha, codes, c, k, seed, signal, recon, precondition);
+    const krylov = request.krylovStart ?? "auto";
+    return new OperatorZSolver(data, alpha, codes, c, k, seed, signal, recon, precondition, krylov);
   }
   throw new ValidationError("solver", `Unknown solver ${JSON.stringify(choice)}.`);
 }

@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { Random } from "../../src/core/rng.js";
-import { centerColumns } from "../../src/linalg/basic.js";
 import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
 import { multiply } from "../../src/linalg/kernels/gemm.js";
 import { kernelHelpers } from "../../src/linalg/kernels/helper.js";
@@ -18,78 +17,8 @@ import {
   laplacianProjection,
   ZWoodbury,
 } from "../../src/methods/zPreconditioner.js";
+import { type Problem, problem } from "../helpers/zProblem.js";
 import { firstDifference } from "../linalg/helpers.js";
-
-interface Problem {
-  Z: Matrix;
-  woodbury: ZWoodbury;
-  betaD: Float64Array;
-  delta: number;
-  L: CsrMatrix;
-  /** The eigenvalues of Z, ascending. */
-  lambda: Float64Array;
-  /** The centred X and the class codes Z was built from. */
-  X: Matrix;
-  codes: Int32Array;
-}
-
-/**
- * Z = diag(betaD) - rec G - alpha Y Y^T + delta G L G formed densely from X (n x d),
- * a random symmetric graph and random positive betaD, and its Woodbury structure.
- */
-function problem(
-  seed: number,
-  n: number,
-  d: number,
-  c: number,
-  recon: number,
-  dLow = 0.5,
-): Problem {
-  const rng = new Random(seed);
-  const X = new Matrix(n, d);
-  for (let t = 0; t < X.data.length; t++) X.data[t] = rng.normal();
-  const Xc = centerColumns(X).centered;
-  const G = multiply(Xc, Xc.transpose());
-  const codes = Int32Array.from({ length: n }, (_, i) => i % c);
-  const Ld = new Matrix(n, n);
-  for (let i = 0; i < n; i++) {
-    for (let t = 0; t < 3; t++) {
-      const j = Math.floor(rng.uniform() * n);
-      if (j === i) continue;
-      const w = rng.uniform();
-      Ld.data[i * n + j] -= w;
-      Ld.data[j * n + i] -= w;
-      Ld.data[i * n + i] += w;
-      Ld.data[j * n + j] += w;
-    }
-  }
-  const betaD = Float64Array.from({ length: n }, () => dLow + 20 * rng.uniform());
-  const alpha = 3;
-  const delta = 0.01;
-  const GLG = multiply(multiply(G, Ld), G);
-  const Z = new Matrix(n, n);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      const p = i * n + j;
-      Z.data[p] = -recon * G.data[p] - (codes[i] === codes[j] ? alpha : 0) + delta * GLG.data[p];
-    }
-    Z.data[i * n + i] += betaD[i];
-  }
-  const svd = thinSvd(Xc);
-  const s2 = Float64Array.from(svd.s, (v) => v * v);
-  const woodbury = new ZWoodbury(svd.U, svd.U.transpose(), s2, codes, c, alpha, recon);
-  const L = CsrMatrix.fromDense(Ld);
-  return {
-    Z,
-    woodbury,
-    betaD,
-    delta,
-    L,
-    lambda: symmetricEigen(Z, { vectors: false }).values,
-    X: Xc,
-    codes,
-  };
-}
 
 /** max |T x - (Z - sigma I)^-1 x| / max |(Z - sigma I)^-1 x| over the columns of a random block. */
 function inverseError(p: Problem, sigma: number, apply: (R: Matrix) => Matrix): number {

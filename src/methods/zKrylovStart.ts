@@ -1,0 +1,358 @@
+/**
+ * A start block for LOBPCG on SDSPCAAN's Z at large n, from where Z's wanted
+ * eigenvectors must lie.
+ *
+ * With W = [U, Qy] an orthonormal basis of [U, Y] (m <= r + c columns) and the m x m C of
+ * zPreconditioner.ts, Z = beta D + W C W^T. For an eigenvalue lambda below min(beta D),
+ * (Z - lambda I) v = 0 gives v = -(beta D - lambda I)^-1 W (C W^T v): every such
+ * eigenvector is (beta D - lambda I)^-1 W u for some u. Map beta D's range [lo, hi]
+ * onto [-1, 1] (D^ = (beta D - centre) / half) and lambda to l < -1; then
+ * (D^ - l)^-1 is a polynomial of degree J in D^ to within about omega^J,
+ * omega = |l| - sqrt(l^2 - 1), so the wanted eigenvectors lie close to the block
+ * Krylov space
+ *
+ *   K_J = span{T_0(D^) W, T_1(D^) W, ..., T_J(D^) W}     (T_j: Chebyshev polynomials).
+ *
+ * At large n omega is small: tr(beta D) = tr(G) keeps beta D near d while Z's
+ * eigenvalues grow with n (Fashion-MNIST, k = 50: omega 0.035 at 10,000 images, 0.0066
+ * at 60,000; docs/performance.md). Rayleigh-Ritz of Z on K_J needs no n-long basis:
+ * with the moments N_j = W^T T_j(D^) W (m x m, N_0 = I) and T_a T_b = (T_{a+b} + T_{|a-b|}) / 2,
+ *
+ *   Gram    (T_a W)^T (T_b W)      = (N_{a+b} + N_{|a-b|}) / 2,
+ *   Z       (T_a W)^T Z (T_b W)    = centre Gram_ab + half (T_a D^ T_b)-moment_ab + N_a C N_b,
+ *
+ * so the work at n is the 2J + 1 moments (n m^2 / 2 each, one pass over the rows) and
+ * mapping the b Ritz vectors back (v = sum_a T_a(D^) W y_a, J + 1 products n x m x b);
+ * the rest is dense of order (J + 1) m. When beta D is constant (the first outer
+ * iteration, D = I) K_0 = span W holds every eigenvector with eigenvalue other than
+ * beta D's value exactly.
+ *
+ * This is only a start: LOBPCG on Z itself (zSolvers.ts) takes it from here and applies
+ * the same residual test as from any other start, so the eigenpairs do not depend on
+ * it beyond that tolerance; when K_J is good (the degree below is chosen for about
+ * 1e-5 rad) that takes a few iterations instead of 13-20 preconditioned ones.
+ */
+import { throwIfAborted } from "../core/errors.js";
+import { symmetrizeInPlace } from "../linalg/basic.js";
+import { trailingEigenpairs } from "../linalg/eigen/symmetricEigen.js";
+import { gemmABtLowerBlocks, multiply, transposed } from "../linalg/kernels/gemm.js";
+import { Matrix } from "../linalg/matrix.js";
+import { choleskyUpper, solveUpperFromRight } from "../linalg/orthogonalize.js";
+import type { CsrMatrix } from "../linalg/sparse.js";
+import type { ZWoodbury } from "./zPreconditioner.js";
+
+/** The largest degree J tried (the basis has (J + 1) m columns). */
+export const MAX_KRYLOV_DEGREE = 3;
+
+/**
+ * The degree is the smallest whose predicted largest angle, ANGLE_SCALE (omega / 2)^J,
+ * is at most TARGET_ANGLE. Fitted to the prototype's angles at 8,000 images (omega
+ * 0.0435: 1.8e-2, 3.8e-4, 7.7e-6, 1.3e-7 for J = 0..3, about 50 times less per degree;
+ * scripts/dev/zSolverPrototype.py span); from 7.7e-6, two plain LOBPCG iterations met
+ * the tolerance there.
+ */
+const ANGLE_SCALE = 0.02;
+const TARGET_ANGLE = 1e-5;
+
+/** Rows per chunk of the moment pass (bounded temporaries: a few chunk x m blocks). */
+const CHUNK_ROWS = 4096;
+
+/** The block size of gemmABtLowerBlocks (its default). */
+const LOWER_BLOCK = 64;
+
+/**
+ * A Cholesky pivot of the basis' Gram matrix below this (the columns of T_a(D^) W have
+ * norms at most 1) means that K_J's basis is numerically dependent: the next lower
+ * degree is tried instead.
+ */
+const PIVOT_FLOOR = 1e-6;
+
+/** beta D's spread below this relative to its size counts as constant (K_0 is exact). */
+const CONSTANT_SPREAD = 1e-12;
+
+/** Whether beta D's range [lo, hi] is constant to rounding (then K_0 is exact). */
+export function isConstantRange(lo: number, hi: number): boolean {
+  return !(0.5 * (hi - lo) > CONSTANT_SPREAD * Math.max(Math.abs(lo), Math.abs(hi)));
+}
+
+/**
+ * omega for an eigenvalue estimate lambda and beta D's range [lo, hi]: how fast the
+ * polynomial approximation of (beta D - lambda)^-1 converges (0: beta D constant, or
+ * lambda infinitely far). Infinity when lambda is not below lo (K_J does not apply).
+ */
+export function krylovOmega(lambda: number, lo: number, hi: number): number {
+  if (isConstantRange(lo, hi)) return 0;
+  const half = 0.5 * (hi - lo);
+  const l = (lambda - 0.5 * (lo + hi)) / half;
+  if (!(l < -1)) return Number.POSITIVE_INFINITY;
+  return -l - Math.sqrt(l * l - 1);
+}
+
+/** The degree J for omega (see TARGET_ANGLE), or null when none up to the maximum will do. */
+export function krylovDegree(omega: number): number | null {
+  if (omega === 0) return 0;
+  for (let J = 0; J <= MAX_KRYLOV_DEGREE; J++) {
+    if (ANGLE_SCALE * (0.5 * omega) ** J <= TARGET_ANGLE) return J;
+  }
+  return null;
+}
+
+export interface KrylovStart {
+  /** The b smallest Ritz values of Z on K_J, ascending. */
+  readonly values: Float64Array;
+  /** Their Ritz vectors (n x b, orthonormal to the rounding of K_J's Gram factor). */
+  readonly vectors: Matrix;
+  /** The degree used (may be below the one asked for when a basis was dependent). */
+  readonly degree: number;
+}
+
+/**
+ * Rayleigh-Ritz of Z = diag(betaD) + W C W^T (C for delta and L; zPreconditioner.ts) on
+ * K_J: the b smallest Ritz pairs, or null when no degree down to 0 gives an independent
+ * basis (cannot happen at J = 0, whose Gram matrix is I) or K_J has fewer than b
+ * dimensions. Checks `signal` between chunks of the moment pass and before the dense
+ * eigen-solve.
+ */
+export function krylovStart(
+  woodbury: ZWoodbury,
+  betaD: Float64Array,
+  delta: number,
+  L: CsrMatrix | null,
+  degreeWanted: number,
+  b: number,
+  signal?: AbortSignal,
+): KrylovStart | null {
+  const n = betaD.length;
+  const m = woodbury.width;
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < n; i++) {
+    lo = Math.min(lo, betaD[i]);
+    hi = Math.max(hi, betaD[i]);
+  }
+  const centre = 0.5 * (lo + hi);
+  // Constant beta D: K_0 is exact, and D^ = 0 (no moment is needed).
+  const constant = isConstantRange(lo, hi);
+  const half = constant ? 0 : 0.5 * (hi - lo);
+  const degree = constant ? 0 : degreeWanted;
+  const dh = new Float64Array(n);
+  if (half > 0) for (let i = 0; i < n; i++) dh[i] = (betaD[i] - centre) / half;
+  const C = woodbury.coupling(delta, L);
+  const moments =
+    half > 0 ? chebyshevMoments(woodbury, dh, 2 * degree + 1, signal) : [Matrix.identity(m)];
+  for (let J = degree; J >= 0; J--) {
+    const size = (J + 1) * m;
+    if (size < b) return null;
+    const { gram, projected } = projectedPencil(moments, C, centre, half, J, m);
+    const R = blockCholeskyUpper(gram, m);
+    if (R === null) continue;
+    // H = R^-T P R^-1: the projection of Z on the orthonormal basis B R^-1.
+    solveUpperFromRight(projected, R);
+    const H = transposed(projected);
+    solveUpperFromRight(H, R);
+    symmetrizeInPlace(H);
+    throwIfAborted(signal);
+    const eig = trailingEigenpairs(H, b, { symmetryTolerance: Number.POSITIVE_INFINITY });
+    // Coefficients of the Ritz vectors in the Chebyshev basis: y = R^-1 (H's vectors).
+    const y = solveUpperLeft(R, eig.vectors);
+    return { values: eig.values, vectors: mapBack(woodbury, dh, y, J, m), degree: J };
+  }
+  return null;
+}
+
+/**
+ * N_1..N_count = W^T T_j(D^) W (m x m, symmetric), in one pass over row chunks: the
+ * chunk's W^T (m x rows), scaled column by column by T_j(D^), and the lower blocks of
+ * the product (half the flops; gemmABtLowerBlocks), accumulated.
+ */
+function chebyshevMoments(
+  woodbury: ZWoodbury,
+  dh: Float64Array,
+  count: number,
+  signal: AbortSignal | undefined,
+): Matrix[] {
+  const n = dh.length;
+  const m = woodbury.width;
+  const moments: Matrix[] = [Matrix.identity(m)];
+  for (let j = 1; j <= count; j++) moments.push(new Matrix(m, m));
+  const part = new Float64Array(m * m);
+  for (let i0 = 0; i0 < n; i0 += CHUNK_ROWS) {
+    throwIfAborted(signal);
+    const i1 = Math.min(n, i0 + CHUNK_ROWS);
+    const rows = i1 - i0;
+    const Wt = woodbury.basisRowsTransposed(i0, i1);
+    const scaled = new Matrix(m, rows);
+    // T_{j-1} and T_j at the chunk's rows (three-term recurrence).
+    const prev = new Float64Array(rows).fill(1);
+    const cur = dh.slice(i0, i1);
+    for (let j = 1; j <= count; j++) {
+      if (j > 1) {
+        for (let i = 0; i < rows; i++) {
+          const next = 2 * dh[i0 + i] * cur[i] - prev[i];
+          prev[i] = cur[i];
+          cur[i] = next;
+        }
+      }
+      for (let t = 0; t < m; t++) {
+        const o = t * rows;
+        for (let i = 0; i < rows; i++) scaled.data[o + i] = Wt.data[o + i] * cur[i];
+      }
+      gemmABtLowerBlocks(m, rows, Wt.data, rows, scaled.data, rows, part, m);
+      const N = moments[j].data;
+      for (let a = 0; a < m; a++) {
+        const width = Math.min(m, (Math.floor(a / LOWER_BLOCK) + 1) * LOWER_BLOCK);
+        for (let c = 0; c < width; c++) N[a * m + c] += part[a * m + c];
+      }
+    }
+  }
+  for (let j = 1; j <= count; j++) {
+    const N = moments[j].data;
+    for (let a = 0; a < m; a++) {
+      for (let c = a + 1; c < m; c++) N[a * m + c] = N[c * m + a];
+    }
+  }
+  return moments;
+}
+
+/**
+ * The Gram matrix of K_J's Chebyshev basis and Z's projection on it ((J + 1) m square),
+ * block by block from the moments (see the file's comment):
+ *   (T_a W)^T D^ (T_b W) = (N_{a+b+1} + N_{|a+b-1|} + N_{|a-b|+1} + N_{||a-b|-1|}) / 4.
+ */
+function projectedPencil(
+  N: readonly Matrix[],
+  C: Matrix,
+  centre: number,
+  half: number,
+  J: number,
+  m: number,
+): { gram: Matrix; projected: Matrix } {
+  const size = (J + 1) * m;
+  const gram = new Matrix(size, size);
+  const projected = new Matrix(size, size);
+  // N_a C N_b, with N_0 = I taken as such (no product).
+  const CN = N.slice(0, J + 1).map((Nb, b) => (b === 0 ? C : multiply(C, Nb)));
+  for (let a = 0; a <= J; a++) {
+    for (let b = a; b <= J; b++) {
+      const s = a + b;
+      const d = b - a;
+      const NCN = a === 0 ? CN[b] : multiply(N[a], CN[b]);
+      const g1 = N[s].data;
+      const g2 = N[d].data;
+      const D = half > 0 ? [N[s + 1], N[Math.abs(s - 1)], N[d + 1], N[Math.abs(d - 1)]] : null;
+      for (let i = 0; i < m; i++) {
+        for (let j = 0; j < m; j++) {
+          const p = i * m + j;
+          const g = 0.5 * (g1[p] + g2[p]);
+          let z = centre * g + NCN.data[p];
+          if (D !== null) {
+            z += 0.25 * half * (D[0].data[p] + D[1].data[p] + D[2].data[p] + D[3].data[p]);
+          }
+          const q = (a * m + i) * size + b * m + j;
+          const qt = (b * m + j) * size + a * m + i;
+          gram.data[q] = g;
+          gram.data[qt] = g;
+          projected.data[q] = z;
+          projected.data[qt] = z;
+        }
+      }
+    }
+  }
+  return { gram, projected };
+}
+
+/**
+ * The upper Cholesky factor R (G = R^T R) of the symmetric G, by blocks of `block`
+ * rows: each block row's remainder G_a,a: - R_:a,a^T R_:a,a: in one product, its
+ * diagonal block factored, the rest solved with it. Null when a pivot falls below
+ * PIVOT_FLOOR (or is not positive).
+ */
+function blockCholeskyUpper(G: Matrix, block: number): Matrix | null {
+  const size = G.rows;
+  const R = new Matrix(size, size);
+  for (let a0 = 0; a0 < size; a0 += block) {
+    const a1 = Math.min(size, a0 + block);
+    const h = a1 - a0;
+    const w = size - a0;
+    // X = G[a0:a1, a0:] - R[0:a0, a0:a1]^T R[0:a0, a0:].
+    const X = new Matrix(h, w);
+    for (let i = 0; i < h; i++) {
+      X.data.set(G.data.subarray((a0 + i) * size + a0, (a0 + i + 1) * size), i * w);
+    }
+    if (a0 > 0) {
+      const above = new Matrix(a0, h);
+      const right = new Matrix(a0, w);
+      for (let p = 0; p < a0; p++) {
+        above.data.set(R.data.subarray(p * size + a0, p * size + a1), p * h);
+        right.data.set(R.data.subarray(p * size + a0, (p + 1) * size), p * w);
+      }
+      const S = multiply(transposed(above), right);
+      for (let t = 0; t < X.data.length; t++) X.data[t] -= S.data[t];
+    }
+    const Raa = new Matrix(h, h);
+    for (let i = 0; i < h; i++) Raa.data.set(X.data.subarray(i * w, i * w + h), i * h);
+    symmetrizeInPlace(Raa);
+    if (!choleskyUpper(Raa)) return null;
+    for (let i = 0; i < h; i++) if (!(Raa.data[i * h + i] >= PIVOT_FLOOR)) return null;
+    // R[a0:a1, a1:] = Raa^-T X[:, h:] = (X[:, h:]^T Raa^-1)^T.
+    const restT = new Matrix(w - h, h);
+    for (let i = 0; i < h; i++) {
+      for (let j = h; j < w; j++) restT.data[(j - h) * h + i] = X.data[i * w + j];
+    }
+    if (w > h) solveUpperFromRight(restT, Raa);
+    for (let i = 0; i < h; i++) {
+      const row = (a0 + i) * size;
+      for (let j = i; j < h; j++) R.data[row + a0 + j] = Raa.data[i * h + j];
+      for (let j = h; j < w; j++) R.data[row + a0 + j] = restT.data[(j - h) * h + i];
+    }
+  }
+  return R;
+}
+
+/** R^-1 B for the upper-triangular R (back substitution, row by row of the result). */
+function solveUpperLeft(R: Matrix, B: Matrix): Matrix {
+  const size = R.rows;
+  const q = B.cols;
+  const X = B.clone();
+  const x = X.data;
+  const r = R.data;
+  for (let i = size - 1; i >= 0; i--) {
+    const xi = i * q;
+    for (let p = i + 1; p < size; p++) {
+      const rip = r[i * size + p];
+      if (rip === 0) continue;
+      const xp = p * q;
+      for (let j = 0; j < q; j++) x[xi + j] -= rip * x[xp + j];
+    }
+    const inv = 1 / r[i * size + i];
+    for (let j = 0; j < q; j++) x[xi + j] *= inv;
+  }
+  return X;
+}
+
+/** v = sum_a T_a(D^) W y_a for the (J + 1) m x b coefficients y: n x b. */
+function mapBack(woodbury: ZWoodbury, dh: Float64Array, y: Matrix, J: number, m: number): Matrix {
+  const n = dh.length;
+  const b = y.cols;
+  const out = new Matrix(n, b);
+  const o = out.data;
+  const prev = new Float64Array(n).fill(1);
+  const cur = new Float64Array(n).fill(1);
+  for (let a = 0; a <= J; a++) {
+    // T_a(D^) at every row.
+    if (a === 1) cur.set(dh);
+    else if (a > 1) {
+      for (let i = 0; i < n; i++) {
+        const next = 2 * dh[i] * cur[i] - prev[i];
+        prev[i] = cur[i];
+        cur[i] = next;
+      }
+    }
+    const Wy = woodbury.basisTimes(new Matrix(m, b, y.data.subarray(a * m * b, (a + 1) * m * b)));
+    for (let i = 0; i < n; i++) {
+      const t = cur[i];
+      for (let j = 0; j < b; j++) o[i * b + j] += t * Wy.data[i * b + j];
+    }
+  }
+  return out;
+}
