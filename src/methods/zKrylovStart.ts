@@ -34,8 +34,8 @@
  */
 import { throwIfAborted } from "../core/errors.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
-import { trailingEigenpairs } from "../linalg/eigen/symmetricEigen.js";
-import { gemmABtLowerBlocks, multiply, transposed } from "../linalg/kernels/gemm.js";
+import { symmetricEigen, trailingEigenpairs } from "../linalg/eigen/symmetricEigen.js";
+import { gemmABtLowerBlocks, multiply, multiplyAtB } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import { choleskyUpper, solveUpperFromRight } from "../linalg/orthogonalize.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
@@ -52,7 +52,7 @@ export const MAX_KRYLOV_DEGREE = 3;
  * the tolerance there.
  */
 const ANGLE_SCALE = 0.02;
-const TARGET_ANGLE = 1e-5;
+const TARGET_ANGLE = 5e-4;
 
 /** Rows per chunk of the moment pass (bounded temporaries: a few chunk x m blocks). */
 const CHUNK_ROWS = 4096;
@@ -61,11 +61,19 @@ const CHUNK_ROWS = 4096;
 const LOWER_BLOCK = 64;
 
 /**
- * A Cholesky pivot of the basis' Gram matrix below this (the columns of T_a(D^) W have
- * norms at most 1) means that K_J's basis is numerically dependent: the next lower
- * degree is tried instead.
+ * Directions of K_J's basis whose remaining squared norm, after the earlier blocks are
+ * projected out, is below this are dropped (the columns T_a(D^) W have norms at most 1):
+ * they add nothing K_J does not nearly hold already (e.g. where beta D takes few
+ * values, or a class is alone on rows of one value), and keeping them would amplify
+ * rounding by their inverse square roots.
  */
-const PIVOT_FLOOR = 1e-6;
+const DROP_BELOW = 1e-10;
+
+/**
+ * The Cholesky path of a block is taken when its smallest squared pivot is above this
+ * (well above DROP_BELOW: a Cholesky pivot bounds the smallest eigenvalue only loosely).
+ */
+const CHOLESKY_FLOOR = 1e-6;
 
 /** beta D's spread below this relative to its size counts as constant (K_0 is exact). */
 const CONSTANT_SPREAD = 1e-12;
@@ -102,15 +110,15 @@ export interface KrylovStart {
   readonly values: Float64Array;
   /** Their Ritz vectors (n x b, orthonormal to the rounding of K_J's Gram factor). */
   readonly vectors: Matrix;
-  /** The degree used (may be below the one asked for when a basis was dependent). */
+  /** The degree J used (0 whenever beta D is constant). */
   readonly degree: number;
+  /** The dimension of K_J's basis after dropping dependent directions (<= (J + 1) m). */
+  readonly dimension: number;
 }
 
 /**
  * Rayleigh-Ritz of Z = diag(betaD) + W C W^T (C for delta and L; zPreconditioner.ts) on
- * K_J: the b smallest Ritz pairs, or null when no degree down to 0 gives an independent
- * basis (cannot happen at J = 0, whose Gram matrix is I) or K_J has fewer than b
- * dimensions. Checks `signal` between chunks of the moment pass and before the dense
+ * K_J: the b smallest Ritz pairs, or null when K_J has fewer than b dimensions. Checks `signal` between chunks of the moment pass and before the dense
  * eigen-solve.
  */
 export function krylovStart(
@@ -140,24 +148,21 @@ export function krylovStart(
   const C = woodbury.coupling(delta, L);
   const moments =
     half > 0 ? chebyshevMoments(woodbury, dh, 2 * degree + 1, signal) : [Matrix.identity(m)];
-  for (let J = degree; J >= 0; J--) {
-    const size = (J + 1) * m;
-    if (size < b) return null;
-    const { gram, projected } = projectedPencil(moments, C, centre, half, J, m);
-    const R = blockCholeskyUpper(gram, m);
-    if (R === null) continue;
-    // H = R^-T P R^-1: the projection of Z on the orthonormal basis B R^-1.
-    solveUpperFromRight(projected, R);
-    const H = transposed(projected);
-    solveUpperFromRight(H, R);
-    symmetrizeInPlace(H);
-    throwIfAborted(signal);
-    const eig = trailingEigenpairs(H, b, { symmetryTolerance: Number.POSITIVE_INFINITY });
-    // Coefficients of the Ritz vectors in the Chebyshev basis: y = R^-1 (H's vectors).
-    const y = solveUpperLeft(R, eig.vectors);
-    return { values: eig.values, vectors: mapBack(woodbury, dh, y, J, m), degree: J };
-  }
-  return null;
+  const { gram, projected } = projectedPencil(moments, C, centre, half, degree, m);
+  const basis = orthonormalCoefficients(gram, m, degree + 1);
+  if (basis.cols < b) return null;
+  // The projection of Z on the orthonormal basis B Gamma.
+  const H = symmetrizeInPlace(multiplyAtB(basis, multiply(projected, basis)));
+  throwIfAborted(signal);
+  const eig = trailingEigenpairs(H, b, { symmetryTolerance: Number.POSITIVE_INFINITY });
+  // Coefficients of the Ritz vectors in the Chebyshev basis.
+  const y = multiply(basis, eig.vectors);
+  return {
+    values: eig.values,
+    vectors: mapBack(woodbury, dh, y, degree, m),
+    degree,
+    dimension: basis.cols,
+  };
 }
 
 /**
@@ -262,72 +267,89 @@ function projectedPencil(
 }
 
 /**
- * The upper Cholesky factor R (G = R^T R) of the symmetric G, by blocks of `block`
- * rows: each block row's remainder G_a,a: - R_:a,a^T R_:a,a: in one product, its
- * diagonal block factored, the rest solved with it. Null when a pivot falls below
- * PIVOT_FLOOR (or is not positive).
+ * Gamma ((blocks m) x p): coefficients of an orthonormal basis B Gamma of K_J in the
+ * Chebyshev basis B = [T_0(D^) W, ..., T_J(D^) W], whose Gram matrix is `gram`. Block
+ * Gram-Schmidt in the gram inner product, twice per block ("twice is enough"), each
+ * block normalised by the Cholesky factor of its remaining Gram matrix, or, when that is
+ * nearly singular, through its eigen-decomposition, which drops the directions below
+ * DROP_BELOW (so p <= blocks m). Block 0 is W itself (its
+ * Gram matrix is I): Gamma starts with the identity.
  */
-function blockCholeskyUpper(G: Matrix, block: number): Matrix | null {
-  const size = G.rows;
-  const R = new Matrix(size, size);
-  for (let a0 = 0; a0 < size; a0 += block) {
-    const a1 = Math.min(size, a0 + block);
-    const h = a1 - a0;
-    const w = size - a0;
-    // X = G[a0:a1, a0:] - R[0:a0, a0:a1]^T R[0:a0, a0:].
-    const X = new Matrix(h, w);
-    for (let i = 0; i < h; i++) {
-      X.data.set(G.data.subarray((a0 + i) * size + a0, (a0 + i + 1) * size), i * w);
+function orthonormalCoefficients(gram: Matrix, m: number, blocks: number): Matrix {
+  const size = blocks * m;
+  const parts: Matrix[] = [];
+  let done = 0;
+  for (let a = 0; a < blocks; a++) {
+    // c = e_a (the a-th block column of the identity), minus its projections.
+    let c = new Matrix(size, m);
+    for (let i = 0; i < m; i++) c.data[(a * m + i) * m + i] = 1;
+    if (a === 0) {
+      parts.push(c);
+      done = m;
+      continue;
     }
-    if (a0 > 0) {
-      const above = new Matrix(a0, h);
-      const right = new Matrix(a0, w);
-      for (let p = 0; p < a0; p++) {
-        above.data.set(R.data.subarray(p * size + a0, p * size + a1), p * h);
-        right.data.set(R.data.subarray(p * size + a0, (p + 1) * size), p * w);
-      }
-      const S = multiply(transposed(above), right);
-      for (let t = 0; t < X.data.length; t++) X.data[t] -= S.data[t];
+    const previous = concatColumns(parts, size, done);
+    for (let pass = 0; pass < 2; pass++) {
+      // gram e_a is gram's a-th block column: no product on the first pass.
+      const Gc = pass === 0 ? blockColumn(gram, a * m, m) : multiply(gram, c);
+      const coef = multiplyAtB(previous, Gc);
+      const back = multiply(previous, coef);
+      for (let t = 0; t < c.data.length; t++) c.data[t] -= back.data[t];
     }
-    const Raa = new Matrix(h, h);
-    for (let i = 0; i < h; i++) Raa.data.set(X.data.subarray(i * w, i * w + h), i * h);
-    symmetrizeInPlace(Raa);
-    if (!choleskyUpper(Raa)) return null;
-    for (let i = 0; i < h; i++) if (!(Raa.data[i * h + i] >= PIVOT_FLOOR)) return null;
-    // R[a0:a1, a1:] = Raa^-T X[:, h:] = (X[:, h:]^T Raa^-1)^T.
-    const restT = new Matrix(w - h, h);
-    for (let i = 0; i < h; i++) {
-      for (let j = h; j < w; j++) restT.data[(j - h) * h + i] = X.data[i * w + j];
+    const S = symmetrizeInPlace(multiplyAtB(c, multiply(gram, c)));
+    // Usually S is well conditioned: c R^-1 with its Cholesky factor (a fifth of the
+    // eigen-decomposition's time at m = 794). A pivot near DROP_BELOW's scale means
+    // dependent directions: then the eigen-decomposition, which drops them.
+    const R = S.clone();
+    if (choleskyUpper(R) && minDiagonal(R) ** 2 > CHOLESKY_FLOOR) {
+      solveUpperFromRight(c, R);
+      parts.push(c);
+      done += m;
+      continue;
     }
-    if (w > h) solveUpperFromRight(restT, Raa);
-    for (let i = 0; i < h; i++) {
-      const row = (a0 + i) * size;
-      for (let j = i; j < h; j++) R.data[row + a0 + j] = Raa.data[i * h + j];
-      for (let j = h; j < w; j++) R.data[row + a0 + j] = restT.data[(j - h) * h + i];
+    const { values, vectors } = symmetricEigen(S, { symmetryTolerance: Number.POSITIVE_INFINITY });
+    const keep: number[] = [];
+    for (let i = 0; i < m; i++) if (values[i] > DROP_BELOW) keep.push(i);
+    if (keep.length === 0) continue;
+    const V = (vectors as Matrix).selectColumns(keep);
+    for (let j = 0; j < keep.length; j++) {
+      const scale = 1 / Math.sqrt(values[keep[j]]);
+      for (let i = 0; i < m; i++) V.data[i * keep.length + j] *= scale;
     }
+    c = multiply(c, V);
+    parts.push(c);
+    done += keep.length;
   }
-  return R;
+  return concatColumns(parts, size, done);
 }
 
-/** R^-1 B for the upper-triangular R (back substitution, row by row of the result). */
-function solveUpperLeft(R: Matrix, B: Matrix): Matrix {
-  const size = R.rows;
-  const q = B.cols;
-  const X = B.clone();
-  const x = X.data;
-  const r = R.data;
-  for (let i = size - 1; i >= 0; i--) {
-    const xi = i * q;
-    for (let p = i + 1; p < size; p++) {
-      const rip = r[i * size + p];
-      if (rip === 0) continue;
-      const xp = p * q;
-      for (let j = 0; j < q; j++) x[xi + j] -= rip * x[xp + j];
-    }
-    const inv = 1 / r[i * size + i];
-    for (let j = 0; j < q; j++) x[xi + j] *= inv;
+/** The smallest diagonal entry of the square A. */
+function minDiagonal(A: Matrix): number {
+  let min = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < A.rows; i++) min = Math.min(min, A.data[i * A.cols + i]);
+  return min;
+}
+
+/** Columns j0..j0+width-1 of A. */
+function blockColumn(A: Matrix, j0: number, width: number): Matrix {
+  const out = new Matrix(A.rows, width);
+  for (let i = 0; i < A.rows; i++) {
+    out.data.set(A.data.subarray(i * A.cols + j0, i * A.cols + j0 + width), i * width);
   }
-  return X;
+  return out;
+}
+
+/** [P_1, P_2, ...] side by side (rows x cols). */
+function concatColumns(parts: readonly Matrix[], rows: number, cols: number): Matrix {
+  const out = new Matrix(rows, cols);
+  let offset = 0;
+  for (const P of parts) {
+    for (let i = 0; i < rows; i++) {
+      out.data.set(P.data.subarray(i * P.cols, (i + 1) * P.cols), i * cols + offset);
+    }
+    offset += P.cols;
+  }
+  return out;
 }
 
 /** v = sum_a T_a(D^) W y_a for the (J + 1) m x b coefficients y: n x b. */

@@ -98,7 +98,7 @@ export function autoKrylovStart(n: number, k: number, width: number, degree: num
 }
 
 /** From this many training samples on "auto" uses K_J with J >= 1 (see autoKrylovStart). */
-export const KRYLOV_START_MIN_N = 15_000;
+export const KRYLOV_START_MIN_N = 10_000;
 
 /**
  * Guard columns of LOBPCG's start block that are fresh seeded random vectors on every

@@ -84,14 +84,14 @@ describe("the degree J from omega", () => {
   it("is 0 when K_0 is exact, grows with omega, and gives up above the largest degree's reach", () => {
     expect(krylovDegree(0)).toBe(0);
     let last = 0;
-    for (const omega of [1e-6, 1e-4, 1e-3, 0.01, 0.03, 0.06, 0.09]) {
+    for (const omega of [1e-6, 1e-4, 1e-3, 0.01, 0.03, 0.06, 0.09, 0.3, 0.5]) {
       const J = krylovDegree(omega);
       expect(J).not.toBeNull();
       expect(J as number).toBeGreaterThanOrEqual(last);
       last = J as number;
     }
     expect(last).toBe(MAX_KRYLOV_DEGREE);
-    expect(krylovDegree(0.5)).toBeNull();
+    expect(krylovDegree(0.7)).toBeNull();
   });
 });
 
@@ -108,8 +108,9 @@ describe("Rayleigh-Ritz on K_J from moments", () => {
     for (let J = 0; J <= 3; J++) {
       const start = krylovStart(p.woodbury, p.betaD, p.delta, p.L, J, b);
       expect(start).not.toBeNull();
-      const { values, vectors, degree } = start as NonNullable<typeof start>;
+      const { values, vectors, degree, dimension } = start as NonNullable<typeof start>;
       expect(degree).toBe(J);
+      expect(dimension).toBe((J + 1) * p.woodbury.width);
       // The same Rayleigh-Ritz with an orthonormalised n-long basis.
       const Q = orthonormalBasis(explicitBasis(p, p.betaD, J));
       const H = multiplyAtB(Q, multiply(p.Z, Q));
@@ -160,17 +161,23 @@ describe("Rayleigh-Ritz on K_J from moments", () => {
     for (let j = 0; j < b; j++) expect(Math.abs(values[j] - exact[j])).toBeLessThan(1e-11 * scale);
   });
 
-  it("falls back to a lower degree when K_J's basis is dependent (beta D with two values)", () => {
-    // D^ = +-1 everywhere: T_2(D^) = 1, so T_2(D^) W = W. (Rows not aligned with the
-    // classes i % 4: a class indicator in span W on the rows of one value would be an
-    // eigenvector of D^, and K_1's basis dependent too.)
+  it("drops the directions of a dependent basis (beta D with two values)", () => {
+    // D^ = +-1 everywhere: T_2(D^) = 1 and T_3(D^) = D^, so K_3 = K_1. (Rows not aligned
+    // with the classes i % 4: a class indicator in span W on the rows of one value would
+    // be an eigenvector of D^, and K_1's basis dependent too.)
     const two = Float64Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 1 : 7));
     const Z = withDiagonal(p, two);
     const start = krylovStart(p.woodbury, two, p.delta, p.L, 3, b);
-    const { values, vectors, degree } = start as NonNullable<typeof start>;
-    expect(degree).toBe(1);
+    const { values, vectors, degree, dimension } = start as NonNullable<typeof start>;
+    expect(degree).toBe(3);
+    expect(dimension).toBe(2 * p.woodbury.width);
     // With two values K_1 holds (beta D - lambda)^-1 W exactly: the Ritz pairs are exact.
     expect(residual(Z, vectors, values, scale)).toBeLessThan(1e-10);
+    const VtV = multiplyAtB(vectors, vectors);
+    for (let i = 0; i < b; i++) {
+      for (let j = 0; j < b; j++)
+        expect(Math.abs(VtV.get(i, j) - (i === j ? 1 : 0))).toBeLessThan(1e-10);
+    }
   });
 
   it("stops with an AbortError when its signal is aborted", () => {
