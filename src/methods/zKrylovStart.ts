@@ -29,8 +29,8 @@
  *
  * This is only a start: LOBPCG on Z itself (zSolvers.ts) takes it from here and applies
  * the same residual test as from any other start, so the eigenpairs do not depend on
- * it beyond that tolerance; when K_J is good (the degree below is chosen for about
- * 1e-5 rad) that takes a few iterations instead of 13-20 preconditioned ones.
+ * it beyond that tolerance; from K_J (the degree below is chosen for about 5e-4 rad)
+ * that takes 2-8 iterations instead of 12-25 preconditioned ones.
  */
 import { throwIfAborted } from "../core/errors.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
@@ -46,10 +46,15 @@ export const MAX_KRYLOV_DEGREE = 3;
 
 /**
  * The degree is the smallest whose predicted largest angle, ANGLE_SCALE (omega / 2)^J,
- * is at most TARGET_ANGLE. Fitted to the prototype's angles at 8,000 images (omega
- * 0.0435: 1.8e-2, 3.8e-4, 7.7e-6, 1.3e-7 for J = 0..3, about 50 times less per degree;
- * scripts/dev/zSolverPrototype.py span); from 7.7e-6, two plain LOBPCG iterations met
- * the tolerance there.
+ * is at most TARGET_ANGLE. The scale is fitted to the prototype's angles at 8,000
+ * images (omega 0.0435: 1.8e-2, 3.8e-4, 7.7e-6, 1.3e-7 for J = 0..3, about 50 times less
+ * per degree; scripts/dev/zSolverPrototype.py span). The target is set by cost: each
+ * degree adds two moments (n m^2 / 2 each) and makes the dense problem (J + 1) m, and
+ * LOBPCG's few extra iterations from a coarser start cost less. Measured on
+ * Fashion-MNIST (k = 50, outer iterations 2-4, two threads): at 60,000 images (omega
+ * about 0.007) J = 1 with 2 LOBPCG iterations per solve took 30, 27 and 26 s per outer
+ * iteration, J = 2 with 1 iteration 48, 40 and 38 s; at 10,000 (omega 0.035-0.05) J = 1
+ * needs 4-8 iterations and still pays. So J = 1 up to omega = 0.05, J = 2 up to 0.32.
  */
 const ANGLE_SCALE = 0.02;
 const TARGET_ANGLE = 5e-4;

@@ -84,13 +84,15 @@ export function autoPreconditioner(k: number): boolean {
  * sweeps (and the preconditioner already pays for U^T L U, which the start needs too),
  * and only while K_J is small beside n (its dense work grows like ((J + 1) width)^3).
  * J = 0, exact in the first outer iteration (D = I), replaces LOBPCG's coldest solve
- * (25-39 iterations on Fashion-MNIST with k = 50) with a dense problem of order width;
+ * (24-39 iterations on Fashion-MNIST with k = 50) with a dense problem of order width;
  * J >= 1 costs 2J + 1 products of n width^2 / 2 and dense work of order (J + 1) width
- * against the 12-25 preconditioned LOBPCG iterations it saves, which pays from about
- * 15,000 samples (SDSPCAAN, Fashion-MNIST, k = 50, two threads, eigen-solve time over
- * the first outer iterations, with / without: n = 10,000 61 / 50 s (6 iterations),
- * 20,000 47 / 99 s (5), 60,000 102 / 266 s (4); with k = 10 at 60,000 the J = 0 start
- * saved nothing and U^T L U cost 2-3 s per later iteration; docs/performance.md).
+ * against the 12-25 preconditioned LOBPCG iterations it saves (SDSPCAAN, Fashion-MNIST,
+ * k = 50, two threads, eigen-solve time over the first outer iterations, with / without:
+ * n = 5,000 80 / 31 s (8 iterations, J = 2 forced: K_J as wide as n / 2), 10,000 35 /
+ * 50 s (6), and with the Cholesky-only form of the basis' orthonormalisation (about 1 s
+ * less per solve) 20,000 37 / 99 s (5) and 60,000 66 / 266 s (4); with k = 10 at 60,000
+ * the J = 0 start saved nothing and U^T L U cost 2-3 s per later iteration;
+ * docs/performance.md).
  */
 export function autoKrylovStart(n: number, k: number, width: number, degree: number): boolean {
   if (k < 20 || (degree + 1) * width > n / 4) return false;
