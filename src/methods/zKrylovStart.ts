@@ -113,7 +113,7 @@ export function krylovDegree(omega: number): number | null {
 export interface KrylovStart {
   /** The b smallest Ritz values of Z on K_J, ascending. */
   readonly values: Float64Array;
-  /** Their Ritz vectors (n x b, orthonormal to the rounding of K_J's Gram factor). */
+  /** Their Ritz vectors (n x b, orthonormal up to rounding amplified by K_J's conditioning). */
   readonly vectors: Matrix;
   /** The degree J used (0 whenever beta D is constant). */
   readonly degree: number;
@@ -123,8 +123,8 @@ export interface KrylovStart {
 
 /**
  * Rayleigh-Ritz of Z = diag(betaD) + W C W^T (C for delta and L; zPreconditioner.ts) on
- * K_J: the b smallest Ritz pairs, or null when K_J has fewer than b dimensions. Checks `signal` between chunks of the moment pass and before the dense
- * eigen-solve.
+ * K_J: the b smallest Ritz pairs, or null when K_J has fewer than b dimensions. Checks
+ * `signal` between chunks of the moment pass and before the dense eigen-solve.
  */
 export function krylovStart(
   woodbury: ZWoodbury,
