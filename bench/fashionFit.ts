@@ -98,6 +98,10 @@ process.stdout.write(
     lobpcg_per_solve: details.lobpcgIterationsPerSolve ?? null,
     krylov_degrees: details.krylovDegrees ?? null,
     lambda_final: details.lambdaFinal ?? null,
+    // The stop test's value per outer iteration (the last 20), to see whether a long fit settles.
+    iterate_change: Array.isArray(details.iterateChange)
+      ? (details.iterateChange as number[]).slice(-20).map((v) => Number(v.toPrecision(3)))
+      : null,
     test_bca: Math.round(1e4 * balancedAccuracy(yTest, predicted)) / 1e4,
     // Two builds that fit the same W (bit for bit) print the same hash.
     w_hash: fnv1a(model.components.data),
