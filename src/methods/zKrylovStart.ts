@@ -35,7 +35,13 @@
 import { throwIfAborted } from "../core/errors.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
 import { symmetricEigen, trailingEigenpairs } from "../linalg/eigen/symmetricEigen.js";
-import { gemmABtLowerBlocks, multiply, multiplyAtB } from "../linalg/kernels/gemm.js";
+import {
+  addLowerBlocks,
+  gemmABtLowerBlocks,
+  mirrorLowerTriangle,
+  multiply,
+  multiplyAtB,
+} from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import { choleskyUpper, solveUpperFromRight } from "../linalg/orthogonalize.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
@@ -61,9 +67,6 @@ const TARGET_ANGLE = 5e-4;
 
 /** Rows per chunk of the moment pass (bounded temporaries: a few chunk x m blocks). */
 const CHUNK_ROWS = 4096;
-
-/** The block size of gemmABtLowerBlocks (its default). */
-const LOWER_BLOCK = 64;
 
 /**
  * Directions of K_J's basis whose remaining squared norm, after the earlier blocks are
@@ -208,19 +211,10 @@ function chebyshevMoments(
         for (let i = 0; i < rows; i++) scaled.data[o + i] = Wt.data[o + i] * cur[i];
       }
       gemmABtLowerBlocks(m, rows, Wt.data, rows, scaled.data, rows, part, m);
-      const N = moments[j].data;
-      for (let a = 0; a < m; a++) {
-        const width = Math.min(m, (Math.floor(a / LOWER_BLOCK) + 1) * LOWER_BLOCK);
-        for (let c = 0; c < width; c++) N[a * m + c] += part[a * m + c];
-      }
+      addLowerBlocks(moments[j].data, part, m);
     }
   }
-  for (let j = 1; j <= count; j++) {
-    const N = moments[j].data;
-    for (let a = 0; a < m; a++) {
-      for (let c = a + 1; c < m; c++) N[a * m + c] = N[c * m + a];
-    }
-  }
+  for (let j = 1; j <= count; j++) mirrorLowerTriangle(moments[j].data, m);
   return moments;
 }
 

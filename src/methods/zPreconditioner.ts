@@ -38,8 +38,10 @@
 import { symmetrizeInPlace } from "../linalg/basic.js";
 import { symmetricEigen } from "../linalg/eigen/symmetricEigen.js";
 import {
+  addLowerBlocks,
   gemmABtLowerBlocks,
   gramColumns,
+  mirrorLowerTriangle,
   multiply,
   multiplyABt,
   transposed,
@@ -57,9 +59,6 @@ import { classSums } from "./sharedSteps.js";
 
 /** Rows per chunk of the n-long reductions (bounded temporaries: chunk x m doubles). */
 const CHUNK_ROWS = 4096;
-
-/** The block size of gemmABtLowerBlocks (its default). */
-const LOWER_BLOCK = 64;
 
 /** The window of interiorShifts: theta_k - sigma between these multiples of theta_b - theta_k. */
 const SHIFT_NEAR = 2;
@@ -102,15 +101,10 @@ export function laplacianProjection(L: CsrMatrix, U: Matrix, Ut: Matrix = U.tran
     );
     const LUt = transposed(rows.multiplyMatrix(U));
     gemmABtLowerBlocks(r, i1 - i0, Ut.data.subarray(i0), n, LUt.data, i1 - i0, part, r);
-    for (let i = 0; i < r; i++) {
-      const width = Math.min(r, (Math.floor(i / LOWER_BLOCK) + 1) * LOWER_BLOCK);
-      for (let j = 0; j < width; j++) K[i * r + j] += part[i * r + j];
-    }
+    addLowerBlocks(K, part, r);
   }
   // Mirror the lower triangle (the blocks also hold a few entries above the diagonal).
-  for (let i = 0; i < r; i++) {
-    for (let j = i + 1; j < r; j++) K[i * r + j] = K[j * r + i];
-  }
+  mirrorLowerTriangle(K, r);
   return new Matrix(r, r, K);
 }
 
@@ -342,16 +336,11 @@ export class ZWoodbury {
           for (let j = 0; j < b; j++) a.data[o + j] += x * V.data[i * b + j];
         }
       }
-      const g = multiply(M, a);
-      const UgU = this.timesU(new Matrix(r, b, g.data.subarray(0, r * b)));
+      const Wg = this.basisTimes(multiply(M, a));
       const out = V;
       for (let i = 0; i < n; i++) {
         const e = einv[i];
-        for (let j = 0; j < b; j++) {
-          let w = UgU.data[i * b + j];
-          for (let l = 0; l < cq; l++) w += q[i * cq + l] * g.data[(r + l) * b + j];
-          out.data[i * b + j] -= e * w;
-        }
+        for (let j = 0; j < b; j++) out.data[i * b + j] -= e * Wg.data[i * b + j];
       }
       return out;
     };

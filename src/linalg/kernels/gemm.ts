@@ -805,6 +805,30 @@ export function lowerStripBounds(n: number, parts: number, block: number): numbe
 }
 
 /**
+ * target += the entries of `part` that gemmABtLowerBlocks(n, ...) wrote (the blocks on
+ * and below the block diagonal, n x n, block size `block`): for sums of symmetric
+ * products over chunks of the inner dimension, mirrored once at the end.
+ */
+export function addLowerBlocks(
+  target: Float64Array,
+  part: Float64Array,
+  n: number,
+  block = 64,
+): void {
+  for (let i = 0; i < n; i++) {
+    const width = Math.min(n, (Math.floor(i / block) + 1) * block);
+    for (let j = 0; j < width; j++) target[i * n + j] += part[i * n + j];
+  }
+}
+
+/** A[i][j] = A[j][i] for j > i (n x n): the strict lower triangle copied above. */
+export function mirrorLowerTriangle(A: Float64Array, n: number): void {
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) A[i * n + j] = A[j * n + i];
+  }
+}
+
+/**
  * The Gram matrix of the rows, X X^T (n x n), symmetric by construction: only
  * blocks on and below the diagonal are computed, then mirrored.
  */
@@ -812,11 +836,8 @@ export function gramRows(X: Matrix): Matrix {
   const n = X.rows;
   const p = X.cols;
   const G = new Matrix(n, n);
-  const g = G.data;
-  gemmABtLowerBlocks(n, p, X.data, p, X.data, p, g, n);
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) g[i * n + j] = g[j * n + i];
-  }
+  gemmABtLowerBlocks(n, p, X.data, p, X.data, p, G.data, n);
+  mirrorLowerTriangle(G.data, n);
   return G;
 }
 
