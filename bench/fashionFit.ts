@@ -54,6 +54,7 @@ model.fit(Xtrain, yTrain, {
       `${JSON.stringify({
         iteration: p.iteration,
         lambda: p.lambda ?? null,
+        change: p.change === null ? null : Number(p.change.toPrecision(3)),
         wall_s: Math.round(performance.now() - t1) / 1000,
         cpu_s: Math.round((cpu.user + cpu.system) / 1e3) / 1000,
       })}\n`,

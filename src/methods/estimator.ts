@@ -91,8 +91,16 @@ export class FitContext {
     throwIfAborted(this.callbacks.signal);
   }
 
-  /** Reports an outer iteration (and checks for abort). */
-  progress(iteration: number, objective: number | null, lambda: number | null = null): void {
+  /**
+   * Reports an outer iteration (and checks for abort): its objective, lambda where the
+   * method has one, and the stop test's value with its tolerance.
+   */
+  progress(
+    iteration: number,
+    objective: number | null,
+    lambda: number | null = null,
+    stopTest: { readonly change: number; readonly tol: number } | null = null,
+  ): void {
     this.checkAborted();
     this.callbacks.onProgress?.({
       method: this.method,
@@ -100,6 +108,8 @@ export class FitContext {
       maxIterations: this.maxIterations,
       objective,
       lambda,
+      change: stopTest === null ? null : stopTest.change,
+      tol: stopTest === null ? null : stopTest.tol,
     });
   }
 

@@ -12,6 +12,16 @@ export interface FitProgress {
   readonly objective: number | null;
   /** Current rank-control weight lambda, for the adaptive-neighbour methods. */
   readonly lambda: number | null;
+  /**
+   * The stop test's value after this iteration, where the method stops on one (the
+   * fit stops once it falls below `tol`): the change of the iterate under `stopRule`
+   * (SDSPCA family, SLNP), the relative change of the objective (JPCDA). How fast it
+   * falls tells how far a long fit is from its end. Null for methods that stop
+   * otherwise (PCAN, SPCAN: the rank control).
+   */
+  readonly change: number | null;
+  /** The tolerance `change` is compared with, or null with it. */
+  readonly tol: number | null;
 }
 
 /** Per-call hooks of `fit`: progress reports and cancellation. */

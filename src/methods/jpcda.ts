@@ -212,9 +212,11 @@ export class JPCDA extends Estimator<JPCDAOptions, JPCDADetails> {
       parts = objectiveParts(Qr, V, s, target, eta);
       const Jnext = ratio(parts);
       objective.push(Jnext);
-      ctx.progress(t, Jnext);
       const change = Math.abs(Jnext - J);
       J = Jnext;
+      // The test below as a relative change, for the progress report.
+      const relative = change === 0 ? 0 : J === 0 ? Number.POSITIVE_INFINITY : change / Math.abs(J);
+      ctx.progress(t, Jnext, null, { change: relative, tol });
       if (change <= tol * Math.abs(J)) {
         converged = true;
         break;

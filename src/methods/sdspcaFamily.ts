@@ -560,7 +560,7 @@ export function fitQLoop(
         stopReason = "converged";
         converged = true;
       }
-      ctx.progress(t, value, graphMode === "adaptive" ? lambda : null);
+      ctx.progress(t, value, graphMode === "adaptive" ? lambda : null, { change, tol: s.tol });
       if (stop) break;
 
       // D update (Eq. SDSPCA-V).

@@ -334,9 +334,9 @@ export class SLNP extends Estimator<SLNPOptions, SLNPDetails> {
       const next = wStep(graph);
       const value = sum(next.values);
       objective.push(value);
-      ctx.progress(t, value);
       const change = changeOfW(stopRule, current, next, space.svd);
       changes.push(change);
+      ctx.progress(t, value, null, { change, tol });
       current = next;
       if (change < tol) {
         converged = true;

@@ -324,6 +324,9 @@ function showProgress(p: FitProgress, t0: number): void {
   const parts = [`iteration ${p.iteration} / ${p.maxIterations}`];
   if (p.objective !== null) parts.push(`objective ${p.objective.toPrecision(6)}`);
   if (p.lambda !== null) parts.push(`lambda ${p.lambda.toPrecision(4)}`);
+  if (p.change !== null && p.tol !== null) {
+    parts.push(`change ${p.change.toPrecision(3)} (stops below ${p.tol})`);
+  }
   parts.push(formatMs(performance.now() - t0));
   $("progress-text").textContent = parts.join(" · ");
 }

@@ -111,6 +111,8 @@ describe("progress of a single fit", () => {
     maxIterations: 500,
     objective: 1234.5678,
     lambda: 2 ** 14,
+    change: 0.0123456,
+    tol: 1e-3,
   });
 
   it("off a terminal prints plain lines with iteration, lambda, objective and elapsed time", () => {
@@ -121,7 +123,7 @@ describe("progress of a single fit", () => {
     d.stop();
     expect(chunks).toHaveLength(2);
     expect(chunks[1]).toMatch(
-      /^sdspcaan: iteration 2\/500, lambda 2\^14, objective 1234\.57, \d+ ms elapsed\n$/,
+      /^sdspcaan: iteration 2\/500, lambda 2\^14, change 0\.0123 \(stops below 0\.001\), objective 1234\.57, \d+ ms elapsed\n$/,
     );
   });
 

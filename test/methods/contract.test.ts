@@ -7,6 +7,7 @@ import { AbortError, NotFittedError, ValidationError } from "../../src/core/erro
 import { Random } from "../../src/core/rng.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { MODEL_VERSION } from "../../src/methods/estimator.js";
+import type { FitProgress } from "../../src/methods/fitReport.js";
 import {
   createMethod,
   loadModel,
@@ -215,9 +216,19 @@ describe.each(names)("contract: %s", (name) => {
   });
 
   it("reports progress and stops when aborted", () => {
-    const seen: number[] = [];
-    make().fit(X, y, { onProgress: (p) => seen.push(p.iteration) });
-    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBe(seen[i - 1] + 1);
+    const seen: FitProgress[] = [];
+    const fitted = make().fit(X, y, { onProgress: (p) => seen.push(p) });
+    for (let i = 1; i < seen.length; i++) expect(seen[i].iteration).toBe(seen[i - 1].iteration + 1);
+    // The stop test's value comes with its tolerance or not at all, and a fit that
+    // converged on it reported a last value below the tolerance.
+    for (const p of seen) {
+      expect(p.change === null).toBe(p.tol === null);
+      if (p.change !== null) expect(p.change).toBeGreaterThanOrEqual(0);
+    }
+    const last = seen.at(-1);
+    if (last?.change != null && last.tol != null && fitted.fitInfo.converged) {
+      expect(last.change).toBeLessThanOrEqual(last.tol);
+    }
     const controller = new AbortController();
     controller.abort();
     expect(() => make().fit(X, y, { signal: controller.signal })).toThrow(AbortError);

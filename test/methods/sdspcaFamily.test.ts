@@ -184,10 +184,15 @@ describe("SDSPCA family invariants", () => {
   it("all three stop rules converge on a well-separated problem", () => {
     const { X, y } = blobs(6);
     for (const stopRule of ["aligned", "paper", "subspace"] as const) {
-      const info = new SDSPCA({ k: 3, stopRule }).fit(X, y).fitInfo;
+      const reported: Array<[number | null, number | null]> = [];
+      const info = new SDSPCA({ k: 3, stopRule }).fit(X, y, {
+        onProgress: (p) => reported.push([p.change, p.tol]),
+      }).fitInfo;
       expect(info.stopReason).toBe("converged");
       const changes = info.details.iterateChange as number[];
       expect(changes[changes.length - 1]).toBeLessThan(1e-3);
+      // onProgress reports the same values as they are made, with the tolerance.
+      expect(reported).toEqual(changes.map((c) => [c, 1e-3]));
     }
   });
 

@@ -112,6 +112,8 @@ export interface FitProgressEvent {
   readonly maxIterations: number;
   readonly objective: number | null;
   readonly lambda: number | null;
+  readonly change: number | null;
+  readonly tol: number | null;
 }
 
 /** lambda as the rank control moves it: a power of two when it is one (2^14), else a number. */
@@ -143,6 +145,10 @@ export class FitProgressDisplay {
   static line(p: FitProgressEvent, elapsedMs: number): string {
     const parts = [`${p.method}: iteration ${p.iteration}/${p.maxIterations}`];
     if (p.lambda !== null) parts.push(`lambda ${lambdaText(p.lambda)}`);
+    // The stop test beside its tolerance: how far a long fit is from stopping.
+    if (p.change !== null && p.tol !== null) {
+      parts.push(`change ${p.change.toPrecision(3)} (stops below ${p.tol})`);
+    }
     if (p.objective !== null) parts.push(`objective ${p.objective.toPrecision(6)}`);
     parts.push(`${formatDuration(elapsedMs)} elapsed`);
     return parts.join(", ");
