@@ -64,8 +64,6 @@ export const MAX_KRYLOV_DEGREE = 3;
  */
 const ANGLE_SCALE = 0.02;
 const TARGET_ANGLE = 5e-4;
-/** The angle K_J's degree is chosen for (rad): zSolvers.ts compares a warm start with it. */
-export const KRYLOV_TARGET_ANGLE = TARGET_ANGLE;
 
 /** Rows per chunk of the moment pass (bounded temporaries: a few chunk x m blocks). */
 const CHUNK_ROWS = 4096;

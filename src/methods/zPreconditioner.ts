@@ -186,11 +186,6 @@ export class ZWoodbury {
     return K;
   }
 
-  /** Whether U^T L U for this Laplacian is computed already (laplacianTerm). */
-  hasLaplacianTerm(L: CsrMatrix): boolean {
-    return this.projected.has(L);
-  }
-
   /**
    * The r x r middle factor A = -rec S^2 + delta S^2 (U^T L U) S^2 of Z's reconstruction
    * and graph terms (U A U^T = -rec G + delta G L G; L null or delta 0: -rec S^2 alone).

@@ -38,15 +38,8 @@ import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
 import { GramOperator } from "./gramOperator.js";
 import { classSums, trainingSvd } from "./sharedSteps.js";
-import { iterateChange } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
-import {
-  isConstantRange,
-  KRYLOV_TARGET_ANGLE,
-  krylovDegree,
-  krylovOmega,
-  krylovStart,
-} from "./zKrylovStart.js";
+import { isConstantRange, krylovDegree, krylovOmega, krylovStart } from "./zKrylovStart.js";
 import { interiorShifts, type ShiftedInverse, ZWoodbury } from "./zPreconditioner.js";
 
 /**
@@ -170,11 +163,6 @@ export type ZSolverStats = {
   productThreads?: number;
   /** The degree J of each solve started from K_J's Ritz vectors (zKrylovStart.ts), in order. */
   krylovDegrees?: number[];
-  /**
-   * Solves where "auto" kept the warm start instead of K_J because the previous solve's
-   * vectors had moved less than K_J's target angle (the fit had settled).
-   */
-  settledSolves?: number;
 };
 
 class DenseZSolver implements ZSolver {
@@ -245,7 +233,6 @@ class OperatorZSolver implements ZSolver {
     preconditionedIterations: 0,
     productThreads: 1,
     krylovDegrees: [],
-    settledSolves: 0,
   };
   readonly warnings: string[] = [];
   /**
@@ -260,19 +247,11 @@ class OperatorZSolver implements ZSolver {
   private readonly k: number;
   private readonly seed: number;
   private readonly signal: AbortSignal | undefined;
-  private readonly precondition: ZPreconditionerChoice;
+  private readonly precondition: boolean;
   private readonly krylov: ZKrylovStartChoice;
   private block: Matrix | null = null;
   /** The Ritz values of `block` (the previous solve's), for the next shift. */
   private previousValues: Float64Array | null = null;
-  /** The previous solve's k eigenvectors. */
-  private previousVectors: Matrix | null = null;
-  /**
-   * How far the previous solve's k eigenvectors moved from those of the solve before
-   * it: the chordal distance of their spans, an upper bound on the sine of the largest
-   * principal angle (infinite until two solves are done).
-   */
-  private lastMove = Number.POSITIVE_INFINITY;
   private woodbury: ZWoodbury | null = null;
 
   constructor(
@@ -284,7 +263,7 @@ class OperatorZSolver implements ZSolver {
     seed: number,
     signal: AbortSignal | undefined,
     recon: number,
-    precondition: ZPreconditionerChoice,
+    precondition: boolean,
     krylov: ZKrylovStartChoice,
   ) {
     const svd = trainingSvd(data);
@@ -440,38 +419,20 @@ class OperatorZSolver implements ZSolver {
     const blockSize = Math.min(n, this.k + Math.max(10, Math.ceil(this.k / 4)));
     let inverse: ShiftedInverse | null = null;
     const betaD = Float64Array.from(Dd, (v) => beta * v);
-    // Once the fit has settled, Z moves little from one outer iteration to the next, and
-    // the eigenvectors with it: when the previous solve's moved by less than K_J's
-    // target angle, the previous block (the warm start below) is about as close to the
-    // new eigenvectors as K_J's Ritz vectors would be, without K_J's moments and dense
-    // work. The move is the best cheap forecast of the next one (the outer loop
-    // converges linearly); a wrong forecast costs LOBPCG iterations, never accuracy.
-    const settled = this.krylov === "auto" && this.lastMove <= KRYLOV_TARGET_ANGLE;
-    if (settled) this.stats.settledSolves += 1;
     // The Krylov start leaves LOBPCG a few iterations, too few to repay the
-    // preconditioner's setup (an n m^2 / 2 product, as one moment); so does a settled
-    // warm start (2-3 plain LOBPCG iterations late in a fit against 3-4 preconditioned,
-    // Fashion-MNIST, 10,000 images, k = 50; docs/performance.md).
+    // preconditioner's setup (an n m^2 / 2 product, as one moment).
     const krylovBlock =
-      this.krylov === "never" || settled ? null : this.krylovBlock(betaD, delta, graph, blockSize);
-    const precondition =
-      this.precondition === "always" ||
-      (this.precondition === "auto" && autoPreconditioner(this.k) && !settled);
-    if (precondition && krylovBlock === null) {
+      this.krylov === "never" ? null : this.krylovBlock(betaD, delta, graph, blockSize);
+    if (this.precondition && krylovBlock === null) {
       inverse = this.shiftedInverse(betaD, delta, graph, blockSize);
       if (inverse !== null) this.stats.preconditionedSolves += 1;
     }
-    // Once the preconditioner's setup or the Krylov start has U^T L U for this graph
-    // (ZWoodbury caches it per Laplacian), Z V = beta D V - alpha Y Y^T V + U (A (U^T V))
-    // with the r x r A = -rec S^2 + delta S^2 (U^T L U) S^2: two n x r products per
-    // application instead of four and the sparse one (the same operator; only the
-    // rounding differs). A settled solve does not compute U^T L U for it: its n r^2
-    // costs about as much as the extra products of its few LOBPCG iterations.
+    // Once the preconditioner's setup has U^T L U for this graph (ZWoodbury caches it per
+    // Laplacian), Z V = beta D V - alpha Y Y^T V + U (A (U^T V)) with the r x r
+    // A = -rec S^2 + delta S^2 (U^T L U) S^2: two n x r products per application instead
+    // of four and the sparse one (the same operator; only the rounding differs).
     const compact =
-      this.woodbury !== null &&
-      graph !== null &&
-      delta !== 0 &&
-      this.woodbury.hasLaplacianTerm(graph.L)
+      this.woodbury !== null && graph !== null && delta !== 0
         ? this.woodbury.middleFactor(delta, graph.L)
         : null;
     const applyZ =
@@ -504,10 +465,6 @@ class OperatorZSolver implements ZSolver {
     });
     this.block = result.block;
     this.previousValues = result.blockValues;
-    if (this.previousVectors !== null) {
-      this.lastMove = iterateChange(result.vectors, this.previousVectors, "subspace");
-    }
-    this.previousVectors = result.vectors;
     this.stats.lobpcgIterations += result.iterations;
     this.stats.lobpcgSolves += 1;
     this.stats.lobpcgIterationsPerSolve.push(result.iterations);
@@ -560,7 +517,8 @@ export function chooseZSolver(request: ZSolverRequest): ZSolver {
   const kind = choice === "auto" ? autoZSolver(data.n, k) : choice;
   if (kind === "dense") return new DenseZSolver(data, alpha, codes, k, recon);
   if (kind === "lobpcg") {
-    const precondition = request.preconditioner ?? "auto";
+    const mode = request.preconditioner ?? "auto";
+    const precondition = mode === "auto" ? autoPreconditioner(k) : mode === "always";
     const krylov = request.krylovStart ?? "auto";
     return new OperatorZSolver(data, alpha, codes, c, k, seed, signal, recon, precondition, krylov);
   }
