@@ -6,7 +6,7 @@
 import cliProgress from "cli-progress";
 import { describeConfiguration, isSkipped } from "../../experiment/resultsFile.node.js";
 import type { ExperimentProgress } from "../../experiment/runner.node.js";
-import type { FitCallbacks } from "../../methods/fitReport.js";
+import type { FitCallbacks, FitProgress } from "../../methods/fitReport.js";
 import { formatDuration } from "./shared.js";
 
 export interface ProgressDisplayOptions {
@@ -105,17 +105,6 @@ export class ProgressDisplay {
   }
 }
 
-/** What the single-fit display needs from a fit's onProgress. */
-export interface FitProgressEvent {
-  readonly method: string;
-  readonly iteration: number;
-  readonly maxIterations: number;
-  readonly objective: number | null;
-  readonly lambda: number | null;
-  readonly change: number | null;
-  readonly tol: number | null;
-}
-
 /** lambda as the rank control moves it: a power of two when it is one (2^14), else a number. */
 function lambdaText(lambda: number): string {
   const e = Math.log2(lambda);
@@ -142,7 +131,7 @@ export class FitProgressDisplay {
   }
 
   /** The text of one progress report. */
-  static line(p: FitProgressEvent, elapsedMs: number): string {
+  static line(p: FitProgress, elapsedMs: number): string {
     const parts = [`${p.method}: iteration ${p.iteration}/${p.maxIterations}`];
     if (p.lambda !== null) parts.push(`lambda ${lambdaText(p.lambda)}`);
     // The stop test beside its tolerance: how far a long fit is from stopping.
@@ -154,7 +143,7 @@ export class FitProgressDisplay {
     return parts.join(", ");
   }
 
-  update(p: FitProgressEvent): void {
+  update(p: FitProgress): void {
     const now = Date.now();
     if (now - this.lastPrint < this.everyMs) return;
     this.lastPrint = now;
