@@ -55,6 +55,7 @@ import type { TrainingData } from "./training.js";
 import {
   chooseZSolver,
   type ZGraph,
+  type ZKrylovSpaceChoice,
   type ZKrylovStartChoice,
   type ZPreconditionerChoice,
   type ZSolverChoice,
@@ -108,6 +109,14 @@ export const krylovStartOption = {
   values: ["auto", "always", "never"] as const,
   default: "auto",
   doc: 'Start of LOBPCG on Z (lobpcg solver only): the Ritz vectors of Z on span{W, D W, ..., D^J W} (W a basis of [X, Y]; J chosen so that they are within about 5e-4 rad), where Z\'s wanted eigenvectors lie when they are far below beta D. "auto" uses it for k >= 20 while (J + 1)(r + c) <= n / 4: J = 0 in the first outer iteration (D = I, where it is exact), J >= 1 from 10,000 training samples on; "always" and "never" force it on or off. LOBPCG then applies the same residual test, so the eigenpairs are the same to the tolerance either way.',
+  expert: true,
+  fingerprintWhenSet: true,
+} as const satisfies EnumSpec;
+export const krylovSpaceOption = {
+  type: "enum",
+  values: ["lifted", "chebyshev"] as const,
+  default: "lifted",
+  doc: 'The space LOBPCG\'s start on Z comes from once D varies (lobpcg solver, with krylovStart): "lifted" is span{W, T_1(D^) W Y, T_2(D^) W Y, T_3(D^) W Y} with Y the b coefficient vectors of the wanted eigenvectors, estimated from span W and refined once (one moment W^T D W and products with b columns); "chebyshev" is span{W, T_1(D^) W, ..., T_J(D^) W} for all of W\'s columns (2J + 1 moments and a dense problem of order (J + 1)(r + c)). Lifted comes closer for less (about (1 / |l|)^4 against (1 / |l|)^(J + 1)); the eigenpairs are the same to LOBPCG\'s tolerance either way.',
   expert: true,
   fingerprintWhenSet: true,
 } as const satisfies EnumSpec;
@@ -174,6 +183,7 @@ export const qLoopOptions = {
   seed: seedOption,
   preconditioner: preconditionerOption,
   krylovStart: krylovStartOption,
+  krylovSpace: krylovSpaceOption,
 } as const;
 
 /** The Q-loop options a method has (those it lacks are filled in by `qLoopSettings`). */
@@ -192,6 +202,7 @@ export interface QLoopOptionValues {
   seed: number;
   preconditioner?: ZPreconditionerChoice;
   krylovStart?: ZKrylovStartChoice;
+  krylovSpace?: ZKrylovSpaceChoice;
   largeScale?: "auto" | "always";
   lambdaCap?: number;
 }
@@ -222,6 +233,7 @@ export function qLoopSettings(
     seed: p.seed,
     preconditioner: p.preconditioner ?? "auto",
     krylovStart: p.krylovStart ?? "auto",
+    krylovSpace: p.krylovSpace ?? "lifted",
     largeScale: p.largeScale ?? "auto",
     lambdaCap: p.lambdaCap ?? Number.POSITIVE_INFINITY,
     ...fixed,
@@ -246,8 +258,10 @@ export interface QLoopSettings {
   seed: number;
   /** LOBPCG's preconditioner on the matrix-free path (default "auto"). */
   preconditioner?: ZPreconditionerChoice;
-  /** LOBPCG's start from K_J on the matrix-free path (default "auto"). */
+  /** LOBPCG's start from W's Krylov spaces on the matrix-free path (default "auto"). */
   krylovStart?: ZKrylovStartChoice;
+  /** Which space that start uses once D varies (default "lifted"). */
+  krylovSpace?: ZKrylovSpaceChoice;
   /** The large-n graph paths: by size ("auto", default) or always (for checking). */
   largeScale?: "auto" | "always";
   /**
@@ -386,6 +400,7 @@ export function fitQLoop(
     reconstruction: recon,
     preconditioner: s.preconditioner ?? "auto",
     krylovStart: s.krylovStart ?? "auto",
+    krylovSpace: s.krylovSpace ?? "lifted",
   });
   // The solver may hold memory outside the JS heap (WebAssembly, helper threads) for
   // the fit: freed however the fit ends.

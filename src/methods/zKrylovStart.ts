@@ -178,7 +178,7 @@ export function krylovStart(
  * chunk's W^T (m x rows), scaled column by column by T_j(D^), and the lower blocks of
  * the product (half the flops; gemmABtLowerBlocks), accumulated.
  */
-function chebyshevMoments(
+export function chebyshevMoments(
   woodbury: ZWoodbury,
   dh: Float64Array,
   count: number,

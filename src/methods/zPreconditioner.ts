@@ -228,6 +228,26 @@ export class ZWoodbury {
     return out;
   }
 
+  /** W^T V for an n x b block V: m x b (U^T V above Qy^T V). */
+  basisTransposeTimes(V: Matrix): Matrix {
+    const { n, Qy } = this;
+    const r = this.U.cols;
+    const cq = Qy.cols;
+    const b = V.cols;
+    const out = new Matrix(this.width, b);
+    out.data.set(this.timesUt(V).data, 0);
+    const o = out.data;
+    const v = V.data;
+    for (let i = 0; i < n; i++) {
+      for (let t = 0; t < cq; t++) {
+        const q = Qy.data[i * cq + t];
+        const oo = (r + t) * b;
+        for (let j = 0; j < b; j++) o[oo + j] += q * v[i * b + j];
+      }
+    }
+    return out;
+  }
+
   /** W Y for an m x b block Y: n x b (U times Y's first r rows, plus Qy times the rest). */
   basisTimes(Y: Matrix): Matrix {
     const { n, Qy } = this;

@@ -142,15 +142,22 @@ describe("planRun", () => {
       const after = prints({ ...settings, methodOptions: { ...settings.methodOptions, sdspcaan } });
       return Object.keys(before).filter((k) => after[k] !== before[k]).length;
     };
-    // Options added after runs were made (largeScale, preconditioner, krylovStart): at
-    // their defaults the fingerprints are those of the builds that did not have them;
-    // set, they change.
+    // Options added after runs were made (largeScale, preconditioner, krylovStart,
+    // krylovSpace): at their defaults the fingerprints are those of the builds that did
+    // not have them; set, they change.
     expect(
-      changed({ maxIter: 30, largeScale: "auto", preconditioner: "auto", krylovStart: "auto" }),
+      changed({
+        maxIter: 30,
+        largeScale: "auto",
+        preconditioner: "auto",
+        krylovStart: "auto",
+        krylovSpace: "lifted",
+      }),
     ).toBe(0);
     expect(changed({ maxIter: 30, largeScale: "always" })).toBe(8);
     expect(changed({ maxIter: 30, preconditioner: "never" })).toBe(8);
     expect(changed({ maxIter: 30, krylovStart: "never" })).toBe(8);
+    expect(changed({ maxIter: 30, krylovSpace: "chebyshev" })).toBe(8);
   });
 
   it("still gives the lines of a run made before those options existed their fingerprints", () => {

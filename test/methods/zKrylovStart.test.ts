@@ -194,7 +194,7 @@ describe("Rayleigh-Ritz on K_J from moments", () => {
   });
 });
 
-describe("the solver with the Krylov start", () => {
+describe("the solver with the Krylov and lifted starts", () => {
   it("gives the dense path's subspace, iterations and lambda trace, in fewer LOBPCG iterations", () => {
     const ds = makeSyntheticDataset({
       samples: 600,
@@ -214,14 +214,16 @@ describe("the solver with the Krylov start", () => {
         expect(fit.fitInfo.iterations).toBe(dense.fitInfo.iterations);
         expect(fit.fitInfo.lambdaTrace).toEqual(dense.fitInfo.lambdaTrace);
         const degrees = fit.fitInfo.details.krylovDegrees as number[];
+        const lifted = fit.fitInfo.details.liftedStarts as number;
         if (krylovStart === "always") {
-          // The first solve, with D = I, is exact at J = 0; later ones use K_J while
-          // omega allows (not always at this small n).
-          expect(degrees[0]).toBe(0);
-          expect(degrees.length).toBeGreaterThan(1);
-          expect(degrees.length).toBeLessThanOrEqual(fit.fitInfo.iterations);
+          // The first solve, with D = I, is exact at J = 0; later ones use the lifted
+          // space where K_J would need J >= 1 (not always at this small n).
+          expect(degrees).toEqual([0]);
+          expect(lifted).toBeGreaterThan(0);
+          expect(1 + lifted).toBeLessThanOrEqual(fit.fitInfo.iterations);
         } else {
           expect(degrees).toEqual([]);
+          expect(lifted).toBe(0);
         }
         return fit.fitInfo.details.lobpcgIterationsPerSolve as number[];
       };
