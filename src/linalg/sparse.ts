@@ -444,48 +444,6 @@ export class CsrMatrix {
     return C;
   }
 
-  /**
-   * A B by chunks of `chunkRows` rows: `visit(i0, i1, C)` gets C = rows i0..i1-1 of A B
-   * (a fresh matrix each time, with the bits of multiplyMatrix). For products with a
-   * large B (U^T L U at 60,000 rows, B = U of 376 MB): B is copied into the module's
-   * memory once for all chunks instead of once per chunk; `visit` may use the module
-   * too (its allocations sit above the product's and are released before the next
-   * chunk). Falls back to multiplyMatrix per chunk where the module cannot hold B.
-   */
-  multiplyMatrixByChunks(
-    B: Matrix,
-    chunkRows: number,
-    visit: (i0: number, i1: number, C: Matrix) => void,
-  ): void {
-    if (B.rows !== this.cols) {
-      throw new ValidationError(
-        "B",
-        `The 'B' parameter of CsrMatrix.multiplyMatrixByChunks must have ${this.cols} rows (the column count of A). Got ${B.rows} instead.`,
-      );
-    }
-    const arena = this.nnz * B.cols >= WASM_PRODUCT_MIN ? wasmArena() : null;
-    if (arena !== null && !arena.holds(B.data) && csrChunksWasm(arena, this, B, chunkRows, visit)) {
-      return;
-    }
-    for (let i0 = 0; i0 < this.rows; i0 += chunkRows) {
-      const i1 = Math.min(this.rows, i0 + chunkRows);
-      visit(i0, i1, this.rowSlice(i0, i1).multiplyMatrix(B));
-    }
-  }
-
-  /** Rows i0..i1-1 of A as a CSR matrix of their own (sharing A's index and value arrays). */
-  rowSlice(i0: number, i1: number): CsrMatrix {
-    const p0 = this.rowPtr[i0];
-    const p1 = this.rowPtr[i1];
-    return new CsrMatrix(
-      i1 - i0,
-      this.cols,
-      Int32Array.from(this.rowPtr.subarray(i0, i1 + 1), (q) => q - p0),
-      this.colIdx.subarray(p0, p1),
-      this.values.subarray(p0, p1),
-    );
-  }
-
   /** A^T, with sorted rows (a counting sort by column: O(nnz + cols)). */
   transpose(): CsrMatrix {
     const { rows, cols, rowPtr, colIdx, values } = this;
@@ -714,70 +672,6 @@ function csrTimesDenseWasm(arena: WasmArena, A: CsrMatrix, B: Matrix, C: Matrix)
       for (let i = 0; i < rows; i++) {
         C.data.set(f.subarray(cOff + i * ld, cOff + i * ld + b), i * b);
       }
-    }
-    return true;
-  } finally {
-    arena.release(mark);
-  }
-}
-
-/**
- * multiplyMatrixByChunks in the wasm kernel: A's arrays and B copied in once, then per
- * chunk the kernel on its rows (row pointers are absolute, so a chunk is the pointer
- * array from row i0 on) into a chunk-sized C. False, with nothing visited, when the
- * arena cannot hold A, B and one chunk.
- */
-function csrChunksWasm(
-  arena: WasmArena,
-  A: CsrMatrix,
-  B: Matrix,
-  chunkRows: number,
-  visit: (i0: number, i1: number, C: Matrix) => void,
-): boolean {
-  const rows = A.rows;
-  const nnz = A.nnz;
-  const b = B.cols;
-  const ld = b + (b & 1);
-  const chunk = Math.min(rows, chunkRows);
-  const mark = arena.mark();
-  try {
-    const ptrs = arena.allocAll([
-      Math.ceil((rows + 1) / 2),
-      Math.ceil(nnz / 2),
-      nnz,
-      B.rows * ld,
-      chunk * ld,
-    ]);
-    if (ptrs === null) return false;
-    const [pPtr, pIdx, pVal, pB, pC] = ptrs;
-    const buffer = arena.buffer;
-    new Int32Array(buffer, pPtr, rows + 1).set(A.rowPtr.subarray(0, rows + 1));
-    new Int32Array(buffer, pIdx, nnz).set(A.colIdx.subarray(0, nnz));
-    const f = arena.f64;
-    f.set(A.values.subarray(0, nnz), pVal >> 3);
-    const bOff = pB >> 3;
-    const cOff = pC >> 3;
-    if (ld === b) f.set(B.data, bOff);
-    else {
-      for (let j = 0; j < B.rows; j++) {
-        f.set(B.data.subarray(j * b, j * b + b), bOff + j * ld);
-        f[bOff + j * ld + b] = 0;
-      }
-    }
-    for (let i0 = 0; i0 < rows; i0 += chunk) {
-      const i1 = Math.min(rows, i0 + chunk);
-      const count = i1 - i0;
-      // The arena's views may be replaced when memory grows (inside visit): fetch anew.
-      const g = arena.f64;
-      g.fill(0, cOff, cOff + count * ld);
-      arena.kernels.csrmm(pPtr + 4 * i0, pIdx, pVal, count, pB, ld * 8, pC);
-      const C = new Matrix(count, b);
-      if (ld === b) C.data.set(g.subarray(cOff, cOff + count * b));
-      else {
-        for (let i = 0; i < count; i++)
-          C.data.set(g.subarray(cOff + i * ld, cOff + i * ld + b), i * b);
-      }
-      visit(i0, i1, C);
     }
     return true;
   } finally {

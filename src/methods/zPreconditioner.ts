@@ -54,7 +54,7 @@ import {
   orthonormalizeAgainst,
   solveUpperFromRight,
 } from "../linalg/orthogonalize.js";
-import type { CsrMatrix } from "../linalg/sparse.js";
+import { CsrMatrix } from "../linalg/sparse.js";
 import { classSums } from "./sharedSteps.js";
 
 /** Rows per chunk of the n-long reductions (bounded temporaries: chunk x m doubles). */
@@ -88,12 +88,21 @@ export function laplacianProjection(L: CsrMatrix, U: Matrix, Ut: Matrix = U.tran
   const r = U.cols;
   const K = new Float64Array(r * r);
   const part = new Float64Array(r * r);
-  // U is copied into the module once for all chunks (multiplyMatrixByChunks).
-  L.multiplyMatrixByChunks(U, CHUNK_ROWS, (i0, i1, LU) => {
-    const LUt = transposed(LU);
+  for (let i0 = 0; i0 < n; i0 += CHUNK_ROWS) {
+    const i1 = Math.min(n, i0 + CHUNK_ROWS);
+    const p0 = L.rowPtr[i0];
+    const p1 = L.rowPtr[i1];
+    const rows = new CsrMatrix(
+      i1 - i0,
+      L.cols,
+      Int32Array.from(L.rowPtr.subarray(i0, i1 + 1), (p) => p - p0),
+      L.colIdx.subarray(p0, p1),
+      L.values.subarray(p0, p1),
+    );
+    const LUt = transposed(rows.multiplyMatrix(U));
     gemmABtLowerBlocks(r, i1 - i0, Ut.data.subarray(i0), n, LUt.data, i1 - i0, part, r);
     addLowerBlocks(K, part, r);
-  });
+  }
   // Mirror the lower triangle (the blocks also hold a few entries above the diagonal).
   mirrorLowerTriangle(K, r);
   return new Matrix(r, r, K);

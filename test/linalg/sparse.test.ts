@@ -127,41 +127,6 @@ describe("CsrMatrix products", () => {
     expect(() => sparse.multiplyMatrix(B, B)).toThrow(/must not share storage/);
   });
 
-  it("multiplyMatrixByChunks gives multiplyMatrix's bits chunk by chunk, B copied in once or not", () => {
-    // 300 x 300 at 10 % with b = 33 (odd: the kernel's padded rows) takes the wasm path;
-    // 6 x 6 with b = 2 the per-chunk fallback.
-    for (const [n, density, b, chunk] of [
-      [300, 0.1, 33, 64],
-      [300, 0.1, 33, 300],
-      [300, 0.1, 34, 7],
-      [6, 0.5, 2, 4],
-    ]) {
-      const { sparse } = randomSparse(n + b, n, n, density);
-      const rng = new Random(b);
-      const B = new Matrix(n, b);
-      for (let t = 0; t < B.data.length; t++) B.data[t] = rng.normal();
-      const whole = sparse.multiplyMatrix(B);
-      const seen: number[] = [];
-      sparse.multiplyMatrixByChunks(B, chunk, (i0, i1, C) => {
-        expect(i0).toBe(seen.length === 0 ? 0 : seen[seen.length - 1]);
-        expect(C.rows).toBe(i1 - i0);
-        expect(C.cols).toBe(b);
-        for (let t = 0; t < C.data.length; t++) {
-          expect(Object.is(C.data[t], whole.data[i0 * b + t])).toBe(true);
-        }
-        // The visitor may use the module's memory itself (as U^T L U's GEMM does).
-        sparse.multiplyMatrix(B);
-        seen.push(i1);
-      });
-      expect(seen[seen.length - 1]).toBe(n);
-      expect(seen.length).toBe(Math.ceil(n / chunk));
-    }
-    const { sparse } = randomSparse(3, 4, 4, 0.5);
-    expect(() => sparse.multiplyMatrixByChunks(new Matrix(3, 2), 2, () => {})).toThrow(
-      /'B'.*4 rows.*Got 3/,
-    );
-  });
-
   it("quadraticTrace equals Tr(F^T A F)", () => {
     const { dense, sparse } = randomSparse(4, 8, 8, 0.4);
     const F = new Matrix(8, 3);
