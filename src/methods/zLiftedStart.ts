@@ -47,7 +47,13 @@
 import { throwIfAborted } from "../core/errors.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
 import { symmetricEigen, trailingEigenpairs } from "../linalg/eigen/symmetricEigen.js";
-import { gramRows, multiply, multiplyABt, multiplyAtB } from "../linalg/kernels/gemm.js";
+import {
+  gramRows,
+  multiply,
+  multiplyABt,
+  multiplyAtB,
+  transposed,
+} from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import { svqb } from "../linalg/orthogonalize.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
@@ -176,57 +182,53 @@ function liftedPass(
   const m = woodbury.width;
   const q = Y.cols;
   const width = p * q;
-  // P_j = T_j(D^) W Y, side by side; R_j = W^T P_j by the recurrence
-  // R_1 = N_1 Y, R_{j+1} = 2 E_j - R_{j-1} with E_j = W^T D^ P_j. P is kept row-major
-  // (for the map back) and, with D^ P, transposed (for P^T P and P^T D^ P without
-  // transposing n-long blocks again).
+  // P = [P_1 .. P_p], P_a = T_a(D^) W Y, by the three-term recurrence on the rows
+  // (contiguous loops), then D^ P, then E = W^T D^ P for all blocks in one product.
+  const WY = woodbury.basisTimes(Y).data;
   const P = new Matrix(n, width);
-  const Pt = new Matrix(width, n);
-  const DPt = new Matrix(width, n);
-  const R = new Matrix(m, width);
-  const E = new Matrix(m, width);
-  let prev = woodbury.basisTimes(Y).data;
-  let prevR = Y.data;
-  let cur = new Float64Array(n * q);
-  for (let i = 0; i < n; i++) for (let j = 0; j < q; j++) cur[i * q + j] = dh[i] * prev[i * q + j];
-  let curR = multiply(N1, Y).data;
-  for (let a = 0; a < p; a++) {
-    throwIfAborted(signal);
-    const dcur = new Matrix(n, q);
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < q; j++) dcur.data[i * q + j] = dh[i] * cur[i * q + j];
-    }
-    const Ea = woodbury.basisTransposeTimes(dcur).data;
-    for (let i = 0; i < n; i++) {
-      P.data.set(cur.subarray(i * q, (i + 1) * q), i * width + a * q);
+  const DP = new Matrix(n, width);
+  const pd = P.data;
+  const dpd = DP.data;
+  for (let i = 0; i < n; i++) {
+    const d = dh[i];
+    const row = i * width;
+    const src = i * q;
+    for (let a = 0; a < p; a++) {
+      const at = row + a * q;
       for (let j = 0; j < q; j++) {
-        Pt.data[(a * q + j) * n + i] = cur[i * q + j];
-        DPt.data[(a * q + j) * n + i] = dcur.data[i * q + j];
+        // T_1 = D^ T_0, T_{a+1} = 2 D^ T_a - T_{a-1} (T_0 = W Y).
+        const before = a === 0 ? WY[src + j] : a === 1 ? WY[src + j] : pd[at - 2 * q + j];
+        const v = a === 0 ? d * before : 2 * dpd[at - q + j] - before;
+        pd[at + j] = v;
+        dpd[at + j] = d * v;
       }
-    }
-    for (let i = 0; i < m; i++) {
-      R.data.set(curR.subarray(i * q, (i + 1) * q), i * width + a * q);
-      E.data.set(Ea.subarray(i * q, (i + 1) * q), i * width + a * q);
-    }
-    if (a + 1 < p) {
-      // T_{a+2} = 2 D^ T_{a+1} - T_a, on the rows and on the W-coordinates.
-      const next = new Float64Array(n * q);
-      for (let t = 0; t < next.length; t++) next[t] = 2 * dcur.data[t] - prev[t];
-      const nextR = new Float64Array(m * q);
-      for (let t = 0; t < nextR.length; t++) nextR[t] = 2 * Ea[t] - prevR[t];
-      prev = cur;
-      cur = next;
-      prevR = curR;
-      curR = nextR;
     }
   }
   throwIfAborted(signal);
-  // S = P^T P - R^T R, F = P^T D^ P (both p q square).
+  const E = woodbury.basisTransposeTimes(DP);
+  // R_a = W^T P_a: R_1 = N_1 Y, R_{a+1} = 2 E_a - R_{a-1} (R_0 = Y).
+  const R = new Matrix(m, width);
+  const N1Y = multiply(N1, Y).data;
+  for (let i = 0; i < m; i++) {
+    const row = i * width;
+    for (let a = 0; a < p; a++) {
+      const at = row + a * q;
+      for (let j = 0; j < q; j++) {
+        R.data[at + j] =
+          a === 0
+            ? N1Y[i * q + j]
+            : 2 * E.data[at - q + j] - (a === 1 ? Y.data[i * q + j] : R.data[at - 2 * q + j]);
+      }
+    }
+  }
+  throwIfAborted(signal);
+  // S = P^T P - R^T R, F = P^T D^ P (both p q square), from P and D^ P transposed once.
+  const Pt = transposed(P);
   const S = gramRows(Pt);
   const RtR = multiplyAtB(R, R);
   for (let t = 0; t < S.data.length; t++) S.data[t] -= RtR.data[t];
   symmetrizeInPlace(S);
-  const F = multiplyABt(Pt, DPt);
+  const F = multiplyABt(Pt, transposed(DP));
   const Gamma = orthonormalizing(S);
   const qq = Gamma.cols;
   // The projected problem on [W, (P - W R) Gamma] (see the file's comment).
