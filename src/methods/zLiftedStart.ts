@@ -27,9 +27,10 @@
  *
  * Cost at n: one moment N_1 = W^T D^ W (n m^2 / 2; W^T beta D W = centre I + half N_1)
  * and C's U^T L U (cached per Laplacian, and needed by LOBPCG's compact products
- * anyway), then per pass p + 1 products n x m x b (W Y and W^T D^ P_j) and two Gram
- * matrices of the n x p b lifted block, a dense problem of order m + p b, and at the end
- * the map back (n x m x b). K_1 costs three moments and a dense problem of order 2 m.
+ * anyway), then per pass the products W Y (n x m x b) and W^T D^ P (n x m x p b), two
+ * Gram matrices of the n x p b lifted block and a dense problem of order m + p b, and at
+ * the end the map back (n x m x b): with the default passes [1, 3], seven n x m x b
+ * products in all. K_1 costs three moments and a dense problem of order 2 m.
  *
  * The projected problem is assembled so that C cancels wherever it can: with
  * P = [P_1 .. P_p], R = W^T P, E = W^T D^ P, F = P^T D^ P, the Gram matrix of the
