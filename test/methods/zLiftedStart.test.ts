@@ -154,6 +154,26 @@ describe("the lifted start", () => {
     expectRitzPairs(Z, vectors, values, scale);
   });
 
+  it("gives Ritz pairs when W spans all of R^n (n <= d + 1: nothing left to lift)", () => {
+    for (const [n2, d2] of [
+      [30, 40],
+      [24, 23],
+    ]) {
+      const q = problem(5, n2, d2, 3, 1, 0.5, 20, 1e-3);
+      const bb = Math.min(6, q.woodbury.width);
+      const start = liftedStart(q.woodbury, q.betaD, q.delta, q.L, bb);
+      const { values, vectors, dimension } = start as NonNullable<typeof start>;
+      // Here W = [U, Qy] spans all of R^n (U the n - 1 centred directions, Qy the rest of
+      // the class indicators), so every lifted direction is dropped: span W alone.
+      expect(q.woodbury.width).toBe(n2);
+      expect(dimension).toBe(n2);
+      const scale2 = Math.max(Math.abs(q.lambda[0]), Math.abs(q.lambda[n2 - 1]));
+      expectRitzPairs(q.Z, vectors, values, scale2);
+      for (let j = 0; j < bb; j++)
+        expect(values[j]).toBeGreaterThanOrEqual(q.lambda[j] - 1e-10 * scale2);
+    }
+  });
+
   it("stops with an AbortError when its signal is aborted", () => {
     const controller = new AbortController();
     controller.abort();
