@@ -250,23 +250,31 @@ def run_shifts(a):
         fit.update(E[:, :k])
 
 
-def run_span(a):
+def state_at(a, t):
+    """The fit after exact outer iterations 1..t-1, Z of iteration t and its b smallest
+    eigenpairs, beta D's scaling, the previous iteration's eigenpairs and W."""
     fit, k = Fit(a.n, a.data_dir), a.k
     b = guards(k)
-    Z, _ = fit.z(1)
-    ev1, Q1 = sla.eigh(Z, subset_by_index=(0, b - 1), driver="evr")
-    fit.update(Q1[:, :k])
-    Z, bD = fit.z(2)
+    ev1 = Q1 = None
+    for s in range(1, t):
+        Z, _ = fit.z(s)
+        ev1, Q1 = sla.eigh(Z, subset_by_index=(0, b - 1), driver="evr")
+        fit.update(Q1[:, :k])
+    Z, bD = fit.z(t)
     ev, V = sla.eigh(Z, subset_by_index=(0, b - 1), driver="evr")
     lo, hi = bD.min(), bD.max()
     centre, half = 0.5 * (lo + hi), 0.5 * (hi - lo)
     l = (ev[k - 1] - centre) / half
     omega = abs(l) - np.sqrt(l * l - 1)
-    print(f"n={a.n} t=2: beta D in [{lo:.4g}, {hi:.4g}], lambda_1 {ev[0]:.4g}, "
-          f"lambda_k {ev[k - 1]:.4g}, omega {omega:.3g}", flush=True)
+    print(f"n={a.n} t={t}: beta D in [{lo:.4g}, {hi:.4g}], lambda_1 {ev[0]:.4g}, "
+          f"lambda_k {ev[k - 1]:.4g}, l {l:.4g}, omega {omega:.3g}", flush=True)
     U = np.linalg.svd(fit.prep.Xc, full_matrices=False)[0]
     W = np.linalg.qr(np.hstack([U, fit.prep.Y]))[0]
-    Dh = (bD - centre) / half
+    return fit, k, b, Z, bD, ev, V, ev1, Q1, (bD - centre) / half, W
+
+
+def run_span(a):
+    fit, k, b, Z, bD, ev, V, ev1, Q1, Dh, W = state_at(a, 2)
     basis, last, ZB = W, W, Z @ W
     rng = np.random.default_rng(0)
     for J in range(a.j + 1):
@@ -298,23 +306,7 @@ def run_lift(a):
     """Rayleigh-Ritz on the lifted spaces span{W, T_1(D^) W Y, ..., T_p(D^) W Y}, Y (m x b)
     from K_0's Ritz coefficients (pass 1) or from C W^T x of the previous pass' Ritz
     vectors x (pass 2, 3), against K_1, at outer iteration --t (exact eigenpairs before)."""
-    fit, k = Fit(a.n, a.data_dir), a.k
-    b = guards(k)
-    for t in range(1, a.t):
-        Z, _ = fit.z(t)
-        ev1, Q1 = sla.eigh(Z, subset_by_index=(0, b - 1), driver="evr")
-        fit.update(Q1[:, :k])
-    Z, bD = fit.z(a.t)
-    ev, V = sla.eigh(Z, subset_by_index=(0, b - 1), driver="evr")
-    lo, hi = bD.min(), bD.max()
-    centre, half = 0.5 * (lo + hi), 0.5 * (hi - lo)
-    l = (ev[k - 1] - centre) / half
-    omega = abs(l) - np.sqrt(l * l - 1)
-    print(f"n={a.n} t={a.t}: beta D in [{lo:.4g}, {hi:.4g}], lambda_k {ev[k - 1]:.4g}, "
-          f"l {l:.4g}, omega {omega:.3g}", flush=True)
-    U = np.linalg.svd(fit.prep.Xc, full_matrices=False)[0]
-    W = np.linalg.qr(np.hstack([U, fit.prep.Y]))[0]
-    Dh = (bD - centre) / half
+    fit, k, b, Z, bD, ev, V, ev1, Q1, Dh, W = state_at(a, a.t)
     ZW = Z @ W
     C = W.T @ ZW - W.T @ (bD[:, None] * W)
 

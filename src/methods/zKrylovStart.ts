@@ -86,6 +86,32 @@ const CHOLESKY_FLOOR = 1e-6;
 /** beta D's spread below this relative to its size counts as constant (K_0 is exact). */
 const CONSTANT_SPREAD = 1e-12;
 
+/** beta D's range and its map onto [-1, 1]: D^ = (beta D - centre) / half. */
+export interface DiagonalScaling {
+  readonly lo: number;
+  readonly hi: number;
+  readonly centre: number;
+  /** 0 when beta D is constant to rounding (isConstantRange); D^ is then 0. */
+  readonly half: number;
+  readonly dh: Float64Array;
+}
+
+/** D^ for beta D (see DiagonalScaling). */
+export function diagonalScaling(betaD: Float64Array): DiagonalScaling {
+  const n = betaD.length;
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < n; i++) {
+    lo = Math.min(lo, betaD[i]);
+    hi = Math.max(hi, betaD[i]);
+  }
+  const centre = 0.5 * (lo + hi);
+  const half = isConstantRange(lo, hi) ? 0 : 0.5 * (hi - lo);
+  const dh = new Float64Array(n);
+  if (half > 0) for (let i = 0; i < n; i++) dh[i] = (betaD[i] - centre) / half;
+  return { lo, hi, centre, half, dh };
+}
+
 /** Whether beta D's range [lo, hi] is constant to rounding (then K_0 is exact). */
 export function isConstantRange(lo: number, hi: number): boolean {
   return !(0.5 * (hi - lo) > CONSTANT_SPREAD * Math.max(Math.abs(lo), Math.abs(hi)));
@@ -138,21 +164,10 @@ export function krylovStart(
   b: number,
   signal?: AbortSignal,
 ): KrylovStart | null {
-  const n = betaD.length;
   const m = woodbury.width;
-  let lo = Number.POSITIVE_INFINITY;
-  let hi = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < n; i++) {
-    lo = Math.min(lo, betaD[i]);
-    hi = Math.max(hi, betaD[i]);
-  }
-  const centre = 0.5 * (lo + hi);
   // Constant beta D: K_0 is exact, and D^ = 0 (no moment is needed).
-  const constant = isConstantRange(lo, hi);
-  const half = constant ? 0 : 0.5 * (hi - lo);
-  const degree = constant ? 0 : degreeWanted;
-  const dh = new Float64Array(n);
-  if (half > 0) for (let i = 0; i < n; i++) dh[i] = (betaD[i] - centre) / half;
+  const { centre, half, dh } = diagonalScaling(betaD);
+  const degree = half === 0 ? 0 : degreeWanted;
   const C = woodbury.coupling(delta, L);
   const moments =
     half > 0 ? chebyshevMoments(woodbury, dh, 2 * degree + 1, signal) : [Matrix.identity(m)];

@@ -58,7 +58,7 @@ import {
 import { Matrix } from "../linalg/matrix.js";
 import { svqb } from "../linalg/orthogonalize.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
-import { chebyshevMoments, isConstantRange } from "./zKrylovStart.js";
+import { chebyshevMoments, diagonalScaling } from "./zKrylovStart.js";
 import type { ZWoodbury } from "./zPreconditioner.js";
 
 /**
@@ -103,19 +103,9 @@ export function liftedStart(
 ): LiftedStart | null {
   const { signal } = options;
   const passes = options.passes ?? DEFAULT_PASSES;
-  const n = betaD.length;
   const m = woodbury.width;
   if (m < b) return null;
-  let lo = Number.POSITIVE_INFINITY;
-  let hi = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < n; i++) {
-    lo = Math.min(lo, betaD[i]);
-    hi = Math.max(hi, betaD[i]);
-  }
-  const centre = 0.5 * (lo + hi);
-  const half = isConstantRange(lo, hi) ? 0 : 0.5 * (hi - lo);
-  const dh = new Float64Array(n);
-  if (half > 0) for (let i = 0; i < n; i++) dh[i] = (betaD[i] - centre) / half;
+  const { centre, half, dh } = diagonalScaling(betaD);
   const C = woodbury.coupling(delta, L);
   throwIfAborted(signal);
   const N1 = half > 0 ? chebyshevMoments(woodbury, dh, 1, signal)[1] : new Matrix(m, m);
