@@ -108,7 +108,7 @@ export const krylovStartOption = {
   type: "enum",
   values: ["auto", "always", "never"] as const,
   default: "auto",
-  doc: 'Start of LOBPCG on Z (lobpcg solver only): the Ritz vectors of Z on span{W, D W, ..., D^J W} (W a basis of [X, Y]; J chosen so that they are within about 5e-4 rad), where Z\'s wanted eigenvectors lie when they are far below beta D. "auto" uses it for k >= 20 while (J + 1)(r + c) <= n / 4: J = 0 in the first outer iteration (D = I, where it is exact), J >= 1 from 10,000 training samples on; "always" and "never" force it on or off. LOBPCG then applies the same residual test, so the eigenpairs are the same to the tolerance either way.',
+  doc: 'Start of LOBPCG on Z (lobpcg solver only): the Ritz vectors of Z on span{W, D W, ..., D^J W} (W a basis of [X, Y]; J chosen so that they are within about 5e-4 rad), where Z\'s wanted eigenvectors lie when they are far below beta D. "auto" uses it for k >= 20: J = 0 in the first outer iteration (D = I, where it is exact) while r + c <= n / 4, and later (see krylovSpace) the lifted space from 5,000 training samples on while r + c + 3 b <= n / 4, or K_J from 10,000 on while (J + 1)(r + c) <= n / 4; "always" and "never" force it on or off. LOBPCG then applies the same residual test, so the eigenpairs are the same to the tolerance either way.',
   expert: true,
   fingerprintWhenSet: true,
 } as const satisfies EnumSpec;

@@ -94,13 +94,34 @@ export function autoPreconditioner(k: number): boolean {
  * less per solve) 20,000 37 / 99 s (5) and 60,000 66 / 266 s (4); with k = 10 at 60,000
  * the J = 0 start saved nothing and U^T L U cost 2-3 s per later iteration;
  * docs/performance.md).
+ *
+ * Where J >= 1 would be needed, the lifted space (the default `space`, zLiftedStart.ts)
+ * takes K_J's place: its dense problem has order width + 3 b (b the block size), and
+ * it pays from LIFTED_START_MIN_N samples on (whole fits on Fashion-MNIST, 5,000
+ * images, against "auto" without it, i.e. preconditioned LOBPCG after the first solve:
+ * k = 50 277 / 322 s, k = 20 114 / 209 s, the same 75 and 68 outer iterations).
  */
-export function autoKrylovStart(n: number, k: number, width: number, degree: number): boolean {
-  if (k < 20 || (degree + 1) * width > n / 4) return false;
-  return degree === 0 || n >= KRYLOV_START_MIN_N;
+export function autoKrylovStart(
+  n: number,
+  k: number,
+  width: number,
+  degree: number,
+  space: ZKrylovSpaceChoice = "lifted",
+  block: number = k + Math.max(10, Math.ceil(k / 4)),
+): boolean {
+  if (k < 20) return false;
+  if (degree === 0) return width <= n / 4;
+  if (space === "lifted") return n >= LIFTED_START_MIN_N && width + 3 * block <= n / 4;
+  return n >= KRYLOV_START_MIN_N && (degree + 1) * width <= n / 4;
 }
 
-/** From this many training samples on "auto" uses K_J with J >= 1 (see autoKrylovStart). */
+/** From this many training samples on "auto" uses the lifted space (see autoKrylovStart). */
+export const LIFTED_START_MIN_N = 5_000;
+
+/**
+ * From this many training samples on "auto" uses K_J with J >= 1 when `krylovSpace` is
+ * "chebyshev" (see autoKrylovStart).
+ */
 export const KRYLOV_START_MIN_N = 10_000;
 
 /**
@@ -383,7 +404,12 @@ class OperatorZSolver implements ZSolver {
     if (degree === null) return null;
     // W's width before W is built: r + c bounds r + c'.
     const width = this.woodbury?.width ?? this.gram.U.cols + this.c;
-    if (this.krylov === "auto" && !autoKrylovStart(n, this.k, width, degree)) return null;
+    if (
+      this.krylov === "auto" &&
+      !autoKrylovStart(n, this.k, width, degree, this.krylovSpace, blockSize)
+    ) {
+      return null;
+    }
     const L = graph === null ? null : graph.L;
     if (degree >= 1 && this.krylovSpace === "lifted") {
       // Where K_J would need J >= 1, the lifted space holds the wanted vectors closer for

@@ -19,7 +19,11 @@ import {
   krylovStart,
   MAX_KRYLOV_DEGREE,
 } from "../../src/methods/zKrylovStart.js";
-import { autoKrylovStart, KRYLOV_START_MIN_N } from "../../src/methods/zSolvers.js";
+import {
+  autoKrylovStart,
+  KRYLOV_START_MIN_N,
+  LIFTED_START_MIN_N,
+} from "../../src/methods/zSolvers.js";
 import { maxPrincipalAngle, orthonormalBasis } from "../helpers/subspace.js";
 import { type Problem, problem } from "../helpers/zProblem.js";
 
@@ -255,15 +259,22 @@ describe("the solver with the Krylov and lifted starts", () => {
     }
   });
 
-  it('"auto": for k >= 20, J = 0 whenever W is narrow beside n, J >= 1 from KRYLOV_START_MIN_N samples', () => {
+  it('"auto": for k >= 20, J = 0 whenever W is narrow beside n, later starts from LIFTED_START_MIN_N (lifted) or KRYLOV_START_MIN_N (chebyshev) samples', () => {
     const N = KRYLOV_START_MIN_N;
+    const M = LIFTED_START_MIN_N;
     expect(autoKrylovStart(3200, 20, 794, 0)).toBe(true);
     expect(autoKrylovStart(3200, 20, 801, 0)).toBe(false);
     expect(autoKrylovStart(60_000, 10, 794, 0)).toBe(false);
-    expect(autoKrylovStart(N, 10, 794, 2)).toBe(false);
-    expect(autoKrylovStart(N - 1, 50, 794, 2)).toBe(false);
-    expect(autoKrylovStart(N, 50, 794, 2)).toBe(true);
-    expect(autoKrylovStart(N, 50, 1000, 3)).toBe(false);
+    // The lifted space (default): width + 3 b <= n / 4 from M samples on.
+    expect(autoKrylovStart(M, 10, 794, 1)).toBe(false);
+    expect(autoKrylovStart(M - 1, 50, 794, 1)).toBe(false);
+    expect(autoKrylovStart(M, 50, 794, 1)).toBe(true);
+    expect(autoKrylovStart(M, 50, 794, 3, "lifted", 200)).toBe(false);
     expect(autoKrylovStart(60_000, 50, 794, 3)).toBe(true);
+    // K_J: (J + 1) width <= n / 4 from N samples on.
+    expect(autoKrylovStart(N - 1, 50, 794, 2, "chebyshev")).toBe(false);
+    expect(autoKrylovStart(N, 50, 794, 2, "chebyshev")).toBe(true);
+    expect(autoKrylovStart(N, 50, 1000, 3, "chebyshev")).toBe(false);
+    expect(autoKrylovStart(60_000, 50, 794, 3, "chebyshev")).toBe(true);
   });
 });
