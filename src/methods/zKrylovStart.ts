@@ -321,20 +321,32 @@ function orthonormalCoefficients(gram: Matrix, m: number, blocks: number): Matri
       done += m;
       continue;
     }
-    const { values, vectors } = symmetricEigen(S, { symmetryTolerance: Number.POSITIVE_INFINITY });
-    const keep: number[] = [];
-    for (let i = 0; i < m; i++) if (values[i] > DROP_BELOW) keep.push(i);
-    if (keep.length === 0) continue;
-    const V = (vectors as Matrix).selectColumns(keep);
-    for (let j = 0; j < keep.length; j++) {
-      const scale = 1 / Math.sqrt(values[keep[j]]);
-      for (let i = 0; i < m; i++) V.data[i * keep.length + j] *= scale;
-    }
+    const V = gramInverseRoot(S, DROP_BELOW);
+    if (V.cols === 0) continue;
     c = multiply(c, V);
     parts.push(c);
-    done += keep.length;
+    done += V.cols;
   }
   return concatColumns(parts, size, done);
+}
+
+/**
+ * Gamma (s x s') with Gamma^T S Gamma = I for a Gram matrix S (symmetric, positive
+ * semidefinite): S's eigenvectors scaled by the inverse square roots of their
+ * eigenvalues, dropping those at or below `dropBelow` (directions that are numerically
+ * dependent; s' <= s). Shared by K_J's blocks and the lifted start (zLiftedStart.ts).
+ */
+export function gramInverseRoot(S: Matrix, dropBelow: number): Matrix {
+  const s = S.rows;
+  const { values, vectors } = symmetricEigen(S, { symmetryTolerance: Number.POSITIVE_INFINITY });
+  const keep: number[] = [];
+  for (let i = 0; i < s; i++) if (values[i] > dropBelow) keep.push(i);
+  const V = (vectors as Matrix).selectColumns(keep);
+  for (let j = 0; j < keep.length; j++) {
+    const scale = 1 / Math.sqrt(values[keep[j]]);
+    for (let i = 0; i < s; i++) V.data[i * keep.length + j] *= scale;
+  }
+  return V;
 }
 
 /** The smallest diagonal entry of the square A. */

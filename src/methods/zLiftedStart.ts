@@ -47,7 +47,7 @@
  */
 import { throwIfAborted } from "../core/errors.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
-import { symmetricEigen, trailingEigenpairs } from "../linalg/eigen/symmetricEigen.js";
+import { trailingEigenpairs } from "../linalg/eigen/symmetricEigen.js";
 import {
   gramRows,
   multiply,
@@ -58,7 +58,7 @@ import {
 import { Matrix } from "../linalg/matrix.js";
 import { svqb } from "../linalg/orthogonalize.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
-import { chebyshevMoments, diagonalScaling } from "./zKrylovStart.js";
+import { chebyshevMoments, diagonalScaling, gramInverseRoot } from "./zKrylovStart.js";
 import type { ZWoodbury } from "./zPreconditioner.js";
 
 /**
@@ -67,7 +67,10 @@ import type { ZWoodbury } from "./zPreconditioner.js";
  */
 const DROP_BELOW = 1e-10;
 
-/** The lift degrees p of the passes "auto" makes (see DEFAULT_PASSES' measurement). */
+/**
+ * The lift degrees p of the passes by default: [1, 3] is as close as [3, 3] (the first
+ * pass only estimates Y) and cheaper (docs/performance.md, "The lifted start").
+ */
 export const DEFAULT_PASSES: readonly number[] = [1, 3];
 
 export interface LiftedStartOptions {
@@ -188,7 +191,7 @@ function liftedPass(
       const at = row + a * q;
       for (let j = 0; j < q; j++) {
         // T_1 = D^ T_0, T_{a+1} = 2 D^ T_a - T_{a-1} (T_0 = W Y).
-        const before = a === 0 ? WY[src + j] : a === 1 ? WY[src + j] : pd[at - 2 * q + j];
+        const before = a <= 1 ? WY[src + j] : pd[at - 2 * q + j];
         const v = a === 0 ? d * before : 2 * dpd[at - q + j] - before;
         pd[at + j] = v;
         dpd[at + j] = d * v;
@@ -220,11 +223,12 @@ function liftedPass(
   for (let t = 0; t < S.data.length; t++) S.data[t] -= RtR.data[t];
   symmetrizeInPlace(S);
   const F = multiplyABt(Pt, transposed(DP));
-  const Gamma = orthonormalizing(S);
+  const Gamma = gramInverseRoot(S, DROP_BELOW);
   const qq = Gamma.cols;
   // The projected problem on [W, (P - W R) Gamma] (see the file's comment).
   const RtE = multiplyAtB(R, E);
-  const RtNR = multiplyAtB(R, multiply(N1, R));
+  const NR = multiply(N1, R);
+  const RtNR = multiplyAtB(R, NR);
   const Hpp0 = new Matrix(width, width);
   for (let i = 0; i < width; i++) {
     for (let j = 0; j < width; j++) {
@@ -235,7 +239,6 @@ function liftedPass(
     }
   }
   const Hpp = multiplyAtB(Gamma, multiply(Hpp0, Gamma));
-  const NR = multiply(N1, R);
   const Hwp0 = new Matrix(m, width);
   for (let t = 0; t < Hwp0.data.length; t++) Hwp0.data[t] = half * (E.data[t] - NR.data[t]);
   const Hwp = multiply(Hwp0, Gamma);
@@ -257,22 +260,4 @@ function liftedPass(
   const y = new Matrix(m, b, eig.vectors.data.slice(0, m * b));
   const z = new Matrix(qq, b, eig.vectors.data.slice(m * b, size * b));
   return { values: eig.values, y, z, R, Gamma, P };
-}
-
-/**
- * Gamma (s x s') with Gamma^T S Gamma = I for the Gram matrix S of the lifted block
- * after W is projected out, dropping directions below DROP_BELOW.
- */
-function orthonormalizing(S: Matrix): Matrix {
-  const s = S.rows;
-  const { values, vectors } = symmetricEigen(S, { symmetryTolerance: Number.POSITIVE_INFINITY });
-  const V = vectors as Matrix;
-  const keep: number[] = [];
-  for (let i = 0; i < s; i++) if (values[i] > DROP_BELOW) keep.push(i);
-  const Gamma = new Matrix(s, keep.length);
-  for (let c = 0; c < keep.length; c++) {
-    const f = 1 / Math.sqrt(values[keep[c]]);
-    for (let i = 0; i < s; i++) Gamma.data[i * keep.length + c] = V.data[i * s + keep[c]] * f;
-  }
-  return Gamma;
 }

@@ -107,12 +107,21 @@ export function autoKrylovStart(
   width: number,
   degree: number,
   space: ZKrylovSpaceChoice = "lifted",
-  block: number = k + Math.max(10, Math.ceil(k / 4)),
+  block: number = lobpcgBlockSize(n, k),
 ): boolean {
   if (k < 20) return false;
   if (degree === 0) return width <= n / 4;
   if (space === "lifted") return n >= LIFTED_START_MIN_N && width + 3 * block <= n / 4;
   return n >= KRYLOV_START_MIN_N && (degree + 1) * width <= n / 4;
+}
+
+/**
+ * LOBPCG's block on Z for k eigenpairs: k plus guard vectors. With only a few guards
+ * the k-th pair converges slowly where the spectrum is dense (measured: k = 10 at
+ * n = 2500 took 168 LOBPCG iterations with 4 guards, 64 with 10).
+ */
+export function lobpcgBlockSize(n: number, k: number): number {
+  return Math.min(n, k + Math.max(10, Math.ceil(k / 4)));
 }
 
 /** From this many training samples on "auto" uses the lifted space (see autoKrylovStart). */
@@ -414,7 +423,8 @@ class OperatorZSolver implements ZSolver {
     if (degree >= 1 && this.krylovSpace === "lifted") {
       // Where K_J would need J >= 1, the lifted space holds the wanted vectors closer for
       // less (zLiftedStart.ts; Fashion-MNIST, 60,000 images, k = 50: no LOBPCG iteration
-      // after it, against 2 after K_1, and 7.8 s less per outer iteration).
+      // after it, against 2 after K_1, and 7.8 s less per outer iteration over the first
+      // 8; late in the fit the difference was within the run-to-run spread).
       const lifted = liftedStart(this.structure(), betaD, delta, L, blockSize, {
         signal: this.signal,
       });
@@ -457,10 +467,7 @@ class OperatorZSolver implements ZSolver {
       }
       return out;
     };
-    // Guard vectors beyond k: with only a few, the k-th pair converges slowly where the
-    // spectrum is dense (measured: k = 10 at n = 2500 took 168 LOBPCG iterations with 4
-    // guards, 64 with 10).
-    const blockSize = Math.min(n, this.k + Math.max(10, Math.ceil(this.k / 4)));
+    const blockSize = lobpcgBlockSize(n, this.k);
     let inverse: ShiftedInverse | null = null;
     const betaD = Float64Array.from(Dd, (v) => beta * v);
     // The Krylov start leaves LOBPCG a few iterations, too few to repay the
@@ -551,7 +558,7 @@ export interface ZSolverRequest {
   readonly reconstruction?: number;
   /** LOBPCG's preconditioner on the matrix-free path (default "auto", see autoPreconditioner). */
   readonly preconditioner?: ZPreconditionerChoice;
-  /** LOBPCG's start from K_J on the matrix-free path (default "auto", see autoKrylovStart). */
+  /** LOBPCG's start from W's Krylov spaces on the matrix-free path (default "auto", see autoKrylovStart). */
   readonly krylovStart?: ZKrylovStartChoice;
   /** The space of that start once beta D varies (default "lifted"). */
   readonly krylovSpace?: ZKrylovSpaceChoice;
