@@ -99,6 +99,8 @@ process.stdout.write(
     lobpcg_per_solve: details.lobpcgIterationsPerSolve ?? null,
     krylov_degrees: details.krylovDegrees ?? null,
     lambda_final: details.lambdaFinal ?? null,
+    // The tracked within-class searches: rows certified from the last search, rows scanned.
+    neighbour_rows: [details.neighbourRowsCertified ?? null, details.neighbourRowsScanned ?? null],
     // The stop test's value per outer iteration (the last 20), to see whether a long fit settles.
     iterate_change: Array.isArray(details.iterateChange)
       ? (details.iterateChange as number[]).slice(-20).map((v) => Number(v.toPrecision(3)))

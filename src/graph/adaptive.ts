@@ -220,6 +220,7 @@ export function labelledAdaptiveGraph(
     blockRows: options.blockRows,
     strategy,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.tracker ? { tracker: options.tracker } : {}),
   });
   return adaptiveNeighbourRows(neighbours, m, { eps });
 }

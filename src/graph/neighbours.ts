@@ -54,6 +54,7 @@ import { screenedNearestNeighbours } from "../linalg/kernels/screenedSearch.js";
 import { Matrix } from "../linalg/matrix.js";
 import { crossClassClusterScan } from "./clusterScan.js";
 import { KdTree } from "./kdTree.js";
+import type { WithinClassNeighbourTracker } from "./trackedNeighbours.js";
 
 /**
  * "auto": the class-aware search described above, with k-d trees from TREE_MIN_ROWS
@@ -88,6 +89,12 @@ export interface LabelledNeighbourSearchOptions extends NeighbourSearchOptions {
    */
   readonly helpers?: readonly KernelHelper[];
   readonly strategy?: NeighbourSearchStrategy;
+  /**
+   * Step 1 (the within-class search) by a tracker that rescans only the rows whose
+   * answer may have changed since its last search (trackedNeighbours.ts; the same
+   * candidates). Used on the block-scan path only; its codes must be `codes`.
+   */
+  readonly tracker?: WithinClassNeighbourTracker;
 }
 
 /**
@@ -196,7 +203,15 @@ export function labelledNeighbours(
 
   // Step 1: within-class search (rows of each class in ascending order).
   const { start, byClass } = classOrder(codes, classes);
-  for (let c = 0; c < classes; c++) {
+  const tracker = options.tracker;
+  if (tracker !== undefined) {
+    tracker.fill(P, norms, heaps, {
+      blockRows,
+      helpers,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+  for (let c = 0; c < classes && tracker === undefined; c++) {
     const members = byClass.subarray(start[c], start[c + 1]);
     if (members.length >= 2) {
       scanNearestPairs(P, norms, heaps, {

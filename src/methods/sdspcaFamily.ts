@@ -36,6 +36,7 @@ import {
   type RankControlAction,
   rankControl,
 } from "../graph/rankControl.js";
+import { WithinClassNeighbourTracker } from "../graph/trackedNeighbours.js";
 import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
@@ -134,6 +135,14 @@ export const largeScaleOption = {
  * (with the decision-driven stop), so that small problems exercise the large-n path.
  */
 const FORCED_DENSE_COMPONENT_LIMIT = 40;
+
+/**
+ * From this many training samples on, SDSPCAAN's within-class neighbour searches are
+ * tracked across outer iterations (graph/trackedNeighbours.ts): late in a fit most rows
+ * keep their neighbours and are certified without a scan. Below, a search takes a
+ * fraction of a second, and the paper's data sets keep the path they always used.
+ */
+export const TRACKED_SEARCH_MIN_ROWS = 4000;
 
 export const lambdaCapOption = {
   type: "number",
@@ -265,6 +274,12 @@ export interface QLoopSettings {
   /** The large-n graph paths: by size ("auto", default) or always (for checking). */
   largeScale?: "auto" | "always";
   /**
+   * Track each row's same-class neighbours across iterations (graph/trackedNeighbours.ts,
+   * the same neighbours): by default from TRACKED_SEARCH_MIN_ROWS training samples on;
+   * true at any size and false never, for checking.
+   */
+  trackNeighbours?: boolean;
+  /**
    * Keep the reconstruction term -X X^T in Z (default). The paper's literal SPCAN
    * removes it together with the label and L2,1 terms.
    */
@@ -295,6 +310,13 @@ export type QLoopDetails = ZSolverStats & {
    * "double" by path bounds; adaptive only, see graph/rankBounds.ts).
    */
   rankControlsByBounds: number;
+  /**
+   * Rows whose same-class neighbours were certified from the previous search, and rows
+   * scanned in full, summed over the tracked searches (graph/trackedNeighbours.ts;
+   * both 0 when the searches were not tracked).
+   */
+  neighbourRowsCertified: number;
+  neighbourRowsScanned: number;
 };
 
 /** What a Q-loop fit keeps in memory: Q (n x k) and, with a graph, the last S and gamma. */
@@ -446,6 +468,12 @@ export function fitQLoop(
     let byBounds = 0;
     // The Laplacian of the last rank control settled by bounds, whose values are still unsolved.
     let unsolvedL: CsrMatrix | null = null;
+    // The within-class searches of the S updates, tracked across iterations on the
+    // block-scan path (k-d trees, used for few columns, answer each query afresh).
+    const tracker =
+      graphMode === "adaptive" && !forceLarge && (s.trackNeighbours ?? n >= TRACKED_SEARCH_MIN_ROWS)
+        ? new WithinClassNeighbourTracker(labels.codes, c, (m as number) + 1)
+        : null;
     // The rank control's Laplacian solves: cancellable, and on the large-n path at any
     // size under largeScale "always".
     const laplacianOptions = {
@@ -589,6 +617,7 @@ export function fitQLoop(
             eps: s.eps,
             strategy: forceLarge ? "tree" : "auto",
             ...(ctx.signal ? { signal: ctx.signal } : {}),
+            ...(tracker !== null ? { tracker } : {}),
           });
           graph = graphOf(adaptiveGraph as AdaptiveNeighbourGraph);
         });
@@ -634,6 +663,8 @@ export function fitQLoop(
         laplacianEigenvalues: eL ? Array.from(eL) : null,
         laplacianEigenMs: laplacianMs,
         rankControlsByBounds: byBounds,
+        neighbourRowsCertified: tracker?.stats.rowsCertified ?? 0,
+        neighbourRowsScanned: tracker?.stats.rowsScanned ?? 0,
         ...solver.stats,
       },
     };

@@ -19,7 +19,7 @@
 import { throwIfAborted, ValidationError } from "../../core/errors.js";
 import { dot } from "../basic.js";
 import { Matrix } from "../matrix.js";
-import { gemmABtRaw } from "./gemm.js";
+import { gemmABtFixedKernel, gemmABtRaw } from "./gemm.js";
 import { alongsideHelpers, balancedBounds, type KernelHelper } from "./helper.js";
 
 /** Target size of one distance block, in doubles (8 MiB). */
@@ -406,6 +406,13 @@ export interface PairScanOptions {
    * has one thread's bits.
    */
   readonly helpers?: readonly KernelHelper[];
+  /**
+   * Compute every product with gemmABtFixedKernel, so that each distance has the bits
+   * of the wasm kernel whatever the block shapes (a search that computes some pairs
+   * elsewhere, graph/trackedNeighbours.ts, gets the same bits for them). Default: the
+   * kernel gemmABtRaw picks by size, which may sum a small block's entries otherwise.
+   */
+  readonly fixedKernel?: boolean;
 }
 
 /**
@@ -466,7 +473,14 @@ export function scanNearestPairs(
     fc: term.kind === "embedding" ? term.F.cols : 0,
     lambda: term.kind === "none" ? 0 : term.lambda,
   };
-  const layout: BlockLayout = { G, k, active, rest: total - active, step };
+  const layout: BlockLayout = {
+    G,
+    k,
+    active,
+    rest: total - active,
+    step,
+    fixed: options.fixedKernel === true,
+  };
   const blocks = Math.ceil(active / step);
   const helpers = options.helpers ?? [];
   const signal = options.signal;
@@ -489,6 +503,8 @@ interface BlockLayout {
   readonly rest: number;
   /** Rows per query block. */
   readonly step: number;
+  /** Products by gemmABtFixedKernel (PairScanOptions.fixedKernel). */
+  readonly fixed: boolean;
 }
 
 /**
@@ -505,7 +521,18 @@ function scanBlocks(
   threads: boolean,
   stop: () => boolean,
 ): void {
-  const { G, k, active, rest, step } = layout;
+  const { G, k, active, rest, step, fixed } = layout;
+  const product = (
+    m: number,
+    n: number,
+    A: Float64Array,
+    B: Float64Array,
+    C: Float64Array,
+    ldc: number,
+  ) => {
+    if (fixed) gemmABtFixedKernel(m, n, k, A, k, B, k, C, ldc);
+    else gemmABtRaw(m, n, k, A, k, B, k, C, ldc, false, threads);
+  };
   const buf = new Float64Array(Math.min(step, active) * Math.max(active, rest));
   for (let blk = from; blk < to; blk++) {
     if (stop()) return;
@@ -513,25 +540,13 @@ function scanBlocks(
     const i1 = Math.min(i0 + step, active);
     const mb = i1 - i0;
     // Pairs among query rows: row a against positions b < a (lower triangle).
-    gemmABtRaw(mb, i1, k, G.subarray(i0 * k), k, G, k, buf, i1, false, threads);
+    product(mb, i1, G.subarray(i0 * k), G, buf, i1);
     for (let a = i0; a < i1; a++) {
       scanRow(ctx, a, buf, (a - i0) * i1, 0, a, true);
     }
     if (rest > 0) {
       // Query rows against the passive positions: only the query row's heap changes.
-      gemmABtRaw(
-        mb,
-        rest,
-        k,
-        G.subarray(i0 * k),
-        k,
-        G.subarray(active * k),
-        k,
-        buf,
-        rest,
-        false,
-        threads,
-      );
+      product(mb, rest, G.subarray(i0 * k), G.subarray(active * k), buf, rest);
       for (let a = i0; a < i1; a++) {
         scanRow(ctx, a, buf, (a - i0) * rest, active, rest, false);
       }
