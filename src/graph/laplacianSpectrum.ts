@@ -44,15 +44,6 @@ export interface LaplacianSpectrum {
   readonly components: GraphComponents;
   /** Upper bound on how far any sum of the j smallest values may be from L's own (0 without pruning). */
   readonly perturbationBound: number;
-  /**
-   * A lower bound of each computed eigenvalue of the (pruned) graph, every candidate
-   * and not only the `count` chosen: the value itself for the zeros and dense solves,
-   * the Ritz value less its residual norm for iterative ones. The sum of the j smallest,
-   * less `pruneBound`, bounds the sum of L's j smallest eigenvalues from below (j <= count).
-   */
-  readonly lowerValues: Float64Array;
-  /** The part of perturbationBound that comes from pruned edges. */
-  readonly pruneBound: number;
   /** True when `decision` was given and the values settle it despite perturbationBound. */
   readonly settled: boolean;
 }
@@ -122,13 +113,7 @@ function iterativeComponentSolve(
   warm: LaplacianWarmStart | undefined,
   signal?: AbortSignal,
   stop?: (values: Float64Array, residualNorms: Float64Array) => boolean,
-): {
-  values: Float64Array;
-  vectors: Matrix;
-  bound: number;
-  stopped: boolean;
-  residualNorms: Float64Array | null;
-} {
+): { values: Float64Array; vectors: Matrix; bound: number; stopped: boolean } {
   const size = sub.rows;
   let initial: Matrix | undefined;
   if (warm?.block && warm.block.rows === n) {
@@ -177,13 +162,7 @@ function iterativeComponentSolve(
   }
   let bound = 0;
   for (const r of result.residualNorms) bound += r;
-  return {
-    values: result.values,
-    vectors: result.vectors,
-    bound,
-    stopped,
-    residualNorms: result.residualNorms,
-  };
+  return { values: result.values, vectors: result.vectors, bound, stopped };
 }
 
 /** Sum of the `count` smallest of `values` (all of them when fewer). */
@@ -217,8 +196,6 @@ function decisionSettled(
 
 interface Candidate {
   value: number;
-  /** A lower bound of the eigenvalue (the value less its residual for iterative solves). */
-  lower: number;
   component: number;
   /** Index of the eigenpair within the component's solve (0 = the null vector). */
   local: number;
@@ -314,7 +291,7 @@ export function laplacianSmallestEigenpairs(
   const comps = connectedComponents(pruned);
   const p = comps.count;
   const candidates: Candidate[] = [];
-  for (let c = 0; c < p; c++) candidates.push({ value: 0, lower: 0, component: c, local: 0 });
+  for (let c = 0; c < p; c++) candidates.push({ value: 0, component: c, local: 0 });
   const solved: Array<Matrix | null> = new Array(p).fill(null);
   let settled = false;
   if (p < count) {
@@ -357,7 +334,6 @@ export function laplacianSmallestEigenpairs(
               ...symmetricEigen(sub.toDense(), { select: { smallest: want }, vectors }),
               bound: 0,
               stopped: false,
-              residualNorms: null,
             }
           : iterativeComponentSolve(sub, want, comps.members[c], n, warm, signal, stop);
       if (eig.stopped) settled = true;
@@ -365,9 +341,7 @@ export function laplacianSmallestEigenpairs(
       // Position 0 is the component's null vector (the block is a connected
       // Laplacian, so its smallest eigenvalue is the simple zero).
       for (let t = 1; t < want; t++) {
-        const value = Math.max(0, eig.values[t]);
-        const r = eig.residualNorms === null ? 0 : eig.residualNorms[t];
-        candidates.push({ value, lower: Math.max(0, value - r), component: c, local: t });
+        candidates.push({ value: Math.max(0, eig.values[t]), component: c, local: t });
       }
       solved[c] = eig.vectors;
     }
@@ -392,15 +366,7 @@ export function laplacianSmallestEigenpairs(
     });
     V = out;
   }
-  return {
-    values,
-    vectors: V,
-    components: comps,
-    perturbationBound: bound,
-    settled,
-    lowerValues: Float64Array.from(candidates, (x) => x.lower),
-    pruneBound: pruning.bound,
-  };
+  return { values, vectors: V, components: comps, perturbationBound: bound, settled };
 }
 
 /**
@@ -418,50 +384,6 @@ export function rankControlEigenvalues(
   warm?: LaplacianWarmStart,
   options: Pick<LaplacianSpectrumOptions, "signal" | "denseLimit" | "decisionMinSize"> = {},
 ): Float64Array {
-  return rankControlSpectrum(L, c, tol, warm, options).values;
-}
-
-/**
- * Rigorous bounds of S_c and S_(c+1), the sums of L's c and c + 1 smallest eigenvalues
- * (before any rounding margin): from the computed values (upper: Ritz values bound
- * their eigenvalues from above) and their lower bounds, each widened by the pruning
- * bound. Null when fewer than c + 1 values were computed.
- */
-export interface RankSumBounds {
-  readonly lowerFirst: number;
-  readonly upperFirst: number;
-  readonly lowerFirstPlusOne: number;
-  readonly upperFirstPlusOne: number;
-}
-
-/** What rankControlEigenvalues computes, with the bounds of its sums (rankBounds.ts reuses them). */
-export interface RankSpectrum {
-  readonly values: Float64Array;
-  readonly bounds: RankSumBounds | null;
-}
-
-function sumBounds(s: LaplacianSpectrum, c: number): RankSumBounds | null {
-  if (s.values.length < c + 1) return null;
-  const lows = Array.from(s.lowerValues);
-  const B = s.pruneBound;
-  let upper = 0;
-  for (let i = 0; i < c; i++) upper += s.values[i];
-  return {
-    lowerFirst: smallestSum(lows, c) - B,
-    upperFirst: upper + B,
-    lowerFirstPlusOne: smallestSum(lows, c + 1) - B,
-    upperFirstPlusOne: upper + s.values[c] + B,
-  };
-}
-
-/** rankControlEigenvalues with the bounds of the sums the rank control compares with tol. */
-export function rankControlSpectrum(
-  L: CsrMatrix,
-  c: number,
-  tol: number,
-  warm?: LaplacianWarmStart,
-  options: Pick<LaplacianSpectrumOptions, "signal" | "denseLimit" | "decisionMinSize"> = {},
-): RankSpectrum {
   const count = Math.min(c + 1, L.rows);
   const decision = count === c + 1 ? { c, tol } : undefined;
   const { signal } = options;
@@ -471,23 +393,17 @@ export function rankControlSpectrum(
     warm,
     ...(decision ? { decision } : {}),
   });
-  const done = (s: LaplacianSpectrum): RankSpectrum => ({
-    values: s.values,
-    bounds: sumBounds(s, c),
-  });
-  if (fast.perturbationBound === 0 || fast.settled) return done(fast);
+  if (fast.perturbationBound === 0 || fast.settled) return fast.values;
   let sumC = 0;
   for (let i = 0; i < Math.min(c, count); i++) sumC += fast.values[i];
   const sumC1 = sumC + (count > c ? fast.values[c] : 0);
   const b = fast.perturbationBound;
-  if (Math.abs(sumC - tol) > b && Math.abs(sumC1 - tol) > b) return done(fast);
+  if (Math.abs(sumC - tol) > b && Math.abs(sumC1 - tol) > b) return fast.values;
   // Too close to call with pruning: solve the unpruned L (iterative parts keep their
   // own, much smaller, residual bound).
-  return done(
-    laplacianSmallestEigenpairs(L, count, {
-      warm,
-      ...(signal ? { signal } : {}),
-      ...(options.denseLimit !== undefined ? { denseLimit: options.denseLimit } : {}),
-    }),
-  );
+  return laplacianSmallestEigenpairs(L, count, {
+    warm,
+    ...(signal ? { signal } : {}),
+    ...(options.denseLimit !== undefined ? { denseLimit: options.denseLimit } : {}),
+  }).values;
 }

@@ -38,18 +38,11 @@
  * s - 1 times.
  * "halve" is never decided here: it needs more than c components, which the exact
  * path finds without a solve.
- *
- * Classes of more than MAX_CLASS_BLOCK rows (Fashion-MNIST's 6,000) get no class
- * bounds. There `perturbedRankDecision` reuses the last solved rank control: the
- * bounds of S_c and S_(c+1) its solve proved, widened by how far the graph has moved
- * since (Weyl), settle "test" (or "double") without a solve while the graph changes
- * little, as it does late in a fit.
  */
 import { maxAbs } from "../linalg/basic.js";
 import { symmetricEigen } from "../linalg/eigen/symmetricEigen.js";
 import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
-import type { RankSumBounds } from "./laplacianSpectrum.js";
 import type { RankControlAction } from "./rankControl.js";
 
 /**
@@ -255,78 +248,6 @@ export function provenRankDecision(
   if (previous === "test")
     return provesTest(classRankBounds(L, codes, c), tol, n, maxDegree) ? "test" : null;
   return pathLowerBoundFirst(L, c) - roundingMargin(tol, n, maxDegree) > tol ? "double" : null;
-}
-
-/**
- * A rank control that was solved: its Laplacian and the bounds of S_c and S_(c+1) the
- * solve proved (laplacianSpectrum.ts, `rankControlSpectrum`).
- */
-export interface SolvedRankControl {
-  readonly L: CsrMatrix;
-  readonly bounds: RankSumBounds;
-}
-
-/**
- * The decision for L from a solved rank control of a nearby Laplacian L0, when the
- * difference cannot change it, else null. Weyl: every eigenvalue of L = L0 + E is
- * within ||E||_2 of L0's, so S_j moves by at most j ||E||_2; and for the symmetric E,
- * ||E||_2 <= max_i sum_j |E_ij| (O(nnz) over both matrices). Late in an SDSPCAAN fit
- * the graph changes little from one outer iteration to the next, so one solve settles
- * the following iterations' "test" decisions (on 60,000 Fashion-MNIST images each
- * solve of the 10 class components took about 2-3 s). "halve" is never decided here.
- */
-export function perturbedRankDecision(
-  L: CsrMatrix,
-  solved: SolvedRankControl,
-  c: number,
-  tol: number,
-): RankControlAction | null {
-  const eps = differenceNormBound(L, solved.L);
-  if (eps === null) return null;
-  const n = L.rows;
-  const margin = roundingMargin(
-    tol,
-    n,
-    Math.max(maxAbs(L.diagonal()), maxAbs(solved.L.diagonal())),
-  );
-  const b = solved.bounds;
-  if (b.lowerFirst - c * eps - margin > tol) return "double";
-  if (b.upperFirst + c * eps + margin < tol && b.lowerFirstPlusOne - (c + 1) * eps - margin > tol) {
-    return "test";
-  }
-  return null;
-}
-
-/**
- * max_i sum_j |A_ij - B_ij| for two CSR matrices of one shape (column indices
- * increasing within rows), rounded up; null when the shapes differ or a value is not finite.
- */
-export function differenceNormBound(A: CsrMatrix, B: CsrMatrix): number | null {
-  if (A.rows !== B.rows || A.cols !== B.cols) return null;
-  let worst = 0;
-  for (let i = 0; i < A.rows; i++) {
-    let p = A.rowPtr[i];
-    const pe = A.rowPtr[i + 1];
-    let q = B.rowPtr[i];
-    const qe = B.rowPtr[i + 1];
-    let sum = 0;
-    let terms = 0;
-    while (p < pe || q < qe) {
-      const ja = p < pe ? A.colIdx[p] : Number.MAX_SAFE_INTEGER;
-      const jb = q < qe ? B.colIdx[q] : Number.MAX_SAFE_INTEGER;
-      let v: number;
-      if (ja === jb) v = A.values[p++] - B.values[q++];
-      else if (ja < jb) v = A.values[p++];
-      else v = -B.values[q++];
-      sum += Math.abs(v);
-      terms++;
-    }
-    // Each difference and partial sum rounds by at most u relative.
-    sum *= 1 + (terms + 2) * Number.EPSILON;
-    if (!(sum <= Number.MAX_VALUE)) return null;
-    if (sum > worst) worst = sum;
-  }
-  return worst;
 }
 
 /** A binary min-heap of node indices by key (lazy: a node may be pushed again with a smaller key). */

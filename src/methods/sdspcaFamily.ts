@@ -28,16 +28,8 @@ import {
   laplacianTrace,
   symmetrizeGraph,
 } from "../graph/laplacian.js";
-import {
-  type LaplacianWarmStart,
-  rankControlEigenvalues,
-  rankControlSpectrum,
-} from "../graph/laplacianSpectrum.js";
-import {
-  perturbedRankDecision,
-  provenRankDecision,
-  type SolvedRankControl,
-} from "../graph/rankBounds.js";
+import { type LaplacianWarmStart, rankControlEigenvalues } from "../graph/laplacianSpectrum.js";
+import { provenRankDecision } from "../graph/rankBounds.js";
 import {
   applyRankAction,
   DEFAULT_LAMBDA_CAP,
@@ -288,12 +280,6 @@ export interface QLoopSettings {
    */
   trackNeighbours?: boolean;
   /**
-   * Settle a rank control from the last solved one when the graph moved too little to
-   * change its decision (rankBounds.ts, `perturbedRankDecision`; default true). False
-   * solves every rank control the class and path bounds cannot settle, for checking.
-   */
-  reuseRankControl?: boolean;
-  /**
    * Keep the reconstruction term -X X^T in Z (default). The paper's literal SPCAN
    * removes it together with the label and L2,1 terms.
    */
@@ -321,8 +307,7 @@ export type QLoopDetails = ZSolverStats & {
   laplacianEigenMs: number;
   /**
    * Rank controls settled by bounds without solving L ("test" by class bounds,
-   * "double" by path bounds, either from the last solved rank control and how far
-   * the graph moved since; adaptive only, see graph/rankBounds.ts).
+   * "double" by path bounds; adaptive only, see graph/rankBounds.ts).
    */
   rankControlsByBounds: number;
   /**
@@ -483,8 +468,6 @@ export function fitQLoop(
     let byBounds = 0;
     // The Laplacian of the last rank control settled by bounds, whose values are still unsolved.
     let unsolvedL: CsrMatrix | null = null;
-    // The last rank control that was solved, with the bounds its solve proved.
-    let solvedRank: SolvedRankControl | null = null;
     // The within-class searches of the S updates, tracked across iterations on the
     // block-scan path (k-d trees, used for few columns, answer each query afresh).
     const tracker =
@@ -567,17 +550,10 @@ export function fitQLoop(
         const L = graph.z.L;
         const before = ctx.eigenMs;
         // A decision like the previous one is usually provable from bounds alone
-        // (rankBounds.ts): from the class structure, or from the last solved rank
-        // control when the graph has moved too little to change it. That skips the
-        // solve of L; its values are then solved once, for the record, after the loop.
-        const proven = ctx.timeEigen(
-          () =>
-            provenRankDecision(L, labels.codes, c, s.tol, lastAction) ??
-            (solvedRank !== null &&
-            s.reuseRankControl !== false &&
-            (lastAction === "test" || lastAction === "double")
-              ? perturbedRankDecision(L, solvedRank, c, s.tol)
-              : null),
+        // (rankBounds.ts), which skips the solve of L; its values are then solved once,
+        // for the record, after the loop.
+        const proven = ctx.timeEigen(() =>
+          provenRankDecision(L, labels.codes, c, s.tol, lastAction),
         );
         let control: { readonly action: RankControlAction; readonly lambda: number };
         if (proven !== null) {
@@ -585,11 +561,9 @@ export function fitQLoop(
           unsolvedL = L;
           byBounds++;
         } else {
-          const spectrum = ctx.timeEigen(() =>
-            rankControlSpectrum(L, c, s.tol, laplacianWarm, laplacianOptions),
+          const values = ctx.timeEigen(() =>
+            rankControlEigenvalues(L, c, s.tol, laplacianWarm, laplacianOptions),
           );
-          const values = spectrum.values;
-          solvedRank = spectrum.bounds === null ? null : { L, bounds: spectrum.bounds };
           eL = values;
           unsolvedL = null;
           control = rankControl({
