@@ -27,6 +27,12 @@
  *   over its uncertified rows, which are the scan's query rows), into heaps of the
  *   list width; the list and r_i are renewed from them, and their count smallest are
  *   offered to the heaps.
+ * - Lists cost: a scan into heaps of twice the count takes about twice as long. So they
+ *   are made only once the rows have settled: when the median over rows of delta_i,
+ *   relative to the row's count-th same-class distance, is at most
+ *   LIST_MAX_RELATIVE_MOVE. While the rows move more (the first search, and lambda's
+ *   doublings early in a fit), the uncertified rows are rescanned straight into the
+ *   heaps and keep no list.
  * Every row so meets exactly the candidates the full scan would keep, with the same
  * distances, so the heaps end as step 1 leaves them. A class with at most width + 1
  * members lists all its other rows (r_i = infinity) and is never scanned.
@@ -45,6 +51,17 @@ const SLACK = 16;
 /** How many same-class rows each row lists, as a multiple of the heap's count. */
 export const TRACKED_WIDTH_FACTOR = 2;
 
+/**
+ * Rows are rescanned into lists (heaps of the list width, which cost about 1.5 times
+ * a scan into heaps of the count) only while the rows move little: when the median
+ * over rows of delta_i / sqrt(p_i), p_i the row's count-th same-class distance at the
+ * last search, is at most this. Above, few rows could be certified next time, and
+ * their rescans keep heaps of the count and no lists. Measured on Fashion-MNIST's
+ * 60,000 images in 50 PCA dimensions (scripts/dev/trackedSearchCost.ts): see
+ * docs/performance.md.
+ */
+export const LIST_MAX_RELATIVE_MOVE = 0.01;
+
 export interface TrackedSearchOptions {
   readonly blockRows?: number;
   readonly helpers?: readonly KernelHelper[];
@@ -58,6 +75,10 @@ export interface TrackedNeighbourStats {
   rowsCertified: number;
   /** Rows scanned against their whole class. */
   rowsScanned: number;
+  /** Searches whose rescans renewed the rows' lists (the rows moved little). */
+  listSearches: number;
+  /** The last search's median relative move (NaN when unknown). */
+  relativeMove: number;
 }
 
 /**
@@ -67,7 +88,13 @@ export interface TrackedNeighbourStats {
 export class WithinClassNeighbourTracker {
   readonly count: number;
   readonly width: number;
-  readonly stats: TrackedNeighbourStats = { searches: 0, rowsCertified: 0, rowsScanned: 0 };
+  readonly stats: TrackedNeighbourStats = {
+    searches: 0,
+    rowsCertified: 0,
+    rowsScanned: 0,
+    listSearches: 0,
+    relativeMove: Number.NaN,
+  };
   private readonly codes: Int32Array;
   private readonly start: Int32Array;
   private readonly byClass: Int32Array;
@@ -78,6 +105,8 @@ export class WithinClassNeighbourTracker {
   private readonly bound: Float64Array;
   private previous: Float64Array | null = null;
   private previousCols = 0;
+  /** sqrt of each row's count-th same-class distance at the last search (NaN: unknown). */
+  private readonly scale: Float64Array;
 
   constructor(codes: Int32Array, classes: number, count: number) {
     if (!Number.isInteger(count) || count < 1) {
@@ -101,6 +130,7 @@ export class WithinClassNeighbourTracker {
     this.lists = new Int32Array(n * this.width);
     this.listSize = new Int32Array(n);
     this.bound = new Float64Array(n).fill(Number.NaN);
+    this.scale = new Float64Array(n).fill(Number.NaN);
   }
 
   /**
@@ -132,6 +162,11 @@ export class WithinClassNeighbourTracker {
     const { start, byClass, lists, listSize, bound, width } = this;
     const classes = start.length - 1;
     const motion = this.motion(P);
+    const relativeMove = motion === null ? Number.NaN : this.medianRelativeMove(motion);
+    this.stats.relativeMove = relativeMove;
+    // Lists only pay once the rows have settled (LIST_MAX_RELATIVE_MOVE).
+    const keepLists = relativeMove <= LIST_MAX_RELATIVE_MOVE;
+    if (keepLists) this.stats.listSearches++;
     let maxNorm = 0;
     for (let i = 0; i < n; i++) if (norms[i] > maxNorm) maxNorm = norms[i];
     const slack = SLACK * (k + 4) * U * maxNorm;
@@ -209,6 +244,22 @@ export class WithinClassNeighbourTracker {
       }
       let at = uncertified.length;
       for (const i of members) if (isQuery[i] === 0) scanOrder[at++] = i;
+      if (!keepLists) {
+        // The rows still move too much for lists to pay: rescan into the heaps directly.
+        scanNearestPairs(P, norms, heaps, {
+          order: scanOrder,
+          active: uncertified.length,
+          fixedKernel: true,
+          blockRows: options.blockRows,
+          ...(options.helpers ? { helpers: options.helpers } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+        for (const i of uncertified) {
+          listSize[i] = 0;
+          bound[i] = Number.NaN;
+        }
+        continue;
+      }
       if (wide === null) wide = new NeighbourHeaps(n, width);
       scanNearestPairs(P, norms, wide, {
         order: scanOrder,
@@ -233,11 +284,26 @@ export class WithinClassNeighbourTracker {
         bound[i] = Math.sqrt(Math.max(w - slack, 0)) * (1 - 4 * U);
       }
     }
+    for (let i = 0; i < n; i++) {
+      this.scale[i] = heaps.size[i] === this.count ? Math.sqrt(heaps.worstDistance[i]) : Number.NaN;
+    }
     if (this.previous === null || this.previous.length !== data.length) {
       this.previous = new Float64Array(data.length);
     }
     this.previous.set(data);
     this.previousCols = k;
+  }
+
+  /** The median over rows of delta_i / scale_i (rows with a known, positive scale). */
+  private medianRelativeMove(motion: Float64Array): number {
+    const ratios: number[] = [];
+    for (let i = 0; i < motion.length; i++) {
+      const s = this.scale[i];
+      if (s > 0) ratios.push(motion[i] / s);
+    }
+    if (ratios.length === 0) return Number.NaN;
+    ratios.sort((a, b) => a - b);
+    return ratios[ratios.length >> 1];
   }
 
   /** Lists every other member of i's class (a class of at most width + 1 rows). */

@@ -12,7 +12,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AbortError } from "../../src/core/errors.js";
 import { Random } from "../../src/core/rng.js";
 import { classOrder, labelledNeighbours } from "../../src/graph/neighbours.js";
-import { WithinClassNeighbourTracker } from "../../src/graph/trackedNeighbours.js";
+import {
+  LIST_MAX_RELATIVE_MOVE,
+  WithinClassNeighbourTracker,
+} from "../../src/graph/trackedNeighbours.js";
 import {
   NeighbourHeaps,
   scanNearestPairs,
@@ -136,8 +139,8 @@ function search(
 
 describe("WithinClassNeighbourTracker", () => {
   it("gives the full search's neighbours at every step of a drifting P, rescanning few rows late", () => {
-    // Classes of 300, 250, 200, 20 (at most width + 1: listed whole) and 1 row.
-    const { P: P0, codes } = classes([300, 250, 200, 20, 1], 6, 3, 1);
+    // Classes of 300, 250, 200, 15 (at most width + 1 = 17: listed whole) and 1 row.
+    const { P: P0, codes } = classes([300, 250, 200, 15, 1], 6, 3, 1);
     const count = 8;
     const tracker = new WithinClassNeighbourTracker(codes, 5, count);
     const rng = new Random(2);
@@ -158,15 +161,18 @@ describe("WithinClassNeighbourTracker", () => {
       }
     }
     // The first search scans every row of the classes with more than width + 1 rows
-    // and of the small one; the singleton has no same-class rows.
-    expect(scanned[0]).toBe(300 + 250 + 200 + 20);
+    // and of the small one (the singleton has no same-class rows), and keeps no lists:
+    // it cannot tell how far the rows will move.
+    expect(scanned[0]).toBe(300 + 250 + 200 + 15);
     expect(certified[0]).toBe(0);
-    // The second search at the same P certifies every row.
-    expect(scanned[1]).toBe(0);
-    // Late, small moves: (almost) nothing is rescanned; the large first move rescans many.
-    expect(scanned[2]).toBeGreaterThan(200);
+    // The second, at the same P, makes the lists (the small class is listed whole).
+    expect(scanned[1]).toBe(750);
+    expect(certified[1]).toBe(15);
+    // The large first move rescans most rows, without lists; late, small moves rescan
+    // (almost) nothing.
+    expect(scanned[2]).toBeGreaterThan(600);
     expect(scanned.slice(-6).every((s) => s <= 5)).toBe(true);
-    expect(certified.at(-1)).toBe(770);
+    expect(certified.at(-1)).toBe(765);
   });
 
   it("fills the heaps exactly as step 1 in full with the same kernel, bit for bit", () => {
@@ -187,6 +193,7 @@ describe("WithinClassNeighbourTracker", () => {
   it("certifies rows across column sign flips (eigenvectors' signs are arbitrary)", () => {
     const { P, codes } = classes([200, 200], 5, 2, 3);
     const tracker = new WithinClassNeighbourTracker(codes, 2, 6);
+    search(P, codes, 10, 6, tracker);
     search(P, codes, 10, 6, tracker);
     const flipped = moved(P, 0, [0, 2, 3], new Random(4));
     const before = tracker.stats.rowsScanned;
@@ -253,6 +260,31 @@ describe("WithinClassNeighbourTracker", () => {
       ),
       { numRuns: 60 },
     );
+  });
+
+  it("keeps lists only while the rows move little", () => {
+    const { P: P0, codes } = classes([300, 300], 5, 2, 8);
+    const tracker = new WithinClassNeighbourTracker(codes, 2, 8);
+    const rng = new Random(9);
+    search(P0, codes, 10, 8, tracker);
+    expect(tracker.stats.relativeMove).toBeNaN();
+    expect(tracker.stats.listSearches).toBe(0);
+    // Unit noise on unit-noise classes: the rows move by about their neighbour distances.
+    const far = moved(P0, 1, [], rng);
+    search(far, codes, 10, 8, tracker);
+    expect(tracker.stats.relativeMove).toBeGreaterThan(LIST_MAX_RELATIVE_MOVE);
+    expect(tracker.stats.listSearches).toBe(0);
+    const scannedBefore = tracker.stats.rowsScanned;
+    search(far, codes, 10, 8, tracker);
+    expect(tracker.stats.relativeMove).toBeLessThan(1e-12);
+    expect(tracker.stats.listSearches).toBe(1);
+    // No row had a list, so every row was rescanned, now into lists ...
+    expect(tracker.stats.rowsScanned - scannedBefore).toBe(600);
+    // ... which certify every row after a small move.
+    const near = moved(far, 1e-6, [], rng);
+    const certifiedBefore = tracker.stats.rowsCertified;
+    expectSameNeighbours(search(near, codes, 10, 8), search(near, codes, 10, 8, tracker), near);
+    expect(tracker.stats.rowsCertified - certifiedBefore).toBe(600);
   });
 
   it("refuses P, heaps or norms of another shape than its codes and count", () => {
