@@ -236,16 +236,8 @@ export function labelledNeighbours(
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } else if (remaining.length > 0) {
-    const order = new Int32Array(n);
-    const isRemaining = new Uint8Array(n);
-    for (let t = 0; t < remaining.length; t++) {
-      order[t] = remaining[t];
-      isRemaining[remaining[t]] = 1;
-    }
-    let at = remaining.length;
-    for (let i = 0; i < n; i++) if (isRemaining[i] === 0) order[at++] = i;
     scanNearestPairs(P, norms, heaps, {
-      order,
+      order: queryRowsFirst(remaining, null, n),
       active: remaining.length,
       ...(options.signal ? { signal: options.signal } : {}),
       term: { kind: "classes", codes, lambda, crossClassOnly: true },
@@ -285,6 +277,30 @@ export const SCAN_HELPER_MIN_WORK = 8000 * 8000 * 24;
 /** The helpers a block scan of n rows in `dims` dimensions uses by default. */
 function scanHelpers(n: number, dims: number): readonly KernelHelper[] {
   return n * n * dims >= SCAN_HELPER_MIN_WORK ? kernelHelpers() : [];
+}
+
+/**
+ * A scan order with the query rows first (the scan's active positions), then the other
+ * rows of `rows` (all n rows when null) in their order.
+ */
+export function queryRowsFirst(
+  query: ArrayLike<number>,
+  rows: ArrayLike<number> | null,
+  n: number,
+): Int32Array {
+  const total = rows === null ? n : rows.length;
+  const order = new Int32Array(total);
+  const isQuery = new Uint8Array(n);
+  for (let t = 0; t < query.length; t++) {
+    order[t] = query[t];
+    isQuery[query[t]] = 1;
+  }
+  let at = query.length;
+  for (let t = 0; t < total; t++) {
+    const i = rows === null ? t : rows[t];
+    if (isQuery[i] === 0) order[at++] = i;
+  }
+  return order;
 }
 
 /** The rows of each class in ascending order: byClass[start[c] .. start[c + 1]). */

@@ -42,6 +42,7 @@ import { NeighbourHeaps, scanNearestPairs } from "../linalg/kernels/distances.js
 import { gemmABtFixedKernel } from "../linalg/kernels/gemm.js";
 import type { KernelHelper } from "../linalg/kernels/helper.js";
 import type { Matrix } from "../linalg/matrix.js";
+import { classOrder, queryRowsFirst } from "./neighbours.js";
 
 /** Unit roundoff of double precision. */
 const U = 2 ** -53;
@@ -119,12 +120,7 @@ export class WithinClassNeighbourTracker {
     this.codes = codes;
     this.count = count;
     this.width = TRACKED_WIDTH_FACTOR * count;
-    const start = new Int32Array(classes + 1);
-    for (let i = 0; i < n; i++) start[codes[i] + 1]++;
-    for (let c = 0; c < classes; c++) start[c + 1] += start[c];
-    const byClass = new Int32Array(n);
-    const fill = start.slice(0, classes);
-    for (let i = 0; i < n; i++) byClass[fill[codes[i]]++] = i;
+    const { start, byClass } = classOrder(codes, classes);
     this.start = start;
     this.byClass = byClass;
     this.lists = new Int32Array(n * this.width);
@@ -177,6 +173,16 @@ export class WithinClassNeighbourTracker {
     const sorted = new Float64Array(width);
     let wide: NeighbourHeaps | null = null;
 
+    // Rows order[0 .. active) against all of order, every product by the fixed kernel.
+    const scan = (into: NeighbourHeaps, order: Int32Array, active: number) =>
+      scanNearestPairs(P, norms, into, {
+        order,
+        active,
+        fixedKernel: true,
+        blockRows: options.blockRows,
+        ...(options.helpers ? { helpers: options.helpers } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
     for (let c = 0; c < classes; c++) {
       const members = byClass.subarray(start[c], start[c + 1]);
       const size = members.length;
@@ -225,35 +231,15 @@ export class WithinClassNeighbourTracker {
       this.stats.rowsScanned += uncertified.length;
       if (size - 1 <= width) {
         // Small class: every row lists the whole class; scan it as step 1 does.
-        scanNearestPairs(P, norms, heaps, {
-          order: members,
-          fixedKernel: true,
-          blockRows: options.blockRows,
-          ...(options.helpers ? { helpers: options.helpers } : {}),
-          ...(options.signal ? { signal: options.signal } : {}),
-        });
+        scan(heaps, members, members.length);
         for (const i of members) bound[i] = Number.POSITIVE_INFINITY;
         continue;
       }
       // The uncertified rows first (the scan's query rows), then the rest of the class.
-      const scanOrder = new Int32Array(size);
-      const isQuery = new Uint8Array(n);
-      for (let t = 0; t < uncertified.length; t++) {
-        scanOrder[t] = uncertified[t];
-        isQuery[uncertified[t]] = 1;
-      }
-      let at = uncertified.length;
-      for (const i of members) if (isQuery[i] === 0) scanOrder[at++] = i;
+      const scanOrder = queryRowsFirst(uncertified, members, n);
       if (!keepLists) {
         // The rows still move too much for lists to pay: rescan into the heaps directly.
-        scanNearestPairs(P, norms, heaps, {
-          order: scanOrder,
-          active: uncertified.length,
-          fixedKernel: true,
-          blockRows: options.blockRows,
-          ...(options.helpers ? { helpers: options.helpers } : {}),
-          ...(options.signal ? { signal: options.signal } : {}),
-        });
+        scan(heaps, scanOrder, uncertified.length);
         for (const i of uncertified) {
           listSize[i] = 0;
           bound[i] = Number.NaN;
@@ -261,14 +247,7 @@ export class WithinClassNeighbourTracker {
         continue;
       }
       if (wide === null) wide = new NeighbourHeaps(n, width);
-      scanNearestPairs(P, norms, wide, {
-        order: scanOrder,
-        active: uncertified.length,
-        fixedKernel: true,
-        blockRows: options.blockRows,
-        ...(options.helpers ? { helpers: options.helpers } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      scan(wide, scanOrder, uncertified.length);
       for (const i of uncertified) {
         const base = i * width;
         const len = wide.size[i];

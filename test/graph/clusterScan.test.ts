@@ -14,10 +14,10 @@ import {
   NeighbourHeaps,
   scanNearestPairs,
   squaredRowNorms,
-  type TwoPartNeighbours,
 } from "../../src/linalg/kernels/distances.js";
 import { kernelBackend, setKernelBackend } from "../../src/linalg/kernels/wasm/backend.js";
 import { Matrix } from "../../src/linalg/matrix.js";
+import { expectSameBits } from "./helpers.js";
 
 afterEach(() => {
   setKernelBackend("auto");
@@ -90,19 +90,6 @@ function microGroups(groups: number, k: number, classes: number, seed: number, s
     }
   }
   return { P, codes };
-}
-
-function expectSameBits(a: TwoPartNeighbours, b: TwoPartNeighbours): void {
-  expect(Array.from(b.indices)).toEqual(Array.from(a.indices));
-  for (let t = 0; t < a.indices.length; t++) {
-    if (
-      !Object.is(a.distances[t], b.distances[t]) ||
-      !Object.is(a.primary[t], b.primary[t]) ||
-      !Object.is(a.secondary[t], b.secondary[t])
-    ) {
-      throw new Error(`entry ${t}: ${a.distances[t]} / ${b.distances[t]}`);
-    }
-  }
 }
 
 /**

@@ -3,7 +3,9 @@
  * row ranked by (d, index), the weight formula evaluated directly, and a small
  * Jacobi eigen-solver for counting zero eigenvalues. O(n^2) and O(n^3): small n only.
  */
+import { expect } from "vitest";
 import type { Random } from "../../src/core/rng.js";
+import type { TwoPartNeighbours } from "../../src/linalg/kernels/distances.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 
 /** n x k matrix of integers in [-range, range] (exact arithmetic: ties stay ties). */
@@ -89,4 +91,18 @@ export function randomCodes(rng: Random, n: number, classes: number): Int32Array
   for (let i = 0; i < n; i++) codes[i] = i < classes ? i : rng.integer(classes);
   const perm = rng.permutation(n);
   return Int32Array.from(perm, (p) => codes[p]);
+}
+
+/** The same neighbours with the same distances, bit for bit (p and l too). */
+export function expectSameBits(a: TwoPartNeighbours, b: TwoPartNeighbours): void {
+  expect(Array.from(b.indices)).toEqual(Array.from(a.indices));
+  for (let t = 0; t < a.indices.length; t++) {
+    if (
+      !Object.is(a.distances[t], b.distances[t]) ||
+      !Object.is(a.primary[t], b.primary[t]) ||
+      !Object.is(a.secondary[t], b.secondary[t])
+    ) {
+      throw new Error(`entry ${t}: ${a.distances[t]} / ${b.distances[t]}`);
+    }
+  }
 }

@@ -24,23 +24,11 @@ import {
 } from "../../src/linalg/kernels/distances.js";
 import { setKernelBackend } from "../../src/linalg/kernels/wasm/backend.js";
 import { Matrix } from "../../src/linalg/matrix.js";
+import { expectSameBits } from "./helpers.js";
 
 afterEach(() => {
   setKernelBackend("auto");
 });
-
-function expectSameBits(a: TwoPartNeighbours, b: TwoPartNeighbours): void {
-  expect(Array.from(b.indices)).toEqual(Array.from(a.indices));
-  for (let t = 0; t < a.indices.length; t++) {
-    if (
-      !Object.is(a.distances[t], b.distances[t]) ||
-      !Object.is(a.primary[t], b.primary[t]) ||
-      !Object.is(a.secondary[t], b.secondary[t])
-    ) {
-      throw new Error(`entry ${t}: ${a.distances[t]} / ${b.distances[t]}`);
-    }
-  }
-}
 
 /**
  * The same neighbours, with distances equal up to the rounding of the Gram form (the
