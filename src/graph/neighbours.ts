@@ -203,23 +203,15 @@ export function labelledNeighbours(
 
   // Step 1: within-class search (rows of each class in ascending order).
   const { start, byClass } = classOrder(codes, classes);
-  const tracker = options.tracker;
-  if (tracker !== undefined) {
-    tracker.fill(P, norms, heaps, {
-      blockRows,
-      helpers,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-  }
-  for (let c = 0; c < classes && tracker === undefined; c++) {
-    const members = byClass.subarray(start[c], start[c + 1]);
-    if (members.length >= 2) {
-      scanNearestPairs(P, norms, heaps, {
-        order: members,
-        blockRows,
-        helpers,
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+  const signal = options.signal ? { signal: options.signal } : {};
+  if (options.tracker !== undefined) {
+    options.tracker.fill(P, norms, heaps, { blockRows, helpers, ...signal });
+  } else {
+    for (let c = 0; c < classes; c++) {
+      const members = byClass.subarray(start[c], start[c + 1]);
+      if (members.length >= 2) {
+        scanNearestPairs(P, norms, heaps, { order: members, blockRows, helpers, ...signal });
+      }
     }
   }
 

@@ -104,8 +104,8 @@ export class WithinClassNeighbourTracker {
   private readonly listSize: Int32Array;
   /** Lower bound of ||p_i - p_j|| for same-class j outside i's list (NaN: no list yet). */
   private readonly bound: Float64Array;
+  /** P at the last search (n x its columns). */
   private previous: Float64Array | null = null;
-  private previousCols = 0;
   /** sqrt of each row's count-th same-class distance at the last search (NaN: unknown). */
   private readonly scale: Float64Array;
 
@@ -157,7 +157,7 @@ export class WithinClassNeighbourTracker {
     this.stats.searches++;
     const { start, byClass, lists, listSize, bound, width } = this;
     const classes = start.length - 1;
-    const motion = this.motion(P);
+    const motion = this.motion(P, norms);
     const relativeMove = motion === null ? Number.NaN : this.medianRelativeMove(motion);
     this.stats.relativeMove = relativeMove;
     // Lists only pay once the rows have settled (LIST_MAX_RELATIVE_MOVE).
@@ -270,7 +270,6 @@ export class WithinClassNeighbourTracker {
       this.previous = new Float64Array(data.length);
     }
     this.previous.set(data);
-    this.previousCols = k;
   }
 
   /** The median over rows of delta_i / scale_i (rows with a known, positive scale). */
@@ -296,12 +295,13 @@ export class WithinClassNeighbourTracker {
 
   /**
    * delta_i = ||p_i - s (.) p_i^old|| with s the column signs that align the last P
-   * with this one, rounded up; null on the first search or when P's width changed.
+   * with this one, rounded up; null on the first search or when P's width changed (its
+   * rows never do). `norms` are squaredRowNorms(P).
    */
-  private motion(P: Matrix): Float64Array | null {
+  private motion(P: Matrix, norms: Float64Array): Float64Array | null {
     const old = this.previous;
     const k = P.cols;
-    if (old === null || this.previousCols !== k || old.length !== P.data.length) return null;
+    if (old === null || old.length !== P.data.length) return null;
     const n = P.rows;
     const data = P.data;
     const sign = new Float64Array(k);
@@ -312,15 +312,12 @@ export class WithinClassNeighbourTracker {
     const out = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       let s = 0;
-      let norm = 0;
       for (let j = 0; j < k; j++) {
-        const a = data[i * k + j];
-        const diff = a - sign[j] * old[i * k + j];
+        const diff = data[i * k + j] - sign[j] * old[i * k + j];
         s += diff * diff;
-        norm += a * a;
       }
       // Rounded up: the sum's relative error is below (k + 2) u, and a few ulps of ||p_i||.
-      out[i] = Math.sqrt(s * (1 + (k + 4) * U)) * (1 + 4 * U) + 8 * U * Math.sqrt(norm);
+      out[i] = Math.sqrt(s * (1 + (k + 4) * U)) * (1 + 4 * U) + 8 * U * Math.sqrt(norms[i]);
     }
     return out;
   }
