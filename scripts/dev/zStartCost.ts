@@ -5,11 +5,13 @@
  * can be timed one by one without a 15-minute fit to reach a late outer iteration. The
  * values are random: only the shapes, and so the costs, are those of a fit.
  *
- * Prints the median wall time over --repeats of: U^T L U (laplacianProjection), one
+ * Prints the median wall time over --repeats of: U^T L U (laplacianProjection, with L U
+ * by csrmm and with (L U)^T on the resident U^T over the threads), one
  * moment W^T D^ W, the three moments of K_1, the whole K_1 start (J = 1) and the whole
- * lifted start (zLiftedStart.ts), with the kernel helpers on --threads threads.
+ * lifted start (zLiftedStart.ts), with the kernel helpers on --threads threads (the
+ * starts with the resident sparse product unless --plain-sparse).
  *
- * Usage: npx tsx scripts/dev/zStartCost.ts [--n 60000] [--threads 2] [--repeats 3]
+ * Usage: npx tsx scripts/dev/zStartCost.ts [--n 60000] [--threads 2] [--repeats 3] [--plain-sparse]
  */
 import { parseArgs } from "node:util";
 import { Random } from "../../src/core/rng.js";
@@ -27,6 +29,7 @@ const { values: args } = parseArgs({
     n: { type: "string", default: "60000" },
     threads: { type: "string", default: "2" },
     repeats: { type: "string", default: "3" },
+    "plain-sparse": { type: "boolean", default: false },
   },
 });
 const n = Number(args.n);
@@ -103,9 +106,16 @@ const lo = Math.min(...betaD);
 const hi = Math.max(...betaD);
 const dh = Float64Array.from(betaD, (v) => (v - 0.5 * (lo + hi)) / (0.5 * (hi - lo)));
 console.log(`n = ${n}, r = ${r}, c = ${c}, b = ${b}, nnz(L) = ${L.nnz}, threads ${args.threads}`);
-time("U^T L U", () => laplacianProjection(L, U, Ut));
-// A fresh structure per run, so that U^T L U (cached per Laplacian) is paid each time.
-const fresh = () => new ZWoodbury(U, Ut, s2, codes, c, 1, 1, gram);
+time("U^T L U, L U by rows of L (csrmm)", () => laplacianProjection(L, U, Ut));
+time("U^T L U, (L U)^T on resident U^T", () =>
+  laplacianProjection(L, U, Ut, (A) => gram.sparseTimesUTransposed(A)),
+);
+// A fresh structure per run, so that U^T L U (cached per Laplacian) is paid each time;
+// --plain-sparse gives it the products without the resident sparse one (csrmm).
+const products = args["plain-sparse"]
+  ? { timesUt: (V: Matrix) => gram.timesUt(V), timesU: (T: Matrix) => gram.timesU(T) }
+  : gram;
+const fresh = () => new ZWoodbury(U, Ut, s2, codes, c, 1, 1, products);
 const woodbury = fresh();
 time("one moment W^T D^ W", () => chebyshevMoments(woodbury, dh, 1, undefined));
 time("three moments (K_1)", () => chebyshevMoments(woodbury, dh, 3, undefined));

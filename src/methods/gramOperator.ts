@@ -27,7 +27,7 @@
  * Object.is against the code they replace.
  */
 import { symmetricLaplacianTrace } from "../graph/laplacian.js";
-import { multiply, wasmWorthIt } from "../linalg/kernels/gemm.js";
+import { multiply, transposed, wasmWorthIt } from "../linalg/kernels/gemm.js";
 import { evenRowBounds, type KernelHelper, kernelHelpers } from "../linalg/kernels/helper.js";
 import {
   ARENA_LIMIT,
@@ -201,6 +201,72 @@ export class GramOperator {
     } finally {
       arena.release(res.top);
     }
+  }
+
+  /**
+   * (A U)^T (r x A.rows) for sparse rows A (A.rows x n): transposed(A.multiplyMatrix(U))
+   * bit for bit (the kernel csrmmT sums each entry as multiplyMatrix does). Each thread
+   * computes the rows of the result for the rows of U^T it holds, reading two of them
+   * (2 n doubles, cache-resident) per sweep, where A U reads a whole row of U (r
+   * doubles, anywhere in its n r) per stored entry: the sparse half of U^T L U, which
+   * was on one thread (zPreconditioner.ts, laplacianProjection).
+   */
+  sparseTimesUTransposed(A: CsrMatrix): Matrix {
+    const held = this.right;
+    const n = this.U.rows;
+    const r = this.U.cols;
+    const count = A.rows;
+    if (held === null || A.cols !== n || A.rowPtr[0] !== 0 || r < 2 || count < 1) {
+      return transposed(A.multiplyMatrix(this.U));
+    }
+    const { here, bounds, handles } = held;
+    const nnz = A.rowPtr[count];
+    const out = new Matrix(r, count);
+    const started: number[] = [];
+    let failure: unknown = null;
+    try {
+      for (let i = 0; i < handles.length; i++) {
+        this.helpers[i].startSparse(
+          handles[i],
+          count,
+          A.rowPtr.slice(0, count + 1),
+          A.colIdx.slice(0, nnz),
+          A.values.slice(0, nnz),
+        );
+        started.push(i);
+      }
+      const { arena } = here;
+      try {
+        const ptrs = arena.allocAll([
+          Math.ceil((count + 1) / 2),
+          Math.ceil(nnz / 2),
+          nnz,
+          here.rows * count,
+        ]);
+        if (ptrs === null) throw new RangeError("GramOperator: no room for the sparse product.");
+        const [pPtr, pIdx, pVal, pC] = ptrs;
+        new Int32Array(arena.buffer, pPtr, count + 1).set(A.rowPtr.subarray(0, count + 1));
+        new Int32Array(arena.buffer, pIdx, nnz).set(A.colIdx.subarray(0, nnz));
+        const f = arena.f64;
+        f.set(A.values.subarray(0, nnz), pVal >> 3);
+        arena.kernels.csrmmT(pPtr, pIdx, pVal, count, here.ptr, n * 8, here.rows, pC, count * 8);
+        out.data.set(f.subarray(pC >> 3, (pC >> 3) + here.rows * count));
+      } finally {
+        arena.release(here.top);
+      }
+    } catch (error) {
+      failure = error;
+    }
+    // Every started part is waited for, also when this thread's part failed.
+    for (const i of started) {
+      try {
+        this.helpers[i].finishSparse(out.data, bounds[i + 1] * count);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    if (failure !== null) throw failure;
+    return out;
   }
 
   /**

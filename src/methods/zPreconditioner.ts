@@ -81,9 +81,17 @@ export interface ShiftedInverse {
 /**
  * U^T L U (r x r) for the sparse L (n x n), accumulated over row chunks: the rows of a
  * chunk of L times U (the sparse kernel), then the lower half of U_chunk^T (L U)_chunk
- * (the result is symmetric, so half the flops of the dense product).
+ * (the result is symmetric, so half the flops of the dense product). `sparseTimesUt`,
+ * when given, computes (L_chunk U)^T with the bits of transposed(L_chunk.multiplyMatrix(U))
+ * (GramOperator.sparseTimesUTransposed: on the resident U^T, over the threads), so the
+ * result is the same either way.
  */
-export function laplacianProjection(L: CsrMatrix, U: Matrix, Ut: Matrix = U.transpose()): Matrix {
+export function laplacianProjection(
+  L: CsrMatrix,
+  U: Matrix,
+  Ut: Matrix = U.transpose(),
+  sparseTimesUt?: (rows: CsrMatrix) => Matrix,
+): Matrix {
   const n = U.rows;
   const r = U.cols;
   const K = new Float64Array(r * r);
@@ -99,7 +107,7 @@ export function laplacianProjection(L: CsrMatrix, U: Matrix, Ut: Matrix = U.tran
       L.colIdx.subarray(p0, p1),
       L.values.subarray(p0, p1),
     );
-    const LUt = transposed(rows.multiplyMatrix(U));
+    const LUt = sparseTimesUt ? sparseTimesUt(rows) : transposed(rows.multiplyMatrix(U));
     gemmABtLowerBlocks(r, i1 - i0, Ut.data.subarray(i0), n, LUt.data, i1 - i0, part, r);
     addLowerBlocks(K, part, r);
   }
@@ -115,6 +123,8 @@ export function laplacianProjection(L: CsrMatrix, U: Matrix, Ut: Matrix = U.tran
 export interface FactorProducts {
   timesUt(V: Matrix): Matrix;
   timesU(T: Matrix): Matrix;
+  /** (A U)^T for sparse rows A, with transposed(A.multiplyMatrix(U))'s bits. */
+  sparseTimesUTransposed?(A: CsrMatrix): Matrix;
 }
 
 /**
@@ -137,6 +147,7 @@ export class ZWoodbury {
   /** U^T V and U T for the applications (multiply's bits; see FactorProducts). */
   private readonly timesUt: (V: Matrix) => Matrix;
   private readonly timesU: (T: Matrix) => Matrix;
+  private readonly sparseTimesUt: ((A: CsrMatrix) => Matrix) | undefined;
   /** U^T L U per Laplacian (a fixed graph keeps its own across iterations). */
   private readonly projected = new WeakMap<CsrMatrix, Matrix>();
 
@@ -157,6 +168,9 @@ export class ZWoodbury {
     this.Ut = Ut;
     this.timesUt = products ? (V) => products.timesUt(V) : (V) => multiply(Ut, V);
     this.timesU = products ? (T) => products.timesU(T) : (T) => multiply(U, T);
+    this.sparseTimesUt = products?.sparseTimesUTransposed
+      ? (A) => (products.sparseTimesUTransposed as (A: CsrMatrix) => Matrix)(A)
+      : undefined;
     this.s2 = s2;
     this.alpha = alpha;
     this.recon = recon;
@@ -180,7 +194,7 @@ export class ZWoodbury {
   laplacianTerm(L: CsrMatrix): Matrix {
     let K = this.projected.get(L);
     if (K === undefined) {
-      K = laplacianProjection(L, this.U, this.Ut);
+      K = laplacianProjection(L, this.U, this.Ut, this.sparseTimesUt);
       this.projected.set(L, K);
     }
     return K;

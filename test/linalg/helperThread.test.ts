@@ -4,6 +4,11 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { Random } from "../../src/core/rng.js";
+import { graphLaplacian, symmetrizeGraph } from "../../src/graph/laplacian.js";
+import {
+  laplacianSmallestEigenpairs,
+  rankControlEigenvalues,
+} from "../../src/graph/laplacianSpectrum.js";
 import { embeddedNeighbours, labelledNeighbours } from "../../src/graph/neighbours.js";
 import {
   NeighbourHeaps,
@@ -16,6 +21,7 @@ import {
   gemmABtRaw,
   lowerStripBounds,
   threadsWorthIt,
+  transposed,
 } from "../../src/linalg/kernels/gemm.js";
 import {
   type KernelHelper,
@@ -29,6 +35,7 @@ import {
 } from "../../src/linalg/kernels/helperThread.node.js";
 import { screenedNearestNeighbours } from "../../src/linalg/kernels/screenedSearch.js";
 import { Matrix } from "../../src/linalg/matrix.js";
+import { CsrMatrix } from "../../src/linalg/sparse.js";
 import { GramOperator, HELPER_MIN_ENTRIES } from "../../src/methods/gramOperator.js";
 import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
 import { firstDifference, gramByMultiply, randomMatrix } from "./helpers.js";
@@ -42,8 +49,12 @@ afterAll(() => {
  * that a test cannot compare one thread with itself): the counts are in the returned
  * object, tasks by name.
  */
-function countHelperCalls(): { products: number; tasks: Record<string, number> } {
-  const counted = { products: 0, tasks: {} as Record<string, number> };
+function countHelperCalls(): {
+  products: number;
+  sparse: number;
+  tasks: Record<string, number>;
+} {
+  const counted = { products: 0, sparse: 0, tasks: {} as Record<string, number> };
   const sessions = kernelHelpers();
   setKernelHelpers(() =>
     sessions.map(
@@ -52,9 +63,10 @@ function countHelperCalls(): { products: number; tasks: Record<string, number> }
           get(target, key) {
             const value = Reflect.get(target, key) as unknown;
             if (typeof value !== "function") return value;
-            if (key === "startProduct" || key === "startTask") {
+            if (key === "startProduct" || key === "startTask" || key === "startSparse") {
               return (...args: unknown[]) => {
                 if (key === "startProduct") counted.products++;
+                else if (key === "startSparse") counted.sparse++;
                 else {
                   const name = args[0] as string;
                   counted.tasks[name] = (counted.tasks[name] ?? 0) + 1;
@@ -128,6 +140,118 @@ describe("kernel helper threads", () => {
     setKernelThreads(1);
     expect(kernelThreads()).toBe(1);
     expect(kernelHelpers()).toEqual([]);
+  });
+
+  it("split the sparse product (A U)^T by rows of U^T and give one thread's bits", () => {
+    for (const threads of [2, 3]) {
+      setKernelThreads(threads);
+      const counted = countHelperCalls();
+      for (const [n, r] of [
+        [301, 37],
+        [300, 38],
+        [97, 9],
+      ] as const) {
+        const U = randomMatrix(n, r, n + r);
+        const Ut = U.transpose();
+        const s2 = Float64Array.from({ length: r }, (_, j) => 1 + j / 3);
+        const rng = new Random(n);
+        const rows: number[] = [];
+        const cols: number[] = [];
+        const vals: number[] = [];
+        for (let i = 0; i < n; i++) {
+          // 0 to 10 entries per row: csrmm's groups of four and its tail.
+          for (let e = 0; e < i % 11; e++) {
+            rows.push(i);
+            cols.push(Math.floor(rng.uniform() * n));
+            vals.push(rng.normal());
+          }
+        }
+        const A = CsrMatrix.fromTriplets(n, n, rows, cols, vals);
+        const op = new GramOperator(U, Ut, s2, true, kernelHelpers());
+        expect(op.threads).toBe(threads);
+        const before = counted.sparse;
+        const got = op.sparseTimesUTransposed(A);
+        expect(counted.sparse - before).toBe(threads - 1);
+        expect(firstDifference(got.data, transposed(A.multiplyMatrix(U)).data)).toBe(-1);
+        // Twice on the same operator (the helpers' scratch was given back).
+        expect(firstDifference(op.sparseTimesUTransposed(A).data, got.data)).toBe(-1);
+        op.release();
+      }
+    }
+    setKernelThreads(1);
+  });
+
+  it("solve a Laplacian's components on two threads with one thread's values and warm block", () => {
+    // Seven components: five iterative (above a dense limit of 150 nodes; the rank
+    // control solves the largest, of at least 500 here, last and alone), two dense, each
+    // a ring with random chords (connected), in interleaved node order.
+    const sizes = [620, 190, 170, 310, 220, 40, 9];
+    const n = sizes.reduce((a, b) => a + b, 0);
+    const rng = new Random(5);
+    const owner = Int32Array.from({ length: n }, (_, i) => i);
+    for (let i = n - 1; i > 0; i--) {
+      const j = Math.floor(rng.uniform() * (i + 1));
+      [owner[i], owner[j]] = [owner[j], owner[i]];
+    }
+    const rows: number[] = [];
+    const cols: number[] = [];
+    const vals: number[] = [];
+    let at = 0;
+    for (const size of sizes) {
+      const nodes = owner.subarray(at, at + size);
+      at += size;
+      for (let t = 0; t < size; t++) {
+        const chords = [nodes[(t + 1) % size], nodes[Math.floor(rng.uniform() * size)]];
+        for (const j of chords) {
+          if (j === nodes[t]) continue;
+          rows.push(nodes[t]);
+          cols.push(j);
+          vals.push(0.1 + rng.uniform());
+        }
+      }
+    }
+    const L = graphLaplacian(symmetrizeGraph(CsrMatrix.fromTriplets(n, n, rows, cols, vals)));
+    const count = sizes.length + 3;
+    const run = (threads: number, withVectors: boolean) => {
+      setKernelThreads(threads);
+      const counted = countHelperCalls();
+      const warm = { block: null as Matrix | null };
+      // Twice: cold, then from the warm block the first call left.
+      const small = { denseLimit: 150, parallelMinNodes: 800 };
+      const first = laplacianSmallestEigenpairs(L, count, { ...small, warm, vectors: withVectors });
+      const second = laplacianSmallestEigenpairs(L, count, {
+        ...small,
+        warm,
+        vectors: withVectors,
+      });
+      const decided = rankControlEigenvalues(L, sizes.length, 1e-3, warm, {
+        ...small,
+        decisionMinSize: 500,
+      });
+      const tasks = counted.tasks.laplacianComponents ?? 0;
+      setKernelThreads(1);
+      return { first, second, decided, warm: warm.block as Matrix, tasks };
+    };
+    for (const withVectors of [false, true]) {
+      const one = run(1, withVectors);
+      const two = run(2, withVectors);
+      expect(one.tasks).toBe(0);
+      expect(two.tasks).toBeGreaterThanOrEqual(3);
+      for (const key of ["first", "second"] as const) {
+        expect(firstDifference(two[key].values, one[key].values)).toBe(-1);
+        expect(Object.is(two[key].perturbationBound, one[key].perturbationBound)).toBe(true);
+        if (withVectors) {
+          expect(
+            firstDifference((two[key].vectors as Matrix).data, (one[key].vectors as Matrix).data),
+          ).toBe(-1);
+        }
+      }
+      expect(firstDifference(two.decided, one.decided)).toBe(-1);
+      expect(firstDifference(two.warm.data, one.warm.data)).toBe(-1);
+      // The values are the Laplacian's: seven exact zeros, then positive values.
+      expect(Array.from(one.first.values.subarray(0, 7))).toEqual([0, 0, 0, 0, 0, 0, 0]);
+      expect(one.first.values[7]).toBeGreaterThan(0);
+    }
   });
 
   it("split the screened neighbour search and give one thread's neighbours and bits", () => {

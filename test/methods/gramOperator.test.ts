@@ -1,14 +1,21 @@
 /**
  * The Gram operator with U and U^T resident in WebAssembly memory gives the bits of the
- * code it replaces: multiply(U, S^2 multiply(U^T, V)) and symmetricLaplacianTrace.
+ * code it replaces: multiply(U, S^2 multiply(U^T, V)), symmetricLaplacianTrace and
+ * transposed(A.multiplyMatrix(U)).
  */
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { Random } from "../../src/core/rng.js";
-import { symmetricLaplacianTrace, symmetrizeGraph } from "../../src/graph/laplacian.js";
+import {
+  graphLaplacian,
+  symmetricLaplacianTrace,
+  symmetrizeGraph,
+} from "../../src/graph/laplacian.js";
+import { transposed } from "../../src/linalg/kernels/gemm.js";
 import { setKernelBackend } from "../../src/linalg/kernels/wasm/backend.js";
 import { CsrMatrix } from "../../src/linalg/sparse.js";
 import { GramOperator } from "../../src/methods/gramOperator.js";
+import { laplacianProjection } from "../../src/methods/zPreconditioner.js";
 import { firstDifference, gramByMultiply, randomMatrix } from "../linalg/helpers.js";
 
 function factors(n: number, r: number, seed: number) {
@@ -33,6 +40,19 @@ function randomGraph(n: number, degree: number, seed: number): CsrMatrix {
     }
   }
   return symmetrizeGraph(CsrMatrix.fromTriplets(n, n, rows, cols, vals));
+}
+
+/** Rows i0..i1-1 of A as a matrix of their own (row pointers from 0, all columns). */
+function rowsOf(A: CsrMatrix, i0: number, i1: number): CsrMatrix {
+  const p0 = A.rowPtr[i0];
+  const p1 = A.rowPtr[i1];
+  return new CsrMatrix(
+    i1 - i0,
+    A.cols,
+    Int32Array.from(A.rowPtr.subarray(i0, i1 + 1), (p) => p - p0),
+    A.colIdx.subarray(p0, p1),
+    A.values.subarray(p0, p1),
+  );
 }
 
 afterEach(() => {
@@ -101,6 +121,62 @@ describe("GramOperator", () => {
     }
   });
 
+  it("computes (A U)^T for sparse rows with the bits of the TypeScript A U, transposed", () => {
+    // Rows with 0 to 11 stored entries (csrmm's groups of four and its tail), odd and
+    // even r, all rows of L and a chunk of them (row pointers from 0, all n columns).
+    for (const [n, r, degree, seed] of [
+      [211, 37, 5, 1],
+      [200, 38, 2, 2],
+      [90, 3, 1, 3],
+      [64, 2, 9, 4],
+    ] as const) {
+      const { U, Ut, s2 } = factors(n, r, seed);
+      const L = graphLaplacian(randomGraph(n, degree, seed));
+      const chunk = rowsOf(L, 17, Math.min(n, 17 + 61));
+      const op = new GramOperator(U, Ut, s2);
+      expect(op.resident).toBe(true);
+      for (const A of [L, chunk]) {
+        const got = op.sparseTimesUTransposed(A);
+        setKernelBackend("ts");
+        const want = transposed(A.multiplyMatrix(U));
+        setKernelBackend("auto");
+        expect(got.rows).toBe(r);
+        expect(got.cols).toBe(A.rows);
+        expect(firstDifference(got.data, want.data)).toBe(-1);
+      }
+      // U^T L U through it: laplacianProjection's bits with the plain sparse product.
+      const plain = laplacianProjection(L, U, Ut);
+      const fast = laplacianProjection(L, U, Ut, (A) => op.sparseTimesUTransposed(A));
+      expect(firstDifference(fast.data, plain.data)).toBe(-1);
+    }
+  });
+
+  it("matches the sparse product bit for bit on random graphs (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 160 }),
+        fc.integer({ min: 2, max: 30 }),
+        fc.integer({ min: 0, max: 12 }),
+        fc.integer({ min: 0, max: 1e6 }),
+        (n, rWanted, degree, seed) => {
+          const r = Math.min(rWanted, n);
+          const { U, Ut, s2 } = factors(n, r, seed);
+          const L = graphLaplacian(randomGraph(n, degree, seed));
+          const op = new GramOperator(U, Ut, s2);
+          const got = op.sparseTimesUTransposed(L);
+          const want = transposed(L.multiplyMatrix(U));
+          // Scratch is given back: a product after it still agrees.
+          const V = randomMatrix(n, 5, seed);
+          return (
+            firstDifference(got.data, want.data) === -1 &&
+            firstDifference(op.apply(V).data, gramByMultiply(U, Ut, s2, V).data) === -1
+          );
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it("falls back to ordinary arrays on the TypeScript backend and when asked", () => {
     const { U, Ut, s2 } = factors(150, 20, 9);
     const V = randomMatrix(150, 6, 9);
@@ -113,6 +189,10 @@ describe("GramOperator", () => {
     expect(ts.resident).toBe(false);
     expect(firstDifference(ts.apply(V).data, gramByMultiply(U, Ut, s2, V).data)).toBe(-1);
     expect(Object.is(ts.edgeTrace(S), symmetricLaplacianTrace(S, U, s2))).toBe(true);
+    const L = graphLaplacian(S);
+    const want = transposed(L.multiplyMatrix(U));
+    expect(firstDifference(ts.sparseTimesUTransposed(L).data, want.data)).toBe(-1);
+    expect(firstDifference(withWasm.sparseTimesUTransposed(L).data, want.data)).toBe(-1);
   });
 
   it("rejects factors of inconsistent shapes and blocks of the wrong height", () => {

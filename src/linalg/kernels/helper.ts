@@ -29,6 +29,21 @@ export interface KernelHelper {
   /** Waits for the product started last and writes its rows x n result at `out[offset]`. */
   finish(out: Float64Array, offset: number): void;
   /**
+   * Starts C = H A^T on the helper, H the held matrix (rows x N) and A the sparse rows
+   * (`count` rows of N columns in CSR: row pointers from 0, column indices, values;
+   * the arrays are handed over, not copied: the caller must not use them again), and
+   * returns at once. C[t][i] = (A H^T)[i][t], summed as CsrMatrix.multiplyMatrix sums.
+   */
+  startSparse(
+    handle: number,
+    count: number,
+    rowPtr: Int32Array,
+    colIdx: Int32Array,
+    values: Float64Array,
+  ): void;
+  /** Waits for the product of `startSparse` and writes its rows x count result at `out[offset]`. */
+  finishSparse(out: Float64Array, offset: number): void;
+  /**
    * Starts C = A B^T (+ C with `C` given: the accumulating form) on the helper for A
    * (m x p, leading dimension lda) and B (n x p, ldb); the operands are copied before
    * this returns. `finishProduct` writes the m x n result.
@@ -62,10 +77,17 @@ export interface KernelHelper {
  * The tasks a helper runs besides products: the two phases of the screened neighbour
  * search (screenedSearch.ts, `screenTask` and `decideTask`) and the k-d tree search of
  * the labelled graph (graph/neighbours.ts, `treeSearchTask`), the query row blocks of
- * a pair scan (distances.ts, `pairScanTask`) and the clusters of a cluster scan
- * (graph/clusterScan.ts, `clusterScanTask`).
+ * a pair scan (distances.ts, `pairScanTask`), the clusters of a cluster scan
+ * (graph/clusterScan.ts, `clusterScanTask`) and connected components of a Laplacian
+ * for the rank control (graph/laplacianSpectrum.ts, `laplacianComponentsTask`).
  */
-export type HelperTaskName = "screen" | "decide" | "treeSearch" | "pairScan" | "clusterScan";
+export type HelperTaskName =
+  | "screen"
+  | "decide"
+  | "treeSearch"
+  | "pairScan"
+  | "clusterScan"
+  | "laplacianComponents";
 
 /**
  * Runs `task` on every helper (helper h with input `inputFor(h)`) while this thread runs

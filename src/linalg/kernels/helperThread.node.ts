@@ -26,6 +26,7 @@ type Outgoing =
   | Omit<Extract<HelperRequest, { type: "hold" }>, "seq">
   | Omit<Extract<HelperRequest, { type: "gemm" }>, "seq">
   | Omit<Extract<HelperRequest, { type: "product" }>, "seq">
+  | Omit<Extract<HelperRequest, { type: "sparse" }>, "seq">
   | Omit<Extract<HelperRequest, { type: "task" }>, "seq">
   | Omit<Extract<HelperRequest, { type: "release" }>, "seq">;
 
@@ -130,6 +131,7 @@ class HelperSession implements KernelHelper {
   private pending: { seq: number; rows: number; n: number; p: number } | null = null;
   private task: number | null = null;
   private product: { seq: number; m: number; n: number; p: number } | null = null;
+  private sparse: { seq: number; size: number } | null = null;
 
   constructor(worker: HelperWorker) {
     this.worker = worker;
@@ -163,6 +165,47 @@ class HelperSession implements KernelHelper {
     const { view } = this.worker.stagingFor(0);
     const start = job.n * job.p;
     out.set(view.subarray(start, start + job.rows * job.n), offset);
+  }
+
+  startSparse(
+    handle: number,
+    count: number,
+    rowPtr: Int32Array,
+    colIdx: Int32Array,
+    values: Float64Array,
+  ): void {
+    const block = this.held.get(handle);
+    if (block === undefined)
+      throw new RangeError(`KernelHelper: no block is held under ${handle}.`);
+    if (this.busy()) throw new RangeError("KernelHelper: the helper is already busy.");
+    const size = block.rows * count;
+    const { fresh } = this.worker.stagingFor(size);
+    // The CSR arrays move to the helper (transferred when they own their whole buffer).
+    const transfer = [rowPtr, colIdx, values]
+      .filter((a) => a.byteOffset === 0 && a.byteLength === a.buffer.byteLength)
+      .map((a) => a.buffer as ArrayBuffer);
+    const seq = this.worker.send(
+      {
+        type: "sparse",
+        handle,
+        count,
+        rowPtr,
+        colIdx,
+        values,
+        ...(fresh ? { staging: fresh } : {}),
+      },
+      transfer,
+    );
+    this.sparse = { seq, size };
+  }
+
+  finishSparse(out: Float64Array, offset: number): void {
+    const job = this.sparse;
+    if (job === null) throw new RangeError("KernelHelper: no sparse product is running.");
+    this.sparse = null;
+    this.worker.wait(job.seq);
+    const { view } = this.worker.stagingFor(0);
+    out.set(view.subarray(0, job.size), offset);
   }
 
   startProduct(
@@ -205,7 +248,9 @@ class HelperSession implements KernelHelper {
   }
 
   private busy(): boolean {
-    return this.task !== null || this.pending !== null || this.product !== null;
+    return (
+      this.task !== null || this.pending !== null || this.product !== null || this.sparse !== null
+    );
   }
 
   startTask(name: HelperTaskName, input: object): void {
@@ -223,6 +268,14 @@ class HelperSession implements KernelHelper {
   }
 
   release(): void {
+    if (this.sparse !== null) {
+      try {
+        this.worker.wait(this.sparse.seq);
+      } catch {
+        // The helper is lost; nothing to wait for.
+      }
+      this.sparse = null;
+    }
     if (this.product !== null) {
       try {
         this.worker.wait(this.product.seq);

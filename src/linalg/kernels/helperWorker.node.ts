@@ -8,6 +8,7 @@
  */
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { clusterScanTask } from "../../graph/clusterScan.js";
+import { laplacianComponentsTask } from "../../graph/laplacianSpectrum.js";
 import { treeSearchTask } from "../../graph/neighbours.js";
 import { pairScanTask } from "./distances.js";
 import type { HelperTaskName } from "./helper.js";
@@ -52,6 +53,18 @@ export type HelperRequest =
       readonly staging?: SharedArrayBuffer;
     }
   | {
+      readonly type: "sparse";
+      readonly seq: number;
+      readonly handle: number;
+      /** Rows of the sparse A (CSR, row pointers from 0). */
+      readonly count: number;
+      readonly rowPtr: Int32Array;
+      readonly colIdx: Int32Array;
+      readonly values: Float64Array;
+      /** C (held rows x count) is written at its start; a new buffer when it grew. */
+      readonly staging?: SharedArrayBuffer;
+    }
+  | {
       readonly type: "task";
       readonly seq: number;
       readonly name: HelperTaskName;
@@ -73,6 +86,7 @@ const TASKS: Record<HelperTaskName, (input: never) => unknown> = {
   treeSearch: treeSearchTask,
   pairScan: pairScanTask,
   clusterScan: clusterScanTask,
+  laplacianComponents: laplacianComponentsTask,
 };
 
 interface Held {
@@ -141,6 +155,42 @@ function serve(init: HelperInit): void {
     multiply(h.arena, h.ptr, h.rows, n, h.cols, 0, n * h.cols, false, h.top);
   };
 
+  /**
+   * C = H A^T for the held H and the sparse rows A (csrmmT): written to the staging
+   * buffer. The CSR arrays go above the held block and are given back afterwards.
+   */
+  const sparse = (
+    handle: number,
+    count: number,
+    rowPtr: Int32Array,
+    colIdx: Int32Array,
+    values: Float64Array,
+  ): void => {
+    const h = held.get(handle);
+    if (h === undefined) throw new Error(`no block is held under handle ${handle}.`);
+    if (staging === null) throw new Error("no staging buffer was sent.");
+    const { arena } = h;
+    const nnz = rowPtr[count];
+    try {
+      const ptrs = arena.allocAll([
+        Math.ceil((count + 1) / 2),
+        Math.ceil(nnz / 2),
+        nnz,
+        h.rows * count,
+      ]);
+      if (ptrs === null) throw new Error("no room for the sparse product in the helper's memory.");
+      const [pPtr, pIdx, pVal, pC] = ptrs;
+      new Int32Array(arena.buffer, pPtr, count + 1).set(rowPtr.subarray(0, count + 1));
+      new Int32Array(arena.buffer, pIdx, nnz).set(colIdx.subarray(0, nnz));
+      const f = arena.f64;
+      f.set(values.subarray(0, nnz), pVal >> 3);
+      arena.kernels.csrmmT(pPtr, pIdx, pVal, count, h.ptr, h.cols * 8, h.rows, pC, count * 8);
+      staging.set(f.subarray(pC >> 3, (pC >> 3) + h.rows * count), 0);
+    } finally {
+      arena.release(h.top);
+    }
+  };
+
   /** The memory of one-off products (grows to the largest, then is reused). */
   let scratch: WasmArena | null = null;
   /** A one-off product: staging holds A (m x p), B (n x p), then C. */
@@ -168,6 +218,9 @@ function serve(init: HelperInit): void {
       } else if (request.type === "product") {
         if (request.staging !== undefined) staging = new Float64Array(request.staging);
         product(request.m, request.n, request.p, request.accumulate);
+      } else if (request.type === "sparse") {
+        if (request.staging !== undefined) staging = new Float64Array(request.staging);
+        sparse(request.handle, request.count, request.rowPtr, request.colIdx, request.values);
       } else if (request.type === "task") {
         output = TASKS[request.name](request.input as never);
       } else for (const handle of request.handles) held.delete(handle);

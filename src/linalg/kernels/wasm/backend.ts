@@ -108,6 +108,18 @@ export interface KernelExports {
     ldBytes: number,
     c: number,
   ): void;
+  /** C = H A^T for A sparse (CSR) and H dense, in csrmm's order per entry (kernels.wat). */
+  csrmmT(
+    ptr: number,
+    idx: number,
+    val: number,
+    rows: number,
+    h: number,
+    ldhBytes: number,
+    hrows: number,
+    c: number,
+    ldcBytes: number,
+  ): void;
   /** Tr((F W)^T L (F W)) over the edges of a symmetric CSR graph (kernels.wat). */
   edgeTrace(
     ptr: number,
