@@ -83,6 +83,9 @@ export class GramOperator {
   private left: Held | null = null;
   private right: Held | null = null;
   private helpers: readonly KernelHelper[] = [];
+  /** U's columns held by the helpers for the sparse product (undefined: not tried yet). */
+  private columns: { bounds: readonly number[]; handles: readonly number[] } | null | undefined =
+    undefined;
 
   /**
    * `resident` false keeps U in ordinary arrays only (the products then copy it in
@@ -135,6 +138,7 @@ export class GramOperator {
   release(): void {
     this.left = null;
     this.right = null;
+    this.columns = null;
     const helpers = this.helpers;
     this.helpers = [];
     for (const helper of helpers) helper.release();
@@ -205,21 +209,21 @@ export class GramOperator {
 
   /**
    * (A U)^T (r x A.rows) for sparse rows A (A.rows x n): transposed(A.multiplyMatrix(U))
-   * bit for bit (the kernel csrmmT sums each entry as multiplyMatrix does). Each thread
-   * computes the rows of the result for the rows of U^T it holds, reading two of them
-   * (2 n doubles, cache-resident) per sweep, where A U reads a whole row of U (r
-   * doubles, anywhere in its n r) per stored entry: the sparse half of U^T L U, which
-   * was on one thread (zPreconditioner.ts, laplacianProjection).
+   * bit for bit, with the columns of U split over the threads (the sparse half of
+   * U^T L U, zPreconditioner.ts, laplacianProjection, which was on one thread). This
+   * thread reads its columns from its resident copy of U; each helper holds its columns
+   * of U (an n x w block, padded to an even width) from the first call on. Each entry
+   * is the same sum (csrmm's order) whatever columns a thread has. Falls back to the
+   * one-thread product when U is not resident here or there is no helper.
    */
   sparseTimesUTransposed(A: CsrMatrix): Matrix {
-    const held = this.right;
     const n = this.U.rows;
     const r = this.U.cols;
     const count = A.rows;
-    if (held === null || A.cols !== n || A.rowPtr[0] !== 0 || r < 2 || count < 1) {
-      return transposed(A.multiplyMatrix(this.U));
-    }
-    const { here, bounds, handles } = held;
+    const parts = A.cols === n && A.rowPtr[0] === 0 && count > 0 ? this.columnParts() : null;
+    if (parts === null) return transposed(A.multiplyMatrix(this.U));
+    const here = (this.left as Held).here;
+    const { bounds, handles } = parts;
     const nnz = A.rowPtr[count];
     const out = new Matrix(r, count);
     const started: number[] = [];
@@ -235,22 +239,26 @@ export class GramOperator {
         );
         started.push(i);
       }
+      const w = bounds[1];
       const { arena } = here;
       try {
         const ptrs = arena.allocAll([
           Math.ceil((count + 1) / 2),
           Math.ceil(nnz / 2),
           nnz,
-          here.rows * count,
+          count * w,
+          count * w,
         ]);
         if (ptrs === null) throw new RangeError("GramOperator: no room for the sparse product.");
-        const [pPtr, pIdx, pVal, pC] = ptrs;
+        const [pPtr, pIdx, pVal, pC, pT] = ptrs;
         new Int32Array(arena.buffer, pPtr, count + 1).set(A.rowPtr.subarray(0, count + 1));
         new Int32Array(arena.buffer, pIdx, nnz).set(A.colIdx.subarray(0, nnz));
         const f = arena.f64;
         f.set(A.values.subarray(0, nnz), pVal >> 3);
-        arena.kernels.csrmmT(pPtr, pIdx, pVal, count, here.ptr, n * 8, here.rows, pC, count * 8);
-        out.data.set(f.subarray(pC >> 3, (pC >> 3) + here.rows * count));
+        f.fill(0, pC >> 3, (pC >> 3) + count * w);
+        arena.kernels.csrmmCols(pPtr, pIdx, pVal, count, here.ptr, r * 8, w * 8, pC, w * 8);
+        arena.kernels.transpose(pC, count, w, pT);
+        out.data.set(f.subarray(pT >> 3, (pT >> 3) + w * count));
       } finally {
         arena.release(here.top);
       }
@@ -260,13 +268,51 @@ export class GramOperator {
     // Every started part is waited for, also when this thread's part failed.
     for (const i of started) {
       try {
-        this.helpers[i].finishSparse(out.data, bounds[i + 1] * count);
+        this.helpers[i].finishSparse(
+          out.data,
+          bounds[i + 1] * count,
+          bounds[i + 2] - bounds[i + 1],
+        );
       } catch (error) {
         failure ??= error;
       }
     }
     if (failure !== null) throw failure;
     return out;
+  }
+
+  /**
+   * The split of U's columns for sparseTimesUTransposed: bounds (even) and the helpers'
+   * handles of their blocks, held on first use; null where the product stays on one
+   * thread (no helper, U not resident here, or a helper could not take its block).
+   */
+  private columnParts(): { bounds: readonly number[]; handles: readonly number[] } | null {
+    if (this.columns !== undefined) return this.columns;
+    this.columns = null;
+    const left = this.left;
+    const n = this.U.rows;
+    const r = this.U.cols;
+    if (left === null || left.here.rows !== n || this.helpers.length === 0) return null;
+    const bounds = evenRowBounds(r, 1 + this.helpers.length);
+    if (bounds.length < 3) return null;
+    const handles: number[] = [];
+    try {
+      for (let i = 1; i + 1 < bounds.length; i++) {
+        const c0 = bounds[i];
+        const w = bounds[i + 1] - c0;
+        const wide = w + (w & 1);
+        const block = new Float64Array(n * wide);
+        const u = this.U.data;
+        for (let j = 0; j < n; j++) {
+          block.set(u.subarray(j * r + c0, j * r + c0 + w), j * wide);
+        }
+        handles.push(this.helpers[i - 1].hold(block, n, wide));
+      }
+    } catch {
+      return null;
+    }
+    this.columns = { bounds, handles };
+    return this.columns;
   }
 
   /**

@@ -2,6 +2,7 @@
  * Helper threads for the thin products of large fits (linalg/kernels/helper.ts,
  * helperThread.node.ts): real worker threads, and the same bits on one thread or more.
  */
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { Random } from "../../src/core/rng.js";
 import { graphLaplacian, symmetrizeGraph } from "../../src/graph/laplacian.js";
@@ -142,7 +143,7 @@ describe("kernel helper threads", () => {
     expect(kernelHelpers()).toEqual([]);
   });
 
-  it("split the sparse product (A U)^T by rows of U^T and give one thread's bits", () => {
+  it("split the sparse product (A U)^T by columns of U and give one thread's bits", () => {
     for (const threads of [2, 3]) {
       setKernelThreads(threads);
       const counted = countHelperCalls();
@@ -178,6 +179,48 @@ describe("kernel helper threads", () => {
         op.release();
       }
     }
+    setKernelThreads(1);
+  });
+
+  it("split the sparse product by columns with one thread's bits on random graphs (property)", () => {
+    setKernelThreads(2);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 160 }),
+        fc.integer({ min: 2, max: 41 }),
+        fc.integer({ min: 0, max: 12 }),
+        fc.integer({ min: 0, max: 1e6 }),
+        (n, rWanted, degree, seed) => {
+          const r = Math.min(rWanted, n);
+          const U = randomMatrix(n, r, seed);
+          const s2 = Float64Array.from({ length: r }, (_, j) => 1 + j);
+          const rng = new Random(seed);
+          const rows: number[] = [];
+          const cols: number[] = [];
+          const vals: number[] = [];
+          for (let i = 0; i < n; i++) {
+            for (let e = 0; e < degree; e++) {
+              rows.push(i);
+              cols.push(Math.floor(rng.uniform() * n));
+              vals.push(rng.normal());
+            }
+          }
+          const L = graphLaplacian(symmetrizeGraph(CsrMatrix.fromTriplets(n, n, rows, cols, vals)));
+          const op = new GramOperator(U, U.transpose(), s2, true, kernelHelpers());
+          const got = op.sparseTimesUTransposed(L);
+          const again = op.sparseTimesUTransposed(L);
+          // A product after it still agrees (the scratch was given back).
+          const V = randomMatrix(n, 5, seed);
+          const ok =
+            firstDifference(got.data, transposed(L.multiplyMatrix(U)).data) === -1 &&
+            firstDifference(again.data, got.data) === -1 &&
+            firstDifference(op.apply(V).data, gramByMultiply(U, U.transpose(), s2, V).data) === -1;
+          op.release();
+          return ok;
+        },
+      ),
+      { numRuns: 40 },
+    );
     setKernelThreads(1);
   });
 

@@ -29,10 +29,10 @@ export interface KernelHelper {
   /** Waits for the product started last and writes its rows x n result at `out[offset]`. */
   finish(out: Float64Array, offset: number): void;
   /**
-   * Starts C = H A^T on the helper, H the held matrix (rows x N) and A the sparse rows
-   * (`count` rows of N columns in CSR: row pointers from 0, column indices, values;
-   * the arrays are handed over, not copied: the caller must not use them again), and
-   * returns at once. C[t][i] = (A H^T)[i][t], summed as CsrMatrix.multiplyMatrix sums.
+   * Starts (A H)^T on the helper, H the held matrix (N x w, w even) and A sparse rows
+   * (`count` rows of N columns in CSR: row pointers from 0, column indices, values; the
+   * arrays are handed over, not copied: the caller must not use them again), and returns
+   * at once. Each entry is summed as CsrMatrix.multiplyMatrix sums it.
    */
   startSparse(
     handle: number,
@@ -41,8 +41,11 @@ export interface KernelHelper {
     colIdx: Int32Array,
     values: Float64Array,
   ): void;
-  /** Waits for the product of `startSparse` and writes its rows x count result at `out[offset]`. */
-  finishSparse(out: Float64Array, offset: number): void;
+  /**
+   * Waits for the product of `startSparse` and writes the first `rows` rows of its
+   * w x count result at `out[offset]` (rows < w drops a padding column of H).
+   */
+  finishSparse(out: Float64Array, offset: number, rows: number): void;
   /**
    * Starts C = A B^T (+ C with `C` given: the accumulating form) on the helper for A
    * (m x p, leading dimension lda) and B (n x p, ldb); the operands are copied before

@@ -131,7 +131,7 @@ class HelperSession implements KernelHelper {
   private pending: { seq: number; rows: number; n: number; p: number } | null = null;
   private task: number | null = null;
   private product: { seq: number; m: number; n: number; p: number } | null = null;
-  private sparse: { seq: number; size: number } | null = null;
+  private sparse: { seq: number; size: number; count: number } | null = null;
 
   constructor(worker: HelperWorker) {
     this.worker = worker;
@@ -178,7 +178,7 @@ class HelperSession implements KernelHelper {
     if (block === undefined)
       throw new RangeError(`KernelHelper: no block is held under ${handle}.`);
     if (this.busy()) throw new RangeError("KernelHelper: the helper is already busy.");
-    const size = block.rows * count;
+    const size = block.cols * count;
     const { fresh } = this.worker.stagingFor(size);
     // The CSR arrays move to the helper (transferred when they own their whole buffer).
     const transfer = [rowPtr, colIdx, values]
@@ -196,16 +196,16 @@ class HelperSession implements KernelHelper {
       },
       transfer,
     );
-    this.sparse = { seq, size };
+    this.sparse = { seq, size, count };
   }
 
-  finishSparse(out: Float64Array, offset: number): void {
+  finishSparse(out: Float64Array, offset: number, rows: number): void {
     const job = this.sparse;
     if (job === null) throw new RangeError("KernelHelper: no sparse product is running.");
     this.sparse = null;
     this.worker.wait(job.seq);
     const { view } = this.worker.stagingFor(0);
-    out.set(view.subarray(0, job.size), offset);
+    out.set(view.subarray(0, Math.min(job.size, rows * job.count)), offset);
   }
 
   startProduct(

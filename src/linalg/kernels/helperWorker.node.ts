@@ -61,7 +61,7 @@ export type HelperRequest =
       readonly rowPtr: Int32Array;
       readonly colIdx: Int32Array;
       readonly values: Float64Array;
-      /** C (held rows x count) is written at its start; a new buffer when it grew. */
+      /** (A H)^T (held columns x count) is written at its start; a new buffer when it grew. */
       readonly staging?: SharedArrayBuffer;
     }
   | {
@@ -156,8 +156,9 @@ function serve(init: HelperInit): void {
   };
 
   /**
-   * C = H A^T for the held H and the sparse rows A (csrmmT): written to the staging
-   * buffer. The CSR arrays go above the held block and are given back afterwards.
+   * (A H)^T for the sparse rows A and the held H (n x w, w even): the csrmm kernel, then
+   * the module's transpose, written to the staging buffer (w x count). The CSR arrays
+   * and the product go above the held block and are given back afterwards.
    */
   const sparse = (
     handle: number,
@@ -171,21 +172,25 @@ function serve(init: HelperInit): void {
     if (staging === null) throw new Error("no staging buffer was sent.");
     const { arena } = h;
     const nnz = rowPtr[count];
+    const w = h.cols;
     try {
       const ptrs = arena.allocAll([
         Math.ceil((count + 1) / 2),
         Math.ceil(nnz / 2),
         nnz,
-        h.rows * count,
+        count * w,
+        count * w,
       ]);
       if (ptrs === null) throw new Error("no room for the sparse product in the helper's memory.");
-      const [pPtr, pIdx, pVal, pC] = ptrs;
+      const [pPtr, pIdx, pVal, pC, pT] = ptrs;
       new Int32Array(arena.buffer, pPtr, count + 1).set(rowPtr.subarray(0, count + 1));
       new Int32Array(arena.buffer, pIdx, nnz).set(colIdx.subarray(0, nnz));
       const f = arena.f64;
       f.set(values.subarray(0, nnz), pVal >> 3);
-      arena.kernels.csrmmT(pPtr, pIdx, pVal, count, h.ptr, h.cols * 8, h.rows, pC, count * 8);
-      staging.set(f.subarray(pC >> 3, (pC >> 3) + h.rows * count), 0);
+      f.fill(0, pC >> 3, (pC >> 3) + count * w);
+      arena.kernels.csrmmCols(pPtr, pIdx, pVal, count, h.ptr, w * 8, w * 8, pC, w * 8);
+      arena.kernels.transpose(pC, count, w, pT);
+      staging.set(f.subarray(pT >> 3, (pT >> 3) + w * count), 0);
     } finally {
       arena.release(h.top);
     }

@@ -108,15 +108,15 @@ export interface KernelExports {
     ldBytes: number,
     c: number,
   ): void;
-  /** C = H A^T for A sparse (CSR) and H dense, in csrmm's order per entry (kernels.wat). */
-  csrmmT(
+  /** csrmm on `widthBytes` of each row of B (rows ldbBytes apart) into C (rows ldcBytes apart). */
+  csrmmCols(
     ptr: number,
     idx: number,
     val: number,
     rows: number,
-    h: number,
-    ldhBytes: number,
-    hrows: number,
+    b: number,
+    ldbBytes: number,
+    widthBytes: number,
     c: number,
     ldcBytes: number,
   ): void;

@@ -714,6 +714,17 @@
   ;; ---------------------------------------------------------------------------
   (func (export "csrmm") (param $ptr i32) (param $idx i32) (param $val i32) (param $rows i32)
                          (param $b i32) (param $ld i32) (param $c i32)
+    (call $csrmmCols (local.get $ptr) (local.get $idx) (local.get $val) (local.get $rows)
+      (local.get $b) (local.get $ld) (local.get $ld) (local.get $c) (local.get $ld)))
+
+  ;; csrmmCols(ptr, idx, val, rows, b, ldb, width, c, ldc): csrmm on the first `width`
+  ;; bytes (a multiple of 16) of each row of B, whose rows are ldb bytes apart, into C
+  ;; with rows ldc bytes apart: a block of columns of A B (L U of U^T L U split by
+  ;; columns over threads, methods/gramOperator.ts). Each entry is the
+  ;; same sum as in the full product, so a split gives the full product's bits.
+  (func $csrmmCols (export "csrmmCols") (param $ptr i32) (param $idx i32) (param $val i32)
+                   (param $rows i32) (param $b i32) (param $ldb i32) (param $width i32)
+                   (param $c i32) (param $ldc i32)
     (local $i i32) (local $p i32) (local $e i32) (local $r i32)
     (local $b0 i32) (local $b1 i32) (local $b2 i32) (local $b3 i32)
     (local $v0 v128) (local $v1 v128) (local $v2 v128) (local $v3 v128)
@@ -729,14 +740,14 @@
             (local.set $v1 (v128.load64_splat offset=8 (local.get $r)))
             (local.set $v2 (v128.load64_splat offset=16 (local.get $r)))
             (local.set $v3 (v128.load64_splat offset=24 (local.get $r)))
-            (local.set $b0 (call $rowOf (local.get $b) (local.get $idx) (local.get $p) (local.get $ld)))
-            (local.set $b1 (call $rowOf (local.get $b) (local.get $idx) (i32.add (local.get $p) (i32.const 1)) (local.get $ld)))
-            (local.set $b2 (call $rowOf (local.get $b) (local.get $idx) (i32.add (local.get $p) (i32.const 2)) (local.get $ld)))
-            (local.set $b3 (call $rowOf (local.get $b) (local.get $idx) (i32.add (local.get $p) (i32.const 3)) (local.get $ld)))
+            (local.set $b0 (call $rowOf (local.get $b) (local.get $idx) (local.get $p) (local.get $ldb)))
+            (local.set $b1 (call $rowOf (local.get $b) (local.get $idx) (i32.add (local.get $p) (i32.const 1)) (local.get $ldb)))
+            (local.set $b2 (call $rowOf (local.get $b) (local.get $idx) (i32.add (local.get $p) (i32.const 2)) (local.get $ldb)))
+            (local.set $b3 (call $rowOf (local.get $b) (local.get $idx) (i32.add (local.get $p) (i32.const 3)) (local.get $ldb)))
             (local.set $r (i32.const 0))
             (block $rDone
               (loop $rs
-                (br_if $rDone (i32.ge_s (local.get $r) (local.get $ld)))
+                (br_if $rDone (i32.ge_s (local.get $r) (local.get $width)))
                 (v128.store (i32.add (local.get $c) (local.get $r))
                   (f64x2.add (v128.load (i32.add (local.get $c) (local.get $r)))
                     (f64x2.add
@@ -754,11 +765,11 @@
           (loop $ps
             (br_if $pDone (i32.ge_s (local.get $p) (local.get $e)))
             (local.set $v0 (v128.load64_splat (i32.add (local.get $val) (i32.shl (local.get $p) (i32.const 3)))))
-            (local.set $b0 (call $rowOf (local.get $b) (local.get $idx) (local.get $p) (local.get $ld)))
+            (local.set $b0 (call $rowOf (local.get $b) (local.get $idx) (local.get $p) (local.get $ldb)))
             (local.set $r (i32.const 0))
             (block $r1Done
               (loop $r1s
-                (br_if $r1Done (i32.ge_s (local.get $r) (local.get $ld)))
+                (br_if $r1Done (i32.ge_s (local.get $r) (local.get $width)))
                 (v128.store (i32.add (local.get $c) (local.get $r))
                   (f64x2.add (v128.load (i32.add (local.get $c) (local.get $r)))
                     (f64x2.mul (local.get $v0) (v128.load (i32.add (local.get $b0) (local.get $r))))))
@@ -767,130 +778,9 @@
             (local.set $p (i32.add (local.get $p) (i32.const 1)))
             (br $ps)))
         ;; c walks down the rows of C.
-        (local.set $c (i32.add (local.get $c) (local.get $ld)))
+        (local.set $c (i32.add (local.get $c) (local.get $ldc)))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $is))))
-
-  ;; ---------------------------------------------------------------------------
-  ;; csrmmT(ptr, idx, val, rows, h, ldh, hrows, c, ldc): C = H A^T for A sparse (CSR as
-  ;; in csrmm, rows x N) and H dense (hrows x N, rows of ldh BYTES), C hrows x rows
-  ;; (rows of ldc BYTES), overwritten: C[t][i] = sum_p val_p H[t][idx_p] over row i of
-  ;; A. That is (A B)^T for B = H^T, csrmm's product transposed, and each entry is
-  ;; summed in csrmm's order: 0 + (((v0 h0 + v1 h1) + v2 h2)
-  ;; + v3 h3) per group of four stored entries, then the rest one by one, so the two
-  ;; give the same bits. Why it exists: csrmm reads a whole row of its dense factor per
-  ;; stored entry, scattered over all N rows (U at n = 60,000 is 376 MB); here each
-  ;; sweep reads two rows of H (2 N doubles, within the L2 cache), at random positions,
-  ;; for two rows of C at once (the two f64x2 lanes).
-  ;; ---------------------------------------------------------------------------
-  (func (export "csrmmT") (param $ptr i32) (param $idx i32) (param $val i32) (param $rows i32)
-                          (param $h i32) (param $ldh i32) (param $hrows i32)
-                          (param $c i32) (param $ldc i32)
-    (local $t i32) (local $i i32) (local $p i32) (local $e i32) (local $r i32)
-    (local $x0 i32) (local $x1 i32) (local $o i32) (local $q i32)
-    (local $s v128) (local $g v128) (local $sc f64) (local $gc f64)
-    ;; Pairs of rows of H (t, t + 1): lane 0 row t, lane 1 row t + 1.
-    (block $tDone
-      (loop $ts
-        (br_if $tDone (i32.ge_s (i32.add (local.get $t) (i32.const 1)) (local.get $hrows)))
-        (local.set $x0 (i32.add (local.get $h) (i32.mul (local.get $t) (local.get $ldh))))
-        (local.set $x1 (i32.add (local.get $x0) (local.get $ldh)))
-        (local.set $o (i32.add (local.get $c) (i32.mul (local.get $t) (local.get $ldc))))
-        (local.set $i (i32.const 0))
-        (block $iDone
-          (loop $is
-            (br_if $iDone (i32.ge_s (local.get $i) (local.get $rows)))
-            (local.set $p (i32.load (local.tee $e (i32.add (local.get $ptr) (i32.shl (local.get $i) (i32.const 2))))))
-            (local.set $e (i32.load offset=4 (local.get $e)))
-            (local.set $s (v128.const i64x2 0 0))
-            (block $qDone
-              (loop $qs
-                (br_if $qDone (i32.ge_s (i32.add (local.get $p) (i32.const 3)) (local.get $e)))
-                (local.set $r (i32.add (local.get $val) (i32.shl (local.get $p) (i32.const 3))))
-                (local.set $q (i32.add (local.get $idx) (i32.shl (local.get $p) (i32.const 2))))
-                (local.set $g
-                  (f64x2.add
-                    (f64x2.add
-                      (f64x2.add
-                        (f64x2.mul (v128.load64_splat (local.get $r))
-                          (call $pairAt (local.get $x0) (local.get $x1) (i32.load (local.get $q))))
-                        (f64x2.mul (v128.load64_splat offset=8 (local.get $r))
-                          (call $pairAt (local.get $x0) (local.get $x1) (i32.load offset=4 (local.get $q)))))
-                      (f64x2.mul (v128.load64_splat offset=16 (local.get $r))
-                        (call $pairAt (local.get $x0) (local.get $x1) (i32.load offset=8 (local.get $q)))))
-                    (f64x2.mul (v128.load64_splat offset=24 (local.get $r))
-                      (call $pairAt (local.get $x0) (local.get $x1) (i32.load offset=12 (local.get $q))))))
-                (local.set $s (f64x2.add (local.get $s) (local.get $g)))
-                (local.set $p (i32.add (local.get $p) (i32.const 4)))
-                (br $qs)))
-            (block $pDone
-              (loop $ps
-                (br_if $pDone (i32.ge_s (local.get $p) (local.get $e)))
-                (local.set $s (f64x2.add (local.get $s)
-                  (f64x2.mul (v128.load64_splat (i32.add (local.get $val) (i32.shl (local.get $p) (i32.const 3))))
-                    (call $pairAt (local.get $x0) (local.get $x1)
-                      (i32.load (i32.add (local.get $idx) (i32.shl (local.get $p) (i32.const 2))))))))
-                (local.set $p (i32.add (local.get $p) (i32.const 1)))
-                (br $ps)))
-            (f64.store (i32.add (local.get $o) (i32.shl (local.get $i) (i32.const 3)))
-              (f64x2.extract_lane 0 (local.get $s)))
-            (f64.store (i32.add (i32.add (local.get $o) (local.get $ldc)) (i32.shl (local.get $i) (i32.const 3)))
-              (f64x2.extract_lane 1 (local.get $s)))
-            (local.set $i (i32.add (local.get $i) (i32.const 1)))
-            (br $is)))
-        (local.set $t (i32.add (local.get $t) (i32.const 2)))
-        (br $ts)))
-    ;; The last row of H when hrows is odd, one entry at a time in the same order.
-    (if (i32.lt_s (local.get $t) (local.get $hrows))
-      (then
-        (local.set $x0 (i32.add (local.get $h) (i32.mul (local.get $t) (local.get $ldh))))
-        (local.set $o (i32.add (local.get $c) (i32.mul (local.get $t) (local.get $ldc))))
-        (local.set $i (i32.const 0))
-        (block $iDone1
-          (loop $is1
-            (br_if $iDone1 (i32.ge_s (local.get $i) (local.get $rows)))
-            (local.set $p (i32.load (local.tee $e (i32.add (local.get $ptr) (i32.shl (local.get $i) (i32.const 2))))))
-            (local.set $e (i32.load offset=4 (local.get $e)))
-            (local.set $sc (f64.const 0))
-            (block $qDone1
-              (loop $qs1
-                (br_if $qDone1 (i32.ge_s (i32.add (local.get $p) (i32.const 3)) (local.get $e)))
-                (local.set $r (i32.add (local.get $val) (i32.shl (local.get $p) (i32.const 3))))
-                (local.set $q (i32.add (local.get $idx) (i32.shl (local.get $p) (i32.const 2))))
-                (local.set $gc
-                  (f64.add
-                    (f64.add
-                      (f64.add
-                        (f64.mul (f64.load (local.get $r)) (call $entryAt (local.get $x0) (i32.load (local.get $q))))
-                        (f64.mul (f64.load offset=8 (local.get $r)) (call $entryAt (local.get $x0) (i32.load offset=4 (local.get $q)))))
-                      (f64.mul (f64.load offset=16 (local.get $r)) (call $entryAt (local.get $x0) (i32.load offset=8 (local.get $q)))))
-                    (f64.mul (f64.load offset=24 (local.get $r)) (call $entryAt (local.get $x0) (i32.load offset=12 (local.get $q))))))
-                (local.set $sc (f64.add (local.get $sc) (local.get $gc)))
-                (local.set $p (i32.add (local.get $p) (i32.const 4)))
-                (br $qs1)))
-            (block $pDone1
-              (loop $ps1
-                (br_if $pDone1 (i32.ge_s (local.get $p) (local.get $e)))
-                (local.set $sc (f64.add (local.get $sc)
-                  (f64.mul (f64.load (i32.add (local.get $val) (i32.shl (local.get $p) (i32.const 3))))
-                    (call $entryAt (local.get $x0)
-                      (i32.load (i32.add (local.get $idx) (i32.shl (local.get $p) (i32.const 2))))))))
-                (local.set $p (i32.add (local.get $p) (i32.const 1)))
-                (br $ps1)))
-            (f64.store (i32.add (local.get $o) (i32.shl (local.get $i) (i32.const 3))) (local.get $sc))
-            (local.set $i (i32.add (local.get $i) (i32.const 1)))
-            (br $is1))))))
-
-  ;; [x0[j], x1[j]] (doubles at byte offsets x0 + 8 j and x1 + 8 j) as one vector.
-  (func $pairAt (param $x0 i32) (param $x1 i32) (param $j i32) (result v128)
-    (local $o i32)
-    (local.set $o (i32.shl (local.get $j) (i32.const 3)))
-    (v128.load64_lane 1 (i32.add (local.get $x1) (local.get $o))
-      (v128.load64_zero (i32.add (local.get $x0) (local.get $o)))))
-
-  ;; x0[j] (the double at byte offset x0 + 8 j).
-  (func $entryAt (param $x0 i32) (param $j i32) (result f64)
-    (f64.load (i32.add (local.get $x0) (i32.shl (local.get $j) (i32.const 3)))))
 
   ;; ---------------------------------------------------------------------------
   ;; edgeTrace(ptr, idx, val, rows, f, c, w) -> sum over the stored entries (i, j) of a
