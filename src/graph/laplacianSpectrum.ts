@@ -27,7 +27,6 @@
 import { ValidationError } from "../core/errors.js";
 import { chebyshevSmallestEigenpairs } from "../linalg/eigen/chebyshev.js";
 import { symmetricEigen } from "../linalg/eigen/symmetricEigen.js";
-import { alongsideHelpers, kernelHelpers } from "../linalg/kernels/helper.js";
 import { Matrix } from "../linalg/matrix.js";
 import { CsrMatrix } from "../linalg/sparse.js";
 import { connectedComponents, type GraphComponents } from "./components.js";
@@ -80,11 +79,6 @@ export interface LaplacianSpectrumOptions {
   decision?: RankDecision;
   /** Smallest component the decision may stop early on (default DECISION_SOLVE_MIN_SIZE). */
   decisionMinSize?: number;
-  /**
-   * Fewest nodes of the components solved before the decision one for them to be shared
-   * with a kernel helper (default PARALLEL_COMPONENTS_MIN_NODES).
-   */
-  parallelMinNodes?: number;
   signal?: AbortSignal;
 }
 
@@ -104,71 +98,32 @@ export interface LaplacianWarmStart {
   block: Matrix | null;
 }
 
-/** A component's rows of the warm start block (its first min(b, want) columns), if any. */
-function warmRows(
-  warm: LaplacianWarmStart | undefined,
-  members: Int32Array,
-  n: number,
-  want: number,
-): Matrix | undefined {
-  if (!warm?.block || warm.block.rows !== n) return undefined;
-  const b = warm.block.cols;
-  const cols = Math.min(b, want);
-  const initial = new Matrix(members.length, cols);
-  for (let t = 0; t < members.length; t++) {
-    for (let j = 0; j < cols; j++) initial.data[t * cols + j] = warm.block.data[members[t] * b + j];
-  }
-  return initial;
-}
-
-/** Writes a component's eigenvectors into the warm start block (made n x b when its shape differs). */
-function storeWarmRows(
-  warm: LaplacianWarmStart,
-  members: Int32Array,
-  n: number,
-  vectors: Matrix,
-): void {
-  const b = vectors.cols;
-  if (warm.block === null || warm.block.rows !== n || warm.block.cols !== b) {
-    warm.block = new Matrix(n, b);
-  }
-  const blk = warm.block;
-  for (let t = 0; t < members.length; t++) {
-    for (let j = 0; j < b; j++) blk.data[members[t] * b + j] = vectors.data[t * b + j];
-  }
-}
-
-interface ComponentEigen {
-  readonly values: Float64Array;
-  readonly vectors: Matrix | null;
-  /** Sum of the residual norms of an iterative solve (0 when dense). */
-  readonly bound: number;
-  /** Whether `stop` ended the iterative solve early. */
-  readonly stopped: boolean;
-}
-
 /**
- * The `want` smallest eigenpairs of one connected component's Laplacian `sub`: densely
- * up to `denseLimit` nodes, else by Chebyshev-filtered subspace iteration (LOBPCG
- * without a preconditioner needs hundreds of iterations on the clustered low end of a
- * Laplacian spectrum) from `initial`, with `bound` the sum of the residual norms (each
- * Ritz value is within its residual of an eigenvalue), added to the perturbation bound
- * of the result. A function of its arguments only, so a helper thread gets the same
- * bits (laplacianComponentsTask).
+ * The `want` smallest eigenpairs of one connected component's Laplacian by
+ * Chebyshev-filtered subspace iteration (LOBPCG without a preconditioner needs
+ * hundreds of iterations on the clustered low end of a Laplacian spectrum);
+ * `bound` is the sum of the residual norms (each Ritz value is within its residual
+ * of an eigenvalue), added to the perturbation bound of the result.
  */
-function solveComponent(
+function iterativeComponentSolve(
   sub: CsrMatrix,
   want: number,
-  initial: Matrix | undefined,
-  vectors: boolean,
-  denseLimit: number,
+  members: Int32Array,
+  n: number,
+  warm: LaplacianWarmStart | undefined,
   signal?: AbortSignal,
   stop?: (values: Float64Array, residualNorms: Float64Array) => boolean,
-): ComponentEigen {
+): { values: Float64Array; vectors: Matrix; bound: number; stopped: boolean } {
   const size = sub.rows;
-  if (size <= denseLimit) {
-    const eig = symmetricEigen(sub.toDense(), { select: { smallest: want }, vectors });
-    return { values: eig.values, vectors: eig.vectors, bound: 0, stopped: false };
+  let initial: Matrix | undefined;
+  if (warm?.block && warm.block.rows === n) {
+    const b = warm.block.cols;
+    const cols = Math.min(b, want);
+    initial = new Matrix(size, cols);
+    for (let t = 0; t < size; t++) {
+      for (let j = 0; j < cols; j++)
+        initial.data[t * cols + j] = warm.block.data[members[t] * b + j];
+    }
   }
   // Gershgorin: the spectrum of a Laplacian lies in [0, 2 max degree].
   const diag = sub.diagonal();
@@ -195,193 +150,19 @@ function solveComponent(
         }
       : {}),
   });
+  if (warm) {
+    const b = result.vectors.cols;
+    if (warm.block === null || warm.block.rows !== n || warm.block.cols !== b) {
+      warm.block = new Matrix(n, b);
+    }
+    const blk = warm.block;
+    for (let t = 0; t < size; t++) {
+      for (let j = 0; j < b; j++) blk.data[members[t] * b + j] = result.vectors.data[t * b + j];
+    }
+  }
   let bound = 0;
   for (const r of result.residualNorms) bound += r;
   return { values: result.values, vectors: result.vectors, bound, stopped };
-}
-
-/**
- * Components solved on a kernel helper while this thread solves others, when together
- * they have at least this many nodes: below it a request costs more than it saves
- * (every graph of the paper's data sets stays on one thread).
- */
-export const PARALLEL_COMPONENTS_MIN_NODES = 8000;
-
-/** One component for a helper (laplacianComponentsTask): its block and its warm rows. */
-export interface ComponentTaskItem {
-  readonly size: number;
-  readonly want: number;
-  readonly rowPtr: Int32Array;
-  readonly colIdx: Int32Array;
-  readonly values: Float64Array;
-  /** The warm rows (size x initialCols), or null. */
-  readonly initial: Float64Array | null;
-  readonly initialCols: number;
-}
-
-export interface LaplacianComponentsTaskInput {
-  readonly items: readonly ComponentTaskItem[];
-  readonly vectors: boolean;
-  readonly denseLimit: number;
-  /** Set to 1 by the caller to stop early (abort or failure): the output is then discarded. */
-  readonly cancel: Int32Array;
-}
-
-export interface ComponentTaskResult {
-  readonly values: Float64Array;
-  /** size x vectorCols, or null when no vectors were computed. */
-  readonly vectors: Float64Array | null;
-  readonly vectorCols: number;
-  readonly bound: number;
-}
-
-/** The helper side: solveComponent for each item, in order. */
-export function laplacianComponentsTask(
-  input: LaplacianComponentsTaskInput,
-): ComponentTaskResult[] {
-  const { cancel } = input;
-  // chebyshevSmallestEigenpairs polls its signal between sweeps; the caller's flag plays it.
-  const signal = {
-    get aborted() {
-      return Atomics.load(cancel, 0) !== 0;
-    },
-    reason: "the caller stopped",
-  } as unknown as AbortSignal;
-  const out: ComponentTaskResult[] = [];
-  for (const item of input.items) {
-    if (Atomics.load(cancel, 0) !== 0) break;
-    const sub = new CsrMatrix(item.size, item.size, item.rowPtr, item.colIdx, item.values);
-    const initial =
-      item.initial === null ? undefined : new Matrix(item.size, item.initialCols, item.initial);
-    const eig = solveComponent(sub, item.want, initial, input.vectors, input.denseLimit, signal);
-    out.push({
-      values: eig.values,
-      vectors: eig.vectors === null ? null : eig.vectors.data,
-      vectorCols: eig.vectors === null ? 0 : eig.vectors.cols,
-      bound: eig.bound,
-    });
-  }
-  return out;
-}
-
-/**
- * Solves the components `order` on this thread and, where it pays, part of them on a
- * kernel helper (the larger ones alternately, so the two shares are about even),
- * returning their eigenpairs by component. Each component's solve depends only on its
- * block and its warm rows, which no other component's solve touches, so the results are
- * those of solving them one after another here; the warm block is written afterwards in
- * `order`, as the one-after-another loop writes it. The parallel path is taken only
- * when the warm block keeps its shape through every solve (else that loop would have
- * replaced it midway, and later components would have started without their rows).
- */
-function solveComponents(
-  pruned: CsrMatrix,
-  comps: GraphComponents,
-  order: readonly number[],
-  wantOf: (c: number) => number,
-  n: number,
-  vectors: boolean,
-  denseLimit: number,
-  warm: LaplacianWarmStart | undefined,
-  signal: AbortSignal | undefined,
-  parallelMinNodes: number,
-): Map<number, ComponentEigen> {
-  const results = new Map<number, ComponentEigen>();
-  const todo = order.filter((c) => comps.sizes[c] > 1);
-  let nodes = 0;
-  for (const c of todo) nodes += comps.sizes[c];
-  const helpers = todo.length >= 2 && nodes >= parallelMinNodes ? kernelHelpers() : [];
-  const sequential = () => {
-    for (const c of todo) {
-      const members = comps.members[c];
-      const want = wantOf(c);
-      const sub = pruned.principalSubmatrix(members);
-      const iterative = sub.rows > denseLimit;
-      const eig = solveComponent(
-        sub,
-        want,
-        iterative ? warmRows(warm, members, n, want) : undefined,
-        vectors,
-        denseLimit,
-        signal,
-      );
-      if (iterative && warm && eig.vectors) storeWarmRows(warm, members, n, eig.vectors);
-      results.set(c, eig);
-    }
-    return results;
-  };
-  if (helpers.length === 0) return sequential();
-  const before = warm?.block ?? null;
-  // The largest first, dealt alternately: this thread, the helper, this thread, ...
-  const bySize = [...todo].sort((a, b) => comps.sizes[b] - comps.sizes[a] || a - b);
-  const mine = bySize.filter((_, i) => i % 2 === 0);
-  const theirs = bySize.filter((_, i) => i % 2 === 1);
-  const prepared = new Map<number, { sub: CsrMatrix; initial: Matrix | undefined }>();
-  for (const c of todo) {
-    const members = comps.members[c];
-    const sub = pruned.principalSubmatrix(members);
-    prepared.set(c, {
-      sub,
-      initial: sub.rows > denseLimit ? warmRows(warm, members, n, wantOf(c)) : undefined,
-    });
-  }
-  const cancel = new Int32Array(new SharedArrayBuffer(4));
-  const items: ComponentTaskItem[] = theirs.map((c) => {
-    const { sub, initial } = prepared.get(c) as { sub: CsrMatrix; initial: Matrix | undefined };
-    return {
-      size: sub.rows,
-      want: wantOf(c),
-      rowPtr: sub.rowPtr,
-      colIdx: sub.colIdx,
-      values: sub.values,
-      initial: initial ? initial.data : null,
-      initialCols: initial ? initial.cols : 0,
-    };
-  });
-  const { theirs: outputs } = alongsideHelpers(
-    helpers.slice(0, 1),
-    "laplacianComponents",
-    () => ({ items, vectors, denseLimit, cancel }),
-    cancel,
-    () => {
-      for (const c of mine) {
-        const { sub, initial } = prepared.get(c) as { sub: CsrMatrix; initial: Matrix | undefined };
-        results.set(c, solveComponent(sub, wantOf(c), initial, vectors, denseLimit, signal));
-      }
-    },
-  );
-  const solved = outputs[0] as ComponentTaskResult[];
-  if (solved.length !== theirs.length) {
-    throw new Error("laplacianSmallestEigenpairs: the helper solved fewer components than asked.");
-  }
-  theirs.forEach((c, i) => {
-    const r = solved[i];
-    results.set(c, {
-      values: r.values,
-      vectors: r.vectors === null ? null : new Matrix(comps.sizes[c], r.vectorCols, r.vectors),
-      bound: r.bound,
-      stopped: false,
-    });
-  });
-  if (warm) {
-    const cols = before?.rows === n ? before.cols : -1;
-    const keeps = [...results.entries()].every(
-      ([c, eig]) => comps.sizes[c] <= denseLimit || eig.vectors?.cols === cols,
-    );
-    if (!keeps) {
-      // The one-after-another loop would have replaced the block midway: do as it does.
-      warm.block = before;
-      results.clear();
-      return sequential();
-    }
-    for (const c of todo) {
-      const eig = results.get(c) as ComponentEigen;
-      if (comps.sizes[c] > denseLimit && eig.vectors) {
-        storeWarmRows(warm, comps.members[c], n, eig.vectors);
-      }
-    }
-  }
-  return results;
 }
 
 /** Sum of the `count` smallest of `values` (all of them when fewer). */
@@ -488,7 +269,6 @@ export function laplacianSmallestEigenpairs(
     denseLimit = DENSE_COMPONENT_LIMIT,
     decision,
     decisionMinSize = DECISION_SOLVE_MIN_SIZE,
-    parallelMinNodes = PARALLEL_COMPONENTS_MIN_NODES,
     signal,
   }: LaplacianSpectrumOptions = {},
 ): LaplacianSpectrum {
@@ -528,32 +308,17 @@ export function laplacianSmallestEigenpairs(
     }
     const order: number[] = [];
     for (let c = 0; c < p; c++) if (c !== decisionComponent) order.push(c);
-    const wantOf = (c: number) => Math.min(comps.sizes[c], extra + 1);
-    // The other components first (on two threads where that pays), then the decision one.
-    const others = solveComponents(
-      pruned,
-      comps,
-      order,
-      wantOf,
-      n,
-      vectors,
-      denseLimit,
-      warm,
-      signal,
-      parallelMinNodes,
-    );
     if (decisionComponent >= 0) order.push(decisionComponent);
     for (const c of order) {
       const size = comps.sizes[c];
       if (size === 1) continue;
-      const want = wantOf(c);
-      let eig = others.get(c);
-      if (eig === undefined) {
-        const members = comps.members[c];
-        const sub = pruned.principalSubmatrix(members);
+      const want = Math.min(size, extra + 1);
+      const sub = pruned.principalSubmatrix(comps.members[c]);
+      let stop: ((v: Float64Array, r: Float64Array) => boolean) | undefined;
+      if (c === decisionComponent) {
         const fixed = candidates.map((x) => x.value);
         const B = bound;
-        const stop = (v: Float64Array, r: Float64Array) => {
+        stop = (v, r) => {
           const lo: number[] = [];
           const hi: number[] = [];
           for (let t = 1; t < want; t++) {
@@ -562,18 +327,15 @@ export function laplacianSmallestEigenpairs(
           }
           return decisionSettled(fixed, lo, hi, B, decision as RankDecision);
         };
-        const iterative = size > denseLimit;
-        eig = solveComponent(
-          sub,
-          want,
-          iterative ? warmRows(warm, members, n, want) : undefined,
-          vectors,
-          denseLimit,
-          signal,
-          stop,
-        );
-        if (iterative && warm && eig.vectors) storeWarmRows(warm, members, n, eig.vectors);
       }
+      const eig =
+        size <= denseLimit
+          ? {
+              ...symmetricEigen(sub.toDense(), { select: { smallest: want }, vectors }),
+              bound: 0,
+              stopped: false,
+            }
+          : iterativeComponentSolve(sub, want, comps.members[c], n, warm, signal, stop);
       if (eig.stopped) settled = true;
       bound += eig.bound;
       // Position 0 is the component's null vector (the block is a connected
@@ -620,10 +382,7 @@ export function rankControlEigenvalues(
   c: number,
   tol: number,
   warm?: LaplacianWarmStart,
-  options: Pick<
-    LaplacianSpectrumOptions,
-    "signal" | "denseLimit" | "decisionMinSize" | "parallelMinNodes"
-  > = {},
+  options: Pick<LaplacianSpectrumOptions, "signal" | "denseLimit" | "decisionMinSize"> = {},
 ): Float64Array {
   const count = Math.min(c + 1, L.rows);
   const decision = count === c + 1 ? { c, tol } : undefined;
@@ -646,8 +405,5 @@ export function rankControlEigenvalues(
     warm,
     ...(signal ? { signal } : {}),
     ...(options.denseLimit !== undefined ? { denseLimit: options.denseLimit } : {}),
-    ...(options.parallelMinNodes !== undefined
-      ? { parallelMinNodes: options.parallelMinNodes }
-      : {}),
   }).values;
 }

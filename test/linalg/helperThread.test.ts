@@ -6,10 +6,6 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { Random } from "../../src/core/rng.js";
 import { graphLaplacian, symmetrizeGraph } from "../../src/graph/laplacian.js";
-import {
-  laplacianSmallestEigenpairs,
-  rankControlEigenvalues,
-} from "../../src/graph/laplacianSpectrum.js";
 import { embeddedNeighbours, labelledNeighbours } from "../../src/graph/neighbours.js";
 import {
   NeighbourHeaps,
@@ -222,79 +218,6 @@ describe("kernel helper threads", () => {
       { numRuns: 40 },
     );
     setKernelThreads(1);
-  });
-
-  it("solve a Laplacian's components on two threads with one thread's values and warm block", () => {
-    // Seven components: five iterative (above a dense limit of 150 nodes; the rank
-    // control solves the largest, of at least 500 here, last and alone), two dense, each
-    // a ring with random chords (connected), in interleaved node order.
-    const sizes = [620, 190, 170, 310, 220, 40, 9];
-    const n = sizes.reduce((a, b) => a + b, 0);
-    const rng = new Random(5);
-    const owner = Int32Array.from({ length: n }, (_, i) => i);
-    for (let i = n - 1; i > 0; i--) {
-      const j = Math.floor(rng.uniform() * (i + 1));
-      [owner[i], owner[j]] = [owner[j], owner[i]];
-    }
-    const rows: number[] = [];
-    const cols: number[] = [];
-    const vals: number[] = [];
-    let at = 0;
-    for (const size of sizes) {
-      const nodes = owner.subarray(at, at + size);
-      at += size;
-      for (let t = 0; t < size; t++) {
-        const chords = [nodes[(t + 1) % size], nodes[Math.floor(rng.uniform() * size)]];
-        for (const j of chords) {
-          if (j === nodes[t]) continue;
-          rows.push(nodes[t]);
-          cols.push(j);
-          vals.push(0.1 + rng.uniform());
-        }
-      }
-    }
-    const L = graphLaplacian(symmetrizeGraph(CsrMatrix.fromTriplets(n, n, rows, cols, vals)));
-    const count = sizes.length + 3;
-    const run = (threads: number, withVectors: boolean) => {
-      setKernelThreads(threads);
-      const counted = countHelperCalls();
-      const warm = { block: null as Matrix | null };
-      // Twice: cold, then from the warm block the first call left.
-      const small = { denseLimit: 150, parallelMinNodes: 800 };
-      const first = laplacianSmallestEigenpairs(L, count, { ...small, warm, vectors: withVectors });
-      const second = laplacianSmallestEigenpairs(L, count, {
-        ...small,
-        warm,
-        vectors: withVectors,
-      });
-      const decided = rankControlEigenvalues(L, sizes.length, 1e-3, warm, {
-        ...small,
-        decisionMinSize: 500,
-      });
-      const tasks = counted.tasks.laplacianComponents ?? 0;
-      setKernelThreads(1);
-      return { first, second, decided, warm: warm.block as Matrix, tasks };
-    };
-    for (const withVectors of [false, true]) {
-      const one = run(1, withVectors);
-      const two = run(2, withVectors);
-      expect(one.tasks).toBe(0);
-      expect(two.tasks).toBeGreaterThanOrEqual(3);
-      for (const key of ["first", "second"] as const) {
-        expect(firstDifference(two[key].values, one[key].values)).toBe(-1);
-        expect(Object.is(two[key].perturbationBound, one[key].perturbationBound)).toBe(true);
-        if (withVectors) {
-          expect(
-            firstDifference((two[key].vectors as Matrix).data, (one[key].vectors as Matrix).data),
-          ).toBe(-1);
-        }
-      }
-      expect(firstDifference(two.decided, one.decided)).toBe(-1);
-      expect(firstDifference(two.warm.data, one.warm.data)).toBe(-1);
-      // The values are the Laplacian's: seven exact zeros, then positive values.
-      expect(Array.from(one.first.values.subarray(0, 7))).toEqual([0, 0, 0, 0, 0, 0, 0]);
-      expect(one.first.values[7]).toBeGreaterThan(0);
-    }
   });
 
   it("split the screened neighbour search and give one thread's neighbours and bits", () => {

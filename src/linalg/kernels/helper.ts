@@ -80,17 +80,10 @@ export interface KernelHelper {
  * The tasks a helper runs besides products: the two phases of the screened neighbour
  * search (screenedSearch.ts, `screenTask` and `decideTask`) and the k-d tree search of
  * the labelled graph (graph/neighbours.ts, `treeSearchTask`), the query row blocks of
- * a pair scan (distances.ts, `pairScanTask`), the clusters of a cluster scan
- * (graph/clusterScan.ts, `clusterScanTask`) and connected components of a Laplacian
- * for the rank control (graph/laplacianSpectrum.ts, `laplacianComponentsTask`).
+ * a pair scan (distances.ts, `pairScanTask`) and the clusters of a cluster scan
+ * (graph/clusterScan.ts, `clusterScanTask`).
  */
-export type HelperTaskName =
-  | "screen"
-  | "decide"
-  | "treeSearch"
-  | "pairScan"
-  | "clusterScan"
-  | "laplacianComponents";
+export type HelperTaskName = "screen" | "decide" | "treeSearch" | "pairScan" | "clusterScan";
 
 /**
  * Runs `task` on every helper (helper h with input `inputFor(h)`) while this thread runs

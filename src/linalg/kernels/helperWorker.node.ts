@@ -8,7 +8,6 @@
  */
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { clusterScanTask } from "../../graph/clusterScan.js";
-import { laplacianComponentsTask } from "../../graph/laplacianSpectrum.js";
 import { treeSearchTask } from "../../graph/neighbours.js";
 import { pairScanTask } from "./distances.js";
 import type { HelperTaskName } from "./helper.js";
@@ -86,7 +85,6 @@ const TASKS: Record<HelperTaskName, (input: never) => unknown> = {
   treeSearch: treeSearchTask,
   pairScan: pairScanTask,
   clusterScan: clusterScanTask,
-  laplacianComponents: laplacianComponentsTask,
 };
 
 interface Held {
