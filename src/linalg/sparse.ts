@@ -678,3 +678,42 @@ function csrTimesDenseWasm(arena: WasmArena, A: CsrMatrix, B: Matrix, C: Matrix)
     arena.release(mark);
   }
 }
+
+/**
+ * (A B_w)^T for sparse rows A (CSR: `count` rows, row pointers from 0) and w columns
+ * B_w of a dense matrix already in the arena (first element at byte offset `b`, rows
+ * `ldbBytes` apart, w even): the kernel csrmmCols, then the module's transpose. Returns
+ * the w x count result as a view of the arena's memory, valid until the caller releases
+ * the arena to a mark taken before this call (the operands are allocated above it), or
+ * null when the arena has no room. Each entry is summed as multiplyMatrix sums it, so
+ * blocks of columns computed apart (on other threads) give the whole product's bits.
+ */
+export function csrColumnsTransposedWasm(
+  arena: WasmArena,
+  rowPtr: Int32Array,
+  colIdx: Int32Array,
+  values: Float64Array,
+  count: number,
+  b: number,
+  ldbBytes: number,
+  w: number,
+): Float64Array | null {
+  const nnz = rowPtr[count];
+  const ptrs = arena.allocAll([
+    Math.ceil((count + 1) / 2),
+    Math.ceil(nnz / 2),
+    nnz,
+    count * w,
+    count * w,
+  ]);
+  if (ptrs === null) return null;
+  const [pPtr, pIdx, pVal, pC, pT] = ptrs;
+  new Int32Array(arena.buffer, pPtr, count + 1).set(rowPtr.subarray(0, count + 1));
+  new Int32Array(arena.buffer, pIdx, nnz).set(colIdx.subarray(0, nnz));
+  const f = arena.f64;
+  f.set(values.subarray(0, nnz), pVal >> 3);
+  f.fill(0, pC >> 3, (pC >> 3) + count * w);
+  arena.kernels.csrmmCols(pPtr, pIdx, pVal, count, b, ldbBytes, w * 8, pC, w * 8);
+  arena.kernels.transpose(pC, count, w, pT);
+  return f.subarray(pT >> 3, (pT >> 3) + w * count);
+}

@@ -36,7 +36,7 @@ import {
   wasmArena,
 } from "../linalg/kernels/wasm/backend.js";
 import { Matrix } from "../linalg/matrix.js";
-import type { CsrMatrix } from "../linalg/sparse.js";
+import { type CsrMatrix, csrColumnsTransposedWasm } from "../linalg/sparse.js";
 
 /** A matrix copied once into a private arena: rows x cols, compact, at byte offset ptr. */
 interface Resident {
@@ -242,23 +242,18 @@ export class GramOperator {
       const w = bounds[1];
       const { arena } = here;
       try {
-        const ptrs = arena.allocAll([
-          Math.ceil((count + 1) / 2),
-          Math.ceil(nnz / 2),
-          nnz,
-          count * w,
-          count * w,
-        ]);
-        if (ptrs === null) throw new RangeError("GramOperator: no room for the sparse product.");
-        const [pPtr, pIdx, pVal, pC, pT] = ptrs;
-        new Int32Array(arena.buffer, pPtr, count + 1).set(A.rowPtr.subarray(0, count + 1));
-        new Int32Array(arena.buffer, pIdx, nnz).set(A.colIdx.subarray(0, nnz));
-        const f = arena.f64;
-        f.set(A.values.subarray(0, nnz), pVal >> 3);
-        f.fill(0, pC >> 3, (pC >> 3) + count * w);
-        arena.kernels.csrmmCols(pPtr, pIdx, pVal, count, here.ptr, r * 8, w * 8, pC, w * 8);
-        arena.kernels.transpose(pC, count, w, pT);
-        out.data.set(f.subarray(pT >> 3, (pT >> 3) + w * count));
+        const T = csrColumnsTransposedWasm(
+          arena,
+          A.rowPtr,
+          A.colIdx,
+          A.values,
+          count,
+          here.ptr,
+          r * 8,
+          w,
+        );
+        if (T === null) throw new RangeError("GramOperator: no room for the sparse product.");
+        out.data.set(T);
       } finally {
         arena.release(here.top);
       }

@@ -32,10 +32,9 @@ import {
 } from "../../src/linalg/kernels/helperThread.node.js";
 import { screenedNearestNeighbours } from "../../src/linalg/kernels/screenedSearch.js";
 import { Matrix } from "../../src/linalg/matrix.js";
-import { CsrMatrix } from "../../src/linalg/sparse.js";
 import { GramOperator, HELPER_MIN_ENTRIES } from "../../src/methods/gramOperator.js";
 import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
-import { firstDifference, gramByMultiply, randomMatrix } from "./helpers.js";
+import { firstDifference, gramByMultiply, randomMatrix, randomSparseRows } from "./helpers.js";
 
 afterAll(() => {
   setKernelThreads(1);
@@ -151,19 +150,8 @@ describe("kernel helper threads", () => {
         const U = randomMatrix(n, r, n + r);
         const Ut = U.transpose();
         const s2 = Float64Array.from({ length: r }, (_, j) => 1 + j / 3);
-        const rng = new Random(n);
-        const rows: number[] = [];
-        const cols: number[] = [];
-        const vals: number[] = [];
-        for (let i = 0; i < n; i++) {
-          // 0 to 10 entries per row: csrmm's groups of four and its tail.
-          for (let e = 0; e < i % 11; e++) {
-            rows.push(i);
-            cols.push(Math.floor(rng.uniform() * n));
-            vals.push(rng.normal());
-          }
-        }
-        const A = CsrMatrix.fromTriplets(n, n, rows, cols, vals);
+        // 0 to 10 entries per row: csrmm's groups of four and its tail.
+        const A = randomSparseRows(n, (i) => i % 11, n);
         const op = new GramOperator(U, Ut, s2, true, kernelHelpers());
         expect(op.threads).toBe(threads);
         const before = counted.sparse;
@@ -190,18 +178,7 @@ describe("kernel helper threads", () => {
           const r = Math.min(rWanted, n);
           const U = randomMatrix(n, r, seed);
           const s2 = Float64Array.from({ length: r }, (_, j) => 1 + j);
-          const rng = new Random(seed);
-          const rows: number[] = [];
-          const cols: number[] = [];
-          const vals: number[] = [];
-          for (let i = 0; i < n; i++) {
-            for (let e = 0; e < degree; e++) {
-              rows.push(i);
-              cols.push(Math.floor(rng.uniform() * n));
-              vals.push(rng.normal());
-            }
-          }
-          const L = graphLaplacian(symmetrizeGraph(CsrMatrix.fromTriplets(n, n, rows, cols, vals)));
+          const L = graphLaplacian(symmetrizeGraph(randomSparseRows(n, () => degree, seed)));
           const op = new GramOperator(U, U.transpose(), s2, true, kernelHelpers());
           const got = op.sparseTimesUTransposed(L);
           const again = op.sparseTimesUTransposed(L);

@@ -1,9 +1,11 @@
 /** Shared builders and measures for the linear-algebra tests (seeded, deterministic). */
+
 import { Random } from "../../src/core/rng.js";
 import { frobeniusNorm } from "../../src/linalg/basic.js";
 import { multiply, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
 import { type KernelExports, wasmArena } from "../../src/linalg/kernels/wasm/backend.js";
 import { Matrix } from "../../src/linalg/matrix.js";
+import { CsrMatrix } from "../../src/linalg/sparse.js";
 
 export function randomMatrix(rows: number, cols: number, seed: number, scale = 1): Matrix {
   const r = new Random(seed);
@@ -170,4 +172,27 @@ export function gramByMultiply(U: Matrix, Ut: Matrix, s2: Float64Array, V: Matri
     for (let t = 0; t < b; t++) T.data[j * b + t] *= s2[j];
   }
   return multiply(U, T);
+}
+
+/**
+ * A random n x n sparse matrix with `entries(i)` stored entries in row i (normal values
+ * at uniform random columns; a column drawn twice is summed by fromTriplets).
+ */
+export function randomSparseRows(
+  n: number,
+  entries: (i: number) => number,
+  seed: number,
+): CsrMatrix {
+  const rng = new Random(seed);
+  const rows: number[] = [];
+  const cols: number[] = [];
+  const vals: number[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let e = 0; e < entries(i); e++) {
+      rows.push(i);
+      cols.push(Math.floor(rng.uniform() * n));
+      vals.push(rng.normal());
+    }
+  }
+  return CsrMatrix.fromTriplets(n, n, rows, cols, vals);
 }

@@ -9,6 +9,7 @@
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { clusterScanTask } from "../../graph/clusterScan.js";
 import { treeSearchTask } from "../../graph/neighbours.js";
+import { csrColumnsTransposedWasm } from "../sparse.js";
 import { pairScanTask } from "./distances.js";
 import type { HelperTaskName } from "./helper.js";
 import { decideTask, screenTask } from "./screenedSearch.js";
@@ -168,29 +169,21 @@ function serve(init: HelperInit): void {
     const h = held.get(handle);
     if (h === undefined) throw new Error(`no block is held under handle ${handle}.`);
     if (staging === null) throw new Error("no staging buffer was sent.");
-    const { arena } = h;
-    const nnz = rowPtr[count];
-    const w = h.cols;
     try {
-      const ptrs = arena.allocAll([
-        Math.ceil((count + 1) / 2),
-        Math.ceil(nnz / 2),
-        nnz,
-        count * w,
-        count * w,
-      ]);
-      if (ptrs === null) throw new Error("no room for the sparse product in the helper's memory.");
-      const [pPtr, pIdx, pVal, pC, pT] = ptrs;
-      new Int32Array(arena.buffer, pPtr, count + 1).set(rowPtr.subarray(0, count + 1));
-      new Int32Array(arena.buffer, pIdx, nnz).set(colIdx.subarray(0, nnz));
-      const f = arena.f64;
-      f.set(values.subarray(0, nnz), pVal >> 3);
-      f.fill(0, pC >> 3, (pC >> 3) + count * w);
-      arena.kernels.csrmmCols(pPtr, pIdx, pVal, count, h.ptr, w * 8, w * 8, pC, w * 8);
-      arena.kernels.transpose(pC, count, w, pT);
-      staging.set(f.subarray(pT >> 3, (pT >> 3) + w * count), 0);
+      const T = csrColumnsTransposedWasm(
+        h.arena,
+        rowPtr,
+        colIdx,
+        values,
+        count,
+        h.ptr,
+        h.cols * 8,
+        h.cols,
+      );
+      if (T === null) throw new Error("no room for the sparse product in the helper's memory.");
+      staging.set(T, 0);
     } finally {
-      arena.release(h.top);
+      h.arena.release(h.top);
     }
   };
 
