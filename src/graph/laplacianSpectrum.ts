@@ -203,18 +203,32 @@ interface Candidate {
 
 /**
  * L with its lightest off-diagonal entries removed (the diagonal adjusted so that
- * rows still sum to 0) while twice the removed weight stays within the budget.
+ * rows still sum to 0) while twice the removed weight stays within the budget. Typed
+ * arrays throughout: on a 60,000-node graph the version with a number[] of weights,
+ * sorted with a comparator, and rows rebuilt by push took about 0.4 s of each rank
+ * control (docs/performance.md); this one keeps the same threshold and entries, and
+ * sums in the same order, so its result has the same bits.
  */
-function pruneLightEdges(L: CsrMatrix, budget: number): { pruned: CsrMatrix; bound: number } {
+export function pruneLightEdges(
+  L: CsrMatrix,
+  budget: number,
+): { pruned: CsrMatrix; bound: number } {
   const n = L.rows;
-  const weights: number[] = [];
+  let count = 0;
   for (let i = 0; i < n; i++) {
     for (let p = L.rowPtr[i]; p < L.rowPtr[i + 1]; p++) {
-      const j = L.colIdx[p];
-      if (j > i && L.values[p] < 0) weights.push(-L.values[p]);
+      if (L.colIdx[p] > i && L.values[p] < 0) count++;
     }
   }
-  weights.sort((a, b) => a - b);
+  const weights = new Float64Array(count);
+  count = 0;
+  for (let i = 0; i < n; i++) {
+    for (let p = L.rowPtr[i]; p < L.rowPtr[i + 1]; p++) {
+      if (L.colIdx[p] > i && L.values[p] < 0) weights[count++] = -L.values[p];
+    }
+  }
+  // Ascending (a typed array sorts numerically; the weights are positive and finite).
+  weights.sort();
   // Drop whole groups of equal weights (so the cut is a threshold) while within budget.
   let dropped = 0;
   let threshold = -1;
@@ -229,8 +243,9 @@ function pruneLightEdges(L: CsrMatrix, budget: number): { pruned: CsrMatrix; bou
   }
   if (threshold < 0) return { pruned: L, bound: 0 };
   const rowPtr = new Int32Array(n + 1);
-  const colIdx: number[] = [];
-  const values: number[] = [];
+  const colIdx = new Int32Array(L.rowPtr[n]);
+  const values = new Float64Array(L.rowPtr[n]);
+  let at = 0;
   for (let i = 0; i < n; i++) {
     let diagAt = -1;
     let removed = 0;
@@ -238,20 +253,20 @@ function pruneLightEdges(L: CsrMatrix, budget: number): { pruned: CsrMatrix; bou
       const j = L.colIdx[p];
       const v = L.values[p];
       if (j === i) {
-        diagAt = colIdx.length;
-        colIdx.push(j);
-        values.push(v);
+        diagAt = at;
+        colIdx[at] = j;
+        values[at++] = v;
       } else if (v < 0 && -v <= threshold) {
         removed += -v;
       } else {
-        colIdx.push(j);
-        values.push(v);
+        colIdx[at] = j;
+        values[at++] = v;
       }
     }
     if (diagAt >= 0) values[diagAt] -= removed;
-    rowPtr[i + 1] = colIdx.length;
+    rowPtr[i + 1] = at;
   }
-  const pruned = new CsrMatrix(n, n, rowPtr, Int32Array.from(colIdx), Float64Array.from(values));
+  const pruned = new CsrMatrix(n, n, rowPtr, colIdx.slice(0, at), values.slice(0, at));
   return { pruned, bound: 2 * dropped };
 }
 

@@ -4,6 +4,7 @@
  * Chebyshev-filtered subspace iteration for large components, all against dense
  * solves.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Random } from "../../src/core/rng.js";
 import { initialAdaptiveGraph } from "../../src/graph/adaptive.js";
@@ -11,6 +12,7 @@ import { graphLaplacian, symmetrizeGraph } from "../../src/graph/laplacian.js";
 import {
   type LaplacianWarmStart,
   laplacianSmallestEigenpairs,
+  pruneLightEdges,
   rankControlEigenvalues,
 } from "../../src/graph/laplacianSpectrum.js";
 import { chebyshevSmallestEigenpairs } from "../../src/linalg/eigen/chebyshev.js";
@@ -31,6 +33,65 @@ function clusteredLaplacian(seed: number, sizes: number[], spread = 4, m = 6): C
   });
   const S = initialAdaptiveGraph(Matrix.fromRows(rows), { m }).S;
   return graphLaplacian(symmetrizeGraph(S));
+}
+
+/**
+ * pruneLightEdges as it was written first (number[] of weights sorted with a comparator,
+ * rows rebuilt by push): the reference for the typed-array version.
+ */
+function pruneByArrays(L: CsrMatrix, budget: number): { pruned: CsrMatrix; bound: number } {
+  const n = L.rows;
+  const weights: number[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let p = L.rowPtr[i]; p < L.rowPtr[i + 1]; p++) {
+      const j = L.colIdx[p];
+      if (j > i && L.values[p] < 0) weights.push(-L.values[p]);
+    }
+  }
+  weights.sort((a, b) => a - b);
+  let dropped = 0;
+  let threshold = -1;
+  for (let i = 0; i < weights.length; ) {
+    let j = i;
+    let group = 0;
+    while (j < weights.length && weights[j] === weights[i]) group += weights[j++];
+    if (2 * (dropped + group) > budget) break;
+    dropped += group;
+    threshold = weights[i];
+    i = j;
+  }
+  if (threshold < 0) return { pruned: L, bound: 0 };
+  const rowPtr = new Int32Array(n + 1);
+  const colIdx: number[] = [];
+  const values: number[] = [];
+  for (let i = 0; i < n; i++) {
+    let diagAt = -1;
+    let removed = 0;
+    for (let p = L.rowPtr[i]; p < L.rowPtr[i + 1]; p++) {
+      const j = L.colIdx[p];
+      const v = L.values[p];
+      if (j === i) {
+        diagAt = colIdx.length;
+        colIdx.push(j);
+        values.push(v);
+      } else if (v < 0 && -v <= threshold) {
+        removed += -v;
+      } else {
+        colIdx.push(j);
+        values.push(v);
+      }
+    }
+    if (diagAt >= 0) values[diagAt] -= removed;
+    rowPtr[i + 1] = colIdx.length;
+  }
+  const pruned = new CsrMatrix(n, n, rowPtr, Int32Array.from(colIdx), Float64Array.from(values));
+  return { pruned, bound: 2 * dropped };
+}
+
+function sameArrays(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
 }
 
 function denseSmallest(L: CsrMatrix, count: number): Float64Array {
@@ -88,6 +149,43 @@ describe("laplacianSmallestEigenpairs", () => {
       const b = exact.slice(0, j).reduce((s, v) => s + v, 0);
       expect(Math.abs(a - b)).toBeLessThanOrEqual(pruned.perturbationBound + 1e-12);
     }
+  });
+
+  it("prunes light edges with the bits of the number[] version it replaced (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 120 }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.double({ min: 0, max: 4, noNaN: true }),
+        fc.integer({ min: 0, max: 1e6 }),
+        (n, degree, levels, budget, seed) => {
+          // Few distinct weights (groups of equal ones) and some tiny ones, as late in a fit.
+          const rng = new Random(seed);
+          const rows: number[] = [];
+          const cols: number[] = [];
+          const vals: number[] = [];
+          for (let i = 0; i < n; i++) {
+            for (let e = 0; e < degree; e++) {
+              rows.push(i);
+              cols.push(Math.floor(rng.uniform() * n));
+              const level = Math.floor(rng.uniform() * levels);
+              vals.push(level === 0 ? 1e-17 : level / levels);
+            }
+          }
+          const L = graphLaplacian(symmetrizeGraph(CsrMatrix.fromTriplets(n, n, rows, cols, vals)));
+          const got = pruneLightEdges(L, budget);
+          const want = pruneByArrays(L, budget);
+          return (
+            Object.is(got.bound, want.bound) &&
+            sameArrays(got.pruned.rowPtr, want.pruned.rowPtr) &&
+            sameArrays(got.pruned.colIdx, want.pruned.colIdx) &&
+            sameArrays(got.pruned.values, want.pruned.values)
+          );
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 
   it("rank-control eigenvalues give the exact decisions", () => {
