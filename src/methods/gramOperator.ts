@@ -272,7 +272,12 @@ export class GramOperator {
         failure ??= error;
       }
     }
-    if (failure !== null) throw failure;
+    // A part that failed (a helper lost, or no room in a memory): the whole product on
+    // this thread instead, which has the same bits; later calls stay on this thread.
+    if (failure !== null) {
+      this.columns = null;
+      return transposed(A.multiplyMatrix(this.U));
+    }
     return out;
   }
 

@@ -166,6 +166,39 @@ describe("kernel helper threads", () => {
     setKernelThreads(1);
   });
 
+  it("compute the sparse product on this thread, with the same bits, when a helper fails", () => {
+    setKernelThreads(2);
+    const n = 203;
+    const r = 17;
+    const U = randomMatrix(n, r, 4);
+    const s2 = Float64Array.from({ length: r }, (_, j) => 1 + j);
+    const A = randomSparseRows(n, (i) => i % 7, 4);
+    const want = transposed(A.multiplyMatrix(U)).data;
+    for (const broken of ["startSparse", "finishSparse"]) {
+      // The helper's session, with one of its sparse calls failing as a lost helper's would.
+      const failing = kernelHelpers().map(
+        (h) =>
+          new Proxy(h, {
+            get(target, key) {
+              if (key === broken) {
+                return () => {
+                  throw new Error("The kernels' helper thread has stopped.");
+                };
+              }
+              const value = Reflect.get(target, key) as unknown;
+              return typeof value === "function" ? value.bind(target) : value;
+            },
+          }),
+      );
+      const op = new GramOperator(U, U.transpose(), s2, true, failing);
+      expect(op.threads).toBe(2);
+      expect(firstDifference(op.sparseTimesUTransposed(A).data, want)).toBe(-1);
+      expect(firstDifference(op.sparseTimesUTransposed(A).data, want)).toBe(-1);
+      op.release();
+    }
+    setKernelThreads(1);
+  });
+
   it("split the sparse product by columns with one thread's bits on random graphs (property)", () => {
     setKernelThreads(2);
     fc.assert(
