@@ -6,7 +6,7 @@
  * values are random: only the shapes, and so the costs, are those of a fit.
  *
  * Prints the median wall time over --repeats of: U^T L U (laplacianProjection, with L U
- * by csrmm and with (L U)^T on the resident U^T over the threads), one
+ * by csrmm on this thread and with L U split by columns of U over the threads), one
  * moment W^T D^ W, the three moments of K_1, the whole K_1 start (J = 1) and the whole
  * lifted start (zLiftedStart.ts), with the kernel helpers on --threads threads (the
  * starts with the resident sparse product unless --plain-sparse).
@@ -107,7 +107,7 @@ const hi = Math.max(...betaD);
 const dh = Float64Array.from(betaD, (v) => (v - 0.5 * (lo + hi)) / (0.5 * (hi - lo)));
 console.log(`n = ${n}, r = ${r}, c = ${c}, b = ${b}, nnz(L) = ${L.nnz}, threads ${args.threads}`);
 time("U^T L U, L U by rows of L (csrmm)", () => laplacianProjection(L, U, Ut));
-time("U^T L U, (L U)^T on resident U^T", () =>
+time("U^T L U, L U split by columns", () =>
   laplacianProjection(L, U, Ut, (A) => gram.sparseTimesUTransposed(A)),
 );
 // A fresh structure per run, so that U^T L U (cached per Laplacian) is paid each time;

@@ -83,7 +83,7 @@ export interface ShiftedInverse {
  * chunk of L times U (the sparse kernel), then the lower half of U_chunk^T (L U)_chunk
  * (the result is symmetric, so half the flops of the dense product). `sparseTimesUt`,
  * when given, computes (L_chunk U)^T with the bits of transposed(L_chunk.multiplyMatrix(U))
- * (GramOperator.sparseTimesUTransposed: on the resident U^T, over the threads), so the
+ * (GramOperator.sparseTimesUTransposed: U's columns split over the threads), so the
  * result is the same either way.
  */
 export function laplacianProjection(
@@ -168,9 +168,7 @@ export class ZWoodbury {
     this.Ut = Ut;
     this.timesUt = products ? (V) => products.timesUt(V) : (V) => multiply(Ut, V);
     this.timesU = products ? (T) => products.timesU(T) : (T) => multiply(U, T);
-    this.sparseTimesUt = products?.sparseTimesUTransposed
-      ? (A) => (products.sparseTimesUTransposed as (A: CsrMatrix) => Matrix)(A)
-      : undefined;
+    this.sparseTimesUt = products?.sparseTimesUTransposed?.bind(products);
     this.s2 = s2;
     this.alpha = alpha;
     this.recon = recon;
