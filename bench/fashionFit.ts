@@ -1,7 +1,7 @@
 /**
  * One Fashion-MNIST fit, run as a child process by the `scaling` suite (under
  * `/usr/bin/time -v` for the peak resident memory): `tsx bench/fashionFit.ts <method>
- * <n> <k> [option=value ...] [threads=N|auto]`. Trains on the first n of the 60,000 training images
+ * <n> <k> [option=value ...] [threads=N|auto] [native=on|off|auto]`. Trains on the first n of the 60,000 training images
  * (train-zscore with the statistics of those n), projects the 10,000 test images and
  * prints one JSON line: iterations, the fit's time split, the 1-NN time and the test
  * BCA (1-NN on standardised projections, the paper's classifier). The data set is
@@ -15,14 +15,21 @@ import { preprocessSplit } from "../src/experiment/preprocess.js";
 import { predefinedTestSplit } from "../src/experiment/splits.js";
 import { openDataset } from "../src/io/load.js";
 import { setKernelThreads } from "../src/linalg/kernels/helperThread.node.js";
+import { setNativeKernels } from "../src/linalg/kernels/nativeGemm.node.js";
 import { createMethod } from "../src/methods/registry.js";
 
 const [method = "sdspcaan", nArg = "10000", kArg = "10", ...rest] = process.argv.slice(2);
 const options: Record<string, unknown> = {};
 // threads=N|auto (default auto, as the CLI's --threads): the kernel helpers; not a method option.
 let threads = Math.min(8, availableParallelism());
+// native=on|off|auto (default auto, as the CLI): the native GEMM (nativeGemm.node.ts).
+let nativeRequest: boolean | "auto" = "auto";
 for (const kv of rest) {
   const [key, value] = kv.split("=");
+  if (key === "native") {
+    nativeRequest = value === "auto" ? "auto" : value === "on" || value === "1";
+    continue;
+  }
   if (key === "threads") {
     threads = value === "auto" ? threads : Number(value);
     continue;
@@ -30,6 +37,7 @@ for (const kv of rest) {
   options[key] = Number.isNaN(Number(value)) ? value : Number(value);
 }
 setKernelThreads(threads);
+const native = setNativeKernels(nativeRequest);
 const t0 = performance.now();
 const opened = await openDataset("FashionMNIST", {
   ...(process.env.SDSPCAAN_DATA ? { dataDir: process.env.SDSPCAAN_DATA } : {}),
@@ -82,6 +90,7 @@ process.stdout.write(
     k: Number(kArg),
     options,
     threads,
+    native_gemm: native,
     source: opened.source,
     load_ms: Math.round(t1 - t0),
     fit_ms: Math.round(t2 - t1),

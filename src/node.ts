@@ -40,4 +40,9 @@ export {
 export * from "./index.js";
 export * from "./io/index.js";
 export { kernelThreads, setKernelThreads } from "./linalg/kernels/helperThread.node.js";
+export {
+  nativeGemmUnavailable,
+  nativeKernelsActive,
+  setNativeKernels,
+} from "./linalg/kernels/nativeGemm.node.js";
 export * from "./plot/index.js";

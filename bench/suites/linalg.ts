@@ -6,6 +6,8 @@
  * - eigen: k smallest eigenpairs of a random symmetric n x n matrix (k = 10, 100)
  *   against scipy.linalg.eigh(subset_by_index=[0, k-1]);
  * - gemm: X X^T for X n x 1024 against numpy's X @ X.T, with GFLOP/s;
+ * - gemm also with the native GEMM where it is built (`backend: "native"`: the wasm
+ *   backend with nativeGemm.node.ts's kernel installed);
  * - eigen and gemm run on the active kernel backend (`backend` in the records: wasm
  *   where WebAssembly SIMD is available) and, for comparison, also on the pure
  *   TypeScript kernels (eigen up to n = 1000), interleaved run by run;
@@ -21,6 +23,10 @@ import { Random } from "../../src/core/rng.js";
 import { lobpcg } from "../../src/linalg/eigen/lobpcg.js";
 import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
 import { gemmABtRaw, multiply, multiplyABt } from "../../src/linalg/kernels/gemm.js";
+import {
+  nativeGemmUnavailable,
+  setNativeKernels,
+} from "../../src/linalg/kernels/nativeGemm.node.js";
 import {
   type KernelBackend,
   kernelBackend,
@@ -337,10 +343,34 @@ function runEigen(ctx: BenchContext, dir: string): void {
   });
 }
 
+/**
+ * The wasm backend with the native GEMM installed (nativeGemm.node.ts), run after the
+ * backends' own runs; null where the addon is not built or cannot run.
+ */
+function nativeTime(fn: () => unknown, runs: number): number | null {
+  if (nativeGemmUnavailable() !== null) return null;
+  const saved = requestedKernelBackend();
+  try {
+    setKernelBackend("wasm");
+    setNativeKernels(true);
+    fn();
+    const times: number[] = [];
+    for (let r = 0; r < runs; r++) {
+      const t0 = performance.now();
+      fn();
+      times.push(performance.now() - t0);
+    }
+    return median(times);
+  } finally {
+    setNativeKernels(false);
+    setKernelBackend(saved);
+  }
+}
+
 function runGemm(ctx: BenchContext, dir: string): void {
   const sizes = ctx.quick ? [500] : [500, 2000];
   const d = 1024;
-  const measured: Array<{ n: number; ts: Map<KernelBackend, number> }> = [];
+  const measured: Array<{ n: number; ts: Map<KernelBackend | "native", number> }> = [];
   const tasks: RefTask[] = [];
   for (const n of sizes) {
     const rng = new Random(7 + n);
@@ -349,12 +379,14 @@ function runGemm(ctx: BenchContext, dir: string): void {
     const file = join(dir, `gemm_${n}.npy`);
     writeNpy(file, X.data, [n, d]);
     ctx.log(`gemm n=${n}`);
-    const ts = timesPerBackend(
+    const ts: Map<KernelBackend | "native", number> = timesPerBackend(
       () => multiplyABt(X, X),
       comparedBackends(true),
       Math.max(ctx.runs, 5),
       1,
     );
+    const native = nativeTime(() => multiplyABt(X, X), Math.max(ctx.runs, 5));
+    if (native !== null) ts.set("native", native);
     measured.push({ n, ts });
     tasks.push({ kind: "gemm", file, n, d });
   }

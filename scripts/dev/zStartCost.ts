@@ -11,11 +11,12 @@
  * lifted start (zLiftedStart.ts), with the kernel helpers on --threads threads (the
  * starts with the resident sparse product unless --plain-sparse).
  *
- * Usage: npx tsx scripts/dev/zStartCost.ts [--n 60000] [--threads 2] [--repeats 3] [--plain-sparse]
+ * Usage: npx tsx scripts/dev/zStartCost.ts [--n 60000] [--threads 2] [--repeats 3] [--plain-sparse] [--native auto|on|off]
  */
 import { parseArgs } from "node:util";
 import { Random } from "../../src/core/rng.js";
 import { setKernelThreads } from "../../src/linalg/kernels/helperThread.node.js";
+import { setNativeKernels } from "../../src/linalg/kernels/nativeGemm.node.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { choleskyQR } from "../../src/linalg/orthogonalize.js";
 import { CsrMatrix } from "../../src/linalg/sparse.js";
@@ -28,6 +29,7 @@ const { values: args } = parseArgs({
   options: {
     n: { type: "string", default: "60000" },
     threads: { type: "string", default: "2" },
+    native: { type: "string", default: "auto" },
     repeats: { type: "string", default: "3" },
     "plain-sparse": { type: "boolean", default: false },
   },
@@ -39,6 +41,9 @@ const neighbours = 15;
 const b = 63;
 const repeats = Number(args.repeats);
 setKernelThreads(Number(args.threads));
+const native = setNativeKernels(
+  args.native === "auto" ? "auto" : args.native === "on" || args.native === "true",
+);
 
 const rng = new Random(1);
 const U = new Matrix(n, r);
@@ -105,7 +110,9 @@ function time(label: string, run: () => unknown): void {
 const lo = Math.min(...betaD);
 const hi = Math.max(...betaD);
 const dh = Float64Array.from(betaD, (v) => (v - 0.5 * (lo + hi)) / (0.5 * (hi - lo)));
-console.log(`n = ${n}, r = ${r}, c = ${c}, b = ${b}, nnz(L) = ${L.nnz}, threads ${args.threads}`);
+console.log(
+  `n = ${n}, r = ${r}, c = ${c}, b = ${b}, nnz(L) = ${L.nnz}, threads ${args.threads}, ${native ? "native" : "wasm"} GEMM`,
+);
 time("U^T L U, L U by rows of L (csrmm)", () => laplacianProjection(L, U, Ut));
 time("U^T L U, L U split by columns", () =>
   laplacianProjection(L, U, Ut, (A) => gram.sparseTimesUTransposed(A)),

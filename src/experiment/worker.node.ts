@@ -5,6 +5,7 @@
  * `workerData`, as SharedArrayBuffers (read, never copied or written).
  */
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
+import { installNativeOnHelper } from "../linalg/kernels/nativeGemm.node.js";
 import type { ResultLine } from "./resultsFile.node.js";
 import {
   datasetFromShared,
@@ -19,6 +20,8 @@ export interface WorkerInit {
   readonly kind: "sdspcaan-experiment-worker";
   readonly datasets: readonly SharedDatasetMessage[];
   readonly settings: UnitSettings;
+  /** Run the kernels' GEMM natively, as the main thread does (the same bits either way). */
+  readonly native?: boolean;
 }
 
 /** Main thread -> worker. */
@@ -55,6 +58,8 @@ export function errorMessage(err: unknown): ErrorMessage {
 function start(init: WorkerInit): void {
   const port = parentPort;
   if (port === null) return;
+  // Where the addon does not load here, the WebAssembly kernel gives the same bits.
+  if (init.native === true) installNativeOnHelper();
   const runner = new UnitRunner(init.datasets.map(datasetFromShared), init.settings);
   port.on("message", (msg: ToWorker) => {
     if (msg.type !== "unit") return;

@@ -12,6 +12,7 @@ import {
   ValidationError,
 } from "../core/errors.js";
 import { startWorker } from "../io/workerThreads.js";
+import { nativeKernelsActive } from "../linalg/kernels/nativeGemm.node.js";
 import type { ResultLine } from "./resultsFile.node.js";
 import { TaskQueue } from "./shards.js";
 import { shareDataset, type UnitDataset, type UnitSettings, type WorkUnit } from "./units.node.js";
@@ -68,6 +69,7 @@ export async function runInWorkers(
     kind: "sdspcaan-experiment-worker",
     datasets: datasets.map(shareDataset),
     settings: unitSettings,
+    native: nativeKernelsActive(),
   };
   const queue = new TaskQueue(tasks);
   const pool: Worker[] = [];

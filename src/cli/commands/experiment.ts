@@ -23,6 +23,7 @@ import {
   shardFileName,
   shardFromEnvironment,
 } from "../../experiment/shards.js";
+import { setNativeKernels } from "../../linalg/kernels/nativeGemm.node.js";
 import { checkOutputDirectory } from "../outputs.js";
 import { emitJobScript } from "./experimentJobs.js";
 import { ProgressDisplay } from "./progress.js";
@@ -100,6 +101,8 @@ export async function runAndReport(
   const display = how.showProgress ? new ProgressDisplay() : null;
   let result: ExperimentResult;
   try {
+    // The native GEMM where it runs (the same bits; SDSPCAAN_NATIVE=0 keeps WebAssembly).
+    setNativeKernels("auto");
     result = await runExperiment(options, {
       signal: controller.signal,
       // Notes and warnings come while the run is prepared, before the progress display starts.

@@ -18,6 +18,7 @@ import { parseSplitFile, type Split } from "../../experiment/splits.js";
 import type { LoadOptions } from "../../io/load.js";
 import { openDataset } from "../../io/load.js";
 import { setKernelThreads } from "../../linalg/kernels/helperThread.node.js";
+import { setNativeKernels } from "../../linalg/kernels/nativeGemm.node.js";
 import type { Matrix } from "../../linalg/matrix.js";
 import type { Estimator } from "../../methods/estimator.js";
 import {
@@ -231,6 +232,8 @@ export function applyThreads(flag: string | undefined): number {
       ? Math.min(8, availableParallelism())
       : (parseInteger("--threads", flag, 1, 64) as number);
   setKernelThreads(threads);
+  // The native GEMM where it was built and runs (SDSPCAAN_NATIVE=0 keeps WebAssembly).
+  setNativeKernels("auto");
   return threads;
 }
 

@@ -18,6 +18,7 @@ import { SdspcaanError, ValidationError } from "../../core/errors.js";
 import { startWorker } from "../../io/workerThreads.js";
 import { type HelperTaskName, type KernelHelper, setKernelHelpers } from "./helper.js";
 import type { HelperInit, HelperReply, HelperRequest } from "./helperWorker.node.js";
+import { nativeKernelsActive } from "./nativeGemm.node.js";
 
 /** Longest wait for one answer before the helper counts as lost (ms). */
 const ANSWER_TIMEOUT_MS = 300_000;
@@ -40,11 +41,19 @@ class HelperWorker {
   private staging: Float64Array | null = null;
   /** Set when the worker exited or failed: no session uses it any more. */
   lost = false;
+  /** Whether it runs the native GEMM (fixed at its start, as the starting thread did then). */
+  readonly native: boolean;
 
   constructor() {
     const flag = new SharedArrayBuffer(4);
     const channel = new MessageChannel();
-    const init: HelperInit = { kind: "sdspcaan-kernel-helper", flag, replies: channel.port2 };
+    this.native = nativeKernelsActive();
+    const init: HelperInit = {
+      kind: "sdspcaan-kernel-helper",
+      flag,
+      replies: channel.port2,
+      native: this.native,
+    };
     this.worker = startWorker(
       import.meta.url,
       "./helperWorker.node",
@@ -347,8 +356,15 @@ export function setKernelThreads(threads: number): void {
     return;
   }
   setKernelHelpers(() => {
-    // Started on first use; a helper that was lost (its thread failed) is replaced.
-    workers = workers.map((w) => (w.lost ? new HelperWorker() : w));
+    // Started on first use; a helper that was lost (its thread failed), or that runs
+    // another GEMM than this thread now does (setNativeKernels: the same bits, another
+    // speed), is replaced.
+    const native = nativeKernelsActive();
+    workers = workers.map((w) => {
+      if (!w.lost && w.native === native) return w;
+      w.terminate();
+      return new HelperWorker();
+    });
     while (workers.length < configured - 1) workers.push(new HelperWorker());
     return workers.map((w) => new HelperSession(w));
   });

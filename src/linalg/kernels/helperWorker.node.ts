@@ -12,6 +12,7 @@ import { treeSearchTask } from "../../graph/neighbours.js";
 import { csrColumnsTransposedWasm } from "../sparse.js";
 import { pairScanTask } from "./distances.js";
 import type { HelperTaskName } from "./helper.js";
+import { installNativeOnHelper } from "./nativeGemm.node.js";
 import { decideTask, screenTask } from "./screenedSearch.js";
 import { privateArena, type WasmArena } from "./wasm/backend.js";
 
@@ -21,6 +22,8 @@ export interface HelperInit {
   /** Int32Array over it: [0] the number of the last request answered. */
   readonly flag: SharedArrayBuffer;
   readonly replies: MessagePort;
+  /** Run the GEMM natively, as the starting thread does (nativeGemm.node.ts; same bits). */
+  readonly native: boolean;
 }
 
 /** Requests, each numbered by `seq` (1, 2, ...). */
@@ -203,6 +206,9 @@ function serve(init: HelperInit): void {
     multiply(arena, ptrs[0], m, n, p, m * p, m * p + n * p, accumulate, mark);
   };
 
+  // As the starting thread: the native GEMM gives the module's bits, so where it does
+  // not load here this thread's products are only slower.
+  if (init.native) installNativeOnHelper();
   port.on("message", (request: HelperRequest) => {
     let error: string | undefined;
     let output: unknown;

@@ -397,9 +397,59 @@ export function kernelModuleBytes(): Uint8Array {
 /** The loop decoder of kernelModuleBytes, exported for its test. */
 export { decodeBase64 as decodeBase64ForTest };
 
+/**
+ * A GEMM with the contract of the module's `gemm` export (C += A B^T on byte offsets
+ * into the module's memory, leading dimensions in elements), run outside the module on
+ * the memory's buffer, which must sum every entry as the module does (kernels.wat): in
+ * Node the optional native kernel with AVX-512 or AVX2 vectors
+ * (linalg/kernels/nativeGemm.node.ts installs it). Browsers never set one.
+ */
+export type ExternalGemm = (
+  memory: ArrayBuffer,
+  m: number,
+  n: number,
+  p: number,
+  A: number,
+  lda: number,
+  B: number,
+  ldb: number,
+  C: number,
+  ldc: number,
+) => void;
+
+let externalGemm: ExternalGemm | null = null;
+
+/**
+ * Routes every call of the kernels' `gemm` (in every instance of this thread, the
+ * existing ones included) to `gemm`, or back to the module's own with null. The other
+ * kernels stay in the module. The external kernel sums each entry in the module's
+ * order, so every result keeps its bits, and code that reproduces the module's sums
+ * elsewhere (the screened search's exact distances) stays exact.
+ */
+export function setExternalGemm(gemm: ExternalGemm | null): void {
+  externalGemm = gemm;
+}
+
+/** Whether an external GEMM is installed on this thread (setExternalGemm). */
+export function externalGemmInstalled(): boolean {
+  return externalGemm !== null;
+}
+
 function instantiate(api: WasmApi, module: WasmModule): WasmArena {
   const instance = new api.Instance(module, {});
-  return new WasmArena(instance.exports as unknown as KernelExports);
+  const exports = instance.exports as unknown as KernelExports;
+  const own = exports.gemm;
+  const memory = exports.memory;
+  // The check per call lets setExternalGemm switch instances that already exist.
+  const kernels: KernelExports = {
+    ...exports,
+    gemm: (m, n, p, A, lda, B, ldb, C, ldc) => {
+      const external = externalGemm;
+      if (external === null) own(m, n, p, A, lda, B, ldb, C, ldc);
+      else external(memory.buffer, m, n, p, A, lda, B, ldb, C, ldc);
+    },
+  };
+  return new WasmArena(kernels);
 }
 
 /** The arena of the wasm backend when it is the active one, else null (use the TS kernels). */

@@ -1,0 +1,144 @@
+/**
+ * The optional native GEMM (native/gemm.c, built into dist/native/gemm.node by
+ * `npm run build`): the wasm module's `gemm` with AVX-512 or AVX2 vectors, the same
+ * bits (each entry summed in kernels.wat's order, without fused multiply-add), about
+ * twice to three times faster per thread on x86-64 (docs/performance.md, "The native
+ * GEMM"). Every product of the kernels that goes through `gemm` uses it once installed
+ * (wasm/backend.ts, setExternalGemm): the thin SVD, U^T L U, the moments and the
+ * lifted start of SDSPCAAN's large fits, the block scans of the neighbour searches,
+ * the 1-NN classifier's distances. The other kernels stay in WebAssembly.
+ *
+ * Node only, and per process: `setNativeKernels` (the CLI calls it with "auto"; the
+ * experiment's workers follow their parent's setting). Since the bits are the
+ * module's, results do not depend on it; the kernel helpers start with their starting
+ * thread's setting all the same, and are restarted when it changes.
+ */
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { ValidationError } from "../../core/errors.js";
+import { type ExternalGemm, setExternalGemm, wasmArena } from "./wasm/backend.js";
+
+interface NativeAddon {
+  readonly gemm: ExternalGemm;
+  /** The AVX2 kernel even where AVX-512 runs (same bits; SDSPCAAN_NATIVE=avx2). */
+  readonly gemmAvx2: ExternalGemm;
+  /** The widest kernel this CPU runs: "avx512", "avx2", or "" (none). */
+  readonly isa: string;
+}
+
+/** Where the addon is, from a build (dist/linalg/kernels) or from the sources (src/...). */
+const CANDIDATES = ["../../native/gemm.node", "../../../dist/native/gemm.node"];
+
+let probed: { addon: NativeAddon } | { reason: string } | undefined;
+
+/** The loaded addon, or why there is none (cached: a process loads it at most once). */
+function probe(): { addon: NativeAddon } | { reason: string } {
+  if (probed !== undefined) return probed;
+  const path = CANDIDATES.map((c) => fileURLToPath(new URL(c, import.meta.url))).find((p) =>
+    existsSync(p),
+  );
+  if (path === undefined) {
+    probed = {
+      reason:
+        process.arch === "x64"
+          ? "dist/native/gemm.node is not built (npm run build builds it when a C compiler and Node's headers are present)"
+          : `the native kernel is for x86-64 and this is ${process.arch}`,
+    };
+    return probed;
+  }
+  try {
+    const addon = createRequire(import.meta.url)(path) as NativeAddon;
+    probed =
+      addon.isa === "avx512" || addon.isa === "avx2"
+        ? { addon }
+        : { reason: "this CPU has neither AVX2 nor AVX-512, which the native kernel needs" };
+  } catch (error) {
+    probed = {
+      reason: `${path} did not load (${error instanceof Error ? error.message : String(error)})`,
+    };
+  }
+  return probed;
+}
+
+/** Why the native GEMM cannot run here, or null when it can. */
+export function nativeGemmUnavailable(): string | null {
+  const p = probe();
+  return "reason" in p ? p.reason : null;
+}
+
+let active: "avx512" | "avx2" | null = null;
+
+/** Whether the native GEMM is installed on this thread (setNativeKernels). */
+export function nativeKernelsActive(): boolean {
+  return active !== null;
+}
+
+/** The vector width the installed native GEMM runs with, or null when it is not installed. */
+export function nativeGemmIsa(): "avx512" | "avx2" | null {
+  return active;
+}
+
+/** SDSPCAAN_NATIVE=0 (or off, false, no) turns "auto" off; =avx2 keeps to AVX2. */
+function environmentSetting(): "off" | "avx2" | "auto" {
+  const value = process.env.SDSPCAAN_NATIVE?.trim().toLowerCase() ?? "";
+  if (/^(0|off|false|no)$/.test(value)) return "off";
+  return value === "avx2" ? "avx2" : "auto";
+}
+
+/** Installs the addon's kernel on this thread (the AVX2 one when asked or when it is all). */
+function install(addon: NativeAddon): void {
+  const narrow = addon.isa === "avx2" || environmentSetting() === "avx2";
+  setExternalGemm(narrow ? addon.gemmAvx2 : addon.gemm);
+  active = narrow ? "avx2" : "avx512";
+}
+
+/**
+ * Runs the kernels' GEMM natively (true), in WebAssembly (false), or natively where it
+ * can and SDSPCAAN_NATIVE does not say 0 ("auto"); returns whether it now runs natively.
+ * true throws, naming the reason, where it cannot. Only with the wasm backend active
+ * (the TypeScript kernels have no `gemm` to replace). The results are the WebAssembly
+ * kernel's, bit for bit: only the time changes.
+ */
+export function setNativeKernels(request: boolean | "auto"): boolean {
+  if (request !== true && request !== false && request !== "auto") {
+    throw new ValidationError(
+      "native",
+      `The native kernels' setting must be true, false or "auto". Got ${String(request)} instead.`,
+    );
+  }
+  let want = request === true || (request === "auto" && environmentSetting() !== "off");
+  if (want && wasmArena() === null) {
+    if (request === true) {
+      throw new ValidationError(
+        "native",
+        "The native GEMM replaces the WebAssembly kernel, and the WebAssembly backend is not active (SDSPCAAN_KERNELS=ts, or no WebAssembly SIMD).",
+      );
+    }
+    want = false;
+  }
+  const p = probe();
+  if (want && "reason" in p) {
+    if (request === true) {
+      throw new ValidationError("native", `The native GEMM cannot run here: ${p.reason}.`);
+    }
+    want = false;
+  }
+  if (want && "addon" in p) install(p.addon);
+  else {
+    setExternalGemm(null);
+    active = null;
+  }
+  return active !== null;
+}
+
+/**
+ * Installs the native GEMM on a kernel helper's thread when the thread that started it
+ * runs it (helperWorker.node.ts); false when it cannot, and the helper then reports it.
+ */
+export function installNativeOnHelper(): boolean {
+  const p = probe();
+  if ("reason" in p) return false;
+  install(p.addon);
+  return true;
+}

@@ -1,0 +1,217 @@
+/**
+ * The native GEMM (native/gemm.c, linalg/kernels/nativeGemm.node.ts): built by
+ * `npm run build` on x86-64, it must load here; both its kernels (AVX-512 where the CPU
+ * has it, and AVX2) give the WebAssembly kernel's bits on every shape, leading
+ * dimension and accumulation; the helpers run it; bad calls are refused; and a large-n
+ * SDSPCAAN fit on it is the WebAssembly fit, bit for bit.
+ */
+import { createRequire } from "node:module";
+import fc from "fast-check";
+import { afterEach, describe, expect, it } from "vitest";
+import { ValidationError } from "../../src/core/errors.js";
+import { Random } from "../../src/core/rng.js";
+import { gemmABtLowerBlocks, gemmABtRaw } from "../../src/linalg/kernels/gemm.js";
+import { kernelHelpers } from "../../src/linalg/kernels/helper.js";
+import { setKernelThreads } from "../../src/linalg/kernels/helperThread.node.js";
+import {
+  nativeGemmIsa,
+  nativeGemmUnavailable,
+  nativeKernelsActive,
+  setNativeKernels,
+} from "../../src/linalg/kernels/nativeGemm.node.js";
+import { externalGemmInstalled, wasmArena } from "../../src/linalg/kernels/wasm/backend.js";
+import { Matrix } from "../../src/linalg/matrix.js";
+import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
+import { firstDifference, randomMatrix } from "./helpers.js";
+
+const x64 = process.arch === "x64";
+
+type Gemm = (
+  memory: ArrayBuffer,
+  m: number,
+  n: number,
+  p: number,
+  A: number,
+  lda: number,
+  B: number,
+  ldb: number,
+  C: number,
+  ldc: number,
+) => void;
+
+interface Addon {
+  gemm: Gemm;
+  gemmAvx2: Gemm;
+  isa: string;
+}
+
+function addon(): Addon {
+  return createRequire(import.meta.url)("../../dist/native/gemm.node") as Addon;
+}
+
+afterEach(() => {
+  setNativeKernels(false);
+  setKernelThreads(1);
+});
+
+describe.skipIf(!x64)("the native GEMM (x86-64)", () => {
+  it("is built and runs on this machine (npm run build builds dist/native/gemm.node)", () => {
+    expect(nativeGemmUnavailable()).toBeNull();
+    expect(["avx512", "avx2"]).toContain(addon().isa);
+    expect(setNativeKernels(true)).toBe(true);
+    expect(nativeKernelsActive()).toBe(true);
+    expect(nativeGemmIsa()).toBe(addon().isa);
+    expect(externalGemmInstalled()).toBe(true);
+    expect(setNativeKernels(false)).toBe(false);
+    expect(nativeGemmIsa()).toBeNull();
+    expect(externalGemmInstalled()).toBe(false);
+  });
+
+  it("gives the WebAssembly kernel's bits, with either vector width, on any shape, leading dimension and C", () => {
+    const arena = wasmArena();
+    if (arena === null) throw new Error("the wasm backend is not active");
+    const { gemm, gemmAvx2 } = addon();
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 600 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 0, max: 1e6 }),
+        (m, n, p, pad, seed) => {
+          const rng = new Random(seed);
+          const ld = p + pad;
+          const ldc = n + pad;
+          const mark = arena.mark();
+          try {
+            const ptrs = arena.allocAll([m * ld, n * ld, m * ldc, m * ldc, m * ldc]);
+            if (ptrs === null) throw new Error("no room in the arena");
+            const [pa, pb, p1, p2, p3] = ptrs;
+            const f = arena.f64;
+            for (let t = 0; t < m * ld; t++) f[(pa >> 3) + t] = rng.normal();
+            for (let t = 0; t < n * ld; t++) f[(pb >> 3) + t] = rng.normal();
+            // C starts from the same nonzero values (the products are added to it).
+            for (let t = 0; t < m * ldc; t++) {
+              const v = rng.normal();
+              f[(p1 >> 3) + t] = v;
+              f[(p2 >> 3) + t] = v;
+              f[(p3 >> 3) + t] = v;
+            }
+            setNativeKernels(false);
+            arena.kernels.gemm(m, n, p, pa, ld, pb, ld, p1, ldc);
+            gemm(arena.buffer, m, n, p, pa, ld, pb, ld, p2, ldc);
+            gemmAvx2(arena.buffer, m, n, p, pa, ld, pb, ld, p3, ldc);
+            const g = arena.f64;
+            const wasm = g.slice(p1 >> 3, (p1 >> 3) + m * ldc);
+            expect(firstDifference(g.slice(p2 >> 3, (p2 >> 3) + m * ldc), wasm)).toBe(-1);
+            expect(firstDifference(g.slice(p3 >> 3, (p3 >> 3) + m * ldc), wasm)).toBe(-1);
+          } finally {
+            arena.release(mark);
+          }
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+
+  it("gives the bits of the WebAssembly kernel through the library's products, on one thread and two", () => {
+    const m = 300;
+    const n = 260;
+    const p = 701;
+    const A = randomMatrix(m, p, 1);
+    const B = randomMatrix(n, p, 2);
+    const wasm = new Float64Array(m * n);
+    gemmABtRaw(m, n, p, A.data, p, B.data, p, wasm, n, false, false);
+    const Gwasm = new Float64Array(m * m);
+    gemmABtLowerBlocks(m, p, A.data, p, A.data, p, Gwasm, m);
+    setNativeKernels(true);
+    const one = new Float64Array(m * n);
+    gemmABtRaw(m, n, p, A.data, p, B.data, p, one, n, false, false);
+    expect(firstDifference(one, wasm)).toBe(-1);
+    setKernelThreads(2);
+    const two = new Float64Array(m * n);
+    gemmABtRaw(m, n, p, A.data, p, B.data, p, two, n, false, true);
+    expect(firstDifference(two, wasm)).toBe(-1);
+    const G2 = new Float64Array(m * m);
+    gemmABtLowerBlocks(m, p, A.data, p, A.data, p, G2, m);
+    expect(firstDifference(G2, Gwasm)).toBe(-1);
+    // The helper itself answers (a failed helper would have let the products above
+    // fall back to this thread): one product asked of it directly.
+    const [helper] = kernelHelpers();
+    const direct = new Float64Array(m * n);
+    helper.startProduct(m, n, p, A.data, p, B.data, p, null, n);
+    helper.finishProduct(direct, n);
+    expect(firstDifference(direct, wasm)).toBe(-1);
+  });
+
+  it("refuses operands outside the memory and malformed calls, with a RangeError", () => {
+    const { gemm } = addon();
+    const memory = new ArrayBuffer(8 * 100);
+    // C's last row would end past the buffer.
+    expect(() => gemm(memory, 2, 2, 3, 0, 3, 48, 3, 8 * 98, 2)).toThrow(RangeError);
+    // A leading dimension shorter than the row; a negative size; a misaligned offset.
+    expect(() => gemm(memory, 2, 2, 3, 0, 2, 48, 3, 96, 2)).toThrow(RangeError);
+    expect(() => gemm(memory, -1, 2, 3, 0, 3, 48, 3, 96, 2)).toThrow(RangeError);
+    expect(() => gemm(memory, 2, 2, 3, 4, 3, 48, 3, 96, 2)).toThrow(RangeError);
+    const call = gemm as unknown as (...args: unknown[]) => void;
+    expect(() => call(new Float64Array(4), 1, 1, 1, 0, 1, 8, 1, 16, 1)).toThrow(RangeError);
+    expect(() => call(memory, 1, 1)).toThrow(RangeError);
+    // A valid call: [1 2 3; 4 5 6] [1 0 1; 0 1 0]^T.
+    const f = new Float64Array(memory);
+    f.set([1, 2, 3, 4, 5, 6, 1, 0, 1, 0, 1, 0]);
+    gemm(memory, 2, 2, 3, 0, 3, 48, 3, 96, 2);
+    expect(Array.from(f.subarray(12, 16))).toEqual([4, 2, 10, 5]);
+  });
+
+  it("gives a large-n SDSPCAAN fit the WebAssembly fit's components, bit for bit, on two threads", () => {
+    const rng = new Random(7);
+    const n = 600;
+    const d = 40;
+    const c = 4;
+    const X = new Matrix(n, d);
+    const y: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const label = i % c;
+      y.push(label);
+      for (let j = 0; j < d; j++) X.data[i * d + j] = rng.normal() + (j % c === label ? 1.2 : 0);
+    }
+    const opts = { k: 6, solver: "lobpcg", largeScale: "always" } as const;
+    const wasm = new SDSPCAAN(opts).fit(X, y);
+    setNativeKernels(true);
+    setKernelThreads(2);
+    const native = new SDSPCAAN(opts).fit(X, y);
+    expect(native.fitInfo.iterations).toBe(wasm.fitInfo.iterations);
+    expect(native.fitInfo.lambdaTrace).toEqual(wasm.fitInfo.lambdaTrace);
+    expect(firstDifference(native.components.data, wasm.components.data)).toBe(-1);
+  });
+});
+
+describe("setNativeKernels", () => {
+  it("rejects a setting other than true, false or auto, naming it", () => {
+    expect(() => setNativeKernels("yes" as unknown as boolean)).toThrow(ValidationError);
+    expect(() => setNativeKernels("yes" as unknown as boolean)).toThrow(/native/);
+  });
+
+  it("stays off under auto when SDSPCAAN_NATIVE=0, and keeps to AVX2 with SDSPCAAN_NATIVE=avx2", () => {
+    const before = process.env.SDSPCAAN_NATIVE;
+    try {
+      process.env.SDSPCAAN_NATIVE = "0";
+      expect(setNativeKernels("auto")).toBe(false);
+      expect(externalGemmInstalled()).toBe(false);
+      if (x64) {
+        process.env.SDSPCAAN_NATIVE = "avx2";
+        expect(setNativeKernels("auto")).toBe(true);
+        expect(nativeGemmIsa()).toBe("avx2");
+      }
+    } finally {
+      if (before === undefined) delete process.env.SDSPCAAN_NATIVE;
+      else process.env.SDSPCAAN_NATIVE = before;
+    }
+  });
+
+  it.skipIf(x64)("says why it cannot run off x86-64, and true throws that reason", () => {
+    expect(nativeGemmUnavailable()).toMatch(/x86-64/);
+    expect(() => setNativeKernels(true)).toThrow(ValidationError);
+    expect(setNativeKernels("auto")).toBe(false);
+  });
+});

@@ -1,0 +1,36 @@
+/**
+ * Invariant suites again with the native GEMM installed (nativeGemm.node.ts), on
+ * x86-64 where `npm run build` builds it: the dense eigen-solvers, the SVD and LOBPCG
+ * through it, the helper threads' same-bits guarantees with native helpers, the
+ * screened and pruned neighbour searches (which rebuild a full scan's distances from
+ * small products), the resident products of the large fits and agreement with the
+ * reference fixtures. The suites themselves run on the WebAssembly kernel in their own
+ * files; nativeGemm.test.ts tests the kernel itself.
+ */
+import { describe, expect, it } from "vitest";
+import { setNativeKernels } from "../../src/linalg/kernels/nativeGemm.node.js";
+import { externalGemmInstalled } from "../../src/linalg/kernels/wasm/backend.js";
+
+const x64 = process.arch === "x64";
+if (x64) setNativeKernels(true);
+
+describe.skipIf(!x64)("the suites below", () => {
+  it("run with the native GEMM", () => {
+    expect(externalGemmInstalled()).toBe(true);
+  });
+});
+
+if (x64) {
+  await import("./gemm.test.js");
+  await import("./symmetricEigen.test.js");
+  await import("./svd.test.js");
+  await import("./generalizedEigen.test.js");
+  await import("./lobpcg.test.js");
+  await import("./helperThread.test.js");
+  await import("./screenedSearch.test.js");
+  await import("./distances.test.js");
+  await import("./fixtures.test.js");
+  await import("../methods/gramOperator.test.js");
+  await import("../methods/reference.test.js");
+  await import("../methods/zLiftedStart.test.js");
+}
