@@ -33,6 +33,7 @@
 #include <node_api.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #if defined(__x86_64__) || defined(_M_X64)
 #include <immintrin.h>
@@ -222,7 +223,8 @@ static int inside(int64_t offset, int64_t rows, int64_t cols, int64_t ld, int64_
          offset + 8 * ((rows - 1) * ld + cols) <= length;
 }
 
-/* gemm's arguments checked, then the product on `isa` ("avx512" or "avx2"). */
+/* gemm's arguments checked, then the product on `isa` ("avx512" or "avx2"); returns the
+ * name of the kernel that ran (undefined for an empty product). */
 static napi_value run(napi_env env, napi_callback_info info, const char *isa) {
   size_t argc = 10;
   napi_value argv[10];
@@ -250,13 +252,17 @@ static napi_value run(napi_env env, napi_callback_info info, const char *isa) {
   if (m == 0 || n == 0 || p == 0) return NULL;
 #if SDSPCAAN_X64
   if (isa[0] == '\0') return throw_range(env, "gemm: this CPU has neither AVX2 nor AVX-512");
-  const int wide = isa[4] == '5';
+  const int wide = strcmp(isa, "avx512") == 0;
   char *base = (char *)data;
   if (gemm_blocked(wide ? kernel_avx512 : kernel_avx2, wide ? 8 : 4, (int)m, (int)n, (int)p,
                    (const double *)(base + A), lda, (const double *)(base + B), ldb,
                    (double *)(base + C), ldc) != 0) {
     return throw_range(env, "gemm: no memory for the packing buffers");
   }
+  /* The kernel that ran, so that tests can tell the dispatch worked. */
+  napi_value used;
+  napi_create_string_utf8(env, wide ? "avx512" : "avx2", NAPI_AUTO_LENGTH, &used);
+  return used;
 #else
   (void)data;
   (void)isa;

@@ -26,6 +26,7 @@ import { firstDifference, randomMatrix } from "./helpers.js";
 
 const x64 = process.arch === "x64";
 
+/** The addon's functions return the name of the kernel that ran. */
 type Gemm = (
   memory: ArrayBuffer,
   m: number,
@@ -37,7 +38,7 @@ type Gemm = (
   ldb: number,
   C: number,
   ldc: number,
-) => void;
+) => string | undefined;
 
 interface Addon {
   gemm: Gemm;
@@ -70,7 +71,7 @@ describe.skipIf(!x64)("the native GEMM (x86-64)", () => {
   it("gives the WebAssembly kernel's bits, with either vector width, on any shape, leading dimension and C", () => {
     const arena = wasmArena();
     if (arena === null) throw new Error("the wasm backend is not active");
-    const { gemm, gemmAvx2 } = addon();
+    const { gemm, gemmAvx2, isa } = addon();
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 40 }),
@@ -99,8 +100,9 @@ describe.skipIf(!x64)("the native GEMM (x86-64)", () => {
             }
             setNativeKernels(false);
             arena.kernels.gemm(m, n, p, pa, ld, pb, ld, p1, ldc);
-            gemm(arena.buffer, m, n, p, pa, ld, pb, ld, p2, ldc);
-            gemmAvx2(arena.buffer, m, n, p, pa, ld, pb, ld, p3, ldc);
+            // Each says which kernel ran: the widest the CPU has, and AVX2.
+            expect(gemm(arena.buffer, m, n, p, pa, ld, pb, ld, p2, ldc)).toBe(isa);
+            expect(gemmAvx2(arena.buffer, m, n, p, pa, ld, pb, ld, p3, ldc)).toBe("avx2");
             const g = arena.f64;
             const wasm = g.slice(p1 >> 3, (p1 >> 3) + m * ldc);
             expect(firstDifference(g.slice(p2 >> 3, (p2 >> 3) + m * ldc), wasm)).toBe(-1);
