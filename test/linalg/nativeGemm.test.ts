@@ -25,6 +25,8 @@ import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
 import { firstDifference, randomMatrix } from "./helpers.js";
 
 const x64 = process.arch === "x64";
+/** SDSPCAAN_NATIVE=0 skips the build of the addon (scripts/build-native.mjs), and its tests. */
+const optedOut = /^(0|off|false|no)$/i.test(process.env.SDSPCAAN_NATIVE?.trim() ?? "");
 
 /** The addon's functions return the name of the kernel that ran. */
 type Gemm = (
@@ -55,7 +57,7 @@ afterEach(() => {
   setKernelThreads(1);
 });
 
-describe.skipIf(!x64)("the native GEMM (x86-64)", () => {
+describe.skipIf(!x64 || optedOut)("the native GEMM (x86-64)", () => {
   it("is built and runs on this machine (npm run build builds dist/native/gemm.node)", () => {
     expect(nativeGemmUnavailable()).toBeNull();
     expect(["avx512", "avx2"]).toContain(addon().isa);
@@ -200,7 +202,7 @@ describe("setNativeKernels", () => {
       process.env.SDSPCAAN_NATIVE = "0";
       expect(setNativeKernels("auto")).toBe(false);
       expect(externalGemmInstalled()).toBe(false);
-      if (x64) {
+      if (x64 && !optedOut) {
         process.env.SDSPCAAN_NATIVE = "avx2";
         expect(setNativeKernels("auto")).toBe(true);
         expect(nativeGemmIsa()).toBe("avx2");

@@ -11,16 +11,17 @@ import { describe, expect, it } from "vitest";
 import { setNativeKernels } from "../../src/linalg/kernels/nativeGemm.node.js";
 import { externalGemmInstalled } from "../../src/linalg/kernels/wasm/backend.js";
 
-const x64 = process.arch === "x64";
-if (x64) setNativeKernels(true);
+const nativeWanted =
+  process.arch === "x64" && !/^(0|off|false|no)$/i.test(process.env.SDSPCAAN_NATIVE?.trim() ?? "");
+if (nativeWanted) setNativeKernels(true);
 
-describe.skipIf(!x64)("the suites below", () => {
+describe.skipIf(!nativeWanted)("the suites below", () => {
   it("run with the native GEMM", () => {
     expect(externalGemmInstalled()).toBe(true);
   });
 });
 
-if (x64) {
+if (nativeWanted) {
   await import("./gemm.test.js");
   await import("./symmetricEigen.test.js");
   await import("./svd.test.js");
