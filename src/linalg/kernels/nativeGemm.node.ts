@@ -1,15 +1,15 @@
 /**
  * The optional native GEMM (native/gemm.c, built into dist/native/gemm.node by
  * `npm run build`): the wasm module's `gemm` with AVX-512 or AVX2 vectors, the same
- * bits (each entry summed in kernels.wat's order, without fused multiply-add), about
- * twice to three times faster per thread on x86-64 (docs/performance.md, "The native
- * GEMM"). Every product of the kernels that goes through `gemm` uses it once installed
+ * bits (each entry summed in kernels.wat's order, without fused multiply-add), 2 to 3.6
+ * (AVX-512) or 1.6 to 1.9 (AVX2) times faster per thread (docs/performance.md, "The
+ * native GEMM"). Every product of the kernels that goes through `gemm` uses it once installed
  * (wasm/backend.ts, setExternalGemm): the thin SVD, U^T L U, the moments and the
  * lifted start of SDSPCAAN's large fits, the block scans of the neighbour searches,
  * the 1-NN classifier's distances. The other kernels stay in WebAssembly.
  *
- * Node only, and per process: `setNativeKernels` (the CLI calls it with "auto"; the
- * experiment's workers follow their parent's setting). Since the bits are the
+ * Node only, and per thread: `setNativeKernels` (the CLI calls it with "auto"; the
+ * kernel helpers and the experiment's workers follow their parent's setting). Since the bits are the
  * module's, results do not depend on it; the kernel helpers start with their starting
  * thread's setting all the same, and are restarted when it changes.
  */
