@@ -34,7 +34,14 @@ import {
   setKernelBackend,
 } from "../../src/linalg/kernels/wasm/backend.js";
 import { Matrix } from "../../src/linalg/matrix.js";
-import { type BenchContext, type BenchSuite, median, record, runPython } from "../harness.js";
+import {
+  type BenchContext,
+  type BenchSuite,
+  median,
+  record,
+  runPython,
+  timeMedian,
+} from "../harness.js";
 
 /** Writes a float64 (or int32) C-order array as .npy (format version 1.0). */
 function writeNpy(path: string, data: Float64Array | Int32Array, shape: number[]): void {
@@ -353,14 +360,7 @@ function nativeTime(fn: () => unknown, runs: number): number | null {
   try {
     setKernelBackend("wasm");
     setNativeKernels(true);
-    fn();
-    const times: number[] = [];
-    for (let r = 0; r < runs; r++) {
-      const t0 = performance.now();
-      fn();
-      times.push(performance.now() - t0);
-    }
-    return median(times);
+    return timeMedian(fn, runs);
   } finally {
     setNativeKernels(false);
     setKernelBackend(saved);

@@ -19,7 +19,11 @@ import {
   nativeKernelsActive,
   setNativeKernels,
 } from "../../src/linalg/kernels/nativeGemm.node.js";
-import { externalGemmInstalled, wasmArena } from "../../src/linalg/kernels/wasm/backend.js";
+import {
+  type ExternalGemm,
+  externalGemmInstalled,
+  wasmArena,
+} from "../../src/linalg/kernels/wasm/backend.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
 import { firstDifference, randomMatrix } from "./helpers.js";
@@ -29,18 +33,7 @@ const x64 = process.arch === "x64";
 const optedOut = /^(0|off|false|no)$/i.test(process.env.SDSPCAAN_NATIVE?.trim() ?? "");
 
 /** The addon's functions return the name of the kernel that ran. */
-type Gemm = (
-  memory: ArrayBuffer,
-  m: number,
-  n: number,
-  p: number,
-  A: number,
-  lda: number,
-  B: number,
-  ldb: number,
-  C: number,
-  ldc: number,
-) => string | undefined;
+type Gemm = (...args: Parameters<ExternalGemm>) => string | undefined;
 
 interface Addon {
   gemm: Gemm;

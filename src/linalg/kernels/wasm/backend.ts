@@ -406,15 +406,7 @@ export { decodeBase64 as decodeBase64ForTest };
  */
 export type ExternalGemm = (
   memory: ArrayBuffer,
-  m: number,
-  n: number,
-  p: number,
-  A: number,
-  lda: number,
-  B: number,
-  ldb: number,
-  C: number,
-  ldc: number,
+  ...args: Parameters<KernelExports["gemm"]>
 ) => void;
 
 let externalGemm: ExternalGemm | null = null;
