@@ -40,6 +40,7 @@ import { throwIfAborted } from "../core/errors.js";
 import { type HeapStorage, NeighbourHeaps } from "../linalg/kernels/distances.js";
 import { gemmABtFixedKernel, gemmABtRaw } from "../linalg/kernels/gemm.js";
 import { alongsideHelpers, balancedBounds, type KernelHelper } from "../linalg/kernels/helper.js";
+import { type WasmArena, wasmArena } from "../linalg/kernels/wasm/backend.js";
 import type { Matrix } from "../linalg/matrix.js";
 
 /** Target number of rows per cluster. */
@@ -84,12 +85,20 @@ export function crossClassClusterScan(
   lambda: number,
   heaps: NeighbourHeaps,
   remaining: readonly number[],
-  options: { readonly signal?: AbortSignal; readonly helpers?: readonly KernelHelper[] } = {},
+  options: {
+    readonly signal?: AbortSignal;
+    readonly helpers?: readonly KernelHelper[];
+    /** false: the pair loop in TypeScript (the path the module's filter is tested against). */
+    readonly filter?: boolean;
+  } = {},
 ): number {
   const { signal } = options;
   const helpers = options.helpers ?? [];
   if (remaining.length === 0) return 0;
-  const scan = prepareScan(P, norms, byClass, classStart, lambda, heaps, remaining, signal);
+  const scan: ClusterScanContext = {
+    ...prepareScan(P, norms, byClass, classStart, lambda, heaps, remaining, signal),
+    filter: options.filter !== false,
+  };
   if (helpers.length === 0 || scan.clusters < 2) {
     return scanClusterRange(
       scan,
@@ -162,6 +171,8 @@ interface ClusterScanContext {
   readonly tau: Float64Array;
   readonly inRemaining: Uint8Array;
   readonly slack: number;
+  /** Each cluster's pairs filtered in the module where it runs (filteredPairs). */
+  readonly filter: boolean;
 }
 
 /** Steps 1 and 2 of the header: clusters, thresholds, the rows in cluster order. */
@@ -174,7 +185,7 @@ function prepareScan(
   heaps: NeighbourHeaps,
   remaining: readonly number[],
   signal: AbortSignal | undefined,
-): ClusterScanContext {
+): Omit<ClusterScanContext, "filter"> {
   const n = P.rows;
   const k = P.cols;
   const { count, start, rows, centres, radius, cls } = classClusters(
@@ -248,6 +259,26 @@ function scanClusterRange(
   j0: Int32Array,
   stop: () => boolean,
 ): number {
+  const arena = scan.filter ? wasmArena() : null;
+  const filtered = arena === null ? null : filteredPairs(arena, scan, heaps, w0, j0);
+  try {
+    return scanClusterPairs(scan, from, to, heaps, w0, j0, stop, filtered);
+  } finally {
+    filtered?.release();
+  }
+}
+
+/** scanClusterRange's loop; each cluster's pairs by `filtered` where it is given. */
+function scanClusterPairs(
+  scan: ClusterScanContext,
+  from: number,
+  to: number,
+  heaps: NeighbourHeaps,
+  w0: Float64Array,
+  j0: Int32Array,
+  stop: () => boolean,
+  filtered: FilteredPairs | null,
+): number {
   const { rows: n, k, lambda, clusters: count, start, order, G, gn, centres } = scan;
   const { centreNorms, radius, cls, tau, inRemaining, slack } = scan;
   // Relative error bound of the Gram-form centre distances.
@@ -283,6 +314,12 @@ function scanClusterRange(
         panelRows += start[b + 1] - start[b];
       }
       if (panelRows === 0) continue;
+      const ma = start[a + 1] - start[a];
+      computed += ma * panelRows;
+      if (filtered !== null) {
+        filtered.pairs(a, partners, panelRows);
+        continue;
+      }
       // A against all its partners' rows in one product.
       if (panel.length < panelRows * k) panel = new Float64Array(Math.max(panelRows, n >> 3) * k);
       let at = 0;
@@ -290,8 +327,6 @@ function scanClusterRange(
         panel.set(G.subarray(start[b] * k, start[b + 1] * k), at * k);
         for (let t = start[b]; t < start[b + 1]; t++) panelIndex[at++] = t;
       }
-      const ma = start[a + 1] - start[a];
-      computed += ma * panelRows;
       if (dots.length < ma * panelRows) dots = new Float64Array(ma * panelRows);
       gemmABtFixedKernel(ma, panelRows, k, G.subarray(start[a] * k), k, panel, k, dots, panelRows);
       for (let r = 0; r < ma; r++) {
@@ -315,6 +350,126 @@ function scanClusterRange(
     }
   }
   return computed;
+}
+
+/** The pairs of one cluster with its partners, computed and filtered in the module. */
+interface FilteredPairs {
+  pairs(a: number, partners: readonly number[], panelRows: number): void;
+  release(): void;
+}
+
+/**
+ * scanClusterRange's product and pair loop with the rows in the module's memory and
+ * each row's pairs filtered there (pairs.wat, `pairFilter`, with the fixed thresholds
+ * w0 of the rows that need candidates and -inf for the others): the positions it
+ * writes then take the loop's own tests and offers in the loop's order, with the same
+ * values (the same fixed-kernel products, the same arithmetic), so the same offers
+ * are made. Null when the module's memory cannot hold the scan (the loop in
+ * TypeScript runs instead).
+ */
+function filteredPairs(
+  arena: WasmArena,
+  scan: ClusterScanContext,
+  heaps: NeighbourHeaps,
+  w0: Float64Array,
+  j0: Int32Array,
+): FilteredPairs | null {
+  const { rows: n, k, lambda, start, order, G, gn, inRemaining } = scan;
+  const mark = arena.mark();
+  let ptrs: number[] | null;
+  try {
+    ptrs = arena.allocAll([
+      n * k,
+      n * k,
+      MAX_CLUSTER_ROWS * n,
+      n,
+      n,
+      Math.ceil(n / 2),
+      Math.ceil(n / 2),
+    ]);
+  } catch {
+    // Pinned by a caller with views in use: the memory may not grow now.
+    ptrs = null;
+  }
+  if (ptrs === null) {
+    arena.release(mark);
+    return null;
+  }
+  const [pG, pPanel, pDots, pGn, pThr, pCls, pOut] = ptrs;
+  // Not pinned: the centre products between calls allocate above these blocks and may
+  // grow the memory, which keeps every pointer but detaches views, so each call makes
+  // its views afresh.
+  arena.view(pG, n * k).set(G.subarray(0, n * k));
+  // Every partner is of another class: l = 2 for all (class -1 against row class 0).
+  new Int32Array(arena.buffer, pCls, n).fill(-1);
+  const panelIndex = new Int32Array(n);
+  const pairFilter = arena.kernels.pairFilter;
+  return {
+    pairs(a, partners, panelRows) {
+      const f = arena.f64;
+      const Gv = arena.view(pG, n * k);
+      const dots = arena.view(pDots, MAX_CLUSTER_ROWS * n);
+      const gnPanel = arena.view(pGn, n);
+      const thrPanel = arena.view(pThr, n);
+      const out = new Int32Array(arena.buffer, pOut, n);
+      let at = 0;
+      for (const b of partners) {
+        f.copyWithin(
+          (pPanel >> 3) + at * k,
+          (pG >> 3) + start[b] * k,
+          (pG >> 3) + start[b + 1] * k,
+        );
+        for (let t = start[b]; t < start[b + 1]; t++) {
+          panelIndex[at] = t;
+          gnPanel[at] = gn[t];
+          const gj = order[t];
+          thrPanel[at] = inRemaining[gj] === 1 ? w0[gj] : Number.NEGATIVE_INFINITY;
+          at++;
+        }
+      }
+      const ma = start[a + 1] - start[a];
+      const panel = arena.view(pPanel, panelRows * k);
+      gemmABtFixedKernel(ma, panelRows, k, Gv.subarray(start[a] * k), k, panel, k, dots, panelRows);
+      for (let r = 0; r < ma; r++) {
+        const ta = start[a] + r;
+        const gi = order[ta];
+        const ni = gn[ta];
+        const iNeeds = inRemaining[gi] === 1;
+        const off = r * panelRows;
+        const written = pairFilter(
+          pDots + off * 8,
+          pGn,
+          pThr,
+          pCls,
+          panelRows,
+          ni,
+          iNeeds ? w0[gi] : Number.NEGATIVE_INFINITY,
+          0,
+          lambda,
+          1,
+          1,
+          0,
+          0,
+          pOut,
+        );
+        for (let t = 0; t < written; t++) {
+          const c = out[t];
+          const tb = panelIndex[c];
+          const gj = order[tb];
+          let p = ni + gn[tb] - 2 * dots[off + c];
+          if (!(p > 0)) p = 0;
+          const d = p + lambda * 2;
+          if (iNeeds && (d < w0[gi] || (d === w0[gi] && gj < j0[gi]))) heaps.offer(gi, d, gj, p, 2);
+          if (inRemaining[gj] === 1 && (d < w0[gj] || (d === w0[gj] && gi < j0[gj]))) {
+            heaps.offer(gj, d, gi, p, 2);
+          }
+        }
+      }
+    },
+    release() {
+      arena.release(mark);
+    },
+  };
 }
 
 /** What a helper gets for its clusters of a cluster scan (clusterScanTask). */

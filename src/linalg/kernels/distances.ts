@@ -19,8 +19,9 @@
 import { throwIfAborted, ValidationError } from "../../core/errors.js";
 import { dot } from "../basic.js";
 import { Matrix } from "../matrix.js";
-import { gemmABtFixedKernel, gemmABtRaw } from "./gemm.js";
-import { alongsideHelpers, balancedBounds, type KernelHelper } from "./helper.js";
+import { gemmABtFixedKernel, gemmABtRaw, gemmABtTs, wasmWorthIt } from "./gemm.js";
+import { alongsideHelpers, balancedBounds, type KernelHelper, kernelHelpers } from "./helper.js";
+import { type WasmArena, wasmArena } from "./wasm/backend.js";
 
 /** Target size of one distance block, in doubles (8 MiB). */
 const BLOCK_ELEMENTS = 1 << 20;
@@ -413,6 +414,12 @@ export interface PairScanOptions {
    * kernel gemmABtRaw picks by size, which may sum a small block's entries otherwise.
    */
   readonly fixedKernel?: boolean;
+  /**
+   * Filter each row's pairs in the WebAssembly module before the heaps (default true
+   * where the module runs; scanBlocksFiltered): the same result, faster. false keeps
+   * the loop in TypeScript, the path the filter is tested against.
+   */
+  readonly filter?: boolean;
 }
 
 /**
@@ -480,6 +487,7 @@ export function scanNearestPairs(
     rest: total - active,
     step,
     fixed: options.fixedKernel === true,
+    filter: options.filter !== false,
   };
   const blocks = Math.ceil(active / step);
   const helpers = options.helpers ?? [];
@@ -505,6 +513,8 @@ interface BlockLayout {
   readonly step: number;
   /** Products by gemmABtFixedKernel (PairScanOptions.fixedKernel). */
   readonly fixed: boolean;
+  /** Pair loops filtered in the module (PairScanOptions.filter). */
+  readonly filter: boolean;
 }
 
 /**
@@ -521,6 +531,12 @@ function scanBlocks(
   threads: boolean,
   stop: () => boolean,
 ): void {
+  // The filtered loop runs the products on this thread: taken where they would be
+  // anyway (inside a split scan, or no helpers to split a product with).
+  if (layout.filter && ctx.kind !== 2 && (!threads || kernelHelpers().length === 0)) {
+    const arena = wasmArena();
+    if (arena !== null && scanBlocksFiltered(arena, ctx, layout, from, to, stop)) return;
+  }
   const { G, k, active, rest, step, fixed } = layout;
   const product = (
     m: number,
@@ -551,6 +567,143 @@ function scanBlocks(
         scanRow(ctx, a, buf, (a - i0) * rest, active, rest, false);
       }
     }
+  }
+}
+
+/**
+ * scanBlocks with the rows, their norms, the products and the heaps' worst distances
+ * in the module's memory, and each row's pair loop filtered there first (pairs.wat,
+ * `pairFilter`): only the positions it writes go through scanRow's tests, in the same
+ * order, so the same candidates are pushed in the same order as by scanBlocks' own
+ * loop, with the same values (the same products of the same kernel, the same
+ * arithmetic); the products are not copied out either. Not for the embedding term
+ * (kind 2). The products run on this thread. Returns false, having done nothing, when
+ * the module's memory cannot hold the scan.
+ *
+ * The thresholds: thr[pos] is the worst distance of position pos's heap when it was
+ * last read (heaps only tighten, so it never undercuts the live one), refreshed after
+ * every push this loop makes into that heap and after each query row's own loop; a
+ * row's own threshold is its heap's worst at the start of its loop, which the kernel
+ * tightens by the row's own pairs.
+ */
+function scanBlocksFiltered(
+  arena: WasmArena,
+  ctx: ScanContext,
+  layout: BlockLayout,
+  from: number,
+  to: number,
+  stop: () => boolean,
+): boolean {
+  const { G, k, active, rest, step, fixed } = layout;
+  const { order, gn, heaps, kind, codes, crossOnly, lambda } = ctx;
+  const total = active + rest;
+  const width = Math.max(active, rest);
+  const rowsMax = Math.min(step, active);
+  const count = heaps.count;
+  const mark = arena.mark();
+  let ptrs: number[] | null;
+  try {
+    ptrs = arena.allocAll([
+      total * k,
+      total,
+      total,
+      Math.ceil(total / 2),
+      rowsMax * width,
+      count,
+      Math.ceil(width / 2),
+    ]);
+  } catch {
+    // Pinned by a caller with views in use: the memory may not grow now.
+    ptrs = null;
+  }
+  if (ptrs === null) {
+    arena.release(mark);
+    return false;
+  }
+  const [pG, pGn, pThr, pCls, pBuf, pHeap, pOut] = ptrs;
+  arena.pin();
+  try {
+    const Gv = arena.view(pG, total * k);
+    Gv.set(G.subarray(0, total * k));
+    arena.view(pGn, total).set(gn.subarray(0, total));
+    const thr = arena.view(pThr, total);
+    const wD = heaps.worstDistance;
+    const wJ = heaps.worstIndex;
+    for (let b = 0; b < total; b++) thr[b] = wD[order === null ? b : order[b]];
+    if (kind === 1) {
+      const cls = new Int32Array(arena.buffer, pCls, total);
+      for (let b = 0; b < total; b++) cls[b] = codes[order === null ? b : order[b]];
+    }
+    const buf = arena.view(pBuf, rowsMax * width);
+    const out = new Int32Array(arena.buffer, pOut, width);
+    const filterKind = kind === 0 ? 0 : crossOnly ? 2 : 1;
+    const pairFilter = arena.kernels.pairFilter;
+    // The kernels scanBlocks' products use: gemmABtRaw would take the TS kernel for a
+    // product too small to copy in, whatever memory its operands are in here.
+    const product = (m: number, n: number, A: Float64Array, B: Float64Array, ldc: number) => {
+      if (fixed) gemmABtFixedKernel(m, n, k, A, k, B, k, buf, ldc);
+      else if (wasmWorthIt(m, n, k)) gemmABtRaw(m, n, k, A, k, B, k, buf, ldc, false, false);
+      else gemmABtTs(m, n, k, A, k, B, k, buf, ldc);
+    };
+    // Row a against positions first .. first + len - 1, whose products are buf[off ..].
+    const row = (a: number, off: number, first: number, len: number, both: boolean) => {
+      const gi = order === null ? a : order[a];
+      const na = gn[a];
+      const ci = kind === 1 ? codes[gi] : 0;
+      const written = pairFilter(
+        pBuf + off * 8,
+        pGn + first * 8,
+        pThr + first * 8,
+        pCls + first * 4,
+        len,
+        na,
+        wD[gi],
+        ci,
+        lambda,
+        filterKind,
+        both ? 1 : 0,
+        pHeap,
+        count,
+        pOut,
+      );
+      for (let t = 0; t < written; t++) {
+        const b = out[t];
+        const pos = first + b;
+        const gj = order === null ? pos : order[pos];
+        let l = 0;
+        if (kind === 1) {
+          const same = codes[gj] === ci;
+          if (same && crossOnly) continue;
+          l = same ? 0 : 2;
+        }
+        let p = na + gn[pos] - 2 * buf[off + b];
+        if (!(p > 0)) p = 0;
+        const d = kind === 0 ? p : p + lambda * l;
+        if (d < wD[gi] || (d === wD[gi] && gj < wJ[gi])) heaps.push(gi, d, gj, p, l);
+        if (both && (d < wD[gj] || (d === wD[gj] && gi < wJ[gj]))) {
+          heaps.push(gj, d, gi, p, l);
+          thr[pos] = wD[gj];
+        }
+      }
+      if (both) thr[a] = wD[gi];
+    };
+    for (let blk = from; blk < to; blk++) {
+      if (stop()) return true;
+      const i0 = blk * step;
+      const i1 = Math.min(i0 + step, active);
+      const mb = i1 - i0;
+      const A = Gv.subarray(i0 * k);
+      product(mb, i1, A, Gv, i1);
+      for (let a = i0; a < i1; a++) row(a, (a - i0) * i1, 0, a, true);
+      if (rest > 0) {
+        product(mb, rest, A, Gv.subarray(active * k), rest);
+        for (let a = i0; a < i1; a++) row(a, (a - i0) * rest, active, rest, false);
+      }
+    }
+    return true;
+  } finally {
+    arena.unpin();
+    arena.release(mark);
   }
 }
 

@@ -120,6 +120,26 @@ export interface KernelExports {
     c: number,
     ldcBytes: number,
   ): void;
+  /**
+   * The positions of a neighbour scan's row that may enter a heap (pairs.wat): a
+   * superset of those scanRow would push, from thresholds no smaller than the heaps'.
+   */
+  pairFilter(
+    dots: number,
+    gn: number,
+    thr: number,
+    cls: number,
+    len: number,
+    na: number,
+    rowThr: number,
+    rowCls: number,
+    lambda: number,
+    kind: number,
+    both: number,
+    heap: number,
+    count: number,
+    out: number,
+  ): number;
   /** Tr((F W)^T L (F W)) over the edges of a symmetric CSR graph (kernels.wat). */
   edgeTrace(
     ptr: number,
