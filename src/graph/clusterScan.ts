@@ -385,7 +385,6 @@ function filteredPairs(
       n,
       n,
       Math.ceil(n / 2),
-      Math.ceil(n / 2),
     ]);
   } catch {
     // Pinned by a caller with views in use: the memory may not grow now.
@@ -395,13 +394,11 @@ function filteredPairs(
     arena.release(mark);
     return null;
   }
-  const [pG, pPanel, pDots, pGn, pThr, pCls, pOut] = ptrs;
+  const [pG, pPanel, pDots, pGn, pThr, pOut] = ptrs;
   // Not pinned: the centre products between calls allocate above these blocks and may
   // grow the memory, which keeps every pointer but detaches views, so each call makes
   // its views afresh.
   arena.view(pG, n * k).set(G.subarray(0, n * k));
-  // Every partner is of another class: l = 2 for all (class -1 against row class 0).
-  new Int32Array(arena.buffer, pCls, n).fill(-1);
   const panelIndex = new Int32Array(n);
   const pairFilter = arena.kernels.pairFilter;
   return {
@@ -440,13 +437,14 @@ function filteredPairs(
           pDots + off * 8,
           pGn,
           pThr,
-          pCls,
+          0,
           panelRows,
           ni,
           iNeeds ? w0[gi] : Number.NEGATIVE_INFINITY,
           0,
           lambda,
-          1,
+          // Kind 3: every partner is of another class (l = 2).
+          3,
           1,
           0,
           0,
