@@ -378,14 +378,7 @@ function filteredPairs(
   const mark = arena.mark();
   let ptrs: number[] | null;
   try {
-    ptrs = arena.allocAll([
-      n * k,
-      n * k,
-      MAX_CLUSTER_ROWS * n,
-      n,
-      n,
-      Math.ceil(n / 2),
-    ]);
+    ptrs = arena.allocAll([n * k, n * k, MAX_CLUSTER_ROWS * n, n, n, Math.ceil(n / 2)]);
   } catch {
     // Pinned by a caller with views in use: the memory may not grow now.
     ptrs = null;
