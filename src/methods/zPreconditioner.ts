@@ -46,6 +46,7 @@ import {
   multiplyABt,
   transposed,
 } from "../linalg/kernels/gemm.js";
+import { wasmArena } from "../linalg/kernels/wasm/backend.js";
 import { Matrix } from "../linalg/matrix.js";
 import {
   choleskyQR,
@@ -125,6 +126,55 @@ export interface FactorProducts {
   timesU(T: Matrix): Matrix;
   /** (A U)^T for sparse rows A, with transposed(A.multiplyMatrix(U))'s bits. */
   sparseTimesUTransposed?(A: CsrMatrix): Matrix;
+}
+
+/**
+ * out += Q src (n x b, src c' x b) or, with `transpose`, out += Q^T src (c' x b, src
+ * n x b) for the thin n x c' block Q = Qy, summed over i, then t, then j, each product
+ * rounded and then added: in the module (thin.wat, `thinProducts`, the same operations
+ * in the same order, so the same bits; tested) where it runs, else in these loops.
+ */
+export function thinProducts(
+  Q: Matrix,
+  src: Float64Array,
+  b: number,
+  out: Float64Array,
+  transpose: boolean,
+  inModule = true,
+): void {
+  const n = Q.rows;
+  const cq = Q.cols;
+  if (cq === 0 || n === 0 || b === 0) return;
+  const srcLength = (transpose ? n : cq) * b;
+  const outLength = (transpose ? cq : n) * b;
+  const arena = inModule ? wasmArena() : null;
+  if (arena !== null) {
+    const mark = arena.mark();
+    try {
+      const ptrs = arena.allocAll([n * cq, srcLength, outLength]);
+      if (ptrs !== null) {
+        const [pq, ps, po] = ptrs;
+        const f = arena.f64;
+        f.set(Q.data.subarray(0, n * cq), pq >> 3);
+        f.set(src.subarray(0, srcLength), ps >> 3);
+        f.set(out.subarray(0, outLength), po >> 3);
+        arena.kernels.thinProducts(pq, n, cq, ps, b, po, transpose ? 1 : 0);
+        out.set(f.subarray(po >> 3, (po >> 3) + outLength));
+        return;
+      }
+    } finally {
+      arena.release(mark);
+    }
+  }
+  const q = Q.data;
+  for (let i = 0; i < n; i++) {
+    for (let t = 0; t < cq; t++) {
+      const qit = q[i * cq + t];
+      const oo = (transpose ? t : i) * b;
+      const so = (transpose ? i : t) * b;
+      for (let j = 0; j < b; j++) out[oo + j] += qit * src[so + j];
+    }
+  }
 }
 
 /**
@@ -251,41 +301,21 @@ export class ZWoodbury {
 
   /** W^T V for an n x b block V: m x b (U^T V above Qy^T V). */
   basisTransposeTimes(V: Matrix): Matrix {
-    const { n, Qy } = this;
     const r = this.U.cols;
-    const cq = Qy.cols;
     const b = V.cols;
     const out = new Matrix(this.width, b);
     out.data.set(this.timesUt(V).data, 0);
-    const o = out.data;
-    const v = V.data;
-    for (let i = 0; i < n; i++) {
-      for (let t = 0; t < cq; t++) {
-        const q = Qy.data[i * cq + t];
-        const oo = (r + t) * b;
-        for (let j = 0; j < b; j++) o[oo + j] += q * v[i * b + j];
-      }
-    }
+    // Qy^T V into the last c' rows (zero so far).
+    thinProducts(this.Qy, V.data, b, out.data.subarray(r * b), true);
     return out;
   }
 
   /** W Y for an m x b block Y: n x b (U times Y's first r rows, plus Qy times the rest). */
   basisTimes(Y: Matrix): Matrix {
-    const { n, Qy } = this;
     const r = this.U.cols;
-    const cq = Qy.cols;
     const b = Y.cols;
     const out = this.timesU(new Matrix(r, b, Y.data.subarray(0, r * b)));
-    if (cq === 0) return out;
-    const o = out.data;
-    const y = Y.data;
-    for (let i = 0; i < n; i++) {
-      for (let t = 0; t < cq; t++) {
-        const q = Qy.data[i * cq + t];
-        const yo = (r + t) * b;
-        for (let j = 0; j < b; j++) o[i * b + j] += q * y[yo + j];
-      }
-    }
+    thinProducts(this.Qy, Y.data.subarray(r * b), b, out.data, false);
     return out;
   }
 

@@ -140,6 +140,19 @@ export interface KernelExports {
     count: number,
     out: number,
   ): number;
+  /**
+   * out += Q src (transpose 0) or Q^T src (transpose 1) for a thin n x cq block Q, in
+   * ZWoodbury's loop order (thin.wat).
+   */
+  thinProducts(
+    q: number,
+    n: number,
+    cq: number,
+    src: number,
+    b: number,
+    out: number,
+    transpose: number,
+  ): void;
   /** Tr((F W)^T L (F W)) over the edges of a symmetric CSR graph (kernels.wat). */
   edgeTrace(
     ptr: number,

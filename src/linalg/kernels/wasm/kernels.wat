@@ -1,9 +1,10 @@
 ;; WebAssembly SIMD kernels of the dense linear algebra (assembled by
 ;; scripts/build-wasm.ts into module.ts; loaded by backend.ts). The scalar loops of the
 ;; tridiagonal eigen-solver are in tridiagonal.wat, the single-precision product in
-;; single.wat, the pair filter of the neighbour scans in pairs.wat, the loops of the
-;; Householder reduction and of the back-transformation in householder.wat; the build
-;; splices each in at its `;; @include` line at the end of this module.
+;; single.wat, the pair filter of the neighbour scans in pairs.wat, the thin products
+;; of the Z-step's basis in thin.wat, the loops of the Householder reduction and of the
+;; back-transformation in householder.wat; the build splices each in at its
+;; `;; @include` line at the end of this module.
 ;;
 ;; All pointers are byte offsets into the exported memory; leading dimensions are in
 ;; elements (f64). Only baseline SIMD (f64x2 mul and add, no relaxed-simd FMA), so the
@@ -861,6 +862,9 @@
 
   ;; The pair loop of the neighbour scans, filtered before the heaps.
   ;; @include pairs.wat
+
+  ;; The products of SDSPCAAN's Z-step basis with its thin block of columns beyond U.
+  ;; @include thin.wat
 
   ;; The per-column loops of the Householder reduction and the back-transformation.
   ;; @include householder.wat
