@@ -42,7 +42,9 @@ describe("thinProducts", () => {
           thinProducts(Q, src, b, inLoops, transpose, false);
           for (let t = 0; t < start.length; t++) {
             if (!Object.is(inModule[t], inLoops[t])) {
-              throw new Error(`entry ${t}: ${inModule[t]} in the module, ${inLoops[t]} in the loops`);
+              throw new Error(
+                `entry ${t}: ${inModule[t]} in the module, ${inLoops[t]} in the loops`,
+              );
             }
           }
         },
