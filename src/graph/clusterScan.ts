@@ -341,15 +341,32 @@ function scanClusterPairs(
           let p = ni + gn[tb] - 2 * dots[off + c];
           if (!(p > 0)) p = 0;
           const d = p + lambda * 2;
-          if (iNeeds && (d < w0[gi] || (d === w0[gi] && gj < j0[gi]))) heaps.offer(gi, d, gj, p, 2);
-          if (inRemaining[gj] === 1 && (d < w0[gj] || (d === w0[gj] && gi < j0[gj]))) {
-            heaps.offer(gj, d, gi, p, 2);
-          }
+          offerCrossPair(heaps, w0, j0, gi, gj, d, p, iNeeds, inRemaining[gj] === 1);
         }
       }
     }
   }
   return computed;
+}
+
+/**
+ * Offers the cross-class pair (gi, gj) to the heap of each row that needs candidates
+ * and whose worst at the scan's start it beats ((d, index), ties to the lower index):
+ * the tests of both of scanClusterPairs' loops.
+ */
+function offerCrossPair(
+  heaps: NeighbourHeaps,
+  w0: Float64Array,
+  j0: Int32Array,
+  gi: number,
+  gj: number,
+  d: number,
+  p: number,
+  iNeeds: boolean,
+  jNeeds: boolean,
+): void {
+  if (iNeeds && (d < w0[gi] || (d === w0[gi] && gj < j0[gi]))) heaps.offer(gi, d, gj, p, 2);
+  if (jNeeds && (d < w0[gj] || (d === w0[gj] && gi < j0[gj]))) heaps.offer(gj, d, gi, p, 2);
 }
 
 /** The pairs of one cluster with its partners, computed and filtered in the module. */
@@ -450,10 +467,7 @@ function filteredPairs(
           let p = ni + gn[tb] - 2 * dots[off + c];
           if (!(p > 0)) p = 0;
           const d = p + lambda * 2;
-          if (iNeeds && (d < w0[gi] || (d === w0[gi] && gj < j0[gi]))) heaps.offer(gi, d, gj, p, 2);
-          if (inRemaining[gj] === 1 && (d < w0[gj] || (d === w0[gj] && gi < j0[gj]))) {
-            heaps.offer(gj, d, gi, p, 2);
-          }
+          offerCrossPair(heaps, w0, j0, gi, gj, d, p, iNeeds, inRemaining[gj] === 1);
         }
       }
     },

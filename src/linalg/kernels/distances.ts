@@ -628,7 +628,6 @@ function scanBlocksFiltered(
     arena.view(pGn, total).set(gn.subarray(0, total));
     const thr = arena.view(pThr, total);
     const wD = heaps.worstDistance;
-    const wJ = heaps.worstIndex;
     for (let b = 0; b < total; b++) thr[b] = wD[order === null ? b : order[b]];
     if (kind === 1) {
       const cls = new Int32Array(arena.buffer, pCls, total);
@@ -679,11 +678,7 @@ function scanBlocksFiltered(
         let p = na + gn[pos] - 2 * buf[off + b];
         if (!(p > 0)) p = 0;
         const d = kind === 0 ? p : p + lambda * l;
-        if (d < wD[gi] || (d === wD[gi] && gj < wJ[gi])) heaps.push(gi, d, gj, p, l);
-        if (both && (d < wD[gj] || (d === wD[gj] && gi < wJ[gj]))) {
-          heaps.push(gj, d, gi, p, l);
-          thr[pos] = wD[gj];
-        }
+        if (pushPair(heaps, gi, gj, d, p, l, both)) thr[pos] = wD[gj];
       }
       if (both) thr[a] = wD[gi];
     };
@@ -803,8 +798,6 @@ function scanRow(
   both: boolean,
 ): void {
   const { order, gn, heaps, kind, codes, crossOnly, fd, fc, lambda } = ctx;
-  const wD = heaps.worstDistance;
-  const wJ = heaps.worstIndex;
   const gi = order === null ? a : order[a];
   const na = gn[a];
   const ci = kind === 1 ? codes[gi] : 0;
@@ -828,9 +821,30 @@ function scanRow(
       }
     }
     const d = kind === 0 ? p : p + lambda * l;
-    if (d < wD[gi] || (d === wD[gi] && gj < wJ[gi])) heaps.push(gi, d, gj, p, l);
-    if (both && (d < wD[gj] || (d === wD[gj] && gi < wJ[gj]))) heaps.push(gj, d, gi, p, l);
+    pushPair(heaps, gi, gj, d, p, l, both);
   }
+}
+
+/**
+ * Pushes the pair (gi, gj) to row gi's heap and, when `both`, to row gj's, wherever
+ * (d, index) beats the heap's worst (ties to the lower index): the heaps' tests of
+ * scanRow and of scanBlocksFiltered's loop. Returns whether row gj's heap took it.
+ */
+function pushPair(
+  heaps: NeighbourHeaps,
+  gi: number,
+  gj: number,
+  d: number,
+  p: number,
+  l: number,
+  both: boolean,
+): boolean {
+  const wD = heaps.worstDistance;
+  const wJ = heaps.worstIndex;
+  if (d < wD[gi] || (d === wD[gi] && gj < wJ[gi])) heaps.push(gi, d, gj, p, l);
+  if (!both || !(d < wD[gj] || (d === wD[gj] && gi < wJ[gj]))) return false;
+  heaps.push(gj, d, gi, p, l);
+  return true;
 }
 
 /**
