@@ -434,7 +434,7 @@ export function fitQLoop(
     const graphOf = (g: AdaptiveNeighbourGraph): GraphState => {
       const Ssym = symmetrizeGraph(g.S);
       const L = graphLaplacian(Ssym);
-      return { Ssym, gamma: g.gamma, z: solver.graphTerm(Ssym, L) };
+      return { Ssym, gamma: g.gamma, z: solver.graphTerm(Ssym, L, s.delta !== 0) };
     };
     let graph: GraphState | null = null;
     let adaptiveGraph: AdaptiveNeighbourGraph | null = null;

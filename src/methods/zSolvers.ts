@@ -158,8 +158,12 @@ export interface ZSolution {
 
 export interface ZSolver {
   readonly kind: "dense" | "lobpcg";
-  /** Tr(G L G) and, for the dense path, G L G, for the graph S (symmetric) and its Laplacian L. */
-  graphTerm(S: CsrMatrix, L: CsrMatrix): ZGraph;
+  /**
+   * Tr(G L G) and, for the dense path, G L G, for the graph S (symmetric) and its
+   * Laplacian L. `weighted`: the graph term's multiplier is not zero, so the next solve
+   * uses L (default true).
+   */
+  graphTerm(S: CsrMatrix, L: CsrMatrix, weighted?: boolean): ZGraph;
   /** The k trailing eigenpairs of Z = Z0 + beta diag(Dd) + delta G L G. */
   solve(beta: number, Dd: Float64Array, delta: number, graph: ZGraph | null): ZSolution;
   /** G Q: the projected training rows (Q^T X x_i)^T. */
@@ -328,7 +332,20 @@ class OperatorZSolver implements ZSolver {
     this.krylovSpace = krylovSpace;
   }
 
-  graphTerm(S: CsrMatrix, L: CsrMatrix): ZGraph {
+  graphTerm(S: CsrMatrix, L: CsrMatrix, weighted = true): ZGraph {
+    // Once Z's structure is built (the first start or preconditioner), every solve with a
+    // graph term forms U^T L U for its Laplacian anyway (ZWoodbury caches it per L, and
+    // the compact product and the starts use it), and Tr(G L G) = Tr(S^4 U^T L U) (U^T U
+    // = I) is then its diagonal's weighted sum: at 60,000 x 784 the edge sum below took
+    // 0.7 s per outer iteration (docs/performance.md, "The graph term's trace from U^T L U").
+    if (weighted && this.woodbury !== null) {
+      const K = this.woodbury.laplacianTerm(L);
+      const { s2 } = this.gram;
+      const r = K.rows;
+      let trM = 0;
+      for (let t = 0; t < r; t++) trM += s2[t] * s2[t] * K.data[t * r + t];
+      return { L, trM, M: null };
+    }
     // Tr(G L G) = Tr(H^T L H) with H = U S^2 (H H^T = G^2), without forming H. S is the
     // symmetrised graph (symmetrizeGraph), so each edge can be visited once.
     return { L, trM: this.gram.edgeTrace(S), M: null };
