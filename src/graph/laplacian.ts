@@ -3,6 +3,7 @@
  * first two lines of the loop), and the graph terms of the objectives, all sparse.
  */
 import { ValidationError } from "../core/errors.js";
+import { wasmArena } from "../linalg/kernels/wasm/backend.js";
 import { Matrix } from "../linalg/matrix.js";
 import { CsrMatrix } from "../linalg/sparse.js";
 import { checkClassCodes } from "./neighbours.js";
@@ -146,12 +147,15 @@ export function laplacianTrace(S: CsrMatrix, F: Matrix): number {
  * (a non-symmetric S would silently lose its lower-triangle-only entries).
  * `columnWeights` w gives Tr((F W)^T L (F W)) for W = diag(w) without forming F W:
  * the solver passes U and the squared singular values instead of H = U S^2 (an n x
- * rank matrix less in memory).
+ * rank matrix less in memory). The loops run in the module where it is active and the
+ * work is large enough (`inModule`, default true; the same operations in the same
+ * order, so the same bits).
  */
 export function symmetricLaplacianTrace(
   S: CsrMatrix,
   F: Matrix,
   columnWeights?: Float64Array,
+  inModule = true,
 ): number {
   requireNodeRows("symmetricLaplacianTrace", S, "F", F);
   const c = F.cols;
@@ -163,6 +167,10 @@ export function symmetricLaplacianTrace(
     );
   }
   const w = columnWeights ?? new Float64Array(c).fill(1);
+  if (inModule && S.rowPtr[S.rows] * c >= MODULE_TRACE_MIN_WORK) {
+    const total = edgeTraceInModule(S, F, w);
+    if (total !== null) return total;
+  }
   let total = 0;
   for (let i = 0; i < S.rows; i++) {
     const oi = i * c;
@@ -187,6 +195,41 @@ export function symmetricLaplacianTrace(
     }
   }
   return total;
+}
+
+/**
+ * Stored entries times columns from which symmetricLaplacianTrace copies S, F and w
+ * into the module (`edgeTrace`, kernels.wat): below it the copies cost about what the
+ * kernel saves.
+ */
+const MODULE_TRACE_MIN_WORK = 1 << 18;
+
+/**
+ * symmetricLaplacianTrace's loops in the module (`edgeTrace` runs them in their order,
+ * so the same bits; tested), on copies of S, F and w; null when the backend is not
+ * active or the copies would not fit, and the caller runs the loops.
+ */
+function edgeTraceInModule(S: CsrMatrix, F: Matrix, w: Float64Array): number | null {
+  const arena = wasmArena();
+  if (arena === null) return null;
+  const n = S.rows;
+  const c = F.cols;
+  const nnz = S.rowPtr[n];
+  const mark = arena.mark();
+  try {
+    const ptrs = arena.allocAll([Math.ceil((n + 1) / 2), Math.ceil(nnz / 2), nnz, n * c, c]);
+    if (ptrs === null) return null;
+    const [pPtr, pIdx, pVal, pF, pW] = ptrs;
+    new Int32Array(arena.buffer, pPtr, n + 1).set(S.rowPtr.subarray(0, n + 1));
+    new Int32Array(arena.buffer, pIdx, nnz).set(S.colIdx.subarray(0, nnz));
+    const f = arena.f64;
+    f.set(S.values.subarray(0, nnz), pVal >> 3);
+    f.set(F.data.subarray(0, n * c), pF >> 3);
+    f.set(w, pW >> 3);
+    return arena.kernels.edgeTrace(pPtr, pIdx, pVal, n, pF, c, pW);
+  } finally {
+    arena.release(mark);
+  }
 }
 
 /**

@@ -25,7 +25,7 @@ import {
   classLaplacianTrace,
   gammaWeightedSquaredNorm,
   graphLaplacian,
-  laplacianTrace,
+  symmetricLaplacianTrace,
   symmetrizeGraph,
 } from "../graph/laplacian.js";
 import { type LaplacianWarmStart, rankControlEigenvalues } from "../graph/laplacianSpectrum.js";
@@ -529,7 +529,9 @@ export function fitQLoop(
         P = solver.project(Q);
         trQGQ = dotAll(Q, P);
         if (deltaWeight !== 0) {
-          graphTerms = deltaWeight * laplacianTrace(graph.Ssym, P);
+          // Ssym is symmetric: each edge once, in the module (at 60,000 rows the
+          // general loop over both triangles took 0.3 s per outer iteration).
+          graphTerms = deltaWeight * symmetricLaplacianTrace(graph.Ssym, P);
           if (graphMode === "adaptive") {
             graphTerms +=
               0.5 * deltaWeight * gammaWeightedSquaredNorm(graph.Ssym, graph.gamma) +

@@ -21,6 +21,7 @@ import {
   symmetricLaplacianTrace,
   symmetrizeGraph,
 } from "../../src/graph/laplacian.js";
+import { wasmArena } from "../../src/linalg/kernels/wasm/backend.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { CsrMatrix } from "../../src/linalg/sparse.js";
 import { jacobiEigenvalues, normalMatrix, randomCodes } from "./helpers.js";
@@ -185,6 +186,36 @@ describe("objective pieces", () => {
     expect(() => symmetricLaplacianTrace(Ssym, Y.leadingColumns(1).transpose())).toThrow(
       /'F'.*20 rows/,
     );
+  });
+});
+
+describe("symmetricLaplacianTrace in the module", () => {
+  it("gives the loops' bits on a graph large enough for the module, odd and even widths, with and without weights", () => {
+    expect(wasmArena()).not.toBeNull();
+    const rng = new Random(17);
+    const n = 2400;
+    const P = normalMatrix(rng, n, 5, 1);
+    const codes = randomCodes(rng, n, 4);
+    const Ssym = symmetrizeGraph(labelledAdaptiveGraph(P, codes, 0.5, { m: 12 }).S);
+    for (const c of [1, 16, 23]) {
+      const F = normalMatrix(rng, n, c, 3);
+      const w = Float64Array.from({ length: c }, () => 0.1 + rng.uniform());
+      // Large enough that the module runs (MODULE_TRACE_MIN_WORK = 2^18 entries x columns).
+      if (c > 1) expect(Ssym.nnz * c).toBeGreaterThanOrEqual(2 ** 18);
+      for (const weights of [undefined, w]) {
+        const loops = symmetricLaplacianTrace(Ssym, F, weights, false);
+        expect(Object.is(symmetricLaplacianTrace(Ssym, F, weights), loops)).toBe(true);
+        const ref = laplacianTrace(
+          Ssym,
+          new Matrix(
+            n,
+            c,
+            F.data.map((v, q) => v * (weights === undefined ? 1 : weights[q % c])),
+          ),
+        );
+        expect(Math.abs(loops - ref)).toBeLessThanOrEqual(1e-12 * ref);
+      }
+    }
   });
 });
 
