@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/core/errors.js";
 import { Random } from "../../src/core/rng.js";
 import { makeSyntheticDataset } from "../../src/experiment/synthetic.js";
+import { initialAdaptiveGraph } from "../../src/graph/adaptive.js";
+import { graphLaplacian, symmetrizeGraph } from "../../src/graph/laplacian.js";
 import { centerColumns } from "../../src/linalg/basic.js";
 import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
 import { multiply, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
@@ -19,7 +21,7 @@ import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
 import { SDSPCALPP } from "../../src/methods/sdspcaLpp.js";
 import { SPCAN } from "../../src/methods/spcan.js";
 import { TrainingData } from "../../src/methods/training.js";
-import { autoPreconditioner, autoZSolver } from "../../src/methods/zSolvers.js";
+import { autoPreconditioner, autoZSolver, chooseZSolver } from "../../src/methods/zSolvers.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 
 /** Gaussian classes in a low-dimensional subspace plus isotropic noise. */
@@ -411,6 +413,43 @@ describe("the matrix-free LOBPCG path", () => {
     expect(data.hasCached("gram")).toBe(false);
     new SDSPCAAN({ k: 3, solver: "dense" }).fitPrepared(data);
     expect(data.hasCached("gram")).toBe(true);
+  });
+});
+
+describe("Tr(G L G) on the matrix-free path", () => {
+  it("sums the edges until the solver forms U^T L U, then takes Tr(S^4 U^T L U): the same trace", () => {
+    const { X, y } = blobs(15, 90, 12, 3);
+    const data = TrainingData.prepare(X, y);
+    const codes = (data.labels as NonNullable<typeof data.labels>).codes;
+    const solver = chooseZSolver({
+      choice: "lobpcg",
+      data,
+      alpha: 1,
+      codes,
+      classes: 3,
+      k: 3,
+      seed: 1,
+      preconditioner: "always",
+      krylovStart: "never",
+    });
+    const Ssym = symmetrizeGraph(initialAdaptiveGraph(data.X, { m: 5 }).S);
+    const L = graphLaplacian(Ssym);
+    // Tr(G L G) densely, G = Xc Xc^T.
+    const G = multiply(data.X, data.X.transpose());
+    const GLG = multiply(multiply(G, L.toDense()), G);
+    let dense = 0;
+    for (let i = 0; i < G.rows; i++) dense += GLG.get(i, i);
+    const edges = solver.graphTerm(Ssym, L);
+    expect(Math.abs(edges.trM - dense)).toBeLessThanOrEqual(1e-11 * dense);
+    // Two solves: the second is preconditioned, which builds Z's structure.
+    const Dd = new Float64Array(data.n).fill(1);
+    solver.solve(1, Dd, 1e-3, edges);
+    solver.solve(1, Dd, 1e-3, edges);
+    const fromProjection = solver.graphTerm(Ssym, L);
+    expect(Object.is(fromProjection.trM, edges.trM)).toBe(false);
+    expect(Math.abs(fromProjection.trM - dense)).toBeLessThanOrEqual(1e-11 * dense);
+    // Without a graph term in the objective, U^T L U is not formed for it.
+    expect(Object.is(solver.graphTerm(Ssym, L, false).trM, edges.trM)).toBe(true);
   });
 });
 
