@@ -42,6 +42,7 @@ import {
   multiply,
   multiplyAtB,
 } from "../linalg/kernels/gemm.js";
+import { type WasmArena, wasmArena } from "../linalg/kernels/wasm/backend.js";
 import { Matrix } from "../linalg/matrix.js";
 import { choleskyUpper, solveUpperFromRight } from "../linalg/orthogonalize.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
@@ -204,30 +205,53 @@ export function chebyshevMoments(
   const moments: Matrix[] = [Matrix.identity(m)];
   for (let j = 1; j <= count; j++) moments.push(new Matrix(m, m));
   const part = new Float64Array(m * m);
-  for (let i0 = 0; i0 < n; i0 += CHUNK_ROWS) {
-    throwIfAborted(signal);
-    const i1 = Math.min(n, i0 + CHUNK_ROWS);
-    const rows = i1 - i0;
-    const Wt = woodbury.basisRowsTransposed(i0, i1);
-    const scaled = new Matrix(m, rows);
-    // T_{j-1} and T_j at the chunk's rows (three-term recurrence).
-    const prev = new Float64Array(rows).fill(1);
-    const cur = dh.slice(i0, i1);
-    for (let j = 1; j <= count; j++) {
-      if (j > 1) {
-        for (let i = 0; i < rows; i++) {
-          const next = 2 * dh[i0 + i] * cur[i] - prev[i];
-          prev[i] = cur[i];
-          cur[i] = next;
+  const chunk = Math.min(n, CHUNK_ROWS);
+  // The chunk's W^T and its scaled copy, built once per pass where the GEMM reads them:
+  // in the module's memory when it is active (gemmABtLowerBlocks then uses them in place
+  // instead of copying two m x chunk blocks per chunk), else in ordinary arrays. Views
+  // are re-made per chunk, since the product's own allocation may grow the memory.
+  const arena = wasmArena();
+  const mark = arena?.mark() ?? 0;
+  const ptrs = arena?.allocAll([m * chunk, m * chunk]) ?? null;
+  const own = ptrs === null ? [new Float64Array(m * chunk), new Float64Array(m * chunk)] : null;
+  const prev = new Float64Array(chunk);
+  const cur = new Float64Array(chunk);
+  try {
+    for (let i0 = 0; i0 < n; i0 += CHUNK_ROWS) {
+      throwIfAborted(signal);
+      const i1 = Math.min(n, i0 + CHUNK_ROWS);
+      const rows = i1 - i0;
+      const size = m * rows;
+      const wt =
+        own !== null
+          ? own[0].subarray(0, size)
+          : (arena as WasmArena).view((ptrs as number[])[0], size);
+      const scaled =
+        own !== null
+          ? own[1].subarray(0, size)
+          : (arena as WasmArena).view((ptrs as number[])[1], size);
+      woodbury.basisRowsTransposed(i0, i1, wt);
+      // T_{j-1} and T_j at the chunk's rows (three-term recurrence).
+      prev.fill(1, 0, rows);
+      cur.set(dh.subarray(i0, i1));
+      for (let j = 1; j <= count; j++) {
+        if (j > 1) {
+          for (let i = 0; i < rows; i++) {
+            const next = 2 * dh[i0 + i] * cur[i] - prev[i];
+            prev[i] = cur[i];
+            cur[i] = next;
+          }
         }
+        for (let t = 0; t < m; t++) {
+          const o = t * rows;
+          for (let i = 0; i < rows; i++) scaled[o + i] = wt[o + i] * cur[i];
+        }
+        gemmABtLowerBlocks(m, rows, wt, rows, scaled, rows, part, m);
+        addLowerBlocks(moments[j].data, part, m);
       }
-      for (let t = 0; t < m; t++) {
-        const o = t * rows;
-        for (let i = 0; i < rows; i++) scaled.data[o + i] = Wt.data[o + i] * cur[i];
-      }
-      gemmABtLowerBlocks(m, rows, Wt.data, rows, scaled.data, rows, part, m);
-      addLowerBlocks(moments[j].data, part, m);
     }
+  } finally {
+    arena?.release(mark);
   }
   for (let j = 1; j <= count; j++) mirrorLowerTriangle(moments[j].data, m);
   return moments;

@@ -283,20 +283,24 @@ export class ZWoodbury {
     return C;
   }
 
-  /** W^T restricted to the rows i0..i1-1 of W: m x (i1 - i0). */
-  basisRowsTransposed(i0: number, i1: number): Matrix {
+  /**
+   * W^T restricted to the rows i0..i1-1 of W: m x (i1 - i0), compact, written into
+   * `out` (at least m (i1 - i0) doubles) when given.
+   */
+  basisRowsTransposed(i0: number, i1: number, out?: Float64Array): Float64Array {
     const { n, Qy, Ut } = this;
     const r = Ut.rows;
     const cq = Qy.cols;
     const rows = i1 - i0;
-    const out = new Matrix(this.width, rows);
-    for (let t = 0; t < r; t++) {
-      out.data.set(Ut.data.subarray(t * n + i0, t * n + i1), t * rows);
+    const o = out ?? new Float64Array(this.width * rows);
+    const ut = Ut.data;
+    for (let t = 0; t < r; t++) o.set(ut.subarray(t * n + i0, t * n + i1), t * rows);
+    const qy = Qy.data;
+    for (let t = 0; t < cq; t++) {
+      const at = (r + t) * rows - i0;
+      for (let i = i0; i < i1; i++) o[at + i] = qy[i * cq + t];
     }
-    for (let i = i0; i < i1; i++) {
-      for (let t = 0; t < cq; t++) out.data[(r + t) * rows + i - i0] = Qy.data[i * cq + t];
-    }
-    return out;
+    return o;
   }
 
   /** W^T V for an n x b block V: m x b (U^T V above Qy^T V). */

@@ -31,6 +31,7 @@ import {
   setKernelThreads,
 } from "../../src/linalg/kernels/helperThread.node.js";
 import { screenedNearestNeighbours } from "../../src/linalg/kernels/screenedSearch.js";
+import { type WasmArena, wasmArena } from "../../src/linalg/kernels/wasm/backend.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { GramOperator, HELPER_MIN_ENTRIES } from "../../src/methods/gramOperator.js";
 import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
@@ -445,6 +446,46 @@ describe("kernel helper threads", () => {
         expect(counted.products).toBe(lowerStripBounds(n, threads, 64).length - 2);
         expect(counted.products).toBeGreaterThan(0);
         expect(firstDifference(got.data, want.data)).toBe(-1);
+      }
+    }
+    setKernelThreads(1);
+  });
+
+  it("use lower-block operands resident in the module's memory in place, even when the product grows the memory", () => {
+    const arena = wasmArena() as WasmArena;
+    for (const { n, p, shared, grow } of [
+      { n: 130, p: 11900, shared: true, grow: false },
+      { n: 257, p: 3100, shared: false, grow: false },
+      { n: 257, p: 3100, shared: false, grow: true },
+    ]) {
+      const A = randomMatrix(n, p, n + (grow ? 50 : 5));
+      const B = shared ? A : randomMatrix(n, p, n + (grow ? 51 : 6));
+      setKernelThreads(1);
+      const want = new Matrix(n, n);
+      gemmABtLowerBlocks(n, p, A.data, p, B.data, p, want.data, n);
+      for (const threads of [1, 2]) {
+        setKernelThreads(threads);
+        const mark = arena.mark();
+        try {
+          if (grow) {
+            // Fill the memory so that the operands end at its last bytes: the product's
+            // own block (n x n) then grows it, detaching the views passed in.
+            const free = Math.floor((arena.buffer.byteLength - arena.mark()) / 8);
+            expect(arena.allocAll([free - 2 * n * p - 16])).not.toBeNull();
+          }
+          const [pa, pb] = arena.allocAll([n * p, shared ? 0 : n * p]) as number[];
+          const a = arena.view(pa, n * p);
+          a.set(A.data);
+          const b = shared ? a : arena.view(pb, n * p);
+          if (!shared) b.set(B.data);
+          const size = arena.buffer.byteLength;
+          const got = new Matrix(n, n);
+          gemmABtLowerBlocks(n, p, a, p, b, p, got.data, n);
+          if (grow) expect(arena.buffer.byteLength).toBeGreaterThan(size);
+          expect(firstDifference(got.data, want.data)).toBe(-1);
+        } finally {
+          arena.release(mark);
+        }
       }
     }
     setKernelThreads(1);

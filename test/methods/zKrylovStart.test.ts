@@ -38,7 +38,7 @@ function withDiagonal(p: Problem, betaD: Float64Array): Matrix {
 /** The explicit basis [T_0(D^) W, ..., T_J(D^) W] (n x (J + 1) m). */
 function explicitBasis(p: Problem, betaD: Float64Array, J: number): Matrix {
   const n = betaD.length;
-  const Wt = p.woodbury.basisRowsTransposed(0, n);
+  const Wt = new Matrix(p.woodbury.width, n, p.woodbury.basisRowsTransposed(0, n));
   const m = Wt.rows;
   const lo = Math.min(...betaD);
   const hi = Math.max(...betaD);

@@ -60,7 +60,7 @@ describe("the lifted start", () => {
       const m = p.woodbury.width;
       // K_0's Ritz coefficients Y = W^T x (x = W y).
       const k0 = krylovStart(p.woodbury, p.betaD, p.delta, p.L, 0, b);
-      const Wt = p.woodbury.basisRowsTransposed(0, n);
+      const Wt = new Matrix(m, n, p.woodbury.basisRowsTransposed(0, n));
       const Y = multiply(Wt, (k0 as NonNullable<typeof k0>).vectors);
       const lo = Math.min(...p.betaD);
       const hi = Math.max(...p.betaD);

@@ -662,18 +662,26 @@ export function gemmABtLowerBlocks(
   if (n === 0) return;
   const arena = wasmArena();
   const shared = A.buffer === B.buffer && A.byteOffset === B.byteOffset && lda === ldb;
+  // Compact operands that already live in the module's memory are used in place (the
+  // moments of zKrylovStart.ts build theirs there): their offsets are taken before the
+  // allocation below, which may grow the memory and detach the caller's views.
+  const inPlaceA = arena?.holds(A) && lda === p ? A.byteOffset : -1;
+  const inPlaceB = arena?.holds(B) && ldb === p ? B.byteOffset : -1;
   const mark = arena?.mark() ?? 0;
   const ptrs =
     arena !== null && p > 0 && wasmWorthIt(n, n, p)
-      ? arena.allocAll([n * p, shared ? 0 : n * p, n * n])
+      ? arena.allocAll([inPlaceA >= 0 ? 0 : n * p, shared || inPlaceB >= 0 ? 0 : n * p, n * n])
       : null;
   if (arena !== null && ptrs !== null) {
     try {
-      const pa = ptrs[0];
-      const pb = shared ? pa : ptrs[1];
+      const pa = inPlaceA >= 0 ? inPlaceA : ptrs[0];
+      const pb = shared ? pa : inPlaceB >= 0 ? inPlaceB : ptrs[1];
       const pc = ptrs[2];
-      copyIn(arena, pa, A, lda, n, p);
-      if (!shared) copyIn(arena, pb, B, ldb, n, p);
+      if (inPlaceA >= 0) A = arena.view(pa, n * p);
+      else copyIn(arena, pa, A, lda, n, p);
+      if (inPlaceB >= 0 && !shared) B = arena.view(pb, n * p);
+      else if (!shared) copyIn(arena, pb, B, ldb, n, p);
+      else B = A;
       const f = arena.f64;
       const oc = pc >> 3;
       f.fill(0, oc, oc + n * n);
