@@ -170,20 +170,26 @@ export function evenRowBounds(rows: number, parts: number): number[] {
 
 /**
  * Boundaries 0 = b_0 <= ... <= b_parts = items splitting items 0..items-1 into
- * contiguous runs of about equal total cost.
+ * contiguous runs of about equal total cost, or of costs in proportion to `shares`
+ * (one positive share per part) when given.
  */
 export function balancedBounds(
   items: number,
   parts: number,
   cost: (i: number) => number,
+  shares?: readonly number[],
 ): number[] {
   let total = 0;
   for (let i = 0; i < items; i++) total += cost(i);
+  let shareTotal = 0;
+  for (let part = 0; part < parts; part++) shareTotal += shares ? shares[part] : 1;
   const bounds = [0];
   let sum = 0;
   let i = 0;
+  let before = 0;
   for (let part = 1; part < parts; part++) {
-    const target = (total * part) / parts;
+    before += shares ? shares[part - 1] : 1;
+    const target = (total * before) / shareTotal;
     while (i < items && sum + cost(i) / 2 < target) sum += cost(i++);
     bounds.push(i);
   }
