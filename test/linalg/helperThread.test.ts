@@ -9,7 +9,6 @@ import { graphLaplacian, symmetrizeGraph } from "../../src/graph/laplacian.js";
 import { embeddedNeighbours, labelledNeighbours } from "../../src/graph/neighbours.js";
 import {
   NeighbourHeaps,
-  pairScanHelperShare,
   scanNearestPairs,
   squaredRowNorms,
   type TwoPartNeighbours,
@@ -22,7 +21,6 @@ import {
   transposed,
 } from "../../src/linalg/kernels/gemm.js";
 import {
-  balancedBounds,
   type KernelHelper,
   kernelHelpers,
   setKernelHelpers,
@@ -313,42 +311,6 @@ describe("kernel helper threads", () => {
       }
     }
     setKernelThreads(1);
-  });
-
-  it("split the labelled block scans at any helper share with one thread's neighbours", () => {
-    // The split follows the helpers' measured speed (pairScanHelperShare); whatever the
-    // share, the heaps keep the same candidates.
-    const { P, codes } = labelledPoints(6);
-    const options = { strategy: "blocks", blockRows: 32 } as const;
-    const one = labelledNeighbours(P, codes, 30, 16, { ...options, helpers: [] });
-    const before = pairScanHelperShare();
-    try {
-      for (const threads of [2, 3]) {
-        setKernelThreads(threads);
-        for (const share of [0.25, 0.6, 4]) {
-          pairScanHelperShare(share);
-          const counted = countHelperCalls();
-          const many = labelledNeighbours(P, codes, 30, 16, {
-            ...options,
-            helpers: kernelHelpers(),
-          });
-          expect(counted.tasks.pairScan).toBeGreaterThan(0);
-          expectSameNeighbours(many, one);
-        }
-      }
-    } finally {
-      pairScanHelperShare(before);
-      setKernelThreads(1);
-    }
-  });
-
-  it("bound a balanced split in proportion to the parts' shares", () => {
-    expect(balancedBounds(12, 2, () => 1)).toEqual([0, 6, 12]);
-    expect(balancedBounds(12, 2, () => 1, [1, 0.5])).toEqual([0, 8, 12]);
-    expect(balancedBounds(12, 3, () => 1, [2, 1, 1])).toEqual([0, 6, 9, 12]);
-    expect(balancedBounds(10, 2, (i) => i + 1, [1, 1])).toEqual(
-      balancedBounds(10, 2, (i) => i + 1),
-    );
   });
 
   it("split the cross-class cluster scan by clusters and give one thread's neighbours and bits", () => {

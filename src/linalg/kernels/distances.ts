@@ -187,11 +187,6 @@ export interface HeapStorage {
   /** p and l of each candidate (absent for a one-part distance: p = d, l = 0). */
   readonly first?: Float64Array;
   readonly second?: Float64Array;
-  /**
-   * When present, entry t (size[t], and the candidates at t * count ..) is row rows[t]'s
-   * (only the rows a helper's scan reached); else entry i is row i's.
-   */
-  readonly rows?: Int32Array;
 }
 
 /**
@@ -221,13 +216,6 @@ export class NeighbourHeaps {
     this.second = new Float64Array(rows * count);
     this.worstDistance = new Float64Array(rows).fill(Number.POSITIVE_INFINITY);
     this.worstIndex = new Int32Array(rows).fill(NO_INDEX);
-  }
-
-  /** Empties row i's heap. */
-  clearRow(i: number): void {
-    this.size[i] = 0;
-    this.worstDistance[i] = Number.POSITIVE_INFINITY;
-    this.worstIndex[i] = NO_INDEX;
   }
 
   /** True when row i's heap is full and (d, j) does not beat its worst candidate. */
@@ -311,12 +299,11 @@ export class NeighbourHeaps {
    * pairs whatever the order of the offers, so merging parts gives one search's result.
    */
   offerAll(part: HeapStorage): void {
-    const { size, dist, index, first, second, rows } = part;
+    const { size, dist, index, first, second } = part;
     const cnt = this.count;
-    for (let e = 0; e < size.length; e++) {
-      const i = rows === undefined ? e : rows[e];
-      const base = e * cnt;
-      for (let t = 0; t < size[e]; t++) {
+    for (let i = 0; i < size.length; i++) {
+      const base = i * cnt;
+      for (let t = 0; t < size[i]; t++) {
         const d = dist[base + t];
         this.offer(
           i,
@@ -729,86 +716,17 @@ export interface PairScanTaskInput {
   readonly cancel: Int32Array;
 }
 
-/** A helper's heaps after its part of a pair scan, and how long the part took (ms). */
-export interface PairScanTaskOutput extends HeapStorage {
-  readonly elapsed: number;
-}
-
-/**
- * The heaps of this thread's pair scan tasks, kept from one task to the next (a scan
- * within one class reaches a tenth of the rows, and allocating and sending back heaps
- * for all of them cost more than the rows it fills); emptied after each task.
- */
-let taskHeaps: NeighbourHeaps | null = null;
-
 /** The helper side of a pair scan: its query row blocks, into heaps of its own. */
-export function pairScanTask(input: PairScanTaskInput): PairScanTaskOutput {
-  const { from, to, cancel, layout } = input;
-  const started = performance.now();
-  if (taskHeaps === null || taskHeaps.rows !== input.rows || taskHeaps.count !== input.count) {
-    taskHeaps = new NeighbourHeaps(input.rows, input.count);
-  }
-  const heaps = taskHeaps;
-  // The rows the scan can offer to: the positions' rows.
-  const total = layout.active + layout.rest;
-  const order = input.scan.order;
-  const rowAt = (pos: number) => (order === null ? pos : order[pos]);
+export function pairScanTask(input: PairScanTaskInput): HeapStorage {
+  const { from, to, cancel } = input;
+  const heaps = new NeighbourHeaps(input.rows, input.count);
   const cancelled = () => Atomics.load(cancel, 0) !== 0;
-  try {
-    scanBlocks({ ...input.scan, heaps }, layout, from, to, false, cancelled);
-    const elapsed = performance.now() - started;
-    const count = heaps.count;
-    let reached = 0;
-    if (!cancelled()) {
-      for (let pos = 0; pos < total; pos++) if (heaps.size[rowAt(pos)] > 0) reached++;
-    }
-    const rows = new Int32Array(reached);
-    const size = new Int32Array(reached);
-    const dist = new Float64Array(reached * count);
-    const index = new Int32Array(reached * count);
-    const first = new Float64Array(reached * count);
-    const second = new Float64Array(reached * count);
-    let e = 0;
-    for (let pos = 0; pos < total && e < reached; pos++) {
-      const i = rowAt(pos);
-      const s = heaps.size[i];
-      if (s === 0) continue;
-      rows[e] = i;
-      size[e] = s;
-      const from = i * count;
-      dist.set(heaps.dist.subarray(from, from + s), e * count);
-      index.set(heaps.index.subarray(from, from + s), e * count);
-      first.set(heaps.first.subarray(from, from + s), e * count);
-      second.set(heaps.second.subarray(from, from + s), e * count);
-      e++;
-    }
-    return { size, dist, index, first, second, rows, elapsed };
-  } finally {
-    for (let pos = 0; pos < total; pos++) heaps.clearRow(rowAt(pos));
+  scanBlocks({ ...input.scan, heaps }, input.layout, from, to, false, cancelled);
+  if (cancelled()) {
+    return { size: new Int32Array(0), dist: new Float64Array(0), index: new Int32Array(0) };
   }
-}
-
-/**
- * A helper's speed on its part of a split pair scan, relative to this thread's on its
- * own part (work per millisecond), from the scans so far: the next split gives each
- * helper that share of the work against this thread's 1. With equal shares the helper
- * was the slower one (its heaps start empty and are sent back whole), and this thread
- * waited 0.6 s per outer iteration of a 60,000-image fit (docs/performance.md). The
- * split changes no result: the heaps keep the same candidates whoever offers them.
- */
-let helperShare = 1;
-
-/** Parts shorter than this (ms) say too little about the threads' speeds. */
-const SHARE_MIN_MS = 20;
-
-/** How far a single scan may move the share, and the share's range. */
-const SHARE_STEP_LIMIT = 2;
-const SHARE_RANGE: readonly [number, number] = [0.25, 4];
-
-/** The split's share for a helper (tests set it to check that results do not move). */
-export function pairScanHelperShare(share?: number): number {
-  if (share !== undefined) helperShare = share;
-  return helperShare;
+  const { size, dist, index, first, second } = heaps;
+  return { size, dist, index, first, second };
 }
 
 /** The query row blocks split over this thread and the helpers by their pairs (work). */
@@ -824,14 +742,12 @@ function scanOnThreads(
   G.set(layout.G);
   const shared = { ...layout, G };
   const cancel = new Int32Array(new SharedArrayBuffer(4));
-  const cost = (b: number) => {
+  const bounds = balancedBounds(blocks, 1 + helpers.length, (b) => {
     const i1 = Math.min((b + 1) * step, active);
     return (i1 - b * step) * (i1 + rest);
-  };
-  const shares = [1, ...helpers.map(() => helperShare)];
-  const bounds = balancedBounds(blocks, 1 + helpers.length, cost, shares);
+  });
   const { heaps, ...scan } = ctx;
-  const { own, theirs } = alongsideHelpers(
+  const { theirs } = alongsideHelpers(
     helpers,
     "pairScan",
     (h): PairScanTaskInput => ({
@@ -844,46 +760,14 @@ function scanOnThreads(
       cancel,
     }),
     cancel,
-    () => {
-      const started = performance.now();
+    () =>
       scanBlocks(ctx, shared, 0, bounds[1], false, () => {
         throwIfAborted(signal);
         return Atomics.load(cancel, 0) !== 0;
-      });
-      return performance.now() - started;
-    },
+      }),
   );
   throwIfAborted(signal);
-  const parts = theirs as PairScanTaskOutput[];
-  for (const part of parts) heaps.offerAll(part);
-  // The helpers' speed against this thread's (work per ms; geometric mean over the
-  // helpers), for the next split.
-  const work = (from: number, to: number) => {
-    let w = 0;
-    for (let b = from; b < to; b++) w += cost(b);
-    return w;
-  };
-  const mine = work(0, bounds[1]);
-  if (own >= SHARE_MIN_MS && mine > 0) {
-    let logRatio = 0;
-    let counted = 0;
-    for (let h = 0; h < parts.length; h++) {
-      const theirWork = work(bounds[h + 1], bounds[h + 2]);
-      if (parts[h].elapsed < SHARE_MIN_MS || theirWork === 0) continue;
-      logRatio += Math.log(theirWork / parts[h].elapsed / (mine / own));
-      counted++;
-    }
-    if (counted > 0) {
-      // Halfway (geometrically) from the share used to the speeds measured.
-      const measured = Math.exp(logRatio / counted);
-      const next = Math.sqrt(helperShare * measured);
-      const bounded = Math.min(
-        helperShare * SHARE_STEP_LIMIT,
-        Math.max(helperShare / SHARE_STEP_LIMIT, next),
-      );
-      helperShare = Math.min(SHARE_RANGE[1], Math.max(SHARE_RANGE[0], bounded));
-    }
-  }
+  for (const part of theirs as HeapStorage[]) heaps.offerAll(part);
 }
 
 interface ScanContext {

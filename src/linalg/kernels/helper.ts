@@ -170,26 +170,20 @@ export function evenRowBounds(rows: number, parts: number): number[] {
 
 /**
  * Boundaries 0 = b_0 <= ... <= b_parts = items splitting items 0..items-1 into
- * contiguous runs of about equal total cost, or of costs in proportion to `shares`
- * (one positive share per part) when given.
+ * contiguous runs of about equal total cost.
  */
 export function balancedBounds(
   items: number,
   parts: number,
   cost: (i: number) => number,
-  shares?: readonly number[],
 ): number[] {
   let total = 0;
   for (let i = 0; i < items; i++) total += cost(i);
-  let shareTotal = 0;
-  for (let part = 0; part < parts; part++) shareTotal += shares ? shares[part] : 1;
   const bounds = [0];
   let sum = 0;
   let i = 0;
-  let before = 0;
   for (let part = 1; part < parts; part++) {
-    before += shares ? shares[part - 1] : 1;
-    const target = (total * before) / shareTotal;
+    const target = (total * part) / parts;
     while (i < items && sum + cost(i) / 2 < target) sum += cost(i++);
     bounds.push(i);
   }
