@@ -208,8 +208,7 @@ export function chebyshevMoments(
   const chunk = Math.min(n, CHUNK_ROWS);
   // The chunk's W^T and its scaled copy, built once per pass where the GEMM reads them:
   // in the module's memory when it is active (gemmABtLowerBlocks then uses them in place
-  // instead of copying two m x chunk blocks per chunk), else in ordinary arrays. Views
-  // are re-made per chunk, since the product's own allocation may grow the memory.
+  // instead of copying two m x chunk blocks per chunk), else in ordinary arrays.
   const arena = wasmArena();
   const mark = arena?.mark() ?? 0;
   const ptrs = arena?.allocAll([m * chunk, m * chunk]) ?? null;
@@ -222,19 +221,18 @@ export function chebyshevMoments(
       const i1 = Math.min(n, i0 + CHUNK_ROWS);
       const rows = i1 - i0;
       const size = m * rows;
-      const wt =
+      // Fresh views after every product: its allocation may have grown the memory.
+      const buffer = (b: number) =>
         own !== null
-          ? own[0].subarray(0, size)
-          : (arena as WasmArena).view((ptrs as number[])[0], size);
-      const scaled =
-        own !== null
-          ? own[1].subarray(0, size)
-          : (arena as WasmArena).view((ptrs as number[])[1], size);
-      woodbury.basisRowsTransposed(i0, i1, wt);
+          ? own[b].subarray(0, size)
+          : (arena as WasmArena).view((ptrs as number[])[b], size);
+      woodbury.basisRowsTransposed(i0, i1, buffer(0));
       // T_{j-1} and T_j at the chunk's rows (three-term recurrence).
       prev.fill(1, 0, rows);
       cur.set(dh.subarray(i0, i1));
       for (let j = 1; j <= count; j++) {
+        const wt = buffer(0);
+        const scaled = buffer(1);
         if (j > 1) {
           for (let i = 0; i < rows; i++) {
             const next = 2 * dh[i0 + i] * cur[i] - prev[i];

@@ -9,11 +9,13 @@ import { AbortError } from "../../src/core/errors.js";
 import { makeSyntheticDataset } from "../../src/experiment/synthetic.js";
 import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
 import { multiply, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
+import { type WasmArena, wasmArena } from "../../src/linalg/kernels/wasm/backend.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { SDSPCA } from "../../src/methods/sdspca.js";
 import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
 import { SDSPCALPP } from "../../src/methods/sdspcaLpp.js";
 import {
+  chebyshevMoments,
   krylovDegree,
   krylovOmega,
   krylovStart,
@@ -195,6 +197,34 @@ describe("Rayleigh-Ritz on K_J from moments", () => {
   it("returns null when K_J is smaller than the block", () => {
     const m = p.woodbury.width;
     expect(krylovStart(p.woodbury, p.betaD, p.delta, p.L, 0, m + 1)).toBeNull();
+  });
+});
+
+describe("the Chebyshev moments W^T T_j(D^) W", () => {
+  it("have the same bits when a product's allocation grows the module's memory mid-pass", () => {
+    const p = problem(7, 600, 90, 4, 1);
+    const lo = Math.min(...p.betaD);
+    const hi = Math.max(...p.betaD);
+    const dh = Float64Array.from(p.betaD, (v) => (2 * v - lo - hi) / (hi - lo));
+    const want = chebyshevMoments(p.woodbury, dh, 3, undefined);
+    const arena = wasmArena() as WasmArena;
+    const m = p.woodbury.width;
+    const n = dh.length;
+    const mark = arena.mark();
+    try {
+      // Fill the memory so that the pass's two chunk buffers end at its last bytes: the
+      // first product's m x m block then grows it, detaching views made before.
+      const free = Math.floor((arena.buffer.byteLength - arena.mark()) / 8);
+      expect(arena.allocAll([free - 2 * m * n - 16])).not.toBeNull();
+      const size = arena.buffer.byteLength;
+      const got = chebyshevMoments(p.woodbury, dh, 3, undefined);
+      expect(arena.buffer.byteLength).toBeGreaterThan(size);
+      for (let j = 1; j <= 3; j++) {
+        expect(got[j].data.every((v, t) => Object.is(v, want[j].data[t]))).toBe(true);
+      }
+    } finally {
+      arena.release(mark);
+    }
   });
 });
 
