@@ -3,7 +3,7 @@
  * first two lines of the loop), and the graph terms of the objectives, all sparse.
  */
 import { ValidationError } from "../core/errors.js";
-import { wasmArena } from "../linalg/kernels/wasm/backend.js";
+import { type WasmArena, wasmArena } from "../linalg/kernels/wasm/backend.js";
 import { Matrix } from "../linalg/matrix.js";
 import { CsrMatrix } from "../linalg/sparse.js";
 import { checkClassCodes } from "./neighbours.js";
@@ -212,24 +212,41 @@ const MODULE_TRACE_MIN_WORK = 1 << 18;
 function edgeTraceInModule(S: CsrMatrix, F: Matrix, w: Float64Array): number | null {
   const arena = wasmArena();
   if (arena === null) return null;
-  const n = S.rows;
-  const c = F.cols;
-  const nnz = S.rowPtr[n];
+  const size = F.rows * F.cols;
   const mark = arena.mark();
   try {
-    const ptrs = arena.allocAll([Math.ceil((n + 1) / 2), Math.ceil(nnz / 2), nnz, n * c, c]);
+    const ptrs = arena.allocAll([size]);
     if (ptrs === null) return null;
-    const [pPtr, pIdx, pVal, pF, pW] = ptrs;
-    new Int32Array(arena.buffer, pPtr, n + 1).set(S.rowPtr.subarray(0, n + 1));
-    new Int32Array(arena.buffer, pIdx, nnz).set(S.colIdx.subarray(0, nnz));
-    const f = arena.f64;
-    f.set(S.values.subarray(0, nnz), pVal >> 3);
-    f.set(F.data.subarray(0, n * c), pF >> 3);
-    f.set(w, pW >> 3);
-    return arena.kernels.edgeTrace(pPtr, pIdx, pVal, n, pF, c, pW);
+    arena.f64.set(F.data.subarray(0, size), ptrs[0] >> 3);
+    return edgeTraceOnResident(arena, S, ptrs[0], F.cols, w);
   } finally {
     arena.release(mark);
   }
+}
+
+/**
+ * The module's `edgeTrace` for F (S.rows x c, compact) already at byte offset `f` of
+ * `arena`: S and w are copied in above it (the caller releases them with its own mark).
+ * Null when they do not fit.
+ */
+export function edgeTraceOnResident(
+  arena: WasmArena,
+  S: CsrMatrix,
+  f: number,
+  c: number,
+  w: Float64Array,
+): number | null {
+  const n = S.rows;
+  const nnz = S.rowPtr[n];
+  const ptrs = arena.allocAll([Math.ceil((n + 1) / 2), Math.ceil(nnz / 2), nnz, c]);
+  if (ptrs === null) return null;
+  const [pPtr, pIdx, pVal, pW] = ptrs;
+  new Int32Array(arena.buffer, pPtr, n + 1).set(S.rowPtr.subarray(0, n + 1));
+  new Int32Array(arena.buffer, pIdx, nnz).set(S.colIdx.subarray(0, nnz));
+  const f64 = arena.f64;
+  f64.set(S.values.subarray(0, nnz), pVal >> 3);
+  f64.set(w, pW >> 3);
+  return arena.kernels.edgeTrace(pPtr, pIdx, pVal, n, f, c, pW);
 }
 
 /**

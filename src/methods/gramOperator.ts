@@ -26,7 +26,7 @@
  * operations of graph/laplacian.ts's symmetricLaplacianTrace). Both are tested with
  * Object.is against the code they replace.
  */
-import { symmetricLaplacianTrace } from "../graph/laplacian.js";
+import { edgeTraceOnResident, symmetricLaplacianTrace } from "../graph/laplacian.js";
 import { multiply, transposed, wasmWorthIt } from "../linalg/kernels/gemm.js";
 import { evenRowBounds, type KernelHelper, kernelHelpers } from "../linalg/kernels/helper.js";
 import {
@@ -185,25 +185,17 @@ export class GramOperator {
    */
   edgeTrace(S: CsrMatrix): number {
     const res = this.left === null ? null : this.left.here;
+    // The fallbacks run the loops: copying U into the shared arena would cost more.
     if (res === null || S.rows !== res.rows || S.cols !== res.rows) {
-      return symmetricLaplacianTrace(S, this.U, this.s2);
+      return symmetricLaplacianTrace(S, this.U, this.s2, false);
     }
-    const { arena } = res;
-    const n = S.rows;
-    const nnz = S.rowPtr[n];
-    const r = res.cols;
-    const ptrs = arena.allocAll([Math.ceil((n + 1) / 2), Math.ceil(nnz / 2), nnz, r]);
-    if (ptrs === null) return symmetricLaplacianTrace(S, this.U, this.s2);
     try {
-      const [pPtr, pIdx, pVal, pW] = ptrs;
-      new Int32Array(arena.buffer, pPtr, n + 1).set(S.rowPtr.subarray(0, n + 1));
-      new Int32Array(arena.buffer, pIdx, nnz).set(S.colIdx.subarray(0, nnz));
-      const f = arena.f64;
-      f.set(S.values.subarray(0, nnz), pVal >> 3);
-      f.set(this.s2, pW >> 3);
-      return arena.kernels.edgeTrace(pPtr, pIdx, pVal, n, res.ptr, r, pW);
+      return (
+        edgeTraceOnResident(res.arena, S, res.ptr, res.cols, this.s2) ??
+        symmetricLaplacianTrace(S, this.U, this.s2, false)
+      );
     } finally {
-      arena.release(res.top);
+      res.arena.release(res.top);
     }
   }
 

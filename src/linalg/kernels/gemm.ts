@@ -679,9 +679,9 @@ export function gemmABtLowerBlocks(
       const pc = ptrs[2];
       if (inPlaceA >= 0) A = arena.view(pa, n * p);
       else copyIn(arena, pa, A, lda, n, p);
-      if (inPlaceB >= 0 && !shared) B = arena.view(pb, n * p);
-      else if (!shared) copyIn(arena, pb, B, ldb, n, p);
-      else B = A;
+      if (shared) B = A;
+      else if (inPlaceB >= 0) B = arena.view(pb, n * p);
+      else copyIn(arena, pb, B, ldb, n, p);
       const f = arena.f64;
       const oc = pc >> 3;
       f.fill(0, oc, oc + n * n);
