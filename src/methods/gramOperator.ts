@@ -27,8 +27,15 @@
  * Object.is against the code they replace.
  */
 import { edgeTraceOnResident, symmetricLaplacianTrace } from "../graph/laplacian.js";
-import { multiply, transposed, wasmWorthIt } from "../linalg/kernels/gemm.js";
+import {
+  addLowerBlocks,
+  mirrorLowerTriangle,
+  multiply,
+  transposed,
+  wasmWorthIt,
+} from "../linalg/kernels/gemm.js";
 import { evenRowBounds, type KernelHelper, kernelHelpers } from "../linalg/kernels/helper.js";
+import { LAPLACIAN_CHUNK_ROWS, laplacianChunkPart } from "../linalg/kernels/laplacianGram.js";
 import {
   ARENA_LIMIT,
   privateArena,
@@ -83,6 +90,8 @@ export class GramOperator {
   private left: Held | null = null;
   private right: Held | null = null;
   private helpers: readonly KernelHelper[] = [];
+  /** All of U held by each helper for laplacianGram (undefined: not tried yet). */
+  private whole: readonly number[] | null | undefined = undefined;
   /** U's columns held by the helpers for the sparse product (undefined: not tried yet). */
   private columns: { bounds: readonly number[]; handles: readonly number[] } | null | undefined =
     undefined;
@@ -139,6 +148,7 @@ export class GramOperator {
     this.left = null;
     this.right = null;
     this.columns = null;
+    this.whole = null;
     const helpers = this.helpers;
     this.helpers = [];
     for (const helper of helpers) helper.release();
@@ -271,6 +281,118 @@ export class GramOperator {
       return transposed(A.multiplyMatrix(this.U));
     }
     return out;
+  }
+
+  /**
+   * U^T L U (r x r) for the sparse L (n x n): laplacianProjection(L, U, U^T)'s result
+   * bit for bit (zPreconditioner.ts), with every chunk computed where U already lives
+   * (laplacianGram.ts): this thread on its resident U, each helper on its own copy of
+   * all of U (held from the first call on; n x r more in its memory), the chunks dealt
+   * in turn and their parts added here in chunk order. Null (the caller computes it
+   * the ordinary way) where that path does not apply: U not resident, r odd (the sparse
+   * kernel pairs columns), a chunk too small for the kernels that laplacianProjection
+   * would then not use, or a thread that failed or had no room.
+   */
+  laplacianGram(L: CsrMatrix): Matrix | null {
+    const n = this.U.rows;
+    const r = this.U.cols;
+    const left = this.left;
+    if (left === null || left.here.rows !== n || L.rows !== n || L.cols !== n) return null;
+    if (r % 2 !== 0 || n === 0) return null;
+    for (let i0 = 0; i0 < n; i0 += LAPLACIAN_CHUNK_ROWS) {
+      if (!wasmWorthIt(r, r, Math.min(LAPLACIAN_CHUNK_ROWS, n - i0))) return null;
+    }
+    const here = left.here;
+    const handles = this.wholeParts();
+    const threads = 1 + handles.length;
+    const chunks = Math.ceil(n / LAPLACIAN_CHUNK_ROWS);
+    const K = new Float64Array(r * r);
+    // The CSR rows of chunk q, row pointers from 0 (fresh arrays: a helper takes them).
+    const rowsOf = (q: number) => {
+      const i0 = q * LAPLACIAN_CHUNK_ROWS;
+      const i1 = Math.min(n, i0 + LAPLACIAN_CHUNK_ROWS);
+      const p0 = L.rowPtr[i0];
+      const p1 = L.rowPtr[i1];
+      return {
+        first: i0,
+        count: i1 - i0,
+        rowPtr: Int32Array.from(L.rowPtr.subarray(i0, i1 + 1), (p) => p - p0),
+        colIdx: L.colIdx.slice(p0, p1),
+        values: L.values.slice(p0, p1),
+      };
+    };
+    for (let q = 0; q < chunks; q += threads) {
+      const started: number[] = [];
+      let failure: unknown = null;
+      try {
+        for (let h = 0; h < handles.length && q + 1 + h < chunks; h++) {
+          const c = rowsOf(q + 1 + h);
+          this.helpers[h].startLaplacianChunk(
+            handles[h],
+            c.first,
+            c.count,
+            c.rowPtr,
+            c.colIdx,
+            c.values,
+          );
+          started.push(h);
+        }
+        const c = rowsOf(q);
+        const { arena } = here;
+        try {
+          const part = laplacianChunkPart(
+            arena,
+            here.ptr,
+            r,
+            c.first,
+            c.count,
+            c.rowPtr,
+            c.colIdx,
+            c.values,
+          );
+          if (part === null) throw new RangeError("GramOperator: no room for a chunk of U^T L U.");
+          addLowerBlocks(K, part, r);
+        } finally {
+          arena.release(here.top);
+        }
+      } catch (error) {
+        failure = error;
+      }
+      // Every started chunk is waited for, also when this thread's failed; the parts
+      // are added in chunk order.
+      for (const h of started) {
+        try {
+          const part = this.helpers[h].finishLaplacianChunk();
+          if (failure === null) addLowerBlocks(K, part, r);
+        } catch (error) {
+          failure ??= error;
+        }
+      }
+      if (failure !== null) {
+        // A helper lost or a memory full: later calls take the ordinary path.
+        this.whole = null;
+        return null;
+      }
+    }
+    // Mirror the lower triangle (the blocks also hold a few entries above the diagonal).
+    mirrorLowerTriangle(K, r);
+    return new Matrix(r, r, K);
+  }
+
+  /** The helpers' handles of all of U for laplacianGram, held on first use ([] if none). */
+  private wholeParts(): readonly number[] {
+    if (this.whole === undefined) {
+      this.whole = null;
+      const handles: number[] = [];
+      try {
+        for (const helper of this.helpers)
+          handles.push(helper.hold(this.U.data, this.U.rows, this.U.cols));
+        this.whole = handles;
+      } catch {
+        // A helper could not take U: this thread computes every chunk.
+      }
+    }
+    return this.whole ?? [];
   }
 
   /**

@@ -46,6 +46,7 @@ import {
   multiplyABt,
   transposed,
 } from "../linalg/kernels/gemm.js";
+import { LAPLACIAN_CHUNK_ROWS } from "../linalg/kernels/laplacianGram.js";
 import { wasmArena } from "../linalg/kernels/wasm/backend.js";
 import { Matrix } from "../linalg/matrix.js";
 import {
@@ -97,8 +98,8 @@ export function laplacianProjection(
   const r = U.cols;
   const K = new Float64Array(r * r);
   const part = new Float64Array(r * r);
-  for (let i0 = 0; i0 < n; i0 += CHUNK_ROWS) {
-    const i1 = Math.min(n, i0 + CHUNK_ROWS);
+  for (let i0 = 0; i0 < n; i0 += LAPLACIAN_CHUNK_ROWS) {
+    const i1 = Math.min(n, i0 + LAPLACIAN_CHUNK_ROWS);
     const p0 = L.rowPtr[i0];
     const p1 = L.rowPtr[i1];
     const rows = new CsrMatrix(
@@ -126,6 +127,8 @@ export interface FactorProducts {
   timesU(T: Matrix): Matrix;
   /** (A U)^T for sparse rows A, with transposed(A.multiplyMatrix(U))'s bits. */
   sparseTimesUTransposed?(A: CsrMatrix): Matrix;
+  /** U^T L U with laplacianProjection(L, U, U^T)'s bits, or null where it does not apply. */
+  laplacianGram?(L: CsrMatrix): Matrix | null;
 }
 
 /**
@@ -198,6 +201,7 @@ export class ZWoodbury {
   private readonly timesUt: (V: Matrix) => Matrix;
   private readonly timesU: (T: Matrix) => Matrix;
   private readonly sparseTimesUt: ((A: CsrMatrix) => Matrix) | undefined;
+  private readonly wholeGram: ((L: CsrMatrix) => Matrix | null) | undefined;
   /** U^T L U per Laplacian (a fixed graph keeps its own across iterations). */
   private readonly projected = new WeakMap<CsrMatrix, Matrix>();
 
@@ -219,6 +223,7 @@ export class ZWoodbury {
     this.timesUt = products ? (V) => products.timesUt(V) : (V) => multiply(Ut, V);
     this.timesU = products ? (T) => products.timesU(T) : (T) => multiply(U, T);
     this.sparseTimesUt = products?.sparseTimesUTransposed?.bind(products);
+    this.wholeGram = products?.laplacianGram?.bind(products);
     this.s2 = s2;
     this.alpha = alpha;
     this.recon = recon;
@@ -242,7 +247,7 @@ export class ZWoodbury {
   laplacianTerm(L: CsrMatrix): Matrix {
     let K = this.projected.get(L);
     if (K === undefined) {
-      K = laplacianProjection(L, this.U, this.Ut, this.sparseTimesUt);
+      K = this.wholeGram?.(L) ?? laplacianProjection(L, this.U, this.Ut, this.sparseTimesUt);
       this.projected.set(L, K);
     }
     return K;

@@ -35,6 +35,7 @@ import { type WasmArena, wasmArena } from "../../src/linalg/kernels/wasm/backend
 import { Matrix } from "../../src/linalg/matrix.js";
 import { GramOperator, HELPER_MIN_ENTRIES } from "../../src/methods/gramOperator.js";
 import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
+import { laplacianProjection } from "../../src/methods/zPreconditioner.js";
 import { firstDifference, gramByMultiply, randomMatrix, randomSparseRows } from "./helpers.js";
 
 afterAll(() => {
@@ -49,9 +50,10 @@ afterAll(() => {
 function countHelperCalls(): {
   products: number;
   sparse: number;
+  chunks: number;
   tasks: Record<string, number>;
 } {
-  const counted = { products: 0, sparse: 0, tasks: {} as Record<string, number> };
+  const counted = { products: 0, sparse: 0, chunks: 0, tasks: {} as Record<string, number> };
   const sessions = kernelHelpers();
   setKernelHelpers(() =>
     sessions.map(
@@ -60,10 +62,16 @@ function countHelperCalls(): {
           get(target, key) {
             const value = Reflect.get(target, key) as unknown;
             if (typeof value !== "function") return value;
-            if (key === "startProduct" || key === "startTask" || key === "startSparse") {
+            if (
+              key === "startProduct" ||
+              key === "startTask" ||
+              key === "startSparse" ||
+              key === "startLaplacianChunk"
+            ) {
               return (...args: unknown[]) => {
                 if (key === "startProduct") counted.products++;
                 else if (key === "startSparse") counted.sparse++;
+                else if (key === "startLaplacianChunk") counted.chunks++;
                 else {
                   const name = args[0] as string;
                   counted.tasks[name] = (counted.tasks[name] ?? 0) + 1;
@@ -195,6 +203,75 @@ describe("kernel helper threads", () => {
       expect(op.threads).toBe(2);
       expect(firstDifference(op.sparseTimesUTransposed(A).data, want)).toBe(-1);
       expect(firstDifference(op.sparseTimesUTransposed(A).data, want)).toBe(-1);
+      op.release();
+    }
+    setKernelThreads(1);
+  });
+
+  it("deal the chunks of U^T L U to the helpers and give one thread's bits", () => {
+    for (const threads of [2, 3]) {
+      setKernelThreads(threads);
+      const counted = countHelperCalls();
+      // 3 and 4 chunks of LAPLACIAN_CHUNK_ROWS (the last short), and one chunk only.
+      for (const [n, r, seed] of [
+        [9000, 12, 1],
+        [13000, 8, 2],
+        [700, 40, 3],
+      ] as const) {
+        const U = randomMatrix(n, r, seed);
+        const Ut = U.transpose();
+        const s2 = Float64Array.from({ length: r }, (_, j) => 1 + j / 3);
+        const L = graphLaplacian(symmetrizeGraph(randomSparseRows(n, (i) => i % 9, seed)));
+        const want = laplacianProjection(L, U, Ut);
+        const op = new GramOperator(U, Ut, s2, true, kernelHelpers());
+        expect(op.threads).toBe(threads);
+        const before = counted.chunks;
+        const got = op.laplacianGram(L);
+        expect(counted.chunks - before).toBe(Math.ceil(n / 4096) - Math.ceil(n / 4096 / threads));
+        expect(got).not.toBeNull();
+        expect(firstDifference((got as Matrix).data, want.data)).toBe(-1);
+        // Again on the same operator (the helpers' scratch was given back).
+        expect(firstDifference((op.laplacianGram(L) as Matrix).data, want.data)).toBe(-1);
+        op.release();
+      }
+    }
+    setKernelThreads(1);
+  });
+
+  it("form U^T L U on this thread, with the same bits, after a helper fails", () => {
+    setKernelThreads(2);
+    const n = 9000;
+    const r = 10;
+    const U = randomMatrix(n, r, 8);
+    const s2 = Float64Array.from({ length: r }, (_, j) => 1 + j);
+    const L = graphLaplacian(symmetrizeGraph(randomSparseRows(n, (i) => i % 5, 8)));
+    const want = laplacianProjection(L, U, U.transpose()).data;
+    for (const broken of ["hold", "startLaplacianChunk", "finishLaplacianChunk"]) {
+      let calls = 0;
+      const failing = kernelHelpers().map(
+        (h) =>
+          new Proxy(h, {
+            get(target, key) {
+              const value = Reflect.get(target, key) as unknown;
+              if (typeof value !== "function") return value;
+              // "hold" fails for all of U only (the operator's own parts come first).
+              if (key === broken && (key !== "hold" || calls++ >= 2)) {
+                return () => {
+                  throw new Error("The kernels' helper thread has stopped.");
+                };
+              }
+              return value.bind(target);
+            },
+          }),
+      );
+      const op = new GramOperator(U, U.transpose(), s2, true, failing);
+      expect(op.threads).toBe(2);
+      const first = op.laplacianGram(L);
+      // A helper that fails mid-way gives null (the caller's ordinary path); one that
+      // cannot hold U leaves every chunk to this thread. Later calls stay here.
+      if (broken === "hold") expect(firstDifference((first as Matrix).data, want)).toBe(-1);
+      else expect(first).toBeNull();
+      expect(firstDifference((op.laplacianGram(L) as Matrix).data, want)).toBe(-1);
       op.release();
     }
     setKernelThreads(1);

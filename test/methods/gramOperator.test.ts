@@ -13,9 +13,10 @@ import {
 } from "../../src/graph/laplacian.js";
 import { transposed } from "../../src/linalg/kernels/gemm.js";
 import { setKernelBackend } from "../../src/linalg/kernels/wasm/backend.js";
+import type { Matrix } from "../../src/linalg/matrix.js";
 import { CsrMatrix } from "../../src/linalg/sparse.js";
 import { GramOperator } from "../../src/methods/gramOperator.js";
-import { laplacianProjection } from "../../src/methods/zPreconditioner.js";
+import { laplacianProjection, ZWoodbury } from "../../src/methods/zPreconditioner.js";
 import { firstDifference, gramByMultiply, randomMatrix } from "../linalg/helpers.js";
 
 function factors(n: number, r: number, seed: number) {
@@ -150,6 +151,54 @@ describe("GramOperator", () => {
       const fast = laplacianProjection(L, U, Ut, (A) => op.sparseTimesUTransposed(A));
       expect(firstDifference(fast.data, plain.data)).toBe(-1);
     }
+  });
+
+  it("forms U^T L U where U lives with laplacianProjection's bits, over one chunk or several", () => {
+    // One thread (test/linalg/helperThread.test.ts deals the chunks to helpers). n
+    // beyond LAPLACIAN_CHUNK_ROWS gives several chunks and a short last one.
+    for (const [n, r, degree, seed] of [
+      [9000, 12, 4, 1],
+      [300, 38, 7, 2],
+      [4096, 2, 3, 3],
+      [150, 40, 0, 4],
+    ] as const) {
+      const { U, Ut, s2 } = factors(n, r, seed);
+      const L = graphLaplacian(randomGraph(n, degree, seed));
+      const op = new GramOperator(U, Ut, s2);
+      expect(op.resident).toBe(true);
+      const got = op.laplacianGram(L);
+      expect(got).not.toBeNull();
+      const want = laplacianProjection(L, U, Ut);
+      expect(firstDifference((got as Matrix).data, want.data)).toBe(-1);
+      // Symmetric to the last bit, and again the same (the scratch was given back).
+      const K = (got as Matrix).data;
+      for (let i = 0; i < r; i++) {
+        for (let j = 0; j < i; j++) expect(Object.is(K[i * r + j], K[j * r + i])).toBe(true);
+      }
+      expect(firstDifference((op.laplacianGram(L) as Matrix).data, K)).toBe(-1);
+    }
+  });
+
+  it("leaves U^T L U to laplacianProjection where its kernels would not run", () => {
+    // r odd (the sparse kernel pairs columns), a last chunk too small for the GEMM
+    // kernel, U not resident, L of another size.
+    const odd = factors(200, 31, 5);
+    const oddOp = new GramOperator(odd.U, odd.Ut, odd.s2);
+    expect(oddOp.laplacianGram(graphLaplacian(randomGraph(200, 4, 5)))).toBeNull();
+    const thin = factors(4097, 2, 6);
+    const thinOp = new GramOperator(thin.U, thin.Ut, thin.s2);
+    expect(thinOp.laplacianGram(graphLaplacian(randomGraph(4097, 3, 6)))).toBeNull();
+    const even = factors(200, 30, 7);
+    const plain = new GramOperator(even.U, even.Ut, even.s2, false);
+    const L = graphLaplacian(randomGraph(200, 4, 7));
+    expect(plain.laplacianGram(L)).toBeNull();
+    const op = new GramOperator(even.U, even.Ut, even.s2);
+    expect(op.laplacianGram(graphLaplacian(randomGraph(199, 4, 7)))).toBeNull();
+    // With it, Z's structure gets the same U^T L U either way.
+    const codes = Int32Array.from({ length: 200 }, (_, i) => i % 3);
+    const fast = new ZWoodbury(even.U, even.Ut, even.s2, codes, 3, 1, 1, op).laplacianTerm(L);
+    const slow = new ZWoodbury(even.U, even.Ut, even.s2, codes, 3, 1, 1).laplacianTerm(L);
+    expect(firstDifference(fast.data, slow.data)).toBe(-1);
   });
 
   it("falls back to ordinary arrays on the TypeScript backend and when asked", () => {

@@ -686,25 +686,8 @@ export function gemmABtLowerBlocks(
       const oc = pc >> 3;
       f.fill(0, oc, oc + n * n);
       // The block rows [i0, i1) on this thread, block by block on and below the diagonal.
-      const blockRows = (i0: number, i1: number) => {
-        for (; i0 < i1; i0 += block) {
-          const mi = Math.min(block, n - i0);
-          for (let j0 = 0; j0 <= i0; j0 += block) {
-            const nj = Math.min(block, n - j0);
-            arena.kernels.gemm(
-              mi,
-              nj,
-              p,
-              pa + i0 * p * 8,
-              p,
-              pb + j0 * p * 8,
-              p,
-              pc + (i0 * n + j0) * 8,
-              n,
-            );
-          }
-        }
-      };
+      const blockRows = (i0: number, i1: number) =>
+        lowerBlockRowsInArena(arena, n, p, pa, pb, pc, i0, i1, block);
       const helpers = lowerStripsWorthIt(n, p, block) ? kernelHelpers() : [];
       const bounds = helpers.length > 0 ? lowerStripBounds(n, 1 + helpers.length, block) : [0, n];
       // Strip h (h >= 1) on a helper: rows [bounds[h], bounds[h + 1]) of C's columns
@@ -751,6 +734,42 @@ export function gemmABtLowerBlocks(
         ldb,
         C.subarray(i0 * ldc + j0),
         ldc,
+      );
+    }
+  }
+}
+
+/**
+ * C += A B^T on the blocks on and below the block diagonal of the block rows [i0, i1)
+ * (i0 a multiple of `block`), for A and B (n x p, compact) and C (n x n, compact)
+ * already in `arena` at byte offsets pa, pb and pc: gemmABtLowerBlocks' kernel calls,
+ * also run by GramOperator.laplacianGram on operands that live in the module.
+ */
+export function lowerBlockRowsInArena(
+  arena: WasmArena,
+  n: number,
+  p: number,
+  pa: number,
+  pb: number,
+  pc: number,
+  i0: number,
+  i1: number,
+  block: number,
+): void {
+  for (; i0 < i1; i0 += block) {
+    const mi = Math.min(block, n - i0);
+    for (let j0 = 0; j0 <= i0; j0 += block) {
+      const nj = Math.min(block, n - j0);
+      arena.kernels.gemm(
+        mi,
+        nj,
+        p,
+        pa + i0 * p * 8,
+        p,
+        pb + j0 * p * 8,
+        p,
+        pc + (i0 * n + j0) * 8,
+        n,
       );
     }
   }

@@ -47,6 +47,25 @@ export interface KernelHelper {
    */
   finishSparse(out: Float64Array, offset: number, rows: number): void;
   /**
+   * Starts one chunk's part of U^T L U on the helper (laplacianGram.ts,
+   * laplacianChunkPart), U the held matrix (n x r, r even) and the chunk the rows
+   * `first` to first + count - 1 of L (CSR as for startSparse, handed over), and
+   * returns at once.
+   */
+  startLaplacianChunk(
+    handle: number,
+    first: number,
+    count: number,
+    rowPtr: Int32Array,
+    colIdx: Int32Array,
+    values: Float64Array,
+  ): void;
+  /**
+   * Waits for the part of `startLaplacianChunk` and returns it (r x r, the blocks on
+   * and below the block diagonal), a view valid until the helper's next request.
+   */
+  finishLaplacianChunk(): Float64Array;
+  /**
    * Starts C = A B^T (+ C with `C` given: the accumulating form) on the helper for A
    * (m x p, leading dimension lda) and B (n x p, ldb); the operands are copied before
    * this returns. `finishProduct` writes the m x n result.

@@ -28,6 +28,7 @@ type Outgoing =
   | Omit<Extract<HelperRequest, { type: "gemm" }>, "seq">
   | Omit<Extract<HelperRequest, { type: "product" }>, "seq">
   | Omit<Extract<HelperRequest, { type: "sparse" }>, "seq">
+  | Omit<Extract<HelperRequest, { type: "laplacianChunk" }>, "seq">
   | Omit<Extract<HelperRequest, { type: "task" }>, "seq">
   | Omit<Extract<HelperRequest, { type: "release" }>, "seq">;
 
@@ -141,6 +142,7 @@ class HelperSession implements KernelHelper {
   private task: number | null = null;
   private product: { seq: number; m: number; n: number; p: number } | null = null;
   private sparse: { seq: number; size: number; count: number } | null = null;
+  private chunk: { seq: number; size: number } | null = null;
 
   constructor(worker: HelperWorker) {
     this.worker = worker;
@@ -255,10 +257,54 @@ class HelperSession implements KernelHelper {
       C.set(view.subarray(at + i * job.n, at + (i + 1) * job.n), i * ldc);
     }
   }
+  startLaplacianChunk(
+    handle: number,
+    first: number,
+    count: number,
+    rowPtr: Int32Array,
+    colIdx: Int32Array,
+    values: Float64Array,
+  ): void {
+    const block = this.held.get(handle);
+    if (block === undefined)
+      throw new RangeError(`KernelHelper: no block is held under ${handle}.`);
+    if (this.busy()) throw new RangeError("KernelHelper: the helper is already busy.");
+    const size = block.cols * block.cols;
+    const { fresh } = this.worker.stagingFor(size);
+    const transfer = [rowPtr, colIdx, values]
+      .filter((a) => a.byteOffset === 0 && a.byteLength === a.buffer.byteLength)
+      .map((a) => a.buffer as ArrayBuffer);
+    const seq = this.worker.send(
+      {
+        type: "laplacianChunk",
+        handle,
+        first,
+        count,
+        rowPtr,
+        colIdx,
+        values,
+        ...(fresh ? { staging: fresh } : {}),
+      },
+      transfer,
+    );
+    this.chunk = { seq, size };
+  }
+
+  finishLaplacianChunk(): Float64Array {
+    const job = this.chunk;
+    if (job === null) throw new RangeError("KernelHelper: no chunk of U^T L U is running.");
+    this.chunk = null;
+    this.worker.wait(job.seq);
+    return this.worker.stagingFor(0).view.subarray(0, job.size);
+  }
 
   private busy(): boolean {
     return (
-      this.task !== null || this.pending !== null || this.product !== null || this.sparse !== null
+      this.task !== null ||
+      this.pending !== null ||
+      this.product !== null ||
+      this.sparse !== null ||
+      this.chunk !== null
     );
   }
 
@@ -277,6 +323,14 @@ class HelperSession implements KernelHelper {
   }
 
   release(): void {
+    if (this.chunk !== null) {
+      try {
+        this.worker.wait(this.chunk.seq);
+      } catch {
+        // The helper is lost; nothing to wait for.
+      }
+      this.chunk = null;
+    }
     if (this.sparse !== null) {
       try {
         this.worker.wait(this.sparse.seq);

@@ -12,6 +12,7 @@ import { treeSearchTask } from "../../graph/neighbours.js";
 import { csrColumnsTransposedWasm } from "../sparse.js";
 import { pairScanTask } from "./distances.js";
 import type { HelperTaskName } from "./helper.js";
+import { laplacianChunkPart } from "./laplacianGram.js";
 import { installNativeOnHelper } from "./nativeGemm.node.js";
 import { decideTask, screenTask } from "./screenedSearch.js";
 import { privateArena, type WasmArena } from "./wasm/backend.js";
@@ -65,6 +66,19 @@ export type HelperRequest =
       readonly colIdx: Int32Array;
       readonly values: Float64Array;
       /** (A H)^T (held columns x count) is written at its start; a new buffer when it grew. */
+      readonly staging?: SharedArrayBuffer;
+    }
+  | {
+      readonly type: "laplacianChunk";
+      readonly seq: number;
+      readonly handle: number;
+      /** The chunk: rows first to first + count - 1 of L (CSR, row pointers from 0). */
+      readonly first: number;
+      readonly count: number;
+      readonly rowPtr: Int32Array;
+      readonly colIdx: Int32Array;
+      readonly values: Float64Array;
+      /** The r x r part is written at its start; a new buffer when it grew. */
       readonly staging?: SharedArrayBuffer;
     }
   | {
@@ -190,6 +204,31 @@ function serve(init: HelperInit): void {
     }
   };
 
+  /** A chunk's part of U^T L U (laplacianGram.ts) for the held U, to the staging buffer. */
+  const laplacianChunk = (
+    handle: number,
+    first: number,
+    count: number,
+    rowPtr: Int32Array,
+    colIdx: Int32Array,
+    values: Float64Array,
+  ): void => {
+    const h = held.get(handle);
+    if (h === undefined) throw new Error(`no block is held under handle ${handle}.`);
+    if (staging === null) throw new Error("no staging buffer was sent.");
+    if (first < 0 || first + count > h.rows) {
+      throw new Error(`rows ${first} to ${first + count - 1} are outside the held ${h.rows}.`);
+    }
+    try {
+      const part = laplacianChunkPart(h.arena, h.ptr, h.cols, first, count, rowPtr, colIdx, values);
+      if (part === null)
+        throw new Error("no room for the chunk of U^T L U in the helper's memory.");
+      staging.set(part, 0);
+    } finally {
+      h.arena.release(h.top);
+    }
+  };
+
   /** The memory of one-off products (grows to the largest, then is reused). */
   let scratch: WasmArena | null = null;
   /** A one-off product: staging holds A (m x p), B (n x p), then C. */
@@ -223,6 +262,16 @@ function serve(init: HelperInit): void {
       } else if (request.type === "sparse") {
         if (request.staging !== undefined) staging = new Float64Array(request.staging);
         sparse(request.handle, request.count, request.rowPtr, request.colIdx, request.values);
+      } else if (request.type === "laplacianChunk") {
+        if (request.staging !== undefined) staging = new Float64Array(request.staging);
+        laplacianChunk(
+          request.handle,
+          request.first,
+          request.count,
+          request.rowPtr,
+          request.colIdx,
+          request.values,
+        );
       } else if (request.type === "task") {
         output = TASKS[request.name](request.input as never);
       } else for (const handle of request.handles) held.delete(handle);
