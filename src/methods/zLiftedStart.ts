@@ -48,13 +48,7 @@
 import { throwIfAborted } from "../core/errors.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
 import { trailingEigenpairs } from "../linalg/eigen/symmetricEigen.js";
-import {
-  gramRows,
-  multiply,
-  multiplyABt,
-  multiplyAtB,
-  transposed,
-} from "../linalg/kernels/gemm.js";
+import { multiply, multiplyAtB, transposedGramAndProduct } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import { svqb } from "../linalg/orthogonalize.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
@@ -217,12 +211,10 @@ function liftedPass(
   }
   throwIfAborted(signal);
   // S = P^T P - R^T R, F = P^T D^ P (both p q square), from P and D^ P transposed once.
-  const Pt = transposed(P);
-  const S = gramRows(Pt);
+  const { S, F } = transposedGramAndProduct(P, DP);
   const RtR = multiplyAtB(R, R);
   for (let t = 0; t < S.data.length; t++) S.data[t] -= RtR.data[t];
   symmetrizeInPlace(S);
-  const F = multiplyABt(Pt, transposed(DP));
   const Gamma = gramInverseRoot(S, DROP_BELOW);
   const qq = Gamma.cols;
   // The projected problem on [W, (P - W R) Gamma] (see the file's comment).

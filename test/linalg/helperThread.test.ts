@@ -16,9 +16,12 @@ import {
 import {
   gemmABtLowerBlocks,
   gemmABtRaw,
+  gramRows,
   lowerStripBounds,
+  multiplyABt,
   threadsWorthIt,
   transposed,
+  transposedGramAndProduct,
 } from "../../src/linalg/kernels/gemm.js";
 import {
   type KernelHelper,
@@ -462,6 +465,29 @@ describe("kernel helper threads", () => {
     for (let i = 1; i < n; i += 2) {
       expectSameNeighbours(many.sortedRows(3, i, i + 1), one.sortedRows(3, i, i + 1));
     }
+  });
+
+  it("run P^T P and P^T Q on transposes in the module with one thread's bits, split over helpers", () => {
+    // Large enough for the helpers: the lower-block strips and the product's rows.
+    const [n, w] = [10000, 189];
+    expect(threadsWorthIt(w, w, n)).toBe(true);
+    const P = randomMatrix(n, w, 11);
+    const Q = randomMatrix(n, w, 12);
+    setKernelThreads(1);
+    const want = transposedGramAndProduct(P, Q);
+    for (const threads of [2, 3]) {
+      setKernelThreads(threads);
+      const counted = countHelperCalls();
+      const got = transposedGramAndProduct(P, Q);
+      expect(counted.products).toBeGreaterThanOrEqual(threads);
+      expect(firstDifference(got.S.data, want.S.data)).toBe(-1);
+      expect(firstDifference(got.F.data, want.F.data)).toBe(-1);
+    }
+    // And the calls it replaces, on the helpers too.
+    const Pt = transposed(P);
+    expect(firstDifference(gramRows(Pt).data, want.S.data)).toBe(-1);
+    expect(firstDifference(multiplyABt(Pt, transposed(Q)).data, want.F.data)).toBe(-1);
+    setKernelThreads(1);
   });
 
   it("split large GEMMs by rows of A: one thread's bits, also accumulating, strided and A = B", () => {

@@ -19,6 +19,8 @@ import {
   gemmAtBWasm,
   gramRows,
   multiplyABt,
+  transposed,
+  transposedGramAndProduct,
 } from "../../src/linalg/kernels/gemm.js";
 import {
   ARENA_LIMIT,
@@ -38,6 +40,7 @@ import { innerProducts } from "../../src/linalg/orthogonalize.js";
 import { CsrMatrix } from "../../src/linalg/sparse.js";
 import {
   eigenResidual,
+  firstDifference,
   maxAbsDifference,
   orthogonalityError,
   randomMatrix,
@@ -530,6 +533,59 @@ describe("sparse times dense (csrmm)", () => {
       const wasm = A.multiplyMatrix(B);
       expect(wasm.data.every((v, i) => Object.is(v, ts.data[i]))).toBe(true);
     }
+  });
+});
+
+describe("P^T P and P^T Q with the transposes in the module's memory (transposedGramAndProduct)", () => {
+  it("gives gramRows(transposed(P)) and multiplyABt(transposed(P), transposed(Q)) bit for bit", () => {
+    setKernelBackend("wasm");
+    const arena = wasmArena();
+    expect(arena).not.toBeNull();
+    if (arena === null) return;
+    // Below and above the module's transpose threshold, odd widths, one column.
+    for (const [n, w, seed] of [
+      [50, 20, 1],
+      [300, 63, 2],
+      [2001, 37, 3],
+      [5000, 1, 4],
+      [1201, 189, 5],
+    ] as const) {
+      const P = randomMatrix(n, w, seed);
+      const Q = randomMatrix(n, w, seed + 50);
+      const Pt = transposed(P);
+      const wantS = gramRows(Pt);
+      const wantF = multiplyABt(Pt, transposed(Q));
+      const before = arena.mark();
+      const { S, F } = transposedGramAndProduct(P, Q);
+      expect(arena.mark()).toBe(before);
+      expect(firstDifference(S.data, wantS.data)).toBe(-1);
+      expect(firstDifference(F.data, wantF.data)).toBe(-1);
+    }
+  });
+
+  it("keeps its views valid when its own allocation grows the module's memory", () => {
+    setKernelBackend("wasm");
+    const arena = wasmArena();
+    if (arena === null) throw new Error("no wasm arena");
+    const P = randomMatrix(3000, 63, 7);
+    const Q = randomMatrix(3000, 63, 8);
+    const Pt = transposed(P);
+    const wantS = gramRows(Pt);
+    const wantF = multiplyABt(Pt, transposed(Q));
+    // Fill the memory up to its end, so that the call's first allocation grows it.
+    const mark = arena.mark();
+    const free = Math.floor((arena.buffer.byteLength - mark) / 8) - 2;
+    expect(arena.allocAll([free])).not.toBeNull();
+    const length = arena.buffer.byteLength;
+    try {
+      const { S, F } = transposedGramAndProduct(P, Q);
+      expect(arena.buffer.byteLength).toBeGreaterThan(length);
+      expect(firstDifference(S.data, wantS.data)).toBe(-1);
+      expect(firstDifference(F.data, wantF.data)).toBe(-1);
+    } finally {
+      arena.release(mark);
+    }
+    expect(() => transposedGramAndProduct(P, randomMatrix(3000, 62, 9))).toThrow(/must match/);
   });
 });
 

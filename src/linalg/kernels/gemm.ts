@@ -856,6 +856,64 @@ export function mirrorLowerTriangle(A: Float64Array, n: number): void {
 }
 
 /**
+ * S = P^T P and F = P^T Q (w x w) for tall P and Q (n x w, compact): the bits of
+ * gramRows(transposed(P)) and multiplyABt(transposed(P), transposed(Q)), with the
+ * transposes made in the module's memory and both products run on them there in place
+ * (the products' own dispatch on the same shapes and values). `transposed` copied each
+ * transpose out into a new array and each product copied it back in: at 60,000 x 189
+ * (the lifted start's block) about 90 MB a move. Falls back to those calls where the
+ * module is not active or the blocks are outside `transposed`'s range.
+ */
+export function transposedGramAndProduct(P: Matrix, Q: Matrix): { S: Matrix; F: Matrix } {
+  const n = P.rows;
+  const w = P.cols;
+  if (Q.rows !== n || Q.cols !== w) {
+    throw new RangeError(
+      `transposedGramAndProduct: P is ${n} x ${w} and Q is ${Q.rows} x ${Q.cols}; they must match.`,
+    );
+  }
+  const size = n * w;
+  const arena = wasmArena();
+  if (
+    arena === null ||
+    size < WASM_TRANSPOSE_MIN_ENTRIES ||
+    size > WASM_TRANSPOSE_MAX_ENTRIES ||
+    arena.holds(P.data) ||
+    arena.holds(Q.data)
+  ) {
+    const Pt = transposed(P);
+    return { S: gramRows(Pt), F: multiplyABt(Pt, transposed(Q)) };
+  }
+  const mark = arena.mark();
+  try {
+    // A copy of P, then of Q, in `raw`; their transposes at pt and qt. Room for the
+    // products' own scratch (at most w x w each) is taken now and given back, so that
+    // the products find the memory grown and the views below stay valid.
+    const ptrs = arena.allocAll([size, size, size, 2 * w * w + 64]);
+    if (ptrs === null) {
+      const Pt = transposed(P);
+      return { S: gramRows(Pt), F: multiplyABt(Pt, transposed(Q)) };
+    }
+    const [raw, pt, qt, scratch] = ptrs;
+    arena.release(scratch);
+    const f = arena.f64;
+    f.set(P.data.subarray(0, size), raw >> 3);
+    arena.kernels.transpose(raw, n, w, pt);
+    f.set(Q.data.subarray(0, size), raw >> 3);
+    arena.kernels.transpose(raw, n, w, qt);
+    const S = new Matrix(w, w);
+    const Pt = arena.view(pt, size);
+    gemmABtLowerBlocks(w, n, Pt, n, Pt, n, S.data, w);
+    mirrorLowerTriangle(S.data, w);
+    const F = new Matrix(w, w);
+    gemmABtRaw(w, w, n, arena.view(pt, size), n, arena.view(qt, size), n, F.data, w);
+    return { S, F };
+  } finally {
+    arena.release(mark);
+  }
+}
+
+/**
  * The Gram matrix of the rows, X X^T (n x n), symmetric by construction: only
  * blocks on and below the diagonal are computed, then mirrored.
  */
