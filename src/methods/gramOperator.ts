@@ -26,6 +26,7 @@
  * operations of graph/laplacian.ts's symmetricLaplacianTrace). Both are tested with
  * Object.is against the code they replace.
  */
+import { throwIfAborted } from "../core/errors.js";
 import { edgeTraceOnResident, symmetricLaplacianTrace } from "../graph/laplacian.js";
 import {
   addLowerBlocks,
@@ -303,9 +304,6 @@ export class GramOperator {
       if (!wasmWorthIt(r, r, Math.min(LAPLACIAN_CHUNK_ROWS, n - i0))) return null;
     }
     const here = left.here;
-    const handles = this.wholeParts();
-    const threads = 1 + handles.length;
-    const chunks = Math.ceil(n / LAPLACIAN_CHUNK_ROWS);
     const K = new Float64Array(r * r);
     // The CSR rows of chunk q, row pointers from 0 (fresh arrays: a helper takes them).
     const rowsOf = (q: number) => {
@@ -321,22 +319,17 @@ export class GramOperator {
         values: L.values.slice(p0, p1),
       };
     };
-    for (let q = 0; q < chunks; q += threads) {
-      const started: number[] = [];
-      let failure: unknown = null;
-      try {
-        for (let h = 0; h < handles.length && q + 1 + h < chunks; h++) {
-          const c = rowsOf(q + 1 + h);
-          this.helpers[h].startLaplacianChunk(
-            handles[h],
-            c.first,
-            c.count,
-            c.rowPtr,
-            c.colIdx,
-            c.values,
-          );
-          started.push(h);
-        }
+    const done = this.dealChunks(
+      Math.ceil(n / LAPLACIAN_CHUNK_ROWS),
+      (helper, handle, q) => {
+        const c = rowsOf(q);
+        helper.startLaplacianChunk(handle, c.first, c.count, c.rowPtr, c.colIdx, c.values);
+      },
+      (helper, consume) => {
+        const part = helper.finishLaplacianChunk();
+        if (consume) addLowerBlocks(K, part, r);
+      },
+      (q) => {
         const c = rowsOf(q);
         const { arena } = here;
         try {
@@ -355,15 +348,48 @@ export class GramOperator {
         } finally {
           arena.release(here.top);
         }
+      },
+    );
+    if (!done) return null;
+    // Mirror the lower triangle (the blocks also hold a few entries above the diagonal).
+    mirrorLowerTriangle(K, r);
+    return new Matrix(r, r, K);
+  }
+
+  /**
+   * Chunks 0..chunks-1 in turn over this thread and the helpers that hold all of U:
+   * in each round this thread takes the first chunk (`own`) and helper h the next ones
+   * (`start`, then `finish`), and the parts are consumed in chunk order (`own`'s and
+   * `finish`'s side effects; `finish` only waits once a thread has failed). False (later calls stay on this thread) when a thread
+   * fails; every started chunk is waited for first. An abort between rounds throws.
+   */
+  private dealChunks(
+    chunks: number,
+    start: (helper: KernelHelper, handle: number, q: number) => void,
+    finish: (helper: KernelHelper, consume: boolean) => void,
+    own: (q: number) => void,
+    signal?: AbortSignal,
+  ): boolean {
+    const handles = this.wholeParts();
+    const threads = 1 + handles.length;
+    for (let q = 0; q < chunks; q += threads) {
+      throwIfAborted(signal);
+      const started: number[] = [];
+      let failure: unknown = null;
+      try {
+        for (let h = 0; h < handles.length && q + 1 + h < chunks; h++) {
+          start(this.helpers[h], handles[h], q + 1 + h);
+          started.push(h);
+        }
+        own(q);
       } catch (error) {
         failure = error;
       }
       // Every started chunk is waited for, also when this thread's failed; the parts
-      // are added in chunk order.
+      // are consumed in chunk order.
       for (const h of started) {
         try {
-          const part = this.helpers[h].finishLaplacianChunk();
-          if (failure === null) addLowerBlocks(K, part, r);
+          finish(this.helpers[h], failure === null);
         } catch (error) {
           failure ??= error;
         }
@@ -371,12 +397,10 @@ export class GramOperator {
       if (failure !== null) {
         // A helper lost or a memory full: later calls take the ordinary path.
         this.whole = null;
-        return null;
+        return false;
       }
     }
-    // Mirror the lower triangle (the blocks also hold a few entries above the diagonal).
-    mirrorLowerTriangle(K, r);
-    return new Matrix(r, r, K);
+    return true;
   }
 
   /** The helpers' handles of all of U for laplacianGram, held on first use ([] if none). */

@@ -141,6 +141,40 @@ describe.skipIf(!x64 || optedOut)("the native GEMM (x86-64)", () => {
     expect(firstDifference(direct, wasm)).toBe(-1);
   });
 
+  it("sums every lower-block entry as the full product does, block rows whole or split, either kernel", () => {
+    // gemmABtLowerBlocks calls the kernel once per block row (and a helper once per
+    // strip): each entry it keeps must have the bits the full product gives it.
+    for (const native of [false, true]) {
+      setNativeKernels(native);
+      for (const [m, p, block] of [
+        [300, 701, 64],
+        [197, 130, 64],
+        [70, 33, 16],
+      ] as const) {
+        const A = randomMatrix(m, p, m + p);
+        const B = randomMatrix(m, p, m + p + 1);
+        const full = new Float64Array(m * m);
+        gemmABtRaw(m, m, p, A.data, p, B.data, p, full, m, false, false);
+        for (const threads of [1, 2]) {
+          setKernelThreads(threads);
+          const lower = new Float64Array(m * m);
+          gemmABtLowerBlocks(m, p, A.data, p, B.data, p, lower, m, block);
+          for (let i = 0; i < m; i++) {
+            const width = Math.min(m, (Math.floor(i / block) + 1) * block);
+            for (let j = 0; j < width; j++) {
+              if (!Object.is(lower[i * m + j], full[i * m + j])) {
+                throw new Error(
+                  `entry (${i}, ${j}) differs (native ${native}, ${threads} threads)`,
+                );
+              }
+            }
+          }
+        }
+        setKernelThreads(1);
+      }
+    }
+  });
+
   it("refuses operands outside the memory and malformed calls, with a RangeError", () => {
     const { gemm } = addon();
     const memory = new ArrayBuffer(8 * 100);

@@ -756,22 +756,12 @@ export function lowerBlockRowsInArena(
   i1: number,
   block: number,
 ): void {
+  // One call per block row (its blocks up to the diagonal): the kernel packs the row's
+  // panel of A once instead of once per block, and sums each entry as block by block.
   for (; i0 < i1; i0 += block) {
     const mi = Math.min(block, n - i0);
-    for (let j0 = 0; j0 <= i0; j0 += block) {
-      const nj = Math.min(block, n - j0);
-      arena.kernels.gemm(
-        mi,
-        nj,
-        p,
-        pa + i0 * p * 8,
-        p,
-        pb + j0 * p * 8,
-        p,
-        pc + (i0 * n + j0) * 8,
-        n,
-      );
-    }
+    const width = Math.min(n, i0 + block);
+    arena.kernels.gemm(mi, width, p, pa + i0 * p * 8, p, pb, p, pc + i0 * n * 8, n);
   }
 }
 
