@@ -26,7 +26,6 @@
  * operations of graph/laplacian.ts's symmetricLaplacianTrace). Both are tested with
  * Object.is against the code they replace.
  */
-import { throwIfAborted } from "../core/errors.js";
 import { edgeTraceOnResident, symmetricLaplacianTrace } from "../graph/laplacian.js";
 import {
   addLowerBlocks,
@@ -357,23 +356,22 @@ export class GramOperator {
   }
 
   /**
-   * Chunks 0..chunks-1 in turn over this thread and the helpers that hold all of U:
-   * in each round this thread takes the first chunk (`own`) and helper h the next ones
+   * Chunks 0..chunks-1 in turn over this thread and the helpers that hold all of U: in
+   * each round this thread takes the first chunk (`own`) and helper h the next ones
    * (`start`, then `finish`), and the parts are consumed in chunk order (`own`'s and
-   * `finish`'s side effects; `finish` only waits once a thread has failed). False (later calls stay on this thread) when a thread
-   * fails; every started chunk is waited for first. An abort between rounds throws.
+   * `finish`'s side effects; once a thread has failed, `finish` only waits). False
+   * (later calls stay on this thread) when a thread fails; every started chunk is
+   * waited for first. The helpers keep their copies of U until `release`.
    */
   private dealChunks(
     chunks: number,
     start: (helper: KernelHelper, handle: number, q: number) => void,
     finish: (helper: KernelHelper, consume: boolean) => void,
     own: (q: number) => void,
-    signal?: AbortSignal,
   ): boolean {
     const handles = this.wholeParts();
     const threads = 1 + handles.length;
     for (let q = 0; q < chunks; q += threads) {
-      throwIfAborted(signal);
       const started: number[] = [];
       let failure: unknown = null;
       try {
