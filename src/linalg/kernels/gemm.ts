@@ -685,7 +685,7 @@ export function gemmABtLowerBlocks(
       const f = arena.f64;
       const oc = pc >> 3;
       f.fill(0, oc, oc + n * n);
-      // The block rows [i0, i1) on this thread, block by block on and below the diagonal.
+      // The block rows [i0, i1) on this thread, their blocks up to the diagonal.
       const blockRows = (i0: number, i1: number) =>
         lowerBlockRowsInArena(arena, n, p, pa, pb, pc, i0, i1, block);
       const helpers = lowerStripsWorthIt(n, p, block) ? kernelHelpers() : [];
@@ -863,6 +863,10 @@ export function transposedGramAndProduct(P: Matrix, Q: Matrix): { S: Matrix; F: 
     );
   }
   const size = n * w;
+  const viaTransposed = () => {
+    const Pt = transposed(P);
+    return { S: gramRows(Pt), F: multiplyABt(Pt, transposed(Q)) };
+  };
   const arena = wasmArena();
   if (
     arena === null ||
@@ -871,8 +875,7 @@ export function transposedGramAndProduct(P: Matrix, Q: Matrix): { S: Matrix; F: 
     arena.holds(P.data) ||
     arena.holds(Q.data)
   ) {
-    const Pt = transposed(P);
-    return { S: gramRows(Pt), F: multiplyABt(Pt, transposed(Q)) };
+    return viaTransposed();
   }
   const mark = arena.mark();
   try {
@@ -880,10 +883,7 @@ export function transposedGramAndProduct(P: Matrix, Q: Matrix): { S: Matrix; F: 
     // products' own scratch (at most w x w each) is taken now and given back, so that
     // the products find the memory grown and the views below stay valid.
     const ptrs = arena.allocAll([size, size, size, 2 * w * w + 64]);
-    if (ptrs === null) {
-      const Pt = transposed(P);
-      return { S: gramRows(Pt), F: multiplyABt(Pt, transposed(Q)) };
-    }
+    if (ptrs === null) return viaTransposed();
     const [raw, pt, qt, scratch] = ptrs;
     arena.release(scratch);
     const f = arena.f64;

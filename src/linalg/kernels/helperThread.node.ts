@@ -157,10 +157,7 @@ class HelperSession implements KernelHelper {
   }
 
   start(handle: number, B: Float64Array, n: number): void {
-    const block = this.held.get(handle);
-    if (block === undefined)
-      throw new RangeError(`KernelHelper: no block is held under ${handle}.`);
-    if (this.busy()) throw new RangeError("KernelHelper: the helper is already busy.");
+    const block = this.idleHolding(handle);
     const p = block.cols;
     const { view, fresh } = this.worker.stagingFor(n * p + block.rows * n);
     view.set(B.subarray(0, n * p));
@@ -185,16 +182,11 @@ class HelperSession implements KernelHelper {
     colIdx: Int32Array,
     values: Float64Array,
   ): void {
-    const block = this.held.get(handle);
-    if (block === undefined)
-      throw new RangeError(`KernelHelper: no block is held under ${handle}.`);
-    if (this.busy()) throw new RangeError("KernelHelper: the helper is already busy.");
+    const block = this.idleHolding(handle);
     const size = block.cols * count;
     const { fresh } = this.worker.stagingFor(size);
     // The CSR arrays move to the helper (transferred when they own their whole buffer).
-    const transfer = [rowPtr, colIdx, values]
-      .filter((a) => a.byteOffset === 0 && a.byteLength === a.buffer.byteLength)
-      .map((a) => a.buffer as ArrayBuffer);
+    const transfer = ownedBuffers([rowPtr, colIdx, values]);
     const seq = this.worker.send(
       {
         type: "sparse",
@@ -257,6 +249,7 @@ class HelperSession implements KernelHelper {
       C.set(view.subarray(at + i * job.n, at + (i + 1) * job.n), i * ldc);
     }
   }
+
   startLaplacianChunk(
     handle: number,
     first: number,
@@ -265,15 +258,10 @@ class HelperSession implements KernelHelper {
     colIdx: Int32Array,
     values: Float64Array,
   ): void {
-    const block = this.held.get(handle);
-    if (block === undefined)
-      throw new RangeError(`KernelHelper: no block is held under ${handle}.`);
-    if (this.busy()) throw new RangeError("KernelHelper: the helper is already busy.");
+    const block = this.idleHolding(handle);
     const size = block.cols * block.cols;
     const { fresh } = this.worker.stagingFor(size);
-    const transfer = [rowPtr, colIdx, values]
-      .filter((a) => a.byteOffset === 0 && a.byteLength === a.buffer.byteLength)
-      .map((a) => a.buffer as ArrayBuffer);
+    const transfer = ownedBuffers([rowPtr, colIdx, values]);
     const seq = this.worker.send(
       {
         type: "laplacianChunk",
@@ -296,6 +284,15 @@ class HelperSession implements KernelHelper {
     this.chunk = null;
     this.worker.wait(job.seq);
     return this.worker.stagingFor(0).view.subarray(0, job.size);
+  }
+
+  /** The block held under `handle`, checking that this session is not busy. */
+  private idleHolding(handle: number): { rows: number; cols: number } {
+    const block = this.held.get(handle);
+    if (block === undefined)
+      throw new RangeError(`KernelHelper: no block is held under ${handle}.`);
+    if (this.busy()) throw new RangeError("KernelHelper: the helper is already busy.");
+    return block;
   }
 
   private busy(): boolean {
@@ -368,6 +365,16 @@ class HelperSession implements KernelHelper {
     this.held.clear();
     this.worker.wait(this.worker.send({ type: "release", handles }));
   }
+}
+
+/**
+ * The buffers of the arrays that own their whole buffer: those move to the helper
+ * (transferred); the others are copied by the structured clone.
+ */
+function ownedBuffers(arrays: readonly (Int32Array | Float64Array)[]): ArrayBuffer[] {
+  return arrays
+    .filter((a) => a.byteOffset === 0 && a.byteLength === a.buffer.byteLength)
+    .map((a) => a.buffer as ArrayBuffer);
 }
 
 /** Copies rows x cols of `src` (leading dimension ld) compactly into `dst` at `at`. */

@@ -164,10 +164,22 @@ function serve(init: HelperInit): void {
     }
   };
 
-  /** A held block times B: staging holds B (n x p), then C. */
-  const gemm = (handle: number, n: number): void => {
+  /** The block held under `handle`. */
+  const heldBlock = (handle: number): Held => {
     const h = held.get(handle);
     if (h === undefined) throw new Error(`no block is held under handle ${handle}.`);
+    return h;
+  };
+
+  /** The staging buffer the requests write their results to. */
+  const stagingBuffer = (): Float64Array => {
+    if (staging === null) throw new Error("no staging buffer was sent.");
+    return staging;
+  };
+
+  /** A held block times B: staging holds B (n x p), then C. */
+  const gemm = (handle: number, n: number): void => {
+    const h = heldBlock(handle);
     multiply(h.arena, h.ptr, h.rows, n, h.cols, 0, n * h.cols, false, h.top);
   };
 
@@ -183,9 +195,8 @@ function serve(init: HelperInit): void {
     colIdx: Int32Array,
     values: Float64Array,
   ): void => {
-    const h = held.get(handle);
-    if (h === undefined) throw new Error(`no block is held under handle ${handle}.`);
-    if (staging === null) throw new Error("no staging buffer was sent.");
+    const h = heldBlock(handle);
+    const out = stagingBuffer();
     try {
       const T = csrColumnsTransposedWasm(
         h.arena,
@@ -198,7 +209,7 @@ function serve(init: HelperInit): void {
         h.cols,
       );
       if (T === null) throw new Error("no room for the sparse product in the helper's memory.");
-      staging.set(T, 0);
+      out.set(T, 0);
     } finally {
       h.arena.release(h.top);
     }
@@ -213,9 +224,8 @@ function serve(init: HelperInit): void {
     colIdx: Int32Array,
     values: Float64Array,
   ): void => {
-    const h = held.get(handle);
-    if (h === undefined) throw new Error(`no block is held under handle ${handle}.`);
-    if (staging === null) throw new Error("no staging buffer was sent.");
+    const h = heldBlock(handle);
+    const out = stagingBuffer();
     if (first < 0 || first + count > h.rows) {
       throw new Error(`rows ${first} to ${first + count - 1} are outside the held ${h.rows}.`);
     }
@@ -223,7 +233,7 @@ function serve(init: HelperInit): void {
       const part = laplacianChunkPart(h.arena, h.ptr, h.cols, first, count, rowPtr, colIdx, values);
       if (part === null)
         throw new Error("no room for the chunk of U^T L U in the helper's memory.");
-      staging.set(part, 0);
+      out.set(part, 0);
     } finally {
       h.arena.release(h.top);
     }
@@ -252,18 +262,17 @@ function serve(init: HelperInit): void {
     let error: string | undefined;
     let output: unknown;
     try {
+      // A request that needed a larger staging buffer brings the new one.
+      if ("staging" in request && request.staging !== undefined) {
+        staging = new Float64Array(request.staging);
+      }
       if (request.type === "hold") hold(request.handle, request.rows, request.cols, request.data);
-      else if (request.type === "gemm") {
-        if (request.staging !== undefined) staging = new Float64Array(request.staging);
-        gemm(request.handle, request.n);
-      } else if (request.type === "product") {
-        if (request.staging !== undefined) staging = new Float64Array(request.staging);
+      else if (request.type === "gemm") gemm(request.handle, request.n);
+      else if (request.type === "product") {
         product(request.m, request.n, request.p, request.accumulate);
       } else if (request.type === "sparse") {
-        if (request.staging !== undefined) staging = new Float64Array(request.staging);
         sparse(request.handle, request.count, request.rowPtr, request.colIdx, request.values);
       } else if (request.type === "laplacianChunk") {
-        if (request.staging !== undefined) staging = new Float64Array(request.staging);
         laplacianChunk(
           request.handle,
           request.first,
