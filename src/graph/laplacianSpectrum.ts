@@ -46,6 +46,11 @@ export interface LaplacianSpectrum {
   readonly perturbationBound: number;
   /** True when `decision` was given and the values settle it despite perturbationBound. */
   readonly settled: boolean;
+  /**
+   * How many components' solves stopped once their values were beyond the decision's
+   * reach (above tol + perturbationBound), not counting the decision component.
+   */
+  readonly stoppedEarly: number;
 }
 
 /** The rank control's question (rankControl.ts): where sum_{i<=c} e_i and sum_{i<=c+1} e_i lie against tol. */
@@ -58,7 +63,11 @@ export interface RankDecision {
  * Components at least this large are solved only as far as the rank-control decision
  * needs (`decision`): on Fashion-MNIST's 60,000-node graphs the full-accuracy solve of
  * clustered eigenvalues near 0 took most of the fit. Smaller components (every graph of
- * the paper's data sets) keep the full-accuracy solve.
+ * the paper's data sets) keep the full-accuracy solve. The bounds an early stop reads
+ * are a Ritz value less its residual, which bounds the eigenvalue nearest to it; that
+ * it is the smallest positive one rests on the start block holding the lowest
+ * eigenvectors, so early stops are made only from trusted warm starts
+ * (LaplacianWarmStart.trusted).
  */
 export const DECISION_SOLVE_MIN_SIZE = 4000;
 
@@ -72,12 +81,14 @@ export interface LaplacianSpectrumOptions {
   /** Components up to this size are solved densely (default DENSE_COMPONENT_LIMIT). */
   denseLimit?: number;
   /**
-   * The rank control's decision: the largest component of at least
-   * DECISION_SOLVE_MIN_SIZE nodes is solved last, and its iterative solve stops as soon
-   * as the decision is settled by rigorous bounds (not combinable with `vectors`).
+   * The rank control's decision (not combinable with `vectors`). Every iteratively
+   * solved component of at least DECISION_SOLVE_MIN_SIZE nodes may stop early: the
+   * largest is solved last and stops as soon as its Ritz bounds settle the decision,
+   * the others as soon as their smallest positive eigenvalue is bounded above
+   * tol + perturbation bound, where no sum the decision compares can use it.
    */
   decision?: RankDecision;
-  /** Smallest component the decision may stop early on (default DECISION_SOLVE_MIN_SIZE). */
+  /** Smallest component that may stop early (default DECISION_SOLVE_MIN_SIZE). */
   decisionMinSize?: number;
   signal?: AbortSignal;
 }
@@ -96,6 +107,15 @@ export const DENSE_COMPONENT_LIMIT = 1500;
  */
 export interface LaplacianWarmStart {
   block: Matrix | null;
+  /**
+   * 1 for the nodes whose rows of `block` come from a solve that converged to full
+   * accuracy, or from early-stopped solves started from such rows. Only a component
+   * all of whose nodes are marked may stop early: rows never solved (zeros) or left by
+   * a cold early stop may miss the lowest eigenvectors, and one filter sweep a call
+   * would not find them (measured: a component's reported value stayed at 0.017-0.036
+   * for four calls against a true 0.0103).
+   */
+  trusted?: Uint8Array | null;
 }
 
 /**
@@ -113,9 +133,16 @@ function iterativeComponentSolve(
   warm: LaplacianWarmStart | undefined,
   signal?: AbortSignal,
   stop?: (values: Float64Array, residualNorms: Float64Array) => boolean,
-): { values: Float64Array; vectors: Matrix; bound: number; stopped: boolean } {
+): {
+  values: Float64Array;
+  vectors: Matrix;
+  residualNorms: Float64Array;
+  bound: number;
+  stopped: boolean;
+} {
   const size = sub.rows;
   let initial: Matrix | undefined;
+  let trusted = false;
   if (warm?.block && warm.block.rows === n) {
     const b = warm.block.cols;
     const cols = Math.min(b, want);
@@ -124,6 +151,8 @@ function iterativeComponentSolve(
       for (let j = 0; j < cols; j++)
         initial.data[t * cols + j] = warm.block.data[members[t] * b + j];
     }
+    const marks = warm.trusted;
+    trusted = cols === want && marks?.length === n && members.every((i) => marks[i] === 1);
   }
   // Gershgorin: the spectrum of a Laplacian lies in [0, 2 max degree].
   const diag = sub.diagonal();
@@ -138,10 +167,14 @@ function iterativeComponentSolve(
     maxIterations: 1000,
     seed: size,
     ...(signal ? { signal } : {}),
-    ...(stop
+    // Only from trusted warm rows (LaplacianWarmStart.trusted), and after at least one
+    // filter sweep: a Ritz value less its residual bounds some eigenvalue, not
+    // necessarily the smallest. A cold block after one sweep can miss the lowest
+    // eigenvectors entirely (seen on a 6,000-node class graph: Ritz value 0.095 for an
+    // eigenvalue of 0.005), and the warm start alone may miss one that the changed
+    // graph brought down.
+    ...(stop && trusted
       ? {
-          // At least one filter sweep first: the warm start alone may miss an eigenvector
-          // that the changed graph brought down, and its Ritz bounds would not show it.
           stop: (values: Float64Array, residualNorms: Float64Array) => {
             if (sweeps++ === 0) return false;
             stopped = stop(values, residualNorms);
@@ -154,15 +187,27 @@ function iterativeComponentSolve(
     const b = result.vectors.cols;
     if (warm.block === null || warm.block.rows !== n || warm.block.cols !== b) {
       warm.block = new Matrix(n, b);
+      warm.trusted = new Uint8Array(n);
     }
+    if (!warm.trusted || warm.trusted.length !== n) warm.trusted = new Uint8Array(n);
     const blk = warm.block;
+    const marks = warm.trusted;
+    // An early stop continues from trusted rows (it is only allowed from them).
+    const mark = result.converged || stopped ? 1 : 0;
     for (let t = 0; t < size; t++) {
       for (let j = 0; j < b; j++) blk.data[members[t] * b + j] = result.vectors.data[t * b + j];
+      marks[members[t]] = mark;
     }
   }
   let bound = 0;
   for (const r of result.residualNorms) bound += r;
-  return { values: result.values, vectors: result.vectors, bound, stopped };
+  return {
+    values: result.values,
+    vectors: result.vectors,
+    residualNorms: result.residualNorms,
+    bound,
+    stopped,
+  };
 }
 
 /** Sum of the `count` smallest of `values` (all of them when fewer). */
@@ -192,6 +237,19 @@ function decisionSettled(
   if (smallestSum(low, c) - B > tol) return true; // double
   if (!(smallestSum(high, c) + B <= tol)) return false;
   return smallestSum(high, c + 1) + B < tol || smallestSum(low, c + 1) - B >= tol;
+}
+
+/**
+ * True when every early-stopped component's lower bound exceeds tol + B. Why that is
+ * enough, for S_j the sum of the j smallest values and j = c, c + 1: such a component's
+ * true eigenvalues and its reported (Ritz) values all exceed tol + B. A sum of the j
+ * smallest that is at most tol + B holds none of them, true or reported (each of its
+ * terms is at most the sum), so it is the same with either; a sum above tol + B with
+ * one stays above with the other. Each comparison with tol (and the check against the
+ * perturbation bound B) therefore comes out as with the exact values.
+ */
+function valuesAboveReach(lowerBounds: readonly number[], tol: number, B: number): boolean {
+  return lowerBounds.every((low) => low > tol + B);
 }
 
 interface Candidate {
@@ -309,6 +367,10 @@ export function laplacianSmallestEigenpairs(
   for (let c = 0; c < p; c++) candidates.push({ value: 0, component: c, local: 0 });
   const solved: Array<Matrix | null> = new Array(p).fill(null);
   let settled = false;
+  // Components stopped once their eigenvalues were provably above the decision's reach,
+  // with that lower bound (checked against the final perturbation bound below).
+  const aboveReach: number[] = [];
+  let settledBound = 0;
   if (p < count) {
     const extra = count - p;
     // With a decision, the largest component big enough is solved last and may stop early.
@@ -330,7 +392,16 @@ export function laplacianSmallestEigenpairs(
       const want = Math.min(size, extra + 1);
       const sub = pruned.principalSubmatrix(comps.members[c]);
       let stop: ((v: Float64Array, r: Float64Array) => boolean) | undefined;
-      if (c === decisionComponent) {
+      const iterative = size > denseLimit;
+      if (decision && !vectors && iterative && size >= decisionMinSize && c !== decisionComponent) {
+        // Every positive eigenvalue of this component is at least v_1 - r_1 (its smallest
+        // positive Ritz value less its residual). Once that exceeds tol + B, no sum the
+        // rank control compares with tol can include one of them and stay on the other
+        // side of tol (valuesAboveReach below), so more accuracy would not change it.
+        const B = bound;
+        const { tol } = decision;
+        stop = (v, r) => v[1] - r[1] > tol + B;
+      } else if (c === decisionComponent) {
         const fixed = candidates.map((x) => x.value);
         const B = bound;
         stop = (v, r) => {
@@ -343,16 +414,25 @@ export function laplacianSmallestEigenpairs(
           return decisionSettled(fixed, lo, hi, B, decision as RankDecision);
         };
       }
-      const eig =
-        size <= denseLimit
-          ? {
-              ...symmetricEigen(sub.toDense(), { select: { smallest: want }, vectors }),
-              bound: 0,
-              stopped: false,
-            }
-          : iterativeComponentSolve(sub, want, comps.members[c], n, warm, signal, stop);
-      if (eig.stopped) settled = true;
-      bound += eig.bound;
+      const eig = !iterative
+        ? {
+            ...symmetricEigen(sub.toDense(), { select: { smallest: want }, vectors }),
+            residualNorms: null,
+            bound: 0,
+            stopped: false,
+          }
+        : iterativeComponentSolve(sub, want, comps.members[c], n, warm, signal, stop);
+      if (eig.stopped && c !== decisionComponent) {
+        // Its residuals are not part of the bound: the values only need to stay above tol + B.
+        aboveReach.push(eig.values[1] - (eig.residualNorms as Float64Array)[1]);
+      } else if (eig.stopped) {
+        // The decision component's values are intervals in its own test (decisionSettled),
+        // which read the bound as it was before it: that is the bound the early stops need.
+        settled = true;
+        settledBound = eig.bound;
+      } else {
+        bound += eig.bound;
+      }
       // Position 0 is the component's null vector (the block is a connected
       // Laplacian, so its smallest eigenvalue is the simple zero).
       for (let t = 1; t < want; t++) {
@@ -360,6 +440,16 @@ export function laplacianSmallestEigenpairs(
       }
       solved[c] = eig.vectors;
     }
+  }
+  if (decision && !valuesAboveReach(aboveReach, decision.tol, bound)) {
+    // A later component's residuals widened the bound past what an early stop relied on
+    // (not seen on real graphs): solve again without early stops.
+    return laplacianSmallestEigenpairs(L, count, {
+      pruneBudget,
+      denseLimit,
+      ...(warm ? { warm } : {}),
+      ...(signal ? { signal } : {}),
+    });
   }
   candidates.sort((a, b) => a.value - b.value || a.component - b.component || a.local - b.local);
   const chosen = candidates.slice(0, count);
@@ -381,7 +471,14 @@ export function laplacianSmallestEigenpairs(
     });
     V = out;
   }
-  return { values, vectors: V, components: comps, perturbationBound: bound, settled };
+  return {
+    values,
+    vectors: V,
+    components: comps,
+    perturbationBound: bound + settledBound,
+    settled,
+    stoppedEarly: aboveReach.length,
+  };
 }
 
 /**
@@ -389,8 +486,9 @@ export function laplacianSmallestEigenpairs(
  * first with negligible edges pruned (a budget of 1e-6 tol), and again exactly when
  * a sum the rank control compares with tol lies within the perturbation bound of it.
  * A component of DECISION_SOLVE_MIN_SIZE nodes or more is solved only until its
- * Ritz values' bounds settle the rank control's decision (the values returned then
- * give that same decision); the exact re-solve runs when they cannot.
+ * Ritz values' bounds settle the rank control's decision, or put its values beyond
+ * the decision's reach (the values returned then give that same decision); the exact
+ * re-solve runs when they cannot.
  */
 export function rankControlEigenvalues(
   L: CsrMatrix,

@@ -15,6 +15,7 @@ import {
   pruneLightEdges,
   rankControlEigenvalues,
 } from "../../src/graph/laplacianSpectrum.js";
+import { rankControl } from "../../src/graph/rankControl.js";
 import { chebyshevSmallestEigenpairs } from "../../src/linalg/eigen/chebyshev.js";
 import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
 import { multiply } from "../../src/linalg/kernels/gemm.js";
@@ -197,6 +198,106 @@ describe("laplacianSmallestEigenpairs", () => {
       expect(sum(fast, c) > tol).toBe(sum(exact, c) > tol);
       expect(sum(fast, c + 1) < tol).toBe(sum(exact, c + 1) < tol);
     }
+  });
+});
+
+/**
+ * Two Laplacians of the same clustered points, the second with the points moved a
+ * little (as consecutive outer iterations change the graph): well-separated clusters,
+ * so each cluster is a component.
+ */
+function clusteredPair(seed: number, sizes: number[], jitter: number): [CsrMatrix, CsrMatrix] {
+  const rng = new Random(seed);
+  const d = 5;
+  const rows: number[][] = [];
+  sizes.forEach((size, c) => {
+    const centre = Array.from({ length: d }, () => 40 * c + rng.normal());
+    for (let i = 0; i < size; i++) rows.push(centre.map((v) => v + rng.normal()));
+  });
+  const moved = rows.map((r) => r.map((v) => v + jitter * rng.normal()));
+  const laplacian = (points: number[][]) =>
+    graphLaplacian(symmetrizeGraph(initialAdaptiveGraph(Matrix.fromRows(points), { m: 6 }).S));
+  return [laplacian(rows), laplacian(moved)];
+}
+
+/** The rank control's action from exact eigenvalues. */
+function exactAction(L: CsrMatrix, c: number, tol: number): string {
+  return rankControl({ eigenvalues: denseSmallest(L, c + 1), clusters: c, tol, lambda: 1 }).action;
+}
+
+describe("early stops of the rank control's component solves", () => {
+  // Every component iterative and allowed to stop early.
+  const small = { denseLimit: 20, decisionMinSize: 1 };
+
+  it("never stop from a cold or untrusted start; from trusted warm rows they do, with the exact decision", () => {
+    const [L1, L2] = clusteredPair(3, [70, 80, 90, 100], 0.05);
+    const c = 4;
+    const lambda2 = denseSmallest(L2, c + 1)[c];
+    // tol below every component's smallest positive eigenvalue: "test".
+    const tol = 0.5 * lambda2;
+    const decision = { c, tol };
+    const warm: LaplacianWarmStart = { block: null };
+    const cold = laplacianSmallestEigenpairs(L1, c + 1, { ...small, warm, decision });
+    expect(cold.stoppedEarly).toBe(0);
+    expect(cold.settled).toBe(false);
+    expect(Array.from(warm.trusted as Uint8Array).every((v) => v === 1)).toBe(true);
+    // The same rows, but not known to come from a converged solve: no early stop.
+    const untrusted: LaplacianWarmStart = { block: (warm.block as Matrix).clone() };
+    const fromUntrusted = laplacianSmallestEigenpairs(L2, c + 1, {
+      ...small,
+      warm: untrusted,
+      decision,
+    });
+    expect(fromUntrusted.stoppedEarly).toBe(0);
+    const next = laplacianSmallestEigenpairs(L2, c + 1, { ...small, warm, decision });
+    // Three components stop early, the fourth (the decision component) settles.
+    expect(next.stoppedEarly).toBe(3);
+    expect(next.settled).toBe(true);
+    const sumFirst = (v: Float64Array, j: number) => v.slice(0, j).reduce((a, b) => a + b, 0);
+    expect(sumFirst(next.values, c) <= tol && sumFirst(next.values, c + 1) >= tol).toBe(true);
+    expect(exactAction(L2, c, tol)).toBe("test");
+    // Reported values are Ritz values: at or above the exact ones, and near them (one
+    // filter sweep from the last graph's vectors).
+    const exact = denseSmallest(L2, c + 1);
+    for (let j = 0; j <= c; j++) {
+      expect(next.values[j]).toBeGreaterThanOrEqual(exact[j] - 1e-12);
+      expect(next.values[j]).toBeLessThan(exact[j] + 1e-2 * lambda2);
+    }
+    // The marks stay set after early stops.
+    expect(Array.from(warm.trusted as Uint8Array).every((v) => v === 1)).toBe(true);
+  });
+
+  it("give the exact decision for any tol, cold or warm, along a sequence of moving graphs (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1e6 }),
+        fc.array(fc.integer({ min: 25, max: 70 }), { minLength: 2, maxLength: 5 }),
+        fc.constantFrom(0.2, 0.9, 0.999, 1.001, 1.1, 3, 30),
+        fc.integer({ min: -1, max: 1 }),
+        (seed, sizes, factor, shift) => {
+          const [L1, L2] = clusteredPair(seed, sizes, 0.1);
+          // c around the number of components: "double", "test" or "halve".
+          const c = Math.max(1, sizes.length + shift);
+          if (c + 1 > L1.rows) return true;
+          // tol set against L2's smallest positive eigenvalue (near the decision's edge
+          // for factors close to 1).
+          const positive = denseSmallest(L2, sizes.length + 1)[sizes.length];
+          const tol = factor * positive;
+          const warm: LaplacianWarmStart = { block: null };
+          const first = rankControlEigenvalues(L1, c, tol, warm, small);
+          const second = rankControlEigenvalues(L2, c, tol, warm, small);
+          const third = rankControlEigenvalues(L1, c, tol, warm, small);
+          const action = (v: Float64Array) =>
+            rankControl({ eigenvalues: v, clusters: c, tol, lambda: 1 }).action;
+          return (
+            action(first) === exactAction(L1, c, tol) &&
+            action(second) === exactAction(L2, c, tol) &&
+            action(third) === exactAction(L1, c, tol)
+          );
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });
 
