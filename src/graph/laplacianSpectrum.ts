@@ -66,8 +66,9 @@ export interface RankDecision {
  * the paper's data sets) keep the full-accuracy solve. The bounds an early stop reads
  * are a Ritz value less its residual, which bounds the eigenvalue nearest to it; that
  * it is the smallest positive one rests on the start block holding the lowest
- * eigenvectors, so early stops are made only from trusted warm starts
- * (LaplacianWarmStart.trusted).
+ * eigenvectors, so the components other than the decision one stop early only from
+ * trusted warm starts (LaplacianWarmStart.trusted); the decision component stops from
+ * any start after one sweep, as it did before the others could stop.
  */
 export const DECISION_SOLVE_MIN_SIZE = 4000;
 
@@ -133,6 +134,7 @@ function iterativeComponentSolve(
   warm: LaplacianWarmStart | undefined,
   signal?: AbortSignal,
   stop?: (values: Float64Array, residualNorms: Float64Array) => boolean,
+  stopFrom: "trusted" | "any" = "trusted",
 ): {
   values: Float64Array;
   vectors: Matrix;
@@ -167,13 +169,13 @@ function iterativeComponentSolve(
     maxIterations: 1000,
     seed: size,
     ...(signal ? { signal } : {}),
-    // Only from trusted warm rows (LaplacianWarmStart.trusted), and after at least one
-    // filter sweep: a Ritz value less its residual bounds some eigenvalue, not
-    // necessarily the smallest. A cold block after one sweep can miss the lowest
-    // eigenvectors entirely (seen on a 6,000-node class graph: Ritz value 0.095 for an
-    // eigenvalue of 0.005), and the warm start alone may miss one that the changed
-    // graph brought down.
-    ...(stop && trusted
+    // After at least one filter sweep, and (unless stopFrom is "any") only from trusted
+    // warm rows (LaplacianWarmStart.trusted): a Ritz value less its residual bounds
+    // some eigenvalue, not necessarily the smallest. A cold block after one sweep can
+    // miss the lowest eigenvectors entirely (seen on a 6,000-node class graph: Ritz
+    // value 0.095 for an eigenvalue of 0.005), and the warm start alone may miss one
+    // that the changed graph brought down.
+    ...(stop && (trusted || stopFrom === "any")
       ? {
           stop: (values: Float64Array, residualNorms: Float64Array) => {
             if (sweeps++ === 0) return false;
@@ -192,8 +194,8 @@ function iterativeComponentSolve(
     if (!warm.trusted || warm.trusted.length !== n) warm.trusted = new Uint8Array(n);
     const blk = warm.block;
     const marks = warm.trusted;
-    // An early stop continues from trusted rows (it is only allowed from them).
-    const mark = result.converged || stopped ? 1 : 0;
+    // Trusted: a full-accuracy solve, or an early stop that started from trusted rows.
+    const mark = result.converged || (stopped && trusted) ? 1 : 0;
     for (let t = 0; t < size; t++) {
       for (let j = 0; j < b; j++) blk.data[members[t] * b + j] = result.vectors.data[t * b + j];
       marks[members[t]] = mark;
@@ -421,7 +423,21 @@ export function laplacianSmallestEigenpairs(
             bound: 0,
             stopped: false,
           }
-        : iterativeComponentSolve(sub, want, comps.members[c], n, warm, signal, stop);
+        : iterativeComponentSolve(
+            sub,
+            want,
+            comps.members[c],
+            n,
+            warm,
+            signal,
+            stop,
+            // The decision component keeps the stop it had before the others could stop
+            // early (from any start): in the first outer iterations, where the
+            // components change with every doubling of lambda, requiring trust there
+            // made each rank control a full cold solve (about 100 s more in the first
+            // outer iteration at 60,000 images). docs/methods.md says what that risks.
+            c === decisionComponent ? "any" : "trusted",
+          );
       if (eig.stopped && c !== decisionComponent) {
         // Its residuals are not part of the bound: the values only need to stay above tol + B.
         aboveReach.push(eig.values[1] - (eig.residualNorms as Float64Array)[1]);

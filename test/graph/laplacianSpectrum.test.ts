@@ -229,7 +229,7 @@ describe("early stops of the rank control's component solves", () => {
   // Every component iterative and allowed to stop early.
   const small = { denseLimit: 20, decisionMinSize: 1 };
 
-  it("never stop from a cold or untrusted start; from trusted warm rows they do, with the exact decision", () => {
+  it("never stop from a cold or untrusted start (but the decision component); from trusted warm rows they do, with the exact decision", () => {
     const [L1, L2] = clusteredPair(3, [70, 80, 90, 100], 0.05);
     const c = 4;
     const lambda2 = denseSmallest(L2, c + 1)[c];
@@ -239,8 +239,16 @@ describe("early stops of the rank control's component solves", () => {
     const warm: LaplacianWarmStart = { block: null };
     const cold = laplacianSmallestEigenpairs(L1, c + 1, { ...small, warm, decision });
     expect(cold.stoppedEarly).toBe(0);
-    expect(cold.settled).toBe(false);
-    expect(Array.from(warm.trusted as Uint8Array).every((v) => v === 1)).toBe(true);
+    // The three components solved to full accuracy are trusted; the decision component
+    // (the largest, solved last) may stop from a cold start, and is then not.
+    const marks = warm.trusted as Uint8Array;
+    const sizes = [70, 80, 90, 100];
+    for (let k = 0, at = 0; k < sizes.length; at += sizes[k++]) {
+      const expected = k === 3 && cold.settled ? 0 : 1;
+      expect(marks.slice(at, at + sizes[k]).every((v) => v === expected)).toBe(true);
+    }
+    // A full-accuracy solve of the decision component too, so that all rows are trusted.
+    laplacianSmallestEigenpairs(L1, c + 1, { ...small, warm });
     // The same rows, but not known to come from a converged solve: no early stop.
     const untrusted: LaplacianWarmStart = { block: (warm.block as Matrix).clone() };
     const fromUntrusted = laplacianSmallestEigenpairs(L2, c + 1, {
