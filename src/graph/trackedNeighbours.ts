@@ -15,12 +15,7 @@
  *   s the column signs that best align the old P with the new (eigenvectors' signs are
  *   arbitrary; flipping columns changes no distance). By the triangle inequality, for
  *   every j outside i's list, ||p_i - p_j|| >= r_i - delta_i - delta_j >= r_i -
- *   delta_i - max delta over i's class: that is the new r_i. A few fast rows would
- *   set that maximum for the whole class, so the class's FAST_ROW_FRACTION fastest
- *   rows are met directly instead: every row's distances to them are computed (one
- *   product per class, by the same kernel), offered with its list, and the max is
- *   taken over the other rows; r_i is then the smaller of that bound and the fast
- *   rows' own distances outside the list.
+ *   delta_i - max delta over i's class: that is the new r_i.
  * - Certificate. The new distances to the listed rows are computed exactly as the
  *   block scan computes them (p = ||p_i||^2 + ||p_j||^2 - 2 p_i.p_j clipped at 0, the
  *   dot by the GEMM kernel a large scan uses, gemmABtFixedKernel, whose entries have
@@ -53,13 +48,6 @@ import { classOrder, queryRowsFirst } from "./neighbours.js";
 const U = 2 ** -53;
 /** Multiple of (k + 4) u max ||p_i||^2 allowed for the rounding of one computed p_ij (as clusterScan.ts). */
 const SLACK = 16;
-
-/**
- * The fastest-moving rows of a class, this fraction of it (at least one), are compared
- * with every row of the class directly at each search, so that the bound for the other
- * rows outside a list uses the largest motion among the rest, not the class's largest.
- */
-export const FAST_ROW_FRACTION = 0.02;
 
 /** How many same-class rows each row lists, as a multiple of the heap's count. */
 export const TRACKED_WIDTH_FACTOR = 2;
@@ -182,12 +170,8 @@ export class WithinClassNeighbourTracker {
     const panel = new Float64Array(width * k);
     const dots = new Float64Array(width);
     const d = new Float64Array(width);
-    let sorted = new Float64Array(width);
+    const sorted = new Float64Array(width);
     let wide: NeighbourHeaps | null = null;
-    // Row i's list members carry stamp i + 1 while i is certified (list membership).
-    const stamp = new Int32Array(n);
-    let extraD = new Float64Array(0);
-    let extraJ = new Int32Array(0);
 
     // Rows order[0 .. active) against all of order, every product by the fixed kernel.
     const scan = (into: NeighbourHeaps, order: Int32Array, active: number) =>
@@ -204,38 +188,10 @@ export class WithinClassNeighbourTracker {
       const size = members.length;
       if (size < 2) continue;
       throwIfAborted(options.signal);
-      // The fastest rows (FAST_ROW_FRACTION) are met directly; the bound for every other
-      // row outside a list uses the largest motion among the rest.
-      const fast = motion !== null && size - 1 > width ? fastestRows(members, motion) : null;
-      let slowMotion = fast === null ? 0 : fast.threshold;
-      if (motion !== null && fast === null) {
-        for (const i of members) slowMotion = Math.max(slowMotion, motion[i]);
-      }
-      // Every member's dot products with the fast rows, by the fixed kernel (the bits the
-      // scan gives them).
-      const q = fast === null ? 0 : fast.rows.length;
-      let fastDots: Float64Array | null = null;
-      if (fast !== null) {
-        const memberPanel = new Float64Array(size * k);
-        for (let t = 0; t < size; t++) {
-          memberPanel.set(data.subarray(members[t] * k, (members[t] + 1) * k), t * k);
-        }
-        const fastPanel = new Float64Array(q * k);
-        for (let t = 0; t < q; t++) {
-          fastPanel.set(data.subarray(fast.rows[t] * k, (fast.rows[t] + 1) * k), t * k);
-        }
-        fastDots = new Float64Array(size * q);
-        gemmABtFixedKernel(size, q, k, memberPanel, k, fastPanel, k, fastDots, q);
-        if (extraD.length < q) {
-          extraD = new Float64Array(q);
-          extraJ = new Int32Array(q);
-        }
-        if (sorted.length < width + q) sorted = new Float64Array(width + q);
-      }
+      let classMotion = 0;
+      if (motion !== null) for (const i of members) classMotion = Math.max(classMotion, motion[i]);
       const uncertified: number[] = [];
-      let position = -1;
       for (const i of members) {
-        position++;
         if (size - 1 <= width && listSize[i] === 0) this.listWholeClass(i, members);
         const len = listSize[i];
         if (len === 0 || motion === null) {
@@ -257,38 +213,18 @@ export class WithinClassNeighbourTracker {
         const r = bound[i];
         let ok = r === Number.POSITIVE_INFINITY;
         let next = r;
-        // The fast rows outside the list (not i), met directly.
-        let extra = 0;
         if (!ok && len >= this.count) {
-          next = r - motion[i] - slowMotion;
-          if (fastDots !== null && fast !== null) {
-            const mark = i + 1;
-            for (let t = 0; t < len; t++) stamp[lists[base + t]] = mark;
-            for (let t = 0; t < q; t++) {
-              const j = fast.rows[t];
-              if (j === i || stamp[j] === mark) continue;
-              let p = norms[i] + norms[j] - 2 * fastDots[position * q + t];
-              if (!(p > 0)) p = 0;
-              extraD[extra] = p;
-              extraJ[extra++] = j;
-            }
-          }
+          next = r - motion[i] - classMotion;
           sorted.set(d.subarray(0, len));
-          sorted.set(extraD.subarray(0, extra), len);
-          const tau = sorted.subarray(0, len + extra).sort()[this.count - 1];
+          const tau = sorted.subarray(0, len).sort()[this.count - 1];
           ok = next > 0 && next * next * (1 - 8 * U) - slack > tau;
         }
         if (!ok) {
           uncertified.push(i);
           continue;
         }
-        // Outside the list: the slow rows are beyond next, the fast ones where they are.
-        for (let t = 0; t < extra; t++) {
-          next = Math.min(next, Math.sqrt(Math.max(extraD[t] - slack, 0)) * (1 - 4 * U));
-        }
         bound[i] = next;
         for (let t = 0; t < len; t++) heaps.offer(i, d[t], lists[base + t], d[t], 0);
-        for (let t = 0; t < extra; t++) heaps.offer(i, extraD[t], extraJ[t], extraD[t], 0);
       }
       this.stats.rowsCertified += size - uncertified.length;
       if (uncertified.length === 0) continue;
@@ -385,19 +321,4 @@ export class WithinClassNeighbourTracker {
     }
     return out;
   }
-}
-
-/**
- * The FAST_ROW_FRACTION of `members` that moved most (ties by position), and the
- * largest motion among the others (every fast row moved at least that much).
- */
-function fastestRows(
-  members: Int32Array,
-  motion: Float64Array,
-): { rows: Int32Array; threshold: number } {
-  const q = Math.max(1, Math.ceil(FAST_ROW_FRACTION * members.length));
-  const byMotion = Array.from(members).sort((a, b) => motion[b] - motion[a] || a - b);
-  const rows = Int32Array.from(byMotion.slice(0, q));
-  const threshold = q < byMotion.length ? motion[byMotion[q]] : 0;
-  return { rows, threshold };
 }
