@@ -187,13 +187,12 @@ function iterativeComponentSolve(
   });
   if (warm) {
     const b = result.vectors.cols;
-    if (warm.block === null || warm.block.rows !== n || warm.block.cols !== b) {
-      warm.block = new Matrix(n, b);
-      warm.trusted = new Uint8Array(n);
-    }
-    if (!warm.trusted || warm.trusted.length !== n) warm.trusted = new Uint8Array(n);
-    const blk = warm.block;
-    const marks = warm.trusted;
+    const fresh = warm.block === null || warm.block.rows !== n || warm.block.cols !== b;
+    if (fresh) warm.block = new Matrix(n, b);
+    // A new block (or one handed in without marks) trusts none of its rows.
+    if (fresh || warm.trusted?.length !== n) warm.trusted = new Uint8Array(n);
+    const blk = warm.block as Matrix;
+    const marks = warm.trusted as Uint8Array;
     // Trusted: a full-accuracy solve, or an early stop that started from trusted rows.
     const mark = result.converged || (stopped && trusted) ? 1 : 0;
     for (let t = 0; t < size; t++) {
@@ -375,14 +374,15 @@ export function laplacianSmallestEigenpairs(
   let settledBound = 0;
   if (p < count) {
     const extra = count - p;
-    // With a decision, the largest component big enough is solved last and may stop early.
+    // Components that may stop early: solved iteratively, large enough, with a decision.
+    const mayStopEarly = (size: number) =>
+      decision !== undefined && !vectors && size >= decisionMinSize && size > denseLimit;
+    // The largest of them is solved last and stops once the decision is settled.
     let decisionComponent = -1;
-    if (decision && !vectors) {
-      for (let c = 0; c < p; c++) {
-        const size = comps.sizes[c];
-        if (size >= decisionMinSize && size > denseLimit) {
-          if (decisionComponent < 0 || size > comps.sizes[decisionComponent]) decisionComponent = c;
-        }
+    for (let c = 0; c < p; c++) {
+      const size = comps.sizes[c];
+      if (mayStopEarly(size) && (decisionComponent < 0 || size > comps.sizes[decisionComponent])) {
+        decisionComponent = c;
       }
     }
     const order: number[] = [];
@@ -395,7 +395,7 @@ export function laplacianSmallestEigenpairs(
       const sub = pruned.principalSubmatrix(comps.members[c]);
       let stop: ((v: Float64Array, r: Float64Array) => boolean) | undefined;
       const iterative = size > denseLimit;
-      if (decision && !vectors && iterative && size >= decisionMinSize && c !== decisionComponent) {
+      if (decision && mayStopEarly(size) && c !== decisionComponent) {
         // Every positive eigenvalue of this component is at least v_1 - r_1 (its smallest
         // positive Ritz value less its residual). Once that exceeds tol + B, no sum the
         // rank control compares with tol can include one of them and stay on the other
@@ -458,8 +458,8 @@ export function laplacianSmallestEigenpairs(
     }
   }
   if (decision && !valuesAboveReach(aboveReach, decision.tol, bound)) {
-    // A later component's residuals widened the bound past what an early stop relied on
-    // (not seen on real graphs): solve again without early stops.
+    // A later component's residuals widened the bound past what an early stop relied on:
+    // solve again without early stops.
     return laplacianSmallestEigenpairs(L, count, {
       pruneBudget,
       denseLimit,
