@@ -47,6 +47,8 @@
 #define MC 96  /* rows of A per packed block (a multiple of MR) */
 #define MR 6  /* rows of A per micro-panel */
 
+static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
 #if SDSPCAAN_X64
 
 /* acc += x * y, rounded twice (no fused multiply-add), as f64x2.mul then f64x2.add. */
@@ -59,7 +61,8 @@
  */
 __attribute__((target("avx512f"))) static void kernel_avx512(int kc, const double *Ap,
                                                              const double *Bp, double *C,
-                                                             int64_t ldc, int rows, int cols) {
+                                                             int64_t ldc, int rows,
+                                                             const int *cols) {
   __m512d e0 = _mm512_setzero_pd(), e1 = e0, e2 = e0, e3 = e0, e4 = e0, e5 = e0;
   __m512d o0 = e0, o1 = e0, o2 = e0, o3 = e0, o4 = e0, o5 = e0;
   const int k2 = kc & ~1;
@@ -91,11 +94,11 @@ __attribute__((target("avx512f"))) static void kernel_avx512(int kc, const doubl
   double t[8];
   for (int r = 0; r < rows; r++) {
     double *cr = C + r * ldc;
-    if (cols == 8) {
+    if (cols[r] == 8) {
       _mm512_storeu_pd(cr, _mm512_add_pd(_mm512_loadu_pd(cr), s[r]));
     } else {
       _mm512_storeu_pd(t, s[r]);
-      for (int q = 0; q < cols; q++) cr[q] += t[q];
+      for (int q = 0; q < cols[r]; q++) cr[q] += t[q];
     }
   }
 }
@@ -103,7 +106,8 @@ __attribute__((target("avx512f"))) static void kernel_avx512(int kc, const doubl
 /* kernel_avx512 with four columns per vector (tiles of at most 6 x 4). */
 __attribute__((target("avx2"))) static void kernel_avx2(int kc, const double *Ap,
                                                         const double *Bp, double *C,
-                                                        int64_t ldc, int rows, int cols) {
+                                                        int64_t ldc, int rows,
+                                                        const int *cols) {
   __m256d e0 = _mm256_setzero_pd(), e1 = e0, e2 = e0, e3 = e0, e4 = e0, e5 = e0;
   __m256d o0 = e0, o1 = e0, o2 = e0, o3 = e0, o4 = e0, o5 = e0;
   const int k2 = kc & ~1;
@@ -135,16 +139,17 @@ __attribute__((target("avx2"))) static void kernel_avx2(int kc, const double *Ap
   double t[4];
   for (int r = 0; r < rows; r++) {
     double *cr = C + r * ldc;
-    if (cols == 4) {
+    if (cols[r] == 4) {
       _mm256_storeu_pd(cr, _mm256_add_pd(_mm256_loadu_pd(cr), s[r]));
     } else {
       _mm256_storeu_pd(t, s[r]);
-      for (int q = 0; q < cols; q++) cr[q] += t[q];
+      for (int q = 0; q < cols[r]; q++) cr[q] += t[q];
     }
   }
 }
 
-typedef void (*micro_kernel)(int, const double *, const double *, double *, int64_t, int, int);
+typedef void (*micro_kernel)(int, const double *, const double *, double *, int64_t, int,
+                             const int *);
 
 /* Rows [0, count) of X (leading dimension ld), columns [0, kc), into micro-panels of
  * `width` rows interleaved by column (kc x width each), zero beyond `count`. */
@@ -163,9 +168,20 @@ static void pack(const double *X, int64_t ld, int count, int kc, int width, doub
   }
 }
 
-/* 0, or -1 when the packing buffers could not be allocated. */
+/*
+ * C += A B^T on rows [0, m) of A and C and rows [0, n) of B, where row r of C only takes
+ * columns [0, limit(r)): limit(r) = n for the full product (block = 0), else
+ * min(n, base + (r / block + 1) * block), the lower block rows of gemm.ts's
+ * lowerBlockRowsInArena (row r's block row and every block left of it, the row's
+ * diagonal block whole). Tiles wholly right of their rows' limits are skipped, and B's
+ * and A's blocks that no kept entry needs are not packed. Each kept entry is summed over
+ * the same panels in the same order as by the full product, so it has its bits; the
+ * entries beyond the limits are left as they were.
+ * 0, or -1 when the packing buffers could not be allocated.
+ */
 static int gemm_blocked(micro_kernel kernel, int nr, int m, int n, int p, const double *A,
-                        int64_t lda, const double *B, int64_t ldb, double *C, int64_t ldc) {
+                        int64_t lda, const double *B, int64_t ldb, double *C, int64_t ldc,
+                        int base, int block) {
   double *Ap = aligned_alloc(64, sizeof(double) * (MC + MR) * KC);
   double *Bp = aligned_alloc(64, sizeof(double) * (NC + 8) * KC);
   if (Ap == NULL || Bp == NULL) {
@@ -173,28 +189,173 @@ static int gemm_blocked(micro_kernel kernel, int nr, int m, int n, int p, const 
     free(Bp);
     return -1;
   }
+#define LIMIT(r) (block == 0 ? n : (int)min64(n, (int64_t)base + ((r) / block + 1) * (int64_t)block))
   for (int l0 = 0; l0 < p; l0 += KC) {
     const int kc = p - l0 < KC ? p - l0 : KC;
     for (int j0 = 0; j0 < n; j0 += NC) {
+      /* The limit grows with the row: the last row's is the largest. */
+      if (LIMIT(m - 1) <= j0) break;
       const int nc = n - j0 < NC ? n - j0 : NC;
       pack(B + j0 * ldb + l0, ldb, nc, kc, nr, Bp);
       for (int i0 = 0; i0 < m; i0 += MC) {
         const int mc = m - i0 < MC ? m - i0 : MC;
+        if (LIMIT(i0 + mc - 1) <= j0) continue;
         pack(A + i0 * lda + l0, lda, mc, kc, MR, Ap);
         for (int jr = 0; jr < nc; jr += nr) {
           const int cols = nc - jr < nr ? nc - jr : nr;
           for (int ir = 0; ir < mc; ir += MR) {
             const int rows = mc - ir < MR ? mc - ir : MR;
+            int per_row[MR];
+            for (int r = 0; r < rows; r++) {
+              const int room = LIMIT(i0 + ir + r) - (j0 + jr);
+              per_row[r] = room <= 0 ? 0 : room < cols ? room : cols;
+            }
+            if (per_row[rows - 1] == 0) continue;
             kernel(kc, Ap + (int64_t)ir * kc, Bp + (int64_t)jr * kc, C + (i0 + ir) * ldc + j0 + jr,
-                   ldc, rows, cols);
+                   ldc, rows, per_row);
           }
         }
       }
     }
   }
+#undef LIMIT
   free(Ap);
   free(Bp);
   return 0;
+}
+
+/*
+ * The single-precision screen (kernels.wat's `gemm32`): C[i][j] = sum_l A[i][l] B[j][l]
+ * with A and B in single precision and C in double, overwritten. Unlike `gemm` it does
+ * not reproduce the module's bits, and need not: gemm32 only screens candidates, and its
+ * caller (src/linalg/kernels/screenedSearch.ts) bounds the error of any summation order
+ * of the p terms, with or without fused multiply-adds (Higham, Accuracy and Stability,
+ * 3.1), before it decides every distance exactly in double precision. So the
+ * neighbours found are the same; only which pairs are looked at exactly may differ.
+ * Here the products are fused (FMA) and each entry is summed in single precision in
+ * 16 (AVX-512) or 8 (AVX2) lanes over l, the lanes added at the end, then the tail.
+ *
+ * The screen's shapes are a few rows of A (a block of 16 to 256 rows) against up to n
+ * rows of B, so nothing is packed (packing B would cost about what the product does):
+ * each entry is a dot product along the rows, 4 x 4 entries at a time in 16 vector
+ * accumulators, the lanes summed at the end and then the p % width tail.
+ */
+
+/* The dot product of a and b over p floats (edge entries). */
+__attribute__((target("avx512f"))) static float dot32_avx512(const float *a, const float *b,
+                                                             int p) {
+  __m512 s = _mm512_setzero_ps();
+  const int p16 = p & ~15;
+  for (int l = 0; l < p16; l += 16) {
+    s = _mm512_fmadd_ps(_mm512_loadu_ps(a + l), _mm512_loadu_ps(b + l), s);
+  }
+  float t = _mm512_reduce_add_ps(s);
+  for (int l = p16; l < p; l++) t += a[l] * b[l];
+  return t;
+}
+
+/* C[i][j] for i < 4, j < 4 (rows a, a + lda, ..; b, b + ldb, ..). */
+__attribute__((target("avx512f"))) static void tile32_avx512(const float *a, int64_t lda,
+                                                             const float *b, int64_t ldb,
+                                                             int p, double *C, int64_t ldc) {
+  __m512 s[4][4];
+  for (int i = 0; i < 4; i++) {
+    for (int j = 0; j < 4; j++) s[i][j] = _mm512_setzero_ps();
+  }
+  const int p16 = p & ~15;
+  for (int l = 0; l < p16; l += 16) {
+    const __m512 x0 = _mm512_loadu_ps(a + l), x1 = _mm512_loadu_ps(a + lda + l),
+                 x2 = _mm512_loadu_ps(a + 2 * lda + l), x3 = _mm512_loadu_ps(a + 3 * lda + l);
+    for (int j = 0; j < 4; j++) {
+      const __m512 y = _mm512_loadu_ps(b + j * ldb + l);
+      s[0][j] = _mm512_fmadd_ps(x0, y, s[0][j]);
+      s[1][j] = _mm512_fmadd_ps(x1, y, s[1][j]);
+      s[2][j] = _mm512_fmadd_ps(x2, y, s[2][j]);
+      s[3][j] = _mm512_fmadd_ps(x3, y, s[3][j]);
+    }
+  }
+  for (int i = 0; i < 4; i++) {
+    for (int j = 0; j < 4; j++) {
+      float t = _mm512_reduce_add_ps(s[i][j]);
+      const float *ai = a + i * lda, *bj = b + j * ldb;
+      for (int l = p16; l < p; l++) t += ai[l] * bj[l];
+      C[i * ldc + j] = (double)t;
+    }
+  }
+}
+
+__attribute__((target("avx2,fma"))) static float hsum256(__m256 s) {
+  const __m128 q = _mm_add_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1));
+  const __m128 h = _mm_add_ps(q, _mm_movehl_ps(q, q));
+  return _mm_cvtss_f32(_mm_add_ss(h, _mm_shuffle_ps(h, h, 1)));
+}
+
+__attribute__((target("avx2,fma"))) static float dot32_avx2(const float *a, const float *b,
+                                                            int p) {
+  __m256 s = _mm256_setzero_ps();
+  const int p8 = p & ~7;
+  for (int l = 0; l < p8; l += 8) {
+    s = _mm256_fmadd_ps(_mm256_loadu_ps(a + l), _mm256_loadu_ps(b + l), s);
+  }
+  float t = hsum256(s);
+  for (int l = p8; l < p; l++) t += a[l] * b[l];
+  return t;
+}
+
+__attribute__((target("avx2,fma"))) static void tile32_avx2(const float *a, int64_t lda,
+                                                            const float *b, int64_t ldb, int p,
+                                                            double *C, int64_t ldc) {
+  __m256 s[4][4];
+  for (int i = 0; i < 4; i++) {
+    for (int j = 0; j < 4; j++) s[i][j] = _mm256_setzero_ps();
+  }
+  const int p8 = p & ~7;
+  for (int l = 0; l < p8; l += 8) {
+    const __m256 x0 = _mm256_loadu_ps(a + l), x1 = _mm256_loadu_ps(a + lda + l),
+                 x2 = _mm256_loadu_ps(a + 2 * lda + l), x3 = _mm256_loadu_ps(a + 3 * lda + l);
+    for (int j = 0; j < 4; j++) {
+      const __m256 y = _mm256_loadu_ps(b + j * ldb + l);
+      s[0][j] = _mm256_fmadd_ps(x0, y, s[0][j]);
+      s[1][j] = _mm256_fmadd_ps(x1, y, s[1][j]);
+      s[2][j] = _mm256_fmadd_ps(x2, y, s[2][j]);
+      s[3][j] = _mm256_fmadd_ps(x3, y, s[3][j]);
+    }
+  }
+  for (int i = 0; i < 4; i++) {
+    for (int j = 0; j < 4; j++) {
+      float t = hsum256(s[i][j]);
+      const float *ai = a + i * lda, *bj = b + j * ldb;
+      for (int l = p8; l < p; l++) t += ai[l] * bj[l];
+      C[i * ldc + j] = (double)t;
+    }
+  }
+}
+
+typedef void (*tile_kernel32)(const float *, int64_t, const float *, int64_t, int, double *,
+                              int64_t);
+typedef float (*dot_kernel32)(const float *, const float *, int);
+
+/* Rows of B by blocks of 4 (held in L1 while every row of A meets them), rows of A by 4. */
+static void gemm32_tiles(tile_kernel32 tile, dot_kernel32 dot, int m, int n, int p,
+                         const float *A, int64_t lda, const float *B, int64_t ldb, double *C,
+                         int64_t ldc) {
+  const int m4 = m & ~3, n4 = n & ~3;
+  for (int j = 0; j < n; j += 4) {
+    const float *b = B + (int64_t)j * ldb;
+    for (int i = 0; i < m; i += 4) {
+      const float *a = A + (int64_t)i * lda;
+      double *c = C + (int64_t)i * ldc + j;
+      if (i < m4 && j < n4) {
+        tile(a, lda, b, ldb, p, c, ldc);
+      } else {
+        for (int r = 0; r < 4 && i + r < m; r++) {
+          for (int q = 0; q < 4 && j + q < n; q++) {
+            c[r * ldc + q] = (double)dot(a + r * lda, b + q * ldb, p);
+          }
+        }
+      }
+    }
+  }
 }
 
 /* "avx512", "avx2" or "" (neither: the addon cannot run here). */
@@ -216,28 +377,37 @@ static napi_value throw_range(napi_env env, const char *message) {
   return NULL;
 }
 
-/* Whether [offset, offset + 8 * ((rows - 1) * ld + cols)) lies in a buffer of `length` bytes. */
-static int inside(int64_t offset, int64_t rows, int64_t cols, int64_t ld, int64_t length) {
+/* Whether [offset, offset + size * ((rows - 1) * ld + cols)) lies in a buffer of `length`
+ * bytes, offset aligned to `size`. */
+static int inside_sized(int64_t offset, int64_t rows, int64_t cols, int64_t ld, int64_t length,
+                        int64_t size) {
   if (rows == 0 || cols == 0) return offset >= 0 && offset <= length;
-  return offset >= 0 && offset % 8 == 0 && ld >= cols &&
-         offset + 8 * ((rows - 1) * ld + cols) <= length;
+  return offset >= 0 && offset % size == 0 && ld >= cols &&
+         offset + size * ((rows - 1) * ld + cols) <= length;
 }
 
-/* gemm's arguments checked, then the product on `isa` ("avx512" or "avx2"); returns the
- * name of the kernel that ran (undefined for an empty product). */
-static napi_value run(napi_env env, napi_callback_info info, const char *isa) {
-  size_t argc = 10;
-  napi_value argv[10];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 10) {
-    return throw_range(env, "gemm: expected (memory, m, n, p, A, lda, B, ldb, C, ldc)");
+static int inside(int64_t offset, int64_t rows, int64_t cols, int64_t ld, int64_t length) {
+  return inside_sized(offset, rows, cols, ld, length, 8);
+}
+
+/* gemm's arguments checked (and gemmLower's two more), then the product on `isa`
+ * ("avx512" or "avx2"); returns the name of the kernel that ran (undefined for an empty
+ * product). */
+static napi_value run(napi_env env, napi_callback_info info, const char *isa, int lower) {
+  const size_t expected = lower ? 12 : 10;
+  size_t argc = 12;
+  napi_value argv[12];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != expected) {
+    return throw_range(env, lower ? "gemmLower: expected (memory, m, n, p, A, lda, B, ldb, C, ldc, base, block)"
+                                  : "gemm: expected (memory, m, n, p, A, lda, B, ldb, C, ldc)");
   }
   void *data = NULL;
   size_t length = 0;
   if (napi_get_arraybuffer_info(env, argv[0], &data, &length) != napi_ok) {
     return throw_range(env, "gemm: the first argument must be an ArrayBuffer");
   }
-  int64_t v[9];
-  for (int t = 0; t < 9; t++) {
+  int64_t v[11];
+  for (size_t t = 0; t + 1 < expected; t++) {
     if (napi_get_value_int64(env, argv[t + 1], &v[t]) != napi_ok || v[t] < 0 ||
         v[t] > INT32_MAX) {
       return throw_range(env, "gemm: sizes, offsets and leading dimensions must be int32 >= 0");
@@ -245,6 +415,8 @@ static napi_value run(napi_env env, napi_callback_info info, const char *isa) {
   }
   const int64_t m = v[0], n = v[1], p = v[2], A = v[3], lda = v[4], B = v[5], ldb = v[6],
                 C = v[7], ldc = v[8];
+  const int64_t base = lower ? v[9] : 0, block = lower ? v[10] : 0;
+  if (lower && block == 0) return throw_range(env, "gemmLower: the block must be positive");
   const int64_t len = (int64_t)length;
   if (!inside(A, m, p, lda, len) || !inside(B, n, p, ldb, len) || !inside(C, m, n, ldc, len)) {
     return throw_range(env, "gemm: an operand lies outside the memory");
@@ -253,10 +425,10 @@ static napi_value run(napi_env env, napi_callback_info info, const char *isa) {
 #if SDSPCAAN_X64
   if (isa[0] == '\0') return throw_range(env, "gemm: this CPU has neither AVX2 nor AVX-512");
   const int wide = strcmp(isa, "avx512") == 0;
-  char *base = (char *)data;
+  char *mem = (char *)data;
   if (gemm_blocked(wide ? kernel_avx512 : kernel_avx2, wide ? 8 : 4, (int)m, (int)n, (int)p,
-                   (const double *)(base + A), lda, (const double *)(base + B), ldb,
-                   (double *)(base + C), ldc) != 0) {
+                   (const double *)(mem + A), lda, (const double *)(mem + B), ldb,
+                   (double *)(mem + C), ldc, (int)base, (int)block) != 0) {
     return throw_range(env, "gemm: no memory for the packing buffers");
   }
   /* The kernel that ran, so that tests can tell the dispatch worked. */
@@ -266,18 +438,96 @@ static napi_value run(napi_env env, napi_callback_info info, const char *isa) {
 #else
   (void)data;
   (void)isa;
+  (void)base;
+  (void)block;
   return throw_range(env, "gemm: built without the x86-64 kernels");
 #endif
   return NULL;
 }
 
 /* The widest kernel this CPU runs. */
-static napi_value gemm(napi_env env, napi_callback_info info) { return run(env, info, cpu_isa()); }
+static napi_value gemm(napi_env env, napi_callback_info info) {
+  return run(env, info, cpu_isa(), 0);
+}
 
 /* The AVX2 kernel even where AVX-512 runs (for tests and measurements: the same bits). */
 static napi_value gemm_avx2(napi_env env, napi_callback_info info) {
   const char *isa = cpu_isa();
-  return run(env, info, isa[0] == '\0' ? "" : "avx2");
+  return run(env, info, isa[0] == '\0' ? "" : "avx2", 0);
+}
+
+/*
+ * gemmLower(memory, m, n, p, A, lda, B, ldb, C, ldc, base, block): gemm restricted to
+ * the lower block rows (row r of C to columns [0, min(n, base + (r / block + 1) block))),
+ * in one call: B's blocks are packed once for all block rows, where one gemm call per
+ * block row packs them again for every row. Each kept entry has gemm's bits.
+ */
+static napi_value gemm_lower(napi_env env, napi_callback_info info) {
+  return run(env, info, cpu_isa(), 1);
+}
+
+static napi_value gemm_lower_avx2(napi_env env, napi_callback_info info) {
+  const char *isa = cpu_isa();
+  return run(env, info, isa[0] == '\0' ? "" : "avx2", 1);
+}
+
+/* gemm32(memory, m, n, p, A, lda, B, ldb, C, ldc): the single-precision screen (A and B
+ * floats, C doubles, overwritten); returns the kernel that ran. */
+static napi_value run32(napi_env env, napi_callback_info info, const char *isa) {
+  size_t argc = 10;
+  napi_value argv[10];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 10) {
+    return throw_range(env, "gemm32: expected (memory, m, n, p, A, lda, B, ldb, C, ldc)");
+  }
+  void *data = NULL;
+  size_t length = 0;
+  if (napi_get_arraybuffer_info(env, argv[0], &data, &length) != napi_ok) {
+    return throw_range(env, "gemm32: the first argument must be an ArrayBuffer");
+  }
+  int64_t v[9];
+  for (int t = 0; t < 9; t++) {
+    if (napi_get_value_int64(env, argv[t + 1], &v[t]) != napi_ok || v[t] < 0 ||
+        v[t] > INT32_MAX) {
+      return throw_range(env, "gemm32: sizes, offsets and leading dimensions must be int32 >= 0");
+    }
+  }
+  const int64_t m = v[0], n = v[1], p = v[2], A = v[3], lda = v[4], B = v[5], ldb = v[6],
+                C = v[7], ldc = v[8];
+  const int64_t len = (int64_t)length;
+  if (!inside_sized(A, m, p, lda, len, 4) || !inside_sized(B, n, p, ldb, len, 4) ||
+      !inside(C, m, n, ldc, len)) {
+    return throw_range(env, "gemm32: an operand lies outside the memory");
+  }
+  if (m == 0 || n == 0) return NULL;
+#if SDSPCAAN_X64
+  if (isa[0] == '\0') return throw_range(env, "gemm32: this CPU has neither AVX2 nor AVX-512");
+  char *mem = (char *)data;
+  if (p == 0) {
+    for (int64_t i = 0; i < m; i++) memset(mem + C + 8 * i * ldc, 0, 8 * (size_t)n);
+    return NULL;
+  }
+  const int wide = strcmp(isa, "avx512") == 0;
+  gemm32_tiles(wide ? tile32_avx512 : tile32_avx2, wide ? dot32_avx512 : dot32_avx2, (int)m,
+               (int)n, (int)p, (const float *)(mem + A), lda, (const float *)(mem + B), ldb,
+               (double *)(mem + C), ldc);
+  napi_value used;
+  napi_create_string_utf8(env, wide ? "avx512" : "avx2", NAPI_AUTO_LENGTH, &used);
+  return used;
+#else
+  (void)data;
+  (void)isa;
+  return throw_range(env, "gemm32: built without the x86-64 kernels");
+#endif
+  return NULL;
+}
+
+static napi_value gemm32(napi_env env, napi_callback_info info) {
+  return run32(env, info, cpu_isa());
+}
+
+static napi_value gemm32_avx2(napi_env env, napi_callback_info info) {
+  const char *isa = cpu_isa();
+  return run32(env, info, isa[0] == '\0' ? "" : "avx2");
 }
 
 NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
@@ -286,6 +536,14 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
   napi_set_named_property(env, exports, "gemm", value);
   napi_create_function(env, "gemmAvx2", NAPI_AUTO_LENGTH, gemm_avx2, NULL, &value);
   napi_set_named_property(env, exports, "gemmAvx2", value);
+  napi_create_function(env, "gemmLower", NAPI_AUTO_LENGTH, gemm_lower, NULL, &value);
+  napi_set_named_property(env, exports, "gemmLower", value);
+  napi_create_function(env, "gemmLowerAvx2", NAPI_AUTO_LENGTH, gemm_lower_avx2, NULL, &value);
+  napi_set_named_property(env, exports, "gemmLowerAvx2", value);
+  napi_create_function(env, "gemm32", NAPI_AUTO_LENGTH, gemm32, NULL, &value);
+  napi_set_named_property(env, exports, "gemm32", value);
+  napi_create_function(env, "gemm32Avx2", NAPI_AUTO_LENGTH, gemm32_avx2, NULL, &value);
+  napi_set_named_property(env, exports, "gemm32Avx2", value);
   napi_create_string_utf8(env, cpu_isa(), NAPI_AUTO_LENGTH, &value);
   napi_set_named_property(env, exports, "isa", value);
   return exports;

@@ -2,7 +2,9 @@
  * The native GEMM (native/gemm.c, linalg/kernels/nativeGemm.node.ts): built by
  * `npm run build` on x86-64, it must load here; both its kernels (AVX-512 where the CPU
  * has it, and AVX2) give the WebAssembly kernel's bits on every shape, leading
- * dimension and accumulation; the helpers run it; bad calls are refused; and a large-n
+ * dimension and accumulation, and so does its lower-block-rows call; its
+ * single-precision screen stays within the screened search's bound and leaves that
+ * search's answer as it was; the helpers run it; bad calls are refused; and a large-n
  * SDSPCAAN fit on it is the WebAssembly fit, bit for bit.
  */
 import { createRequire } from "node:module";
@@ -10,6 +12,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/core/errors.js";
 import { Random } from "../../src/core/rng.js";
+import { initialNeighbours } from "../../src/graph/neighbours.js";
 import { gemmABtLowerBlocks, gemmABtRaw } from "../../src/linalg/kernels/gemm.js";
 import { kernelHelpers } from "../../src/linalg/kernels/helper.js";
 import { setKernelThreads } from "../../src/linalg/kernels/helperThread.node.js";
@@ -35,9 +38,16 @@ const optedOut = /^(0|off|false|no)$/i.test(process.env.SDSPCAAN_NATIVE?.trim() 
 /** The addon's functions return the name of the kernel that ran. */
 type Gemm = (...args: Parameters<ExternalGemm>) => string | undefined;
 
+/** gemmLower's arguments: gemm's, then base and block. */
+type GemmLower = (memory: ArrayBuffer, ...args: number[]) => string | undefined;
+
 interface Addon {
   gemm: Gemm;
   gemmAvx2: Gemm;
+  gemmLower: GemmLower;
+  gemmLowerAvx2: GemmLower;
+  gemm32: Gemm;
+  gemm32Avx2: Gemm;
   isa: string;
 }
 
@@ -175,6 +185,129 @@ describe.skipIf(!x64 || optedOut)("the native GEMM (x86-64)", () => {
     }
   });
 
+  it("gemmLower writes the block-row loop's entries with their bits and leaves every other entry", () => {
+    // arena.kernels.gemmLowerBlocks without the addon is one module gemm per block row;
+    // with it, one native call. Same entries, same bits, the rest of C as it was.
+    const arena = wasmArena();
+    if (arena === null) throw new Error("the wasm backend is not active");
+    const { gemmLower, gemmLowerAvx2, isa } = addon();
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 1, max: 300 }),
+        fc.integer({ min: 1, max: 24 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 0, max: 1e6 }),
+        fc.integer({ min: 0, max: 2 }),
+        (n, p, block, baseSeed, seed, pad) => {
+          const rng = new Random(seed);
+          const m = 1 + (seed % n);
+          const base = baseSeed % (n + 1);
+          const ld = p + pad;
+          const ldc = n + pad;
+          const mark = arena.mark();
+          try {
+            const ptrs = arena.allocAll([m * ld, n * ld, m * ldc, m * ldc, m * ldc]);
+            if (ptrs === null) throw new Error("no room in the arena");
+            const [pa, pb, p1, p2, p3] = ptrs;
+            const f = arena.f64;
+            for (let t = 0; t < m * ld; t++) f[(pa >> 3) + t] = rng.normal();
+            for (let t = 0; t < n * ld; t++) f[(pb >> 3) + t] = rng.normal();
+            for (let t = 0; t < m * ldc; t++) {
+              const v = rng.normal();
+              f[(p1 >> 3) + t] = v;
+              f[(p2 >> 3) + t] = v;
+              f[(p3 >> 3) + t] = v;
+            }
+            setNativeKernels(false);
+            arena.kernels.gemmLowerBlocks(m, n, p, pa, ld, pb, ld, p1, ldc, base, block);
+            expect(gemmLower(arena.buffer, m, n, p, pa, ld, pb, ld, p2, ldc, base, block)).toBe(
+              isa,
+            );
+            gemmLowerAvx2(arena.buffer, m, n, p, pa, ld, pb, ld, p3, ldc, base, block);
+            const g = arena.f64;
+            const loop = g.slice(p1 >> 3, (p1 >> 3) + m * ldc);
+            expect(firstDifference(g.slice(p2 >> 3, (p2 >> 3) + m * ldc), loop)).toBe(-1);
+            expect(firstDifference(g.slice(p3 >> 3, (p3 >> 3) + m * ldc), loop)).toBe(-1);
+          } finally {
+            arena.release(mark);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("gemm32 screens within the bound the screened search assumes, and that search finds the same neighbours", () => {
+    // The native screen sums in another order with fused multiply-adds: its estimates
+    // differ from the module's, but stay within gamma_p sum |a_l b_l| of the exact dot
+    // product (what screenedSearch.ts's bound covers), and C is overwritten.
+    const arena = wasmArena();
+    if (arena === null) throw new Error("the wasm backend is not active");
+    const { gemm32, gemm32Avx2, isa } = addon();
+    const u = 2 ** -24;
+    for (const [m, n, p] of [
+      [16, 203, 784],
+      [5, 7, 33],
+      [9, 40, 1],
+      [37, 101, 130],
+    ] as const) {
+      const rng = new Random(m * n + p);
+      const mark = arena.mark();
+      try {
+        const ptrs = arena.allocAll([Math.ceil((m * p) / 2), Math.ceil((n * p) / 2), m * n]);
+        if (ptrs === null) throw new Error("no room in the arena");
+        const [pa, pb, pc] = ptrs;
+        const a = new Float32Array(arena.buffer, pa, m * p);
+        const b = new Float32Array(arena.buffer, pb, n * p);
+        for (let t = 0; t < m * p; t++) a[t] = rng.normal() * 4;
+        for (let t = 0; t < n * p; t++) b[t] = rng.normal();
+        const gamma = (p * u) / (1 - p * u);
+        for (const kernel of [gemm32, gemm32Avx2]) {
+          arena.f64.fill(Number.NaN, pc >> 3, (pc >> 3) + m * n);
+          const ran = kernel(arena.buffer, m, n, p, pa, p, pb, p, pc, n);
+          expect(ran).toBe(kernel === gemm32 ? isa : "avx2");
+          const c = arena.f64;
+          for (let i = 0; i < m; i++) {
+            for (let j = 0; j < n; j++) {
+              let exact = 0;
+              let size = 0;
+              for (let l = 0; l < p; l++) {
+                exact += a[i * p + l] * b[j * p + l];
+                size += Math.abs(a[i * p + l] * b[j * p + l]);
+              }
+              const got = c[(pc >> 3) + i * n + j];
+              expect(Math.abs(got - exact)).toBeLessThanOrEqual(gamma * size + 1e-12 * size);
+            }
+          }
+        }
+      } finally {
+        arena.release(mark);
+      }
+    }
+    // The initial search (screened from 2,000 rows on) with the native screen: the
+    // module's neighbours and distances, bit for bit, on one thread and two, with
+    // duplicated rows (exact ties) among them.
+    const rng = new Random(11);
+    const n = 2600;
+    const d = 48;
+    const X = new Matrix(n, d);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < d; j++) X.data[i * d + j] = rng.normal() + (i % 7 === j % 7 ? 2 : 0);
+    }
+    for (let i = 0; i < 40; i++) X.data.copyWithin((n - 1 - i) * d, i * 13 * d, (i * 13 + 1) * d);
+    setNativeKernels(false);
+    const wasm = initialNeighbours(X, 11);
+    for (const threads of [1, 2]) {
+      setNativeKernels(true);
+      setKernelThreads(threads);
+      const native = initialNeighbours(X, 11);
+      expect(Array.from(native.indices)).toEqual(Array.from(wasm.indices));
+      expect(firstDifference(native.distances, wasm.distances)).toBe(-1);
+      expect(firstDifference(native.primary, wasm.primary)).toBe(-1);
+    }
+  });
+
   it("refuses operands outside the memory and malformed calls, with a RangeError", () => {
     const { gemm } = addon();
     const memory = new ArrayBuffer(8 * 100);
@@ -187,6 +320,15 @@ describe.skipIf(!x64 || optedOut)("the native GEMM (x86-64)", () => {
     const call = gemm as unknown as (...args: unknown[]) => void;
     expect(() => call(new Float64Array(4), 1, 1, 1, 0, 1, 8, 1, 16, 1)).toThrow(RangeError);
     expect(() => call(memory, 1, 1)).toThrow(RangeError);
+    // gemmLower: two more arguments, a positive block; gemm32: float operands (4-byte
+    // aligned) that must fit too.
+    const { gemmLower, gemm32 } = addon();
+    expect(() => gemmLower(memory, 2, 2, 3, 0, 3, 48, 3, 96, 2)).toThrow(RangeError);
+    expect(() => gemmLower(memory, 2, 2, 3, 0, 3, 48, 3, 96, 2, 0, 0)).toThrow(/block/);
+    expect(() => gemmLower(memory, 2, 2, 3, 0, 3, 48, 3, 8 * 98, 2, 0, 1)).toThrow(RangeError);
+    expect(() => gemm32(memory, 2, 2, 3, 2, 3, 48, 3, 96, 2)).toThrow(RangeError);
+    expect(() => gemm32(memory, 2, 2, 3, 0, 3, 8 * 99, 3, 96, 2)).toThrow(RangeError);
+    expect(() => gemm32(memory, 2, 2, 3, 0, 3, 48, 3, 8 * 98, 2)).toThrow(RangeError);
     // A valid call: [1 2 3; 4 5 6] [1 0 1; 0 1 0]^T.
     const f = new Float64Array(memory);
     f.set([1, 2, 3, 4, 5, 6, 1, 0, 1, 0, 1, 0]);

@@ -756,13 +756,12 @@ export function lowerBlockRowsInArena(
   i1: number,
   block: number,
 ): void {
-  // One call per block row (its blocks up to the diagonal): the kernel packs the row's
-  // panel of A once instead of once per block, and sums each entry as block by block.
-  for (; i0 < i1; i0 += block) {
-    const mi = Math.min(block, n - i0);
-    const width = Math.min(n, i0 + block);
-    arena.kernels.gemm(mi, width, p, pa + i0 * p * 8, p, pb, p, pc + i0 * n * 8, n);
-  }
+  if (i0 >= i1) return;
+  // Every block row from i0 whose start is below i1, each whole (up to n).
+  const m = Math.min(n, i0 + Math.ceil((i1 - i0) / block) * block) - i0;
+  // Each entry is summed as block by block (the native kernel packs B's blocks once for
+  // all block rows; the module's path calls gemm once per block row).
+  arena.kernels.gemmLowerBlocks(m, n, p, pa + i0 * p * 8, p, pb, p, pc + i0 * n * 8, n, i0, block);
 }
 
 /**

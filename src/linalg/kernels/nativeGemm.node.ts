@@ -4,25 +4,43 @@
  * bits (each entry summed in kernels.wat's order, without fused multiply-add), 2 to 3.6
  * (AVX-512) or 1.6 to 1.9 (AVX2) times faster per thread (docs/performance.md, "The
  * native GEMM"). Every product of the kernels that goes through `gemm` uses it once installed
- * (wasm/backend.ts, setExternalGemm): the thin SVD, U^T L U, the moments and the
+ * (wasm/backend.ts, setExternalKernels): the thin SVD, U^T L U, the moments and the
  * lifted start of SDSPCAAN's large fits, the block scans of the neighbour searches,
- * the 1-NN classifier's distances. The other kernels stay in WebAssembly.
+ * the 1-NN classifier's distances. Two more kernels come with it: `gemmLowerBlocks`
+ * (the lower block rows of U^T L U's chunks and of the moments in one call, B's
+ * blocks packed once: the same bits) and `gemm32`, the initial search's
+ * single-precision screen (fused multiply-adds, 16 lanes: about 3 times the module's
+ * rate; not the module's bits, which a screen need not have, since screenedSearch.ts
+ * bounds any summation order and decides every distance in double precision). The
+ * other kernels stay in WebAssembly.
  *
  * Node only, and per thread: `setNativeKernels` (the CLI calls it with "auto"; the
- * kernel helpers and the experiment's workers follow their parent's setting). Since the bits are the
- * module's, results do not depend on it; the kernel helpers start with their starting
+ * kernel helpers and the experiment's workers follow their parent's setting). Since the
+ * results are the module's bits (the screen only chooses which pairs are decided
+ * exactly), they do not depend on it; the kernel helpers start with their starting
  * thread's setting all the same, and are restarted when it changes.
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { ValidationError } from "../../core/errors.js";
-import { type ExternalGemm, setExternalGemm, wasmArena } from "./wasm/backend.js";
+import {
+  type ExternalGemm,
+  type ExternalGemmLower,
+  setExternalKernels,
+  wasmArena,
+} from "./wasm/backend.js";
 
 interface NativeAddon {
   readonly gemm: ExternalGemm;
   /** The AVX2 kernel even where AVX-512 runs (same bits; SDSPCAAN_NATIVE=avx2). */
   readonly gemmAvx2: ExternalGemm;
+  /** gemm on the lower block rows in one call (the kernels' gemmLowerBlocks; same bits). */
+  readonly gemmLower: ExternalGemmLower;
+  readonly gemmLowerAvx2: ExternalGemmLower;
+  /** The single-precision screen with fused multiply-adds (not the module's bits; a screen). */
+  readonly gemm32: ExternalGemm;
+  readonly gemm32Avx2: ExternalGemm;
   /** The widest kernel this CPU runs: "avx512", "avx2", or "" (none). */
   readonly isa: string;
 }
@@ -89,7 +107,11 @@ function environmentSetting(): "off" | "avx2" | "auto" {
 /** Installs the addon's kernel on this thread (the AVX2 one when asked or when it is all). */
 function install(addon: NativeAddon): void {
   const narrow = addon.isa === "avx2" || environmentSetting() === "avx2";
-  setExternalGemm(narrow ? addon.gemmAvx2 : addon.gemm);
+  setExternalKernels(
+    narrow
+      ? { gemm: addon.gemmAvx2, gemmLower: addon.gemmLowerAvx2, gemm32: addon.gemm32Avx2 }
+      : { gemm: addon.gemm, gemmLower: addon.gemmLower, gemm32: addon.gemm32 },
+  );
   active = narrow ? "avx2" : "avx512";
 }
 
@@ -126,7 +148,7 @@ export function setNativeKernels(request: boolean | "auto"): boolean {
   }
   if (want && "addon" in p) install(p.addon);
   else {
-    setExternalGemm(null);
+    setExternalKernels(null);
     active = null;
   }
   return active !== null;

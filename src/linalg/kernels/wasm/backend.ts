@@ -99,6 +99,25 @@ export interface KernelExports {
   trsm(v: number, rows: number, ldvBytes: number, r: number, ldrBytes: number, w: number): void;
   /** gemm's product with A and B in single precision and C (double) overwritten. */
   gemm32: KernelExports["gemm"];
+  /**
+   * Not a module export (the arena adds it): gemm on the lower block rows only. Rows
+   * [0, m) of C get columns [0, min(n, base + (floor(r / block) + 1) block)), each entry
+   * with gemm's bits, the others untouched: row r lies in block row floor(r / block)
+   * of a matrix whose block rows start at base, base + block, ...
+   */
+  gemmLowerBlocks(
+    m: number,
+    n: number,
+    p: number,
+    A: number,
+    lda: number,
+    B: number,
+    ldb: number,
+    C: number,
+    ldc: number,
+    base: number,
+    block: number,
+  ): void;
   csrmm(
     ptr: number,
     idx: number,
@@ -442,36 +461,88 @@ export type ExternalGemm = (
   ...args: Parameters<KernelExports["gemm"]>
 ) => void;
 
-let externalGemm: ExternalGemm | null = null;
+/**
+ * `gemmLowerBlocks`'s contract run outside the module (memory first): rows [0, m) of C
+ * get columns [0, min(n, base + (floor(r / block) + 1) block)) only, each entry summed as
+ * the module's `gemm` sums it.
+ */
+export type ExternalGemmLower = (
+  memory: ArrayBuffer,
+  ...args: Parameters<KernelExports["gemmLowerBlocks"]>
+) => void;
+
+/** Kernels run outside the module in place of its own (nativeGemm.node.ts). */
+export interface ExternalKernels {
+  /** Replaces `gemm`: every entry with the module's bits. */
+  readonly gemm: ExternalGemm;
+  /** Replaces the per-block-row loop of `gemmLowerBlocks`: the same entries, the same bits. */
+  readonly gemmLower?: ExternalGemmLower;
+  /**
+   * Replaces `gemm32`, the single-precision screen. Not the module's bits: its callers
+   * bound the rounding of any summation order, with or without fused multiply-adds
+   * (screenedSearch.ts), so only which candidates are looked at exactly may change,
+   * never a result.
+   */
+  readonly gemm32?: ExternalGemm;
+}
+
+let external: ExternalKernels | null = null;
 
 /**
  * Routes every call of the kernels' `gemm` (in every instance of this thread, the
- * existing ones included) to `gemm`, or back to the module's own with null. The other
- * kernels stay in the module. The external kernel sums each entry in the module's
- * order, so every result keeps its bits, and code that reproduces the module's sums
- * elsewhere (the screened search's exact distances) stays exact.
+ * existing ones included) to `kernels.gemm`, and `gemmLowerBlocks` and `gemm32` to
+ * theirs where given, or back to the module's own with null. The other kernels stay
+ * in the module. The external `gemm` sums each entry in the module's order, so every
+ * result keeps its bits, and code that reproduces the module's sums elsewhere (the
+ * screened search's exact distances) stays exact.
  */
-export function setExternalGemm(gemm: ExternalGemm | null): void {
-  externalGemm = gemm;
+export function setExternalKernels(kernels: ExternalKernels | null): void {
+  external = kernels;
 }
 
-/** Whether an external GEMM is installed on this thread (setExternalGemm). */
+/** setExternalKernels with `gemm` alone (or null). */
+export function setExternalGemm(gemm: ExternalGemm | null): void {
+  external = gemm === null ? null : { gemm };
+}
+
+/** Whether an external GEMM is installed on this thread (setExternalKernels). */
 export function externalGemmInstalled(): boolean {
-  return externalGemm !== null;
+  return external !== null;
 }
 
 function instantiate(api: WasmApi, module: WasmModule): WasmArena {
   const instance = new api.Instance(module, {});
   const exports = instance.exports as unknown as KernelExports;
   const own = exports.gemm;
+  const own32 = exports.gemm32;
   const memory = exports.memory;
-  // The check per call lets setExternalGemm switch instances that already exist.
+  const gemm: KernelExports["gemm"] = (m, n, p, A, lda, B, ldb, C, ldc) => {
+    const ext = external;
+    if (ext === null) own(m, n, p, A, lda, B, ldb, C, ldc);
+    else ext.gemm(memory.buffer, m, n, p, A, lda, B, ldb, C, ldc);
+  };
+  // The checks per call let setExternalKernels switch instances that already exist.
   const kernels: KernelExports = {
     ...exports,
-    gemm: (m, n, p, A, lda, B, ldb, C, ldc) => {
-      const external = externalGemm;
-      if (external === null) own(m, n, p, A, lda, B, ldb, C, ldc);
-      else external(memory.buffer, m, n, p, A, lda, B, ldb, C, ldc);
+    gemm,
+    gemm32: (m, n, p, A, lda, B, ldb, C, ldc) => {
+      const ext = external?.gemm32;
+      if (ext === undefined) own32(m, n, p, A, lda, B, ldb, C, ldc);
+      else ext(memory.buffer, m, n, p, A, lda, B, ldb, C, ldc);
+    },
+    gemmLowerBlocks: (m, n, p, A, lda, B, ldb, C, ldc, base, block) => {
+      const ext = external?.gemmLower;
+      if (ext !== undefined) {
+        ext(memory.buffer, m, n, p, A, lda, B, ldb, C, ldc, base, block);
+        return;
+      }
+      // One call per block row (its blocks up to the diagonal): the kernel packs the
+      // row's panel of A once instead of once per block.
+      for (let r0 = 0; r0 < m; r0 += block) {
+        const rows = Math.min(block, m - r0);
+        const width = Math.min(n, base + r0 + block);
+        gemm(rows, width, p, A + r0 * lda * 8, lda, B, ldb, C + r0 * ldc * 8, ldc);
+      }
     },
   };
   return new WasmArena(kernels);
