@@ -136,6 +136,21 @@ describe("screenedNearestNeighbours", () => {
     );
   });
 
+  it("gives the same result whatever the rows per block of the screen", () => {
+    // From 16,384 rows on the screen's blocks are larger than the scans' (64 rows, not
+    // 2^20 / n): each row keeps its best lower bounds with ties to the lower index, so
+    // the blocks' sizes, and the order in which pairs are offered, change nothing.
+    setKernelBackend("wasm");
+    const X = randomMatrix(700, 24, 3);
+    for (let i = 0; i < 30; i++) X.data.copyWithin((699 - i) * 24, i * 7 * 24, (i * 7 + 1) * 24);
+    const reference = nearestNeighbours(X, 6);
+    for (const blockRows of [1, 4, 13, 64, 256, 700]) {
+      const result = screenedNearestNeighbours(X, 6, { blockRows });
+      if (result === null) throw new Error("the screen did not apply");
+      expectSame(result, reference);
+    }
+  });
+
   it("rows whose window holds more estimates than were kept are searched exactly (duplicates)", () => {
     setKernelBackend("wasm");
     // 60 copies of one row and near-copies: every estimate of those rows ties.

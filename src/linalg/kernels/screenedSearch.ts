@@ -69,10 +69,13 @@ export function screenedNearestNeighbours(
   {
     signal,
     helpers: given,
+    blockRows,
   }: {
     signal?: AbortSignal;
     /** The other threads (default: those registered, from SCREEN_HELPER_MIN_ENTRIES on). */
     helpers?: readonly KernelHelper[];
+    /** Rows per block of the screen (default screenBlockRows(n); no result depends on it). */
+    blockRows?: number;
   } = {},
 ): TwoPartNeighbours | null {
   const n = X.rows;
@@ -80,7 +83,7 @@ export function screenedNearestNeighbours(
   const arena = wasmArena();
   if (arena === null || n < 3 || d < 1 || !inScreenableRange(X.data)) return null;
   const kept = Math.min(n - 1, 2 * count);
-  const step = defaultBlockRows(n);
+  const step = blockRows ?? screenBlockRows(n);
   const norms = squaredRowNorms(X);
   const g = boundFactor(d);
   const blocks = Math.ceil(n / step);
@@ -276,6 +279,21 @@ function screenBlocks(
   }
   return screen;
 }
+
+/**
+ * Rows per block of the screen: at least SCREEN_MIN_BLOCK_ROWS (where defaultBlockRows
+ * would give 16 at 60,000 rows), since every block streams all earlier rows through the
+ * kernel once, and more rows per block use each of them more (the native screen: 42-46
+ * GFLOP/s on 16 x 60,000 x 784, 58-67 on 64 x 60,000 x 784; docs/performance.md). The
+ * block of estimates is then up to 64 n doubles (31 MB at 60,000) per thread. Which
+ * rows share a block changes no result: each row keeps its best lower bounds, ties to
+ * the lower index, whatever the order they are offered in.
+ */
+function screenBlockRows(n: number): number {
+  return Math.max(defaultBlockRows(n), Math.min(SCREEN_MIN_BLOCK_ROWS, n));
+}
+
+const SCREEN_MIN_BLOCK_ROWS = 64;
 
 /** Whether every nonzero |x| lies in [MIN_MAGNITUDE, MAX_MAGNITUDE] (and is finite). */
 function inScreenableRange(x: Float64Array): boolean {
