@@ -8,10 +8,11 @@
  * 1. Screen. Every pair's distance is estimated as e_ij = n_i + n_j - 2 fl32(x_i . x_j)
  *    (n_i = ||x_i||^2 in double, the dot product of the rows rounded to single
  *    precision, in the `gemm32` kernel: four single lanes per SIMD operation where the
- *    double kernel has two), and each row keeps its `2 count` best estimates.
+ *    double kernel has two; in Node on x86-64 the native addon's, 16 lanes with fused
+ *    multiply-adds, in another order), and each row keeps its `2 count` best estimates.
  * 2. Bound. |e_ij - ||x_i - x_j||^2| <= Delta_ij = g (n_i + n_j) with g = gamma_d + 3u
  *    (u = 2^-24; the rounding of the inputs, the products and any summation order of d
- *    terms; Higham, Accuracy and Stability, 3.1) plus a margin far above the double
+ *    terms, fused or not; Higham, Accuracy and Stability, 3.1) plus a margin far above the double
  *    rounding of the exact distances. So lo_ij = e_ij - Delta_ij and hi_ij = e_ij +
  *    Delta_ij bracket the exact distance, and each row keeps its 2 count smallest lo.
  *    If U_i is the count-th smallest hi among them, the count-th exact distance is at

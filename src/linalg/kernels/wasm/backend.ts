@@ -500,11 +500,6 @@ export function setExternalKernels(kernels: ExternalKernels | null): void {
   external = kernels;
 }
 
-/** setExternalKernels with `gemm` alone (or null). */
-export function setExternalGemm(gemm: ExternalGemm | null): void {
-  external = gemm === null ? null : { gemm };
-}
-
 /** Whether an external GEMM is installed on this thread (setExternalKernels). */
 export function externalGemmInstalled(): boolean {
   return external !== null;
