@@ -32,6 +32,7 @@
  */
 #include <node_api.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -390,28 +391,58 @@ static int inside(int64_t offset, int64_t rows, int64_t cols, int64_t ld, int64_
   return inside_sized(offset, rows, cols, ld, length, 8);
 }
 
+/*
+ * The arguments every call shares, checked: argc must be `expected` (the memory, then
+ * expected - 1 integers into v, each an int32 >= 0). 0, or -1 with a RangeError thrown
+ * that names `name` and `signature`.
+ */
+static int read_arguments(napi_env env, napi_callback_info info, const char *name,
+                          const char *signature, size_t expected, void **data, size_t *length,
+                          int64_t *v) {
+  size_t argc = 12;
+  napi_value argv[12];
+  char message[160];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != expected) {
+    snprintf(message, sizeof message, "%s: expected %s", name, signature);
+    throw_range(env, message);
+    return -1;
+  }
+  if (napi_get_arraybuffer_info(env, argv[0], data, length) != napi_ok) {
+    snprintf(message, sizeof message, "%s: the first argument must be an ArrayBuffer", name);
+    throw_range(env, message);
+    return -1;
+  }
+  for (size_t t = 0; t + 1 < expected; t++) {
+    if (napi_get_value_int64(env, argv[t + 1], &v[t]) != napi_ok || v[t] < 0 ||
+        v[t] > INT32_MAX) {
+      snprintf(message, sizeof message,
+               "%s: sizes, offsets and leading dimensions must be int32 >= 0", name);
+      throw_range(env, message);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* The name of the kernel that ran, so that tests can tell the dispatch worked. */
+static napi_value kernel_name(napi_env env, int wide) {
+  napi_value used;
+  napi_create_string_utf8(env, wide ? "avx512" : "avx2", NAPI_AUTO_LENGTH, &used);
+  return used;
+}
+
 /* gemm's arguments checked (and gemmLower's two more), then the product on `isa`
  * ("avx512" or "avx2"); returns the name of the kernel that ran (undefined for an empty
  * product). */
 static napi_value run(napi_env env, napi_callback_info info, const char *isa, int lower) {
-  const size_t expected = lower ? 12 : 10;
-  size_t argc = 12;
-  napi_value argv[12];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != expected) {
-    return throw_range(env, lower ? "gemmLower: expected (memory, m, n, p, A, lda, B, ldb, C, ldc, base, block)"
-                                  : "gemm: expected (memory, m, n, p, A, lda, B, ldb, C, ldc)");
-  }
   void *data = NULL;
   size_t length = 0;
-  if (napi_get_arraybuffer_info(env, argv[0], &data, &length) != napi_ok) {
-    return throw_range(env, "gemm: the first argument must be an ArrayBuffer");
-  }
   int64_t v[11];
-  for (size_t t = 0; t + 1 < expected; t++) {
-    if (napi_get_value_int64(env, argv[t + 1], &v[t]) != napi_ok || v[t] < 0 ||
-        v[t] > INT32_MAX) {
-      return throw_range(env, "gemm: sizes, offsets and leading dimensions must be int32 >= 0");
-    }
+  if (read_arguments(env, info, lower ? "gemmLower" : "gemm",
+                     lower ? "(memory, m, n, p, A, lda, B, ldb, C, ldc, base, block)"
+                           : "(memory, m, n, p, A, lda, B, ldb, C, ldc)",
+                     lower ? 12 : 10, &data, &length, v) != 0) {
+    return NULL;
   }
   const int64_t m = v[0], n = v[1], p = v[2], A = v[3], lda = v[4], B = v[5], ldb = v[6],
                 C = v[7], ldc = v[8];
@@ -431,10 +462,7 @@ static napi_value run(napi_env env, napi_callback_info info, const char *isa, in
                    (double *)(mem + C), ldc, (int)base, (int)block) != 0) {
     return throw_range(env, "gemm: no memory for the packing buffers");
   }
-  /* The kernel that ran, so that tests can tell the dispatch worked. */
-  napi_value used;
-  napi_create_string_utf8(env, wide ? "avx512" : "avx2", NAPI_AUTO_LENGTH, &used);
-  return used;
+  return kernel_name(env, wide);
 #else
   (void)data;
   (void)isa;
@@ -474,22 +502,12 @@ static napi_value gemm_lower_avx2(napi_env env, napi_callback_info info) {
 /* gemm32(memory, m, n, p, A, lda, B, ldb, C, ldc): the single-precision screen (A and B
  * floats, C doubles, overwritten); returns the kernel that ran. */
 static napi_value run32(napi_env env, napi_callback_info info, const char *isa) {
-  size_t argc = 10;
-  napi_value argv[10];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc != 10) {
-    return throw_range(env, "gemm32: expected (memory, m, n, p, A, lda, B, ldb, C, ldc)");
-  }
   void *data = NULL;
   size_t length = 0;
-  if (napi_get_arraybuffer_info(env, argv[0], &data, &length) != napi_ok) {
-    return throw_range(env, "gemm32: the first argument must be an ArrayBuffer");
-  }
   int64_t v[9];
-  for (int t = 0; t < 9; t++) {
-    if (napi_get_value_int64(env, argv[t + 1], &v[t]) != napi_ok || v[t] < 0 ||
-        v[t] > INT32_MAX) {
-      return throw_range(env, "gemm32: sizes, offsets and leading dimensions must be int32 >= 0");
-    }
+  if (read_arguments(env, info, "gemm32", "(memory, m, n, p, A, lda, B, ldb, C, ldc)", 10,
+                     &data, &length, v) != 0) {
+    return NULL;
   }
   const int64_t m = v[0], n = v[1], p = v[2], A = v[3], lda = v[4], B = v[5], ldb = v[6],
                 C = v[7], ldc = v[8];
@@ -510,9 +528,7 @@ static napi_value run32(napi_env env, napi_callback_info info, const char *isa) 
   gemm32_tiles(wide ? tile32_avx512 : tile32_avx2, wide ? dot32_avx512 : dot32_avx2, (int)m,
                (int)n, (int)p, (const float *)(mem + A), lda, (const float *)(mem + B), ldb,
                (double *)(mem + C), ldc);
-  napi_value used;
-  napi_create_string_utf8(env, wide ? "avx512" : "avx2", NAPI_AUTO_LENGTH, &used);
-  return used;
+  return kernel_name(env, wide);
 #else
   (void)data;
   (void)isa;
@@ -531,19 +547,19 @@ static napi_value gemm32_avx2(napi_env env, napi_callback_info info) {
 }
 
 NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
+  static const struct {
+    const char *name;
+    napi_callback call;
+  } functions[] = {
+      {"gemm", gemm},           {"gemmAvx2", gemm_avx2}, {"gemmLower", gemm_lower},
+      {"gemmLowerAvx2", gemm_lower_avx2}, {"gemm32", gemm32}, {"gemm32Avx2", gemm32_avx2},
+  };
   napi_value value;
-  napi_create_function(env, "gemm", NAPI_AUTO_LENGTH, gemm, NULL, &value);
-  napi_set_named_property(env, exports, "gemm", value);
-  napi_create_function(env, "gemmAvx2", NAPI_AUTO_LENGTH, gemm_avx2, NULL, &value);
-  napi_set_named_property(env, exports, "gemmAvx2", value);
-  napi_create_function(env, "gemmLower", NAPI_AUTO_LENGTH, gemm_lower, NULL, &value);
-  napi_set_named_property(env, exports, "gemmLower", value);
-  napi_create_function(env, "gemmLowerAvx2", NAPI_AUTO_LENGTH, gemm_lower_avx2, NULL, &value);
-  napi_set_named_property(env, exports, "gemmLowerAvx2", value);
-  napi_create_function(env, "gemm32", NAPI_AUTO_LENGTH, gemm32, NULL, &value);
-  napi_set_named_property(env, exports, "gemm32", value);
-  napi_create_function(env, "gemm32Avx2", NAPI_AUTO_LENGTH, gemm32_avx2, NULL, &value);
-  napi_set_named_property(env, exports, "gemm32Avx2", value);
+  for (size_t t = 0; t < sizeof functions / sizeof functions[0]; t++) {
+    napi_create_function(env, functions[t].name, NAPI_AUTO_LENGTH, functions[t].call, NULL,
+                         &value);
+    napi_set_named_property(env, exports, functions[t].name, value);
+  }
   napi_create_string_utf8(env, cpu_isa(), NAPI_AUTO_LENGTH, &value);
   napi_set_named_property(env, exports, "isa", value);
   return exports;

@@ -55,6 +55,45 @@ function addon(): Addon {
   return createRequire(import.meta.url)("../../dist/native/gemm.node") as Addon;
 }
 
+/**
+ * Allocates A (m x ld), B (n x ld) and three m x ldc blocks C1, C2, C3 in the arena,
+ * fills A and B with normal values and the three Cs with the same ones (the products
+ * are added to C), lets `run` compute a product into each, and expects C2 and C3 to
+ * hold C1's bits, every entry.
+ */
+function expectSameProducts(
+  arena: NonNullable<ReturnType<typeof wasmArena>>,
+  m: number,
+  n: number,
+  ld: number,
+  ldc: number,
+  rng: Random,
+  run: (at: { pa: number; pb: number; p1: number; p2: number; p3: number }) => void,
+): void {
+  const mark = arena.mark();
+  try {
+    const ptrs = arena.allocAll([m * ld, n * ld, m * ldc, m * ldc, m * ldc]);
+    if (ptrs === null) throw new Error("no room in the arena");
+    const [pa, pb, p1, p2, p3] = ptrs;
+    const f = arena.f64;
+    for (let t = 0; t < m * ld; t++) f[(pa >> 3) + t] = rng.normal();
+    for (let t = 0; t < n * ld; t++) f[(pb >> 3) + t] = rng.normal();
+    for (let t = 0; t < m * ldc; t++) {
+      const v = rng.normal();
+      f[(p1 >> 3) + t] = v;
+      f[(p2 >> 3) + t] = v;
+      f[(p3 >> 3) + t] = v;
+    }
+    run({ pa, pb, p1, p2, p3 });
+    const g = arena.f64;
+    const first = g.slice(p1 >> 3, (p1 >> 3) + m * ldc);
+    expect(firstDifference(g.slice(p2 >> 3, (p2 >> 3) + m * ldc), first)).toBe(-1);
+    expect(firstDifference(g.slice(p3 >> 3, (p3 >> 3) + m * ldc), first)).toBe(-1);
+  } finally {
+    arena.release(mark);
+  }
+}
+
 afterEach(() => {
   setNativeKernels(false);
   setKernelThreads(1);
@@ -88,33 +127,13 @@ describe.skipIf(!x64 || optedOut)("the native GEMM (x86-64)", () => {
           const rng = new Random(seed);
           const ld = p + pad;
           const ldc = n + pad;
-          const mark = arena.mark();
-          try {
-            const ptrs = arena.allocAll([m * ld, n * ld, m * ldc, m * ldc, m * ldc]);
-            if (ptrs === null) throw new Error("no room in the arena");
-            const [pa, pb, p1, p2, p3] = ptrs;
-            const f = arena.f64;
-            for (let t = 0; t < m * ld; t++) f[(pa >> 3) + t] = rng.normal();
-            for (let t = 0; t < n * ld; t++) f[(pb >> 3) + t] = rng.normal();
-            // C starts from the same nonzero values (the products are added to it).
-            for (let t = 0; t < m * ldc; t++) {
-              const v = rng.normal();
-              f[(p1 >> 3) + t] = v;
-              f[(p2 >> 3) + t] = v;
-              f[(p3 >> 3) + t] = v;
-            }
+          expectSameProducts(arena, m, n, ld, ldc, rng, ({ pa, pb, p1, p2, p3 }) => {
             setNativeKernels(false);
             arena.kernels.gemm(m, n, p, pa, ld, pb, ld, p1, ldc);
             // Each says which kernel ran: the widest the CPU has, and AVX2.
             expect(gemm(arena.buffer, m, n, p, pa, ld, pb, ld, p2, ldc)).toBe(isa);
             expect(gemmAvx2(arena.buffer, m, n, p, pa, ld, pb, ld, p3, ldc)).toBe("avx2");
-            const g = arena.f64;
-            const wasm = g.slice(p1 >> 3, (p1 >> 3) + m * ldc);
-            expect(firstDifference(g.slice(p2 >> 3, (p2 >> 3) + m * ldc), wasm)).toBe(-1);
-            expect(firstDifference(g.slice(p3 >> 3, (p3 >> 3) + m * ldc), wasm)).toBe(-1);
-          } finally {
-            arena.release(mark);
-          }
+          });
         },
       ),
       { numRuns: 120 },
@@ -205,33 +224,14 @@ describe.skipIf(!x64 || optedOut)("the native GEMM (x86-64)", () => {
           const base = baseSeed % (n + 1);
           const ld = p + pad;
           const ldc = n + pad;
-          const mark = arena.mark();
-          try {
-            const ptrs = arena.allocAll([m * ld, n * ld, m * ldc, m * ldc, m * ldc]);
-            if (ptrs === null) throw new Error("no room in the arena");
-            const [pa, pb, p1, p2, p3] = ptrs;
-            const f = arena.f64;
-            for (let t = 0; t < m * ld; t++) f[(pa >> 3) + t] = rng.normal();
-            for (let t = 0; t < n * ld; t++) f[(pb >> 3) + t] = rng.normal();
-            for (let t = 0; t < m * ldc; t++) {
-              const v = rng.normal();
-              f[(p1 >> 3) + t] = v;
-              f[(p2 >> 3) + t] = v;
-              f[(p3 >> 3) + t] = v;
-            }
+          expectSameProducts(arena, m, n, ld, ldc, rng, ({ pa, pb, p1, p2, p3 }) => {
             setNativeKernels(false);
             arena.kernels.gemmLowerBlocks(m, n, p, pa, ld, pb, ld, p1, ldc, base, block);
             expect(gemmLower(arena.buffer, m, n, p, pa, ld, pb, ld, p2, ldc, base, block)).toBe(
               isa,
             );
             gemmLowerAvx2(arena.buffer, m, n, p, pa, ld, pb, ld, p3, ldc, base, block);
-            const g = arena.f64;
-            const loop = g.slice(p1 >> 3, (p1 >> 3) + m * ldc);
-            expect(firstDifference(g.slice(p2 >> 3, (p2 >> 3) + m * ldc), loop)).toBe(-1);
-            expect(firstDifference(g.slice(p3 >> 3, (p3 >> 3) + m * ldc), loop)).toBe(-1);
-          } finally {
-            arena.release(mark);
-          }
+          });
         },
       ),
       { numRuns: 150 },
