@@ -28,7 +28,6 @@ import {
   symmetricLaplacianTrace,
   symmetrizeGraph,
 } from "../graph/laplacian.js";
-import { type LaplacianWarmStart, rankControlEigenvalues } from "../graph/laplacianSpectrum.js";
 import { provenRankDecision } from "../graph/rankBounds.js";
 import {
   applyRankAction,
@@ -36,6 +35,7 @@ import {
   type RankControlAction,
   rankControl,
 } from "../graph/rankControl.js";
+import { RankControlRunner } from "../graph/rankControlBeside.js";
 import { WithinClassNeighbourTracker } from "../graph/trackedNeighbours.js";
 import { multiply } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
@@ -143,6 +143,13 @@ const FORCED_DENSE_COMPONENT_LIMIT = 40;
  * fraction of a second, and the paper's data sets keep the path they always used.
  */
 export const TRACKED_SEARCH_MIN_ROWS = 4000;
+
+/**
+ * From this many training samples on, the rank control's Laplacian solves run on the
+ * side thread beside the Z solve where one is registered (graph/rankControlBeside.ts;
+ * the same values). Below, a solve takes a small fraction of an outer iteration.
+ */
+export const RANK_CONTROL_BESIDE_MIN_ROWS = 10_000;
 
 export const lambdaCapOption = {
   type: "number",
@@ -280,6 +287,13 @@ export interface QLoopSettings {
    */
   trackNeighbours?: boolean;
   /**
+   * Run the rank control's Laplacian solves on the side thread, beside the Z solve
+   * (graph/rankControlBeside.ts, the same values): by default from
+   * RANK_CONTROL_BESIDE_MIN_ROWS training samples on; true at any size and false never,
+   * for checking. Without a side thread (one thread, browsers) they run here.
+   */
+  rankControlBeside?: boolean;
+  /**
    * Keep the reconstruction term -X X^T in Z (default). The paper's literal SPCAN
    * removes it together with the label and L2,1 terms.
    */
@@ -304,6 +318,11 @@ export type QLoopDetails = ZSolverStats & {
   eigenvalues: number[];
   /** The c + 1 smallest Laplacian eigenvalues of the last rank control (adaptive only). */
   laplacianEigenvalues: number[] | null;
+  /**
+   * Time of the rank control's work (the bounds' checks and the Laplacian solves), in
+   * ms; the solves' time is measured where they ran, on the side thread when beside
+   * the Z solve (`rankControlBeside`), where it mostly overlaps the eigen-solves.
+   */
   laplacianEigenMs: number;
   /**
    * Rank controls settled by bounds without solving L ("test" by class bounds,
@@ -424,8 +443,20 @@ export function fitQLoop(
     krylovStart: s.krylovStart ?? "auto",
     krylovSpace: s.krylovSpace ?? "lifted",
   });
+  // The rank control's Laplacian solves (Algorithm 3's F and lambda updates): beside the
+  // Z solve on the side thread at large n, else here.
+  const laplacianOptions = {
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(forceLarge ? { denseLimit: FORCED_DENSE_COMPONENT_LIMIT, decisionMinSize: 1 } : {}),
+  };
+  const rank = new RankControlRunner(
+    c,
+    s.tol,
+    laplacianOptions,
+    graphMode === "adaptive" && (s.rankControlBeside ?? n >= RANK_CONTROL_BESIDE_MIN_ROWS),
+  );
   // The solver may hold memory outside the JS heap (WebAssembly, helper threads) for
-  // the fit: freed however the fit ends.
+  // the fit, and the rank control a side thread: freed however the fit ends.
   try {
     const warnings: string[] = m === null ? [] : smallClassWarnings(data, m);
     if (graphMode === "adaptive") warnings.push(...unitScaleWarnings(s.owner, data));
@@ -462,7 +493,6 @@ export function fitQLoop(
     let eL: Float64Array | null = null as Float64Array | null;
     let betaWeight = 0;
     let deltaWeight = 0;
-    const laplacianWarm: LaplacianWarmStart = { block: null };
     let laplacianMs = 0;
     let lastAction: RankControlAction | null = null;
     let byBounds = 0;
@@ -474,12 +504,6 @@ export function fitQLoop(
       graphMode === "adaptive" && !forceLarge && (s.trackNeighbours ?? n >= TRACKED_SEARCH_MIN_ROWS)
         ? new WithinClassNeighbourTracker(labels.codes, c, (m as number) + 1)
         : null;
-    // The rank control's Laplacian solves: cancellable, and on the large-n path at any
-    // size under largeScale "always".
-    const laplacianOptions = {
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-      ...(forceLarge ? { denseLimit: FORCED_DENSE_COMPONENT_LIMIT, decisionMinSize: 1 } : {}),
-    };
 
     for (let t = 1; t <= s.maxIter; t++) {
       iterations = t;
@@ -507,6 +531,19 @@ export function fitQLoop(
         deltaWeight,
         zGraph === null ? 0 : zGraph.trM,
       );
+      // The rank control reads only L, as the Z solve does, and the last action: a
+      // decision like the previous one is usually provable from bounds alone
+      // (rankBounds.ts), which skips the solve of L (its values are then solved once,
+      // for the record, after the loop); otherwise the solve starts now, beside the
+      // Z solve where it can, and its values are taken after it.
+      let proven: ReturnType<typeof provenRankDecision> = null;
+      if (graphMode === "adaptive" && graph !== null) {
+        const L = (graph as GraphState).z.L;
+        const before = ctx.eigenMs;
+        proven = ctx.timeEigen(() => provenRankDecision(L, labels.codes, c, s.tol, lastAction));
+        laplacianMs += ctx.eigenMs - before;
+        if (proven === null) rank.start(L);
+      }
       const eig = ctx.timeEigen(() => solver.solve(betaWeight, Dd, deltaWeight, zGraph));
       Q = eig.vectors;
       evals = eig.values;
@@ -550,22 +587,15 @@ export function fitQLoop(
       let stop = false;
       if (graphMode === "adaptive" && graph !== null) {
         const L = graph.z.L;
-        const before = ctx.eigenMs;
-        // A decision like the previous one is usually provable from bounds alone
-        // (rankBounds.ts), which skips the solve of L; its values are then solved once,
-        // for the record, after the loop.
-        const proven = ctx.timeEigen(() =>
-          provenRankDecision(L, labels.codes, c, s.tol, lastAction),
-        );
         let control: { readonly action: RankControlAction; readonly lambda: number };
         if (proven !== null) {
           control = applyRankAction(proven, lambda, s.lambdaCap);
           unsolvedL = L;
           byBounds++;
         } else {
-          const values = ctx.timeEigen(() =>
-            rankControlEigenvalues(L, c, s.tol, laplacianWarm, laplacianOptions),
-          );
+          const solved = ctx.timeEigen(() => rank.finish());
+          laplacianMs += solved.ms;
+          const values = solved.values;
           eL = values;
           unsolvedL = null;
           control = rankControl({
@@ -576,7 +606,6 @@ export function fitQLoop(
             maxLambda: s.lambdaCap,
           });
         }
-        laplacianMs += ctx.eigenMs - before;
         lastAction = control.action;
         if (control.action === "double" && lambda >= s.lambdaCap) {
           // lambda cannot grow further: the graph cannot be forced into c components,
@@ -628,12 +657,10 @@ export function fitQLoop(
     }
 
     if (unsolvedL !== null) {
-      const L = unsolvedL;
-      const before = ctx.eigenMs;
-      eL = ctx.timeEigen(() =>
-        rankControlEigenvalues(L, c, s.tol, laplacianWarm, laplacianOptions),
-      );
-      laplacianMs += ctx.eigenMs - before;
+      rank.start(unsolvedL);
+      const solved = ctx.timeEigen(() => rank.finish());
+      eL = solved.values;
+      laplacianMs += solved.ms;
     }
     const W = multiply(data.X.transpose(), Q);
     return {
@@ -671,6 +698,7 @@ export function fitQLoop(
       },
     };
   } finally {
+    rank.release();
     solver.release();
   }
 }

@@ -100,9 +100,16 @@ export interface KernelHelper {
  * search (screenedSearch.ts, `screenTask` and `decideTask`) and the k-d tree search of
  * the labelled graph (graph/neighbours.ts, `treeSearchTask`), the query row blocks of
  * a pair scan (distances.ts, `pairScanTask`) and the clusters of a cluster scan
- * (graph/clusterScan.ts, `clusterScanTask`).
+ * (graph/clusterScan.ts, `clusterScanTask`); on the side helper, the rank control's
+ * Laplacian solve (graph/rankControlBeside.ts, `rankControlTask`).
  */
-export type HelperTaskName = "screen" | "decide" | "treeSearch" | "pairScan" | "clusterScan";
+export type HelperTaskName =
+  | "screen"
+  | "decide"
+  | "treeSearch"
+  | "pairScan"
+  | "clusterScan"
+  | "rankControl";
 
 /**
  * Runs `task` on every helper (helper h with input `inputFor(h)`) while this thread runs
@@ -171,6 +178,26 @@ export function setKernelHelpers(next: KernelHelperFactory | null): void {
 /** The helpers for one computation; empty when there are none (everything runs here). */
 export function kernelHelpers(): readonly KernelHelper[] {
   return factory === null ? [] : factory();
+}
+
+/**
+ * The side helper: one more thread, not among kernelHelpers(), for work that runs beside
+ * a computation that keeps the others busy (the rank control beside the Z solve,
+ * graph/rankControlBeside.ts) rather than split with it. A new session per call, like
+ * the factory above; null when there is none.
+ */
+export type SideHelperFactory = () => KernelHelper | null;
+
+let sideFactory: SideHelperFactory | null = null;
+
+/** Registers (or, with null, removes) the source of side helpers. */
+export function setSideHelper(next: SideHelperFactory | null): void {
+  sideFactory = next;
+}
+
+/** A session on the side helper, or null when there is none (the work then runs here). */
+export function sideHelper(): KernelHelper | null {
+  return sideFactory === null ? null : sideFactory();
 }
 
 /**

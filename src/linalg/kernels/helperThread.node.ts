@@ -16,7 +16,12 @@ import {
 } from "node:worker_threads";
 import { SdspcaanError, ValidationError } from "../../core/errors.js";
 import { startWorker } from "../../io/workerThreads.js";
-import { type HelperTaskName, type KernelHelper, setKernelHelpers } from "./helper.js";
+import {
+  type HelperTaskName,
+  type KernelHelper,
+  setKernelHelpers,
+  setSideHelper,
+} from "./helper.js";
 import type { HelperInit, HelperReply, HelperRequest } from "./helperWorker.node.js";
 import { nativeKernelsActive } from "./nativeGemm.node.js";
 
@@ -394,6 +399,7 @@ function copyRows(
 }
 
 let workers: HelperWorker[] = [];
+let side: HelperWorker | null = null;
 let configured = 1;
 
 /**
@@ -401,6 +407,9 @@ let configured = 1;
  * helper workers, started when a computation first asks for them (a small fit never
  * does) and stopped by a later call with fewer threads. 1 (the default) runs everything
  * on the calling thread. The results are the same bits whatever the count (helper.ts).
+ * From 2 threads on, one more worker, the side helper (helper.ts, `sideHelper`), runs
+ * work beside the others' (the rank control beside the Z solve): it fills the time they
+ * leave idle and is not counted in `threads`.
  */
 export function setKernelThreads(threads: number): void {
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
@@ -414,8 +423,22 @@ export function setKernelThreads(threads: number): void {
   workers = workers.slice(0, threads - 1);
   if (threads === 1) {
     setKernelHelpers(null);
+    setSideHelper(null);
+    side?.terminate();
+    side = null;
     return;
   }
+  setSideHelper(() => {
+    // As below: started on first use, replaced when lost or running another GEMM.
+    const native = nativeKernelsActive();
+    let worker = side;
+    if (worker === null || worker.lost || worker.native !== native) {
+      worker?.terminate();
+      worker = new HelperWorker();
+      side = worker;
+    }
+    return new HelperSession(worker);
+  });
   setKernelHelpers(() => {
     // Started on first use; a helper that was lost (its thread failed), or that runs
     // another GEMM than this thread now does (setNativeKernels: the same bits, another
@@ -431,9 +454,14 @@ export function setKernelThreads(threads: number): void {
   });
 }
 
-/** How many helper workers are running now (they start on first use). */
+/** How many helper workers are running now (they start on first use; the side helper aside). */
 export function runningKernelHelpers(): number {
   return workers.length;
+}
+
+/** Whether the side helper's worker is running (it starts on first use). */
+export function sideHelperRunning(): boolean {
+  return side !== null && !side.lost;
 }
 
 /** The number of threads the large fits run on (setKernelThreads). */

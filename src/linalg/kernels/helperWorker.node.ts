@@ -9,6 +9,7 @@
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { clusterScanTask } from "../../graph/clusterScan.js";
 import { treeSearchTask } from "../../graph/neighbours.js";
+import { rankControlTask } from "../../graph/rankControlBeside.js";
 import { csrColumnsTransposedWasm } from "../sparse.js";
 import { pairScanTask } from "./distances.js";
 import type { HelperTaskName } from "./helper.js";
@@ -103,6 +104,7 @@ const TASKS: Record<HelperTaskName, (input: never) => unknown> = {
   treeSearch: treeSearchTask,
   pairScan: pairScanTask,
   clusterScan: clusterScanTask,
+  rankControl: rankControlTask,
 };
 
 interface Held {
