@@ -15,6 +15,7 @@
  * no side thread is registered (browsers, one thread) or the fit is small, the solve
  * runs here when its result is asked for, as before.
  */
+import { now } from "../core/clock.js";
 import { AbortError, throwIfAborted } from "../core/errors.js";
 import { type KernelHelper, sideHelper } from "../linalg/kernels/helper.js";
 import { CsrMatrix } from "../linalg/sparse.js";
@@ -48,7 +49,8 @@ export class RankControlRunner {
   private readonly options: RankControlSolveOptions;
   private readonly side: KernelHelper | null;
   private readonly key: number;
-  private readonly cancel = new Int32Array(new SharedArrayBuffer(4));
+  /** The side thread's stop flag (shared memory exists only where threads do). */
+  private readonly cancel: Int32Array | null;
   /** The warm start of the solves here (the side thread keeps its own). */
   private readonly warm: LaplacianWarmStart = { block: null };
   private pending: CsrMatrix | null = null;
@@ -62,6 +64,7 @@ export class RankControlRunner {
     this.tol = tol;
     this.options = options;
     this.side = beside ? sideHelper() : null;
+    this.cancel = this.side === null ? null : new Int32Array(new SharedArrayBuffer(4));
     this.key = nextKey++;
   }
 
@@ -75,7 +78,7 @@ export class RankControlRunner {
     if (this.running || this.pending !== null) {
       throw new RangeError("RankControlRunner: a solve is already started.");
     }
-    if (this.side === null) {
+    if (this.side === null || this.cancel === null) {
       this.pending = L;
       return;
     }
@@ -100,13 +103,13 @@ export class RankControlRunner {
 
   /** The eigenvalues of the Laplacian last started (waits for the side thread). */
   finish(): RankControlSolve {
-    if (this.side === null) {
+    if (this.side === null || this.cancel === null) {
       const L = this.pending;
       if (L === null) throw new RangeError("RankControlRunner: no solve is started.");
       this.pending = null;
-      const t0 = performance.now();
+      const t0 = now();
       const values = rankControlEigenvalues(L, this.c, this.tol, this.warm, this.options);
-      return { values, ms: performance.now() - t0 };
+      return { values, ms: now() - t0 };
     }
     if (!this.running) throw new RangeError("RankControlRunner: no solve is started.");
     if (this.options.signal?.aborted) Atomics.store(this.cancel, 0, 1);
@@ -121,7 +124,7 @@ export class RankControlRunner {
   /** Ends the fit's use of the side thread (see the class comment); safe to call twice. */
   release(): void {
     const side = this.side;
-    if (side === null) {
+    if (side === null || this.cancel === null) {
       this.pending = null;
       return;
     }
@@ -201,14 +204,14 @@ export function rankControlTask(
     reason: undefined,
   } as unknown as AbortSignal;
   const L = new CsrMatrix(input.rows, input.rows, input.rowPtr, input.colIdx, input.values);
-  const t0 = performance.now();
+  const t0 = now();
   try {
     const values = rankControlEigenvalues(L, input.c, input.tol, warm, {
       signal,
       ...(input.denseLimit !== undefined ? { denseLimit: input.denseLimit } : {}),
       ...(input.decisionMinSize !== undefined ? { decisionMinSize: input.decisionMinSize } : {}),
     });
-    return { aborted: false, values, ms: performance.now() - t0 };
+    return { aborted: false, values, ms: now() - t0 };
   } catch (error) {
     // A solve stopped half-way leaves a warm start that a later solve must not use.
     kept.delete(input.key);

@@ -7,6 +7,7 @@
  * A method is one file: a descriptor (descriptor.ts: name, options, grids) and a
  * subclass that implements `fitCore` on prepared training data.
  */
+import { now } from "../core/clock.js";
 import {
   ModelFormatError,
   NotFittedError,
@@ -136,12 +137,6 @@ export class FitContext {
 /** Deep copy of a JSON-safe value (structuredClone is a Web API not every host has). */
 function cloneJson<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
-}
-
-function now(): number {
-  // performance is a Web API, present in browsers, workers and Node, but not in every
-  // JavaScript host (bare embedded engines): fall back to the millisecond clock there.
-  return globalThis.performance?.now() ?? Date.now();
 }
 
 interface FittedState<D extends object, A extends object> {
