@@ -31,6 +31,9 @@ export type RankControlSolveOptions = Pick<
   "signal" | "denseLimit" | "decisionMinSize"
 >;
 
+/** Those options but the signal: what crosses to the side thread as they are. */
+type SideSolveOptions = Omit<RankControlSolveOptions, "signal">;
+
 /** One rank control's Laplacian eigenvalues and the time its solve took (ms, on its thread). */
 export interface RankControlSolve {
   readonly values: Float64Array;
@@ -47,10 +50,12 @@ export class RankControlRunner {
   private readonly c: number;
   private readonly tol: number;
   private readonly options: RankControlSolveOptions;
-  private readonly side: KernelHelper | null;
+  /**
+   * The side thread's session and its stop flag, or null when the solves run here
+   * (shared memory exists only where threads do).
+   */
+  private readonly side: { readonly helper: KernelHelper; readonly cancel: Int32Array } | null;
   private readonly key: number;
-  /** The side thread's stop flag (shared memory exists only where threads do). */
-  private readonly cancel: Int32Array | null;
   /** The warm start of the solves here (the side thread keeps its own). */
   private readonly warm: LaplacianWarmStart = { block: null };
   private pending: CsrMatrix | null = null;
@@ -63,8 +68,9 @@ export class RankControlRunner {
     this.c = c;
     this.tol = tol;
     this.options = options;
-    this.side = beside ? sideHelper() : null;
-    this.cancel = this.side === null ? null : new Int32Array(new SharedArrayBuffer(4));
+    const helper = beside ? sideHelper() : null;
+    this.side =
+      helper === null ? null : { helper, cancel: new Int32Array(new SharedArrayBuffer(4)) };
     this.key = nextKey++;
   }
 
@@ -78,10 +84,11 @@ export class RankControlRunner {
     if (this.running || this.pending !== null) {
       throw new RangeError("RankControlRunner: a solve is already started.");
     }
-    if (this.side === null || this.cancel === null) {
+    if (this.side === null) {
       this.pending = L;
       return;
     }
+    const { signal: _, ...options } = this.options;
     const input: RankControlTaskInput = {
       key: this.key,
       rows: L.rows,
@@ -90,20 +97,17 @@ export class RankControlRunner {
       values: L.values,
       c: this.c,
       tol: this.tol,
-      ...(this.options.denseLimit !== undefined ? { denseLimit: this.options.denseLimit } : {}),
-      ...(this.options.decisionMinSize !== undefined
-        ? { decisionMinSize: this.options.decisionMinSize }
-        : {}),
-      cancel: this.cancel,
+      options,
+      cancel: this.side.cancel,
     };
     // The CSR arrays are copied by the structured clone: L stays the caller's.
-    this.side.startTask("rankControl", input);
+    this.side.helper.startTask("rankControl", input);
     this.running = true;
   }
 
   /** The eigenvalues of the Laplacian last started (waits for the side thread). */
   finish(): RankControlSolve {
-    if (this.side === null || this.cancel === null) {
+    if (this.side === null) {
       const L = this.pending;
       if (L === null) throw new RangeError("RankControlRunner: no solve is started.");
       this.pending = null;
@@ -112,9 +116,9 @@ export class RankControlRunner {
       return { values, ms: now() - t0 };
     }
     if (!this.running) throw new RangeError("RankControlRunner: no solve is started.");
-    if (this.options.signal?.aborted) Atomics.store(this.cancel, 0, 1);
+    if (this.options.signal?.aborted) Atomics.store(this.side.cancel, 0, 1);
     this.running = false;
-    const output = this.side.finishTask() as RankControlTaskOutput;
+    const output = this.side.helper.finishTask() as RankControlTaskOutput;
     // Cancelled there: report the caller's abort as it would have been reported here.
     throwIfAborted(this.options.signal);
     if (output.aborted) throw new AbortError();
@@ -123,13 +127,13 @@ export class RankControlRunner {
 
   /** Ends the fit's use of the side thread (see the class comment); safe to call twice. */
   release(): void {
-    const side = this.side;
-    if (side === null || this.cancel === null) {
+    if (this.side === null) {
       this.pending = null;
       return;
     }
+    const { helper: side, cancel } = this.side;
     if (this.running) {
-      Atomics.store(this.cancel, 0, 1);
+      Atomics.store(cancel, 0, 1);
       this.running = false;
       try {
         side.finishTask();
@@ -160,8 +164,7 @@ export interface RankControlTaskInput {
   readonly values: Float64Array;
   readonly c: number;
   readonly tol: number;
-  readonly denseLimit?: number;
-  readonly decisionMinSize?: number;
+  readonly options: SideSolveOptions;
   /** Set to 1 by the caller to stop the solve early (it then reports `aborted`). */
   readonly cancel: Int32Array;
 }
@@ -207,9 +210,8 @@ export function rankControlTask(
   const t0 = now();
   try {
     const values = rankControlEigenvalues(L, input.c, input.tol, warm, {
+      ...input.options,
       signal,
-      ...(input.denseLimit !== undefined ? { denseLimit: input.denseLimit } : {}),
-      ...(input.decisionMinSize !== undefined ? { decisionMinSize: input.decisionMinSize } : {}),
     });
     return { aborted: false, values, ms: now() - t0 };
   } catch (error) {

@@ -10,15 +10,15 @@ import { AbortError } from "../../src/core/errors.js";
 import { Random } from "../../src/core/rng.js";
 import { initialAdaptiveGraph } from "../../src/graph/adaptive.js";
 import { graphLaplacian, symmetrizeGraph } from "../../src/graph/laplacian.js";
-import { DEFAULT_LAMBDA_CAP } from "../../src/graph/rankControl.js";
 import { RankControlRunner } from "../../src/graph/rankControlBeside.js";
 import { sideHelper } from "../../src/linalg/kernels/helper.js";
 import { setKernelThreads, sideHelperRunning } from "../../src/linalg/kernels/helperThread.node.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import type { CsrMatrix } from "../../src/linalg/sparse.js";
 import { FitContext } from "../../src/methods/estimator.js";
-import { fitQLoop, type QLoopDetails, qLoopSettings } from "../../src/methods/sdspcaFamily.js";
+import { fitQLoop, type QLoopDetails } from "../../src/methods/sdspcaFamily.js";
 import { TrainingData } from "../../src/methods/training.js";
+import { fourGaussianClasses, sdspcaanSettings } from "../helpers/qLoop.js";
 
 afterAll(() => setKernelThreads(1));
 
@@ -148,47 +148,14 @@ describe("RankControlRunner", () => {
   });
 });
 
-/** Four Gaussian classes in 30 dimensions. */
-function data(seed: number) {
-  const rng = new Random(seed);
-  const n = 480;
-  const d = 30;
-  const centres = Array.from({ length: 4 }, () =>
-    Array.from({ length: d }, () => 4 * rng.normal()),
-  );
-  const X = new Matrix(n, d);
-  const y = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    y[i] = i % 4;
-    for (let l = 0; l < d; l++) X.data[i * d + l] = centres[y[i]][l] + (1 + l / d) * rng.normal();
-  }
-  return { X, y };
-}
-
 describe("SDSPCAAN with the rank control beside the Z solve", () => {
   it("gives the fit of the rank control here, to the last bit", () => {
     setKernelThreads(2);
-    const { X, y } = data(1);
+    const { X, y } = fourGaussianClasses(1, 480);
     const prepared = TrainingData.prepare(X, Array.from(y));
     const fitWith = (rankControlBeside: boolean) =>
       fitQLoop(prepared, new FitContext("SDSPCAAN", 40, {}), {
-        ...qLoopSettings(
-          "SDSPCAAN",
-          {
-            k: 6,
-            alpha: 1,
-            beta: 1,
-            delta: 1,
-            tol: 1e-3,
-            maxIter: 40,
-            eps: 1e-8,
-            stopRule: "aligned",
-            solver: "dense",
-            seed: 0,
-            lambdaCap: DEFAULT_LAMBDA_CAP,
-          },
-          { graph: "adaptive" },
-        ),
+        ...sdspcaanSettings(6, 40),
         // The iterative rank control with its warm starts, at this size.
         largeScale: "always",
         rankControlBeside,

@@ -5,55 +5,20 @@
  * values and subspace.
  */
 import { describe, expect, it } from "vitest";
-import { Random } from "../../src/core/rng.js";
-import { DEFAULT_LAMBDA_CAP } from "../../src/graph/rankControl.js";
-import { Matrix } from "../../src/linalg/matrix.js";
 import { FitContext } from "../../src/methods/estimator.js";
-import { fitQLoop, type QLoopDetails, qLoopSettings } from "../../src/methods/sdspcaFamily.js";
+import { fitQLoop, type QLoopDetails } from "../../src/methods/sdspcaFamily.js";
 import { TrainingData } from "../../src/methods/training.js";
+import { fourGaussianClasses, sdspcaanSettings } from "../helpers/qLoop.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
-
-/** Four Gaussian classes in 30 dimensions. */
-function data(seed: number) {
-  const rng = new Random(seed);
-  const n = 600;
-  const d = 30;
-  const centres = Array.from({ length: 4 }, () =>
-    Array.from({ length: d }, () => 4 * rng.normal()),
-  );
-  const X = new Matrix(n, d);
-  const y = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    y[i] = i % 4;
-    for (let l = 0; l < d; l++) X.data[i * d + l] = centres[y[i]][l] + (1 + l / d) * rng.normal();
-  }
-  return { X, y };
-}
 
 describe("SDSPCAAN with the tracked within-class search", () => {
   it("gives the untracked fit: same iterations, stop-test values and subspace", () => {
-    const { X, y } = data(1);
+    const { X, y } = fourGaussianClasses(1, 600);
     const prepared = TrainingData.prepare(X, Array.from(y));
     const fitWith = (trackNeighbours: boolean) =>
       fitQLoop(prepared, new FitContext("SDSPCAAN", 60, {}), {
-        ...qLoopSettings(
-          "SDSPCAAN",
-          {
-            // k = 26 > 24 columns: the block scans, where the tracker applies.
-            k: 26,
-            alpha: 1,
-            beta: 1,
-            delta: 1,
-            tol: 1e-3,
-            maxIter: 60,
-            eps: 1e-8,
-            stopRule: "aligned",
-            solver: "dense",
-            seed: 0,
-            lambdaCap: DEFAULT_LAMBDA_CAP,
-          },
-          { graph: "adaptive" },
-        ),
+        // k = 26 > 24 columns: the block scans, where the tracker applies.
+        ...sdspcaanSettings(26, 60),
         trackNeighbours,
       });
     const tracked = fitWith(true);

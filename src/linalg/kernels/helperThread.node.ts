@@ -429,29 +429,26 @@ export function setKernelThreads(threads: number): void {
     return;
   }
   setSideHelper(() => {
-    // As below: started on first use, replaced when lost or running another GEMM.
-    const native = nativeKernelsActive();
-    let worker = side;
-    if (worker === null || worker.lost || worker.native !== native) {
-      worker?.terminate();
-      worker = new HelperWorker();
-      side = worker;
-    }
-    return new HelperSession(worker);
+    side = usable(side, nativeKernelsActive());
+    return new HelperSession(side);
   });
   setKernelHelpers(() => {
-    // Started on first use; a helper that was lost (its thread failed), or that runs
-    // another GEMM than this thread now does (setNativeKernels: the same bits, another
-    // speed), is replaced.
     const native = nativeKernelsActive();
-    workers = workers.map((w) => {
-      if (!w.lost && w.native === native) return w;
-      w.terminate();
-      return new HelperWorker();
-    });
+    workers = workers.map((w) => usable(w, native));
     while (workers.length < configured - 1) workers.push(new HelperWorker());
     return workers.map((w) => new HelperSession(w));
   });
+}
+
+/**
+ * `worker` if it can serve, else a new one (workers start on first use): a worker that
+ * was lost (its thread failed), or that runs another GEMM than this thread now does
+ * (setNativeKernels: the same bits, another speed), is replaced.
+ */
+function usable(worker: HelperWorker | null, native: boolean): HelperWorker {
+  if (worker !== null && !worker.lost && worker.native === native) return worker;
+  worker?.terminate();
+  return new HelperWorker();
 }
 
 /** How many helper workers are running now (they start on first use; the side helper aside). */

@@ -1,0 +1,45 @@
+/**
+ * A small labelled problem and SDSPCAAN's Q-loop settings for the tests that compare two
+ * ways of running the same fit (methods/sdspcaFamily.ts, `fitQLoop`).
+ */
+import { Random } from "../../src/core/rng.js";
+import { DEFAULT_LAMBDA_CAP } from "../../src/graph/rankControl.js";
+import { Matrix } from "../../src/linalg/matrix.js";
+import { type QLoopSettings, qLoopSettings } from "../../src/methods/sdspcaFamily.js";
+
+/** n rows of four Gaussian classes in 30 dimensions (row i in class i % 4). */
+export function fourGaussianClasses(seed: number, n: number): { X: Matrix; y: Int32Array } {
+  const rng = new Random(seed);
+  const d = 30;
+  const centres = Array.from({ length: 4 }, () =>
+    Array.from({ length: d }, () => 4 * rng.normal()),
+  );
+  const X = new Matrix(n, d);
+  const y = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    y[i] = i % 4;
+    for (let l = 0; l < d; l++) X.data[i * d + l] = centres[y[i]][l] + (1 + l / d) * rng.normal();
+  }
+  return { X, y };
+}
+
+/** SDSPCAAN's settings (a = b = c = 1, tol 1e-3, the dense solver) with k and maxIter. */
+export function sdspcaanSettings(k: number, maxIter: number): QLoopSettings {
+  return qLoopSettings(
+    "SDSPCAAN",
+    {
+      k,
+      alpha: 1,
+      beta: 1,
+      delta: 1,
+      tol: 1e-3,
+      maxIter,
+      eps: 1e-8,
+      stopRule: "aligned",
+      solver: "dense",
+      seed: 0,
+      lambdaCap: DEFAULT_LAMBDA_CAP,
+    },
+    { graph: "adaptive" },
+  );
+}
