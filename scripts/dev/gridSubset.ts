@@ -13,9 +13,7 @@
  * (summed as recorded, and as each grid point's median fit time times its fits: a fit
  * that was running while the run was paused (SIGSTOP) inflates the first, not the second).
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import type { FitRecord } from "../../src/experiment/records.js";
+import { readRunResults } from "../../src/experiment/runResults.node.js";
 import { type Selection, selectAll } from "../../src/experiment/selection.js";
 import { mean, sampleStd } from "../../src/experiment/stats.js";
 import { wilcoxonSignedRank } from "../../src/stats/rankTests.js";
@@ -25,10 +23,8 @@ if (!dir) {
   console.error("usage: npx tsx scripts/dev/gridSubset.ts RESULTS_DIR");
   process.exit(2);
 }
-const records: FitRecord[] = readFileSync(join(dir, "results.jsonl"), "utf8")
-  .trim()
-  .split("\n")
-  .map((line) => JSON.parse(line));
+// The runner's reader: shard files of a cluster run merged, refused fits set aside.
+const { records } = readRunResults(dir);
 const authors = records.filter((r) => (r.params.alpha ?? 1) === 1 && (r.params.beta ?? 1) === 1);
 const paperPicks = selectAll(records, { grid: "paper" });
 const authorsPicks = selectAll(authors, { grid: "authors" });
