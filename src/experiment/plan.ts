@@ -21,7 +21,14 @@ import { makeSplit, type Split, type SplitFractions, splitSeed } from "./splits.
 export type DatasetOrigin =
   | {
       readonly kind: "file";
+      /** The file's absolute path when the run was made. */
       readonly path: string;
+      /**
+       * The same file relative to the results directory ("/" separators), so that
+       * a results directory moved or cloned together with its data still finds it.
+       * Absent in runs made before it was recorded, and when the run wrote nothing.
+       */
+      readonly relative?: string;
       readonly load: Readonly<Record<string, unknown>>;
     }
   | { readonly kind: string; readonly [key: string]: unknown };

@@ -23,6 +23,7 @@ import { join, resolve } from "node:path";
 import { SdspcaanError, ValidationError } from "../core/errors.js";
 import type { Label } from "../core/validate.js";
 import { type LoadOptions, openDataset } from "../io/load.js";
+import { datasetAtPath } from "../io/registry.js";
 import { createMethod, methodDescriptor, normalizeMethodName } from "../methods/registry.js";
 import { type BcaAtK, bcaVersusKFigure } from "../plot/bcaVersusK.js";
 import { embeddingScatter, type SplitName } from "../plot/embedding.js";
@@ -159,11 +160,13 @@ function onGrid(settings: RunSettings | null): (r: FitRecord | SkippedFit) => bo
  * Rebuilds the plan of a run from its settings. Labels are loaded only when the
  * plan depends on them (stratified splits, LDA's k bound), explicit splits are
  * read from their recorded file. Returns a string saying why when the plan cannot
- * be rebuilt (data given in memory, a file gone or changed).
+ * be rebuilt (data given in memory, a file gone or changed). `dir` is the results
+ * directory (see reloadDataset).
  */
 export async function rebuildPlan(
   settings: RunSettings,
   loaded: Map<string, UnitDataset>,
+  dir?: string,
 ): Promise<RunPlan | string> {
   // Labels decide stratified splits and the k bounds a method takes from the training classes.
   const needsLabels =
@@ -175,7 +178,7 @@ export async function rebuildPlan(
       if (needsLabels) {
         let data = loaded.get(entry.name) ?? null;
         if (data === null) {
-          data = await reloadDataset(entry);
+          data = await reloadDataset(entry, dir);
           if (data === null) {
             return `the plan needs the labels of ${entry.name}, which was given in memory and cannot be reloaded.`;
           }
@@ -293,7 +296,7 @@ async function reportLines(
   const plan =
     settings === null
       ? "there is no settings.json to say what was planned."
-      : await rebuildPlan(settings, loaded);
+      : await rebuildPlan(settings, loaded, dir);
   const planned = typeof plan === "string" ? null : plan.fingerprints;
   const effective = (e: ResultEntry) =>
     e.line.fingerprint ?? planned?.get(fitKey(e.line)) ?? "settings.json";
@@ -537,7 +540,13 @@ export async function writeRunReports(
       return [w.svg, w.png];
     });
     await tryFigure("embedding", async () => {
-      const spec = await embeddingSpec(records, settings, { ...options, data: loaded }, warnings);
+      const spec = await embeddingSpec(
+        records,
+        settings,
+        { ...options, data: loaded },
+        warnings,
+        dir,
+      );
       if (spec === null) return null;
       const w = await writeFigure(spec, join(figDir, FIGURES.embedding));
       return [w.svg, w.png];
@@ -731,15 +740,41 @@ export function sensitivitySpec(
   });
 }
 
-/** Loads a data set of a run again from what settings.json recorded, or null. */
-export async function reloadDataset(entry: DatasetSettings): Promise<UnitDataset | null> {
+/**
+ * What to reopen a data file of a run by: the absolute path it recorded; else, for
+ * a results directory moved or cloned elsewhere (a committed run in another
+ * clone), the file at the recorded path relative to the results directory, or a
+ * registry data set by name, found in this machine's data directories. The
+ * checksum the caller compares makes sure that it is the same data either way.
+ */
+function reopenTarget(name: string, path: string, relative: unknown, dir: string | undefined) {
+  if (existsSync(path)) return path;
+  const moved = typeof relative === "string" && dir !== undefined ? resolve(dir, relative) : null;
+  if (moved !== null && existsSync(moved)) return moved;
+  const registered = datasetAtPath(path);
+  if (registered !== null) return registered.name;
+  throw new ValidationError(
+    "data",
+    `settings.json records ${path} as the file of ${name}, and it is not there${moved === null ? "" : ` nor at ${moved}`}.`,
+  );
+}
+
+/**
+ * Loads a data set of a run again from what settings.json recorded, or null.
+ * `dir` is the results directory, where a path relative to it is looked for.
+ */
+export async function reloadDataset(
+  entry: DatasetSettings,
+  dir?: string,
+): Promise<UnitDataset | null> {
   const origin = entry.origin;
   if (origin === null || origin === undefined) return null;
   let X: UnitDataset["X"];
   let y: Label[];
   if (origin.kind === "file" && typeof origin.path === "string") {
     // openDataset, as the run did: a registry file gets its entry's variables.
-    const opened = await openDataset(origin.path, (origin.load ?? {}) as LoadOptions);
+    const target = reopenTarget(entry.name, origin.path, origin.relative, dir);
+    const opened = await openDataset(target, (origin.load ?? {}) as LoadOptions);
     X = opened.dataset.X;
     y = [...opened.dataset.y];
   } else if (origin.kind === "synthetic" && origin.options && typeof origin.options === "object") {
@@ -792,6 +827,7 @@ async function embeddingSpec(
   settings: RunSettings | null,
   options: RunReportOptions,
   warnings: string[],
+  dir: string,
 ): Promise<ReturnType<typeof embeddingScatter> | null> {
   if (settings === null) {
     warnings.push("embedding: no settings.json, so the data and split cannot be recreated.");
@@ -812,7 +848,7 @@ async function embeddingSpec(
     throw new ValidationError("embeddingMethod", `No ${method} results on ${entry.name}.`);
   }
   const chosen = selectModel(group, { grid: (m) => gridPoints(m, settings.grid) });
-  const data = options.data?.get(entry.name) ?? (await reloadDataset(entry));
+  const data = options.data?.get(entry.name) ?? (await reloadDataset(entry, dir));
   if (data === null) {
     warnings.push(`embedding: ${entry.name} was given in memory and cannot be reloaded.`);
     return null;

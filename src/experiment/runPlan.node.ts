@@ -4,7 +4,7 @@
  * and the pure plan of the run (plan.ts) with its work units. Nothing here fits a
  * method or writes a file.
  */
-import { resolve as resolvePath } from "node:path";
+import { relative as relativePath, resolve as resolvePath, sep } from "node:path";
 import { ValidationError } from "../core/errors.js";
 import { asMatrix, encodeLabels, type Label } from "../core/validate.js";
 import type { LoadOptions } from "../io/load.js";
@@ -227,6 +227,17 @@ async function loadRunDataset(spec: ExperimentDataset, index: number): Promise<L
   return { data: { name, X, y }, classes: classes.length, origin, splits, splitsFile };
 }
 
+/** A file origin with its path relative to the results directory added (when there is one). */
+function withRelativePath(
+  origin: DatasetOrigin | null,
+  out: string | undefined,
+): DatasetOrigin | null {
+  if (origin === null || origin.kind !== "file" || out === undefined) return origin;
+  const { path, load } = origin as Extract<DatasetOrigin, { kind: "file" }>;
+  const relative = relativePath(resolvePath(out), path).split(sep).join("/");
+  return { kind: "file", path, relative, load };
+}
+
 /** "Yale_32x32" from "/data/Yale_32x32.mat". */
 export function datasetNameFromPath(path: string): string {
   const base = path.split(/[\\/]/).pop() ?? path;
@@ -322,7 +333,7 @@ export async function makePlan(options: ExperimentOptions): Promise<Plan> {
       classes: d.classes,
       checksum: datasetChecksum(d.data.X, d.data.y),
       splitsChecksum: d.splits === null ? null : splitsChecksum(d.splits.slice(0, repeats)),
-      origin: d.origin,
+      origin: withRelativePath(d.origin, options.out),
       splitsFile: d.splitsFile,
     })),
     methods,
