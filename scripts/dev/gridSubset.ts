@@ -9,7 +9,9 @@
  *
  * Prints per (data set, method): mean ± std of the selected fits' test BCA under each
  * grid, the paired difference with the Wilcoxon signed-rank test (two-sided, ties
- * dropped, as statistics.md), what each grid selected, and the fitting time of the run
+ * dropped, as statistics.md), the selected fits' mean validation BCA and its gap to
+ * their test BCA (the more candidates, the more a validation lead is luck), what each
+ * grid selected, and the fitting time of the run
  * (summed as recorded, and as each grid point's median fit time times its fits: a fit
  * that was running while the run was paused (SIGSTOP) inflates the first, not the second).
  */
@@ -59,6 +61,10 @@ for (const dataset of new Set(records.map((r) => r.dataset))) {
       `  paired difference ${mean(d).toFixed(2)}: better on ${count((x) => x > 0)}, worse on ${count((x) => x < 0)}, tied on ${count((x) => x === 0)}; Wilcoxon p = ${test}`,
     );
     console.log(`  per repeat ${d.map((x) => x.toFixed(2)).join(" ")}`);
+    const val = (s: Selection[]) => mean(s.map((x) => 100 * x.valBCA));
+    console.log(
+      `  validation mean (gap to test): paper grid ${val(p).toFixed(2)} (${(val(p) - mean(pv)).toFixed(2)}), authors grid ${val(a).toFixed(2)} (${(val(a) - mean(av)).toFixed(2)})`,
+    );
     console.log(`  paper grid selects (a/b/c)   ${picks(p)}`);
     console.log(`  authors grid selects (a/b/c) ${picks(a)}`);
   }
