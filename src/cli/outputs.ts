@@ -2,13 +2,15 @@
  * Where the CLI writes: `--out` paths are checked before any work starts (a fit
  * can take minutes; failing afterwards because `--out` names a directory wastes
  * them), files are written atomically (a temporary file in the same folder, then a
- * rename, removed again when anything fails), and file-system errors become one
- * line naming the option and the path instead of a stack trace.
+ * rename, removed again when anything fails; a link is written through, a FIFO or
+ * a device in place, and a directory, a block device or one of the command's own
+ * inputs is refused: io/atomicWrite.ts), and file-system errors become one line
+ * naming the option and the path instead of a stack trace.
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ValidationError } from "../core/errors.js";
-import { writeAtomically } from "../io/atomicWrite.js";
+import { outputTarget, type ProtectedInput, writeAtomically } from "../io/atomicWrite.js";
 
 /** What a Node file-system error code means, in the user's words. */
 const REASONS: Readonly<Record<string, string>> = {
@@ -48,12 +50,29 @@ function existingAncestor(path: string): string {
   return p;
 }
 
+/** A refusal of io/atomicWrite.ts (or a file-system error) as one line naming `flag`. */
+function namingFlag(flag: string, path: string, err: unknown): unknown {
+  if (err instanceof ValidationError && err.argument === "path") {
+    return new ValidationError(
+      flag.replace(/^--/, ""),
+      `${err.message.replace(/\.$/, "")} (${flag}).`,
+    );
+  }
+  const reason = fileSystemReason(err);
+  if (reason === null) return err;
+  return new ValidationError(flag.replace(/^--/, ""), `Cannot write ${path} (${flag}): ${reason}.`);
+}
+
 /**
- * Checks that `path` can become a file: it is not a directory, and the nearest
- * existing folder above it is a folder (missing folders are created on write).
- * `flag` is the option that named it (e.g. "--out").
+ * Checks that `path` can become a file: it is not a directory, a block device or
+ * one of `inputs`, and the nearest existing folder above it is a folder (missing
+ * folders are created on write). `flag` is the option that named it (e.g. "--out").
  */
-export function checkOutputFile(flag: string, path: string): void {
+export function checkOutputFile(
+  flag: string,
+  path: string,
+  inputs: readonly ProtectedInput[] = [],
+): void {
   const name = flag.replace(/^--/, "");
   if (path.trim() === "") {
     throw new ValidationError(name, `The '${flag}' option must name a file. Got "" instead.`);
@@ -64,7 +83,13 @@ export function checkOutputFile(flag: string, path: string): void {
       `The '${flag}' option must name a file, but ${path} is a directory.`,
     );
   }
-  const above = existingAncestor(dirname(resolve(path)));
+  let target: string;
+  try {
+    target = outputTarget(path, inputs).target;
+  } catch (err) {
+    throw namingFlag(flag, path, err);
+  }
+  const above = existingAncestor(dirname(target));
   if (!statSync(above).isDirectory()) {
     throw new ValidationError(
       name,
@@ -101,16 +126,16 @@ export function checkOutputDirectory(flag: string, path: string): void {
  * Writes `text` to `path` atomically (io/atomicWrite.ts: nothing half-written is
  * left behind); a failure names `flag` and the path.
  */
-export function writeFileAtomic(flag: string, path: string, text: string | Uint8Array): void {
-  checkOutputFile(flag, path);
+export function writeFileAtomic(
+  flag: string,
+  path: string,
+  text: string | Uint8Array,
+  inputs: readonly ProtectedInput[] = [],
+): void {
+  checkOutputFile(flag, path, inputs);
   try {
-    writeAtomically(path, text);
+    writeAtomically(path, text, inputs);
   } catch (err) {
-    const reason = fileSystemReason(err);
-    if (reason === null) throw err;
-    throw new ValidationError(
-      flag.replace(/^--/, ""),
-      `Cannot write ${path} (${flag}): ${reason}.`,
-    );
+    throw namingFlag(flag, path, err);
   }
 }

@@ -18,10 +18,11 @@
  * is reported as such (report.ts). Bad lines in results.jsonl are an error naming
  * file and line, with the way out (`experiment ... --repair`).
  */
-import { existsSync, mkdirSync, realpathSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, realpathSync, statSync, unlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { SdspcaanError, ValidationError } from "../core/errors.js";
 import type { Label } from "../core/validate.js";
+import { writeAtomically } from "../io/atomicWrite.js";
 import { type LoadOptions, openDataset } from "../io/load.js";
 import { datasetAtPath } from "../io/registry.js";
 import { createMethod, methodDescriptor, normalizeMethodName } from "../methods/registry.js";
@@ -497,7 +498,7 @@ export async function writeRunReports(
   const files: string[] = [];
   const write = (name: string, text: string) => {
     const p = join(target, name);
-    writeFileSync(p, text);
+    writeAtomically(p, text);
     files.push(p);
   };
   mkdirSync(target, { recursive: true });
@@ -587,7 +588,9 @@ function removeStaleFigures(figDir: string, written: readonly string[]): string[
   for (const name of REPORT_FIGURES) {
     for (const ext of ["svg", "png"]) {
       const p = join(figDir, `${name}.${ext}`);
-      if (existsSync(p) && !kept.has(resolve(p))) {
+      // Only a regular file of that name is a stale figure; a link, a FIFO or a
+      // device someone put there is not ours to remove.
+      if (existsSync(p) && lstatSync(p).isFile() && !kept.has(resolve(p))) {
         unlinkSync(p);
         removed.push(`figures/${name}.${ext}`);
       }

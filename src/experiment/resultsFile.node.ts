@@ -35,7 +35,7 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { DataFormatError, ValidationError } from "../core/errors.js";
-import { temporaryName, writeAtomically } from "../io/atomicWrite.js";
+import { regularOutputTarget, temporaryName, writeAtomically } from "../io/atomicWrite.js";
 import { canonicalJson } from "./fingerprint.js";
 import { type Params, tunableParams } from "./grids.js";
 import {
@@ -344,8 +344,9 @@ function writeAll(fd: number, text: string): void {
  * a crash leaves either the old file or the new one.
  */
 export function rewriteResultsFile(path: string, lines: readonly string[]): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = temporaryName(path);
+  const target = regularOutputTarget(path);
+  mkdirSync(dirname(target), { recursive: true });
+  const tmp = temporaryName(target);
   const fd = openSync(tmp, "w");
   try {
     writeAll(fd, lines.map((l) => `${l}\n`).join(""));
@@ -353,7 +354,7 @@ export function rewriteResultsFile(path: string, lines: readonly string[]): void
   } finally {
     closeSync(fd);
   }
-  renameSync(tmp, path);
+  renameSync(tmp, target);
 }
 
 /**
@@ -366,8 +367,9 @@ export function appendSetAside(
   lines: ReadonlyArray<{ readonly lineNo: number; readonly text: string; readonly reason: string }>,
 ): void {
   if (lines.length === 0) return;
-  mkdirSync(dirname(path), { recursive: true });
-  const fd = openSync(path, "a");
+  const target = regularOutputTarget(path);
+  mkdirSync(dirname(target), { recursive: true });
+  const fd = openSync(target, "a");
   try {
     writeAll(
       fd,
@@ -405,8 +407,9 @@ export class ResultsWriter {
 
   /** Opens (creating folders and the file as needed) for appending. */
   static open(path: string): ResultsWriter {
-    mkdirSync(dirname(path), { recursive: true });
-    const fd = openSync(path, existsSync(path) ? "r+" : "w+");
+    const target = regularOutputTarget(path);
+    mkdirSync(dirname(target), { recursive: true });
+    const fd = openSync(target, existsSync(target) ? "r+" : "w+");
     try {
       const size = fstatSync(fd).size;
       const keep = lengthThroughLastNewline(fd, size);

@@ -3,9 +3,10 @@
  * critical-difference diagram `figures/critical-difference` (SVG and PNG), from the
  * statistics `buildReports` computed (statistics.ts).
  */
-import { writeFileSync } from "node:fs";
+
 import { join } from "node:path";
 import { SdspcaanError } from "../core/errors.js";
+import { writeAtomically } from "../io/atomicWrite.js";
 import { criticalDifferenceDiagram } from "../plot/criticalDifference.js";
 import { writeFigure } from "../plot/render.js";
 import { methodTitle } from "./report.js";
@@ -67,7 +68,7 @@ export async function writeStatisticsFiles(
     }
   }
   const path = join(dir, STATISTICS_FILE);
-  writeFileSync(path, statisticsMarkdown(statistics, figure));
+  writeAtomically(path, statisticsMarkdown(statistics, figure));
   files.push(path);
   return { files, warnings, consoleSummary: statisticsConsoleSummary(statistics) };
 }

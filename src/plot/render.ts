@@ -1,12 +1,13 @@
 /**
  * Vega-Lite spec -> SVG (vega, headless) -> PNG (resvg). Node-only.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Resvg, type ResvgRenderOptions } from "@resvg/resvg-js";
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
 import { SdspcaanError, ValidationError } from "../core/errors.js";
+import { writeAtomically } from "../io/atomicWrite.js";
 import { type FigureFont, figureFont } from "./fonts.js";
 
 /** A Vega-Lite specification, as produced by the figure builders. */
@@ -264,7 +265,8 @@ export async function writeFigure(
   const png = svgToPng(svg, options);
   mkdirSync(dirname(base), { recursive: true });
   const paths = { svg: `${base}.svg`, png: `${base}.png` };
-  writeFileSync(paths.svg, svg);
-  writeFileSync(paths.png, png);
+  // Links written through, devices in place, directories refused (io/atomicWrite.ts).
+  writeAtomically(paths.svg, svg);
+  writeAtomically(paths.png, png);
   return paths;
 }

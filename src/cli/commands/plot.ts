@@ -13,6 +13,7 @@ import { bcaVersusKSpec, sensitivitySpec } from "../../experiment/reportFiles.no
 import { resultsPaths } from "../../experiment/resultsFile.node.js";
 import { readRunSettings } from "../../experiment/runner.node.js";
 import { readRunResults } from "../../experiment/runResults.node.js";
+import type { ProtectedInput } from "../../io/atomicWrite.js";
 import { loadFeatures } from "../../io/load.js";
 import type { Matrix } from "../../linalg/matrix.js";
 import { embeddingScatter } from "../../plot/embedding.js";
@@ -26,6 +27,7 @@ import {
   oneLineErrors,
   out,
   readModelFile,
+  transformData,
 } from "./shared.js";
 
 function recordsOf(dir: string) {
@@ -38,10 +40,22 @@ function recordsOf(dir: string) {
   return { records: parsed.records, settings: readRunSettings(dir) };
 }
 
-/** Checks before any work that `--out` can take FIG.svg and FIG.png. */
-function checkFigureOut(base: string): void {
-  checkOutputFile("--out", `${base}.svg`);
-  checkOutputFile("--out", `${base}.png`);
+/**
+ * Checks before any work that `--out` can take FIG.svg and FIG.png, and that
+ * neither is one of the command's input files.
+ */
+function checkFigureOut(base: string, inputs: readonly ProtectedInput[] = []): void {
+  checkOutputFile("--out", `${base}.svg`, inputs);
+  checkOutputFile("--out", `${base}.png`, inputs);
+}
+
+/** The files a plot command reads, which its figure must not replace. */
+function inputsOf(flags: { model?: string; data?: string; embedding?: string }): ProtectedInput[] {
+  const inputs: ProtectedInput[] = [];
+  if (flags.model !== undefined) inputs.push({ path: flags.model, what: "--model" });
+  if (flags.data !== undefined) inputs.push({ path: flags.data, what: "--data" });
+  if (flags.embedding !== undefined) inputs.push({ path: flags.embedding, what: "--embedding" });
+  return inputs;
 }
 
 async function save(spec: Parameters<typeof writeFigure>[0], base: string): Promise<void> {
@@ -134,7 +148,7 @@ export function registerPlotCommand(program: Command): void {
     .requiredOption("--out <fig>", "output path without extension (writes .svg and .png)")
     .option("--title <text>", "figure title")
     .action(async (flags: EmbeddingFlags) => {
-      checkFigureOut(flags.out);
+      checkFigureOut(flags.out, inputsOf(flags));
       let P: Matrix;
       let labels: Array<string | number>;
       let title: string;
@@ -166,7 +180,7 @@ export function registerPlotCommand(program: Command): void {
         const model = readModelFile(flags.model);
         const data = await loadData(flags);
         checkFeatureCount(data, model, flags.model);
-        P = model.transform(data.X);
+        P = transformData(model, data);
         labels = data.y;
         title = `${model.displayName} embedding of ${data.name}`;
       }
