@@ -62,7 +62,11 @@ export function registerFitCommand(program: Command): void {
     .option("--no-progress", "no progress display")
     .action(async (flags: FitFlags) => {
       const { method, options } = methodFromFlags(flags, cmd);
-      checkOutputFile("--out", flags.out);
+      const inputs = [
+        ...(flags.data !== undefined ? [{ path: flags.data, what: "--data" }] : []),
+        ...(flags.splits !== undefined ? [{ path: flags.splits, what: "--splits" }] : []),
+      ];
+      checkOutputFile("--out", flags.out, inputs);
       if (flags.splits !== undefined && flags.trainAll) {
         throw new ValidationError(
           "splits",
@@ -116,7 +120,10 @@ export function registerFitCommand(program: Command): void {
         ),
       );
       model.setPreprocessing(standardizer === null ? null : standardizer.toJSON());
-      writeFileAtomic("--out", flags.out, `${JSON.stringify(model.toJSON(), null, 2)}\n`);
+      writeFileAtomic("--out", flags.out, `${JSON.stringify(model.toJSON(), null, 2)}\n`, [
+        ...inputs,
+        { path: data.path, what: "--data" },
+      ]);
       const info = model.fitInfo;
       const where =
         rows === null
@@ -124,8 +131,13 @@ export function registerFitCommand(program: Command): void {
           : repeat === null
             ? `its ${rows.length} training samples; its own test set left out`
             : `the training part of split ${repeat}`;
+      // A method may output another number of components than k (JPCDA: one per class).
+      const shape =
+        model.nComponents === options.k
+          ? `k = ${String(options.k)}`
+          : `k = ${String(options.k)}, ${model.nComponents} output components`;
       out(
-        `Fitted ${model.displayName} (k = ${String(options.k)}) on ${Xtrain.rows} samples x ${Xtrain.cols} features of ${data.name} (${where}, ${preprocess}): ${info.iterations} iteration(s), ${info.converged ? "converged" : `not converged (${info.stopReason})`}, ${formatDuration(info.timings.totalMs)}. Wrote ${flags.out}.`,
+        `Fitted ${model.displayName} (${shape}) on ${Xtrain.rows} samples x ${Xtrain.cols} features of ${data.name} (${where}, ${preprocess}): ${info.iterations} iteration(s), ${info.converged ? "converged" : `not converged (${info.stopReason})`}, ${formatDuration(info.timings.totalMs)}. Wrote ${flags.out}.`,
       );
       for (const w of info.warnings) out(`warning: ${w}`);
     });

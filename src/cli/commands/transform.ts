@@ -19,6 +19,7 @@ import {
   oneLineErrors,
   out,
   readModelFile,
+  transformData,
 } from "./shared.js";
 
 interface TransformFlags extends DataFlags {
@@ -63,17 +64,21 @@ export function registerTransformCommand(program: Command): void {
     )
     .option("--no-labels", "leave the label column out even when the data has labels")
     .action(async (flags: TransformFlags) => {
-      if (flags.out !== "-") checkOutputFile("--out", flags.out);
+      const inputs = [
+        { path: flags.model, what: "--model" },
+        ...(flags.data !== undefined ? [{ path: flags.data, what: "--data" }] : []),
+      ];
+      if (flags.out !== "-") checkOutputFile("--out", flags.out, inputs);
       const model = readModelFile(flags.model);
       const data = await loadFeatureData(flags);
       checkFeatureCount(data, model, flags.model);
-      const P = model.transform(data.X);
+      const P = transformData(model, data);
       const text = embeddingCsv(P, flags.labels === false ? null : data.y);
       if (flags.out === "-") {
         process.stdout.write(text);
         return;
       }
-      writeFileAtomic("--out", flags.out, text);
+      writeFileAtomic("--out", flags.out, text, [...inputs, { path: data.path, what: "--data" }]);
       out(`Wrote ${P.rows} x ${P.cols} embedding of ${data.name} to ${flags.out}.`);
     });
   oneLineErrors(cmd);
