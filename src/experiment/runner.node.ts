@@ -41,6 +41,7 @@ import {
   writeJsonFile,
 } from "./resultsFile.node.js";
 import { prepareResume } from "./resume.node.js";
+import { RunLock } from "./runLock.node.js";
 import {
   checkPositiveInteger,
   type ExperimentOptions,
@@ -145,124 +146,134 @@ export async function runExperiment(
   const plan = await makePlan(options);
   throwIfAborted(signal);
   const scope = runScope(plan, shard, options.out);
-  const notes = [...plan.run.notes];
-  const warnings = [...plan.run.warnings];
-  if (shard !== null) {
-    notes.push(
-      `Shard ${shard.index}/${shard.count}: ${plural(scope.total, "fit")} of the run's ${plan.run.total}, written to ${scope.files?.results ?? "memory"}.`,
-    );
-  }
-  let reusedLines: ResultLine[] = [];
-  if (options.out !== undefined && scope.files !== null) {
-    const resume = prepareResume(options.out, plan, options, {
-      files: scope.files,
-      fingerprints: scope.fingerprints,
-      total: scope.total,
-    });
-    reusedLines = resume.reused;
-    notes.push(...resume.notes);
-    writeJsonFile(resultsPaths(options.out).settings, plan.settings);
-  }
-  for (const text of warnings) onMessage?.({ level: "warning", text });
-  for (const text of notes) onMessage?.({ level: "note", text });
-
-  const records: FitRecord[] = [];
-  const skipped: SkippedFit[] = [];
-  const finished = new Set<string>();
-  for (const line of reusedLines) {
-    finished.add(fitKey(line));
-    if (isSkipped(line)) skipped.push(line);
-    else records.push(line);
-  }
-  // The fits left to run: in this process's scope and not found in its results file.
-  const units: WorkUnit[] = [];
-  for (const unit of plan.units) {
-    const name = plan.datasets[unit.dataset].data.name;
-    const fits = unit.fits.filter((f) => {
-      const key = fitKey({ dataset: name, repeat: unit.repeat, method: unit.method, ...f });
-      return scope.fingerprints.has(key) && !finished.has(key);
-    });
-    if (fits.length > 0) units.push({ ...unit, id: units.length, fits });
-  }
-  const total = scope.total;
-  const resumed = total - units.reduce((s, u) => s + u.fits.length, 0);
-
-  const writer = scope.files !== null ? ResultsWriter.open(scope.files.results) : null;
-  let done = resumed;
-  let newDone = 0;
-  const tRun = performance.now();
-  const report = (line?: ResultLine) => {
-    if (!onProgress) return;
-    const elapsed = performance.now() - t0;
-    const sessionMs = performance.now() - tRun;
-    onProgress({
-      done,
-      total,
-      resumed,
-      skipped: skipped.length,
-      elapsedMs: elapsed,
-      etaMs: newDone > 0 ? (sessionMs / newDone) * (total - done) : null,
-      ...(line ? { line } : {}),
-    });
-  };
-  const onLine = (fitted: ResultLine) => {
-    const fingerprint = scope.fingerprints.get(fitKey(fitted));
-    if (fingerprint === undefined) {
-      throw new SdspcaanError(
-        `Internal error: a worker returned a fit outside the plan (${describeFit(fitted)}).`,
+  // One process per results file: a second run on the same --out (and shard) refuses.
+  const lock =
+    options.out !== undefined && scope.files !== null ? RunLock.acquire(scope.files.results) : null;
+  try {
+    const notes = [...plan.run.notes];
+    const warnings = [...plan.run.warnings];
+    if (lock?.tookOver) {
+      notes.push(`Took over the lock of an earlier run of ${options.out} (${lock.tookOver}).`);
+    }
+    if (shard !== null) {
+      notes.push(
+        `Shard ${shard.index}/${shard.count}: ${plural(scope.total, "fit")} of the run's ${plan.run.total}, written to ${scope.files?.results ?? "memory"}.`,
       );
     }
-    const line = { ...fitted, fingerprint };
-    writer?.append(line);
-    if (isSkipped(line)) skipped.push(line);
-    else records.push(line);
-    done++;
-    newDone++;
-    report(line);
-  };
+    let reusedLines: ResultLine[] = [];
+    if (options.out !== undefined && scope.files !== null) {
+      const resume = prepareResume(options.out, plan, options, {
+        files: scope.files,
+        fingerprints: scope.fingerprints,
+        total: scope.total,
+      });
+      reusedLines = resume.reused;
+      notes.push(...resume.notes);
+      writeJsonFile(resultsPaths(options.out).settings, plan.settings);
+    }
+    for (const text of warnings) onMessage?.({ level: "warning", text });
+    for (const text of notes) onMessage?.({ level: "note", text });
 
-  const unitSettings: UnitSettings = {
-    preprocess: plan.settings.preprocess,
-    methodOptions: plan.settings.methodOptions,
-  };
-  const inProcess = options.inProcess ?? workers === 1;
-  try {
-    report();
-    if (units.length > 0) {
-      if (inProcess) {
-        const runner = new UnitRunner(
-          plan.datasets.map((d) => d.data),
-          unitSettings,
-        );
-        for (const unit of units) {
-          await runner.run(unit, onLine, { signal, yieldBetweenFits: true });
-        }
-      } else {
-        await runInWorkers(
-          plan.datasets.map((d) => d.data),
-          poolTasks(units, plan.settings, workers),
-          unitSettings,
-          workers,
-          onLine,
-          signal,
+    const records: FitRecord[] = [];
+    const skipped: SkippedFit[] = [];
+    const finished = new Set<string>();
+    for (const line of reusedLines) {
+      finished.add(fitKey(line));
+      if (isSkipped(line)) skipped.push(line);
+      else records.push(line);
+    }
+    // The fits left to run: in this process's scope and not found in its results file.
+    const units: WorkUnit[] = [];
+    for (const unit of plan.units) {
+      const name = plan.datasets[unit.dataset].data.name;
+      const fits = unit.fits.filter((f) => {
+        const key = fitKey({ dataset: name, repeat: unit.repeat, method: unit.method, ...f });
+        return scope.fingerprints.has(key) && !finished.has(key);
+      });
+      if (fits.length > 0) units.push({ ...unit, id: units.length, fits });
+    }
+    const total = scope.total;
+    const resumed = total - units.reduce((s, u) => s + u.fits.length, 0);
+
+    const writer = scope.files !== null ? ResultsWriter.open(scope.files.results) : null;
+    let done = resumed;
+    let newDone = 0;
+    const tRun = performance.now();
+    const report = (line?: ResultLine) => {
+      if (!onProgress) return;
+      const elapsed = performance.now() - t0;
+      const sessionMs = performance.now() - tRun;
+      onProgress({
+        done,
+        total,
+        resumed,
+        skipped: skipped.length,
+        elapsedMs: elapsed,
+        etaMs: newDone > 0 ? (sessionMs / newDone) * (total - done) : null,
+        ...(line ? { line } : {}),
+      });
+    };
+    const onLine = (fitted: ResultLine) => {
+      const fingerprint = scope.fingerprints.get(fitKey(fitted));
+      if (fingerprint === undefined) {
+        throw new SdspcaanError(
+          `Internal error: a worker returned a fit outside the plan (${describeFit(fitted)}).`,
         );
       }
+      const line = { ...fitted, fingerprint };
+      writer?.append(line);
+      if (isSkipped(line)) skipped.push(line);
+      else records.push(line);
+      done++;
+      newDone++;
+      report(line);
+    };
+
+    const unitSettings: UnitSettings = {
+      preprocess: plan.settings.preprocess,
+      methodOptions: plan.settings.methodOptions,
+    };
+    const inProcess = options.inProcess ?? workers === 1;
+    try {
+      report();
+      if (units.length > 0) {
+        if (inProcess) {
+          const runner = new UnitRunner(
+            plan.datasets.map((d) => d.data),
+            unitSettings,
+          );
+          for (const unit of units) {
+            await runner.run(unit, onLine, { signal, yieldBetweenFits: true });
+          }
+        } else {
+          await runInWorkers(
+            plan.datasets.map((d) => d.data),
+            poolTasks(units, plan.settings, workers),
+            unitSettings,
+            workers,
+            onLine,
+            signal,
+          );
+        }
+      }
+    } finally {
+      writer?.close();
     }
+    return {
+      settings: plan.settings,
+      records,
+      skipped,
+      total,
+      resumed,
+      ...(shard !== null ? { shard } : {}),
+      notes,
+      warnings,
+      data: new Map(plan.datasets.map((d) => [d.data.name, d.data])),
+      elapsedMs: performance.now() - t0,
+    };
   } finally {
-    writer?.close();
+    lock?.release();
   }
-  return {
-    settings: plan.settings,
-    records,
-    skipped,
-    total,
-    resumed,
-    ...(shard !== null ? { shard } : {}),
-    notes,
-    warnings,
-    data: new Map(plan.datasets.map((d) => [d.data.name, d.data])),
-    elapsedMs: performance.now() - t0,
-  };
 }
 
 function plural(n: number, word: string): string {
