@@ -24,6 +24,22 @@ export class ValidationError extends SdspcaanError {
 }
 
 /**
+ * A bad value in one row (sample) of an input matrix: `row` counts from 0, so that
+ * a caller that read the matrix from a file can name the file and its line.
+ */
+export class RowValueError extends ValidationError {
+  override name = "RowValueError";
+  readonly row: number;
+  /** What is wrong with the row, without naming it ("projecting it overflows ..."). */
+  readonly problem: string;
+  constructor(argument: string, row: number, problem: string) {
+    super(argument, `Row ${row} of ${argument} (counting from 0): ${problem}.`);
+    this.row = row;
+    this.problem = problem;
+  }
+}
+
+/**
  * A saved model (its JSON) that is not what `toJSON` writes: names the field at fault
  * ("preprocessing.method", "components.data[12]"), what it must be and what it is.
  * Its argument is "json"; callers reading a file put the file's name in front.

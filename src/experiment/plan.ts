@@ -15,7 +15,13 @@ import { type KGridFilter, kGridFilter } from "./kGrid.js";
 import { fitOptions, presetUnitOptions } from "./methodOptions.js";
 import type { Preprocessing } from "./preprocess.js";
 import { canonicalParams, type FitIdentity, fitKey } from "./records.js";
-import { makeSplit, type Split, type SplitFractions, splitSeed } from "./splits.js";
+import {
+  makeSplit,
+  missingClassesWarning,
+  type Split,
+  type SplitFractions,
+  splitSeed,
+} from "./splits.js";
 
 /** Where a data set came from, recorded in settings.json so that reports can reload it. */
 export type DatasetOrigin =
@@ -396,6 +402,10 @@ export function planRun(
     const noValidK = new Map<string, { repeats: number[]; methods: Set<string> }>();
     for (let repeat = 0; repeat < settings.repeats; repeat++) {
       const split = splitOf(di, repeat);
+      if (input.y !== null) {
+        const missing = missingClassesWarning(input.y, split, `${name}, repeat ${repeat}`);
+        if (missing !== null) warnings.push(missing);
+      }
       // The paper's range, shared by every method without bounds of its own.
       let shared: KGridFilter | null = null;
       let sharedError: string | null = null;

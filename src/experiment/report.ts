@@ -159,6 +159,14 @@ export interface AverageSummary {
   readonly std: number;
 }
 
+/** A cell or an Average entry: a mean and its spread over repeats. */
+type MeanOverRepeats = CellSummary | AverageSummary;
+
+/** Over how many repeats a cell or an Average entry is. */
+function repeatCount(v: MeanOverRepeats): number {
+  return "n" in v ? v.n : v.repeats.length;
+}
+
 /** Everything the reports show. */
 export interface ResultsSummary {
   readonly datasets: readonly string[];
@@ -419,7 +427,9 @@ export function tableMarkdown(summary: ResultsSummary, options: ReportOptions = 
     lines.push("");
   }
   lines.push(
-    `Mean ± standard deviation of the test BCA (%) over ${repeatsText}; best per row in bold.`,
+    ns.size === 1 && [...ns][0] === 1
+      ? "Test BCA (%) of 1 repeat (no standard deviation); best per row in bold."
+      : `Mean ± standard deviation of the test BCA (%) over ${repeatsText}; best per row in bold.`,
   );
   if (compare) {
     lines.push(
@@ -431,13 +441,14 @@ export function tableMarkdown(summary: ResultsSummary, options: ReportOptions = 
   lines.push(`|---|${methods.map(() => "---").join("|")}|`);
   const row = (
     name: string,
-    values: Array<{ mean: number; std: number } | undefined | null>,
+    values: Array<MeanOverRepeats | undefined | null>,
     paper: (i: number) => PaperCell | null | undefined,
     marked: (i: number) => boolean,
   ): string => {
     const best = bestIndices(values);
     const text = values.map((v, i) => {
-      const core = v ? `${pct(v.mean)} ± ${pct(v.std)}` : "--";
+      // One repeat has no spread: "± 0.00" would claim one.
+      const core = v ? (repeatCount(v) > 1 ? `${pct(v.mean)} ± ${pct(v.std)}` : pct(v.mean)) : "--";
       const bold = v && best.has(i) ? `**${core}**` : core;
       const shown = marked(i) ? `${bold} †` : bold;
       return compare ? shown + paperNote(v ?? undefined, paper(i)) : shown;
@@ -509,7 +520,7 @@ export function tableCsv(summary: ResultsSummary): string {
   const line = (
     d: string,
     m: string,
-    v: { mean: number; std: number } | undefined | null,
+    v: MeanOverRepeats | undefined | null,
     n: number | undefined,
     paper: PaperCell | null | undefined,
     done: CellCompleteness | undefined,
@@ -518,7 +529,7 @@ export function tableCsv(summary: ResultsSummary): string {
       csvField(d),
       csvField(m),
       v ? f4(v.mean) : "",
-      v ? f4(v.std) : "",
+      v && repeatCount(v) > 1 ? f4(v.std) : "",
       n === undefined ? "" : String(n),
       paper ? paper.mean.toFixed(2) : "",
       paper ? paper.std.toFixed(2) : "",

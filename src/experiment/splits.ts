@@ -257,8 +257,10 @@ const PARTS = ["train", "val", "test"] as const;
 /**
  * Reads an explicit split file:
  * `{"index_base": 0, "splits": [{"train": [...], "val": [...], "test": [...]}]}`.
- * `index_base` is 0 or 1 (default 0: the format the NumPy reference writes; MATLAB
- * users write 1); other top-level fields are ignored. Each split must have
+ * `index_base` is 0 or 1 and required: the NumPy reference and this tool write 0,
+ * MATLAB users 1, and guessing would silently shift every index by one (a 1-based
+ * file whose indices all fit 0..N-1 reads without an error). Other top-level fields
+ * are ignored. Each split must have
  * non-empty, integer, in-range, pairwise disjoint parts that together cover every
  * sample (unless `allowSubset`). Errors name the split, the part, the position and
  * the offending index. Returns 0-based splits with each part sorted.
@@ -289,8 +291,12 @@ export function parseSplitFile(
     );
   }
   const file = obj as Record<string, unknown>;
-  const baseGiven = file.index_base !== undefined;
-  const base = baseGiven ? file.index_base : 0;
+  if (file.index_base === undefined) {
+    fail(
+      'The split file has no "index_base": add "index_base": 0 if its indices start at 0 (NumPy, and the files this tool writes) or "index_base": 1 if they start at 1 (MATLAB).',
+    );
+  }
+  const base = file.index_base;
   if (base !== 0 && base !== 1) {
     fail(`"index_base" must be 0 or 1. Got ${JSON.stringify(file.index_base)} instead.`);
   }
@@ -321,12 +327,8 @@ export function parseSplitFile(
         }
         const idx = (v as number) - b;
         if (idx < 0 || idx >= n) {
-          const hint =
-            !baseGiven && v === n
-              ? ' (the file has no "index_base": if its indices start at 1, add "index_base": 1)'
-              : "";
           fail(
-            `${where}.${part}[${i}] is ${v}, outside [${b}, ${n - 1 + b}] (index_base ${b}, N = ${n})${hint}.`,
+            `${where}.${part}[${i}] is ${v}, outside [${b}, ${n - 1 + b}] (index_base ${b}, N = ${n}).`,
           );
         }
         if (owner[idx] >= 0) {
@@ -404,4 +406,32 @@ export function predefinedTestSplit(
   const val = Int32Array.from(order.subarray(0, nVal), (t) => trainRows[t]).sort();
   const train = Int32Array.from(order.subarray(nVal), (t) => trainRows[t]).sort();
   return { train, val, test };
+}
+
+/**
+ * The classes with samples in the validation or test part of `split` but none in
+ * its training part: 1-NN can never predict them, so each scores a recall of 0 and
+ * the BCA is capped at (c - m) / c. Empty when every class trains.
+ */
+export function classesMissingFromTraining(y: ArrayLike<Label>, split: Split): Label[] {
+  const trained = new Set<Label>();
+  for (const i of split.train) trained.add(y[i]);
+  const missing = new Set<Label>();
+  for (const part of [split.val, split.test]) {
+    for (const i of part) if (!trained.has(y[i])) missing.add(y[i]);
+  }
+  return [...missing];
+}
+
+/** The warning for {@link classesMissingFromTraining}, or null when none is missing. */
+export function missingClassesWarning(
+  y: ArrayLike<Label>,
+  split: Split,
+  where: string,
+): string | null {
+  const missing = classesMissingFromTraining(y, split);
+  if (missing.length === 0) return null;
+  const c = new Set(Array.from(y)).size;
+  const names = missing.map((l) => JSON.stringify(l)).join(", ");
+  return `${where}: class${missing.length === 1 ? "" : "es"} ${names} ha${missing.length === 1 ? "s" : "ve"} no training sample, so 1-NN never predicts ${missing.length === 1 ? "it" : "them"}: ${missing.length === 1 ? "its" : "their"} recall is 0 and the BCA is at most ${c - missing.length}/${c}.`;
 }

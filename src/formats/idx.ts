@@ -95,7 +95,7 @@ function gunzipBound(bytes: Uint8Array, maxBytes: number): number {
 }
 
 /** The file's bytes, inflated when gzip-compressed, within the maxBytes limit. */
-function gunzipped(bytes: Uint8Array, file: string, maxBytes: number, inflater: Inflater) {
+export function gunzipped(bytes: Uint8Array, file: string, maxBytes: number, inflater: Inflater) {
   if (!isGzip(bytes)) return bytes;
   const cap = gunzipBound(bytes, maxBytes);
   try {

@@ -12,6 +12,7 @@
 import { DataFormatError, ValidationError } from "../core/errors.js";
 import { type DelimitedOptions, decodeText, parseDelimited } from "./csv.js";
 import {
+  gunzipped,
   gunzippedAhead,
   hasIdxName,
   idxLabels,
@@ -21,7 +22,7 @@ import {
   readIdx,
 } from "./idx.js";
 import type { AsyncInflate, Inflater } from "./inflate.js";
-import type { ReadLimits } from "./limits.js";
+import { maxBytesOf, type ReadLimits } from "./limits.js";
 import { looksLikeMatV4, readMatV4 } from "./matV4.js";
 import { looksLikeMatV5, matHeaderVersion, readMatV5, readMatV5Async } from "./matV5.js";
 import { hdf5SuperblockOffset, looksLikeMatV73, withHdf5Variables } from "./matV73.js";
@@ -156,6 +157,38 @@ async function variablesOfAsync(
   return variablesOf(bytes, file, format, limits, inflation as Inflater);
 }
 
+/** What `detectFormat` found, as the `format` option that forces it. */
+const FORCED: Readonly<Record<DataFormat, NonNullable<ParseOptions["format"]>>> = {
+  csv: "csv",
+  tsv: "tsv",
+  npy: "npy",
+  idx: "idx",
+  hdf5: "hdf5",
+  "mat-v4": "mat",
+  "mat-v5": "mat",
+  "mat-v7.3": "mat",
+};
+
+/**
+ * A gzip-compressed file (data.csv.gz, X.npy.gz): inflated whole (within maxBytes),
+ * its format told from the inflated bytes and the name without ".gz", then read as
+ * that format, messages still naming the file as given.
+ */
+async function parseGzipped(
+  bytes: Uint8Array,
+  file: string,
+  options: ParseOptions,
+  inflation: Inflation,
+): Promise<LoadedDataset> {
+  const inflater = await gunzippedAhead(bytes, options, inflation);
+  const inner = gunzipped(bytes, file, maxBytesOf(options), inflater);
+  if (isGzip(inner)) {
+    throw new DataFormatError(file, "is gzip-compressed twice; decompress it once (gunzip) first");
+  }
+  const format = detectFormat(inner, file.replace(/\.gz$/i, ""), options.format);
+  return parseBytes(inner, file, { ...options, format: FORCED[format] }, inflation);
+}
+
 /**
  * Reads a data set from a buffer. `file` names it in messages and its extension
  * helps tell CSV from TSV. Samples are rows of X, with one label each unless
@@ -167,6 +200,9 @@ export async function parseBytes(
   options: ParseOptions,
   inflation: Inflation,
 ): Promise<LoadedDataset> {
+  if (isGzip(bytes) && options.format !== "idx" && !hasIdxName(file)) {
+    return parseGzipped(bytes, file, options, inflation);
+  }
   const format = detectFormat(bytes, file, options.format);
   if (format === "mat-v7.3" || format === "hdf5") {
     return withHdf5Variables(

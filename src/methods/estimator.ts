@@ -11,6 +11,7 @@ import { now } from "../core/clock.js";
 import {
   ModelFormatError,
   NotFittedError,
+  RowValueError,
   SdspcaanError,
   throwIfAborted,
   ValidationError,
@@ -286,9 +287,10 @@ export abstract class Estimator<
     for (let t = 0; t < out.data.length; t++) {
       if (!Number.isFinite(out.data[t])) {
         const i = Math.floor(t / out.cols);
-        throw new ValidationError(
+        throw new RowValueError(
           "X",
-          `Projecting row ${i} of X with ${this.displayName} overflows double precision (its values are too large for this model's scale). Rescale X as the training data was scaled.`,
+          i,
+          `projecting it with ${this.displayName} overflows double precision (its values are too large for this model's scale); rescale X as the training data was scaled`,
         );
       }
     }

@@ -407,11 +407,14 @@ export function fitQLoop(
   const labels = data.requireLabels(s.owner);
   const n = data.n;
   const k = s.k;
+  // Q is n x k with orthonormal columns, and W = X^T Q has rank at most d: a k above
+  // min(n, d) would return columns that are not independent.
+  const limit = Math.min(n, data.d);
   checkComponentCount(
     s.owner,
     k,
-    n,
-    `at most the ${n} training samples: Q is n x k with orthonormal columns`,
+    limit,
+    `at most min(n, d) = ${limit}: Q is n x k with orthonormal columns and W = X^T Q has rank at most d`,
   );
   // delta = 0 removes the graph from the objective: SDSPCA exactly.
   const graphMode: GraphMode = s.delta === 0 ? "none" : s.graph;

@@ -151,6 +151,6 @@ describe("transform of data the model cannot project", () => {
     }
     const err = validationError(() => model.transform(big));
     expect(err.argument).toBe("X");
-    expect(err.message).toMatch(/Projecting row 0 of X with PCA overflows/);
+    expect(err.message).toMatch(/Row 0 of X \(counting from 0\): projecting it with PCA overflows/);
   });
 });

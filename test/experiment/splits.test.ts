@@ -172,12 +172,12 @@ describe("parseSplitFile", () => {
     ["a bad base", { index_base: 2, splits: [] }, /"index_base" must be 0 or 1\. Got 2/],
     [
       "an empty part",
-      { splits: [{ train: [], val: [0], test: [1, 2, 3, 4, 5] }] },
+      { index_base: 0, splits: [{ train: [], val: [0], test: [1, 2, 3, 4, 5] }] },
       /splits\[0\]\.train must be a non-empty array/,
     ],
     [
       "a non-integer",
-      { splits: [{ train: [0.5], val: [1], test: [2] }] },
+      { index_base: 0, splits: [{ train: [0.5], val: [1], test: [2] }] },
       /splits\[0\]\.train\[0\] is 0\.5; sample indices must be integers/,
     ],
     [
@@ -186,23 +186,23 @@ describe("parseSplitFile", () => {
       /splits\[1\]\.test\[3\] is 9, outside \[0, 5\] \(index_base 0, N = 6\)/,
     ],
     [
-      "a 1-based file without index_base",
+      "a file without index_base",
       { splits: [{ train: [1, 2], val: [3, 4], test: [5, 6] }] },
-      /splits\[0\]\.test\[1\] is 6, outside \[0, 5\].*add "index_base": 1/,
+      /has no "index_base": add "index_base": 0 .* or "index_base": 1/,
     ],
     [
       "overlapping parts",
-      { splits: [{ train: [0, 1], val: [2, 3], test: [3, 4, 5] }] },
+      { index_base: 0, splits: [{ train: [0, 1], val: [2, 3], test: [3, 4, 5] }] },
       /splits\[0\]: index 3 is in both val and test/,
     ],
     [
       "a repeated index",
-      { splits: [{ train: [0, 0], val: [2, 3], test: [1, 4, 5] }] },
+      { index_base: 0, splits: [{ train: [0, 0], val: [2, 3], test: [1, 4, 5] }] },
       /splits\[0\]\.train lists index 0 twice/,
     ],
     [
       "a missing sample",
-      { splits: [{ train: [0], val: [2, 3], test: [4, 5] }] },
+      { index_base: 0, splits: [{ train: [0], val: [2, 3], test: [4, 5] }] },
       /splits\[0\] does not use sample index 1; each split must be a partition of the 6 samples/,
     ],
   ];
@@ -219,7 +219,7 @@ describe("parseSplitFile", () => {
   });
 
   it("accepts a split that leaves samples out only when allowSubset is set", () => {
-    const subset = { splits: [{ train: [0], val: [2, 3], test: [4, 5] }] };
+    const subset = { index_base: 0, splits: [{ train: [0], val: [2, 3], test: [4, 5] }] };
     expect(() => parseSplitFile(subset, 6)).toThrow(/partition/);
     expect(parseSplitFile(subset, 6, { allowSubset: true })[0].val.length).toBe(2);
   });

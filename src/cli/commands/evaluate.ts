@@ -6,7 +6,13 @@
  */
 import type { Command } from "commander";
 import { ValidationError } from "../../core/errors.js";
-import { makeSplit, predefinedTestSplit, type Split, splitSeed } from "../../experiment/splits.js";
+import {
+  makeSplit,
+  missingClassesWarning,
+  predefinedTestSplit,
+  type Split,
+  splitSeed,
+} from "../../experiment/splits.js";
 import { evaluateModel, evaluateOnTest, prepareSplit } from "../../experiment/units.node.js";
 import { createMethod } from "../../methods/registry.js";
 import { withFitProgress } from "./progress.js";
@@ -99,6 +105,7 @@ export function registerEvaluateCommand(program: Command): void {
                 ...(flags.stratify ? { y: data.y } : {}),
               });
       }
+      const missing = missingClassesWarning(data.y, split, `${data.name}, this split`);
       const prepared = prepareSplit({ name: data.name, X: data.X, y: data.y }, split, preprocess);
       // The fit runs on this thread: Ctrl-C ends the process (nothing is written).
       applyThreads(flags.threads);
@@ -129,7 +136,7 @@ export function registerEvaluateCommand(program: Command): void {
         stopReason: info.stopReason,
         fitMs: info.timings.totalMs,
         outputDim: model.nComponents,
-        warnings: info.warnings,
+        warnings: missing === null ? info.warnings : [missing, ...info.warnings],
       };
       if (flags.json) {
         out(JSON.stringify(result, null, 2));
@@ -149,7 +156,7 @@ export function registerEvaluateCommand(program: Command): void {
         `  iterations      ${info.iterations} (${info.converged ? "converged" : `not converged: ${info.stopReason}`})`,
       );
       out(`  fit time        ${formatDuration(info.timings.totalMs)}`);
-      for (const w of info.warnings) out(`warning: ${w}`);
+      for (const w of result.warnings) out(`warning: ${w}`);
     });
   oneLineErrors(cmd);
 }

@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from "node:os";
 import { type Command, CommanderError, Option } from "commander";
-import { DataFormatError, ValidationError } from "../../core/errors.js";
+import { DataFormatError, RowValueError, ValidationError } from "../../core/errors.js";
 import type { OptionSchema, OptionSpec } from "../../core/options.js";
 import type { Label } from "../../core/validate.js";
 import {
@@ -77,8 +77,9 @@ export function parseInteger(
   max = Number.MAX_SAFE_INTEGER,
 ): number | undefined {
   if (value === undefined) return undefined;
-  const v = Number(value);
-  if (value.trim() === "" || !Number.isInteger(v) || v < min || v > max) {
+  // Decimal digits only: Number() would also read "0x2", "0b10", "1e1" and " 2 ".
+  const v = /^[+-]?\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(v) || v < min || v > max) {
     const hi = max === Number.MAX_SAFE_INTEGER ? "inf)" : `${max}]`;
     throw new ValidationError(
       flag.replace(/^--/, ""),
@@ -88,6 +89,9 @@ export function parseInteger(
   return v;
 }
 
+/** A number as people write it in decimal: "0.5", "-2", "1e-3" (not "0x10", not ""). */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
 /** A number option: undefined when absent, else a finite number >= min. */
 export function parseNumber(
   flag: string,
@@ -95,8 +99,9 @@ export function parseNumber(
   min = Number.NEGATIVE_INFINITY,
 ): number | undefined {
   if (value === undefined) return undefined;
-  const v = Number(value);
-  if (value.trim() === "" || !Number.isFinite(v) || v < min) {
+  // A decimal number ("0.5", "-2", "1e-3"); Number() would also read "0x10" and "".
+  const v = DECIMAL.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(v) || v < min) {
     const range =
       min === Number.NEGATIVE_INFINITY ? "a finite number" : `a number in [${min}, inf)`;
     throw new ValidationError(
@@ -460,7 +465,7 @@ function parseSetValue(raw: string): unknown {
   if (v === "false") return false;
   if (v === "null") return null;
   if (v === "Infinity" || v === "inf") return Number.POSITIVE_INFINITY;
-  if (v !== "" && Number.isFinite(Number(v))) return Number(v);
+  if (DECIMAL.test(v)) return Number(v);
   return v;
 }
 
@@ -602,4 +607,22 @@ export function abortOnInterrupt(controller: AbortController): InterruptHandle {
       return exitCode;
     },
   };
+}
+
+/**
+ * `model.transform(data.X)`, with a bad row named by the data file it came from
+ * (the library only knows the matrix).
+ */
+export function transformData(
+  model: Estimator,
+  data: { readonly X: Matrix; readonly path: string },
+): Matrix {
+  try {
+    return model.transform(data.X);
+  } catch (err) {
+    if (err instanceof RowValueError && err.argument === "X") {
+      throw new DataFormatError(data.path, `data row ${err.row} (counting from 0): ${err.problem}`);
+    }
+    throw err;
+  }
 }
