@@ -4,6 +4,7 @@ import { gridSuite } from "./grid.js";
 import { ioSuite } from "./io.js";
 import { linalgSuite } from "./linalg.js";
 import { methodsSuite } from "./methods.js";
+import { pcaSuite } from "./pca.js";
 import { protocolSuite } from "./protocol.js";
 import { runnerSuite } from "./runner.js";
 import { scalingSuite } from "./scaling.js";
@@ -13,6 +14,7 @@ export const suites: BenchSuite[] = [
   linalgSuite,
   ioSuite,
   methodsSuite,
+  pcaSuite,
   gridSuite,
   protocolSuite,
   scalingSuite,

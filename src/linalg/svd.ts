@@ -19,7 +19,11 @@
  * (symmetricEigen.ts) and GEMMs, at the price in resolution described above.
  */
 import { ValidationError } from "../core/errors.js";
-import { normalizeEigenvectorSigns, symmetricEigen } from "./eigen/symmetricEigen.js";
+import {
+  leadingEigenpairsWithCount,
+  normalizeEigenvectorSigns,
+  symmetricEigen,
+} from "./eigen/symmetricEigen.js";
 import { gramColumns, gramRows, multiply } from "./kernels/gemm.js";
 import { Matrix } from "./matrix.js";
 import { choleskyQR } from "./orthogonalize.js";
@@ -130,4 +134,82 @@ export function thinSvd(X: Matrix, options: ThinSvdOptions = {}): ThinSvd {
   const V = rowsSide ? other : side;
   normalizeEigenvectorSigns(V, U);
   return { U, s, V, rank: r, rankTolerance: tol };
+}
+
+/** The leading part of a thin SVD: at most k triplets, and the numerical rank of X. */
+export interface LeadingSingularTriplets {
+  /** min(k, rank) singular values above the rank tolerance, descending. */
+  readonly s: Float64Array;
+  /** d x min(k, rank), orthonormal columns: the right singular vectors of s. */
+  readonly V: Matrix;
+  /** The numerical rank r of X (as thinSvd's, counted over all singular values). */
+  readonly rank: number;
+  readonly rankTolerance: number;
+}
+
+/**
+ * The k largest singular values of X and their right singular vectors, with the
+ * numerical rank: thinSvd's result restricted to its first k columns (same Gram side,
+ * rank rule, Cholesky-QR of the recomputed side and sign convention), but from the k
+ * leading eigenpairs of the smaller Gram matrix (reduction, bisection, inverse
+ * iteration, back-transformation of k vectors; the rank by a Sturm count) instead of
+ * its full decomposition, and without ever forming U. The first k columns agree with
+ * thinSvd's to rounding wherever s_k is separated from s_{k+1}.
+ */
+export function leadingSingularTriplets(
+  X: Matrix,
+  k: number,
+  options: ThinSvdOptions = {},
+): LeadingSingularTriplets {
+  const owner = "leadingSingularTriplets";
+  checkDataMatrix(X, owner);
+  const n = X.rows;
+  const d = X.cols;
+  const minimum = Math.sqrt(EPS);
+  const tol = options.rankTolerance ?? defaultRankTolerance(n, d);
+  if (typeof tol !== "number" || !(tol >= minimum) || !(tol < 1)) {
+    throw new ValidationError(
+      "rankTolerance",
+      `The 'rankTolerance' option of ${owner} must be a number in [${minimum.toExponential(2)}, 1) (sqrt(eps) is the resolution of the Gram route). Got ${String(tol)} instead.`,
+    );
+  }
+  const rowsSide = n <= d;
+  const m = rowsSide ? n : d;
+  if (!Number.isInteger(k) || k < 1 || k > m) {
+    throw new ValidationError(
+      "k",
+      `The 'k' argument of ${owner} must be an integer from 1 to min(n, d) = ${m}. Got ${String(k)} instead.`,
+    );
+  }
+  const G = rowsSide ? gramRows(X) : gramColumns(X);
+  const { values, vectors, countAbove } = leadingEigenpairsWithCount(G, k, tol * tol, {
+    symmetryTolerance: Number.POSITIVE_INFINITY,
+  });
+  const lmax = values[k - 1];
+  // The same test as thinSvd's, on the values at hand; the count covers the rest.
+  let kept = 0;
+  if (lmax > 0) while (kept < k && values[k - 1 - kept] > tol * tol * lmax) kept++;
+  // Below the threshold within the k, the rank is settled; at k, the count goes on.
+  const rank = kept < k ? kept : Math.max(k, countAbove);
+  const s = new Float64Array(kept);
+  const order: number[] = [];
+  for (let c = 0; c < kept; c++) {
+    order.push(k - 1 - c);
+    s[c] = Math.sqrt(values[k - 1 - c]);
+  }
+  const side = vectors.selectColumns(order);
+  if (!rowsSide) {
+    normalizeEigenvectorSigns(side);
+    return { s, V: side, rank, rankTolerance: tol };
+  }
+  // V = X^T U S^-1, re-orthonormalised by CholQR2 as in thinSvd (whose Cholesky factor
+  // of the first k columns depends on those columns only).
+  const V = multiply(X.transpose(), side);
+  const v = V.data;
+  for (let i = 0; i < d; i++) {
+    for (let c = 0; c < kept; c++) v[i * kept + c] /= s[c];
+  }
+  if (kept > 0 && choleskyQR(V) !== null) choleskyQR(V);
+  normalizeEigenvectorSigns(V);
+  return { s, V, rank, rankTolerance: tol };
 }

@@ -26,6 +26,12 @@
  * EQUAL_RATIO_TOLERANCE = 1e-9 count as equal (computed null directions have
  * |1 - beta| ~ 1e-14 on Yale, ORL and COIL20).
  *
+ * When d < n the thin SVD's right factor is the eigenvector matrix of X^T X, U is
+ * never formed (U_r^T H = S_r^-1 R_r^T X^T H), and B's q leading eigenpairs come from
+ * the c x c matrix C^T C (z = C y / sqrt(beta)), so the one O(d^3) step is the
+ * eigen-decomposition of X^T X; the route through the full thin SVD and the r x r B
+ * (directionsFromThinSvd) runs when n <= d, or when a wanted ratio is near zero.
+ *
  * W is normalised so that W^T S_t W = I (then W^T S_b W = diag(beta)); the
  * standardised 1-NN classifier ignores per-column scale anyway. Signs follow the
  * library convention (each column's largest-magnitude entry positive).
@@ -34,9 +40,10 @@
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
 import { normalizeEigenvectorSigns, symmetricEigen } from "../linalg/eigen/symmetricEigen.js";
-import { multiply } from "../linalg/kernels/gemm.js";
+import { gramColumns, multiply, multiplyAtB } from "../linalg/kernels/gemm.js";
 import { Matrix } from "../linalg/matrix.js";
 import { innerProducts } from "../linalg/orthogonalize.js";
+import { defaultRankTolerance } from "../linalg/svd.js";
 import { checkComponentCount } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
@@ -134,8 +141,9 @@ export class LDA extends Estimator<LDAOptions, LDADetails> {
         `at most c - 1 = ${c - 1} for ${c} classes: the between-class scatter has rank at most c - 1`,
       );
     }
-    const svd = nonDegenerateSvd(this.displayName, data, ctx);
-    const r = svd.rank;
+    const span = ldaTestHooks.thinSvd ? null : ctx.timeEigen(() => columnSpan(data));
+    if (span !== null && span.rank === 0) nonDegenerateSvd(this.displayName, data, ctx);
+    const r = span?.rank ?? nonDegenerateSvd(this.displayName, data, ctx).rank;
     const k = this.params.k ?? Math.min(c - 1, r);
     checkComponentCount(
       this.displayName,
@@ -143,26 +151,12 @@ export class LDA extends Estimator<LDAOptions, LDADetails> {
       r,
       `at most the numerical rank r = ${r} of the centred training data: LDA is solved in the span of the data`,
     );
-    const n = data.n;
-    // C = U_r^T H (r x c): B = C C^T is S_b in span coordinates.
-    const H = new Matrix(n, c);
-    for (let i = 0; i < n; i++) H.data[i * c + codes[i]] = 1 / Math.sqrt(counts[codes[i]]);
-    const C = innerProducts(svd.U, H);
-    const B = innerProducts(C.transpose(), C.transpose());
-    symmetrizeInPlace(B);
     const q = Math.min(c - 1, r);
     ctx.checkAborted();
-    const eig = ctx.timeEigen(() => symmetricEigen(B, { select: { largest: q } }));
-    const Zasc = eig.vectors as Matrix;
-    // Descending ratios beta and their vectors z; W0 = R_r S_r^-1 Z.
-    const betas = new Float64Array(q);
-    const Z = new Matrix(r, q);
-    for (let j = 0; j < q; j++) {
-      const from = q - 1 - j;
-      betas[j] = Math.min(1, Math.max(0, eig.values[from]));
-      for (let a = 0; a < r; a++) Z.data[a * q + j] = Zasc.data[a * q + from] / svd.s[a];
-    }
-    const W = multiply(svd.V, Z);
+    const solved =
+      (span && ctx.timeEigen(() => directionsInColumnSpan(data, span, codes, counts, q))) ??
+      directionsFromThinSvd(data, ctx, codes, counts, q);
+    const { betas, W } = solved;
     // Directions with beta = 1 (mu infinite) come first already (largest beta); the
     // rule orders them, and any other tie, by ||w||.
     canonicalizeEqualEigenvalues(W, betas, q, EQUAL_RATIO_TOLERANCE);
@@ -195,6 +189,140 @@ export class LDA extends Estimator<LDAOptions, LDADetails> {
       },
     });
   }
+}
+
+/**
+ * Test hook: `thinSvd = true` solves every problem through the thin SVD and the r x r
+ * between-class problem (directionsFromThinSvd), the path that the column-span route
+ * is tested against.
+ */
+export const ldaTestHooks = { thinSvd: false };
+
+/** Descending between/total ratios and W0 = R_r S_r^-1 Z (d x q), before the tie rule. */
+interface Directions {
+  betas: Float64Array;
+  W: Matrix;
+}
+
+/** The class-indicator matrix H[:, j] = e_j / sqrt(n_j) (n x c). */
+function classIndicators(codes: ArrayLike<number>, counts: ArrayLike<number>, n: number): Matrix {
+  const c = counts.length;
+  const H = new Matrix(n, c);
+  for (let i = 0; i < n; i++) H.data[i * c + codes[i]] = 1 / Math.sqrt(counts[codes[i]]);
+  return H;
+}
+
+/**
+ * The textbook route of the file comment: the thin SVD X = U_r S_r R_r^T (U formed and
+ * re-orthonormalised), C = U_r^T H and the q largest eigenpairs of the r x r B = C C^T.
+ */
+function directionsFromThinSvd(
+  data: TrainingData,
+  ctx: FitContext,
+  codes: ArrayLike<number>,
+  counts: ArrayLike<number>,
+  q: number,
+): Directions {
+  const svd = nonDegenerateSvd("LDA", data, ctx);
+  const r = svd.rank;
+  // C = U_r^T H (r x c): B = C C^T is S_b in span coordinates.
+  const C = innerProducts(svd.U, classIndicators(codes, counts, data.n));
+  const B = innerProducts(C.transpose(), C.transpose());
+  symmetrizeInPlace(B);
+  const eig = ctx.timeEigen(() => symmetricEigen(B, { select: { largest: q } }));
+  const Zasc = eig.vectors as Matrix;
+  // Descending ratios beta and their vectors z; W0 = R_r S_r^-1 Z.
+  const betas = new Float64Array(q);
+  const Z = new Matrix(r, q);
+  for (let j = 0; j < q; j++) {
+    const from = q - 1 - j;
+    betas[j] = Math.min(1, Math.max(0, eig.values[from]));
+    for (let a = 0; a < r; a++) Z.data[a * q + j] = Zasc.data[a * q + from] / svd.s[a];
+  }
+  return { betas, W: multiply(svd.V, Z) };
+}
+
+/** R_r and S_r^2 of the centred X from the eigen-decomposition of X^T X (d x d). */
+interface ColumnSpan {
+  /** d x r, the right singular vectors, descending. */
+  readonly V: Matrix;
+  /** The r squared singular values, descending. */
+  readonly lambda: Float64Array;
+  readonly rank: number;
+}
+
+/**
+ * When d <= n, the right factor of the thin SVD is the eigenvector matrix of X^T X
+ * itself (thinSvd's Gram side and rank rule); U is never needed, since
+ * U_r^T H = S_r^-1 R_r^T (X^T H). Null when n < d (the thin-SVD route then runs).
+ */
+function columnSpan(data: TrainingData): ColumnSpan | null {
+  const X = data.X;
+  if (data.n <= data.d) return null;
+  const { values, vectors } = symmetricEigen(gramColumns(X), {
+    symmetryTolerance: Number.POSITIVE_INFINITY,
+  });
+  const V = vectors as Matrix;
+  const m = values.length;
+  const lmax = values[m - 1];
+  const tol = defaultRankTolerance(data.n, data.d);
+  const order: number[] = [];
+  if (lmax > 0) {
+    for (let j = m - 1; j >= 0 && values[j] > tol * tol * lmax; j--) order.push(j);
+  }
+  return {
+    V: V.selectColumns(order),
+    lambda: Float64Array.from(order, (j) => values[j]),
+    rank: order.length,
+  };
+}
+
+/** Ratios at most this far from 0 leave the c x c route (z = C y / sqrt(beta) loses digits). */
+const SMALL_RATIO = 1e-6;
+
+/**
+ * The q largest eigenpairs of B = C C^T (r x r, rank <= c - 1) from those of the c x c
+ * C^T C = Y diag(beta) Y^T: z = C y / sqrt(beta), exactly B's eigenvectors for beta > 0.
+ * C = S_r^-1 R_r^T (X^T H) needs only X^T H (d x c). Null when one of the q ratios is
+ * below SMALL_RATIO (B's eigenvectors for beta = 0 are not in the range of C): the
+ * thin-SVD route then runs.
+ */
+function directionsInColumnSpan(
+  data: TrainingData,
+  span: ColumnSpan,
+  codes: ArrayLike<number>,
+  counts: ArrayLike<number>,
+  q: number,
+): Directions | null {
+  const { V, lambda, rank: r } = span;
+  const c = counts.length;
+  const M = multiplyAtB(data.X, classIndicators(codes, counts, data.n));
+  const C = multiplyAtB(V, M);
+  for (let a = 0; a < r; a++) {
+    const f = 1 / Math.sqrt(lambda[a]);
+    for (let j = 0; j < c; j++) C.data[a * c + j] *= f;
+  }
+  const K = innerProducts(C, C);
+  symmetrizeInPlace(K);
+  const eig = symmetricEigen(K);
+  const Y = eig.vectors as Matrix;
+  const betas = new Float64Array(q);
+  const Yq = new Matrix(c, q);
+  for (let j = 0; j < q; j++) {
+    const from = c - 1 - j;
+    const beta = eig.values[from];
+    if (!(beta > SMALL_RATIO)) return null;
+    betas[j] = Math.min(1, beta);
+    const f = 1 / Math.sqrt(beta);
+    for (let i = 0; i < c; i++) Yq.data[i * q + j] = Y.data[i * c + from] * f;
+  }
+  // W0 = R_r S_r^-1 Z with Z = C Y diag(beta)^-1/2.
+  const Z = multiply(C, Yq);
+  for (let a = 0; a < r; a++) {
+    const f = 1 / Math.sqrt(lambda[a]);
+    for (let j = 0; j < q; j++) Z.data[a * q + j] *= f;
+  }
+  return { betas, W: multiply(V, Z) };
 }
 
 /** LDA: the method's declaration (see descriptor.ts). */

@@ -2,10 +2,15 @@
  * PCA (the paper's Section II-A, Eq. (MaxVar)): W = the top-k right singular vectors
  * of the centred training data. vPCA (W = R_k Sigma_k) differs only by a per-column
  * scale, which the standardised 1-NN classifier removes, so PCA stands for both.
+ *
+ * Only the k leading eigenpairs of the smaller Gram matrix (X^T X or X X^T) are
+ * computed (leadingSingularTriplets in linalg/svd.ts), the numerical rank by a Sturm
+ * count: the full thin SVD would cost ten times more and give the same columns.
  */
 
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { Matrix } from "../linalg/matrix.js";
+import { type LeadingSingularTriplets, leadingSingularTriplets } from "../linalg/svd.js";
 import { checkComponentCount, kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
@@ -24,6 +29,13 @@ export type PCADetails = {
   explainedVariance: number[];
 };
 
+/**
+ * Test hook: `fullSvd = true` takes the components from the full thin SVD (every
+ * eigenpair of the Gram matrix, then U and V for the whole rank), the slower exact path
+ * that the default (the k leading eigenpairs only) is tested against.
+ */
+export const pcaTestHooks = { fullSvd: false };
+
 export class PCA extends Estimator<PCAOptions, PCADetails> {
   constructor(options: Partial<PCAOptions> = {}) {
     super(PCA_METHOD, options);
@@ -33,13 +45,16 @@ export class PCA extends Estimator<PCAOptions, PCADetails> {
     const { k } = this.params;
     const limit = Math.min(data.n, data.d);
     checkComponentCount(this.displayName, k, limit, `at most min(n, d) = ${limit}`);
-    const svd = ctx.timeEigen(() => trainingSvd(data));
+    const svd = ctx.timeEigen(() =>
+      pcaTestHooks.fullSvd ? fullSvdTriplets(data, k) : leadingSingularTriplets(data.X, k),
+    );
     const r = svd.rank;
     const warnings: string[] = [];
     const W = new Matrix(data.d, k);
     const kept = Math.min(k, r);
+    const vCols = svd.V.cols;
     for (let i = 0; i < data.d; i++) {
-      for (let j = 0; j < kept; j++) W.data[i * k + j] = svd.V.data[i * r + j];
+      for (let j = 0; j < kept; j++) W.data[i * k + j] = svd.V.data[i * vCols + j];
     }
     if (k > r) {
       completeOrthonormalColumns(W, kept);
@@ -50,6 +65,18 @@ export class PCA extends Estimator<PCAOptions, PCADetails> {
     const variances = Array.from(svd.s.subarray(0, kept), (s) => (s * s) / (data.n - 1));
     return closedForm(W, { warnings, details: { rank: r, explainedVariance: variances } });
   }
+}
+
+/** The full thin SVD's rank and leading k triplets (the test path, see PCA.fullSvd). */
+function fullSvdTriplets(data: TrainingData, k: number): LeadingSingularTriplets {
+  const svd = trainingSvd(data);
+  const kept = Math.min(k, svd.rank);
+  return {
+    s: svd.s.slice(0, kept),
+    V: svd.V.leadingColumns(kept),
+    rank: svd.rank,
+    rankTolerance: svd.rankTolerance,
+  };
 }
 
 /**

@@ -1,16 +1,23 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/core/errors.js";
+import { Random } from "../../src/core/rng.js";
 import { centerColumns, frobeniusNorm } from "../../src/linalg/basic.js";
-import { symmetricEigenvalues } from "../../src/linalg/eigen/symmetricEigen.js";
+import {
+  leadingEigenpairs,
+  leadingEigenpairsWithCount,
+  symmetricEigenvalues,
+} from "../../src/linalg/eigen/symmetricEigen.js";
 import { multiply, multiplyABt } from "../../src/linalg/kernels/gemm.js";
 import { Matrix } from "../../src/linalg/matrix.js";
-import { defaultRankTolerance, thinSvd } from "../../src/linalg/svd.js";
+import { defaultRankTolerance, leadingSingularTriplets, thinSvd } from "../../src/linalg/svd.js";
 import {
   followsSignConvention,
   orthogonalityError,
   randomMatrix,
   randomOrthogonal,
+  subspaceDistance,
+  withSpectrum,
 } from "./helpers.js";
 
 function reconstructionError(X: Matrix, U: Matrix, s: Float64Array, V: Matrix): number {
@@ -108,5 +115,136 @@ describe("thinSvd", () => {
       /rankTolerance.*\[1\.49e-8, 1\).*Got 1e-12/,
     );
     expect(() => thinSvd(new Matrix(0, 4))).toThrow(/at least 1 row.*Got 0 x 4/);
+  });
+});
+
+/**
+ * Singular values with a relative gap of at least 1.5 after every index in `gapsAfter`
+ * (else a random spread), optionally `rank` < m of them non-zero and a cluster of equal
+ * values at [clusterStart, clusterStart + clusterSize).
+ */
+function spectrum(
+  m: number,
+  seed: number,
+  options: { rank?: number; clusterStart?: number; clusterSize?: number; gapAfter?: number } = {},
+): number[] {
+  const rng = new Random(seed);
+  const s: number[] = [];
+  let v = 1 + rng.uniform();
+  for (let j = 0; j < m; j++) {
+    s.push(v);
+    const inCluster =
+      options.clusterStart !== undefined &&
+      j >= options.clusterStart &&
+      j + 1 < options.clusterStart + (options.clusterSize ?? 1);
+    if (inCluster) continue;
+    v /= j + 1 === options.gapAfter ? 2 : 1.02 + 0.3 * rng.uniform();
+  }
+  const rank = options.rank ?? m;
+  for (let j = rank; j < m; j++) s[j] = 0;
+  return s;
+}
+
+describe("leadingSingularTriplets against the full thinSvd", () => {
+  function expectAgreement(X: Matrix, k: number) {
+    const full = thinSvd(X);
+    const part = leadingSingularTriplets(X, k);
+    expect(part.rank).toBe(full.rank);
+    expect(part.rankTolerance).toBe(full.rankTolerance);
+    const kept = Math.min(k, full.rank);
+    expect(part.s.length).toBe(kept);
+    expect(part.V.cols).toBe(kept);
+    // Eigenvalues of the Gram matrix (s^2) to relative 1e-12, plus the absolute
+    // ~n eps lambda_max that any backward-stable dense solver leaves on small ones.
+    const lmax = full.s[0] ** 2;
+    for (let j = 0; j < kept; j++) {
+      const l = full.s[j] ** 2;
+      expect(Math.abs(part.s[j] ** 2 - l)).toBeLessThanOrEqual(1e-12 * l + 1e-14 * lmax);
+    }
+    if (kept > 0) {
+      expect(orthogonalityError(part.V)).toBeLessThan(1e-13);
+      // sin of the largest principal angle (bounded above by a Frobenius norm).
+      expect(subspaceDistance(full.V.leadingColumns(kept), part.V)).toBeLessThan(1e-10);
+      expect(followsSignConvention(part.V)).toBe(true);
+    }
+  }
+
+  it("gives thinSvd's leading k columns, values and rank (tall and wide, gap at k)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 50 }),
+        fc.integer({ min: 2, max: 50 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        (n, d, kFraction, seed) => {
+          const m = Math.min(n, d);
+          const k = Math.max(1, Math.min(m - 1, Math.round(kFraction * m)));
+          const X = withSingularValues(n, d, spectrum(m, seed, { gapAfter: k }), seed);
+          expectAgreement(X, k);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("counts the rank beyond k and stops at it below k (rank-deficient data)", () => {
+    for (const [n, d, rank, k, seed] of [
+      [60, 30, 12, 5, 1],
+      [25, 70, 9, 4, 2],
+      [60, 30, 6, 10, 3],
+      [25, 70, 5, 20, 4],
+    ]) {
+      const X = withSingularValues(n, d, spectrum(Math.min(n, d), seed, { rank }), seed);
+      expect(thinSvd(X).rank).toBe(rank);
+      expectAgreement(X, k);
+    }
+  });
+
+  it("gives the same leading subspace when a cluster of equal values lies inside it", () => {
+    for (const [n, d, seed] of [
+      [80, 40, 5],
+      [40, 80, 6],
+    ]) {
+      const m = Math.min(n, d);
+      // Five equal values at positions 3..7, a gap after position 10.
+      const s = spectrum(m, seed, { clusterStart: 3, clusterSize: 5, gapAfter: 10 });
+      expectAgreement(withSingularValues(n, d, s, seed), 10);
+    }
+  });
+
+  it("names k when it is out of range", () => {
+    const X = randomMatrix(6, 4, 1);
+    expect(() => leadingSingularTriplets(X, 5)).toThrow(/'k' argument.*min\(n, d\) = 4.*Got 5/);
+    expect(() => leadingSingularTriplets(X, 0)).toThrow(ValidationError);
+  });
+});
+
+describe("leadingEigenpairsWithCount", () => {
+  it("returns leadingEigenpairs' bits and the count of eigenvalues above the threshold", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 60 }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.double({ min: 0.05, max: 0.95, noNaN: true }),
+        (n, seed, fraction) => {
+          const rng = new Random(seed);
+          const values = Array.from({ length: n }, () => rng.normal() * 10 ** (3 * rng.uniform()));
+          const A = withSpectrum(values, seed);
+          const k = Math.max(1, Math.round(fraction * n));
+          const all = symmetricEigenvalues(A);
+          const lmax = all[n - 1];
+          const threshold = fraction * 0.5;
+          const expected = lmax > 0 ? all.filter((v) => v > threshold * lmax).length : 0;
+          // Thresholds within rounding of an eigenvalue may count either way.
+          const near = all.some((v) => Math.abs(v - threshold * lmax) < 1e-9 * Math.abs(lmax));
+          const got = leadingEigenpairsWithCount(A, k, threshold);
+          const ref = leadingEigenpairs(A, k);
+          expect(Array.from(got.values)).toEqual(Array.from(ref.values));
+          expect(Array.from(got.vectors.data)).toEqual(Array.from(ref.vectors.data));
+          if (!near) expect(got.countAbove).toBe(expected);
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });

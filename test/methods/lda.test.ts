@@ -3,7 +3,8 @@
  * the Cholesky factor of S_w) when it is well posed, the normalisation, the
  * deterministic handling of a singular S_w (d >= n), errors, and a Yale split.
  */
-import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { afterEach, describe, expect, it } from "vitest";
 import { balancedAccuracy } from "../../src/classify/metrics.js";
 import { nearestNeighbourPredict } from "../../src/classify/nearestNeighbour.js";
 import { Random } from "../../src/core/rng.js";
@@ -16,7 +17,7 @@ import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
 import { multiply, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { choleskyUpper } from "../../src/linalg/orthogonalize.js";
-import { LDA } from "../../src/methods/lda.js";
+import { LDA, ldaTestHooks } from "../../src/methods/lda.js";
 import { dataFile } from "../helpers/data.js";
 import { followsSignConvention, subspaceDistance } from "../linalg/helpers.js";
 
@@ -280,5 +281,74 @@ describe("LDA on Yale (a 20% training split, train z-score)", () => {
       model.transform(pp.test),
     );
     expect(balancedAccuracy(ytest, predicted)).toBeGreaterThan(0.3);
+  });
+});
+
+describe("LDA: the column-span route (d < n) against the thin-SVD route", () => {
+  afterEach(() => {
+    ldaTestHooks.thinSvd = false;
+  });
+
+  function fitBoth(X: Matrix, y: number[], k: number) {
+    ldaTestHooks.thinSvd = true;
+    const slow = new LDA({ k }).fit(X, y);
+    ldaTestHooks.thinSvd = false;
+    const fast = new LDA({ k }).fit(X, y);
+    return { slow, fast };
+  }
+
+  /** Largest |a - b| over the columns of two W, relative to each column's norm. */
+  function columnDifference(A: Matrix, B: Matrix): number {
+    let worst = 0;
+    for (let j = 0; j < A.cols; j++) {
+      let diff = 0;
+      let norm = 0;
+      for (let i = 0; i < A.rows; i++) {
+        diff = Math.max(diff, Math.abs(A.get(i, j) - B.get(i, j)));
+        norm = Math.max(norm, Math.abs(A.get(i, j)));
+      }
+      worst = Math.max(worst, diff / norm);
+    }
+    return worst;
+  }
+
+  it("gives the same W, ratios and warnings on Gaussian classes", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 12 }),
+        fc.integer({ min: 2, max: 6 }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        (d, c, seed) => {
+          const { X, y } = gaussianClasses(seed, 4 * (d + c), d, c);
+          const k = Math.min(c - 1, d);
+          const { slow, fast } = fitBoth(X, y, k);
+          const a = slow.fitInfo.details as { betweenToTotal: number[]; rank: number };
+          const b = fast.fitInfo.details as { betweenToTotal: number[]; rank: number };
+          expect(b.rank).toBe(a.rank);
+          b.betweenToTotal.forEach((v, j) => {
+            expect(Math.abs(v - a.betweenToTotal[j])).toBeLessThan(1e-12);
+          });
+          expect(fast.fitInfo.warnings).toEqual(slow.fitInfo.warnings);
+          expect(columnDifference(slow.components, fast.components)).toBeLessThan(1e-10);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it("gives the same canonical basis for tied null directions of S_w (d < n)", () => {
+    // Three features constant within each class: S_w is singular on them, so
+    // c - 1 = 3 directions tie at beta = 1 and the norm rule orders them.
+    const { X: noise, y } = gaussianClasses(7, 60, 5, 4);
+    const rng = new Random(8);
+    const levels = Array.from({ length: 4 }, () => [rng.normal(), rng.normal(), rng.normal()]);
+    const X = new Matrix(60, 8);
+    for (let i = 0; i < 60; i++) {
+      for (let a = 0; a < 5; a++) X.data[i * 8 + a] = noise.data[i * 5 + a];
+      for (let a = 0; a < 3; a++) X.data[i * 8 + 5 + a] = levels[y[i]][a];
+    }
+    const { slow, fast } = fitBoth(X, y, 3);
+    expect((fast.fitInfo.details as { nullSpaceDirections: number }).nullSpaceDirections).toBe(3);
+    expect(columnDifference(slow.components, fast.components)).toBeLessThan(1e-10);
   });
 });

@@ -29,6 +29,7 @@ import { kernelBackend } from "../kernels/wasm/backend.js";
 import { Matrix } from "../matrix.js";
 import { applyReflectors } from "./backTransform.js";
 import { type SelectedEigenvalues, smallestTridiagonalEigenvalues } from "./bisection.js";
+import { SAFMIN } from "./constants.js";
 import { tridiagonalDivideAndConquer } from "./divideAndConquer.js";
 import { householderTridiagonalize, type Tridiagonal } from "./householder.js";
 import { inverseIterationWork, tridiagonalEigenvectors } from "./inverseIteration.js";
@@ -260,6 +261,21 @@ export function symmetricEigen(
       vectors: wantVectors ? Matrix.identity(n, k) : null,
     };
   }
+  const { tri, exponent } = scaledTridiagonal(A, anrm);
+  const { values, z } = solveTridiagonal(tri, sel.kind, k, wantVectors);
+  scaleByPowerOfTwo(values, -exponent);
+  if (!wantVectors || z === null) return { values, vectors: null };
+  applyReflectors(tri, z, k);
+  normalizeVectorRowSigns(z, k, n);
+  return { values, vectors: rowsToColumns(z, k, n) };
+}
+
+/**
+ * A (max |a_ij| = anrm > 0) scaled by 2^exponent and reduced to tridiagonal form; the
+ * symmetric part (A + A^T)/2 is what is reduced.
+ */
+function scaledTridiagonal(A: Matrix, anrm: number): { tri: Tridiagonal; exponent: number } {
+  const n = A.rows;
   // Scale to max |a_ij| in [1/2, 1) by a power of two (exact), so that squares in the
   // reflectors and Sturm counts neither overflow nor lose the matrix to underflow.
   const exponent = -(Math.floor(Math.log2(anrm)) + 1);
@@ -281,13 +297,79 @@ export function symmetricEigen(
       }
     }
   }
-  const tri = householderTridiagonalize(work, n);
-  const { values, z } = solveTridiagonal(tri, sel.kind, k, wantVectors);
+  return { tri: householderTridiagonalize(work, n), exponent };
+}
+
+/** The k largest eigenpairs of a symmetric A and how many eigenvalues exceed a threshold. */
+export interface LeadingEigenpairsWithCount extends Eigenpairs {
+  /**
+   * The number of eigenvalues of A greater than relativeThreshold * lambda_max (0 when
+   * lambda_max <= 0), counted on the tridiagonal form by a Sturm sequence.
+   */
+  readonly countAbove: number;
+}
+
+/**
+ * The k largest eigenpairs of the symmetric A (ascending, as `leadingEigenpairs`: the
+ * same reduction, bisection, inverse iteration and back-transformation, so the same
+ * bits) and, from the same tridiagonal form, the number of eigenvalues above
+ * relativeThreshold * lambda_max: a numerical rank in O(n) after the reduction, without
+ * the other n - k eigenvalues. An eigenvalue within rounding (~n eps ||A||) of the
+ * threshold may be counted on either side of it, as the computed eigenvalues would be.
+ */
+export function leadingEigenpairsWithCount(
+  A: Matrix,
+  k: number,
+  relativeThreshold: number,
+  options: Pick<SymmetricEigenOptions, "symmetryTolerance"> = {},
+): LeadingEigenpairsWithCount {
+  const owner = "leadingEigenpairsWithCount";
+  const anrm = checkSymmetricMatrix(
+    A,
+    owner,
+    "A",
+    options.symmetryTolerance ?? DEFAULT_SYMMETRY_TOLERANCE,
+  );
+  const n = A.rows;
+  checkInteger(owner, "k", k, 1, n, "(the matrix order)");
+  if (typeof relativeThreshold !== "number" || !(relativeThreshold >= 0)) {
+    throw new ValidationError(
+      "relativeThreshold",
+      `The 'relativeThreshold' argument of ${owner} must be a number >= 0. Got ${String(relativeThreshold)} instead.`,
+    );
+  }
+  if (anrm === 0) {
+    return { values: new Float64Array(k), vectors: Matrix.identity(n, k), countAbove: 0 };
+  }
+  const { tri, exponent } = scaledTridiagonal(A, anrm);
+  const { values, z } = solveTridiagonal(tri, "largest", k, true);
+  const lmax = values[k - 1];
+  const countAbove =
+    lmax > 0 ? n - sturmCountAtMost(tri.diagonal, tri.offDiagonal, relativeThreshold * lmax) : 0;
   scaleByPowerOfTwo(values, -exponent);
-  if (!wantVectors || z === null) return { values, vectors: null };
-  applyReflectors(tri, z, k);
-  normalizeVectorRowSigns(z, k, n);
-  return { values, vectors: rowsToColumns(z, k, n) };
+  const vectors = z as Float64Array;
+  applyReflectors(tri, vectors, k);
+  normalizeVectorRowSigns(vectors, k, n);
+  return { values, vectors: rowsToColumns(vectors, k, n), countAbove };
+}
+
+/**
+ * The number of eigenvalues of the tridiagonal (d, e) at most x: the negative (or zero)
+ * pivots of the LDL^T factorisation of T - x I, with dstebz's pivmin guard.
+ */
+function sturmCountAtMost(d: Float64Array, e: Float64Array, x: number): number {
+  const n = d.length;
+  let maxE2 = 1;
+  for (let i = 0; i < n - 1; i++) maxE2 = Math.max(maxE2, e[i] * e[i]);
+  const pivmin = SAFMIN * maxE2;
+  let count = 0;
+  let q = 1;
+  for (let i = 0; i < n; i++) {
+    q = i === 0 ? d[0] - x : d[i] - x - (e[i - 1] * e[i - 1]) / q;
+    if (Math.abs(q) < pivmin) q = -pivmin;
+    if (q <= 0) count++;
+  }
+  return count;
 }
 
 /** Eigenvalues (ascending) and eigenvectors of T as rows (k x n) for the selection. */
