@@ -81,23 +81,20 @@ describe("friedmanExact against SciPy's permutation_test", () => {
 
   it("with 2 methods it is the two-sided sign test over the data sets without a tie", () => {
     fc.assert(
-      fc.property(
-        fc.array(fc.constantFrom(-1, 0, 1), { minLength: 2, maxLength: 12 }),
-        (signs) => {
-          const scores = signs.map((s) => [0.5 + s / 4, 0.5]);
-          const exact = friedmanExact(scores);
-          const n = signs.filter((s) => s !== 0).length;
-          const wins = signs.filter((s) => s > 0).length;
-          // P(|W - n/2| >= |wins - n/2|) for W ~ Binomial(n, 1/2).
-          let p = 0;
-          let choose = 1;
-          for (let w = 0; w <= n; w++) {
-            if (Math.abs(w - n / 2) >= Math.abs(wins - n / 2) - 1e-9) p += choose / 2 ** n;
-            choose = (choose * (n - w)) / (w + 1);
-          }
-          expect(Math.abs((exact?.pValue as number) - Math.min(1, p))).toBeLessThan(1e-12);
-        },
-      ),
+      fc.property(fc.array(fc.constantFrom(-1, 0, 1), { minLength: 2, maxLength: 12 }), (signs) => {
+        const scores = signs.map((s) => [0.5 + s / 4, 0.5]);
+        const exact = friedmanExact(scores);
+        const n = signs.filter((s) => s !== 0).length;
+        const wins = signs.filter((s) => s > 0).length;
+        // P(|W - n/2| >= |wins - n/2|) for W ~ Binomial(n, 1/2).
+        let p = 0;
+        let choose = 1;
+        for (let w = 0; w <= n; w++) {
+          if (Math.abs(w - n / 2) >= Math.abs(wins - n / 2) - 1e-9) p += choose / 2 ** n;
+          choose = (choose * (n - w)) / (w + 1);
+        }
+        expect(Math.abs((exact?.pValue as number) - Math.min(1, p))).toBeLessThan(1e-12);
+      }),
       { numRuns: 60 },
     );
   });
