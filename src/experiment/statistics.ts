@@ -648,7 +648,7 @@ export function statisticsMarkdown(stats: MethodStatistics, figure?: string): st
         }
         if (figure !== undefined) {
           lines.push(
-            `- Critical-difference diagram: ${figure} (average ranks on the axis, best on the left; a thick bar joins methods that are not significantly different; the bar marked CD shows the critical difference).`,
+            `- Critical-difference diagram: ${figure} (average ranks on the axis, best on the left; a thick bar joins methods that are not significantly different; ${nem.criticalDifference === null ? "no CD bar, since no difference can be significant" : "the bar marked CD shows the critical difference"}).`,
           );
         }
       }

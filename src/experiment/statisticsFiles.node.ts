@@ -23,9 +23,7 @@ export function criticalDifferenceSpec(
   statistics: MethodStatistics,
 ): ReturnType<typeof criticalDifferenceDiagram> | null {
   const friedman = statistics.friedman;
-  // Without a critical difference (no difference can be significant) there is no bar to draw.
   if (friedman === null || friedman.nemenyi === null) return null;
-  if (friedman.nemenyi.criticalDifference === null) return null;
   return criticalDifferenceDiagram(
     statistics.methods.map((m) => ({
       method: methodTitle(m),
