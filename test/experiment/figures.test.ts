@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import {
   bcaVersusK,
+  commonCurves,
   sensitivityProfile,
   sensitivitySurface,
   sensitivitySurfaces,
   variedParams,
 } from "../../src/experiment/figures.js";
 import type { FitRecord } from "../../src/experiment/records.js";
+import { flatInK } from "./flatInK.js";
 import { rec } from "./makeRecord.js";
 
 describe("bcaVersusK", () => {
@@ -36,6 +38,52 @@ describe("bcaVersusK", () => {
     expect(s.points[1].mean).toBeCloseTo(0.7, 15);
     expect(s.points[1].datasets).toEqual(["A"]);
     expect(bcaVersusK(records, { methods: ["pca"] })).toHaveLength(1);
+  });
+});
+
+describe("commonCurves: every point of every curve averages the same data sets", () => {
+  const datasets = ["Musk1", "Big", "Yale", "ORL"];
+
+  it("keeps the data sets and k shared by every method, so a BCA flat in k gives flat curves", () => {
+    const curves = bcaVersusK(flatInK(["Musk1", "Big"]));
+    // The per-k average of today's Fig. 1 jumps with the data sets it includes.
+    const naive = curves[0].points.map((p) => p.mean);
+    expect(Math.max(...naive) - Math.min(...naive)).toBeGreaterThan(0.1);
+    const common = commonCurves(curves, datasets);
+    expect(common?.datasets).toEqual(["Musk1", "Big"]);
+    expect(common?.curves.map((c) => c.method)).toEqual(["sdspcaan", "pca", "slnp"]);
+    for (const c of common?.curves ?? []) {
+      expect(c.points.map((p) => p.k)).toEqual([20, 30, 40]);
+      for (const p of c.points) {
+        expect(p.datasets).toEqual(["Musk1", "Big"]);
+        expect(p.mean).toBeCloseTo(c.points[0].mean, 14);
+      }
+    }
+    expect(common?.curves[0].points[0].mean).toBeCloseTo((0.95 + 0.65) / 2, 14);
+    expect(common?.leftOutMethods).toEqual([]);
+    expect(common?.leftOutDatasets).toEqual([
+      { dataset: "Yale", missingMethods: ["slnp"], ks: [20, 30] },
+      { dataset: "ORL", missingMethods: ["slnp"], ks: [40, 50] },
+    ]);
+    expect(common?.leftOutKs).toEqual([10, 50]);
+  });
+
+  it("leaves a method out when keeping it would cost more of the figure, and says where it has no results", () => {
+    const common = commonCurves(bcaVersusK(flatInK(["Musk1"], [20, 30, 40])), datasets);
+    // 2 methods x 2 k x 3 data sets = 12 points, as many as with Big only at 3 k;
+    // the tie goes to more data sets.
+    expect(common?.datasets).toEqual(["Musk1", "Big", "Yale"]);
+    expect(common?.curves.map((c) => [c.method, c.points.map((p) => p.k)])).toEqual([
+      ["sdspcaan", [20, 30]],
+      ["pca", [20, 30]],
+    ]);
+    expect(common?.leftOutMethods).toEqual([{ method: "slnp", missing: ["Big", "Yale", "ORL"] }]);
+    expect(common?.leftOutDatasets).toEqual([{ dataset: "ORL", missingMethods: [], ks: [40, 50] }]);
+    expect(common?.leftOutKs).toEqual([40]);
+  });
+
+  it("is null when no method has a result", () => {
+    expect(commonCurves([], datasets)).toBeNull();
   });
 });
 
