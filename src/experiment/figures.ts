@@ -286,8 +286,14 @@ export interface SensitivitySurface {
   /** The values of x and y that occur, ascending. */
   readonly xValues: readonly number[];
   readonly yValues: readonly number[];
-  /** Cells with data, x slowest then y, both ascending. */
+  /** Cells with data, x slowest then y, both ascending; all average the same datasets. */
   readonly cells: readonly SurfaceCell[];
+  /** The datasets every cell averages over. */
+  readonly datasets: readonly string[];
+  /** Datasets left out because they lack some cell the others have. */
+  readonly leftOutDatasets: readonly string[];
+  /** Cells left out because some dataset lacks them (when that keeps more than dropping datasets). */
+  readonly leftOutCells: number;
 }
 
 function checkParam(name: string, value: unknown): ParamName {
@@ -384,26 +390,46 @@ export function sensitivitySurface(
   }
   const xValues = [...new Set(used.map((r) => r.params[x] as number))].sort((a, b) => a - b);
   const yValues = [...new Set(used.map((r) => r.params[y] as number))].sort((a, b) => a - b);
+  // Every cell must average the same datasets, or its colour would show which
+  // datasets are in it: drop the datasets that lack a cell, or the cells some dataset
+  // lacks, whichever keeps more (dataset, cell) values.
+  const allKeys = new Set<string>();
+  for (const m of perDataset.values()) for (const key of m.keys()) allKeys.add(key);
+  const names = [...perDataset.keys()];
+  const complete = names.filter(
+    (d) => (perDataset.get(d) as Map<string, unknown>).size === allKeys.size,
+  );
+  const sharedKeys = [...allKeys].filter((key) => names.every((d) => perDataset.get(d)?.has(key)));
+  const dropDatasets = complete.length * allKeys.size >= names.length * sharedKeys.length;
+  const datasets = dropDatasets ? complete : names;
+  const keys = new Set(dropDatasets ? allKeys : sharedKeys);
   const cells: SurfaceCell[] = [];
   for (const xv of xValues) {
     for (const yv of yValues) {
       const key = cellKey(xv, yv);
+      if (!keys.has(key) || datasets.length === 0) continue;
       const tests: number[] = [];
       const vals: number[] = [];
-      const datasets: string[] = [];
-      for (const [dataset, m] of perDataset) {
-        const c = m.get(key);
-        if (!c) continue;
+      for (const dataset of datasets) {
+        const c = perDataset.get(dataset)?.get(key) as { test: number[]; val: number[] };
         tests.push(mean(c.test));
         vals.push(mean(c.val));
-        datasets.push(dataset);
       }
-      if (datasets.length > 0) {
-        cells.push({ x: xv, y: yv, mean: mean(tests), valMean: mean(vals), datasets });
-      }
+      cells.push({ x: xv, y: yv, mean: mean(tests), valMean: mean(vals), datasets });
     }
   }
-  return { method, x, y, others, xValues, yValues, cells };
+  return {
+    method,
+    x,
+    y,
+    others,
+    xValues,
+    yValues,
+    cells,
+    datasets,
+    leftOutDatasets: names.filter((d) => !datasets.includes(d)),
+    leftOutCells: allKeys.size - keys.size,
+  };
 }
 
 /** The three panels of Fig. 2: (beta, delta), (alpha, delta), (alpha, beta). */

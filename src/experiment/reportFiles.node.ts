@@ -766,12 +766,26 @@ export function sensitivitySpec(
     });
   }
   const panels: Partial<SensitivityPanels> = {};
+  const averaged = new Set<string>();
+  const leftOut = new Set<string>();
+  let leftOutCells = 0;
   for (const [key, x, y] of PAIRS) {
     if (!varied.includes(x) || !varied.includes(y)) continue;
     const surface = sensitivitySurface(own, { method, x, y, ...(grid ? { grid } : {}) });
     panels[key] = surface.cells.map((c) => ({ x: c.x, y: c.y, bca: c.mean }));
+    for (const d of surface.datasets) averaged.add(d);
+    for (const d of surface.leftOutDatasets) leftOut.add(d);
+    leftOutCells += surface.leftOutCells;
   }
-  const where = datasets.length === 1 ? datasets[0] : `mean over ${datasets.length} data sets`;
+  const used = datasets.filter((d) => averaged.has(d));
+  const where =
+    (used.length === 1
+      ? used[0]
+      : `mean over the same ${used.length} data sets in every cell${used.length <= 6 ? ` (${used.join(", ")})` : ""}`) +
+    (leftOut.size > 0 ? `; left out: ${[...leftOut].join(", ")} (missing some cells)` : "") +
+    (leftOutCells > 0
+      ? `; ${leftOutCells} cell${leftOutCells === 1 ? "" : "s"} left out (missing on some data set)`
+      : "");
   const count = Object.keys(panels).length;
   return sensitivityHeatmapPanels(panels, {
     title:

@@ -150,6 +150,56 @@ describe("sensitivitySurface", () => {
   });
 });
 
+describe("sensitivitySurface over several data sets: the same data sets in every cell", () => {
+  // A test BCA that depends on the dataset only; the `lacking` datasets have no (1, 1) cell.
+  function surfaceRecords(lacking: readonly string[], datasets = ["A", "B", "C"]): FitRecord[] {
+    const out: FitRecord[] = [];
+    const base: Record<string, number> = { A: 0.9, B: 0.3, C: 0.5, D: 0.7 };
+    for (const dataset of datasets) {
+      for (const beta of [0.1, 1]) {
+        for (const delta of [0.1, 1]) {
+          if (lacking.includes(dataset) && beta === 1 && delta === 1) continue;
+          const params = { alpha: 1, beta, delta };
+          out.push(rec({ dataset, k: 10, params, valBCA: 0.5, testBCA: base[dataset] }));
+        }
+      }
+    }
+    return out;
+  }
+
+  it("drops the cell a dataset lacks when that keeps more than dropping the dataset", () => {
+    // Keeping A, B, C on 3 cells (9 values) beats A alone on 4 cells (4 values).
+    const s = sensitivitySurface(surfaceRecords(["B", "C"]), {
+      x: "beta",
+      y: "delta",
+      others: "best",
+    });
+    expect(s.datasets).toEqual(["A", "B", "C"]);
+    expect(s.leftOutCells).toBe(1);
+    expect(s.cells.map((c) => [c.x, c.y])).toEqual([
+      [0.1, 0.1],
+      [0.1, 1],
+      [1, 0.1],
+    ]);
+    // The BCA does not depend on beta or delta: every cell is the same mean.
+    for (const c of s.cells) expect(c.mean).toBeCloseTo((0.9 + 0.3 + 0.5) / 3, 14);
+  });
+
+  it("drops a dataset that lacks a cell when that keeps as much or more", () => {
+    // A, C, D on 4 cells (12 values) against A, B, C, D on 3 cells (12): the cells stay.
+    const s = sensitivitySurface(surfaceRecords(["B"], ["A", "B", "C", "D"]), {
+      x: "beta",
+      y: "delta",
+      others: "best",
+    });
+    expect(s.datasets).toEqual(["A", "C", "D"]);
+    expect(s.leftOutDatasets).toEqual(["B"]);
+    expect(s.leftOutCells).toBe(0);
+    expect(s.cells).toHaveLength(4);
+    for (const c of s.cells) expect(c.mean).toBeCloseTo((0.9 + 0.5 + 0.7) / 3, 14);
+  });
+});
+
 describe("sensitivityProfile (a grid that varies one parameter)", () => {
   // The authors' grid: alpha = beta = 1, delta in {0.1, 1, 10}; k in {10, 20}; two
   // datasets, two repeats of A and one of B.
