@@ -5,8 +5,11 @@
  * (alpha, beta and delta) at their best value, and recorded the averaged test BCA
  * of all nine datasets"): for each method and k, the test BCA at the
  * hyperparameters with the best validation BCA at that k (ties: first in grid
- * order), averaged over repeats per dataset, then over the datasets that have
- * that k (a small dataset such as Yale allows only k = 20, 30).
+ * order), averaged over repeats per dataset. Averaged over the datasets that have
+ * that k (`KCurve.points`), a curve changes its datasets from one k to the next (a
+ * small dataset such as Yale allows only k = 20, 30), so its dips and jumps show
+ * which datasets are in the mean, not the effect of k; `commonCurves` averages every
+ * point over one common set of datasets instead, and says what it left out.
  *
  * Fig. 2 (Section III-F, "we changed beta and delta, while keeping other
  * parameters (k and alpha) at their best value"): SDSPCAAN's test BCA over a pair
@@ -36,7 +39,10 @@ export interface CurveOptions extends SelectionOptions {
   readonly datasets?: readonly string[];
 }
 
-/** Mean test BCA at one k over the datasets that have it. */
+/**
+ * Mean test BCA at one k over the datasets that have it. Those datasets differ from
+ * one k to the next, so points of one curve need not be comparable (see `commonCurves`).
+ */
 export interface KPoint {
   readonly k: number;
   /** Mean over datasets of the per-dataset mean over repeats. */
@@ -115,6 +121,134 @@ export function bcaVersusK(records: readonly FitRecord[], options: CurveOptions 
   return out;
 }
 
+/** Fig. 1 averaged over one set of datasets, the same for every point of every curve. */
+export interface CommonCurves {
+  /** The datasets every point averages over, in the order given. */
+  readonly datasets: readonly string[];
+  /** One curve per method drawn: its points at the k valid on all of `datasets`. */
+  readonly curves: ReadonlyArray<{ readonly method: string; readonly points: readonly KPoint[] }>;
+  /** Methods not drawn, with the datasets where they have no result at all. */
+  readonly leftOutMethods: ReadonlyArray<{
+    readonly method: string;
+    readonly missing: readonly string[];
+  }>;
+  /**
+   * Datasets not averaged, and why: some drawn method has no result there
+   * (`missingMethods`), or it shares too few k with the others (`ks`: the k it has).
+   */
+  readonly leftOutDatasets: ReadonlyArray<{
+    readonly dataset: string;
+    readonly missingMethods: readonly string[];
+    readonly ks: readonly number[];
+  }>;
+  /** k that some averaged dataset has but not all (so no curve shows them). */
+  readonly leftOutKs: readonly number[];
+}
+
+/** Above this many datasets the common set is found greedily instead of by trying every subset. */
+const COMMON_SUBSET_SEARCH_MAX = 12;
+
+/**
+ * The curves of Fig. 1 with every point averaged over the same datasets: among the
+ * subsets D of `datasets` (all of them, up to 12 datasets; greedily above), the one
+ * that keeps the most points, where a method is drawn when it has results on every
+ * dataset of D and its points are the k at which it has a result on every dataset of
+ * D. Ties go to more methods, then more datasets, then the earlier datasets. So a
+ * method without results on some datasets either drops out or takes those datasets
+ * out of the mean, whichever keeps more of the figure, and each curve's shape comes
+ * from k alone. Returns null when no method has a result on any dataset.
+ */
+export function commonCurves(
+  curves: readonly KCurve[],
+  datasets: readonly string[],
+): CommonCurves | null {
+  const ksOf = (c: KCurve, d: string): Set<number> =>
+    new Set((c.perDataset[d] ?? []).map((p) => p.k));
+  const table = curves.map((c) => datasets.map((d) => ksOf(c, d)));
+  const evaluate = (chosen: readonly number[]) => {
+    let points = 0;
+    let methods = 0;
+    const perMethod: Array<number[] | null> = curves.map((_, m) => {
+      if (chosen.length === 0 || chosen.some((d) => table[m][d].size === 0)) return null;
+      const ks = [...table[m][chosen[0]]].filter((k) => chosen.every((d) => table[m][d].has(k)));
+      if (ks.length === 0) return null;
+      points += ks.length * chosen.length;
+      methods++;
+      return ks.sort((a, b) => a - b);
+    });
+    return { chosen, points, methods, perMethod };
+  };
+  type Choice = ReturnType<typeof evaluate>;
+  const better = (a: Choice, b: Choice | null): boolean =>
+    b === null ||
+    a.points > b.points ||
+    (a.points === b.points &&
+      (a.methods > b.methods || (a.methods === b.methods && a.chosen.length > b.chosen.length)));
+  let best: Choice | null = null;
+  const n = datasets.length;
+  if (n <= COMMON_SUBSET_SEARCH_MAX) {
+    // Masks in decreasing order: at equal scores the earlier datasets stay.
+    for (let mask = (1 << n) - 1; mask > 0; mask--) {
+      const chosen: number[] = [];
+      for (let d = 0; d < n; d++) if (mask & (1 << (n - 1 - d))) chosen.push(d);
+      const c = evaluate(chosen);
+      if (better(c, best)) best = c;
+    }
+  } else {
+    let current = evaluate(datasets.map((_, d) => d));
+    for (;;) {
+      let step: Choice | null = null;
+      for (const drop of current.chosen) {
+        const c = evaluate(current.chosen.filter((d) => d !== drop));
+        if (better(c, step)) step = c;
+      }
+      if (step === null || !better(step, current) || step.points === current.points) break;
+      current = step;
+    }
+    best = current;
+  }
+  if (best === null || best.points === 0) return null;
+  const chosen = best.chosen;
+  const names = chosen.map((d) => datasets[d]);
+  const drawn: CommonCurves["curves"][number][] = [];
+  const leftOutMethods: Array<{ method: string; missing: string[] }> = [];
+  const shownKs = new Set<number>();
+  curves.forEach((c, m) => {
+    const ks = best.perMethod[m];
+    if (ks === null) {
+      const lacking = datasets.filter((_, d) => table[m][d].size === 0);
+      leftOutMethods.push({ method: c.method, missing: lacking });
+      return;
+    }
+    const points = ks.map((k) => {
+      const means = names.map(
+        (d) => (c.perDataset[d] as DatasetKPoint[]).find((p) => p.k === k)?.mean as number,
+      );
+      shownKs.add(k);
+      return { k, mean: mean(means), std: sampleStd(means), datasets: names };
+    });
+    drawn.push({ method: c.method, points });
+  });
+  const drawnIndex = curves.map((_, m) => best.perMethod[m] !== null);
+  const leftOutDatasets = datasets
+    .map((dataset, d) => ({ dataset, d }))
+    .filter(({ d }) => !chosen.includes(d))
+    .map(({ dataset, d }) => ({
+      dataset,
+      missingMethods: curves
+        .filter((_, m) => drawnIndex[m] && table[m][d].size === 0)
+        .map((c) => c.method),
+      ks: [...new Set(curves.flatMap((_, m) => (drawnIndex[m] ? [...table[m][d]] : [])))].sort(
+        (a, b) => a - b,
+      ),
+    }));
+  const averagedKs = new Set(
+    curves.flatMap((_, m) => (drawnIndex[m] ? chosen.flatMap((d) => [...table[m][d]]) : [])),
+  );
+  const leftOutKs = [...averagedKs].filter((k) => !shownKs.has(k)).sort((a, b) => a - b);
+  return { datasets: names, curves: drawn, leftOutMethods, leftOutDatasets, leftOutKs };
+}
+
 /** What the sensitivity surfaces and profiles share. */
 export interface HeldOptions extends SelectionOptions {
   /** Default "sdspcaan". */
@@ -152,8 +286,14 @@ export interface SensitivitySurface {
   /** The values of x and y that occur, ascending. */
   readonly xValues: readonly number[];
   readonly yValues: readonly number[];
-  /** Cells with data, x slowest then y, both ascending. */
+  /** Cells with data, x slowest then y, both ascending; all average the same datasets. */
   readonly cells: readonly SurfaceCell[];
+  /** The datasets every cell averages over. */
+  readonly datasets: readonly string[];
+  /** Datasets left out because they lack some cell the others have. */
+  readonly leftOutDatasets: readonly string[];
+  /** Cells left out because some dataset lacks them (when that keeps more than dropping datasets). */
+  readonly leftOutCells: number;
 }
 
 function checkParam(name: string, value: unknown): ParamName {
@@ -250,26 +390,46 @@ export function sensitivitySurface(
   }
   const xValues = [...new Set(used.map((r) => r.params[x] as number))].sort((a, b) => a - b);
   const yValues = [...new Set(used.map((r) => r.params[y] as number))].sort((a, b) => a - b);
+  // Every cell must average the same datasets, or its colour would show which
+  // datasets are in it: drop the datasets that lack a cell, or the cells some dataset
+  // lacks, whichever keeps more (dataset, cell) values.
+  const allKeys = new Set<string>();
+  for (const m of perDataset.values()) for (const key of m.keys()) allKeys.add(key);
+  const names = [...perDataset.keys()];
+  const complete = names.filter(
+    (d) => (perDataset.get(d) as Map<string, unknown>).size === allKeys.size,
+  );
+  const sharedKeys = [...allKeys].filter((key) => names.every((d) => perDataset.get(d)?.has(key)));
+  const dropDatasets = complete.length * allKeys.size >= names.length * sharedKeys.length;
+  const datasets = dropDatasets ? complete : names;
+  const keys = new Set(dropDatasets ? allKeys : sharedKeys);
   const cells: SurfaceCell[] = [];
   for (const xv of xValues) {
     for (const yv of yValues) {
       const key = cellKey(xv, yv);
+      if (!keys.has(key) || datasets.length === 0) continue;
       const tests: number[] = [];
       const vals: number[] = [];
-      const datasets: string[] = [];
-      for (const [dataset, m] of perDataset) {
-        const c = m.get(key);
-        if (!c) continue;
+      for (const dataset of datasets) {
+        const c = perDataset.get(dataset)?.get(key) as { test: number[]; val: number[] };
         tests.push(mean(c.test));
         vals.push(mean(c.val));
-        datasets.push(dataset);
       }
-      if (datasets.length > 0) {
-        cells.push({ x: xv, y: yv, mean: mean(tests), valMean: mean(vals), datasets });
-      }
+      cells.push({ x: xv, y: yv, mean: mean(tests), valMean: mean(vals), datasets });
     }
   }
-  return { method, x, y, others, xValues, yValues, cells };
+  return {
+    method,
+    x,
+    y,
+    others,
+    xValues,
+    yValues,
+    cells,
+    datasets,
+    leftOutDatasets: names.filter((d) => !datasets.includes(d)),
+    leftOutCells: allKeys.size - keys.size,
+  };
 }
 
 /** The three panels of Fig. 2: (beta, delta), (alpha, delta), (alpha, beta). */

@@ -35,7 +35,14 @@ import {
   sensitivityHeatmapPanels,
   sensitivityProfiles,
 } from "../plot/sensitivity.js";
-import { bcaVersusK, sensitivityProfile, sensitivitySurface, variedParams } from "./figures.js";
+import {
+  bcaVersusK,
+  type CommonCurves,
+  commonCurves,
+  sensitivityProfile,
+  sensitivitySurface,
+  variedParams,
+} from "./figures.js";
 import { type ParamName, type Params, tunableParams, tunedParams } from "./grids.js";
 import { fitOptions } from "./methodOptions.js";
 import { type PlanDataset, planRun, type RunPlan } from "./plan.js";
@@ -601,9 +608,12 @@ function removeStaleFigures(figDir: string, written: readonly string[]): string[
 
 /**
  * Fig. 1 from records: one line per method, ± std over data sets (or over repeats for
- * one). With `perDataset`, one panel per data set, ± std over repeats: the paper's
- * average changes the data sets it averages from one k to the next (Yale allows only
- * k = 20, 30, ORL only 40..80), which the panels do not.
+ * one). Every point of every line averages the same data sets (`commonCurves`): the
+ * paper's average changes the data sets it averages from one k to the next (Yale
+ * allows only k = 20, 30, ORL only 40..80), so its dips and jumps would show which
+ * data sets are in the mean. The subtitle names the data sets averaged and what was
+ * left out and why. When no two data sets share a k for the methods, or with
+ * `perDataset`, one panel per data set, ± std over repeats.
  */
 export function bcaVersusKSpec(
   records: readonly FitRecord[],
@@ -622,8 +632,11 @@ export function bcaVersusKSpec(
     ? settings.datasets.map((d) => d.name).filter((d) => present.has(d))
     : [...present];
   const single = datasets.length === 1;
+  const found = how.perDataset === true || single ? null : commonCurves(curves, datasets);
+  // A "mean" over one of several data sets would be that data set under another name.
+  const common = found !== null && found.datasets.length >= 2 ? found : null;
   const series: BcaAtK[] = [];
-  if (how.perDataset === true) {
+  if (how.perDataset === true || (!single && common === null)) {
     for (const dataset of datasets) {
       for (const curve of curves) {
         for (const p of curve.perDataset[dataset] ?? []) {
@@ -639,27 +652,59 @@ export function bcaVersusKSpec(
         .filter((m) => series.some((p) => p.method === m)),
       title: "Test BCA versus subspace dimension k, per data set",
       subtitle:
-        "Mean ± std over repeats at each valid k, hyperparameters chosen on validation at each k",
+        how.perDataset === true
+          ? "Mean ± std over repeats at each valid k, hyperparameters chosen on validation at each k"
+          : "Mean ± std over repeats at each valid k; no two data sets share a k for the methods, so there is no common average over data sets",
     });
   }
-  for (const curve of curves) {
-    const points = single ? (curve.perDataset[datasets[0]] ?? []) : curve.points;
-    for (const p of points) {
+  if (single) {
+    for (const curve of curves) {
+      for (const p of curve.perDataset[datasets[0]] ?? []) {
+        series.push({ method: methodTitle(curve.method), k: p.k, bca: p.mean, std: p.std });
+      }
+    }
+    return bcaVersusKFigure(series, {
+      title: "Test BCA versus subspace dimension k",
+      subtitle: `${datasets[0]}: mean ± std over repeats, hyperparameters chosen on validation at each k`,
+    });
+  }
+  const shown = common as NonNullable<typeof common>;
+  for (const curve of shown.curves) {
+    for (const p of curve.points) {
       series.push({ method: methodTitle(curve.method), k: p.k, bca: p.mean, std: p.std });
     }
   }
-  // Whether every k is valid on every data set, so that each point averages the same ones.
-  const everywhere = curves.every((c) =>
-    c.points.every((p) => p.datasets.length === datasets.length),
-  );
   return bcaVersusKFigure(series, {
     title: "Test BCA versus subspace dimension k",
-    subtitle: single
-      ? `${datasets[0]}: mean ± std over repeats, hyperparameters chosen on validation at each k`
-      : everywhere
-        ? `Mean over ${datasets.length} data sets (± std across data sets), hyperparameters chosen on validation at each k`
-        : `Mean at each k over the data sets where it is valid (${datasets.length} in all; ± std across them), hyperparameters chosen on validation at each k`,
+    subtitle: commonCurvesSubtitle(shown),
   });
+}
+
+function kList(ks: readonly number[]): string {
+  return ks.length === 1 ? `k = ${ks[0]}` : `k = ${ks.join(", ")}`;
+}
+
+/** What the averaged Fig. 1 averages, and what it leaves out and why, one line each. */
+export function commonCurvesSubtitle(common: CommonCurves): string {
+  const lines = [
+    `Mean over the same ${common.datasets.length} data sets at every point (${common.datasets.join(", ")}; ± std across them), hyperparameters chosen on validation at each k`,
+  ];
+  const left: string[] = [];
+  for (const m of common.leftOutMethods) {
+    left.push(`${methodTitle(m.method)} (no results on ${m.missing.join(", ")})`);
+  }
+  for (const d of common.leftOutDatasets) {
+    left.push(
+      d.missingMethods.length > 0
+        ? `${d.dataset} (no ${d.missingMethods.map(methodTitle).join(", ")})`
+        : `${d.dataset} (only ${kList(d.ks)})`,
+    );
+  }
+  if (common.leftOutKs.length > 0) {
+    left.push(`${kList(common.leftOutKs)} (not valid on all of them)`);
+  }
+  if (left.length > 0) lines.push(`Left out: ${left.join("; ")}`);
+  return lines.join("\n");
 }
 
 const SYMBOL: Readonly<Record<ParamName, string>> = {
@@ -724,12 +769,26 @@ export function sensitivitySpec(
     });
   }
   const panels: Partial<SensitivityPanels> = {};
+  const averaged = new Set<string>();
+  const leftOut = new Set<string>();
+  let leftOutCells = 0;
   for (const [key, x, y] of PAIRS) {
     if (!varied.includes(x) || !varied.includes(y)) continue;
     const surface = sensitivitySurface(own, { method, x, y, ...(grid ? { grid } : {}) });
     panels[key] = surface.cells.map((c) => ({ x: c.x, y: c.y, bca: c.mean }));
+    for (const d of surface.datasets) averaged.add(d);
+    for (const d of surface.leftOutDatasets) leftOut.add(d);
+    leftOutCells += surface.leftOutCells;
   }
-  const where = datasets.length === 1 ? datasets[0] : `mean over ${datasets.length} data sets`;
+  const used = datasets.filter((d) => averaged.has(d));
+  const where =
+    (used.length === 1
+      ? used[0]
+      : `mean over the same ${used.length} data sets in every cell${used.length <= 6 ? ` (${used.join(", ")})` : ""}`) +
+    (leftOut.size > 0 ? `; left out: ${[...leftOut].join(", ")} (missing some cells)` : "") +
+    (leftOutCells > 0
+      ? `; ${leftOutCells} cell${leftOutCells === 1 ? "" : "s"} left out (missing on some data set)`
+      : "");
   const count = Object.keys(panels).length;
   return sensitivityHeatmapPanels(panels, {
     title:

@@ -9,14 +9,19 @@
  * - Across data sets, the methods are ranked by their mean test BCA on each data set
  *   (1 = best, ties averaged); the average ranks enter the Friedman test, its
  *   Iman-Davenport F variant, and the Nemenyi critical difference (Demšar 2006).
- *   Only data sets where every method of the table has results are used.
+ *   Only data sets where every method of the table has results are used. Those
+ *   tests are asymptotic; where the permutation distribution can be enumerated (few
+ *   data sets or methods, exactly where the approximations fail) the decision and the
+ *   critical difference come from it instead (`friedmanExact`).
  *
  * Balanced accuracies that differ by at most 1e-12 count as equal: they are the same
  * fraction reached by different floating-point routes.
  */
 import { ValidationError } from "../core/errors.js";
+import { logGamma } from "../stats/distributions.js";
 import {
   criticalDifferenceGroups,
+  friedmanExact,
   friedmanTest,
   NEMENYI_MAX_TREATMENTS,
   nemenyiCriticalDifference,
@@ -82,22 +87,55 @@ export interface FriedmanSection {
     readonly df: number;
     readonly tieCorrection: number;
     readonly pValue: number;
-    /** statistic null: infinite, every data set ranks the methods identically. */
+    /**
+     * statistic null: infinite, every data set ranks the methods identically; the F
+     * approximation has no p-value there (pValue null).
+     */
     readonly imanDavenport: {
       readonly statistic: number | null;
       readonly df1: number;
       readonly df2: number;
+      readonly pValue: number | null;
+    };
+    /**
+     * The exact p-value of chi^2_F (and so of F_F) under random orders of the ranks
+     * within each data set: by enumeration, or (k!)^(1 - N) when every data set ranks
+     * the methods the same strict way; null when too large to enumerate.
+     */
+    readonly exact: {
       readonly pValue: number;
+      readonly by: "enumeration" | "perfect-agreement";
+    } | null;
+    /** The p-value the decision rests on: the exact one when there is one. */
+    readonly decision: {
+      readonly by: "exact" | "iman-davenport" | "friedman";
+      readonly pValue: number;
+      readonly rejected: boolean;
     };
   } | null;
   /**
    * The Nemenyi critical difference at alpha = 0.05 and the maximal groups of methods
    * whose average ranks differ by less than it (best first); null without a Friedman
-   * test or with more methods than the table of q values covers.
+   * test or with more methods than the table of q values covers (and too many to
+   * enumerate).
    */
   readonly nemenyi: {
-    readonly q: number;
-    readonly criticalDifference: number;
+    /**
+     * "exact": from the enumerated distribution of the range of average ranks;
+     * "asymptotic": q sqrt(k (k + 1) / (6 N)).
+     */
+    readonly method: "exact" | "asymptotic";
+    /** The q_0.05 of the asymptotic formula; null above the table's k. */
+    readonly q: number | null;
+    /** The asymptotic q sqrt(k (k + 1) / (6 N)), shown beside the exact one; null with q. */
+    readonly asymptoticCriticalDifference: number | null;
+    /**
+     * The critical difference the groups use; null when no difference in average rank
+     * can be significant with these N and k (exact), so all methods form one group.
+     */
+    readonly criticalDifference: number | null;
+    /** exact: P(range of average ranks >= criticalDifference); else null. */
+    readonly level: number | null;
     readonly groups: ReadonlyArray<readonly string[]>;
   } | null;
 }
@@ -337,26 +375,69 @@ function friedmanSection(
     return { datasets: complete, ranks, averageRanks, test: null, nemenyi: null };
   }
   const f = friedmanTest(scores, { tolerance: BCA_TOLERANCE });
+  const enumerated = friedmanExact(scores, {
+    tolerance: BCA_TOLERANCE,
+    alpha: SIGNIFICANCE_LEVEL,
+  });
   const k = methods.length;
   const N = complete.length;
+  const perfect = !Number.isFinite(f.imanDavenport.statistic);
+  const exact: NonNullable<FriedmanSection["test"]>["exact"] =
+    enumerated !== null
+      ? { pValue: enumerated.pValue, by: "enumeration" }
+      : perfect && f.tieCorrection === 1
+        ? // Only the N identical strict rankings reach the maximum: k! of (k!)^N.
+          { pValue: Math.exp((1 - N) * logGamma(k + 1)), by: "perfect-agreement" }
+        : null;
+  const idP = perfect ? null : f.imanDavenport.pValue;
+  const decision: NonNullable<FriedmanSection["test"]>["decision"] =
+    exact !== null
+      ? { by: "exact", pValue: exact.pValue, rejected: exact.pValue < SIGNIFICANCE_LEVEL }
+      : idP !== null
+        ? { by: "iman-davenport", pValue: idP, rejected: idP < SIGNIFICANCE_LEVEL }
+        : { by: "friedman", pValue: f.pValue, rejected: f.pValue < SIGNIFICANCE_LEVEL };
+  const tabulated = k <= NEMENYI_MAX_TREATMENTS ? nemenyiCriticalDifference(k, N) : null;
+  const groupsFor = (cd: number | null): string[][] =>
+    cd === null
+      ? [
+          [...methods].sort(
+            (a, b) => averageRanks[a] - averageRanks[b] || methods.indexOf(a) - methods.indexOf(b),
+          ),
+        ]
+      : criticalDifferenceGroups(
+          methods.map((m) => averageRanks[m]),
+          cd,
+        ).map((g) => g.map((j) => methods[j]));
   let nemenyi: FriedmanSection["nemenyi"] = null;
-  if (k > NEMENYI_MAX_TREATMENTS) {
+  if (enumerated !== null) {
+    nemenyi = {
+      method: "exact",
+      q: tabulated?.q ?? null,
+      asymptoticCriticalDifference: tabulated?.cd ?? null,
+      criticalDifference: enumerated.criticalDifference,
+      level: enumerated.criticalDifferenceLevel,
+      groups: groupsFor(enumerated.criticalDifference),
+    };
+  } else if (tabulated === null) {
     notes.push(
       `The Nemenyi critical difference is tabulated for at most ${NEMENYI_MAX_TREATMENTS} methods; this report has ${k}.`,
     );
   } else {
-    const { q, cd } = nemenyiCriticalDifference(k, N);
-    const ordered = methods.map((m) => averageRanks[m]);
     nemenyi = {
-      q,
-      criticalDifference: cd,
-      groups: criticalDifferenceGroups(ordered, cd).map((g) => g.map((j) => methods[j])),
+      method: "asymptotic",
+      q: tabulated.q,
+      asymptoticCriticalDifference: tabulated.cd,
+      criticalDifference: tabulated.cd,
+      level: null,
+      groups: groupsFor(tabulated.cd),
     };
   }
   if (N < 10 || k < 5) {
     // Demšar 2006, section 3.2.2: the chi-square approximation wants N > 10 and k > 5.
     notes.push(
-      `With ${N} data sets and ${k} methods the Friedman p-value is a rough approximation (it is reliable from about N > 10 and k > 5); the Iman-Davenport variant is the better guide.`,
+      enumerated !== null
+        ? `With ${N} data sets and ${k} methods the chi-square and F approximations of the Friedman and Iman-Davenport tests, and the normal one behind the Nemenyi formula, do not hold (they want about N > 10 and k > 5): the decision and the critical difference come from the exact permutation distribution, enumerated over all ${k}!^${N} orders of the ranks within the data sets.`
+        : `With ${N} data sets and ${k} methods the Friedman p-value is a rough approximation (it is reliable from about N > 10 and k > 5), and the exact distribution is too large to enumerate; the Iman-Davenport variant is the better guide.`,
     );
   }
   return {
@@ -369,11 +450,13 @@ function friedmanSection(
       tieCorrection: f.tieCorrection,
       pValue: f.pValue,
       imanDavenport: {
-        statistic: Number.isFinite(f.imanDavenport.statistic) ? f.imanDavenport.statistic : null,
+        statistic: perfect ? null : f.imanDavenport.statistic,
         df1: f.imanDavenport.df1,
         df2: f.imanDavenport.df2,
-        pValue: f.imanDavenport.pValue,
+        pValue: idP,
       },
+      exact,
+      decision,
     },
     nemenyi,
   };
@@ -496,21 +579,56 @@ export function statisticsMarkdown(stats: MethodStatistics, figure?: string): st
     if (t !== null) {
       const id = t.imanDavenport;
       lines.push(
-        `- Friedman test (are all methods equally good?): χ²_F = ${formatStatistic(t.chiSquare)} with ${t.df} df${t.tieCorrection < 1 ? " (corrected for tied ranks)" : ""}, p = ${formatPValue(t.pValue)}.`,
-        `- Iman-Davenport variant: F_F = ${id.statistic === null ? "∞ (every data set ranks the methods the same way)" : formatStatistic(id.statistic)} with ${id.df1} and ${id.df2} df, p = ${formatPValue(id.pValue)}.`,
+        `- Friedman test (are all methods equally good?): χ²_F = ${formatStatistic(t.chiSquare)} with ${t.df} df${t.tieCorrection < 1 ? " (corrected for tied ranks)" : ""}, p = ${formatPValue(t.pValue)} (chi-square approximation).`,
+        id.statistic === null
+          ? `- Iman-Davenport variant: F_F = ∞ with ${id.df1} and ${id.df2} df (every data set ranks the methods the same way): the F approximation gives no p-value there.`
+          : `- Iman-Davenport variant: F_F = ${formatStatistic(id.statistic)} with ${id.df1} and ${id.df2} df, p = ${formatPValue(id.pValue as number)} (F approximation).`,
       );
-      const rejected = id.pValue < stats.alpha;
+      if (t.exact !== null) {
+        lines.push(
+          t.exact.by === "enumeration"
+            ? `- Exact p-value (all ${k}!^${N} orders of the ranks within the data sets equally likely; the same for χ²_F and F_F, which order the outcomes alike): p = ${formatPValue(t.exact.pValue)}.`
+            : `- Exact p-value: only the ${k}! rankings repeated on every data set reach this χ²_F, so p = ${k}!^(1-${N}) = ${formatPValue(t.exact.pValue)}.`,
+        );
+      }
+      const by =
+        t.decision.by === "exact"
+          ? "exact p"
+          : t.decision.by === "iman-davenport"
+            ? "Iman-Davenport"
+            : "Friedman χ², since F_F is infinite";
       lines.push(
-        rejected
-          ? `- The hypothesis that all methods perform equally is rejected at α = ${stats.alpha} (Iman-Davenport).`
-          : `- The hypothesis that all methods perform equally is not rejected at α = ${stats.alpha} (Iman-Davenport): the differences in average rank may be chance, and the Nemenyi groups below are shown for completeness only (a post-hoc test is normally run only after a rejection).`,
+        t.decision.rejected
+          ? `- The hypothesis that all methods perform equally is rejected at α = ${stats.alpha} (${by}, p = ${formatPValue(t.decision.pValue)}).`
+          : `- The hypothesis that all methods perform equally is not rejected at α = ${stats.alpha} (${by}, p = ${formatPValue(t.decision.pValue)}): the differences in average rank may be chance, and the Nemenyi groups below are shown for completeness only (a post-hoc test is normally run only after a rejection).`,
       );
       const nem = friedman.nemenyi;
       if (nem !== null) {
-        lines.push(
-          `- Nemenyi critical difference (α = ${stats.alpha}, k = ${k}, N = ${N}): CD = q·√(k(k+1)/(6N)) = ${nem.q.toFixed(3)} · √(${k}·${k + 1}/(6·${N})) = ${nem.criticalDifference.toFixed(2)}. ` +
-            "Two methods differ significantly when their average ranks are at least CD apart.",
-        );
+        const formula =
+          nem.q === null
+            ? ""
+            : `q·√(k(k+1)/(6N)) = ${nem.q.toFixed(3)} · √(${k}·${k + 1}/(6·${N})) = ${(nem.asymptoticCriticalDifference as number).toFixed(2)}`;
+        if (nem.method === "asymptotic") {
+          lines.push(
+            `- Nemenyi critical difference (α = ${stats.alpha}, k = ${k}, N = ${N}): CD = ${formula}. ` +
+              "Two methods differ significantly when their average ranks are at least CD apart.",
+          );
+        } else if (nem.criticalDifference !== null) {
+          lines.push(
+            `- Nemenyi critical difference, exact (α = ${stats.alpha}, k = ${k}, N = ${N}): CD = ${nem.criticalDifference.toFixed(2)}, the smallest range of average ranks that random orders of the ranks within the data sets reach with probability at most α (P = ${formatPValue(nem.level as number)}). ` +
+              "Two methods differ significantly when their average ranks are at least CD apart." +
+              (formula === ""
+                ? ""
+                : ` (The asymptotic formula, ${formula}, does not hold for so few data sets or methods.)`),
+          );
+        } else {
+          lines.push(
+            `- Nemenyi critical difference, exact (α = ${stats.alpha}, k = ${k}, N = ${N}): none. Even the largest possible difference in average rank arises by chance with probability above α, so with ${N} data sets and ${k} methods no pair of methods can differ significantly.` +
+              (formula === ""
+                ? ""
+                : ` (The asymptotic formula, ${formula}, does not hold for so few data sets or methods.)`),
+          );
+        }
         const inGroup = new Set(nem.groups.flat());
         const groupsText =
           nem.groups.length === 0
@@ -522,7 +640,7 @@ export function statisticsMarkdown(stats: MethodStatistics, figure?: string): st
                 )
                 .join("; ");
         lines.push(
-          `- Groups with no significant difference inside (average ranks less than CD apart): ${groupsText}.`,
+          `- Groups with no significant difference inside${nem.criticalDifference === null ? "" : " (average ranks less than CD apart)"}: ${groupsText}.`,
         );
         const alone = order.filter((m) => !inGroup.has(m));
         if (alone.length > 0 && nem.groups.length > 0) {
@@ -530,7 +648,7 @@ export function statisticsMarkdown(stats: MethodStatistics, figure?: string): st
         }
         if (figure !== undefined) {
           lines.push(
-            `- Critical-difference diagram: ${figure} (average ranks on the axis, best on the left; a thick bar joins methods that are not significantly different; the bar marked CD shows the critical difference).`,
+            `- Critical-difference diagram: ${figure} (average ranks on the axis, best on the left; a thick bar joins methods that are not significantly different; ${nem.criticalDifference === null ? "no CD bar, since no difference can be significant" : "the bar marked CD shows the critical difference"}).`,
           );
         }
       }
@@ -581,9 +699,16 @@ export function statisticsConsoleSummary(stats: MethodStatistics): string {
     );
     if (f.test !== null) {
       const id = f.test.imanDavenport;
+      const nem = f.nemenyi;
       lines.push(
-        `  Friedman χ² = ${formatStatistic(f.test.chiSquare)}, p = ${formatPValue(f.test.pValue)}; Iman-Davenport F = ${id.statistic === null ? "∞" : formatStatistic(id.statistic)}, p = ${formatPValue(id.pValue)}` +
-          (f.nemenyi ? `; Nemenyi CD = ${f.nemenyi.criticalDifference.toFixed(2)}.` : "."),
+        `  Friedman χ² = ${formatStatistic(f.test.chiSquare)}, p = ${formatPValue(f.test.pValue)}; Iman-Davenport F = ${id.statistic === null ? "∞, no p-value" : `${formatStatistic(id.statistic)}, p = ${formatPValue(id.pValue as number)}`}` +
+          (f.test.exact ? `; exact p = ${formatPValue(f.test.exact.pValue)}` : "") +
+          `; ${f.test.decision.rejected ? "rejected" : "not rejected"} at α = ${stats.alpha}` +
+          (nem === null
+            ? "."
+            : nem.criticalDifference === null
+              ? "; Nemenyi (exact): no difference can be significant."
+              : `; Nemenyi CD${nem.method === "exact" ? " (exact)" : ""} = ${nem.criticalDifference.toFixed(2)}.`),
       );
     }
   }

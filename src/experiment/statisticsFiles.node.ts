@@ -25,7 +25,6 @@ export function criticalDifferenceSpec(
 ): ReturnType<typeof criticalDifferenceDiagram> | null {
   const friedman = statistics.friedman;
   if (friedman === null || friedman.nemenyi === null) return null;
-  const N = friedman.datasets.length;
   return criticalDifferenceDiagram(
     statistics.methods.map((m) => ({
       method: methodTitle(m),
@@ -34,9 +33,26 @@ export function criticalDifferenceSpec(
     friedman.nemenyi.criticalDifference,
     {
       title: "Critical difference diagram",
-      subtitle: `Average ranks over ${N} data sets (1 = best); a bar joins methods the Nemenyi test (α = ${statistics.alpha}) does not separate`,
+      subtitle: criticalDifferenceSubtitle(statistics),
     },
   );
+}
+
+/**
+ * What the diagram ranks over: the data sets (named, up to a handful), the ones left
+ * out for lack of some method's results, and which Nemenyi test draws the bars.
+ */
+export function criticalDifferenceSubtitle(statistics: MethodStatistics): string {
+  const friedman = statistics.friedman;
+  if (friedman === null || friedman.nemenyi === null) return "";
+  const N = friedman.datasets.length;
+  const over = N <= 6 ? `${N} data sets (${friedman.datasets.join(", ")})` : `${N} data sets`;
+  const leftOut =
+    statistics.leftOut.length === 0
+      ? ""
+      : `; left out: ${statistics.leftOut.map((l) => `${l.dataset} (no ${l.missing.map(methodTitle).join(", ")})`).join(", ")}`;
+  const test = friedman.nemenyi.method === "exact" ? "exact Nemenyi-type test" : "Nemenyi test";
+  return `Average ranks over ${over}, 1 = best${leftOut}; a bar joins methods the ${test} (α = ${statistics.alpha}) does not separate`;
 }
 
 /**

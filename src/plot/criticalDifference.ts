@@ -66,11 +66,14 @@ interface Label {
 /**
  * Vega-Lite spec of the critical-difference diagram for `methods` with critical
  * difference `cd` (same units as the ranks). The groups are computed here with
- * `criticalDifferenceGroups`, so the figure always agrees with the test.
+ * `criticalDifferenceGroups`, so the figure always agrees with the test. `cd` null
+ * means no difference in average rank can be significant (an exact test with too few
+ * data sets): one bar joins all methods, and the label above the axis says so in
+ * place of a CD bar.
  */
 export function criticalDifferenceDiagram(
   methods: readonly RankedMethod[],
-  cd: number,
+  cd: number | null,
   options: CriticalDifferenceOptions = {},
 ): VegaLiteSpec {
   const { title, subtitle } = figureInputs("methods", methods, options);
@@ -91,18 +94,21 @@ export function criticalDifferenceDiagram(
       refuse(`methods[${i}].averageRank`, `in [1, ${k}]`, r);
     }
   });
-  const critical = checkFinite("cd", cd);
-  if (critical <= 0) {
+  const critical = cd === null ? null : checkFinite("cd", cd);
+  if (critical !== null && critical <= 0) {
     refuse("cd", "positive", critical);
   }
 
   const sorted = [...methods].sort(
     (a, b) => a.averageRank - b.averageRank || methods.indexOf(a) - methods.indexOf(b),
   );
-  const groups = criticalDifferenceGroups(
-    sorted.map((m) => m.averageRank),
-    critical,
-  );
+  const groups =
+    critical === null
+      ? [sorted.map((_, i) => i)]
+      : criticalDifferenceGroups(
+          sorted.map((m) => m.averageRank),
+          critical,
+        );
   const leftCount = Math.ceil(sorted.length / 2);
   const labelOf = (m: RankedMethod) => `${m.method} (${m.averageRank.toFixed(2)})`;
   const widest = (list: readonly RankedMethod[]) =>
@@ -117,8 +123,11 @@ export function criticalDifferenceDiagram(
   const xAt = (rank: number) => x0 + ((rank - 1) / (k - 1)) * axisWidth;
   // The CD bar starts at rank 1; a CD wider than the axis is cut at its end, with
   // the label saying so, rather than drawn across the labels.
-  const cdEnd = Math.min(k, 1 + critical);
-  const cdLabel = `CD = ${critical.toFixed(2)}${1 + critical > k ? " (wider than the axis)" : ""}`;
+  const cdEnd = critical === null ? 1 : Math.min(k, 1 + critical);
+  const cdLabel =
+    critical === null
+      ? "No CD: no difference can be significant"
+      : `CD = ${critical.toFixed(2)}${1 + critical > k ? " (wider than the axis)" : ""}`;
 
   // Vertical layout: CD label, CD bar, tick labels, axis, group bars, method lines.
   const cdLabelY = 12;
@@ -143,14 +152,20 @@ export function criticalDifferenceDiagram(
     tickLabels.push({ x: xAt(r), y: tickLabelY, text: String(r) });
     if (r < k) thin.push({ x: xAt(r + 0.5), x2: xAt(r + 0.5), y: axisY - 3, y2: axisY });
   }
-  thin.push(
-    { x: xAt(1), x2: xAt(cdEnd), y: cdBarY, y2: cdBarY },
-    { x: xAt(1), x2: xAt(1), y: cdBarY - 4, y2: cdBarY + 4 },
-    ...(cdEnd === 1 + critical
-      ? [{ x: xAt(cdEnd), x2: xAt(cdEnd), y: cdBarY - 4, y2: cdBarY + 4 }]
-      : []),
-  );
-  const cdLabels: Label[] = [{ x: (xAt(1) + xAt(cdEnd)) / 2, y: cdLabelY, text: cdLabel }];
+  if (critical !== null) {
+    thin.push(
+      { x: xAt(1), x2: xAt(cdEnd), y: cdBarY, y2: cdBarY },
+      { x: xAt(1), x2: xAt(1), y: cdBarY - 4, y2: cdBarY + 4 },
+      ...(cdEnd === 1 + critical
+        ? [{ x: xAt(cdEnd), x2: xAt(cdEnd), y: cdBarY - 4, y2: cdBarY + 4 }]
+        : []),
+    );
+  }
+  const cdLabels: Label[] = [
+    critical === null
+      ? { x: x0 + axisWidth / 2, y: cdLabelY, text: cdLabel }
+      : { x: (xAt(1) + xAt(cdEnd)) / 2, y: cdLabelY, text: cdLabel },
+  ];
 
   // Lines of the better half go left, the best highest; the others go right, the
   // worst highest, so that no line crosses another.

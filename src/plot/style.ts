@@ -141,7 +141,9 @@ export function titleBlock(
   subtitle: string | undefined,
 ): { title?: object } {
   if (title !== undefined && title.length > 0) {
-    return { title: subtitle === undefined ? { text: title } : { text: title, subtitle } };
+    // A subtitle with line breaks is drawn as that many lines (Vega-Lite takes an array).
+    const lines = subtitle?.includes("\n") ? subtitle.split("\n") : subtitle;
+    return { title: lines === undefined ? { text: title } : { text: title, subtitle: lines } };
   }
   if (subtitle !== undefined && subtitle.length > 0) {
     return { title: { text: subtitle, fontSize: 11, fontWeight: "normal", color: "#555" } };

@@ -12,8 +12,12 @@ export {
 export {
   averageRanks,
   criticalDifferenceGroups,
+  FRIEDMAN_EXACT_MAX_WORK,
+  type FriedmanExactOptions,
+  type FriedmanExactResult,
   type FriedmanOptions,
   type FriedmanResult,
+  friedmanExact,
   friedmanTest,
   NEMENYI_MAX_TREATMENTS,
   NEMENYI_Q_05,

@@ -299,20 +299,11 @@ export interface FriedmanResult {
   };
 }
 
-/**
- * The Friedman test of k treatments over N blocks, `scores[i][j]` = score of
- * treatment j in block i, with ranks 1 = best within each block:
- * chi^2_F = 12 N / (k (k + 1)) sum_j (R_j - (k + 1)/2)^2 / C, R_j the average ranks, C
- * the tie correction (SciPy's `friedmanchisquare`; Demšar's eq. without ties). The
- * Iman-Davenport variant F_F = (N - 1) chi^2_F / (N (k - 1) - chi^2_F) is less
- * conservative (Demšar 2006, section 3.2.2). When every block ranks the treatments
- * identically, chi^2_F = N (k - 1) and F_F is infinite (p = 0). When every block ties
- * all treatments, there is nothing to rank: chi^2_F = 0, p = 1 and F_F = 0.
- */
-export function friedmanTest(
+/** The within-block ranks of `scores` (1 = best), checked; shared by the Friedman tests. */
+function rankBlocks(
   scores: ReadonlyArray<ArrayLike<number>>,
-  options: FriedmanOptions = {},
-): FriedmanResult {
+  options: FriedmanOptions,
+): { N: number; k: number; ranks: Float64Array[]; rankSums: Float64Array; tieTerm: number } {
   const blocks: ReadonlyArray<ArrayLike<number>> = scores;
   if (!Array.isArray(blocks) || blocks.length < 2) {
     throw new ValidationError(
@@ -347,6 +338,28 @@ export function friedmanTest(
     for (let j = 0; j < k; j++) rankSums[j] += r.ranks[j];
     for (const t of r.tieSizes) tieTerm += t * t * t - t;
   });
+  return { N, k, ranks, rankSums, tieTerm };
+}
+
+/**
+ * The Friedman test of k treatments over N blocks, `scores[i][j]` = score of
+ * treatment j in block i, with ranks 1 = best within each block:
+ * chi^2_F = 12 N / (k (k + 1)) sum_j (R_j - (k + 1)/2)^2 / C, R_j the average ranks, C
+ * the tie correction (SciPy's `friedmanchisquare`; Demšar's eq. without ties). The
+ * Iman-Davenport variant F_F = (N - 1) chi^2_F / (N (k - 1) - chi^2_F) is less
+ * conservative (Demšar 2006, section 3.2.2). Both p-values are asymptotic, fair from
+ * about N > 10 and k > 5; for fewer blocks or treatments use `friedmanExact`. When every
+ * block ranks the treatments identically, chi^2_F = N (k - 1) and F_F is infinite: its
+ * F approximation breaks down there (the p-value it gives, 0, is no probability of
+ * anything), so `imanDavenport.pValue` is NaN; the exact p is (k!)^(1 - N) without
+ * ties. When every block ties all treatments, there is nothing to rank: chi^2_F = 0,
+ * p = 1 and F_F = 0.
+ */
+export function friedmanTest(
+  scores: ReadonlyArray<ArrayLike<number>>,
+  options: FriedmanOptions = {},
+): FriedmanResult {
+  const { N, k, ranks, rankSums, tieTerm } = rankBlocks(scores, options);
   // Sums of half-integers are exact; one division keeps 2.25 from becoming 2.2500000000000004.
   const averageRanks = rankSums.map((sum) => sum / N);
   const df = k - 1;
@@ -361,7 +374,7 @@ export function friedmanTest(
   // chi^2_F reaches N (k - 1) only up to round-off; treat the last bits as that bound.
   const perfect = room <= 1e-12 * N * (k - 1);
   const fStatistic = perfect ? Number.POSITIVE_INFINITY : ((N - 1) * chiSquare) / room;
-  const fP = perfect ? 0 : fTails(fStatistic, df, df2).upper;
+  const fP = perfect ? Number.NaN : fTails(fStatistic, df, df2).upper;
   return {
     blocks: N,
     treatments: k,
@@ -373,6 +386,135 @@ export function friedmanTest(
     pValue,
     imanDavenport: { statistic: fStatistic, df1: df, df2, pValue: fP },
   };
+}
+
+/** Default budget of `friedmanExact`: states times permutations summed over blocks. */
+export const FRIEDMAN_EXACT_MAX_WORK = 4_000_000;
+
+export interface FriedmanExactOptions extends FriedmanOptions {
+  /** Level of the exact critical difference (default 0.05). */
+  readonly alpha?: number;
+  /** Give up (return null) above this much work; default `FRIEDMAN_EXACT_MAX_WORK`. */
+  readonly maxWork?: number;
+}
+
+export interface FriedmanExactResult {
+  /**
+   * P(chi^2_F >= observed) under the null hypothesis that within each block every
+   * order of the observed ranks is equally likely. chi^2_F and Iman-Davenport's F_F
+   * are increasing functions of each other for fixed N and k, so this is the exact
+   * p-value of both.
+   */
+  readonly pValue: number;
+  /**
+   * The exact Nemenyi-type critical difference: the smallest attainable range
+   * max_j Rbar_j - min_j Rbar_j of the average ranks with P(range >= it) <= alpha, so
+   * that declaring every pair at least this far apart different keeps the chance of
+   * any false declaration at most alpha. null when no attainable range is that rare:
+   * with these N and k no difference in average rank can be significant.
+   */
+  readonly criticalDifference: number | null;
+  /** P(range >= criticalDifference), the level actually reached; null with it. */
+  readonly criticalDifferenceLevel: number | null;
+}
+
+/**
+ * The exact permutation distribution of the Friedman test, for few blocks or
+ * treatments where the chi-square and F approximations of `friedmanTest` and the
+ * normal one of `nemenyiCriticalDifference` do not hold (Demšar 2006: N > 10, k > 5).
+ *
+ * Under the null hypothesis each block's ranks (ties averaged, as observed) are in a
+ * uniformly random order, independently across blocks; the rank sums' joint
+ * distribution is built block by block by convolution over the k! orders, with
+ * doubled ranks so that every sum is an integer. This is what
+ * `scipy.stats.permutation_test(..., permutation_type="samples", n_resamples=inf)`
+ * computes by enumerating all (k!)^N arrangements. Returns null when the work
+ * (states times orders, summed over the blocks) would exceed `maxWork`.
+ */
+export function friedmanExact(
+  scores: ReadonlyArray<ArrayLike<number>>,
+  options: FriedmanExactOptions = {},
+): FriedmanExactResult | null {
+  const alpha = options.alpha ?? 0.05;
+  if (typeof alpha !== "number" || !(alpha > 0 && alpha < 1)) {
+    throw new ValidationError(
+      "alpha",
+      `'alpha' must be a number in (0, 1). Got ${String(alpha)} instead.`,
+    );
+  }
+  const maxWork = options.maxWork ?? FRIEDMAN_EXACT_MAX_WORK;
+  const { N, k, ranks, rankSums } = rankBlocks(scores, options);
+  if (k > 8) return null;
+  // Rank sums are packed into one integer, base `radix`; it must stay exact.
+  const radix = 2 * k * N + 1;
+  if (k * Math.log2(radix) > 52) return null;
+  const orders = permutations(k);
+  let work = 0;
+  let states = new Map<number, number>([[0, 1]]);
+  for (const blockRanks of ranks) {
+    const doubled = Array.from(blockRanks, (r) => Math.round(2 * r));
+    // Distinct orders of this block's ranks, each with its probability.
+    const shifts = new Map<number, number>();
+    for (const order of orders) {
+      let key = 0;
+      for (let j = k - 1; j >= 0; j--) key = key * radix + doubled[order[j]];
+      shifts.set(key, (shifts.get(key) ?? 0) + 1 / orders.length);
+    }
+    work += states.size * shifts.size;
+    if (work > maxWork) return null;
+    const next = new Map<number, number>();
+    for (const [state, p] of states) {
+      for (const [shift, q] of shifts) {
+        const key = state + shift;
+        next.set(key, (next.get(key) ?? 0) + p * q);
+      }
+    }
+    states = next;
+  }
+  let observedSpread = 0;
+  for (let j = 0; j < k; j++) observedSpread += Math.round(2 * rankSums[j]) ** 2;
+  let pValue = 0;
+  const byRange = new Map<number, number>();
+  for (const [state, p] of states) {
+    let rest = state;
+    let spread = 0;
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    for (let j = 0; j < k; j++) {
+      const sum = rest % radix;
+      rest = (rest - sum) / radix;
+      spread += sum * sum;
+      lo = Math.min(lo, sum);
+      hi = Math.max(hi, sum);
+    }
+    // The rank sums add up to k(k+1)N/2 in every state, so the sum of their squares
+    // orders the states as chi^2_F does; integers compare exactly.
+    if (spread >= observedSpread) pValue += p;
+    byRange.set(hi - lo, (byRange.get(hi - lo) ?? 0) + p);
+  }
+  let criticalDifference: number | null = null;
+  let criticalDifferenceLevel: number | null = null;
+  let tail = 0;
+  for (const range of [...byRange.keys()].sort((a, b) => b - a)) {
+    tail += byRange.get(range) as number;
+    // Probabilities are sums of multiples of 1/(k!)^N; allow for their round-off.
+    if (tail > alpha + 1e-12) break;
+    criticalDifference = range / (2 * N);
+    criticalDifferenceLevel = tail;
+  }
+  return { pValue: Math.min(1, pValue), criticalDifference, criticalDifferenceLevel };
+}
+
+/** All orders of 0..k-1. */
+function permutations(k: number): number[][] {
+  if (k === 1) return [[0]];
+  const out: number[][] = [];
+  for (const rest of permutations(k - 1)) {
+    for (let at = 0; at <= rest.length; at++) {
+      out.push([...rest.slice(0, at), k - 1, ...rest.slice(at)]);
+    }
+  }
+  return out;
 }
 
 /**
@@ -413,7 +555,11 @@ export const NEMENYI_MAX_TREATMENTS = NEMENYI_Q_05.length - 1;
 /**
  * The Nemenyi critical difference at alpha = 0.05 for k treatments over N blocks:
  * CD = q_0.05 sqrt(k (k + 1) / (6 N)) (Demšar 2006, section 3.2.2). Two treatments
- * whose average ranks differ by at least CD differ significantly.
+ * whose average ranks differ by at least CD differ significantly. The formula is
+ * asymptotic in N: with few blocks it can declare differences no exact test
+ * supports (k = 2, N = 4: CD = 0.98, so 4 wins out of 4 are "significant", while the
+ * exact sign test gives p = 0.125); `friedmanExact` gives the exact critical
+ * difference for such cases.
  */
 export function nemenyiCriticalDifference(k: number, N: number): { q: number; cd: number } {
   if (!Number.isInteger(k) || k < 2 || k > NEMENYI_MAX_TREATMENTS) {

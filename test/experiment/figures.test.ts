@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import {
   bcaVersusK,
+  commonCurves,
   sensitivityProfile,
   sensitivitySurface,
   sensitivitySurfaces,
   variedParams,
 } from "../../src/experiment/figures.js";
 import type { FitRecord } from "../../src/experiment/records.js";
+import { flatInK } from "./flatInK.js";
 import { rec } from "./makeRecord.js";
 
 describe("bcaVersusK", () => {
@@ -36,6 +38,52 @@ describe("bcaVersusK", () => {
     expect(s.points[1].mean).toBeCloseTo(0.7, 15);
     expect(s.points[1].datasets).toEqual(["A"]);
     expect(bcaVersusK(records, { methods: ["pca"] })).toHaveLength(1);
+  });
+});
+
+describe("commonCurves: every point of every curve averages the same data sets", () => {
+  const datasets = ["Musk1", "Big", "Yale", "ORL"];
+
+  it("keeps the data sets and k shared by every method, so a BCA flat in k gives flat curves", () => {
+    const curves = bcaVersusK(flatInK(["Musk1", "Big"]));
+    // The per-k average of today's Fig. 1 jumps with the data sets it includes.
+    const naive = curves[0].points.map((p) => p.mean);
+    expect(Math.max(...naive) - Math.min(...naive)).toBeGreaterThan(0.1);
+    const common = commonCurves(curves, datasets);
+    expect(common?.datasets).toEqual(["Musk1", "Big"]);
+    expect(common?.curves.map((c) => c.method)).toEqual(["sdspcaan", "pca", "slnp"]);
+    for (const c of common?.curves ?? []) {
+      expect(c.points.map((p) => p.k)).toEqual([20, 30, 40]);
+      for (const p of c.points) {
+        expect(p.datasets).toEqual(["Musk1", "Big"]);
+        expect(p.mean).toBeCloseTo(c.points[0].mean, 14);
+      }
+    }
+    expect(common?.curves[0].points[0].mean).toBeCloseTo((0.95 + 0.65) / 2, 14);
+    expect(common?.leftOutMethods).toEqual([]);
+    expect(common?.leftOutDatasets).toEqual([
+      { dataset: "Yale", missingMethods: ["slnp"], ks: [20, 30] },
+      { dataset: "ORL", missingMethods: ["slnp"], ks: [40, 50] },
+    ]);
+    expect(common?.leftOutKs).toEqual([10, 50]);
+  });
+
+  it("leaves a method out when keeping it would cost more of the figure, and says where it has no results", () => {
+    const common = commonCurves(bcaVersusK(flatInK(["Musk1"], [20, 30, 40])), datasets);
+    // 2 methods x 2 k x 3 data sets = 12 points, as many as with Big only at 3 k;
+    // the tie goes to more data sets.
+    expect(common?.datasets).toEqual(["Musk1", "Big", "Yale"]);
+    expect(common?.curves.map((c) => [c.method, c.points.map((p) => p.k)])).toEqual([
+      ["sdspcaan", [20, 30]],
+      ["pca", [20, 30]],
+    ]);
+    expect(common?.leftOutMethods).toEqual([{ method: "slnp", missing: ["Big", "Yale", "ORL"] }]);
+    expect(common?.leftOutDatasets).toEqual([{ dataset: "ORL", missingMethods: [], ks: [40, 50] }]);
+    expect(common?.leftOutKs).toEqual([40]);
+  });
+
+  it("is null when no method has a result", () => {
+    expect(commonCurves([], datasets)).toBeNull();
   });
 });
 
@@ -99,6 +147,56 @@ describe("sensitivitySurface", () => {
     expect(() => sensitivitySurface(records, { x: "gamma" as never, y: "beta" })).toThrow(
       /'x' axis must be one of alpha, beta, delta, eta/,
     );
+  });
+});
+
+describe("sensitivitySurface over several data sets: the same data sets in every cell", () => {
+  // A test BCA that depends on the dataset only; the `lacking` datasets have no (1, 1) cell.
+  function surfaceRecords(lacking: readonly string[], datasets = ["A", "B", "C"]): FitRecord[] {
+    const out: FitRecord[] = [];
+    const base: Record<string, number> = { A: 0.9, B: 0.3, C: 0.5, D: 0.7 };
+    for (const dataset of datasets) {
+      for (const beta of [0.1, 1]) {
+        for (const delta of [0.1, 1]) {
+          if (lacking.includes(dataset) && beta === 1 && delta === 1) continue;
+          const params = { alpha: 1, beta, delta };
+          out.push(rec({ dataset, k: 10, params, valBCA: 0.5, testBCA: base[dataset] }));
+        }
+      }
+    }
+    return out;
+  }
+
+  it("drops the cell a dataset lacks when that keeps more than dropping the dataset", () => {
+    // Keeping A, B, C on 3 cells (9 values) beats A alone on 4 cells (4 values).
+    const s = sensitivitySurface(surfaceRecords(["B", "C"]), {
+      x: "beta",
+      y: "delta",
+      others: "best",
+    });
+    expect(s.datasets).toEqual(["A", "B", "C"]);
+    expect(s.leftOutCells).toBe(1);
+    expect(s.cells.map((c) => [c.x, c.y])).toEqual([
+      [0.1, 0.1],
+      [0.1, 1],
+      [1, 0.1],
+    ]);
+    // The BCA does not depend on beta or delta: every cell is the same mean.
+    for (const c of s.cells) expect(c.mean).toBeCloseTo((0.9 + 0.3 + 0.5) / 3, 14);
+  });
+
+  it("drops a dataset that lacks a cell when that keeps as much or more", () => {
+    // A, C, D on 4 cells (12 values) against A, B, C, D on 3 cells (12): the cells stay.
+    const s = sensitivitySurface(surfaceRecords(["B"], ["A", "B", "C", "D"]), {
+      x: "beta",
+      y: "delta",
+      others: "best",
+    });
+    expect(s.datasets).toEqual(["A", "C", "D"]);
+    expect(s.leftOutDatasets).toEqual(["B"]);
+    expect(s.leftOutCells).toBe(0);
+    expect(s.cells).toHaveLength(4);
+    for (const c of s.cells) expect(c.mean).toBeCloseTo((0.9 + 0.5 + 0.7) / 3, 14);
   });
 });
 

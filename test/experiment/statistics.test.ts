@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/core/errors.js";
+import type { FitRecord } from "../../src/experiment/records.js";
 import { buildReports, summariseResults } from "../../src/experiment/report.js";
 import {
   chooseBaseline,
@@ -9,10 +11,30 @@ import {
   statisticsConsoleSummary,
   statisticsMarkdown,
 } from "../../src/experiment/statistics.js";
+import { fixtureFile } from "../helpers/data.js";
 import { expectClose, statisticsFixture } from "../stats/fixture.js";
+import { rec } from "./makeRecord.js";
 import { fixtureRecords } from "./statisticsRecords.js";
 
 const expected = statisticsFixture.results;
+/** scripts/fixtures/stats_small_samples.py: the exact tests on the same synthetic results. */
+const exactExpected = JSON.parse(
+  readFileSync(fixtureFile("experiment/statistics-small-samples.json"), "utf8"),
+).syntheticResults as {
+  exactPValue: number;
+  exactCriticalDifference: number;
+  exactCriticalDifferenceLevel: number;
+  asymptoticCriticalDifference: number;
+};
+
+/** Records with one repeat per (dataset, method) at the given test BCA, rows = data sets. */
+function tableRecords(methods: readonly string[], rows: readonly number[][]): FitRecord[] {
+  return rows.flatMap((row, i) =>
+    methods.map((method, j) =>
+      rec({ dataset: `D${i + 1}`, method, repeat: 0, k: 4, valBCA: 0.5, testBCA: row[j] }),
+    ),
+  );
+}
 
 function stats(
   records = fixtureRecords(),
@@ -58,7 +80,34 @@ describe("methodStatistics on the synthetic results (SciPy reference)", () => {
     expectClose(id?.pValue as number, expected.imanDavenport.pValue, 1e-11, "F p");
     expect([id?.df1, id?.df2]).toEqual([expected.imanDavenport.df1, expected.imanDavenport.df2]);
     expect(Math.abs((f?.nemenyi?.q as number) - expected.q)).toBeLessThan(1e-6);
-    expectClose(f?.nemenyi?.criticalDifference as number, expected.criticalDifference, 1e-6, "CD");
+    expectClose(
+      f?.nemenyi?.asymptoticCriticalDifference as number,
+      expected.criticalDifference,
+      1e-6,
+      "CD",
+    );
+    // N = 4, k = 4: small enough to enumerate, so the decision and the CD are exact.
+    expect(f?.test?.exact?.by).toBe("enumeration");
+    expectClose(f?.test?.exact?.pValue as number, exactExpected.exactPValue, 1e-12, "exact p");
+    expect(f?.test?.decision).toEqual({
+      by: "exact",
+      pValue: f?.test?.exact?.pValue,
+      rejected: true,
+    });
+    expect(f?.nemenyi?.method).toBe("exact");
+    expectClose(
+      f?.nemenyi?.criticalDifference as number,
+      exactExpected.exactCriticalDifference,
+      1e-12,
+      "exact CD",
+    );
+    expectClose(
+      f?.nemenyi?.level as number,
+      exactExpected.exactCriticalDifferenceLevel,
+      1e-12,
+      "CD level",
+    );
+    // The exact CD (2.375) separates the same pairs as the asymptotic one (2.35) here.
     expect(f?.nemenyi?.groups).toEqual(expected.groups);
   });
 
@@ -85,17 +134,24 @@ describe("methodStatistics on the synthetic results (SciPy reference)", () => {
     expect(md).toContain("Left out: Epsilon (no LDA).");
     expect(md).toContain("| Gamma | 1 | 2 | 3.5 | 3.5 |");
     expect(md).toMatch(
-      /Friedman test .*: χ²_F = 8\.76 with 3 df \(corrected for tied ranks\), p = 0\.033\./,
+      /Friedman test .*: χ²_F = 8\.76 with 3 df \(corrected for tied ranks\), p = 0\.033 \(chi-square approximation\)\./,
     );
-    expect(md).toMatch(/Iman-Davenport variant: F_F = 8\.12 with 3 and 9 df, p = 0\.0063\./);
-    expect(md).toContain("is rejected at α = 0.05");
-    expect(md).toContain("CD = q·√(k(k+1)/(6N)) = 2.569 · √(4·5/(6·4)) = 2.35.");
+    expect(md).toMatch(
+      /Iman-Davenport variant: F_F = 8\.12 with 3 and 9 df, p = 0\.0063 \(F approximation\)\./,
+    );
+    expect(md).toMatch(/Exact p-value \(all 4!\^4 orders .*\): p = 0\.013\./);
+    expect(md).toContain("is rejected at α = 0.05 (exact p, p = 0.013)");
+    expect(md).toContain("Nemenyi critical difference, exact (α = 0.05, k = 4, N = 4): CD = 2.38,");
+    expect(md).toContain("(P = 0.019)");
+    expect(md).toContain(
+      "(The asymptotic formula, q·√(k(k+1)/(6N)) = 2.569 · √(4·5/(6·4)) = 2.35,",
+    );
     expect(md).toContain(
       "{SDSPCAAN 1.38, LDA 2.00, PCA 2.75}; {LDA 2.00, PCA 2.75, Baseline 3.88}",
     );
     expect(md).toContain("figures/critical-difference.svg");
-    // N = 4 < 10: the chi-square approximation is flagged.
-    expect(md).toMatch(/rough approximation/);
+    // N = 4 < 10: the approximations are flagged, and the exact distribution used.
+    expect(md).toMatch(/do not hold .* enumerated over all 4!\^4 orders/);
   });
 
   it("prints a short console summary", () => {
@@ -106,8 +162,69 @@ describe("methodStatistics on the synthetic results (SciPy reference)", () => {
     expect(text).toContain("LDA worse on 1, better on 1 of 4");
     expect(text).toContain("SDSPCAAN 1.38, LDA 2.00, PCA 2.75, Baseline 3.88");
     expect(text).toMatch(
-      /Friedman χ² = 8\.76, p = 0\.033; Iman-Davenport F = 8\.12, p = 0\.0063; Nemenyi CD = 2\.35\./,
+      /Friedman χ² = 8\.76, p = 0\.033; Iman-Davenport F = 8\.12, p = 0\.0063; exact p = 0\.013; rejected at α = 0\.05; Nemenyi CD \(exact\) = 2\.38\./,
     );
+  });
+});
+
+describe("few data sets or methods: no rejection from a degenerate formula", () => {
+  it("2 data sets x 2 methods in perfect agreement: exact p = 0.5, not rejected, no CD", () => {
+    const s = stats(
+      tableRecords(
+        ["sdspcaan", "pca"],
+        [
+          [0.9, 0.8],
+          [0.7, 0.6],
+        ],
+      ),
+    );
+    const t = s.friedman?.test;
+    expect(t?.imanDavenport.statistic).toBeNull();
+    expect(t?.imanDavenport.pValue).toBeNull();
+    expect(t?.exact).toEqual({ pValue: 0.5, by: "enumeration" });
+    expect(t?.decision).toEqual({ by: "exact", pValue: 0.5, rejected: false });
+    expect(s.friedman?.nemenyi).toMatchObject({
+      method: "exact",
+      criticalDifference: null,
+      groups: [["sdspcaan", "pca"]],
+    });
+    expect(JSON.parse(JSON.stringify(s))).toEqual(s);
+    const md = statisticsMarkdown(s);
+    expect(md).toContain("the F approximation gives no p-value there");
+    expect(md).toContain("p = 0.50.");
+    expect(md).toContain("is not rejected at α = 0.05 (exact p, p = 0.50)");
+    expect(md).not.toMatch(/is rejected|p = 0[^.]/);
+    expect(md).toContain("no pair of methods can differ significantly");
+    expect(md).toContain("{SDSPCAAN 1.00, PCA 2.00}");
+    const text = statisticsConsoleSummary(s);
+    expect(text).toContain("Iman-Davenport F = ∞, no p-value; exact p = 0.50; not rejected");
+    expect(text).toContain("Nemenyi (exact): no difference can be significant.");
+  });
+
+  it("4 data sets x 2 methods in perfect agreement: the asymptotic CD (0.98) would split them; the exact test does not", () => {
+    const s = stats(
+      tableRecords(
+        ["sdspcaan", "pca"],
+        [
+          [0.9, 0.8],
+          [0.7, 0.6],
+          [0.5, 0.4],
+          [0.8, 0.75],
+        ],
+      ),
+    );
+    // The exact sign test: 2 of the 2^4 sign patterns are this extreme.
+    expect(s.friedman?.test?.decision).toEqual({ by: "exact", pValue: 0.125, rejected: false });
+    expect(s.friedman?.nemenyi?.asymptoticCriticalDifference).toBeLessThan(1);
+    expect(s.friedman?.nemenyi?.criticalDifference).toBeNull();
+    expect(s.friedman?.nemenyi?.groups).toEqual([["sdspcaan", "pca"]]);
+  });
+
+  it("6 data sets x 2 methods in perfect agreement: exact p = 1/32, rejected, exact CD 1", () => {
+    const rows = Array.from({ length: 6 }, (_, i) => [0.9 - i / 20, 0.85 - i / 20]);
+    const s = stats(tableRecords(["sdspcaan", "pca"], rows));
+    expect(s.friedman?.test?.decision).toEqual({ by: "exact", pValue: 1 / 32, rejected: true });
+    expect(s.friedman?.nemenyi).toMatchObject({ criticalDifference: 1, level: 1 / 32, groups: [] });
   });
 });
 

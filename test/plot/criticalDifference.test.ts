@@ -98,3 +98,21 @@ describe("criticalDifferenceDiagram", () => {
     ).toThrow(/'methods\[1\]\.averageRank' must be in \[1, 2\]/);
   });
 });
+
+describe("criticalDifferenceDiagram without a critical difference", () => {
+  it("joins all methods with one bar and says no difference can be significant", () => {
+    const spec = criticalDifferenceDiagram(
+      [
+        { method: "A", averageRank: 1 },
+        { method: "B", averageRank: 2 },
+      ],
+      null,
+    ) as unknown as { layer: Array<{ data: { values: Array<{ text?: string }> } }> };
+    const texts = spec.layer.flatMap((l) => l.data.values.map((v) => v.text)).filter(Boolean);
+    expect(texts).toContain("No CD: no difference can be significant");
+    expect(texts.some((t) => t?.startsWith("CD ="))).toBe(false);
+    // Layers: thin rules, one thick group bar, then the texts.
+    const thick = spec.layer[1].data.values;
+    expect(thick).toHaveLength(1);
+  });
+});
