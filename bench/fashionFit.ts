@@ -9,14 +9,14 @@
  * ../shared/data / the cache / /usr/share/datasets).
  */
 import { availableParallelism } from "node:os";
-import { balancedAccuracy } from "../src/classify/metrics.js";
-import { NearestNeighbour1 } from "../src/classify/nearestNeighbour.js";
-import { preprocessSplit } from "../src/experiment/preprocess.js";
-import { predefinedTestSplit } from "../src/experiment/splits.js";
-import { openDataset } from "../src/io/load.js";
-import { setKernelThreads } from "../src/linalg/kernels/helperThread.node.js";
-import { setNativeKernels } from "../src/linalg/kernels/nativeGemm.node.js";
-import { createMethod } from "../src/methods/registry.js";
+import { balancedAccuracy } from "../packages/sdspcaan/src/classify/metrics.js";
+import { NearestNeighbour1 } from "../packages/sdspcaan/src/classify/nearestNeighbour.js";
+import { setKernelThreads } from "../packages/sdspcaan/src/linalg/kernels/helperThread.node.js";
+import { setNativeKernels } from "../packages/sdspcaan/src/linalg/kernels/nativeGemm.node.js";
+import { createMethod } from "../packages/sdspcaan/src/methods/registry.js";
+import { preprocessSplit } from "../packages/sdspcaan-cli/src/experiment/preprocess.js";
+import { predefinedTestSplit } from "../packages/sdspcaan-cli/src/experiment/splits.js";
+import { openDataset } from "../packages/sdspcaan-cli/src/io/load.js";
 
 const [method = "sdspcaan", nArg = "10000", kArg = "10", ...rest] = process.argv.slice(2);
 const options: Record<string, unknown> = {};

@@ -1,6 +1,6 @@
 /**
- * Builds the in-browser playground (src/playground/) into static files in
- * dist/playground: the page, its worker and their shared chunks (esbuild, ES
+ * Builds the in-browser playground (packages/sdspcaan-cli/src/playground/) into static
+ * files in packages/sdspcaan-cli/dist/playground: the page, its worker and their shared chunks (esbuild, ES
  * modules; h5wasm is a separate chunk loaded only for MAT v7.3 / HDF5 files), the
  * style sheet, and datasets.json, the registry's data sets, with Yale and ORL copied
  * into data/ when the repository's data/ folder has them. Run by `npm run build`.
@@ -11,8 +11,8 @@ import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } 
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { manifestFor } from "../src/cli/playgroundServer.js";
-import { DATASETS } from "../src/io/registry.js";
+import { manifestFor } from "../packages/sdspcaan-cli/src/cli/playgroundServer.js";
+import { DATASETS } from "../packages/sdspcaan-cli/src/io/registry.js";
 
 /** The small data sets shipped with the page (about 0.5 MB together). */
 const SHIPPED = ["Yale", "ORL"];
@@ -27,7 +27,7 @@ function arg(name: string, fallback: string): string {
 export async function buildPlayground(out: string, dataDir: string): Promise<void> {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  const src = join(root, "src", "playground");
+  const src = join(root, "packages", "sdspcaan-cli", "src", "playground");
   const result = await build({
     entryPoints: { main: join(src, "main.ts"), worker: join(src, "worker.ts") },
     outdir: out,
@@ -68,7 +68,7 @@ export async function buildPlayground(out: string, dataDir: string): Promise<voi
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await buildPlayground(
-    arg("--out", join(root, "dist", "playground")),
+    arg("--out", join(root, "packages", "sdspcaan-cli", "dist", "playground")),
     arg("--data", join(root, "data")),
   );
 }

@@ -1,6 +1,6 @@
 /**
- * Assembles src/linalg/kernels/wasm/kernels.wat (WebAssembly text with SIMD) into the binary
- * module and embeds it, base64-encoded, in src/linalg/kernels/wasm/module.ts, so that the
+ * Assembles packages/sdspcaan/src/linalg/kernels/wasm/kernels.wat (WebAssembly text with SIMD) into the binary
+ * module and embeds it, base64-encoded, in packages/sdspcaan/src/linalg/kernels/wasm/module.ts, so that the
  * browser-safe core loads it without fetching or reading a file. A line `;; @include NAME.wat`
  * in kernels.wat is replaced by that file of the same folder (module fields, no `(module`):
  * the text format has one module per file, and this keeps each file to one concern.
@@ -18,8 +18,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import wabtInit from "wabt";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-export const watPath = resolve(repoRoot, "src/linalg/kernels/wasm/kernels.wat");
-export const modulePath = resolve(repoRoot, "src/linalg/kernels/wasm/module.ts");
+export const watPath = resolve(repoRoot, "packages/sdspcaan/src/linalg/kernels/wasm/kernels.wat");
+export const modulePath = resolve(repoRoot, "packages/sdspcaan/src/linalg/kernels/wasm/module.ts");
 
 /** kernels.wat with each `;; @include NAME.wat` line replaced by that file's text. */
 export function kernelSource(): string {
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     const current = readFileSync(modulePath, "utf8");
     if (current !== text) {
       console.error(
-        "src/linalg/kernels/wasm/module.ts is out of date: run npx tsx scripts/build-wasm.ts",
+        "packages/sdspcaan/src/linalg/kernels/wasm/module.ts is out of date: run npx tsx scripts/build-wasm.ts",
       );
       process.exit(1);
     }

@@ -6,9 +6,9 @@
  * Usage: node --import tsx bench/child/firstFit.ts FILE NAME METHOD K WARM
  */
 import { join } from "node:path";
-import { makeSplit } from "../../src/experiment/splits.js";
-import { loadDataset } from "../../src/io/load.js";
-import { createMethod } from "../../src/methods/registry.js";
+import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
+import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { dataDir } from "../harness.js";
 
 const [file, name, method, kText, warmText] = process.argv.slice(2);

@@ -12,9 +12,9 @@
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runExperiment } from "../../src/experiment/runner.node.js";
-import { makeSplit } from "../../src/experiment/splits.js";
-import { loadDataset } from "../../src/io/load.js";
+import { runExperiment } from "../../packages/sdspcaan-cli/src/experiment/runner.node.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
+import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import {
   type BenchContext,
   type BenchSuite,
@@ -32,7 +32,11 @@ const DATASETS = [
 const METHODS = ["baseline", "pca", "sdspca", "spcan", "sdspca-lpp", "sdspcaan"];
 
 async function oursMs(
-  data: { name: string; X: import("../../src/linalg/matrix.js").Matrix; y: number[] },
+  data: {
+    name: string;
+    X: import("../../packages/sdspcaan/src/linalg/matrix.js").Matrix;
+    y: number[];
+  },
   workers: number,
 ): Promise<{ ms: number; fits: number }> {
   const t0 = performance.now();

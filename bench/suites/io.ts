@@ -7,7 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { loadDataset } from "../../src/io/load.js";
+import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import {
   type BenchContext,
   type BenchSuite,

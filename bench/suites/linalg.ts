@@ -19,21 +19,25 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Random } from "../../src/core/rng.js";
-import { lobpcg } from "../../src/linalg/eigen/lobpcg.js";
-import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
-import { gemmABtRaw, multiply, multiplyABt } from "../../src/linalg/kernels/gemm.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { lobpcg } from "../../packages/sdspcaan/src/linalg/eigen/lobpcg.js";
+import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
+import {
+  gemmABtRaw,
+  multiply,
+  multiplyABt,
+} from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
 import {
   nativeGemmUnavailable,
   setNativeKernels,
-} from "../../src/linalg/kernels/nativeGemm.node.js";
+} from "../../packages/sdspcaan/src/linalg/kernels/nativeGemm.node.js";
 import {
   type KernelBackend,
   kernelBackend,
   requestedKernelBackend,
   setKernelBackend,
-} from "../../src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../src/linalg/matrix.js";
+} from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import {
   type BenchContext,
   type BenchSuite,

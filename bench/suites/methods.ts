@@ -8,9 +8,9 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { loadDataset } from "../../src/io/load.js";
-import { createMethod } from "../../src/methods/registry.js";
-import { TrainingData } from "../../src/methods/training.js";
+import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
+import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
+import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import {
   type BenchContext,
   type BenchSuite,

@@ -13,13 +13,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDataset } from "../../src/io/load.js";
-import { frobeniusNorm } from "../../src/linalg/basic.js";
-import { multiply, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { choleskyQR } from "../../src/linalg/orthogonalize.js";
-import { LDA } from "../../src/methods/lda.js";
-import { PCA } from "../../src/methods/pca.js";
+import { frobeniusNorm } from "../../packages/sdspcaan/src/linalg/basic.js";
+import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { choleskyQR } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
+import { LDA } from "../../packages/sdspcaan/src/methods/lda.js";
+import { PCA } from "../../packages/sdspcaan/src/methods/pca.js";
+import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import {
   type BenchContext,
   type BenchSuite,

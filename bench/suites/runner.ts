@@ -9,10 +9,14 @@
  * time). No reference: this measures scheduling.
  */
 import { availableParallelism } from "node:os";
-import { planRun, type RunSettings } from "../../src/experiment/plan.js";
-import { runExperiment } from "../../src/experiment/runner.node.js";
-import { fitCosts, planTasks, TaskQueue } from "../../src/experiment/shards.js";
-import { makeSyntheticDataset } from "../../src/experiment/synthetic.js";
+import { planRun, type RunSettings } from "../../packages/sdspcaan-cli/src/experiment/plan.js";
+import { runExperiment } from "../../packages/sdspcaan-cli/src/experiment/runner.node.js";
+import {
+  fitCosts,
+  planTasks,
+  TaskQueue,
+} from "../../packages/sdspcaan-cli/src/experiment/shards.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
 import { type BenchContext, type BenchSuite, median, record } from "../harness.js";
 
 const datasets = [

@@ -10,11 +10,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { startPlaygroundServer } from "../../src/cli/playgroundServer.js";
-import { makeSplit } from "../../src/experiment/splits.js";
-import { prepareSplit } from "../../src/experiment/units.node.js";
-import { loadDataset } from "../../src/io/load.js";
-import { createMethod } from "../../src/methods/registry.js";
+import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
+import { startPlaygroundServer } from "../../packages/sdspcaan-cli/src/cli/playgroundServer.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
+import { prepareSplit } from "../../packages/sdspcaan-cli/src/experiment/units.node.js";
+import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { launchChromium } from "../../test/e2e/chromium.js";
 import { buildPlayground } from "../build-playground.js";
 

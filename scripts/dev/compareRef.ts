@@ -4,10 +4,10 @@
  * angles. Usage: npx tsx scripts/dev/compareRef.ts train.csv ref.json method k [json options]
  */
 import { readFileSync } from "node:fs";
-import { multiplyAtB } from "../../src/linalg/kernels/gemm.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { thinSvd } from "../../src/linalg/svd.js";
-import { createMethod } from "../../src/methods/registry.js";
+import { multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { thinSvd } from "../../packages/sdspcaan/src/linalg/svd.js";
+import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 
 const [csv, refPath, method, kText, extra] = process.argv.slice(2);
 const rows = readFileSync(csv, "utf8")

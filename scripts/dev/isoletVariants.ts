@@ -35,20 +35,29 @@
  * about an hour, most of it SDSPCA-LPP on the 60 % training parts.
  */
 
-import { balancedAccuracy } from "../../src/classify/metrics.js";
-import { NearestNeighbour1, nearestRowIndices } from "../../src/classify/nearestNeighbour.js";
-import { Random } from "../../src/core/rng.js";
-import type { Label } from "../../src/core/validate.js";
-import { hyperparameterGrid } from "../../src/experiment/grids.js";
-import { kGrid } from "../../src/experiment/kGrid.js";
-import { type Preprocessing, preprocessSplit } from "../../src/experiment/preprocess.js";
-import { makeSplit, type SplitFractions } from "../../src/experiment/splits.js";
-import { loadDataset } from "../../src/io/load.js";
-import { locateDataFile } from "../../src/io/locate.js";
-import { findDataset } from "../../src/io/registry.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { createMethod } from "../../src/methods/registry.js";
-import { TrainingData } from "../../src/methods/training.js";
+import { balancedAccuracy } from "../../packages/sdspcaan/src/classify/metrics.js";
+import {
+  NearestNeighbour1,
+  nearestRowIndices,
+} from "../../packages/sdspcaan/src/classify/nearestNeighbour.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import type { Label } from "../../packages/sdspcaan/src/core/validate.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
+import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
+import { hyperparameterGrid } from "../../packages/sdspcaan-cli/src/experiment/grids.js";
+import { kGrid } from "../../packages/sdspcaan-cli/src/experiment/kGrid.js";
+import {
+  type Preprocessing,
+  preprocessSplit,
+} from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
+import {
+  makeSplit,
+  type SplitFractions,
+} from "../../packages/sdspcaan-cli/src/experiment/splits.js";
+import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
+import { locateDataFile } from "../../packages/sdspcaan-cli/src/io/locate.js";
+import { findDataset } from "../../packages/sdspcaan-cli/src/io/registry.js";
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(name);

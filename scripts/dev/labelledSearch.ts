@@ -9,13 +9,13 @@
  * Usage: npx tsx scripts/dev/labelledSearch.ts [n] [k] [threads] [runs] [iters] [--data-dir D]
  */
 
-import { preprocessSplit } from "../../src/experiment/preprocess.js";
-import { predefinedTestSplit } from "../../src/experiment/splits.js";
-import { labelledNeighbours } from "../../src/graph/neighbours.js";
-import { openDataset } from "../../src/io/load.js";
-import { kernelHelpers } from "../../src/linalg/kernels/helper.js";
-import { setKernelThreads } from "../../src/linalg/kernels/helperThread.node.js";
-import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
+import { labelledNeighbours } from "../../packages/sdspcaan/src/graph/neighbours.js";
+import { kernelHelpers } from "../../packages/sdspcaan/src/linalg/kernels/helper.js";
+import { setKernelThreads } from "../../packages/sdspcaan/src/linalg/kernels/helperThread.node.js";
+import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
+import { preprocessSplit } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
+import { predefinedTestSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
+import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 
 const args = process.argv.slice(2);
 const dirAt = args.indexOf("--data-dir");

@@ -8,12 +8,15 @@
  */
 import { createRequire } from "node:module";
 import { parseArgs } from "node:util";
-import { Random } from "../../src/core/rng.js";
-import { type ExternalGemm, wasmArena } from "../../src/linalg/kernels/wasm/backend.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import {
+  type ExternalGemm,
+  wasmArena,
+} from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
 
 const { values: args } = parseArgs({ options: { repeats: { type: "string", default: "5" } } });
 const repeats = Number(args.repeats);
-const addon = createRequire(import.meta.url)("../../dist/native/gemm.node") as {
+const addon = createRequire(import.meta.url)("../../packages/sdspcaan-native/build/gemm.node") as {
   gemm: ExternalGemm;
   gemmAvx2: ExternalGemm;
   isa: string;

@@ -14,9 +14,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { costFamily, fitCostMs } from "../../src/experiment/cost.js";
-import type { GridSpec } from "../../src/experiment/grids.js";
-import { planRun, type RunSettings } from "../../src/experiment/plan.js";
+import { costFamily, fitCostMs } from "../../packages/sdspcaan-cli/src/experiment/cost.js";
+import type { GridSpec } from "../../packages/sdspcaan-cli/src/experiment/grids.js";
+import { planRun, type RunSettings } from "../../packages/sdspcaan-cli/src/experiment/plan.js";
 
 const args = process.argv.slice(2);
 const dir = args[0];

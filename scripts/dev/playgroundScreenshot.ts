@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { startPlaygroundServer } from "../../src/cli/playgroundServer.js";
+import { startPlaygroundServer } from "../../packages/sdspcaan-cli/src/cli/playgroundServer.js";
 import { launchChromium } from "../../test/e2e/chromium.js";
 import { buildPlayground } from "../build-playground.js";
 

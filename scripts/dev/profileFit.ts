@@ -4,10 +4,10 @@
  * Usage: node --import tsx --cpu-prof scripts/dev/profileFit.ts [method] [k] [runs] [file in data/]
  */
 import { join } from "node:path";
-import { makeSplit } from "../../src/experiment/splits.js";
-import { loadDataset } from "../../src/io/load.js";
-import { createMethod } from "../../src/methods/registry.js";
-import { TrainingData } from "../../src/methods/training.js";
+import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
+import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
+import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 
 const method = process.argv[2] ?? "sdspcaan";
 const k = Number(process.argv[3] ?? "100");

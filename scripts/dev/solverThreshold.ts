@@ -5,9 +5,10 @@
  * outer iteration (the first solve of LOBPCG is cold; later ones are warm-started).
  * Usage: npx tsx scripts/dev/solverThreshold.ts [n ...]
  */
-import { makeSyntheticDataset } from "../../src/experiment/synthetic.js";
-import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
-import { TrainingData } from "../../src/methods/training.js";
+
+import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
+import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
 
 const sizes = process.argv.slice(2).map(Number);
 for (const n of sizes.length ? sizes : [1000, 2000, 3000]) {

@@ -13,11 +13,11 @@
  *          [--n 10000] [--k 50] [--max-iter 5] [--preconditioner auto|always|never]
  */
 import { parseArgs } from "node:util";
-import { preprocessSplit } from "../../src/experiment/preprocess.js";
-import { predefinedTestSplit } from "../../src/experiment/splits.js";
-import { openDataset } from "../../src/io/load.js";
-import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
-import { ZWoodbury } from "../../src/methods/zPreconditioner.js";
+import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
+import { ZWoodbury } from "../../packages/sdspcaan/src/methods/zPreconditioner.js";
+import { preprocessSplit } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
+import { predefinedTestSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
+import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 
 const { values: args } = parseArgs({
   options: {

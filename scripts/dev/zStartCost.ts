@@ -14,16 +14,19 @@
  * Usage: npx tsx scripts/dev/zStartCost.ts [--n 60000] [--threads 2] [--repeats 3] [--plain-sparse] [--native auto|on|off]
  */
 import { parseArgs } from "node:util";
-import { Random } from "../../src/core/rng.js";
-import { setKernelThreads } from "../../src/linalg/kernels/helperThread.node.js";
-import { setNativeKernels } from "../../src/linalg/kernels/nativeGemm.node.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { choleskyQR } from "../../src/linalg/orthogonalize.js";
-import { CsrMatrix } from "../../src/linalg/sparse.js";
-import { GramOperator } from "../../src/methods/gramOperator.js";
-import { chebyshevMoments, krylovStart } from "../../src/methods/zKrylovStart.js";
-import { liftedStart } from "../../src/methods/zLiftedStart.js";
-import { laplacianProjection, ZWoodbury } from "../../src/methods/zPreconditioner.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { setKernelThreads } from "../../packages/sdspcaan/src/linalg/kernels/helperThread.node.js";
+import { setNativeKernels } from "../../packages/sdspcaan/src/linalg/kernels/nativeGemm.node.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { choleskyQR } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
+import { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
+import { GramOperator } from "../../packages/sdspcaan/src/methods/gramOperator.js";
+import { chebyshevMoments, krylovStart } from "../../packages/sdspcaan/src/methods/zKrylovStart.js";
+import { liftedStart } from "../../packages/sdspcaan/src/methods/zLiftedStart.js";
+import {
+  laplacianProjection,
+  ZWoodbury,
+} from "../../packages/sdspcaan/src/methods/zPreconditioner.js";
 
 const { values: args } = parseArgs({
   options: {

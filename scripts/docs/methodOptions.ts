@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { methodOptionsMarkdown } from "../../src/methods/optionDocs.js";
+import { methodOptionsMarkdown } from "../../packages/sdspcaan/src/methods/optionDocs.js";
 
 const target = join(
   dirname(fileURLToPath(import.meta.url)),

@@ -6,9 +6,13 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DataFormatError, ValidationError } from "../../src/core/errors.js";
-import { parseDelimited } from "../../src/formats/csv.js";
-import { loadDataset, openDataset, parseDatasetSync } from "../../src/io/load.js";
+import { DataFormatError, ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { parseDelimited } from "../../packages/sdspcaan/src/formats/csv.js";
+import {
+  loadDataset,
+  openDataset,
+  parseDatasetSync,
+} from "../../packages/sdspcaan-cli/src/io/load.js";
 import { cli } from "../cli/helpers.js";
 import { dataFile } from "../helpers/data.js";
 import { numeric, writeMatV5 } from "../io/matWriter.js";

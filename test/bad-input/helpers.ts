@@ -6,7 +6,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { Random } from "../../src/core/rng.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { cli, lines } from "../cli/helpers.js";
 
 /** Three classes of 8 samples in 4 features, well separated; labels 1, 2, 3. */

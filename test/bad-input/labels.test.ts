@@ -6,9 +6,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DataFormatError } from "../../src/core/errors.js";
-import { parseDelimited } from "../../src/formats/csv.js";
-import { loadDataset, parseDatasetSync } from "../../src/io/load.js";
+import { DataFormatError } from "../../packages/sdspcaan/src/core/errors.js";
+import { parseDelimited } from "../../packages/sdspcaan/src/formats/csv.js";
+import { loadDataset, parseDatasetSync } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { cli } from "../cli/helpers.js";
 import { CLASS, MI, numeric, type WriteArray, writeMatV5 } from "../io/matWriter.js";
 import { removeDir, tempDir } from "../runner/helpers.js";

@@ -6,9 +6,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ModelFormatError } from "../../src/core/errors.js";
-import { MODEL_VERSION, type ModelJSON } from "../../src/methods/estimator.js";
-import { createMethod, loadModel } from "../../src/methods/registry.js";
+import { ModelFormatError } from "../../packages/sdspcaan/src/core/errors.js";
+import { MODEL_VERSION, type ModelJSON } from "../../packages/sdspcaan/src/methods/estimator.js";
+import { createMethod, loadModel } from "../../packages/sdspcaan/src/methods/registry.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 import { csvText, errorOf, expectRefused, smallRows, writeText } from "./helpers.js";
 

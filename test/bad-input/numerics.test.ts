@@ -5,10 +5,10 @@
  * correct result.
  */
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { zscoreStatistics } from "../../src/experiment/preprocess.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { createMethod } from "../../src/methods/registry.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
+import { zscoreStatistics } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 import { smallData } from "../runner/helpers.js";
 

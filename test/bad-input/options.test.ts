@@ -5,9 +5,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { closestName } from "../../src/core/options.js";
-import { createMethod } from "../../src/methods/registry.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { closestName } from "../../packages/sdspcaan/src/core/options.js";
+import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 import { csvText, errorOf, expectRefused, smallRows, writeText } from "./helpers.js";
 

@@ -16,21 +16,24 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DataFormatError } from "../../src/core/errors.js";
-import type { FitRecord } from "../../src/experiment/records.js";
-import { writeRunReports } from "../../src/experiment/reportFiles.node.js";
+import { DataFormatError } from "../../packages/sdspcaan/src/core/errors.js";
+import type { FitRecord } from "../../packages/sdspcaan-cli/src/experiment/records.js";
+import { writeRunReports } from "../../packages/sdspcaan-cli/src/experiment/reportFiles.node.js";
 import {
   type ResultLine,
   readResultsFile,
   scanResultsFile,
-} from "../../src/experiment/resultsFile.node.js";
+} from "../../packages/sdspcaan-cli/src/experiment/resultsFile.node.js";
 import {
   type ExperimentOptions,
   type RunSettings,
   runExperiment,
-} from "../../src/experiment/runner.node.js";
-import { makeSplit } from "../../src/experiment/splits.js";
-import { makeSyntheticDataset, type SyntheticOptions } from "../../src/experiment/synthetic.js";
+} from "../../packages/sdspcaan-cli/src/experiment/runner.node.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
+import {
+  makeSyntheticDataset,
+  type SyntheticOptions,
+} from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
 import { cli, lines, writeCsv } from "../cli/helpers.js";
 import { repoRoot } from "../helpers/data.js";
 import { comparable, removeDir, smallData, tempDir } from "../runner/helpers.js";

@@ -7,13 +7,20 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { summariseResults, tableCsv, tableMarkdown } from "../../src/experiment/report.js";
-import { classesMissingFromTraining, parseSplitFile } from "../../src/experiment/splits.js";
-import { loadFeatures } from "../../src/io/load.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { PCA } from "../../src/methods/pca.js";
-import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { PCA } from "../../packages/sdspcaan/src/methods/pca.js";
+import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
+import {
+  summariseResults,
+  tableCsv,
+  tableMarkdown,
+} from "../../packages/sdspcaan-cli/src/experiment/report.js";
+import {
+  classesMissingFromTraining,
+  parseSplitFile,
+} from "../../packages/sdspcaan-cli/src/experiment/splits.js";
+import { loadFeatures } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { cli, lines } from "../cli/helpers.js";
 import { rec } from "../experiment/makeRecord.js";
 import { removeDir, tempDir } from "../runner/helpers.js";

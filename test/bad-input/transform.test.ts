@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadFeatures } from "../../src/io/load.js";
+import { loadFeatures } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { cli, lines } from "../cli/helpers.js";
 import { numeric, writeMatV5 } from "../io/matWriter.js";
 import { removeDir, tempDir } from "../runner/helpers.js";

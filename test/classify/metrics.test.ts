@@ -6,8 +6,8 @@ import {
   bca,
   confusionMatrix,
   perClassRecall,
-} from "../../src/classify/metrics.js";
-import { ValidationError } from "../../src/core/errors.js";
+} from "../../packages/sdspcaan/src/classify/metrics.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
 
 /** Pairs of equal-length label vectors over a few classes. */
 const labelPairs = fc

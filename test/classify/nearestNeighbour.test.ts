@@ -1,17 +1,17 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { balancedAccuracy } from "../../src/classify/metrics.js";
+import { balancedAccuracy } from "../../packages/sdspcaan/src/classify/metrics.js";
 import {
   applyStandardisation,
   NearestNeighbour1,
   nearestNeighbourPredict,
   nearestRowIndices,
   standardisation,
-} from "../../src/classify/nearestNeighbour.js";
-import { NotFittedError, ValidationError } from "../../src/core/errors.js";
-import { Random } from "../../src/core/rng.js";
-import { Matrix } from "../../src/linalg/matrix.js";
+} from "../../packages/sdspcaan/src/classify/nearestNeighbour.js";
+import { NotFittedError, ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { fixtureFile } from "../helpers/data.js";
 
 function randomMatrix(rows: number, cols: number, seed: number): Matrix {

@@ -5,9 +5,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readResultsFile } from "../../src/experiment/resultsFile.node.js";
-import { makeSyntheticDataset } from "../../src/experiment/synthetic.js";
-import { kernelThreads, setKernelThreads } from "../../src/linalg/kernels/helperThread.node.js";
+import {
+  kernelThreads,
+  setKernelThreads,
+} from "../../packages/sdspcaan/src/linalg/kernels/helperThread.node.js";
+import { readResultsFile } from "../../packages/sdspcaan-cli/src/experiment/resultsFile.node.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 import { cli, lines, writeCsv, writeNpy } from "./helpers.js";
 

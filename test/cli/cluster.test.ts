@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSyntheticDataset } from "../../src/experiment/synthetic.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 import { cli, writeCsv } from "./helpers.js";
 

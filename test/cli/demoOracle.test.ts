@@ -16,14 +16,21 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DEMO_DATASET, SYNTHETIC_DEFAULTS } from "../../src/cli/commands/demo.js";
-import { hyperparameterGrid } from "../../src/experiment/grids.js";
-import { kGrid } from "../../src/experiment/kGrid.js";
-import { makeSplit } from "../../src/experiment/splits.js";
-import { makeSyntheticDataset } from "../../src/experiment/synthetic.js";
-import { DEFAULT_LAMBDA_CAP } from "../../src/graph/rankControl.js";
-import { PAPER_MAX_ITER, PAPER_NEIGHBOURS, PAPER_TOL } from "../../src/methods/commonOptions.js";
-import { methodDescriptor } from "../../src/methods/registry.js";
+import { DEFAULT_LAMBDA_CAP } from "../../packages/sdspcaan/src/graph/rankControl.js";
+import {
+  PAPER_MAX_ITER,
+  PAPER_NEIGHBOURS,
+  PAPER_TOL,
+} from "../../packages/sdspcaan/src/methods/commonOptions.js";
+import { methodDescriptor } from "../../packages/sdspcaan/src/methods/registry.js";
+import {
+  DEMO_DATASET,
+  SYNTHETIC_DEFAULTS,
+} from "../../packages/sdspcaan-cli/src/cli/commands/demo.js";
+import { hyperparameterGrid } from "../../packages/sdspcaan-cli/src/experiment/grids.js";
+import { kGrid } from "../../packages/sdspcaan-cli/src/experiment/kGrid.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
 import { fixtureFile } from "../helpers/data.js";
 
 type Params = Record<string, number>;

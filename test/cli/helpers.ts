@@ -1,8 +1,8 @@
 /** Runs the CLI in-process and writes small data files for it. */
 import { writeFileSync } from "node:fs";
 import { vi } from "vitest";
-import { runCli } from "../../src/cli/main.js";
-import type { Matrix } from "../../src/linalg/matrix.js";
+import type { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { runCli } from "../../packages/sdspcaan-cli/src/cli/main.js";
 
 export interface CliResult {
   readonly code: number;

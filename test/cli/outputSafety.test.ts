@@ -17,9 +17,12 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ResultsWriter, rewriteResultsFile } from "../../src/experiment/resultsFile.node.js";
-import { makeSyntheticDataset } from "../../src/experiment/synthetic.js";
-import { writeAtomically } from "../../src/io/atomicWrite.js";
+import {
+  ResultsWriter,
+  rewriteResultsFile,
+} from "../../packages/sdspcaan-cli/src/experiment/resultsFile.node.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
+import { writeAtomically } from "../../packages/sdspcaan-cli/src/io/atomicWrite.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 import { cli, lines, writeCsv } from "./helpers.js";
 

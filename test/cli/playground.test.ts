@@ -10,12 +10,12 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join, relative, sep } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
 import {
   defaultPlaygroundRoot,
   type PlaygroundServer,
   startPlaygroundServer,
-} from "../../src/cli/playgroundServer.js";
-import { ValidationError } from "../../src/core/errors.js";
+} from "../../packages/sdspcaan-cli/src/cli/playgroundServer.js";
 import { dataDir, dataFile, repoRoot } from "../helpers/data.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 

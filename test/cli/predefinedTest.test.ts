@@ -8,12 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { balancedAccuracy } from "../../src/classify/metrics.js";
-import { NearestNeighbour1 } from "../../src/classify/nearestNeighbour.js";
-import { zscoreStatistics } from "../../src/experiment/preprocess.js";
-import { reloadDataset } from "../../src/experiment/reportFiles.node.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { PCA } from "../../src/methods/pca.js";
+import { balancedAccuracy } from "../../packages/sdspcaan/src/classify/metrics.js";
+import { NearestNeighbour1 } from "../../packages/sdspcaan/src/classify/nearestNeighbour.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { PCA } from "../../packages/sdspcaan/src/methods/pca.js";
+import { zscoreStatistics } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
+import { reloadDataset } from "../../packages/sdspcaan-cli/src/experiment/reportFiles.node.js";
 import { cli } from "./helpers.js";
 
 /** uint8 IDX bytes (big-endian sizes). */

@@ -4,9 +4,9 @@
  * JSON round trip, and statistics that survive data near the ends of double precision.
  */
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { Standardizer } from "../../src/core/standardizer.js";
-import { Matrix } from "../../src/linalg/matrix.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Standardizer } from "../../packages/sdspcaan/src/core/standardizer.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 
 const X = Matrix.fromRows([
   [1, 5, 2, 1e-12],

@@ -13,18 +13,24 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildPlayground } from "../../scripts/build-playground.js";
-import { readModelFile } from "../../src/cli/commands/shared.js";
-import { type PlaygroundServer, startPlaygroundServer } from "../../src/cli/playgroundServer.js";
-import { makeSplit } from "../../src/experiment/splits.js";
-import { evaluateModel, prepareSplit } from "../../src/experiment/units.node.js";
-import { loadDataset, parseDataset } from "../../src/io/load.js";
 import {
   createMethod,
   loadModel,
   methodDescriptor,
   methodNames,
-} from "../../src/methods/registry.js";
+} from "../../packages/sdspcaan/src/methods/registry.js";
+import { readModelFile } from "../../packages/sdspcaan-cli/src/cli/commands/shared.js";
+import {
+  type PlaygroundServer,
+  startPlaygroundServer,
+} from "../../packages/sdspcaan-cli/src/cli/playgroundServer.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
+import {
+  evaluateModel,
+  prepareSplit,
+} from "../../packages/sdspcaan-cli/src/experiment/units.node.js";
+import { loadDataset, parseDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
+import { buildPlayground } from "../../scripts/build-playground.js";
 import { dataDir, dataFile, repoRoot } from "../helpers/data.js";
 import { type Browser, chromiumAvailable, launchChromium } from "./chromium.js";
 

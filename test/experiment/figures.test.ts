@@ -6,8 +6,8 @@ import {
   sensitivitySurface,
   sensitivitySurfaces,
   variedParams,
-} from "../../src/experiment/figures.js";
-import type { FitRecord } from "../../src/experiment/records.js";
+} from "../../packages/sdspcaan-cli/src/experiment/figures.js";
+import type { FitRecord } from "../../packages/sdspcaan-cli/src/experiment/records.js";
 import { flatInK } from "./flatInK.js";
 import { rec } from "./makeRecord.js";
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { methodNames } from "../../packages/sdspcaan/src/methods/registry.js";
 import {
   enumerateGrid,
   hyperparameterGrid,
   MULTIPLIER_GRID,
   methodGrid,
   parseGridSpec,
-} from "../../src/experiment/grids.js";
-import { methodNames } from "../../src/methods/registry.js";
+} from "../../packages/sdspcaan-cli/src/experiment/grids.js";
 
 describe("presets", () => {
   it("paper: a, b, c each over {0.01, ..., 100} where the method has them", () => {

@@ -14,7 +14,7 @@ import {
   slurmTime,
   taskMemoryMiB,
   taskSeconds,
-} from "../../src/experiment/jobScripts.js";
+} from "../../packages/sdspcaan-cli/src/experiment/jobScripts.js";
 
 const plan: JobPlan = {
   launcher: ["/usr/bin/node", "/opt/sdspcaan/dist/cli/bin.js"],

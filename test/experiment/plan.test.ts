@@ -3,9 +3,13 @@
  * fingerprints that change with what decides a fit's result and with nothing else.
  */
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { FitFingerprints, planRun, type RunSettings } from "../../src/experiment/plan.js";
-import { makeSplit } from "../../src/experiment/splits.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import {
+  FitFingerprints,
+  planRun,
+  type RunSettings,
+} from "../../packages/sdspcaan-cli/src/experiment/plan.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
 
 const settings: RunSettings = {
   format: "sdspcaan-experiment",

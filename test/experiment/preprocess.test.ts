@@ -1,8 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { checkPreprocessing, preprocessSplit } from "../../src/experiment/preprocess.js";
-import type { Split } from "../../src/experiment/splits.js";
-import { Matrix } from "../../src/linalg/matrix.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import {
+  checkPreprocessing,
+  preprocessSplit,
+} from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
+import type { Split } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
 import { fixtureFile } from "../helpers/data.js";
 
 interface Fixture {

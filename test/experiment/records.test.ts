@@ -5,7 +5,7 @@ import {
   fitRecordToLine,
   paramsKey,
   parseFitRecords,
-} from "../../src/experiment/records.js";
+} from "../../packages/sdspcaan-cli/src/experiment/records.js";
 import { rec } from "./makeRecord.js";
 
 describe("fitKey", () => {

@@ -1,6 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { bestPerK, selectAll, selectModel } from "../../src/experiment/selection.js";
+import {
+  bestPerK,
+  selectAll,
+  selectModel,
+} from "../../packages/sdspcaan-cli/src/experiment/selection.js";
 import { rec } from "./makeRecord.js";
 
 describe("selectModel", () => {

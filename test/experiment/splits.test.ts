@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { deriveSeed } from "../../src/core/rng.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { deriveSeed } from "../../packages/sdspcaan/src/core/rng.js";
 import {
   makeSplit,
   makeSplits,
@@ -11,7 +11,7 @@ import {
   splitSeed,
   splitSizes,
   splitsToJSON,
-} from "../../src/experiment/splits.js";
+} from "../../packages/sdspcaan-cli/src/experiment/splits.js";
 
 function expectPartition(s: Split, n: number): void {
   const all = [...s.train, ...s.val, ...s.test].sort((a, b) => a - b);

@@ -1,8 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import type { FitRecord } from "../../src/experiment/records.js";
-import { buildReports, summariseResults } from "../../src/experiment/report.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import type { FitRecord } from "../../packages/sdspcaan-cli/src/experiment/records.js";
+import {
+  buildReports,
+  summariseResults,
+} from "../../packages/sdspcaan-cli/src/experiment/report.js";
 import {
   chooseBaseline,
   formatPValue,
@@ -10,7 +13,7 @@ import {
   methodStatistics,
   statisticsConsoleSummary,
   statisticsMarkdown,
-} from "../../src/experiment/statistics.js";
+} from "../../packages/sdspcaan-cli/src/experiment/statistics.js";
 import { fixtureFile } from "../helpers/data.js";
 import { expectClose, statisticsFixture } from "../stats/fixture.js";
 import { rec } from "./makeRecord.js";

@@ -9,15 +9,18 @@ import { readFileSync } from "node:fs";
 import { deflateSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decompressionStreamInflate, hasDecompressionStream } from "../../src/formats/inflate.js";
+import {
+  decompressionStreamInflate,
+  hasDecompressionStream,
+} from "../../packages/sdspcaan/src/formats/inflate.js";
 import {
   labelsFromBytes,
   labelsFromBytesAsync,
   type ParseOptions,
   parseBytes,
   parseBytesSync,
-} from "../../src/formats/parse.js";
-import { nodeInflater } from "../../src/io/zlib.js";
+} from "../../packages/sdspcaan/src/formats/parse.js";
+import { nodeInflater } from "../../packages/sdspcaan-cli/src/io/zlib.js";
 import { dataFile } from "../helpers/data.js";
 import { MI, matrixPayload, numeric, writeMatV5 } from "../io/matWriter.js";
 

@@ -5,8 +5,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { Random } from "../../src/core/rng.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import {
   adaptiveNeighbourRows,
   defaultNeighbourCount,
@@ -14,9 +14,9 @@ import {
   GRAPH_EPS,
   initialAdaptiveGraph,
   labelledAdaptiveGraph,
-} from "../../src/graph/adaptive.js";
-import { pairwiseSquaredDistances } from "../../src/linalg/kernels/distances.js";
-import { Matrix } from "../../src/linalg/matrix.js";
+} from "../../packages/sdspcaan/src/graph/adaptive.js";
+import { pairwiseSquaredDistances } from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { directSquaredDistance, integerMatrix, normalMatrix, randomCodes } from "./helpers.js";
 
 const EPS = GRAPH_EPS;

@@ -5,17 +5,17 @@
  * than at the next outer iteration.
  */
 import { describe, expect, it } from "vitest";
-import { AbortError } from "../../src/core/errors.js";
-import { Random } from "../../src/core/rng.js";
+import { AbortError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import {
   embeddedAdaptiveGraph,
   initialAdaptiveGraph,
   labelledAdaptiveGraph,
-} from "../../src/graph/adaptive.js";
-import { graphLaplacian, symmetrizeGraph } from "../../src/graph/laplacian.js";
-import { rankControlEigenvalues } from "../../src/graph/laplacianSpectrum.js";
-import { nearestNeighbours } from "../../src/linalg/kernels/distances.js";
-import { Matrix } from "../../src/linalg/matrix.js";
+} from "../../packages/sdspcaan/src/graph/adaptive.js";
+import { graphLaplacian, symmetrizeGraph } from "../../packages/sdspcaan/src/graph/laplacian.js";
+import { rankControlEigenvalues } from "../../packages/sdspcaan/src/graph/laplacianSpectrum.js";
+import { nearestNeighbours } from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 
 function points(n: number, k: number, seed: number): Matrix {
   const rng = new Random(seed);

@@ -6,17 +6,24 @@
  * integer-data property test in neighbours.test.ts covers ties and duplicates.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { AbortError } from "../../src/core/errors.js";
-import { Random } from "../../src/core/rng.js";
-import { CLUSTER_SIZE, classClusters, crossClassClusterScan } from "../../src/graph/clusterScan.js";
-import { classOrder, labelledNeighbours } from "../../src/graph/neighbours.js";
+import { AbortError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import {
+  CLUSTER_SIZE,
+  classClusters,
+  crossClassClusterScan,
+} from "../../packages/sdspcaan/src/graph/clusterScan.js";
+import { classOrder, labelledNeighbours } from "../../packages/sdspcaan/src/graph/neighbours.js";
 import {
   NeighbourHeaps,
   scanNearestPairs,
   squaredRowNorms,
-} from "../../src/linalg/kernels/distances.js";
-import { kernelBackend, setKernelBackend } from "../../src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../src/linalg/matrix.js";
+} from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
+import {
+  kernelBackend,
+  setKernelBackend,
+} from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { expectSameBits } from "./helpers.js";
 
 afterEach(() => {

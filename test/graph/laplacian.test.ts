@@ -4,13 +4,16 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Random } from "../../src/core/rng.js";
-import { initialAdaptiveGraph, labelledAdaptiveGraph } from "../../src/graph/adaptive.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import {
+  initialAdaptiveGraph,
+  labelledAdaptiveGraph,
+} from "../../packages/sdspcaan/src/graph/adaptive.js";
 import {
   componentLaplacians,
   connectedComponents,
   mergeComponentSpectra,
-} from "../../src/graph/components.js";
+} from "../../packages/sdspcaan/src/graph/components.js";
 import {
   applyLaplacian,
   classLaplacianTrace,
@@ -20,10 +23,10 @@ import {
   laplacianTrace,
   symmetricLaplacianTrace,
   symmetrizeGraph,
-} from "../../src/graph/laplacian.js";
-import { wasmArena } from "../../src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { CsrMatrix } from "../../src/linalg/sparse.js";
+} from "../../packages/sdspcaan/src/graph/laplacian.js";
+import { wasmArena } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 import { jacobiEigenvalues, normalMatrix, randomCodes } from "./helpers.js";
 
 const EPS = 2 ** -52;

@@ -6,21 +6,21 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Random } from "../../src/core/rng.js";
-import { initialAdaptiveGraph } from "../../src/graph/adaptive.js";
-import { graphLaplacian, symmetrizeGraph } from "../../src/graph/laplacian.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { initialAdaptiveGraph } from "../../packages/sdspcaan/src/graph/adaptive.js";
+import { graphLaplacian, symmetrizeGraph } from "../../packages/sdspcaan/src/graph/laplacian.js";
 import {
   type LaplacianWarmStart,
   laplacianSmallestEigenpairs,
   pruneLightEdges,
   rankControlEigenvalues,
-} from "../../src/graph/laplacianSpectrum.js";
-import { rankControl } from "../../src/graph/rankControl.js";
-import { chebyshevSmallestEigenpairs } from "../../src/linalg/eigen/chebyshev.js";
-import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
-import { multiply } from "../../src/linalg/kernels/gemm.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { CsrMatrix } from "../../src/linalg/sparse.js";
+} from "../../packages/sdspcaan/src/graph/laplacianSpectrum.js";
+import { rankControl } from "../../packages/sdspcaan/src/graph/rankControl.js";
+import { chebyshevSmallestEigenpairs } from "../../packages/sdspcaan/src/linalg/eigen/chebyshev.js";
+import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
+import { multiply } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 import { firstDifference } from "../linalg/helpers.js";
 

@@ -5,14 +5,14 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Random } from "../../src/core/rng.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import {
   embeddedNeighbours,
   initialNeighbours,
   labelledNeighbours,
-} from "../../src/graph/neighbours.js";
-import type { TwoPartNeighbours } from "../../src/linalg/kernels/distances.js";
-import { Matrix } from "../../src/linalg/matrix.js";
+} from "../../packages/sdspcaan/src/graph/neighbours.js";
+import type { TwoPartNeighbours } from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { bruteForceRanking, directSquaredDistance, integerMatrix, randomCodes } from "./helpers.js";
 
 const LAMBDAS = [0, 0.25, 1, 3, 2 ** 10, 2 ** 30, 2 ** 52, 2 ** 60, 2 ** 96];

@@ -6,25 +6,25 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { makeSplit } from "../../src/experiment/splits.js";
-import { graphLaplacian, symmetrizeGraph } from "../../src/graph/laplacian.js";
-import { rankControlEigenvalues } from "../../src/graph/laplacianSpectrum.js";
+import { graphLaplacian, symmetrizeGraph } from "../../packages/sdspcaan/src/graph/laplacian.js";
+import { rankControlEigenvalues } from "../../packages/sdspcaan/src/graph/laplacianSpectrum.js";
 import {
   classRankBounds,
   MAX_CLASS_BLOCK,
   pathLowerBoundFirst,
   provenRankDecision,
   provesTest,
-} from "../../src/graph/rankBounds.js";
-import { rankControl } from "../../src/graph/rankControl.js";
-import { loadDataset } from "../../src/io/load.js";
-import { maxAbs } from "../../src/linalg/basic.js";
-import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { CsrMatrix } from "../../src/linalg/sparse.js";
-import type { PcanDetails } from "../../src/methods/pcanFamily.js";
-import { createMethod } from "../../src/methods/registry.js";
-import type { QLoopDetails } from "../../src/methods/sdspcaFamily.js";
+} from "../../packages/sdspcaan/src/graph/rankBounds.js";
+import { rankControl } from "../../packages/sdspcaan/src/graph/rankControl.js";
+import { maxAbs } from "../../packages/sdspcaan/src/linalg/basic.js";
+import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
+import type { PcanDetails } from "../../packages/sdspcaan/src/methods/pcanFamily.js";
+import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
+import type { QLoopDetails } from "../../packages/sdspcaan/src/methods/sdspcaFamily.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
+import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { dataFile } from "../helpers/data.js";
 
 /** ORL's training rows of the protocol's split of repeat 0: 80 samples of 40 classes, some with one sample. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { DEFAULT_LAMBDA_CAP, rankControl } from "../../src/graph/rankControl.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { DEFAULT_LAMBDA_CAP, rankControl } from "../../packages/sdspcaan/src/graph/rankControl.js";
 
 describe("rank control of lambda", () => {
   it("doubles lambda when the c smallest eigenvalues sum above tol (fewer than c components)", () => {

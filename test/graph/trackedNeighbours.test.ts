@@ -9,21 +9,21 @@
  */
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { AbortError } from "../../src/core/errors.js";
-import { Random } from "../../src/core/rng.js";
-import { classOrder, labelledNeighbours } from "../../src/graph/neighbours.js";
+import { AbortError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { classOrder, labelledNeighbours } from "../../packages/sdspcaan/src/graph/neighbours.js";
 import {
   LIST_MAX_RELATIVE_MOVE,
   WithinClassNeighbourTracker,
-} from "../../src/graph/trackedNeighbours.js";
+} from "../../packages/sdspcaan/src/graph/trackedNeighbours.js";
 import {
   NeighbourHeaps,
   scanNearestPairs,
   squaredRowNorms,
   type TwoPartNeighbours,
-} from "../../src/linalg/kernels/distances.js";
-import { setKernelBackend } from "../../src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../src/linalg/matrix.js";
+} from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
+import { setKernelBackend } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { expectSameBits } from "./helpers.js";
 
 afterEach(() => {

@@ -5,13 +5,16 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { encodeLabels } from "../../src/core/validate.js";
-import { initialAdaptiveGraph, labelledAdaptiveGraph } from "../../src/graph/adaptive.js";
-import { graphLaplacian, symmetrizeGraph } from "../../src/graph/laplacian.js";
-import { loadDataset } from "../../src/io/load.js";
-import { centerColumns } from "../../src/linalg/basic.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import type { CsrMatrix } from "../../src/linalg/sparse.js";
+import { encodeLabels } from "../../packages/sdspcaan/src/core/validate.js";
+import {
+  initialAdaptiveGraph,
+  labelledAdaptiveGraph,
+} from "../../packages/sdspcaan/src/graph/adaptive.js";
+import { graphLaplacian, symmetrizeGraph } from "../../packages/sdspcaan/src/graph/laplacian.js";
+import { centerColumns } from "../../packages/sdspcaan/src/linalg/basic.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import type { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
+import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { dataFile, fixtureFile } from "../helpers/data.js";
 
 type Triplet = [number, number, number];

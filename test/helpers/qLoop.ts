@@ -2,10 +2,13 @@
  * A small labelled problem and SDSPCAAN's Q-loop settings for the tests that compare two
  * ways of running the same fit (methods/sdspcaFamily.ts, `fitQLoop`).
  */
-import { Random } from "../../src/core/rng.js";
-import { DEFAULT_LAMBDA_CAP } from "../../src/graph/rankControl.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { type QLoopSettings, qLoopSettings } from "../../src/methods/sdspcaFamily.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { DEFAULT_LAMBDA_CAP } from "../../packages/sdspcaan/src/graph/rankControl.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import {
+  type QLoopSettings,
+  qLoopSettings,
+} from "../../packages/sdspcaan/src/methods/sdspcaFamily.js";
 
 /** n rows of four Gaussian classes in 30 dimensions (row i in class i % 4). */
 export function fourGaussianClasses(seed: number, n: number): { X: Matrix; y: Int32Array } {

@@ -8,8 +8,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { runCli } from "../../src/cli/main.js";
-import { DATASETS } from "../../src/io/registry.js";
+import { runCli } from "../../packages/sdspcaan-cli/src/cli/main.js";
+import { DATASETS } from "../../packages/sdspcaan-cli/src/io/registry.js";
 import { dataFile, fixtureFile, repoRoot } from "../helpers/data.js";
 
 interface Run {

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { LoadedDataset } from "../../src/formats/variables.js";
-import { loadDataset } from "../../src/io/load.js";
-import { DATASETS, findDataset } from "../../src/io/registry.js";
+import type { LoadedDataset } from "../../packages/sdspcaan/src/formats/variables.js";
+import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
+import { DATASETS, findDataset } from "../../packages/sdspcaan-cli/src/io/registry.js";
 import { dataFile, fixtureFile } from "../helpers/data.js";
 
 interface Spot {

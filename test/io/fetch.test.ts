@@ -17,15 +17,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { FetchError, fetchDataset, sha256File } from "../../src/io/fetch.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { FetchError, fetchDataset, sha256File } from "../../packages/sdspcaan-cli/src/io/fetch.js";
 import {
   dataDirectories,
   defaultCacheDir,
   locateDataFile,
   repositoryDataDir,
-} from "../../src/io/locate.js";
-import { DATASETS, findDataset } from "../../src/io/registry.js";
+} from "../../packages/sdspcaan-cli/src/io/locate.js";
+import { DATASETS, findDataset } from "../../packages/sdspcaan-cli/src/io/registry.js";
 import { dataFile, repoRoot } from "../helpers/data.js";
 
 const yale = readFileSync(dataFile("Yale_32x32.mat"));
@@ -234,7 +234,7 @@ describe("the data lookup order", () => {
   it("finds the repository's data/ from the module's location, whatever the working directory", () => {
     expect(repositoryDataDir()).toBe(join(repoRoot, "data"));
     // The built module sits at the same depth: dist/io/locate.js.
-    const dist = pathToFileURL(join(repoRoot, "dist", "io", "locate.js")).href;
+    const dist = pathToFileURL(join(repoRoot, "packages", "sdspcaan-cli", "dist", "io", "locate.js")).href;
     expect(repositoryDataDir(dist)).toBe(join(repoRoot, "data"));
     const elsewhere = tempDir();
     try {

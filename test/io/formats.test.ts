@@ -4,10 +4,14 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DataFormatError, ValidationError } from "../../src/core/errors.js";
-import { parseDelimited } from "../../src/formats/csv.js";
-import { readNpy } from "../../src/formats/npy.js";
-import { detectFormat, loadDataset, parseDatasetSync } from "../../src/io/load.js";
+import { DataFormatError, ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { parseDelimited } from "../../packages/sdspcaan/src/formats/csv.js";
+import { readNpy } from "../../packages/sdspcaan/src/formats/npy.js";
+import {
+  detectFormat,
+  loadDataset,
+  parseDatasetSync,
+} from "../../packages/sdspcaan-cli/src/io/load.js";
 import { fixtureFile } from "../helpers/data.js";
 import { CLASS, MI, numeric, writeMatV5 } from "./matWriter.js";
 

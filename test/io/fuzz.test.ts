@@ -7,9 +7,13 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DataFormatError } from "../../src/core/errors.js";
-import type { LoadedDataset } from "../../src/formats/variables.js";
-import { type LoadOptions, parseDataset, parseDatasetSync } from "../../src/io/load.js";
+import { DataFormatError } from "../../packages/sdspcaan/src/core/errors.js";
+import type { LoadedDataset } from "../../packages/sdspcaan/src/formats/variables.js";
+import {
+  type LoadOptions,
+  parseDataset,
+  parseDatasetSync,
+} from "../../packages/sdspcaan-cli/src/io/load.js";
 import { fixtureFile } from "../helpers/data.js";
 import { CLASS, MI, numeric, writeMatV5 } from "./matWriter.js";
 

@@ -6,8 +6,8 @@
 import { readFileSync } from "node:fs";
 import h5wasm from "h5wasm";
 import { describe, expect, it } from "vitest";
-import { DataFormatError } from "../../src/core/errors.js";
-import { parseDataset } from "../../src/io/load.js";
+import { DataFormatError } from "../../packages/sdspcaan/src/core/errors.js";
+import { parseDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { dataFile, fixtureFile } from "../helpers/data.js";
 
 const musk = new Uint8Array(readFileSync(dataFile("Musk1.mat")));

@@ -10,19 +10,24 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { DataFormatError, ValidationError } from "../../src/core/errors.js";
-import { predefinedTestSplit } from "../../src/experiment/splits.js";
+import { DataFormatError, ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
 import {
   idxLabelsCompanion,
   idxVariable,
   looksLikeIdxHeader,
   readIdx as readIdxWith,
-} from "../../src/formats/idx.js";
-import type { ReadLimits } from "../../src/formats/limits.js";
-import { detectFormat, loadDataset, loadFeatures, openDataset } from "../../src/io/load.js";
-import { dataDirectories } from "../../src/io/locate.js";
-import { findDataset } from "../../src/io/registry.js";
-import { nodeInflater } from "../../src/io/zlib.js";
+} from "../../packages/sdspcaan/src/formats/idx.js";
+import type { ReadLimits } from "../../packages/sdspcaan/src/formats/limits.js";
+import { predefinedTestSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
+import {
+  detectFormat,
+  loadDataset,
+  loadFeatures,
+  openDataset,
+} from "../../packages/sdspcaan-cli/src/io/load.js";
+import { dataDirectories } from "../../packages/sdspcaan-cli/src/io/locate.js";
+import { findDataset } from "../../packages/sdspcaan-cli/src/io/registry.js";
+import { nodeInflater } from "../../packages/sdspcaan-cli/src/io/zlib.js";
 
 /** The IDX reader with node:zlib, as src/io/load.ts runs it. */
 const readIdx = (bytes: Uint8Array, file: string, limits?: ReadLimits) =>

@@ -5,9 +5,9 @@
  */
 import { deflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { DataFormatError } from "../../src/core/errors.js";
-import { parseDatasetSync } from "../../src/io/load.js";
-import { readMatV5 } from "../../src/io/zlib.js";
+import { DataFormatError } from "../../packages/sdspcaan/src/core/errors.js";
+import { parseDatasetSync } from "../../packages/sdspcaan-cli/src/io/load.js";
+import { readMatV5 } from "../../packages/sdspcaan-cli/src/io/zlib.js";
 import { CLASS, MI, matrixPayload, numeric, type WriteArray, writeMatV5 } from "./matWriter.js";
 
 const ROWS = [

@@ -4,8 +4,12 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DataFormatError } from "../../src/core/errors.js";
-import { type LoadOptions, listVariables, loadDataset } from "../../src/io/load.js";
+import { DataFormatError } from "../../packages/sdspcaan/src/core/errors.js";
+import {
+  type LoadOptions,
+  listVariables,
+  loadDataset,
+} from "../../packages/sdspcaan-cli/src/io/load.js";
 import { fixtureFile } from "../helpers/data.js";
 
 interface Case {

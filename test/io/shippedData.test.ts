@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DATASETS } from "../../src/io/registry.js";
+import { DATASETS } from "../../packages/sdspcaan-cli/src/io/registry.js";
 import { dataDir, dataFile } from "../helpers/data.js";
 
 const SHIPPED = DATASETS.filter((d) => d.shipped !== false);

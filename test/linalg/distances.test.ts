@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { Random } from "../../src/core/rng.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import {
   crossNearestNeighbours,
   crossSquaredDistances,
@@ -10,8 +10,8 @@ import {
   nearestNeighbours,
   pairwiseSquaredDistances,
   squaredRowNorms,
-} from "../../src/linalg/kernels/distances.js";
-import { Matrix } from "../../src/linalg/matrix.js";
+} from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import {
   bruteForceRanking,
   directSquaredDistance,

@@ -9,10 +9,10 @@ import { describe, expect, it } from "vitest";
 import {
   dataSpanEigen,
   generalizedSymmetricEigen,
-} from "../../src/linalg/eigen/generalizedEigen.js";
-import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { thinSvd } from "../../src/linalg/svd.js";
+} from "../../packages/sdspcaan/src/linalg/eigen/generalizedEigen.js";
+import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { thinSvd } from "../../packages/sdspcaan/src/linalg/svd.js";
 import { fixtureFile } from "../helpers/data.js";
 import { maxAbsDifference, subspaceDistance } from "./helpers.js";
 

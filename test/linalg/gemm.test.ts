@@ -9,10 +9,13 @@ import {
   multiplyABt,
   multiplyAtB,
   transposed,
-} from "../../src/linalg/kernels/gemm.js";
-import { kernelBackend, setKernelBackend } from "../../src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { innerProducts } from "../../src/linalg/orthogonalize.js";
+} from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import {
+  kernelBackend,
+  setKernelBackend,
+} from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { innerProducts } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
 import { maxAbsDifference, randomMatrix } from "./helpers.js";
 
 function naive(A: Matrix, B: Matrix): Matrix {

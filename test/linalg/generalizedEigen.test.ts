@@ -1,15 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { centerColumns, frobeniusNorm } from "../../src/linalg/basic.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { centerColumns, frobeniusNorm } from "../../packages/sdspcaan/src/linalg/basic.js";
 import {
   dataSpanEigen,
   generalizedSymmetricEigen,
-} from "../../src/linalg/eigen/generalizedEigen.js";
-import { symmetricEigenvalues } from "../../src/linalg/eigen/symmetricEigen.js";
-import { multiply, multiplyABt, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { thinSvd } from "../../src/linalg/svd.js";
+} from "../../packages/sdspcaan/src/linalg/eigen/generalizedEigen.js";
+import { symmetricEigenvalues } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
+import {
+  multiply,
+  multiplyABt,
+  multiplyAtB,
+} from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { thinSvd } from "../../packages/sdspcaan/src/linalg/svd.js";
 import {
   followsSignConvention,
   isAscending,

@@ -4,15 +4,18 @@
  */
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { Random } from "../../src/core/rng.js";
-import { graphLaplacian, symmetrizeGraph } from "../../src/graph/laplacian.js";
-import { embeddedNeighbours, labelledNeighbours } from "../../src/graph/neighbours.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { graphLaplacian, symmetrizeGraph } from "../../packages/sdspcaan/src/graph/laplacian.js";
+import {
+  embeddedNeighbours,
+  labelledNeighbours,
+} from "../../packages/sdspcaan/src/graph/neighbours.js";
 import {
   NeighbourHeaps,
   scanNearestPairs,
   squaredRowNorms,
   type TwoPartNeighbours,
-} from "../../src/linalg/kernels/distances.js";
+} from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
 import {
   gemmABtLowerBlocks,
   gemmABtRaw,
@@ -22,23 +25,29 @@ import {
   threadsWorthIt,
   transposed,
   transposedGramAndProduct,
-} from "../../src/linalg/kernels/gemm.js";
+} from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
 import {
   type KernelHelper,
   kernelHelpers,
   setKernelHelpers,
-} from "../../src/linalg/kernels/helper.js";
+} from "../../packages/sdspcaan/src/linalg/kernels/helper.js";
 import {
   kernelThreads,
   runningKernelHelpers,
   setKernelThreads,
-} from "../../src/linalg/kernels/helperThread.node.js";
-import { screenedNearestNeighbours } from "../../src/linalg/kernels/screenedSearch.js";
-import { type WasmArena, wasmArena } from "../../src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { GramOperator, HELPER_MIN_ENTRIES } from "../../src/methods/gramOperator.js";
-import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
-import { laplacianProjection } from "../../src/methods/zPreconditioner.js";
+} from "../../packages/sdspcaan/src/linalg/kernels/helperThread.node.js";
+import { screenedNearestNeighbours } from "../../packages/sdspcaan/src/linalg/kernels/screenedSearch.js";
+import {
+  type WasmArena,
+  wasmArena,
+} from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import {
+  GramOperator,
+  HELPER_MIN_ENTRIES,
+} from "../../packages/sdspcaan/src/methods/gramOperator.js";
+import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
+import { laplacianProjection } from "../../packages/sdspcaan/src/methods/zPreconditioner.js";
 import { firstDifference, gramByMultiply, randomMatrix, randomSparseRows } from "./helpers.js";
 
 afterAll(() => {

@@ -1,11 +1,14 @@
 /** Shared builders and measures for the linear-algebra tests (seeded, deterministic). */
 
-import { Random } from "../../src/core/rng.js";
-import { frobeniusNorm } from "../../src/linalg/basic.js";
-import { multiply, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
-import { type KernelExports, wasmArena } from "../../src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { CsrMatrix } from "../../src/linalg/sparse.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { frobeniusNorm } from "../../packages/sdspcaan/src/linalg/basic.js";
+import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import {
+  type KernelExports,
+  wasmArena,
+} from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 
 export function randomMatrix(rows: number, cols: number, seed: number, scale = 1): Matrix {
   const r = new Random(seed);

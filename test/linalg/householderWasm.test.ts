@@ -14,13 +14,22 @@
  */
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Random } from "../../src/core/rng.js";
-import { applyReflectors } from "../../src/linalg/eigen/backTransform.js";
-import { householderTestHooks, RESIDENT_MIN } from "../../src/linalg/eigen/constants.js";
-import { householderTridiagonalize, type Tridiagonal } from "../../src/linalg/eigen/householder.js";
-import { symmetricEigen, trailingEigenpairs } from "../../src/linalg/eigen/symmetricEigen.js";
-import { setKernelBackend } from "../../src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../src/linalg/matrix.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { applyReflectors } from "../../packages/sdspcaan/src/linalg/eigen/backTransform.js";
+import {
+  householderTestHooks,
+  RESIDENT_MIN,
+} from "../../packages/sdspcaan/src/linalg/eigen/constants.js";
+import {
+  householderTridiagonalize,
+  type Tridiagonal,
+} from "../../packages/sdspcaan/src/linalg/eigen/householder.js";
+import {
+  symmetricEigen,
+  trailingEigenpairs,
+} from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
+import { setKernelBackend } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { countKernelCalls, firstDifference } from "./helpers.js";
 
 /** Calls of the module's two kernels (see countKernelCalls). */

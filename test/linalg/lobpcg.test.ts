@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { AbortError, ValidationError } from "../../src/core/errors.js";
-import { Random } from "../../src/core/rng.js";
-import { type LobpcgIteration, lobpcg } from "../../src/linalg/eigen/lobpcg.js";
-import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
-import { multiply, multiplyABt, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
-import { Matrix } from "../../src/linalg/matrix.js";
+import { AbortError, ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { type LobpcgIteration, lobpcg } from "../../packages/sdspcaan/src/linalg/eigen/lobpcg.js";
+import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
+import {
+  multiply,
+  multiplyABt,
+  multiplyAtB,
+} from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import {
   eigenResidual,
   followsSignConvention,

@@ -10,25 +10,25 @@
 import { createRequire } from "node:module";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { Random } from "../../src/core/rng.js";
-import { initialNeighbours } from "../../src/graph/neighbours.js";
-import { gemmABtLowerBlocks, gemmABtRaw } from "../../src/linalg/kernels/gemm.js";
-import { kernelHelpers } from "../../src/linalg/kernels/helper.js";
-import { setKernelThreads } from "../../src/linalg/kernels/helperThread.node.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { initialNeighbours } from "../../packages/sdspcaan/src/graph/neighbours.js";
+import { gemmABtLowerBlocks, gemmABtRaw } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import { kernelHelpers } from "../../packages/sdspcaan/src/linalg/kernels/helper.js";
+import { setKernelThreads } from "../../packages/sdspcaan/src/linalg/kernels/helperThread.node.js";
 import {
   nativeGemmIsa,
   nativeGemmUnavailable,
   nativeKernelsActive,
   setNativeKernels,
-} from "../../src/linalg/kernels/nativeGemm.node.js";
+} from "../../packages/sdspcaan/src/linalg/kernels/nativeGemm.node.js";
 import {
   type ExternalGemm,
   externalGemmInstalled,
   wasmArena,
-} from "../../src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
+} from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
 import { firstDifference, randomMatrix } from "./helpers.js";
 
 const x64 = process.arch === "x64";

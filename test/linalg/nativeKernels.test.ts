@@ -8,8 +8,8 @@
  * files; nativeGemm.test.ts tests the kernel itself.
  */
 import { describe, expect, it } from "vitest";
-import { setNativeKernels } from "../../src/linalg/kernels/nativeGemm.node.js";
-import { externalGemmInstalled } from "../../src/linalg/kernels/wasm/backend.js";
+import { setNativeKernels } from "../../packages/sdspcaan/src/linalg/kernels/nativeGemm.node.js";
+import { externalGemmInstalled } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
 
 const nativeWanted =
   process.arch === "x64" && !/^(0|off|false|no)$/i.test(process.env.SDSPCAAN_NATIVE?.trim() ?? "");

@@ -6,17 +6,20 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Random } from "../../src/core/rng.js";
-import { crossClassClusterScan } from "../../src/graph/clusterScan.js";
-import { classOrder } from "../../src/graph/neighbours.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { crossClassClusterScan } from "../../packages/sdspcaan/src/graph/clusterScan.js";
+import { classOrder } from "../../packages/sdspcaan/src/graph/neighbours.js";
 import {
   NeighbourHeaps,
   type PairScanOptions,
   scanNearestPairs,
   squaredRowNorms,
-} from "../../src/linalg/kernels/distances.js";
-import { kernelBackend, wasmArena } from "../../src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../src/linalg/matrix.js";
+} from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
+import {
+  kernelBackend,
+  wasmArena,
+} from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { integerMatrix, normalMatrix, randomCodes } from "../graph/helpers.js";
 
 type Scan = Omit<PairScanOptions, "filter">;

@@ -7,20 +7,23 @@
  */
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { Random } from "../../src/core/rng.js";
-import { initialNeighbours } from "../../src/graph/neighbours.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { initialNeighbours } from "../../packages/sdspcaan/src/graph/neighbours.js";
 import {
   defaultBlockRows,
   nearestNeighbours,
   type TwoPartNeighbours,
-} from "../../src/linalg/kernels/distances.js";
-import { wasmWorthIt } from "../../src/linalg/kernels/gemm.js";
+} from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
+import { wasmWorthIt } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
 import {
   exactDistance,
   screenedNearestNeighbours,
-} from "../../src/linalg/kernels/screenedSearch.js";
-import { setKernelBackend, wasmArena } from "../../src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../src/linalg/matrix.js";
+} from "../../packages/sdspcaan/src/linalg/kernels/screenedSearch.js";
+import {
+  setKernelBackend,
+  wasmArena,
+} from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { randomMatrix } from "./helpers.js";
 
 afterEach(() => {

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { Random } from "../../src/core/rng.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { addScaled, CsrMatrix } from "../../src/linalg/sparse.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { addScaled, CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 
 /** A random sparse matrix (about `density` of the entries set) and its dense twin. */
 function randomSparse(seed: number, rows: number, cols: number, density: number) {

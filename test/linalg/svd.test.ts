@@ -1,16 +1,20 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { Random } from "../../src/core/rng.js";
-import { centerColumns, frobeniusNorm } from "../../src/linalg/basic.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { centerColumns, frobeniusNorm } from "../../packages/sdspcaan/src/linalg/basic.js";
 import {
   leadingEigenpairs,
   leadingEigenpairsWithCount,
   symmetricEigenvalues,
-} from "../../src/linalg/eigen/symmetricEigen.js";
-import { multiply, multiplyABt } from "../../src/linalg/kernels/gemm.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { defaultRankTolerance, leadingSingularTriplets, thinSvd } from "../../src/linalg/svd.js";
+} from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
+import { multiply, multiplyABt } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import {
+  defaultRankTolerance,
+  leadingSingularTriplets,
+  thinSvd,
+} from "../../packages/sdspcaan/src/linalg/svd.js";
 import {
   followsSignConvention,
   orthogonalityError,

@@ -1,16 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { frobeniusNorm } from "../../src/linalg/basic.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { frobeniusNorm } from "../../packages/sdspcaan/src/linalg/basic.js";
 import {
   leadingEigenpairs,
   normalizeEigenvectorSigns,
   symmetricEigen,
   symmetricEigenvalues,
   trailingEigenpairs,
-} from "../../src/linalg/eigen/symmetricEigen.js";
-import { multiplyABt } from "../../src/linalg/kernels/gemm.js";
-import { Matrix } from "../../src/linalg/matrix.js";
+} from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
+import { multiplyABt } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import {
   eigenResidual,
   followsSignConvention,

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { Random } from "../../src/core/rng.js";
-import { smallestTridiagonalEigenvalues } from "../../src/linalg/eigen/bisection.js";
-import { tridiagonalDivideAndConquer } from "../../src/linalg/eigen/divideAndConquer.js";
-import { householderTridiagonalize } from "../../src/linalg/eigen/householder.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { smallestTridiagonalEigenvalues } from "../../packages/sdspcaan/src/linalg/eigen/bisection.js";
+import { tridiagonalDivideAndConquer } from "../../packages/sdspcaan/src/linalg/eigen/divideAndConquer.js";
+import { householderTridiagonalize } from "../../packages/sdspcaan/src/linalg/eigen/householder.js";
 import {
   startValuesForTest,
   tridiagonalEigenvectors,
-} from "../../src/linalg/eigen/inverseIteration.js";
-import { tridiagonalQL } from "../../src/linalg/eigen/ql.js";
+} from "../../packages/sdspcaan/src/linalg/eigen/inverseIteration.js";
+import { tridiagonalQL } from "../../packages/sdspcaan/src/linalg/eigen/ql.js";
 
 /** Max over pairs of |T z - lambda z| / ||T||, and of |Z Z^T - I|, for vectors as rows. */
 function quality(d: Float64Array, e: Float64Array, values: Float64Array, z: Float64Array) {

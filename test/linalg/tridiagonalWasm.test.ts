@@ -10,12 +10,15 @@
  */
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConvergenceError } from "../../src/core/errors.js";
-import { smallestTridiagonalEigenvalues } from "../../src/linalg/eigen/bisection.js";
-import { RESIDENT_MIN, tridiagonalTestHooks } from "../../src/linalg/eigen/constants.js";
-import { tridiagonalEigenvectors } from "../../src/linalg/eigen/inverseIteration.js";
-import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
-import { setKernelBackend } from "../../src/linalg/kernels/wasm/backend.js";
+import { ConvergenceError } from "../../packages/sdspcaan/src/core/errors.js";
+import { smallestTridiagonalEigenvalues } from "../../packages/sdspcaan/src/linalg/eigen/bisection.js";
+import {
+  RESIDENT_MIN,
+  tridiagonalTestHooks,
+} from "../../packages/sdspcaan/src/linalg/eigen/constants.js";
+import { tridiagonalEigenvectors } from "../../packages/sdspcaan/src/linalg/eigen/inverseIteration.js";
+import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
+import { setKernelBackend } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
 import { countKernelCalls, firstDifference, randomSymmetric } from "./helpers.js";
 
 interface Solution {

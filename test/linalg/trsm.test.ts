@@ -6,14 +6,17 @@
  */
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { setKernelBackend, wasmArena } from "../../src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../src/linalg/matrix.js";
+import {
+  setKernelBackend,
+  wasmArena,
+} from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import {
   choleskyUpper,
   gram,
   solveUpperFromRight,
   solveUpperFromRightInPlace,
-} from "../../src/linalg/orthogonalize.js";
+} from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
 import { maxAbsDifference, randomMatrix } from "./helpers.js";
 
 afterEach(() => {

@@ -4,7 +4,10 @@
  * default backend (wasm in Node 20) in their own files.
  */
 import { describe, expect, it } from "vitest";
-import { kernelBackend, setKernelBackend } from "../../src/linalg/kernels/wasm/backend.js";
+import {
+  kernelBackend,
+  setKernelBackend,
+} from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
 
 setKernelBackend("ts");
 

@@ -5,14 +5,16 @@
  * the module's memory), deterministically.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { assembleKernels } from "../../scripts/build-wasm.js";
-import { smallestTridiagonalEigenvalues } from "../../src/linalg/eigen/bisection.js";
-import { applyReflectors, householderTridiagonalize } from "../../src/linalg/eigen/householder.js";
+import { smallestTridiagonalEigenvalues } from "../../packages/sdspcaan/src/linalg/eigen/bisection.js";
+import {
+  applyReflectors,
+  householderTridiagonalize,
+} from "../../packages/sdspcaan/src/linalg/eigen/householder.js";
 import {
   inverseIterationWork,
   tridiagonalEigenvectors,
-} from "../../src/linalg/eigen/inverseIteration.js";
-import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
+} from "../../packages/sdspcaan/src/linalg/eigen/inverseIteration.js";
+import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
 import {
   gemmABtLowerBlocks,
   gemmABtRaw,
@@ -21,7 +23,7 @@ import {
   multiplyABt,
   transposed,
   transposedGramAndProduct,
-} from "../../src/linalg/kernels/gemm.js";
+} from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
 import {
   ARENA_LIMIT,
   decodeBase64ForTest,
@@ -33,11 +35,15 @@ import {
   setKernelBackend,
   wasmArena,
   wasmSimdSupported,
-} from "../../src/linalg/kernels/wasm/backend.js";
-import { KERNELS_WASM_BASE64, KERNELS_WASM_SIZE } from "../../src/linalg/kernels/wasm/module.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { innerProducts } from "../../src/linalg/orthogonalize.js";
-import { CsrMatrix } from "../../src/linalg/sparse.js";
+} from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
+import {
+  KERNELS_WASM_BASE64,
+  KERNELS_WASM_SIZE,
+} from "../../packages/sdspcaan/src/linalg/kernels/wasm/module.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { innerProducts } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
+import { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
+import { assembleKernels } from "../../scripts/build-wasm.js";
 import {
   eigenResidual,
   firstDifference,
@@ -163,7 +169,7 @@ describe("backend selection", () => {
       ] as const) {
         process.env.SDSPCAAN_KERNELS = value;
         vi.resetModules();
-        const fresh = await import("../../src/linalg/kernels/wasm/backend.js");
+        const fresh = await import("../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js");
         expect(fresh.kernelBackend()).toBe(expected);
       }
     } finally {

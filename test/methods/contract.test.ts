@@ -3,17 +3,21 @@
  * checks): a method added to the registry is tested the day it is added.
  */
 import { describe, expect, it } from "vitest";
-import { AbortError, NotFittedError, ValidationError } from "../../src/core/errors.js";
-import { Random } from "../../src/core/rng.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { MODEL_VERSION } from "../../src/methods/estimator.js";
-import type { FitProgress } from "../../src/methods/fitReport.js";
+import {
+  AbortError,
+  NotFittedError,
+  ValidationError,
+} from "../../packages/sdspcaan/src/core/errors.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { MODEL_VERSION } from "../../packages/sdspcaan/src/methods/estimator.js";
+import type { FitProgress } from "../../packages/sdspcaan/src/methods/fitReport.js";
 import {
   createMethod,
   loadModel,
   methodDescriptor,
   methodNames,
-} from "../../src/methods/registry.js";
+} from "../../packages/sdspcaan/src/methods/registry.js";
 
 /** Three well-separated Gaussian classes in 12 dimensions, 14 samples each. */
 function dataset(seed = 7, n = 42, d = 12, c = 3): { X: number[][]; y: number[] } {

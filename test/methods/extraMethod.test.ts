@@ -4,12 +4,14 @@
  * any other file knowing about it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OptionSchema, OptionsOf } from "../../src/core/options.js";
-import { hyperparameterGrid, tunableParams } from "../../src/experiment/grids.js";
-import { runExperiment } from "../../src/experiment/runner.node.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { defineMethod } from "../../src/methods/descriptor.js";
-import { type CoreFitResult, Estimator, type FitContext } from "../../src/methods/estimator.js";
+import type { OptionSchema, OptionsOf } from "../../packages/sdspcaan/src/core/options.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { defineMethod } from "../../packages/sdspcaan/src/methods/descriptor.js";
+import {
+  type CoreFitResult,
+  Estimator,
+  type FitContext,
+} from "../../packages/sdspcaan/src/methods/estimator.js";
 import {
   createMethod,
   loadModel,
@@ -17,8 +19,13 @@ import {
   protocolOrder,
   registerMethod,
   unregisterMethod,
-} from "../../src/methods/registry.js";
-import type { TrainingData } from "../../src/methods/training.js";
+} from "../../packages/sdspcaan/src/methods/registry.js";
+import type { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
+import {
+  hyperparameterGrid,
+  tunableParams,
+} from "../../packages/sdspcaan-cli/src/experiment/grids.js";
+import { runExperiment } from "../../packages/sdspcaan-cli/src/experiment/runner.node.js";
 import { cli, writeCsv } from "../cli/helpers.js";
 import { removeDir, smallData, tempDir } from "../runner/helpers.js";
 

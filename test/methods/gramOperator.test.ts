@@ -5,18 +5,21 @@
  */
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { Random } from "../../src/core/rng.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import {
   graphLaplacian,
   symmetricLaplacianTrace,
   symmetrizeGraph,
-} from "../../src/graph/laplacian.js";
-import { transposed } from "../../src/linalg/kernels/gemm.js";
-import { setKernelBackend } from "../../src/linalg/kernels/wasm/backend.js";
-import type { Matrix } from "../../src/linalg/matrix.js";
-import { CsrMatrix } from "../../src/linalg/sparse.js";
-import { GramOperator } from "../../src/methods/gramOperator.js";
-import { laplacianProjection, ZWoodbury } from "../../src/methods/zPreconditioner.js";
+} from "../../packages/sdspcaan/src/graph/laplacian.js";
+import { transposed } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import { setKernelBackend } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
+import type { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
+import { GramOperator } from "../../packages/sdspcaan/src/methods/gramOperator.js";
+import {
+  laplacianProjection,
+  ZWoodbury,
+} from "../../packages/sdspcaan/src/methods/zPreconditioner.js";
 import { firstDifference, gramByMultiply, randomMatrix } from "../linalg/helpers.js";
 
 function factors(n: number, r: number, seed: number) {

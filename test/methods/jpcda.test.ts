@@ -4,20 +4,20 @@
  * clear errors, and behaviour on a Yale training split.
  */
 import { describe, expect, it } from "vitest";
-import { balancedAccuracy } from "../../src/classify/metrics.js";
-import { nearestNeighbourPredict } from "../../src/classify/nearestNeighbour.js";
-import { ValidationError } from "../../src/core/errors.js";
-import { Random } from "../../src/core/rng.js";
-import { encodeLabels } from "../../src/core/validate.js";
-import { preprocessSplit } from "../../src/experiment/preprocess.js";
-import { makeSplit } from "../../src/experiment/splits.js";
-import { loadDataset } from "../../src/io/load.js";
-import { centerColumns } from "../../src/linalg/basic.js";
-import { multiply, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { choleskyUpper } from "../../src/linalg/orthogonalize.js";
-import { JPCDA } from "../../src/methods/jpcda.js";
-import { PCA } from "../../src/methods/pca.js";
+import { balancedAccuracy } from "../../packages/sdspcaan/src/classify/metrics.js";
+import { nearestNeighbourPredict } from "../../packages/sdspcaan/src/classify/nearestNeighbour.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { encodeLabels } from "../../packages/sdspcaan/src/core/validate.js";
+import { centerColumns } from "../../packages/sdspcaan/src/linalg/basic.js";
+import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { choleskyUpper } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
+import { JPCDA } from "../../packages/sdspcaan/src/methods/jpcda.js";
+import { PCA } from "../../packages/sdspcaan/src/methods/pca.js";
+import { preprocessSplit } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
+import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { dataFile } from "../helpers/data.js";
 
 /** c Gaussian classes in d dimensions (class centres 2 apart on average), n samples. */

@@ -5,19 +5,19 @@
  */
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { balancedAccuracy } from "../../src/classify/metrics.js";
-import { nearestNeighbourPredict } from "../../src/classify/nearestNeighbour.js";
-import { Random } from "../../src/core/rng.js";
-import { encodeLabels } from "../../src/core/validate.js";
-import { preprocessSplit } from "../../src/experiment/preprocess.js";
-import { makeSplit } from "../../src/experiment/splits.js";
-import { loadDataset } from "../../src/io/load.js";
-import { centerColumns } from "../../src/linalg/basic.js";
-import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
-import { multiply, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { choleskyUpper } from "../../src/linalg/orthogonalize.js";
-import { LDA, ldaTestHooks } from "../../src/methods/lda.js";
+import { balancedAccuracy } from "../../packages/sdspcaan/src/classify/metrics.js";
+import { nearestNeighbourPredict } from "../../packages/sdspcaan/src/classify/nearestNeighbour.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { encodeLabels } from "../../packages/sdspcaan/src/core/validate.js";
+import { centerColumns } from "../../packages/sdspcaan/src/linalg/basic.js";
+import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
+import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { choleskyUpper } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
+import { LDA, ldaTestHooks } from "../../packages/sdspcaan/src/methods/lda.js";
+import { preprocessSplit } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
+import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { dataFile } from "../helpers/data.js";
 import { followsSignConvention, subspaceDistance } from "../linalg/helpers.js";
 

@@ -5,20 +5,20 @@
  * errors, and a Yale split.
  */
 import { describe, expect, it } from "vitest";
-import { balancedAccuracy } from "../../src/classify/metrics.js";
-import { nearestNeighbourPredict } from "../../src/classify/nearestNeighbour.js";
-import { Random } from "../../src/core/rng.js";
-import { preprocessSplit } from "../../src/experiment/preprocess.js";
-import { makeSplit } from "../../src/experiment/splits.js";
-import { graphLaplacian } from "../../src/graph/laplacian.js";
-import { loadDataset } from "../../src/io/load.js";
-import { centerColumns } from "../../src/linalg/basic.js";
-import { generalizedSymmetricEigen } from "../../src/linalg/eigen/generalizedEigen.js";
-import { nearestNeighbours } from "../../src/linalg/kernels/distances.js";
-import { multiply, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import type { CsrMatrix } from "../../src/linalg/sparse.js";
-import { LPP, type LPPWeight, localityGraph } from "../../src/methods/lpp.js";
+import { balancedAccuracy } from "../../packages/sdspcaan/src/classify/metrics.js";
+import { nearestNeighbourPredict } from "../../packages/sdspcaan/src/classify/nearestNeighbour.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { graphLaplacian } from "../../packages/sdspcaan/src/graph/laplacian.js";
+import { centerColumns } from "../../packages/sdspcaan/src/linalg/basic.js";
+import { generalizedSymmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/generalizedEigen.js";
+import { nearestNeighbours } from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
+import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import type { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
+import { LPP, type LPPWeight, localityGraph } from "../../packages/sdspcaan/src/methods/lpp.js";
+import { preprocessSplit } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
+import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { dataFile } from "../helpers/data.js";
 import { followsSignConvention, subspaceDistance } from "../linalg/helpers.js";
 

@@ -6,12 +6,12 @@
  */
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { Random } from "../../src/core/rng.js";
-import { centerColumns } from "../../src/linalg/basic.js";
-import { multiplyABt } from "../../src/linalg/kernels/gemm.js";
-import type { Matrix } from "../../src/linalg/matrix.js";
-import { choleskyQR } from "../../src/linalg/orthogonalize.js";
-import { PCA, pcaTestHooks } from "../../src/methods/pca.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { centerColumns } from "../../packages/sdspcaan/src/linalg/basic.js";
+import { multiplyABt } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import type { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { choleskyQR } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
+import { PCA, pcaTestHooks } from "../../packages/sdspcaan/src/methods/pca.js";
 import { orthogonalityError, randomOrthogonal, subspaceDistance } from "../linalg/helpers.js";
 
 /**

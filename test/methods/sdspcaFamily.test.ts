@@ -4,24 +4,28 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { Random } from "../../src/core/rng.js";
-import { makeSyntheticDataset } from "../../src/experiment/synthetic.js";
-import { initialAdaptiveGraph } from "../../src/graph/adaptive.js";
-import { graphLaplacian, symmetrizeGraph } from "../../src/graph/laplacian.js";
-import { centerColumns } from "../../src/linalg/basic.js";
-import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
-import { multiply, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import type { CsrMatrix } from "../../src/linalg/sparse.js";
-import { PCA } from "../../src/methods/pca.js";
-import { PCAN } from "../../src/methods/pcan.js";
-import { SDSPCA } from "../../src/methods/sdspca.js";
-import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
-import { SDSPCALPP } from "../../src/methods/sdspcaLpp.js";
-import { SPCAN } from "../../src/methods/spcan.js";
-import { TrainingData } from "../../src/methods/training.js";
-import { autoPreconditioner, autoZSolver, chooseZSolver } from "../../src/methods/zSolvers.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { initialAdaptiveGraph } from "../../packages/sdspcaan/src/graph/adaptive.js";
+import { graphLaplacian, symmetrizeGraph } from "../../packages/sdspcaan/src/graph/laplacian.js";
+import { centerColumns } from "../../packages/sdspcaan/src/linalg/basic.js";
+import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
+import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import type { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
+import { PCA } from "../../packages/sdspcaan/src/methods/pca.js";
+import { PCAN } from "../../packages/sdspcaan/src/methods/pcan.js";
+import { SDSPCA } from "../../packages/sdspcaan/src/methods/sdspca.js";
+import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
+import { SDSPCALPP } from "../../packages/sdspcaan/src/methods/sdspcaLpp.js";
+import { SPCAN } from "../../packages/sdspcaan/src/methods/spcan.js";
+import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
+import {
+  autoPreconditioner,
+  autoZSolver,
+  chooseZSolver,
+} from "../../packages/sdspcaan/src/methods/zSolvers.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 
 /** Gaussian classes in a low-dimensional subspace plus isotropic noise. */

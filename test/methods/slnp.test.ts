@@ -6,26 +6,26 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { balancedAccuracy } from "../../src/classify/metrics.js";
-import { nearestNeighbourPredict } from "../../src/classify/nearestNeighbour.js";
-import { ValidationError } from "../../src/core/errors.js";
-import { Random } from "../../src/core/rng.js";
-import { preprocessSplit } from "../../src/experiment/preprocess.js";
-import { makeSplit } from "../../src/experiment/splits.js";
-import { graphLaplacian, symmetrizeGraph } from "../../src/graph/laplacian.js";
-import { loadDataset } from "../../src/io/load.js";
-import { centerColumns } from "../../src/linalg/basic.js";
-import { generalizedSymmetricEigen } from "../../src/linalg/eigen/generalizedEigen.js";
-import { multiply, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { thinSvd } from "../../src/linalg/svd.js";
-import { PCA } from "../../src/methods/pca.js";
+import { balancedAccuracy } from "../../packages/sdspcaan/src/classify/metrics.js";
+import { nearestNeighbourPredict } from "../../packages/sdspcaan/src/classify/nearestNeighbour.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { graphLaplacian, symmetrizeGraph } from "../../packages/sdspcaan/src/graph/laplacian.js";
+import { centerColumns } from "../../packages/sdspcaan/src/linalg/basic.js";
+import { generalizedSymmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/generalizedEigen.js";
+import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { thinSvd } from "../../packages/sdspcaan/src/linalg/svd.js";
+import { PCA } from "../../packages/sdspcaan/src/methods/pca.js";
 import {
   SLNP,
   slnpRowWeights,
   withinClassGraph,
   withinClassWStep,
-} from "../../src/methods/slnp.js";
+} from "../../packages/sdspcaan/src/methods/slnp.js";
+import { preprocessSplit } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
+import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { dataFile } from "../helpers/data.js";
 import { orthogonalityError, subspaceDistance } from "../linalg/helpers.js";
 

@@ -5,9 +5,9 @@
  * values and subspace.
  */
 import { describe, expect, it } from "vitest";
-import { FitContext } from "../../src/methods/estimator.js";
-import { fitQLoop, type QLoopDetails } from "../../src/methods/sdspcaFamily.js";
-import { TrainingData } from "../../src/methods/training.js";
+import { FitContext } from "../../packages/sdspcaan/src/methods/estimator.js";
+import { fitQLoop, type QLoopDetails } from "../../packages/sdspcaan/src/methods/sdspcaFamily.js";
+import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
 import { fourGaussianClasses, sdspcaanSettings } from "../helpers/qLoop.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 

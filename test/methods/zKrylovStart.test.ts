@@ -5,27 +5,30 @@
  * (how the error falls with J), and through the solver against the dense path.
  */
 import { describe, expect, it } from "vitest";
-import { AbortError } from "../../src/core/errors.js";
-import { makeSyntheticDataset } from "../../src/experiment/synthetic.js";
-import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
-import { multiply, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
-import { type WasmArena, wasmArena } from "../../src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { SDSPCA } from "../../src/methods/sdspca.js";
-import { SDSPCAAN } from "../../src/methods/sdspcaan.js";
-import { SDSPCALPP } from "../../src/methods/sdspcaLpp.js";
+import { AbortError } from "../../packages/sdspcaan/src/core/errors.js";
+import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
+import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import {
+  type WasmArena,
+  wasmArena,
+} from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { SDSPCA } from "../../packages/sdspcaan/src/methods/sdspca.js";
+import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
+import { SDSPCALPP } from "../../packages/sdspcaan/src/methods/sdspcaLpp.js";
 import {
   chebyshevMoments,
   krylovDegree,
   krylovOmega,
   krylovStart,
   MAX_KRYLOV_DEGREE,
-} from "../../src/methods/zKrylovStart.js";
+} from "../../packages/sdspcaan/src/methods/zKrylovStart.js";
 import {
   autoKrylovStart,
   KRYLOV_START_MIN_N,
   LIFTED_START_MIN_N,
-} from "../../src/methods/zSolvers.js";
+} from "../../packages/sdspcaan/src/methods/zSolvers.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
 import { maxPrincipalAngle, orthonormalBasis } from "../helpers/subspace.js";
 import { type Problem, problem } from "../helpers/zProblem.js";
 

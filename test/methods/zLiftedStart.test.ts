@@ -5,12 +5,12 @@
  * cases.
  */
 import { describe, expect, it } from "vitest";
-import { AbortError } from "../../src/core/errors.js";
-import { symmetricEigen } from "../../src/linalg/eigen/symmetricEigen.js";
-import { multiply, multiplyAtB } from "../../src/linalg/kernels/gemm.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { krylovStart } from "../../src/methods/zKrylovStart.js";
-import { liftedStart } from "../../src/methods/zLiftedStart.js";
+import { AbortError } from "../../packages/sdspcaan/src/core/errors.js";
+import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
+import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { krylovStart } from "../../packages/sdspcaan/src/methods/zKrylovStart.js";
+import { liftedStart } from "../../packages/sdspcaan/src/methods/zLiftedStart.js";
 import { maxPrincipalAngle, orthonormalBasis } from "../helpers/subspace.js";
 import { type Problem, problem } from "../helpers/zProblem.js";
 

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { criticalDifferenceDiagram, type RankedMethod } from "../../src/plot/criticalDifference.js";
-import { compileFigure, renderSvg, svgToPng } from "../../src/plot/render.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import {
+  criticalDifferenceDiagram,
+  type RankedMethod,
+} from "../../packages/sdspcaan-cli/src/plot/criticalDifference.js";
+import { compileFigure, renderSvg, svgToPng } from "../../packages/sdspcaan-cli/src/plot/render.js";
 import { pngSize, svgSize, svgTexts } from "./svg.js";
 
 const METHODS: RankedMethod[] = [

@@ -9,7 +9,7 @@ import {
   sensitivityHeatmaps,
   sensitivityProfiles,
   type VegaLiteSpec,
-} from "../../src/plot/index.js";
+} from "../../packages/sdspcaan-cli/src/plot/index.js";
 import { bcaSeries, clusters, GRID, METHODS, sensitivityGrid } from "./samples.js";
 import { svgTexts } from "./svg.js";
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
 import {
   bcaVersusKFigure,
   embeddingScatter,
@@ -15,7 +15,7 @@ import {
   svgToPng,
   type VegaLiteSpec,
   writeFigure,
-} from "../../src/plot/index.js";
+} from "../../packages/sdspcaan-cli/src/plot/index.js";
 import { bcaSeries, clusters, sensitivityGrid } from "./samples.js";
 import { PNG_SIGNATURE, pngSize, svgSize } from "./svg.js";
 

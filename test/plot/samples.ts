@@ -7,7 +7,7 @@ import type {
   EmbeddingPoints,
   ParameterGridCell,
   SplitName,
-} from "../../src/plot/index.js";
+} from "../../packages/sdspcaan-cli/src/plot/index.js";
 
 export const METHODS = [
   "Baseline",

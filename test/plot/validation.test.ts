@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
 import {
   bcaVersusKFigure,
   embeddingScatter,
@@ -7,7 +7,7 @@ import {
   sensitivityHeatmapPanels,
   sensitivityHeatmaps,
   sensitivityProfiles,
-} from "../../src/plot/index.js";
+} from "../../packages/sdspcaan-cli/src/plot/index.js";
 import { bcaSeries, clusters, GRID, sensitivityGrid } from "./samples.js";
 
 /** Runs `build` and checks it throws a ValidationError naming `argument`. */

@@ -1,8 +1,10 @@
 /**
- * The core (`sdspcaan`, src/index.ts) must run in browsers: walk its import graph
- * and fail on any Node built-in or any module from the Node-only folders. The file
- * formats (src/formats/) and the playground page (src/playground/) must too; they
- * may use the two packages that have browser builds (csv-parse, h5wasm).
+ * The library (`sdspcaan`, packages/sdspcaan/src/index.ts) must run in browsers: walk
+ * its import graph and fail on any Node built-in, any package, or any module from the
+ * Node-only folders. Its other browser entries (`sdspcaan/formats`,
+ * `sdspcaan/methods`), sdspcaan-hdf5 and the playground page must too; they may use
+ * the two packages that have browser builds (csv-parse, h5wasm). The workspace's own
+ * package names are followed into their sources.
  */
 import { readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
@@ -10,7 +12,18 @@ import { dirname, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/data.js";
 
-const NODE_ONLY_DIRS = ["src/io/", "src/plot/", "src/cli/"];
+const CLI = "packages/sdspcaan-cli/src";
+const NODE_ONLY_DIRS = [`${CLI}/io/`, `${CLI}/plot/`, `${CLI}/cli/`];
+const LIB = "packages/sdspcaan/src";
+
+/** The workspace's packages, as tsconfig.json's paths map them to sources. */
+const WORKSPACE: Record<string, string> = {
+  sdspcaan: `${LIB}/index.ts`,
+  "sdspcaan/formats": `${LIB}/formats/index.ts`,
+  "sdspcaan/methods": `${LIB}/methods/index.ts`,
+  "sdspcaan/node": `${LIB}/node.ts`,
+  "sdspcaan-hdf5": "packages/sdspcaan-hdf5/src/index.ts",
+};
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
 function importsOf(file: string): string[] {
@@ -43,6 +56,8 @@ function walk(
     for (const spec of importsOf(file)) {
       if (spec.startsWith(".")) {
         stack.push(resolve(dirname(file), spec.replace(/\.js$/, ".ts")));
+      } else if (WORKSPACE[spec] !== undefined) {
+        stack.push(resolve(repoRoot, WORKSPACE[spec]));
       } else if (builtins.has(spec) || spec.startsWith("node:")) {
         offenders.push(`${rel} imports the Node built-in '${spec}'`);
       } else if (!spec.startsWith("type:") && !allowedPackages.includes(spec)) {
@@ -56,20 +71,24 @@ function walk(
 }
 
 describe("browser-safe core", () => {
-  it("src/index.ts reaches no Node built-in, package or Node-only folder", () => {
-    const { files, offenders } = walk(resolve(repoRoot, "src/index.ts"));
+  it("the library's main entry reaches no Node built-in, package or Node-only folder", () => {
+    const { files, offenders } = walk(resolve(repoRoot, WORKSPACE.sdspcaan));
     expect(files.length).toBeGreaterThan(5);
     expect(offenders).toEqual([]);
   });
 
-  it("src/formats/ reaches no Node built-in or Node-only folder", () => {
-    const { files, offenders } = walk(resolve(repoRoot, "src/formats/index.ts"), BROWSER_PACKAGES);
-    expect(files.length).toBeGreaterThan(5);
+  it.each([
+    "sdspcaan/formats",
+    "sdspcaan/methods",
+    "sdspcaan-hdf5",
+  ])("%s reaches no Node built-in or Node-only folder", (entry) => {
+    const { files, offenders } = walk(resolve(repoRoot, WORKSPACE[entry]), BROWSER_PACKAGES);
+    expect(files.length).toBeGreaterThan(2);
     expect(offenders).toEqual([]);
   });
 
   it("the playground's page and worker reach no Node built-in or Node-only folder", () => {
-    for (const entry of ["src/playground/main.ts", "src/playground/worker.ts"]) {
+    for (const entry of [`${CLI}/playground/main.ts`, `${CLI}/playground/worker.ts`]) {
       const { files, offenders } = walk(resolve(repoRoot, entry), BROWSER_PACKAGES);
       expect(files.length).toBeGreaterThan(5);
       expect(offenders).toEqual([]);
@@ -77,7 +96,7 @@ describe("browser-safe core", () => {
   });
 
   it("the walker does detect a Node import (sanity check on the Node entry)", () => {
-    const { offenders } = walk(resolve(repoRoot, "src/node.ts"));
+    const { offenders } = walk(resolve(repoRoot, WORKSPACE["sdspcaan/node"]));
     expect(offenders.length).toBeGreaterThan(0);
   });
 });

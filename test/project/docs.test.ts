@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { methodOptionsMarkdown } from "../../src/methods/optionDocs.js";
-import { methodNames } from "../../src/methods/registry.js";
+import { methodOptionsMarkdown } from "../../packages/sdspcaan/src/methods/optionDocs.js";
+import { methodNames } from "../../packages/sdspcaan/src/methods/registry.js";
 import { repoRoot } from "../helpers/data.js";
 
 describe("the generated options reference", () => {

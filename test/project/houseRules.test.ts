@@ -1,6 +1,6 @@
 /**
  * House rules a test enforces, so that they hold without anyone remembering them:
- * all randomness goes through the seeded generator (src/core/rng.ts), never
+ * all randomness goes through the seeded generator (packages/sdspcaan/src/core/rng.ts), never
  * Math.random, whose sequence cannot be reproduced.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -21,8 +21,13 @@ function withoutComments(text: string): string {
 }
 
 describe("house rules", () => {
-  it("no Math.random in src/: randomness goes through the seeded Random", () => {
-    const files = sourceFiles(join(repoRoot, "src"));
+  it("no Math.random in the packages' sources: randomness goes through the seeded Random", () => {
+    const packages = join(repoRoot, "packages");
+    const files = readdirSync(packages).flatMap((p) =>
+      statSync(join(packages, p, "src"), { throwIfNoEntry: false })?.isDirectory()
+        ? sourceFiles(join(packages, p, "src"))
+        : [],
+    );
     expect(files.length).toBeGreaterThan(50);
     const offenders = files
       .filter((f) => /Math\s*\.\s*random/.test(withoutComments(readFileSync(f, "utf8"))))

@@ -1,21 +1,35 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { VERSION } from "../../src/cli/version.js";
+import { VERSION } from "../../packages/sdspcaan-cli/src/cli/version.js";
 import { repoRoot } from "../helpers/data.js";
 
 const pkg = JSON.parse(readFileSync(resolve(repoRoot, "package.json"), "utf8"));
+const packageJson = (name: string) =>
+  JSON.parse(readFileSync(resolve(repoRoot, "packages", name, "package.json"), "utf8"));
 
 describe("package", () => {
   it("the CLI reports the package version", () => {
     expect(VERSION).toBe(pkg.version);
   });
 
-  it("exports a browser-safe core and a Node entry, both with types", () => {
-    expect(pkg.type).toBe("module");
-    expect(pkg.exports["."].types).toBe("./dist/index.d.ts");
-    expect(pkg.exports["./node"].import).toBe("./dist/node.js");
-    expect(pkg.bin.sdspcaan).toBe("./dist/cli/bin.js");
+  it("the library exports ES modules and CommonJS with types; the CLI has the bin", () => {
+    const lib = packageJson("sdspcaan");
+    expect(lib.type).toBe("module");
+    expect(lib.sideEffects).toBe(false);
+    for (const entry of [".", "./formats", "./methods"]) {
+      expect(lib.exports[entry].import.types).toMatch(/^\.\/dist\/esm\/.*\.d\.ts$/);
+      expect(lib.exports[entry].require.default).toMatch(/^\.\/dist\/cjs\/.*\.js$/);
+    }
+    expect(lib.exports["./node"].default).toBe("./dist/esm/node.js");
+    expect(Object.keys(lib.dependencies)).toEqual(["csv-parse"]);
+    const cli = packageJson("sdspcaan-cli");
+    expect(cli.bin.sdspcaan).toBe("./dist/cli/bin.js");
+    expect(cli.dependencies.sdspcaan).toBe(lib.version);
+    // Every package of the workspace carries the one version.
+    for (const name of ["sdspcaan-hdf5", "sdspcaan-native", "sdspcaan-cli"]) {
+      expect(packageJson(name).version).toBe(pkg.version);
+    }
   });
 
   it(".ci/run installs from the lock file and runs the README's test command", () => {

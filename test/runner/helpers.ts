@@ -2,11 +2,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { FitRecord } from "../../src/experiment/records.js";
-import { fitKey } from "../../src/experiment/records.js";
-import type { ResultLine } from "../../src/experiment/resultsFile.node.js";
-import { makeSyntheticDataset } from "../../src/experiment/synthetic.js";
-import { methodNames } from "../../src/methods/registry.js";
+import { methodNames } from "../../packages/sdspcaan/src/methods/registry.js";
+import type { FitRecord } from "../../packages/sdspcaan-cli/src/experiment/records.js";
+import { fitKey } from "../../packages/sdspcaan-cli/src/experiment/records.js";
+import type { ResultLine } from "../../packages/sdspcaan-cli/src/experiment/resultsFile.node.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
 
 /** A small data set: 60 samples x 24 features, 4 classes (12 training samples per split). */
 export function smallData(seed = 3) {

@@ -9,12 +9,15 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { datasetChecksum } from "../../src/experiment/fingerprint.js";
-import type { DatasetSettings } from "../../src/experiment/plan.js";
-import { reloadDataset, writeRunReports } from "../../src/experiment/reportFiles.node.js";
-import { runExperiment } from "../../src/experiment/runner.node.js";
-import { openDataset } from "../../src/io/load.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { datasetChecksum } from "../../packages/sdspcaan-cli/src/experiment/fingerprint.js";
+import type { DatasetSettings } from "../../packages/sdspcaan-cli/src/experiment/plan.js";
+import {
+  reloadDataset,
+  writeRunReports,
+} from "../../packages/sdspcaan-cli/src/experiment/reportFiles.node.js";
+import { runExperiment } from "../../packages/sdspcaan-cli/src/experiment/runner.node.js";
+import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { dataFile } from "../helpers/data.js";
 import { removeDir, smallData, tempDir } from "./helpers.js";
 

@@ -10,11 +10,11 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { writeRunReports } from "../../src/experiment/reportFiles.node.js";
-import { runExperiment } from "../../src/experiment/runner.node.js";
-import { shardFileName } from "../../src/experiment/shards.js";
-import { makeSyntheticDataset } from "../../src/experiment/synthetic.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { writeRunReports } from "../../packages/sdspcaan-cli/src/experiment/reportFiles.node.js";
+import { runExperiment } from "../../packages/sdspcaan-cli/src/experiment/runner.node.js";
+import { shardFileName } from "../../packages/sdspcaan-cli/src/experiment/shards.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
 import { methodsWithNeighbours, removeDir, smallData, tempDir } from "./helpers.js";
 
 let root: string;

@@ -6,10 +6,13 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AbortError, ValidationError } from "../../src/core/errors.js";
-import { readResultsFile } from "../../src/experiment/resultsFile.node.js";
-import { type ExperimentOptions, runExperiment } from "../../src/experiment/runner.node.js";
-import { makeSyntheticDataset } from "../../src/experiment/synthetic.js";
+import { AbortError, ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { readResultsFile } from "../../packages/sdspcaan-cli/src/experiment/resultsFile.node.js";
+import {
+  type ExperimentOptions,
+  runExperiment,
+} from "../../packages/sdspcaan-cli/src/experiment/runner.node.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
 import {
   comparable,
   methodsWithNeighbours,

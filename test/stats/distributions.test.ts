@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
 import {
   chiSquareTails,
   fTails,
@@ -8,7 +8,7 @@ import {
   normalTails,
   regularizedBeta,
   regularizedGamma,
-} from "../../src/stats/distributions.js";
+} from "../../packages/sdspcaan-cli/src/stats/distributions.js";
 import { expectClose, statisticsFixture } from "./fixture.js";
 
 const { distributions } = statisticsFixture;

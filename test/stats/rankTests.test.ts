@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ValidationError } from "../../src/core/errors.js";
-import { normalTails } from "../../src/stats/distributions.js";
+import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { normalTails } from "../../packages/sdspcaan-cli/src/stats/distributions.js";
 import {
   averageRanks,
   criticalDifferenceGroups,
@@ -12,7 +12,7 @@ import {
   rankWithTies,
   wilcoxonMinimumP,
   wilcoxonSignedRank,
-} from "../../src/stats/rankTests.js";
+} from "../../packages/sdspcaan-cli/src/stats/rankTests.js";
 import { expectClose, statisticsFixture } from "./fixture.js";
 
 describe("rankWithTies", () => {

@@ -11,7 +11,7 @@ import {
   friedmanTest,
   nemenyiCriticalDifference,
   wilcoxonSignedRank,
-} from "../../src/stats/rankTests.js";
+} from "../../packages/sdspcaan-cli/src/stats/rankTests.js";
 import { fixtureFile } from "../helpers/data.js";
 import { expectClose } from "./fixture.js";
 

@@ -1,0 +1,341 @@
+/**
+ * `sdspcaan experiment`: the paper's protocol over data sets, methods, k and
+ * hyperparameter grids, in worker threads, resumable, with the table printed at
+ * the end and the report files and figures written into --out.
+ */
+import { join } from "node:path";
+import type { Command } from "commander";
+import { AbortError, ValidationError } from "sdspcaan";
+import { setNativeKernels } from "sdspcaan/node";
+import { GRID_PRESETS } from "../../experiment/grids.js";
+import { JOB_SCRIPT_KINDS } from "../../experiment/jobScripts.js";
+import { PAPER_K_GRID } from "../../experiment/kGrid.js";
+import { summariseSkipped, writeRunReports } from "../../experiment/reportFiles.node.js";
+import { RESULTS_FILE } from "../../experiment/resultsFile.node.js";
+import {
+  type ExperimentDataset,
+  type ExperimentOptions,
+  type ExperimentResult,
+  runExperiment,
+} from "../../experiment/runner.node.js";
+import {
+  parseShard,
+  type ShardSpec,
+  shardFileName,
+  shardFromEnvironment,
+} from "../../experiment/shards.js";
+import { checkOutputDirectory } from "../outputs.js";
+import { emitJobScript } from "./experimentJobs.js";
+import { ProgressDisplay } from "./progress.js";
+import {
+  abortOnInterrupt,
+  addDataFormatOptions,
+  exitQuietly,
+  formatDuration,
+  labelColumnFlag,
+  loadOptionsFrom,
+  note,
+  oneLineErrors,
+  out,
+  parseInteger,
+  parseIntegerList,
+  parseList,
+  parseNumber,
+  parsePreprocess,
+  preprocessOption,
+} from "./shared.js";
+
+interface ExperimentFlags {
+  dataset?: string[];
+  data?: string[];
+  xVar?: string;
+  yVar?: string;
+  labelCol?: string;
+  labelColumn?: string;
+  dataDir?: string;
+  methods?: string;
+  grid?: string;
+  kGrid?: string;
+  repeats?: string;
+  seed?: string;
+  splits?: string;
+  preprocess?: string;
+  stratify?: boolean;
+  workers?: string;
+  maxIter?: string;
+  tol?: string;
+  m?: string;
+  stopRule?: string;
+  out: string;
+  force?: boolean;
+  repair?: boolean;
+  figures?: boolean;
+  comparePaper?: boolean;
+  progress?: boolean;
+  shard?: string;
+  shardCount?: string;
+  emit?: string;
+  throttle?: string;
+}
+
+/** What `runAndReport` needs besides the experiment options. */
+export interface RunAndReportOptions {
+  readonly out: string;
+  readonly showProgress: boolean;
+  readonly figures: boolean;
+  readonly comparePaper: boolean;
+}
+
+/**
+ * Runs an experiment with a progress display and Ctrl-C handling, then writes the
+ * reports and prints the table. Exits 130 (after saying how to resume) when
+ * interrupted.
+ */
+export async function runAndReport(
+  options: ExperimentOptions,
+  how: RunAndReportOptions,
+): Promise<ExperimentResult> {
+  checkOutputDirectory("--out", how.out);
+  const controller = new AbortController();
+  const interrupt = abortOnInterrupt(controller);
+  const display = how.showProgress ? new ProgressDisplay() : null;
+  let result: ExperimentResult;
+  try {
+    // The native GEMM where it runs (the same bits; SDSPCAAN_NATIVE=0 keeps WebAssembly).
+    setNativeKernels("auto");
+    result = await runExperiment(options, {
+      signal: controller.signal,
+      // Notes and warnings come while the run is prepared, before the progress display starts.
+      onMessage: (m) => note(`${m.level}: ${m.text}`),
+      ...(display ? { onProgress: (p) => display.update(p) } : {}),
+    });
+  } catch (err) {
+    display?.stop();
+    if (err instanceof AbortError) {
+      note(
+        `Stopped. Every finished fit is in ${join(how.out, RESULTS_FILE)}; run the same command again to resume.`,
+      );
+      exitQuietly(interrupt.exitCode, "interrupted");
+    }
+    throw err;
+  } finally {
+    interrupt.release();
+  }
+  display?.stop();
+  const fresh = result.total - result.resumed;
+  note(
+    `${result.total} fits${result.shard ? ` of shard ${result.shard.index}/${result.shard.count}` : ""} (${result.resumed} resumed, ${fresh} run) in ${formatDuration(result.elapsedMs)}.`,
+  );
+  for (const s of summariseSkipped(result.skipped)) {
+    note(
+      `note: ${s.method} on ${s.dataset}: ${s.count} configuration(s) refused, e.g. ${s.reason}`,
+    );
+  }
+  if (result.shard !== undefined) {
+    // The other shards may still be running: the report is made once, from all of them.
+    note(
+      `Wrote ${join(how.out, shardFileName(result.shard))}. When every shard is done, 'sdspcaan report --out ${how.out}' merges them into the tables and figures.`,
+    );
+    return result;
+  }
+  const report = await writeRunReports(how.out, {
+    comparePaper: how.comparePaper,
+    figures: how.figures,
+    data: result.data,
+  });
+  for (const n of report.notes) note(n);
+  for (const w of report.warnings) note(`warning: no figure for ${w}`);
+  out(report.tableMd);
+  note(`Wrote ${[join(how.out, RESULTS_FILE), ...report.files].join(", ")}.`);
+  return result;
+}
+
+/** The experiment options described by the flags. */
+export function experimentOptionsFrom(flags: ExperimentFlags): ExperimentOptions {
+  const names = flags.dataset ?? [];
+  const files = flags.data ?? [];
+  if (names.length + files.length === 0) {
+    throw new ValidationError(
+      "dataset",
+      "Name at least one data set: --dataset NAME... (from the registry, see 'sdspcaan datasets list') or --data FILE....",
+    );
+  }
+  if (flags.splits !== undefined && names.length + files.length !== 1) {
+    throw new ValidationError(
+      "splits",
+      "--splits holds the splits of one data set; give exactly one --dataset or --data with it.",
+    );
+  }
+  if (labelColumnFlag(flags) === "none") {
+    throw new ValidationError(
+      "label-col",
+      "experiment needs the class labels; '--label-col none' (data without labels) is for transform, and for fit with a method that needs no labels.",
+    );
+  }
+  const load = {
+    ...loadOptionsFrom({
+      xVar: flags.xVar,
+      yVar: flags.yVar,
+      labelCol: flags.labelCol,
+      labelColumn: flags.labelColumn,
+    }),
+    ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
+  };
+  const datasets: ExperimentDataset[] = [...names, ...files].map((source) => ({
+    source,
+    load,
+    ...(flags.splits !== undefined ? { splits: flags.splits } : {}),
+  }));
+  const methods = parseList(flags.methods);
+  const common: Record<string, unknown> = {};
+  const maxIter = parseInteger("--max-iter", flags.maxIter);
+  if (maxIter !== undefined) common.maxIter = maxIter;
+  const tol = parseNumber("--tol", flags.tol, 0);
+  if (tol !== undefined) common.tol = tol;
+  const m = parseInteger("--m", flags.m);
+  if (m !== undefined) common.m = m;
+  if (flags.stopRule !== undefined) common.stopRule = flags.stopRule;
+  const repeats = parseInteger("--repeats", flags.repeats);
+  const seed = parseInteger("--seed", flags.seed, 0, 2 ** 32 - 1);
+  const workers = parseInteger("--workers", flags.workers, 1, 256);
+  const kGrid = parseIntegerList("--k-grid", flags.kGrid);
+  const shard = shardFrom(flags);
+  return {
+    datasets,
+    methods: methods === undefined || methods.length === 0 ? "all" : methods,
+    grid: flags.grid ?? "paper",
+    ...(kGrid ? { kGrid } : {}),
+    ...(repeats !== undefined ? { repeats } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    preprocess: parsePreprocess(flags.preprocess),
+    stratify: flags.stratify === true,
+    commonMethodOptions: common,
+    ...(workers !== undefined ? { workers } : {}),
+    // Worker threads even for one worker: a fit in the main thread would keep Ctrl-C waiting.
+    inProcess: false,
+    out: flags.out,
+    force: flags.force === true,
+    repair: flags.repair === true,
+    ...(shard !== null ? { shard } : {}),
+  };
+}
+
+/**
+ * This process's shard: --shard i/N, else the job array's environment
+ * (SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX) with --shard-count; null for the
+ * whole run.
+ */
+function shardFrom(flags: ExperimentFlags): ShardSpec | null {
+  const count = parseInteger("--shard-count", flags.shardCount, 1, 100_000);
+  if (flags.shard !== undefined) {
+    const shard = parseShard(flags.shard);
+    if (count !== undefined && count !== shard.count) {
+      throw new ValidationError(
+        "shard-count",
+        `--shard ${flags.shard} and --shard-count ${count} disagree on the number of shards.`,
+      );
+    }
+    return shard;
+  }
+  const fromEnv = shardFromEnvironment(process.env, count);
+  if (fromEnv === null && count !== undefined) {
+    throw new ValidationError(
+      "shard-count",
+      "--shard-count needs the task's index: --shard i/N, or SLURM_ARRAY_TASK_ID (Slurm job arrays) or JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs) in the environment. To print a job script, add --emit slurm|k8s|parallel.",
+    );
+  }
+  return fromEnv;
+}
+
+export function registerExperimentCommand(program: Command): void {
+  const cmd = program
+    .command("experiment")
+    .description(
+      "Run the paper's protocol (seeded 20/40/40 splits, grid search on validation BCA, test BCA at the chosen k and parameters) and write results.jsonl, table.md, table.csv, summary.json and figures into --out. Re-running the same command resumes.",
+    )
+    .option(
+      "--dataset <names...>",
+      "registry data sets, e.g. Yale ORL COIL20 (see 'sdspcaan datasets list')",
+    )
+    .option("--data <files...>", "data files (MAT, NPY or CSV with the label in the last column)");
+  addDataFormatOptions(cmd);
+  cmd
+    .option("--methods <list>", "comma-separated method names, or all", "all")
+    .option(
+      "--grid <grid>",
+      `hyperparameter grid: ${GRID_PRESETS.join(", ")}, or custom such as "alpha=1;beta=1;delta=0.1,1,10"`,
+      "paper",
+    )
+    .option(
+      "--k-grid <list>",
+      `candidate k values (default ${PAPER_K_GRID.join(",")}, filtered to c <= k <= min(n_train, d); values dropped from a given list are warned about, and a list with no valid k for a data set is an error)`,
+    )
+    .option(
+      "--repeats <n>",
+      "splits per data set (default 10, or the number of splits in --splits)",
+    )
+    .option("--seed <s>", "base seed of the splits", "0")
+    .option(
+      "--splits <file>",
+      "explicit splits (JSON {index_base, splits: [{train, val, test}]}) of the one data set",
+    )
+    .addOption(preprocessOption())
+    .option("--stratify", "stratified splits (the paper's are not)")
+    .option("--workers <n>", "worker threads (default: one per core); results do not depend on it")
+    .option("--max-iter <T>", "maximum outer iterations of every iterative method")
+    .option("--tol <tol>", "stop-test tolerance of every iterative method")
+    .option("--m <m>", "number of adaptive neighbours of every graph method")
+    .option("--stop-rule <rule>", "stop test of the SDSPCA family: aligned, paper or subspace")
+    .requiredOption("--out <dir>", "results directory (created; an existing one is resumed)")
+    .option(
+      "--force",
+      "go on although --out holds a run with other settings: reuse every fit whose settings fingerprint matches, set the other lines aside (results.jsonl.old-N) and redo those fits",
+    )
+    .option(
+      "--repair",
+      "move bad lines of results.jsonl (not JSON, not a result, or two lines of one fit with different results) to results.rejected.jsonl and redo those fits",
+    )
+    .option("--no-figures", "write the tables only")
+    .option("--compare-paper", "show the paper's Table IV values beside ours")
+    .option("--no-progress", "no progress display")
+    .option(
+      "--shard <i/N>",
+      "run shard i of N (0 <= i < N): a deterministic, cost-balanced share of the fits, written to results.shard-i-of-N.jsonl; without it, SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX picks the shard (see docs/cluster.md)",
+    )
+    .option(
+      "--shard-count <N>",
+      "the number of shards, with the task index from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; with --emit, how many array tasks (default: from the cost estimate)",
+    )
+    .option(
+      "--emit <kind>",
+      `print a job script for this run instead of running it: ${JOB_SCRIPT_KINDS.join(", ")} (an sbatch array script, a Kubernetes Indexed Job, a GNU parallel job list)`,
+    )
+    .option("--throttle <n>", "with --emit: array tasks running at once (default: up to 32)")
+    .action(async (flags: ExperimentFlags, command: Command) => {
+      if (flags.emit !== undefined) {
+        const { shard: _s, shardCount: _c, ...rest } = flags;
+        await emitJobScript(
+          experimentOptionsFrom(rest),
+          { ...flags, emit: flags.emit },
+          rawArguments(command),
+        );
+        return;
+      }
+      await runAndReport(experimentOptionsFrom(flags), {
+        out: flags.out,
+        showProgress: flags.progress !== false,
+        figures: flags.figures !== false,
+        comparePaper: flags.comparePaper === true,
+      });
+    });
+  oneLineErrors(cmd);
+}
+
+/** The arguments the program was called with (for the job scripts' command line). */
+function rawArguments(command: Command): string[] {
+  let root = command;
+  while (root.parent) root = root.parent;
+  // commander keeps the arguments it parsed as `rawArgs` (not in its type declarations).
+  const raw = (root as unknown as { rawArgs?: unknown }).rawArgs;
+  return Array.isArray(raw) ? raw.map(String) : process.argv.slice(2);
+}

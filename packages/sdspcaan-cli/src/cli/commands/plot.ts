@@ -1,0 +1,201 @@
+/**
+ * `sdspcaan plot`: single figures as SVG and PNG.
+ * - `plot bca-vs-k --results DIR --out FIG [--per-dataset]`: test BCA versus k (the
+ *   paper's Fig. 1), averaged over data sets or one panel each;
+ * - `plot sensitivity --results DIR --out FIG`: SDSPCAAN's BCA over the parameters
+ *   the grid varied (Fig. 2: heatmaps over pairs, or a profile over one);
+ * - `plot embedding (--model M --data F | --embedding CSV) --out FIG`: the first two
+ *   components of an embedding, coloured by class.
+ */
+import type { Command } from "commander";
+import type { Matrix } from "sdspcaan";
+import { ValidationError } from "sdspcaan";
+import { bcaVersusKSpec, sensitivitySpec } from "../../experiment/reportFiles.node.js";
+import { resultsPaths } from "../../experiment/resultsFile.node.js";
+import { readRunSettings } from "../../experiment/runner.node.js";
+import { readRunResults } from "../../experiment/runResults.node.js";
+import type { ProtectedInput } from "../../io/atomicWrite.js";
+import { loadFeatures } from "../../io/load.js";
+import { embeddingScatter } from "../../plot/embedding.js";
+import { writeFigure } from "../../plot/render.js";
+import { checkOutputFile } from "../outputs.js";
+import {
+  addDataFormatOptions,
+  checkFeatureCount,
+  type DataFlags,
+  loadData,
+  oneLineErrors,
+  out,
+  readModelFile,
+  transformData,
+} from "./shared.js";
+
+function recordsOf(dir: string) {
+  // results.jsonl, or the shards' files of a run cut into shards (docs/cluster.md).
+  const parsed = readRunResults(dir);
+  if (parsed.records.length === 0) {
+    const where = parsed.files.length === 1 ? parsed.files[0] : resultsPaths(dir).results;
+    throw new ValidationError("results", `${where} holds no fit record to plot.`);
+  }
+  return { records: parsed.records, settings: readRunSettings(dir) };
+}
+
+/**
+ * Checks before any work that `--out` can take FIG.svg and FIG.png, and that
+ * neither is one of the command's input files.
+ */
+function checkFigureOut(base: string, inputs: readonly ProtectedInput[] = []): void {
+  checkOutputFile("--out", `${base}.svg`, inputs);
+  checkOutputFile("--out", `${base}.png`, inputs);
+}
+
+/** The files a plot command reads, which its figure must not replace. */
+function inputsOf(flags: { model?: string; data?: string; embedding?: string }): ProtectedInput[] {
+  const inputs: ProtectedInput[] = [];
+  if (flags.model !== undefined) inputs.push({ path: flags.model, what: "--model" });
+  if (flags.data !== undefined) inputs.push({ path: flags.data, what: "--data" });
+  if (flags.embedding !== undefined) inputs.push({ path: flags.embedding, what: "--embedding" });
+  return inputs;
+}
+
+async function save(spec: Parameters<typeof writeFigure>[0], base: string): Promise<void> {
+  const written = await writeFigure(spec, base);
+  out(`Wrote ${written.svg} and ${written.png}.`);
+}
+
+interface EmbeddingFlags extends DataFlags {
+  model?: string;
+  embedding?: string;
+  out: string;
+  title?: string;
+}
+
+export function registerPlotCommand(program: Command): void {
+  const plot = program
+    .command("plot")
+    .description("Make one figure (SVG and PNG) from a results directory or an embedding.");
+  oneLineErrors(plot);
+
+  const bca = plot
+    .command("bca-vs-k")
+    .description("Test BCA versus k per method (the paper's Fig. 1) from a results directory.")
+    .requiredOption("--results <dir>", "results directory of an experiment")
+    .requiredOption("--out <fig>", "output path without extension (writes .svg and .png)")
+    .option("--methods <list>", "comma-separated methods to draw (default all)")
+    .option("--per-dataset", "one panel per data set instead of the average over data sets")
+    .action(
+      async (flags: { results: string; out: string; methods?: string; perDataset?: boolean }) => {
+        checkFigureOut(flags.out);
+        const { records, settings } = recordsOf(flags.results);
+        const methods = flags.methods
+          ?.split(",")
+          .map((m) => m.trim().toLowerCase().replace(/_/g, "-"));
+        const used = methods ? records.filter((r) => methods.includes(r.method)) : records;
+        if (used.length === 0) {
+          throw new ValidationError(
+            "methods",
+            `No records of ${flags.methods} in ${flags.results}.`,
+          );
+        }
+        await save(
+          bcaVersusKSpec(used, settings, undefined, { perDataset: flags.perDataset === true }),
+          flags.out,
+        );
+      },
+    );
+  oneLineErrors(bca);
+
+  const sens = plot
+    .command("sensitivity")
+    .description(
+      "BCA of SDSPCAAN (or --method) over the parameters its grid varied: heatmaps over pairs of multipliers (the paper's Fig. 2), or a profile per data set when one parameter varied.",
+    )
+    .requiredOption("--results <dir>", "results directory of an experiment")
+    .requiredOption("--out <fig>", "output path without extension (writes .svg and .png)")
+    .option(
+      "--method <name>",
+      "a method with tuned parameters: sdspcaan, sdspca-lpp, sdspca or jpcda",
+      "sdspcaan",
+    )
+    .action(async (flags: { results: string; out: string; method: string }) => {
+      checkFigureOut(flags.out);
+      const { records, settings } = recordsOf(flags.results);
+      const method = flags.method.trim().toLowerCase().replace(/_/g, "-");
+      const spec = sensitivitySpec(records, settings, method);
+      if (spec === null) {
+        throw new ValidationError(
+          "method",
+          `${flags.results} has no ${method} results over at least two values of a parameter; run the experiment with a grid that varies one (e.g. --grid authors or paper).`,
+        );
+      }
+      await save(spec, flags.out);
+    });
+  oneLineErrors(sens);
+
+  const emb = plot
+    .command("embedding")
+    .description(
+      "Scatter of the first two components of an embedding, coloured by class: from a model and a data file, or from a CSV written by transform.",
+    )
+    .option("--model <model.json>", "a model written by 'sdspcaan fit' (with --data)")
+    .option("--data <file>", "the data to project with --model");
+  addDataFormatOptions(emb);
+  emb
+    .option(
+      "--embedding <csv>",
+      "an embedding CSV written by 'sdspcaan transform' (coloured by its 'label' column, if any)",
+    )
+    .requiredOption("--out <fig>", "output path without extension (writes .svg and .png)")
+    .option("--title <text>", "figure title")
+    .action(async (flags: EmbeddingFlags) => {
+      checkFigureOut(flags.out, inputsOf(flags));
+      let P: Matrix;
+      let labels: Array<string | number>;
+      let title: string;
+      if (flags.embedding !== undefined) {
+        if (flags.model !== undefined || flags.data !== undefined) {
+          throw new ValidationError(
+            "embedding",
+            "Give --embedding, or --model with --data, not both.",
+          );
+        }
+        // transform writes the label column (named "label") only when the data had labels.
+        const all = await loadFeatures(flags.embedding);
+        if (all.info.header?.includes("label")) {
+          const ds = await loadFeatures(flags.embedding, { labelColumn: "label" });
+          P = ds.X;
+          labels = [...(ds.y ?? [])];
+        } else {
+          P = all.X;
+          labels = new Array<string>(P.rows).fill("no labels");
+        }
+        title = `Embedding from ${flags.embedding}`;
+      } else {
+        if (flags.model === undefined || flags.data === undefined) {
+          throw new ValidationError(
+            "model",
+            "plot embedding needs --model and --data (or --embedding with a CSV from transform).",
+          );
+        }
+        const model = readModelFile(flags.model);
+        const data = await loadData(flags);
+        checkFeatureCount(data, model, flags.model);
+        P = transformData(model, data);
+        labels = data.y;
+        title = `${model.displayName} embedding of ${data.name}`;
+      }
+      if (P.cols < 2) {
+        throw new ValidationError(
+          "embedding",
+          `The embedding has ${P.cols} component; a scatter needs 2.`,
+        );
+      }
+      const x = Array.from({ length: P.rows }, (_, i) => P.data[i * P.cols]);
+      const y = Array.from({ length: P.rows }, (_, i) => P.data[i * P.cols + 1]);
+      await save(
+        embeddingScatter({ x, y, label: labels }, { title: flags.title ?? title }),
+        flags.out,
+      );
+    });
+  oneLineErrors(emb);
+}

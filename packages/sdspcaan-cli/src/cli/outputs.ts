@@ -1,0 +1,141 @@
+/**
+ * Where the CLI writes: `--out` paths are checked before any work starts (a fit
+ * can take minutes; failing afterwards because `--out` names a directory wastes
+ * them), files are written atomically (a temporary file in the same folder, then a
+ * rename, removed again when anything fails; a link is written through, a FIFO or
+ * a device in place, and a directory, a block device or one of the command's own
+ * inputs is refused: io/atomicWrite.ts), and file-system errors become one line
+ * naming the option and the path instead of a stack trace.
+ */
+import { existsSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { ValidationError } from "sdspcaan";
+import { outputTarget, type ProtectedInput, writeAtomically } from "../io/atomicWrite.js";
+
+/** What a Node file-system error code means, in the user's words. */
+const REASONS: Readonly<Record<string, string>> = {
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EISDIR: "it is a directory",
+  ENOTDIR: "a part of the path is not a directory",
+  EEXIST: "it already exists",
+  ENOENT: "no such file or directory",
+  ENOSPC: "no space left on the device",
+  EROFS: "the file system is read-only",
+  EMFILE: "too many open files",
+  ENAMETOOLONG: "the name is too long",
+};
+
+/** The user-facing reason of a Node file-system error (its code), or null when it is not one. */
+export function fileSystemReason(err: unknown): string | null {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (typeof code !== "string" || !/^E[A-Z]+$/.test(code)) return null;
+  return REASONS[code] ?? code;
+}
+
+/** The path a Node file-system error is about (its `path`), when it has one. */
+export function fileSystemPath(err: unknown): string | null {
+  const p = (err as NodeJS.ErrnoException | null)?.path;
+  return typeof p === "string" ? p : null;
+}
+
+/** The first existing ancestor of `path` (itself included). */
+function existingAncestor(path: string): string {
+  let p = resolve(path);
+  while (!existsSync(p)) {
+    const up = dirname(p);
+    if (up === p) break;
+    p = up;
+  }
+  return p;
+}
+
+/** A refusal of io/atomicWrite.ts (or a file-system error) as one line naming `flag`. */
+function namingFlag(flag: string, path: string, err: unknown): unknown {
+  if (err instanceof ValidationError && err.argument === "path") {
+    return new ValidationError(
+      flag.replace(/^--/, ""),
+      `${err.message.replace(/\.$/, "")} (${flag}).`,
+    );
+  }
+  const reason = fileSystemReason(err);
+  if (reason === null) return err;
+  return new ValidationError(flag.replace(/^--/, ""), `Cannot write ${path} (${flag}): ${reason}.`);
+}
+
+/**
+ * Checks that `path` can become a file: it is not a directory, a block device or
+ * one of `inputs`, and the nearest existing folder above it is a folder (missing
+ * folders are created on write). `flag` is the option that named it (e.g. "--out").
+ */
+export function checkOutputFile(
+  flag: string,
+  path: string,
+  inputs: readonly ProtectedInput[] = [],
+): void {
+  const name = flag.replace(/^--/, "");
+  if (path.trim() === "") {
+    throw new ValidationError(name, `The '${flag}' option must name a file. Got "" instead.`);
+  }
+  if (existsSync(path) && statSync(path).isDirectory()) {
+    throw new ValidationError(
+      name,
+      `The '${flag}' option must name a file, but ${path} is a directory.`,
+    );
+  }
+  let target: string;
+  try {
+    target = outputTarget(path, inputs).target;
+  } catch (err) {
+    throw namingFlag(flag, path, err);
+  }
+  const above = existingAncestor(dirname(target));
+  if (!statSync(above).isDirectory()) {
+    throw new ValidationError(
+      name,
+      `The '${flag}' option names ${path}, but ${above} is a file, not a folder.`,
+    );
+  }
+}
+
+/**
+ * Checks that `path` can be a results folder: it is a folder or does not exist yet
+ * (with no file on the way to it).
+ */
+export function checkOutputDirectory(flag: string, path: string): void {
+  const name = flag.replace(/^--/, "");
+  if (path.trim() === "") {
+    throw new ValidationError(name, `The '${flag}' option must name a folder. Got "" instead.`);
+  }
+  if (existsSync(path) && !statSync(path).isDirectory()) {
+    throw new ValidationError(
+      name,
+      `The '${flag}' option must name a folder (created when missing), but ${path} is a file.`,
+    );
+  }
+  const above = existingAncestor(resolve(path));
+  if (!statSync(above).isDirectory()) {
+    throw new ValidationError(
+      name,
+      `The '${flag}' option names ${path}, but ${above} is a file, not a folder.`,
+    );
+  }
+}
+
+/**
+ * Writes `text` to `path` atomically (io/atomicWrite.ts: nothing half-written is
+ * left behind); a failure names `flag` and the path.
+ */
+export function writeFileAtomic(
+  flag: string,
+  path: string,
+  text: string | Uint8Array,
+  inputs: readonly ProtectedInput[] = [],
+): void {
+  checkOutputFile(flag, path, inputs);
+  try {
+    writeAtomically(path, text, inputs);
+  } catch (err) {
+    throw namingFlag(flag, path, err);
+  }
+}

@@ -1,0 +1,512 @@
+/**
+ * The files of a results directory: `results.jsonl` (one JSON line per finished
+ * fit, appended as each fit finishes) and `settings.json` (what the run was asked
+ * to do, so that a resumed run can refuse different settings).
+ *
+ * Besides fit records, `results.jsonl` holds "skipped" lines: a configuration the
+ * method refused (k above the data rank, SLNP with a class of fewer than 4
+ * training samples, ...). They are recorded so that resuming does not retry them
+ * and the report can say why a cell is "--".
+ *
+ * Every line carries the settings fingerprint of its fit (see plan.ts); lines
+ * written before fingerprints existed have none and are read as carrying the
+ * fingerprint that settings.json gives them.
+ *
+ * Crash safety: every line is written with one `write` call; a process killed in
+ * the middle of a write leaves at most one partial last line without its "\n".
+ * Readers ignore such a tail, and the writer cuts it off before appending. Any
+ * other bad line (not JSON, not a results line, or a second line of the same fit
+ * with another result) is an error naming the file and line; `--repair` moves
+ * such lines to `results.rejected.jsonl`, and the rewrite of `results.jsonl` that
+ * follows is atomic (temporary file, then rename).
+ */
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  writeSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
+import { DataFormatError, ValidationError } from "sdspcaan";
+import { regularOutputTarget, temporaryName, writeAtomically } from "../io/atomicWrite.js";
+import { canonicalJson } from "./fingerprint.js";
+import { type Params, tunableParams } from "./grids.js";
+import {
+  canonicalParams,
+  checkFingerprintField,
+  checkFitRecord,
+  type FitIdentity,
+  type FitRecord,
+  fitKey,
+  fitRecordToLine,
+} from "./records.js";
+
+export const RESULTS_FILE = "results.jsonl";
+export const SETTINGS_FILE = "settings.json";
+/** Where `--repair` moves bad lines of results.jsonl. */
+export const REJECTED_FILE = "results.rejected.jsonl";
+
+/** A configuration the method refused; stored so that a resumed run does not retry it. */
+export interface SkippedFit {
+  readonly status: "skipped";
+  readonly dataset: string;
+  readonly repeat: number;
+  readonly method: string;
+  readonly k: number;
+  readonly params: Params;
+  /** The method's error message. */
+  readonly reason: string;
+  /** The error class, e.g. "ValidationError". */
+  readonly error: string;
+  /** Settings fingerprint, as for fit records (absent in lines written before fingerprints). */
+  readonly fingerprint?: string;
+}
+
+/** One line of `results.jsonl`. */
+export type ResultLine = FitRecord | SkippedFit;
+
+/** Whether a results line is a skipped configuration rather than a fit. */
+export function isSkipped(line: ResultLine): line is SkippedFit {
+  return (line as SkippedFit).status === "skipped";
+}
+
+/** The JSON line (with "\n") of a fit record or a skipped configuration. */
+export function resultLineText(line: ResultLine): string {
+  if (!isSkipped(line)) return fitRecordToLine(line);
+  checkSkipped(line as unknown as Record<string, unknown>, "skipped fit");
+  return `${JSON.stringify({ ...line, params: canonicalParams(line.params) })}\n`;
+}
+
+function checkSkipped(value: Record<string, unknown>, where: string): SkippedFit {
+  // The identity fields have the same rules as a fit record's; reuse its checks.
+  checkFitRecord(
+    {
+      dataset: value.dataset,
+      repeat: value.repeat,
+      method: value.method,
+      k: value.k,
+      params: value.params,
+      valBCA: 0,
+      testBCA: 0,
+      iterations: 0,
+      converged: false,
+      fitMs: 0,
+    },
+    where,
+  );
+  if (typeof value.reason !== "string" || typeof value.error !== "string") {
+    throw new ValidationError(
+      "record",
+      `${where}: a skipped line needs "reason" and "error" strings. Got ${JSON.stringify(value.reason)} and ${JSON.stringify(value.error)}.`,
+    );
+  }
+  return value as unknown as SkippedFit;
+}
+
+/** What `parseResultLines` found. */
+export interface ParsedResults {
+  readonly records: FitRecord[];
+  readonly skipped: SkippedFit[];
+  /** Characters after the last "\n" that were ignored (a write cut short by a crash). */
+  readonly ignoredTail: string;
+}
+
+/** One well-formed line of a results file. */
+export interface ResultEntry {
+  /** 1-based line number in the file. */
+  readonly lineNo: number;
+  /** The line as written (without its "\n"). */
+  readonly text: string;
+  readonly line: ResultLine;
+}
+
+/** A line that is not a valid results line. */
+export interface InvalidLine {
+  readonly lineNo: number;
+  readonly text: string;
+  readonly reason: string;
+}
+
+/** Two lines that record the same fit with different results. */
+export interface ConflictingLines {
+  readonly first: ResultEntry;
+  readonly second: ResultEntry;
+  /** What differs, e.g. "testBCA 0.5 vs 0.75". */
+  readonly difference: string;
+}
+
+/** Every line of a results file, sorted into good and bad, without throwing. */
+export interface ScannedResults {
+  readonly file: string;
+  readonly entries: ResultEntry[];
+  readonly invalid: InvalidLine[];
+  /** Characters after the last "\n" that were ignored (a write cut short by a crash). */
+  readonly ignoredTail: string;
+}
+
+/** Checks one line of text as a results line (throws ValidationError naming `where`). */
+function checkResultLine(obj: unknown, where: string): ResultLine {
+  if (obj !== null && typeof obj === "object" && (obj as SkippedFit).status === "skipped") {
+    const skipped = checkSkipped(obj as Record<string, unknown>, where);
+    checkFingerprintField((obj as Record<string, unknown>).fingerprint, where);
+    return skipped;
+  }
+  return checkFitRecord(obj, where);
+}
+
+/**
+ * Sorts the lines of `results.jsonl` into well-formed entries and invalid lines.
+ * Blank lines are skipped; text after the last newline is what a run killed
+ * mid-write leaves and is ignored (its fit is simply redone).
+ */
+export function scanResultLines(text: string, file = RESULTS_FILE): ScannedResults {
+  const end = text.lastIndexOf("\n") + 1;
+  const lines = text.slice(0, end).split("\n");
+  const entries: ResultEntry[] = [];
+  const invalid: InvalidLine[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i];
+    const line = raw.trim();
+    if (line === "") continue;
+    const lineNo = i + 1;
+    let obj: unknown;
+    try {
+      obj = JSON.parse(line);
+    } catch (err) {
+      invalid.push({
+        lineNo,
+        text: raw,
+        reason: `line ${lineNo} is not valid JSON (${(err as Error).message})`,
+      });
+      continue;
+    }
+    try {
+      entries.push({ lineNo, text: raw, line: checkResultLine(obj, `line ${lineNo}`) });
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      invalid.push({ lineNo, text: raw, reason: err.message });
+    }
+  }
+  return { file, entries, invalid, ignoredTail: text.slice(end) };
+}
+
+/** Scans `results.jsonl` at `path`; a missing file scans as empty. */
+export function scanResultsFile(path: string): ScannedResults {
+  if (!existsSync(path)) return { file: path, entries: [], invalid: [], ignoredTail: "" };
+  return scanResultLines(readFileSync(path, "utf8"), path);
+}
+
+/** The fields that make a line's result: everything but the timing and the fingerprint. */
+function resultFields(line: ResultLine): Record<string, unknown> {
+  const { fitMs: _t, fingerprint: _f, ...rest } = line as FitRecord & { fingerprint?: string };
+  return rest;
+}
+
+/** What differs between two lines of the same fit, for messages. */
+function describeDifference(a: ResultLine, b: ResultLine): string {
+  const x = resultFields(a);
+  const y = resultFields(b);
+  const keys = [...new Set([...Object.keys(x), ...Object.keys(y)])];
+  const diffs = keys
+    .filter((k) => canonicalJson(x[k]) !== canonicalJson(y[k]))
+    .map((k) => `${k} ${canonicalJson(x[k])} vs ${canonicalJson(y[k])}`);
+  return diffs.slice(0, 3).join(", ") + (diffs.length > 3 ? `, and ${diffs.length - 3} more` : "");
+}
+
+/** "Yale, repeat 0, pca, k = 20, delta = 0.1" for messages. */
+export function describeFit(line: FitIdentity): string {
+  return `${line.dataset}, repeat ${line.repeat}, ${line.method}, ${describeConfiguration(line)}`;
+}
+
+/** The key under which two lines record the same fit: its identity and its fingerprint. */
+export function entryKey(line: ResultLine): string {
+  return `${fitKey(line)}|${line.fingerprint ?? ""}`;
+}
+
+/**
+ * Drops repeated lines of the same fit that agree on its result (all fields but
+ * fitMs and the fingerprint; the first is kept), and lists those that disagree.
+ * `keyOf` says which lines record the same fit (default: identity and fingerprint).
+ */
+export function dedupeEntries(
+  entries: readonly ResultEntry[],
+  keyOf: (entry: ResultEntry) => string = (e) => entryKey(e.line),
+): { entries: ResultEntry[]; duplicates: number; conflicts: ConflictingLines[] } {
+  const first = new Map<string, { entry: ResultEntry; result: string }>();
+  const kept: ResultEntry[] = [];
+  const conflicts: ConflictingLines[] = [];
+  let duplicates = 0;
+  for (const entry of entries) {
+    const key = keyOf(entry);
+    const result = canonicalJson(resultFields(entry.line));
+    const seen = first.get(key);
+    if (seen === undefined) {
+      first.set(key, { entry, result });
+      kept.push(entry);
+    } else if (seen.result === result) {
+      duplicates++;
+    } else {
+      conflicts.push({
+        first: seen.entry,
+        second: entry,
+        difference: describeDifference(seen.entry.line, entry.line),
+      });
+    }
+  }
+  return { entries: kept, duplicates, conflicts };
+}
+
+/** How to get out of bad lines, appended to every message about them. */
+export const REPAIR_HINT = `To move the bad lines to ${REJECTED_FILE} and redo those fits, run the experiment command again with --repair.`;
+
+/** The message of a conflict between two lines. */
+export function describeConflict(c: ConflictingLines): string {
+  return `lines ${c.first.lineNo} and ${c.second.lineNo} record the same fit (${describeFit(c.first.line)}) with different results (${c.difference})`;
+}
+
+/**
+ * The error for bad lines of a results file: names the file and the first
+ * problem's line(s), counts the others, and says how to repair.
+ */
+export function badLinesError(
+  file: string,
+  invalid: readonly InvalidLine[],
+  conflicts: readonly ConflictingLines[],
+): DataFormatError {
+  const problems = [
+    ...invalid.map((b) => ({ at: b.lineNo, text: b.reason, lines: [b.lineNo] })),
+    ...conflicts.map((c) => ({
+      at: c.second.lineNo,
+      text: describeConflict(c),
+      lines: [c.first.lineNo, c.second.lineNo],
+    })),
+  ].sort((a, b) => a.at - b.at);
+  const more = problems.slice(1);
+  const others =
+    more.length === 0
+      ? ""
+      : `; ${more.length} more bad line${more.length === 1 ? "" : "s"} (line${more.length === 1 ? "" : "s"} ${more
+          .slice(0, 10)
+          .map((p) => p.lines.join(" and "))
+          .join(", ")}${more.length > 10 ? ", ..." : ""})`;
+  return new DataFormatError(file, `${problems[0].text}${others}. ${REPAIR_HINT}`);
+}
+
+/**
+ * Parses the text of `results.jsonl`. Blank lines are skipped; text after the last
+ * newline is what a run killed mid-write leaves and is ignored (its fit is simply
+ * redone). Repeated lines of the same fit (identity and fingerprint) that agree
+ * are read once; a malformed line, or two lines of the same fit with different
+ * results, throws a DataFormatError naming `file` and the line numbers.
+ */
+export function parseResultLines(text: string, file = RESULTS_FILE): ParsedResults {
+  const scanned = scanResultLines(text, file);
+  const { entries, conflicts } = dedupeEntries(scanned.entries);
+  if (scanned.invalid.length > 0 || conflicts.length > 0) {
+    throw badLinesError(file, scanned.invalid, conflicts);
+  }
+  const records: FitRecord[] = [];
+  const skipped: SkippedFit[] = [];
+  for (const e of entries) {
+    if (isSkipped(e.line)) skipped.push(e.line);
+    else records.push(e.line);
+  }
+  return { records, skipped, ignoredTail: scanned.ignoredTail };
+}
+
+/** Reads `results.jsonl` at `path`; a missing file reads as empty. */
+export function readResultsFile(path: string): ParsedResults {
+  if (!existsSync(path)) return { records: [], skipped: [], ignoredTail: "" };
+  return parseResultLines(readFileSync(path, "utf8"), path);
+}
+
+/**
+ * A temporary name beside `path` for an atomic write. The processes of a cluster
+ * job array share one results directory over a network file system and may have
+ * the same process id on different hosts, so the name carries the host too.
+ */
+/** Writes all of `text` at the file position of `fd`. */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, "utf8");
+  let off = 0;
+  while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+}
+
+/**
+ * Replaces a results file by the given lines (each without "\n"), atomically:
+ * a crash leaves either the old file or the new one.
+ */
+export function rewriteResultsFile(path: string, lines: readonly string[]): void {
+  const target = regularOutputTarget(path);
+  mkdirSync(dirname(target), { recursive: true });
+  const tmp = temporaryName(target);
+  const fd = openSync(tmp, "w");
+  try {
+    writeAll(fd, lines.map((l) => `${l}\n`).join(""));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, target);
+}
+
+/**
+ * Appends lines set aside from a results file to `path` (e.g.
+ * results.rejected.jsonl), one JSON object per line: the line number it had,
+ * why it was set aside, and its text as it was.
+ */
+export function appendSetAside(
+  path: string,
+  lines: ReadonlyArray<{ readonly lineNo: number; readonly text: string; readonly reason: string }>,
+): void {
+  if (lines.length === 0) return;
+  const target = regularOutputTarget(path);
+  mkdirSync(dirname(target), { recursive: true });
+  const fd = openSync(target, "a");
+  try {
+    writeAll(
+      fd,
+      lines
+        .map((l) => `${JSON.stringify({ line: l.lineNo, reason: l.reason, text: l.text })}\n`)
+        .join(""),
+    );
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The fitKeys of every line (fits and skipped configurations): what a resumed run skips. */
+export function finishedKeys(parsed: ParsedResults): Set<string> {
+  const keys = new Set<string>();
+  for (const r of parsed.records) keys.add(fitKey(r));
+  for (const s of parsed.skipped) keys.add(fitKey(s));
+  return keys;
+}
+
+/**
+ * Appends result lines to a results file, one `write` per line so that a crash
+ * loses at most the line being written. Opening cuts off a partial last line left
+ * by an earlier crash, so the next line starts on a line of its own.
+ */
+export class ResultsWriter {
+  readonly path: string;
+  private fd: number | null;
+
+  private constructor(path: string, fd: number) {
+    this.path = path;
+    this.fd = fd;
+  }
+
+  /** Opens (creating folders and the file as needed) for appending. */
+  static open(path: string): ResultsWriter {
+    const target = regularOutputTarget(path);
+    mkdirSync(dirname(target), { recursive: true });
+    const fd = openSync(target, existsSync(target) ? "r+" : "w+");
+    try {
+      const size = fstatSync(fd).size;
+      const keep = lengthThroughLastNewline(fd, size);
+      if (keep < size) ftruncateSync(fd, keep);
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+    return new ResultsWriter(path, fd);
+  }
+
+  /** Writes one line at the end of the file. */
+  append(line: ResultLine): void {
+    if (this.fd === null) {
+      throw new ValidationError("writer", `The results file ${this.path} is already closed.`);
+    }
+    const bytes = Buffer.from(resultLineText(line), "utf8");
+    const size = fstatSync(this.fd).size;
+    let off = 0;
+    while (off < bytes.length)
+      off += writeSync(this.fd, bytes, off, bytes.length - off, size + off);
+  }
+
+  /** Closes the file (idempotent). */
+  close(): void {
+    if (this.fd !== null) {
+      closeSync(this.fd);
+      this.fd = null;
+    }
+  }
+}
+
+/** Bytes of the file up to and including its last "\n" (0 when it has none). */
+function lengthThroughLastNewline(fd: number, size: number): number {
+  const chunk = Buffer.alloc(64 * 1024);
+  let end = size;
+  while (end > 0) {
+    const start = Math.max(0, end - chunk.length);
+    const n = readSync(fd, chunk, 0, end - start, start);
+    for (let i = n - 1; i >= 0; i--) if (chunk[i] === 0x0a) return start + i + 1;
+    end = start;
+  }
+  return 0;
+}
+
+/** Writes a JSON file atomically (temporary file, then rename). */
+export function writeJsonFile(path: string, value: unknown): void {
+  writeAtomically(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Reads a JSON file, naming the file in the error when it does not parse. */
+export function readJsonFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ValidationError(
+      "path",
+      code === "ENOENT"
+        ? `${path} does not exist.`
+        : `Cannot read ${path}: ${(err as Error).message}`,
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new DataFormatError(path, `not valid JSON (${(err as Error).message})`);
+  }
+}
+
+/** The results, settings and rejected-lines files of a results directory. */
+export function resultsPaths(dir: string): { results: string; settings: string; rejected: string } {
+  return {
+    results: join(dir, RESULTS_FILE),
+    settings: join(dir, SETTINGS_FILE),
+    rejected: join(dir, REJECTED_FILE),
+  };
+}
+
+/** A fit identity with its params in canonical order (for messages and sorting). */
+export function identityOf(line: FitIdentity): FitIdentity {
+  return {
+    dataset: line.dataset,
+    repeat: line.repeat,
+    method: line.method,
+    k: line.k,
+    params: canonicalParams(line.params),
+  };
+}
+
+/** "k = 20, delta = 0.1" for messages. */
+export function describeConfiguration(line: FitIdentity): string {
+  const parts = [`k = ${line.k}`];
+  for (const p of tunableParams()) {
+    const v = line.params[p];
+    if (v !== undefined) parts.push(`${p} = ${v}`);
+  }
+  return parts.join(", ");
+}

@@ -1,0 +1,717 @@
+/**
+ * Which differences in a run's Table IV are significant: the statistics `report`
+ * adds to the table (statistics.md, the `statistics` section of summary.json, the
+ * critical-difference figure). The paper reports means and standard deviations only.
+ *
+ * - Per data set, the selected test BCA of each repeat of every method is compared
+ *   with that of a reference method (SDSPCAAN by default) by the two-sided Wilcoxon
+ *   signed-rank test, paired by repeat (src/stats/rankTests.ts).
+ * - Across data sets, the methods are ranked by their mean test BCA on each data set
+ *   (1 = best, ties averaged); the average ranks enter the Friedman test, its
+ *   Iman-Davenport F variant, and the Nemenyi critical difference (Demšar 2006).
+ *   Only data sets where every method of the table has results are used. Those
+ *   tests are asymptotic; where the permutation distribution can be enumerated (few
+ *   data sets or methods, exactly where the approximations fail) the decision and the
+ *   critical difference come from it instead (`friedmanExact`).
+ *
+ * Balanced accuracies that differ by at most 1e-12 count as equal: they are the same
+ * fraction reached by different floating-point routes.
+ */
+import { ValidationError } from "sdspcaan";
+import { logGamma } from "../stats/distributions.js";
+import {
+  criticalDifferenceGroups,
+  friedmanExact,
+  friedmanTest,
+  NEMENYI_MAX_TREATMENTS,
+  nemenyiCriticalDifference,
+  rankWithTies,
+  WILCOXON_EXACT_AUTO_LIMIT,
+  type WilcoxonResult,
+  wilcoxonMinimumP,
+  wilcoxonSignedRank,
+} from "../stats/rankTests.js";
+import { displayNameOf } from "./grids.js";
+import type { CellSummary, ResultsSummary } from "./report.js";
+
+/** Significance level of every test here. */
+export const SIGNIFICANCE_LEVEL = 0.05;
+/** BCA values this close are the same fraction up to round-off. */
+export const BCA_TOLERANCE = 1e-12;
+/** The exact Wilcoxon test cannot reach p < 0.05 with fewer non-zero differences than this. */
+const WILCOXON_MIN_USEFUL_REPEATS = 6;
+
+export interface StatisticsOptions {
+  /**
+   * The method every other one is compared with per data set. Default: SDSPCAAN when
+   * it is in the table, else the method with the best Average row (see `chooseBaseline`).
+   */
+  readonly baselineMethod?: string;
+}
+
+/** One method against the reference on one data set. */
+export interface PairedComparison {
+  /** Repeats where both methods have a selected fit. */
+  readonly pairedRepeats: number;
+  /**
+   * The Wilcoxon test of (method - reference) over the paired repeats, or null when it
+   * cannot be run (fewer than 2 paired repeats; `reason` says so).
+   */
+  readonly test: WilcoxonResult | null;
+  /**
+   * The method against the reference, from the signed-rank sums: "better" when its
+   * positive differences outweigh the negative ones, "same" when they balance.
+   */
+  readonly direction: "better" | "worse" | "same";
+  /** p < 0.05. */
+  readonly significant: boolean;
+  /** Same test BCA as the reference on every paired repeat. */
+  readonly identical: boolean;
+  readonly reason?: string;
+}
+
+/** The Friedman test and what follows from it. */
+export interface FriedmanSection {
+  /** The data sets used: those where every method has results. */
+  readonly datasets: readonly string[];
+  /** Rank of each method's mean test BCA per data set (1 = best). */
+  readonly ranks: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** Mean rank of each method over `datasets`. */
+  readonly averageRanks: Readonly<Record<string, number>>;
+  /**
+   * The Friedman test over `datasets` (chi-square with its tie correction), with the
+   * Iman-Davenport F; null when fewer than 2 data sets are usable.
+   */
+  readonly test: {
+    readonly chiSquare: number;
+    readonly df: number;
+    readonly tieCorrection: number;
+    readonly pValue: number;
+    /**
+     * statistic null: infinite, every data set ranks the methods identically; the F
+     * approximation has no p-value there (pValue null).
+     */
+    readonly imanDavenport: {
+      readonly statistic: number | null;
+      readonly df1: number;
+      readonly df2: number;
+      readonly pValue: number | null;
+    };
+    /**
+     * The exact p-value of chi^2_F (and so of F_F) under random orders of the ranks
+     * within each data set: by enumeration, or (k!)^(1 - N) when every data set ranks
+     * the methods the same strict way; null when too large to enumerate.
+     */
+    readonly exact: {
+      readonly pValue: number;
+      readonly by: "enumeration" | "perfect-agreement";
+    } | null;
+    /** The p-value the decision rests on: the exact one when there is one. */
+    readonly decision: {
+      readonly by: "exact" | "iman-davenport" | "friedman";
+      readonly pValue: number;
+      readonly rejected: boolean;
+    };
+  } | null;
+  /**
+   * The Nemenyi critical difference at alpha = 0.05 and the maximal groups of methods
+   * whose average ranks differ by less than it (best first); null without a Friedman
+   * test or with more methods than the table of q values covers (and too many to
+   * enumerate).
+   */
+  readonly nemenyi: {
+    /**
+     * "exact": from the enumerated distribution of the range of average ranks;
+     * "asymptotic": q sqrt(k (k + 1) / (6 N)).
+     */
+    readonly method: "exact" | "asymptotic";
+    /** The q_0.05 of the asymptotic formula; null above the table's k. */
+    readonly q: number | null;
+    /** The asymptotic q sqrt(k (k + 1) / (6 N)), shown beside the exact one; null with q. */
+    readonly asymptoticCriticalDifference: number | null;
+    /**
+     * The critical difference the groups use; null when no difference in average rank
+     * can be significant with these N and k (exact), so all methods form one group.
+     */
+    readonly criticalDifference: number | null;
+    /** exact: P(range of average ranks >= criticalDifference); else null. */
+    readonly level: number | null;
+    readonly groups: ReadonlyArray<readonly string[]>;
+  } | null;
+}
+
+/** Everything statistics.md and the `statistics` section of summary.json show. */
+export interface MethodStatistics {
+  readonly alpha: number;
+  /** The data sets of the table, in its row order. */
+  readonly datasets: readonly string[];
+  /** The methods of the table, in its column order. */
+  readonly methods: readonly string[];
+  /** The reference of the per-data-set comparisons; null with fewer than 2 methods. */
+  readonly baseline: string | null;
+  /** Why that reference: given as an option, SDSPCAAN by default, or the best Average. */
+  readonly baselineChosenBy: "option" | "default" | "best-average" | null;
+  /**
+   * wilcoxon[dataset][method] for every method but the reference; null where either
+   * has no results on the data set.
+   */
+  readonly wilcoxon: Readonly<Record<string, Readonly<Record<string, PairedComparison | null>>>>;
+  /** Ranks and the Friedman test; null with fewer than 2 methods or no complete data set. */
+  readonly friedman: FriedmanSection | null;
+  /** Data sets left out of the ranking, with the methods missing there. */
+  readonly leftOut: ReadonlyArray<{
+    readonly dataset: string;
+    readonly missing: readonly string[];
+  }>;
+  /** Why a test could not be run or is limited, in plain words. */
+  readonly notes: readonly string[];
+}
+
+function title(method: string): string {
+  return displayNameOf(method);
+}
+
+function normalised(name: string): string {
+  return name.trim().toLowerCase().replace(/_/g, "-");
+}
+
+/**
+ * The reference method: `requested` when given (a method name or its display title,
+ * case-insensitive), else SDSPCAAN when present, else the method with the highest
+ * Average-row mean; when no method has an Average (each lacks some data set), the
+ * highest mean of its per-data-set means. Ties go to the earlier column.
+ */
+export function chooseBaseline(
+  summary: ResultsSummary,
+  requested?: string,
+): { method: string; chosenBy: "option" | "default" | "best-average" } {
+  const { methods } = summary;
+  if (requested !== undefined) {
+    if (typeof requested !== "string" || requested.trim() === "") {
+      throw new ValidationError(
+        "baselineMethod",
+        `The baseline method must be a method name. Got ${JSON.stringify(requested)} instead.`,
+      );
+    }
+    const want = normalised(requested);
+    const found = methods.find((m) => normalised(m) === want || normalised(title(m)) === want);
+    if (found === undefined) {
+      throw new ValidationError(
+        "baselineMethod",
+        `The baseline method ${JSON.stringify(requested)} is not among the methods of this report (${methods.join(", ")}).`,
+      );
+    }
+    return { method: found, chosenBy: "option" };
+  }
+  if (methods.includes("sdspcaan")) return { method: "sdspcaan", chosenBy: "default" };
+  const score = (m: string): number => {
+    const average = summary.average[m];
+    if (average) return average.mean;
+    return Number.NEGATIVE_INFINITY;
+  };
+  let best = methods[0];
+  for (const m of methods) if (score(m) > score(best)) best = m;
+  if (score(best) === Number.NEGATIVE_INFINITY) {
+    const meanOfMeans = (m: string): number => {
+      const cells = summary.datasets
+        .map((d) => summary.cells[d][m])
+        .filter((c): c is CellSummary => c !== undefined);
+      return cells.length === 0
+        ? Number.NEGATIVE_INFINITY
+        : cells.reduce((a, c) => a + c.mean, 0) / cells.length;
+    };
+    for (const m of methods) if (meanOfMeans(m) > meanOfMeans(best)) best = m;
+  }
+  return { method: best, chosenBy: "best-average" };
+}
+
+function compareOnDataset(reference: CellSummary, other: CellSummary): PairedComparison {
+  const refByRepeat = new Map(reference.chosen.map((f) => [f.repeat, f.testBCA]));
+  const x: number[] = [];
+  const y: number[] = [];
+  for (const f of other.chosen) {
+    const r = refByRepeat.get(f.repeat);
+    if (r === undefined) continue;
+    x.push(f.testBCA);
+    y.push(r);
+  }
+  const pairedRepeats = x.length;
+  if (pairedRepeats < 2) {
+    return {
+      pairedRepeats,
+      test: null,
+      direction: "same",
+      significant: false,
+      identical: false,
+      reason: `${pairedRepeats} paired repeat${pairedRepeats === 1 ? "" : "s"}: a test over repeats needs at least 2`,
+    };
+  }
+  const test = wilcoxonSignedRank(x, y, { tolerance: BCA_TOLERANCE });
+  const direction =
+    test.rankSumPositive > test.rankSumNegative
+      ? "better"
+      : test.rankSumPositive < test.rankSumNegative
+        ? "worse"
+        : "same";
+  return {
+    pairedRepeats,
+    test,
+    direction,
+    significant: test.pValue < SIGNIFICANCE_LEVEL,
+    identical: test.nonZero === 0,
+  };
+}
+
+/** The statistics of a summarised run (see the file comment). */
+export function methodStatistics(
+  summary: ResultsSummary,
+  options: StatisticsOptions = {},
+): MethodStatistics {
+  const { datasets, methods, cells } = summary;
+  const notes: string[] = [];
+  const leftOut = datasets
+    .map((dataset) => ({ dataset, missing: methods.filter((m) => !cells[dataset][m]) }))
+    .filter((d) => d.missing.length > 0);
+  if (methods.length < 2) {
+    if (options.baselineMethod !== undefined) chooseBaseline(summary, options.baselineMethod);
+    notes.push(
+      `The table has a single method (${title(methods[0])}), so there is nothing to compare: no test was run.`,
+    );
+    return {
+      alpha: SIGNIFICANCE_LEVEL,
+      datasets: [...datasets],
+      methods: [...methods],
+      baseline: null,
+      baselineChosenBy: null,
+      wilcoxon: {},
+      friedman: null,
+      leftOut,
+      notes,
+    };
+  }
+  const { method: baseline, chosenBy } = chooseBaseline(summary, options.baselineMethod);
+  const wilcoxon: Record<string, Record<string, PairedComparison | null>> = {};
+  let mostRepeats = 0;
+  const fewRepeats = new Set<string>();
+  let fewestDiffering = Number.POSITIVE_INFINITY;
+  for (const d of datasets) {
+    wilcoxon[d] = {};
+    for (const m of methods) {
+      if (m === baseline) continue;
+      const ref = cells[d][baseline];
+      const other = cells[d][m];
+      const comparison = ref && other ? compareOnDataset(ref, other) : null;
+      wilcoxon[d][m] = comparison;
+      if (comparison === null) continue;
+      mostRepeats = Math.max(mostRepeats, comparison.pairedRepeats);
+      const n = comparison.test?.nonZero ?? comparison.pairedRepeats;
+      if (comparison.test && !comparison.identical && n < WILCOXON_MIN_USEFUL_REPEATS) {
+        fewRepeats.add(d);
+        fewestDiffering = Math.min(fewestDiffering, n);
+      }
+    }
+  }
+  if (mostRepeats === 0) {
+    notes.push(
+      `${title(baseline)} shares no data set with another method, so no per-data-set test was run.`,
+    );
+  } else if (mostRepeats < 2) {
+    notes.push(
+      "Every data set has a single repeat per method: the Wilcoxon test over repeats cannot be run.",
+    );
+  }
+  if (fewRepeats.size > 0) {
+    notes.push(
+      `With fewer than ${WILCOXON_MIN_USEFUL_REPEATS} repeats that differ, the exact Wilcoxon test cannot reach p < ${SIGNIFICANCE_LEVEL}: its smallest two-sided p-value with n differing repeats is 2/2^n (${formatPValue(wilcoxonMinimumP(fewestDiffering))} for n = ${fewestDiffering}, the fewest here). Affected: ${[...fewRepeats].join(", ")}.`,
+    );
+  }
+  return {
+    alpha: SIGNIFICANCE_LEVEL,
+    datasets: [...datasets],
+    methods: [...methods],
+    baseline,
+    baselineChosenBy: chosenBy,
+    wilcoxon,
+    friedman: friedmanSection(summary, leftOut, notes),
+    leftOut,
+    notes,
+  };
+}
+
+function friedmanSection(
+  summary: ResultsSummary,
+  leftOut: MethodStatistics["leftOut"],
+  notes: string[],
+): FriedmanSection | null {
+  const { methods, cells } = summary;
+  const skip = new Set(leftOut.map((l) => l.dataset));
+  const complete = summary.datasets.filter((d) => !skip.has(d));
+  if (complete.length === 0) {
+    notes.push(
+      "No data set has results for every method, so the methods cannot be ranked across data sets (no Friedman test).",
+    );
+    return null;
+  }
+  const scores = complete.map((d) => methods.map((m) => (cells[d][m] as CellSummary).mean));
+  const ranks: Record<string, Record<string, number>> = {};
+  const rankSums = methods.map(() => 0);
+  complete.forEach((d, i) => {
+    const r = rankWithTies(
+      scores[i].map((s) => -s),
+      BCA_TOLERANCE,
+    ).ranks;
+    ranks[d] = Object.fromEntries(methods.map((m, j) => [m, r[j]]));
+    methods.forEach((_, j) => {
+      rankSums[j] += r[j];
+    });
+  });
+  const averageRanks: Record<string, number> = Object.fromEntries(
+    methods.map((m, j) => [m, rankSums[j] / complete.length]),
+  );
+  if (complete.length < 2) {
+    notes.push(
+      `The Friedman test needs at least 2 data sets where every method has results; this report has ${complete.length} (${complete[0]}).`,
+    );
+    return { datasets: complete, ranks, averageRanks, test: null, nemenyi: null };
+  }
+  const f = friedmanTest(scores, { tolerance: BCA_TOLERANCE });
+  const enumerated = friedmanExact(scores, {
+    tolerance: BCA_TOLERANCE,
+    alpha: SIGNIFICANCE_LEVEL,
+  });
+  const k = methods.length;
+  const N = complete.length;
+  const perfect = !Number.isFinite(f.imanDavenport.statistic);
+  const exact: NonNullable<FriedmanSection["test"]>["exact"] =
+    enumerated !== null
+      ? { pValue: enumerated.pValue, by: "enumeration" }
+      : perfect && f.tieCorrection === 1
+        ? // Only the N identical strict rankings reach the maximum: k! of (k!)^N.
+          { pValue: Math.exp((1 - N) * logGamma(k + 1)), by: "perfect-agreement" }
+        : null;
+  const idP = perfect ? null : f.imanDavenport.pValue;
+  const decision: NonNullable<FriedmanSection["test"]>["decision"] =
+    exact !== null
+      ? { by: "exact", pValue: exact.pValue, rejected: exact.pValue < SIGNIFICANCE_LEVEL }
+      : idP !== null
+        ? { by: "iman-davenport", pValue: idP, rejected: idP < SIGNIFICANCE_LEVEL }
+        : { by: "friedman", pValue: f.pValue, rejected: f.pValue < SIGNIFICANCE_LEVEL };
+  const tabulated = k <= NEMENYI_MAX_TREATMENTS ? nemenyiCriticalDifference(k, N) : null;
+  const groupsFor = (cd: number | null): string[][] =>
+    cd === null
+      ? [
+          [...methods].sort(
+            (a, b) => averageRanks[a] - averageRanks[b] || methods.indexOf(a) - methods.indexOf(b),
+          ),
+        ]
+      : criticalDifferenceGroups(
+          methods.map((m) => averageRanks[m]),
+          cd,
+        ).map((g) => g.map((j) => methods[j]));
+  let nemenyi: FriedmanSection["nemenyi"] = null;
+  if (enumerated !== null) {
+    nemenyi = {
+      method: "exact",
+      q: tabulated?.q ?? null,
+      asymptoticCriticalDifference: tabulated?.cd ?? null,
+      criticalDifference: enumerated.criticalDifference,
+      level: enumerated.criticalDifferenceLevel,
+      groups: groupsFor(enumerated.criticalDifference),
+    };
+  } else if (tabulated === null) {
+    notes.push(
+      `The Nemenyi critical difference is tabulated for at most ${NEMENYI_MAX_TREATMENTS} methods; this report has ${k}.`,
+    );
+  } else {
+    nemenyi = {
+      method: "asymptotic",
+      q: tabulated.q,
+      asymptoticCriticalDifference: tabulated.cd,
+      criticalDifference: tabulated.cd,
+      level: null,
+      groups: groupsFor(tabulated.cd),
+    };
+  }
+  if (N < 10 || k < 5) {
+    // Demšar 2006, section 3.2.2: the chi-square approximation wants N > 10 and k > 5.
+    notes.push(
+      enumerated !== null
+        ? `With ${N} data sets and ${k} methods the chi-square and F approximations of the Friedman and Iman-Davenport tests, and the normal one behind the Nemenyi formula, do not hold (they want about N > 10 and k > 5): the decision and the critical difference come from the exact permutation distribution, enumerated over all ${k}!^${N} orders of the ranks within the data sets.`
+        : `With ${N} data sets and ${k} methods the Friedman p-value is a rough approximation (it is reliable from about N > 10 and k > 5), and the exact distribution is too large to enumerate; the Iman-Davenport variant is the better guide.`,
+    );
+  }
+  return {
+    datasets: complete,
+    ranks,
+    averageRanks,
+    test: {
+      chiSquare: f.chiSquare,
+      df: f.df,
+      tieCorrection: f.tieCorrection,
+      pValue: f.pValue,
+      imanDavenport: {
+        statistic: perfect ? null : f.imanDavenport.statistic,
+        df1: f.imanDavenport.df1,
+        df2: f.imanDavenport.df2,
+        pValue: idP,
+      },
+      exact,
+      decision,
+    },
+    nemenyi,
+  };
+}
+
+/** A p-value as shown: two significant digits, scientific below 0.001. */
+export function formatPValue(p: number): string {
+  if (p === 0) return "0";
+  if (p >= 1) return "1";
+  if (p < 0.001) return p.toExponential(1);
+  return p.toPrecision(2);
+}
+
+function formatStatistic(x: number): string {
+  return Math.abs(x) >= 100 ? x.toFixed(1) : x.toFixed(2);
+}
+
+function comparisonCell(c: PairedComparison | null | undefined): string {
+  if (c === null || c === undefined) return "--";
+  if (c.test === null) return `n/a (${c.pairedRepeats} repeat${c.pairedRepeats === 1 ? "" : "s"})`;
+  if (c.identical) return "1 (identical)";
+  const p = formatPValue(c.test.pValue);
+  return c.significant ? `**${p}** (${c.direction})` : p;
+}
+
+function pairedRepeatsText(row: Readonly<Record<string, PairedComparison | null>>): string {
+  const ns = [
+    ...new Set(
+      Object.values(row)
+        .filter((c): c is PairedComparison => c !== null)
+        .map((c) => c.pairedRepeats),
+    ),
+  ].sort((a, b) => a - b);
+  if (ns.length === 0) return "--";
+  return ns.length === 1 ? String(ns[0]) : `${ns[0]}-${ns[ns.length - 1]}`;
+}
+
+function listTitles(methods: readonly string[]): string {
+  return methods.map(title).join(", ");
+}
+
+/** `statistics.md`: the per-data-set tests, the ranks, Friedman, Nemenyi, and how to read them. */
+export function statisticsMarkdown(stats: MethodStatistics, figure?: string): string {
+  const { datasets } = stats;
+  const lines: string[] = ["# Which differences are significant", ""];
+  lines.push(
+    `Tests on the test BCA of the fit selected in each repeat (the numbers behind table.md), at significance level α = ${stats.alpha}.`,
+    "",
+  );
+  const { baseline, methods } = stats;
+  if (baseline !== null) {
+    const ref = title(baseline);
+    const why =
+      stats.baselineChosenBy === "option"
+        ? "chosen with --baseline-method"
+        : stats.baselineChosenBy === "default"
+          ? "the paper's method; another can be chosen with --baseline-method"
+          : "SDSPCAAN is not in this report; the method with the best Average row, another can be chosen with --baseline-method";
+    lines.push(`## Per data set: Wilcoxon signed-rank test against ${ref}`, "");
+    lines.push(
+      `Two-sided p-values of the Wilcoxon signed-rank test of each method against ${ref} (${why}) on the per-repeat test BCA, paired by repeat. ` +
+        `**Bold**: p < ${stats.alpha}, followed by whether the method is better or worse than ${ref}. ` +
+        `Repeats where both have the same BCA are dropped (SciPy's zero_method="wilcox"); "identical": the same BCA on every repeat. ` +
+        `The p-value comes from the exact distribution of the signed-rank sum (conditional on the observed ranks when some differences tie) up to ${WILCOXON_EXACT_AUTO_LIMIT} differing repeats, and from the normal approximation with tie and continuity corrections above. ` +
+        `"--": a method has no result on the data set. Each data set is a separate test; with many data sets and methods, some p < ${stats.alpha} are expected by chance.`,
+      "",
+    );
+    const others = methods.filter((m) => m !== baseline);
+    const columns = methods.map((m) => (m === baseline ? `${title(m)} (reference)` : title(m)));
+    lines.push(`| Data set | Repeats | ${columns.join(" | ")} |`);
+    lines.push(`|---|---|${methods.map(() => "---").join("|")}|`);
+    for (const d of datasets) {
+      const row = stats.wilcoxon[d] ?? {};
+      const cellsText = methods.map((m) => (m === baseline ? "" : comparisonCell(row[m])));
+      lines.push(`| ${d} | ${pairedRepeatsText(row)} | ${cellsText.join(" | ")} |`);
+    }
+    const friedman = stats.friedman;
+    if (friedman !== null) {
+      const ranks = methods.map((m) => friedman.averageRanks[m].toFixed(2));
+      lines.push(`| Average rank | | ${ranks.join(" | ")} |`);
+    }
+    lines.push("");
+    if (others.length > 0 && friedman !== null) {
+      lines.push(
+        `Average rank: the mean over the ${friedman.datasets.length} data set${friedman.datasets.length === 1 ? "" : "s"} used below of each method's rank by mean test BCA (1 = best).`,
+        "",
+      );
+    }
+  }
+  lines.push("## Across data sets: average ranks, Friedman test, Nemenyi critical difference", "");
+  const friedman = stats.friedman;
+  if (friedman === null) {
+    lines.push("Not available (see the notes below).", "");
+  } else {
+    const N = friedman.datasets.length;
+    const k = methods.length;
+    lines.push(
+      `On each data set the methods are ranked by their mean test BCA (1 = best; methods with equal means share the average of their ranks). ` +
+        `Data sets used (every method has results there): ${friedman.datasets.join(", ")} (N = ${N}, k = ${k} methods).` +
+        (stats.leftOut.length > 0
+          ? ` Left out: ${stats.leftOut.map((l) => `${l.dataset} (no ${listTitles(l.missing)})`).join(", ")}.`
+          : ""),
+      "",
+    );
+    const order = [...methods].sort(
+      (a, b) =>
+        friedman.averageRanks[a] - friedman.averageRanks[b] ||
+        methods.indexOf(a) - methods.indexOf(b),
+    );
+    lines.push(`| Data set | ${order.map(title).join(" | ")} |`);
+    lines.push(`|---|${order.map(() => "---").join("|")}|`);
+    for (const d of friedman.datasets) {
+      lines.push(`| ${d} | ${order.map((m) => String(friedman.ranks[d][m])).join(" | ")} |`);
+    }
+    lines.push(
+      `| Average rank | ${order.map((m) => `**${friedman.averageRanks[m].toFixed(2)}**`).join(" | ")} |`,
+    );
+    lines.push("");
+    const t = friedman.test;
+    if (t !== null) {
+      const id = t.imanDavenport;
+      lines.push(
+        `- Friedman test (are all methods equally good?): χ²_F = ${formatStatistic(t.chiSquare)} with ${t.df} df${t.tieCorrection < 1 ? " (corrected for tied ranks)" : ""}, p = ${formatPValue(t.pValue)} (chi-square approximation).`,
+        id.statistic === null
+          ? `- Iman-Davenport variant: F_F = ∞ with ${id.df1} and ${id.df2} df (every data set ranks the methods the same way): the F approximation gives no p-value there.`
+          : `- Iman-Davenport variant: F_F = ${formatStatistic(id.statistic)} with ${id.df1} and ${id.df2} df, p = ${formatPValue(id.pValue as number)} (F approximation).`,
+      );
+      if (t.exact !== null) {
+        lines.push(
+          t.exact.by === "enumeration"
+            ? `- Exact p-value (all ${k}!^${N} orders of the ranks within the data sets equally likely; the same for χ²_F and F_F, which order the outcomes alike): p = ${formatPValue(t.exact.pValue)}.`
+            : `- Exact p-value: only the ${k}! rankings repeated on every data set reach this χ²_F, so p = ${k}!^(1-${N}) = ${formatPValue(t.exact.pValue)}.`,
+        );
+      }
+      const by =
+        t.decision.by === "exact"
+          ? "exact p"
+          : t.decision.by === "iman-davenport"
+            ? "Iman-Davenport"
+            : "Friedman χ², since F_F is infinite";
+      lines.push(
+        t.decision.rejected
+          ? `- The hypothesis that all methods perform equally is rejected at α = ${stats.alpha} (${by}, p = ${formatPValue(t.decision.pValue)}).`
+          : `- The hypothesis that all methods perform equally is not rejected at α = ${stats.alpha} (${by}, p = ${formatPValue(t.decision.pValue)}): the differences in average rank may be chance, and the Nemenyi groups below are shown for completeness only (a post-hoc test is normally run only after a rejection).`,
+      );
+      const nem = friedman.nemenyi;
+      if (nem !== null) {
+        const formula =
+          nem.q === null
+            ? ""
+            : `q·√(k(k+1)/(6N)) = ${nem.q.toFixed(3)} · √(${k}·${k + 1}/(6·${N})) = ${(nem.asymptoticCriticalDifference as number).toFixed(2)}`;
+        if (nem.method === "asymptotic") {
+          lines.push(
+            `- Nemenyi critical difference (α = ${stats.alpha}, k = ${k}, N = ${N}): CD = ${formula}. ` +
+              "Two methods differ significantly when their average ranks are at least CD apart.",
+          );
+        } else if (nem.criticalDifference !== null) {
+          lines.push(
+            `- Nemenyi critical difference, exact (α = ${stats.alpha}, k = ${k}, N = ${N}): CD = ${nem.criticalDifference.toFixed(2)}, the smallest range of average ranks that random orders of the ranks within the data sets reach with probability at most α (P = ${formatPValue(nem.level as number)}). ` +
+              "Two methods differ significantly when their average ranks are at least CD apart." +
+              (formula === ""
+                ? ""
+                : ` (The asymptotic formula, ${formula}, does not hold for so few data sets or methods.)`),
+          );
+        } else {
+          lines.push(
+            `- Nemenyi critical difference, exact (α = ${stats.alpha}, k = ${k}, N = ${N}): none. Even the largest possible difference in average rank arises by chance with probability above α, so with ${N} data sets and ${k} methods no pair of methods can differ significantly.` +
+              (formula === ""
+                ? ""
+                : ` (The asymptotic formula, ${formula}, does not hold for so few data sets or methods.)`),
+          );
+        }
+        const inGroup = new Set(nem.groups.flat());
+        const groupsText =
+          nem.groups.length === 0
+            ? "none: every pair of methods differs significantly"
+            : nem.groups
+                .map(
+                  (g) =>
+                    `{${g.map((m) => `${title(m)} ${friedman.averageRanks[m].toFixed(2)}`).join(", ")}}`,
+                )
+                .join("; ");
+        lines.push(
+          `- Groups with no significant difference inside${nem.criticalDifference === null ? "" : " (average ranks less than CD apart)"}: ${groupsText}.`,
+        );
+        const alone = order.filter((m) => !inGroup.has(m));
+        if (alone.length > 0 && nem.groups.length > 0) {
+          lines.push(`- Significantly different from every other method: ${listTitles(alone)}.`);
+        }
+        if (figure !== undefined) {
+          lines.push(
+            `- Critical-difference diagram: ${figure} (average ranks on the axis, best on the left; a thick bar joins methods that are not significantly different; ${nem.criticalDifference === null ? "no CD bar, since no difference can be significant" : "the bar marked CD shows the critical difference"}).`,
+          );
+        }
+      }
+      lines.push("");
+    }
+  }
+  if (stats.notes.length > 0) {
+    lines.push("## Notes", "");
+    for (const n of stats.notes) lines.push(`- ${n}`);
+    lines.push("");
+  }
+  return `${lines.join("\n")}`;
+}
+
+/** A few lines for the console: what is significant, the ranks, Friedman and CD. */
+export function statisticsConsoleSummary(stats: MethodStatistics): string {
+  const { baseline } = stats;
+  if (baseline === null) return `Statistics: ${stats.notes[0] ?? "no test was run."}`;
+  const ref = title(baseline);
+  const lines = [`Statistics (statistics.md), per data set against ${ref}:`];
+  const counts = new Map<string, { better: number; worse: number; tested: number }>();
+  for (const row of Object.values(stats.wilcoxon)) {
+    for (const [m, c] of Object.entries(row)) {
+      if (c === null || c.test === null) continue;
+      const entry = counts.get(m) ?? { better: 0, worse: 0, tested: 0 };
+      entry.tested++;
+      if (c.significant && c.direction === "better") entry.better++;
+      if (c.significant && c.direction === "worse") entry.worse++;
+      counts.set(m, entry);
+    }
+  }
+  if (counts.size === 0) {
+    lines.push("  Wilcoxon signed-rank over repeats: not run (see statistics.md).");
+  } else {
+    const parts = stats.methods
+      .filter((m) => counts.has(m))
+      .map((m) => {
+        const c = counts.get(m) as { better: number; worse: number; tested: number };
+        return `${title(m)} worse on ${c.worse}, better on ${c.better} of ${c.tested}`;
+      });
+    lines.push(`  Wilcoxon signed-rank over repeats, p < ${stats.alpha}: ${parts.join("; ")}.`);
+  }
+  const f = stats.friedman;
+  if (f !== null) {
+    const order = [...stats.methods].sort((a, b) => f.averageRanks[a] - f.averageRanks[b]);
+    lines.push(
+      `  Average ranks over ${f.datasets.length} data set${f.datasets.length === 1 ? "" : "s"}: ${order.map((m) => `${title(m)} ${f.averageRanks[m].toFixed(2)}`).join(", ")}.`,
+    );
+    if (f.test !== null) {
+      const id = f.test.imanDavenport;
+      const nem = f.nemenyi;
+      lines.push(
+        `  Friedman χ² = ${formatStatistic(f.test.chiSquare)}, p = ${formatPValue(f.test.pValue)}; Iman-Davenport F = ${id.statistic === null ? "∞, no p-value" : `${formatStatistic(id.statistic)}, p = ${formatPValue(id.pValue as number)}`}` +
+          (f.test.exact ? `; exact p = ${formatPValue(f.test.exact.pValue)}` : "") +
+          `; ${f.test.decision.rejected ? "rejected" : "not rejected"} at α = ${stats.alpha}` +
+          (nem === null
+            ? "."
+            : nem.criticalDifference === null
+              ? "; Nemenyi (exact): no difference can be significant."
+              : `; Nemenyi CD${nem.method === "exact" ? " (exact)" : ""} = ${nem.criticalDifference.toFixed(2)}.`),
+      );
+    }
+  }
+  if (f === null || f.test === null) lines.push("  Friedman test: not run (see statistics.md).");
+  return lines.join("\n");
+}

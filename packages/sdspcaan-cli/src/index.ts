@@ -1,0 +1,44 @@
+/**
+ * sdspcaan-cli: the `sdspcaan` command and what it is made of, for programs that run
+ * the paper's protocol themselves: file reading (MAT, HDF5, CSV, NPY, IDX) and the
+ * data set registry, the experiment runner and its results files, the reports,
+ * statistics and figures. The methods themselves are the `sdspcaan` package.
+ * @module
+ */
+
+export { buildProgram, runCli } from "./cli/main.js";
+export {
+  type RunReport,
+  type RunReportOptions,
+  type SkippedSummary,
+  summariseSkipped,
+  writeRunReports,
+} from "./experiment/reportFiles.node.js";
+export {
+  isSkipped,
+  type ParsedResults,
+  parseResultLines,
+  RESULTS_FILE,
+  type ResultLine,
+  ResultsWriter,
+  readResultsFile,
+  SETTINGS_FILE,
+  type SkippedFit,
+} from "./experiment/resultsFile.node.js";
+export {
+  type DatasetOrigin,
+  type DatasetSettings,
+  datasetChecksum,
+  type ExperimentCallbacks,
+  type ExperimentDataset,
+  type ExperimentOptions,
+  type ExperimentProgress,
+  type ExperimentResult,
+  type RunSettings,
+  readRunSettings,
+  runExperiment,
+  type SettingsDifference,
+  settingsDifferences,
+} from "./experiment/runner.node.js";
+export * from "./io/index.js";
+export * from "./plot/index.js";

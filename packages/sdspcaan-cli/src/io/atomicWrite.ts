@@ -1,0 +1,173 @@
+/**
+ * Writing an output file so that nothing half-written is ever seen and nothing
+ * that is not an output is ever destroyed.
+ *
+ * A regular file (or a missing one) is written to a temporary file beside it and
+ * renamed over it: a crash leaves the old file or the new one. Renaming is wrong
+ * for everything else, so the kind of the path decides:
+ * - a symbolic link is written through: its final target is the file written (and
+ *   renamed over), the link itself stays;
+ * - a FIFO or a character device (`/dev/stdout`, `/dev/null`, `/dev/full`) is opened
+ *   and written in place, so its reader gets the bytes and its errors (ENOSPC on
+ *   `/dev/full`) reach the caller;
+ * - a directory, a block device or a socket is refused;
+ * - a file that is one of the command's inputs (the same device and inode, however
+ *   it is named) is refused before anything is written.
+ */
+import {
+  closeSync,
+  fchmodSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  statSync,
+  writeSync,
+} from "node:fs";
+import { hostname } from "node:os";
+import { dirname, resolve } from "node:path";
+import { ValidationError } from "sdspcaan";
+
+/** The temporary name a file is written under before its rename. */
+export function temporaryName(path: string): string {
+  return `${path}.tmp-${hostname().replace(/[^A-Za-z0-9.-]/g, "_")}-${process.pid}`;
+}
+
+/** An input of the command that no output may replace: its path and what names it. */
+export interface ProtectedInput {
+  readonly path: string;
+  /** The option or role that named it ("--data", "results file"). */
+  readonly what: string;
+}
+
+/** How an output path is written. */
+export type OutputWay =
+  /** Temporary file beside `target`, then a rename over it (missing or regular file). */
+  | "replace"
+  /** Opened and written in place (FIFO, character device). */
+  | "in-place";
+
+/** Where and how an output goes once links are followed. */
+export interface OutputTarget {
+  /** The path actually written: the link's final target for a link. */
+  readonly target: string;
+  readonly way: OutputWay;
+  /** The permission bits of the regular file replaced, kept on its replacement. */
+  readonly mode: number | null;
+}
+
+/** Symbolic links followed before giving up, as the kernel's ELOOP limit. */
+const MAX_LINKS = 40;
+
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch (err) {
+    // ENOTDIR: a part of the path is a file; the caller's folder check names it.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return null;
+    throw err;
+  }
+}
+
+function refuse(path: string, why: string): ValidationError {
+  return new ValidationError("path", `Refusing to write ${path}: ${why}.`);
+}
+
+/**
+ * Follows `path` through its links and says how it may be written; throws a
+ * `ValidationError` naming the path when it must not be (a directory, a block
+ * device, a socket, one of `inputs`, a loop of links).
+ */
+export function outputTarget(path: string, inputs: readonly ProtectedInput[] = []): OutputTarget {
+  let target = resolve(path);
+  let st = lstatOrNull(target);
+  for (let hops = 0; st?.isSymbolicLink(); hops++) {
+    if (hops === MAX_LINKS) throw refuse(path, "it is a loop of symbolic links");
+    target = resolve(dirname(target), readlinkSync(target));
+    st = lstatOrNull(target);
+  }
+  if (st !== null) {
+    for (const input of inputs) {
+      const other = statOrNull(input.path);
+      if (other !== null && other.dev === st.dev && other.ino === st.ino) {
+        throw refuse(path, `it is this command's input ${input.path} (${input.what})`);
+      }
+    }
+  }
+  if (st === null) return { target, way: "replace", mode: null };
+  if (st.isFile()) return { target, way: "replace", mode: st.mode & 0o7777 };
+  if (st.isFIFO() || st.isCharacterDevice()) return { target, way: "in-place", mode: null };
+  if (st.isDirectory()) throw refuse(path, "it is a directory");
+  if (st.isBlockDevice()) throw refuse(path, "it is a block device");
+  if (st.isSocket()) throw refuse(path, "it is a socket");
+  throw refuse(path, "it is not a regular file");
+}
+
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function writeAllTo(fd: number, bytes: Uint8Array): void {
+  let off = 0;
+  while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+}
+
+/**
+ * Writes `text` to `path` as described above (creating missing folders for a new
+ * file). Throws Node's file-system error (with its `code`) when the write fails, or
+ * a `ValidationError` when the path must not be written.
+ */
+export function writeAtomically(
+  path: string,
+  text: string | Uint8Array,
+  inputs: readonly ProtectedInput[] = [],
+): void {
+  const { target, way, mode } = outputTarget(path, inputs);
+  const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
+  if (way === "in-place") {
+    // "w" truncates nothing on a FIFO or a device; it only opens it for writing.
+    const fd = openSync(target, "w");
+    try {
+      writeAllTo(fd, bytes);
+    } finally {
+      closeSync(fd);
+    }
+    return;
+  }
+  mkdirSync(dirname(target), { recursive: true });
+  const tmp = temporaryName(target);
+  try {
+    // "wx": never follow or reuse whatever already sits at the temporary name.
+    rmSync(tmp, { force: true });
+    const fd = openSync(tmp, "wx");
+    try {
+      if (mode !== null) fchmodSync(fd, mode);
+      writeAllTo(fd, bytes);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, target);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * Where a file that must stay a regular file (a results file, a report inside a run
+ * folder) is written: the final target of its links, refused when it is anything
+ * but a regular file or missing.
+ */
+export function regularOutputTarget(path: string, inputs: readonly ProtectedInput[] = []): string {
+  const { target, way } = outputTarget(path, inputs);
+  if (way !== "replace") throw refuse(path, "it is not a regular file (a FIFO or a device)");
+  return target;
+}

@@ -1,0 +1,605 @@
+/**
+ * The playground page: wires the DOM to the worker (worker.ts). The page keeps the
+ * bytes of the current data file and model, so that when Cancel has to end the
+ * worker (where the page is not cross-origin isolated and shared memory is not
+ * available), a new worker gets them back without the user noticing.
+ */
+
+import type { FitProgress } from "sdspcaan";
+import { findByName } from "sdspcaan/formats";
+import { methodDescriptor, methodDescriptors } from "sdspcaan/methods";
+import { buildMethodForm, type MethodForm } from "./form.js";
+import { ScatterPlot, TracePlot } from "./plot.js";
+import type {
+  DatasetSummary,
+  EmbedResult,
+  FitResult,
+  ManifestEntry,
+  ModelSummary,
+  ReadOptions,
+  Request,
+  Response,
+} from "./protocol.js";
+
+type Payload<T extends Response["type"]> = Extract<Response, { type: T }>;
+type RequestBody = Request extends infer R ? (R extends Request ? Omit<R, "id"> : never) : never;
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+/** The worker with promise-returning requests; `restart` replaces a busy worker. */
+class WorkerClient {
+  private worker: Worker;
+  private nextId = 1;
+  private pending = new Map<
+    number,
+    {
+      resolve: (r: Response) => void;
+      reject: (e: Error) => void;
+      onProgress?: (p: FitProgress) => void;
+    }
+  >();
+
+  constructor() {
+    this.worker = this.spawn();
+  }
+
+  private spawn(): Worker {
+    const w = new Worker(new URL("worker.js", document.baseURI), { type: "module" });
+    w.onmessage = (e: MessageEvent<Response>) => this.receive(e.data);
+    w.onerror = (e) => {
+      e.preventDefault();
+      this.failAll(new Error(`The worker failed: ${e.message || "unknown error"}`));
+    };
+    return w;
+  }
+
+  private receive(msg: Response): void {
+    const p = this.pending.get(msg.id);
+    if (p === undefined) return;
+    if (msg.type === "progress") {
+      p.onProgress?.(msg.progress);
+      return;
+    }
+    this.pending.delete(msg.id);
+    if (msg.type === "error") {
+      const err = new Error(msg.error.message);
+      err.name = msg.error.name;
+      p.reject(err);
+    } else p.resolve(msg);
+  }
+
+  private failAll(err: Error): void {
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+  }
+
+  request<T extends Response["type"]>(
+    body: RequestBody,
+    transfer: Transferable[] = [],
+    onProgress?: (p: FitProgress) => void,
+  ): Promise<Payload<T>> {
+    const id = this.nextId++;
+    return new Promise<Payload<T>>((resolve, reject) => {
+      this.pending.set(id, {
+        resolve: resolve as (r: Response) => void,
+        reject,
+        ...(onProgress ? { onProgress } : {}),
+      });
+      this.worker.postMessage({ ...body, id }, transfer);
+    });
+  }
+
+  /** Ends the worker (and whatever it was doing) and starts a fresh one. */
+  restart(reason: Error): void {
+    this.worker.terminate();
+    this.failAll(reason);
+    this.worker = this.spawn();
+  }
+}
+
+const client = new WorkerClient();
+const scatter = new ScatterPlot($("scatter"), $("tooltip"), $("legend"));
+const embedScatter = new ScatterPlot($("embed-scatter"), $("embed-tooltip"), $("embed-legend"));
+const objectivePlot = new TracePlot($("objective"), "objective per iteration", "#2f6fb0");
+const lambdaPlot = new TracePlot($("lambda"), "lambda per iteration", "#e15759");
+
+let manifest: ManifestEntry[] = [];
+/** The current data file, kept to reload it into a new worker after a cancel. */
+/** A labels file chosen under "Reading options", applied to the data file loaded with it. */
+type LabelsFile = { file: string; bytes: ArrayBuffer };
+let labelsFile: LabelsFile | null = null;
+let current: {
+  file: string;
+  name: string;
+  bytes: ArrayBuffer;
+  options: ReadOptions;
+  labels: LabelsFile | null;
+} | null = null;
+let summary: DatasetSummary | null = null;
+let currentModelText: { file: string; text: string } | null = null;
+let form: MethodForm | null = null;
+let fitting = false;
+let lastModelJson: { name: string; text: string } | null = null;
+let lastEmbeddingCsv: { name: string; text: string } | null = null;
+const history: FitResult[] = [];
+
+function showError(err: unknown): void {
+  const box = $("error");
+  if (err === null) {
+    box.hidden = true;
+    box.textContent = "";
+    return;
+  }
+  const e = err instanceof Error ? err : new Error(String(err));
+  box.textContent = e.message;
+  box.hidden = false;
+}
+
+function percent(v: number): string {
+  return `${(100 * v).toFixed(2)} %`;
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+/** The registry entry of a file name (its file, name or an alias), as `openDataset` finds it. */
+function entryOf(file: string): ManifestEntry | null {
+  return findByName(manifest, file);
+}
+
+function readOptions(entry: ManifestEntry | null): ReadOptions {
+  const xVar = $<HTMLInputElement>("x-var").value.trim();
+  const yVar = $<HTMLInputElement>("y-var").value.trim();
+  const labelColumn = $<HTMLInputElement>("label-col").value.trim();
+  if (xVar || yVar || labelColumn) {
+    return {
+      ...(xVar ? { xVar } : {}),
+      ...(yVar ? { yVar } : {}),
+      ...(labelColumn ? { labelColumn } : {}),
+    };
+  }
+  // A registry file gets the variables the registry declares, as in the CLI.
+  if (entry === null) return {};
+  return {
+    ...(entry.xVar !== null ? { xVar: entry.xVar } : {}),
+    ...(entry.yVar !== null ? { yVar: entry.yVar } : {}),
+    ...(entry.yVar === null && entry.labelColumn !== null
+      ? { labelColumn: String(entry.labelColumn) }
+      : {}),
+  };
+}
+
+function renderSummary(s: DatasetSummary): void {
+  const box = $("data-info");
+  const vars = s.xVar !== null ? ` · X = ${s.xVar}${s.yVar !== null ? `, y = ${s.yVar}` : ""}` : "";
+  const head = document.createElement("div");
+  const shape = document.createElement("span");
+  shape.className = "shape";
+  shape.id = "data-shape";
+  shape.textContent = `${s.rows} samples × ${s.cols} features`;
+  head.append(
+    shape,
+    document.createTextNode(
+      ` · ${s.classes.length} classes — ${s.file} (${s.format}${s.transposed ? ", transposed" : ""})${vars}; split seeded as “${s.name}”`,
+    ),
+  );
+  const counts = document.createElement("div");
+  counts.className = "counts";
+  counts.id = "class-counts";
+  for (const c of s.classes) {
+    const chip = document.createElement("span");
+    chip.textContent = `${c.label}: ${c.count}`;
+    counts.append(chip);
+  }
+  box.replaceChildren(head, counts);
+  box.hidden = false;
+}
+
+async function loadData(file: string, bytes: ArrayBuffer): Promise<void> {
+  showError(null);
+  const entry = entryOf(file);
+  const name = entry?.name ?? file.replace(/\.[^.]+$/, "");
+  const options = readOptions(entry);
+  $("data-info").hidden = true;
+  $<HTMLButtonElement>("fit").disabled = true;
+  summary = null;
+  try {
+    // The worker gets copies: the page keeps the originals for a restart.
+    const copy = bytes.slice(0);
+    const labels = labelsFile ? { file: labelsFile.file, bytes: labelsFile.bytes.slice(0) } : null;
+    const r = await client.request<"loaded">(
+      { type: "load", file, name, bytes: copy, options, labels },
+      labels ? [copy, labels.bytes] : [copy],
+    );
+    current = { file, name, bytes, options, labels: labelsFile };
+    summary = r.summary;
+    renderSummary(r.summary);
+    $<HTMLButtonElement>("fit").disabled = fitting;
+  } catch (err) {
+    current = null;
+    showError(err);
+  }
+}
+
+async function loadFile(f: File): Promise<void> {
+  await loadData(f.name, await f.arrayBuffer());
+}
+
+function setupData(): void {
+  const drop = $("drop");
+  const input = $<HTMLInputElement>("file");
+  input.addEventListener("change", () => {
+    const f = input.files?.[0];
+    if (f) void loadFile(f);
+    input.value = "";
+  });
+  drop.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    drop.classList.add("over");
+  });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (e) => {
+    e.preventDefault();
+    drop.classList.remove("over");
+    const f = e.dataTransfer?.files?.[0];
+    if (f) void loadFile(f);
+  });
+  const labelsInput = $<HTMLInputElement>("labels-file");
+  labelsInput.addEventListener("change", async () => {
+    const f = labelsInput.files?.[0];
+    labelsInput.value = "";
+    if (!f) return;
+    labelsFile = { file: f.name, bytes: await f.arrayBuffer() };
+    $("labels-name").textContent = f.name;
+    $("labels-clear").hidden = false;
+    if (current) await loadData(current.file, current.bytes);
+  });
+  $("labels-clear").addEventListener("click", async () => {
+    labelsFile = null;
+    $("labels-name").textContent = "none (the labels are in the data file)";
+    $("labels-clear").hidden = true;
+    if (current) await loadData(current.file, current.bytes);
+  });
+  const sample = $<HTMLSelectElement>("sample");
+  sample.addEventListener("change", async () => {
+    const entry = manifest.find((d) => d.name === sample.value);
+    if (!entry?.url) return;
+    showError(null);
+    try {
+      const res = await fetch(entry.url);
+      if (!res.ok) throw new Error(`Could not fetch ${entry.file}: HTTP ${res.status}.`);
+      await loadData(entry.file, await res.arrayBuffer());
+    } catch (err) {
+      showError(err);
+    }
+  });
+}
+
+async function loadManifest(): Promise<void> {
+  try {
+    const res = await fetch("datasets.json");
+    if (!res.ok) return;
+    manifest = (await res.json()) as ManifestEntry[];
+  } catch {
+    // A page served without the manifest simply offers no data sets of the paper.
+    manifest = [];
+  }
+  const sample = $<HTMLSelectElement>("sample");
+  for (const d of manifest.filter((m) => m.url !== null)) {
+    const o = document.createElement("option");
+    o.value = d.name;
+    o.textContent = `${d.name} (${d.file}${d.bytes ? `, ${(d.bytes / 1024).toFixed(0)} KiB` : ""})`;
+    sample.append(o);
+  }
+  sample.disabled = sample.options.length <= 1;
+}
+
+function setupMethods(): void {
+  const select = $<HTMLSelectElement>("method");
+  for (const d of methodDescriptors()) {
+    const o = document.createElement("option");
+    o.value = d.name;
+    o.textContent = d.displayName;
+    select.append(o);
+  }
+  select.value = "sdspcaan";
+  const render = () => {
+    form = buildMethodForm($("method-form"), methodDescriptor(select.value));
+  };
+  select.addEventListener("change", render);
+  render();
+}
+
+function integerField(id: string, name: string): number {
+  const t = $<HTMLInputElement>(id).value.trim();
+  const v = Number(t);
+  if (t === "" || !Number.isInteger(v) || v < 0) {
+    throw new Error(`The ${name} must be an integer in [0, inf). Got ${JSON.stringify(t)}.`);
+  }
+  return v;
+}
+
+function showProgress(p: FitProgress, t0: number): void {
+  const bar = $("progress-bar");
+  bar.style.width = `${Math.min(100, (100 * p.iteration) / Math.max(1, p.maxIterations))}%`;
+  const parts = [`iteration ${p.iteration} / ${p.maxIterations}`];
+  if (p.objective !== null) parts.push(`objective ${p.objective.toPrecision(6)}`);
+  if (p.lambda !== null) parts.push(`lambda ${p.lambda.toPrecision(4)}`);
+  if (p.change !== null && p.tol !== null) {
+    parts.push(`change ${p.change.toPrecision(3)} (stops below ${p.tol})`);
+  }
+  parts.push(formatMs(performance.now() - t0));
+  $("progress-text").textContent = parts.join(" · ");
+}
+
+function setFitting(on: boolean): void {
+  fitting = on;
+  $<HTMLButtonElement>("fit").disabled = on || summary === null;
+  $<HTMLButtonElement>("cancel").disabled = !on;
+}
+
+let cancelFlag: Int32Array | null = null;
+
+async function runFit(): Promise<void> {
+  if (current === null || form === null) return;
+  showError(null);
+  const method = $<HTMLSelectElement>("method").value;
+  let request: RequestBody;
+  try {
+    const shared =
+      globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
+    const buffer = shared ? new SharedArrayBuffer(4) : null;
+    cancelFlag = buffer ? new Int32Array(buffer) : null;
+    request = {
+      type: "fit",
+      method,
+      options: form.values(),
+      split: {
+        seed: integerField("seed", "seed"),
+        repeat: integerField("repeat", "repeat"),
+        stratify: $<HTMLInputElement>("stratify").checked,
+        preprocess: $<HTMLSelectElement>("preprocess").value as
+          | "train-zscore"
+          | "dataset-zscore"
+          | "none",
+      },
+      cancel: buffer,
+    };
+  } catch (err) {
+    showError(err);
+    return;
+  }
+  setFitting(true);
+  $("progress").hidden = false;
+  $("progress-bar").style.width = "0";
+  $("progress-text").textContent = "starting…";
+  const objective: number[] = [];
+  const lambda: number[] = [];
+  objectivePlot.show(objective);
+  lambdaPlot.show(lambda);
+  const t0 = performance.now();
+  let lastDraw = 0;
+  try {
+    const r = await client.request<"fitted">(request, [], (p) => {
+      if (p.objective !== null) objective.push(p.objective);
+      if (p.lambda !== null) lambda.push(p.lambda);
+      showProgress(p, t0);
+      // Redrawing the traces at every iteration of a fast fit would cost more than the fit.
+      const now = performance.now();
+      if (now - lastDraw > 100) {
+        lastDraw = now;
+        objectivePlot.show(objective);
+        lambdaPlot.show(lambda);
+      }
+    });
+    showResult(r.result);
+    $("progress-bar").style.width = "100%";
+    $("progress-text").textContent =
+      `done: ${iterationsText(r.result)}, ${formatMs(r.result.fitInfo.timings.totalMs)}`;
+  } catch (err) {
+    const e = err as Error;
+    if (e.name === "AbortError") {
+      $("progress-text").textContent = "cancelled";
+      showError(new Error("The fit was cancelled."));
+    } else {
+      $("progress").hidden = true;
+      showError(err);
+    }
+  } finally {
+    cancelFlag = null;
+    setFitting(false);
+  }
+}
+
+async function cancelFit(): Promise<void> {
+  if (!fitting) return;
+  $("progress-text").textContent = "cancelling…";
+  if (cancelFlag !== null) {
+    // The worker reads the flag at its next check (every iteration, and inside the
+    // iterative eigen-solvers) and stops with an AbortError.
+    Atomics.store(cancelFlag, 0, 1);
+    return;
+  }
+  // Without shared memory the busy worker cannot be told: end it and start another.
+  const stop = new Error("The fit was cancelled.");
+  stop.name = "AbortError";
+  client.restart(stop);
+  const data = current;
+  const model = currentModelText;
+  if (data !== null) {
+    const copy = data.bytes.slice(0);
+    const labels = data.labels
+      ? { file: data.labels.file, bytes: data.labels.bytes.slice(0) }
+      : null;
+    await client.request<"loaded">(
+      {
+        type: "load",
+        file: data.file,
+        name: data.name,
+        bytes: copy,
+        options: data.options,
+        labels,
+      },
+      labels ? [copy, labels.bytes] : [copy],
+    );
+  }
+  if (model !== null) await client.request<"modelLoaded">({ type: "loadModel", ...model });
+}
+
+function paramsText(r: FitResult): string {
+  const d = methodDescriptor(r.method);
+  return Object.entries(r.params)
+    .filter(([name]) => name !== "k" && !d.options[name]?.expert)
+    .map(([name, v]) => `${name}=${v === null ? "auto" : String(v)}`)
+    .join(" ");
+}
+
+function iterationsText(r: FitResult): string {
+  const info = r.fitInfo;
+  if (info.stopReason === "closed-form") return "closed form";
+  return `${info.iterations} iteration(s), ${info.converged ? "converged" : `stopped: ${info.stopReason}`}`;
+}
+
+function showResult(r: FitResult): void {
+  const bca = $("test-bca");
+  bca.textContent = percent(r.testBCA);
+  bca.dataset.value = String(r.testBCA);
+  const info = r.fitInfo;
+  const details = $("fit-details");
+  const line = document.createElement("div");
+  line.textContent = `${r.displayName} on ${r.dataset} · k = ${r.outputDim} · train ${r.sizes.train} / val ${r.sizes.val} / test ${r.sizes.test} · validation BCA ${percent(r.valBCA)} · ${iterationsText(r)} · ${formatMs(info.timings.totalMs)}`;
+  const warnings = info.warnings.map((w) => {
+    const div = document.createElement("div");
+    div.className = "warning";
+    div.textContent = `warning: ${w}`;
+    return div;
+  });
+  details.replaceChildren(line, ...warnings);
+  scatter.show(r.embedding, summary?.classes.map((c) => c.label) ?? null);
+  const none = info.stopReason === "closed-form" ? "closed form: no iterations" : "not tracked";
+  objectivePlot.show(info.objective, none);
+  lambdaPlot.show(
+    info.lambdaTrace,
+    info.stopReason === "closed-form" ? none : "no lambda in this method",
+  );
+  $("first-rows").textContent = r.firstTestRows
+    .map((row, i) => `${r.embedding.sampleIndex[i]}: ${row.map((v) => String(v)).join(" ")}`)
+    .join("\n");
+  history.push(r);
+  renderHistory();
+  lastModelJson = {
+    name: `${r.dataset}-${r.method}-k${r.outputDim}.json`,
+    text: `${JSON.stringify(r.model, null, 2)}\n`,
+  };
+  $<HTMLButtonElement>("download").disabled = false;
+}
+
+function renderHistory(): void {
+  const best = Math.max(...history.map((h) => h.testBCA));
+  const rows = history.map((h, i) => {
+    const tr = document.createElement("tr");
+    if (h.testBCA === best && history.length > 1) tr.className = "best";
+    const cells: [string, boolean][] = [
+      [String(i + 1), true],
+      [h.dataset, false],
+      [h.displayName, false],
+      [paramsText(h), false],
+      [String(h.outputDim), true],
+      [percent(h.valBCA), true],
+      [percent(h.testBCA), true],
+      [h.fitInfo.stopReason === "closed-form" ? "closed form" : String(h.fitInfo.iterations), true],
+      [formatMs(h.fitInfo.timings.totalMs), true],
+    ];
+    for (const [text, num] of cells) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      if (num) td.className = "num";
+      tr.append(td);
+    }
+    return tr;
+  });
+  ($("history").querySelector("tbody") as HTMLElement).replaceChildren(...rows);
+}
+
+function download(name: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function renderModel(m: ModelSummary): void {
+  const box = $("model-info");
+  box.textContent = `${m.file}: ${m.displayName}, ${m.nFeaturesIn} features → ${m.outputDim} components${m.preprocessing ? `, applies ${m.preprocessing}` : ", no preprocessing"}${m.classes ? `, ${m.classes.length} classes` : ""}.`;
+  box.hidden = false;
+}
+
+function renderEmbedding(r: EmbedResult): void {
+  $("embed-wrap").hidden = false;
+  embedScatter.show(r.embedding, null);
+  const box = $("model-info");
+  box.textContent += ` Embedded ${r.file}: ${r.rows} samples → ${r.cols} components.`;
+  lastEmbeddingCsv = { name: `${r.file.replace(/\.[^.]+$/, "")}-embedding.csv`, text: r.csv };
+  $("download-embedding").hidden = false;
+}
+
+function setupModel(): void {
+  $("download").addEventListener("click", () => {
+    if (lastModelJson) download(lastModelJson.name, lastModelJson.text, "application/json");
+  });
+  $("download-embedding").addEventListener("click", () => {
+    if (lastEmbeddingCsv) download(lastEmbeddingCsv.name, lastEmbeddingCsv.text, "text/csv");
+  });
+  const modelInput = $<HTMLInputElement>("model-file");
+  const embedInput = $<HTMLInputElement>("embed-file");
+  onFileChosen(modelInput, async (f) => {
+    const text = await f.text();
+    const r = await client.request<"modelLoaded">({ type: "loadModel", file: f.name, text });
+    currentModelText = { file: f.name, text };
+    renderModel(r.model);
+    embedInput.disabled = false;
+    $("embed-label").classList.remove("disabled");
+  });
+  onFileChosen(embedInput, async (f) => {
+    const bytes = await f.arrayBuffer();
+    const options = readOptions(entryOf(f.name));
+    const r = await client.request<"embedded">({ type: "embed", file: f.name, bytes, options }, [
+      bytes,
+    ]);
+    renderEmbedding(r.result);
+  });
+}
+
+/**
+ * Runs `use` on the file chosen in `input`, with the error box cleared first and
+ * showing what goes wrong. The input is emptied so that choosing the same file again
+ * fires again.
+ */
+function onFileChosen(input: HTMLInputElement, use: (file: File) => Promise<void>): void {
+  input.addEventListener("change", async () => {
+    const f = input.files?.[0];
+    input.value = "";
+    if (!f) return;
+    showError(null);
+    try {
+      await use(f);
+    } catch (err) {
+      showError(err);
+    }
+  });
+}
+
+setupData();
+setupMethods();
+setupModel();
+$("fit").addEventListener("click", () => void runFit());
+$("cancel").addEventListener("click", () => void cancelFit());
+scatter.clear();
+objectivePlot.show([]);
+lambdaPlot.show([]);
+void loadManifest();

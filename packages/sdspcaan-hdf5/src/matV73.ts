@@ -1,0 +1,467 @@
+/**
+ * MAT v7.3 files, which are HDF5 files behind a 512-byte MATLAB header, and plain
+ * HDF5 files, read with h5wasm (the HDF5 C library compiled to WebAssembly).
+ * MATLAB writes its column-major arrays as row-major HDF5 datasets with the
+ * dimensions reversed, so an r x c MATLAB matrix is a [c, r] dataset.
+ *
+ * What was found about h5wasm 0.10 (HDF5 2.0) on corrupt files, and the guards:
+ * - With the default error handler HDF5 prints its diagnostics to the wasm stderr
+ *   and returns an error code; h5wasm does not always check it, so a corrupt chunk
+ *   can come back as zeros with no exception. The stderr device is redirected into
+ *   a buffer, and any diagnostic during a call fails that read.
+ * - h5wasm's "throwing" error handler is not used: each error leaks a temporary
+ *   file descriptor, and after about 2,250 errors the module corrupts its memory
+ *   and aborts.
+ * - A corrupt B-tree can make HDF5 allocate the declared chunk size (hundreds of
+ *   MB to 2 GB) before noticing, and wasm memory never shrinks. Growth of the wasm
+ *   heap is capped during each call (WebAssembly.Memory.prototype.grow is wrapped
+ *   for h5wasm's memory only, and only while the call runs), so HDF5 sees a failed
+ *   allocation and reports an error instead.
+ * - The superblock signature is checked before the bytes are handed to HDF5.
+ * - No hang or abort was seen in 4,500 mutated copies of Musk1.mat; should the
+ *   module abort anyway, later HDF5 reads fail with a clear error instead of
+ *   touching a broken instance.
+ * Files are written to h5wasm's in-memory file system for the duration of one
+ * read and unlinked afterwards.
+ */
+
+import type { Reference as H5Reference } from "h5wasm";
+import { DataFormatError } from "sdspcaan";
+import {
+  charArrayRows,
+  elementCount,
+  formatBytes,
+  type Hdf5Contents,
+  hdf5SuperblockOffset,
+  looksLikeMatV73,
+  MAX_DEFLATE_RATIO,
+  maxBytesOf,
+  NUMERIC_CLASS_NAMES,
+  type RawVariable,
+  type ReadLimits,
+  type VariableKind,
+} from "sdspcaan/formats";
+
+type H5Lib = typeof import("h5wasm")["default"];
+type H5Module = Awaited<H5Lib["ready"]>;
+type H5File = InstanceType<H5Lib["File"]>;
+type H5Dataset = InstanceType<H5Lib["Dataset"]>;
+type H5Group = InstanceType<H5Lib["Group"]>;
+
+const MIB = 1024 * 1024;
+const NUMERIC_CLASSES: ReadonlySet<string> = new Set(NUMERIC_CLASS_NAMES);
+
+/** Checks the superblock enough that HDF5 is only handed plausible files. */
+function checkSuperblock(bytes: Uint8Array, file: string): number {
+  const off = hdf5SuperblockOffset(bytes);
+  if (off === null) {
+    throw new DataFormatError(
+      file,
+      "not an HDF5 file (no HDF5 signature at byte 0, 512, 1024, ...); a MAT v7.3 file may be truncated",
+    );
+  }
+  const version = bytes[off + 8];
+  if (version > 3) throw new DataFormatError(file, `unknown HDF5 superblock version ${version}`);
+  // Version 0/1 superblocks are at least 56 bytes, version 2/3 exactly 48.
+  const minSize = version <= 1 ? 56 : 48;
+  if (bytes.length < off + minSize) {
+    throw new DataFormatError(file, "truncated HDF5 superblock");
+  }
+  const offsetSize = version <= 1 ? bytes[off + 13] : bytes[off + 9];
+  const lengthSize = version <= 1 ? bytes[off + 14] : bytes[off + 10];
+  if (![2, 4, 8].includes(offsetSize) || ![2, 4, 8].includes(lengthSize)) {
+    throw new DataFormatError(
+      file,
+      `corrupt HDF5 superblock (sizes of offsets ${offsetSize} and lengths ${lengthSize})`,
+    );
+  }
+  return off;
+}
+
+interface H5Env {
+  lib: H5Lib;
+  M: H5Module;
+  diag: string[];
+  /** Set when the module aborted: its memory can no longer be trusted. */
+  broken: string | null;
+}
+
+/** The parts of the WebAssembly global used here (the DOM typings are not loaded). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(delta: number): number;
+}
+const wasm = (
+  globalThis as unknown as {
+    WebAssembly: { Memory: { prototype: WasmMemory }; RuntimeError: new () => Error };
+  }
+).WebAssembly;
+
+let envPromise: Promise<H5Env> | null = null;
+let fileSeq = 0;
+
+interface TtyLike {
+  output: number[];
+  ops: {
+    put_char(tty: TtyLike, val: number | null): void;
+    fsync(tty: TtyLike): void;
+  };
+}
+
+/** Routes HDF5's stderr diagnostics (emscripten's tty1 device) into `diag`. */
+function captureStderr(M: H5Module, diag: string[]): boolean {
+  const fs = M.FS as unknown as { streams?: ({ tty?: TtyLike } | null)[] };
+  const tty = fs.streams?.[2]?.tty;
+  if (!tty || typeof tty.ops?.put_char !== "function" || !Array.isArray(tty.output)) return false;
+  const flush = (t: TtyLike) => {
+    if (t.output.length > 0) diag.push(new TextDecoder().decode(Uint8Array.from(t.output)));
+    t.output = [];
+  };
+  tty.ops = {
+    put_char(t, val) {
+      if (val === null || val === 10) flush(t);
+      else t.output.push(val);
+    },
+    fsync: flush,
+  };
+  return true;
+}
+
+async function h5env(file: string): Promise<H5Env> {
+  envPromise ??= (async () => {
+    const lib = (await import("h5wasm")).default;
+    const M = await lib.ready;
+    const diag: string[] = [];
+    const env: H5Env = { lib, M, diag, broken: null };
+    // Without the diagnostics a failed read could pass for a good one, so check
+    // that they really arrive before trusting any file to this module.
+    const captured = captureStderr(M, diag);
+    if (captured) {
+      const probe = new lib.File("/sdspcaan-probe-does-not-exist.h5", "r");
+      if (probe.file_id >= 0n) probe.close();
+    }
+    if (!captured || diag.length === 0) {
+      env.broken = "this h5wasm build does not report HDF5 errors in a way sdspcaan can capture";
+    }
+    diag.length = 0;
+    return env;
+  })();
+  const env = await envPromise;
+  if (env.broken !== null) {
+    throw new DataFormatError(file, `cannot read HDF5 files safely: ${env.broken}`);
+  }
+  return env;
+}
+
+/** The gist of an HDF5 error stack: the outermost call and the innermost cause. */
+function summarizeDiagnostics(diag: string[]): string | null {
+  const msgs: string[] = [];
+  for (const line of diag) {
+    const m = /#\d+:.* in ([\w.]+)\(\): (.*)$/.exec(line);
+    if (m) msgs.push(m[2].trim());
+  }
+  if (msgs.length === 0) return diag.length > 0 ? diag.join(" ").slice(0, 300) : null;
+  const first = msgs[0];
+  const last = msgs[msgs.length - 1];
+  if (diag.some((l) => /memory allocation failed|can't allocate|allocation failed/i.test(l))) {
+    return `${first}: it declares more memory than the file can hold (corrupt sizes)`;
+  }
+  return first === last ? first : `${first} (${last})`;
+}
+
+/**
+ * Runs one synchronous h5wasm call with diagnostics captured and wasm heap growth
+ * capped at `heapBudget` bytes; any HDF5 diagnostic or exception becomes a
+ * DataFormatError naming the file and `what`.
+ */
+function guarded<T>(env: H5Env, file: string, what: string, heapBudget: number, fn: () => T): T {
+  if (env.broken !== null) {
+    throw new DataFormatError(file, `${what}: the HDF5 reader is unusable (${env.broken})`);
+  }
+  const { M, diag } = env;
+  diag.length = 0;
+  const proto = wasm.Memory.prototype;
+  const grow = proto.grow;
+  const limit = M.HEAPU8.byteLength + heapBudget;
+  proto.grow = function (this: WasmMemory, delta: number): number {
+    if (this.buffer === M.HEAPU8.buffer && this.buffer.byteLength + delta * 65536 > limit) {
+      // emscripten turns this into a failed malloc, which HDF5 reports as an error.
+      throw new RangeError("HDF5 memory budget exceeded");
+    }
+    return grow.call(this, delta);
+  };
+  let result: T;
+  try {
+    result = fn();
+  } catch (err) {
+    if (err instanceof DataFormatError) throw err;
+    const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof wasm.RuntimeError || /Aborted\(/.test(message)) {
+      env.broken = `it aborted while reading ${file}: ${message}; restart the program`;
+    }
+    throw new DataFormatError(file, `${what}: ${summarizeDiagnostics(diag) ?? message}`);
+  } finally {
+    proto.grow = grow;
+  }
+  if (diag.length > 0) {
+    throw new DataFormatError(
+      file,
+      `${what}: HDF5 reported an error: ${summarizeDiagnostics(diag)}`,
+    );
+  }
+  return result;
+}
+
+/** Converts what h5wasm returns for a numeric dataset to float64. */
+function toFloat64(value: unknown, count: number, file: string, where: string): Float64Array {
+  if (value instanceof BigInt64Array || value instanceof BigUint64Array) {
+    const out = new Float64Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = Number(value[i]);
+    return checkCount(out, count, file, where);
+  }
+  if (
+    value instanceof Float64Array ||
+    value instanceof Float32Array ||
+    value instanceof Int8Array ||
+    value instanceof Uint8Array ||
+    value instanceof Int16Array ||
+    value instanceof Uint16Array ||
+    value instanceof Int32Array ||
+    value instanceof Uint32Array
+  ) {
+    const out = new Float64Array(value.length);
+    out.set(value);
+    return checkCount(out, count, file, where);
+  }
+  if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
+    return checkCount(Float64Array.of(Number(value)), count, file, where);
+  }
+  throw new DataFormatError(file, `${where}: the HDF5 datatype is not a plain numeric type`);
+}
+
+function checkCount(out: Float64Array, count: number, file: string, where: string): Float64Array {
+  if (out.length !== count) {
+    throw new DataFormatError(
+      file,
+      `${where}: read ${out.length} values where ${count} were declared`,
+    );
+  }
+  return out;
+}
+
+function rowsOfCodes(codes: Float64Array, dims: readonly number[]): string[] {
+  return charArrayRows(codes, dims[0] ?? 0, (c) => String.fromCharCode(c));
+}
+
+interface Session {
+  env: H5Env;
+  file: string;
+  h5: H5File;
+  fileBytes: number;
+  maxBytes: number;
+  open: boolean;
+}
+
+function attrString(ds: H5Dataset | H5Group, name: string): string | null {
+  const attrs = ds.attrs;
+  if (!(name in attrs)) return null;
+  const v = attrs[name].value;
+  if (typeof v === "string") return v;
+  if (Array.isArray(v) && typeof v[0] === "string") return v[0];
+  if (typeof v === "number" || typeof v === "bigint") return String(v);
+  return null;
+}
+
+/** Reads a dataset's values after checking its declared size against the file and the cap. */
+function readDataset(s: Session, ds: H5Dataset, where: string): Float64Array {
+  const { env, file } = s;
+  if (!s.open) throw new DataFormatError(file, `${where}: the HDF5 file is already closed`);
+  const meta = guarded(env, file, where, 16 * MIB, () => ds.metadata);
+  const shape = meta.shape ?? [];
+  const count = elementCount(shape);
+  const bytes = count * meta.size;
+  if (meta.type !== 0 && meta.type !== 1) {
+    throw new DataFormatError(file, `${where}: HDF5 datatype class ${meta.type} is not numeric`);
+  }
+  if (bytes > s.maxBytes || count * 8 > s.maxBytes) {
+    throw new DataFormatError(
+      file,
+      `${where}: shape [${shape.join(", ")}] needs ${formatBytes(count * 8)} as float64, more than the ${formatBytes(s.maxBytes)} limit (maxBytes)`,
+    );
+  }
+  const filters = guarded(env, file, where, 16 * MIB, () => ds.filters);
+  // Unfiltered data is stored as is, so it cannot be larger than the file; filtered
+  // (deflated) data cannot expand beyond deflate's ratio.
+  const bound = filters.length === 0 ? s.fileBytes : s.fileBytes * MAX_DEFLATE_RATIO;
+  if (bytes > bound) {
+    throw new DataFormatError(
+      file,
+      `${where}: shape [${shape.join(", ")}] declares ${formatBytes(bytes)} of data, more than a ${formatBytes(s.fileBytes)} file can hold`,
+    );
+  }
+  const value = guarded(env, file, where, 2 * bytes + 64 * MIB, () => ds.value);
+  return toFloat64(value, count, file, where);
+}
+
+function makeVariable(s: Session, name: string, matlab: boolean): RawVariable | null {
+  const { env, file, h5 } = s;
+  const where = `variable '${name}'`;
+  const entity = guarded(env, file, where, 16 * MIB, () => h5.get(name));
+  if (entity instanceof env.lib.Dataset) {
+    const ds = entity;
+    const meta = guarded(env, file, where, 16 * MIB, () => ds.metadata);
+    const cls = guarded(env, file, where, 16 * MIB, () => attrString(ds, "MATLAB_class"));
+    const isEmpty = guarded(env, file, where, 16 * MIB, () => "MATLAB_empty" in ds.attrs);
+    const shape = meta.shape ?? [];
+    const reversed = matlab || cls !== null;
+    const dims = isEmpty ? [0, 0] : reversed ? [...shape].reverse() : [...shape];
+    while (dims.length < 2) dims.push(1);
+    const complex = meta.type === 6;
+    let kind: VariableKind;
+    if (cls === null) kind = meta.type === 0 || meta.type === 1 ? "numeric" : "unknown";
+    else if (NUMERIC_CLASSES.has(cls)) kind = "numeric";
+    else if (cls === "logical") kind = "logical";
+    else if (cls === "char") kind = "char";
+    else if (cls === "cell") kind = "cell";
+    else if (cls === "function_handle") kind = "function";
+    else kind = "object";
+    const values = (): { data: Float64Array; order: "F" | "C" } => {
+      if (isEmpty) return { data: new Float64Array(0), order: "F" };
+      if (complex)
+        throw new DataFormatError(file, `${where} is complex; only real data can be used`);
+      return { data: readDataset(s, ds, where), order: reversed ? "F" : "C" };
+    };
+    const texts = (): string[] | null => {
+      if (kind === "char") return rowsOfCodes(values().data, dims);
+      if (kind !== "cell") return null;
+      const refs = guarded(env, file, where, 64 * MIB, () => ds.value);
+      if (!Array.isArray(refs)) return null;
+      const out: string[] = [];
+      for (const ref of refs) {
+        const target = guarded(env, file, where, 16 * MIB, () =>
+          h5.dereference(ref as H5Reference),
+        );
+        if (!(target instanceof env.lib.Dataset)) return null;
+        const element: H5Dataset = target;
+        const tcls = guarded(env, file, where, 16 * MIB, () => attrString(element, "MATLAB_class"));
+        const tshape = guarded(env, file, where, 16 * MIB, () => element.metadata.shape ?? []);
+        const data = readDataset(s, element, `${where} (cell element)`);
+        if (tcls === "char") {
+          const rows = rowsOfCodes(data, [...tshape].reverse());
+          if (rows.length > 1) return null;
+          out.push(rows[0] ?? "");
+        } else if (tcls !== null && NUMERIC_CLASSES.has(tcls) && data.length === 1) {
+          out.push(String(data[0]));
+        } else return null;
+      }
+      return out;
+    };
+    return {
+      name,
+      kind,
+      className: cls ?? String(guarded(env, file, where, 16 * MIB, () => ds.dtype)),
+      dims,
+      complex,
+      values,
+      texts,
+    };
+  }
+  if (entity instanceof env.lib.Group) {
+    const g = entity;
+    const cls = guarded(env, file, where, 16 * MIB, () => attrString(g, "MATLAB_class"));
+    const sparseRows = guarded(env, file, where, 16 * MIB, () =>
+      "MATLAB_sparse" in g.attrs ? Number(g.attrs.MATLAB_sparse.value) : null,
+    );
+    const kind: VariableKind =
+      sparseRows !== null ? "sparse" : cls === null || cls === "struct" ? "struct" : "object";
+    let dims: number[] = [1, 1];
+    if (sparseRows !== null) {
+      const jc = guarded(env, file, where, 16 * MIB, () => g.get("jc"));
+      const cols =
+        jc instanceof env.lib.Dataset
+          ? elementCount(guarded(env, file, where, 16 * MIB, () => jc.metadata.shape ?? [1])) - 1
+          : 0;
+      dims = [sparseRows, Math.max(cols, 0)];
+    }
+    const refuse = (): never => {
+      throw new DataFormatError(
+        file,
+        kind === "sparse"
+          ? `${where} is a sparse matrix; save it as a full (dense) matrix (MATLAB: full(${name}))`
+          : `${where} is a ${cls ?? "group"} (${kind}), not a numeric array`,
+      );
+    };
+    return {
+      name,
+      kind,
+      className: kind === "sparse" ? "sparse" : (cls ?? "group"),
+      dims,
+      complex: false,
+      values: refuse,
+      texts: () => null,
+    };
+  }
+  return null;
+}
+
+/**
+ * Opens an HDF5 / MAT v7.3 file from a buffer, lists its top-level variables and
+ * runs `use` on them while the file is open; the variables cannot be read after
+ * `use` returns. All HDF5 failures become DataFormatErrors naming `file`.
+ */
+export async function withHdf5Variables<T>(
+  bytes: Uint8Array,
+  file: string,
+  use: (contents: Hdf5Contents) => T,
+  limits?: ReadLimits,
+): Promise<T> {
+  checkSuperblock(bytes, file);
+  const matlab = looksLikeMatV73(bytes);
+  const env = await h5env(file);
+  const maxBytes = maxBytesOf(limits);
+  const path = `/sdspcaan-${++fileSeq}.h5`;
+  env.M.FS.writeFile(path, bytes);
+  let h5: H5File | null = null;
+  try {
+    const opened = guarded(env, file, "opening the HDF5 file", 64 * MIB + 2 * bytes.length, () => {
+      return new env.lib.File(path, "r");
+    });
+    h5 = opened;
+    if (opened.file_id < 0n) throw new DataFormatError(file, "HDF5 could not open the file");
+    const session: Session = {
+      env,
+      file,
+      h5: opened,
+      fileBytes: bytes.length,
+      maxBytes,
+      open: true,
+    };
+    const names = guarded(env, file, "listing variables", 16 * MIB, () => opened.keys());
+    const variables: RawVariable[] = [];
+    for (const name of names) {
+      // MATLAB keeps cell contents and object data in "#refs#" and "#subsystem#".
+      if (name.startsWith("#")) continue;
+      const v = makeVariable(session, name, matlab);
+      if (v) variables.push(v);
+    }
+    try {
+      return use({ format: matlab ? "mat-v7.3" : "hdf5", variables });
+    } finally {
+      session.open = false;
+    }
+  } finally {
+    const toClose = h5;
+    if (toClose !== null && toClose.file_id >= 0n && env.broken === null) {
+      try {
+        guarded(env, file, "closing the HDF5 file", 16 * MIB, () => toClose.close());
+      } catch {
+        // Closing a file that failed to read reports the same corruption again.
+      }
+    }
+    try {
+      env.M.FS.unlink(path);
+    } catch {
+      // Nothing to remove if writing the file failed.
+    }
+  }
+}

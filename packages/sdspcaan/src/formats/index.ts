@@ -1,0 +1,69 @@
+/**
+ * sdspcaan/formats: data files from bytes, browser-safe. MAT level 4/5, NPY, IDX (raw
+ * or gzip), CSV/TSV, any of them gzip-compressed; MAT v7.3 and HDF5 once the package
+ * sdspcaan-hdf5 is imported. No file system and no node:zlib: inflation is passed in
+ * (`decompressionStreamInflate` in browsers, node:zlib in Node). csv-parse is the one
+ * package used (its browser build when bundled for one).
+ * @module
+ */
+export { type DelimitedOptions, parseDelimited } from "./csv.js";
+export {
+  type Hdf5Contents,
+  type Hdf5Reader,
+  hdf5SuperblockOffset,
+  looksLikeMatV73,
+  setHdf5Reader,
+  withHdf5Variables,
+} from "./hdf5.js";
+export { type IdxArray, idxLabelsCompanion, readIdx } from "./idx.js";
+export {
+  type AsyncInflate,
+  decompressionStreamInflate,
+  hasDecompressionStream,
+  InflateError,
+  type InflateFailure,
+  type InflateResult,
+  type Inflater,
+  inflatedAhead,
+  type StreamFormat,
+} from "./inflate.js";
+export {
+  DEFAULT_MAX_BYTES,
+  formatBytes,
+  MAX_DEFLATE_RATIO,
+  maxBytesOf,
+  type ReadLimits,
+} from "./limits.js";
+export { type DatasetNames, findByName, type ManifestEntry } from "./manifest.js";
+export { charArrayRows, NUMERIC_CLASS_NAMES } from "./matClasses.js";
+export { readMatV4 } from "./matV4.js";
+export { type MatV5Contents, readMatV5, readMatV5Async } from "./matV5.js";
+export { type NpyArray, readNpy } from "./npy.js";
+export {
+  attachLabels,
+  describeVariables,
+  detectFormat,
+  extensionOf,
+  type Inflation,
+  type LabelsRead,
+  labelsFromBytes,
+  labelsFromBytesAsync,
+  type ParseOptions,
+  parseBytes,
+  parseBytesSync,
+} from "./parse.js";
+export {
+  type ArrayValues,
+  type DataFormat,
+  type DatasetInfo,
+  datasetFromVariables,
+  elementCount,
+  type Labels,
+  type LabelsNeed,
+  type LoadedDataset,
+  type NumericArray,
+  type RawVariable,
+  type VariableInfo,
+  type VariableKind,
+  type VariableOptions,
+} from "./variables.js";

@@ -1,0 +1,175 @@
+/**
+ * The optional native GEMM (native/gemm.c, built into dist/native/gemm.node by
+ * `npm run build`): the wasm module's `gemm` with AVX-512 or AVX2 vectors, the same
+ * bits (each entry summed in kernels.wat's order, without fused multiply-add), 2 to 3.6
+ * (AVX-512) or 1.6 to 1.9 (AVX2) times faster per thread (docs/performance.md, "The
+ * native GEMM"). Every product of the kernels that goes through `gemm` uses it once installed
+ * (wasm/backend.ts, setExternalKernels): the thin SVD, U^T L U, the moments and the
+ * lifted start of SDSPCAAN's large fits, the block scans of the neighbour searches,
+ * the 1-NN classifier's distances. Two more kernels come with it: `gemmLowerBlocks`
+ * (the lower block rows of U^T L U's chunks and of the moments in one call, B's
+ * blocks packed once: the same bits) and `gemm32`, the initial search's
+ * single-precision screen (fused multiply-adds, 16 lanes: about 3 times the module's
+ * rate; not the module's bits, which a screen need not have, since screenedSearch.ts
+ * bounds any summation order and decides every distance in double precision). The
+ * other kernels stay in WebAssembly.
+ *
+ * Node only, and per thread: `setNativeKernels` (the CLI calls it with "auto"; the
+ * kernel helpers and the experiment's workers follow their parent's setting). Since the
+ * results are the module's bits (the screen only chooses which pairs are decided
+ * exactly), they do not depend on it; the kernel helpers start with their starting
+ * thread's setting all the same, and are restarted when it changes.
+ */
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { ValidationError } from "../../core/errors.js";
+import {
+  type ExternalGemm,
+  type ExternalGemmLower,
+  setExternalKernels,
+  wasmArena,
+} from "./wasm/backend.js";
+
+interface NativeAddon {
+  readonly gemm: ExternalGemm;
+  /** The AVX2 kernel even where AVX-512 runs (same bits; SDSPCAAN_NATIVE=avx2). */
+  readonly gemmAvx2: ExternalGemm;
+  /** gemm on the lower block rows in one call (the kernels' gemmLowerBlocks; same bits). */
+  readonly gemmLower: ExternalGemmLower;
+  readonly gemmLowerAvx2: ExternalGemmLower;
+  /** The single-precision screen with fused multiply-adds (not the module's bits; a screen). */
+  readonly gemm32: ExternalGemm;
+  readonly gemm32Avx2: ExternalGemm;
+  /** The widest kernel this CPU runs: "avx512", "avx2", or "" (none). */
+  readonly isa: string;
+}
+
+/**
+ * Where the addon is: the optional package sdspcaan-native compiles it from source at
+ * install (no binary is shipped), into its build/gemm.node.
+ */
+function addonPath(): string | null {
+  try {
+    const pkg = createRequire(import.meta.url).resolve("sdspcaan-native/package.json");
+    const path = join(dirname(pkg), "build", "gemm.node");
+    return existsSync(path) ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+let probed: { addon: NativeAddon } | { reason: string } | undefined;
+
+/** The loaded addon, or why there is none (cached: a process loads it at most once). */
+function probe(): { addon: NativeAddon } | { reason: string } {
+  if (probed !== undefined) return probed;
+  const path = addonPath();
+  if (path === null) {
+    probed = {
+      reason:
+        process.arch === "x64"
+          ? "the package sdspcaan-native is not installed, or could not compile its addon (it needs a C compiler and Node's headers at install)"
+          : `the native kernel is for x86-64 and this is ${process.arch}`,
+    };
+    return probed;
+  }
+  try {
+    const addon = createRequire(import.meta.url)(path) as NativeAddon;
+    probed =
+      addon.isa === "avx512" || addon.isa === "avx2"
+        ? { addon }
+        : { reason: "this CPU has neither AVX2 nor AVX-512, which the native kernel needs" };
+  } catch (error) {
+    probed = {
+      reason: `${path} did not load (${error instanceof Error ? error.message : String(error)})`,
+    };
+  }
+  return probed;
+}
+
+/** Why the native GEMM cannot run here, or null when it can. */
+export function nativeGemmUnavailable(): string | null {
+  const p = probe();
+  return "reason" in p ? p.reason : null;
+}
+
+let active: "avx512" | "avx2" | null = null;
+
+/** Whether the native GEMM is installed on this thread (setNativeKernels). */
+export function nativeKernelsActive(): boolean {
+  return active !== null;
+}
+
+/** The vector width the installed native GEMM runs with, or null when it is not installed. */
+export function nativeGemmIsa(): "avx512" | "avx2" | null {
+  return active;
+}
+
+/** SDSPCAAN_NATIVE=0 (or off, false, no) turns "auto" off; =avx2 keeps to AVX2. */
+function environmentSetting(): "off" | "avx2" | "auto" {
+  const value = process.env.SDSPCAAN_NATIVE?.trim().toLowerCase() ?? "";
+  if (/^(0|off|false|no)$/.test(value)) return "off";
+  return value === "avx2" ? "avx2" : "auto";
+}
+
+/** Installs the addon's kernel on this thread (the AVX2 one when asked or when it is all). */
+function install(addon: NativeAddon): void {
+  const narrow = addon.isa === "avx2" || environmentSetting() === "avx2";
+  setExternalKernels(
+    narrow
+      ? { gemm: addon.gemmAvx2, gemmLower: addon.gemmLowerAvx2, gemm32: addon.gemm32Avx2 }
+      : { gemm: addon.gemm, gemmLower: addon.gemmLower, gemm32: addon.gemm32 },
+  );
+  active = narrow ? "avx2" : "avx512";
+}
+
+/**
+ * Runs the kernels' GEMM natively (true), in WebAssembly (false), or natively where it
+ * can and SDSPCAAN_NATIVE does not say 0 ("auto"); returns whether it now runs natively.
+ * true throws, naming the reason, where it cannot. Only with the wasm backend active
+ * (the TypeScript kernels have no `gemm` to replace). The results are the WebAssembly
+ * kernel's, bit for bit: only the time changes.
+ */
+export function setNativeKernels(request: boolean | "auto"): boolean {
+  if (request !== true && request !== false && request !== "auto") {
+    throw new ValidationError(
+      "native",
+      `The native kernels' setting must be true, false or "auto". Got ${String(request)} instead.`,
+    );
+  }
+  let want = request === true || (request === "auto" && environmentSetting() !== "off");
+  if (want && wasmArena() === null) {
+    if (request === true) {
+      throw new ValidationError(
+        "native",
+        "The native GEMM replaces the WebAssembly kernel, and the WebAssembly backend is not active (SDSPCAAN_KERNELS=ts, or no WebAssembly SIMD).",
+      );
+    }
+    want = false;
+  }
+  const p = probe();
+  if (want && "reason" in p) {
+    if (request === true) {
+      throw new ValidationError("native", `The native GEMM cannot run here: ${p.reason}.`);
+    }
+    want = false;
+  }
+  if (want && "addon" in p) install(p.addon);
+  else {
+    setExternalKernels(null);
+    active = null;
+  }
+  return active !== null;
+}
+
+/**
+ * Installs the native GEMM on a kernel helper's thread when the thread that started it
+ * runs it (helperWorker.node.ts); false when it cannot, and the helper then reports it.
+ */
+export function installNativeOnHelper(): boolean {
+  const p = probe();
+  if ("reason" in p) return false;
+  install(p.addon);
+  return true;
+}

@@ -1,0 +1,47 @@
+/**
+ * sdspcaan/methods: the method framework, for writing a method of one's own and for
+ * running protocols over the registered ones. A method is an {@link Estimator}
+ * subclass with an option schema and a descriptor ({@link defineMethod}); registering
+ * it ({@link registerMethod}) makes it known to `createMethod`, `loadModel`, the
+ * experiment protocol's grids and the CLI.
+ * @module
+ */
+export { throwIfAborted } from "../core/errors.js";
+export {
+  type OptionSchema,
+  type OptionSpec,
+  type OptionsOf,
+  resolveOptions,
+} from "../core/options.js";
+export { deriveSeed, Random } from "../core/rng.js";
+export { asMatrix, type EncodedLabels, encodeLabels } from "../core/validate.js";
+export {
+  defineMethod,
+  GRID_PRESETS,
+  type GridPreset,
+  type KBounds,
+  type KBoundsContext,
+  type MethodDescriptor,
+  MULTIPLIER_GRID,
+  type PresetContext,
+  type PresetValues,
+} from "./descriptor.js";
+export {
+  type CoreFitResult,
+  FitContext,
+  type InputPreprocessing,
+  PREPROCESSING_METHODS,
+} from "./estimator.js";
+export type { FitTimings, StopReason } from "./fitReport.js";
+export { methodOptionsMarkdown } from "./optionDocs.js";
+export { orthogonalizeTwice } from "./pca.js";
+export {
+  loadModelFile,
+  methodDescriptor,
+  methodDescriptors,
+  normalizeMethodName,
+  protocolOrder,
+  registerMethod,
+  unregisterMethod,
+} from "./registry.js";
+export type { StopRule } from "./stopRules.js";
