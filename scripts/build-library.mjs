@@ -12,8 +12,13 @@ import { join } from "node:path";
 
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 rmSync("dist", { recursive: true, force: true });
+// The JavaScript without comments (they are in the declarations, where editors show
+// them): the tarball stays small although it carries two module formats.
 for (const config of ["tsconfig.build.json", "tsconfig.cjs.json"]) {
-  execFileSync(process.execPath, [tsc, "-p", config], { stdio: "inherit" });
+  const tscRun = (...flags) =>
+    execFileSync(process.execPath, [tsc, "-p", config, ...flags], { stdio: "inherit" });
+  tscRun("--declaration", "false", "--removeComments", "true");
+  tscRun("--emitDeclarationOnly", "true");
 }
 mkdirSync(join("dist", "cjs"), { recursive: true });
 writeFileSync(join("dist", "cjs", "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);

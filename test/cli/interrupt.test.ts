@@ -32,7 +32,7 @@ describe("Ctrl-C during an experiment", () => {
     const args = [
       "--import",
       "tsx",
-      join(repoRoot, "src", "cli", "bin.ts"),
+      join(repoRoot, "packages", "sdspcaan-cli", "src", "cli", "bin.ts"),
       "demo",
       "--synthetic",
       "--samples",

@@ -131,7 +131,7 @@ function start(args: string[]): {
 } {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", join(repoRoot, "src/cli/bin.ts"), ...args],
+    ["--import", "tsx", join(repoRoot, "packages/sdspcaan-cli/src/cli/bin.ts"), ...args],
     {
       cwd: repoRoot,
       stdio: ["ignore", "pipe", "pipe"],
@@ -154,13 +154,15 @@ function exited(child: ChildProcess): Promise<number | null> {
 
 describe("the published page", () => {
   it("is built into dist/playground, next to the compiled CLI, which the package publishes", () => {
-    const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8"));
+    const pkg = JSON.parse(
+      readFileSync(join(repoRoot, "packages", "sdspcaan-cli", "package.json"), "utf8"),
+    );
     expect(pkg.files).toContain("dist");
     expect(pkg.scripts.build).toContain("scripts/build-playground.ts");
     // From dist/cli/playgroundServer.js the default root is dist/playground.
-    expect(relative(join(repoRoot, "src", "cli"), defaultPlaygroundRoot())).toBe(
-      "../playground".replace("/", sep),
-    );
+    expect(
+      relative(join(repoRoot, "packages", "sdspcaan-cli", "src", "cli"), defaultPlaygroundRoot()),
+    ).toBe("../playground".replace("/", sep));
   });
 });
 

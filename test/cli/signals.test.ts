@@ -25,7 +25,7 @@ writeCsv(csv, data.X, data.y);
 function start(args: string[]): { child: ChildProcess; stderr: () => string } {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", join(repoRoot, "src/cli/bin.ts"), ...args],
+    ["--import", "tsx", join(repoRoot, "packages/sdspcaan-cli/src/cli/bin.ts"), ...args],
     {
       cwd: repoRoot,
       stdio: ["ignore", "pipe", "pipe"],

