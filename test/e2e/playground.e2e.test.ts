@@ -5,8 +5,11 @@
  * library's on the same split (the fit runs the same code, in a Web Worker), a bad
  * file must get the Node reader's message, Cancel must stop a long fit (through
  * shared memory on the isolated server, by ending the worker on a plain one), a
- * saved model must load in Node, and the console must stay free of errors.
- * Screenshots go to test-artifacts/e2e/.
+ * saved model must load in Node, and the console must stay free of errors. The page
+ * must also hold together: after a cancelled or failed fit the results panel is the
+ * last finished fit's throughout, a message sits beside the field it is about, the
+ * data menu names what is loaded, no menu or field cuts off its text, and at phone
+ * width nothing makes the page scroll sideways. Screenshots go to test-artifacts/e2e/.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -45,9 +48,98 @@ function watchConsole(page: Page, into: string[]): void {
   page.on("pageerror", (e) => into.push(`page error: ${e.message}`));
 }
 
-async function errorText(page: Page): Promise<string> {
-  await page.waitForSelector("#error:not([hidden])", { timeout: 60_000 });
-  return (await page.textContent("#error")) ?? "";
+/** The message in a step's own box (#data-error, #fit-error, #model-error) once it shows. */
+async function errorText(page: Page, box: string): Promise<string> {
+  await page.waitForSelector(`${box}:not([hidden])`, { timeout: 60_000 });
+  return (await page.textContent(box)) ?? "";
+}
+
+/**
+ * The message shown for the field `selector` (an element with role=alert that the
+ * field names in aria-describedby), or null; the message must sit inside the
+ * field's own row (its .option label or the labels-file row) and start within a line
+ * below the field's top, so that it reads as being about that field.
+ */
+async function fieldMessage(page: Page, selector: string): Promise<string | null> {
+  return page.locator(selector).evaluate((field) => {
+    const id = field.getAttribute("aria-describedby");
+    const message = id === null ? null : document.getElementById(id);
+    if (message === null || message.getAttribute("role") !== "alert") return null;
+    const row = field.closest(".option, .labels-file");
+    if (row === null || !row.contains(message)) return "outside the field's row";
+    const shown = message.getBoundingClientRect();
+    const anchor = (field.closest(".labels-file") ?? field).getBoundingClientRect();
+    if (shown.height === 0 || shown.top < anchor.top || shown.top > anchor.bottom + 40) {
+      return `not beside the field (${shown.top} vs ${anchor.top}-${anchor.bottom})`;
+    }
+    return message.textContent;
+  });
+}
+
+/** How far the box `box` starts below the bottom of `above` (px), once both show. */
+async function gapBelow(page: Page, box: string, above: string): Promise<number> {
+  const a = await page.locator(above).boundingBox();
+  const b = await page.locator(box).boundingBox();
+  if (a === null || b === null) throw new Error(`${above} or ${box} is not shown`);
+  return b.y - (a.y + a.height);
+}
+
+/** The text of the data menu's chosen entry. */
+async function dataMenuText(page: Page): Promise<string> {
+  return page
+    .locator("#sample")
+    .evaluate((s: HTMLSelectElement) => s.options[s.selectedIndex]?.text ?? "");
+}
+
+/**
+ * Menus narrower than their longest choice and fields whose text overflows, measured
+ * with every fold open (and the folds left as they were): each is cut off on screen. A menu's own width is measured on a
+ * copy left to size itself (a select's scrollWidth does not grow with its text).
+ */
+async function clippedControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const folds = Array.from(document.querySelectorAll("details"));
+    const wasOpen = folds.map((d) => d.open);
+    for (const d of folds) d.open = true;
+    const out: string[] = [];
+    for (const s of Array.from(document.querySelectorAll("select"))) {
+      if (s.offsetParent === null) continue;
+      const copy = s.cloneNode(true) as HTMLSelectElement;
+      copy.removeAttribute("id");
+      copy.style.cssText = "position:absolute;width:auto;min-width:0;max-width:none";
+      s.parentElement?.append(copy);
+      const needs = copy.offsetWidth;
+      copy.remove();
+      if (s.offsetWidth < needs) out.push(`menu ${s.id || s.name}: ${s.offsetWidth} < ${needs} px`);
+    }
+    for (const i of Array.from(document.querySelectorAll("input"))) {
+      if (i.offsetParent === null || i.type === "checkbox" || i.type === "file") continue;
+      if (i.scrollWidth > i.clientWidth) {
+        out.push(`field ${i.id || i.name}: ${i.scrollWidth} > ${i.clientWidth} px`);
+      }
+    }
+    folds.forEach((d, k) => {
+      d.open = wasOpen[k];
+    });
+    return out;
+  });
+}
+
+/** Everything the results panel shows of a fit, the charts as their pixels. */
+async function resultsView(page: Page): Promise<Record<string, string>> {
+  return page.evaluate(() => {
+    const text = (id: string) => document.getElementById(id)?.textContent ?? "";
+    const pixels = (id: string) => (document.getElementById(id) as HTMLCanvasElement).toDataURL();
+    return {
+      testBCA: text("test-bca"),
+      details: text("fit-details"),
+      legend: text("legend"),
+      firstRows: text("first-rows"),
+      scatter: pixels("scatter"),
+      objective: pixels("objective"),
+      lambda: pixels("lambda"),
+    };
+  });
 }
 
 /** Chooses a data file and waits until the page describes that file. */
@@ -99,14 +191,22 @@ async function progressIteration(page: Page): Promise<number> {
   return m ? Number(m[1]) : 0;
 }
 
-/** Starts a long fit (SDSPCAAN on YaleB's training split, tol tiny) and cancels it. */
+/**
+ * Fits briefly (three iterations), then starts a long fit (SDSPCAAN on YaleB's
+ * training split, tol tiny) and cancels it: the results panel must still be the
+ * brief fit's, traces included.
+ */
 async function cancelLongFit(page: Page, shot: string): Promise<void> {
   await loadFile(page, dataFile("YaleB_32x32.mat"));
   await page.selectOption("#method", "sdspcaan");
+  await setOption(page, "k", "38");
+  await setOption(page, "maxIter", "3");
+  expect(await fitAndWait(page, 0)).toBeGreaterThan(0);
+  const fitsBefore = 1;
+  const before = await resultsView(page);
   await setOption(page, "k", "60");
   await setOption(page, "tol", "1e-300");
-  const fitsBefore = await page.locator("#history tbody tr").count();
-  const bcaBefore = await page.textContent("#test-bca");
+  await setOption(page, "maxIter", "500");
   await page.click("#fit");
   await page.waitForFunction(
     () =>
@@ -131,18 +231,22 @@ async function cancelLongFit(page: Page, shot: string): Promise<void> {
     null,
     { timeout: 60_000 },
   );
-  expect(await errorText(page)).toBe("The fit was cancelled.");
+  await page.waitForSelector("#fit:enabled");
   expect(await page.locator("#history tbody tr").count()).toBe(fitsBefore);
-  expect(await page.textContent("#test-bca")).toBe(bcaBefore);
+  // One fit's view throughout: the traces drawn live during the cancelled fit are gone.
+  expect(await resultsView(page)).toEqual(before);
+  // The message sits beside the Cancel button, not at the foot of the panel.
+  expect(await errorText(page, "#fit-error")).toBe("The fit was cancelled.");
+  expect(await gapBelow(page, "#fit-error", "#cancel")).toBeLessThan(30);
   expect(await page.isEnabled("#fit")).toBe(true);
   expect(await page.isDisabled("#cancel")).toBe(true);
   await page.screenshot({ path: join(ARTIFACTS, shot), fullPage: true });
-  // The page still works after the cancel: a short fit on the same data set.
-  await setOption(page, "k", "38");
-  await setOption(page, "tol", "0.001");
-  await setOption(page, "maxIter", "3");
+  // The page still works after the cancel: a closed-form fit on the same data set.
+  await page.selectOption("#method", "pca");
+  await setOption(page, "k", "5");
   const bca = await fitAndWait(page, fitsBefore);
   expect(bca).toBeGreaterThan(0);
+  expect(await page.isHidden("#fit-error")).toBe(true);
 }
 
 describe.runIf(runs)("the playground in Chromium", () => {
@@ -217,6 +321,38 @@ describe.runIf(runs)("the playground in Chromium", () => {
     expect(await page.textContent("#history tbody tr >> nth=1 >> td >> nth=2")).toBe("SDSPCAAN");
     await page.screenshot({ path: join(ARTIFACTS, "fit.png"), fullPage: true });
 
+    // A k the training part cannot give: the library's message beside the k field, and
+    // the panel stays the last fit's (traces too) rather than half emptied.
+    const view = await resultsView(page);
+    const tooLarge = (() => {
+      try {
+        createMethod("sdspcaan", { k: 5000 }).fitPrepared(prepared.data);
+        return "no error";
+      } catch (err) {
+        return (err as Error).message;
+      }
+    })();
+    expect(tooLarge).toMatch(/^The 'k' parameter of SDSPCAAN must be an integer in \[1, 33\]/);
+    await setOption(page, "k", "5000");
+    await page.click("#fit");
+    await page.waitForSelector("#fit:enabled");
+    expect(await resultsView(page)).toEqual(view);
+    expect(await fieldMessage(page, '[data-option="k"]')).toBe(tooLarge);
+    expect(await page.isHidden("#fit-error")).toBe(true);
+    expect(await page.locator("#history tbody tr").count()).toBe(2);
+    // The page's own check of the split fields, beside the field too.
+    await page.fill("#seed", "-1");
+    await page.click("#fit");
+    expect(await fieldMessage(page, "#seed")).toBe(
+      'The seed must be an integer in [0, inf). Got "-1".',
+    );
+    await page.screenshot({ path: join(ARTIFACTS, "field-errors.png"), fullPage: true });
+    // Editing a field takes its message away.
+    await page.fill("#seed", "3");
+    expect(await fieldMessage(page, "#seed")).toBeNull();
+    await setOption(page, "k", "20");
+    expect(await fieldMessage(page, '[data-option="k"]')).toBeNull();
+
     // Hovering a point names its sample (an index of the test part) and its class.
     const box = await page.locator("#scatter").boundingBox();
     if (box === null) throw new Error("no scatter plot");
@@ -263,6 +399,14 @@ describe.runIf(runs)("the playground in Chromium", () => {
       "Embedded Yale_32x32.mat: 165 samples → 20 components",
     );
     await page.screenshot({ path: join(ARTIFACTS, "model.png"), fullPage: true });
+
+    // At phone width the page does not scroll sideways: the fits table scrolls in its box.
+    await page.setViewportSize({ width: 375, height: 800 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      375,
+    );
+    expect(await clippedControls(page)).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, "phone.png"), fullPage: true });
     await page.close();
   });
 
@@ -292,10 +436,17 @@ describe.runIf(runs)("the playground in Chromium", () => {
         .evaluateAll((es) => es.map((e) => (e as HTMLElement).dataset.option));
       expect(expert).toEqual(Object.keys(options).filter((o) => options[o].expert === true));
     }
+    // No menu or field of any method's form cuts off its text (data menu and preprocess too).
+    await page.waitForSelector('#sample option[value="ORL"]', { state: "attached" });
+    for (const name of methodNames()) {
+      await page.selectOption("#method", name);
+      expect(await clippedControls(page), name).toEqual([]);
+    }
 
     // A data set of the paper from the list (Yale and ORL ship with the page).
     await page.selectOption("#sample", "ORL");
     await expect.poll(() => page.textContent("#data-shape")).toBe("400 samples × 1024 features");
+    expect(await dataMenuText(page)).toMatch(/^ORL \(ORL_32x32\.mat/);
 
     // A file dropped on the page.
     const bytes = Array.from(readFileSync(dataFile("Yale_32x32.mat")));
@@ -306,9 +457,12 @@ describe.runIf(runs)("the playground in Chromium", () => {
     }, bytes);
     await page.dispatchEvent("#drop", "drop", { dataTransfer: transfer });
     await expect.poll(() => page.textContent("#data-shape")).toBe("165 samples × 1024 features");
+    // The data menu names the file now loaded, not the data set chosen in it before.
+    expect(await dataMenuText(page)).toBe("Yale_32x32.mat (your file)");
 
     await loadFile(page, dataFile("Musk1.mat"));
     expect(await page.textContent("#data-shape")).toBe("476 samples × 166 features");
+    expect(await dataMenuText(page)).toBe("Musk1.mat (your file)");
     expect(await page.textContent("#class-counts")).toBe("0: 2691: 207");
     const csv = join(repoRoot, "test", "fixtures", "io", "rt_header.csv");
     const node = await loadDataset(csv, { labelColumn: "label" });
@@ -318,6 +472,7 @@ describe.runIf(runs)("the playground in Chromium", () => {
     expect(await page.textContent("#data-shape")).toBe(
       `${node.X.rows} samples × ${node.X.cols} features`,
     );
+    expect(await dataMenuText(page)).toBe("rt_header.csv (your file)");
     const counts = new Map<string, number>();
     for (const l of node.y) counts.set(String(l), (counts.get(String(l)) ?? 0) + 1);
     expect(counts.size).toBeGreaterThan(1);
@@ -353,8 +508,11 @@ describe.runIf(runs)("the playground in Chromium", () => {
       );
       expect(expected).toMatch(/^short\.txt: holds 2 labels but features\.csv has 6 samples/);
       await page.setInputFiles("#labels-file", short);
-      await expect.poll(() => page.textContent("#error")).toBe(expected);
+      // Beside the labels file's row, which the message is about.
+      await expect.poll(() => fieldMessage(page, "#labels-file")).toBe(expected);
+      expect(await page.isHidden("#data-error")).toBe(true);
       await page.click("#labels-clear");
+      expect(await fieldMessage(page, "#labels-file")).toBeNull();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -392,10 +550,16 @@ describe.runIf(runs)("the playground in Chromium", () => {
         );
         expect(expected).not.toBe("no error");
         await page.setInputFiles("#file", path);
-        await expect.poll(() => page.textContent("#error"), { timeout: 60_000 }).toBe(expected);
-        expect(await page.isVisible("#error")).toBe(true);
+        await expect
+          .poll(() => page.textContent("#data-error"), { timeout: 60_000 })
+          .toBe(expected);
+        expect(await page.isVisible("#data-error")).toBe(true);
+        // In the data step, right under the data menu, not at the foot of the panel.
+        expect(await gapBelow(page, "#data-error", "#sample")).toBeLessThan(30);
         expect(await page.isHidden("#data-info")).toBe(true);
         expect(await page.isDisabled("#fit")).toBe(true);
+        // Nothing is loaded, and the data menu says so rather than naming an earlier file.
+        expect(await dataMenuText(page)).toBe("— none loaded —");
         if (name === "Yale_truncated.mat") {
           await page.screenshot({ path: join(ARTIFACTS, "bad-file.png"), fullPage: true });
         }
@@ -424,7 +588,9 @@ describe.runIf(runs)("the playground in Chromium", () => {
       })();
       expect(cli).toMatch(/^broken-model\.json: not a valid sdspcaan model: field 'params\.k'/);
       await page.setInputFiles("#model-file", broken);
-      await expect.poll(() => page.textContent("#error"), { timeout: 60_000 }).toBe(cli);
+      await expect.poll(() => page.textContent("#model-error"), { timeout: 60_000 }).toBe(cli);
+      // In the model step, under its buttons.
+      expect(await gapBelow(page, "#model-error", "#model-file >> xpath=..")).toBeLessThan(30);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

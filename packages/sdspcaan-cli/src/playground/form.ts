@@ -49,6 +49,9 @@ function field(name: string, spec: OptionSpec): { row: HTMLElement; field: Field
       input.step = spec.type === "integer" ? "1" : "any";
       if (spec.default === null) input.placeholder = "auto";
       else input.value = String(spec.default);
+      // A default as long as eps's or lambdaCap's would be cut off in the usual width;
+      // rounding it instead would change the value sent to the library.
+      if (input.value.length > 10) input.style.width = `calc(${input.value.length + 2}ch + 16px)`;
       read = () => {
         const t = input.value.trim();
         // An emptied field means the declared default; the library checks the rest.

@@ -21,6 +21,22 @@ import type {
   Response,
 } from "./protocol.js";
 
+/** A worker's error, with the option (`argument`) or file it is about when the library names one. */
+class WorkerError extends Error {
+  argument: string | undefined;
+  file: string | undefined;
+}
+
+/** A value the page itself refuses, with the control that holds it. */
+class FieldError extends Error {
+  constructor(
+    readonly control: HTMLElement,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 type Payload<T extends Response["type"]> = Extract<Response, { type: T }>;
 type RequestBody = Request extends infer R ? (R extends Request ? Omit<R, "id"> : never) : never;
 
@@ -62,8 +78,10 @@ class WorkerClient {
     }
     this.pending.delete(msg.id);
     if (msg.type === "error") {
-      const err = new Error(msg.error.message);
+      const err = new WorkerError(msg.error.message);
       err.name = msg.error.name;
+      err.argument = msg.error.argument;
+      err.file = msg.error.file;
       p.reject(err);
     } else p.resolve(msg);
   }
@@ -104,13 +122,20 @@ const objectivePlot = new TracePlot($("objective"), "objective per iteration", "
 const lambdaPlot = new TracePlot($("lambda"), "lambda per iteration", "#e15759");
 
 let manifest: ManifestEntry[] = [];
-/** The current data file, kept to reload it into a new worker after a cancel. */
 /** A labels file chosen under "Reading options", applied to the data file loaded with it. */
 type LabelsFile = { file: string; bytes: ArrayBuffer };
 let labelsFile: LabelsFile | null = null;
+/**
+ * The data file chosen last, loaded or not: a new labels file read again with it,
+ * so that one that did not fit can be replaced without choosing the data again.
+ */
+let chosen: { file: string; bytes: ArrayBuffer; source: string | null } | null = null;
+/** The current data file, kept to reload it into a new worker after a cancel. */
 let current: {
   file: string;
   name: string;
+  /** The data set of the paper it was chosen as in the menu, or null for a file of the user's. */
+  source: string | null;
   bytes: ArrayBuffer;
   options: ReadOptions;
   labels: LabelsFile | null;
@@ -122,17 +147,97 @@ let fitting = false;
 let lastModelJson: { name: string; text: string } | null = null;
 let lastEmbeddingCsv: { name: string; text: string } | null = null;
 const history: FitResult[] = [];
+/**
+ * The fit the results panel shows. A fit that is cancelled or fails leaves the whole
+ * panel on this one (its BCA, details, scatter, traces and rows), so that everything
+ * there is one fit's; only the progress line and the message beside Cancel speak of
+ * the fit that did not finish.
+ */
+let shownFit: FitResult | null = null;
 
-function showError(err: unknown): void {
-  const box = $("error");
-  if (err === null) {
-    box.hidden = true;
-    box.textContent = "";
+/** The steps of the page; each has a box beside its controls for messages about no one field. */
+type Step = "data" | "fit" | "model";
+const STEP_BOX: Record<Step, string> = {
+  data: "data-error",
+  fit: "fit-error",
+  model: "model-error",
+};
+/** The controls showing a message now, by step, to clear with the step's box. */
+const flagged: Record<Step, HTMLElement[]> = { data: [], fit: [], model: [] };
+
+function clearFieldError(control: HTMLElement): void {
+  const id = control.getAttribute("aria-describedby");
+  if (id !== null) document.getElementById(id)?.remove();
+  control.removeAttribute("aria-describedby");
+  control.removeAttribute("aria-invalid");
+}
+
+function clearErrors(step: Step): void {
+  const box = $(STEP_BOX[step]);
+  box.hidden = true;
+  box.textContent = "";
+  for (const control of flagged[step]) clearFieldError(control);
+  flagged[step] = [];
+}
+
+let fieldErrorCount = 0;
+
+/** Shows `err` beside `control` when there is one on the page, else in the step's box. */
+function showError(step: Step, err: unknown, control: HTMLElement | null = null): void {
+  const e = err instanceof Error ? err : new Error(String(err));
+  if (control === null || !control.isConnected) {
+    const box = $(STEP_BOX[step]);
+    box.textContent = e.message;
+    box.hidden = false;
     return;
   }
-  const e = err instanceof Error ? err : new Error(String(err));
-  box.textContent = e.message;
-  box.hidden = false;
+  // A field in a fold (expert or reading options) is unfolded, or its message would be hidden.
+  for (
+    let d = control.closest("details");
+    d !== null;
+    d = d.parentElement?.closest("details") ?? null
+  ) {
+    d.open = true;
+  }
+  clearFieldError(control);
+  const message = document.createElement("span");
+  message.className = "field-error";
+  message.setAttribute("role", "alert");
+  message.id = `field-error-${++fieldErrorCount}`;
+  message.textContent = e.message;
+  // In an option's row the message goes right under the control; the labels file's
+  // control is a hidden input inside its button, so there it closes the row.
+  const row = control.closest(".labels-file");
+  if (row !== null) row.append(message);
+  else control.after(message);
+  control.setAttribute("aria-invalid", "true");
+  control.setAttribute("aria-describedby", message.id);
+  control.addEventListener("input", () => clearFieldError(control), { once: true });
+  flagged[step].push(control);
+}
+
+/** The control a worker's error is about, when it names one this step has. */
+function controlOf(step: Step, err: unknown): HTMLElement | null {
+  if (!(err instanceof WorkerError)) return null;
+  const { argument, file } = err;
+  if (step === "fit" && argument !== undefined) {
+    return document.querySelector<HTMLElement>(
+      `#method-form [data-option="${CSS.escape(argument)}"]`,
+    );
+  }
+  if (step === "data") {
+    const byArgument: Record<string, string> = {
+      xVar: "x-var",
+      yVar: "y-var",
+      labelColumn: "label-col",
+      labelsFile: "labels-file",
+    };
+    if (argument !== undefined && argument in byArgument) return $(byArgument[argument]);
+    if (file !== undefined && labelsFile !== null && file === labelsFile.file) {
+      return $("labels-file");
+    }
+  }
+  return null;
 }
 
 function percent(v: number): string {
@@ -196,8 +301,23 @@ function renderSummary(s: DatasetSummary): void {
   box.hidden = false;
 }
 
-async function loadData(file: string, bytes: ArrayBuffer): Promise<void> {
-  showError(null);
+/**
+ * The data menu names what is loaded: the data set of the paper chosen in it, the
+ * user's own file (an option of its own), or nothing.
+ */
+function syncDataMenu(): void {
+  const sample = $<HTMLSelectElement>("sample");
+  const own = $<HTMLOptionElement>("sample-file");
+  const ownFile = current !== null && current.source === null;
+  own.hidden = !ownFile;
+  own.disabled = !ownFile;
+  own.textContent = ownFile ? `${current?.file} (your file)` : "";
+  sample.value = current === null ? "" : (current.source ?? own.value);
+}
+
+async function loadData(file: string, bytes: ArrayBuffer, source: string | null): Promise<void> {
+  clearErrors("data");
+  chosen = { file, bytes, source };
   const entry = entryOf(file);
   const name = entry?.name ?? file.replace(/\.[^.]+$/, "");
   const options = readOptions(entry);
@@ -212,18 +332,19 @@ async function loadData(file: string, bytes: ArrayBuffer): Promise<void> {
       { type: "load", file, name, bytes: copy, options, labels },
       labels ? [copy, labels.bytes] : [copy],
     );
-    current = { file, name, bytes, options, labels: labelsFile };
+    current = { file, name, source, bytes, options, labels: labelsFile };
     summary = r.summary;
     renderSummary(r.summary);
     $<HTMLButtonElement>("fit").disabled = fitting;
   } catch (err) {
     current = null;
-    showError(err);
+    showError("data", err, controlOf("data", err));
   }
+  syncDataMenu();
 }
 
 async function loadFile(f: File): Promise<void> {
-  await loadData(f.name, await f.arrayBuffer());
+  await loadData(f.name, await f.arrayBuffer(), null);
 }
 
 function setupData(): void {
@@ -253,25 +374,29 @@ function setupData(): void {
     labelsFile = { file: f.name, bytes: await f.arrayBuffer() };
     $("labels-name").textContent = f.name;
     $("labels-clear").hidden = false;
-    if (current) await loadData(current.file, current.bytes);
+    if (chosen) await loadData(chosen.file, chosen.bytes, chosen.source);
   });
   $("labels-clear").addEventListener("click", async () => {
     labelsFile = null;
     $("labels-name").textContent = "none (the labels are in the data file)";
     $("labels-clear").hidden = true;
-    if (current) await loadData(current.file, current.bytes);
+    if (chosen) await loadData(chosen.file, chosen.bytes, chosen.source);
   });
   const sample = $<HTMLSelectElement>("sample");
   sample.addEventListener("change", async () => {
     const entry = manifest.find((d) => d.name === sample.value);
-    if (!entry?.url) return;
-    showError(null);
+    if (!entry?.url) {
+      syncDataMenu();
+      return;
+    }
+    clearErrors("data");
     try {
       const res = await fetch(entry.url);
       if (!res.ok) throw new Error(`Could not fetch ${entry.file}: HTTP ${res.status}.`);
-      await loadData(entry.file, await res.arrayBuffer());
+      await loadData(entry.file, await res.arrayBuffer(), entry.name);
     } catch (err) {
-      showError(err);
+      showError("data", err);
+      syncDataMenu();
     }
   });
 }
@@ -286,13 +411,16 @@ async function loadManifest(): Promise<void> {
     manifest = [];
   }
   const sample = $<HTMLSelectElement>("sample");
+  const paper = $("sample-paper");
   for (const d of manifest.filter((m) => m.url !== null)) {
     const o = document.createElement("option");
     o.value = d.name;
     o.textContent = `${d.name} (${d.file}${d.bytes ? `, ${(d.bytes / 1024).toFixed(0)} KiB` : ""})`;
-    sample.append(o);
+    paper.append(o);
   }
-  sample.disabled = sample.options.length <= 1;
+  paper.hidden = paper.childElementCount === 0;
+  sample.disabled = paper.childElementCount === 0;
+  syncDataMenu();
 }
 
 function setupMethods(): void {
@@ -312,10 +440,14 @@ function setupMethods(): void {
 }
 
 function integerField(id: string, name: string): number {
-  const t = $<HTMLInputElement>(id).value.trim();
+  const input = $<HTMLInputElement>(id);
+  const t = input.value.trim();
   const v = Number(t);
   if (t === "" || !Number.isInteger(v) || v < 0) {
-    throw new Error(`The ${name} must be an integer in [0, inf). Got ${JSON.stringify(t)}.`);
+    throw new FieldError(
+      input,
+      `The ${name} must be an integer in [0, inf). Got ${JSON.stringify(t)}.`,
+    );
   }
   return v;
 }
@@ -343,7 +475,7 @@ let cancelFlag: Int32Array | null = null;
 
 async function runFit(): Promise<void> {
   if (current === null || form === null) return;
-  showError(null);
+  clearErrors("fit");
   const method = $<HTMLSelectElement>("method").value;
   let request: RequestBody;
   try {
@@ -367,7 +499,7 @@ async function runFit(): Promise<void> {
       cancel: buffer,
     };
   } catch (err) {
-    showError(err);
+    showError("fit", err, err instanceof FieldError ? err.control : null);
     return;
   }
   setFitting(true);
@@ -376,8 +508,9 @@ async function runFit(): Promise<void> {
   $("progress-text").textContent = "starting…";
   const objective: number[] = [];
   const lambda: number[] = [];
-  objectivePlot.show(objective);
-  lambdaPlot.show(lambda);
+  const running = "fit running";
+  objectivePlot.show(objective, "no values yet", running);
+  lambdaPlot.show(lambda, "no values yet", running);
   const t0 = performance.now();
   let lastDraw = 0;
   try {
@@ -389,8 +522,8 @@ async function runFit(): Promise<void> {
       const now = performance.now();
       if (now - lastDraw > 100) {
         lastDraw = now;
-        objectivePlot.show(objective);
-        lambdaPlot.show(lambda);
+        objectivePlot.show(objective, "no values yet", running);
+        lambdaPlot.show(lambda, "no values yet", running);
       }
     });
     showResult(r.result);
@@ -398,13 +531,15 @@ async function runFit(): Promise<void> {
     $("progress-text").textContent =
       `done: ${iterationsText(r.result)}, ${formatMs(r.result.fitInfo.timings.totalMs)}`;
   } catch (err) {
+    // Back to the fit the panel shows (see shownFit): the traces drawn live were the cancelled one's.
+    showTraces(shownFit);
     const e = err as Error;
     if (e.name === "AbortError") {
       $("progress-text").textContent = "cancelled";
-      showError(new Error("The fit was cancelled."));
+      showError("fit", new Error("The fit was cancelled."));
     } else {
       $("progress").hidden = true;
-      showError(err);
+      showError("fit", err, controlOf("fit", err));
     }
   } finally {
     cancelFlag = null;
@@ -432,19 +567,29 @@ async function cancelFit(): Promise<void> {
     const labels = data.labels
       ? { file: data.labels.file, bytes: data.labels.bytes.slice(0) }
       : null;
-    await client.request<"loaded">(
-      {
-        type: "load",
-        file: data.file,
-        name: data.name,
-        bytes: copy,
-        options: data.options,
-        labels,
-      },
-      labels ? [copy, labels.bytes] : [copy],
-    );
+    try {
+      await client.request<"loaded">(
+        {
+          type: "load",
+          file: data.file,
+          name: data.name,
+          bytes: copy,
+          options: data.options,
+          labels,
+        },
+        labels ? [copy, labels.bytes] : [copy],
+      );
+    } catch (err) {
+      showError("data", err);
+    }
   }
-  if (model !== null) await client.request<"modelLoaded">({ type: "loadModel", ...model });
+  if (model !== null) {
+    try {
+      await client.request<"modelLoaded">({ type: "loadModel", ...model });
+    } catch (err) {
+      showError("model", err);
+    }
+  }
 }
 
 function paramsText(r: FitResult): string {
@@ -477,12 +622,8 @@ function showResult(r: FitResult): void {
   });
   details.replaceChildren(line, ...warnings);
   scatter.show(r.embedding, summary?.classes.map((c) => c.label) ?? null);
-  const none = info.stopReason === "closed-form" ? "closed form: no iterations" : "not tracked";
-  objectivePlot.show(info.objective, none);
-  lambdaPlot.show(
-    info.lambdaTrace,
-    info.stopReason === "closed-form" ? none : "no lambda in this method",
-  );
+  shownFit = r;
+  showTraces(r);
   $("first-rows").textContent = r.firstTestRows
     .map((row, i) => `${r.embedding.sampleIndex[i]}: ${row.map((v) => String(v)).join(" ")}`)
     .join("\n");
@@ -493,6 +634,22 @@ function showResult(r: FitResult): void {
     text: `${JSON.stringify(r.model, null, 2)}\n`,
   };
   $<HTMLButtonElement>("download").disabled = false;
+}
+
+/** The traces of fit `r`, or empty charts before the first fit. */
+function showTraces(r: FitResult | null): void {
+  if (r === null) {
+    objectivePlot.show([]);
+    lambdaPlot.show([]);
+    return;
+  }
+  const info = r.fitInfo;
+  const none = info.stopReason === "closed-form" ? "closed form: no iterations" : "not tracked";
+  objectivePlot.show(info.objective, none);
+  lambdaPlot.show(
+    info.lambdaTrace,
+    info.stopReason === "closed-form" ? none : "no lambda in this method",
+  );
 }
 
 function renderHistory(): void {
@@ -561,6 +718,11 @@ function setupModel(): void {
     const text = await f.text();
     const r = await client.request<"modelLoaded">({ type: "loadModel", file: f.name, text });
     currentModelText = { file: f.name, text };
+    // The embedding shown was the previous model's: it goes with it.
+    $("embed-wrap").hidden = true;
+    embedScatter.clear();
+    lastEmbeddingCsv = null;
+    $("download-embedding").hidden = true;
     renderModel(r.model);
     embedInput.disabled = false;
     $("embed-label").classList.remove("disabled");
@@ -576,8 +738,8 @@ function setupModel(): void {
 }
 
 /**
- * Runs `use` on the file chosen in `input`, with the error box cleared first and
- * showing what goes wrong. The input is emptied so that choosing the same file again
+ * Runs `use` on the file chosen in `input`, with the model step's messages cleared
+ * first and showing what goes wrong. The input is emptied so that choosing the same file again
  * fires again.
  */
 function onFileChosen(input: HTMLInputElement, use: (file: File) => Promise<void>): void {
@@ -585,11 +747,11 @@ function onFileChosen(input: HTMLInputElement, use: (file: File) => Promise<void
     const f = input.files?.[0];
     input.value = "";
     if (!f) return;
-    showError(null);
+    clearErrors("model");
     try {
       await use(f);
     } catch (err) {
-      showError(err);
+      showError("model", err);
     }
   });
 }
@@ -600,6 +762,5 @@ setupModel();
 $("fit").addEventListener("click", () => void runFit());
 $("cancel").addEventListener("click", () => void cancelFit());
 scatter.clear();
-objectivePlot.show([]);
-lambdaPlot.show([]);
+showTraces(null);
 void loadManifest();

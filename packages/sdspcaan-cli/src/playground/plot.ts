@@ -334,6 +334,7 @@ export class ScatterPlot {
 export class TracePlot {
   private values: number[] = [];
   private empty = "no values yet";
+  private note = "";
   private readonly pad = { left: 54, right: 10, top: 20, bottom: 24 };
 
   constructor(
@@ -344,10 +345,14 @@ export class TracePlot {
     new ResizeObserver(() => this.draw()).observe(canvas);
   }
 
-  /** Draws `values`; `empty` is what the chart says when there are none. */
-  show(values: readonly number[], empty = "no values yet"): void {
+  /**
+   * Draws `values`; `empty` is what the chart says when there are none, `note` what
+   * follows the title (the trace of a fit still running says so).
+   */
+  show(values: readonly number[], empty = "no values yet", note = ""): void {
     this.values = values.filter((v) => Number.isFinite(v));
     this.empty = empty;
+    this.note = note;
     this.draw();
   }
 
@@ -358,7 +363,7 @@ export class TracePlot {
     ctx.fillStyle = "#333";
     ctx.textAlign = "left";
     ctx.textBaseline = "top";
-    ctx.fillText(this.title, 4, 2);
+    ctx.fillText(this.note === "" ? this.title : `${this.title} · ${this.note}`, 4, 2);
     const vals = this.values;
     if (vals.length === 0) {
       ctx.fillStyle = "#999";

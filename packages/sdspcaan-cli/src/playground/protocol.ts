@@ -126,6 +126,18 @@ export interface EmbedResult {
   readonly csv: string;
 }
 
+/**
+ * A failed request's error. `argument` (a ValidationError's option or argument, e.g.
+ * "k" or "labelColumn") and `file` (a DataFormatError's file) let the page show the
+ * message beside the field it is about.
+ */
+export interface ErrorPayload {
+  readonly name: string;
+  readonly message: string;
+  readonly argument?: string;
+  readonly file?: string;
+}
+
 export type Response =
   | { readonly type: "loaded"; readonly id: number; readonly summary: DatasetSummary }
   | { readonly type: "progress"; readonly id: number; readonly progress: FitProgress }
@@ -135,5 +147,5 @@ export type Response =
   | {
       readonly type: "error";
       readonly id: number;
-      readonly error: { readonly name: string; readonly message: string };
+      readonly error: ErrorPayload;
     };

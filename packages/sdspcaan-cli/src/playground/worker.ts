@@ -302,17 +302,31 @@ async function handle(request: Request): Promise<Response> {
   }
 }
 
+/**
+ * Requests run one after another, in the order they came: a load is asynchronous
+ * (MAT v7.3 and compressed files are inflated by streams), and a fit sent while it
+ * is under way (as after a Cancel that restarted the worker and reloads the data)
+ * must see the loaded data set, not the one before.
+ */
+let queue: Promise<void> = Promise.resolve();
+
+function errorPayload(err: unknown): Extract<Response, { type: "error" }>["error"] {
+  const e = err instanceof Error ? err : new Error(String(err));
+  return {
+    name: e.name,
+    message: e.message,
+    ...(e instanceof ValidationError ? { argument: e.argument } : {}),
+    ...(e instanceof DataFormatError ? { file: e.file } : {}),
+  };
+}
+
 scope.onmessage = (event) => {
   const request = event.data;
-  handle(request).then(
-    (response) => scope.postMessage(response),
-    (err: unknown) => {
-      const e = err instanceof Error ? err : new Error(String(err));
-      scope.postMessage({
-        type: "error",
-        id: request.id,
-        error: { name: e.name, message: e.message },
-      });
-    },
+  queue = queue.then(() =>
+    handle(request).then(
+      (response) => scope.postMessage(response),
+      (err: unknown) =>
+        scope.postMessage({ type: "error", id: request.id, error: errorPayload(err) }),
+    ),
   );
 };
