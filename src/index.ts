@@ -73,9 +73,11 @@ export {
 export type {
   FitCallbacks,
   FitInfo,
+  FitOptions,
   FitProgress,
   FitTimings,
   StopReason,
+  TransformOptions,
 } from "./methods/fitReport.js";
 export { JPCDA, type JPCDAOptions } from "./methods/jpcda.js";
 export { LDA, type LDAOptions } from "./methods/lda.js";
@@ -83,6 +85,8 @@ export { LPP, type LPPOptions } from "./methods/lpp.js";
 export { methodOptionsMarkdown } from "./methods/optionDocs.js";
 export { PCA, type PCAOptions } from "./methods/pca.js";
 export { PCAN, type PCANOptions } from "./methods/pcan.js";
+export { Pipeline, type PipelineOptions, type PipelineSaveOptions } from "./methods/pipeline.js";
+export type { PipelineClassifierJSON, PipelineJSON } from "./methods/pipelineFormat.js";
 export {
   createMethod,
   loadModel,

@@ -32,6 +32,7 @@ import {
   TrainingData,
   ValidationError,
 } from "../index.js";
+import { Pipeline } from "../methods/pipeline.js";
 import { loadModelFile } from "../methods/registry.js";
 import type {
   DatasetSummary,
@@ -86,7 +87,9 @@ function modelFromText(text: string, file: string): Estimator {
   } catch (err) {
     throw new DataFormatError(file, `not valid JSON (${(err as Error).message})`);
   }
-  return loadModelFile(json, file);
+  const model = loadModelFile(json, file);
+  // A saved pipeline embeds exactly as its method's model does (same preprocessing).
+  return model instanceof Pipeline ? model.estimator : model;
 }
 
 function labelText(label: Label): string {

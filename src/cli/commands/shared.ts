@@ -21,6 +21,7 @@ import { setKernelThreads } from "../../linalg/kernels/helperThread.node.js";
 import { setNativeKernels } from "../../linalg/kernels/nativeGemm.node.js";
 import type { Matrix } from "../../linalg/matrix.js";
 import type { Estimator } from "../../methods/estimator.js";
+import type { Pipeline } from "../../methods/pipeline.js";
 import {
   loadModelFile,
   methodDescriptor,
@@ -330,7 +331,7 @@ async function openData(flags: DataFlags, labels: "required" | "optional"): Prom
  */
 export function checkFeatureCount(
   data: { readonly X: Matrix; readonly y: readonly Label[] | null; readonly path: string },
-  model: Estimator,
+  model: { readonly nFeaturesIn: number },
   modelPath: string,
 ): void {
   const d = model.nFeaturesIn;
@@ -546,8 +547,11 @@ export function methodFromFlags(
   return { method, options };
 }
 
-/** Reads a model file written by `fit` (its preprocessing travels inside the model). */
-export function readModelFile(path: string): Estimator {
+/**
+ * Reads a model file written by `fit`: a method's model or, from `fit --pipeline`, a
+ * pipeline (the preprocessing travels inside either).
+ */
+export function readModelFile(path: string): Estimator | Pipeline {
   return loadModelFile(readJsonFile(path), path);
 }
 
