@@ -5,6 +5,7 @@
  * when bundled for one) and h5wasm (loaded only when an HDF5 file comes).
  */
 export { type DelimitedOptions, parseDelimited } from "./csv.js";
+export { featureNamesOf } from "./featureNames.js";
 export { type IdxArray, idxLabelsCompanion, readIdx } from "./idx.js";
 export {
   type AsyncInflate,

@@ -166,7 +166,7 @@ export function registerPlotCommand(program: Command): void {
         const model = readModelFile(flags.model);
         const data = await loadData(flags);
         checkFeatureCount(data, model, flags.model);
-        P = model.transform(data.X);
+        P = model.transform(data.X, { featureNames: data.featureNames });
         labels = data.y;
         title = `${model.displayName} embedding of ${data.name}`;
       }

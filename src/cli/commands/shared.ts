@@ -15,6 +15,7 @@ import {
 } from "../../experiment/preprocess.js";
 import { readJsonFile } from "../../experiment/resultsFile.node.js";
 import { parseSplitFile, type Split } from "../../experiment/splits.js";
+import { featureNamesOf } from "../../formats/featureNames.js";
 import type { LoadOptions } from "../../io/load.js";
 import { openDataset } from "../../io/load.js";
 import { setKernelThreads } from "../../linalg/kernels/helperThread.node.js";
@@ -256,6 +257,8 @@ export interface LoadedData {
   readonly path: string;
   /** Rows of the data set's own test set (Fashion-MNIST), when it comes with one. */
   readonly predefinedTest?: Int32Array;
+  /** The names of X's columns from a CSV header (null without one: matched by position). */
+  readonly featureNames: string[] | null;
 }
 
 /** Opens `--data` (a file path or a registry name); the labels must be there. */
@@ -293,6 +296,8 @@ export interface FeatureData {
   readonly path: string;
   /** Rows of the data set's own test set (Fashion-MNIST), when it comes with one. */
   readonly predefinedTest?: Int32Array;
+  /** The names of X's columns from a CSV header (null without one: matched by position). */
+  readonly featureNames: string[] | null;
 }
 
 /**
@@ -316,12 +321,19 @@ async function openData(flags: DataFlags, labels: "required" | "optional"): Prom
   const base = opened.path.split(/[\\/]/).pop() ?? opened.path;
   const name = opened.entry?.name ?? base.replace(/\.[^.]+$/, "");
   const { info, predefinedTest } = opened.dataset;
+  const featureNames = featureNamesOf(info, opened.dataset.X.cols);
+  if (info.header !== undefined && featureNames === null) {
+    note(
+      `${opened.path}: its header repeats a column name or leaves one empty, so its columns are taken by position, not matched by name.`,
+    );
+  }
   return {
     X: opened.dataset.X,
     y: info.yVar === null ? null : [...opened.dataset.y],
     name,
     path: opened.path,
     ...(predefinedTest ? { predefinedTest } : {}),
+    featureNames,
   };
 }
 

@@ -67,7 +67,7 @@ export function registerTransformCommand(program: Command): void {
       const model = readModelFile(flags.model);
       const data = await loadFeatureData(flags);
       checkFeatureCount(data, model, flags.model);
-      const P = model.transform(data.X);
+      const P = model.transform(data.X, { featureNames: data.featureNames });
       const text = embeddingCsv(P, flags.labels === false ? null : data.y);
       if (flags.out === "-") {
         process.stdout.write(text);
