@@ -37,6 +37,7 @@ export {
   type SettingsDifference,
   settingsDifferences,
 } from "./experiment/runner.node.js";
+export { featureNamesOf } from "./formats/featureNames.js";
 export * from "./index.js";
 export * from "./io/index.js";
 export { kernelThreads, setKernelThreads } from "./linalg/kernels/helperThread.node.js";

@@ -6,6 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { ModelFormatError, ValidationError } from "../../src/core/errors.js";
 import { Random } from "../../src/core/rng.js";
+import { parseDelimited } from "../../src/formats/csv.js";
+import { featureNamesOf } from "../../src/formats/featureNames.js";
 import { Pipeline } from "../../src/methods/pipeline.js";
 import { createMethod, loadModel } from "../../src/methods/registry.js";
 import { SDSPCA } from "../../src/methods/sdspca.js";
@@ -134,5 +136,21 @@ describe("feature names", () => {
     expect(() =>
       again.predict(X, { featureNames: ["height", "weight", "age", "income", "bmi"] }),
     ).toThrow(/missing "score"; unexpected "bmi"/);
+  });
+});
+
+describe("featureNamesOf: a CSV header's names of X's columns", () => {
+  it("leaves out the label column and the text columns left out of X", () => {
+    const text = "id,a,class,b,c\nm1,1,x,2,3\nm2,4,y,5,6\nm3,7,x,8,9\n";
+    const ds = parseDelimited(text, "t.csv", { labelColumn: "class" });
+    expect(ds.X.cols).toBe(3);
+    expect(featureNamesOf(ds.info, ds.X.cols)).toEqual(["a", "b", "c"]);
+  });
+
+  it("is null without a header, or with names that cannot tell the columns apart", () => {
+    const bare = parseDelimited("1,2,0\n3,4,1\n5,6,0\n", "t.csv");
+    expect(featureNamesOf(bare.info, bare.X.cols)).toBeNull();
+    const twice = parseDelimited("a,a,label\n1,2,0\n3,4,1\n5,6,0\n", "t.csv");
+    expect(featureNamesOf(twice.info, twice.X.cols)).toBeNull();
   });
 });
