@@ -32,12 +32,24 @@ export type { Label } from "./core/validate.js";
 export { Matrix, type MatrixLike } from "./linalg/matrix.js";
 export { Baseline, type BaselineOptions } from "./methods/baseline.js";
 export { Estimator, type ModelJSON } from "./methods/estimator.js";
-export type { FitCallbacks, FitInfo, FitProgress } from "./methods/fitReport.js";
+export type {
+  FitCallbacks,
+  FitInfo,
+  FitOptions,
+  FitProgress,
+  TransformOptions,
+} from "./methods/fitReport.js";
 export { JPCDA, type JPCDAOptions } from "./methods/jpcda.js";
 export { LDA, type LDAOptions } from "./methods/lda.js";
 export { LPP, type LPPOptions } from "./methods/lpp.js";
 export { PCA, type PCAOptions } from "./methods/pca.js";
 export { PCAN, type PCANOptions } from "./methods/pcan.js";
+export {
+  Pipeline,
+  type PipelineOptions,
+  type PipelineSaveOptions,
+} from "./methods/pipeline.js";
+export type { PipelineJSON } from "./methods/pipelineFormat.js";
 export { createMethod, loadModel, methodNames } from "./methods/registry.js";
 export { SDSPCA, type SDSPCAOptions } from "./methods/sdspca.js";
 export { SDSPCAAN, type SDSPCAANOptions } from "./methods/sdspcaan.js";

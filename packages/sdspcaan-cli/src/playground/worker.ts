@@ -18,6 +18,7 @@ import {
   type Label,
   type Matrix,
   NearestNeighbour1,
+  Pipeline,
   TrainingData,
   ValidationError,
 } from "sdspcaan";
@@ -87,7 +88,9 @@ function modelFromText(text: string, file: string): Estimator {
   } catch (err) {
     throw new DataFormatError(file, `not valid JSON (${(err as Error).message})`);
   }
-  return loadModelFile(json, file);
+  const model = loadModelFile(json, file);
+  // A saved pipeline embeds exactly as its method's model does (same preprocessing).
+  return model instanceof Pipeline ? model.estimator : model;
 }
 
 function labelText(label: Label): string {

@@ -7,6 +7,7 @@
  * @module
  */
 export { type DelimitedOptions, parseDelimited } from "./csv.js";
+export { featureNamesOf } from "./featureNames.js";
 export {
   type Hdf5Contents,
   type Hdf5Reader,

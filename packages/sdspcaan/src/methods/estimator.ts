@@ -23,7 +23,15 @@ import { clearNegativeZeros } from "../linalg/basic.js";
 import { multiplyABt } from "../linalg/kernels/gemm.js";
 import { Matrix, type MatrixLike } from "../linalg/matrix.js";
 import type { MethodDescriptor } from "./descriptor.js";
-import type { FitCallbacks, FitInfo, FitTimings, StopReason } from "./fitReport.js";
+import { checkFeatureNames, columnOrder, selectColumns } from "./featureNames.js";
+import type {
+  FitCallbacks,
+  FitInfo,
+  FitOptions,
+  FitTimings,
+  StopReason,
+  TransformOptions,
+} from "./fitReport.js";
 import {
   checkModelJSON,
   checkParams,
@@ -149,6 +157,8 @@ interface FittedState<D extends object, A extends object> {
   components: Matrix;
   mean: Float64Array;
   classes: Label[] | null;
+  /** The training columns' names, when the fit was given them. */
+  featureNamesIn: string[] | null;
   fitInfo: FitInfo<D>;
 }
 
@@ -195,15 +205,26 @@ export abstract class Estimator<
     return typeof T === "number" ? T : 1;
   }
 
-  /** Learns the projection from training data X (n x d) and, for supervised methods, labels y. */
-  fit(X: MatrixLike, y?: ArrayLike<Label> | null, callbacks: FitCallbacks = {}): this {
+  /**
+   * Learns the projection from training data X (n x d) and, for supervised methods,
+   * labels y. `options.featureNames` (one per column of X) are kept, so that
+   * `transform` can match named columns by name.
+   */
+  fit(X: MatrixLike, y?: ArrayLike<Label> | null, options: FitOptions = {}): this {
     if (this.supervised && (y === undefined || y === null)) {
       throw new ValidationError(
         "y",
         `${this.displayName} is supervised: fit(X, y) needs the class labels y (one per row of X).`,
       );
     }
-    return this.fitPrepared(TrainingData.prepare(X, y), callbacks);
+    const data = TrainingData.prepare(X, y);
+    const names =
+      options.featureNames === undefined || options.featureNames === null
+        ? null
+        : checkFeatureNames(options.featureNames, data.d, "featureNames");
+    this.fitPrepared(data, options);
+    this.fitted().featureNamesIn = names;
+    return this;
   }
 
   /** Fits on prepared training data (shared across a hyperparameter grid). */
@@ -233,6 +254,7 @@ export abstract class Estimator<
       components: W,
       mean: data.mean.slice(),
       classes: data.labels ? [...data.labels.classes] : null,
+      featureNamesIn: null,
       fitInfo: {
         iterations: core.iterations,
         converged: core.converged,
@@ -251,15 +273,26 @@ export abstract class Estimator<
   /** The method's numerical work on prepared data. */
   protected abstract fitCore(data: TrainingData, ctx: FitContext): CoreFitResult<D, A>;
 
-  /** Projects new data: (X - mean) W, an m x k matrix (after the preprocessing, if one is set). */
-  transform(X: MatrixLike): Matrix {
+  /**
+   * Projects new data: (X - mean) W, an m x k matrix (after the preprocessing, if one
+   * is set). When the model has `featureNamesIn` and `options.featureNames` names the
+   * columns of X, they are matched by name (reordered, or refused naming the
+   * columns that differ); without names they are taken in the fitted order.
+   */
+  transform(X: MatrixLike, options: TransformOptions = {}): Matrix {
     const s = this.fitted();
-    const Xm = asMatrix(X, "X", { minRows: 0 });
+    let Xm = asMatrix(X, "X", { minRows: 0 });
     if (Xm.cols !== s.mean.length) {
       throw new ValidationError(
         "X",
         `X has ${Xm.cols} features, but ${this.displayName} is expecting ${s.mean.length} features as input.`,
       );
+    }
+    const given = options.featureNames;
+    if (s.featureNamesIn !== null && given !== undefined && given !== null) {
+      const names = checkFeatureNames(given, Xm.cols, "featureNames");
+      const order = columnOrder(s.featureNamesIn, names, this.displayName);
+      if (order !== null) Xm = selectColumns(Xm, order);
     }
     // Row-stable product: every row goes through the same GEMM micro-kernel whatever
     // the batch (rows padded with zeros to a multiple of 4, at least 8), so projecting
@@ -325,8 +358,8 @@ export abstract class Estimator<
   }
 
   /** `fit(X, y)` then `transform(X)`. */
-  fitTransform(X: MatrixLike, y?: ArrayLike<Label> | null, callbacks: FitCallbacks = {}): Matrix {
-    return this.fit(X, y, callbacks).transform(X);
+  fitTransform(X: MatrixLike, y?: ArrayLike<Label> | null, options: FitOptions = {}): Matrix {
+    return this.fit(X, y, options).transform(X);
   }
 
   /** Whether `fit` has run. */
@@ -357,6 +390,11 @@ export abstract class Estimator<
   /** Training class labels in sorted order (null for an unsupervised fit). */
   get classes(): readonly Label[] | null {
     return this.fitted().classes;
+  }
+
+  /** The names of the training columns, when `fit` was given them (else null). */
+  get featureNamesIn(): readonly string[] | null {
+    return this.fitted().featureNamesIn;
   }
 
   /**
@@ -398,6 +436,7 @@ export abstract class Estimator<
       fitInfo: cloneJson(s.fitInfo) as FitInfo,
     };
     if (s.classes) json.classes = [...s.classes];
+    if (s.featureNamesIn) json.featureNamesIn = [...s.featureNamesIn];
     return json;
   }
 
@@ -432,6 +471,7 @@ export abstract class Estimator<
       ),
       mean: Float64Array.from(json.mean),
       classes: json.classes ? [...json.classes] : null,
+      featureNamesIn: json.featureNamesIn ? [...json.featureNamesIn] : null,
       fitInfo: cloneJson(json.fitInfo) as FitInfo<D>,
     };
     return this;

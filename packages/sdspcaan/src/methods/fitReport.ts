@@ -32,6 +32,22 @@ export interface FitCallbacks {
   signal?: AbortSignal;
 }
 
+/** What `fit` takes besides the data: the callbacks, and the names of X's columns. */
+export interface FitOptions extends FitCallbacks {
+  /** One name per column of X (e.g. a CSV header); the model keeps them as `featureNamesIn`. */
+  featureNames?: readonly string[] | null;
+}
+
+/** What `transform` takes besides the data. */
+export interface TransformOptions {
+  /**
+   * The names of X's columns. When the model was fitted with names, the columns are
+   * matched by name (reordered when in another order, refused when they differ);
+   * without names they are taken in the fitted order.
+   */
+  featureNames?: readonly string[] | null;
+}
+
 /**
  * Why the fit stopped: closed-form methods stop at once; iterative ones converge,
  * reach T, or (adaptive-neighbour methods) hit the lambda cap.

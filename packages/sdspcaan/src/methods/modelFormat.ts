@@ -13,7 +13,9 @@ export const MODEL_FORMAT = "sdspcaan-model";
 /**
  * Version 2 always writes "preprocessing" (null when none). Version 1 left it out
  * when there was none, which cannot be told from a file that lost it, so a version 1
- * model without it is refused with the fix (see `checkModelJSON`).
+ * model without it is refused with the fix (see `checkModelJSON`). The optional
+ * "featureNamesIn" (the training columns' names) is written only when the fit had
+ * names, so files without it read as they always did.
  */
 export const MODEL_VERSION = 2;
 
@@ -48,6 +50,8 @@ export interface ModelJSON {
   classes?: Label[];
   /** Standardisation applied before the projection (see setPreprocessing); null when none. */
   preprocessing: InputPreprocessing | null;
+  /** The names of the training columns (one per feature), when the fit was given them. */
+  featureNamesIn?: string[];
   fitInfo: FitInfo;
 }
 
@@ -146,6 +150,23 @@ export function checkPreprocessing(p: unknown, d: number, field: string, fail: F
       `must be one of ${PREPROCESSING_METHODS.map((m) => JSON.stringify(m)).join(", ")}; got ${shown(q.method)}`,
     );
   }
+}
+
+/** Column names as fit records them: nFeaturesIn distinct non-empty strings. */
+function checkNames(v: unknown, d: number, fail: Fail): void {
+  if (!Array.isArray(v)) {
+    fail("featureNamesIn", `must be an array of ${d} column names; got ${shown(v)}`);
+  }
+  const a = v as unknown[];
+  if (a.length !== d) fail("featureNamesIn", `must hold ${d} names (nFeaturesIn); got ${a.length}`);
+  const seen = new Set<unknown>();
+  a.forEach((x, j) => {
+    if (typeof x !== "string" || x === "") {
+      fail(`featureNamesIn[${j}]`, `must be a non-empty string; got ${shown(x)}`);
+    }
+    if (seen.has(x)) fail(`featureNamesIn[${j}]`, `repeats the name ${shown(x)}`);
+    seen.add(x);
+  });
 }
 
 const STOP_REASONS = ["closed-form", "converged", "max-iterations", "lambda-cap"];
@@ -269,6 +290,7 @@ const MODEL_FIELDS = [
   "components",
   "classes",
   "preprocessing",
+  "featureNamesIn",
   "fitInfo",
 ];
 
@@ -300,7 +322,7 @@ export function checkModelJSON(json: unknown): ModelJSON {
   }
   onlyKnownFields(m, MODEL_FIELDS, "", fail);
   for (const key of MODEL_FIELDS) {
-    if (key === "classes" || key === "preprocessing") continue;
+    if (key === "classes" || key === "preprocessing" || key === "featureNamesIn") continue;
     if (!(key in m)) fail(key, "is missing");
   }
   if (typeof m.method !== "string") fail("method", `must be a method name; got ${shown(m.method)}`);
@@ -325,6 +347,7 @@ export function checkModelJSON(json: unknown): ModelJSON {
     );
   }
   if (m.preprocessing !== null) checkPreprocessing(m.preprocessing, d, "preprocessing", fail);
+  if (m.featureNamesIn !== undefined) checkNames(m.featureNamesIn, d, fail);
   checkFitInfo(m.fitInfo, fail);
   return m as unknown as ModelJSON;
 }

@@ -18,6 +18,8 @@ import { LDA_METHOD } from "./lda.js";
 import { LPP_METHOD } from "./lpp.js";
 import { PCA_METHOD } from "./pca.js";
 import { PCAN_METHOD } from "./pcan.js";
+import { Pipeline } from "./pipeline.js";
+import { isPipelineDocument } from "./pipelineFormat.js";
 import { SDSPCA_METHOD } from "./sdspca.js";
 import { SDSPCAAN_METHOD } from "./sdspcaan.js";
 import { SDSPCA_LPP_METHOD } from "./sdspcaLpp.js";
@@ -109,10 +111,23 @@ export function createMethod(name: string, options: Record<string, unknown> = {}
 }
 
 /**
- * Loads any saved model (JSON object or string), dispatching on its "method" field.
+ * Loads any saved model (JSON object or string): a {@link Pipeline} when its "format"
+ * is "sdspcaan-pipeline", else a method's model, dispatching on its "method" field.
  * The model is exactly what was saved, or a ModelFormatError names the field at fault.
  */
-export function loadModel(json: unknown): Estimator {
+export function loadModel(json: unknown): Estimator | Pipeline {
+  let obj: unknown = json;
+  if (typeof json === "string") {
+    try {
+      obj = JSON.parse(json);
+    } catch {
+      return loadEstimator(json); // which says why it does not parse
+    }
+  }
+  return isPipelineDocument(obj) ? Pipeline.restore(obj, loadEstimator) : loadEstimator(obj);
+}
+
+function loadEstimator(json: unknown): Estimator {
   const model = checkModelJSON(json);
   if (!REGISTRY.has(model.method)) {
     throw new ModelFormatError(
@@ -135,7 +150,7 @@ export function loadModel(json: unknown): Estimator {
  * field: "model.json: not a valid sdspcaan model: field 'preprocessing.method' must
  * be ...". The CLI's model files and the playground's both come through here.
  */
-export function loadModelFile(json: unknown, file: string): Estimator {
+export function loadModelFile(json: unknown, file: string): Estimator | Pipeline {
   try {
     return loadModel(json);
   } catch (err) {

@@ -2,10 +2,13 @@
  * `sdspcaan fit`: fits one method on a data file (all rows, or the training part
  * of one split) and saves the model as JSON. The feature preprocessing (default
  * train-zscore) is saved in the same file under "preprocessing", and `transform`
- * applies it before the projection.
+ * applies it before the projection. With --pipeline the file is a Pipeline (the
+ * model and the 1-NN classifier's reference set, methods/pipeline.ts) that
+ * `predict` uses; `transform` reads both. A CSV header's names are saved with the
+ * model, so that later files are matched to them by name.
  */
 import type { Command } from "commander";
-import { createMethod, Standardizer, ValidationError } from "sdspcaan";
+import { createMethod, type Label, Pipeline, Standardizer, ValidationError } from "sdspcaan";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
 import { withFitProgress } from "./progress.js";
 import {
@@ -37,6 +40,7 @@ interface FitFlags extends DataFlags, MethodFlags {
   out: string;
   progress?: boolean;
   threads?: string;
+  pipeline?: boolean;
 }
 
 export function registerFitCommand(program: Command): void {
@@ -57,6 +61,10 @@ export function registerFitCommand(program: Command): void {
   });
   cmd
     .requiredOption("--out <model.json>", "where to write the model")
+    .option(
+      "--pipeline",
+      "save a pipeline that predicts (the model with the 1-NN classifier's reference set: about k numbers and a label per training sample more); 'sdspcaan predict' needs one",
+    )
     .option("--no-progress", "no progress display")
     .action(async (flags: FitFlags) => {
       const { method, options } = methodFromFlags(flags, cmd);
@@ -75,6 +83,12 @@ export function registerFitCommand(program: Command): void {
       const model = createMethod(method, options);
       // `--label-col none`: data without labels, for the methods that need none.
       const unlabelled = labelColumnFlag(flags) === "none";
+      if (unlabelled && flags.pipeline) {
+        throw new ValidationError(
+          "pipeline",
+          "--pipeline saves a classifier, which needs the class labels, but --label-col none says the data has none.",
+        );
+      }
       if (unlabelled && model.supervised) {
         throw new ValidationError(
           "label-col",
@@ -110,15 +124,35 @@ export function registerFitCommand(program: Command): void {
       // A fit runs on this thread: Ctrl-C ends the process, and as the model is
       // written only at the end (atomically) nothing half-written is left behind.
       applyThreads(flags.threads);
-      withFitProgress(flags.progress !== false, (callbacks) =>
-        model.fit(
-          standardizer === null ? Xtrain : standardizer.transform(Xtrain),
-          ytrain,
-          callbacks,
-        ),
-      );
-      model.setPreprocessing(standardizer === null ? null : standardizer.toJSON());
-      writeFileAtomic("--out", flags.out, `${JSON.stringify(model.toJSON(), null, 2)}\n`, [
+      const featureNames = data.featureNames;
+      let saved: object;
+      if (flags.pipeline) {
+        // The pipeline standardises itself: on the training rows, or with the
+        // statistics of every row (dataset-zscore) it is given.
+        const pipeline = new Pipeline(model, {
+          preprocessing:
+            preprocess === "dataset-zscore" && standardizer !== null
+              ? standardizer.toJSON()
+              : preprocess === "none"
+                ? "none"
+                : "train-zscore",
+        });
+        const labels = ytrain as Label[];
+        withFitProgress(flags.progress !== false, (callbacks) =>
+          pipeline.fit(Xtrain, labels, { ...callbacks, featureNames }),
+        );
+        saved = pipeline.toJSON();
+      } else {
+        withFitProgress(flags.progress !== false, (callbacks) =>
+          model.fit(standardizer === null ? Xtrain : standardizer.transform(Xtrain), ytrain, {
+            ...callbacks,
+            featureNames,
+          }),
+        );
+        model.setPreprocessing(standardizer === null ? null : standardizer.toJSON());
+        saved = model.toJSON();
+      }
+      writeFileAtomic("--out", flags.out, `${JSON.stringify(saved, null, 2)}\n`, [
         ...inputs,
         { path: data.path, what: "--data" },
       ]);
@@ -135,7 +169,7 @@ export function registerFitCommand(program: Command): void {
           ? `k = ${String(options.k)}`
           : `k = ${String(options.k)}, ${model.nComponents} output components`;
       out(
-        `Fitted ${model.displayName} (${shape}) on ${Xtrain.rows} samples x ${Xtrain.cols} features of ${data.name} (${where}, ${preprocess}): ${info.iterations} iteration(s), ${info.converged ? "converged" : `not converged (${info.stopReason})`}, ${formatDuration(info.timings.totalMs)}. Wrote ${flags.out}.`,
+        `Fitted ${model.displayName} (${shape}) on ${Xtrain.rows} samples x ${Xtrain.cols} features of ${data.name} (${where}, ${preprocess}): ${info.iterations} iteration(s), ${info.converged ? "converged" : `not converged (${info.stopReason})`}, ${formatDuration(info.timings.totalMs)}. Wrote ${flags.pipeline ? "the pipeline (model and 1-NN classifier) to " : ""}${flags.out}.`,
       );
       for (const w of info.warnings) out(`warning: ${w}`);
     });

@@ -7,12 +7,14 @@ import { registerExperimentCommand } from "./experiment.js";
 import { registerFitCommand } from "./fit.js";
 import { registerPlaygroundCommand } from "./playground.js";
 import { registerPlotCommand } from "./plot.js";
+import { registerPredictCommand } from "./predict.js";
 import { registerReportCommand } from "./report.js";
 import { registerTransformCommand } from "./transform.js";
 
 export function registerCommands(program: Command): void {
   registerFitCommand(program);
   registerTransformCommand(program);
+  registerPredictCommand(program);
   registerEvaluateCommand(program);
   registerExperimentCommand(program);
   registerReportCommand(program);

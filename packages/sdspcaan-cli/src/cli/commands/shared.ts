@@ -5,8 +5,9 @@
  */
 import { availableParallelism } from "node:os";
 import { type Command, CommanderError, Option } from "commander";
-import type { Estimator, Label, Matrix } from "sdspcaan";
+import type { Estimator, Label, Matrix, Pipeline } from "sdspcaan";
 import { DataFormatError, methodNames, RowValueError, ValidationError } from "sdspcaan";
+import { featureNamesOf } from "sdspcaan/formats";
 import type { OptionSchema, OptionSpec } from "sdspcaan/methods";
 import {
   loadModelFile,
@@ -256,6 +257,8 @@ export interface LoadedData {
   readonly path: string;
   /** Rows of the data set's own test set (Fashion-MNIST), when it comes with one. */
   readonly predefinedTest?: Int32Array;
+  /** The names of X's columns from a CSV header (null without one: matched by position). */
+  readonly featureNames: string[] | null;
 }
 
 /** Opens `--data` (a file path or a registry name); the labels must be there. */
@@ -293,6 +296,8 @@ export interface FeatureData {
   readonly path: string;
   /** Rows of the data set's own test set (Fashion-MNIST), when it comes with one. */
   readonly predefinedTest?: Int32Array;
+  /** The names of X's columns from a CSV header (null without one: matched by position). */
+  readonly featureNames: string[] | null;
 }
 
 /**
@@ -316,12 +321,19 @@ async function openData(flags: DataFlags, labels: "required" | "optional"): Prom
   const base = opened.path.split(/[\\/]/).pop() ?? opened.path;
   const name = opened.entry?.name ?? base.replace(/\.[^.]+$/, "");
   const { info, predefinedTest } = opened.dataset;
+  const featureNames = featureNamesOf(info, opened.dataset.X.cols);
+  if (info.header !== undefined && featureNames === null) {
+    note(
+      `${opened.path}: its header repeats a column name or leaves one empty, so its columns are taken by position, not matched by name.`,
+    );
+  }
   return {
     X: opened.dataset.X,
     y: info.yVar === null ? null : [...opened.dataset.y],
     name,
     path: opened.path,
     ...(predefinedTest ? { predefinedTest } : {}),
+    featureNames,
   };
 }
 
@@ -331,7 +343,7 @@ async function openData(flags: DataFlags, labels: "required" | "optional"): Prom
  */
 export function checkFeatureCount(
   data: { readonly X: Matrix; readonly y: readonly Label[] | null; readonly path: string },
-  model: Estimator,
+  model: { readonly nFeaturesIn: number },
   modelPath: string,
 ): void {
   const d = model.nFeaturesIn;
@@ -547,8 +559,11 @@ export function methodFromFlags(
   return { method, options };
 }
 
-/** Reads a model file written by `fit` (its preprocessing travels inside the model). */
-export function readModelFile(path: string): Estimator {
+/**
+ * Reads a model file written by `fit`: a method's model or, from `fit --pipeline`, a
+ * pipeline (the preprocessing travels inside either).
+ */
+export function readModelFile(path: string): Estimator | Pipeline {
   return loadModelFile(readJsonFile(path), path);
 }
 
@@ -606,15 +621,16 @@ export function abortOnInterrupt(controller: AbortController): InterruptHandle {
 }
 
 /**
- * `model.transform(data.X)`, with a bad row named by the data file it came from
- * (the library only knows the matrix).
+ * `model.transform(data.X)` with the data's column names, a bad row named by the
+ * data file it came from (the library only knows the matrix).
  */
 export function transformData(
-  model: Estimator,
-  data: { readonly X: Matrix; readonly path: string },
+  model: Estimator | Pipeline,
+  data: { readonly X: Matrix; readonly path: string; readonly featureNames?: string[] | null },
 ): Matrix {
   try {
-    return model.transform(data.X);
+    // A header's names are matched with the model's (reordered, or refused by name).
+    return model.transform(data.X, { featureNames: data.featureNames ?? null });
   } catch (err) {
     if (err instanceof RowValueError && err.argument === "X") {
       throw new DataFormatError(data.path, `data row ${err.row} (counting from 0): ${err.problem}`);

@@ -1,0 +1,114 @@
+/**
+ * `sdspcaan predict`: classifies a data file with a pipeline saved by
+ * `fit --pipeline` (standardisation, projection, then the paper's 1-NN) and writes
+ * the predicted labels as CSV, one per sample, to --out or standard output. When
+ * --label-col (or --y-var) names the data's labels, it also reports the balanced
+ * classification accuracy (to standard error when the labels go to standard output,
+ * which then holds only the CSV).
+ */
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { balancedAccuracy, DataFormatError, type Label, Pipeline, ValidationError } from "sdspcaan";
+import { checkOutputFile, writeFileAtomic } from "../outputs.js";
+import {
+  addDataOptions,
+  checkFeatureCount,
+  type DataFlags,
+  loadFeatureData,
+  note,
+  oneLineErrors,
+  out,
+  readModelFile,
+} from "./shared.js";
+
+interface PredictFlags extends DataFlags {
+  model: string;
+  out: string;
+}
+
+function csvField(v: Label): string {
+  const s = String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** The CSV text of predicted labels: a header "predicted", then one label per line. */
+export function labelsCsv(labels: readonly Label[]): string {
+  return `${["predicted", ...labels.map(csvField)].join("\n")}\n`;
+}
+
+/** Refuses an --out that would overwrite one of the command's own inputs. */
+function refuseOverwritingInputs(outPath: string, inputs: Record<string, string>): void {
+  const target = resolve(outPath);
+  for (const [flag, path] of Object.entries(inputs)) {
+    if (resolve(path) === target) {
+      throw new ValidationError(
+        "out",
+        `The '--out' option names ${outPath}, which is the ${flag} input; write the labels to another file.`,
+      );
+    }
+  }
+}
+
+export function registerPredictCommand(program: Command): void {
+  const cmd = program
+    .command("predict")
+    .description(
+      "Classify a data file with a pipeline saved by 'fit --pipeline' and write the predicted labels as CSV (and the balanced accuracy when --label-col names the data's labels). Every column is a feature unless --label-col or --y-var names the labels.",
+    )
+    .requiredOption("--model <pipeline.json>", "a pipeline written by 'sdspcaan fit --pipeline'");
+  addDataOptions(
+    cmd,
+    "data file (MAT, NPY, CSV; labels optional) or registry name, with the model's features",
+  );
+  cmd
+    .option(
+      "--out <labels.csv>",
+      "where to write the labels ('-', the default, for standard output)",
+      "-",
+    )
+    .action(async (flags: PredictFlags) => {
+      if (flags.out !== "-") {
+        checkOutputFile("--out", flags.out);
+        const inputs: Record<string, string> = { "--model": flags.model };
+        if (flags.data !== undefined) inputs["--data"] = flags.data;
+        refuseOverwritingInputs(flags.out, inputs);
+      }
+      const model = readModelFile(flags.model);
+      if (!(model instanceof Pipeline)) {
+        throw new DataFormatError(
+          flags.model,
+          `holds a plain ${model.displayName} model, without a classifier: it can transform but not predict; save a pipeline with 'sdspcaan fit --pipeline'`,
+        );
+      }
+      if (!model.canPredict) {
+        throw new DataFormatError(
+          flags.model,
+          "is a pipeline saved without its classifier's reference set, which can transform but not predict; save it with the reference set",
+        );
+      }
+      const data = await loadFeatureData(flags);
+      checkFeatureCount(data, model, flags.model);
+      const predicted = model.predict(data.X, { featureNames: data.featureNames });
+      const y = data.y;
+      if (y !== null && y.length > 0 && typeof y[0] !== typeof model.classes[0]) {
+        throw new DataFormatError(
+          data.path,
+          `holds ${typeof y[0]} labels, but the pipeline ${flags.model} was fitted on ${typeof model.classes[0]} labels`,
+        );
+      }
+      const score =
+        y === null
+          ? null
+          : `Balanced accuracy on the ${y.length} labelled samples of ${data.name}: ${balancedAccuracy(y, predicted).toFixed(4)}`;
+      const text = labelsCsv(predicted);
+      if (flags.out === "-") {
+        process.stdout.write(text);
+        if (score !== null) note(score);
+        return;
+      }
+      writeFileAtomic("--out", flags.out, text);
+      out(`Wrote ${predicted.length} predicted labels of ${data.name} to ${flags.out}.`);
+      if (score !== null) out(score);
+    });
+  oneLineErrors(cmd);
+}
