@@ -366,7 +366,7 @@ done
 check_tasks "$ARRAY"
 LOG="sdspcaan-${ARRAY}_$SIGNALLED.log"
 grep -q 'Interrupted: stopping' "$LOG" || { say "task $SIGNALLED's run was not stopped by the signal"; cat "$LOG" >&2; exit 1; }
-grep -q 'Stopped. Every finished fit is in' "$LOG" || { say "task $SIGNALLED's run did not stop cleanly"; cat "$LOG" >&2; exit 1; }
+grep -q "Stopped. Every finished fit is in array/results.shard-$SIGNALLED-of-6.jsonl" "$LOG" || { say "task $SIGNALLED's run did not stop cleanly"; cat "$LOG" >&2; exit 1; }
 scontrol -o show job "${ARRAY}_$SIGNALLED" | grep -q 'Restarts=1' \
   || { say "task $SIGNALLED was not requeued once: $(scontrol -o show job "${ARRAY}_$SIGNALLED")"; exit 1; }
 RESUMED="$(grep -oE '[0-9]+ fits of shard [0-9]+/6 \([0-9]+ resumed' "$LOG" | tail -n 1 | grep -oE '[0-9]+ resumed' | cut -d' ' -f1)"

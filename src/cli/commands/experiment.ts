@@ -114,7 +114,7 @@ export async function runAndReport(
     display?.stop();
     if (err instanceof AbortError) {
       note(
-        `Stopped. Every finished fit is in ${join(how.out, RESULTS_FILE)}; run the same command again to resume.`,
+        `Stopped. Every finished fit is in ${join(how.out, options.shard ? shardFileName(options.shard) : RESULTS_FILE)}; run the same command again to resume.`,
       );
       exitQuietly(interrupt.exitCode, "interrupted");
     }
