@@ -6,7 +6,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ExperimentFlags,
+  experimentOptionsFrom,
+} from "../../packages/sdspcaan-cli/src/cli/commands/experiment.js";
+import { VERSION } from "../../packages/sdspcaan-cli/src/cli/version.js";
+import { estimateRun } from "../../packages/sdspcaan-cli/src/experiment/jobPlan.node.js";
+import { CONTAINER_COMMAND } from "../../packages/sdspcaan-cli/src/experiment/jobScripts.js";
 import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
+import { repoRoot } from "../helpers/data.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 import { cli, writeCsv } from "./helpers.js";
 
@@ -61,9 +69,13 @@ describe("experiment --emit", () => {
     expect(script).toContain("#SBATCH --cpus-per-task=2");
     expect(script).toMatch(/#SBATCH --mem=\d+M/);
     expect(script).toMatch(/#SBATCH --time=\d-\d\d:\d\d:\d\d/);
-    const command = script.split("\n").find((l) => l.startsWith("exec ")) ?? "";
+    expect(script).toMatch(/#SBATCH --signal=B:USR1@\d+\n#SBATCH --requeue\n/);
+    const command = script.split("\n").find((l) => l.includes(" experiment ")) ?? "";
     expect(command).toContain(`experiment --data ${csv}`);
-    expect(command).toContain("--shard-count 3 --workers 2 --no-progress");
+    expect(command).toContain("--shard-count 3 --workers 2 --no-progress &");
+    // Submitted with bash, the script also submits the report as a job depending on the array.
+    expect(script).toContain('sbatch --parsable --dependency=afterok:"$array"');
+    expect(script).toMatch(new RegExp(`\n  exec .+ report --out ${out} --no-figures\n`));
     expect(command).not.toContain("--emit");
     expect(command).not.toContain("--throttle");
     expect(r.stderr).toMatch(/fits in 3 shards of 2 workers/);
@@ -102,6 +114,98 @@ describe("experiment --emit", () => {
     jobs.forEach((line, i) => {
       expect(line).toContain(`--shard ${i}/3`);
     });
+  });
+
+  it("chooses the number of tasks from a target task length, counting extra workers as part of a core", async () => {
+    const out = join(dir, "sized");
+    const options = experimentOptionsFrom({
+      data: [csv],
+      methods: "baseline,pca,sdspcaan",
+      grid: "quick",
+      kGrid: "4,8",
+      repeats: "2",
+      maxIter: "20",
+      seed: "0",
+      out,
+    } as ExperimentFlags);
+    const { totalMs } = await estimateRun(options, { workers: 1, count: 1 });
+    expect(totalMs).toBeGreaterThan(0);
+    // Tasks of 1/3.5 of the run: 4 tasks with one worker; 3 workers count as 2 cores, so 2.
+    const hours = totalMs / 3_600_000 / 3.5;
+    const shardsWith = async (extra: string[]) => {
+      const r = await cli(["experiment", ...runFlags(), "--out", out, "--emit", "slurm", ...extra]);
+      expect(r.code).toBe(0);
+      return Number(/fits in (\d+) shards? of/.exec(r.stderr)?.[1]);
+    };
+    expect(await shardsWith(["--task-hours", String(hours), "--workers", "1"])).toBe(4);
+    expect(await shardsWith(["--task-hours", String(hours), "--workers", "3"])).toBe(2);
+    // The default target is an hour: this small run is one task.
+    expect(await shardsWith(["--workers", "1"])).toBe(1);
+    const both = await cli([
+      "experiment",
+      ...runFlags(),
+      "--out",
+      out,
+      "--emit",
+      "slurm",
+      "--task-hours",
+      "2",
+      "--shard-count",
+      "3",
+    ]);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toMatch(/--task-hours and --shard-count both set the number of tasks/);
+    const zero = await cli([
+      "experiment",
+      ...runFlags(),
+      "--out",
+      out,
+      "--emit",
+      "slurm",
+      "--task-hours",
+      "0",
+    ]);
+    expect(zero.code).toBe(1);
+    expect(zero.stderr).toMatch(/target task length must be a positive number of hours/);
+    const noEmit = await cli(["experiment", ...runFlags(), "--out", out, "--task-hours", "2"]);
+    expect(noEmit.code).toBe(1);
+    expect(noEmit.stderr).toMatch(/--task-hours sizes the tasks of a job script/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("names in the Kubernetes Job the image deploy/Containerfile builds, with its entry point", async () => {
+    const k8s = await cli([
+      "experiment",
+      ...runFlags(),
+      "--out",
+      join(dir, "emit3"),
+      "--emit",
+      "k8s",
+      "--shard-count",
+      "2",
+    ]);
+    expect(k8s.code).toBe(0);
+    const recipe = readFileSync(join(repoRoot, "deploy", "Containerfile"), "utf8");
+    const image = `sdspcaan:${VERSION}`;
+    expect(k8s.stdout).toContain(`\n          image: ${image}\n`);
+    expect(k8s.stdout).toContain(
+      `# registry included): docker build -f deploy/Containerfile -t ${image} .`,
+    );
+    // The manifest's command is the recipe's ENTRYPOINT, the CLI as the recipe builds it.
+    const entry = /^ENTRYPOINT (\[.*\])$/m.exec(recipe)?.[1];
+    expect(JSON.parse(entry ?? "null")).toEqual(CONTAINER_COMMAND);
+    expect(k8s.stdout).toContain(
+      `          command:\n${CONTAINER_COMMAND.map((a) => `            - "${a}"\n`).join("")}          args:\n`,
+    );
+    const workdir = /^WORKDIR (\S+)$/m.exec(recipe)?.[1];
+    const cliPackage = join("packages", "sdspcaan-cli");
+    const pkg = JSON.parse(readFileSync(join(repoRoot, cliPackage, "package.json"), "utf8"));
+    expect(CONTAINER_COMMAND[1]).toBe(
+      `${workdir}/${cliPackage}/${pkg.bin.sdspcaan.replace(/^\.\//, "")}`,
+    );
+    expect(recipe).toMatch(/^RUN npm ci /m);
+    expect(recipe).toMatch(/^COPY --from=build \S+\/packages \.\/packages$/m);
+    expect(recipe).toContain(`-t sdspcaan:$(node -p "require('./package.json').version")`);
   });
 
   it("refuses an unknown kind, and --shard-count without a task index", async () => {

@@ -3,17 +3,24 @@
 #
 # Installs Debian's slurm-wlm and munge when missing, starts munged, slurmctld and
 # slurmd on this host with a throw-away configuration under a temporary directory,
-# submits the array script that `sdspcaan experiment --emit slurm` prints for a
-# small run (3 generated data sets x 2 repeats x 4 methods, quick grid, 6 shards),
-# waits for it, merges the shards with `sdspcaan report`, and checks that the
-# records (timings aside) and the table are those of a single-process run of the
-# same command. Then it runs the array again, kills one task mid-run (SIGKILL, as
-# a node failure would), resubmits that task alone, and checks the merged result
-# again. Every daemon it started is stopped by PID on exit.
+# and uses the script that `sdspcaan experiment --emit slurm` prints for a small run
+# (3 generated data sets x 2 repeats x 4 methods, quick grid, 6 shards):
 #
-# Needs root and Debian's packages. Where it cannot run it says so and fails,
-# unless SDSPCAAN_SKIP_SLURM=1 is set. Not part of vitest: .ci/run calls it after
-# `npm test`. Usage: bash test/e2e/slurm.sh
+# 1. submits it with `bash job.sh` (the array, and the report job that depends on
+#    it), checks that the report job started only after every array task ended and
+#    that the tables it wrote, and the records (timings aside), are those of a
+#    single-process run of the same command;
+# 2. submits the array again, kills one task mid-run (SIGKILL, as a node failure
+#    would), resubmits that task alone, and checks the merged result again;
+# 3. submits it with `bash job.sh` again and sends one running task the signal Slurm
+#    sends before the time limit (USR1 to the batch shell): the task must stop its
+#    run cleanly, requeue itself and resume, and the report job must run after it
+#    and write the same tables as the single-process run.
+#
+# Every daemon it started is stopped by PID on exit. Needs root and Debian's
+# packages. Where it cannot run it says so and fails, unless SDSPCAAN_SKIP_SLURM=1
+# is set. Not part of vitest: .ci/run calls it after `npm test`.
+# Usage: bash test/e2e/slurm.sh
 set -euo pipefail
 
 REPO="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -72,6 +79,7 @@ cleanup() {
   done
   if [ "$code" != 0 ]; then
     say "FAILED (exit $code). Logs:"
+    [ -f "$T/slurmctld.log" ] && grep -E 'kill_job|Requeu|_job_complete|Allocate|_start_job' "$T/slurmctld.log" >&2
     for f in "$T"/*.log "$T"/run/*.log; do
       [ -f "$f" ] && { say "--- $f"; tail -n 30 "$f" >&2; }
     done
@@ -119,7 +127,8 @@ SlurmctldPort=$CTLD_PORT
 SlurmdPort=$SLURMD_PORT
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$SOCKET
+# cred_expire is also how long a requeued job waits before it may start again (120 s by default).
+AuthInfo=socket=$SOCKET,cred_expire=10
 StateSaveLocation=$T/state
 SlurmdSpoolDir=$T/spool
 SlurmctldPidFile=$T/slurmctld.pid
@@ -172,6 +181,8 @@ RUN_ARGS=(experiment --data alpha.csv beta.csv gamma.csv --methods baseline,pca,
   >job.sh 2>emit.log
 say "job script:"; sed 's/^/    /' job.sh >&2
 grep -q -- '--array=0-5%2' job.sh
+grep -q -- '^#SBATCH --signal=B:USR1@' job.sh
+grep -q -- '^#SBATCH --requeue$' job.sh
 
 "$NODE" "$BIN" "${RUN_ARGS[@]}" --out single --workers 2 --no-progress >single.md 2>single.log
 say "single-process run done: $(wc -l <single/results.jsonl) lines"
@@ -190,7 +201,10 @@ check_tasks() {
   states="$(scontrol -o show job "$job" | grep -o 'JobState=[A-Z_]* .*ExitCode=[0-9:]*' | sed -E 's/JobState=([A-Z_]+).*ExitCode=([0-9:]+)/\1 \2/' | sort | uniq -c)"
   say "job $job: $states"
   if scontrol -o show job "$job" | grep -o 'JobState=[A-Z_]*' | grep -vq 'JobState=COMPLETED'; then
-    say "a task of job $job did not complete"; exit 1
+    say "a task of job $job did not complete:"
+    scontrol -o show job "$job" | grep -oE 'JobId=[0-9]+|ArrayTaskId=[^ ]+|JobState=[A-Z_]+|Reason=[^ ]+|Restarts=[0-9]+|BeginTime=[^ ]+' | paste -sd' ' >&2
+    squeue -a >&2
+    exit 1
   fi
 }
 # Records of a directory's results files, timings aside, sorted: what must not depend on sharding.
@@ -220,14 +234,41 @@ compare_with_single() {
   say "$1: merged shards = single-process run ($(wc -l <array.records) records, same table)"
 }
 
-# --- 1. The whole array.
-JOB="$(submit job.sh)"
-say "submitted array job $JOB"
-wait_for "$JOB"
-check_tasks "$JOB"
+# Submits job.sh with bash (the array and its report job); sets ARRAY and REPORT.
+submit_with_report() {
+  bash job.sh >submit.out
+  ARRAY="$(sed -nE 's/^Submitted array job ([0-9]+), and report job ([0-9]+) .*/\1/p' submit.out)"
+  REPORT="$(sed -nE 's/^Submitted array job ([0-9]+), and report job ([0-9]+) .*/\2/p' submit.out)"
+  [ -n "$ARRAY" ] && [ -n "$REPORT" ] || { say "bash job.sh did not say what it submitted:"; cat submit.out >&2; exit 1; }
+  say "bash job.sh submitted array job $ARRAY and report job $REPORT"
+}
+# The report job completed, started after every task of the array ended, and wrote the
+# tables of the single-process run.
+check_report_job() {
+  local array="$1" report="$2" started last_end
+  wait_for "$report"
+  scontrol -o show job "$report" | grep -q 'JobState=COMPLETED' \
+    || { say "report job $report did not complete: $(scontrol -o show job "$report")"; exit 1; }
+  started="$(scontrol -o show job "$report" | sed -E 's/.* StartTime=([^ ]+) .*/\1/')"
+  last_end="$(scontrol -o show job "$array" | sed -E 's/.* EndTime=([^ ]+) .*/\1/' | sort | tail -n 1)"
+  if [[ "$started" < "$last_end" ]]; then
+    say "report job $report started at $started, before the array's last task ended ($last_end)"; exit 1
+  fi
+  local log="sdspcaan-report-$report.log"
+  grep -q 'Merged 6 shard files' "$log" || { say "the report job did not merge 6 shard files"; cat "$log" >&2; exit 1; }
+  grep -q 'Complete run' "$log" || { say "the report job's run is not complete"; cat "$log" >&2; exit 1; }
+  cmp -s single/table.md array/table.md || { say "the report job's table.md differs"; diff single/table.md array/table.md >&2; exit 1; }
+  say "report job $report started at $started, after the array's last task ended at $last_end, and wrote the single-process run's table"
+}
+
+# --- 1. The whole array, submitted with its report job.
+submit_with_report
+wait_for "$ARRAY"
+check_tasks "$ARRAY"
 for i in 0 1 2 3 4 5; do
-  grep -q "of shard $i/6" "sdspcaan-${JOB}_$i.log" || { say "task $i's log does not report shard $i/6"; exit 1; }
+  grep -q "of shard $i/6" "sdspcaan-${ARRAY}_$i.log" || { say "task $i's log does not report shard $i/6"; exit 1; }
 done
+check_report_job "$ARRAY" "$REPORT"
 compare_with_single "array run"
 
 # --- 2. Again, one task killed mid-run and resubmitted alone.
@@ -279,5 +320,59 @@ check_tasks "$RESUB"
 grep -q "resumed" "sdspcaan-${RESUB}_$VICTIM.log"
 say "task $VICTIM resumed: $(grep -o '[0-9]* fits of shard [^)]*)' "sdspcaan-${RESUB}_$VICTIM.log")"
 compare_with_single "killed and resubmitted"
+
+# --- 3. Again with its report job; one task is sent the pre-limit signal mid-run.
+# Sets VICTIM to a task of job $1 that is running and has written a line, or leaves it
+# empty when the job ends first.
+catch_running_task() {
+  local job="$1" start=$SECONDS i f
+  VICTIM=""
+  while ((SECONDS - start < WAIT_SECONDS)); do
+    for i in 0 1 2 3 4 5; do
+      f="array/results.shard-$i-of-6.jsonl"
+      if [ -f "$f" ] && [ "$(wc -l <"$f")" -ge 1 ] \
+        && squeue -h -j "${job}_$i" -t RUNNING 2>/dev/null | grep -q .; then
+        VICTIM="$i"
+        return
+      fi
+    done
+    squeue -h -j "$job" -t PENDING,RUNNING 2>/dev/null | grep -q . || return
+    sleep 0.1
+  done
+}
+rm -rf array
+SIGNALLED=""
+for attempt in 1 2 3; do
+  submit_with_report
+  catch_running_task "$ARRAY"
+  if [ -n "$VICTIM" ]; then
+    # Slurm 22.05 delivers the signal but answers "Job can not be altered now" for an
+    # array task, and scancel then sends it again every few seconds, which would stop
+    # the requeued run too: one request is all a time limit sends, so scancel gets 3 s.
+    timeout 3 scancel --signal=USR1 --batch "${ARRAY}_$VICTIM" 2>/dev/null || true
+    say "sent USR1 to the batch shell of task $VICTIM"
+    wait_for "$ARRAY"
+    if grep -q 'requeueing to resume' "sdspcaan-${ARRAY}_$VICTIM.log"; then
+      SIGNALLED="$VICTIM"
+      break
+    fi
+    say "task $VICTIM finished before the signal landed; trying again"
+  fi
+  wait_for "$ARRAY"
+  wait_for "$REPORT"
+  rm -rf array
+done
+[ -n "$SIGNALLED" ] || { say "could not signal a task part-way in 3 attempts"; exit 1; }
+check_tasks "$ARRAY"
+LOG="sdspcaan-${ARRAY}_$SIGNALLED.log"
+grep -q 'Interrupted: stopping' "$LOG" || { say "task $SIGNALLED's run was not stopped by the signal"; cat "$LOG" >&2; exit 1; }
+grep -q "Stopped. Every finished fit is in array/results.shard-$SIGNALLED-of-6.jsonl" "$LOG" || { say "task $SIGNALLED's run did not stop cleanly"; cat "$LOG" >&2; exit 1; }
+scontrol -o show job "${ARRAY}_$SIGNALLED" | grep -q 'Restarts=1' \
+  || { say "task $SIGNALLED was not requeued once: $(scontrol -o show job "${ARRAY}_$SIGNALLED")"; exit 1; }
+RESUMED="$(grep -oE '[0-9]+ fits of shard [0-9]+/6 \([0-9]+ resumed' "$LOG" | tail -n 1 | grep -oE '[0-9]+ resumed' | cut -d' ' -f1)"
+[ "${RESUMED:-0}" -ge 1 ] || { say "the requeued task $SIGNALLED did not resume finished fits"; cat "$LOG" >&2; exit 1; }
+say "task $SIGNALLED stopped on the signal, was requeued and resumed ($RESUMED fits kept)"
+check_report_job "$ARRAY" "$REPORT"
+compare_with_single "signalled and requeued"
 
 say "PASSED"

@@ -5,7 +5,7 @@
  * their sizes (and labels, where the plan depends on them).
  */
 import { ValidationError } from "sdspcaan";
-import { workerBytes } from "./cost.js";
+import { effectiveCores, workerBytes } from "./cost.js";
 import { checkPositiveInteger, type ExperimentOptions, makePlan } from "./runPlan.node.js";
 import { assignShards, fitCosts, planTasks } from "./shards.js";
 
@@ -26,28 +26,40 @@ export interface RunEstimate {
   readonly totalMs: number;
 }
 
-/** A shard of about this many hours of wall time per task, when the count is not given. */
-const TARGET_SHARD_HOURS = 4;
+/**
+ * Estimated wall hours of one task when neither the count nor a target is given: an
+ * hour fits the usual short partitions and backfill windows, and a task stopped at
+ * its limit (and requeued) loses little.
+ */
+export const DEFAULT_TASK_HOURS = 1;
 const MAX_SHARDS = 1000;
 /** What Node and the runner hold besides the data (bytes). */
 const PROCESS_BYTES = 300 * 2 ** 20;
 
 /**
- * Estimates a run cut into `count` shards (default: shards of about 4 hours of
- * wall time with `workers` workers each, at most 1,000 and at most one per task).
+ * Estimates a run cut into `count` shards (default: as many as make each task's
+ * estimated wall time with `workers` workers about `taskHours`, DEFAULT_TASK_HOURS
+ * when not given; at most 1,000 and at most one per task of the plan).
  */
 export async function estimateRun(
   options: ExperimentOptions,
-  how: { readonly count?: number; readonly workers: number },
+  how: { readonly count?: number; readonly workers: number; readonly taskHours?: number },
 ): Promise<RunEstimate> {
   const workers = checkPositiveInteger("workers", how.workers, 256);
+  const taskHours = how.taskHours ?? DEFAULT_TASK_HOURS;
+  if (!(Number.isFinite(taskHours) && taskHours > 0)) {
+    throw new ValidationError(
+      "task-hours",
+      `The target task length must be a positive number of hours. Got ${taskHours}.`,
+    );
+  }
   const plan = await makePlan(options);
   const costs = fitCosts(plan.run, plan.settings);
   const totalMs = costs.flat().reduce((a, b) => a + b, 0);
   let count = how.count;
   if (count === undefined) {
     const tasks = planTasks(plan.run, plan.settings, MAX_SHARDS).length;
-    const wanted = Math.ceil(totalMs / (workers * TARGET_SHARD_HOURS * 3_600_000));
+    const wanted = Math.ceil(totalMs / (effectiveCores(workers) * taskHours * 3_600_000));
     count = Math.max(1, Math.min(wanted, tasks, MAX_SHARDS));
   }
   if (!Number.isInteger(count) || count < 1 || count > 100_000) {

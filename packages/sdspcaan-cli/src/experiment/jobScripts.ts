@@ -8,6 +8,7 @@
  * takes shard 3 of the whole run. Time and memory requests come from the cost
  * model (cost.ts), with a safety factor: it is a model, not a measurement.
  */
+import { effectiveCores } from "./cost.js";
 
 /** What the scripts need to know about the run. */
 export interface JobPlan {
@@ -32,6 +33,12 @@ export interface JobPlan {
   readonly longestTaskMs: number;
   /** Job name. */
   readonly name: string;
+  /** The results directory (`--out`, as given: relative to `cwd`). */
+  readonly out: string;
+  /** Flags of `report` that the run's own report would have had (--no-figures, --compare-paper). */
+  readonly reportFlags: readonly string[];
+  /** The container image the Kubernetes Job runs (built from deploy/Containerfile). */
+  readonly image: string;
 }
 
 /** Quotes a word for a POSIX shell (left bare when it is safe). */
@@ -39,18 +46,46 @@ export function shellQuote(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Requests are the estimate times this: the cost model is within a factor of about 3. */
 const SAFETY = 2;
 const MIN_SECONDS = 10 * 60;
+/** Node's start, loading the data sets and preparing the first splits. */
+const STARTUP_SECONDS = 120;
+/**
+ * Seconds before its time limit a Slurm task is told to stop (USR1 to the batch
+ * shell). Stopping takes well under a second (measured: 24-31 ms from SIGTERM to exit
+ * with 1 and 2 workers; in-flight fits are dropped, finished ones are on disk), but
+ * Slurm checks time limits about once a minute and may signal up to 60 s early or
+ * late, and the requeue is one more call to slurmctld.
+ */
+export const SIGNAL_LEAD_SECONDS = 120;
 
 /**
- * Wall seconds to ask for one task: its estimated cost spread over its workers,
- * but no less than the longest task (which runs on one worker), times a safety
- * factor, plus startup; at least 10 minutes.
+ * Estimated wall milliseconds of one task: its shard's one-core cost over the
+ * workers counted at PARALLEL_EFFICIENCY (cost.ts), but no less than the longest
+ * task, which one worker runs alone.
  */
-export function taskSeconds(plan: JobPlan): number {
+export function taskWallMs(
+  plan: Pick<JobPlan, "shardCostMs" | "workers" | "longestTaskMs">,
+): number {
   const worst = Math.max(0, ...plan.shardCostMs);
-  const wall = Math.max(worst / Math.max(1, plan.workers), plan.longestTaskMs);
-  return Math.max(MIN_SECONDS, Math.ceil((SAFETY * wall) / 1000) + 120);
+  return Math.max(worst / effectiveCores(plan.workers), plan.longestTaskMs);
+}
+
+/**
+ * Wall seconds to ask for one task: the estimated wall time times the safety factor,
+ * plus startup and the signal's lead (the task stops that early); at least 10
+ * minutes. A task the estimate falls short for is not lost: it stops at the signal
+ * and requeues itself (slurmScript).
+ */
+export function taskSeconds(
+  plan: Pick<JobPlan, "shardCostMs" | "workers" | "longestTaskMs">,
+): number {
+  const wall = taskWallMs(plan);
+  return Math.max(
+    MIN_SECONDS,
+    Math.ceil((SAFETY * wall) / 1000) + STARTUP_SECONDS + SIGNAL_LEAD_SECONDS,
+  );
 }
 
 /** Slurm's D-HH:MM:SS. */
@@ -64,8 +99,30 @@ export function slurmTime(seconds: number): string {
 }
 
 /** Memory to ask for one task, in MiB: the estimate times the safety factor, at least 1 GiB. */
-export function taskMemoryMiB(plan: JobPlan): number {
+export function taskMemoryMiB(plan: Pick<JobPlan, "memoryBytes">): number {
   return Math.max(1024, Math.ceil((SAFETY * plan.memoryBytes) / 2 ** 20 / 256) * 256);
+}
+
+/**
+ * What `report` needs per fit of the run: measured with figures on the development
+ * machine, 256-321 MiB peak and 2.5-7.2 s for 13,750-24,750 fits (ORL, YaleB, COIL20
+ * paper runs), i.e. about 180 MiB plus 6 KiB, and under 0.4 ms, per fit.
+ */
+const REPORT_BASE_BYTES = 200 * 2 ** 20;
+const REPORT_BYTES_PER_FIT = 8 * 2 ** 10;
+const REPORT_MS_PER_FIT = 0.5;
+
+/** Memory to ask for the report job, in MiB (safety factor, at least 1 GiB). */
+export function reportMemoryMiB(plan: Pick<JobPlan, "fits">): number {
+  return taskMemoryMiB({ memoryBytes: REPORT_BASE_BYTES + plan.fits * REPORT_BYTES_PER_FIT });
+}
+
+/** Wall seconds to ask for the report job (safety factor, at least 10 minutes). */
+export function reportSeconds(plan: Pick<JobPlan, "fits">): number {
+  return Math.max(
+    MIN_SECONDS,
+    Math.ceil((SAFETY * plan.fits * REPORT_MS_PER_FIT) / 1000) + STARTUP_SECONDS,
+  );
 }
 
 function hours(ms: number): string {
@@ -82,31 +139,93 @@ function commandText(plan: JobPlan, extra: readonly string[]): string {
 export function estimateLines(plan: JobPlan): string[] {
   const total = plan.shardCostMs.reduce((a, b) => a + b, 0);
   const worst = Math.max(0, ...plan.shardCostMs);
+  const w = plan.workers;
   return [
-    `${plan.fits} fits in ${plan.shards} shard${plan.shards === 1 ? "" : "s"} of ${plan.workers} worker${plan.workers === 1 ? "" : "s"}; estimated ${hours(total)} of CPU in all (cost model, see docs/cluster.md),`,
-    `the largest shard ${hours(worst)} on one core, the longest single task ${hours(plan.longestTaskMs)}.`,
+    `${plan.fits} fits in ${plan.shards} shard${plan.shards === 1 ? "" : "s"} of ${w} worker${w === 1 ? "" : "s"}; estimated ${hours(total)} of CPU in all (cost model, see docs/cluster.md),`,
+    `the largest shard ${hours(worst)} on one core, the longest single task ${hours(plan.longestTaskMs)};`,
+    `each task about ${hours(taskWallMs(plan))} of wall time${w > 1 ? ` (${w} workers counted as ${effectiveCores(w)} cores)` : ""}, ${hours(taskSeconds(plan) * 1000)} requested.`,
   ];
 }
 
-/** An sbatch script running the shards as a job array. */
+/**
+ * An sbatch script running the shards as a job array, which also submits itself:
+ * run with bash, it submits the array and a report job that depends on it.
+ *
+ * A task runs the command in the background and waits, so that the shell can take
+ * Slurm's USR1 (SIGNAL_LEAD_SECONDS before the limit) and pass it on as SIGTERM, on
+ * which the run stops cleanly; a task that finished at least one fit in this attempt
+ * then requeues itself and resumes from its results file. One that finished none is
+ * not requeued (it would loop): its time request is too short for a single task.
+ */
 export function slurmScript(plan: JobPlan): string {
+  const n = plan.shards;
+  const results = `${shellQuote(plan.out)}/results.shard-\${SLURM_ARRAY_TASK_ID}-of-${n}.jsonl`;
+  const report = [...plan.launcher, "report", "--out", plan.out, ...plan.reportFlags]
+    .map(shellQuote)
+    .join(" ");
   const lines = [
     "#!/bin/bash",
     `#SBATCH --job-name=${plan.name}`,
-    `#SBATCH --array=0-${plan.shards - 1}%${plan.throttle}`,
+    `#SBATCH --array=0-${n - 1}%${plan.throttle}`,
     "#SBATCH --ntasks=1",
     `#SBATCH --cpus-per-task=${plan.workers}`,
     `#SBATCH --mem=${taskMemoryMiB(plan)}M`,
     `#SBATCH --time=${slurmTime(taskSeconds(plan))}`,
+    `#SBATCH --signal=B:USR1@${SIGNAL_LEAD_SECONDS}`,
+    "#SBATCH --requeue",
+    "#SBATCH --open-mode=append",
     `#SBATCH --chdir=${plan.cwd}`,
     `#SBATCH --output=${plan.name}-%A_%a.log`,
     "#",
     ...estimateLines(plan).map((l) => `# ${l}`),
+    "#",
+    "# Submit with `bash THIS-SCRIPT`: it submits itself as the job array (sbatch --parsable),",
+    `# then \`sdspcaan report\` as a job (${plan.name}-report) that starts once every array task`,
+    "# has succeeded (--dependency=afterok) and merges the shards into the tables and figures;",
+    "# if a task fails, the report job is cancelled. `sbatch THIS-SCRIPT` submits the array",
+    `# alone; then run \`sdspcaan report --out ${shellQuote(plan.out)}\` when it is done.`,
     "# Every task runs the same command: its shard is SLURM_ARRAY_TASK_ID of --shard-count.",
-    "# A task stopped early is resumed by submitting it again, e.g. sbatch --array=3 this-script;",
-    "# when all are done: sdspcaan report --out DIR merges the shards' results.",
+    `# ${SIGNAL_LEAD_SECONDS} s before its time limit a task is sent USR1: the run stops cleanly (finished`,
+    "# fits are kept in its results file) and the task requeues itself, to resume where it",
+    "# stopped. A task that failed is resumed by submitting it again: sbatch --array=3 THIS-SCRIPT.",
     "set -euo pipefail",
-    `exec ${commandText(plan, ["--shard-count", String(plan.shards), "--workers", String(plan.workers), "--no-progress"])}`,
+    "",
+    'if [ "$#" -gt 0 ] && [ "$1" = report ]; then',
+    `  exec ${report}`,
+    "fi",
+    "",
+    'if [ -z "$(printenv SLURM_ARRAY_TASK_ID)" ]; then',
+    `  array="$(sbatch --parsable "$0" | cut -d';' -f1)"`,
+    `  report="$(sbatch --parsable --dependency=afterok:"$array" --kill-on-invalid-dep=yes --array=0 --job-name=${plan.name}-report --cpus-per-task=1 --mem=${reportMemoryMiB(plan)}M --time=${slurmTime(reportSeconds(plan))} --output=${plan.name}-report-%A.log "$0" report | cut -d';' -f1)"`,
+    '  echo "Submitted array job $array, and report job $report to run when all its tasks have succeeded."',
+    "  exit 0",
+    "fi",
+    "",
+    `results=${results}`,
+    'finished() { if [ -f "$results" ]; then wc -l <"$results"; else echo 0; fi; }',
+    'before="$(finished)"',
+    "stopping=0",
+    'run=""',
+    `trap 'stopping=1; kill -TERM "$run" 2>/dev/null || true' USR1`,
+    `${commandText(plan, ["--shard-count", String(n), "--workers", String(plan.workers), "--no-progress"])} &`,
+    "run=$!",
+    "status=0",
+    'wait "$run" || status=$?',
+    'if [ "$stopping" = 1 ]; then',
+    "  # wait returned for the signal: now wait for the run itself to stop.",
+    "  status=0",
+    '  wait "$run" || status=$?',
+    "fi",
+    'if [ "$stopping" = 1 ] && [ "$status" = 143 ]; then',
+    '  if [ "$(finished)" -gt "$before" ]; then',
+    '    echo "Near the time limit: stopped with every finished fit kept; requeueing to resume." >&2',
+    '    scontrol requeue "$SLURM_JOB_ID"',
+    "    exit 0",
+    "  fi",
+    '  echo "Near the time limit and no fit finished in this attempt: not requeued. Ask for more --time." >&2',
+    "  exit 1",
+    "fi",
+    'exit "$status"',
     "",
   ];
   return lines.join("\n");
@@ -115,6 +234,12 @@ export function slurmScript(plan: JobPlan): string {
 function yamlString(text: string): string {
   return JSON.stringify(text);
 }
+
+/** The image's entry point (deploy/Containerfile's ENTRYPOINT): the CLI as built in the image. */
+export const CONTAINER_COMMAND = [
+  "node",
+  "/opt/sdspcaan/packages/sdspcaan-cli/dist/cli/bin.js",
+] as const;
 
 /** A Kubernetes Indexed Job running the shards (the results directory on a shared volume). */
 export function kubernetesJob(plan: JobPlan): string {
@@ -129,8 +254,12 @@ export function kubernetesJob(plan: JobPlan): string {
   const memory = `${taskMemoryMiB(plan)}Mi`;
   return [
     ...estimateLines(plan).map((l) => `# ${l}`),
-    "# The image needs sdspcaan (and the data) installed; the results directory must be on",
-    "# the shared volume mounted at workingDir. Each pod's shard is its JOB_COMPLETION_INDEX.",
+    `# The image is built from the repository by deploy/Containerfile (the data sets of the`,
+    `# registry included): docker build -f deploy/Containerfile -t ${plan.image} .`,
+    "# (or podman build), then pushed where the cluster pulls from (and `image:` renamed to",
+    "# match). The results directory must be on the shared volume mounted at workingDir.",
+    "# Each pod's shard is its JOB_COMPLETION_INDEX. When every pod has succeeded:",
+    `# sdspcaan report --out ${shellQuote(plan.out)} merges the shards.`,
     "apiVersion: batch/v1",
     "kind: Job",
     "metadata:",
@@ -147,10 +276,10 @@ export function kubernetesJob(plan: JobPlan): string {
     "      restartPolicy: Never",
     "      containers:",
     "        - name: sdspcaan",
-    "          image: sdspcaan:latest",
+    `          image: ${plan.image}`,
     `          workingDir: ${yamlString(plan.cwd)}`,
     "          command:",
-    '            - "sdspcaan"',
+    ...CONTAINER_COMMAND.map((a) => `            - ${yamlString(a)}`),
     "          args:",
     ...args.map((a) => `            - ${yamlString(a)}`),
     "          resources:",

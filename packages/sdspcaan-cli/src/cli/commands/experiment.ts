@@ -45,7 +45,7 @@ import {
   preprocessOption,
 } from "./shared.js";
 
-interface ExperimentFlags {
+export interface ExperimentFlags {
   dataset?: string[];
   data?: string[];
   xVar?: string;
@@ -76,6 +76,7 @@ interface ExperimentFlags {
   shardCount?: string;
   emit?: string;
   throttle?: string;
+  taskHours?: string;
 }
 
 /** What `runAndReport` needs besides the experiment options. */
@@ -113,7 +114,7 @@ export async function runAndReport(
     display?.stop();
     if (err instanceof AbortError) {
       note(
-        `Stopped. Every finished fit is in ${join(how.out, RESULTS_FILE)}; run the same command again to resume.`,
+        `Stopped. Every finished fit is in ${join(how.out, options.shard ? shardFileName(options.shard) : RESULTS_FILE)}; run the same command again to resume.`,
       );
       exitQuietly(interrupt.exitCode, "interrupted");
     }
@@ -311,7 +312,17 @@ export function registerExperimentCommand(program: Command): void {
       `print a job script for this run instead of running it: ${JOB_SCRIPT_KINDS.join(", ")} (an sbatch array script, a Kubernetes Indexed Job, a GNU parallel job list)`,
     )
     .option("--throttle <n>", "with --emit: array tasks running at once (default: up to 32)")
+    .option(
+      "--task-hours <h>",
+      "with --emit and no --shard-count: the estimated wall hours of each array task, which sets their number (default 1)",
+    )
     .action(async (flags: ExperimentFlags, command: Command) => {
+      if (flags.emit === undefined && flags.taskHours !== undefined) {
+        throw new ValidationError(
+          "task-hours",
+          "--task-hours sizes the tasks of a job script: use it with --emit slurm|k8s|parallel.",
+        );
+      }
       if (flags.emit !== undefined) {
         const { shard: _s, shardCount: _c, ...rest } = flags;
         await emitJobScript(

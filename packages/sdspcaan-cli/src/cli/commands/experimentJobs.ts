@@ -16,7 +16,8 @@ import {
   jobScript,
 } from "../../experiment/jobScripts.js";
 import type { ExperimentOptions } from "../../experiment/runner.node.js";
-import { note, out, parseInteger } from "./shared.js";
+import { VERSION } from "../version.js";
+import { note, out, parseInteger, parseNumber } from "./shared.js";
 
 /** Flags that concern the emission or the task's place in the array, not the run. */
 const DROPPED_WITH_VALUE = new Set([
@@ -24,6 +25,7 @@ const DROPPED_WITH_VALUE = new Set([
   "--shard",
   "--shard-count",
   "--throttle",
+  "--task-hours",
   "--workers",
 ]);
 const DROPPED_BARE = new Set(["--progress", "--no-progress"]);
@@ -70,7 +72,12 @@ export interface EmitFlags {
   readonly shard?: string;
   readonly shardCount?: string;
   readonly throttle?: string;
+  readonly taskHours?: string;
   readonly workers?: string;
+  /** The run's results directory and report flags, for the report step. */
+  readonly out: string;
+  readonly figures?: boolean;
+  readonly comparePaper?: boolean;
 }
 
 /** Prints the job script for the run `options` describes. */
@@ -88,9 +95,17 @@ export async function emitJobScript(
   }
   const workers = parseInteger("--workers", flags.workers, 1, 256) ?? 1;
   const count = parseInteger("--shard-count", flags.shardCount, 1, 100_000);
+  const taskHours = parseNumber("--task-hours", flags.taskHours, 0);
+  if (count !== undefined && taskHours !== undefined) {
+    throw new ValidationError(
+      "task-hours",
+      "--task-hours and --shard-count both set the number of tasks; give one of them.",
+    );
+  }
   const estimate = await estimateRun(options, {
     workers,
     ...(count !== undefined ? { count } : {}),
+    ...(taskHours !== undefined ? { taskHours } : {}),
   });
   const throttle =
     parseInteger("--throttle", flags.throttle, 1, 100_000) ?? Math.min(estimate.shards, 32);
@@ -106,6 +121,12 @@ export async function emitJobScript(
     fits: estimate.fits,
     longestTaskMs: estimate.longestTaskMs,
     name: "sdspcaan",
+    out: flags.out,
+    reportFlags: [
+      ...(flags.figures === false ? ["--no-figures"] : []),
+      ...(flags.comparePaper === true ? ["--compare-paper"] : []),
+    ],
+    image: `sdspcaan:${VERSION}`,
   };
   for (const line of estimateLines(plan)) note(line);
   out(jobScript(kind, plan).trimEnd());
