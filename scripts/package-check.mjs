@@ -126,6 +126,18 @@ console.log("subpaths ok");\n`,
     "require of sdspcaan/formats and sdspcaan/methods",
     /subpaths ok/.test(run("node", ["subpaths.cjs"], app)),
   );
+  writeFileSync(
+    join(app, "pipeline.cjs"),
+    `const { Pipeline, PCA, loadModel } = require("sdspcaan");\n${data}
+const p = new Pipeline(new PCA({ k: 2 })).fit(X, y);
+const again = loadModel(JSON.stringify(p.toJSON()));
+const same = again.predict(X).every((l, i) => l === p.predict(X)[i]);
+console.log("pipeline " + p.score(X, y) + " " + same);\n`,
+  );
+  check(
+    "a Pipeline fits, predicts, scores and reloads (CommonJS)",
+    /pipeline 1 true/.test(run("node", ["pipeline.cjs"], app)),
+  );
 
   // 3. TypeScript consumers, against the published declarations (skipLibCheck off).
   const typed = `import { PCA, loadModel, type PCAOptions } from "sdspcaan";
