@@ -11,9 +11,9 @@
 import { availableParallelism } from "node:os";
 import { balancedAccuracy } from "../packages/sdspcaan/src/classify/metrics.js";
 import { NearestNeighbour1 } from "../packages/sdspcaan/src/classify/nearestNeighbour.js";
-import { setKernelThreads } from "../packages/sdspcaan/src/linalg/kernels/helperThread.node.js";
 import { setNativeKernels } from "../packages/sdspcaan/src/linalg/kernels/nativeGemm.node.js";
 import { createMethod } from "../packages/sdspcaan/src/methods/registry.js";
+import { setKernelThreads } from "../packages/sdspcaan/src/threads/helperThread.node.js";
 import { preprocessSplit } from "../packages/sdspcaan-cli/src/experiment/preprocess.js";
 import { predefinedTestSplit } from "../packages/sdspcaan-cli/src/experiment/splits.js";
 import { openDataset } from "../packages/sdspcaan-cli/src/io/load.js";

@@ -34,7 +34,7 @@ const METHODS = ["baseline", "pca", "sdspca", "spcan", "sdspca-lpp", "sdspcaan"]
 async function oursMs(
   data: {
     name: string;
-    X: import("../../packages/sdspcaan/src/linalg/matrix.js").Matrix;
+    X: import("../../packages/sdspcaan/src/core/matrix.js").Matrix;
     y: number[];
   },
   workers: number,

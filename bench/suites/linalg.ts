@@ -19,6 +19,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { lobpcg } from "../../packages/sdspcaan/src/linalg/eigen/lobpcg.js";
 import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
@@ -37,7 +38,6 @@ import {
   requestedKernelBackend,
   setKernelBackend,
 } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import {
   type BenchContext,
   type BenchSuite,

@@ -13,9 +13,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { frobeniusNorm } from "../../packages/sdspcaan/src/linalg/basic.js";
 import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { choleskyQR } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
 import { LDA } from "../../packages/sdspcaan/src/methods/lda.js";
 import { PCA } from "../../packages/sdspcaan/src/methods/pca.js";

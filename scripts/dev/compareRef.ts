@@ -4,8 +4,8 @@
  * angles. Usage: npx tsx scripts/dev/compareRef.ts train.csv ref.json method k [json options]
  */
 import { readFileSync } from "node:fs";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { thinSvd } from "../../packages/sdspcaan/src/linalg/svd.js";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 

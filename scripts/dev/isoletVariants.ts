@@ -40,9 +40,9 @@ import {
   NearestNeighbour1,
   nearestRowIndices,
 } from "../../packages/sdspcaan/src/classify/nearestNeighbour.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import type { Label } from "../../packages/sdspcaan/src/core/validate.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
 import { hyperparameterGrid } from "../../packages/sdspcaan-cli/src/experiment/grids.js";

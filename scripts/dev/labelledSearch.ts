@@ -11,8 +11,8 @@
 
 import { labelledNeighbours } from "../../packages/sdspcaan/src/graph/neighbours.js";
 import { kernelHelpers } from "../../packages/sdspcaan/src/linalg/kernels/helper.js";
-import { setKernelThreads } from "../../packages/sdspcaan/src/linalg/kernels/helperThread.node.js";
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
+import { setKernelThreads } from "../../packages/sdspcaan/src/threads/helperThread.node.js";
 import { preprocessSplit } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
 import { predefinedTestSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
 import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";

@@ -12,12 +12,12 @@
  *          [--n 60000] [--k 50] [--threads 2] [--repeats 3] [--move 1e-6,1e-4,1e-3,1e-2]
  */
 import { parseArgs } from "node:util";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { labelledNeighbours } from "../../packages/sdspcaan/src/graph/neighbours.js";
 import { WithinClassNeighbourTracker } from "../../packages/sdspcaan/src/graph/trackedNeighbours.js";
-import { setKernelThreads } from "../../packages/sdspcaan/src/linalg/kernels/helperThread.node.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
+import { setKernelThreads } from "../../packages/sdspcaan/src/threads/helperThread.node.js";
 import { preprocessSplit } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
 import { predefinedTestSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
 import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";

@@ -14,7 +14,7 @@
  */
 import { parseArgs } from "node:util";
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
-import { ZWoodbury } from "../../packages/sdspcaan/src/methods/zPreconditioner.js";
+import { ZWoodbury } from "../../packages/sdspcaan/src/methods/zstep/zPreconditioner.js";
 import { preprocessSplit } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
 import { predefinedTestSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
 import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";

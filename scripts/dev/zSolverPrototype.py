@@ -60,7 +60,7 @@ def read_idx(path):
 
 
 def interior_shifts(theta, k):
-    """src/methods/zPreconditioner.ts interiorShifts, best first."""
+    """src/methods/zstep/zPreconditioner.ts interiorShifts, best first."""
     b = len(theta)
     g = theta[b - 1] - theta[k - 1]
     scored = []

@@ -14,19 +14,22 @@
  * Usage: npx tsx scripts/dev/zStartCost.ts [--n 60000] [--threads 2] [--repeats 3] [--plain-sparse] [--native auto|on|off]
  */
 import { parseArgs } from "node:util";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
-import { setKernelThreads } from "../../packages/sdspcaan/src/linalg/kernels/helperThread.node.js";
 import { setNativeKernels } from "../../packages/sdspcaan/src/linalg/kernels/nativeGemm.node.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { choleskyQR } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
 import { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
-import { GramOperator } from "../../packages/sdspcaan/src/methods/gramOperator.js";
-import { chebyshevMoments, krylovStart } from "../../packages/sdspcaan/src/methods/zKrylovStart.js";
-import { liftedStart } from "../../packages/sdspcaan/src/methods/zLiftedStart.js";
+import { GramOperator } from "../../packages/sdspcaan/src/methods/zstep/gramOperator.js";
+import {
+  chebyshevMoments,
+  krylovStart,
+} from "../../packages/sdspcaan/src/methods/zstep/zKrylovStart.js";
+import { liftedStart } from "../../packages/sdspcaan/src/methods/zstep/zLiftedStart.js";
 import {
   laplacianProjection,
   ZWoodbury,
-} from "../../packages/sdspcaan/src/methods/zPreconditioner.js";
+} from "../../packages/sdspcaan/src/methods/zstep/zPreconditioner.js";
+import { setKernelThreads } from "../../packages/sdspcaan/src/threads/helperThread.node.js";
 
 const { values: args } = parseArgs({
   options: {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { PCA } from "../../packages/sdspcaan/src/methods/pca.js";
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
 import {

@@ -10,8 +10,8 @@ import {
   standardisation,
 } from "../../packages/sdspcaan/src/classify/nearestNeighbour.js";
 import { NotFittedError, ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { fixtureFile } from "../helpers/data.js";
 
 function randomMatrix(rows: number, cols: number, seed: number): Matrix {

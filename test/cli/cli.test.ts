@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   kernelThreads,
   setKernelThreads,
-} from "../../packages/sdspcaan/src/linalg/kernels/helperThread.node.js";
+} from "../../packages/sdspcaan/src/threads/helperThread.node.js";
 import { readResultsFile } from "../../packages/sdspcaan-cli/src/experiment/resultsFile.node.js";
 import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
 import { removeDir, tempDir } from "../runner/helpers.js";

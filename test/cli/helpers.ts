@@ -1,7 +1,7 @@
 /** Runs the CLI in-process and writes small data files for it. */
 import { writeFileSync } from "node:fs";
 import { vi } from "vitest";
-import type { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import type { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { runCli } from "../../packages/sdspcaan-cli/src/cli/main.js";
 
 export interface CliResult {

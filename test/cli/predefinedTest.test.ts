@@ -10,7 +10,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { balancedAccuracy } from "../../packages/sdspcaan/src/classify/metrics.js";
 import { NearestNeighbour1 } from "../../packages/sdspcaan/src/classify/nearestNeighbour.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { PCA } from "../../packages/sdspcaan/src/methods/pca.js";
 import { zscoreStatistics } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
 import { reloadDataset } from "../../packages/sdspcaan-cli/src/experiment/reportFiles.node.js";

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
-import { Standardizer } from "../../packages/sdspcaan/src/core/standardizer.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
+import { Standardizer } from "../../packages/sdspcaan/src/linalg/standardizer.js";
 
 const X = Matrix.fromRows([
   [1, 5, 2, 1e-12],

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import {
   checkPreprocessing,
   preprocessSplit,

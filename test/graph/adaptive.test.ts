@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import {
   adaptiveNeighbourRows,
@@ -16,7 +17,6 @@ import {
   labelledAdaptiveGraph,
 } from "../../packages/sdspcaan/src/graph/adaptive.js";
 import { pairwiseSquaredDistances } from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { directSquaredDistance, integerMatrix, normalMatrix, randomCodes } from "./helpers.js";
 
 const EPS = GRAPH_EPS;

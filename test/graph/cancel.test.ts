@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { AbortError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import {
   embeddedAdaptiveGraph,
@@ -15,7 +16,6 @@ import {
 import { graphLaplacian, symmetrizeGraph } from "../../packages/sdspcaan/src/graph/laplacian.js";
 import { rankControlEigenvalues } from "../../packages/sdspcaan/src/graph/laplacianSpectrum.js";
 import { nearestNeighbours } from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 
 function points(n: number, k: number, seed: number): Matrix {
   const rng = new Random(seed);

@@ -7,13 +7,15 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { AbortError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import {
   CLUSTER_SIZE,
   classClusters,
   crossClassClusterScan,
 } from "../../packages/sdspcaan/src/graph/clusterScan.js";
-import { classOrder, labelledNeighbours } from "../../packages/sdspcaan/src/graph/neighbours.js";
+import { labelledNeighbours } from "../../packages/sdspcaan/src/graph/neighbours.js";
+import { classOrder } from "../../packages/sdspcaan/src/graph/rowOrder.js";
 import {
   NeighbourHeaps,
   scanNearestPairs,
@@ -23,7 +25,6 @@ import {
   kernelBackend,
   setKernelBackend,
 } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { expectSameBits } from "./helpers.js";
 
 afterEach(() => {

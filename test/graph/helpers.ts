@@ -4,9 +4,9 @@
  * Jacobi eigen-solver for counting zero eigenvalues. O(n^2) and O(n^3): small n only.
  */
 import { expect } from "vitest";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import type { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import type { TwoPartNeighbours } from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 
 /** n x k matrix of integers in [-range, range] (exact arithmetic: ties stay ties). */
 export function integerMatrix(rng: Random, n: number, k: number, range: number): Matrix {

@@ -4,6 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import {
   initialAdaptiveGraph,
@@ -25,7 +26,6 @@ import {
   symmetrizeGraph,
 } from "../../packages/sdspcaan/src/graph/laplacian.js";
 import { wasmArena } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 import { jacobiEigenvalues, normalMatrix, randomCodes } from "./helpers.js";
 

@@ -6,6 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { initialAdaptiveGraph } from "../../packages/sdspcaan/src/graph/adaptive.js";
 import { graphLaplacian, symmetrizeGraph } from "../../packages/sdspcaan/src/graph/laplacian.js";
@@ -19,7 +20,6 @@ import { rankControl } from "../../packages/sdspcaan/src/graph/rankControl.js";
 import { chebyshevSmallestEigenpairs } from "../../packages/sdspcaan/src/linalg/eigen/chebyshev.js";
 import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
 import { multiply } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 import { firstDifference } from "../linalg/helpers.js";

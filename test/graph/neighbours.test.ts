@@ -5,6 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import {
   embeddedNeighbours,
@@ -12,7 +13,6 @@ import {
   labelledNeighbours,
 } from "../../packages/sdspcaan/src/graph/neighbours.js";
 import type { TwoPartNeighbours } from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { bruteForceRanking, directSquaredDistance, integerMatrix, randomCodes } from "./helpers.js";
 
 const LAMBDAS = [0, 0.25, 1, 3, 2 ** 10, 2 ** 30, 2 ** 52, 2 ** 60, 2 ** 96];

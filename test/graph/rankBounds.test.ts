@@ -6,6 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { graphLaplacian, symmetrizeGraph } from "../../packages/sdspcaan/src/graph/laplacian.js";
 import { rankControlEigenvalues } from "../../packages/sdspcaan/src/graph/laplacianSpectrum.js";
 import {
@@ -18,7 +19,6 @@ import {
 import { rankControl } from "../../packages/sdspcaan/src/graph/rankControl.js";
 import { maxAbs } from "../../packages/sdspcaan/src/linalg/basic.js";
 import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 import type { PcanDetails } from "../../packages/sdspcaan/src/methods/pcanFamily.js";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";

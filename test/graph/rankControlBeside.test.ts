@@ -7,20 +7,20 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { AbortError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { initialAdaptiveGraph } from "../../packages/sdspcaan/src/graph/adaptive.js";
 import { graphLaplacian, symmetrizeGraph } from "../../packages/sdspcaan/src/graph/laplacian.js";
 import { RankControlRunner } from "../../packages/sdspcaan/src/graph/rankControlBeside.js";
 import { sideHelper } from "../../packages/sdspcaan/src/linalg/kernels/helper.js";
-import {
-  setKernelThreads,
-  sideHelperRunning,
-} from "../../packages/sdspcaan/src/linalg/kernels/helperThread.node.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import type { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 import { FitContext } from "../../packages/sdspcaan/src/methods/estimator.js";
 import { fitQLoop, type QLoopDetails } from "../../packages/sdspcaan/src/methods/sdspcaFamily.js";
 import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
+import {
+  setKernelThreads,
+  sideHelperRunning,
+} from "../../packages/sdspcaan/src/threads/helperThread.node.js";
 import { fourGaussianClasses, sdspcaanSettings } from "../helpers/qLoop.js";
 
 afterAll(() => setKernelThreads(1));

@@ -10,8 +10,10 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { AbortError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
-import { classOrder, labelledNeighbours } from "../../packages/sdspcaan/src/graph/neighbours.js";
+import { labelledNeighbours } from "../../packages/sdspcaan/src/graph/neighbours.js";
+import { classOrder } from "../../packages/sdspcaan/src/graph/rowOrder.js";
 import {
   LIST_MAX_RELATIVE_MOVE,
   WithinClassNeighbourTracker,
@@ -23,7 +25,6 @@ import {
   type TwoPartNeighbours,
 } from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
 import { setKernelBackend } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { expectSameBits } from "./helpers.js";
 
 afterEach(() => {

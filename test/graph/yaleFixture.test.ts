@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { encodeLabels } from "../../packages/sdspcaan/src/core/validate.js";
 import {
   initialAdaptiveGraph,
@@ -12,7 +13,6 @@ import {
 } from "../../packages/sdspcaan/src/graph/adaptive.js";
 import { graphLaplacian, symmetrizeGraph } from "../../packages/sdspcaan/src/graph/laplacian.js";
 import { centerColumns } from "../../packages/sdspcaan/src/linalg/basic.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import type { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { dataFile, fixtureFile } from "../helpers/data.js";

@@ -2,9 +2,10 @@
  * A small labelled problem and SDSPCAAN's Q-loop settings for the tests that compare two
  * ways of running the same fit (methods/sdspcaFamily.ts, `fitQLoop`).
  */
+
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { DEFAULT_LAMBDA_CAP } from "../../packages/sdspcaan/src/graph/rankControl.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import {
   type QLoopSettings,
   qLoopSettings,

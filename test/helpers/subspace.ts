@@ -2,9 +2,10 @@
  * Principal angles between column spaces, for comparing subspaces (never raw
  * eigenvector signs or bases inside clusters).
  */
+
+import type { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
 import { multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
-import type { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 
 /** Orthonormal basis of the column space (modified Gram-Schmidt, applied twice). */
 export function orthonormalBasis(A: Matrix): Matrix {

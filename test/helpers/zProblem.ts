@@ -3,14 +3,15 @@
  * structure the matrix-free solver works with (src/methods/zPreconditioner.ts), for the
  * tests of the preconditioner and of the Krylov start.
  */
+
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { centerColumns } from "../../packages/sdspcaan/src/linalg/basic.js";
 import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
 import { multiply } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 import { thinSvd } from "../../packages/sdspcaan/src/linalg/svd.js";
-import { ZWoodbury } from "../../packages/sdspcaan/src/methods/zPreconditioner.js";
+import { ZWoodbury } from "../../packages/sdspcaan/src/methods/zstep/zPreconditioner.js";
 
 export interface Problem {
   Z: Matrix;

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import {
   crossNearestNeighbours,
@@ -11,7 +12,6 @@ import {
   pairwiseSquaredDistances,
   squaredRowNorms,
 } from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import {
   bruteForceRanking,
   directSquaredDistance,

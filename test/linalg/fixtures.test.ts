@@ -6,12 +6,12 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import {
   dataSpanEigen,
   generalizedSymmetricEigen,
 } from "../../packages/sdspcaan/src/linalg/eigen/generalizedEigen.js";
 import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { thinSvd } from "../../packages/sdspcaan/src/linalg/svd.js";
 import { fixtureFile } from "../helpers/data.js";
 import { maxAbsDifference, subspaceDistance } from "./helpers.js";

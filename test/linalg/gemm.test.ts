@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import {
   gemmABtFixedKernel,
   gemmABtRaw,
@@ -14,7 +15,6 @@ import {
   kernelBackend,
   setKernelBackend,
 } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { innerProducts } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
 import { maxAbsDifference, randomMatrix } from "./helpers.js";
 

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { centerColumns, frobeniusNorm } from "../../packages/sdspcaan/src/linalg/basic.js";
 import {
   dataSpanEigen,
@@ -12,7 +13,6 @@ import {
   multiplyABt,
   multiplyAtB,
 } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { thinSvd } from "../../packages/sdspcaan/src/linalg/svd.js";
 import {
   followsSignConvention,

@@ -4,6 +4,7 @@
  */
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { graphLaplacian, symmetrizeGraph } from "../../packages/sdspcaan/src/graph/laplacian.js";
 import {
@@ -31,23 +32,22 @@ import {
   kernelHelpers,
   setKernelHelpers,
 } from "../../packages/sdspcaan/src/linalg/kernels/helper.js";
-import {
-  kernelThreads,
-  runningKernelHelpers,
-  setKernelThreads,
-} from "../../packages/sdspcaan/src/linalg/kernels/helperThread.node.js";
 import { screenedNearestNeighbours } from "../../packages/sdspcaan/src/linalg/kernels/screenedSearch.js";
 import {
   type WasmArena,
   wasmArena,
 } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
 import {
   GramOperator,
   HELPER_MIN_ENTRIES,
-} from "../../packages/sdspcaan/src/methods/gramOperator.js";
-import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
-import { laplacianProjection } from "../../packages/sdspcaan/src/methods/zPreconditioner.js";
+} from "../../packages/sdspcaan/src/methods/zstep/gramOperator.js";
+import { laplacianProjection } from "../../packages/sdspcaan/src/methods/zstep/zPreconditioner.js";
+import {
+  kernelThreads,
+  runningKernelHelpers,
+  setKernelThreads,
+} from "../../packages/sdspcaan/src/threads/helperThread.node.js";
 import { firstDifference, gramByMultiply, randomMatrix, randomSparseRows } from "./helpers.js";
 
 afterAll(() => {

@@ -1,5 +1,6 @@
 /** Shared builders and measures for the linear-algebra tests (seeded, deterministic). */
 
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { frobeniusNorm } from "../../packages/sdspcaan/src/linalg/basic.js";
 import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
@@ -7,7 +8,6 @@ import {
   type KernelExports,
   wasmArena,
 } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 
 export function randomMatrix(rows: number, cols: number, seed: number, scale = 1): Matrix {

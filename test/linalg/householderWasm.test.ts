@@ -14,6 +14,7 @@
  */
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { applyReflectors } from "../../packages/sdspcaan/src/linalg/eigen/backTransform.js";
 import {
@@ -29,7 +30,6 @@ import {
   trailingEigenpairs,
 } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
 import { setKernelBackend } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { countKernelCalls, firstDifference } from "./helpers.js";
 
 /** Calls of the module's two kernels (see countKernelCalls). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AbortError, ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { type LobpcgIteration, lobpcg } from "../../packages/sdspcaan/src/linalg/eigen/lobpcg.js";
 import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
@@ -8,7 +9,6 @@ import {
   multiplyABt,
   multiplyAtB,
 } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import {
   eigenResidual,
   followsSignConvention,

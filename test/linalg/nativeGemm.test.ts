@@ -11,11 +11,11 @@ import { createRequire } from "node:module";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { initialNeighbours } from "../../packages/sdspcaan/src/graph/neighbours.js";
 import { gemmABtLowerBlocks, gemmABtRaw } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
 import { kernelHelpers } from "../../packages/sdspcaan/src/linalg/kernels/helper.js";
-import { setKernelThreads } from "../../packages/sdspcaan/src/linalg/kernels/helperThread.node.js";
 import {
   nativeGemmIsa,
   nativeGemmUnavailable,
@@ -27,8 +27,8 @@ import {
   externalGemmInstalled,
   wasmArena,
 } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
+import { setKernelThreads } from "../../packages/sdspcaan/src/threads/helperThread.node.js";
 import { firstDifference, randomMatrix } from "./helpers.js";
 
 const x64 = process.arch === "x64";

@@ -6,9 +6,10 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { crossClassClusterScan } from "../../packages/sdspcaan/src/graph/clusterScan.js";
-import { classOrder } from "../../packages/sdspcaan/src/graph/neighbours.js";
+import { classOrder } from "../../packages/sdspcaan/src/graph/rowOrder.js";
 import {
   NeighbourHeaps,
   type PairScanOptions,
@@ -19,7 +20,6 @@ import {
   kernelBackend,
   wasmArena,
 } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { integerMatrix, normalMatrix, randomCodes } from "../graph/helpers.js";
 
 type Scan = Omit<PairScanOptions, "filter">;

@@ -7,6 +7,7 @@
  */
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { initialNeighbours } from "../../packages/sdspcaan/src/graph/neighbours.js";
 import {
@@ -23,7 +24,6 @@ import {
   setKernelBackend,
   wasmArena,
 } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { randomMatrix } from "./helpers.js";
 
 afterEach(() => {

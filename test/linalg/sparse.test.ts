@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { addScaled, CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 
 /** A random sparse matrix (about `density` of the entries set) and its dense twin. */

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { centerColumns, frobeniusNorm } from "../../packages/sdspcaan/src/linalg/basic.js";
 import {
@@ -9,7 +10,6 @@ import {
   symmetricEigenvalues,
 } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
 import { multiply, multiplyABt } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import {
   defaultRankTolerance,
   leadingSingularTriplets,

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { frobeniusNorm } from "../../packages/sdspcaan/src/linalg/basic.js";
 import {
   leadingEigenpairs,
@@ -10,7 +11,6 @@ import {
   trailingEigenpairs,
 } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
 import { multiplyABt } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import {
   eigenResidual,
   followsSignConvention,

@@ -6,11 +6,11 @@
  */
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import {
   setKernelBackend,
   wasmArena,
 } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import {
   choleskyUpper,
   gram,

@@ -5,6 +5,7 @@
  * the module's memory), deterministically.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { smallestTridiagonalEigenvalues } from "../../packages/sdspcaan/src/linalg/eigen/bisection.js";
 import {
   applyReflectors,
@@ -40,7 +41,6 @@ import {
   KERNELS_WASM_BASE64,
   KERNELS_WASM_SIZE,
 } from "../../packages/sdspcaan/src/linalg/kernels/wasm/module.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { innerProducts } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
 import { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 import { assembleKernels } from "../../scripts/build-wasm.js";

@@ -8,8 +8,8 @@ import {
   NotFittedError,
   ValidationError,
 } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { MODEL_VERSION } from "../../packages/sdspcaan/src/methods/estimator.js";
 import type { FitProgress } from "../../packages/sdspcaan/src/methods/fitReport.js";
 import {

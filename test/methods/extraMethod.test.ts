@@ -4,8 +4,8 @@
  * any other file knowing about it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import type { OptionSchema, OptionsOf } from "../../packages/sdspcaan/src/core/options.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { defineMethod } from "../../packages/sdspcaan/src/methods/descriptor.js";
 import {
   type CoreFitResult,

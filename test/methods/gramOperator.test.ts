@@ -5,6 +5,7 @@
  */
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
+import type { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import {
   graphLaplacian,
@@ -13,13 +14,12 @@ import {
 } from "../../packages/sdspcaan/src/graph/laplacian.js";
 import { transposed } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
 import { setKernelBackend } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
-import type { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
-import { GramOperator } from "../../packages/sdspcaan/src/methods/gramOperator.js";
+import { GramOperator } from "../../packages/sdspcaan/src/methods/zstep/gramOperator.js";
 import {
   laplacianProjection,
   ZWoodbury,
-} from "../../packages/sdspcaan/src/methods/zPreconditioner.js";
+} from "../../packages/sdspcaan/src/methods/zstep/zPreconditioner.js";
 import { firstDifference, gramByMultiply, randomMatrix } from "../linalg/helpers.js";
 
 function factors(n: number, r: number, seed: number) {

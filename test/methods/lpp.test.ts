@@ -7,13 +7,13 @@
 import { describe, expect, it } from "vitest";
 import { balancedAccuracy } from "../../packages/sdspcaan/src/classify/metrics.js";
 import { nearestNeighbourPredict } from "../../packages/sdspcaan/src/classify/nearestNeighbour.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { graphLaplacian } from "../../packages/sdspcaan/src/graph/laplacian.js";
 import { centerColumns } from "../../packages/sdspcaan/src/linalg/basic.js";
 import { generalizedSymmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/generalizedEigen.js";
 import { nearestNeighbours } from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
 import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import type { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 import { LPP, type LPPWeight, localityGraph } from "../../packages/sdspcaan/src/methods/lpp.js";
 import { preprocessSplit } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";

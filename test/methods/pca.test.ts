@@ -6,10 +6,10 @@
  */
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
+import type { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { centerColumns } from "../../packages/sdspcaan/src/linalg/basic.js";
 import { multiplyABt } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
-import type { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { choleskyQR } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
 import type { LeadingSingularTriplets } from "../../packages/sdspcaan/src/linalg/svd.js";
 import { PCA, pcaTestHooks } from "../../packages/sdspcaan/src/methods/pca.js";

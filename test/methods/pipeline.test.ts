@@ -13,8 +13,8 @@ import {
   SdspcaanError,
   ValidationError,
 } from "../../packages/sdspcaan/src/core/errors.js";
-import { Standardizer } from "../../packages/sdspcaan/src/core/standardizer.js";
-import type { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
+import type { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
+import { Standardizer } from "../../packages/sdspcaan/src/linalg/standardizer.js";
 import type { FitProgress } from "../../packages/sdspcaan/src/methods/fitReport.js";
 import { PCA } from "../../packages/sdspcaan/src/methods/pca.js";
 import { Pipeline } from "../../packages/sdspcaan/src/methods/pipeline.js";

@@ -7,9 +7,9 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { centerColumns } from "../../packages/sdspcaan/src/linalg/basic.js";
 import { multiply } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { dataFile, fixtureFile } from "../helpers/data.js";

@@ -5,13 +5,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { initialAdaptiveGraph } from "../../packages/sdspcaan/src/graph/adaptive.js";
 import { graphLaplacian, symmetrizeGraph } from "../../packages/sdspcaan/src/graph/laplacian.js";
 import { centerColumns } from "../../packages/sdspcaan/src/linalg/basic.js";
 import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
 import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import type { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 import { PCA } from "../../packages/sdspcaan/src/methods/pca.js";
 import { PCAN } from "../../packages/sdspcaan/src/methods/pcan.js";
@@ -24,7 +24,7 @@ import {
   autoPreconditioner,
   autoZSolver,
   chooseZSolver,
-} from "../../packages/sdspcaan/src/methods/zSolvers.js";
+} from "../../packages/sdspcaan/src/methods/zstep/zSolvers.js";
 import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 

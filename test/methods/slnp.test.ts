@@ -9,12 +9,12 @@ import { describe, expect, it } from "vitest";
 import { balancedAccuracy } from "../../packages/sdspcaan/src/classify/metrics.js";
 import { nearestNeighbourPredict } from "../../packages/sdspcaan/src/classify/nearestNeighbour.js";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { graphLaplacian, symmetrizeGraph } from "../../packages/sdspcaan/src/graph/laplacian.js";
 import { centerColumns } from "../../packages/sdspcaan/src/linalg/basic.js";
 import { generalizedSymmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/generalizedEigen.js";
 import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { thinSvd } from "../../packages/sdspcaan/src/linalg/svd.js";
 import { PCA } from "../../packages/sdspcaan/src/methods/pca.js";
 import {

@@ -5,10 +5,10 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { wasmArena } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
-import { thinProducts } from "../../packages/sdspcaan/src/methods/zPreconditioner.js";
+import { thinProducts } from "../../packages/sdspcaan/src/methods/zstep/zPreconditioner.js";
 
 function filled(rng: Random, length: number, scale: number): Float64Array {
   return Float64Array.from({ length }, () => scale * rng.normal());

@@ -6,13 +6,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { AbortError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
 import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
 import {
   type WasmArena,
   wasmArena,
 } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { SDSPCA } from "../../packages/sdspcaan/src/methods/sdspca.js";
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
 import { SDSPCALPP } from "../../packages/sdspcaan/src/methods/sdspcaLpp.js";
@@ -22,12 +22,12 @@ import {
   krylovOmega,
   krylovStart,
   MAX_KRYLOV_DEGREE,
-} from "../../packages/sdspcaan/src/methods/zKrylovStart.js";
+} from "../../packages/sdspcaan/src/methods/zstep/zKrylovStart.js";
 import {
   autoKrylovStart,
   KRYLOV_START_MIN_N,
   LIFTED_START_MIN_N,
-} from "../../packages/sdspcaan/src/methods/zSolvers.js";
+} from "../../packages/sdspcaan/src/methods/zstep/zSolvers.js";
 import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
 import { maxPrincipalAngle, orthonormalBasis } from "../helpers/subspace.js";
 import { type Problem, problem } from "../helpers/zProblem.js";

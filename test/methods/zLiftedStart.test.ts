@@ -6,11 +6,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { AbortError } from "../../packages/sdspcaan/src/core/errors.js";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
 import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
-import { krylovStart } from "../../packages/sdspcaan/src/methods/zKrylovStart.js";
-import { liftedStart } from "../../packages/sdspcaan/src/methods/zLiftedStart.js";
+import { krylovStart } from "../../packages/sdspcaan/src/methods/zstep/zKrylovStart.js";
+import { liftedStart } from "../../packages/sdspcaan/src/methods/zstep/zLiftedStart.js";
 import { maxPrincipalAngle, orthonormalBasis } from "../helpers/subspace.js";
 import { type Problem, problem } from "../helpers/zProblem.js";
 

@@ -3,20 +3,20 @@
  * linear algebra on Z formed from its definition, and the inertia it reports.
  */
 import { describe, expect, it } from "vitest";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
 import { multiply } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
 import { kernelHelpers } from "../../packages/sdspcaan/src/linalg/kernels/helper.js";
-import { setKernelThreads } from "../../packages/sdspcaan/src/linalg/kernels/helperThread.node.js";
-import { Matrix } from "../../packages/sdspcaan/src/linalg/matrix.js";
 import { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 import { thinSvd } from "../../packages/sdspcaan/src/linalg/svd.js";
-import { GramOperator } from "../../packages/sdspcaan/src/methods/gramOperator.js";
+import { GramOperator } from "../../packages/sdspcaan/src/methods/zstep/gramOperator.js";
 import {
   interiorShifts,
   laplacianProjection,
   ZWoodbury,
-} from "../../packages/sdspcaan/src/methods/zPreconditioner.js";
+} from "../../packages/sdspcaan/src/methods/zstep/zPreconditioner.js";
+import { setKernelThreads } from "../../packages/sdspcaan/src/threads/helperThread.node.js";
 import { type Problem, problem } from "../helpers/zProblem.js";
 import { firstDifference } from "../linalg/helpers.js";
 

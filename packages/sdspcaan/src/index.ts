@@ -27,9 +27,9 @@ export {
   SdspcaanError,
   ValidationError,
 } from "./core/errors.js";
-export { Standardizer, type StandardizerJSON } from "./core/standardizer.js";
+export { Matrix, type MatrixLike } from "./core/matrix.js";
 export type { Label } from "./core/validate.js";
-export { Matrix, type MatrixLike } from "./linalg/matrix.js";
+export { Standardizer, type StandardizerJSON } from "./linalg/standardizer.js";
 export { Baseline, type BaselineOptions } from "./methods/baseline.js";
 export { Estimator, type ModelJSON } from "./methods/estimator.js";
 export type {

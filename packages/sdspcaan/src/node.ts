@@ -5,11 +5,12 @@
  * shares. Never imported by the browser-safe entries.
  * @module
  */
-export { kernelThreads, setKernelThreads } from "./linalg/kernels/helperThread.node.js";
+
 export {
   installNativeOnHelper,
   nativeGemmUnavailable,
   nativeKernelsActive,
   setNativeKernels,
 } from "./linalg/kernels/nativeGemm.node.js";
-export { startWorker } from "./linalg/kernels/workerThreads.node.js";
+export { kernelThreads, setKernelThreads } from "./threads/helperThread.node.js";
+export { startWorker } from "./threads/workerThreads.node.js";

@@ -10,11 +10,11 @@
  * O(blockSize x nTrain) however many samples there are.
  */
 import { NotFittedError, ValidationError } from "../core/errors.js";
+import type { Matrix, MatrixLike } from "../core/matrix.js";
 import { type OptionSchema, resolveOptions } from "../core/options.js";
-import { Standardizer } from "../core/standardizer.js";
 import { asMatrix, encodeLabels, type Label } from "../core/validate.js";
 import { gemmABtRaw } from "../linalg/kernels/gemm.js";
-import type { Matrix, MatrixLike } from "../linalg/matrix.js";
+import { Standardizer } from "../linalg/standardizer.js";
 
 /** Options of {@link NearestNeighbour1}. */
 export interface NearestNeighbourOptions {
@@ -49,7 +49,7 @@ export type Standardisation = Standardizer;
 
 /**
  * Training statistics of the projected features and which features enter the
- * distance (core/standardizer.ts, with a relative floor). SPEC 4 says a zero std
+ * distance (linalg/standardizer.ts, with a relative floor). SPEC 4 says a zero std
  * counts as 1. For a feature that is exactly constant over the training rows that
  * is the same as leaving it out: every training row then has the same value, so the
  * feature adds the same amount to the distance from a query to every training row

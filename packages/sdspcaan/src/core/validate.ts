@@ -2,8 +2,9 @@
  * Input validation shared by every entry point. Errors name the argument, what is
  * allowed and what was given, never a silent NaN further down.
  */
-import { Matrix, type MatrixLike } from "../linalg/matrix.js";
+
 import { ValidationError } from "./errors.js";
+import { Matrix, type MatrixLike } from "./matrix.js";
 
 /** A class label: any number or string. */
 export type Label = number | string;

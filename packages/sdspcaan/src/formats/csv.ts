@@ -9,7 +9,7 @@
  */
 import { parse } from "csv-parse/sync";
 import { DataFormatError } from "../core/errors.js";
-import { Matrix } from "../linalg/matrix.js";
+import { Matrix } from "../core/matrix.js";
 import {
   checkClassLabels,
   isMissingSpelling,

@@ -5,8 +5,7 @@
  * finds y among a file's variables; the CSV reader uses them for a label column.
  */
 import { DataFormatError } from "../core/errors.js";
-import type { Matrix } from "../linalg/matrix.js";
-import type { Labels } from "./variables.js";
+import type { Matrix } from "../core/matrix.js";
 
 const NUMERIC_STRING = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
@@ -14,6 +13,9 @@ const NUMERIC_STRING = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 export function isNumericString(s: string): boolean {
   return NUMERIC_STRING.test(s);
 }
+
+/** The labels of a data set: numbers when every label is numeric, else strings. */
+export type Labels = number[] | string[];
 
 /** Labels given as text become numbers when every one of them is a decimal number. */
 export function normalizeTextLabels(labels: string[]): Labels {

@@ -6,13 +6,20 @@
  * its contents with `RawVariable`, so the choice is made in one place.
  */
 import { DataFormatError, ValidationError } from "../core/errors.js";
-import { Matrix } from "../linalg/matrix.js";
-import { checkClassLabels, numericLabels, oneHotLabels, textLabels } from "./labels.js";
+import { Matrix } from "../core/matrix.js";
+import {
+  checkClassLabels,
+  type Labels,
+  numericLabels,
+  oneHotLabels,
+  textLabels,
+} from "./labels.js";
 
 export {
   checkClassLabels,
   isMissingSpelling,
   isNumericString,
+  type Labels,
   normalizeTextLabels,
   textLabels,
 } from "./labels.js";
@@ -69,9 +76,6 @@ export interface RawVariable extends VariableInfo {
   /** The strings of a char array (one per row) or of a cell array of strings/scalars, else null. */
   texts(): string[] | null;
 }
-
-/** The labels of a data set: numbers when every label is numeric, else strings. */
-export type Labels = number[] | string[];
 
 /** Which file format a data set came from. */
 export type DataFormat = "mat-v4" | "mat-v5" | "mat-v7.3" | "hdf5" | "csv" | "tsv" | "npy" | "idx";

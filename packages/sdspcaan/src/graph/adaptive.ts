@@ -18,9 +18,9 @@
  * computation of d would.
  */
 import { ValidationError } from "../core/errors.js";
+import type { Matrix } from "../core/matrix.js";
 import { checkInteger } from "../core/validate.js";
 import type { TwoPartNeighbours } from "../linalg/kernels/distances.js";
-import type { Matrix } from "../linalg/matrix.js";
 import { CsrMatrix } from "../linalg/sparse.js";
 import {
   checkClassCodes,

@@ -37,11 +37,11 @@
  * cross-class pairs; docs/performance.md has the timings.
  */
 import { throwIfAborted } from "../core/errors.js";
+import type { Matrix } from "../core/matrix.js";
 import { type HeapStorage, NeighbourHeaps } from "../linalg/kernels/distances.js";
 import { gemmABtFixedKernel, gemmABtRaw } from "../linalg/kernels/gemm.js";
 import { alongsideHelpers, balancedBounds, type KernelHelper } from "../linalg/kernels/helper.js";
 import { type WasmArena, wasmArena } from "../linalg/kernels/wasm/backend.js";
-import type { Matrix } from "../linalg/matrix.js";
 
 /** Target number of rows per cluster. */
 export const CLUSTER_SIZE = 8;

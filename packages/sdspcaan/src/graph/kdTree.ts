@@ -18,8 +18,9 @@
  * every computed d_j = fl(p_j + lambda l) >= fl(P_lo + lambda l): when that exceeds
  * the heap's worst distance, no row of B can enter the heap.
  */
+
+import type { Matrix } from "../core/matrix.js";
 import type { NeighbourHeaps } from "../linalg/kernels/distances.js";
-import type { Matrix } from "../linalg/matrix.js";
 
 /** Rows per leaf. */
 const LEAF_SIZE = 24;

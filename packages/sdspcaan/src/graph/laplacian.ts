@@ -3,8 +3,8 @@
  * first two lines of the loop), and the graph terms of the objectives, all sparse.
  */
 import { ValidationError } from "../core/errors.js";
+import { Matrix } from "../core/matrix.js";
 import { type WasmArena, wasmArena } from "../linalg/kernels/wasm/backend.js";
-import { Matrix } from "../linalg/matrix.js";
 import { CsrMatrix } from "../linalg/sparse.js";
 import { checkClassCodes } from "./neighbours.js";
 

@@ -25,9 +25,9 @@
  * within it of its threshold.
  */
 import { ValidationError } from "../core/errors.js";
+import { Matrix } from "../core/matrix.js";
 import { chebyshevSmallestEigenpairs } from "../linalg/eigen/chebyshev.js";
 import { symmetricEigen } from "../linalg/eigen/symmetricEigen.js";
-import { Matrix } from "../linalg/matrix.js";
 import { CsrMatrix } from "../linalg/sparse.js";
 import { connectedComponents, type GraphComponents } from "./components.js";
 

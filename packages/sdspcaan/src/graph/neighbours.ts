@@ -35,6 +35,7 @@
  * exact); `strategy: "full"` runs the full search (for checking).
  */
 import { throwIfAborted, ValidationError } from "../core/errors.js";
+import { Matrix } from "../core/matrix.js";
 import { dot } from "../linalg/basic.js";
 import {
   concatNeighbourRows,
@@ -51,9 +52,10 @@ import {
   kernelHelpers,
 } from "../linalg/kernels/helper.js";
 import { screenedNearestNeighbours } from "../linalg/kernels/screenedSearch.js";
-import { Matrix } from "../linalg/matrix.js";
 import { crossClassClusterScan } from "./clusterScan.js";
 import { KdTree } from "./kdTree.js";
+import { classOrder, queryRowsFirst } from "./rowOrder.js";
+
 import type { WithinClassNeighbourTracker } from "./trackedNeighbours.js";
 
 /**
@@ -269,45 +271,6 @@ export const SCAN_HELPER_MIN_WORK = 8000 * 8000 * 24;
 /** The helpers a block scan of n rows in `dims` dimensions uses by default. */
 function scanHelpers(n: number, dims: number): readonly KernelHelper[] {
   return n * n * dims >= SCAN_HELPER_MIN_WORK ? kernelHelpers() : [];
-}
-
-/**
- * A scan order with the query rows first (the scan's active positions), then the other
- * rows of `rows` (all n rows when null) in their order.
- */
-export function queryRowsFirst(
-  query: ArrayLike<number>,
-  rows: ArrayLike<number> | null,
-  n: number,
-): Int32Array {
-  const total = rows === null ? n : rows.length;
-  const order = new Int32Array(total);
-  const isQuery = new Uint8Array(n);
-  for (let t = 0; t < query.length; t++) {
-    order[t] = query[t];
-    isQuery[query[t]] = 1;
-  }
-  let at = query.length;
-  for (let t = 0; t < total; t++) {
-    const i = rows === null ? t : rows[t];
-    if (isQuery[i] === 0) order[at++] = i;
-  }
-  return order;
-}
-
-/** The rows of each class in ascending order: byClass[start[c] .. start[c + 1]). */
-export function classOrder(
-  codes: Int32Array,
-  classes: number,
-): { start: Int32Array; byClass: Int32Array } {
-  const n = codes.length;
-  const start = new Int32Array(classes + 1);
-  for (let i = 0; i < n; i++) start[codes[i] + 1]++;
-  for (let c = 0; c < classes; c++) start[c + 1] += start[c];
-  const byClass = new Int32Array(n);
-  const fill = start.slice(0, classes);
-  for (let i = 0; i < n; i++) byClass[fill[codes[i]]++] = i;
-  return { start, byClass };
 }
 
 /**

@@ -39,9 +39,10 @@
  * "halve" is never decided here: it needs more than c components, which the exact
  * path finds without a solve.
  */
+
+import { Matrix } from "../core/matrix.js";
 import { maxAbs } from "../linalg/basic.js";
 import { symmetricEigen } from "../linalg/eigen/symmetricEigen.js";
-import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
 import type { RankControlAction } from "./rankControl.js";
 

@@ -38,11 +38,11 @@
  * members lists all its other rows (r_i = infinity) and is never scanned.
  */
 import { throwIfAborted, ValidationError } from "../core/errors.js";
+import type { Matrix } from "../core/matrix.js";
 import { NeighbourHeaps, scanNearestPairs } from "../linalg/kernels/distances.js";
 import { gemmABtFixedKernel } from "../linalg/kernels/gemm.js";
 import type { KernelHelper } from "../linalg/kernels/helper.js";
-import type { Matrix } from "../linalg/matrix.js";
-import { classOrder, queryRowsFirst } from "./neighbours.js";
+import { classOrder, queryRowsFirst } from "./rowOrder.js";
 
 /** Unit roundoff of double precision. */
 const U = 2 ** -53;

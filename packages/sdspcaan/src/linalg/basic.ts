@@ -2,7 +2,7 @@
  * Small dense operations: column statistics, centring, norms, in-place symmetrisation
  * and vector helpers.
  */
-import { Matrix } from "./matrix.js";
+import { Matrix } from "../core/matrix.js";
 
 /** Mean of each column. */
 export function columnMeans(X: Matrix): Float64Array {

@@ -9,6 +9,8 @@
  * side = 'R', uplo = 'U', transa = 'N' (recursively blocked so that most of its flops
  * run in the GEMM kernel). Cholesky-QR and SVQB have none.
  */
+
+import { Matrix } from "../core/matrix.js";
 import { symmetrizeInPlace } from "./basic.js";
 import { symmetricEigen } from "./eigen/symmetricEigen.js";
 import {
@@ -20,7 +22,6 @@ import {
   wasmWorthIt,
 } from "./kernels/gemm.js";
 import { type WasmArena, wasmArena } from "./kernels/wasm/backend.js";
-import { Matrix } from "./matrix.js";
 
 /**
  * A^T B for row-major A (n x p) and B (n x q): both are transposed once so that the

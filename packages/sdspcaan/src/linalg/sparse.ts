@@ -9,8 +9,8 @@
  * values are finite unless the caller put something else in.
  */
 import { ValidationError } from "../core/errors.js";
+import { Matrix } from "../core/matrix.js";
 import { type WasmArena, wasmArena } from "./kernels/wasm/backend.js";
-import { Matrix } from "./matrix.js";
 
 /**
  * Products with at least this many multiply-adds (nnz x columns) run in the wasm

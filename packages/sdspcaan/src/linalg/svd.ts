@@ -19,13 +19,13 @@
  * (symmetricEigen.ts) and GEMMs, at the price in resolution described above.
  */
 import { ValidationError } from "../core/errors.js";
+import { Matrix } from "../core/matrix.js";
 import {
   leadingEigenpairsWithCount,
   normalizeEigenvectorSigns,
   symmetricEigen,
 } from "./eigen/symmetricEigen.js";
 import { gramColumns, gramRows, multiply } from "./kernels/gemm.js";
-import { Matrix } from "./matrix.js";
 import { choleskyQR } from "./orthogonalize.js";
 
 export interface ThinSvd {

@@ -2,8 +2,9 @@
  * Baseline (the paper's Section III-B, item 1): W = I_{d x k}, i.e. the first k
  * features are kept as they are (after centring).
  */
+
+import { Matrix } from "../core/matrix.js";
 import type { OptionSchema, OptionsOf } from "../core/options.js";
-import { Matrix } from "../linalg/matrix.js";
 import { checkComponentCount, kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";

@@ -7,7 +7,7 @@
  * here, so a new method is one file that declares a descriptor and registers it.
  */
 import type { OptionSchema, OptionsOf } from "../core/options.js";
-import type { Estimator } from "./estimator.js";
+import type { Estimator, MethodIdentity } from "./estimator.js";
 
 /** The grid presets of the protocol (see experiment/grids.ts). */
 export const GRID_PRESETS = ["paper", "authors", "quick"] as const;
@@ -37,17 +37,9 @@ export interface PresetContext {
   readonly ks: readonly number[];
 }
 
-export interface MethodDescriptor<S extends OptionSchema = OptionSchema> {
-  /** Lower-case name used in JSON, results files and the CLI, e.g. "sdspca-lpp". */
-  readonly name: string;
-  /** Name in messages and tables, e.g. "SDSPCA-LPP". */
-  readonly displayName: string;
+export interface MethodDescriptor<S extends OptionSchema = OptionSchema> extends MethodIdentity<S> {
   /** One line for `--help`, `datasets`-style listings and the docs. */
   readonly summary: string;
-  /** Whether `fit` needs labels. */
-  readonly supervised: boolean;
-  /** The options, in the order they are documented (and tuned). */
-  readonly options: S;
   /**
    * The options the protocol tunes besides k, with their values per grid preset,
    * in enumeration order (the first varies slowest). Options not listed keep their

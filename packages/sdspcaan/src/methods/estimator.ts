@@ -16,13 +16,12 @@ import {
   throwIfAborted,
   ValidationError,
 } from "../core/errors.js";
-import { resolveOptions } from "../core/options.js";
-import { Standardizer } from "../core/standardizer.js";
+import { Matrix, type MatrixLike } from "../core/matrix.js";
+import { type OptionSchema, resolveOptions } from "../core/options.js";
 import { asMatrix, type Label } from "../core/validate.js";
 import { clearNegativeZeros } from "../linalg/basic.js";
 import { multiplyABt } from "../linalg/kernels/gemm.js";
-import { Matrix, type MatrixLike } from "../linalg/matrix.js";
-import type { MethodDescriptor } from "./descriptor.js";
+import { Standardizer } from "../linalg/standardizer.js";
 import { checkFeatureNames, columnOrder, selectColumns } from "./featureNames.js";
 import type {
   FitCallbacks,
@@ -163,6 +162,21 @@ interface FittedState<D extends object, A extends object> {
 }
 
 /**
+ * What an estimator knows of its method's declaration: the part of the descriptor
+ * (descriptor.ts's `MethodDescriptor`, which extends this) that fitting and saving use.
+ */
+export interface MethodIdentity<S extends OptionSchema = OptionSchema> {
+  /** Lower-case name used in JSON, results files and the CLI, e.g. "sdspca-lpp". */
+  readonly name: string;
+  /** Name in messages and tables, e.g. "SDSPCA-LPP". */
+  readonly displayName: string;
+  /** Whether `fit` needs labels. */
+  readonly supervised: boolean;
+  /** The options, in the order they are documented (and tuned). */
+  readonly options: S;
+}
+
+/**
  * `P`: the options; `D`: the method's diagnostics in `fitInfo.details`; `A`: the
  * in-memory extras of a fit (`artifacts`).
  */
@@ -171,13 +185,13 @@ export abstract class Estimator<
   D extends object = Record<string, unknown>,
   A extends object = Record<string, unknown>,
 > {
-  /** The method's declaration: name, options, grids (see descriptor.ts). */
-  readonly descriptor: MethodDescriptor;
+  /** The method's declaration: name, options (its whole descriptor: descriptor.ts). */
+  readonly descriptor: MethodIdentity;
   /** The validated options (defaults filled in). */
   readonly params: Readonly<P>;
   private state: FittedState<D, A> | null = null;
 
-  protected constructor(descriptor: MethodDescriptor, options: unknown) {
+  protected constructor(descriptor: MethodIdentity, options: unknown) {
     this.descriptor = descriptor;
     this.params = Object.freeze(
       resolveOptions<P>(descriptor.displayName, descriptor.options, options),

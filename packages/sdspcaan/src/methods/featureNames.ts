@@ -6,7 +6,7 @@
  * is taken positionally.
  */
 import { ValidationError } from "../core/errors.js";
-import { Matrix } from "../linalg/matrix.js";
+import { Matrix } from "../core/matrix.js";
 
 /** How many names a message lists before it says "and N more". */
 const LISTED = 8;

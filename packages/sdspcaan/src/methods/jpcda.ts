@@ -49,11 +49,11 @@
  * column j scores class j, so W is unique and no sign convention is applied to it.
  */
 
+import { Matrix } from "../core/matrix.js";
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import type { Label } from "../core/validate.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
 import { multiply } from "../linalg/kernels/gemm.js";
-import { Matrix } from "../linalg/matrix.js";
 import { choleskyUpper } from "../linalg/orthogonalize.js";
 import { thinSvd } from "../linalg/svd.js";
 import {

@@ -37,11 +37,11 @@
  * library convention (each column's largest-magnitude entry positive).
  */
 
+import { Matrix } from "../core/matrix.js";
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
 import { normalizeEigenvectorSigns, symmetricEigen } from "../linalg/eigen/symmetricEigen.js";
 import { gramColumns, multiply, multiplyAtB } from "../linalg/kernels/gemm.js";
-import { Matrix } from "../linalg/matrix.js";
 import { innerProducts } from "../linalg/orthogonalize.js";
 import { defaultRankTolerance } from "../linalg/svd.js";
 import { checkComponentCount } from "./commonOptions.js";

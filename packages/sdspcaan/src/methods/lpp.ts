@@ -25,6 +25,7 @@
  */
 
 import { ValidationError } from "../core/errors.js";
+import { Matrix } from "../core/matrix.js";
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { applyLaplacian } from "../graph/laplacian.js";
 import { initialNeighbours } from "../graph/neighbours.js";
@@ -33,7 +34,6 @@ import { generalizedSymmetricEigen } from "../linalg/eigen/generalizedEigen.js";
 import { normalizeEigenvectorSigns } from "../linalg/eigen/symmetricEigen.js";
 import type { TwoPartNeighbours } from "../linalg/kernels/distances.js";
 import { multiply } from "../linalg/kernels/gemm.js";
-import { Matrix } from "../linalg/matrix.js";
 import { innerProducts } from "../linalg/orthogonalize.js";
 import { CsrMatrix } from "../linalg/sparse.js";
 import { checkComponentCount, kOption } from "./commonOptions.js";

@@ -5,8 +5,8 @@
  */
 import { ModelFormatError } from "../core/errors.js";
 import { type OptionSchema, optionProblem } from "../core/options.js";
-import type { StandardizerJSON } from "../core/standardizer.js";
 import { compareLabels, type Label } from "../core/validate.js";
+import type { StandardizerJSON } from "../linalg/standardizer.js";
 import type { FitInfo } from "./fitReport.js";
 
 export const MODEL_FORMAT = "sdspcaan-model";
@@ -32,7 +32,7 @@ export const PREPROCESSING_METHODS = ["train-zscore", "dataset-zscore", "custom"
 /**
  * A feature standardisation applied to the data before the method saw it (e.g. the
  * protocol's train-zscore): transform applies x -> (x - center) / scale first. It is
- * the JSON form of core/standardizer.ts's Standardizer; `method` is one of
+ * the JSON form of linalg/standardizer.ts's Standardizer; `method` is one of
  * {@link PREPROCESSING_METHODS}.
  */
 export type InputPreprocessing = StandardizerJSON;

@@ -8,8 +8,8 @@
  * count: the full thin SVD would cost ten times more and give the same columns.
  */
 
+import { Matrix } from "../core/matrix.js";
 import type { OptionSchema, OptionsOf } from "../core/options.js";
-import { Matrix } from "../linalg/matrix.js";
 import { type LeadingSingularTriplets, leadingSingularTriplets } from "../linalg/svd.js";
 import { checkComponentCount, kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";

@@ -14,6 +14,7 @@
  * uses the one-hot labels Y instead, as the authors' code did (SPEC section 3, item 5).
  */
 import { ValidationError } from "../core/errors.js";
+import { Matrix } from "../core/matrix.js";
 import {
   type AdaptiveNeighbourGraph,
   embeddedAdaptiveGraph,
@@ -35,7 +36,6 @@ import { provenRankDecision } from "../graph/rankBounds.js";
 import { applyRankAction, type RankControlAction, rankControl } from "../graph/rankControl.js";
 import { dataSpanEigen } from "../linalg/eigen/generalizedEigen.js";
 import { multiply } from "../linalg/kernels/gemm.js";
-import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
 import {
   checkComponentCount,

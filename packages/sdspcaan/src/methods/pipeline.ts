@@ -25,9 +25,9 @@ import {
   SdspcaanError,
   ValidationError,
 } from "../core/errors.js";
-import { Standardizer } from "../core/standardizer.js";
+import { Matrix, type MatrixLike } from "../core/matrix.js";
 import { asMatrix, encodeLabels, type Label } from "../core/validate.js";
-import { Matrix, type MatrixLike } from "../linalg/matrix.js";
+import { Standardizer } from "../linalg/standardizer.js";
 import type { Estimator } from "./estimator.js";
 import type { FitInfo, FitOptions, TransformOptions } from "./fitReport.js";
 import { checkPreprocessing, type InputPreprocessing, type ModelJSON } from "./modelFormat.js";

@@ -19,6 +19,7 @@
  * halve it, or run the stop test); update D; update S with the new lambda and Q.
  */
 import { ValidationError } from "../core/errors.js";
+import { Matrix } from "../core/matrix.js";
 import type { EnumSpec, IntegerSpec, NumberSpec } from "../core/options.js";
 import { type AdaptiveNeighbourGraph, labelledAdaptiveGraph } from "../graph/adaptive.js";
 import {
@@ -38,7 +39,6 @@ import {
 import { RankControlRunner } from "../graph/rankControlBeside.js";
 import { WithinClassNeighbourTracker } from "../graph/trackedNeighbours.js";
 import { multiply } from "../linalg/kernels/gemm.js";
-import { Matrix } from "../linalg/matrix.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
 import {
   checkComponentCount,
@@ -61,7 +61,7 @@ import {
   type ZPreconditionerChoice,
   type ZSolverChoice,
   type ZSolverStats,
-} from "./zSolvers.js";
+} from "./zstep/zSolvers.js";
 
 /** How the user's alpha, beta, delta are read. */
 export type Weighting = "scaled" | "absolute";

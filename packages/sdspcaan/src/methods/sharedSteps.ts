@@ -5,8 +5,8 @@
  */
 
 import { ValidationError } from "../core/errors.js";
+import type { Matrix } from "../core/matrix.js";
 import { type AdaptiveNeighbourGraph, initialAdaptiveGraph } from "../graph/adaptive.js";
-import type { Matrix } from "../linalg/matrix.js";
 import { type ThinSvd, thinSvd } from "../linalg/svd.js";
 import type { CoreFitResult, FitContext } from "./estimator.js";
 import type { TrainingData } from "./training.js";

@@ -55,6 +55,7 @@
  */
 
 import { ValidationError } from "../core/errors.js";
+import { Matrix } from "../core/matrix.js";
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import type { Label } from "../core/validate.js";
 import { applyLaplacian, symmetrizeGraph } from "../graph/laplacian.js";
@@ -63,7 +64,6 @@ import { dataSpanEigen } from "../linalg/eigen/generalizedEigen.js";
 import { normalizeEigenvectorSigns } from "../linalg/eigen/symmetricEigen.js";
 import { nearestNeighbours } from "../linalg/kernels/distances.js";
 import { multiply } from "../linalg/kernels/gemm.js";
-import { Matrix } from "../linalg/matrix.js";
 import { innerProducts } from "../linalg/orthogonalize.js";
 import { CsrMatrix } from "../linalg/sparse.js";
 import type { ThinSvd } from "../linalg/svd.js";

@@ -9,8 +9,9 @@
  * - "subspace": the chordal distance sqrt(max(0, 2k - 2 ||Q0^T Q||_F^2)) between the
  *   spans, insensitive to signs and to rotations inside clusters.
  */
+
+import type { Matrix } from "../core/matrix.js";
 import { multiplyAtB } from "../linalg/kernels/gemm.js";
-import type { Matrix } from "../linalg/matrix.js";
 
 export type StopRule = "aligned" | "paper" | "subspace";
 export const STOP_RULES: readonly StopRule[] = ["aligned", "paper", "subspace"];

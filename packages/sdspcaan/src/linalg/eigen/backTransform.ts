@@ -22,13 +22,29 @@
 import { gemmABtRaw } from "../kernels/gemm.js";
 import { wasmArena } from "../kernels/wasm/backend.js";
 import { householderTestHooks, RESIDENT_MIN } from "./constants.js";
-import type { Tridiagonal } from "./householder.js";
 
 /**
  * Block size of the back-transformation (measured: 64 and 96 are not faster). The
  * module's applyReflectorBlocks has the same 32 written in.
  */
 const BACK_PANEL = 32;
+
+/** The symmetric tridiagonal T = Q^T A Q and the reflectors defining Q. */
+export interface Tridiagonal {
+  readonly n: number;
+  /** Diagonal of T (length n). */
+  readonly diagonal: Float64Array;
+  /** Off-diagonal of T (length max(n - 1, 0)): T[i][i+1] = T[i+1][i] = offDiagonal[i]. */
+  readonly offDiagonal: Float64Array;
+  /** Scalar factors of the reflectors H_i = I - tau_i v_i v_i^T (length max(n - 1, 0)). */
+  readonly tau: Float64Array;
+  /**
+   * The reduced matrix storage: v_i is zero in entries 0..i, one in entry i + 1, and
+   * reflectors[i * ld + r] in entries r >= i + 2.
+   */
+  readonly reflectors: Float64Array;
+  readonly ld: number;
+}
 
 /**
  * Applies Q = H_0 ... H_{n-2} to k vectors held as rows of `z` (k x n, row-major):

@@ -17,10 +17,10 @@
  * steps are small dense problems solved by symmetricEigen.ts.
  */
 import { throwIfAborted } from "../../core/errors.js";
+import { Matrix } from "../../core/matrix.js";
 import { Random } from "../../core/rng.js";
 import { symmetrizeInPlace } from "../basic.js";
 import { multiply } from "../kernels/gemm.js";
-import { Matrix } from "../matrix.js";
 import { innerProducts, svqb } from "../orthogonalize.js";
 import { normalizeEigenvectorSigns, symmetricEigen } from "./symmetricEigen.js";
 

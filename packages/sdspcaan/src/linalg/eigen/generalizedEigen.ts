@@ -19,10 +19,10 @@
  * X (svd.ts) instead of B = X^T X.
  */
 import { ValidationError } from "../../core/errors.js";
+import { Matrix } from "../../core/matrix.js";
 import { checkInteger } from "../../core/validate.js";
 import { symmetrizeInPlace } from "../basic.js";
 import { multiply } from "../kernels/gemm.js";
-import { Matrix } from "../matrix.js";
 import { choleskyUpper, innerProducts, solveUpperFromRight } from "../orthogonalize.js";
 import { checkDataMatrix, type ThinSvd, thinSvd } from "../svd.js";
 import {

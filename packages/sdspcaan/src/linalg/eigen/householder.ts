@@ -42,22 +42,9 @@ const PANEL = 32;
 /** Below this trailing size the unblocked reduction is faster than dlatrd + syr2k. */
 const BLOCKED_CROSSOVER = 96;
 
-/** The symmetric tridiagonal T = Q^T A Q and the reflectors defining Q. */
-export interface Tridiagonal {
-  readonly n: number;
-  /** Diagonal of T (length n). */
-  readonly diagonal: Float64Array;
-  /** Off-diagonal of T (length max(n - 1, 0)): T[i][i+1] = T[i+1][i] = offDiagonal[i]. */
-  readonly offDiagonal: Float64Array;
-  /** Scalar factors of the reflectors H_i = I - tau_i v_i v_i^T (length max(n - 1, 0)). */
-  readonly tau: Float64Array;
-  /**
-   * The reduced matrix storage: v_i is zero in entries 0..i, one in entry i + 1, and
-   * reflectors[i * ld + r] in entries r >= i + 2.
-   */
-  readonly reflectors: Float64Array;
-  readonly ld: number;
-}
+import type { Tridiagonal } from "./backTransform.js";
+
+export type { Tridiagonal };
 
 /**
  * Reduces the symmetric matrix held in `a` (lower triangle in column-major terms, see

@@ -41,11 +41,11 @@
  * steps are small dense problems solved by symmetricEigen.ts.
  */
 import { ConvergenceError, throwIfAborted, ValidationError } from "../../core/errors.js";
+import { Matrix } from "../../core/matrix.js";
 import { Random } from "../../core/rng.js";
 import { checkInteger } from "../../core/validate.js";
 import { symmetrizeInPlace } from "../basic.js";
 import { multiply } from "../kernels/gemm.js";
-import { Matrix } from "../matrix.js";
 import {
   choleskyQR,
   gram,

@@ -24,9 +24,9 @@
  * relative to its largest entry is an error.
  */
 import { ValidationError } from "../../core/errors.js";
+import { Matrix } from "../../core/matrix.js";
 import { checkInteger } from "../../core/validate.js";
 import { kernelBackend } from "../kernels/wasm/backend.js";
-import { Matrix } from "../matrix.js";
 import { applyReflectors } from "./backTransform.js";
 import { type SelectedEigenvalues, smallestTridiagonalEigenvalues } from "./bisection.js";
 import { SAFMIN } from "./constants.js";

@@ -17,8 +17,8 @@
  * order in which candidates are offered.
  */
 import { throwIfAborted, ValidationError } from "../../core/errors.js";
+import { Matrix } from "../../core/matrix.js";
 import { dot } from "../basic.js";
-import { Matrix } from "../matrix.js";
 import { gemmABtFixedKernel, gemmABtRaw, gemmABtTs, wasmWorthIt } from "./gemm.js";
 import { alongsideHelpers, balancedBounds, type KernelHelper, kernelHelpers } from "./helper.js";
 import { type WasmArena, wasmArena } from "./wasm/backend.js";

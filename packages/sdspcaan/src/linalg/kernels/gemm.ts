@@ -19,7 +19,7 @@
  * subarray views per row. Leftover columns (n % 4) run a 4 x 1 kernel, so thin
  * products (blocks of 5..15 vectors, as in LOBPCG) keep most of the reuse.
  */
-import { Matrix } from "../matrix.js";
+import { Matrix } from "../../core/matrix.js";
 import { evenRowBounds, type KernelHelper, kernelHelpers } from "./helper.js";
 import { ARENA_LIMIT, type WasmArena, wasmArena } from "./wasm/backend.js";
 

@@ -2,7 +2,7 @@
  * A second thread for the thin products of large fits: the "kernel helper".
  *
  * The matrix-free eigen-solver spends most of a large fit in products of the n x r
- * factor U (and U^T) with blocks of 10-30 vectors (methods/gramOperator.ts). Those
+ * factor U (and U^T) with blocks of 10-30 vectors (methods/zstep/gramOperator.ts). Those
  * split by rows of the factor: each thread holds its rows in its own WebAssembly
  * memory for the whole fit and computes its rows of every product, and since each
  * entry of C = A B^T is summed by the same kernel in the same order whichever thread
@@ -11,7 +11,7 @@
  * The core only defines the contract, so that it stays browser-safe and single
  * threaded by default; an environment with threads registers a factory
  * (`setKernelHelpers`): in Node, `setKernelThreads` of sdspcaan/node
- * (linalg/kernels/helperThread.node.ts). The calls are synchronous: the caller
+ * (threads/helperThread.node.ts). The calls are synchronous: the caller
  * computes its own rows between `start` and `finish`.
  */
 

@@ -4,11 +4,11 @@
  * U^T L U (r x r, for the n x r factor U of a large fit and its graph Laplacian L) is
  * summed over chunks of LAPLACIAN_CHUNK_ROWS rows of L: the chunk's (L_c U)^T by the
  * sparse kernel, then the lower blocks of U_c^T (L_c U) by the GEMM kernel
- * (methods/zPreconditioner.ts, laplacianProjection). Done with ordinary arrays, every
+ * (methods/zstep/zPreconditioner.ts, laplacianProjection). Done with ordinary arrays, every
  * chunk copies both r x chunk operands into the module and, for a helper thread's
  * strip, into the helper's memory as well: at 60,000 x 784 that moved about 1.3 GB
  * per U^T L U. Here a thread that holds all of U in its own memory computes a whole
- * chunk's part there (methods/gramOperator.ts, laplacianGram; the helper's
+ * chunk's part there (methods/zstep/gramOperator.ts, laplacianGram; the helper's
  * "laplacianChunk" request), and only the CSR rows and the r x r part move. The kernel
  * calls are laplacianProjection's, on the same operands (a transpose is exact), so
  * each part has the same bits, and the caller adds the parts in chunk order.

@@ -7,7 +7,7 @@
  * diagonal are computed (half the flops) and then mirrored, which also makes M
  * exactly symmetric.
  */
-import { Matrix } from "../matrix.js";
+import { Matrix } from "../../core/matrix.js";
 import type { CsrMatrix } from "../sparse.js";
 import { gemmABtLowerBlocks } from "./gemm.js";
 

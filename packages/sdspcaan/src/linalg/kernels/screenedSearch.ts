@@ -34,7 +34,7 @@
  * values are outside the range where the bound holds.
  */
 import { throwIfAborted } from "../../core/errors.js";
-import type { Matrix } from "../matrix.js";
+import type { Matrix } from "../../core/matrix.js";
 import {
   concatNeighbourRows,
   defaultBlockRows,

@@ -721,7 +721,7 @@
   ;; csrmmCols(ptr, idx, val, rows, b, ldb, width, c, ldc): csrmm on the first `width`
   ;; bytes (a multiple of 16) of each row of B, whose rows are ldb bytes apart, into C
   ;; with rows ldc bytes apart: a block of columns of A B (L U of U^T L U split by
-  ;; columns over threads, methods/gramOperator.ts). Each entry is the
+  ;; columns over threads, methods/zstep/gramOperator.ts). Each entry is the
   ;; same sum as in the full product, so a split gives the full product's bits.
   (func $csrmmCols (export "csrmmCols") (param $ptr i32) (param $idx i32) (param $val i32)
                    (param $rows i32) (param $b i32) (param $ldb i32) (param $width i32)

@@ -1,6 +1,6 @@
   ;; ---------------------------------------------------------------------------
   ;; thinProducts(q, n, cq, src, b, out, transpose): the products with a thin block
-  ;; Q (n x cq, row-major f64) that ZWoodbury adds to U's (methods/zPreconditioner.ts,
+  ;; Q (n x cq, row-major f64) that ZWoodbury adds to U's (methods/zstep/zPreconditioner.ts,
   ;; basisTimes and basisTransposeTimes), in their loops' order:
   ;;   transpose 0: out[i][j] += Q[i][t] src[t][j]   (out n x b, src cq x b)
   ;;   transpose 1: out[t][j] += Q[i][t] src[i][j]   (out cq x b, src n x b)

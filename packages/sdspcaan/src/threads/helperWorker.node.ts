@@ -7,16 +7,16 @@
  * receive ordinary messages).
  */
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
-import { clusterScanTask } from "../../graph/clusterScan.js";
-import { treeSearchTask } from "../../graph/neighbours.js";
-import { rankControlTask } from "../../graph/rankControlBeside.js";
-import { csrColumnsTransposedWasm } from "../sparse.js";
-import { pairScanTask } from "./distances.js";
-import type { HelperTaskName } from "./helper.js";
-import { laplacianChunkPart } from "./laplacianGram.js";
-import { installNativeOnHelper } from "./nativeGemm.node.js";
-import { decideTask, screenTask } from "./screenedSearch.js";
-import { privateArena, type WasmArena } from "./wasm/backend.js";
+import { clusterScanTask } from "../graph/clusterScan.js";
+import { treeSearchTask } from "../graph/neighbours.js";
+import { rankControlTask } from "../graph/rankControlBeside.js";
+import { pairScanTask } from "../linalg/kernels/distances.js";
+import type { HelperTaskName } from "../linalg/kernels/helper.js";
+import { laplacianChunkPart } from "../linalg/kernels/laplacianGram.js";
+import { installNativeOnHelper } from "../linalg/kernels/nativeGemm.node.js";
+import { decideTask, screenTask } from "../linalg/kernels/screenedSearch.js";
+import { privateArena, type WasmArena } from "../linalg/kernels/wasm/backend.js";
+import { csrColumnsTransposedWasm } from "../linalg/sparse.js";
 
 /** What the starting thread puts in `workerData`. */
 export interface HelperInit {

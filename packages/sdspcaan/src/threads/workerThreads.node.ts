@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker, type WorkerOptions } from "node:worker_threads";
-import { SdspcaanError } from "../../core/errors.js";
+import { SdspcaanError } from "../core/errors.js";
 
 /**
  * The ES-module entry of tsx's API, for running a worker from its TypeScript source.

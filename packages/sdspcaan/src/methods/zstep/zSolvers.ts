@@ -29,16 +29,16 @@
  *
  * Both paths give the same subspace (tested); `chooseZSolver` picks by size.
  */
-import { ValidationError } from "../core/errors.js";
-import { lobpcg } from "../linalg/eigen/lobpcg.js";
-import { trailingEigenpairs } from "../linalg/eigen/symmetricEigen.js";
-import { multiply } from "../linalg/kernels/gemm.js";
-import { sandwichProduct } from "../linalg/kernels/sandwich.js";
-import { Matrix } from "../linalg/matrix.js";
-import type { CsrMatrix } from "../linalg/sparse.js";
+import { ValidationError } from "../../core/errors.js";
+import { Matrix } from "../../core/matrix.js";
+import { lobpcg } from "../../linalg/eigen/lobpcg.js";
+import { trailingEigenpairs } from "../../linalg/eigen/symmetricEigen.js";
+import { multiply } from "../../linalg/kernels/gemm.js";
+import { sandwichProduct } from "../../linalg/kernels/sandwich.js";
+import type { CsrMatrix } from "../../linalg/sparse.js";
+import { classSums, trainingSvd } from "../sharedSteps.js";
+import type { TrainingData } from "../training.js";
 import { GramOperator } from "./gramOperator.js";
-import { classSums, trainingSvd } from "./sharedSteps.js";
-import type { TrainingData } from "./training.js";
 import { isConstantRange, krylovDegree, krylovOmega, krylovStart } from "./zKrylovStart.js";
 import { liftedStart } from "./zLiftedStart.js";
 import { interiorShifts, type ShiftedInverse, ZWoodbury } from "./zPreconditioner.js";

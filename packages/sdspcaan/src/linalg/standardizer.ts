@@ -16,9 +16,10 @@
  * Means and standard deviations are computed without overflow or underflow for data
  * near the ends of double precision (see columnMeans / columnStd).
  */
-import { columnMeans, columnStd } from "../linalg/basic.js";
-import { Matrix } from "../linalg/matrix.js";
-import { ValidationError } from "./errors.js";
+
+import { ValidationError } from "../core/errors.js";
+import { Matrix } from "../core/matrix.js";
+import { columnMeans, columnStd } from "./basic.js";
 
 /** The JSON form (a saved model's "preprocessing"). */
 export interface StandardizerJSON {

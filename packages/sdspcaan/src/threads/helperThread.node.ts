@@ -14,15 +14,15 @@ import {
   receiveMessageOnPort,
   type Worker,
 } from "node:worker_threads";
-import { SdspcaanError, ValidationError } from "../../core/errors.js";
+import { SdspcaanError, ValidationError } from "../core/errors.js";
 import {
   type HelperTaskName,
   type KernelHelper,
   setKernelHelpers,
   setSideHelper,
-} from "./helper.js";
+} from "../linalg/kernels/helper.js";
+import { nativeKernelsActive } from "../linalg/kernels/nativeGemm.node.js";
 import type { HelperInit, HelperReply, HelperRequest } from "./helperWorker.node.js";
-import { nativeKernelsActive } from "./nativeGemm.node.js";
 import { startWorker } from "./workerThreads.node.js";
 
 /** Longest wait for one answer before the helper counts as lost (ms). */

@@ -3,7 +3,7 @@
  * block through its thin SVD X = U S V^T, with U and U^T resident in WebAssembly
  * memory for the whole fit.
  *
- * The matrix-free eigen-solver of the SDSPCA family (methods/zSolvers.ts) applies G
+ * The matrix-free eigen-solver of the SDSPCA family (methods/zstep/zSolvers.ts) applies G
  * twice per LOBPCG step, each time as two thin products with the n x r factor U. With
  * ordinary arrays every one of them copies U (or U^T) into the module's memory first:
  * at n = 60,000 and r = 784 that is 376 MB per product, about as long as the product
@@ -26,24 +26,25 @@
  * operations of graph/laplacian.ts's symmetricLaplacianTrace). Both are tested with
  * Object.is against the code they replace.
  */
-import { edgeTraceOnResident, symmetricLaplacianTrace } from "../graph/laplacian.js";
+
+import { Matrix } from "../../core/matrix.js";
+import { edgeTraceOnResident, symmetricLaplacianTrace } from "../../graph/laplacian.js";
 import {
   addLowerBlocks,
   mirrorLowerTriangle,
   multiply,
   transposed,
   wasmWorthIt,
-} from "../linalg/kernels/gemm.js";
-import { evenRowBounds, type KernelHelper, kernelHelpers } from "../linalg/kernels/helper.js";
-import { LAPLACIAN_CHUNK_ROWS, laplacianChunkPart } from "../linalg/kernels/laplacianGram.js";
+} from "../../linalg/kernels/gemm.js";
+import { evenRowBounds, type KernelHelper, kernelHelpers } from "../../linalg/kernels/helper.js";
+import { LAPLACIAN_CHUNK_ROWS, laplacianChunkPart } from "../../linalg/kernels/laplacianGram.js";
 import {
   ARENA_LIMIT,
   privateArena,
   type WasmArena,
   wasmArena,
-} from "../linalg/kernels/wasm/backend.js";
-import { Matrix } from "../linalg/matrix.js";
-import { type CsrMatrix, csrColumnsTransposedWasm } from "../linalg/sparse.js";
+} from "../../linalg/kernels/wasm/backend.js";
+import { type CsrMatrix, csrColumnsTransposedWasm } from "../../linalg/sparse.js";
 
 /** A matrix copied once into a private arena: rows x cols, compact, at byte offset ptr. */
 interface Resident {

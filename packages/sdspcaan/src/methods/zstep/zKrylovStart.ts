@@ -32,20 +32,20 @@
  * it beyond that tolerance; from K_J (the degree below is chosen for about 5e-4 rad)
  * that takes 2-8 iterations instead of 12-25 preconditioned ones.
  */
-import { throwIfAborted } from "../core/errors.js";
-import { symmetrizeInPlace } from "../linalg/basic.js";
-import { symmetricEigen, trailingEigenpairs } from "../linalg/eigen/symmetricEigen.js";
+import { throwIfAborted } from "../../core/errors.js";
+import { Matrix } from "../../core/matrix.js";
+import { symmetrizeInPlace } from "../../linalg/basic.js";
+import { symmetricEigen, trailingEigenpairs } from "../../linalg/eigen/symmetricEigen.js";
 import {
   addLowerBlocks,
   gemmABtLowerBlocks,
   mirrorLowerTriangle,
   multiply,
   multiplyAtB,
-} from "../linalg/kernels/gemm.js";
-import { type WasmArena, wasmArena } from "../linalg/kernels/wasm/backend.js";
-import { Matrix } from "../linalg/matrix.js";
-import { choleskyUpper, solveUpperFromRight } from "../linalg/orthogonalize.js";
-import type { CsrMatrix } from "../linalg/sparse.js";
+} from "../../linalg/kernels/gemm.js";
+import { type WasmArena, wasmArena } from "../../linalg/kernels/wasm/backend.js";
+import { choleskyUpper, solveUpperFromRight } from "../../linalg/orthogonalize.js";
+import type { CsrMatrix } from "../../linalg/sparse.js";
 import type { ZWoodbury } from "./zPreconditioner.js";
 
 /** The largest degree J tried (the basis has (J + 1) m columns). */

@@ -35,8 +35,10 @@
  * factor, products, one symmetric eigen-decomposition of order m). One application to
  * an n x q block: two n x r x q products, half an application of Z.
  */
-import { symmetrizeInPlace } from "../linalg/basic.js";
-import { symmetricEigen } from "../linalg/eigen/symmetricEigen.js";
+
+import { Matrix } from "../../core/matrix.js";
+import { symmetrizeInPlace } from "../../linalg/basic.js";
+import { symmetricEigen } from "../../linalg/eigen/symmetricEigen.js";
 import {
   addLowerBlocks,
   gemmABtLowerBlocks,
@@ -45,19 +47,18 @@ import {
   multiply,
   multiplyABt,
   transposed,
-} from "../linalg/kernels/gemm.js";
-import { LAPLACIAN_CHUNK_ROWS } from "../linalg/kernels/laplacianGram.js";
-import { wasmArena } from "../linalg/kernels/wasm/backend.js";
-import { Matrix } from "../linalg/matrix.js";
+} from "../../linalg/kernels/gemm.js";
+import { LAPLACIAN_CHUNK_ROWS } from "../../linalg/kernels/laplacianGram.js";
+import { wasmArena } from "../../linalg/kernels/wasm/backend.js";
 import {
   choleskyQR,
   choleskyUpper,
   orthogonalizeTwiceAgainst,
   orthonormalizeAgainst,
   solveUpperFromRight,
-} from "../linalg/orthogonalize.js";
-import { CsrMatrix } from "../linalg/sparse.js";
-import { classSums } from "./sharedSteps.js";
+} from "../../linalg/orthogonalize.js";
+import { CsrMatrix } from "../../linalg/sparse.js";
+import { classSums } from "../sharedSteps.js";
 
 /** Rows per chunk of the n-long reductions (bounded temporaries: chunk x m doubles). */
 const CHUNK_ROWS = 4096;

@@ -45,13 +45,13 @@
  * Like K_J this is only a start: LOBPCG on Z takes it from here with its own residual
  * test (zSolvers.ts).
  */
-import { throwIfAborted } from "../core/errors.js";
-import { symmetrizeInPlace } from "../linalg/basic.js";
-import { trailingEigenpairs } from "../linalg/eigen/symmetricEigen.js";
-import { multiply, multiplyAtB, transposedGramAndProduct } from "../linalg/kernels/gemm.js";
-import { Matrix } from "../linalg/matrix.js";
-import { svqb } from "../linalg/orthogonalize.js";
-import type { CsrMatrix } from "../linalg/sparse.js";
+import { throwIfAborted } from "../../core/errors.js";
+import { Matrix } from "../../core/matrix.js";
+import { symmetrizeInPlace } from "../../linalg/basic.js";
+import { trailingEigenpairs } from "../../linalg/eigen/symmetricEigen.js";
+import { multiply, multiplyAtB, transposedGramAndProduct } from "../../linalg/kernels/gemm.js";
+import { svqb } from "../../linalg/orthogonalize.js";
+import type { CsrMatrix } from "../../linalg/sparse.js";
 import { chebyshevMoments, diagonalScaling, gramInverseRoot } from "./zKrylovStart.js";
 import type { ZWoodbury } from "./zPreconditioner.js";
 
