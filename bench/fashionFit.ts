@@ -14,9 +14,9 @@ import { NearestNeighbour1 } from "../packages/sdspcaan/src/classify/nearestNeig
 import { setNativeKernels } from "../packages/sdspcaan/src/linalg/kernels/nativeGemm.node.js";
 import { createMethod } from "../packages/sdspcaan/src/methods/registry.js";
 import { setKernelThreads } from "../packages/sdspcaan/src/threads/helperThread.node.js";
-import { preprocessSplit } from "../packages/sdspcaan-cli/src/experiment/preprocess.js";
-import { predefinedTestSplit } from "../packages/sdspcaan-cli/src/experiment/splits.js";
 import { openDataset } from "../packages/sdspcaan-cli/src/io/load.js";
+import { preprocessSplit } from "../packages/sdspcaan-cli/src/protocol/preprocess.js";
+import { predefinedTestSplit } from "../packages/sdspcaan-cli/src/protocol/splits.js";
 
 const [method = "sdspcaan", nArg = "10000", kArg = "10", ...rest] = process.argv.slice(2);
 const options: Record<string, unknown> = {};

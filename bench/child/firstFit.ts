@@ -7,8 +7,8 @@
  */
 import { join } from "node:path";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
 import { dataDir } from "../harness.js";
 
 const [file, name, method, kText, warmText] = process.argv.slice(2);

@@ -12,9 +12,9 @@
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runExperiment } from "../../packages/sdspcaan-cli/src/experiment/runner.node.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { runExperiment } from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
 import {
   type BenchContext,
   type BenchSuite,

@@ -10,12 +10,12 @@
  * one core and divided by two for the two workers of this machine. No reference: the
  * target is the total (issue #11: <= 3 hours on two cores).
  */
-import { makePlan } from "../../packages/sdspcaan-cli/src/experiment/runPlan.node.js";
+import { makePlan } from "../../packages/sdspcaan-cli/src/runner/runPlan.node.js";
 import {
   type FitRequest,
   UnitRunner,
   type WorkUnit,
-} from "../../packages/sdspcaan-cli/src/experiment/units.node.js";
+} from "../../packages/sdspcaan-cli/src/runner/units.node.js";
 import { type BenchContext, type BenchSuite, dataDir, record } from "../harness.js";
 
 const DATASETS = ["Musk1", "MSRA25", "Palm", "USPST", "Isolet", "Yale", "ORL", "COIL20", "YaleB"];

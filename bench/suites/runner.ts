@@ -9,14 +9,10 @@
  * time). No reference: this measures scheduling.
  */
 import { availableParallelism } from "node:os";
-import { planRun, type RunSettings } from "../../packages/sdspcaan-cli/src/experiment/plan.js";
-import { runExperiment } from "../../packages/sdspcaan-cli/src/experiment/runner.node.js";
-import {
-  fitCosts,
-  planTasks,
-  TaskQueue,
-} from "../../packages/sdspcaan-cli/src/experiment/shards.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
+import { planRun, type RunSettings } from "../../packages/sdspcaan-cli/src/protocol/plan.js";
+import { fitCosts, planTasks, TaskQueue } from "../../packages/sdspcaan-cli/src/protocol/shards.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { runExperiment } from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
 import { type BenchContext, type BenchSuite, median, record } from "../harness.js";
 
 const datasets = [

@@ -15,9 +15,10 @@
  * (summed as recorded, and as each grid point's median fit time times its fits: a fit
  * that was running while the run was paused (SIGSTOP) inflates the first, not the second).
  */
-import { readRunResults } from "../../packages/sdspcaan-cli/src/experiment/runResults.node.js";
-import { type Selection, selectAll } from "../../packages/sdspcaan-cli/src/experiment/selection.js";
-import { mean, sampleStd } from "../../packages/sdspcaan-cli/src/experiment/stats.js";
+
+import { type Selection, selectAll } from "../../packages/sdspcaan-cli/src/protocol/selection.js";
+import { mean, sampleStd } from "../../packages/sdspcaan-cli/src/protocol/stats.js";
+import { readRunResults } from "../../packages/sdspcaan-cli/src/runner/runResults.node.js";
 import { wilcoxonSignedRank } from "../../packages/sdspcaan-cli/src/stats/rankTests.js";
 
 const dir = process.argv[2];

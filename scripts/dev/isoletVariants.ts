@@ -14,7 +14,7 @@
  * preprocessing of the split, one fit per k of the k grid (kGrid: 30..100 for 26
  * classes, 10..100 for 2), 1-NN and balanced accuracy on validation and test, and
  * per method the k (and grid point) with the best validation BCA, ties to the
- * smallest k and the first grid point (experiment/selection.ts). A variant changes
+ * smallest k and the first grid point (protocol/selection.ts). A variant changes
  * one thing, said in its description: the data (the order of the columns, rows
  * scaled to unit norm, the label kept as a feature, a two-class task made from the
  * letters), the preprocessing, the classifier (the protocol's 1-NN on standardised
@@ -45,19 +45,16 @@ import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import type { Label } from "../../packages/sdspcaan/src/core/validate.js";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
-import { hyperparameterGrid } from "../../packages/sdspcaan-cli/src/experiment/grids.js";
-import { kGrid } from "../../packages/sdspcaan-cli/src/experiment/kGrid.js";
-import {
-  type Preprocessing,
-  preprocessSplit,
-} from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
-import {
-  makeSplit,
-  type SplitFractions,
-} from "../../packages/sdspcaan-cli/src/experiment/splits.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { locateDataFile } from "../../packages/sdspcaan-cli/src/io/locate.js";
 import { findDataset } from "../../packages/sdspcaan-cli/src/io/registry.js";
+import { hyperparameterGrid } from "../../packages/sdspcaan-cli/src/protocol/grids.js";
+import { kGrid } from "../../packages/sdspcaan-cli/src/protocol/kGrid.js";
+import {
+  type Preprocessing,
+  preprocessSplit,
+} from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
+import { makeSplit, type SplitFractions } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(name);

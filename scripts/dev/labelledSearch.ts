@@ -13,9 +13,9 @@ import { labelledNeighbours } from "../../packages/sdspcaan/src/graph/neighbours
 import { kernelHelpers } from "../../packages/sdspcaan/src/linalg/kernels/helper.js";
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
 import { setKernelThreads } from "../../packages/sdspcaan/src/threads/helperThread.node.js";
-import { preprocessSplit } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
-import { predefinedTestSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
 import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
+import { preprocessSplit } from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
+import { predefinedTestSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
 
 const args = process.argv.slice(2);
 const dirAt = args.indexOf("--data-dir");

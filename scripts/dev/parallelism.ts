@@ -5,7 +5,7 @@
  * grid replaced by --grid (default "paper": the paper's full protocol).
  *
  * A fit's time is the mean measured fitMs of its (data set, method) in the results
- * file; where that pair has no measurement yet, the cost model (src/experiment/
+ * file; where that pair has no measurement yet, the cost model (packages/sdspcaan-cli/src/protocol/
  * cost.ts) scaled by the median measured/model ratio of its cost family. The
  * longest piece is one fit (the runner's finest task): the largest measured fitMs
  * of its pair, or the model's estimate times that pair family's max/mean ratio.
@@ -14,9 +14,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { costFamily, fitCostMs } from "../../packages/sdspcaan-cli/src/experiment/cost.js";
-import type { GridSpec } from "../../packages/sdspcaan-cli/src/experiment/grids.js";
-import { planRun, type RunSettings } from "../../packages/sdspcaan-cli/src/experiment/plan.js";
+import { costFamily, fitCostMs } from "../../packages/sdspcaan-cli/src/protocol/cost.js";
+import type { GridSpec } from "../../packages/sdspcaan-cli/src/protocol/grids.js";
+import { planRun, type RunSettings } from "../../packages/sdspcaan-cli/src/protocol/plan.js";
 
 const args = process.argv.slice(2);
 const dir = args[0];

@@ -6,8 +6,8 @@
 import { join } from "node:path";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
 
 const method = process.argv[2] ?? "sdspcaan";
 const k = Number(process.argv[3] ?? "100");

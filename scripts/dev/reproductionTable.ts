@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PAPER_TABLE_IV_AVERAGE } from "../../packages/sdspcaan-cli/src/experiment/paperTable.js";
+import { PAPER_TABLE_IV_AVERAGE } from "../../packages/sdspcaan-cli/src/protocol/paperTable.js";
 
 interface Cell {
   mean: number;

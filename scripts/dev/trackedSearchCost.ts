@@ -18,9 +18,9 @@ import { labelledNeighbours } from "../../packages/sdspcaan/src/graph/neighbours
 import { WithinClassNeighbourTracker } from "../../packages/sdspcaan/src/graph/trackedNeighbours.js";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import { setKernelThreads } from "../../packages/sdspcaan/src/threads/helperThread.node.js";
-import { preprocessSplit } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
-import { predefinedTestSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
 import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
+import { preprocessSplit } from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
+import { predefinedTestSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
 
 const { values: args } = parseArgs({
   options: {

@@ -10,11 +10,11 @@
  * settings of docs/reproduction.md. Prints mean ± std of the test BCA per variant.
  */
 
-import { runExperiment } from "../../packages/sdspcaan-cli/src/experiment/runner.node.js";
-import { selectModel } from "../../packages/sdspcaan-cli/src/experiment/selection.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { locateDataFile } from "../../packages/sdspcaan-cli/src/io/locate.js";
 import { findDataset } from "../../packages/sdspcaan-cli/src/io/registry.js";
+import { selectModel } from "../../packages/sdspcaan-cli/src/protocol/selection.js";
+import { runExperiment } from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(name);

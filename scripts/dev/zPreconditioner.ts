@@ -15,9 +15,9 @@
 import { parseArgs } from "node:util";
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
 import { ZWoodbury } from "../../packages/sdspcaan/src/methods/zstep/zPreconditioner.js";
-import { preprocessSplit } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
-import { predefinedTestSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
 import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
+import { preprocessSplit } from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
+import { predefinedTestSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
 
 const { values: args } = parseArgs({
   options: {

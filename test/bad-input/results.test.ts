@@ -17,23 +17,23 @@ import {
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataFormatError } from "../../packages/sdspcaan/src/core/errors.js";
-import type { FitRecord } from "../../packages/sdspcaan-cli/src/experiment/records.js";
-import { writeRunReports } from "../../packages/sdspcaan-cli/src/experiment/reportFiles.node.js";
+import type { FitRecord } from "../../packages/sdspcaan-cli/src/protocol/records.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import {
+  makeSyntheticDataset,
+  type SyntheticOptions,
+} from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { writeRunReports } from "../../packages/sdspcaan-cli/src/reports/reportFiles.node.js";
 import {
   type ResultLine,
   readResultsFile,
   scanResultsFile,
-} from "../../packages/sdspcaan-cli/src/experiment/resultsFile.node.js";
+} from "../../packages/sdspcaan-cli/src/runner/resultsFile.node.js";
 import {
   type ExperimentOptions,
   type RunSettings,
   runExperiment,
-} from "../../packages/sdspcaan-cli/src/experiment/runner.node.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
-import {
-  makeSyntheticDataset,
-  type SyntheticOptions,
-} from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
+} from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
 import { cli, lines, writeCsv } from "../cli/helpers.js";
 import { repoRoot } from "../helpers/data.js";
 import { comparable, removeDir, smallData, tempDir } from "../runner/helpers.js";

@@ -11,16 +11,16 @@ import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
 import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { PCA } from "../../packages/sdspcaan/src/methods/pca.js";
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
+import { loadFeatures } from "../../packages/sdspcaan-cli/src/io/load.js";
+import {
+  classesMissingFromTraining,
+  parseSplitFile,
+} from "../../packages/sdspcaan-cli/src/protocol/splits.js";
 import {
   summariseResults,
   tableCsv,
   tableMarkdown,
-} from "../../packages/sdspcaan-cli/src/experiment/report.js";
-import {
-  classesMissingFromTraining,
-  parseSplitFile,
-} from "../../packages/sdspcaan-cli/src/experiment/splits.js";
-import { loadFeatures } from "../../packages/sdspcaan-cli/src/io/load.js";
+} from "../../packages/sdspcaan-cli/src/reports/report.js";
 import { cli, lines } from "../cli/helpers.js";
 import { rec } from "../experiment/makeRecord.js";
 import { removeDir, tempDir } from "../runner/helpers.js";

@@ -9,8 +9,8 @@ import {
   kernelThreads,
   setKernelThreads,
 } from "../../packages/sdspcaan/src/threads/helperThread.node.js";
-import { readResultsFile } from "../../packages/sdspcaan-cli/src/experiment/resultsFile.node.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { readResultsFile } from "../../packages/sdspcaan-cli/src/runner/resultsFile.node.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 import { cli, lines, writeCsv, writeNpy } from "./helpers.js";
 

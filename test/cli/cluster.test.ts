@@ -11,9 +11,9 @@ import {
   experimentOptionsFrom,
 } from "../../packages/sdspcaan-cli/src/cli/commands/experiment.js";
 import { VERSION } from "../../packages/sdspcaan-cli/src/cli/version.js";
-import { estimateRun } from "../../packages/sdspcaan-cli/src/experiment/jobPlan.node.js";
-import { CONTAINER_COMMAND } from "../../packages/sdspcaan-cli/src/experiment/jobScripts.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
+import { estimateRun } from "../../packages/sdspcaan-cli/src/cluster/jobPlan.node.js";
+import { CONTAINER_COMMAND } from "../../packages/sdspcaan-cli/src/cluster/jobScripts.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
 import { repoRoot } from "../helpers/data.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 import { cli, writeCsv } from "./helpers.js";

@@ -27,10 +27,10 @@ import {
   DEMO_DATASET,
   SYNTHETIC_DEFAULTS,
 } from "../../packages/sdspcaan-cli/src/cli/commands/demo.js";
-import { hyperparameterGrid } from "../../packages/sdspcaan-cli/src/experiment/grids.js";
-import { kGrid } from "../../packages/sdspcaan-cli/src/experiment/kGrid.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
+import { hyperparameterGrid } from "../../packages/sdspcaan-cli/src/protocol/grids.js";
+import { kGrid } from "../../packages/sdspcaan-cli/src/protocol/kGrid.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
 import { fixtureFile } from "../helpers/data.js";
 
 type Params = Record<string, number>;

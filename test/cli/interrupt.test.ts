@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { methodNames } from "../../packages/sdspcaan/src/methods/registry.js";
-import { readResultsFile } from "../../packages/sdspcaan-cli/src/experiment/resultsFile.node.js";
+import { readResultsFile } from "../../packages/sdspcaan-cli/src/runner/resultsFile.node.js";
 import { repoRoot } from "../helpers/data.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 import { cli } from "./helpers.js";

@@ -17,12 +17,12 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeAtomically } from "../../packages/sdspcaan-cli/src/io/atomicWrite.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
 import {
   ResultsWriter,
   rewriteResultsFile,
-} from "../../packages/sdspcaan-cli/src/experiment/resultsFile.node.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
-import { writeAtomically } from "../../packages/sdspcaan-cli/src/io/atomicWrite.js";
+} from "../../packages/sdspcaan-cli/src/runner/resultsFile.node.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 import { cli, lines, writeCsv } from "./helpers.js";
 

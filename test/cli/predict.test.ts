@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Pipeline } from "../../packages/sdspcaan/src/methods/pipeline.js";
 import { loadModel } from "../../packages/sdspcaan/src/methods/registry.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 import { cli, lines } from "./helpers.js";
 

@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { ProgressDisplay } from "../../packages/sdspcaan-cli/src/cli/commands/progress.js";
 import { formatDuration } from "../../packages/sdspcaan-cli/src/cli/commands/shared.js";
-import type { ExperimentProgress } from "../../packages/sdspcaan-cli/src/experiment/runner.node.js";
+import type { ExperimentProgress } from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
 
 function stream(tty: boolean): { s: NodeJS.WriteStream; text: () => string } {
   const chunks: string[] = [];

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fitRecordToLine } from "../../packages/sdspcaan-cli/src/experiment/records.js";
+import { fitRecordToLine } from "../../packages/sdspcaan-cli/src/protocol/records.js";
 import { fixtureRecords } from "../experiment/statisticsRecords.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 import { cli, lines } from "./helpers.js";

@@ -27,12 +27,9 @@ import {
   type PlaygroundServer,
   startPlaygroundServer,
 } from "../../packages/sdspcaan-cli/src/cli/playgroundServer.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
-import {
-  evaluateModel,
-  prepareSplit,
-} from "../../packages/sdspcaan-cli/src/experiment/units.node.js";
 import { loadDataset, parseDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { evaluateModel, prepareSplit } from "../../packages/sdspcaan-cli/src/runner/units.node.js";
 import { buildPlayground } from "../../scripts/build-playground.js";
 import { dataDir, dataFile, repoRoot } from "../helpers/data.js";
 import { type Browser, chromiumAvailable, launchChromium } from "./chromium.js";

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { FitRecord } from "../../packages/sdspcaan-cli/src/protocol/records.js";
 import {
   bcaVersusK,
   commonCurves,
@@ -6,8 +7,7 @@ import {
   sensitivitySurface,
   sensitivitySurfaces,
   variedParams,
-} from "../../packages/sdspcaan-cli/src/experiment/figures.js";
-import type { FitRecord } from "../../packages/sdspcaan-cli/src/experiment/records.js";
+} from "../../packages/sdspcaan-cli/src/reports/figures.js";
 import { flatInK } from "./flatInK.js";
 import { rec } from "./makeRecord.js";
 

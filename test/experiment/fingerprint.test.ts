@@ -7,7 +7,7 @@ import {
   fingerprintOf,
   isFingerprint,
   sha256Hex,
-} from "../../packages/sdspcaan-cli/src/experiment/fingerprint.js";
+} from "../../packages/sdspcaan-cli/src/protocol/fingerprint.js";
 
 describe("sha256Hex", () => {
   it("agrees with node:crypto on the padding edge lengths and on random bytes", () => {

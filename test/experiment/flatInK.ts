@@ -1,4 +1,4 @@
-import type { FitRecord } from "../../packages/sdspcaan-cli/src/experiment/records.js";
+import type { FitRecord } from "../../packages/sdspcaan-cli/src/protocol/records.js";
 import { rec } from "./makeRecord.js";
 
 /**

@@ -6,7 +6,7 @@ import {
   MULTIPLIER_GRID,
   methodGrid,
   parseGridSpec,
-} from "../../packages/sdspcaan-cli/src/experiment/grids.js";
+} from "../../packages/sdspcaan-cli/src/protocol/grids.js";
 
 describe("presets", () => {
   it("paper: a, b, c each over {0.01, ..., 100} where the method has them", () => {

@@ -12,10 +12,6 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import {
-  effectiveCores,
-  PARALLEL_EFFICIENCY,
-} from "../../packages/sdspcaan-cli/src/experiment/cost.js";
-import {
   type JobPlan,
   parallelJobs,
   reportMemoryMiB,
@@ -26,7 +22,11 @@ import {
   slurmTime,
   taskMemoryMiB,
   taskSeconds,
-} from "../../packages/sdspcaan-cli/src/experiment/jobScripts.js";
+} from "../../packages/sdspcaan-cli/src/cluster/jobScripts.js";
+import {
+  effectiveCores,
+  PARALLEL_EFFICIENCY,
+} from "../../packages/sdspcaan-cli/src/protocol/cost.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 
 const plan: JobPlan = {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
-import { kGrid, kGridFilter } from "../../packages/sdspcaan-cli/src/experiment/kGrid.js";
+import { kGrid, kGridFilter } from "../../packages/sdspcaan-cli/src/protocol/kGrid.js";
 import { fixtureFile } from "../helpers/data.js";
 
 interface Fixture {

@@ -1,5 +1,5 @@
-import type { Params } from "../../packages/sdspcaan-cli/src/experiment/grids.js";
-import type { FitRecord } from "../../packages/sdspcaan-cli/src/experiment/records.js";
+import type { Params } from "../../packages/sdspcaan-cli/src/protocol/grids.js";
+import type { FitRecord } from "../../packages/sdspcaan-cli/src/protocol/records.js";
 
 /** A fit record with defaults for the fields a test does not care about. */
 export function rec(

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { displayNameOf } from "../../packages/sdspcaan-cli/src/experiment/grids.js";
+import { displayNameOf } from "../../packages/sdspcaan-cli/src/protocol/grids.js";
 import {
   PAPER_DATASETS,
   PAPER_METHODS,
@@ -8,7 +8,7 @@ import {
   PAPER_TABLE_IV_AVERAGE,
   paperCell,
   paperDatasetName,
-} from "../../packages/sdspcaan-cli/src/experiment/paperTable.js";
+} from "../../packages/sdspcaan-cli/src/protocol/paperTable.js";
 import { fixtureFile } from "../helpers/data.js";
 
 describe("the paper's Table IV", () => {

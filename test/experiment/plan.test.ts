@@ -8,8 +8,8 @@ import {
   FitFingerprints,
   planRun,
   type RunSettings,
-} from "../../packages/sdspcaan-cli/src/experiment/plan.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
+} from "../../packages/sdspcaan-cli/src/protocol/plan.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
 
 const settings: RunSettings = {
   format: "sdspcaan-experiment",

@@ -5,7 +5,7 @@ import {
   fitRecordToLine,
   paramsKey,
   parseFitRecords,
-} from "../../packages/sdspcaan-cli/src/experiment/records.js";
+} from "../../packages/sdspcaan-cli/src/protocol/records.js";
 import { rec } from "./makeRecord.js";
 
 describe("fitKey", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PAPER_DATASETS } from "../../packages/sdspcaan-cli/src/experiment/paperTable.js";
-import { type FitRecord, fitKey } from "../../packages/sdspcaan-cli/src/experiment/records.js";
+import { PAPER_DATASETS } from "../../packages/sdspcaan-cli/src/protocol/paperTable.js";
+import { type FitRecord, fitKey } from "../../packages/sdspcaan-cli/src/protocol/records.js";
 import {
   buildReports,
   completenessOf,
@@ -8,7 +8,7 @@ import {
   summaryJSON,
   tableCsv,
   tableMarkdown,
-} from "../../packages/sdspcaan-cli/src/experiment/report.js";
+} from "../../packages/sdspcaan-cli/src/reports/report.js";
 import { rec } from "./makeRecord.js";
 
 /** One selected-looking fit per (dataset, method, repeat) with the given test BCAs. */

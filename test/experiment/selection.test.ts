@@ -4,7 +4,7 @@ import {
   bestPerK,
   selectAll,
   selectModel,
-} from "../../packages/sdspcaan-cli/src/experiment/selection.js";
+} from "../../packages/sdspcaan-cli/src/protocol/selection.js";
 import { rec } from "./makeRecord.js";
 
 describe("selectModel", () => {

@@ -9,8 +9,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
-import { costFamily, fitCostMs } from "../../packages/sdspcaan-cli/src/experiment/cost.js";
-import { planRun, type RunSettings } from "../../packages/sdspcaan-cli/src/experiment/plan.js";
+import { costFamily, fitCostMs } from "../../packages/sdspcaan-cli/src/protocol/cost.js";
+import { planRun, type RunSettings } from "../../packages/sdspcaan-cli/src/protocol/plan.js";
 import {
   assignShards,
   parseShard,
@@ -19,7 +19,7 @@ import {
   shardFileName,
   shardFromEnvironment,
   TaskQueue,
-} from "../../packages/sdspcaan-cli/src/experiment/shards.js";
+} from "../../packages/sdspcaan-cli/src/protocol/shards.js";
 
 function dataset(name: string, n: number, d: number, classes: number) {
   return {

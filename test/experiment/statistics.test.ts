@@ -1,11 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
-import type { FitRecord } from "../../packages/sdspcaan-cli/src/experiment/records.js";
-import {
-  buildReports,
-  summariseResults,
-} from "../../packages/sdspcaan-cli/src/experiment/report.js";
+import type { FitRecord } from "../../packages/sdspcaan-cli/src/protocol/records.js";
+import { buildReports, summariseResults } from "../../packages/sdspcaan-cli/src/reports/report.js";
 import {
   chooseBaseline,
   formatPValue,
@@ -13,7 +10,7 @@ import {
   methodStatistics,
   statisticsConsoleSummary,
   statisticsMarkdown,
-} from "../../packages/sdspcaan-cli/src/experiment/statistics.js";
+} from "../../packages/sdspcaan-cli/src/reports/statistics.js";
 import { fixtureFile } from "../helpers/data.js";
 import { expectClose, statisticsFixture } from "../stats/fixture.js";
 import { rec } from "./makeRecord.js";

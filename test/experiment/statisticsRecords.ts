@@ -1,5 +1,5 @@
 /** Fit records of the synthetic results in test/fixtures/experiment/statistics.json. */
-import type { FitRecord } from "../../packages/sdspcaan-cli/src/experiment/records.js";
+import type { FitRecord } from "../../packages/sdspcaan-cli/src/protocol/records.js";
 import { statisticsFixture } from "../stats/fixture.js";
 import { rec } from "./makeRecord.js";
 

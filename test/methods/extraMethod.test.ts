@@ -24,8 +24,8 @@ import type { TrainingData } from "../../packages/sdspcaan/src/methods/training.
 import {
   hyperparameterGrid,
   tunableParams,
-} from "../../packages/sdspcaan-cli/src/experiment/grids.js";
-import { runExperiment } from "../../packages/sdspcaan-cli/src/experiment/runner.node.js";
+} from "../../packages/sdspcaan-cli/src/protocol/grids.js";
+import { runExperiment } from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
 import { cli, writeCsv } from "../cli/helpers.js";
 import { removeDir, smallData, tempDir } from "../runner/helpers.js";
 

@@ -15,9 +15,9 @@ import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernel
 import { choleskyUpper } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
 import { JPCDA } from "../../packages/sdspcaan/src/methods/jpcda.js";
 import { PCA } from "../../packages/sdspcaan/src/methods/pca.js";
-import { preprocessSplit } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
+import { preprocessSplit } from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
 import { dataFile } from "../helpers/data.js";
 
 /** c Gaussian classes in d dimensions (class centres 2 apart on average), n samples. */

@@ -15,9 +15,9 @@ import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetr
 import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
 import { choleskyUpper } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
 import { LDA, ldaTestHooks } from "../../packages/sdspcaan/src/methods/lda.js";
-import { preprocessSplit } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
+import { preprocessSplit } from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
 import { dataFile } from "../helpers/data.js";
 import { followsSignConvention, subspaceDistance } from "../linalg/helpers.js";
 

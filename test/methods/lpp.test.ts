@@ -16,9 +16,9 @@ import { nearestNeighbours } from "../../packages/sdspcaan/src/linalg/kernels/di
 import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
 import type { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 import { LPP, type LPPWeight, localityGraph } from "../../packages/sdspcaan/src/methods/lpp.js";
-import { preprocessSplit } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
+import { preprocessSplit } from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
 import { dataFile } from "../helpers/data.js";
 import { followsSignConvention, subspaceDistance } from "../linalg/helpers.js";
 

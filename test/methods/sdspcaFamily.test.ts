@@ -25,7 +25,7 @@ import {
   autoZSolver,
   chooseZSolver,
 } from "../../packages/sdspcaan/src/methods/zstep/zSolvers.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 
 /** Gaussian classes in a low-dimensional subspace plus isotropic noise. */

@@ -23,9 +23,9 @@ import {
   withinClassGraph,
   withinClassWStep,
 } from "../../packages/sdspcaan/src/methods/slnp.js";
-import { preprocessSplit } from "../../packages/sdspcaan-cli/src/experiment/preprocess.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
+import { preprocessSplit } from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
+import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
 import { dataFile } from "../helpers/data.js";
 import { orthogonalityError, subspaceDistance } from "../linalg/helpers.js";
 

@@ -1,6 +1,6 @@
 /** The bca-vs-k figure of a report: like with like, and a subtitle that says what it averages. */
 import { describe, expect, it } from "vitest";
-import { bcaVersusKSpec } from "../../packages/sdspcaan-cli/src/experiment/reportFiles.node.js";
+import { bcaVersusKSpec } from "../../packages/sdspcaan-cli/src/reports/reportFiles.node.js";
 import { flatInK } from "../experiment/flatInK.js";
 
 interface Row {

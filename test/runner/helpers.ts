@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { methodNames } from "../../packages/sdspcaan/src/methods/registry.js";
-import type { FitRecord } from "../../packages/sdspcaan-cli/src/experiment/records.js";
-import { fitKey } from "../../packages/sdspcaan-cli/src/experiment/records.js";
-import type { ResultLine } from "../../packages/sdspcaan-cli/src/experiment/resultsFile.node.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
+import type { FitRecord } from "../../packages/sdspcaan-cli/src/protocol/records.js";
+import { fitKey } from "../../packages/sdspcaan-cli/src/protocol/records.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import type { ResultLine } from "../../packages/sdspcaan-cli/src/runner/resultsFile.node.js";
 
 /** A small data set: 60 samples x 24 features, 4 classes (12 training samples per split). */
 export function smallData(seed = 3) {

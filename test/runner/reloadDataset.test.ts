@@ -10,14 +10,14 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
-import { datasetChecksum } from "../../packages/sdspcaan-cli/src/experiment/fingerprint.js";
-import type { DatasetSettings } from "../../packages/sdspcaan-cli/src/experiment/plan.js";
+import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
+import { datasetChecksum } from "../../packages/sdspcaan-cli/src/protocol/fingerprint.js";
+import type { DatasetSettings } from "../../packages/sdspcaan-cli/src/protocol/plan.js";
 import {
   reloadDataset,
   writeRunReports,
-} from "../../packages/sdspcaan-cli/src/experiment/reportFiles.node.js";
-import { runExperiment } from "../../packages/sdspcaan-cli/src/experiment/runner.node.js";
-import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
+} from "../../packages/sdspcaan-cli/src/reports/reportFiles.node.js";
+import { runExperiment } from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
 import { dataFile } from "../helpers/data.js";
 import { removeDir, smallData, tempDir } from "./helpers.js";
 

@@ -11,10 +11,10 @@ import {
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
-import { writeRunReports } from "../../packages/sdspcaan-cli/src/experiment/reportFiles.node.js";
-import { runExperiment } from "../../packages/sdspcaan-cli/src/experiment/runner.node.js";
-import { shardFileName } from "../../packages/sdspcaan-cli/src/experiment/shards.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
+import { shardFileName } from "../../packages/sdspcaan-cli/src/protocol/shards.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { writeRunReports } from "../../packages/sdspcaan-cli/src/reports/reportFiles.node.js";
+import { runExperiment } from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
 import { methodsWithNeighbours, removeDir, smallData, tempDir } from "./helpers.js";
 
 let root: string;

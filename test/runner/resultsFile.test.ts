@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DataFormatError, ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
-import type { FitRecord } from "../../packages/sdspcaan-cli/src/experiment/records.js";
+import type { FitRecord } from "../../packages/sdspcaan-cli/src/protocol/records.js";
 import {
   appendSetAside,
   badLinesError,
@@ -15,7 +15,7 @@ import {
   rewriteResultsFile,
   type SkippedFit,
   scanResultLines,
-} from "../../packages/sdspcaan-cli/src/experiment/resultsFile.node.js";
+} from "../../packages/sdspcaan-cli/src/runner/resultsFile.node.js";
 import { removeDir, tempDir } from "./helpers.js";
 
 const fit: FitRecord = {

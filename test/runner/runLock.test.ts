@@ -9,15 +9,12 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
-import { readResultsFile } from "../../packages/sdspcaan-cli/src/experiment/resultsFile.node.js";
-import {
-  RunLock,
-  STALE_AFTER_MS,
-} from "../../packages/sdspcaan-cli/src/experiment/runLock.node.js";
+import { readResultsFile } from "../../packages/sdspcaan-cli/src/runner/resultsFile.node.js";
+import { RunLock, STALE_AFTER_MS } from "../../packages/sdspcaan-cli/src/runner/runLock.node.js";
 import {
   type ExperimentOptions,
   runExperiment,
-} from "../../packages/sdspcaan-cli/src/experiment/runner.node.js";
+} from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
 import { removeDir, smallData, tempDir, testMethods } from "./helpers.js";
 
 const data = smallData();

@@ -7,12 +7,12 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AbortError, ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
-import { readResultsFile } from "../../packages/sdspcaan-cli/src/experiment/resultsFile.node.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { readResultsFile } from "../../packages/sdspcaan-cli/src/runner/resultsFile.node.js";
 import {
   type ExperimentOptions,
   runExperiment,
-} from "../../packages/sdspcaan-cli/src/experiment/runner.node.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/experiment/synthetic.js";
+} from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
 import {
   comparable,
   methodsWithNeighbours,

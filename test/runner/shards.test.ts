@@ -8,12 +8,12 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataFormatError } from "../../packages/sdspcaan/src/core/errors.js";
-import { writeRunReports } from "../../packages/sdspcaan-cli/src/experiment/reportFiles.node.js";
-import { readResultsFile } from "../../packages/sdspcaan-cli/src/experiment/resultsFile.node.js";
+import { writeRunReports } from "../../packages/sdspcaan-cli/src/reports/reportFiles.node.js";
+import { readResultsFile } from "../../packages/sdspcaan-cli/src/runner/resultsFile.node.js";
 import {
   type ExperimentOptions,
   runExperiment,
-} from "../../packages/sdspcaan-cli/src/experiment/runner.node.js";
+} from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
 import { comparable, removeDir, smallData, tempDir, testMethods } from "./helpers.js";
 
 const data = smallData();

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fitRecordToLine } from "../../packages/sdspcaan-cli/src/experiment/records.js";
-import { writeRunReports } from "../../packages/sdspcaan-cli/src/experiment/reportFiles.node.js";
-import { RESULTS_FILE } from "../../packages/sdspcaan-cli/src/experiment/resultsFile.node.js";
+import { fitRecordToLine } from "../../packages/sdspcaan-cli/src/protocol/records.js";
+import { writeRunReports } from "../../packages/sdspcaan-cli/src/reports/reportFiles.node.js";
+import { RESULTS_FILE } from "../../packages/sdspcaan-cli/src/runner/resultsFile.node.js";
 import { fixtureRecords } from "../experiment/statisticsRecords.js";
 import { PNG_SIGNATURE, pngSize, svgTexts } from "../plot/svg.js";
 import { expectClose, statisticsFixture } from "../stats/fixture.js";

@@ -8,9 +8,9 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { runExperiment } from "../../packages/sdspcaan-cli/src/experiment/runner.node.js";
-import { selectAll } from "../../packages/sdspcaan-cli/src/experiment/selection.js";
-import { parseSplitFile } from "../../packages/sdspcaan-cli/src/experiment/splits.js";
+import { selectAll } from "../../packages/sdspcaan-cli/src/protocol/selection.js";
+import { parseSplitFile } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { runExperiment } from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
 import { dataFile, fixtureFile } from "../helpers/data.js";
 
 interface RefFit {

@@ -7,14 +7,17 @@
  */
 
 export { buildProgram, runCli } from "./cli/main.js";
-export * from "./experiment/index.js";
+export * from "./io/index.js";
+export * from "./plot/index.js";
+export * from "./protocol/index.js";
+export * from "./reports/index.js";
 export {
   type RunReport,
   type RunReportOptions,
   type SkippedSummary,
   summariseSkipped,
   writeRunReports,
-} from "./experiment/reportFiles.node.js";
+} from "./reports/reportFiles.node.js";
 export {
   isSkipped,
   type ParsedResults,
@@ -25,7 +28,7 @@ export {
   readResultsFile,
   SETTINGS_FILE,
   type SkippedFit,
-} from "./experiment/resultsFile.node.js";
+} from "./runner/resultsFile.node.js";
 export {
   type DatasetOrigin,
   type DatasetSettings,
@@ -40,7 +43,5 @@ export {
   runExperiment,
   type SettingsDifference,
   settingsDifferences,
-} from "./experiment/runner.node.js";
-export * from "./io/index.js";
-export * from "./plot/index.js";
+} from "./runner/runner.node.js";
 export * from "./stats/index.js";

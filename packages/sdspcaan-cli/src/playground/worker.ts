@@ -33,8 +33,8 @@ import {
 import "sdspcaan-hdf5";
 import type { InputPreprocessing } from "sdspcaan/methods";
 import { loadModelFile } from "sdspcaan/methods";
-import { preprocessSplit } from "../experiment/preprocess.js";
-import { makeSplit } from "../experiment/splits.js";
+import { preprocessSplit } from "../protocol/preprocess.js";
+import { makeSplit } from "../protocol/splits.js";
 import type {
   DatasetSummary,
   Embedding2D,

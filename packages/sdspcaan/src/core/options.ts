@@ -17,7 +17,7 @@ interface BaseSpec {
    * Leave the option out of experiment settings fingerprints while it is at its
    * default. For an option added to a method after runs were made with it, whose
    * default computes what the method computed before: those runs' results stay
-   * resumable (experiment/plan.ts). Set it on every option added from now on for
+   * resumable (protocol/plan.ts). Set it on every option added from now on for
    * which that holds; a new default that changes results needs no flag (the
    * fingerprint must change).
    */

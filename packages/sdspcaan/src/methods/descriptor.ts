@@ -9,7 +9,7 @@
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import type { Estimator, MethodIdentity } from "./estimator.js";
 
-/** The grid presets of the protocol (see experiment/grids.ts). */
+/** The grid presets of the protocol (see protocol/grids.ts). */
 export const GRID_PRESETS = ["paper", "authors", "quick"] as const;
 export type GridPreset = (typeof GRID_PRESETS)[number];
 

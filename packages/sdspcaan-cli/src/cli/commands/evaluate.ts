@@ -12,8 +12,8 @@ import {
   predefinedTestSplit,
   type Split,
   splitSeed,
-} from "../../experiment/splits.js";
-import { evaluateModel, evaluateOnTest, prepareSplit } from "../../experiment/units.node.js";
+} from "../../protocol/splits.js";
+import { evaluateModel, evaluateOnTest, prepareSplit } from "../../runner/units.node.js";
 import { withFitProgress } from "./progress.js";
 import {
   addDataOptions,

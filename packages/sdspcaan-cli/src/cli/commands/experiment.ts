@@ -7,23 +7,23 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import { AbortError, ValidationError } from "sdspcaan";
 import { setNativeKernels } from "sdspcaan/node";
-import { GRID_PRESETS } from "../../experiment/grids.js";
-import { JOB_SCRIPT_KINDS } from "../../experiment/jobScripts.js";
-import { PAPER_K_GRID } from "../../experiment/kGrid.js";
-import { summariseSkipped, writeRunReports } from "../../experiment/reportFiles.node.js";
-import { RESULTS_FILE } from "../../experiment/resultsFile.node.js";
-import {
-  type ExperimentDataset,
-  type ExperimentOptions,
-  type ExperimentResult,
-  runExperiment,
-} from "../../experiment/runner.node.js";
+import { JOB_SCRIPT_KINDS } from "../../cluster/jobScripts.js";
+import { GRID_PRESETS } from "../../protocol/grids.js";
+import { PAPER_K_GRID } from "../../protocol/kGrid.js";
 import {
   parseShard,
   type ShardSpec,
   shardFileName,
   shardFromEnvironment,
-} from "../../experiment/shards.js";
+} from "../../protocol/shards.js";
+import { summariseSkipped, writeRunReports } from "../../reports/reportFiles.node.js";
+import { RESULTS_FILE } from "../../runner/resultsFile.node.js";
+import {
+  type ExperimentDataset,
+  type ExperimentOptions,
+  type ExperimentResult,
+  runExperiment,
+} from "../../runner/runner.node.js";
 import { checkOutputDirectory } from "../outputs.js";
 import { emitJobScript } from "./experimentJobs.js";
 import { ProgressDisplay } from "./progress.js";

@@ -7,15 +7,15 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ValidationError } from "sdspcaan";
-import { estimateRun } from "../../experiment/jobPlan.node.js";
+import { estimateRun } from "../../cluster/jobPlan.node.js";
 import {
   estimateLines,
   JOB_SCRIPT_KINDS,
   type JobPlan,
   type JobScriptKind,
   jobScript,
-} from "../../experiment/jobScripts.js";
-import type { ExperimentOptions } from "../../experiment/runner.node.js";
+} from "../../cluster/jobScripts.js";
+import type { ExperimentOptions } from "../../runner/runner.node.js";
 import { VERSION } from "../version.js";
 import { note, out, parseInteger, parseNumber } from "./shared.js";
 

@@ -10,14 +10,14 @@
 import type { Command } from "commander";
 import type { Matrix } from "sdspcaan";
 import { ValidationError } from "sdspcaan";
-import { bcaVersusKSpec, sensitivitySpec } from "../../experiment/reportFiles.node.js";
-import { resultsPaths } from "../../experiment/resultsFile.node.js";
-import { readRunSettings } from "../../experiment/runner.node.js";
-import { readRunResults } from "../../experiment/runResults.node.js";
 import type { ProtectedInput } from "../../io/atomicWrite.js";
 import { loadFeatures } from "../../io/load.js";
 import { embeddingScatter } from "../../plot/embedding.js";
 import { writeFigure } from "../../plot/render.js";
+import { bcaVersusKSpec, sensitivitySpec } from "../../reports/reportFiles.node.js";
+import { resultsPaths } from "../../runner/resultsFile.node.js";
+import { readRunSettings } from "../../runner/runner.node.js";
+import { readRunResults } from "../../runner/runResults.node.js";
 import { checkOutputFile } from "../outputs.js";
 import {
   addDataFormatOptions,

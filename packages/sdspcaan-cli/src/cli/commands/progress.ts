@@ -5,8 +5,8 @@
  */
 import cliProgress from "cli-progress";
 import type { FitCallbacks, FitProgress } from "sdspcaan";
-import { describeConfiguration, isSkipped } from "../../experiment/resultsFile.node.js";
-import type { ExperimentProgress } from "../../experiment/runner.node.js";
+import { describeConfiguration, isSkipped } from "../../runner/resultsFile.node.js";
+import type { ExperimentProgress } from "../../runner/runner.node.js";
 import { formatDuration } from "./shared.js";
 
 export interface ProgressDisplayOptions {

@@ -6,7 +6,7 @@
  * `--datasets` report part of the run, into the folder `--to` names.
  */
 import type { Command } from "commander";
-import { writeRunReports } from "../../experiment/reportFiles.node.js";
+import { writeRunReports } from "../../reports/reportFiles.node.js";
 import { checkOutputDirectory } from "../outputs.js";
 import { note, oneLineErrors, out, parseList } from "./shared.js";
 

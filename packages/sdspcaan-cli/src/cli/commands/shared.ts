@@ -16,15 +16,15 @@ import {
   normalizeMethodName,
 } from "sdspcaan/methods";
 import { setKernelThreads, setNativeKernels } from "sdspcaan/node";
+import type { LoadOptions } from "../../io/load.js";
+import { openDataset } from "../../io/load.js";
 import {
   checkPreprocessing,
   PREPROCESSINGS,
   type Preprocessing,
-} from "../../experiment/preprocess.js";
-import { readJsonFile } from "../../experiment/resultsFile.node.js";
-import { parseSplitFile, type Split } from "../../experiment/splits.js";
-import type { LoadOptions } from "../../io/load.js";
-import { openDataset } from "../../io/load.js";
+} from "../../protocol/preprocess.js";
+import { parseSplitFile, type Split } from "../../protocol/splits.js";
+import { readJsonFile } from "../../runner/resultsFile.node.js";
 
 /** Writes a line (or lines) to standard output. */
 export function out(text: string): void {

@@ -21,12 +21,16 @@ import {
   ValidationError,
 } from "sdspcaan";
 import { throwIfAborted } from "sdspcaan/methods";
-import { fitOptions } from "./methodOptions.js";
-import type { FitRequest, PlannedUnit } from "./plan.js";
-import { type PreprocessedSplit, type Preprocessing, preprocessSplit } from "./preprocess.js";
-import { canonicalParams, type FitRecord } from "./records.js";
+import { fitOptions } from "../protocol/methodOptions.js";
+import type { FitRequest, PlannedUnit } from "../protocol/plan.js";
+import {
+  type PreprocessedSplit,
+  type Preprocessing,
+  preprocessSplit,
+} from "../protocol/preprocess.js";
+import { canonicalParams, type FitRecord } from "../protocol/records.js";
+import type { Split } from "../protocol/splits.js";
 import type { ResultLine, SkippedFit } from "./resultsFile.node.js";
-import type { Split } from "./splits.js";
 
 /** A data set as the units see it: X may live in a SharedArrayBuffer. */
 export interface UnitDataset {

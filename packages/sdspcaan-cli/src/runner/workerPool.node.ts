@@ -7,8 +7,8 @@ import type { Worker } from "node:worker_threads";
 import { AbortError, ConvergenceError, SdspcaanError, ValidationError } from "sdspcaan";
 import { throwIfAborted } from "sdspcaan/methods";
 import { nativeKernelsActive, startWorker } from "sdspcaan/node";
+import { TaskQueue } from "../protocol/shards.js";
 import type { ResultLine } from "./resultsFile.node.js";
-import { TaskQueue } from "./shards.js";
 import { shareDataset, type UnitDataset, type UnitSettings, type WorkUnit } from "./units.node.js";
 import type { ErrorMessage, FromWorker, ToWorker, WorkerInit } from "./worker.node.js";
 

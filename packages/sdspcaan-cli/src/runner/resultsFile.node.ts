@@ -36,8 +36,8 @@ import {
 import { dirname, join } from "node:path";
 import { DataFormatError, ValidationError } from "sdspcaan";
 import { regularOutputTarget, temporaryName, writeAtomically } from "../io/atomicWrite.js";
-import { canonicalJson } from "./fingerprint.js";
-import { type Params, tunableParams } from "./grids.js";
+import { canonicalJson } from "../protocol/fingerprint.js";
+import { type Params, tunableParams } from "../protocol/grids.js";
 import {
   canonicalParams,
   checkFingerprintField,
@@ -46,7 +46,7 @@ import {
   type FitRecord,
   fitKey,
   fitRecordToLine,
-} from "./records.js";
+} from "../protocol/records.js";
 
 export const RESULTS_FILE = "results.jsonl";
 export const SETTINGS_FILE = "settings.json";

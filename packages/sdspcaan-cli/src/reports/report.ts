@@ -21,18 +21,25 @@
  */
 import { ValidationError } from "sdspcaan";
 import { protocolOrder } from "sdspcaan/methods";
-import { displayNameOf } from "./grids.js";
+import { displayNameOf } from "../protocol/grids.js";
 import {
   PAPER_DATASETS,
   PAPER_TABLE_IV_AVERAGE,
   type PaperCell,
   paperCell,
   paperDatasetName,
-} from "./paperTable.js";
-import { canonicalParams, type FitIdentity, type FitRecord, fitKey } from "./records.js";
-import { dedupeRecords, type SelectionOptions, selectAll } from "./selection.js";
+} from "../protocol/paperTable.js";
+import { canonicalParams, type FitIdentity, type FitRecord, fitKey } from "../protocol/records.js";
+import { dedupeRecords, type SelectionOptions, selectAll } from "../protocol/selection.js";
+import { groupBy, mean, sampleStd } from "../protocol/stats.js";
 import { type MethodStatistics, methodStatistics, type StatisticsOptions } from "./statistics.js";
-import { groupBy, mean, sampleStd } from "./stats.js";
+import type {
+  AverageSummary,
+  CellCompleteness,
+  CellSummary,
+  Completeness,
+  ResultsSummary,
+} from "./summary.js";
 
 export interface ReportOptions extends SelectionOptions, StatisticsOptions {
   /**
@@ -53,28 +60,6 @@ export interface ReportOptions extends SelectionOptions, StatisticsOptions {
    * says why it is not known. Absent: the records are taken as the whole run.
    */
   readonly completeness?: Completeness | string;
-}
-
-/** Done and planned fits of one (dataset, method). */
-export interface CellCompleteness {
-  readonly planned: number;
-  readonly done: number;
-  /** Repeats with planned fits, and how many of them have every planned fit done. */
-  readonly repeats: number;
-  readonly repeatsComplete: number;
-}
-
-/** How much of a planned run is done. */
-export interface Completeness {
-  readonly planned: number;
-  readonly done: number;
-  /** cells[dataset][method], for every (dataset, method) with planned fits. */
-  readonly cells: Readonly<Record<string, Readonly<Record<string, CellCompleteness>>>>;
-  /**
-   * The counts cover only some of the run's methods or data sets (`report --methods`
-   * / `--datasets`), so the texts say so rather than speak of the whole run.
-   */
-  readonly subset?: boolean;
 }
 
 /**
@@ -118,46 +103,14 @@ function isIncomplete(c: CellCompleteness | undefined): boolean {
   return c !== undefined && c.done < c.planned;
 }
 
-/** The selected fit of one repeat, as reported: these fields of its record. */
-export type ChosenFit = Pick<
-  FitRecord,
-  "repeat" | "k" | "params" | "valBCA" | "testBCA" | "iterations" | "converged" | "fitMs"
->;
-
-/** Results of one (dataset, method) over its repeats. BCA values are fractions. */
-export interface CellSummary {
-  readonly dataset: string;
-  readonly method: string;
-  /** Number of repeats with a selected fit. */
-  readonly n: number;
-  /** Mean of the selected test BCA over repeats. */
-  readonly mean: number;
-  /** Standard deviation (n - 1) of the selected test BCA over repeats. */
-  readonly std: number;
-  /** Mean of the selected validation BCA over repeats. */
-  readonly valMean: number;
-  /** The selected fit of each repeat, ascending repeat. */
-  readonly chosen: readonly ChosenFit[];
-  /** Number of fits run (all k and parameter points of all repeats). */
-  readonly nFits: number;
-  /** Mean and total wall time per fit, over all fits. */
-  readonly meanFitMs: number;
-  readonly totalFitMs: number;
-  /** Mean iterations per fit and the fraction of fits that converged, over all fits. */
-  readonly meanIterations: number;
-  readonly convergedFraction: number;
-}
-
-/** The Average row entry of one method. */
-export interface AverageSummary {
-  readonly method: string;
-  /** The repeats every dataset has (the per-repeat averages are over these). */
-  readonly repeats: readonly number[];
-  /** Per-repeat mean over datasets of the selected test BCA. */
-  readonly perRepeat: readonly number[];
-  readonly mean: number;
-  readonly std: number;
-}
+export type {
+  AverageSummary,
+  CellCompleteness,
+  CellSummary,
+  ChosenFit,
+  Completeness,
+  ResultsSummary,
+} from "./summary.js";
 
 /** A cell or an Average entry: a mean and its spread over repeats. */
 type MeanOverRepeats = CellSummary | AverageSummary;
@@ -165,18 +118,6 @@ type MeanOverRepeats = CellSummary | AverageSummary;
 /** Over how many repeats a cell or an Average entry is. */
 function repeatCount(v: MeanOverRepeats): number {
   return "n" in v ? v.n : v.repeats.length;
-}
-
-/** Everything the reports show. */
-export interface ResultsSummary {
-  readonly datasets: readonly string[];
-  readonly methods: readonly string[];
-  /** cells[dataset][method], absent where the method has no results on the dataset. */
-  readonly cells: Readonly<Record<string, Readonly<Record<string, CellSummary>>>>;
-  /** average[method], null where the method lacks a dataset of the table ("--"). */
-  readonly average: Readonly<Record<string, AverageSummary | null>>;
-  /** What the run planned and what is done; a string says why this is unknown; null: not given. */
-  readonly completeness: Completeness | string | null;
 }
 
 function defaultDatasets(records: readonly FitRecord[]): string[] {

@@ -6,9 +6,9 @@
  */
 import { existsSync } from "node:fs";
 import { ValidationError } from "sdspcaan";
-import { splitsChecksum } from "./fingerprint.js";
-import { FitFingerprints, planSplit, type RunSettings } from "./plan.js";
-import { fitKey } from "./records.js";
+import { splitsChecksum } from "../protocol/fingerprint.js";
+import { FitFingerprints, planSplit, type RunSettings } from "../protocol/plan.js";
+import { fitKey } from "../protocol/records.js";
 import {
   appendSetAside,
   badLinesError,

@@ -17,14 +17,25 @@ import {
 import type { LoadOptions } from "../io/load.js";
 import { openDataset } from "../io/load.js";
 import type { LocateOptions } from "../io/locate.js";
-import { datasetChecksum, splitsChecksum } from "./fingerprint.js";
-import { GRID_PRESETS, type GridSpec, parseGridSpec } from "./grids.js";
-import { PAPER_K_GRID } from "./kGrid.js";
-import { resolveMethodOptions } from "./methodOptions.js";
-import { type DatasetOrigin, gridPoints, planRun, type RunPlan, type RunSettings } from "./plan.js";
-import { checkPreprocessing, type Preprocessing } from "./preprocess.js";
+import { datasetChecksum, splitsChecksum } from "../protocol/fingerprint.js";
+import { GRID_PRESETS, type GridSpec, parseGridSpec } from "../protocol/grids.js";
+import { PAPER_K_GRID } from "../protocol/kGrid.js";
+import { resolveMethodOptions } from "../protocol/methodOptions.js";
+import {
+  type DatasetOrigin,
+  gridPoints,
+  planRun,
+  type RunPlan,
+  type RunSettings,
+} from "../protocol/plan.js";
+import { checkPreprocessing, type Preprocessing } from "../protocol/preprocess.js";
+import {
+  PAPER_FRACTIONS,
+  parseSplitFile,
+  type Split,
+  type SplitFractions,
+} from "../protocol/splits.js";
 import { readJsonFile } from "./resultsFile.node.js";
-import { PAPER_FRACTIONS, parseSplitFile, type Split, type SplitFractions } from "./splits.js";
 import type { UnitDataset, WorkUnit } from "./units.node.js";
 
 /** A data set of the run: a registry name or file path, or data in memory. */

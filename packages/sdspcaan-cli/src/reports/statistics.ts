@@ -18,6 +18,7 @@
  * fraction reached by different floating-point routes.
  */
 import { ValidationError } from "sdspcaan";
+import { displayNameOf } from "../protocol/grids.js";
 import { logGamma } from "../stats/distributions.js";
 import {
   criticalDifferenceGroups,
@@ -31,8 +32,7 @@ import {
   wilcoxonMinimumP,
   wilcoxonSignedRank,
 } from "../stats/rankTests.js";
-import { displayNameOf } from "./grids.js";
-import type { CellSummary, ResultsSummary } from "./report.js";
+import type { CellSummary, ResultsSummary } from "./summary.js";
 
 /** Significance level of every test here. */
 export const SIGNIFICANCE_LEVEL = 0.05;

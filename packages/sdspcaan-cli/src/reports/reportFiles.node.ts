@@ -35,6 +35,38 @@ import {
   sensitivityHeatmapPanels,
   sensitivityProfiles,
 } from "../plot/sensitivity.js";
+import { type ParamName, type Params, tunableParams, tunedParams } from "../protocol/grids.js";
+import { fitOptions } from "../protocol/methodOptions.js";
+import { type PlanDataset, planRun, type RunPlan } from "../protocol/plan.js";
+import type { FitRecord } from "../protocol/records.js";
+import { fitKey, paramsKey } from "../protocol/records.js";
+import { selectModel } from "../protocol/selection.js";
+import { makeSplit, parseSplitFile, type Split } from "../protocol/splits.js";
+import { makeSyntheticDataset, type SyntheticOptions } from "../protocol/synthetic.js";
+import {
+  describeFit,
+  isSkipped,
+  type ResultEntry,
+  readJsonFile,
+  resultsPaths,
+  type SkippedFit,
+} from "../runner/resultsFile.node.js";
+import {
+  type DatasetSettings,
+  datasetChecksum,
+  gridPoints,
+  type RunSettings,
+  readRunSettings,
+  splitsChecksum,
+} from "../runner/runner.node.js";
+import {
+  describeFiles,
+  mergeRunEntries,
+  type RunResultEntry,
+  runResultsFiles,
+  scanRunResults,
+} from "../runner/runResults.node.js";
+import { prepareSplit, type UnitDataset } from "../runner/units.node.js";
 import {
   bcaVersusK,
   type CommonCurves,
@@ -43,11 +75,6 @@ import {
   sensitivitySurface,
   variedParams,
 } from "./figures.js";
-import { type ParamName, type Params, tunableParams, tunedParams } from "./grids.js";
-import { fitOptions } from "./methodOptions.js";
-import { type PlanDataset, planRun, type RunPlan } from "./plan.js";
-import type { FitRecord } from "./records.js";
-import { fitKey, paramsKey } from "./records.js";
 import {
   buildReports,
   type Completeness,
@@ -56,34 +83,7 @@ import {
   methodTitle,
   type ReportOptions,
 } from "./report.js";
-import {
-  describeFit,
-  isSkipped,
-  type ResultEntry,
-  readJsonFile,
-  resultsPaths,
-  type SkippedFit,
-} from "./resultsFile.node.js";
-import {
-  type DatasetSettings,
-  datasetChecksum,
-  gridPoints,
-  type RunSettings,
-  readRunSettings,
-  splitsChecksum,
-} from "./runner.node.js";
-import {
-  describeFiles,
-  mergeRunEntries,
-  type RunResultEntry,
-  runResultsFiles,
-  scanRunResults,
-} from "./runResults.node.js";
-import { selectModel } from "./selection.js";
-import { makeSplit, parseSplitFile, type Split } from "./splits.js";
 import { CRITICAL_DIFFERENCE_FIGURE, writeStatisticsFiles } from "./statisticsFiles.node.js";
-import { makeSyntheticDataset, type SyntheticOptions } from "./synthetic.js";
-import { prepareSplit, type UnitDataset } from "./units.node.js";
 
 export interface RunReportOptions {
   /** Put the paper's Table IV values and our differences beside each cell. */

@@ -27,10 +27,15 @@
  * other parameters held the same two ways, per dataset.
  */
 import { ValidationError } from "sdspcaan";
-import { type ParamName, tunableParams } from "./grids.js";
-import type { FitRecord } from "./records.js";
-import { bestPerK, dedupeRecords, type SelectionOptions, selectModel } from "./selection.js";
-import { groupBy, mean, sampleStd } from "./stats.js";
+import { type ParamName, tunableParams } from "../protocol/grids.js";
+import type { FitRecord } from "../protocol/records.js";
+import {
+  bestPerK,
+  dedupeRecords,
+  type SelectionOptions,
+  selectModel,
+} from "../protocol/selection.js";
+import { groupBy, mean, sampleStd } from "../protocol/stats.js";
 
 export interface CurveOptions extends SelectionOptions {
   /** Methods to include (default: all in the records, in order of first appearance). */

@@ -30,8 +30,15 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { SdspcaanError, ValidationError } from "sdspcaan";
 import { throwIfAborted } from "sdspcaan/methods";
-import type { RunSettings } from "./plan.js";
-import { type FitRecord, fitKey } from "./records.js";
+import type { RunSettings } from "../protocol/plan.js";
+import { type FitRecord, fitKey } from "../protocol/records.js";
+import {
+  assignShards,
+  parseShard,
+  planTasks,
+  type ShardSpec,
+  shardFileName,
+} from "../protocol/shards.js";
 import {
   describeFit,
   isSkipped,
@@ -49,14 +56,13 @@ import {
   makePlan,
   type Plan,
 } from "./runPlan.node.js";
-import { assignShards, parseShard, planTasks, type ShardSpec, shardFileName } from "./shards.js";
 import { type UnitDataset, UnitRunner, type UnitSettings, type WorkUnit } from "./units.node.js";
 import { type PoolTask, runInWorkers } from "./workerPool.node.js";
 
-export { datasetChecksum, splitsChecksum } from "./fingerprint.js";
-export { presetUnitOptions } from "./methodOptions.js";
-export type { DatasetOrigin, DatasetSettings, RunSettings } from "./plan.js";
-export { gridPoints } from "./plan.js";
+export { datasetChecksum, splitsChecksum } from "../protocol/fingerprint.js";
+export { presetUnitOptions } from "../protocol/methodOptions.js";
+export type { DatasetOrigin, DatasetSettings, RunSettings } from "../protocol/plan.js";
+export { gridPoints } from "../protocol/plan.js";
 export {
   datasetNameFromPath,
   type ExperimentDataset,

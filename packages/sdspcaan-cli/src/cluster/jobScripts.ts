@@ -8,7 +8,7 @@
  * takes shard 3 of the whole run. Time and memory requests come from the cost
  * model (cost.ts), with a safety factor: it is a model, not a measurement.
  */
-import { effectiveCores } from "./cost.js";
+import { effectiveCores } from "../protocol/cost.js";
 
 /** What the scripts need to know about the run. */
 export interface JobPlan {

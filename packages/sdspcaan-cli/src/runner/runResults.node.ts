@@ -8,7 +8,8 @@
 import { existsSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { DataFormatError } from "sdspcaan";
-import type { FitRecord } from "./records.js";
+import type { FitRecord } from "../protocol/records.js";
+import { parseShardFileName } from "../protocol/shards.js";
 import {
   badLinesError,
   type ConflictingLines,
@@ -22,7 +23,6 @@ import {
   type SkippedFit,
   scanResultsFile,
 } from "./resultsFile.node.js";
-import { parseShardFileName } from "./shards.js";
 
 /** A line of one of the run's results files. */
 export interface RunResultEntry extends ResultEntry {

@@ -5,9 +5,9 @@
  * their sizes (and labels, where the plan depends on them).
  */
 import { ValidationError } from "sdspcaan";
-import { effectiveCores, workerBytes } from "./cost.js";
-import { checkPositiveInteger, type ExperimentOptions, makePlan } from "./runPlan.node.js";
-import { assignShards, fitCosts, planTasks } from "./shards.js";
+import { effectiveCores, workerBytes } from "../protocol/cost.js";
+import { assignShards, fitCosts, planTasks } from "../protocol/shards.js";
+import { checkPositiveInteger, type ExperimentOptions, makePlan } from "../runner/runPlan.node.js";
 
 /** How a run divides into shards, by the cost model. */
 export interface RunEstimate {
