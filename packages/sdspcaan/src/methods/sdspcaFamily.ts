@@ -20,7 +20,7 @@
  */
 import { ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
-import type { EnumSpec, IntegerSpec, NumberSpec } from "../core/options.js";
+import type { EnumSpec, IntegerSpec, NumberSpec, OptionsOf } from "../core/options.js";
 import { type AdaptiveNeighbourGraph, labelledAdaptiveGraph } from "../graph/adaptive.js";
 import {
   classLaplacianTrace,
@@ -43,7 +43,9 @@ import type { CsrMatrix } from "../linalg/sparse.js";
 import {
   checkComponentCount,
   epsOption,
+  kOption,
   maxIterOption,
+  neighboursOption,
   resolveNeighbourCount,
   tolOption,
 } from "./commonOptions.js";
@@ -202,26 +204,31 @@ export const qLoopOptions = {
   krylovSpace: krylovSpaceOption,
 } as const;
 
-/** The Q-loop options a method has (those it lacks are filled in by `qLoopSettings`). */
-export interface QLoopOptionValues {
-  k: number;
-  alpha?: number;
-  beta?: number;
-  delta?: number;
-  m?: number | null;
-  tol: number;
-  maxIter: number;
-  eps: number;
-  stopRule: StopRule;
-  weighting?: Weighting;
-  solver: ZSolverChoice;
-  seed: number;
-  preconditioner?: ZPreconditionerChoice;
-  krylovStart?: ZKrylovStartChoice;
-  krylovSpace?: ZKrylovSpaceChoice;
-  largeScale?: "auto" | "always";
-  lambdaCap?: number;
-}
+/**
+ * Every option a Q-loop method can have, each declared once (the methods pick theirs
+ * from these specs); `QLoopOptionValues` is derived from it.
+ */
+const Q_LOOP_SCHEMA = {
+  k: kOption,
+  ...labelAndSparsityOptions,
+  delta: multiplierSpec("Weight of the graph term delta"),
+  m: neighboursOption,
+  ...qLoopOptions,
+  largeScale: largeScaleOption,
+  lambdaCap: lambdaCapOption,
+} as const;
+
+type QLoopSchemaValues = OptionsOf<typeof Q_LOOP_SCHEMA>;
+
+/**
+ * The Q-loop options a method has: k and the shared stop and solver options always,
+ * the others where the method declares them (`qLoopSettings` fills in the rest).
+ */
+export type QLoopOptionValues = Pick<
+  QLoopSchemaValues,
+  "k" | "tol" | "maxIter" | "eps" | "stopRule" | "solver" | "seed"
+> &
+  Partial<QLoopSchemaValues>;
 
 /**
  * The loop's settings from a method's options: SDSPCA (graph "none"), SDSPCA-LPP
@@ -233,6 +240,8 @@ export function qLoopSettings(
   p: QLoopOptionValues,
   fixed: Partial<QLoopSettings> & { graph: GraphMode },
 ): QLoopSettings {
+  // A multiplier or cap the method does not have is absent from its objective (0, no
+  // cap); a solver choice it does not offer takes its spec's default.
   return {
     owner,
     k: p.k,
@@ -244,13 +253,13 @@ export function qLoopSettings(
     maxIter: p.maxIter,
     eps: p.eps,
     stopRule: p.stopRule,
-    weighting: p.weighting ?? "scaled",
+    weighting: p.weighting ?? weightingOption.default,
     solver: p.solver,
     seed: p.seed,
-    preconditioner: p.preconditioner ?? "auto",
-    krylovStart: p.krylovStart ?? "auto",
-    krylovSpace: p.krylovSpace ?? "lifted",
-    largeScale: p.largeScale ?? "auto",
+    preconditioner: p.preconditioner ?? preconditionerOption.default,
+    krylovStart: p.krylovStart ?? krylovStartOption.default,
+    krylovSpace: p.krylovSpace ?? krylovSpaceOption.default,
+    largeScale: p.largeScale ?? largeScaleOption.default,
     lambdaCap: p.lambdaCap ?? Number.POSITIVE_INFINITY,
     ...fixed,
   };
