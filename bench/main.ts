@@ -2,6 +2,9 @@
  * `npm run bench [-- --json] [--only a,b] [--runs N] [--quick]`: runs the benchmark
  * suites; each suite measures our code and the NumPy/SciPy reference side by side.
  */
+// What a library user gets in Node by default: the "node" entry, which switches the
+// native GEMM on where sdspcaan-native is installed.
+import "../packages/sdspcaan/src/index.node.js";
 import type { BenchContext, BenchRecord, BenchSuite } from "./harness.js";
 import { suites } from "./suites/index.js";
 

@@ -5,6 +5,9 @@
  * milliseconds. Loading the data is not timed.
  * Usage: node --import tsx bench/child/firstFit.ts FILE NAME METHOD K WARM
  */
+// What a library user gets in Node by default: the "node" entry, which switches the
+// native GEMM on where sdspcaan-native is installed.
+import "../../packages/sdspcaan/src/index.node.js";
 import { join } from "node:path";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";

@@ -16,7 +16,9 @@ describe("package", () => {
   it("the library exports ES modules and CommonJS with types; the CLI has the bin", () => {
     const lib = packageJson("sdspcaan");
     expect(lib.type).toBe("module");
-    expect(lib.sideEffects).toBe(false);
+    // Only the Node entry has an effect (it switches the native GEMM on where installed).
+    expect(lib.sideEffects).toEqual(["./dist/esm/index.node.js"]);
+    expect(lib.exports["."].node.import.default).toBe("./dist/esm/index.node.js");
     for (const entry of [".", "./formats", "./methods"]) {
       expect(lib.exports[entry].import.types).toMatch(/^\.\/dist\/esm\/.*\.d\.ts$/);
       expect(lib.exports[entry].require.default).toMatch(/^\.\/dist\/cjs\/.*\.js$/);
