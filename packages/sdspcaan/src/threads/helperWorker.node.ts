@@ -15,8 +15,8 @@ import type { HelperTaskName } from "../linalg/kernels/helper.js";
 import { laplacianChunkPart } from "../linalg/kernels/laplacianGram.js";
 import { installNativeOnHelper } from "../linalg/kernels/nativeGemm.node.js";
 import { decideTask, screenTask } from "../linalg/kernels/screenedSearch.js";
+import { csrColumnsTransposedWasm } from "../linalg/kernels/sparseWasm.js";
 import { privateArena, type WasmArena } from "../linalg/kernels/wasm/backend.js";
-import { csrColumnsTransposedWasm } from "../linalg/sparse.js";
 
 /** What the starting thread puts in `workerData`. */
 export interface HelperInit {

@@ -13,8 +13,9 @@
  * calls are laplacianProjection's, on the same operands (a transpose is exact), so
  * each part has the same bits, and the caller adds the parts in chunk order.
  */
-import { csrColumnsTransposedWasm } from "../sparse.js";
+
 import { lowerBlockRowsInArena } from "./gemm.js";
+import { csrColumnsTransposedWasm } from "./sparseWasm.js";
 import type { WasmArena } from "./wasm/backend.js";
 
 /** Rows of L per chunk of U^T L U (bounded temporaries: chunk x r doubles). */

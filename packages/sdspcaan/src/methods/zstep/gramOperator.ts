@@ -38,13 +38,14 @@ import {
 } from "../../linalg/kernels/gemm.js";
 import { evenRowBounds, type KernelHelper, kernelHelpers } from "../../linalg/kernels/helper.js";
 import { LAPLACIAN_CHUNK_ROWS, laplacianChunkPart } from "../../linalg/kernels/laplacianGram.js";
+import { csrColumnsTransposedWasm } from "../../linalg/kernels/sparseWasm.js";
 import {
   ARENA_LIMIT,
   privateArena,
   type WasmArena,
   wasmArena,
 } from "../../linalg/kernels/wasm/backend.js";
-import { type CsrMatrix, csrColumnsTransposedWasm } from "../../linalg/sparse.js";
+import type { CsrMatrix } from "../../linalg/sparse.js";
 
 /** A matrix copied once into a private arena: rows x cols, compact, at byte offset ptr. */
 interface Resident {
