@@ -17,10 +17,10 @@ import {
 import { labelledNeighbours } from "../../packages/sdspcaan/src/graph/neighbours.js";
 import { classOrder } from "../../packages/sdspcaan/src/graph/rowOrder.js";
 import {
-  NeighbourHeaps,
   scanNearestPairs,
   squaredRowNorms,
 } from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
+import { NeighbourHeaps } from "../../packages/sdspcaan/src/linalg/kernels/neighbourHeaps.js";
 import {
   kernelBackend,
   setKernelBackend,

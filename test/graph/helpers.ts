@@ -6,7 +6,7 @@
 import { expect } from "vitest";
 import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import type { Random } from "../../packages/sdspcaan/src/core/rng.js";
-import type { TwoPartNeighbours } from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
+import type { TwoPartNeighbours } from "../../packages/sdspcaan/src/linalg/kernels/neighbourHeaps.js";
 
 /** n x k matrix of integers in [-range, range] (exact arithmetic: ties stay ties). */
 export function integerMatrix(rng: Random, n: number, k: number, range: number): Matrix {

@@ -12,7 +12,7 @@ import {
   initialNeighbours,
   labelledNeighbours,
 } from "../../packages/sdspcaan/src/graph/neighbours.js";
-import type { TwoPartNeighbours } from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
+import type { TwoPartNeighbours } from "../../packages/sdspcaan/src/linalg/kernels/neighbourHeaps.js";
 import { bruteForceRanking, directSquaredDistance, integerMatrix, randomCodes } from "./helpers.js";
 
 const LAMBDAS = [0, 0.25, 1, 3, 2 ** 10, 2 ** 30, 2 ** 52, 2 ** 60, 2 ** 96];

@@ -19,11 +19,13 @@ import {
   WithinClassNeighbourTracker,
 } from "../../packages/sdspcaan/src/graph/trackedNeighbours.js";
 import {
-  NeighbourHeaps,
   scanNearestPairs,
   squaredRowNorms,
-  type TwoPartNeighbours,
 } from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
+import {
+  NeighbourHeaps,
+  type TwoPartNeighbours,
+} from "../../packages/sdspcaan/src/linalg/kernels/neighbourHeaps.js";
 import { setKernelBackend } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
 import { expectSameBits } from "./helpers.js";
 

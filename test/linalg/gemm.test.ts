@@ -4,13 +4,15 @@ import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import {
   gemmABtFixedKernel,
   gemmABtRaw,
-  gramColumns,
-  gramRows,
   multiply,
   multiplyABt,
   multiplyAtB,
   transposed,
 } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import {
+  gramColumns,
+  gramRows,
+} from "../../packages/sdspcaan/src/linalg/kernels/symmetricProducts.js";
 import {
   kernelBackend,
   setKernelBackend,

@@ -12,27 +12,31 @@ import {
   labelledNeighbours,
 } from "../../packages/sdspcaan/src/graph/neighbours.js";
 import {
-  NeighbourHeaps,
   scanNearestPairs,
   squaredRowNorms,
-  type TwoPartNeighbours,
 } from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
 import {
-  gemmABtLowerBlocks,
   gemmABtRaw,
-  gramRows,
-  lowerStripBounds,
   multiplyABt,
   threadsWorthIt,
   transposed,
-  transposedGramAndProduct,
 } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
 import {
   type KernelHelper,
   kernelHelpers,
   setKernelHelpers,
 } from "../../packages/sdspcaan/src/linalg/kernels/helper.js";
+import {
+  NeighbourHeaps,
+  type TwoPartNeighbours,
+} from "../../packages/sdspcaan/src/linalg/kernels/neighbourHeaps.js";
 import { screenedNearestNeighbours } from "../../packages/sdspcaan/src/linalg/kernels/screenedSearch.js";
+import {
+  gemmABtLowerBlocks,
+  gramRows,
+  lowerStripBounds,
+  transposedGramAndProduct,
+} from "../../packages/sdspcaan/src/linalg/kernels/symmetricProducts.js";
 import {
   type WasmArena,
   wasmArena,

@@ -14,7 +14,7 @@ import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
 import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { initialNeighbours } from "../../packages/sdspcaan/src/graph/neighbours.js";
-import { gemmABtLowerBlocks, gemmABtRaw } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import { gemmABtRaw } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
 import { kernelHelpers } from "../../packages/sdspcaan/src/linalg/kernels/helper.js";
 import {
   nativeGemmIsa,
@@ -22,6 +22,7 @@ import {
   nativeKernelsActive,
   setNativeKernels,
 } from "../../packages/sdspcaan/src/linalg/kernels/nativeGemm.node.js";
+import { gemmABtLowerBlocks } from "../../packages/sdspcaan/src/linalg/kernels/symmetricProducts.js";
 import {
   type ExternalGemm,
   externalGemmInstalled,

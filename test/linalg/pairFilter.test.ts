@@ -11,11 +11,11 @@ import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { crossClassClusterScan } from "../../packages/sdspcaan/src/graph/clusterScan.js";
 import { classOrder } from "../../packages/sdspcaan/src/graph/rowOrder.js";
 import {
-  NeighbourHeaps,
   type PairScanOptions,
   scanNearestPairs,
   squaredRowNorms,
 } from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
+import { NeighbourHeaps } from "../../packages/sdspcaan/src/linalg/kernels/neighbourHeaps.js";
 import {
   kernelBackend,
   wasmArena,

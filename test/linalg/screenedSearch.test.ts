@@ -13,9 +13,9 @@ import { initialNeighbours } from "../../packages/sdspcaan/src/graph/neighbours.
 import {
   defaultBlockRows,
   nearestNeighbours,
-  type TwoPartNeighbours,
 } from "../../packages/sdspcaan/src/linalg/kernels/distances.js";
 import { wasmWorthIt } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import type { TwoPartNeighbours } from "../../packages/sdspcaan/src/linalg/kernels/neighbourHeaps.js";
 import {
   exactDistance,
   screenedNearestNeighbours,

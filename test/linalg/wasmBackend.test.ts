@@ -17,14 +17,16 @@ import {
 } from "../../packages/sdspcaan/src/linalg/eigen/inverseIteration.js";
 import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
 import {
-  gemmABtLowerBlocks,
   gemmABtRaw,
   gemmAtBWasm,
-  gramRows,
   multiplyABt,
   transposed,
-  transposedGramAndProduct,
 } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import {
+  gemmABtLowerBlocks,
+  gramRows,
+  transposedGramAndProduct,
+} from "../../packages/sdspcaan/src/linalg/kernels/symmetricProducts.js";
 import {
   ARENA_LIMIT,
   decodeBase64ForTest,

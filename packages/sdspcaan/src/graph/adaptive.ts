@@ -20,7 +20,7 @@
 import { ValidationError } from "../core/errors.js";
 import type { Matrix } from "../core/matrix.js";
 import { checkInteger } from "../core/validate.js";
-import type { TwoPartNeighbours } from "../linalg/kernels/distances.js";
+import type { TwoPartNeighbours } from "../linalg/kernels/neighbourHeaps.js";
 import { CsrMatrix } from "../linalg/sparse.js";
 import {
   checkClassCodes,

@@ -38,9 +38,9 @@
  */
 import { throwIfAborted } from "../core/errors.js";
 import type { Matrix } from "../core/matrix.js";
-import { type HeapStorage, NeighbourHeaps } from "../linalg/kernels/distances.js";
 import { gemmABtFixedKernel, gemmABtRaw } from "../linalg/kernels/gemm.js";
 import { alongsideHelpers, balancedBounds, type KernelHelper } from "../linalg/kernels/helper.js";
+import { type HeapStorage, NeighbourHeaps } from "../linalg/kernels/neighbourHeaps.js";
 import { type WasmArena, wasmArena } from "../linalg/kernels/wasm/backend.js";
 
 /** Target number of rows per cluster. */

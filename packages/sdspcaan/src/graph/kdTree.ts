@@ -20,7 +20,7 @@
  */
 
 import type { Matrix } from "../core/matrix.js";
-import type { NeighbourHeaps } from "../linalg/kernels/distances.js";
+import type { NeighbourHeaps } from "../linalg/kernels/neighbourHeaps.js";
 
 /** Rows per leaf. */
 const LEAF_SIZE = 24;

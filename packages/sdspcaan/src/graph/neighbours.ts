@@ -38,12 +38,9 @@ import { throwIfAborted, ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
 import { dot } from "../linalg/basic.js";
 import {
-  concatNeighbourRows,
-  NeighbourHeaps,
   nearestNeighbours,
   scanNearestPairs,
   squaredRowNorms,
-  type TwoPartNeighbours,
 } from "../linalg/kernels/distances.js";
 import {
   alongsideHelpers,
@@ -51,6 +48,11 @@ import {
   type KernelHelper,
   kernelHelpers,
 } from "../linalg/kernels/helper.js";
+import {
+  concatNeighbourRows,
+  NeighbourHeaps,
+  type TwoPartNeighbours,
+} from "../linalg/kernels/neighbourHeaps.js";
 import { screenedNearestNeighbours } from "../linalg/kernels/screenedSearch.js";
 import { crossClassClusterScan } from "./clusterScan.js";
 import { KdTree } from "./kdTree.js";

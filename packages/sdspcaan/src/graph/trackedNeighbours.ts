@@ -39,9 +39,10 @@
  */
 import { throwIfAborted, ValidationError } from "../core/errors.js";
 import type { Matrix } from "../core/matrix.js";
-import { NeighbourHeaps, scanNearestPairs } from "../linalg/kernels/distances.js";
+import { scanNearestPairs } from "../linalg/kernels/distances.js";
 import { gemmABtFixedKernel } from "../linalg/kernels/gemm.js";
 import type { KernelHelper } from "../linalg/kernels/helper.js";
+import { NeighbourHeaps } from "../linalg/kernels/neighbourHeaps.js";
 import { classOrder, queryRowsFirst } from "./rowOrder.js";
 
 /** Unit roundoff of double precision. */

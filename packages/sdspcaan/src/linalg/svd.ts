@@ -25,7 +25,8 @@ import {
   normalizeEigenvectorSigns,
   symmetricEigen,
 } from "./eigen/symmetricEigen.js";
-import { gramColumns, gramRows, multiply } from "./kernels/gemm.js";
+import { multiply } from "./kernels/gemm.js";
+import { gramColumns, gramRows } from "./kernels/symmetricProducts.js";
 import { choleskyQR } from "./orthogonalize.js";
 
 export interface ThinSvd {

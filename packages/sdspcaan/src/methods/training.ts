@@ -9,7 +9,7 @@ import { ValidationError } from "../core/errors.js";
 import type { Matrix, MatrixLike } from "../core/matrix.js";
 import { asMatrix, type EncodedLabels, encodeLabels, type Label } from "../core/validate.js";
 import { centerColumns } from "../linalg/basic.js";
-import { gramRows } from "../linalg/kernels/gemm.js";
+import { gramRows } from "../linalg/kernels/symmetricProducts.js";
 
 /**
  * The range of centred data values every method can handle: Gram matrices and the

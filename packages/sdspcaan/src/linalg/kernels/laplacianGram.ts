@@ -14,8 +14,8 @@
  * each part has the same bits, and the caller adds the parts in chunk order.
  */
 
-import { lowerBlockRowsInArena } from "./gemm.js";
 import { csrColumnsTransposedWasm } from "./sparseWasm.js";
+import { lowerBlockRowsInArena } from "./symmetricProducts.js";
 import type { WasmArena } from "./wasm/backend.js";
 
 /** Rows of L per chunk of U^T L U (bounded temporaries: chunk x r doubles). */

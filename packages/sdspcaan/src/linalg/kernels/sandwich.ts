@@ -9,7 +9,7 @@
  */
 import { Matrix } from "../../core/matrix.js";
 import type { CsrMatrix } from "../sparse.js";
-import { gemmABtLowerBlocks } from "./gemm.js";
+import { gemmABtLowerBlocks } from "./symmetricProducts.js";
 
 const BLOCK = 64;
 

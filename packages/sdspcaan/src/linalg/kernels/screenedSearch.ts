@@ -35,14 +35,9 @@
  */
 import { throwIfAborted } from "../../core/errors.js";
 import type { Matrix } from "../../core/matrix.js";
-import {
-  concatNeighbourRows,
-  defaultBlockRows,
-  NeighbourHeaps,
-  squaredRowNorms,
-  type TwoPartNeighbours,
-} from "./distances.js";
+import { defaultBlockRows, squaredRowNorms } from "./distances.js";
 import { alongsideHelpers, balancedBounds, type KernelHelper, kernelHelpers } from "./helper.js";
+import { concatNeighbourRows, NeighbourHeaps, type TwoPartNeighbours } from "./neighbourHeaps.js";
 import { privateArena, type WasmArena, wasmArena } from "./wasm/backend.js";
 
 /** Unit roundoff of single precision. */

@@ -29,16 +29,11 @@
 
 import { Matrix } from "../../core/matrix.js";
 import { edgeTraceOnResident, symmetricLaplacianTrace } from "../../graph/laplacian.js";
-import {
-  addLowerBlocks,
-  mirrorLowerTriangle,
-  multiply,
-  transposed,
-  wasmWorthIt,
-} from "../../linalg/kernels/gemm.js";
+import { multiply, transposed, wasmWorthIt } from "../../linalg/kernels/gemm.js";
 import { evenRowBounds, type KernelHelper, kernelHelpers } from "../../linalg/kernels/helper.js";
 import { LAPLACIAN_CHUNK_ROWS, laplacianChunkPart } from "../../linalg/kernels/laplacianGram.js";
 import { csrColumnsTransposedWasm } from "../../linalg/kernels/sparseWasm.js";
+import { addLowerBlocks, mirrorLowerTriangle } from "../../linalg/kernels/symmetricProducts.js";
 import {
   ARENA_LIMIT,
   privateArena,

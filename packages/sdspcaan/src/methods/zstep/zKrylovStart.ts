@@ -36,13 +36,12 @@ import { throwIfAborted } from "../../core/errors.js";
 import { Matrix } from "../../core/matrix.js";
 import { symmetrizeInPlace } from "../../linalg/basic.js";
 import { symmetricEigen, trailingEigenpairs } from "../../linalg/eigen/symmetricEigen.js";
+import { multiply, multiplyAtB } from "../../linalg/kernels/gemm.js";
 import {
   addLowerBlocks,
   gemmABtLowerBlocks,
   mirrorLowerTriangle,
-  multiply,
-  multiplyAtB,
-} from "../../linalg/kernels/gemm.js";
+} from "../../linalg/kernels/symmetricProducts.js";
 import { type WasmArena, wasmArena } from "../../linalg/kernels/wasm/backend.js";
 import { choleskyUpper, solveUpperFromRight } from "../../linalg/orthogonalize.js";
 import type { CsrMatrix } from "../../linalg/sparse.js";

@@ -39,16 +39,14 @@
 import { Matrix } from "../../core/matrix.js";
 import { symmetrizeInPlace } from "../../linalg/basic.js";
 import { symmetricEigen } from "../../linalg/eigen/symmetricEigen.js";
+import { multiply, multiplyABt, transposed } from "../../linalg/kernels/gemm.js";
+import { LAPLACIAN_CHUNK_ROWS } from "../../linalg/kernels/laplacianGram.js";
 import {
   addLowerBlocks,
   gemmABtLowerBlocks,
   gramColumns,
   mirrorLowerTriangle,
-  multiply,
-  multiplyABt,
-  transposed,
-} from "../../linalg/kernels/gemm.js";
-import { LAPLACIAN_CHUNK_ROWS } from "../../linalg/kernels/laplacianGram.js";
+} from "../../linalg/kernels/symmetricProducts.js";
 import { wasmArena } from "../../linalg/kernels/wasm/backend.js";
 import {
   choleskyQR,
