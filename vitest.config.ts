@@ -18,7 +18,9 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // The browser tests need Chromium: `npm run test:e2e` (vitest.e2e.config.ts) runs them.
-    exclude: [...configDefaults.exclude, "test/e2e/**"],
+    // test/slow/ holds the checks that must stay large: `npm run test:slow`
+    // (vitest.slow.config.ts) runs them, and CI runs both.
+    exclude: [...configDefaults.exclude, "test/e2e/**", "test/slow/**"],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "forks",

@@ -1,11 +1,12 @@
 /**
  * Invariant suites again with the native GEMM installed (nativeGemm.node.ts), on
  * x86-64 where `npm run build` builds it: the dense eigen-solvers, the SVD and LOBPCG
- * through it, the helper threads' same-bits guarantees with native helpers, the
- * screened and pruned neighbour searches (which rebuild a full scan's distances from
- * small products), the resident products of the large fits and agreement with the
- * reference fixtures. The suites themselves run on the WebAssembly kernel in their own
- * files; nativeGemm.test.ts tests the kernel itself.
+ * through it, the screened and pruned neighbour searches (which rebuild a full scan's
+ * distances from small products), the resident products of the large fits and
+ * agreement with the reference fixtures. The suites themselves run on the WebAssembly
+ * kernel in their own files; nativeGemm.test.ts tests the kernel itself, with two
+ * threads too. The helper threads' same-bits guarantees with native helpers take most
+ * of the time of a rerun: test/slow/nativeHelperThreads.test.ts runs them.
  */
 import { describe, expect, it } from "vitest";
 import { setNativeKernels } from "../../packages/sdspcaan/src/linalg/kernels/nativeGemm.node.js";
@@ -27,7 +28,6 @@ if (nativeWanted) {
   await import("./svd.test.js");
   await import("./generalizedEigen.test.js");
   await import("./lobpcg.test.js");
-  await import("./helperThread.test.js");
   await import("./screenedSearch.test.js");
   await import("./distances.test.js");
   await import("./fixtures.test.js");
