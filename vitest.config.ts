@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
@@ -24,5 +25,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // vitest's default, one core less than the machine has, is a single worker on two
+    // cores, which leaves one core idle while the worker runs the tests.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
