@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
@@ -18,9 +19,14 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // The browser tests need Chromium: `npm run test:e2e` (vitest.e2e.config.ts) runs them.
-    exclude: [...configDefaults.exclude, "test/e2e/**"],
+    // test/slow/ holds the checks that must stay large: `npm run test:slow`
+    // (vitest.slow.config.ts) runs them, and CI runs both.
+    exclude: [...configDefaults.exclude, "test/e2e/**", "test/slow/**"],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // vitest's default, one core less than the machine has, is a single worker on two
+    // cores, which leaves one core idle while the worker runs the tests.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

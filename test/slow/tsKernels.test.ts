@@ -1,7 +1,9 @@
 /**
  * The linear-algebra invariant suites again, on the pure TypeScript kernels (the
  * fallback where WebAssembly SIMD is missing). The suites themselves run on the
- * default backend (wasm in Node 20) in their own files.
+ * default backend (wasm in Node 20) in `npm test`, and test/linalg/wasmBackend.test.ts
+ * checks the two backends' products against each other there; this rerun is
+ * `npm run test:slow`.
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -17,9 +19,9 @@ describe("the suites below", () => {
   });
 });
 
-await import("./gemm.test.js");
-await import("./symmetricEigen.test.js");
-await import("./tridiagonal.test.js");
-await import("./svd.test.js");
-await import("./generalizedEigen.test.js");
-await import("./lobpcg.test.js");
+await import("../linalg/gemm.test.js");
+await import("../linalg/symmetricEigen.test.js");
+await import("../linalg/tridiagonal.test.js");
+await import("../linalg/svd.test.js");
+await import("../linalg/generalizedEigen.test.js");
+await import("../linalg/lobpcg.test.js");

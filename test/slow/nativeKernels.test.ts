@@ -4,8 +4,11 @@
  * through it, the helper threads' same-bits guarantees with native helpers, the
  * screened and pruned neighbour searches (which rebuild a full scan's distances from
  * small products), the resident products of the large fits and agreement with the
- * reference fixtures. The suites themselves run on the WebAssembly kernel in their own
- * files; nativeGemm.test.ts tests the kernel itself.
+ * reference fixtures. The suites themselves run on the WebAssembly kernel in `npm test`,
+ * and so does test/linalg/nativeGemm.test.ts, which checks the native kernel's bits
+ * against the WebAssembly kernel's directly, through the library's products on one and
+ * two threads and in a whole fit; this rerun of everything (about 30 s) is
+ * `npm run test:slow`.
  */
 import { describe, expect, it } from "vitest";
 import { setNativeKernels } from "../../packages/sdspcaan/src/linalg/kernels/nativeGemm.node.js";
@@ -22,15 +25,16 @@ describe.skipIf(!nativeWanted)("the suites below", () => {
 });
 
 if (nativeWanted) {
-  await import("./gemm.test.js");
-  await import("./symmetricEigen.test.js");
-  await import("./svd.test.js");
-  await import("./generalizedEigen.test.js");
-  await import("./lobpcg.test.js");
-  await import("./helperThread.test.js");
-  await import("./screenedSearch.test.js");
-  await import("./distances.test.js");
-  await import("./fixtures.test.js");
+  await import("../linalg/gemm.test.js");
+  await import("../linalg/symmetricEigen.test.js");
+  await import("../linalg/svd.test.js");
+  await import("../linalg/generalizedEigen.test.js");
+  await import("../linalg/lobpcg.test.js");
+  await import("../linalg/helperThread.test.js");
+  await import("./helperThreadFit.test.js");
+  await import("../linalg/screenedSearch.test.js");
+  await import("../linalg/distances.test.js");
+  await import("../linalg/fixtures.test.js");
   await import("../methods/gramOperator.test.js");
   await import("../methods/reference.test.js");
   await import("../methods/zLiftedStart.test.js");
