@@ -17,7 +17,7 @@ describe("package", () => {
     const lib = packageJson("sdspcaan");
     expect(lib.type).toBe("module");
     expect(lib.sideEffects).toBe(false);
-    for (const entry of [".", "./formats", "./methods"]) {
+    for (const entry of [".", "./formats", "./methods", "./worker"]) {
       expect(lib.exports[entry].import.types).toMatch(/^\.\/dist\/esm\/.*\.d\.ts$/);
       expect(lib.exports[entry].require.default).toMatch(/^\.\/dist\/cjs\/.*\.js$/);
     }
