@@ -7,6 +7,7 @@ export const sourceAliases = [
   ["sdspcaan/formats", "packages/sdspcaan/src/formats/index.ts"],
   ["sdspcaan/methods", "packages/sdspcaan/src/methods/index.ts"],
   ["sdspcaan/node", "packages/sdspcaan/src/node.ts"],
+  ["sdspcaan/worker", "packages/sdspcaan/src/worker/index.ts"],
   ["sdspcaan-hdf5", "packages/sdspcaan-hdf5/src/index.ts"],
   ["sdspcaan", "packages/sdspcaan/src/index.ts"],
 ].map(([name, path]) => ({

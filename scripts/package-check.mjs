@@ -119,11 +119,13 @@ console.log("fit and transform: " + Z.rows + " x " + Z.cols);`;
     join(app, "subpaths.cjs"),
     `const { parseBytes } = require("sdspcaan/formats");
 const { methodDescriptors } = require("sdspcaan/methods");
+const { fitInWorker, serveFits } = require("sdspcaan/worker");
 if (typeof parseBytes !== "function" || methodDescriptors().length < 11) throw new Error("subpaths");
+if (typeof fitInWorker !== "function" || typeof serveFits !== "function") throw new Error("worker");
 console.log("subpaths ok");\n`,
   );
   check(
-    "require of sdspcaan/formats and sdspcaan/methods",
+    "require of sdspcaan/formats, sdspcaan/methods and sdspcaan/worker",
     /subpaths ok/.test(run("node", ["subpaths.cjs"], app)),
   );
   writeFileSync(

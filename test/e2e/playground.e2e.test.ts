@@ -14,8 +14,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
+import { build } from "esbuild";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Pipeline } from "../../packages/sdspcaan/src/methods/pipeline.js";
 import {
   createMethod,
   loadModel,
@@ -33,9 +35,32 @@ import { evaluateModel, prepareSplit } from "../../packages/sdspcaan-cli/src/run
 import { buildPlayground } from "../../scripts/build-playground.js";
 import { dataDir, dataFile, repoRoot } from "../helpers/data.js";
 import { type Browser, chromiumAvailable, launchChromium } from "./chromium.js";
+import type { LibWorkerPage } from "./libWorkerPage.js";
 
 const ARTIFACTS = join(repoRoot, "test-artifacts", "e2e");
 const runs = chromiumAvailable();
+
+/** Builds libWorkerPage.ts and its worker (libWorker.ts) into `dir` with a page that loads them. */
+async function buildLibWorkerPage(dir: string): Promise<void> {
+  const here = join(repoRoot, "test", "e2e");
+  await build({
+    entryPoints: {
+      "lib-worker-page": join(here, "libWorkerPage.ts"),
+      "lib-worker": join(here, "libWorker.ts"),
+    },
+    outdir: dir,
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    alias: { "csv-parse/sync": "csv-parse/browser/esm/sync" },
+    logLevel: "warning",
+  });
+  writeFileSync(
+    join(dir, "index.html"),
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sdspcaan/worker</title><link rel="icon" href="data:,"><script type="module" src="lib-worker-page.js"></script></head><body></body></html>\n',
+  );
+}
 
 /** Console errors and uncaught exceptions of a page, collected for the final check. */
 function watchConsole(page: Page, into: string[]): void {
@@ -257,6 +282,7 @@ describe.runIf(runs)("the playground in Chromium", () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     out = mkdtempSync(join(tmpdir(), "sdspcaan-playground-"));
     await buildPlayground(out, dataDir());
+    await buildLibWorkerPage(join(out, "lib-worker"));
     server = await startPlaygroundServer({ root: out, dataDir: dataDir() });
     plain = await startPlaygroundServer({ root: out, dataDir: dataDir(), isolated: false });
     browser = await launchChromium();
@@ -618,6 +644,131 @@ describe.runIf(runs)("the playground in Chromium", () => {
     ).toBe(false);
     await cancelLongFit(page, "cancel-plain.png");
     await page.close();
+  });
+
+  it("predicts the loaded data set with a pipeline saved in Node, with Node's balanced accuracy", async () => {
+    const ds = await loadDataset(dataFile("Yale_32x32.mat"));
+    const split = makeSplit(ds.X.rows, { seed: 0, dataset: "Yale", repeat: 0 });
+    const yTrain = Array.from(split.train, (i) => ds.y[i]);
+    const pipeline = new Pipeline(createMethod("sdspcaan", { k: 14 })).fit(
+      ds.X.selectRows(split.train),
+      yTrain,
+    );
+    const bca = pipeline.score(ds.X, ds.y);
+    expect(bca).toBeGreaterThan(0.3);
+    const full = join(out, "yale-pipeline.json");
+    const small = join(out, "yale-pipeline-small.json");
+    writeFileSync(full, JSON.stringify(pipeline.toJSON()));
+    writeFileSync(small, JSON.stringify(pipeline.toJSON({ referenceSet: "none" })));
+
+    const page = await browser.context.newPage();
+    watchConsole(page, problems);
+    await page.goto(server.url);
+    await loadFile(page, dataFile("Yale_32x32.mat"));
+    expect(await page.isDisabled("#predict")).toBe(true);
+    await page.setInputFiles("#model-file", full);
+    await page.waitForSelector("#model-info:not([hidden])");
+    expect(await page.textContent("#model-info")).toContain(
+      "yale-pipeline.json: pipeline (predicts): SDSPCAAN, 1024 features → 14 components",
+    );
+    await page.click("#predict");
+    await page.waitForSelector("#predict-bca", { timeout: 60_000 });
+    expect(Number(await page.getAttribute("#predict-bca", "data-value"))).toBe(bca);
+    expect(await page.textContent("#predict-result")).toContain(
+      "yale-pipeline.json predicted the labels of Yale_32x32.mat (165 samples)",
+    );
+    await page.screenshot({ path: join(ARTIFACTS, "predict.png"), fullPage: true });
+
+    // Saved without the reference set: it loads and embeds, and predicting says why it cannot.
+    await page.setInputFiles("#model-file", small);
+    await expect
+      .poll(() => page.textContent("#model-info"))
+      .toContain("yale-pipeline-small.json: pipeline saved without its classifier's reference set");
+    expect(await page.isHidden("#predict-result")).toBe(true);
+    await page.click("#predict");
+    expect(await errorText(page, "#model-error")).toBe(
+      "yale-pipeline-small.json: is a pipeline saved without its classifier's reference set, which can embed but not predict; save it with the reference set (the default of 'sdspcaan fit --pipeline' and Pipeline.toJSON())",
+    );
+    await page.close();
+  });
+
+  it("fits through sdspcaan/worker on a page as Node does, and cancels a fit", async () => {
+    const ds = await loadDataset(dataFile("Yale_32x32.mat"));
+    const data = {
+      X: Array.from({ length: ds.X.rows }, (_, i) =>
+        Array.from(ds.X.data.subarray(i * ds.X.cols, (i + 1) * ds.X.cols)),
+      ),
+      y: Array.from(ds.y, Number),
+    };
+    const options = { k: 10, maxIter: 6 };
+    let reportsHere = 0;
+    const local = createMethod("sdspcaan", options).fit(ds.X, ds.y, {
+      onProgress: () => reportsHere++,
+    });
+    const Zlocal = local.transform(ds.X);
+    const zero = (() => {
+      try {
+        createMethod("sdspcaan", { k: 0 }).fit(ds.X, ds.y);
+        return "no error";
+      } catch (err) {
+        return (err as Error).message;
+      }
+    })();
+    for (const [url, isolated] of [
+      [server.url, true],
+      [plain.url, false],
+    ] as const) {
+      const page = await browser.context.newPage();
+      watchConsole(page, problems);
+      await page.goto(`${url}lib-worker/`);
+      expect(
+        await page.evaluate(
+          () => (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated,
+        ),
+      ).toBe(isolated);
+      await page.waitForFunction(() => "libWorkerPage" in globalThis);
+      const api = "libWorkerPage";
+      const fitted = await page.evaluate(
+        ([name, d, o]) => (globalThis as unknown as Record<string, LibWorkerPage>)[name].fit(d, o),
+        [api, data, options] as const,
+      );
+      expect(fitted.reports).toBe(reportsHere);
+      // The page's timers kept running while the worker fitted.
+      expect(fitted.ticks).toBeGreaterThan(0);
+      const Z = loadModel(fitted.model).transform(ds.X);
+      expect(Z.cols).toBe(10);
+      Z.data.forEach((v, t) => {
+        expect(Math.abs(v - Zlocal.data[t])).toBeLessThanOrEqual(1e-9 * (1 + Math.abs(v)));
+      });
+      const bad = await page.evaluate(
+        ([name, d]) =>
+          (globalThis as unknown as Record<string, LibWorkerPage>)[name].badOption(d, { k: 0 }),
+        [api, data] as const,
+      );
+      expect(bad).toEqual({ isValidationError: true, argument: "k", message: zero });
+      const cancelled = await page.evaluate(
+        ([name, d]) =>
+          (globalThis as unknown as Record<string, LibWorkerPage>)[name].cancel(d, {
+            k: 10,
+            tol: 1e-300,
+            maxIter: 500,
+          }),
+        [api, data] as const,
+      );
+      expect(cancelled.name).toBe("AbortError");
+      expect(cancelled.isAbortError).toBe(true);
+      expect(cancelled.reports).toBeLessThan(50);
+      if (isolated) {
+        // Cancelled through shared memory: the same worker fits again.
+        const again = await page.evaluate(
+          ([name, d, o]) =>
+            (globalThis as unknown as Record<string, LibWorkerPage>)[name].fit(d, o),
+          [api, data, options] as const,
+        );
+        expect(again.reports).toBe(reportsHere);
+      }
+      await page.close();
+    }
   });
 
   it("left no error in the console", () => {

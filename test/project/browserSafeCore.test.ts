@@ -2,7 +2,7 @@
  * The library (`sdspcaan`, packages/sdspcaan/src/index.ts) must run in browsers: walk
  * its import graph and fail on any Node built-in, any package, or any module from the
  * Node-only folders. Its other browser entries (`sdspcaan/formats`,
- * `sdspcaan/methods`), sdspcaan-hdf5 and the playground page must too; they may use
+ * `sdspcaan/methods`, `sdspcaan/worker`), sdspcaan-hdf5 and the playground page must too; they may use
  * the two packages that have browser builds (csv-parse, h5wasm). The workspace's own
  * package names are followed into their sources.
  */
@@ -22,6 +22,7 @@ const WORKSPACE: Record<string, string> = {
   "sdspcaan/formats": `${LIB}/formats/index.ts`,
   "sdspcaan/methods": `${LIB}/methods/index.ts`,
   "sdspcaan/node": `${LIB}/node.ts`,
+  "sdspcaan/worker": `${LIB}/worker/index.ts`,
   "sdspcaan-hdf5": "packages/sdspcaan-hdf5/src/index.ts",
 };
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
@@ -77,7 +78,7 @@ describe("browser-safe core", () => {
     expect(offenders).toEqual([]);
   });
 
-  it.each(["sdspcaan/formats", "sdspcaan/methods", "sdspcaan-hdf5"])(
+  it.each(["sdspcaan/formats", "sdspcaan/methods", "sdspcaan/worker", "sdspcaan-hdf5"])(
     "%s reaches no Node built-in or Node-only folder",
     (entry) => {
       const { files, offenders } = walk(resolve(repoRoot, WORKSPACE[entry]), BROWSER_PACKAGES);

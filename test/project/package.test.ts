@@ -19,7 +19,7 @@ describe("package", () => {
     // Only the Node entry has an effect (it switches the native GEMM on where installed).
     expect(lib.sideEffects).toEqual(["./dist/esm/index.node.js"]);
     expect(lib.exports["."].node.import.default).toBe("./dist/esm/index.node.js");
-    for (const entry of [".", "./formats", "./methods"]) {
+    for (const entry of [".", "./formats", "./methods", "./worker"]) {
       expect(lib.exports[entry].import.types).toMatch(/^\.\/dist\/esm\/.*\.d\.ts$/);
       expect(lib.exports[entry].require.default).toMatch(/^\.\/dist\/cjs\/.*\.js$/);
     }

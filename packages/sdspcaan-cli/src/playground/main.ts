@@ -5,27 +5,23 @@
  * available), a new worker gets them back without the user noticing.
  */
 
-import type { FitProgress } from "sdspcaan";
+import { DataFormatError, type FitProgress, ValidationError } from "sdspcaan";
 import { findByName } from "sdspcaan/formats";
 import { methodDescriptor, methodDescriptors } from "sdspcaan/methods";
+import { type RequestOptions, WorkerChannel } from "sdspcaan/worker";
 import { buildMethodForm, type MethodForm } from "./form.js";
 import { ScatterPlot, TracePlot } from "./plot.js";
 import type {
+  Answers,
   DatasetSummary,
   EmbedResult,
   FitResult,
   ManifestEntry,
   ModelSummary,
+  PredictResult,
   ReadOptions,
   Request,
-  Response,
 } from "./protocol.js";
-
-/** A worker's error, with the option (`argument`) or file it is about when the library names one. */
-class WorkerError extends Error {
-  argument: string | undefined;
-  file: string | undefined;
-}
 
 /** A value the page itself refuses, with the control that holds it. */
 class FieldError extends Error {
@@ -37,81 +33,37 @@ class FieldError extends Error {
   }
 }
 
-type Payload<T extends Response["type"]> = Extract<Response, { type: T }>;
-type RequestBody = Request extends infer R ? (R extends Request ? Omit<R, "id"> : never) : never;
-
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
-/** The worker with promise-returning requests; `restart` replaces a busy worker. */
+/**
+ * The worker through the library's channel (sdspcaan/worker), typed by this page's
+ * requests. A cancel on a page without shared memory ends the worker (the channel
+ * says so with `ended`); `restart` then starts a fresh one.
+ */
 class WorkerClient {
-  private worker: Worker;
-  private nextId = 1;
-  private pending = new Map<
-    number,
-    {
-      resolve: (r: Response) => void;
-      reject: (e: Error) => void;
-      onProgress?: (p: FitProgress) => void;
-    }
-  >();
+  private channel = WorkerClient.spawn();
 
-  constructor() {
-    this.worker = this.spawn();
+  private static spawn(): WorkerChannel {
+    return new WorkerChannel(
+      new Worker(new URL("worker.js", document.baseURI), { type: "module" }),
+    );
   }
 
-  private spawn(): Worker {
-    const w = new Worker(new URL("worker.js", document.baseURI), { type: "module" });
-    w.onmessage = (e: MessageEvent<Response>) => this.receive(e.data);
-    w.onerror = (e) => {
-      e.preventDefault();
-      this.failAll(new Error(`The worker failed: ${e.message || "unknown error"}`));
-    };
-    return w;
+  request<T extends Request["type"]>(
+    body: Extract<Request, { type: T }>,
+    options: RequestOptions = {},
+  ): Promise<Answers[T]> {
+    return this.channel.request<Answers[T]>(body, options);
   }
 
-  private receive(msg: Response): void {
-    const p = this.pending.get(msg.id);
-    if (p === undefined) return;
-    if (msg.type === "progress") {
-      p.onProgress?.(msg.progress);
-      return;
-    }
-    this.pending.delete(msg.id);
-    if (msg.type === "error") {
-      const err = new WorkerError(msg.error.message);
-      err.name = msg.error.name;
-      err.argument = msg.error.argument;
-      err.file = msg.error.file;
-      p.reject(err);
-    } else p.resolve(msg);
+  /** Whether the worker was ended (a cancel without shared memory). */
+  get ended(): boolean {
+    return this.channel.terminated;
   }
 
-  private failAll(err: Error): void {
-    for (const p of this.pending.values()) p.reject(err);
-    this.pending.clear();
-  }
-
-  request<T extends Response["type"]>(
-    body: RequestBody,
-    transfer: Transferable[] = [],
-    onProgress?: (p: FitProgress) => void,
-  ): Promise<Payload<T>> {
-    const id = this.nextId++;
-    return new Promise<Payload<T>>((resolve, reject) => {
-      this.pending.set(id, {
-        resolve: resolve as (r: Response) => void,
-        reject,
-        ...(onProgress ? { onProgress } : {}),
-      });
-      this.worker.postMessage({ ...body, id }, transfer);
-    });
-  }
-
-  /** Ends the worker (and whatever it was doing) and starts a fresh one. */
-  restart(reason: Error): void {
-    this.worker.terminate();
-    this.failAll(reason);
-    this.worker = this.spawn();
+  /** A fresh worker in place of the ended one. */
+  restart(): void {
+    this.channel = WorkerClient.spawn();
   }
 }
 
@@ -218,8 +170,8 @@ function showError(step: Step, err: unknown, control: HTMLElement | null = null)
 
 /** The control a worker's error is about, when it names one this step has. */
 function controlOf(step: Step, err: unknown): HTMLElement | null {
-  if (!(err instanceof WorkerError)) return null;
-  const { argument, file } = err;
+  const argument = err instanceof ValidationError ? err.argument : undefined;
+  const file = err instanceof DataFormatError ? err.file : undefined;
   if (step === "fit" && argument !== undefined) {
     return document.querySelector<HTMLElement>(
       `#method-form [data-option="${CSS.escape(argument)}"]`,
@@ -324,17 +276,18 @@ async function loadData(file: string, bytes: ArrayBuffer, source: string | null)
   $("data-info").hidden = true;
   $<HTMLButtonElement>("fit").disabled = true;
   summary = null;
+  clearPrediction();
   try {
     // The worker gets copies: the page keeps the originals for a restart.
     const copy = bytes.slice(0);
     const labels = labelsFile ? { file: labelsFile.file, bytes: labelsFile.bytes.slice(0) } : null;
-    const r = await client.request<"loaded">(
+    const loaded = await client.request(
       { type: "load", file, name, bytes: copy, options, labels },
-      labels ? [copy, labels.bytes] : [copy],
+      { transfer: labels ? [copy, labels.bytes] : [copy] },
     );
     current = { file, name, source, bytes, options, labels: labelsFile };
-    summary = r.summary;
-    renderSummary(r.summary);
+    summary = loaded;
+    renderSummary(loaded);
     $<HTMLButtonElement>("fit").disabled = fitting;
   } catch (err) {
     current = null;
@@ -471,18 +424,15 @@ function setFitting(on: boolean): void {
   $<HTMLButtonElement>("cancel").disabled = !on;
 }
 
-let cancelFlag: Int32Array | null = null;
+/** Aborting it cancels the fit under way. */
+let fitController: AbortController | null = null;
 
 async function runFit(): Promise<void> {
   if (current === null || form === null) return;
   clearErrors("fit");
   const method = $<HTMLSelectElement>("method").value;
-  let request: RequestBody;
+  let request: Extract<Request, { type: "fit" }>;
   try {
-    const shared =
-      globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === "function";
-    const buffer = shared ? new SharedArrayBuffer(4) : null;
-    cancelFlag = buffer ? new Int32Array(buffer) : null;
     request = {
       type: "fit",
       method,
@@ -496,12 +446,13 @@ async function runFit(): Promise<void> {
           | "dataset-zscore"
           | "none",
       },
-      cancel: buffer,
     };
   } catch (err) {
     showError("fit", err, err instanceof FieldError ? err.control : null);
     return;
   }
+  const controller = new AbortController();
+  fitController = controller;
   setFitting(true);
   $("progress").hidden = false;
   $("progress-bar").style.width = "0";
@@ -514,22 +465,26 @@ async function runFit(): Promise<void> {
   const t0 = performance.now();
   let lastDraw = 0;
   try {
-    const r = await client.request<"fitted">(request, [], (p) => {
-      if (p.objective !== null) objective.push(p.objective);
-      if (p.lambda !== null) lambda.push(p.lambda);
-      showProgress(p, t0);
-      // Redrawing the traces at every iteration of a fast fit would cost more than the fit.
-      const now = performance.now();
-      if (now - lastDraw > 100) {
-        lastDraw = now;
-        objectivePlot.show(objective, "no values yet", running);
-        lambdaPlot.show(lambda, "no values yet", running);
-      }
+    const result = await client.request(request, {
+      signal: controller.signal,
+      onProgress: (value) => {
+        const p = value as FitProgress;
+        if (p.objective !== null) objective.push(p.objective);
+        if (p.lambda !== null) lambda.push(p.lambda);
+        showProgress(p, t0);
+        // Redrawing the traces at every iteration of a fast fit would cost more than the fit.
+        const now = performance.now();
+        if (now - lastDraw > 100) {
+          lastDraw = now;
+          objectivePlot.show(objective, "no values yet", running);
+          lambdaPlot.show(lambda, "no values yet", running);
+        }
+      },
     });
-    showResult(r.result);
+    showResult(result);
     $("progress-bar").style.width = "100%";
     $("progress-text").textContent =
-      `done: ${iterationsText(r.result)}, ${formatMs(r.result.fitInfo.timings.totalMs)}`;
+      `done: ${iterationsText(result)}, ${formatMs(result.fitInfo.timings.totalMs)}`;
   } catch (err) {
     // Back to the fit the panel shows (see shownFit): the traces drawn live were the cancelled one's.
     showTraces(shownFit);
@@ -542,24 +497,20 @@ async function runFit(): Promise<void> {
       showError("fit", err, controlOf("fit", err));
     }
   } finally {
-    cancelFlag = null;
+    fitController = null;
     setFitting(false);
   }
 }
 
 async function cancelFit(): Promise<void> {
-  if (!fitting) return;
+  if (!fitting || fitController === null) return;
   $("progress-text").textContent = "cancelling…";
-  if (cancelFlag !== null) {
-    // The worker reads the flag at its next check (every iteration, and inside the
-    // iterative eigen-solvers) and stops with an AbortError.
-    Atomics.store(cancelFlag, 0, 1);
-    return;
-  }
-  // Without shared memory the busy worker cannot be told: end it and start another.
-  const stop = new Error("The fit was cancelled.");
-  stop.name = "AbortError";
-  client.restart(stop);
+  // Where the page shares memory the worker reads the cancel at its next check (every
+  // iteration, and inside the iterative eigen-solvers) and stays; elsewhere the
+  // channel ends the busy worker, and a new one gets the data and model back.
+  fitController.abort();
+  if (!client.ended) return;
+  client.restart();
   const data = current;
   const model = currentModelText;
   if (data !== null) {
@@ -568,7 +519,7 @@ async function cancelFit(): Promise<void> {
       ? { file: data.labels.file, bytes: data.labels.bytes.slice(0) }
       : null;
     try {
-      await client.request<"loaded">(
+      await client.request(
         {
           type: "load",
           file: data.file,
@@ -577,7 +528,7 @@ async function cancelFit(): Promise<void> {
           options: data.options,
           labels,
         },
-        labels ? [copy, labels.bytes] : [copy],
+        { transfer: labels ? [copy, labels.bytes] : [copy] },
       );
     } catch (err) {
       showError("data", err);
@@ -585,7 +536,7 @@ async function cancelFit(): Promise<void> {
   }
   if (model !== null) {
     try {
-      await client.request<"modelLoaded">({ type: "loadModel", ...model });
+      await client.request({ type: "loadModel", ...model });
     } catch (err) {
       showError("model", err);
     }
@@ -692,8 +643,38 @@ function download(name: string, text: string, type: string): void {
 
 function renderModel(m: ModelSummary): void {
   const box = $("model-info");
-  box.textContent = `${m.file}: ${m.displayName}, ${m.nFeaturesIn} features → ${m.outputDim} components${m.preprocessing ? `, applies ${m.preprocessing}` : ", no preprocessing"}${m.classes ? `, ${m.classes.length} classes` : ""}.`;
+  const kind =
+    m.kind === "model"
+      ? ""
+      : m.canPredict
+        ? "pipeline (predicts): "
+        : "pipeline saved without its classifier's reference set (embeds, cannot predict): ";
+  box.textContent = `${m.file}: ${kind}${m.displayName}, ${m.nFeaturesIn} features → ${m.outputDim} components${m.preprocessing ? `, applies ${m.preprocessing}` : ", no preprocessing"}${m.classes ? `, ${m.classes.length} classes` : ""}.`;
   box.hidden = false;
+  $<HTMLButtonElement>("predict").disabled = m.kind !== "pipeline";
+}
+
+/** Takes away a prediction shown, when the data set or the model it was made with changes. */
+function clearPrediction(): void {
+  const box = $("predict-result");
+  box.hidden = true;
+  box.replaceChildren();
+}
+
+function renderPrediction(r: PredictResult, model: string): void {
+  const bca = document.createElement("span");
+  bca.id = "predict-bca";
+  bca.className = "shape";
+  bca.dataset.value = String(r.bca);
+  bca.textContent = percent(r.bca);
+  $("predict-result").replaceChildren(
+    document.createTextNode(
+      `${model} predicted the labels of ${r.file} (${r.rows} samples): balanced accuracy `,
+    ),
+    bca,
+    document.createTextNode("."),
+  );
+  $("predict-result").hidden = false;
 }
 
 function renderEmbedding(r: EmbedResult): void {
@@ -716,24 +697,36 @@ function setupModel(): void {
   const embedInput = $<HTMLInputElement>("embed-file");
   onFileChosen(modelInput, async (f) => {
     const text = await f.text();
-    const r = await client.request<"modelLoaded">({ type: "loadModel", file: f.name, text });
+    const loaded = await client.request({ type: "loadModel", file: f.name, text });
     currentModelText = { file: f.name, text };
+    clearPrediction();
     // The embedding shown was the previous model's: it goes with it.
     $("embed-wrap").hidden = true;
     embedScatter.clear();
     lastEmbeddingCsv = null;
     $("download-embedding").hidden = true;
-    renderModel(r.model);
+    renderModel(loaded);
     embedInput.disabled = false;
     $("embed-label").classList.remove("disabled");
   });
   onFileChosen(embedInput, async (f) => {
     const bytes = await f.arrayBuffer();
     const options = readOptions(entryOf(f.name));
-    const r = await client.request<"embedded">({ type: "embed", file: f.name, bytes, options }, [
-      bytes,
-    ]);
-    renderEmbedding(r.result);
+    const embedded = await client.request(
+      { type: "embed", file: f.name, bytes, options },
+      { transfer: [bytes] },
+    );
+    renderEmbedding(embedded);
+  });
+  $("predict").addEventListener("click", async () => {
+    clearErrors("model");
+    clearPrediction();
+    const model = currentModelText?.file ?? "The pipeline";
+    try {
+      renderPrediction(await client.request({ type: "predict" }), model);
+    } catch (err) {
+      showError("model", err);
+    }
   });
 }
 

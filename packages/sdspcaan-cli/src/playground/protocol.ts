@@ -1,9 +1,10 @@
 /**
- * Messages between the page (main.ts) and its worker (worker.ts). The data set and
- * the fitted models live in the worker; the page gets summaries, progress and what
- * it draws. Every request carries an id that its answer repeats.
+ * Requests from the page (main.ts) to its worker (worker.ts) and their answers. The
+ * data set and the models live in the worker; the page gets summaries, progress and
+ * what it draws. They travel through the library's worker channel (sdspcaan/worker:
+ * ids, progress, cancel, errors as the library's classes).
  */
-import type { FitInfo, FitProgress, ModelJSON } from "sdspcaan";
+import type { FitInfo, ModelJSON } from "sdspcaan";
 
 /** Reading options a user can set on the page (a subset of ParseOptions). */
 export interface ReadOptions {
@@ -25,7 +26,6 @@ export interface SplitSettings {
 export type Request =
   | {
       readonly type: "load";
-      readonly id: number;
       /** The file's name: messages name it, and its extension tells CSV from TSV. */
       readonly file: string;
       /** The data set's name, which seeds the split (registry name or file name without extension). */
@@ -41,30 +41,23 @@ export type Request =
     }
   | {
       readonly type: "fit";
-      readonly id: number;
       readonly method: string;
       readonly options: Record<string, unknown>;
       readonly split: SplitSettings;
-      /**
-       * One Int32 the page sets to 1 to cancel (only where SharedArrayBuffer is
-       * available, i.e. the page is cross-origin isolated); otherwise the page
-       * cancels by terminating the worker.
-       */
-      readonly cancel: SharedArrayBuffer | null;
     }
   | {
       readonly type: "loadModel";
-      readonly id: number;
       readonly file: string;
       readonly text: string;
     }
   | {
       readonly type: "embed";
-      readonly id: number;
       readonly file: string;
       readonly bytes: ArrayBuffer;
       readonly options: ReadOptions;
-    };
+    }
+  /** The loaded pipeline's labels for the loaded data set (the data step's). */
+  | { readonly type: "predict" };
 
 export interface DatasetSummary {
   readonly file: string;
@@ -109,6 +102,10 @@ export interface FitResult {
 
 export interface ModelSummary {
   readonly file: string;
+  /** A saved Pipeline (which can predict, with its reference set) or a method's model. */
+  readonly kind: "pipeline" | "model";
+  /** Whether it predicts: a pipeline saved with its classifier's reference set. */
+  readonly canPredict: boolean;
   readonly method: string;
   readonly displayName: string;
   readonly nFeaturesIn: number;
@@ -126,26 +123,19 @@ export interface EmbedResult {
   readonly csv: string;
 }
 
-/**
- * A failed request's error. `argument` (a ValidationError's option or argument, e.g.
- * "k" or "labelColumn") and `file` (a DataFormatError's file) let the page show the
- * message beside the field it is about.
- */
-export interface ErrorPayload {
-  readonly name: string;
-  readonly message: string;
-  readonly argument?: string;
-  readonly file?: string;
+export interface PredictResult {
+  /** The data set's file and its number of samples. */
+  readonly file: string;
+  readonly rows: number;
+  /** Balanced accuracy of the predictions against the data set's labels. */
+  readonly bca: number;
 }
 
-export type Response =
-  | { readonly type: "loaded"; readonly id: number; readonly summary: DatasetSummary }
-  | { readonly type: "progress"; readonly id: number; readonly progress: FitProgress }
-  | { readonly type: "fitted"; readonly id: number; readonly result: FitResult }
-  | { readonly type: "modelLoaded"; readonly id: number; readonly model: ModelSummary }
-  | { readonly type: "embedded"; readonly id: number; readonly result: EmbedResult }
-  | {
-      readonly type: "error";
-      readonly id: number;
-      readonly error: ErrorPayload;
-    };
+/** The answer to each request type. */
+export interface Answers {
+  readonly load: DatasetSummary;
+  readonly fit: FitResult;
+  readonly loadModel: ModelSummary;
+  readonly embed: EmbedResult;
+  readonly predict: PredictResult;
+}

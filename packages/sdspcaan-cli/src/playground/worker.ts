@@ -5,11 +5,12 @@
  *
  * The evaluation is the CLI's `sdspcaan evaluate`: a seeded split (makeSplit), the
  * protocol's preprocessing of it, a fit on the training part, and 1-NN on the
- * standardised projections for the validation and test BCA.
+ * standardised projections for the validation and test BCA. Requests come through
+ * the library's worker channel (sdspcaan/worker), which runs them in order, relays
+ * progress and turns the page's cancel into this fit's AbortSignal.
  */
 
 import {
-  AbortError,
   balancedAccuracy,
   createMethod,
   DataFormatError,
@@ -25,6 +26,7 @@ import {
 import {
   attachLabels,
   decompressionStreamInflate,
+  featureNamesOf,
   type LoadedDataset,
   labelsFromBytesAsync,
   type ParseOptions,
@@ -33,28 +35,23 @@ import {
 import "sdspcaan-hdf5";
 import type { InputPreprocessing } from "sdspcaan/methods";
 import { loadModelFile } from "sdspcaan/methods";
+import { type RequestContext, serveRequests } from "sdspcaan/worker";
 import { preprocessSplit } from "../protocol/preprocess.js";
 import { makeSplit } from "../protocol/splits.js";
 import type {
+  Answers,
   DatasetSummary,
   Embedding2D,
   EmbedResult,
   FitResult,
   ModelSummary,
+  PredictResult,
   ReadOptions,
   Request,
-  Response,
 } from "./protocol.js";
 
-/** The worker's global scope, typed by hand (the page's TypeScript settings load the DOM typings). */
-interface WorkerScope {
-  postMessage(message: Response): void;
-  onmessage: ((event: MessageEvent<Request>) => void) | null;
-}
-const scope = globalThis as unknown as WorkerScope;
-
 let dataset: { data: LoadedDataset; name: string } | null = null;
-let loadedModel: Estimator | null = null;
+let loadedModel: { model: Estimator | Pipeline; file: string } | null = null;
 
 /** How many test rows the page reports in full (the e2e test compares them with Node). */
 const FIRST_ROWS = 5;
@@ -79,18 +76,17 @@ function parseOptions(read: ReadOptions, labels: "required" | "optional"): Parse
 
 /**
  * A model file's text as a model, refused as `sdspcaan transform --model` refuses it
- * (loadModelFile): naming the file, then the field.
+ * (loadModelFile): naming the file, then the field. A saved pipeline stays one: it
+ * embeds as its method's model does (same preprocessing), and it predicts.
  */
-function modelFromText(text: string, file: string): Estimator {
+function modelFromText(text: string, file: string): Estimator | Pipeline {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
     throw new DataFormatError(file, `not valid JSON (${(err as Error).message})`);
   }
-  const model = loadModelFile(json, file);
-  // A saved pipeline embeds exactly as its method's model does (same preprocessing).
-  return model instanceof Pipeline ? model.estimator : model;
+  return loadModelFile(json, file);
 }
 
 function labelText(label: Label): string {
@@ -130,30 +126,10 @@ function embedding2D(Z: Matrix, rows: ArrayLike<number>, labels: Label[] | null)
   };
 }
 
-/**
- * An AbortSignal that also reads a flag in shared memory, which the page sets while
- * this worker is busy in a fit (its message queue is not read until the fit ends).
- * Every check of `signal.aborted` in the library (at each iteration and inside the
- * iterative eigen-solvers) then sees the page's Cancel at once.
- */
-function sharedAbortSignal(buffer: SharedArrayBuffer): AbortSignal {
-  const flag = new Int32Array(buffer);
-  const controller = new AbortController();
-  const signal = controller.signal;
-  const abortedOf = Object.getOwnPropertyDescriptor(AbortSignal.prototype, "aborted")?.get;
-  if (abortedOf === undefined) return signal;
-  Object.defineProperty(signal, "aborted", {
-    get(): boolean {
-      if (Atomics.load(flag, 0) === 1 && !abortedOf.call(signal)) {
-        controller.abort(new AbortError("The fit was cancelled."));
-      }
-      return abortedOf.call(signal) as boolean;
-    },
-  });
-  return signal;
-}
-
-function fitAndEvaluate(request: Extract<Request, { type: "fit" }>): FitResult {
+function fitAndEvaluate(
+  request: Extract<Request, { type: "fit" }>,
+  context: RequestContext,
+): FitResult {
   if (dataset === null) throw new Error("Load a data set first.");
   const { data, name } = dataset;
   const { split: settings } = request;
@@ -168,11 +144,9 @@ function fitAndEvaluate(request: Extract<Request, { type: "fit" }>): FitResult {
   const pick = (rows: Int32Array): Label[] => Array.from(rows, (i) => data.y[i]);
   const yTrain = pick(split.train);
   const model = createMethod(request.method, request.options);
-  const signal = request.cancel === null ? undefined : sharedAbortSignal(request.cancel);
   model.fitPrepared(TrainingData.prepare(parts.train, yTrain), {
-    onProgress: (progress: FitProgress) =>
-      scope.postMessage({ type: "progress", id: request.id, progress }),
-    ...(signal ? { signal } : {}),
+    onProgress: (progress: FitProgress) => context.progress(progress),
+    signal: context.signal,
   });
   const nn = new NearestNeighbour1().fit(model.transform(parts.train), yTrain);
   const yTest = pick(split.test);
@@ -209,9 +183,12 @@ function fitAndEvaluate(request: Extract<Request, { type: "fit" }>): FitResult {
   };
 }
 
-function modelSummary(model: Estimator, file: string): ModelSummary {
+function modelSummary(model: Estimator | Pipeline, file: string): ModelSummary {
+  const pipeline = model instanceof Pipeline;
   return {
     file,
+    kind: pipeline ? "pipeline" : "model",
+    canPredict: pipeline && model.canPredict,
     method: model.method,
     displayName: model.displayName,
     nFeaturesIn: model.nFeaturesIn,
@@ -229,7 +206,9 @@ async function embed(request: Extract<Request, { type: "embed" }>): Promise<Embe
     parseOptions(request.options, "optional"),
     decompressionStreamInflate,
   );
-  const Z = loadedModel.transform(data.X);
+  const Z = loadedModel.model.transform(data.X, {
+    featureNames: featureNamesOf(data.info, data.X.cols),
+  });
   const labels = data.info.yVar === null ? null : (data.y as Label[]);
   const rows = Array.from({ length: Z.rows }, (_, i) => i);
   const lines: string[] = [];
@@ -243,6 +222,41 @@ async function embed(request: Extract<Request, { type: "embed" }>): Promise<Embe
     embedding: embedding2D(Z, rows, labels),
     csv: `${lines.join("\n")}\n`,
   };
+}
+
+/**
+ * The loaded pipeline's labels for the loaded data set, scored against its labels,
+ * refused as `sdspcaan predict` refuses a model that cannot predict.
+ */
+function predict(): PredictResult {
+  if (loadedModel === null) throw new Error("Load a pipeline first.");
+  if (dataset === null)
+    throw new Error("Load a data set first (step 1): its labels are predicted.");
+  const { model, file } = loadedModel;
+  if (!(model instanceof Pipeline)) {
+    throw new DataFormatError(
+      file,
+      `holds a plain ${model.displayName} model, without a classifier: it can embed but not predict; save a pipeline with 'sdspcaan fit --pipeline' or Pipeline.toJSON()`,
+    );
+  }
+  if (!model.canPredict) {
+    throw new DataFormatError(
+      file,
+      "is a pipeline saved without its classifier's reference set, which can embed but not predict; save it with the reference set (the default of 'sdspcaan fit --pipeline' and Pipeline.toJSON())",
+    );
+  }
+  const { data } = dataset;
+  const y = data.y as Label[];
+  if (y.length > 0 && typeof y[0] !== typeof model.classes[0]) {
+    throw new DataFormatError(
+      data.info.file,
+      `holds ${typeof y[0]} labels, but the pipeline ${file} was fitted on ${typeof model.classes[0]} labels`,
+    );
+  }
+  const predicted = model.predict(data.X, {
+    featureNames: featureNamesOf(data.info, data.X.cols),
+  });
+  return { file: data.info.file, rows: data.X.rows, bca: balancedAccuracy(y, predicted) };
 }
 
 /** The data set of a load request, with its labels file when there is one (as loadDataset does). */
@@ -283,53 +297,28 @@ async function readDataset(request: Extract<Request, { type: "load" }>): Promise
   );
 }
 
-async function handle(request: Request): Promise<Response> {
+async function handle(
+  request: Request,
+  context: RequestContext,
+): Promise<Answers[Request["type"]]> {
   switch (request.type) {
     case "load": {
       const data = await readDataset(request);
       dataset = { data, name: request.name };
-      return { type: "loaded", id: request.id, summary: summarise(data, request.name) };
+      return summarise(data, request.name);
     }
     case "fit":
-      return { type: "fitted", id: request.id, result: fitAndEvaluate(request) };
+      return fitAndEvaluate(request, context);
     case "loadModel": {
-      loadedModel = modelFromText(request.text, request.file);
-      return {
-        type: "modelLoaded",
-        id: request.id,
-        model: modelSummary(loadedModel, request.file),
-      };
+      const model = modelFromText(request.text, request.file);
+      loadedModel = { model, file: request.file };
+      return modelSummary(model, request.file);
     }
     case "embed":
-      return { type: "embedded", id: request.id, result: await embed(request) };
+      return embed(request);
+    case "predict":
+      return predict();
   }
 }
 
-/**
- * Requests run one after another, in the order they came: a load is asynchronous
- * (MAT v7.3 and compressed files are inflated by streams), and a fit sent while it
- * is under way (as after a Cancel that restarted the worker and reloads the data)
- * must see the loaded data set, not the one before.
- */
-let queue: Promise<void> = Promise.resolve();
-
-function errorPayload(err: unknown): Extract<Response, { type: "error" }>["error"] {
-  const e = err instanceof Error ? err : new Error(String(err));
-  return {
-    name: e.name,
-    message: e.message,
-    ...(e instanceof ValidationError ? { argument: e.argument } : {}),
-    ...(e instanceof DataFormatError ? { file: e.file } : {}),
-  };
-}
-
-scope.onmessage = (event) => {
-  const request = event.data;
-  queue = queue.then(() =>
-    handle(request).then(
-      (response) => scope.postMessage(response),
-      (err: unknown) =>
-        scope.postMessage({ type: "error", id: request.id, error: errorPayload(err) }),
-    ),
-  );
-};
+serveRequests((body, context) => handle(body as Request, context));

@@ -1,0 +1,256 @@
+/**
+ * The page's side: `fitInWorker` fits in a Web Worker that runs `serveFits`
+ * (server.ts), so the page's thread never blocks on a fit; `WorkerChannel` is the
+ * request/answer mechanism under it, for workers that answer requests of their own.
+ */
+import { AbortError } from "../core/errors.js";
+import type { MatrixLike } from "../core/matrix.js";
+import { asMatrix, type Label } from "../core/validate.js";
+import type { Estimator } from "../methods/estimator.js";
+import type { FitProgress } from "../methods/fitReport.js";
+import type { Pipeline, PipelineOptions } from "../methods/pipeline.js";
+import { loadModel } from "../methods/registry.js";
+import {
+  type AnswerMessage,
+  CHANNEL,
+  type ErrorPayload,
+  errorFromPayload,
+  isChannelMessage,
+  type RequestMessage,
+  type WorkerEventLike,
+} from "./protocol.js";
+import type { FitRequestBody } from "./server.js";
+
+/** What the page needs of a worker: a DOM `Worker` has it. */
+export interface WorkerLike {
+  postMessage(message: unknown, transfer: ArrayBuffer[]): void;
+  addEventListener(type: "message" | "error", listener: (event: WorkerEventLike) => void): void;
+  terminate(): void;
+}
+
+/** The callbacks of one request. */
+export interface RequestOptions {
+  /** Buffers of the body to move to the worker rather than copy (they are then unusable here). */
+  transfer?: ArrayBuffer[];
+  /** Called with each progress report the worker's handler sends. */
+  onProgress?: (progress: unknown) => void;
+  /**
+   * Cancels the request: through shared memory when the channel shares it (the
+   * worker stays usable), else by terminating the worker (see WorkerChannel).
+   */
+  signal?: AbortSignal;
+}
+
+/** Each worker's first channel, which fitInWorker uses (request ids are per channel). */
+const channels = new WeakMap<WorkerLike, WorkerChannel>();
+
+interface Pending {
+  resolve(result: unknown): void;
+  reject(err: Error): void;
+  onProgress?: (progress: unknown) => void;
+}
+
+/** Whether this page may share memory with its workers (it is cross-origin isolated). */
+function canShareMemory(): boolean {
+  return (
+    (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true &&
+    typeof SharedArrayBuffer === "function"
+  );
+}
+
+/**
+ * Requests to a worker that runs serveRequests, each a promise of its answer, with
+ * progress reports and cancellation. A cancelled request rejects with an AbortError.
+ * Where the page is cross-origin isolated, cancelling sets a flag in shared memory
+ * that the worker's work reads at its next check, and the worker stays usable;
+ * elsewhere a busy worker cannot be told, so cancelling terminates it: every request
+ * then pending rejects with an AbortError, `terminated` turns true, and the caller
+ * needs a new worker (and a new channel) for further requests. `fitInWorker` on a
+ * worker uses the first channel made for it, so making one first chooses its
+ * cancellation.
+ */
+export class WorkerChannel {
+  readonly worker: WorkerLike;
+  /** Whether cancelling goes through shared memory (true) or ends the worker (false). */
+  readonly sharesMemory: boolean;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private ended: Error | null = null;
+
+  /**
+   * `sharedMemory` overrides the choice of cancellation (by default shared memory
+   * exactly when the page is cross-origin isolated); Node's worker_threads can share
+   * memory always.
+   */
+  constructor(worker: WorkerLike, options: { sharedMemory?: boolean } = {}) {
+    this.worker = worker;
+    this.sharesMemory =
+      (options.sharedMemory ?? canShareMemory()) && typeof SharedArrayBuffer === "function";
+    if (!channels.has(worker)) channels.set(worker, this);
+    worker.addEventListener("message", (event) => this.receive(event.data));
+    worker.addEventListener("error", (event) => {
+      event.preventDefault?.();
+      this.failAll(new Error(`The worker failed: ${event.message || "unknown error"}`));
+    });
+  }
+
+  /** Whether the worker was terminated (by `terminate` or a cancel without shared memory). */
+  get terminated(): boolean {
+    return this.ended !== null;
+  }
+
+  private receive(data: unknown): void {
+    if (!isChannelMessage(data)) return;
+    const message = data as AnswerMessage;
+    const p = this.pending.get(message.id);
+    if (p === undefined) return;
+    if (message.kind === "progress") {
+      p.onProgress?.(message.progress);
+      return;
+    }
+    this.pending.delete(message.id);
+    if (message.kind === "error") p.reject(errorFromPayload(message.error as ErrorPayload));
+    else p.resolve(message.result);
+  }
+
+  private failAll(err: Error): void {
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of pending) p.reject(err);
+  }
+
+  /** Sends `body` to the worker's handler; resolves with its answer. */
+  request<T = unknown>(body: unknown, options: RequestOptions = {}): Promise<T> {
+    const { signal, onProgress, transfer = [] } = options;
+    if (this.ended !== null) return Promise.reject(this.ended);
+    if (signal?.aborted) return Promise.reject(new AbortError("The request was cancelled."));
+    const id = this.nextId++;
+    const buffer = this.sharesMemory ? new SharedArrayBuffer(4) : null;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        if (buffer !== null) Atomics.store(new Int32Array(buffer), 0, 1);
+        else this.terminate(new AbortError("The request was cancelled."));
+      };
+      const settle = () => signal?.removeEventListener("abort", onAbort);
+      this.pending.set(id, {
+        resolve: (result) => {
+          settle();
+          resolve(result as T);
+        },
+        reject: (err) => {
+          settle();
+          reject(err);
+        },
+        ...(onProgress ? { onProgress } : {}),
+      });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const message: RequestMessage = {
+        channel: CHANNEL,
+        kind: "request",
+        id,
+        body,
+        cancel: buffer,
+      };
+      this.worker.postMessage(message, transfer);
+    });
+  }
+
+  /** Ends the worker; every pending request rejects with `reason`, and so do later ones. */
+  terminate(reason: Error = new Error("The worker was terminated.")): void {
+    if (this.ended === null) {
+      this.ended = reason;
+      this.worker.terminate();
+    }
+    this.failAll(reason);
+  }
+}
+
+/** What to fit: a method by name with its options, on X and y. */
+export interface FitInWorkerRequest {
+  /** A registered method's name, as `createMethod` takes it (e.g. "sdspcaan"). */
+  readonly method: string;
+  /** The method's options, as `createMethod` takes them (e.g. `{ k: 20 }`). */
+  readonly options?: Record<string, unknown>;
+  /** The training data, n x d (copied: the caller's arrays stay usable). */
+  readonly X: MatrixLike;
+  /** One label per row of X (methods that ignore labels accept none). */
+  readonly y?: ArrayLike<Label> | null;
+  /** One name per column of X, kept by the model as for `fit`. */
+  readonly featureNames?: readonly string[] | null;
+  /**
+   * True (or the Pipeline's options) to fit a Pipeline of the method (standardiser,
+   * method, 1-NN classifier), which then predicts.
+   */
+  readonly pipeline?: boolean | PipelineOptions;
+}
+
+/** Progress and cancellation of one fitInWorker. */
+export interface FitInWorkerOptions {
+  /** Called after every outer iteration of the fit, on the page's thread. */
+  onProgress?: (progress: FitProgress) => void;
+  /**
+   * Cancels the fit: the promise rejects with an AbortError. On a cross-origin
+   * isolated page the worker stops at its next check and stays usable; elsewhere the
+   * worker is terminated, and a new one is needed for the next fit.
+   */
+  signal?: AbortSignal;
+}
+
+/** The worker's channel: one per worker, so requests from several calls do not mix. */
+function channelOf(worker: WorkerLike): WorkerChannel {
+  return channels.get(worker) ?? new WorkerChannel(worker);
+}
+
+/**
+ * Fits in `worker`, a Web Worker whose module calls `serveFits()`, and resolves with
+ * the fitted model restored on this thread (`loadModel` of the JSON the worker
+ * sends: bit for bit the model a fit here would give). Errors are the library's
+ * classes with their messages (a ValidationError names the option at fault). A fit
+ * waits for the worker's earlier ones.
+ */
+export function fitInWorker(
+  worker: WorkerLike,
+  request: FitInWorkerRequest & { readonly pipeline: true | PipelineOptions },
+  options?: FitInWorkerOptions,
+): Promise<Pipeline>;
+export function fitInWorker(
+  worker: WorkerLike,
+  request: FitInWorkerRequest & { readonly pipeline?: false },
+  options?: FitInWorkerOptions,
+): Promise<Estimator>;
+export function fitInWorker(
+  worker: WorkerLike,
+  request: FitInWorkerRequest,
+  options?: FitInWorkerOptions,
+): Promise<Estimator | Pipeline>;
+export async function fitInWorker(
+  worker: WorkerLike,
+  request: FitInWorkerRequest,
+  options: FitInWorkerOptions = {},
+): Promise<Estimator | Pipeline> {
+  const X = asMatrix(request.X, "X");
+  // A copy of its own crosses to the worker: transferring X's buffer would empty the caller's.
+  const data = new Float64Array(X.data);
+  const body: FitRequestBody = {
+    type: "fit",
+    method: request.method,
+    options: request.options ?? {},
+    X: { rows: X.rows, cols: X.cols, data },
+    y: request.y === undefined || request.y === null ? null : Array.from(request.y),
+    featureNames: request.featureNames ?? null,
+    pipeline:
+      request.pipeline === undefined || request.pipeline === false
+        ? null
+        : request.pipeline === true
+          ? {}
+          : request.pipeline,
+  };
+  const json = await channelOf(worker).request(body, {
+    transfer: [data.buffer],
+    ...(options.onProgress
+      ? { onProgress: options.onProgress as (progress: unknown) => void }
+      : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  return loadModel(json);
+}
