@@ -1,9 +1,11 @@
 /**
  * docs/method-options.md is generated from the method declarations
- * (`npm run docs`): the committed file must be what the declarations say now.
+ * (`npm run docs`): the committed file must be what the declarations say now. The
+ * README and docs/ are reference pages: short, without development history, and with
+ * links that resolve.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { methodOptionsMarkdown } from "../../packages/sdspcaan/src/methods/optionDocs.js";
 import { methodNames } from "../../packages/sdspcaan/src/methods/registry.js";
@@ -22,5 +24,65 @@ describe("the generated options reference", () => {
     expect(text).toMatch(
       /\| `delta` \| 0.01, 0.1, 1, 10, 100 \| 0.01, 0.1, 1, 10, 100 \| 0.1, 1, 10 \|/,
     );
+  });
+});
+
+/** The pages a reader meets: README.md and docs/*.md. */
+function pages(): { name: string; text: string }[] {
+  const docs = readdirSync(join(repoRoot, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`);
+  return ["README.md", ...docs].map((name) => ({
+    name,
+    text: readFileSync(join(repoRoot, name), "utf8"),
+  }));
+}
+
+function lineCount(name: string): number {
+  return readFileSync(join(repoRoot, name), "utf8").trimEnd().split("\n").length;
+}
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+function anchorOf(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, "")
+    .replace(/ /g, "-");
+}
+
+describe("the reference pages", () => {
+  it("stay short enough to read: README <= 150 lines, performance and reproduction <= 400", () => {
+    expect(lineCount("README.md")).toBeLessThanOrEqual(150);
+    expect(lineCount("docs/performance.md")).toBeLessThanOrEqual(400);
+    expect(lineCount("docs/reproduction.md")).toBeLessThanOrEqual(400);
+  });
+
+  it("say what is true now: no page speaks of sessions (history goes to CHANGELOG.md)", () => {
+    for (const { name, text } of pages()) {
+      const lines = text.split("\n").flatMap((line, i) => (/session/i.test(line) ? [i + 1] : []));
+      expect(lines, `${name} says "session" on lines ${lines.join(", ")}`).toEqual([]);
+    }
+  });
+
+  it("link only to files and headings that exist", () => {
+    const broken: string[] = [];
+    for (const { name, text } of pages()) {
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (target === undefined || /^[a-z]+:/.test(target)) continue;
+        const [path, anchor] = target.split("#") as [string, string | undefined];
+        const file = path === "" ? name : join(dirname(name), path);
+        if (!existsSync(join(repoRoot, file))) {
+          broken.push(`${name}: ${target} (no such file)`);
+          continue;
+        }
+        if (anchor === undefined || !file.endsWith(".md")) continue;
+        const headings = readFileSync(join(repoRoot, file), "utf8")
+          .split("\n")
+          .filter((line) => /^#{1,6} /.test(line))
+          .map((line) => anchorOf(line.replace(/^#+ /, "")));
+        if (!headings.includes(anchor)) broken.push(`${name}: ${target} (no such heading)`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 });

@@ -22,7 +22,7 @@ export interface NearestNeighbourOptions {
   blockSize: number;
   /**
    * A feature whose training std is <= stdFloor * (largest std) is treated as
-   * constant (see {@link standardisation}).
+   * constant when the projections are standardised.
    */
   stdFloor: number;
 }

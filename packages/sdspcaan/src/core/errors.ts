@@ -5,6 +5,7 @@
 
 /** Base class of every error sdspcaan throws on purpose. */
 export class SdspcaanError extends Error {
+  /** The class name, as `instanceof` would tell. */
   override name = "SdspcaanError";
 }
 
@@ -14,6 +15,7 @@ export class SdspcaanError extends Error {
  * [1, 483]. Got 0 instead.").
  */
 export class ValidationError extends SdspcaanError {
+  /** The class name, as `instanceof` would tell. */
   override name = "ValidationError";
   /** The argument or option at fault (e.g. "k", "X", "y"). */
   readonly argument: string;
@@ -28,7 +30,9 @@ export class ValidationError extends SdspcaanError {
  * a caller that read the matrix from a file can name the file and its line.
  */
 export class RowValueError extends ValidationError {
+  /** The class name, as `instanceof` would tell. */
   override name = "RowValueError";
+  /** The row at fault, counting from 0. */
   readonly row: number;
   /** What is wrong with the row, without naming it ("projecting it overflows ..."). */
   readonly problem: string;
@@ -45,6 +49,7 @@ export class RowValueError extends ValidationError {
  * Its argument is "json"; callers reading a file put the file's name in front.
  */
 export class ModelFormatError extends ValidationError {
+  /** The class name, as `instanceof` would tell. */
   override name = "ModelFormatError";
   /** The field at fault as a path into the JSON ("" for the whole document). */
   readonly field: string;
@@ -62,6 +67,7 @@ export class ModelFormatError extends ValidationError {
 
 /** A fitted attribute or `transform` was used before `fit`. */
 export class NotFittedError extends SdspcaanError {
+  /** The class name, as `instanceof` would tell. */
   override name = "NotFittedError";
   constructor(owner: string) {
     super(
@@ -72,6 +78,7 @@ export class NotFittedError extends SdspcaanError {
 
 /** Work stopped because its AbortSignal fired. `name` is "AbortError" as in the DOM. */
 export class AbortError extends SdspcaanError {
+  /** The class name, as `instanceof` would tell. */
   override name = "AbortError";
   constructor(message = "The operation was aborted.") {
     super(message);
@@ -80,8 +87,11 @@ export class AbortError extends SdspcaanError {
 
 /** A file could not be read as data: names the file and what is wrong with it. */
 export class DataFormatError extends SdspcaanError {
+  /** The class name, as `instanceof` would tell. */
   override name = "DataFormatError";
+  /** The file (or data set name) at fault, as the caller named it. */
   readonly file: string;
+  /** What is wrong with it, without the file's name. */
   readonly problem: string;
   constructor(file: string, problem: string) {
     super(`${file}: ${problem}`);
@@ -92,6 +102,7 @@ export class DataFormatError extends SdspcaanError {
 
 /** A numerical routine failed to reach its tolerance where that is fatal. */
 export class ConvergenceError extends SdspcaanError {
+  /** The class name, as `instanceof` would tell. */
   override name = "ConvergenceError";
 }
 

@@ -4,8 +4,11 @@
  * and this type only carries the shape beside it.
  */
 export class Matrix {
+  /** Number of rows. */
   readonly rows: number;
+  /** Number of columns. */
   readonly cols: number;
+  /** The entries, row-major: entry (i, j) is data[i * cols + j]. */
   readonly data: Float64Array;
 
   /** Wraps `data` (no copy) or allocates zeros. */
@@ -23,10 +26,12 @@ export class Matrix {
     this.data = data ?? new Float64Array(rows * cols);
   }
 
+  /** A rows x cols matrix of zeros. */
   static zeros(rows: number, cols: number): Matrix {
     return new Matrix(rows, cols);
   }
 
+  /** The n x cols matrix with ones on the diagonal and zeros elsewhere. */
   static identity(n: number, cols = n): Matrix {
     const m = new Matrix(n, cols);
     const r = Math.min(n, cols);
@@ -63,10 +68,12 @@ export class Matrix {
     return m;
   }
 
+  /** Entry (i, j), unchecked. */
   get(i: number, j: number): number {
     return this.data[i * this.cols + j];
   }
 
+  /** Sets entry (i, j), unchecked. */
   set(i: number, j: number, value: number): void {
     this.data[i * this.cols + j] = value;
   }
@@ -83,10 +90,12 @@ export class Matrix {
     return out;
   }
 
+  /** A copy with its own data. */
   clone(): Matrix {
     return new Matrix(this.rows, this.cols, this.data.slice());
   }
 
+  /** The transpose, as a new matrix. */
   transpose(): Matrix {
     const { rows, cols, data } = this;
     const out = new Matrix(cols, rows);
@@ -156,4 +165,11 @@ export class Matrix {
 export type MatrixLike =
   | Matrix
   | ArrayLike<ArrayLike<number>>
-  | { rows: number; cols: number; data: ArrayLike<number> };
+  | {
+      /** Number of rows. */
+      rows: number;
+      /** Number of columns. */
+      cols: number;
+      /** rows * cols entries, row-major. */
+      data: ArrayLike<number>;
+    };

@@ -60,7 +60,7 @@ export const TRACKED_WIDTH_FACTOR = 2;
  * last search, is at most this. Above, few rows could be certified next time, and
  * their rescans keep heaps of the count and no lists. Measured on Fashion-MNIST's
  * 60,000 images in 50 PCA dimensions (scripts/dev/trackedSearchCost.ts): see
- * docs/performance.md.
+ * docs/performance.md as of 285e458 (`git show 285e458:docs/performance.md`).
  */
 export const LIST_MAX_RELATIVE_MOVE = 0.01;
 

@@ -25,14 +25,20 @@ import { columnMeans, columnStd } from "./basic.js";
 export interface StandardizerJSON {
   /** How the statistics were obtained, e.g. "train-zscore" (informative). */
   method: string;
+  /** Per-column centres (the training means). */
   center: number[];
   /** Non-zero divisors (a constant column counts as 1). */
   scale: number[];
 }
 
+/**
+ * Per-column standardisation x -> (x - center) / scale with the policy above: the
+ * input preprocessing of models and pipelines, and the 1-NN classifier's scaling.
+ */
 export class Standardizer {
   /** How the statistics were obtained, e.g. "train-zscore". */
   readonly method: string;
+  /** Per-column centres (the column means). */
   readonly center: Float64Array;
   /** Non-zero divisors; 1 for a constant column. */
   readonly scale: Float64Array;
@@ -103,6 +109,7 @@ export class Standardizer {
     return this.center.length;
   }
 
+  /** The JSON form, as a saved model's "preprocessing" holds it. */
   toJSON(): StandardizerJSON {
     return { method: this.method, center: Array.from(this.center), scale: Array.from(this.scale) };
   }

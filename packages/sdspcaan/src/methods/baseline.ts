@@ -13,6 +13,7 @@ import type { TrainingData } from "./training.js";
 
 const OPTIONS = { k: kOption } as const satisfies OptionSchema;
 
+/** Options of {@link Baseline}, each described in docs/method-options.md. */
 export type BaselineOptions = OptionsOf<typeof OPTIONS>;
 
 export class Baseline extends Estimator<BaselineOptions> {

@@ -460,9 +460,12 @@ export abstract class Estimator<
    * the data in a way the JSON does not record (LDA's default k). Methods whose
    * output dimension is not k override it (JPCDA: one column per class).
    */
-  protected outputDimension(
-    _classes: readonly Label[] | null,
-  ): { count: number; rule: string } | null {
+  protected outputDimension(_classes: readonly Label[] | null): {
+    /** The number of columns of W. */
+    count: number;
+    /** Why, in words, for the message when a loaded model disagrees. */
+    rule: string;
+  } | null {
     const k = (this.params as { k?: unknown }).k;
     if (typeof k !== "number") return null;
     return {

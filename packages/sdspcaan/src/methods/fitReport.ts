@@ -67,8 +67,11 @@ export interface FitTimings {
 
 /** What a fitted model reports about its fit. JSON-safe. `D`: the method's own diagnostics. */
 export interface FitInfo<D extends object = Record<string, unknown>> {
+  /** Outer iterations run (0 for closed-form methods). */
   iterations: number;
+  /** True when `stopReason` is "converged" or "closed-form". */
   converged: boolean;
+  /** Why the fit stopped. */
   stopReason: StopReason;
   /** Objective after each iteration (empty for closed-form methods). */
   objective: number[];
@@ -76,6 +79,7 @@ export interface FitInfo<D extends object = Record<string, unknown>> {
   lambdaTrace: number[];
   /** Things the user should know, e.g. a class smaller than m + 1. */
   warnings: string[];
+  /** Where the fit's time went. */
   timings: FitTimings;
   /** Which eigen-solver path ran: "closed-form", "dense" or "lobpcg". */
   solver: string;

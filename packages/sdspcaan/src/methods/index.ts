@@ -1,6 +1,6 @@
 /**
  * sdspcaan/methods: the method framework, for writing a method of one's own and for
- * running protocols over the registered ones. A method is an {@link Estimator}
+ * running protocols over the registered ones. A method is an `Estimator`
  * subclass with an option schema and a descriptor ({@link defineMethod}); registering
  * it ({@link registerMethod}) makes it known to `createMethod`, `loadModel`, the
  * experiment protocol's grids and the CLI.

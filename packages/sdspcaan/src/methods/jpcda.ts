@@ -111,6 +111,7 @@ const OPTIONS = {
   },
 } as const satisfies OptionSchema;
 
+/** Options of {@link JPCDA}, each described in docs/method-options.md. */
 export type JPCDAOptions = OptionsOf<typeof OPTIONS>;
 
 /** JPCDA's diagnostics (`fitInfo.details`). */
@@ -137,9 +138,12 @@ export class JPCDA extends Estimator<JPCDAOptions, JPCDADetails> {
   }
 
   /** W = Q V is d x c: one column per class, whatever k is. */
-  protected override outputDimension(
-    classes: readonly Label[] | null,
-  ): { count: number; rule: string } | null {
+  protected override outputDimension(classes: readonly Label[] | null): {
+    /** The number of columns of W. */
+    count: number;
+    /** Why, in words, for the message when a loaded model disagrees. */
+    rule: string;
+  } | null {
     if (classes === null) return null;
     return {
       count: classes.length,

@@ -110,6 +110,7 @@ const OPTIONS = {
   },
 } as const satisfies OptionSchema;
 
+/** Options of {@link LDA}, each described in docs/method-options.md. */
 export type LDAOptions = OptionsOf<typeof OPTIONS>;
 
 /** LDA's diagnostics (`fitInfo.details`). */

@@ -144,6 +144,7 @@ const OPTIONS = {
   },
 } as const satisfies OptionSchema;
 
+/** Options of {@link LPP}, each described in docs/method-options.md. */
 export type LPPOptions = OptionsOf<typeof OPTIONS>;
 
 /** LPP's diagnostics (`fitInfo.details`). */

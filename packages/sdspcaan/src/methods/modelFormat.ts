@@ -39,19 +39,34 @@ export type InputPreprocessing = StandardizerJSON;
 
 /** The JSON form of a fitted model. */
 export interface ModelJSON {
+  /** Always "sdspcaan-model": what `loadModel` dispatches on. */
   format: typeof MODEL_FORMAT;
+  /** The file format's version. */
   version: number;
+  /** The method's lower-case name, e.g. "sdspcaan". */
   method: string;
+  /** The method's validated options, defaults filled in. */
   params: Record<string, unknown>;
+  /** Number of features (columns of X) seen in fit. */
   nFeaturesIn: number;
+  /** Training column means, removed before the projection. */
   mean: number[];
-  components: { rows: number; cols: number; data: number[] };
+  /** W, d x k, row-major. */
+  components: {
+    /** d, the number of features. */
+    rows: number;
+    /** k, the output dimension. */
+    cols: number;
+    /** rows * cols entries, row-major. */
+    data: number[];
+  };
   /** Training class labels in sorted order, when the fit had labels. */
   classes?: Label[];
   /** Standardisation applied before the projection (see setPreprocessing); null when none. */
   preprocessing: InputPreprocessing | null;
   /** The names of the training columns (one per feature), when the fit was given them. */
   featureNamesIn?: string[];
+  /** The fit's report (iterations, stop reason, timings, warnings, ...). */
   fitInfo: FitInfo;
 }
 

@@ -19,6 +19,7 @@ import type { TrainingData } from "./training.js";
 
 const OPTIONS = { k: kOption } as const satisfies OptionSchema;
 
+/** Options of {@link PCA}, each described in docs/method-options.md. */
 export type PCAOptions = OptionsOf<typeof OPTIONS>;
 
 /** PCA's diagnostics (`fitInfo.details`). */

@@ -29,6 +29,7 @@ const OPTIONS = {
   ...pcanLoopOptions,
 } as const satisfies OptionSchema;
 
+/** Options of {@link PCAN}, each described in docs/method-options.md. */
 export type PCANOptions = OptionsOf<typeof OPTIONS>;
 
 export class PCAN extends Estimator<PCANOptions, PcanDetails, PcanArtifacts> {

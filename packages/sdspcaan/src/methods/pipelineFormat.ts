@@ -31,10 +31,13 @@ export interface PipelineClassifierJSON {
 
 /** The JSON form of a fitted {@link Pipeline}. */
 export interface PipelineJSON {
+  /** Always "sdspcaan-pipeline": what `loadModel` dispatches on. */
   format: typeof PIPELINE_FORMAT;
+  /** The file format's version. */
   version: number;
   /** The fitted method's model (with the input standardisation and feature names). */
   model: ModelJSON;
+  /** The 1-NN classifier's options and, unless saved without it, its reference set. */
   classifier: PipelineClassifierJSON;
 }
 

@@ -19,8 +19,10 @@ const OPTIONS = {
   ...qLoopOptions,
 } as const satisfies OptionSchema;
 
+/** Options of {@link SDSPCA}, each described in docs/method-options.md. */
 export type SDSPCAOptions = OptionsOf<typeof OPTIONS>;
 
+/** SDSPCA (Algorithm 1): see the module comment above and docs/methods.md. */
 export class SDSPCA extends QLoopEstimator<SDSPCAOptions> {
   protected readonly graph = "none";
 

@@ -24,8 +24,10 @@ const OPTIONS = {
   ...qLoopOptions,
 } as const satisfies OptionSchema;
 
+/** Options of {@link SDSPCALPP}, each described in docs/method-options.md. */
 export type SDSPCALPPOptions = OptionsOf<typeof OPTIONS>;
 
+/** SDSPCA-LPP: SDSPCAAN with the graph fixed at its initial value; see docs/methods.md. */
 export class SDSPCALPP extends QLoopEstimator<SDSPCALPPOptions> {
   protected readonly graph = "fixed";
 

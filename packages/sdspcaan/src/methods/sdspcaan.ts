@@ -33,8 +33,10 @@ const OPTIONS = {
   lambdaCap: lambdaCapOption,
 } as const satisfies OptionSchema;
 
+/** Options of {@link SDSPCAAN}, each described in docs/method-options.md. */
 export type SDSPCAANOptions = OptionsOf<typeof OPTIONS>;
 
+/** SDSPCAAN (Algorithm 3), the paper's method: see the module comment above and docs/methods.md. */
 export class SDSPCAAN extends QLoopEstimator<SDSPCAANOptions> {
   protected readonly graph = "adaptive";
 

@@ -228,6 +228,7 @@ const OPTIONS = {
   },
 } as const satisfies OptionSchema;
 
+/** Options of {@link SLNP}, each described in docs/method-options.md. */
 export type SLNPOptions = OptionsOf<typeof OPTIONS>;
 
 /** SLNP's diagnostics (`fitInfo.details`). */

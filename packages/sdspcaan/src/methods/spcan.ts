@@ -48,6 +48,7 @@ const OPTIONS = {
   seed: seedOption,
 } as const satisfies OptionSchema;
 
+/** Options of {@link SPCAN}, each described in docs/method-options.md. */
 export type SPCANOptions = OptionsOf<typeof OPTIONS>;
 
 /** SPCAN's diagnostics: supervised PCAN's, or the Q-loop's for the literal formulation. */

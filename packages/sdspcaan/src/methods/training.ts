@@ -42,6 +42,11 @@ export function checkDataMagnitude(raw: Matrix, centered: Matrix, name: string):
   );
 }
 
+/**
+ * Training data prepared once (centred X, encoded labels) with a cache of what fits
+ * share (Gram matrix, thin SVD, initial graph), so that a grid search pays for them
+ * once: `const data = TrainingData.prepare(X, y); model.fitPrepared(data)`.
+ */
 export class TrainingData {
   /** Column-centred training data, n x d. Never modified. */
   readonly X: Matrix;

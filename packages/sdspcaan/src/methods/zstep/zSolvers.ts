@@ -20,7 +20,7 @@
  * as widely as all the others. Only the search directions change: the eigenpairs meet
  * the same residual test. "auto" uses it for k >= 20, where LOBPCG needs many sweeps
  * without it; for small k its setup (U^T L U and W^T E^-1 W, n r^2 each) costs more
- * than the few sweeps it saves (docs/performance.md, Fashion-MNIST).
+ * than the few sweeps it saves (docs/performance.md, "How the solver is chosen").
  *
  * At large n the operator path can also start LOBPCG from the Ritz vectors of Z on
  * the block Krylov space span{W, D W, ..., D^J W} (zKrylovStart.ts), where Z's wanted
@@ -68,7 +68,7 @@ export function autoZSolver(n: number, k: number): "dense" | "lobpcg" {
 
 /**
  * Whether "auto" preconditions LOBPCG for k eigenpairs. Measured on Fashion-MNIST at
- * n = 10,000 (docs/performance.md, CPU per outer iteration after the first): k = 10
+ * n = 10,000 (docs/performance.md, "How the solver is chosen"): k = 10
  * 3.0-3.6 s without, 5.5-6.7 s with (6 LOBPCG iterations without, 5-6 with: the setup
  * is all cost); k = 20 6.6-25 s without, 10.4-15.7 s with (21 % less CPU over outer
  * iterations 2 to 15, the sweeps without it growing to 50-86); k = 50 33-46 s without,
@@ -93,7 +93,7 @@ export function autoPreconditioner(k: number): boolean {
  * 50 s (6), and with the Cholesky-only form of the basis' orthonormalisation (about 1 s
  * less per solve) 20,000 37 / 99 s (5) and 60,000 66 / 266 s (4); with k = 10 at 60,000
  * the J = 0 start saved nothing and U^T L U cost 2-3 s per later iteration;
- * docs/performance.md).
+ * docs/performance.md as of 285e458).
  *
  * Where J >= 1 would be needed, the lifted space (the default `space`, zLiftedStart.ts)
  * takes K_J's place: its dense problem has order width + 3 b (b the block size), and
@@ -138,7 +138,7 @@ export const KRYLOV_START_MIN_N = 10_000;
  * solve; the other guards carry over from the previous solve's block. The random ones
  * keep an eigenvector the previous block misses entirely (e.g. one in the null space of
  * G, which beta D pulls down) within reach. Measured on Fashion-MNIST (10,000 images,
- * k = 50, 13 guards, outer iterations 2-8, docs/performance.md): LOBPCG iterations 142
+ * k = 50, 13 guards, outer iterations 2-8, docs/performance.md as of 285e458): LOBPCG iterations 142
  * with all 13 guards random, 126 with 4, 114 with 2, 117 with 1, 115 with none.
  */
 export const FRESH_GUARDS = 2;
@@ -337,7 +337,7 @@ class OperatorZSolver implements ZSolver {
     // graph term forms U^T L U for its Laplacian anyway (ZWoodbury caches it per L, and
     // the compact product and the starts use it), and Tr(G L G) = Tr(S^4 U^T L U) (U^T U
     // = I) is then its diagonal's weighted sum: at 60,000 x 784 the edge sum below took
-    // 0.7 s per outer iteration (docs/performance.md, "The graph term's trace from U^T L U").
+    // 0.7 s per outer iteration (docs/performance.md as of 285e458, "Tr(G L G) from U^T L U").
     if (weighted && this.woodbury !== null) {
       const K = this.woodbury.laplacianTerm(L);
       const { s2 } = this.gram;
