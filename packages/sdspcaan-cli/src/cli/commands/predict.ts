@@ -67,11 +67,13 @@ export function registerPredictCommand(program: Command): void {
       "-",
     )
     .action(async (flags: PredictFlags) => {
+      const inputs: Record<string, string> = { "--model": flags.model };
+      if (flags.data !== undefined) inputs["--data"] = flags.data;
+      // The shared output rules also catch an input reached through a link or a hard link.
+      const protectedInputs = Object.entries(inputs).map(([what, path]) => ({ path, what }));
       if (flags.out !== "-") {
-        checkOutputFile("--out", flags.out);
-        const inputs: Record<string, string> = { "--model": flags.model };
-        if (flags.data !== undefined) inputs["--data"] = flags.data;
         refuseOverwritingInputs(flags.out, inputs);
+        checkOutputFile("--out", flags.out, protectedInputs);
       }
       const model = readModelFile(flags.model);
       if (!(model instanceof Pipeline)) {
@@ -106,7 +108,10 @@ export function registerPredictCommand(program: Command): void {
         if (score !== null) note(score);
         return;
       }
-      writeFileAtomic("--out", flags.out, text);
+      writeFileAtomic("--out", flags.out, text, [
+        ...protectedInputs,
+        { path: data.path, what: "--data" },
+      ]);
       out(`Wrote ${predicted.length} predicted labels of ${data.name} to ${flags.out}.`);
       if (score !== null) out(score);
     });
