@@ -73,8 +73,12 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array {
  * invalid distance too far back."): unwrapped, a corrupt stream reads as in the CLI.
  */
 function classify(err: unknown): InflateError {
-  const raw = err instanceof Error ? err.message : String(err);
-  const code = (err as { code?: unknown }).code;
+  // Node >= 22 throws a TypeError with an empty message and zlib's own error as its
+  // `cause` (Node 20 throws zlib's error itself): read the words where they are.
+  const cause = (err as { cause?: unknown }).cause;
+  const source = err instanceof Error && err.message === "" && cause instanceof Error ? cause : err;
+  const raw = source instanceof Error ? source.message : String(source);
+  const code = (err as { code?: unknown }).code ?? (source as { code?: unknown }).code;
   const truncated =
     code === "Z_BUF_ERROR" || /truncat|unexpected end|end of (file|input|stream)/i.test(raw);
   const wrapped = /^The compressed data was not valid:\s*(.*?)\.?$/i.exec(raw);
