@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { VERSION } from "../../packages/sdspcaan-cli/src/cli/version.js";
@@ -26,7 +26,13 @@ describe("package", () => {
     expect(lib.exports["./node"].default).toBe("./dist/esm/node.js");
     expect(Object.keys(lib.dependencies)).toEqual(["csv-parse"]);
     const cli = packageJson("sdspcaan-cli");
-    expect(cli.bin.sdspcaan).toBe("./dist/cli/bin.js");
+    // The bin is a committed file (not a build output), so a fresh `npm ci` links it
+    // although `prepare` builds dist/ only after linking; it runs the built CLI.
+    expect(cli.bin.sdspcaan).toBe("./bin/sdspcaan.js");
+    const wrapper = readFileSync(resolve(repoRoot, "packages/sdspcaan-cli/bin/sdspcaan.js"), "utf8");
+    expect(wrapper.startsWith("#!/usr/bin/env node\n")).toBe(true);
+    expect(wrapper).toMatch(/^import "\.\.\/dist\/cli\/bin\.js";$/m);
+    expect(statSync(resolve(repoRoot, "packages/sdspcaan-cli/bin/sdspcaan.js")).mode & 0o111).not.toBe(0);
     expect(cli.dependencies.sdspcaan).toBe(lib.version);
     // Every package of the workspace carries the one version.
     for (const name of ["sdspcaan-hdf5", "sdspcaan-native", "sdspcaan-cli"]) {

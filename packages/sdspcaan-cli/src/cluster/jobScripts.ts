@@ -238,7 +238,7 @@ function yamlString(text: string): string {
 /** The image's entry point (deploy/Containerfile's ENTRYPOINT): the CLI as built in the image. */
 export const CONTAINER_COMMAND = [
   "node",
-  "/opt/sdspcaan/packages/sdspcaan-cli/dist/cli/bin.js",
+  "/opt/sdspcaan/packages/sdspcaan-cli/bin/sdspcaan.js",
 ] as const;
 
 /** A Kubernetes Indexed Job running the shards (the results directory on a shared volume). */
