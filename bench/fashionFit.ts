@@ -1,7 +1,9 @@
 /**
  * One Fashion-MNIST fit, run as a child process by the `scaling` suite (under
  * `/usr/bin/time -v` for the peak resident memory): `tsx bench/fashionFit.ts <method>
- * <n> <k> [option=value ...] [threads=N|auto] [native=on|off|auto]`. Trains on the first n of the 60,000 training images
+ * <n> <k> [option=value ...] [threads=N|auto] [native=on|off|auto]` (the option
+ * `largeScale`, `preconditioner`, `krylovStart` or `krylovSpace` forces that internal
+ * path of the Q-loop). Trains on the first n of the 60,000 training images
  * (train-zscore with the statistics of those n), projects the 10,000 test images and
  * prints one JSON line: iterations, the fit's time split, the 1-NN time and the test
  * BCA (1-NN on standardised projections, the paper's classifier). The data set is
@@ -12,6 +14,10 @@ import { availableParallelism } from "node:os";
 import { balancedAccuracy } from "../packages/sdspcaan/src/classify/metrics.js";
 import { NearestNeighbour1 } from "../packages/sdspcaan/src/classify/nearestNeighbour.js";
 import { setNativeKernels } from "../packages/sdspcaan/src/linalg/kernels/nativeGemm.node.js";
+import {
+  type QLoopSettings,
+  qLoopTestHooks,
+} from "../packages/sdspcaan/src/methods/qLoopOptions.js";
 import { createMethod } from "../packages/sdspcaan/src/methods/registry.js";
 import { setKernelThreads } from "../packages/sdspcaan/src/threads/helperThread.node.js";
 import { openDataset } from "../packages/sdspcaan-cli/src/io/load.js";
@@ -24,6 +30,10 @@ const options: Record<string, unknown> = {};
 let threads = Math.min(8, availableParallelism());
 // native=on|off|auto (default auto, as the CLI): the native GEMM (nativeGemm.node.ts).
 let nativeRequest: boolean | "auto" = "auto";
+// largeScale, preconditioner, krylovStart, krylovSpace: not options of the methods but
+// the Q-loop's internal path choices, which a measurement may force.
+const INTERNAL = new Set(["largeScale", "preconditioner", "krylovStart", "krylovSpace"]);
+const internal: Record<string, string> = {};
 for (const kv of rest) {
   const [key, value] = kv.split("=");
   if (key === "native") {
@@ -34,8 +44,14 @@ for (const kv of rest) {
     threads = value === "auto" ? threads : Number(value);
     continue;
   }
+  if (INTERNAL.has(key)) {
+    internal[key] = value;
+    continue;
+  }
   options[key] = Number.isNaN(Number(value)) ? value : Number(value);
 }
+// The Q-loop's internal path choices (qLoopOptions.ts), forced through its test hook.
+qLoopTestHooks.settings = internal as Partial<QLoopSettings>;
 setKernelThreads(threads);
 const native = setNativeKernels(nativeRequest);
 const t0 = performance.now();

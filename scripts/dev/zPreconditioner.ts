@@ -13,6 +13,7 @@
  *          [--n 10000] [--k 50] [--max-iter 5] [--preconditioner auto|always|never]
  */
 import { parseArgs } from "node:util";
+import { qLoopTestHooks } from "../../packages/sdspcaan/src/methods/qLoopOptions.js";
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
 import { ZWoodbury } from "../../packages/sdspcaan/src/methods/zstep/zPreconditioner.js";
 import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
@@ -67,12 +68,9 @@ const split = { ...whole, train: whole.train.subarray(0, n) };
 const { train } = preprocessSplit(X, split, "train-zscore");
 const labels = Array.from(split.train, (i) => y[i]);
 const k = Number(args.k);
-const model = new SDSPCAAN({
-  k,
-  maxIter: Number(args["max-iter"]),
-  solver: "lobpcg",
-  preconditioner,
-});
+const model = new SDSPCAAN({ k, maxIter: Number(args["max-iter"]), solver: "lobpcg" });
+// Not an option of the method: forced through the Q-loop's test hook.
+qLoopTestHooks.settings = { preconditioner };
 const rows: {
   iteration: number;
   cpu_s: number;

@@ -9,6 +9,7 @@ import { DEFAULT_LAMBDA_CAP } from "../../packages/sdspcaan/src/graph/rankContro
 import {
   type QLoopSettings,
   qLoopSettings,
+  qLoopTestHooks,
 } from "../../packages/sdspcaan/src/methods/sdspcaFamily.js";
 
 /** n rows of four Gaussian classes in 30 dimensions (row i in class i % 4). */
@@ -46,4 +47,18 @@ export function sdspcaanSettings(k: number, maxIter: number): QLoopSettings {
     },
     { graph: "adaptive" },
   );
+}
+
+/**
+ * Runs `fn` with `settings` merged over every Q-loop method's own (qLoopTestHooks):
+ * how the tests force a path "auto" picks by size, e.g. `{ largeScale: "always" }`.
+ */
+export function withQLoopSettings<T>(settings: Partial<QLoopSettings>, fn: () => T): T {
+  const before = qLoopTestHooks.settings;
+  qLoopTestHooks.settings = { ...before, ...settings };
+  try {
+    return fn();
+  } finally {
+    qLoopTestHooks.settings = before;
+  }
 }

@@ -25,6 +25,7 @@ import {
   autoZSolver,
   chooseZSolver,
 } from "../../packages/sdspcaan/src/methods/zstep/zSolvers.js";
+import { withQLoopSettings } from "../helpers/qLoop.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 
 /** Gaussian classes in a low-dimensional subspace plus isotropic noise. */
@@ -316,7 +317,9 @@ describe("the matrix-free LOBPCG path", () => {
     ]) {
       const dense = new SDSPCAAN({ ...opts, solver: "dense" }).fit(X, y);
       for (const preconditioner of ["never", "always"] as const) {
-        const operator = new SDSPCAAN({ ...opts, solver: "lobpcg", preconditioner }).fit(X, y);
+        const operator = withQLoopSettings({ preconditioner }, () =>
+          new SDSPCAAN({ ...opts, solver: "lobpcg" }).fit(X, y),
+        );
         const details = operator.fitInfo.details;
         expect(operator.fitInfo.solver).toBe("lobpcg");
         expect(details.lobpcgIterations as number).toBeGreaterThan(0);
@@ -337,12 +340,13 @@ describe("the matrix-free LOBPCG path", () => {
   it("with the preconditioner, SDSPCA and SDSPCA-LPP give the dense path's subspace too", () => {
     const { X, y } = blobs(17, 300, 40, 4, 1.5);
     for (const make of [
-      (solver: "dense" | "lobpcg") => new SDSPCA({ k: 8, solver, preconditioner: "always" }),
-      (solver: "dense" | "lobpcg") =>
-        new SDSPCALPP({ k: 8, delta: 2, solver, preconditioner: "always" }),
+      (solver: "dense" | "lobpcg") => new SDSPCA({ k: 8, solver }),
+      (solver: "dense" | "lobpcg") => new SDSPCALPP({ k: 8, delta: 2, solver }),
     ]) {
       const dense = make("dense").fit(X, y);
-      const operator = make("lobpcg").fit(X, y);
+      const operator = withQLoopSettings({ preconditioner: "always" }, () =>
+        make("lobpcg").fit(X, y),
+      );
       expect(operator.fitInfo.details.preconditionedSolves as number).toBeGreaterThan(0);
       expect(maxPrincipalAngle(dense.components, operator.components)).toBeLessThan(1e-6);
       expect(operator.fitInfo.iterations).toBe(dense.fitInfo.iterations);
@@ -360,7 +364,9 @@ describe("the matrix-free LOBPCG path", () => {
     ] as const) {
       const { X, y } = blobs(seed, n, d, c, sep);
       const dense = new SDSPCAAN({ ...opts, solver: "dense" }).fit(X, y);
-      const large = new SDSPCAAN({ ...opts, solver: "lobpcg", largeScale: "always" }).fit(X, y);
+      const large = withQLoopSettings({ largeScale: "always" }, () =>
+        new SDSPCAAN({ ...opts, solver: "lobpcg" }).fit(X, y),
+      );
       expect(large.fitInfo.iterations).toBe(dense.fitInfo.iterations);
       expect(large.fitInfo.lambdaTrace).toEqual(dense.fitInfo.lambdaTrace);
       expect(large.fitInfo.stopReason).toBe(dense.fitInfo.stopReason);

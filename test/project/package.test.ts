@@ -29,10 +29,15 @@ describe("package", () => {
     // The bin is a committed file (not a build output), so a fresh `npm ci` links it
     // although `prepare` builds dist/ only after linking; it runs the built CLI.
     expect(cli.bin.sdspcaan).toBe("./bin/sdspcaan.js");
-    const wrapper = readFileSync(resolve(repoRoot, "packages/sdspcaan-cli/bin/sdspcaan.js"), "utf8");
+    const wrapper = readFileSync(
+      resolve(repoRoot, "packages/sdspcaan-cli/bin/sdspcaan.js"),
+      "utf8",
+    );
     expect(wrapper.startsWith("#!/usr/bin/env node\n")).toBe(true);
     expect(wrapper).toMatch(/^import "\.\.\/dist\/cli\/bin\.js";$/m);
-    expect(statSync(resolve(repoRoot, "packages/sdspcaan-cli/bin/sdspcaan.js")).mode & 0o111).not.toBe(0);
+    expect(
+      statSync(resolve(repoRoot, "packages/sdspcaan-cli/bin/sdspcaan.js")).mode & 0o111,
+    ).not.toBe(0);
     expect(cli.dependencies.sdspcaan).toBe(lib.version);
     // Every package of the workspace carries the one version.
     for (const name of ["sdspcaan-hdf5", "sdspcaan-native", "sdspcaan-cli"]) {

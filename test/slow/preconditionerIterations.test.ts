@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
 import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { withQLoopSettings } from "../helpers/qLoop.js";
 
 describe("the matrix-free LOBPCG path", () => {
   it("the preconditioner cuts LOBPCG's iterations on a clustered spectrum (k = 50)", () => {
@@ -22,9 +23,8 @@ describe("the matrix-free LOBPCG path", () => {
       seed: 3,
     });
     const perSolve = (preconditioner: "never" | "always") => {
-      const fit = new SDSPCAAN({ k: 50, solver: "lobpcg", preconditioner, maxIter: 6 }).fit(
-        ds.X,
-        ds.y,
+      const fit = withQLoopSettings({ preconditioner }, () =>
+        new SDSPCAAN({ k: 50, solver: "lobpcg", maxIter: 6 }).fit(ds.X, ds.y),
       );
       expect(fit.fitInfo.iterations).toBe(6);
       return fit.fitInfo.details.lobpcgIterationsPerSolve as number[];

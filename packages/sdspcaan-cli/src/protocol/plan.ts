@@ -153,25 +153,6 @@ export function trainingClassCount(y: readonly Label[], split: Split): number {
   return seen.size;
 }
 
-/**
- * The resolved options without those declared `fingerprintWhenSet` that are at their
- * default: options added after runs were fingerprinted, whose default reproduces
- * those runs' fits, so the runs stay resumable on newer builds.
- */
-function withoutUnsetLateOptions(
-  method: string,
-  options: Record<string, unknown>,
-): Record<string, unknown> {
-  const schema = methodDescriptor(method).options;
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(options)) {
-    const spec = Object.hasOwn(schema, name) ? schema[name] : undefined;
-    if (spec?.fingerprintWhenSet === true && value === spec.default) continue;
-    out[name] = value;
-  }
-  return out;
-}
-
 /** The fingerprint of a split: the exact train/validation/test indices. */
 export function splitFingerprint(split: Split): string {
   return fingerprintOf([split.train, split.val, split.test]);
@@ -181,8 +162,7 @@ export function splitFingerprint(split: Split): string {
  * Fingerprints of fits under one set of run settings. A fit's fingerprint hashes
  * the data set (name, shape, checksum of X and y), the split (its indices), the
  * preprocessing, the method with its full option set (defaults filled in, the
- * run's fixed options and the unit's preset options; options declared
- * `fingerprintWhenSet` only when set away from their default), k and the grid point.
+ * run's fixed options and the unit's preset options), k and the grid point.
  * Computed parts are cached, so fingerprinting every line of a long run is cheap.
  */
 export class FitFingerprints {
@@ -225,7 +205,7 @@ export class FitFingerprints {
       try {
         const { k: _k, ...rest } = createMethod(method, fitOptions({ fixed, unit: unitOptions }))
           .params as Record<string, unknown>;
-        resolved = withoutUnsetLateOptions(method, rest);
+        resolved = rest;
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
         resolved = null;

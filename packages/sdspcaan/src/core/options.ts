@@ -13,15 +13,6 @@ interface BaseSpec {
    * the others in `--help` and the docs, so the first screen shows what most users set.
    */
   readonly expert?: boolean;
-  /**
-   * Leave the option out of experiment settings fingerprints while it is at its
-   * default. For an option added to a method after runs were made with it, whose
-   * default computes what the method computed before: those runs' results stay
-   * resumable (protocol/plan.ts). Set it on every option added from now on for
-   * which that holds; a new default that changes results needs no flag (the
-   * fingerprint must change).
-   */
-  readonly fingerprintWhenSet?: boolean;
 }
 export interface IntegerSpec extends BaseSpec {
   readonly type: "integer";

@@ -50,38 +50,6 @@ export const seedOption = {
   doc: "Seed of the random start vectors of LOBPCG (used only by the lobpcg solver).",
   expert: true,
 } as const satisfies IntegerSpec;
-export const preconditionerOption = {
-  type: "enum",
-  values: ["auto", "always", "never"] as const,
-  default: "auto",
-  doc: 'Preconditioner of LOBPCG on Z (lobpcg solver only): the exact (Z - sigma I)^-1 through Woodbury, with sigma in a gap of the previous outer iteration\'s spectrum below the k-th eigenvalue. "auto" uses it for k >= 20, where it saves LOBPCG sweeps; "always" and "never" force it on or off (from the second outer iteration on). The eigenpairs are the same to the tolerance either way.',
-  expert: true,
-  fingerprintWhenSet: true,
-} as const satisfies EnumSpec;
-export const krylovStartOption = {
-  type: "enum",
-  values: ["auto", "always", "never"] as const,
-  default: "auto",
-  doc: 'Start of LOBPCG on Z (lobpcg solver only): the Ritz vectors of Z on span{W, D W, ..., D^J W} (W a basis of [X, Y]; J chosen so that they are within about 5e-4 rad), where Z\'s wanted eigenvectors lie when they are far below beta D. "auto" uses it for k >= 20: J = 0 in the first outer iteration (D = I, where it is exact) while r + c <= n / 4, and later (see krylovSpace) the lifted space from 5,000 training samples on while r + c + 3 b <= n / 4, or K_J from 10,000 on while (J + 1)(r + c) <= n / 4; "always" and "never" force it on or off. LOBPCG then applies the same residual test, so the eigenpairs are the same to the tolerance either way.',
-  expert: true,
-  fingerprintWhenSet: true,
-} as const satisfies EnumSpec;
-export const krylovSpaceOption = {
-  type: "enum",
-  values: ["lifted", "chebyshev"] as const,
-  default: "lifted",
-  doc: 'The space LOBPCG\'s start on Z comes from once D varies (lobpcg solver, with krylovStart): "lifted" is span{W, T_1(D^) W Y, T_2(D^) W Y, T_3(D^) W Y} with Y the b coefficient vectors of the wanted eigenvectors, estimated from span W and refined once (one moment W^T D W and products with b columns); "chebyshev" is span{W, T_1(D^) W, ..., T_J(D^) W} for all of W\'s columns (2J + 1 moments and a dense problem of order (J + 1)(r + c)). Lifted comes closer for less (about (1 / |l|)^4 against (1 / |l|)^(J + 1)); the eigenpairs are the same to LOBPCG\'s tolerance either way.',
-  expert: true,
-  fingerprintWhenSet: true,
-} as const satisfies EnumSpec;
-export const largeScaleOption = {
-  type: "enum",
-  values: ["auto", "always"] as const,
-  default: "auto",
-  doc: 'The large-n paths of the graph steps: k-d tree neighbour search and Laplacian solves that stop once the rank control\'s decision is settled. "auto" uses them from 4000 training samples (or graph components) on; "always" at any size, for checking that they give the same fit.',
-  expert: true,
-  fingerprintWhenSet: true,
-} as const satisfies EnumSpec;
 
 export const lambdaCapOption = {
   type: "number",
@@ -129,9 +97,6 @@ export const qLoopOptions = {
   weighting: weightingOption,
   solver: solverOption,
   seed: seedOption,
-  preconditioner: preconditionerOption,
-  krylovStart: krylovStartOption,
-  krylovSpace: krylovSpaceOption,
 } as const;
 
 /**
@@ -144,7 +109,6 @@ const Q_LOOP_SCHEMA = {
   delta: multiplierSpec("Weight of the graph term delta"),
   m: neighboursOption,
   ...qLoopOptions,
-  largeScale: largeScaleOption,
   lambdaCap: lambdaCapOption,
 } as const;
 
@@ -186,14 +150,19 @@ export function qLoopSettings(
     weighting: p.weighting ?? weightingOption.default,
     solver: p.solver,
     seed: p.seed,
-    preconditioner: p.preconditioner ?? preconditionerOption.default,
-    krylovStart: p.krylovStart ?? krylovStartOption.default,
-    krylovSpace: p.krylovSpace ?? krylovSpaceOption.default,
-    largeScale: p.largeScale ?? largeScaleOption.default,
     lambdaCap: p.lambdaCap ?? Number.POSITIVE_INFINITY,
     ...fixed,
+    ...qLoopTestHooks.settings,
   };
 }
+
+/**
+ * Test hook: settings merged over every Q-loop method's own (the tests force the
+ * paths "auto" picks by size, e.g. `{ largeScale: "always" }` or
+ * `{ preconditioner: "always" }`, to compare them with the path they replace at a
+ * size the suite can afford). Not an option: a user gets what "auto" measures best.
+ */
+export const qLoopTestHooks: { settings: Partial<QLoopSettings> | null } = { settings: null };
 
 export interface QLoopSettings {
   owner: string;
@@ -211,13 +180,30 @@ export interface QLoopSettings {
   lambdaCap: number;
   solver: ZSolverChoice;
   seed: number;
-  /** LOBPCG's preconditioner on the matrix-free path (default "auto"). */
+  /**
+   * LOBPCG's preconditioner on the matrix-free path: the exact (Z - sigma I)^-1 through
+   * Woodbury, sigma in a gap of the previous outer iteration's spectrum below the k-th
+   * eigenvalue. "auto" (default) uses it for k >= 20 (autoPreconditioner); "always" and
+   * "never" force it, for checking. The eigenpairs are the same to LOBPCG's tolerance.
+   */
   preconditioner?: ZPreconditionerChoice;
-  /** LOBPCG's start from W's Krylov spaces on the matrix-free path (default "auto"). */
+  /**
+   * LOBPCG's start from the Ritz vectors of Z on a space built from W (zKrylovStart.ts,
+   * zLiftedStart.ts): "auto" (default) by k and n (autoKrylovStart); "always" and
+   * "never" force it, for checking.
+   */
   krylovStart?: ZKrylovStartChoice;
-  /** Which space that start uses once D varies (default "lifted"). */
+  /**
+   * Which space that start uses once D varies: "lifted" (default, zLiftedStart.ts) or
+   * "chebyshev" (span{W, T_1(D^) W, ..., T_J(D^) W}, the one it is compared with).
+   */
   krylovSpace?: ZKrylovSpaceChoice;
-  /** The large-n graph paths: by size ("auto", default) or always (for checking). */
+  /**
+   * The large-n graph paths (k-d tree neighbour search, Laplacian solves that stop once
+   * the rank control's decision is settled): by size ("auto", default, from 4000
+   * training samples or graph components on) or "always", for checking they give the
+   * same fit.
+   */
   largeScale?: "auto" | "always";
   /**
    * Track each row's same-class neighbours across iterations (graph/trackedNeighbours.ts,

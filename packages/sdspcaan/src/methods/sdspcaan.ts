@@ -15,7 +15,6 @@ import { defineMethod } from "./descriptor.js";
 import {
   labelAndSparsityOptions,
   lambdaCapOption,
-  largeScaleOption,
   multiplierSpec,
   QLoopEstimator,
   qLoopOptions,
@@ -29,7 +28,6 @@ const OPTIONS = {
   delta: multiplierSpec("Weight of the adaptive graph term delta"),
   m: neighboursOption,
   ...qLoopOptions,
-  largeScale: largeScaleOption,
   lambdaCap: lambdaCapOption,
 } as const satisfies OptionSchema;
 
