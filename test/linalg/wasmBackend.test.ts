@@ -40,9 +40,10 @@ import {
   wasmSimdSupported,
 } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
 import {
-  KERNELS_WASM_BASE64,
+  KERNELS_WASM_DEFLATED_BASE64,
   KERNELS_WASM_SIZE,
 } from "../../packages/sdspcaan/src/linalg/kernels/wasm/module.js";
+import { inflateRaw } from "../../packages/sdspcaan/src/linalg/kernels/wasm/inflateRaw.js";
 import { innerProducts } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
 import { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 import { assembleKernels } from "../../scripts/build-wasm.js";
@@ -68,7 +69,11 @@ describe("the embedded module", () => {
     const built = await assembleKernels();
     expect(Buffer.from(kernelModuleBytes()).equals(Buffer.from(built))).toBe(true);
     // The fallback decoder (engines without atob) gives the same bytes.
-    expect(Buffer.from(decodeBase64ForTest(KERNELS_WASM_BASE64)).equals(Buffer.from(built))).toBe(
+    const deflated = decodeBase64ForTest(KERNELS_WASM_DEFLATED_BASE64);
+    expect(Buffer.from(deflated).equals(Buffer.from(KERNELS_WASM_DEFLATED_BASE64, "base64"))).toBe(
+      true,
+    );
+    expect(Buffer.from(inflateRaw(deflated, KERNELS_WASM_SIZE)).equals(Buffer.from(built))).toBe(
       true,
     );
     expect(KERNELS_WASM_SIZE).toBe(built.length);

@@ -33,7 +33,8 @@
  * Growing detaches existing views, so code holding views pins the arena and must
  * allocate everything it needs before; growing while pinned is a bug and throws.
  */
-import { KERNELS_WASM_BASE64, KERNELS_WASM_SIZE } from "./module.js";
+import { inflateRaw } from "./inflateRaw.js";
+import { KERNELS_WASM_DEFLATED_BASE64, KERNELS_WASM_SIZE } from "./module.js";
 
 export type KernelBackend = "ts" | "wasm";
 export type KernelBackendRequest = KernelBackend | "auto";
@@ -431,19 +432,23 @@ function decodeBase64(text: string): Uint8Array {
   return out;
 }
 
-/** The embedded module's bytes. */
+/** The embedded module's bytes (module.ts holds them compressed: see inflateRaw.ts). */
 export function kernelModuleBytes(): Uint8Array {
+  return inflateRaw(base64Bytes(KERNELS_WASM_DEFLATED_BASE64), KERNELS_WASM_SIZE);
+}
+
+function base64Bytes(text: string): Uint8Array {
   // The engine's own decoder (every browser, Node >= 16) is native code: in a fresh
   // process it takes a fraction of a millisecond where the loop below, not yet
   // optimised, takes several. The loop stays for engines without atob.
   const atob = (globalThis as { atob?: (text: string) => string }).atob;
   if (typeof atob === "function") {
-    const binary = atob(KERNELS_WASM_BASE64);
+    const binary = atob(text);
     const out = new Uint8Array(binary.length);
     for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
     return out;
   }
-  return decodeBase64(KERNELS_WASM_BASE64);
+  return decodeBase64(text);
 }
 
 /** The loop decoder of kernelModuleBytes, exported for its test. */
