@@ -34,7 +34,7 @@ import { Matrix } from "../../core/matrix.js";
 import { lobpcg } from "../../linalg/eigen/lobpcg.js";
 import { trailingEigenpairs } from "../../linalg/eigen/symmetricEigen.js";
 import { multiply } from "../../linalg/kernels/gemm.js";
-import { sandwichProduct } from "../../linalg/kernels/sandwich.js";
+import { sandwichProduct, sandwichScratch } from "../../linalg/kernels/sandwich.js";
 import type { CsrMatrix } from "../../linalg/sparse.js";
 import { classSums, trainingSvd } from "../sharedSteps.js";
 import type { TrainingData } from "../training.js";
@@ -218,6 +218,8 @@ class DenseZSolver implements ZSolver {
   private readonly Z0: Matrix;
   /** The eigen-solver's workspace, reused by every solve (zDenseForm.ts). */
   private readonly work: Float64Array;
+  /** L G and its transpose, the temporaries of every G L G (sandwich.ts). */
+  private readonly sandwich = sandwichScratch();
   /** Z formed whole, for the general entry (the test hook's path and the fallback). */
   private Z: Matrix | null = null;
   private readonly k: number;
@@ -244,7 +246,7 @@ class DenseZSolver implements ZSolver {
   }
 
   graphTerm(_S: CsrMatrix, L: CsrMatrix): ZGraph {
-    const M = sandwichProduct(this.G, L);
+    const M = sandwichProduct(this.G, L, this.sandwich);
     let trM = 0;
     for (let i = 0; i < M.rows; i++) trM += M.data[i * M.cols + i];
     return { L, trM, M };
