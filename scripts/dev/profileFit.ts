@@ -4,6 +4,8 @@
  * Usage: node --import tsx --cpu-prof scripts/dev/profileFit.ts [method] [k] [runs] [file in data/]
  */
 import { join } from "node:path";
+// The library's Node entry: the native GEMM where installed, as the benches run.
+import "../../packages/sdspcaan/src/index.node.js";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";

@@ -14,6 +14,7 @@ import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
 import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { initialNeighbours } from "../../packages/sdspcaan/src/graph/neighbours.js";
+import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
 import { gemmABtRaw } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
 import { kernelHelpers } from "../../packages/sdspcaan/src/linalg/kernels/helper.js";
 import {
@@ -336,6 +337,48 @@ describe.skipIf(!x64 || optedOut)("the native GEMM (x86-64)", () => {
     f.set([1, 2, 3, 4, 5, 6, 1, 0, 1, 0, 1, 0]);
     gemm(memory, 2, 2, 3, 0, 3, 48, 3, 96, 2);
     expect(Array.from(f.subarray(12, 16))).toEqual([4, 2, 10, 5]);
+  });
+
+  it("gives the dense eigen-solver's pairs the module's bits (its back-transformation loop then runs in TypeScript)", () => {
+    const rng = new Random(11);
+    for (const n of [40, 150, 300]) {
+      const A = new Matrix(n, n);
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j <= i; j++) {
+          const v = rng.normal();
+          A.data[i * n + j] = v;
+          A.data[j * n + i] = v;
+        }
+      }
+      for (const k of [1, Math.floor(n / 5), n]) {
+        setNativeKernels(false);
+        const wasm = symmetricEigen(A, { select: { smallest: k } });
+        setNativeKernels(true);
+        const native = symmetricEigen(A, { select: { smallest: k } });
+        expect(firstDifference(native.values, wasm.values)).toBe(-1);
+        expect(
+          firstDifference((native.vectors as Matrix).data, (wasm.vectors as Matrix).data),
+        ).toBe(-1);
+      }
+    }
+  });
+
+  it("gives a dense-solver SDSPCAAN fit the WebAssembly fit's components, bit for bit", () => {
+    const rng = new Random(8);
+    const n = 160;
+    const d = 60;
+    const X = new Matrix(n, d);
+    const y: number[] = [];
+    for (let i = 0; i < n; i++) {
+      y.push(i % 4);
+      for (let j = 0; j < d; j++) X.data[i * d + j] = rng.normal() + (j % 4 === i % 4 ? 1.5 : 0);
+    }
+    const opts = { k: 40, solver: "dense", maxIter: 30 } as const;
+    const wasm = new SDSPCAAN(opts).fit(X, y);
+    setNativeKernels(true);
+    const native = new SDSPCAAN(opts).fit(X, y);
+    expect(native.fitInfo.iterations).toBe(wasm.fitInfo.iterations);
+    expect(firstDifference(native.components.data, wasm.components.data)).toBe(-1);
   });
 
   it("gives a large-n SDSPCAAN fit the WebAssembly fit's components, bit for bit, on two threads", () => {

@@ -507,3 +507,29 @@ export function leadingEigenpairs(A: Matrix, k: number): Eigenpairs {
 export function symmetricEigenvalues(A: Matrix): Float64Array {
   return symmetricEigen(A, { vectors: false }).values;
 }
+
+/**
+ * The k smallest eigenpairs (as `trailingEigenpairs`) of a symmetric A that the caller
+ * has already scaled as symmetricEigen scales it: `work` (n x n) holds
+ * 2^exponent A's stored triangle, work[j * n + i] for i >= j (the lower triangle in
+ * householder.ts's terms), with max |entry| in [1/2, 1), and is overwritten by the
+ * reflectors. The same steps after the scaling as symmetricEigen, so the same bits as
+ * `trailingEigenpairs(A, k)` when the entries are the ones symmetricEigen would have
+ * written; without its validation, its n^2 scan and its copy, for a caller that forms
+ * A anew in every iteration of a loop and can write it scaled at once
+ * (methods/zstep/zDenseForm.ts).
+ */
+export function trailingEigenpairsOfScaled(
+  work: Float64Array,
+  n: number,
+  exponent: number,
+  k: number,
+): Eigenpairs {
+  const tri = householderTridiagonalize(work, n);
+  const { values, z } = solveTridiagonal(tri, "smallest", k, true);
+  scaleByPowerOfTwo(values, -exponent);
+  const vectors = z as Float64Array;
+  applyReflectors(tri, vectors, k);
+  normalizeVectorRowSigns(vectors, k, n);
+  return { values, vectors: rowsToColumns(vectors, k, n) };
+}

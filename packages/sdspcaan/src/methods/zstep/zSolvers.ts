@@ -34,11 +34,12 @@ import { Matrix } from "../../core/matrix.js";
 import { lobpcg } from "../../linalg/eigen/lobpcg.js";
 import { trailingEigenpairs } from "../../linalg/eigen/symmetricEigen.js";
 import { multiply } from "../../linalg/kernels/gemm.js";
-import { sandwichProduct } from "../../linalg/kernels/sandwich.js";
+import { sandwichProduct, sandwichScratch } from "../../linalg/kernels/sandwich.js";
 import type { CsrMatrix } from "../../linalg/sparse.js";
 import { classSums, trainingSvd } from "../sharedSteps.js";
 import type { TrainingData } from "../training.js";
 import { GramOperator } from "./gramOperator.js";
+import { denseZTestHooks, trailingEigenpairsOfZ } from "./zDenseForm.js";
 import { isConstantRange, krylovDegree, krylovOmega, krylovStart } from "./zKrylovStart.js";
 import { liftedStart } from "./zLiftedStart.js";
 import { interiorShifts, type ShiftedInverse, ZWoodbury } from "./zPreconditioner.js";
@@ -215,7 +216,12 @@ class DenseZSolver implements ZSolver {
   readonly warnings: string[] = [];
   private readonly G: Matrix;
   private readonly Z0: Matrix;
-  private readonly Z: Matrix;
+  /** The eigen-solver's workspace, reused by every solve (zDenseForm.ts). */
+  private readonly work: Float64Array;
+  /** L G and its transpose, the temporaries of every G L G (sandwich.ts). */
+  private readonly sandwich = sandwichScratch();
+  /** Z formed whole, for the general entry (the test hook's path and the fallback). */
+  private Z: Matrix | null = null;
   private readonly k: number;
 
   constructor(data: TrainingData, alpha: number, codes: Int32Array, k: number, recon: number) {
@@ -236,23 +242,30 @@ class DenseZSolver implements ZSolver {
       }
     }
     this.Z0 = Z0;
-    this.Z = new Matrix(n, n);
+    this.work = new Float64Array(n * n);
   }
 
   graphTerm(_S: CsrMatrix, L: CsrMatrix): ZGraph {
-    const M = sandwichProduct(this.G, L);
+    const M = sandwichProduct(this.G, L, this.sandwich);
     let trM = 0;
     for (let i = 0; i < M.rows; i++) trM += M.data[i * M.cols + i];
     return { L, trM, M };
   }
 
   solve(beta: number, Dd: Float64Array, delta: number, graph: ZGraph | null): ZSolution {
-    const n = this.Z.rows;
+    const M = graph === null || delta === 0 ? null : (graph.M as Matrix);
+    if (denseZTestHooks.fused) {
+      // Z written scaled into the solver's triangle in one pass: the same bits.
+      const fused = trailingEigenpairsOfZ(this.work, this.Z0, beta, Dd, delta, M, this.k);
+      if (fused !== null) return fused;
+    }
+    const n = this.Z0.rows;
+    this.Z ??= new Matrix(n, n);
     const z = this.Z.data;
     z.set(this.Z0.data);
     for (let i = 0; i < n; i++) z[i * n + i] += beta * Dd[i];
-    if (graph !== null && delta !== 0) {
-      const md = (graph.M as Matrix).data;
+    if (M !== null) {
+      const md = M.data;
       for (let p = 0; p < z.length; p++) z[p] += delta * md[p];
     }
     // Z is symmetric by construction (G, Y Y^T, D and G L G all are, to the bit), so
