@@ -139,10 +139,14 @@ export function thinSvd(X: Matrix, options: ThinSvdOptions = {}): ThinSvd {
   return { U, s, V, rank: r, rankTolerance: tol };
 }
 
-/** The dense path's k leading pairs of G, how many of them are kept and the rank. */
+/**
+ * The dense path's k leading pairs of G, how many of them are kept and the rank; G is
+ * overwritten (the callers' own Gram matrix, not needed after).
+ */
 function leadingPairsAndRank(G: Matrix, k: number, tol: number) {
   const { values, vectors, countAbove } = leadingEigenpairsWithCount(G, k, tol * tol, {
     symmetryTolerance: Number.POSITIVE_INFINITY,
+    overwrite: true,
   });
   const lmax = values[k - 1];
   // The same test as thinSvd's, on the values at hand; the count covers the rest.
@@ -156,7 +160,8 @@ function leadingPairsAndRank(G: Matrix, k: number, tol: number) {
 /**
  * leadingSingularTriplets' result for X with n > d rows from G = X^T X (d x d) alone:
  * the right singular vectors are G's eigenvectors. The caller has checked X (finite,
- * 1 <= k <= d) and chosen the tolerance (defaultRankTolerance(n, d) by default).
+ * 1 <= k <= d) and chosen the tolerance (defaultRankTolerance(n, d) by default). G is
+ * overwritten.
  */
 export function leadingTripletsOfColumnGram(
   G: Matrix,
