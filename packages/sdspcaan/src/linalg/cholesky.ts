@@ -11,13 +11,14 @@
  * symmetricProducts.ts). The certificate and the refined solve have none.
  */
 import { Matrix } from "../core/matrix.js";
-import { gemmABtRaw } from "./kernels/gemm.js";
+import { gemmABtRaw, transposed } from "./kernels/gemm.js";
 import { gemmABtLowerBlocks } from "./kernels/symmetricProducts.js";
 import { solveUpperFromRight } from "./orthogonalize.js";
 
 /** Orders up to this are factorised by plain loops. */
 const LEAF = 64;
 const U = 2 ** -53;
+const EPS = U;
 
 /**
  * L with A - shift I = L L^T (n x n, lower; the strict upper triangle zero), or null
@@ -122,14 +123,68 @@ export function fullRankFactor(G: Matrix, relativeThreshold: number): FullRankFa
   return L === null ? null : { L, shift };
 }
 
-/** J L J for the lower L (J the order reversal): upper triangular, entry (i, j) = L[n-1-i][n-1-j]. */
-function reversedLower(L: Matrix): Matrix {
-  const n = L.rows;
-  const out = new Matrix(n, n);
-  for (let i = 0; i < n; i++) {
-    for (let j = i; j < n; j++) out.data[i * n + j] = L.data[(n - 1 - i) * n + (n - 1 - j)];
+/** Columns per block of the substitutions (their products run in the GEMM kernel). */
+const SOLVE_BLOCK = 64;
+
+/**
+ * Y <- Y (L L^T)^-1 for Y given as rows (c x n, few rows: right-hand sides), by blocked
+ * substitution: Z = Y L^-T block column by block column from the left, then
+ * X = Z L^-1 from the right. The products with what is solved already are GEMMs with
+ * rows of L (first solve) and of Lt = L^T (second); the diagonal blocks are solved by
+ * plain substitution. (orthogonalize.ts's solveUpperFromRight suits tall blocks: for a
+ * few rows its transposed copies of R's blocks cost more than the solve.)
+ */
+function applyInverse(
+  y: Float64Array,
+  c: number,
+  n: number,
+  l: Float64Array,
+  lt: Float64Array,
+): void {
+  const tmp = new Float64Array(c * SOLVE_BLOCK);
+  // Z L^T = Y: Z[:, blk] = (Y[:, blk] - Z[:, :j0] L[blk, :j0]^T) L_bb^-T.
+  for (let j0 = 0; j0 < n; j0 += SOLVE_BLOCK) {
+    const w = Math.min(SOLVE_BLOCK, n - j0);
+    if (j0 > 0) {
+      gemmABtRaw(c, w, j0, y, n, l.subarray(j0 * n), n, tmp, w);
+      for (let r = 0; r < c; r++) {
+        for (let q = 0; q < w; q++) y[r * n + j0 + q] -= tmp[r * w + q];
+      }
+    }
+    // z L_bb^T = v: z_q = (v_q - sum_{p<q} z_p L[q][p]) / L[q][q].
+    for (let r = 0; r < c; r++) {
+      const o = r * n + j0;
+      for (let q = 0; q < w; q++) {
+        const lq = (j0 + q) * n + j0;
+        let v = y[o + q];
+        for (let p = 0; p < q; p++) v -= y[o + p] * l[lq + p];
+        y[o + q] = v / l[lq + q];
+      }
+    }
   }
-  return out;
+  // X L = Z, from the last block: X[:, blk] = (Z[:, blk] - X[:, after] L[after, blk]) L_bb^-1,
+  // with L[after, blk] = (Lt[blk, after])^T.
+  const last = Math.floor((n - 1) / SOLVE_BLOCK) * SOLVE_BLOCK;
+  for (let j0 = last; j0 >= 0; j0 -= SOLVE_BLOCK) {
+    const w = Math.min(SOLVE_BLOCK, n - j0);
+    const after = j0 + w;
+    if (after < n) {
+      gemmABtRaw(c, w, n - after, y.subarray(after), n, lt.subarray(j0 * n + after), n, tmp, w);
+      for (let r = 0; r < c; r++) {
+        for (let q = 0; q < w; q++) y[r * n + j0 + q] -= tmp[r * w + q];
+      }
+    }
+    // x L_bb = v: x_q = (v_q - sum_{p>q} x_p L[p][q]) / L[q][q], from the last.
+    for (let r = 0; r < c; r++) {
+      const o = r * n + j0;
+      for (let q = w - 1; q >= 0; q--) {
+        const tq = (j0 + q) * n + j0;
+        let v = y[o + q];
+        for (let p = q + 1; p < w; p++) v -= y[o + p] * lt[tq + p];
+        y[o + q] = v / lt[tq + q];
+      }
+    }
+  }
 }
 
 /**
@@ -138,7 +193,8 @@ function reversedLower(L: Matrix): Matrix {
  * X_{t+1} = X_t + (L L^T)^-1 (B - G X_t), which converges by a factor
  * shift / (lambda_min(G) - shift) per step (tiny for a certificate's shift) until the
  * corrections reach the rounding of the residual, about cond(G) eps relative: it stops
- * there (a correction no smaller than half the previous one). Null when a first
+ * there (a correction no smaller than half the previous one), or once the contraction
+ * measured by the first two corrections has taken the error below eps. Null when a first
  * correction above 1e-6 relative is not followed by one at least 4 times smaller
  * (lambda_min(G) too close to the shift) or it has not settled in `maxSteps`.
  */
@@ -150,32 +206,18 @@ export function solveRefined(
 ): Matrix | null {
   const n = G.rows;
   const c = Bt.rows;
-  const Lt = new Matrix(n, n); // L^T, upper
   const l = factor.L.data;
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j <= i; j++) Lt.data[j * n + i] = l[i * n + j];
-  }
-  const Jlj = reversedLower(factor.L);
-  // (L L^T)^-1 Y for Y given as rows Yt (c x n), overwritten: Z^T = Y^T L^-T (L^T is
-  // upper) and X^T = Z^T L^-1 = ((Z^T J)(J L J)^-1) J, through the upper J L J.
-  const reversedRows = (M: Matrix): Matrix => {
-    const out = new Matrix(c, n);
-    for (let r = 0; r < c; r++) {
-      for (let i = 0; i < n; i++) out.data[r * n + i] = M.data[r * n + (n - 1 - i)];
-    }
-    return out;
+  const lt = transposed(factor.L).data;
+  const inverse = (Yt: Matrix): Matrix => {
+    applyInverse(Yt.data, c, n, l, lt);
+    return Yt;
   };
-  const applyInverse = (Yt: Matrix): Matrix => {
-    solveUpperFromRight(Yt, Lt);
-    const R = reversedRows(Yt);
-    solveUpperFromRight(R, Jlj);
-    return reversedRows(R);
-  };
-  const Xt = applyInverse(Bt.clone());
+  const Xt = inverse(Bt.clone());
   const GX = new Matrix(c, n);
   let previous = Number.POSITIVE_INFINITY;
   let first = Number.NaN;
-  for (let step = 0; step < maxSteps; step++) {
+  let steps = maxSteps;
+  for (let step = 0; step < steps; step++) {
     // The residual's rows B^T - X^T G (G symmetric: rows of X^T times G^T).
     gemmABtRaw(c, n, n, Xt.data, n, G.data, n, GX.data, n);
     let xNorm = 0;
@@ -183,18 +225,27 @@ export function solveRefined(
       GX.data[i] = Bt.data[i] - GX.data[i];
       xNorm = Math.max(xNorm, Math.abs(Xt.data[i]));
     }
-    const D = applyInverse(GX);
+    const D = inverse(GX);
     let dNorm = 0;
     for (let i = 0; i < c * n; i++) dNorm = Math.max(dNorm, Math.abs(D.data[i]));
-    // A first correction above the rounding floor (taken as 1e-6 relative: cond(G) up to
-    // 1e10) must shrink fast; otherwise lambda_min(G) is too close to the shift.
-    if (step === 1 && first > 1e-6 * xNorm && !(dNorm <= 0.25 * first)) return null;
+    if (step === 1) {
+      // A first correction above the rounding floor (taken as 1e-6 relative: cond(G)
+      // up to 1e10) must shrink fast; otherwise lambda_min(G) is too close to the shift.
+      if (first > 1e-6 * xNorm && !(dNorm <= 0.25 * first)) return null;
+      // The contraction measured: after correction t the error is about rate^(t + 2),
+      // so the corrections up to t = ceil(log eps / log rate) - 2 reach eps and any
+      // further one is rounding (this saves the step that would show it).
+      const rate = dNorm / first;
+      if (rate > 0 && rate < 1) {
+        steps = Math.min(steps, Math.ceil(Math.log(EPS) / Math.log(rate)) - 1);
+      }
+    }
     if (step === 0) first = dNorm;
     // At the rounding floor a correction no longer shrinks: it is noise, left out.
     if (step >= 1 && dNorm >= 0.5 * previous) return Xt;
     for (let i = 0; i < c * n; i++) Xt.data[i] += D.data[i];
-    if (dNorm <= 2 ** -53 * xNorm) return Xt;
+    if (dNorm <= EPS * xNorm) return Xt;
     previous = dNorm;
   }
-  return null;
+  return steps < maxSteps ? Xt : null;
 }
