@@ -9,6 +9,12 @@
  * between the reference and ours; each side warms up once per run and then times one
  * fit; medians of wall and CPU time, and the largest principal angle between our W
  * and the reference's (LDA: between their column spans). --quick: YaleB only.
+ *
+ * Then the JavaScript peers (bench/peers.ts: ml-pca, DruidJS) on the same rows, their
+ * input converted before the clock starts, one row each per case with the same
+ * columns (`ratio` to the reference, `vs_ours` to our time) and their angle to the
+ * reference. A peer whose first (cold) fit takes over PEER_SLOW_MS is timed that once
+ * (`runs: 1`; JIT warm-up is noise at that length), the others like ours.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,6 +34,7 @@ import {
   record,
   runPython,
 } from "../harness.js";
+import { type Peer, peers } from "../peers.js";
 
 interface Data {
   name: string;
@@ -86,6 +93,61 @@ function codesOf(labels: ArrayLike<unknown>): Int32Array {
   });
 }
 
+const PEER_SLOW_MS = 5000;
+
+interface PeerTimes {
+  wall: number[];
+  cpu: number[];
+  W: Matrix | null;
+  slow: boolean;
+}
+
+function timed<T>(fn: () => T): { value: T; wall: number; cpu: number } {
+  const w0 = performance.now();
+  const c0 = cpuMs();
+  const value = fn();
+  return { value, cpu: cpuMs() - c0, wall: performance.now() - w0 };
+}
+
+/** One run of every peer: its fits (one per unit of its cases), timed as the file comment says. */
+function runPeers(
+  ctx: BenchContext,
+  data: Data,
+  inputs: Map<Peer, unknown>,
+  times: Map<string, PeerTimes>,
+  classes: number,
+): void {
+  for (const peer of peers) {
+    if (!inputs.has(peer)) inputs.set(peer, peer.prepare(data.X, data.y));
+    const input = inputs.get(peer);
+    for (const unit of peer.cases) {
+      const key = `${peer.name}|${unit}`;
+      const k = unit === "lda" ? classes - 1 : unit === "pca10" ? 10 : 50;
+      let t = times.get(key);
+      const fitPeer = () => peer.fit(input, data.y, k);
+      if (t === undefined) {
+        ctx.log(`${data.name}: ${peer.name} ${unit}, first fit`);
+        const cold = timed(fitPeer);
+        t = { wall: [], cpu: [], W: cold.value, slow: cold.wall >= PEER_SLOW_MS };
+        times.set(key, t);
+        if (t.slow) {
+          t.wall.push(cold.wall);
+          t.cpu.push(cold.cpu);
+          continue;
+        }
+      } else if (t.slow) {
+        continue;
+      } else {
+        fitPeer();
+      }
+      const warm = timed(fitPeer);
+      t.wall.push(warm.wall);
+      t.cpu.push(warm.cpu);
+      t.W = warm.value;
+    }
+  }
+}
+
 function cpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
@@ -104,6 +166,9 @@ async function runData(ctx: BenchContext, data: Data): Promise<void> {
       { wall: number[]; cpu: number[]; refWall: number[]; refCpu: number[] }
     >(CASES.map((c) => [c, { wall: [], cpu: [], refWall: [], refCpu: [] }]));
     const last = new Map<CaseName, Matrix>();
+    const peerInputs = new Map<Peer, unknown>();
+    const peerTimes = new Map<string, PeerTimes>();
+    const classes = new Set(data.y).size;
     for (let r = 0; r < ctx.runs; r++) {
       ctx.log(`${data.name}: reference, run ${r + 1}/${ctx.runs}`);
       const ref = runPython("pca_ref.py", [xPath, yPath, String(n), String(d), dir], ctx.log);
@@ -121,6 +186,7 @@ async function runData(ctx: BenchContext, data: Data): Promise<void> {
         t.cpu.push(cpuMs() - c0);
         t.wall.push(performance.now() - w0);
       }
+      runPeers(ctx, data, peerInputs, peerTimes, classes);
     }
     for (const c of CASES) {
       const t = times.get(c) as NonNullable<ReturnType<typeof times.get>>;
@@ -143,6 +209,30 @@ async function runData(ctx: BenchContext, data: Data): Promise<void> {
           angle_rad: Number(largestAngle(refW, W).toPrecision(2)),
         }),
       );
+      for (const peer of peers) {
+        const unit = peer.cases.includes(c) ? c : c.startsWith("pca") ? "pca" : null;
+        const p = unit === null ? undefined : peerTimes.get(`${peer.name}|${unit}`);
+        if (p === undefined || p.W === null || !peer.cases.includes(unit as string)) continue;
+        const Wp = p.W.cols === W.cols ? p.W : p.W.leadingColumns(W.cols);
+        const peerCpu = median(p.cpu);
+        const slug = peer.name
+          .replace(/[^A-Za-z]+/g, "_")
+          .replace(/_+$/, "")
+          .toLowerCase();
+        ctx.emit(
+          record(`${c}_${data.name}_${slug}`, median(p.wall), median(t.refWall), {
+            n,
+            d,
+            k: W.cols,
+            cpu_ms: Math.round(peerCpu),
+            ref_cpu_ms: Math.round(refCpu),
+            cpu_ratio: Math.round((1000 * peerCpu) / refCpu) / 1000,
+            angle_rad: Number(largestAngle(refW, Wp).toPrecision(2)),
+            runs: p.wall.length,
+            vs_ours: Math.round((1000 * median(p.wall)) / median(t.wall)) / 1000,
+          }),
+        );
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

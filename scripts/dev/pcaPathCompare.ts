@@ -4,10 +4,12 @@
  * behind KRYLOV_MIN_ORDER in packages/sdspcaan/src/linalg/svd.ts. svdTestHooks.krylovMinOrder
  * is lowered so that the Lanczos route runs whatever the order.
  *
- * Usage: npx tsx scripts/dev/pcaPathCompare.ts [yaleb|fashion] [k]
+ * Usage: npx tsx scripts/dev/pcaPathCompare.ts [yaleb|fashion|synthetic:D] [k]
+ * (synthetic:D: 1.25 D x D Gaussian data with column scales 1.01^-j)
  */
 import "../../packages/sdspcaan/src/index.node.js";
 import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { lanczosDiagnostics } from "../../packages/sdspcaan/src/linalg/eigen/blockLanczos.js";
 import { svdTestHooks } from "../../packages/sdspcaan/src/linalg/svd.js";
 import { PCA } from "../../packages/sdspcaan/src/methods/pca.js";
@@ -18,6 +20,14 @@ const k = Number(process.argv[3] ?? 10);
 let X: Matrix;
 if (which === "yaleb") {
   X = (await openDataset("data/YaleB_32x32.mat")).dataset.X;
+} else if (which.startsWith("synthetic:")) {
+  const d = Number(which.slice(10));
+  const n = Math.round(1.25 * d);
+  const rng = new Random(1);
+  X = new Matrix(n, d);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < d; j++) X.data[i * d + j] = rng.normal() * 1.01 ** -j;
+  }
 } else {
   const ds = await openDataset("FashionMNIST");
   X = new Matrix(10000, 784, ds.dataset.X.data.slice(0, 10000 * 784));
