@@ -207,12 +207,14 @@ function appendBlock(buf: Buffers, n: number, b: number, m: number, mMax: number
   for (let j = 0; j < b; j++) {
     for (let i = 0; i < n; i++) qc[i * mMax + m + j] = w[j * n + i];
   }
-  // A Q_new as rows: W A^T = W A (A symmetric).
-  gemmABtRaw(b, n, n, buf.view(W_), n, buf.view(G_), n, buf.view(AQT).subarray(m * n), n);
+  // A Q_new as columns, A W^T, straight into its place (A streamed, the thin W the
+  // packed operand: the other way round the kernel would pack all of A for b rows),
+  // then copied to rows.
+  gemmABtRaw(n, b, n, buf.view(G_), n, buf.view(W_), n, buf.view(AQC).subarray(m), mMax);
   const aqt = buf.view(AQT);
   const aqc = buf.view(AQC);
-  for (let j = 0; j < b; j++) {
-    for (let i = 0; i < n; i++) aqc[i * mMax + m + j] = aqt[(m + j) * n + i];
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < b; j++) aqt[(m + j) * n + i] = aqc[i * mMax + m + j];
   }
   // T's new block column (rows 0 .. m + b) and its mirror: T[:, m + j] = Q^T A q_{m+j}.
   gemmABtRaw(m + b, b, n, buf.view(QT), n, buf.view(AQT).subarray(m * n), n, buf.view(COL), b);
