@@ -19,6 +19,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { frobeniusNorm } from "../../packages/sdspcaan/src/linalg/basic.js";
 import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
@@ -95,6 +97,11 @@ function codesOf(labels: ArrayLike<unknown>): Int32Array {
 
 const PEER_SLOW_MS = 5000;
 
+// A full garbage collection before each timed fit, so that no fit pays for the garbage
+// of the one before (a peer's fit leaves gigabytes of it).
+setFlagsFromString("--expose-gc");
+const collectGarbage = runInNewContext("gc") as () => void;
+
 interface PeerTimes {
   wall: number[];
   cpu: number[];
@@ -103,6 +110,7 @@ interface PeerTimes {
 }
 
 function timed<T>(fn: () => T): { value: T; wall: number; cpu: number } {
+  collectGarbage();
   const w0 = performance.now();
   const c0 = cpuMs();
   const value = fn();
@@ -180,6 +188,7 @@ async function runData(ctx: BenchContext, data: Data): Promise<void> {
         t.refWall.push(refCase.wall_ms);
         t.refCpu.push(refCase.cpu_ms);
         fitOurs(c, data);
+        collectGarbage();
         const w0 = performance.now();
         const c0 = cpuMs();
         last.set(c, fitOurs(c, data));
