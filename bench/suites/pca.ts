@@ -98,9 +98,14 @@ function codesOf(labels: ArrayLike<unknown>): Int32Array {
 const PEER_SLOW_MS = 5000;
 
 // A full garbage collection before each timed fit, so that no fit pays for the garbage
-// of the one before (a peer's fit leaves gigabytes of it).
+// of the one before (a peer's fit leaves gigabytes of it), and a pause after it for the
+// collector's background threads to finish: process.cpuUsage counts them too.
 setFlagsFromString("--expose-gc");
-const collectGarbage = runInNewContext("gc") as () => void;
+const gc = runInNewContext("gc") as () => void;
+async function collectGarbage(): Promise<void> {
+  gc();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+}
 
 interface PeerTimes {
   wall: number[];
@@ -109,8 +114,8 @@ interface PeerTimes {
   slow: boolean;
 }
 
-function timed<T>(fn: () => T): { value: T; wall: number; cpu: number } {
-  collectGarbage();
+async function timed<T>(fn: () => T): Promise<{ value: T; wall: number; cpu: number }> {
+  await collectGarbage();
   const w0 = performance.now();
   const c0 = cpuMs();
   const value = fn();
@@ -118,13 +123,13 @@ function timed<T>(fn: () => T): { value: T; wall: number; cpu: number } {
 }
 
 /** One run of every peer: its fits (one per unit of its cases), timed as the file comment says. */
-function runPeers(
+async function runPeers(
   ctx: BenchContext,
   data: Data,
   inputs: Map<Peer, unknown>,
   times: Map<string, PeerTimes>,
   classes: number,
-): void {
+): Promise<void> {
   for (const peer of peers) {
     if (!inputs.has(peer)) inputs.set(peer, peer.prepare(data.X, data.y));
     const input = inputs.get(peer);
@@ -135,7 +140,7 @@ function runPeers(
       const fitPeer = () => peer.fit(input, data.y, k);
       if (t === undefined) {
         ctx.log(`${data.name}: ${peer.name} ${unit}, first fit`);
-        const cold = timed(fitPeer);
+        const cold = await timed(fitPeer);
         t = { wall: [], cpu: [], W: cold.value, slow: cold.wall >= PEER_SLOW_MS };
         times.set(key, t);
         if (t.slow) {
@@ -148,7 +153,7 @@ function runPeers(
       } else {
         fitPeer();
       }
-      const warm = timed(fitPeer);
+      const warm = await timed(fitPeer);
       t.wall.push(warm.wall);
       t.cpu.push(warm.cpu);
       t.W = warm.value;
@@ -188,14 +193,14 @@ async function runData(ctx: BenchContext, data: Data): Promise<void> {
         t.refWall.push(refCase.wall_ms);
         t.refCpu.push(refCase.cpu_ms);
         fitOurs(c, data);
-        collectGarbage();
+        await collectGarbage();
         const w0 = performance.now();
         const c0 = cpuMs();
         last.set(c, fitOurs(c, data));
         t.cpu.push(cpuMs() - c0);
         t.wall.push(performance.now() - w0);
       }
-      runPeers(ctx, data, peerInputs, peerTimes, classes);
+      await runPeers(ctx, data, peerInputs, peerTimes, classes);
     }
     for (const c of CASES) {
       const t = times.get(c) as NonNullable<ReturnType<typeof times.get>>;
