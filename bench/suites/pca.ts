@@ -36,7 +36,7 @@ import {
   record,
   runPython,
 } from "../harness.js";
-import { type Peer, peers } from "../peers.js";
+import { peers } from "../peers.js";
 
 interface Data {
   name: string;
@@ -126,13 +126,13 @@ async function timed<T>(fn: () => T): Promise<{ value: T; wall: number; cpu: num
 async function runPeers(
   ctx: BenchContext,
   data: Data,
-  inputs: Map<Peer, unknown>,
   times: Map<string, PeerTimes>,
   classes: number,
 ): Promise<void> {
   for (const peer of peers) {
-    if (!inputs.has(peer)) inputs.set(peer, peer.prepare(data.X, data.y));
-    const input = inputs.get(peer);
+    // Converted afresh each run and dropped after it, so that our fits never run with
+    // the peers' boxed copies of X in the heap (a bigger heap to mark costs them CPU).
+    const input = peer.prepare(data.X, data.y);
     for (const unit of peer.cases) {
       const key = `${peer.name}|${unit}`;
       const k = unit === "lda" ? classes - 1 : unit === "pca10" ? 10 : 50;
@@ -179,7 +179,6 @@ async function runData(ctx: BenchContext, data: Data): Promise<void> {
       { wall: number[]; cpu: number[]; refWall: number[]; refCpu: number[] }
     >(CASES.map((c) => [c, { wall: [], cpu: [], refWall: [], refCpu: [] }]));
     const last = new Map<CaseName, Matrix>();
-    const peerInputs = new Map<Peer, unknown>();
     const peerTimes = new Map<string, PeerTimes>();
     const classes = new Set(data.y).size;
     for (let r = 0; r < ctx.runs; r++) {
@@ -200,7 +199,7 @@ async function runData(ctx: BenchContext, data: Data): Promise<void> {
         t.cpu.push(cpuMs() - c0);
         t.wall.push(performance.now() - w0);
       }
-      await runPeers(ctx, data, peerInputs, peerTimes, classes);
+      await runPeers(ctx, data, peerTimes, classes);
     }
     for (const c of CASES) {
       const t = times.get(c) as NonNullable<ReturnType<typeof times.get>>;
