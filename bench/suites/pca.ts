@@ -9,10 +9,18 @@
  * between the reference and ours; each side warms up once per run and then times one
  * fit; medians of wall and CPU time, and the largest principal angle between our W
  * and the reference's (LDA: between their column spans). --quick: YaleB only.
+ *
+ * Then the JavaScript peers (bench/peers.ts: ml-pca, DruidJS) on the same rows, their
+ * input converted before the clock starts, one row each per case with the same
+ * columns (`ratio` to the reference, `vs_ours` to our time) and their angle to the
+ * reference. A peer whose first (cold) fit takes over PEER_SLOW_MS is timed that once
+ * (`runs: 1`; JIT warm-up is noise at that length), the others like ours.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { frobeniusNorm } from "../../packages/sdspcaan/src/linalg/basic.js";
 import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
@@ -28,6 +36,7 @@ import {
   record,
   runPython,
 } from "../harness.js";
+import { peers } from "../peers.js";
 
 interface Data {
   name: string;
@@ -86,6 +95,72 @@ function codesOf(labels: ArrayLike<unknown>): Int32Array {
   });
 }
 
+const PEER_SLOW_MS = 5000;
+
+// A full garbage collection before each timed fit, so that no fit pays for the garbage
+// of the one before (a peer's fit leaves gigabytes of it), and a pause after it for the
+// collector's background threads to finish: process.cpuUsage counts them too.
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+async function collectGarbage(): Promise<void> {
+  gc();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+}
+
+interface PeerTimes {
+  wall: number[];
+  cpu: number[];
+  W: Matrix | null;
+  slow: boolean;
+}
+
+async function timed<T>(fn: () => T): Promise<{ value: T; wall: number; cpu: number }> {
+  await collectGarbage();
+  const w0 = performance.now();
+  const c0 = cpuMs();
+  const value = fn();
+  return { value, cpu: cpuMs() - c0, wall: performance.now() - w0 };
+}
+
+/** One run of every peer: its fits (one per unit of its cases), timed as the file comment says. */
+async function runPeers(
+  ctx: BenchContext,
+  data: Data,
+  times: Map<string, PeerTimes>,
+  classes: number,
+): Promise<void> {
+  for (const peer of peers) {
+    // Converted afresh each run and dropped after it, so that our fits never run with
+    // the peers' boxed copies of X in the heap (a bigger heap to mark costs them CPU).
+    const input = peer.prepare(data.X, data.y);
+    for (const unit of peer.cases) {
+      const key = `${peer.name}|${unit}`;
+      const k = unit === "lda" ? classes - 1 : unit === "pca10" ? 10 : 50;
+      let t = times.get(key);
+      const fitPeer = () => peer.fit(input, data.y, k);
+      if (t === undefined) {
+        ctx.log(`${data.name}: ${peer.name} ${unit}, first fit`);
+        const cold = await timed(fitPeer);
+        t = { wall: [], cpu: [], W: cold.value, slow: cold.wall >= PEER_SLOW_MS };
+        times.set(key, t);
+        if (t.slow) {
+          t.wall.push(cold.wall);
+          t.cpu.push(cold.cpu);
+          continue;
+        }
+      } else if (t.slow) {
+        continue;
+      } else {
+        fitPeer();
+      }
+      const warm = await timed(fitPeer);
+      t.wall.push(warm.wall);
+      t.cpu.push(warm.cpu);
+      t.W = warm.value;
+    }
+  }
+}
+
 function cpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
@@ -104,6 +179,8 @@ async function runData(ctx: BenchContext, data: Data): Promise<void> {
       { wall: number[]; cpu: number[]; refWall: number[]; refCpu: number[] }
     >(CASES.map((c) => [c, { wall: [], cpu: [], refWall: [], refCpu: [] }]));
     const last = new Map<CaseName, Matrix>();
+    const peerTimes = new Map<string, PeerTimes>();
+    const classes = new Set(data.y).size;
     for (let r = 0; r < ctx.runs; r++) {
       ctx.log(`${data.name}: reference, run ${r + 1}/${ctx.runs}`);
       const ref = runPython("pca_ref.py", [xPath, yPath, String(n), String(d), dir], ctx.log);
@@ -115,12 +192,14 @@ async function runData(ctx: BenchContext, data: Data): Promise<void> {
         t.refWall.push(refCase.wall_ms);
         t.refCpu.push(refCase.cpu_ms);
         fitOurs(c, data);
+        await collectGarbage();
         const w0 = performance.now();
         const c0 = cpuMs();
         last.set(c, fitOurs(c, data));
         t.cpu.push(cpuMs() - c0);
         t.wall.push(performance.now() - w0);
       }
+      await runPeers(ctx, data, peerTimes, classes);
     }
     for (const c of CASES) {
       const t = times.get(c) as NonNullable<ReturnType<typeof times.get>>;
@@ -143,6 +222,30 @@ async function runData(ctx: BenchContext, data: Data): Promise<void> {
           angle_rad: Number(largestAngle(refW, W).toPrecision(2)),
         }),
       );
+      for (const peer of peers) {
+        const unit = peer.cases.includes(c) ? c : c.startsWith("pca") ? "pca" : null;
+        const p = unit === null ? undefined : peerTimes.get(`${peer.name}|${unit}`);
+        if (p === undefined || p.W === null || !peer.cases.includes(unit as string)) continue;
+        const Wp = p.W.cols === W.cols ? p.W : p.W.leadingColumns(W.cols);
+        const peerCpu = median(p.cpu);
+        const slug = peer.name
+          .replace(/[^A-Za-z]+/g, "_")
+          .replace(/_+$/, "")
+          .toLowerCase();
+        ctx.emit(
+          record(`${c}_${data.name}_${slug}`, median(p.wall), median(t.refWall), {
+            n,
+            d,
+            k: W.cols,
+            cpu_ms: Math.round(peerCpu),
+            ref_cpu_ms: Math.round(refCpu),
+            cpu_ratio: Math.round((1000 * peerCpu) / refCpu) / 1000,
+            angle_rad: Number(largestAngle(refW, Wp).toPrecision(2)),
+            runs: p.wall.length,
+            vs_ours: Math.round((1000 * median(p.wall)) / median(t.wall)) / 1000,
+          }),
+        );
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

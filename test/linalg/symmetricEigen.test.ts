@@ -5,6 +5,7 @@ import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { frobeniusNorm } from "../../packages/sdspcaan/src/linalg/basic.js";
 import {
   leadingEigenpairs,
+  leadingEigenpairsWithCount,
   normalizeEigenvectorSigns,
   symmetricEigen,
   symmetricEigenvalues,
@@ -360,5 +361,26 @@ describe("symmetryTolerance", () => {
     const S = Matrix.identity(2, 2);
     expect(() => symmetricEigen(S, { symmetryTolerance: -1 })).toThrow(/symmetryTolerance/);
     expect(() => symmetricEigen(S, { symmetryTolerance: Number.NaN })).toThrow(/symmetryTolerance/);
+  });
+});
+
+describe("leadingEigenpairsWithCount with overwrite", () => {
+  it("gives the bits of the call on a copy (A's storage as the work array)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 120 }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        (n, seed) => {
+          const A = randomSymmetric(n, seed);
+          const k = 1 + (seed % n);
+          const copy = leadingEigenpairsWithCount(A, k, 1e-3);
+          const inPlace = leadingEigenpairsWithCount(A.clone(), k, 1e-3, { overwrite: true });
+          expect(Array.from(inPlace.values)).toEqual(Array.from(copy.values));
+          expect(Array.from(inPlace.vectors.data)).toEqual(Array.from(copy.vectors.data));
+          expect(inPlace.countAbove).toBe(copy.countAbove);
+        },
+      ),
+      { numRuns: 20 },
+    );
   });
 });

@@ -20,6 +20,8 @@
  */
 import { ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
+import { fullRankFactor } from "./cholesky.js";
+import { leadingEigenpairsLanczos } from "./eigen/blockLanczos.js";
 import {
   leadingEigenpairsWithCount,
   normalizeEigenvectorSigns,
@@ -137,6 +139,94 @@ export function thinSvd(X: Matrix, options: ThinSvdOptions = {}): ThinSvd {
   return { U, s, V, rank: r, rankTolerance: tol };
 }
 
+/**
+ * The dense path's k leading pairs of G, how many of them are kept and the rank; G is
+ * overwritten (the callers' own Gram matrix, not needed after).
+ */
+function leadingPairsAndRank(G: Matrix, k: number, tol: number) {
+  const { values, vectors, countAbove } = leadingEigenpairsWithCount(G, k, tol * tol, {
+    symmetryTolerance: Number.POSITIVE_INFINITY,
+    overwrite: true,
+  });
+  const lmax = values[k - 1];
+  // The same test as thinSvd's, on the values at hand; the count covers the rest.
+  let kept = 0;
+  if (lmax > 0) while (kept < k && values[k - 1 - kept] > tol * tol * lmax) kept++;
+  // Below the threshold within the k, the rank is settled; at k, the count goes on.
+  const rank = kept < k ? kept : Math.max(k, countAbove);
+  return { values, vectors, kept, rank };
+}
+
+/**
+ * leadingSingularTriplets' result for X with n > d rows from G = X^T X (d x d) alone:
+ * the right singular vectors are G's eigenvectors. The caller has checked X (finite,
+ * 1 <= k <= d) and chosen the tolerance (defaultRankTolerance(n, d) by default). G is
+ * overwritten.
+ */
+export function leadingTripletsOfColumnGram(
+  G: Matrix,
+  n: number,
+  k: number,
+  tol = defaultRankTolerance(n, G.rows),
+): LeadingSingularTriplets {
+  const fast = leadingPairsOfFullRank(G, k, tol);
+  if (fast !== null) return fast;
+  const { values, vectors, kept, rank } = leadingPairsAndRank(G, k, tol);
+  const s = new Float64Array(kept);
+  const order: number[] = [];
+  for (let c = 0; c < kept; c++) {
+    order.push(k - 1 - c);
+    s[c] = Math.sqrt(values[k - 1 - c]);
+  }
+  const V = vectors.selectColumns(order);
+  normalizeEigenvectorSigns(V);
+  return { s, V, rank, rankTolerance: tol };
+}
+
+/**
+ * Test hooks: `krylov = false` keeps the column side of leadingSingularTriplets on the
+ * dense path (reduction, bisection, inverse iteration and the Sturm count) where it
+ * would have taken the block Lanczos one, which the tests compare it with;
+ * `krylovMinOrder` lowers KRYLOV_MIN_ORDER so that they can on small matrices.
+ */
+export const svdTestHooks = { krylov: true, krylovMinOrder: Number.NaN };
+
+/**
+ * Block Lanczos with the rank certificate pays over the dense path only from about
+ * this order of the Gram matrix, and while k + 1 <= order / 32 (the basis it needs is
+ * 10-16 times k + 1). PCA fits, CPU time, medians of 7, 2 shared cores (2026-12-05,
+ * scripts/dev/pcaPathCompare.ts): d = 1024 (YaleB), k = 10: 179 ms against 190 dense;
+ * d = 784 (Fashion-MNIST): 266 against 235; k = 50 at d = 1024 took 170-300 ms of
+ * eigen-solve against 100-150 dense.
+ */
+const KRYLOV_MIN_ORDER = 1000;
+const KRYLOV_MAX_K_FRACTION = 1 / 32;
+
+/**
+ * leadingSingularTriplets' result on the column side from the block Lanczos solver
+ * (eigen/blockLanczos.ts) and the rank from the Cholesky certificate
+ * (cholesky.ts: every eigenvalue of G above tol^2 lambda_max, so rank = d and all k
+ * values are kept), or null when either cannot be trusted (then the dense path runs).
+ */
+function leadingPairsOfFullRank(G: Matrix, k: number, tol: number): LeadingSingularTriplets | null {
+  const m = G.rows;
+  const minOrder = Number.isNaN(svdTestHooks.krylovMinOrder)
+    ? KRYLOV_MIN_ORDER
+    : svdTestHooks.krylovMinOrder;
+  if (!svdTestHooks.krylov || m < minOrder || k + 1 > KRYLOV_MAX_K_FRACTION * m) return null;
+  const pairs = leadingEigenpairsLanczos(G, k);
+  if (pairs === null || fullRankFactor(G, tol * tol) === null) return null;
+  const order: number[] = [];
+  const s = new Float64Array(k);
+  for (let c = 0; c < k; c++) {
+    order.push(k - 1 - c);
+    s[c] = Math.sqrt(pairs.values[k - 1 - c]);
+  }
+  const V = pairs.vectors.selectColumns(order);
+  normalizeEigenvectorSigns(V);
+  return { s, V, rank: m, rankTolerance: tol };
+}
+
 /** The leading part of a thin SVD: at most k triplets, and the numerical rank of X. */
 export interface LeadingSingularTriplets {
   /** min(k, rank) singular values above the rank tolerance, descending. */
@@ -182,16 +272,9 @@ export function leadingSingularTriplets(
       `The 'k' argument of ${owner} must be an integer from 1 to min(n, d) = ${m}. Got ${String(k)} instead.`,
     );
   }
-  const G = rowsSide ? gramRows(X) : gramColumns(X);
-  const { values, vectors, countAbove } = leadingEigenpairsWithCount(G, k, tol * tol, {
-    symmetryTolerance: Number.POSITIVE_INFINITY,
-  });
-  const lmax = values[k - 1];
-  // The same test as thinSvd's, on the values at hand; the count covers the rest.
-  let kept = 0;
-  if (lmax > 0) while (kept < k && values[k - 1 - kept] > tol * tol * lmax) kept++;
-  // Below the threshold within the k, the rank is settled; at k, the count goes on.
-  const rank = kept < k ? kept : Math.max(k, countAbove);
+  if (!rowsSide) return leadingTripletsOfColumnGram(gramColumns(X), n, k, tol);
+  const G = gramRows(X);
+  const { values, vectors, kept, rank } = leadingPairsAndRank(G, k, tol);
   const s = new Float64Array(kept);
   const order: number[] = [];
   for (let c = 0; c < kept; c++) {
@@ -199,10 +282,6 @@ export function leadingSingularTriplets(
     s[c] = Math.sqrt(values[k - 1 - c]);
   }
   const side = vectors.selectColumns(order);
-  if (!rowsSide) {
-    normalizeEigenvectorSigns(side);
-    return { s, V: side, rank, rankTolerance: tol };
-  }
   // V = X^T U S^-1, re-orthonormalised by CholQR2 as in thinSvd (whose Cholesky factor
   // of the first k columns depends on those columns only).
   const V = multiply(X.transpose(), side);

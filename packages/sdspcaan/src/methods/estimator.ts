@@ -231,7 +231,7 @@ export abstract class Estimator<
         `${this.displayName} is supervised: fit(X, y) needs the class labels y (one per row of X).`,
       );
     }
-    const data = TrainingData.prepare(X, y);
+    const data = TrainingData.prepareForOneFit(X, y);
     const names =
       options.featureNames === undefined || options.featureNames === null
         ? null

@@ -40,8 +40,9 @@
 import { Matrix } from "../core/matrix.js";
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
+import { fullRankFactor, solveRefined } from "../linalg/cholesky.js";
 import { normalizeEigenvectorSigns, symmetricEigen } from "../linalg/eigen/symmetricEigen.js";
-import { multiply, multiplyAtB } from "../linalg/kernels/gemm.js";
+import { multiply, multiplyABt, multiplyAtB } from "../linalg/kernels/gemm.js";
 import { gramColumns } from "../linalg/kernels/symmetricProducts.js";
 import { innerProducts } from "../linalg/orthogonalize.js";
 import { defaultRankTolerance } from "../linalg/svd.js";
@@ -143,9 +144,16 @@ export class LDA extends Estimator<LDAOptions, LDADetails> {
         `at most c - 1 = ${c - 1} for ${c} classes: the between-class scatter has rank at most c - 1`,
       );
     }
-    const span = ldaTestHooks.thinSvd ? null : ctx.timeEigen(() => columnSpan(data));
+    const fullRank =
+      ldaTestHooks.thinSvd || ldaTestHooks.eigenSpan
+        ? null
+        : ctx.timeEigen(() => fullRankDirections(data, codes, counts));
+    const span =
+      ldaTestHooks.thinSvd || fullRank !== null ? null : ctx.timeEigen(() => columnSpan(data));
     if (span !== null && span.rank === 0) nonDegenerateSvd(this.displayName, data, ctx);
-    const r = span?.rank ?? nonDegenerateSvd(this.displayName, data, ctx).rank;
+    const r = fullRank
+      ? data.d
+      : (span?.rank ?? nonDegenerateSvd(this.displayName, data, ctx).rank);
     const k = this.params.k ?? Math.min(c - 1, r);
     checkComponentCount(
       this.displayName,
@@ -156,6 +164,7 @@ export class LDA extends Estimator<LDAOptions, LDADetails> {
     const q = Math.min(c - 1, r);
     ctx.checkAborted();
     const solved =
+      fullRank ??
       (span && ctx.timeEigen(() => directionsInColumnSpan(data, span, codes, counts, q))) ??
       directionsFromThinSvd(data, ctx, codes, counts, q);
     const { betas, W } = solved;
@@ -194,11 +203,12 @@ export class LDA extends Estimator<LDAOptions, LDADetails> {
 }
 
 /**
- * Test hook: `thinSvd = true` solves every problem through the thin SVD and the r x r
+ * Test hooks: `thinSvd = true` solves every problem through the thin SVD and the r x r
  * between-class problem (directionsFromThinSvd), the path that the column-span route
- * is tested against.
+ * is tested against; `eigenSpan = true` skips the full-rank route (fullRankDirections),
+ * so that the eigen-decomposition of X^T X runs where it would have.
  */
-export const ldaTestHooks = { thinSvd: false };
+export const ldaTestHooks = { thinSvd: false, eigenSpan: false };
 
 /** Descending between/total ratios and W0 = R_r S_r^-1 Z (d x q), before the tie rule. */
 interface Directions {
@@ -325,6 +335,51 @@ function directionsInColumnSpan(
     for (let j = 0; j < q; j++) Z.data[a * q + j] *= f;
   }
   return { betas, W: multiply(V, Z) };
+}
+
+/**
+ * When d < n and X^T X = G has full numerical rank (proved by the Cholesky
+ * certificate of linalg/cholesky.ts, which holds for most real data with more samples
+ * than features), the column-span route without the eigen-decomposition of G: with
+ * M = X^T H (d x c), its W0 = R S^-2 R^T M Y diag(beta)^-1/2 = G^-1 M Y diag(beta)^-1/2
+ * and C^T C = M^T G^-1 M, so one solve G F = M (from the certificate's factor, refined)
+ * and the c x c problem give the same directions, at a quarter of the flops of the
+ * Householder reduction and in GEMMs. Null (the eigen route then runs) when d >= n, the
+ * certificate fails, the refinement does not settle, or a wanted ratio is below
+ * SMALL_RATIO.
+ */
+function fullRankDirections(
+  data: TrainingData,
+  codes: ArrayLike<number>,
+  counts: ArrayLike<number>,
+): Directions | null {
+  const { n, d } = data;
+  const c = counts.length;
+  if (n <= d) return null;
+  const G = data.columnGram();
+  const tol = defaultRankTolerance(n, d);
+  const factor = fullRankFactor(G, tol * tol);
+  if (factor === null) return null;
+  // M^T = H^T X (c x d): class sums of the centred rows over sqrt(n_j).
+  const Mt = data.centredClassSums(codes, counts);
+  const Ft = solveRefined(G, factor, Mt);
+  if (Ft === null) return null;
+  const K = multiplyABt(Mt, Ft);
+  symmetrizeInPlace(K);
+  const eig = symmetricEigen(K);
+  const Y = eig.vectors as Matrix;
+  const q = Math.min(c - 1, d);
+  const betas = new Float64Array(q);
+  const Yq = new Matrix(c, q);
+  for (let j = 0; j < q; j++) {
+    const from = c - 1 - j;
+    const beta = eig.values[from];
+    if (!(beta > SMALL_RATIO)) return null;
+    betas[j] = Math.min(1, beta);
+    const f = 1 / Math.sqrt(beta);
+    for (let i = 0; i < c; i++) Yq.data[i * q + j] = Y.data[i * c + from] * f;
+  }
+  return { betas, W: multiplyAtB(Ft, Yq) };
 }
 
 /** LDA: the method's declaration (see descriptor.ts). */

@@ -10,7 +10,11 @@
 
 import { Matrix } from "../core/matrix.js";
 import type { OptionSchema, OptionsOf } from "../core/options.js";
-import { type LeadingSingularTriplets, leadingSingularTriplets } from "../linalg/svd.js";
+import {
+  type LeadingSingularTriplets,
+  leadingSingularTriplets,
+  leadingTripletsOfColumnGram,
+} from "../linalg/svd.js";
 import { checkComponentCount, kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
@@ -51,7 +55,9 @@ export class PCA extends Estimator<PCAOptions, PCADetails> {
     const svd = ctx.timeEigen(() =>
       pcaTestHooks.triplets !== null
         ? pcaTestHooks.triplets(data, k)
-        : leadingSingularTriplets(data.X, k),
+        : data.n > data.d
+          ? leadingTripletsOfColumnGram(data.columnGram(), data.n, k)
+          : leadingSingularTriplets(data.X, k),
     );
     const r = svd.rank;
     const warnings: string[] = [];

@@ -6,10 +6,10 @@
  */
 
 import { ValidationError } from "../core/errors.js";
-import type { Matrix, MatrixLike } from "../core/matrix.js";
+import { Matrix, type MatrixLike } from "../core/matrix.js";
 import { asMatrix, type EncodedLabels, encodeLabels, type Label } from "../core/validate.js";
-import { centerColumns } from "../linalg/basic.js";
-import { gramRows } from "../linalg/kernels/symmetricProducts.js";
+import { centerColumns, columnMeans, subtractRowVector } from "../linalg/basic.js";
+import { gramColumns, gramColumnsCentred, gramRows } from "../linalg/kernels/symmetricProducts.js";
 
 /**
  * The range of centred data values every method can handle: Gram matrices and the
@@ -20,13 +20,31 @@ import { gramRows } from "../linalg/kernels/symmetricProducts.js";
  */
 export const DATA_MAGNITUDE_RANGE = { min: 1e-50, max: 1e50 } as const;
 
-/** Throws a ValidationError naming `name` when the centred data leaves DATA_MAGNITUDE_RANGE. */
-export function checkDataMagnitude(raw: Matrix, centered: Matrix, name: string): void {
+/**
+ * Throws a ValidationError naming `name` when the centred data leaves
+ * DATA_MAGNITUDE_RANGE. `centered` is the centred matrix, or the column means to centre
+ * `raw` by on the fly (the same values, x - mean, without storing them).
+ */
+export function checkDataMagnitude(
+  raw: Matrix,
+  centered: Matrix | Float64Array,
+  name: string,
+): void {
   let maxAbs = 0;
-  const a = centered.data;
-  for (let i = 0; i < a.length; i++) {
-    const v = Math.abs(a[i]);
-    if (!(v <= maxAbs)) maxAbs = v; // also catches NaN / Infinity from an overflowing mean
+  if (centered instanceof Float64Array) {
+    const { rows, cols, data } = raw;
+    for (let i = 0; i < rows; i++) {
+      for (let j = 0; j < cols; j++) {
+        const v = Math.abs(data[i * cols + j] - centered[j]);
+        if (!(v <= maxAbs)) maxAbs = v;
+      }
+    }
+  } else {
+    const a = centered.data;
+    for (let i = 0; i < a.length; i++) {
+      const v = Math.abs(a[i]);
+      if (!(v <= maxAbs)) maxAbs = v; // also catches NaN / Infinity from an overflowing mean
+    }
   }
   if (maxAbs === 0) return; // constant data: the methods say so themselves
   const { min, max } = DATA_MAGNITUDE_RANGE;
@@ -48,16 +66,23 @@ export function checkDataMagnitude(raw: Matrix, centered: Matrix, name: string):
  * once: `const data = TrainingData.prepare(X, y); model.fitPrepared(data)`.
  */
 export class TrainingData {
-  /** Column-centred training data, n x d. Never modified. */
-  readonly X: Matrix;
   /** Training column means (removed from X, and from new data by `transform`). */
   readonly mean: Float64Array;
   /** Encoded labels, or null when fitted without labels. */
   readonly labels: EncodedLabels | null;
   private readonly cache = new Map<string, unknown>();
+  /** The centred X once made; until then `raw` and `mean` stand for it. */
+  private centered: Matrix | null;
+  private readonly raw: Matrix;
 
-  private constructor(X: Matrix, mean: Float64Array, labels: EncodedLabels | null) {
-    this.X = X;
+  private constructor(
+    raw: Matrix,
+    centered: Matrix | null,
+    mean: Float64Array,
+    labels: EncodedLabels | null,
+  ) {
+    this.raw = raw;
+    this.centered = centered;
     this.mean = mean;
     this.labels = labels;
   }
@@ -71,17 +96,70 @@ export class TrainingData {
     const labels = y === undefined || y === null ? null : encodeLabels(y, Xm.rows, "y");
     const { centered, mean } = centerColumns(Xm);
     checkDataMagnitude(Xm, centered, "X");
-    return new TrainingData(centered, mean, labels);
+    return new TrainingData(Xm, centered, mean, labels);
+  }
+
+  /**
+   * prepare's checks and means, with the centred copy of X made only when a method
+   * asks for `X`: for one fit inside `Estimator.fit`, which holds the caller's X for
+   * the duration of the (synchronous) call only, so that a method that needs X only
+   * through `columnGram` or `centredClassSums` never pays for an n x d copy (at 10,000
+   * x 784 a fresh 63 MB array costs more in page faults than PCA's eigen-solve).
+   */
+  static prepareForOneFit(X: MatrixLike, y?: ArrayLike<Label> | null): TrainingData {
+    const Xm = asMatrix(X, "X", { minRows: 2 });
+    const labels = y === undefined || y === null ? null : encodeLabels(y, Xm.rows, "y");
+    const mean = columnMeans(Xm);
+    checkDataMagnitude(Xm, mean, "X");
+    return new TrainingData(Xm, null, mean, labels);
+  }
+
+  /** Column-centred training data, n x d. Never modified. */
+  get X(): Matrix {
+    if (this.centered === null) this.centered = subtractRowVector(this.raw, this.mean);
+    return this.centered;
   }
 
   /** Number of training samples. */
   get n(): number {
-    return this.X.rows;
+    return this.raw.rows;
   }
 
   /** Number of features. */
   get d(): number {
-    return this.X.cols;
+    return this.raw.cols;
+  }
+
+  /**
+   * X^T X (d x d) of the centred data, bit for bit gramColumns(X), centring on the way
+   * into the kernels' memory when the centred X has not been made.
+   */
+  columnGram(): Matrix {
+    if (this.centered !== null) return gramColumns(this.centered);
+    return gramColumnsCentred(this.raw, this.mean) ?? gramColumns(this.X);
+  }
+
+  /**
+   * H^T X (c x d) for the class indicators H[:, j] = e_j / sqrt(n_j): the sums of the
+   * centred rows of each class over sqrt(n_j), rows added in order.
+   */
+  centredClassSums(codes: ArrayLike<number>, counts: ArrayLike<number>): Matrix {
+    const { rows: n, cols: d } = this.raw;
+    const c = counts.length;
+    const S = new Matrix(c, d);
+    const s = S.data;
+    const x = this.centered?.data ?? this.raw.data;
+    const mean = this.centered === null ? this.mean : new Float64Array(d);
+    for (let i = 0; i < n; i++) {
+      const row = codes[i] * d;
+      const from = i * d;
+      for (let a = 0; a < d; a++) s[row + a] += x[from + a] - mean[a];
+    }
+    for (let j = 0; j < c; j++) {
+      const f = 1 / Math.sqrt(counts[j]);
+      for (let a = 0; a < d; a++) s[j * d + a] *= f;
+    }
+    return S;
   }
 
   /** Labels for a supervised method; throws naming the method when absent or single-class. */

@@ -274,12 +274,18 @@ export function symmetricEigen(
  * A (max |a_ij| = anrm > 0) scaled by 2^exponent and reduced to tridiagonal form; the
  * symmetric part (A + A^T)/2 is what is reduced.
  */
-function scaledTridiagonal(A: Matrix, anrm: number): { tri: Tridiagonal; exponent: number } {
+function scaledTridiagonal(
+  A: Matrix,
+  anrm: number,
+  inPlace = false,
+): { tri: Tridiagonal; exponent: number } {
   const n = A.rows;
   // Scale to max |a_ij| in [1/2, 1) by a power of two (exact), so that squares in the
   // reflectors and Sturm counts neither overflow nor lose the matrix to underflow.
   const exponent = -(Math.floor(Math.log2(anrm)) + 1);
-  const work = new Float64Array(n * n);
+  // In place, entry (j, i >= j) is written once from itself and (i, j), which is never
+  // written: the same values as in a new array, without its page faults.
+  const work = inPlace ? A.data : new Float64Array(n * n);
   const a = A.data;
   // The scaling by 2^exponent in two exact steps (as scaleByPowerOfTwo), fused with
   // the symmetrisation so that only the stored triangle is touched, once.
@@ -321,7 +327,10 @@ export function leadingEigenpairsWithCount(
   A: Matrix,
   k: number,
   relativeThreshold: number,
-  options: Pick<SymmetricEigenOptions, "symmetryTolerance"> = {},
+  options: Pick<SymmetricEigenOptions, "symmetryTolerance"> & {
+    /** A's storage may be overwritten (it is used as the reduction's work array). */
+    readonly overwrite?: boolean;
+  } = {},
 ): LeadingEigenpairsWithCount {
   const owner = "leadingEigenpairsWithCount";
   const anrm = checkSymmetricMatrix(
@@ -341,7 +350,7 @@ export function leadingEigenpairsWithCount(
   if (anrm === 0) {
     return { values: new Float64Array(k), vectors: Matrix.identity(n, k), countAbove: 0 };
   }
-  const { tri, exponent } = scaledTridiagonal(A, anrm);
+  const { tri, exponent } = scaledTridiagonal(A, anrm, options.overwrite === true);
   const { values, z } = solveTridiagonal(tri, "largest", k, true);
   const lmax = values[k - 1];
   const countAbove =
