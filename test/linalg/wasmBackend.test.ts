@@ -39,11 +39,11 @@ import {
   wasmArena,
   wasmSimdSupported,
 } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
+import { inflateRaw } from "../../packages/sdspcaan/src/linalg/kernels/wasm/inflateRaw.js";
 import {
   KERNELS_WASM_DEFLATED_BASE64,
   KERNELS_WASM_SIZE,
 } from "../../packages/sdspcaan/src/linalg/kernels/wasm/module.js";
-import { inflateRaw } from "../../packages/sdspcaan/src/linalg/kernels/wasm/inflateRaw.js";
 import { innerProducts } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
 import { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 import { assembleKernels } from "../../scripts/build-wasm.js";
