@@ -394,12 +394,12 @@ describe.skipIf(!x64 || optedOut)("the native GEMM (x86-64)", () => {
       for (let j = 0; j < d; j++) X.data[i * d + j] = rng.normal() + (j % c === label ? 1.2 : 0);
     }
     const opts = { k: 6, solver: "lobpcg" } as const;
-    const fit = () =>
+    const fitLarge = () =>
       withQLoopSettings({ largeScale: "always" }, () => new SDSPCAAN(opts).fit(X, y));
-    const wasm = fit();
+    const wasm = fitLarge();
     setNativeKernels(true);
     setKernelThreads(2);
-    const native = fit();
+    const native = fitLarge();
     expect(native.fitInfo.iterations).toBe(wasm.fitInfo.iterations);
     expect(native.fitInfo.lambdaTrace).toEqual(wasm.fitInfo.lambdaTrace);
     expect(firstDifference(native.components.data, wasm.components.data)).toBe(-1);
