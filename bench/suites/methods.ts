@@ -12,9 +12,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
-import { frobeniusNorm } from "../../packages/sdspcaan/src/linalg/basic.js";
-import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
-import { choleskyQR } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
@@ -26,6 +23,7 @@ import {
   record,
   runPython,
 } from "../harness.js";
+import { largestAngle } from "../subspace.js";
 
 interface Case {
   name: string;
@@ -38,23 +36,6 @@ const CASES: Case[] = [
   { name: "sdspcaan_yaleb", file: "YaleB_32x32.mat", method: "sdspcaan", k: 100 },
   { name: "sdspca_yaleb", file: "YaleB_32x32.mat", method: "sdspca", k: 100 },
 ];
-
-/** An orthonormal basis of span(A) (Cholesky QR twice: A is well conditioned here). */
-function orthonormalBasis(A: Matrix): Matrix {
-  const Q = A.clone();
-  choleskyQR(Q);
-  choleskyQR(Q);
-  return Q;
-}
-
-/** Largest principal angle (rad) between the column spans of A and B, from its sine bound. */
-function largestAngle(A: Matrix, B: Matrix): number {
-  const U = orthonormalBasis(A);
-  const V = orthonormalBasis(B);
-  const P = multiply(U, multiplyAtB(U, V));
-  for (let i = 0; i < P.data.length; i++) P.data[i] = V.data[i] - P.data[i];
-  return Math.asin(Math.min(1, frobeniusNorm(P)));
-}
 
 async function runCase(ctx: BenchContext, c: Case): Promise<void> {
   const path = join(dataDir(), c.file);

@@ -22,9 +22,6 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
-import { frobeniusNorm } from "../../packages/sdspcaan/src/linalg/basic.js";
-import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
-import { choleskyQR } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
 import { LDA } from "../../packages/sdspcaan/src/methods/lda.js";
 import { PCA } from "../../packages/sdspcaan/src/methods/pca.js";
 import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
@@ -37,6 +34,7 @@ import {
   runPython,
 } from "../harness.js";
 import { peers } from "../peers.js";
+import { largestAngle } from "../subspace.js";
 
 interface Data {
   name: string;
@@ -50,23 +48,6 @@ type CaseName = (typeof CASES)[number];
 function fitOurs(name: CaseName, data: Data): Matrix {
   if (name === "lda") return new LDA().fit(data.X, Array.from(data.y)).components;
   return new PCA({ k: name === "pca10" ? 10 : 50 }).fit(data.X).components;
-}
-
-/** An orthonormal basis of the column span of W (CholQR2 on a copy). */
-function orthonormalBasis(W: Matrix): Matrix {
-  const Q = W.clone();
-  choleskyQR(Q);
-  choleskyQR(Q);
-  return Q;
-}
-
-/** Largest principal angle (rad) between the column spans of A and B, from its sine bound. */
-function largestAngle(A: Matrix, B: Matrix): number {
-  const U = orthonormalBasis(A);
-  const V = orthonormalBasis(B);
-  const P = multiply(U, multiplyAtB(U, V));
-  for (let i = 0; i < P.data.length; i++) P.data[i] = V.data[i] - P.data[i];
-  return Math.asin(Math.min(1, frobeniusNorm(P)));
 }
 
 async function loadData(name: string, quick: boolean): Promise<Data | null> {

@@ -58,6 +58,25 @@ export function defaultRankTolerance(n: number, d: number): number {
   return Math.sqrt(10 * Math.max(n, d) * EPS);
 }
 
+/**
+ * The singular values of the kept pairs, largest first, and the columns they come
+ * from: the k eigenvalues of a Gram matrix are in ascending order, the last `kept`
+ * of them above the rank tolerance.
+ */
+function descendingSingularValues(
+  values: ArrayLike<number>,
+  k: number,
+  kept: number,
+): { s: Float64Array; order: number[] } {
+  const s = new Float64Array(kept);
+  const order: number[] = [];
+  for (let c = 0; c < kept; c++) {
+    order.push(k - 1 - c);
+    s[c] = Math.sqrt(values[k - 1 - c]);
+  }
+  return { s, order };
+}
+
 /** Checks that X is a finite Matrix with at least one row and one column. */
 export function checkDataMatrix(X: unknown, owner: string): Matrix {
   if (!(X instanceof Matrix)) {
@@ -172,12 +191,7 @@ export function leadingTripletsOfColumnGram(
   const fast = leadingPairsOfFullRank(G, k, tol);
   if (fast !== null) return fast;
   const { values, vectors, kept, rank } = leadingPairsAndRank(G, k, tol);
-  const s = new Float64Array(kept);
-  const order: number[] = [];
-  for (let c = 0; c < kept; c++) {
-    order.push(k - 1 - c);
-    s[c] = Math.sqrt(values[k - 1 - c]);
-  }
+  const { s, order } = descendingSingularValues(values, k, kept);
   const V = vectors.selectColumns(order);
   normalizeEigenvectorSigns(V);
   return { s, V, rank, rankTolerance: tol };
@@ -275,12 +289,7 @@ export function leadingSingularTriplets(
   if (!rowsSide) return leadingTripletsOfColumnGram(gramColumns(X), n, k, tol);
   const G = gramRows(X);
   const { values, vectors, kept, rank } = leadingPairsAndRank(G, k, tol);
-  const s = new Float64Array(kept);
-  const order: number[] = [];
-  for (let c = 0; c < kept; c++) {
-    order.push(k - 1 - c);
-    s[c] = Math.sqrt(values[k - 1 - c]);
-  }
+  const { s, order } = descendingSingularValues(values, k, kept);
   const side = vectors.selectColumns(order);
   // V = X^T U S^-1, re-orthonormalised by CholQR2 as in thinSvd (whose Cholesky factor
   // of the first k columns depends on those columns only).

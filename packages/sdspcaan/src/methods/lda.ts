@@ -293,6 +293,30 @@ function columnSpan(data: TrainingData): ColumnSpan | null {
 const SMALL_RATIO = 1e-6;
 
 /**
+ * The q largest eigenpairs of the c x c problem K = Y diag(beta) Y^T that both
+ * column-span routes end in: the ratios beta (capped at 1) and Y_q diag(beta)^-1/2.
+ * Null when one of the q ratios is below SMALL_RATIO (its direction is not in the
+ * range the route works in; the caller's fallback then runs).
+ */
+function leadingRatios(K: Matrix, q: number): { betas: Float64Array; Yq: Matrix } | null {
+  const c = K.rows;
+  symmetrizeInPlace(K);
+  const eig = symmetricEigen(K);
+  const Y = eig.vectors as Matrix;
+  const betas = new Float64Array(q);
+  const Yq = new Matrix(c, q);
+  for (let j = 0; j < q; j++) {
+    const from = c - 1 - j;
+    const beta = eig.values[from];
+    if (!(beta > SMALL_RATIO)) return null;
+    betas[j] = Math.min(1, beta);
+    const f = 1 / Math.sqrt(beta);
+    for (let i = 0; i < c; i++) Yq.data[i * q + j] = Y.data[i * c + from] * f;
+  }
+  return { betas, Yq };
+}
+
+/**
  * The q largest eigenpairs of B = C C^T (r x r, rank <= c - 1) from those of the c x c
  * C^T C = Y diag(beta) Y^T: z = C y / sqrt(beta), exactly B's eigenvectors for beta > 0.
  * C = S_r^-1 R_r^T (X^T H) needs only X^T H (d x c). Null when one of the q ratios is
@@ -314,20 +338,9 @@ function directionsInColumnSpan(
     const f = 1 / Math.sqrt(lambda[a]);
     for (let j = 0; j < c; j++) C.data[a * c + j] *= f;
   }
-  const K = innerProducts(C, C);
-  symmetrizeInPlace(K);
-  const eig = symmetricEigen(K);
-  const Y = eig.vectors as Matrix;
-  const betas = new Float64Array(q);
-  const Yq = new Matrix(c, q);
-  for (let j = 0; j < q; j++) {
-    const from = c - 1 - j;
-    const beta = eig.values[from];
-    if (!(beta > SMALL_RATIO)) return null;
-    betas[j] = Math.min(1, beta);
-    const f = 1 / Math.sqrt(beta);
-    for (let i = 0; i < c; i++) Yq.data[i * q + j] = Y.data[i * c + from] * f;
-  }
+  const ratios = leadingRatios(innerProducts(C, C), q);
+  if (ratios === null) return null;
+  const { betas, Yq } = ratios;
   // W0 = R_r S_r^-1 Z with Z = C Y diag(beta)^-1/2.
   const Z = multiply(C, Yq);
   for (let a = 0; a < r; a++) {
@@ -364,22 +377,9 @@ function fullRankDirections(
   const Mt = data.centredClassSums(codes, counts);
   const Ft = solveRefined(G, factor, Mt);
   if (Ft === null) return null;
-  const K = multiplyABt(Mt, Ft);
-  symmetrizeInPlace(K);
-  const eig = symmetricEigen(K);
-  const Y = eig.vectors as Matrix;
-  const q = Math.min(c - 1, d);
-  const betas = new Float64Array(q);
-  const Yq = new Matrix(c, q);
-  for (let j = 0; j < q; j++) {
-    const from = c - 1 - j;
-    const beta = eig.values[from];
-    if (!(beta > SMALL_RATIO)) return null;
-    betas[j] = Math.min(1, beta);
-    const f = 1 / Math.sqrt(beta);
-    for (let i = 0; i < c; i++) Yq.data[i * q + j] = Y.data[i * c + from] * f;
-  }
-  return { betas, W: multiplyAtB(Ft, Yq) };
+  const ratios = leadingRatios(multiplyABt(Mt, Ft), Math.min(c - 1, d));
+  if (ratios === null) return null;
+  return { betas: ratios.betas, W: multiplyAtB(Ft, ratios.Yq) };
 }
 
 /** LDA: the method's declaration (see descriptor.ts). */
