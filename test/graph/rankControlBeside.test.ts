@@ -154,7 +154,7 @@ describe("RankControlRunner", () => {
 describe("SDSPCAAN with the rank control beside the Z solve", () => {
   it("gives the fit of the rank control here, to the last bit", () => {
     setKernelThreads(2);
-    const { X, y } = fourGaussianClasses(1, 480);
+    const { X, y } = fourGaussianClasses(1, 300);
     const prepared = TrainingData.prepare(X, Array.from(y));
     const fitWith = (rankControlBeside: boolean) =>
       fitQLoop(prepared, new FitContext("SDSPCAAN", 40, {}), {

@@ -310,11 +310,9 @@ describe("SPCAN, the paper's literal formulation", () => {
 describe("the matrix-free LOBPCG path", () => {
   it("gives the dense path's subspace and iteration count", () => {
     const { X, y } = blobs(12, 90, 30, 3);
-    for (const opts of [
-      { k: 5 },
-      { k: 5, alpha: 0.1, beta: 10, delta: 0.1 },
-      { k: 4, alpha: 10, beta: 0.1, delta: 10, m: 6 },
-    ]) {
+    // A third case, alpha = 10 and m = 6, needs 2,000 LOBPCG iterations per fit:
+    // test/slow/lobpcgPath.test.ts.
+    for (const opts of [{ k: 5 }, { k: 5, alpha: 0.1, beta: 10, delta: 0.1 }]) {
       const dense = new SDSPCAAN({ ...opts, solver: "dense" }).fit(X, y);
       for (const preconditioner of ["never", "always"] as const) {
         const operator = withQLoopSettings({ preconditioner }, () =>
