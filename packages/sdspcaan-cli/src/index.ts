@@ -3,7 +3,7 @@
  * the paper's protocol themselves: file reading (MAT, HDF5, CSV, NPY, IDX) and the
  * data set registry, the experiment runner and its results files, the reports,
  * statistics and figures. The methods themselves are the `sdspcaan` package.
- * @module
+ * @module sdspcaan-cli
  */
 
 export { buildProgram, runCli } from "./cli/main.js";

@@ -7,7 +7,7 @@
  * More is in the subpath entries: `sdspcaan/formats` (data files from bytes),
  * `sdspcaan/methods` (the method framework: descriptors, the registry, option
  * schemas), `sdspcaan/node` (Node.js only: helper threads, native kernels).
- * @module
+ * @module sdspcaan
  */
 
 export {

@@ -3,7 +3,7 @@
  * ({@link setKernelThreads}), the native GEMM of the optional package sdspcaan-native
  * ({@link setNativeKernels}), and the worker-thread starter the experiment runner
  * shares. Never imported by the browser-safe entries.
- * @module
+ * @module sdspcaan/node
  */
 
 export {

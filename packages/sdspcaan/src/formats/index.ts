@@ -4,7 +4,7 @@
  * sdspcaan-hdf5 is imported. No file system and no node:zlib: inflation is passed in
  * (`decompressionStreamInflate` in browsers, node:zlib in Node). csv-parse is the one
  * package used (its browser build when bundled for one).
- * @module
+ * @module sdspcaan/formats
  */
 export { type DelimitedOptions, parseDelimited } from "./csv.js";
 export { featureNamesOf } from "./featureNames.js";

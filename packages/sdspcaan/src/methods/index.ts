@@ -4,7 +4,7 @@
  * subclass with an option schema and a descriptor ({@link defineMethod}); registering
  * it ({@link registerMethod}) makes it known to `createMethod`, `loadModel`, the
  * experiment protocol's grids and the CLI.
- * @module
+ * @module sdspcaan/methods
  */
 export { throwIfAborted } from "../core/errors.js";
 export {
