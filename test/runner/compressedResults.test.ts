@@ -321,7 +321,7 @@ describe("rewriting a results file that has a compressed part", () => {
     const forced = await runExperiment({ ...base, out: dir, force: true });
     expect(forced.resumed).toBe(FITS - 1);
     expect(forced.notes.join("\n")).toMatch(
-      /Moved the remaining lines of .*results\.jsonl\.gz into .*results\.jsonl \(uncompressed\) and removed .*results\.jsonl\.gz\./,
+      /Moved the remaining lines of .*results\.jsonl\.gz into .*results\.jsonl \(uncompressed; 'sdspcaan compress' compresses it again\) and removed .*results\.jsonl\.gz\./,
     );
     expect(existsSync(join(dir, "results.jsonl.gz"))).toBe(false);
     expect(readFileSync(join(dir, "results.jsonl.old-1"), "utf8")).toBe(`${stale}\n`);

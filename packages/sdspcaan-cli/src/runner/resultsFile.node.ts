@@ -21,7 +21,7 @@
  * follows is atomic (temporary file, then rename).
  *
  * A results file may also be stored gzip-compressed beside its name, as
- * `results.jsonl.gz` (`gzip -9 -n results.jsonl`): the
+ * `results.jsonl.gz` (`gzip -9 -n results.jsonl`, or `sdspcaan compress`): the
  * committed runs are, as their plain text is tens of megabytes. Its lines are read
  * exactly as those of the plain file it compresses (same checks, same messages, the
  * .gz file named), before those of a plain file beside it, which is where a resumed
@@ -480,7 +480,7 @@ export function replaceFileDurably(path: string, bytes: Uint8Array): void {
   syncFolder(dirname(target));
 }
 
-/** Lines are written to the plain file only, never into its .gz. */
+/** Lines are written to the plain file only; its .gz is written whole (compress.node.ts). */
 function refuseCompressed(path: string): void {
   if (path.endsWith(GZIP_SUFFIX)) {
     throw new ValidationError(

@@ -18,7 +18,7 @@
  * files, the plain one holding every line kept; read together they give the same
  * fits, and what the .gz still holds of the lines set aside is set aside again by
  * the next --force or --repair. The folded file stays uncompressed (new fits are
- * appended to it).
+ * appended to it); `sdspcaan compress` compresses it again.
  */
 import { existsSync, lstatSync, unlinkSync } from "node:fs";
 import { basename } from "node:path";
@@ -310,7 +310,7 @@ export function prepareResume(
     }
     if (fold) {
       notes.push(
-        `Moved the remaining lines of ${compressed} into ${plain} (uncompressed) and removed ${compressed}.`,
+        `Moved the remaining lines of ${compressed} into ${plain} (uncompressed; 'sdspcaan compress' compresses it again) and removed ${compressed}.`,
       );
     }
   }
