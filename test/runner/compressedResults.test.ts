@@ -241,6 +241,14 @@ describe("reading a compressed results file", () => {
     expect(resultsOf(dir)).toEqual(reference);
   });
 
+  it("is what plot draws from", async () => {
+    const dir = runWith(referenceLines);
+    const fig = join(dir, "fig");
+    const r = await cli(["plot", "bca-vs-k", "--results", dir, "--out", fig]);
+    expect(r.code).toBe(0);
+    expect(readFileSync(`${fig}.svg`, "utf8")).toMatch(/<svg/);
+  });
+
   it("makes a folder holding a compressed run one that a report's --to refuses", async () => {
     const other = runWith(referenceLines);
     unlinkSync(join(other, "settings.json"));
@@ -274,6 +282,18 @@ describe("resuming from a compressed results file", () => {
     expect(resultsOf(dir)).toEqual(reference);
     const again = await runExperiment({ ...base, out: dir });
     expect(again.resumed).toBe(FITS);
+  });
+
+  it("resumes a shard from its .gz, as from its plain file", async () => {
+    const dir = join(root, "shard-resume");
+    const shard = { index: 1, count: 2 };
+    const first = await runExperiment({ ...base, out: dir, shard });
+    const file = join(dir, "results.shard-1-of-2.jsonl");
+    writeFileSync(`${file}.gz`, gzipText(readFileSync(file, "utf8")));
+    unlinkSync(file);
+    const again = await runExperiment({ ...base, out: dir, shard });
+    expect(again.resumed).toBe(first.total);
+    expect(existsSync(file)).toBe(false);
   });
 
   it("with both files, reuses the lines of each, and refuses a run while another holds the lock", async () => {
