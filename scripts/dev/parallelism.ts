@@ -17,6 +17,8 @@ import { join } from "node:path";
 import { costFamily, fitCostMs } from "../../packages/sdspcaan-cli/src/protocol/cost.js";
 import type { GridSpec } from "../../packages/sdspcaan-cli/src/protocol/grids.js";
 import { planRun, type RunSettings } from "../../packages/sdspcaan-cli/src/protocol/plan.js";
+import { isSkipped } from "../../packages/sdspcaan-cli/src/runner/resultsFile.node.js";
+import { scanRunResults } from "../../packages/sdspcaan-cli/src/runner/runResults.node.js";
 
 const args = process.argv.slice(2);
 const dir = args[0];
@@ -36,17 +38,11 @@ const plan = planRun(
   settings.datasets.map(() => ({ y: null, splits: null })),
 );
 
-// Measured fit times per (data set, method).
+// Measured fit times per (data set, method), from every results file of the
+// directory (results.jsonl, its .gz, the shards'; a line being written is ignored).
 const measured = new Map<string, { sum: number; count: number; max: number }>();
-for (const text of readFileSync(join(dir, "results.jsonl"), "utf8").split("\n")) {
-  if (!text.trim()) continue;
-  let line: { dataset?: string; method?: string; fitMs?: number };
-  try {
-    line = JSON.parse(text);
-  } catch {
-    continue; // a line cut short by a crash, or being written
-  }
-  if (typeof line.fitMs !== "number") continue;
+for (const { line } of scanRunResults(dir).entries) {
+  if (isSkipped(line)) continue; // a configuration the method refused: no time
   const key = `${line.dataset}|${line.method}`;
   const m = measured.get(key) ?? { sum: 0, count: 0, max: 0 };
   m.sum += line.fitMs;

@@ -7,8 +7,10 @@
 import { spawn, spawnSync } from "node:child_process";
 import {
   chmodSync,
+  existsSync,
   linkSync,
   lstatSync,
+  mkdirSync,
   readFileSync,
   readlinkSync,
   statSync,
@@ -19,10 +21,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeAtomically } from "../../packages/sdspcaan-cli/src/io/atomicWrite.js";
 import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { compressRunResults } from "../../packages/sdspcaan-cli/src/runner/compress.node.js";
 import {
   ResultsWriter,
   rewriteResultsFile,
 } from "../../packages/sdspcaan-cli/src/runner/resultsFile.node.js";
+import { readRunResults } from "../../packages/sdspcaan-cli/src/runner/runResults.node.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 import { cli, lines, writeCsv } from "./helpers.js";
 
@@ -228,6 +232,26 @@ describe("files a run keeps must stay regular files", () => {
     rewriteResultsFile(link, ["b", "c"]);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(target, "utf8")).toBe("b\nc\n");
+  });
+
+  it("a compressed results file that is a FIFO is refused by readers and compress, not opened", () => {
+    const run = join(dir, "fifo-run");
+    mkdirSync(run);
+    const fifo = join(run, "results.jsonl.gz");
+    mkfifo(fifo);
+    // Reading a FIFO would wait for a writer for ever: refused instead.
+    expect(() => readRunResults(run)).toThrow(/results\.jsonl\.gz: not a regular file/);
+    writeFileSync(join(run, "results.jsonl"), "");
+    expect(() => compressRunResults(run)).toThrow(/results\.jsonl\.gz is not a regular file/);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(readFileSync(join(run, "results.jsonl"), "utf8")).toBe("");
+  });
+
+  it("lines are never appended to, nor rewritten as, a compressed results file", () => {
+    const gz = join(dir, "results.jsonl.gz");
+    expect(() => ResultsWriter.open(gz)).toThrow(/is a compressed results file/);
+    expect(() => rewriteResultsFile(gz, ["{}"])).toThrow(/is a compressed results file/);
+    expect(existsSync(gz)).toBe(false);
   });
 
   it("writeAtomically refuses a directory and leaves no temporary file", () => {

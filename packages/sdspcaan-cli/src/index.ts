@@ -19,6 +19,11 @@ export {
   writeRunReports,
 } from "./reports/reportFiles.node.js";
 export {
+  type CompressedFile,
+  type CompressResult,
+  compressRunResults,
+} from "./runner/compress.node.js";
+export {
   isSkipped,
   type ParsedResults,
   parseResultLines,

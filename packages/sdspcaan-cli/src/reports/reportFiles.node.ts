@@ -16,7 +16,8 @@
  * fingerprint is the planned one (a line without a fingerprint, written before
  * lines carried one, counts as made under settings.json), and an unfinished run
  * is reported as such (report.ts). Bad lines in results.jsonl are an error naming
- * file and line, with the way out (`experiment ... --repair`).
+ * file and line, with the way out (`experiment ... --repair`). A results file may
+ * be gzip-compressed (results.jsonl.gz, runResults.node.ts): it reads the same.
  */
 import { existsSync, lstatSync, mkdirSync, realpathSync, statSync, unlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -45,7 +46,9 @@ import { makeSplit, parseSplitFile, type Split } from "../protocol/splits.js";
 import { makeSyntheticDataset, type SyntheticOptions } from "../protocol/synthetic.js";
 import {
   describeFit,
+  describeStored,
   isSkipped,
+  presentForms,
   type ResultEntry,
   readJsonFile,
   resultsPaths,
@@ -464,9 +467,10 @@ export async function writeRunReports(
         : partial
           ? ""
           : ` Run 'sdspcaan experiment --out ${dir}' first.`;
+    const held = presentForms(paths.results).length;
     throw new ValidationError(
       partial ? (options.methods !== undefined ? "methods" : "datasets") : "out",
-      `${paths.results} holds no finished fit${partial ? " of the chosen methods and data sets" : ""}, so there is nothing to report.${why}`,
+      `${describeStored(paths.results)} ${held > 1 ? "hold" : "holds"} no finished fit${partial ? " of the chosen methods and data sets" : ""}, so there is nothing to report.${why}`,
     );
   }
   if (partial && samePlace(target, dir)) {

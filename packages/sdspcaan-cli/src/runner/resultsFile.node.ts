@@ -19,7 +19,15 @@
  * with another result) is an error naming the file and line; `--repair` moves
  * such lines to `results.rejected.jsonl`, and the rewrite of `results.jsonl` that
  * follows is atomic (temporary file, then rename).
+ *
+ * A results file may also be stored gzip-compressed beside its name, as
+ * `results.jsonl.gz` (`gzip -9 -n results.jsonl`, or `sdspcaan compress`): the
+ * committed runs are, as their plain text is tens of megabytes. Its lines are read
+ * exactly as those of the plain file it compresses (same checks, same messages, the
+ * .gz file named), before those of a plain file beside it, which is where a resumed
+ * run appends (`storedForms`).
  */
+import { constants as bufferConstants } from "node:buffer";
 import {
   closeSync,
   existsSync,
@@ -31,11 +39,15 @@ import {
   readFileSync,
   readSync,
   renameSync,
+  rmSync,
+  statSync,
   writeSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { DataFormatError, ValidationError } from "sdspcaan";
+import { InflateError } from "sdspcaan/formats";
 import { regularOutputTarget, temporaryName, writeAtomically } from "../io/atomicWrite.js";
+import { nodeInflater } from "../io/zlib.js";
 import { canonicalJson } from "../protocol/fingerprint.js";
 import { type Params, tunableParams } from "../protocol/grids.js";
 import {
@@ -52,6 +64,22 @@ export const RESULTS_FILE = "results.jsonl";
 export const SETTINGS_FILE = "settings.json";
 /** Where `--repair` moves bad lines of results.jsonl. */
 export const REJECTED_FILE = "results.rejected.jsonl";
+/** The ending of a results file stored gzip-compressed (results.jsonl.gz). */
+export const GZIP_SUFFIX = ".gz";
+
+/** The gzip-compressed form of the results file at `path`. */
+export function compressedPath(path: string): string {
+  return `${path}${GZIP_SUFFIX}`;
+}
+
+/**
+ * The files that hold the lines of the results file at `path`, in reading order:
+ * its compressed form first (the committed part of a run), then the plain file
+ * (which a resumed run appends to). Either may be missing.
+ */
+export function storedForms(path: string): readonly [compressed: string, plain: string] {
+  return [compressedPath(path), path];
+}
 
 /** A configuration the method refused; stored so that a resumed run does not retry it. */
 export interface SkippedFit {
@@ -120,6 +148,8 @@ export interface ParsedResults {
 
 /** One well-formed line of a results file. */
 export interface ResultEntry {
+  /** The file the line is in (a .gz file for a compressed one). */
+  readonly file: string;
   /** 1-based line number in the file. */
   readonly lineNo: number;
   /** The line as written (without its "\n"). */
@@ -129,6 +159,8 @@ export interface ResultEntry {
 
 /** A line that is not a valid results line. */
 export interface InvalidLine {
+  /** The file the line is in. */
+  readonly file: string;
   readonly lineNo: number;
   readonly text: string;
   readonly reason: string;
@@ -181,6 +213,7 @@ export function scanResultLines(text: string, file = RESULTS_FILE): ScannedResul
       obj = JSON.parse(line);
     } catch (err) {
       invalid.push({
+        file,
         lineNo,
         text: raw,
         reason: `line ${lineNo} is not valid JSON (${(err as Error).message})`,
@@ -188,19 +221,80 @@ export function scanResultLines(text: string, file = RESULTS_FILE): ScannedResul
       continue;
     }
     try {
-      entries.push({ lineNo, text: raw, line: checkResultLine(obj, `line ${lineNo}`) });
+      entries.push({ file, lineNo, text: raw, line: checkResultLine(obj, `line ${lineNo}`) });
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
-      invalid.push({ lineNo, text: raw, reason: err.message });
+      invalid.push({ file, lineNo, text: raw, reason: err.message });
     }
   }
   return { file, entries, invalid, ignoredTail: text.slice(end) };
 }
 
-/** Scans `results.jsonl` at `path`; a missing file scans as empty. */
+/** Bytes a compressed results file may inflate to: what one string can hold. */
+const MAX_INFLATED = bufferConstants.MAX_STRING_LENGTH;
+
+/** The files of `storedForms(path)` that exist, in reading order. */
+export function presentForms(path: string): string[] {
+  return storedForms(path).filter((p) => existsSync(p));
+}
+
+/** "X", or "X.gz and X" when the results file at `path` has a compressed part: for messages. */
+export function describeStored(path: string): string {
+  const present = presentForms(path);
+  return present.length === 0 ? path : present.join(" and ");
+}
+
+/**
+ * The text of the results file at `path`, gunzipped when its name ends in .gz;
+ * null when there is no such file. Anything but a regular file (after links) is
+ * refused rather than read: a FIFO would keep the reader waiting for a writer.
+ * A .gz file that is not gzip, or is cut short or corrupt, is a DataFormatError
+ * naming it: none of its lines is used, as which of them are whole is unknown.
+ */
+export function readResultsText(path: string): string | null {
+  let isFile: boolean;
+  try {
+    isFile = statSync(path).isFile();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return null;
+    throw err;
+  }
+  if (!isFile) {
+    throw new DataFormatError(path, "not a regular file (a folder, a FIFO or a device).");
+  }
+  const bytes = readFileSync(path);
+  return path.endsWith(GZIP_SUFFIX) ? gunzipText(bytes, path) : bytes.toString("utf8");
+}
+
+function gunzipText(bytes: Buffer, file: string): string {
+  if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) {
+    throw new DataFormatError(
+      file,
+      "not a gzip file (it does not start with the gzip signature 1f 8b), although its name ends in .gz.",
+    );
+  }
+  let inflated: Uint8Array;
+  try {
+    inflated = nodeInflater.gunzip(bytes, MAX_INFLATED);
+  } catch (err) {
+    if (!(err instanceof InflateError)) throw err;
+    const why =
+      err.reason === "truncated"
+        ? "its gzip data ends early (the file is cut short)"
+        : err.reason === "too-large"
+          ? `it inflates to more than ${MAX_INFLATED} bytes, more than can be read at once`
+          : `its gzip data is corrupt (${err.message})`;
+    throw new DataFormatError(file, `${why}; none of its lines was read.`);
+  }
+  return Buffer.from(inflated.buffer, inflated.byteOffset, inflated.byteLength).toString("utf8");
+}
+
+/** Scans the results file at `path` (plain, or gzip-compressed as `*.gz`); a missing file scans as empty. */
 export function scanResultsFile(path: string): ScannedResults {
-  if (!existsSync(path)) return { file: path, entries: [], invalid: [], ignoredTail: "" };
-  return scanResultLines(readFileSync(path, "utf8"), path);
+  const text = readResultsText(path);
+  if (text === null) return { file: path, entries: [], invalid: [], ignoredTail: "" };
+  return scanResultLines(text, path);
 }
 
 /** The fields that make a line's result: everything but the timing and the fingerprint. */
@@ -321,22 +415,79 @@ export function parseResultLines(text: string, file = RESULTS_FILE): ParsedResul
   return { records, skipped, ignoredTail: scanned.ignoredTail };
 }
 
-/** Reads `results.jsonl` at `path`; a missing file reads as empty. */
+/**
+ * Reads the results file at `path` (plain, or gzip-compressed when its name ends
+ * in .gz); a missing file reads as empty. One file only: `readRunResults` reads a
+ * whole results directory.
+ */
 export function readResultsFile(path: string): ParsedResults {
-  if (!existsSync(path)) return { records: [], skipped: [], ignoredTail: "" };
-  return parseResultLines(readFileSync(path, "utf8"), path);
+  const text = readResultsText(path);
+  if (text === null) return { records: [], skipped: [], ignoredTail: "" };
+  return parseResultLines(text, path);
+}
+
+/** Writes all of `bytes` at the file position of `fd`. */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  let off = 0;
+  while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
 }
 
 /**
- * A temporary name beside `path` for an atomic write. The processes of a cluster
- * job array share one results directory over a network file system and may have
- * the same process id on different hosts, so the name carries the host too.
+ * Flushes the entries of a folder (a rename in it) to the disk. Where a folder
+ * cannot be opened or flushed so (Windows), the rename is as durable as the file
+ * system makes it anyway.
  */
-/** Writes all of `text` at the file position of `fd`. */
-function writeAll(fd: number, text: string): void {
-  const bytes = Buffer.from(text, "utf8");
-  let off = 0;
-  while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+function syncFolder(dir: string): void {
+  let fd: number;
+  try {
+    fd = openSync(dir, "r");
+  } catch {
+    return;
+  }
+  try {
+    fsyncSync(fd);
+  } catch {
+    // EISDIR, EINVAL or EPERM: folders cannot be flushed here.
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Replaces the file at `path` (a regular file, or missing; a link is written
+ * through) by `bytes`: written to a temporary file beside it and flushed, then
+ * renamed over it, and the rename flushed with its folder. A crash leaves the old
+ * file or the new one, never a part; once this returns, the new file stays, so a
+ * file it takes the place of (a .gz it holds the lines of) may be removed.
+ */
+export function replaceFileDurably(path: string, bytes: Uint8Array): void {
+  const target = regularOutputTarget(path);
+  mkdirSync(dirname(target), { recursive: true });
+  const tmp = temporaryName(target);
+  try {
+    const fd = openSync(tmp, "w");
+    try {
+      writeAll(fd, bytes);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, target);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  syncFolder(dirname(target));
+}
+
+/** Lines are written to the plain file only; its .gz is written whole (compress.node.ts). */
+function refuseCompressed(path: string): void {
+  if (path.endsWith(GZIP_SUFFIX)) {
+    throw new ValidationError(
+      "path",
+      `${path} is a compressed results file: lines go to the plain file beside it.`,
+    );
+  }
 }
 
 /**
@@ -344,39 +495,38 @@ function writeAll(fd: number, text: string): void {
  * a crash leaves either the old file or the new one.
  */
 export function rewriteResultsFile(path: string, lines: readonly string[]): void {
-  const target = regularOutputTarget(path);
-  mkdirSync(dirname(target), { recursive: true });
-  const tmp = temporaryName(target);
-  const fd = openSync(tmp, "w");
-  try {
-    writeAll(fd, lines.map((l) => `${l}\n`).join(""));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, target);
+  refuseCompressed(path);
+  replaceFileDurably(path, Buffer.from(lines.map((l) => `${l}\n`).join(""), "utf8"));
 }
 
 /**
  * Appends lines set aside from a results file to `path` (e.g.
  * results.rejected.jsonl), one JSON object per line: the line number it had,
- * why it was set aside, and its text as it was.
+ * why it was set aside, its text as it was, and (for a line of results.jsonl.gz)
+ * the name of the file it was in.
  */
 export function appendSetAside(
   path: string,
-  lines: ReadonlyArray<{ readonly lineNo: number; readonly text: string; readonly reason: string }>,
+  lines: ReadonlyArray<{
+    readonly lineNo: number;
+    readonly text: string;
+    readonly reason: string;
+    /** The file the line was in, when it was not the results file itself (its .gz). */
+    readonly from?: string;
+  }>,
 ): void {
   if (lines.length === 0) return;
   const target = regularOutputTarget(path);
   mkdirSync(dirname(target), { recursive: true });
   const fd = openSync(target, "a");
   try {
-    writeAll(
-      fd,
-      lines
-        .map((l) => `${JSON.stringify({ line: l.lineNo, reason: l.reason, text: l.text })}\n`)
-        .join(""),
-    );
+    const text = lines
+      .map((l) => {
+        const entry = { line: l.lineNo, reason: l.reason, text: l.text };
+        return `${JSON.stringify(l.from === undefined ? entry : { ...entry, file: l.from })}\n`;
+      })
+      .join("");
+    writeAll(fd, Buffer.from(text, "utf8"));
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -407,6 +557,7 @@ export class ResultsWriter {
 
   /** Opens (creating folders and the file as needed) for appending. */
   static open(path: string): ResultsWriter {
+    refuseCompressed(path);
     const target = regularOutputTarget(path);
     mkdirSync(dirname(target), { recursive: true });
     const fd = openSync(target, existsSync(target) ? "r+" : "w+");

@@ -3,9 +3,26 @@
  * reused (their fit is planned and their settings fingerprint is the planned one),
  * which are refused or, with --force / --repair, set aside. Lines written before
  * fingerprints existed get the fingerprint the recorded settings.json gives them.
+ *
+ * The results file may be stored in two parts (resultsFile.node.ts): a
+ * gzip-compressed results.jsonl.gz (a committed run) read first, and the plain
+ * results.jsonl that new fits are appended to. Both are read as one file. When
+ * lines must leave or change (--force, --repair, fingerprints written into old
+ * lines), the plain file is rewritten atomically, as always; the .gz is left as it
+ * is when none of its own lines leaves or changes. When some do, the lines it
+ * keeps go into the rewritten plain file, ahead of the plain file's own, and the
+ * .gz is removed once that file is durably in place (never the other way round,
+ * which could lose lines). The .gz must then be a regular file: a link, FIFO or
+ * device there is refused before anything is written, as removing it would not
+ * remove what it names. A crash between the rename and the removal leaves both
+ * files, the plain one holding every line kept; read together they give the same
+ * fits, and what the .gz still holds of the lines set aside is set aside again by
+ * the next --force or --repair. The folded file stays uncompressed (new fits are
+ * appended to it); `sdspcaan compress` compresses it again.
  */
-import { existsSync } from "node:fs";
-import { ValidationError } from "sdspcaan";
+import { existsSync, lstatSync, unlinkSync } from "node:fs";
+import { basename } from "node:path";
+import { type DataFormatError, ValidationError } from "sdspcaan";
 import { splitsChecksum } from "../protocol/fingerprint.js";
 import { FitFingerprints, planSplit, type RunSettings } from "../protocol/plan.js";
 import { fitKey } from "../protocol/records.js";
@@ -16,6 +33,7 @@ import {
   dedupeEntries,
   describeConflict,
   describeFit,
+  type InvalidLine,
   RESULTS_FILE,
   type ResultEntry,
   type ResultLine,
@@ -23,8 +41,10 @@ import {
   rewriteResultsFile,
   SETTINGS_FILE,
   scanResultsFile,
+  storedForms,
 } from "./resultsFile.node.js";
 import type { ExperimentOptions, Plan } from "./runPlan.node.js";
+import { conflictError } from "./runResults.node.js";
 import { readRunSettings, settingsDifferences } from "./settingsFile.node.js";
 
 /**
@@ -85,6 +105,58 @@ function lineList(entries: ReadonlyArray<{ readonly lineNo: number }>): string {
   return nums.slice(0, 10).join(", ") + (nums.length > 10 ? `, ... (${nums.length} in all)` : "");
 }
 
+/** A line of the results file, as it is set aside. */
+interface SetAsideLine {
+  readonly file: string;
+  readonly lineNo: number;
+  readonly text: string;
+  readonly reason: string;
+}
+
+/** "X (lines 3, 5)", or "X.gz (line 2) and X (lines 3, 5)": where lines were, for notes. */
+function linesIn(files: readonly string[], lines: readonly SetAsideLine[]): string {
+  return files
+    .map((file) => {
+      const here = lines.filter((l) => l.file === file);
+      if (here.length === 0) return null;
+      return `${file} (line${here.length === 1 ? "" : "s"} ${lineList(here)})`;
+    })
+    .filter((x) => x !== null)
+    .join(" and ");
+}
+
+/**
+ * The error for bad lines of a results file in its two parts: the first file (in
+ * reading order) with bad lines of its own, named as for one file; else the first
+ * conflict between the two files, naming both.
+ */
+function storedLinesError(
+  files: readonly string[],
+  invalid: readonly InvalidLine[],
+  conflicts: readonly ConflictingLines[],
+): DataFormatError {
+  for (const file of files) {
+    const bad = invalid.filter((b) => b.file === file);
+    const clashes = conflicts.filter((c) => c.first.file === file && c.second.file === file);
+    if (bad.length + clashes.length > 0) return badLinesError(file, bad, clashes);
+  }
+  return conflictError(conflicts[0]);
+}
+
+/**
+ * Refuses to fold a .gz that is not a regular file (see the top of this file):
+ * checked before anything is written.
+ */
+function checkRemovable(path: string): void {
+  const st = lstatSync(path);
+  if (st.isFile()) return;
+  const what = st.isSymbolicLink() ? "a symbolic link" : "not a regular file";
+  throw new ValidationError(
+    "out",
+    `${path} is ${what}: this run would move its lines into the plain results file and remove it. Put a regular file there (or gunzip it into the plain file yourself) and run again.`,
+  );
+}
+
 /**
  * Reads the results directory of a run and decides, line by line, what is reused.
  * A line is reused when its fit is planned and its fingerprint (for an old line
@@ -92,8 +164,10 @@ function lineList(entries: ReadonlyArray<{ readonly lineNo: number }>): string {
  * Refuses (unless `force`) settings that differ from settings.json and lines of
  * planned fits made with other settings; refuses (unless `repair`) bad lines.
  * With `force`/`repair`, sets the other lines aside and rewrites results.jsonl
- * atomically; before settings.json changes, old lines without a fingerprint get
- * the one settings.json gives them, so they keep their meaning.
+ * atomically (folding results.jsonl.gz into it when lines of the .gz leave or
+ * change; see the top of this file); before settings.json changes, old lines
+ * without a fingerprint get the one settings.json gives them, so they keep their
+ * meaning.
  */
 export function prepareResume(
   dir: string,
@@ -102,33 +176,38 @@ export function prepareResume(
   scope: ResumeScope,
 ): ResumeState {
   const paths = scope.files;
-  const scanned = scanResultsFile(paths.results);
+  const [compressed, plain] = storedForms(paths.results);
+  const scans = [scanResultsFile(compressed), scanResultsFile(plain)];
+  const all = scans.flatMap((s) => s.entries);
+  const invalid = scans.flatMap((s) => s.invalid);
   const old = readRunSettings(dir);
   const notes: string[] = [];
-  if (scanned.entries.length + scanned.invalid.length === 0) return { reused: [], notes };
+  if (all.length + invalid.length === 0) return { reused: [], notes };
+  // The files that hold lines, for messages: "X", or "X.gz and X".
+  const held = scans.filter((s) => s.entries.length + s.invalid.length > 0).map((s) => s.file);
+  const where = held.join(" and ");
 
   const legacy = old !== null ? legacyFingerprints(old, plan) : null;
   const effective = new Map<ResultEntry, string | null>();
-  for (const e of scanned.entries) {
+  for (const e of all) {
     effective.set(e, e.line.fingerprint ?? legacy?.ofLine(e.line) ?? null);
   }
   const keyOf = (e: ResultEntry) => `${fitKey(e.line)}|${effective.get(e) ?? "unknown"}`;
-  const { entries, conflicts } = dedupeEntries(scanned.entries, keyOf);
+  const { entries, conflicts } = dedupeEntries(all, keyOf);
 
   // Bad lines: an error naming them, or (repair) set aside with every line of a conflicting fit.
-  const rejected: Array<{ lineNo: number; text: string; reason: string }> = [];
+  const rejected: SetAsideLine[] = [];
   let kept = entries;
-  if (scanned.invalid.length > 0 || conflicts.length > 0) {
-    if (!options.repair) throw badLinesError(paths.results, scanned.invalid, conflicts);
+  if (invalid.length > 0 || conflicts.length > 0) {
+    if (!options.repair) throw storedLinesError(held, invalid, conflicts);
     // Every line of a fit with conflicting lines goes: which of them is right is unknown.
     const conflicting = new Map<string, ConflictingLines>();
     for (const c of conflicts)
       if (!conflicting.has(keyOf(c.first))) conflicting.set(keyOf(c.first), c);
-    for (const b of scanned.invalid) rejected.push(b);
-    for (const e of scanned.entries) {
+    for (const b of invalid) rejected.push(b);
+    for (const e of all) {
       const c = conflicting.get(keyOf(e));
-      if (c !== undefined)
-        rejected.push({ lineNo: e.lineNo, text: e.text, reason: describeConflict(c) });
+      if (c !== undefined) rejected.push({ ...e, reason: describeConflict(c) });
     }
     kept = entries.filter((e) => !conflicting.has(keyOf(e)));
   }
@@ -164,7 +243,7 @@ export function prepareResume(
     const example = stale[0] ?? orphans[0];
     throw new ValidationError(
       "out",
-      `${paths.results} holds ${plural(stale.length + orphans.length, "line")} made with other settings than this run${old === null ? ` (there is no ${SETTINGS_FILE} to say which)` : ""}: their settings fingerprint is not this run's, e.g. line ${example.lineNo} (${describeFit(example.line)}). Use another output directory, or go on with ${forced}.`,
+      `${where} ${held.length === 1 ? "holds" : "hold"} ${plural(stale.length + orphans.length, "line")} made with other settings than this run${old === null ? ` (there is no ${SETTINGS_FILE} to say which)` : ""}: their settings fingerprint is not this run's, e.g. line ${example.lineNo}${held.length === 1 ? "" : ` of ${example.file}`} (${describeFit(example.line)}). Use another output directory, or go on with ${forced}.`,
     );
   }
 
@@ -174,13 +253,21 @@ export function prepareResume(
   // written down before settings.json, which gives it to them, changes.
   const stamp = legacyLines.length > 0 && settingsChange;
   if (setAside.length > 0 || rejected.length > 0 || stamp) {
-    const leaving = new Set<number>([...setAside, ...rejected].map((e) => e.lineNo));
+    const leaving = new Set<ResultEntry>(setAside);
+    const stays = kept.filter((e) => !leaving.has(e));
+    const stampOf = (e: ResultEntry) =>
+      e.line.fingerprint === undefined ? (effective.get(e) ?? null) : null;
+    // The .gz is folded into the plain file when a line of its own leaves or changes.
+    const fold =
+      [...setAside, ...rejected].some((l) => l.file === compressed) ||
+      stays.some((e) => e.file === compressed && stampOf(e) !== null);
+    if (fold) checkRemovable(compressed);
     const lines: string[] = [];
     let stamped = 0;
-    for (const e of kept) {
-      if (leaving.has(e.lineNo)) continue;
-      const fp = effective.get(e) ?? null;
-      if (e.line.fingerprint === undefined && fp !== null) {
+    for (const e of stays) {
+      if (!fold && e.file === compressed) continue;
+      const fp = stampOf(e);
+      if (fp !== null) {
         lines.push(resultLineText({ ...e.line, fingerprint: fp }).trimEnd());
         stamped++;
       } else {
@@ -192,17 +279,23 @@ export function prepareResume(
       aside = asideName(paths.results);
       rewriteResultsFile(
         aside,
-        [...setAside].sort((a, b) => a.lineNo - b.lineNo).map((e) => e.text),
+        inFileOrder(held, setAside).map((e) => e.text),
       );
     }
     appendSetAside(
       paths.rejected,
-      [...rejected].sort((a, b) => a.lineNo - b.lineNo),
+      inFileOrder(held, rejected).map((l) => ({
+        lineNo: l.lineNo,
+        text: l.text,
+        reason: l.reason,
+        ...(l.file === compressed ? { from: basename(compressed) } : {}),
+      })),
     );
-    rewriteResultsFile(paths.results, lines);
+    rewriteResultsFile(plain, lines);
+    if (fold) removeFile(compressed);
     if (rejected.length > 0) {
       notes.push(
-        `--repair: moved ${plural(rejected.length, "bad line")} of ${paths.results} (line${rejected.length === 1 ? "" : "s"} ${lineList(rejected)}) to ${paths.rejected}; their fits are redone.`,
+        `--repair: moved ${plural(rejected.length, "bad line")} of ${linesIn(held, rejected)} to ${paths.rejected}; their fits are redone.`,
       );
     }
     if (aside !== null) {
@@ -212,7 +305,12 @@ export function prepareResume(
     }
     if (stamped > 0) {
       notes.push(
-        `Wrote the settings fingerprint that ${SETTINGS_FILE} gives them into ${plural(stamped, "line")} of ${paths.results} made before lines carried one.`,
+        `Wrote the settings fingerprint that ${SETTINGS_FILE} gives them into ${plural(stamped, "line")} of ${plain} made before lines carried one.`,
+      );
+    }
+    if (fold) {
+      notes.push(
+        `Moved the remaining lines of ${compressed} into ${plain} (uncompressed; 'sdspcaan compress' compresses it again) and removed ${compressed}.`,
       );
     }
   }
@@ -222,6 +320,25 @@ export function prepareResume(
     );
   }
   return { reused: reused.map((e) => e.line), notes };
+}
+
+/** Lines in the order they had: by file (reading order), then by line number. */
+function inFileOrder<T extends { readonly file: string; readonly lineNo: number }>(
+  files: readonly string[],
+  lines: readonly T[],
+): T[] {
+  return [...lines].sort(
+    (a, b) => files.indexOf(a.file) - files.indexOf(b.file) || a.lineNo - b.lineNo,
+  );
+}
+
+/** Removes a file whose lines are safely elsewhere; already gone is fine. */
+function removeFile(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
 }
 
 /** A free name "results.jsonl.old-N" beside the results file, for setting old results aside. */

@@ -1,55 +1,72 @@
 /**
  * All the results files of a results directory, read as one: `results.jsonl` of a
  * single-process run and `results.shard-I-of-N.jsonl` of each shard of a job
- * array (shards.ts). Lines of one fit found in two files must agree on its
- * result; two different results for one fit are an error naming both files and
- * lines, as nobody can tell which is right.
+ * array (shards.ts), each of them also (or only) as its gzip-compressed `.gz`,
+ * read before the plain file (resultsFile.node.ts). Lines of one fit found in two
+ * files must agree on its result; two different results for one fit are an error
+ * naming both files and lines, as nobody can tell which is right.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { DataFormatError } from "sdspcaan";
 import type { FitRecord } from "../protocol/records.js";
-import { parseShardFileName } from "../protocol/shards.js";
+import { parseShardFileName, type ShardSpec } from "../protocol/shards.js";
 import {
   badLinesError,
   type ConflictingLines,
+  compressedPath,
   dedupeEntries,
   describeFit,
   entryKey,
-  type InvalidLine,
+  GZIP_SUFFIX,
   isSkipped,
+  presentForms,
+  REPAIR_HINT,
   RESULTS_FILE,
   type ResultEntry,
   type SkippedFit,
   scanResultsFile,
 } from "./resultsFile.node.js";
 
-/** A line of one of the run's results files. */
-export interface RunResultEntry extends ResultEntry {
-  /** The file the line is in. */
-  readonly file: string;
-}
+/** A line of one of the run's results files (each entry names its file). */
+export type RunResultEntry = ResultEntry;
 
 /** Every line of a run's results files. */
 export interface ScannedRun {
-  /** The results files read, in reading order (results.jsonl first, then shards by count and index). */
+  /**
+   * The results files read, in reading order: results.jsonl.gz, results.jsonl, then
+   * the shards' files by count and index (each shard's .gz before its plain file).
+   */
   readonly files: string[];
   readonly entries: RunResultEntry[];
 }
 
-/** The results files of a directory: results.jsonl (when present), then the shards' files. */
+/** The shard a file name is the results file of (plain or compressed), or null. */
+export function shardOfResultsFile(
+  name: string,
+): { readonly shard: ShardSpec; readonly compressed: boolean } | null {
+  const compressed = name.endsWith(GZIP_SUFFIX);
+  const shard = parseShardFileName(compressed ? name.slice(0, -GZIP_SUFFIX.length) : name);
+  return shard === null ? null : { shard, compressed };
+}
+
+/**
+ * The results files of a directory in reading order: results.jsonl.gz and
+ * results.jsonl (those present), then the shards' files (a .gz before its plain
+ * file).
+ */
 export function runResultsFiles(dir: string): string[] {
-  const out: string[] = [];
-  const single = join(dir, RESULTS_FILE);
-  if (existsSync(single)) out.push(single);
+  const out = presentForms(join(dir, RESULTS_FILE));
   if (!existsSync(dir)) return out;
   const shards = readdirSync(dir)
-    .map((name) => ({ name, shard: parseShardFileName(name) }))
-    .filter((x) => x.shard !== null)
+    .map((name) => ({ name, of: shardOfResultsFile(name) }))
+    .filter((x) => x.of !== null)
+    .map((x) => ({ name: x.name, ...(x.of as NonNullable<typeof x.of>) }))
     .sort(
       (a, b) =>
-        (a.shard?.count ?? 0) - (b.shard?.count ?? 0) ||
-        (a.shard?.index ?? 0) - (b.shard?.index ?? 0),
+        a.shard.count - b.shard.count ||
+        a.shard.index - b.shard.index ||
+        Number(b.compressed) - Number(a.compressed),
     );
   for (const s of shards) out.push(join(dir, s.name));
   return out;
@@ -58,7 +75,8 @@ export function runResultsFiles(dir: string): string[] {
 /**
  * Reads every results file of a directory. A bad line (not JSON, not a results
  * line, or two lines of one fit in the same file with different results) is an
- * error naming its file, as for a single results file.
+ * error naming its file, as for a single results file; so is a .gz file that is
+ * not gzip or is cut short.
  */
 export function scanRunResults(dir: string): ScannedRun {
   const files = runResultsFiles(dir);
@@ -66,21 +84,29 @@ export function scanRunResults(dir: string): ScannedRun {
   for (const file of files) {
     const scanned = scanResultsFile(file);
     if (scanned.invalid.length > 0) throw badLinesError(file, scanned.invalid, []);
-    for (const e of scanned.entries) entries.push({ ...e, file });
+    entries.push(...scanned.entries);
   }
   return { files, entries };
 }
 
+/** Whether two files are the two forms of one results file (X.gz and X). */
+function formsOfOneFile(a: string, b: string): boolean {
+  return a === compressedPath(b) || b === compressedPath(a);
+}
+
 /** The error for two lines of one fit with different results, naming both files and lines. */
 export function conflictError(c: ConflictingLines): DataFormatError {
-  const a = c.first as RunResultEntry;
-  const b = c.second as RunResultEntry;
-  if (a.file === undefined || b.file === undefined || a.file === b.file) {
-    return badLinesError(b.file ?? RESULTS_FILE, [] as InvalidLine[], [c]);
+  const a = c.first;
+  const b = c.second;
+  if (a.file === b.file) return badLinesError(b.file, [], [c]);
+  const clash = `line ${b.lineNo} records the same fit as line ${a.lineNo} of ${a.file} (${describeFit(a.line)}) with a different result (${c.difference})`;
+  if (formsOfOneFile(a.file, b.file)) {
+    // One results file in two parts: its run's --repair sets both lines aside.
+    return new DataFormatError(b.file, `${clash}. ${REPAIR_HINT}`);
   }
   return new DataFormatError(
     b.file,
-    `line ${b.lineNo} records the same fit as line ${a.lineNo} of ${a.file} (${describeFit(a.line)}) with a different result (${c.difference}). Two processes ran this fit with different outcomes; remove the wrong line (or the file of the shard that made it, and run that shard again).`,
+    `${clash}. Two processes ran this fit with different outcomes; remove the wrong line (or the file of the shard that made it, and run that shard again).`,
   );
 }
 
@@ -95,30 +121,34 @@ export function mergeRunEntries(
   const { entries: kept, conflicts } = dedupeEntries(entries, keyOf);
   if (conflicts.length > 0) {
     // Within one file the usual message (with --repair); across files, both named.
-    const sameFile = conflicts.filter(
-      (c) => (c.first as RunResultEntry).file === (c.second as RunResultEntry).file,
-    );
+    const sameFile = conflicts.filter((c) => c.first.file === c.second.file);
     if (sameFile.length > 0) {
-      const file = (sameFile[0].second as RunResultEntry).file;
+      const file = sameFile[0].second.file;
       throw badLinesError(
         file,
         [],
-        sameFile.filter((c) => (c.second as RunResultEntry).file === file),
+        sameFile.filter((c) => c.second.file === file),
       );
     }
     throw conflictError(conflicts[0]);
   }
-  return kept as RunResultEntry[];
+  return kept;
 }
 
-/** "results.jsonl and 6 shard files" for notes. */
+/** "a, b and c" for notes. */
+function listing(parts: readonly string[]): string {
+  return parts.length <= 1
+    ? (parts[0] ?? "")
+    : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+}
+
+/** "results.jsonl and 6 shard files", "results.jsonl.gz, results.jsonl and 2 shard files" for notes. */
 export function describeFiles(files: readonly string[]): string {
-  const shards = files.filter((f) => parseShardFileName(basename(f)) !== null).length;
-  const single = files.length - shards;
-  const parts: string[] = [];
-  if (single > 0) parts.push(RESULTS_FILE);
+  const single = files.map((f) => basename(f)).filter((n) => shardOfResultsFile(n) === null);
+  const shards = files.length - single.length;
+  const parts = [...single];
   if (shards > 0) parts.push(`${shards} shard file${shards === 1 ? "" : "s"}`);
-  return parts.join(" and ");
+  return listing(parts);
 }
 
 /**

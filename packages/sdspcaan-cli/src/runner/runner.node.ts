@@ -17,7 +17,8 @@
  *
  * Every finished fit is appended to `<out>/results.jsonl` at once, with the
  * settings fingerprint of the fit (plan.ts); a re-run skips every fit whose line
- * is there with the fingerprint the run now asks for, so an interrupted run loses
+ * is there (or in results.jsonl.gz, a run's compressed results: resume.node.ts)
+ * with the fingerprint the run now asks for, so an interrupted run loses
  * at most the fits in flight, and a line made under other settings is never
  * taken for a result of this run. `settings.json` records what the run was asked
  * to do; a resumed run with different settings, or with lines of other settings,
@@ -202,7 +203,10 @@ export async function runExperiment(
     const total = scope.total;
     const resumed = total - units.reduce((s, u) => s + u.fits.length, 0);
 
-    const writer = scope.files !== null ? ResultsWriter.open(scope.files.results) : null;
+    // Opened only when there is a fit to run, so that resuming a finished run whose
+    // results are all in results.jsonl.gz leaves no empty results.jsonl beside it.
+    const writer =
+      scope.files !== null && units.length > 0 ? ResultsWriter.open(scope.files.results) : null;
     let done = resumed;
     let newDone = 0;
     const tRun = performance.now();

@@ -3,6 +3,7 @@
  * hyperparameter grids, in worker threads, resumable, with the table printed at
  * the end and the report files and figures written into --out.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { AbortError, ValidationError } from "sdspcaan";
@@ -17,7 +18,7 @@ import {
   shardFromEnvironment,
 } from "../../protocol/shards.js";
 import { summariseSkipped, writeRunReports } from "../../reports/reportFiles.node.js";
-import { RESULTS_FILE } from "../../runner/resultsFile.node.js";
+import { describeStored, RESULTS_FILE } from "../../runner/resultsFile.node.js";
 import {
   type ExperimentDataset,
   type ExperimentOptions,
@@ -114,7 +115,7 @@ export async function runAndReport(
     display?.stop();
     if (err instanceof AbortError) {
       note(
-        `Stopped. Every finished fit is in ${join(how.out, options.shard ? shardFileName(options.shard) : RESULTS_FILE)}; run the same command again to resume.`,
+        `Stopped. Every finished fit is in ${describeStored(join(how.out, options.shard ? shardFileName(options.shard) : RESULTS_FILE))}; run the same command again to resume.`,
       );
       exitQuietly(interrupt.exitCode, "interrupted");
     }
@@ -147,7 +148,9 @@ export async function runAndReport(
   for (const n of report.notes) note(n);
   for (const w of report.warnings) note(`warning: no figure for ${w}`);
   out(report.tableMd);
-  note(`Wrote ${[join(how.out, RESULTS_FILE), ...report.files].join(", ")}.`);
+  // No results.jsonl when every fit was resumed from results.jsonl.gz.
+  const results = join(how.out, RESULTS_FILE);
+  note(`Wrote ${[...(existsSync(results) ? [results] : []), ...report.files].join(", ")}.`);
   return result;
 }
 

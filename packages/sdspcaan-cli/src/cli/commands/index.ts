@@ -1,5 +1,6 @@
 /** Registers every sub-command. Each command module exports one `register*` function. */
 import type { Command } from "commander";
+import { registerCompressCommand } from "./compress.js";
 import { registerDatasetsCommand } from "./datasets.js";
 import { registerDemoCommand } from "./demo.js";
 import { registerEvaluateCommand } from "./evaluate.js";
@@ -18,6 +19,7 @@ export function registerCommands(program: Command): void {
   registerEvaluateCommand(program);
   registerExperimentCommand(program);
   registerReportCommand(program);
+  registerCompressCommand(program);
   registerPlotCommand(program);
   registerDemoCommand(program);
   registerDatasetsCommand(program);
