@@ -5,6 +5,8 @@
  * from tiny synthetic runs. The runs themselves are not read here (CI runs the check,
  * `npm run check:reproduction`); the page is, for its markers.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { FitRecord } from "../../packages/sdspcaan-cli/src/protocol/records.js";
 import { summariseResults } from "../../packages/sdspcaan-cli/src/reports/report.js";
@@ -21,6 +23,7 @@ import {
 } from "../../scripts/reproduction/page.js";
 import {
   absentDatasets,
+  BLOCK_IDS,
   duration,
   farCells,
   fitTime,
@@ -32,6 +35,7 @@ import {
   table4Block,
   wrap,
 } from "../../scripts/reproduction/tables.js";
+import { repoRoot } from "../helpers/data.js";
 
 const page = [
   "# Title",
@@ -80,6 +84,11 @@ describe("the markers of generated blocks", () => {
       page.replace("| a | b |\n| - | - |\n| 1 | 2 |\n", ""),
     );
     expect(() => replaceBlocks(page, new Map([["third", ["x"]]]))).toThrow(/no block "third"/);
+  });
+
+  it("are on docs/reproduction.md once for every block the tool makes", () => {
+    const text = readFileSync(join(repoRoot, "docs", "reproduction.md"), "utf8");
+    expect(parseBlocks(text).map((b) => b.id)).toEqual([...BLOCK_IDS]);
   });
 });
 
