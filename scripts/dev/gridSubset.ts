@@ -14,81 +14,48 @@
  * grid selected, and the fitting time of the run
  * (summed as recorded, and as each grid point's median fit time times its fits: a fit
  * that was running while the run was paused (SIGSTOP) inflates the first, not the second).
+ * The table of docs/reproduction.md is made from the same comparison
+ * (scripts/reproduction/tables.ts, `npx tsx scripts/reproduction.ts --print paper-grid`).
  */
 
-import { type Selection, selectAll } from "../../packages/sdspcaan-cli/src/protocol/selection.js";
-import { mean, sampleStd } from "../../packages/sdspcaan-cli/src/protocol/stats.js";
-import { readRunResults } from "../../packages/sdspcaan-cli/src/runner/runResults.node.js";
-import { wilcoxonSignedRank } from "../../packages/sdspcaan-cli/src/stats/rankTests.js";
+import { readRunReport } from "../../packages/sdspcaan-cli/src/reports/reportFiles.node.js";
+import type { CellSummary } from "../../packages/sdspcaan-cli/src/reports/summary.js";
+import { fitTime, gridComparisons } from "../reproduction/tables.js";
 
 const dir = process.argv[2];
 if (!dir) {
   console.error("usage: npx tsx scripts/dev/gridSubset.ts RESULTS_DIR");
   process.exit(2);
 }
-// The runner's reader: shard files of a cluster run merged, refused fits set aside.
-const { records } = readRunResults(dir);
-const authors = records.filter((r) => (r.params.alpha ?? 1) === 1 && (r.params.beta ?? 1) === 1);
-const paperPicks = selectAll(records, { grid: "paper" });
-const authorsPicks = selectAll(authors, { grid: "authors" });
+// What `report` reads: the planned fits of the run, shard files merged, refused fits set aside.
+const run = await readRunReport(dir);
 
-const pct = (s: Selection) => 100 * s.testBCA;
-const cell = (v: number[]) => `${mean(v).toFixed(2)} ± ${sampleStd(v).toFixed(2)}`;
-const picks = (s: Selection[]) =>
-  s.map((p) => `k=${p.k} ${Object.values(p.params).join("/")}`).join(", ");
+const cell = (c: CellSummary) => `${(100 * c.mean).toFixed(2)} ± ${(100 * c.std).toFixed(2)}`;
+const picks = (c: CellSummary) =>
+  c.chosen.map((p) => `k=${p.k} ${Object.values(p.params).join("/")}`).join(", ");
 
-for (const dataset of new Set(records.map((r) => r.dataset))) {
-  for (const method of new Set(records.map((r) => r.method))) {
-    const of = (s: Selection[]) =>
-      s
-        .filter((p) => p.dataset === dataset && p.method === method)
-        .sort((a, b) => a.repeat - b.repeat);
-    const p = of(paperPicks);
-    const a = of(authorsPicks);
-    if (p.length === 0) continue;
-    if (p.length !== a.length || p.some((x, i) => x.repeat !== a[i].repeat)) {
-      console.log(`${dataset} ${method}: the two grids have different repeats; run unfinished?`);
-      continue;
-    }
-    const pv = p.map(pct);
-    const av = a.map(pct);
-    const d = pv.map((v, i) => v - av[i]);
-    const count = (f: (x: number) => boolean) => d.filter(f).length;
-    const test = d.some((x) => x !== 0) ? wilcoxonSignedRank(pv, av).pValue.toFixed(4) : "--";
-    console.log(`${dataset} ${method}`);
-    console.log(`  paper grid   ${cell(pv)}`);
-    console.log(`  authors grid ${cell(av)}`);
-    console.log(
-      `  paired difference ${mean(d).toFixed(2)}: better on ${count((x) => x > 0)}, worse on ${count((x) => x < 0)}, tied on ${count((x) => x === 0)}; Wilcoxon p = ${test}`,
-    );
-    console.log(`  per repeat ${d.map((x) => x.toFixed(2)).join(" ")}`);
-    const val = (s: Selection[]) => mean(s.map((x) => 100 * x.valBCA));
-    console.log(
-      `  validation mean (gap to test): paper grid ${val(p).toFixed(2)} (${(val(p) - mean(pv)).toFixed(2)}), authors grid ${val(a).toFixed(2)} (${(val(a) - mean(av)).toFixed(2)})`,
-    );
-    console.log(`  paper grid selects (a/b/c)   ${picks(p)}`);
-    console.log(`  authors grid selects (a/b/c) ${picks(a)}`);
-  }
-}
-
-const points = new Map<string, number[]>();
-for (const r of records) {
-  const key = JSON.stringify([r.dataset, r.method, r.k, r.params]);
-  points.set(key, [...(points.get(key) ?? []), r.fitMs]);
-}
-const recorded = new Map<string, number>();
-const robust = new Map<string, number>();
-for (const [key, times] of points) {
-  const method = JSON.parse(key)[1] as string;
-  const sorted = [...times].sort((x, y) => x - y);
-  const h = sorted.length >> 1;
-  const median = sorted.length % 2 ? sorted[h] : (sorted[h - 1] + sorted[h]) / 2;
-  recorded.set(method, (recorded.get(method) ?? 0) + times.reduce((x, y) => x + y, 0));
-  robust.set(method, (robust.get(method) ?? 0) + median * times.length);
-}
-for (const [method, ms] of recorded) {
-  const fits = records.filter((r) => r.method === method).length;
+for (const c of gridComparisons(run)) {
+  const { paper, authors, differences: d } = c;
+  const test = c.test.test === null || c.test.identical ? "--" : c.test.test.pValue.toFixed(4);
+  const mean = d.reduce((a, x) => a + x, 0) / d.length;
+  console.log(`${c.dataset} ${c.method}`);
+  console.log(`  paper grid   ${cell(paper)}`);
+  console.log(`  authors grid ${cell(authors)}`);
   console.log(
-    `${method}: ${fits} fits, ${(ms / 3.6e6).toFixed(2)} h as recorded, ${((robust.get(method) as number) / 3.6e6).toFixed(2)} h as medians per grid point`,
+    `  paired difference ${mean.toFixed(2)}: better on ${c.better}, worse on ${c.worse}, tied on ${c.tied}; Wilcoxon p = ${test}`,
+  );
+  console.log(`  per repeat ${d.map((x) => x.toFixed(2)).join(" ")}`);
+  const val = (s: CellSummary) => 100 * s.valMean;
+  console.log(
+    `  validation mean (gap to test): paper grid ${val(paper).toFixed(2)} (${(val(paper) - 100 * paper.mean).toFixed(2)}), authors grid ${val(authors).toFixed(2)} (${(val(authors) - 100 * authors.mean).toFixed(2)})`,
+  );
+  console.log(`  paper grid selects (a/b/c)   ${picks(paper)}`);
+  console.log(`  authors grid selects (a/b/c) ${picks(authors)}`);
+}
+
+for (const method of new Set(run.records.map((r) => r.method))) {
+  const t = fitTime(run.records.filter((r) => r.method === method));
+  console.log(
+    `${method}: ${t.fits} fits, ${(t.recordedMs / 3.6e6).toFixed(2)} h as recorded, ${(t.medianMs / 3.6e6).toFixed(2)} h as medians per grid point`,
   );
 }

@@ -13,7 +13,9 @@ export * from "./protocol/index.js";
 export * from "./reports/index.js";
 export {
   type RunReport,
+  type RunReportContents,
   type RunReportOptions,
+  readRunReport,
   type SkippedSummary,
   summariseSkipped,
   writeRunReports,

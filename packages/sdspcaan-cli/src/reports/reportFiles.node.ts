@@ -85,7 +85,10 @@ import {
   completenessText,
   methodTitle,
   type ReportOptions,
+  type ResultsSummary,
+  summariseResults,
 } from "./report.js";
+import { type MethodStatistics, methodStatistics } from "./statistics.js";
 import { CRITICAL_DIFFERENCE_FIGURE, writeStatisticsFiles } from "./statisticsFiles.node.js";
 
 export interface RunReportOptions {
@@ -428,6 +431,80 @@ function reportTarget(dir: string, options: RunReportOptions): string {
   return to;
 }
 
+/**
+ * The options of a run's tables and statistics: the grid order and the data sets and
+ * methods of settings.json that have results (an unfinished run shows every planned
+ * one, so that what is missing shows).
+ */
+function reportOptionsFor(
+  settings: RunSettings | null,
+  records: readonly FitRecord[],
+  skipped: readonly SkippedFit[],
+  completeness: Completeness | string,
+  options: RunReportOptions,
+): ReportOptions {
+  const incomplete = typeof completeness !== "string" && completeness.done < completeness.planned;
+  const present = new Set([...records, ...skipped].map((r) => r.method));
+  const withData = new Set(records.map((r) => r.dataset));
+  const plannedCells = typeof completeness === "string" ? null : completeness.cells;
+  return {
+    comparePaper: options.comparePaper === true,
+    completeness,
+    ...(options.baselineMethod !== undefined ? { baselineMethod: options.baselineMethod } : {}),
+    ...(settings
+      ? {
+          grid: (method: string) => gridPoints(method, settings.grid),
+          datasets: settings.datasets
+            .map((d) => d.name)
+            .filter((d) => withData.has(d) || (incomplete && plannedCells?.[d] !== undefined)),
+          methods: settings.methods.filter(
+            (m) =>
+              present.has(m) ||
+              (incomplete && Object.values(plannedCells ?? {}).some((row) => row[m] !== undefined)),
+          ),
+        }
+      : {}),
+  };
+}
+
+/** A run's tables and statistics as `report` computes them, and the lines they come from. */
+export interface RunReportContents {
+  readonly settings: RunSettings | null;
+  /** The fit records the report uses (planned fits, made with the planned settings). */
+  readonly records: readonly FitRecord[];
+  readonly skipped: readonly SkippedFit[];
+  readonly completeness: Completeness | string;
+  readonly notes: readonly string[];
+  /** The options the tables were made with (grid order, data sets, methods). */
+  readonly reportOptions: ReportOptions;
+  readonly summary: ResultsSummary;
+  readonly statistics: MethodStatistics;
+}
+
+/**
+ * What `writeRunReports` computes for a results directory, without writing anything
+ * or drawing figures: the summary behind table.md and the statistics behind
+ * statistics.md, of the chosen methods and data sets only when given. Throws as
+ * `summariseResults` does when no fit record is left.
+ */
+export async function readRunReport(
+  dir: string,
+  options: Pick<RunReportOptions, "baselineMethod" | "methods" | "datasets" | "data"> = {},
+): Promise<RunReportContents> {
+  const settings = readRunSettings(dir);
+  const loaded = new Map(options.data ?? []);
+  const { records, skipped, completeness, notes } = await reportLines(
+    dir,
+    settings,
+    loaded,
+    options,
+  );
+  const reportOptions = reportOptionsFor(settings, records, skipped, completeness, options);
+  const summary = summariseResults(records, reportOptions);
+  const statistics = methodStatistics(summary, reportOptions);
+  return { settings, records, skipped, completeness, notes, reportOptions, summary, statistics };
+}
+
 /** The figures' file names (each as .svg and .png in the report's figures/ folder). */
 const FIGURES = {
   bcaVersusK: "bca-vs-k",
@@ -478,29 +555,7 @@ export async function writeRunReports(
       `The report files in ${dir} now cover only part of the run; 'sdspcaan report --out ${dir}' rebuilds the report of the whole run.`,
     );
   }
-  const incomplete = typeof completeness !== "string" && completeness.done < completeness.planned;
-  // An unfinished run shows every planned data set and method, so that what is missing shows.
-  const present = new Set([...records, ...skipped].map((r) => r.method));
-  const withData = new Set(records.map((r) => r.dataset));
-  const plannedCells = typeof completeness === "string" ? null : completeness.cells;
-  const reportOptions: ReportOptions = {
-    comparePaper: options.comparePaper === true,
-    completeness,
-    ...(options.baselineMethod !== undefined ? { baselineMethod: options.baselineMethod } : {}),
-    ...(settings
-      ? {
-          grid: (method: string) => gridPoints(method, settings.grid),
-          datasets: settings.datasets
-            .map((d) => d.name)
-            .filter((d) => withData.has(d) || (incomplete && plannedCells?.[d] !== undefined)),
-          methods: settings.methods.filter(
-            (m) =>
-              present.has(m) ||
-              (incomplete && Object.values(plannedCells ?? {}).some((row) => row[m] !== undefined)),
-          ),
-        }
-      : {}),
-  };
+  const reportOptions = reportOptionsFor(settings, records, skipped, completeness, options);
   const skippedSummary = summariseSkipped(skipped);
   const { tableMd, tableCsv, summary, statistics } = buildReports(records, reportOptions, {
     ...(settings ?? {}),

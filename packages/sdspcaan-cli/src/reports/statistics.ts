@@ -225,7 +225,11 @@ export function chooseBaseline(
   return { method: best, chosenBy: "best-average" };
 }
 
-function compareOnDataset(reference: CellSummary, other: CellSummary): PairedComparison {
+/**
+ * The Wilcoxon test of `other` against `reference` over the repeats both have, paired
+ * by repeat (the per-data-set comparison; also two selections of one method).
+ */
+export function compareOnDataset(reference: CellSummary, other: CellSummary): PairedComparison {
   const refByRepeat = new Map(reference.chosen.map((f) => [f.repeat, f.testBCA]));
   const x: number[] = [];
   const y: number[] = [];
@@ -470,11 +474,13 @@ export function formatPValue(p: number): string {
   return p.toPrecision(2);
 }
 
-function formatStatistic(x: number): string {
+/** A test statistic as shown: two decimals, one from 100 on. */
+export function formatStatistic(x: number): string {
   return Math.abs(x) >= 100 ? x.toFixed(1) : x.toFixed(2);
 }
 
-function comparisonCell(c: PairedComparison | null | undefined): string {
+/** A comparison as statistics.md shows it: the p-value, in bold with the direction when p < alpha. */
+export function comparisonCell(c: PairedComparison | null | undefined): string {
   if (c === null || c === undefined) return "--";
   if (c.test === null) return `n/a (${c.pairedRepeats} repeat${c.pairedRepeats === 1 ? "" : "s"})`;
   if (c.identical) return "1 (identical)";
