@@ -23,7 +23,7 @@ import { Matrix } from "../core/matrix.js";
 import { fullRankFactor } from "./cholesky.js";
 import { leadingEigenpairsLanczos } from "./eigen/blockLanczos.js";
 import {
-  leadingEigenpairsWithCount,
+  largestEigenpairsOfSymmetric,
   normalizeEigenvectorSigns,
   symmetricEigen,
 } from "./eigen/symmetricEigen.js";
@@ -163,10 +163,7 @@ export function thinSvd(X: Matrix, options: ThinSvdOptions = {}): ThinSvd {
  * overwritten (the callers' own Gram matrix, not needed after).
  */
 function leadingPairsAndRank(G: Matrix, k: number, tol: number) {
-  const { values, vectors, countAbove } = leadingEigenpairsWithCount(G, k, tol * tol, {
-    symmetryTolerance: Number.POSITIVE_INFINITY,
-    overwrite: true,
-  });
+  const { values, vectors, countAbove } = largestEigenpairsOfSymmetric(G, k, tol * tol, true);
   const lmax = values[k - 1];
   // The same test as thinSvd's, on the values at hand; the count covers the rest.
   let kept = 0;
@@ -230,12 +227,7 @@ function leadingPairsOfFullRank(G: Matrix, k: number, tol: number): LeadingSingu
   if (!svdTestHooks.krylov || m < minOrder || k + 1 > KRYLOV_MAX_K_FRACTION * m) return null;
   const pairs = leadingEigenpairsLanczos(G, k);
   if (pairs === null || fullRankFactor(G, tol * tol) === null) return null;
-  const order: number[] = [];
-  const s = new Float64Array(k);
-  for (let c = 0; c < k; c++) {
-    order.push(k - 1 - c);
-    s[c] = Math.sqrt(pairs.values[k - 1 - c]);
-  }
+  const { s, order } = descendingSingularValues(pairs.values, k, k);
   const V = pairs.vectors.selectColumns(order);
   normalizeEigenvectorSigns(V);
   return { s, V, rank: m, rankTolerance: tol };
@@ -286,7 +278,22 @@ export function leadingSingularTriplets(
       `The 'k' argument of ${owner} must be an integer from 1 to min(n, d) = ${m}. Got ${String(k)} instead.`,
     );
   }
-  if (!rowsSide) return leadingTripletsOfColumnGram(gramColumns(X), n, k, tol);
+  return rowsSide
+    ? leadingTripletsOfRowGram(X, k, tol)
+    : leadingTripletsOfColumnGram(gramColumns(X), n, k, tol);
+}
+
+/**
+ * leadingSingularTriplets' result for X with n <= d rows, from G = X X^T (n x n): the
+ * caller has checked X (finite, 1 <= k <= n) and chosen the tolerance
+ * (defaultRankTolerance(n, d) by default).
+ */
+export function leadingTripletsOfRowGram(
+  X: Matrix,
+  k: number,
+  tol = defaultRankTolerance(X.rows, X.cols),
+): LeadingSingularTriplets {
+  const d = X.cols;
   const G = gramRows(X);
   const { values, vectors, kept, rank } = leadingPairsAndRank(G, k, tol);
   const { s, order } = descendingSingularValues(values, k, kept);

@@ -83,6 +83,44 @@ export function checkSymmetricMatrix(
   name = "A",
   tolerance = DEFAULT_SYMMETRY_TOLERANCE,
 ): number {
+  const anrm = checkSquareFinite(A, owner, name);
+  // An infinite tolerance accepts any asymmetry: the scan below cannot fail, skip it.
+  if (tolerance === Number.POSITIVE_INFINITY) return anrm;
+  const { rows: n, data: a } = A as Matrix;
+  let worst = 0;
+  let wi = 0;
+  let wj = 0;
+  // Tiled so that the transposed reads stay within cache lines.
+  for (let i0 = 0; i0 < n; i0 += TILE) {
+    for (let j0 = i0; j0 < n; j0 += TILE) {
+      const i1 = Math.min(i0 + TILE, n);
+      const j1 = Math.min(j0 + TILE, n);
+      for (let i = i0; i < i1; i++) {
+        for (let j = Math.max(j0, i + 1); j < j1; j++) {
+          const diff = Math.abs(a[i * n + j] - a[j * n + i]);
+          if (diff > worst) {
+            worst = diff;
+            wi = i;
+            wj = j;
+          }
+        }
+      }
+    }
+  }
+  if (worst > tolerance * anrm) {
+    throw new ValidationError(
+      name,
+      `The '${name}' argument of ${owner} must be symmetric: |${name}[${wi}][${wj}] - ${name}[${wj}][${wi}]| = ${formatNumber(worst)}, but at most ${formatNumber(tolerance)} * max|${name}| = ${formatNumber(tolerance * anrm)} is allowed. Symmetrise it with (${name} + ${name}^T)/2 if the asymmetry is round-off.`,
+    );
+  }
+  return anrm;
+}
+
+/**
+ * Checks that A is a finite square Matrix and returns max |A[i][j]|: checkSymmetricMatrix
+ * without the symmetry test, for matrices symmetric by construction.
+ */
+function checkSquareFinite(A: unknown, owner: string, name: string): number {
   if (!(A instanceof Matrix)) {
     throw new ValidationError(
       name,
@@ -109,34 +147,6 @@ export function checkSymmetricMatrix(
     }
     const av = Math.abs(v);
     if (av > anrm) anrm = av;
-  }
-  // An infinite tolerance accepts any asymmetry: the scan below cannot fail, skip it.
-  if (tolerance === Number.POSITIVE_INFINITY) return anrm;
-  let worst = 0;
-  let wi = 0;
-  let wj = 0;
-  // Tiled so that the transposed reads stay within cache lines.
-  for (let i0 = 0; i0 < n; i0 += TILE) {
-    for (let j0 = i0; j0 < n; j0 += TILE) {
-      const i1 = Math.min(i0 + TILE, n);
-      const j1 = Math.min(j0 + TILE, n);
-      for (let i = i0; i < i1; i++) {
-        for (let j = Math.max(j0, i + 1); j < j1; j++) {
-          const diff = Math.abs(a[i * n + j] - a[j * n + i]);
-          if (diff > worst) {
-            worst = diff;
-            wi = i;
-            wj = j;
-          }
-        }
-      }
-    }
-  }
-  if (worst > tolerance * anrm) {
-    throw new ValidationError(
-      name,
-      `The '${name}' argument of ${owner} must be symmetric: |${name}[${wi}][${wj}] - ${name}[${wj}][${wi}]| = ${formatNumber(worst)}, but at most ${formatNumber(tolerance)} * max|${name}| = ${formatNumber(tolerance * anrm)} is allowed. Symmetrise it with (${name} + ${name}^T)/2 if the asymmetry is round-off.`,
-    );
   }
   return anrm;
 }
@@ -263,8 +273,27 @@ export function symmetricEigen(
   }
   const { tri, exponent } = scaledTridiagonal(A, anrm);
   const { values, z } = solveTridiagonal(tri, sel.kind, k, wantVectors);
+  if (!wantVectors || z === null) {
+    scaleByPowerOfTwo(values, -exponent);
+    return { values, vectors: null };
+  }
+  return backTransformed(tri, exponent, values, z, k);
+}
+
+/**
+ * The end every entry shares: the eigenvalues of T scaled back by 2^-exponent (in
+ * place) and the k vectors of T (rows of z) back-transformed to A's, sign-normalised
+ * and returned as the columns of an n x k matrix.
+ */
+function backTransformed(
+  tri: Tridiagonal,
+  exponent: number,
+  values: Float64Array,
+  z: Float64Array,
+  k: number,
+): Eigenpairs {
+  const n = tri.n;
   scaleByPowerOfTwo(values, -exponent);
-  if (!wantVectors || z === null) return { values, vectors: null };
   applyReflectors(tri, z, k);
   normalizeVectorRowSigns(z, k, n);
   return { values, vectors: rowsToColumns(z, k, n) };
@@ -347,19 +376,46 @@ export function leadingEigenpairsWithCount(
       `The 'relativeThreshold' argument of ${owner} must be a number >= 0. Got ${String(relativeThreshold)} instead.`,
     );
   }
+  return largestPairs(A, anrm, k, relativeThreshold, options.overwrite === true);
+}
+
+/**
+ * leadingEigenpairsWithCount's result with its bits (the same reduction, solve,
+ * back-transformation and count), for a caller whose A is symmetric by construction
+ * and whose k (1..n) and relativeThreshold (>= 0; 0 counts the positive eigenvalues)
+ * are valid: only A's shape and finiteness are checked. The Gram matrices of svd.ts
+ * and block Lanczos's projected matrix (blockLanczos.ts) take it, so that a bundle
+ * that needs no other entry (PCA's) carries neither the general one's selection nor
+ * its symmetry test.
+ */
+export function largestEigenpairsOfSymmetric(
+  A: Matrix,
+  k: number,
+  relativeThreshold = 0,
+  overwrite = false,
+): LeadingEigenpairsWithCount {
+  const anrm = checkSquareFinite(A, "largestEigenpairsOfSymmetric", "A");
+  return largestPairs(A, anrm, k, relativeThreshold, overwrite);
+}
+
+/** The two entries above after their checks (anrm = max |a_ij|). */
+function largestPairs(
+  A: Matrix,
+  anrm: number,
+  k: number,
+  relativeThreshold: number,
+  overwrite: boolean,
+): LeadingEigenpairsWithCount {
+  const n = A.rows;
   if (anrm === 0) {
     return { values: new Float64Array(k), vectors: Matrix.identity(n, k), countAbove: 0 };
   }
-  const { tri, exponent } = scaledTridiagonal(A, anrm, options.overwrite === true);
+  const { tri, exponent } = scaledTridiagonal(A, anrm, overwrite);
   const { values, z } = solveTridiagonal(tri, "largest", k, true);
   const lmax = values[k - 1];
   const countAbove =
     lmax > 0 ? n - sturmCountAtMost(tri.diagonal, tri.offDiagonal, relativeThreshold * lmax) : 0;
-  scaleByPowerOfTwo(values, -exponent);
-  const vectors = z as Float64Array;
-  applyReflectors(tri, vectors, k);
-  normalizeVectorRowSigns(vectors, k, n);
-  return { values, vectors: rowsToColumns(vectors, k, n), countAbove };
+  return { ...backTransformed(tri, exponent, values, z as Float64Array, k), countAbove };
 }
 
 /**
@@ -536,9 +592,5 @@ export function trailingEigenpairsOfScaled(
 ): Eigenpairs {
   const tri = householderTridiagonalize(work, n);
   const { values, z } = solveTridiagonal(tri, "smallest", k, true);
-  scaleByPowerOfTwo(values, -exponent);
-  const vectors = z as Float64Array;
-  applyReflectors(tri, vectors, k);
-  normalizeVectorRowSigns(vectors, k, n);
-  return { values, vectors: rowsToColumns(vectors, k, n) };
+  return backTransformed(tri, exponent, values, z as Float64Array, k);
 }
