@@ -20,8 +20,10 @@ import {
   type KernelHelper,
   setKernelHelpers,
   setSideHelper,
+  setThreadedProducts,
 } from "../linalg/kernels/helper.js";
 import { nativeKernelsActive } from "../linalg/kernels/nativeGemm.node.js";
+import { threadedProducts } from "../linalg/kernels/threadedProducts.js";
 import type { HelperInit, HelperReply, HelperRequest } from "./helperWorker.node.js";
 import { startWorker } from "./workerThreads.node.js";
 
@@ -423,6 +425,7 @@ export function setKernelThreads(threads: number): void {
   workers = workers.slice(0, threads - 1);
   if (threads === 1) {
     setKernelHelpers(null);
+    setThreadedProducts(null);
     setSideHelper(null);
     side?.terminate();
     side = null;
@@ -438,6 +441,7 @@ export function setKernelThreads(threads: number): void {
     while (workers.length < configured - 1) workers.push(new HelperWorker());
     return workers.map((w) => new HelperSession(w));
   });
+  setThreadedProducts(threadedProducts);
 }
 
 /**

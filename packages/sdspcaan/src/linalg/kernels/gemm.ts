@@ -20,8 +20,8 @@
  * products (blocks of 5..15 vectors, as in LOBPCG) keep most of the reuse.
  */
 import { Matrix } from "../../core/matrix.js";
-import { evenRowBounds, type KernelHelper, kernelHelpers } from "./helper.js";
-import { ARENA_LIMIT, type WasmArena, wasmArena } from "./wasm/backend.js";
+import { kernelHelpers, threadedProducts } from "./helper.js";
+import { type WasmArena, wasmArena } from "./wasm/backend.js";
 
 const KC = 256;
 const MC = 64;
@@ -33,8 +33,9 @@ const MC = 64;
  * On the wasm backend, operands that are views of the module's memory are used in
  * place; others are copied in (and C back out), which is done only when the product
  * has enough work per copied element (see `wasmWorthIt`). With `threads` (default) a
- * large product may be split over the kernel helpers (`threadsWorthIt`), with the
- * same bits; pass false where the helpers are busy with parts of the caller's work.
+ * large product may be split over the kernel helpers (`threadsWorthIt`, when
+ * setKernelThreads registered threadedProducts.ts), with the same bits; pass false
+ * where the helpers are busy with parts of the caller's work.
  */
 export function gemmABtRaw(
   m: number,
@@ -55,7 +56,8 @@ export function gemmABtRaw(
     const resident = arena.holds(A) && arena.holds(B) && arena.holds(C);
     if (resident || wasmWorthIt(m, n, p)) {
       if (threads && !resident && threadsWorthIt(m, n, p)) {
-        if (gemmOnThreads(arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate)) return;
+        const threaded = threadedProducts();
+        if (threaded?.gemm(arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate)) return;
       }
       if (gemmABtWasm(arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate)) return;
     }
@@ -107,114 +109,6 @@ export const THREADS_MIN_WORK = 1e8;
 const THREADS_MIN_WORK_PER_ELEMENT = 48;
 
 /**
- * The wasm path of gemmABtRaw with the rows of A (and C) split over this thread and
- * the kernel helpers, at even rows (helper.ts, evenRowBounds): every entry is computed
- * by the same kernel in the same order as on one thread, so the bits are those of
- * gemmABtWasm. Only where one thread would run the kernel, i.e. when the whole product
- * fits the arena as gemmABtWasm allocates it; false (nothing done) otherwise or when
- * no helper is registered. A helper that fails has its rows computed here.
- */
-function gemmOnThreads(
-  arena: WasmArena,
-  m: number,
-  n: number,
-  p: number,
-  A: Float64Array,
-  lda: number,
-  B: Float64Array,
-  ldb: number,
-  C: Float64Array,
-  ldc: number,
-  accumulate: boolean,
-): boolean {
-  // gemmABtWasm's allocation, rounded up (each block to 16 bytes).
-  if (arena.mark() + (m * p + n * p + m * n) * 8 + 48 > ARENA_LIMIT) return false;
-  const helpers = kernelHelpers();
-  if (helpers.length === 0) return false;
-  const bounds = evenRowBounds(m, 1 + helpers.length);
-  const parts = bounds.length - 1;
-  if (parts < 2) return false;
-  splitOverHelpers(
-    helpers,
-    parts,
-    (helper, part) => {
-      const r0 = bounds[part];
-      helper.startProduct(
-        bounds[part + 1] - r0,
-        n,
-        p,
-        A.subarray(r0 * lda),
-        lda,
-        B,
-        ldb,
-        accumulate ? C.subarray(r0 * ldc) : null,
-        ldc,
-      );
-    },
-    (helper, part) => helper.finishProduct(C.subarray(bounds[part] * ldc), ldc),
-    (part) => {
-      const r0 = bounds[part];
-      const rows = bounds[part + 1] - r0;
-      const Cr = C.subarray(r0 * ldc);
-      if (!gemmABtWasm(arena, rows, n, p, A.subarray(r0 * lda), lda, B, ldb, Cr, ldc, accumulate)) {
-        throw new Error(
-          "gemmOnThreads: no room in the arena for a part of a product that fits whole.",
-        );
-      }
-    },
-  );
-  return true;
-}
-
-/**
- * Parts 1.. of a product on the kernel helpers (helper h - 1 takes part h) while this
- * thread computes part 0 (`local(0)`); a part whose helper fails to start or to answer
- * is computed here too. Every started helper is waited for and all are released before
- * an error of this thread's parts is thrown, so that no helper is left busy.
- */
-export function splitOverHelpers(
-  helpers: readonly KernelHelper[],
-  parts: number,
-  start: (helper: KernelHelper, part: number) => void,
-  finish: (helper: KernelHelper, part: number) => void,
-  local: (part: number) => void,
-): void {
-  const started: boolean[] = [];
-  for (let part = 1; part < parts; part++) {
-    try {
-      start(helpers[part - 1], part);
-      started.push(true);
-    } catch {
-      started.push(false);
-    }
-  }
-  let failure: unknown = null;
-  const here = (part: number) => {
-    if (failure !== null) return;
-    try {
-      local(part);
-    } catch (error) {
-      failure = error;
-    }
-  };
-  here(0);
-  for (let part = 1; part < parts; part++) {
-    let done = false;
-    if (started[part - 1]) {
-      try {
-        finish(helpers[part - 1], part);
-        done = true;
-      } catch {
-        // Computed here below.
-      }
-    }
-    if (!done) here(part);
-  }
-  for (const h of helpers) h.release();
-  if (failure !== null) throw failure;
-}
-
-/**
  * Whether copying the operands into WebAssembly memory pays off: the copy costs about
  * (m + n) p + 2 m n element moves, the product 2 m n p flops at ~3x the TS speed.
  * Measured crossover: ~WASM_MIN_WORK flops with both m and n at least 2.
@@ -244,11 +138,12 @@ export function copyIn(
 }
 
 /**
- * The wasm path of gemmABtRaw. Returns false (nothing done) when the operands would
+ * The wasm path of gemmABtRaw (and of each thread's part of it: threadedProducts.ts).
+ * Returns false (nothing done) when the operands would
  * not fit in the arena, so the caller runs the TS kernel: a decision that depends
  * only on the shapes and on which operands already live in the arena.
  */
-function gemmABtWasm(
+export function gemmABtWasm(
   arena: WasmArena,
   m: number,
   n: number,

@@ -15,6 +15,8 @@
  * computes its own rows between `start` and `finish`.
  */
 
+import type { WasmArena } from "./wasm/backend.js";
+
 export interface KernelHelper {
   /**
    * Copies A (rows x cols, row-major, compact) into the helper's memory and returns
@@ -235,4 +237,56 @@ export function balancedBounds(
   }
   bounds.push(items);
   return bounds;
+}
+
+/**
+ * The products that split over the helpers (threadedProducts.ts), each returning false
+ * when it did nothing (not worth splitting, no helper), so that the caller runs its
+ * one-thread path: `gemm` is gemmABtRaw's wasm path by rows of A (gemm.ts), `lowerBlocks`
+ * the block rows of gemmABtLowerBlocks (symmetricProducts.ts) on operands already in
+ * the module's memory.
+ */
+export interface ThreadedProducts {
+  gemm(
+    arena: WasmArena,
+    m: number,
+    n: number,
+    p: number,
+    A: Float64Array,
+    lda: number,
+    B: Float64Array,
+    ldb: number,
+    C: Float64Array,
+    ldc: number,
+    accumulate: boolean,
+  ): boolean;
+  lowerBlocks(
+    arena: WasmArena,
+    n: number,
+    p: number,
+    A: Float64Array,
+    lda: number,
+    B: Float64Array,
+    ldb: number,
+    pa: number,
+    pb: number,
+    pc: number,
+    block: number,
+  ): boolean;
+}
+
+let threaded: ThreadedProducts | null = null;
+
+/**
+ * Registers (or, with null, removes) the products split over the helpers: setKernelThreads
+ * registers threadedProducts.ts's with its factory, so that the kernels reach that code
+ * only where threads exist and a browser's bundle does not carry it.
+ */
+export function setThreadedProducts(next: ThreadedProducts | null): void {
+  threaded = next;
+}
+
+/** The registered products split over the helpers, or null (everything on this thread). */
+export function threadedProducts(): ThreadedProducts | null {
+  return threaded;
 }
