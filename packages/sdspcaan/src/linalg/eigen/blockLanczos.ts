@@ -28,7 +28,7 @@
  * explicitly from A Q, not estimated from T.
  */
 import { Matrix } from "../../core/matrix.js";
-import { Random } from "../../core/rng.js";
+import { RandomStream } from "../../core/rng.js";
 import { gemmABtRaw } from "../kernels/gemm.js";
 import { type WasmArena, wasmArena } from "../kernels/wasm/backend.js";
 import { type Eigenpairs, largestEigenpairsOfSymmetric } from "./symmetricEigen.js";
@@ -138,7 +138,7 @@ export function leadingEigenpairsLanczos(A: Matrix, k: number, seed = 0): Eigenp
   ]);
   try {
     buf.view(G_).set(A.data.subarray(0, n * n));
-    const rng = new Random(seed);
+    const rng = new RandomStream(seed);
     const w0 = buf.view(W_);
     for (let i = 0; i < b * n; i++) w0[i] = rng.normal();
     let m = 0;

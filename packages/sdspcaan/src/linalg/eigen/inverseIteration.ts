@@ -34,7 +34,7 @@
  * order, and passed in. `inverseIterationBlocks` is the "ts" backend and the fallback.
  */
 import { ConvergenceError } from "../../core/errors.js";
-import { Random } from "../../core/rng.js";
+import { RandomStream } from "../../core/rng.js";
 import { type WasmArena, wasmArena } from "../kernels/wasm/backend.js";
 import { blockNorm, type SelectedEigenvalues } from "./bisection.js";
 import { EPS, RESIDENT_MIN, SAFMIN, tridiagonalTestHooks } from "./constants.js";
@@ -198,7 +198,7 @@ function solveShiftedTridiagonal(
  */
 class StartStream {
   private static table = new Float64Array(0);
-  private static readonly source = new Random(0x5eed);
+  private static readonly source = new RandomStream(0x5eed);
   private position = 0;
 
   next(): number {
