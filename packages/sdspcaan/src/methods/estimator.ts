@@ -40,7 +40,7 @@ import {
   MODEL_VERSION,
   type ModelJSON,
 } from "./modelFormat.js";
-import { TrainingData } from "./training.js";
+import { labelsNeeded, TrainingData } from "./training.js";
 
 export {
   checkModelJSON,
@@ -225,12 +225,7 @@ export abstract class Estimator<
    * `transform` can match named columns by name.
    */
   fit(X: MatrixLike, y?: ArrayLike<Label> | null, options: FitOptions = {}): this {
-    if (this.supervised && (y === undefined || y === null)) {
-      throw new ValidationError(
-        "y",
-        `${this.displayName} is supervised: fit(X, y) needs the class labels y (one per row of X).`,
-      );
-    }
+    if (this.supervised && (y === undefined || y === null)) throw labelsNeeded(this.displayName);
     const data = TrainingData.prepareForOneFit(X, y);
     const names =
       options.featureNames === undefined || options.featureNames === null
