@@ -411,23 +411,25 @@ export function wasmSimdSupported(): boolean {
   return state.supported === true;
 }
 
+/** Standard base64 (RFC 4648), loop decoder where the engine has no atob. */
 function decodeBase64(text: string): Uint8Array {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  const lookup = new Uint8Array(128);
-  for (let i = 0; i < alphabet.length; i++) lookup[alphabet.charCodeAt(i)] = i;
   let len = text.length;
   while (len > 0 && text[len - 1] === "=") len--;
   const out = new Uint8Array((len * 3) >> 2);
+  // Six bits per character into `acc`; each time it holds a whole byte (its top 8 of
+  // `bits + 8`), that byte goes out.
+  let acc = 0;
+  let bits = 0;
   let o = 0;
-  for (let i = 0; i < len; i += 4) {
-    const a = lookup[text.charCodeAt(i)];
-    const b = lookup[text.charCodeAt(i + 1)];
-    const c = i + 2 < len ? lookup[text.charCodeAt(i + 2)] : 0;
-    const d = i + 3 < len ? lookup[text.charCodeAt(i + 3)] : 0;
-    const v = (a << 18) | (b << 12) | (c << 6) | d;
-    if (o < out.length) out[o++] = v >> 16;
-    if (o < out.length) out[o++] = (v >> 8) & 255;
-    if (o < out.length) out[o++] = v & 255;
+  for (let i = 0; i < len; i++) {
+    acc = (acc << 6) | alphabet.indexOf(text[i]);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = acc >> bits;
+      acc &= (1 << bits) - 1;
+    }
   }
   return out;
 }
