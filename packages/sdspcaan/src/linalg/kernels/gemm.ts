@@ -20,7 +20,7 @@
  * products (blocks of 5..15 vectors, as in LOBPCG) keep most of the reuse.
  */
 import { Matrix } from "../../core/matrix.js";
-import { kernelHelpers, threadedProducts } from "./helper.js";
+import { threadedProducts } from "./helper.js";
 import { type WasmArena, wasmArena } from "./wasm/backend.js";
 
 const KC = 256;
@@ -219,7 +219,7 @@ export function gemmABtWasm(
  * `transpose`), then the gemm kernel runs on A^T and B^T exactly as gemmABtRaw(p, q, n,
  * A^T, n, B^T, n, C, q) would run it after transposing in JS (the transposes move
  * values, so the bits are the same; tested). Taken only where that call would run the
- * kernel on this thread (wasmWorthIt, and not threadsWorthIt with helpers registered)
+ * kernel on this thread (wasmWorthIt, and not threadsWorthIt with threads registered)
  * and with operands outside the module's memory; false (nothing done) otherwise or
  * when the five blocks do not fit, and the caller transposes (`transposed`).
  */
@@ -234,7 +234,7 @@ export function gemmAtBWasm(
   const arena = wasmArena();
   if (arena === null || !wasmWorthIt(p, q, n)) return false;
   // A product the helpers would share keeps that path (with transposed()).
-  if (threadsWorthIt(p, q, n) && kernelHelpers().length > 0) return false;
+  if (threadedProducts() !== null && threadsWorthIt(p, q, n)) return false;
   if (arena.holds(A) || arena.holds(B) || arena.holds(C)) return false;
   const shared = A === B;
   const mark = arena.mark();
