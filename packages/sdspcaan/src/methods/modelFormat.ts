@@ -83,6 +83,12 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 type Fail = (field: string, problem: string) => never;
 
+/** `v` when it is a JSON object (not an array), else the failure for `field`. */
+function objectField(v: unknown, field: string, fail: Fail): Record<string, unknown> {
+  if (!isRecord(v)) fail(field, `must be an object; got ${shown(v)}`);
+  return v as Record<string, unknown>;
+}
+
 const failModel: Fail = (field, problem) => {
   throw new ModelFormatError(field, problem);
 };
@@ -199,8 +205,7 @@ const FIT_INFO_FIELDS = [
 const TIMING_FIELDS = ["totalMs", "eigenMs", "graphMs", "otherMs"];
 
 function checkFitInfo(v: unknown, fail: Fail): void {
-  if (!isRecord(v)) fail("fitInfo", `must be an object; got ${shown(v)}`);
-  const f = v as Record<string, unknown>;
+  const f = objectField(v, "fitInfo", fail);
   onlyKnownFields(f, FIT_INFO_FIELDS, "fitInfo.", fail);
   for (const key of FIT_INFO_FIELDS) {
     if (!(key in f)) fail(`fitInfo.${key}`, "is missing");
@@ -228,8 +233,7 @@ function checkFitInfo(v: unknown, fail: Fail): void {
   if (!Array.isArray(f.warnings) || !f.warnings.every((w) => typeof w === "string")) {
     fail("fitInfo.warnings", `must be an array of strings; got ${shown(f.warnings)}`);
   }
-  if (!isRecord(f.timings)) fail("fitInfo.timings", `must be an object; got ${shown(f.timings)}`);
-  const t = f.timings as Record<string, unknown>;
+  const t = objectField(f.timings, "fitInfo.timings", fail);
   onlyKnownFields(t, TIMING_FIELDS, "fitInfo.timings.", fail);
   for (const key of TIMING_FIELDS) {
     const x = t[key];
@@ -239,7 +243,7 @@ function checkFitInfo(v: unknown, fail: Fail): void {
   }
   if (typeof f.solver !== "string")
     fail("fitInfo.solver", `must be a string; got ${shown(f.solver)}`);
-  if (!isRecord(f.details)) fail("fitInfo.details", `must be an object; got ${shown(f.details)}`);
+  objectField(f.details, "fitInfo.details", fail);
 }
 
 /** Class labels as fit records them: all numbers (finite) or all strings, sorted, distinct. */
@@ -341,7 +345,7 @@ export function checkModelJSON(json: unknown): ModelJSON {
     if (!(key in m)) fail(key, "is missing");
   }
   if (typeof m.method !== "string") fail("method", `must be a method name; got ${shown(m.method)}`);
-  if (!isRecord(m.params)) fail("params", `must be an object; got ${shown(m.params)}`);
+  objectField(m.params, "params", fail);
   const d = positiveInteger(m.nFeaturesIn, "nFeaturesIn", fail);
   finiteArray(m.mean, d, "mean", "finite numbers (nFeaturesIn)", fail);
   if (!isRecord(m.components)) {
