@@ -160,26 +160,6 @@ function scaleByPowerOfTwo(data: Float64Array, exponent: number): void {
   for (let i = 0; i < data.length; i++) data[i] = data[i] * f1 * f2;
 }
 
-/**
- * Flips rows of `z` (k vectors of length n, row-major) so that each row's
- * largest-magnitude entry is positive, the first such entry on ties.
- */
-export function normalizeVectorRowSigns(z: Float64Array, k: number, n: number): void {
-  for (let j = 0; j < k; j++) {
-    const o = j * n;
-    let best = 0;
-    let at = 0;
-    for (let i = 0; i < n; i++) {
-      const v = Math.abs(z[o + i]);
-      if (v > best) {
-        best = v;
-        at = i;
-      }
-    }
-    if (z[o + at] < 0) for (let i = 0; i < n; i++) z[o + i] = -z[o + i];
-  }
-}
-
 /** Row of the largest-magnitude entry of column j of M (the first one on ties). */
 export function columnPeakRow(M: Matrix, j: number): number {
   const { rows, cols, data } = M;
@@ -295,8 +275,7 @@ function backTransformed(
   const n = tri.n;
   scaleByPowerOfTwo(values, -exponent);
   applyReflectors(tri, z, k);
-  normalizeVectorRowSigns(z, k, n);
-  return { values, vectors: rowsToColumns(z, k, n) };
+  return { values, vectors: normalizeEigenvectorSigns(rowsToColumns(z, k, n)) };
 }
 
 /**
