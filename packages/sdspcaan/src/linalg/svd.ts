@@ -59,22 +59,24 @@ export function defaultRankTolerance(n: number, d: number): number {
 }
 
 /**
- * The singular values of the kept pairs, largest first, and the columns they come
- * from: the k eigenvalues of a Gram matrix are in ascending order, the last `kept`
- * of them above the rank tolerance.
+ * The kept pairs of a Gram matrix as singular triplets, largest first: the k
+ * eigenvalues come in ascending order, the last `kept` of them above the rank
+ * tolerance; s holds their square roots and `side` their eigenvectors (columns of
+ * `vectors`), in that order.
  */
-function descendingSingularValues(
+function descendingTriplets(
   values: ArrayLike<number>,
+  vectors: Matrix,
   k: number,
   kept: number,
-): { s: Float64Array; order: number[] } {
+): { s: Float64Array; side: Matrix } {
   const s = new Float64Array(kept);
   const order: number[] = [];
   for (let c = 0; c < kept; c++) {
     order.push(k - 1 - c);
     s[c] = Math.sqrt(values[k - 1 - c]);
   }
-  return { s, order };
+  return { s, side: vectors.selectColumns(order) };
 }
 
 /** Checks that X is a finite Matrix with at least one row and one column. */
@@ -185,11 +187,9 @@ export function leadingTripletsOfColumnGram(
   k: number,
   tol = defaultRankTolerance(n, G.rows),
 ): LeadingSingularTriplets {
-  const fast = leadingPairsOfFullRank(G, k, tol);
-  if (fast !== null) return fast;
-  const { values, vectors, kept, rank } = leadingPairsAndRank(G, k, tol);
-  const { s, order } = descendingSingularValues(values, k, kept);
-  const V = vectors.selectColumns(order);
+  const { values, vectors, kept, rank } =
+    leadingPairsOfFullRank(G, k, tol) ?? leadingPairsAndRank(G, k, tol);
+  const { s, side: V } = descendingTriplets(values, vectors, k, kept);
   normalizeEigenvectorSigns(V);
   return { s, V, rank, rankTolerance: tol };
 }
@@ -214,12 +214,12 @@ const KRYLOV_MIN_ORDER = 1000;
 const KRYLOV_MAX_K_FRACTION = 1 / 32;
 
 /**
- * leadingSingularTriplets' result on the column side from the block Lanczos solver
+ * leadingPairsAndRank's result on the column side from the block Lanczos solver
  * (eigen/blockLanczos.ts) and the rank from the Cholesky certificate
  * (cholesky.ts: every eigenvalue of G above tol^2 lambda_max, so rank = d and all k
  * values are kept), or null when either cannot be trusted (then the dense path runs).
  */
-function leadingPairsOfFullRank(G: Matrix, k: number, tol: number): LeadingSingularTriplets | null {
+function leadingPairsOfFullRank(G: Matrix, k: number, tol: number) {
   const m = G.rows;
   const minOrder = Number.isNaN(svdTestHooks.krylovMinOrder)
     ? KRYLOV_MIN_ORDER
@@ -227,10 +227,7 @@ function leadingPairsOfFullRank(G: Matrix, k: number, tol: number): LeadingSingu
   if (!svdTestHooks.krylov || m < minOrder || k + 1 > KRYLOV_MAX_K_FRACTION * m) return null;
   const pairs = leadingEigenpairsLanczos(G, k);
   if (pairs === null || fullRankFactor(G, tol * tol) === null) return null;
-  const { s, order } = descendingSingularValues(pairs.values, k, k);
-  const V = pairs.vectors.selectColumns(order);
-  normalizeEigenvectorSigns(V);
-  return { s, V, rank: m, rankTolerance: tol };
+  return { ...pairs, kept: k, rank: m };
 }
 
 /** The leading part of a thin SVD: at most k triplets, and the numerical rank of X. */
@@ -296,8 +293,7 @@ export function leadingTripletsOfRowGram(
   const d = X.cols;
   const G = gramRows(X);
   const { values, vectors, kept, rank } = leadingPairsAndRank(G, k, tol);
-  const { s, order } = descendingSingularValues(values, k, kept);
-  const side = vectors.selectColumns(order);
+  const { s, side } = descendingTriplets(values, vectors, k, kept);
   // V = X^T U S^-1, re-orthonormalised by CholQR2 as in thinSvd (whose Cholesky factor
   // of the first k columns depends on those columns only).
   const V = multiply(X.transpose(), side);
