@@ -93,12 +93,16 @@ const failModel: Fail = (field, problem) => {
   throw new ModelFormatError(field, problem);
 };
 
-/** Refuses fields a writer never puts there: a typo would otherwise be dropped silently. */
+/**
+ * Refuses fields a writer never puts there (a typo would otherwise be dropped
+ * silently) and, when `optional` is given, requires every known field not in it.
+ */
 function onlyKnownFields(
   obj: Record<string, unknown>,
   known: readonly string[],
   prefix: string,
   fail: Fail,
+  optional?: readonly string[],
 ): void {
   for (const key of Object.keys(obj)) {
     if (!known.includes(key)) {
@@ -107,6 +111,10 @@ function onlyKnownFields(
         `is not part of the model format (known fields: ${known.join(", ")})`,
       );
     }
+  }
+  if (optional === undefined) return;
+  for (const key of known) {
+    if (!optional.includes(key) && !(key in obj)) fail(`${prefix}${key}`, "is missing");
   }
 }
 
@@ -206,10 +214,7 @@ const TIMING_FIELDS = ["totalMs", "eigenMs", "graphMs", "otherMs"];
 
 function checkFitInfo(v: unknown, fail: Fail): void {
   const f = objectField(v, "fitInfo", fail);
-  onlyKnownFields(f, FIT_INFO_FIELDS, "fitInfo.", fail);
-  for (const key of FIT_INFO_FIELDS) {
-    if (!(key in f)) fail(`fitInfo.${key}`, "is missing");
-  }
+  onlyKnownFields(f, FIT_INFO_FIELDS, "fitInfo.", fail, []);
   positiveInteger(f.iterations, "fitInfo.iterations", fail, 0);
   if (typeof f.converged !== "boolean") {
     fail("fitInfo.converged", `must be true or false; got ${shown(f.converged)}`);
@@ -339,11 +344,7 @@ export function checkModelJSON(json: unknown): ModelJSON {
       `must be one of ${MODEL_VERSIONS_READ.join(", ")} (the versions this library reads); got ${shown(m.version)}`,
     );
   }
-  onlyKnownFields(m, MODEL_FIELDS, "", fail);
-  for (const key of MODEL_FIELDS) {
-    if (key === "classes" || key === "preprocessing" || key === "featureNamesIn") continue;
-    if (!(key in m)) fail(key, "is missing");
-  }
+  onlyKnownFields(m, MODEL_FIELDS, "", fail, ["classes", "preprocessing", "featureNamesIn"]);
   if (typeof m.method !== "string") fail("method", `must be a method name; got ${shown(m.method)}`);
   objectField(m.params, "params", fail);
   const d = positiveInteger(m.nFeaturesIn, "nFeaturesIn", fail);
