@@ -17,9 +17,9 @@
  * for bit (different summation orders); on one backend the same input always gives
  * the same output.
  *
- * Support. The backend needs a `WebAssembly` global and SIMD, detected by validating a
- * tiny module with f64x2 instructions. The module is compiled synchronously on first
- * use. Browsers may refuse that on their main thread above a size limit (Chrome had
+ * Support. The backend needs a `WebAssembly` global and SIMD, detected by validating the
+ * kernels' module itself (inflated once for that and for compiling it). The module is
+ * compiled synchronously on first use. Browsers may refuse that on their main thread above a size limit (Chrome had
  * 4 KB for years, 8 MB since; workers have none): the refusal is a RangeError, after
  * which the TypeScript kernels run until `initLinalg()` has compiled the module
  * asynchronously. Node, Deno and browser workers compile any size synchronously, so
@@ -258,15 +258,6 @@ export const ARENA_LIMIT = 2 ** 30;
 const PAGE = 65536;
 
 /**
- * (module (func (result v128) (f64x2.add (v128.const f64x2 1 2) (f64x2.splat (f64.const 3)))))
- */
-const SIMD_PROBE = Uint8Array.from([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 36, 1, 34, 0, 253, 12, 0, 0,
-  0, 0, 0, 0, 240, 63, 0, 0, 0, 0, 0, 0, 0, 64, 68, 0, 0, 0, 0, 0, 0, 8, 64, 253, 20, 253, 240, 1,
-  11,
-]);
-
-/**
  * Stack allocator over the module's memory, with cached views. Pointers are byte
  * offsets, 16-byte aligned.
  */
@@ -403,7 +394,7 @@ export function wasmSimdSupported(): boolean {
   if (state.supported === null) {
     const api = wasmApi();
     try {
-      state.supported = api !== null && api.validate(SIMD_PROBE) === true;
+      state.supported = api !== null && api.validate(kernelBytes()) === true;
     } catch {
       state.supported = false;
     }
@@ -437,6 +428,14 @@ function decodeBase64(text: string): Uint8Array {
 /** The embedded module's bytes (module.ts holds them compressed: see inflateRaw.ts). */
 export function kernelModuleBytes(): Uint8Array {
   return inflateRaw(base64Bytes(KERNELS_WASM_DEFLATED_BASE64), KERNELS_WASM_SIZE);
+}
+
+let moduleBytes: Uint8Array | null = null;
+
+/** kernelModuleBytes, inflated once: the support check validates them, the loader compiles them. */
+function kernelBytes(): Uint8Array {
+  moduleBytes ??= kernelModuleBytes();
+  return moduleBytes;
 }
 
 function base64Bytes(text: string): Uint8Array {
@@ -564,7 +563,7 @@ function decide(): WasmArena | null {
   if (state.syncRefused || KERNELS_WASM_SIZE > state.syncLimit) return null;
   const api = wasmApi() as WasmApi;
   try {
-    const module = new api.Module(kernelModuleBytes());
+    const module = new api.Module(kernelBytes());
     state.module = module;
     state.arena = instantiate(api, module);
     return state.arena;
@@ -603,7 +602,7 @@ export function initLinalg(): Promise<KernelBackend> {
   if (state.pending === null) {
     const api = wasmApi() as WasmApi;
     state.pending = api
-      .compile(kernelModuleBytes())
+      .compile(kernelBytes())
       .then((module) => {
         if (state.arena === null) {
           state.module = module;
