@@ -16,6 +16,7 @@ import {
 } from "node:worker_threads";
 import { SdspcaanError, ValidationError } from "../core/errors.js";
 import {
+  type CsrRows,
   type HelperTaskName,
   type KernelHelper,
   setKernelHelpers,
@@ -24,6 +25,7 @@ import {
 } from "../linalg/kernels/helper.js";
 import { nativeKernelsActive } from "../linalg/kernels/nativeGemm.node.js";
 import { threadedProducts } from "../linalg/kernels/threadedProducts.js";
+import type { GemmOperands } from "../linalg/kernels/wasm/backend.js";
 import type { HelperInit, HelperReply, HelperRequest } from "./helperWorker.node.js";
 import { startWorker } from "./workerThreads.node.js";
 
@@ -182,31 +184,10 @@ class HelperSession implements KernelHelper {
     out.set(view.subarray(start, start + job.rows * job.n), offset);
   }
 
-  startSparse(
-    handle: number,
-    count: number,
-    rowPtr: Int32Array,
-    colIdx: Int32Array,
-    values: Float64Array,
-  ): void {
-    const block = this.idleHolding(handle);
-    const size = block.cols * count;
-    const { fresh } = this.worker.stagingFor(size);
-    // The CSR arrays move to the helper (transferred when they own their whole buffer).
-    const transfer = ownedBuffers([rowPtr, colIdx, values]);
-    const seq = this.worker.send(
-      {
-        type: "sparse",
-        handle,
-        count,
-        rowPtr,
-        colIdx,
-        values,
-        ...(fresh ? { staging: fresh } : {}),
-      },
-      transfer,
-    );
-    this.sparse = { seq, size, count };
+  startSparse(handle: number, rows: CsrRows): void {
+    const size = this.idleHolding(handle).cols * rows.count;
+    const seq = this.sendRows({ type: "sparse", handle, ...rows }, size);
+    this.sparse = { seq, size, count: rows.count };
   }
 
   finishSparse(out: Float64Array, offset: number, rows: number): void {
@@ -219,15 +200,7 @@ class HelperSession implements KernelHelper {
   }
 
   startProduct(
-    m: number,
-    n: number,
-    p: number,
-    A: Float64Array,
-    lda: number,
-    B: Float64Array,
-    ldb: number,
-    C: Float64Array | null,
-    ldc: number,
+    ...[m, n, p, A, lda, B, ldb, C, ldc]: GemmOperands<Float64Array, Float64Array | null>
   ): void {
     if (this.busy()) throw new RangeError("KernelHelper: the helper is already busy.");
     const { view, fresh } = this.worker.stagingFor(m * p + n * p + m * n);
@@ -257,32 +230,24 @@ class HelperSession implements KernelHelper {
     }
   }
 
-  startLaplacianChunk(
-    handle: number,
-    first: number,
-    count: number,
-    rowPtr: Int32Array,
-    colIdx: Int32Array,
-    values: Float64Array,
-  ): void {
+  startLaplacianChunk(handle: number, first: number, rows: CsrRows): void {
     const block = this.idleHolding(handle);
     const size = block.cols * block.cols;
+    this.chunk = {
+      seq: this.sendRows({ type: "laplacianChunk", handle, first, ...rows }, size),
+      size,
+    };
+  }
+
+  /**
+   * Sends a request that carries CSR rows (startSparse, startLaplacianChunk), with a
+   * staging buffer of at least `size` doubles for the answer. The arrays move to the
+   * helper (transferred when they own their whole buffer).
+   */
+  private sendRows(request: Outgoing & CsrRows, size: number): number {
     const { fresh } = this.worker.stagingFor(size);
-    const transfer = ownedBuffers([rowPtr, colIdx, values]);
-    const seq = this.worker.send(
-      {
-        type: "laplacianChunk",
-        handle,
-        first,
-        count,
-        rowPtr,
-        colIdx,
-        values,
-        ...(fresh ? { staging: fresh } : {}),
-      },
-      transfer,
-    );
-    this.chunk = { seq, size };
+    const transfer = ownedBuffers([request.rowPtr, request.colIdx, request.values]);
+    return this.worker.send({ ...request, ...(fresh ? { staging: fresh } : {}) }, transfer);
   }
 
   finishLaplacianChunk(): Float64Array {

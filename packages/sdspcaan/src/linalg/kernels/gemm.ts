@@ -20,11 +20,17 @@
  * products (blocks of 5..15 vectors, as in LOBPCG) keep most of the reuse.
  */
 import { Matrix } from "../../core/matrix.js";
-import { threadedProducts } from "./helper.js";
-import { type WasmArena, wasmArena } from "./wasm/backend.js";
+import { type ArenaGemm, threadedProducts } from "./helper.js";
+import { type GemmOperands, type WasmArena, wasmArena } from "./wasm/backend.js";
 
 const KC = 256;
 const MC = 64;
+
+/** C = A B^T, or C += A B^T with `accumulate`, on Float64Arrays (GemmOperands). */
+export type Gemm = (...args: [...GemmOperands<Float64Array>, accumulate?: boolean]) => void;
+
+/** C = A B^T on Float64Arrays (GemmOperands), C overwritten. */
+type GemmInto = (...operands: GemmOperands<Float64Array>) => void;
 
 /**
  * Raw kernel: C[i*ldc + j] (+)= sum_l A[i*lda + l] * B[j*ldb + l] for i < m, j < n,
@@ -37,19 +43,9 @@ const MC = 64;
  * setKernelThreads registered threadedProducts.ts), with the same bits; pass false
  * where the helpers are busy with parts of the caller's work.
  */
-export function gemmABtRaw(
-  m: number,
-  n: number,
-  p: number,
-  A: Float64Array,
-  lda: number,
-  B: Float64Array,
-  ldb: number,
-  C: Float64Array,
-  ldc: number,
-  accumulate = false,
-  threads = true,
-): void {
+export const gemmABtRaw: (
+  ...args: [...GemmOperands<Float64Array>, accumulate?: boolean, threads?: boolean]
+) => void = (m, n, p, A, lda, B, ldb, C, ldc, accumulate = false, threads = true) => {
   if (m === 0 || n === 0) return;
   const arena = wasmArena();
   if (arena !== null && p > 0) {
@@ -63,7 +59,7 @@ export function gemmABtRaw(
     }
   }
   gemmABtTs(m, n, p, A, lda, B, ldb, C, ldc, accumulate);
-}
+};
 
 /**
  * C = A B^T (overwritten) by the kernel a large gemmABtRaw product runs on this
@@ -76,24 +72,14 @@ export function gemmABtRaw(
  * n % 4 columns) in two lanes and the others in one, so there the bits of an entry can
  * depend on the shape (not its value where the dot products are exact).
  */
-export function gemmABtFixedKernel(
-  m: number,
-  n: number,
-  p: number,
-  A: Float64Array,
-  lda: number,
-  B: Float64Array,
-  ldb: number,
-  C: Float64Array,
-  ldc: number,
-): void {
+export const gemmABtFixedKernel: GemmInto = (m, n, p, A, lda, B, ldb, C, ldc) => {
   if (m === 0 || n === 0) return;
   const arena = wasmArena();
   if (arena !== null && p > 0 && gemmABtWasm(arena, m, n, p, A, lda, B, ldb, C, ldc, false)) {
     return;
   }
   gemmABtTs(m, n, p, A, lda, B, ldb, C, ldc, false);
-}
+};
 
 /**
  * Whether a product is worth splitting over the kernel helpers (helper.ts): enough
@@ -143,19 +129,7 @@ export function copyIn(
  * not fit in the arena, so the caller runs the TS kernel: a decision that depends
  * only on the shapes and on which operands already live in the arena.
  */
-export function gemmABtWasm(
-  arena: WasmArena,
-  m: number,
-  n: number,
-  p: number,
-  A: Float64Array,
-  lda: number,
-  B: Float64Array,
-  ldb: number,
-  C: Float64Array,
-  ldc: number,
-  accumulate: boolean,
-): boolean {
+export const gemmABtWasm: ArenaGemm = (arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate) => {
   const aIn = arena.holds(A);
   const bIn = arena.holds(B);
   const cIn = arena.holds(C);
@@ -211,7 +185,7 @@ export function gemmABtWasm(
     arena.release(mark);
   }
   return true;
-}
+};
 
 /**
  * C = A^T B (p x q, overwritten) for compact row-major A (n x p) and B (n x q), on the
@@ -295,18 +269,7 @@ export function transposed(M: Matrix): Matrix {
 }
 
 /** The TypeScript kernel of gemmABtRaw (the fallback backend). */
-export function gemmABtTs(
-  m: number,
-  n: number,
-  p: number,
-  A: Float64Array,
-  lda: number,
-  B: Float64Array,
-  ldb: number,
-  C: Float64Array,
-  ldc: number,
-  accumulate = false,
-): void {
+export const gemmABtTs: Gemm = (m, n, p, A, lda, B, ldb, C, ldc, accumulate = false) => {
   if (!accumulate) {
     for (let i = 0; i < m; i++) C.fill(0, i * ldc, i * ldc + n);
   }
@@ -456,7 +419,7 @@ export function gemmABtTs(
       }
     }
   }
-}
+};
 
 /** C = A B^T (A is m x p, B is n x p). */
 export function multiplyABt(A: Matrix, B: Matrix, out?: Matrix): Matrix {

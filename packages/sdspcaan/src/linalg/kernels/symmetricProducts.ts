@@ -15,7 +15,7 @@ import {
   wasmWorthIt,
 } from "./gemm.js";
 import { threadedProducts } from "./helper.js";
-import { type WasmArena, wasmArena } from "./wasm/backend.js";
+import { type GemmMatrices, type WasmArena, wasmArena } from "./wasm/backend.js";
 
 /**
  * The blocks on and below the block diagonal of C = A B^T for A and B with n rows
@@ -24,17 +24,9 @@ import { type WasmArena, wasmArena } from "./wasm/backend.js";
  * symmetric (Gram matrices, G L G), at half the flops; on the wasm backend the
  * operands are copied into the module's memory once for all blocks.
  */
-export function gemmABtLowerBlocks(
-  n: number,
-  p: number,
-  A: Float64Array,
-  lda: number,
-  B: Float64Array,
-  ldb: number,
-  C: Float64Array,
-  ldc: number,
-  block = 64,
-): void {
+export const gemmABtLowerBlocks: (
+  ...args: [n: number, p: number, ...GemmMatrices<Float64Array>, block?: number]
+) => void = (n, p, A, lda, B, ldb, C, ldc, block = 64) => {
   if (n === 0) return;
   const arena = wasmArena();
   const shared = A.buffer === B.buffer && A.byteOffset === B.byteOffset && lda === ldb;
@@ -96,7 +88,7 @@ export function gemmABtLowerBlocks(
       );
     }
   }
-}
+};
 
 /**
  * C += A B^T on the blocks on and below the block diagonal of the block rows [i0, i1)

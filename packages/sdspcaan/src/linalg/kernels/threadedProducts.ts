@@ -9,19 +9,16 @@
  */
 import { gemmABtWasm, THREADS_MIN_WORK } from "./gemm.js";
 import {
+  type ArenaGemm,
   evenRowBounds,
   type KernelHelper,
   kernelHelpers,
   type ThreadedProducts,
 } from "./helper.js";
 import { lowerBlockRowsInArena, lowerStripBounds } from "./symmetricProducts.js";
-import { ARENA_LIMIT, type WasmArena } from "./wasm/backend.js";
+import { ARENA_LIMIT } from "./wasm/backend.js";
 
-/** What setKernelThreads registers (helper.ts, setThreadedProducts). */
-export const threadedProducts: ThreadedProducts = {
-  gemm: gemmOnThreads,
-  lowerBlocks: lowerBlocksOnThreads,
-};
+type LowerBlocks = ThreadedProducts["lowerBlocks"];
 
 /**
  * The wasm path of gemmABtRaw with the rows of A (and C) split over this thread and
@@ -31,19 +28,7 @@ export const threadedProducts: ThreadedProducts = {
  * fits the arena as gemmABtWasm allocates it; false (nothing done) otherwise or when
  * no helper is registered. A helper that fails has its rows computed here.
  */
-function gemmOnThreads(
-  arena: WasmArena,
-  m: number,
-  n: number,
-  p: number,
-  A: Float64Array,
-  lda: number,
-  B: Float64Array,
-  ldb: number,
-  C: Float64Array,
-  ldc: number,
-  accumulate: boolean,
-): boolean {
+const gemmOnThreads: ArenaGemm = (arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate) => {
   // gemmABtWasm's allocation, rounded up (each block to 16 bytes).
   if (arena.mark() + (m * p + n * p + m * n) * 8 + 48 > ARENA_LIMIT) return false;
   const helpers = kernelHelpers();
@@ -81,7 +66,7 @@ function gemmOnThreads(
     },
   );
   return true;
-}
+};
 
 /**
  * Parts 1.. of a product on the kernel helpers (helper h - 1 takes part h) while this
@@ -139,19 +124,7 @@ export function splitOverHelpers(
  * (lowerStripBounds), strip 0 here block by block. False (nothing done) when the
  * product is not worth splitting (lowerStripsWorthIt) or no helper is registered.
  */
-function lowerBlocksOnThreads(
-  arena: WasmArena,
-  n: number,
-  p: number,
-  A: Float64Array,
-  lda: number,
-  B: Float64Array,
-  ldb: number,
-  pa: number,
-  pb: number,
-  pc: number,
-  block: number,
-): boolean {
+const lowerBlocksOnThreads: LowerBlocks = (arena, n, p, A, lda, B, ldb, pa, pb, pc, block) => {
   if (!lowerStripsWorthIt(n, p, block)) return false;
   const helpers = kernelHelpers();
   if (helpers.length === 0) return false;
@@ -178,7 +151,7 @@ function lowerBlocksOnThreads(
     (h) => lowerBlockRowsInArena(arena, n, p, pa, pb, pc, bounds[h], bounds[h + 1], block),
   );
   return true;
-}
+};
 
 /**
  * Whether gemmABtLowerBlocks splits its block rows over the kernel helpers: enough
@@ -198,3 +171,9 @@ function lowerStripsWorthIt(n: number, p: number, block: number): boolean {
 
 /** At most this many elements of B (64 MiB) copied for a helper's strip. */
 const LOWER_STRIPS_MAX_COPY = 2 ** 23;
+
+/** What setKernelThreads registers (helper.ts, setThreadedProducts). */
+export const threadedProducts: ThreadedProducts = {
+  gemm: gemmOnThreads,
+  lowerBlocks: lowerBlocksOnThreads,
+};

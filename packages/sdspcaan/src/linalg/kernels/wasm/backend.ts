@@ -60,20 +60,21 @@ function wasmApi(): WasmApi | null {
   return typeof api === "object" && api !== null ? api : null;
 }
 
+/**
+ * The matrices of a GEMM C (+)= A B^T in BLAS style, row-major, leading dimensions in
+ * elements: A with rows lda apart, B with rows ldb apart, C with rows ldc apart. `T` is
+ * how a matrix is given (a Float64Array, or a byte offset into the module's memory),
+ * `TC` the same for C.
+ */
+export type GemmMatrices<T, TC = T> = [A: T, lda: number, B: T, ldb: number, C: TC, ldc: number];
+
+/** A GEMM's shape and matrices: A is m x p, B n x p, C m x n (GemmMatrices). */
+export type GemmOperands<T, TC = T> = [m: number, n: number, p: number, ...GemmMatrices<T, TC>];
+
 /** The module's exports (pointers are byte offsets, leading dimensions in elements). */
 export interface KernelExports {
   readonly memory: WasmMemory;
-  gemm(
-    m: number,
-    n: number,
-    p: number,
-    A: number,
-    lda: number,
-    B: number,
-    ldb: number,
-    C: number,
-    ldc: number,
-  ): void;
+  gemm(...operands: GemmOperands<number>): void;
   symv(a: number, lda: number, m: number, x: number, y: number): void;
   /** dst = src^T for a compact row-major rows x cols matrix (dst compact, cols x rows). */
   transpose(src: number, rows: number, cols: number, dst: number): void;
@@ -106,19 +107,7 @@ export interface KernelExports {
    * with gemm's bits, the others untouched: row r lies in block row floor(r / block)
    * of a matrix whose block rows start at base, base + block, ...
    */
-  gemmLowerBlocks(
-    m: number,
-    n: number,
-    p: number,
-    A: number,
-    lda: number,
-    B: number,
-    ldb: number,
-    C: number,
-    ldc: number,
-    base: number,
-    block: number,
-  ): void;
+  gemmLowerBlocks(...args: [...GemmOperands<number>, base: number, block: number]): void;
   csrmm(
     ptr: number,
     idx: number,
