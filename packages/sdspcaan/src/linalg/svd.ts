@@ -105,20 +105,29 @@ export function checkDataMatrix(X: unknown, owner: string): Matrix {
   return X;
 }
 
-/** Thin SVD X = U diag(s) V^T restricted to the numerical rank (see the file comment). */
-export function thinSvd(X: Matrix, options: ThinSvdOptions = {}): ThinSvd {
-  const owner = "thinSvd";
+/**
+ * The checks thinSvd and leadingSingularTriplets open with: X (checkDataMatrix) and the
+ * rank tolerance, given or the default, which is returned.
+ */
+function checkedRankTolerance(X: Matrix, options: ThinSvdOptions, owner: string): number {
   checkDataMatrix(X, owner);
-  const n = X.rows;
-  const d = X.cols;
   const minimum = Math.sqrt(EPS);
-  const tol = options.rankTolerance ?? defaultRankTolerance(n, d);
+  const tol = options.rankTolerance ?? defaultRankTolerance(X.rows, X.cols);
   if (typeof tol !== "number" || !(tol >= minimum) || !(tol < 1)) {
     throw new ValidationError(
       "rankTolerance",
       `The 'rankTolerance' option of ${owner} must be a number in [${minimum.toExponential(2)}, 1) (sqrt(eps) is the resolution of the Gram route). Got ${String(tol)} instead.`,
     );
   }
+  return tol;
+}
+
+/** Thin SVD X = U diag(s) V^T restricted to the numerical rank (see the file comment). */
+export function thinSvd(X: Matrix, options: ThinSvdOptions = {}): ThinSvd {
+  const owner = "thinSvd";
+  const tol = checkedRankTolerance(X, options, owner);
+  const n = X.rows;
+  const d = X.cols;
   const rowsSide = n <= d;
   const G = rowsSide ? gramRows(X) : gramColumns(X);
   const m = G.rows;
@@ -256,17 +265,9 @@ export function leadingSingularTriplets(
   options: ThinSvdOptions = {},
 ): LeadingSingularTriplets {
   const owner = "leadingSingularTriplets";
-  checkDataMatrix(X, owner);
+  const tol = checkedRankTolerance(X, options, owner);
   const n = X.rows;
   const d = X.cols;
-  const minimum = Math.sqrt(EPS);
-  const tol = options.rankTolerance ?? defaultRankTolerance(n, d);
-  if (typeof tol !== "number" || !(tol >= minimum) || !(tol < 1)) {
-    throw new ValidationError(
-      "rankTolerance",
-      `The 'rankTolerance' option of ${owner} must be a number in [${minimum.toExponential(2)}, 1) (sqrt(eps) is the resolution of the Gram route). Got ${String(tol)} instead.`,
-    );
-  }
   const rowsSide = n <= d;
   const m = rowsSide ? n : d;
   if (!Number.isInteger(k) || k < 1 || k > m) {
