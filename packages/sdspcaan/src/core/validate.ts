@@ -207,3 +207,20 @@ export function checkInteger(
   }
   return value;
 }
+
+/**
+ * Throws a ValidationError naming the parameter `name` of `owner` at the first entry
+ * of A that is not a finite number (its row and column).
+ */
+export function checkFiniteEntries(owner: string, name: string, A: Matrix): void {
+  const data = A.data;
+  for (let t = 0; t < data.length; t++) {
+    const v = data[t];
+    if (v - v !== 0) {
+      throw new ValidationError(
+        name,
+        `The '${name}' parameter of ${owner} must hold finite numbers only. Got ${v} at row ${Math.floor(t / A.cols)}, column ${t % A.cols} instead.`,
+      );
+    }
+  }
+}

@@ -19,6 +19,7 @@
 
 import { throwIfAborted, ValidationError } from "../../core/errors.js";
 import { Matrix } from "../../core/matrix.js";
+import { checkFiniteEntries } from "../../core/validate.js";
 import { dot } from "../basic.js";
 import { gemmABtFixedKernel, gemmABtRaw, gemmABtTs, wasmWorthIt } from "./gemm.js";
 import { alongsideHelpers, balancedBounds, type KernelHelper, kernelHelpers } from "./helper.js";
@@ -43,19 +44,6 @@ function resolveBlockRows(owner: string, blockRows: number | undefined, n: numbe
     );
   }
   return blockRows;
-}
-
-function checkFinite(owner: string, name: string, X: Matrix): void {
-  const data = X.data;
-  for (let t = 0; t < data.length; t++) {
-    const v = data[t];
-    if (v - v !== 0) {
-      throw new ValidationError(
-        name,
-        `The '${name}' parameter of ${owner} must hold finite numbers only. Got ${v} at row ${Math.floor(t / X.cols)}, column ${t % X.cols} instead.`,
-      );
-    }
-  }
 }
 
 /** ||x_i||^2 for every row. */
@@ -637,7 +625,7 @@ export function nearestNeighbours(
       `The 'count' parameter of nearestNeighbours must be an integer in [1, ${n - 1}] (the other rows of X). Got ${count} instead.`,
     );
   }
-  checkFinite("nearestNeighbours", "X", X);
+  checkFiniteEntries("nearestNeighbours", "X", X);
   const heaps = new NeighbourHeaps(n, count);
   scanNearestPairs(X, squaredRowNorms(X), heaps, { blockRows, ...(signal ? { signal } : {}) });
   return heaps.sorted(0);
@@ -659,8 +647,8 @@ export function crossNearestNeighbours(
       `The 'count' parameter of crossNearestNeighbours must be an integer in [1, ${B.rows}] (the rows of B). Got ${count} instead.`,
     );
   }
-  checkFinite("crossNearestNeighbours", "A", A);
-  checkFinite("crossNearestNeighbours", "B", B);
+  checkFiniteEntries("crossNearestNeighbours", "A", A);
+  checkFiniteEntries("crossNearestNeighbours", "B", B);
   const heaps = new NeighbourHeaps(A.rows, count);
   const nb = B.rows;
   forEachCrossDistanceBlock(
