@@ -16,7 +16,7 @@
  * whole file is inflated ahead (`gunzippedAhead`) and the synchronous reader runs on
  * the result with the same messages.
  */
-import { DataFormatError } from "../core/errors.js";
+import { failDataFormat as fail } from "../core/errors.js";
 import {
   type AsyncInflate,
   InflateError,
@@ -52,10 +52,6 @@ interface IdxHeader {
   size: number;
   shape: number[];
   dataStart: number;
-}
-
-function fail(file: string, problem: string): never {
-  throw new DataFormatError(file, problem);
 }
 
 export function isGzip(bytes: Uint8Array): boolean {
