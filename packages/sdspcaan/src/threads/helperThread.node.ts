@@ -175,10 +175,9 @@ class HelperSession implements KernelHelper {
   }
 
   finish(out: Float64Array, offset: number): void {
-    const job = this.pending;
-    if (job === null) throw new RangeError("KernelHelper: no product is running.");
+    const running = this.pending;
     this.pending = null;
-    this.worker.wait(job.seq);
+    const job = this.answer(running, "product");
     const { view } = this.worker.stagingFor(0);
     const start = job.n * job.p;
     out.set(view.subarray(start, start + job.rows * job.n), offset);
@@ -191,10 +190,9 @@ class HelperSession implements KernelHelper {
   }
 
   finishSparse(out: Float64Array, offset: number, rows: number): void {
-    const job = this.sparse;
-    if (job === null) throw new RangeError("KernelHelper: no sparse product is running.");
+    const running = this.sparse;
     this.sparse = null;
-    this.worker.wait(job.seq);
+    const job = this.answer(running, "sparse product");
     const { view } = this.worker.stagingFor(0);
     out.set(view.subarray(0, Math.min(job.size, rows * job.count)), offset);
   }
@@ -219,10 +217,9 @@ class HelperSession implements KernelHelper {
   }
 
   finishProduct(C: Float64Array, ldc: number): void {
-    const job = this.product;
-    if (job === null) throw new RangeError("KernelHelper: no product is running.");
+    const running = this.product;
     this.product = null;
-    this.worker.wait(job.seq);
+    const job = this.answer(running, "product");
     const { view } = this.worker.stagingFor(0);
     const at = job.m * job.p + job.n * job.p;
     for (let i = 0; i < job.m; i++) {
@@ -251,11 +248,30 @@ class HelperSession implements KernelHelper {
   }
 
   finishLaplacianChunk(): Float64Array {
-    const job = this.chunk;
-    if (job === null) throw new RangeError("KernelHelper: no chunk of U^T L U is running.");
+    const running = this.chunk;
     this.chunk = null;
-    this.worker.wait(job.seq);
+    const job = this.answer(running, "chunk of U^T L U");
     return this.worker.stagingFor(0).view.subarray(0, job.size);
+  }
+
+  /**
+   * The running request `job` (of the kind `what`, else a RangeError saying none is
+   * running), once its answer is in.
+   */
+  private answer<J extends { readonly seq: number }>(job: J | null, what: string): J {
+    if (job === null) throw new RangeError(`KernelHelper: no ${what} is running.`);
+    this.worker.wait(job.seq);
+    return job;
+  }
+
+  /** Waits for a started request whose answer is no longer wanted, if any. */
+  private settle(job: { readonly seq: number } | null): void {
+    if (job === null) return;
+    try {
+      this.worker.wait(job.seq);
+    } catch {
+      // The helper is lost; nothing to wait for.
+    }
   }
 
   /** The block held under `handle`, checking that this session is not busy. */
@@ -292,30 +308,14 @@ class HelperSession implements KernelHelper {
   }
 
   release(): void {
-    if (this.chunk !== null) {
-      try {
-        this.worker.wait(this.chunk.seq);
-      } catch {
-        // The helper is lost; nothing to wait for.
-      }
-      this.chunk = null;
-    }
-    if (this.sparse !== null) {
-      try {
-        this.worker.wait(this.sparse.seq);
-      } catch {
-        // The helper is lost; nothing to wait for.
-      }
-      this.sparse = null;
-    }
-    if (this.product !== null) {
-      try {
-        this.worker.wait(this.product.seq);
-      } catch {
-        // The helper is lost; nothing to wait for.
-      }
-      this.product = null;
-    }
+    // Requests still running (the caller failed in between) end first; a lost helper
+    // has nothing to wait for.
+    this.settle(this.chunk);
+    this.chunk = null;
+    this.settle(this.sparse);
+    this.sparse = null;
+    this.settle(this.product);
+    this.product = null;
     if (this.task !== null) {
       try {
         this.finishTask();
@@ -323,15 +323,8 @@ class HelperSession implements KernelHelper {
         // The helper is lost or the task failed; nothing more to wait for.
       }
     }
-    if (this.pending !== null) {
-      // A product still running (the caller failed in between): let it end first.
-      try {
-        this.worker.wait(this.pending.seq);
-      } catch {
-        // The helper is lost; nothing to free.
-      }
-      this.pending = null;
-    }
+    this.settle(this.pending);
+    this.pending = null;
     if (this.held.size === 0 || this.worker.lost) return;
     const handles = [...this.held.keys()];
     this.held.clear();
