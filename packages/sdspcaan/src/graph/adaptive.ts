@@ -21,7 +21,7 @@ import { ValidationError } from "../core/errors.js";
 import type { Matrix } from "../core/matrix.js";
 import { checkFiniteEntries, checkInteger } from "../core/validate.js";
 import type { TwoPartNeighbours } from "../linalg/kernels/neighbourHeaps.js";
-import { CsrMatrix } from "../linalg/sparse.js";
+import { CsrMatrix, insertSorted } from "../linalg/sparse.js";
 import {
   checkClassCodes,
   embeddedNeighbours,
@@ -155,16 +155,7 @@ export function adaptiveNeighbourRows(
     let len = 0;
     for (let t = 0; t < m; t++) {
       if (diff[t] === 0) continue;
-      const j = indices[base + t];
-      const w = diff[t] / scale;
-      let b = len - 1;
-      while (b >= 0 && col[b] > j) {
-        col[b + 1] = col[b];
-        weight[b + 1] = weight[b];
-        b--;
-      }
-      col[b + 1] = j;
-      weight[b + 1] = w;
+      insertSorted(col, weight, len, indices[base + t], diff[t] / scale);
       len++;
     }
     colIdx.set(col.subarray(0, len), at);
