@@ -39,7 +39,12 @@
 import { throwIfAborted } from "../core/errors.js";
 import type { Matrix } from "../core/matrix.js";
 import { gemmABtFixedKernel, gemmABtRaw } from "../linalg/kernels/gemm.js";
-import { alongsideHelpers, balancedBounds, type KernelHelper } from "../linalg/kernels/helper.js";
+import {
+  alongsideHelpers,
+  balancedBounds,
+  helperPart,
+  type KernelHelper,
+} from "../linalg/kernels/helper.js";
 import { type HeapStorage, NeighbourHeaps } from "../linalg/kernels/neighbourHeaps.js";
 import { type WasmArena, wasmArena } from "../linalg/kernels/wasm/backend.js";
 
@@ -130,8 +135,7 @@ export function crossClassClusterScan(
     (h): ClusterScanTaskInput => ({
       scan,
       heapCount: heaps.count,
-      from: bounds[h + 1],
-      to: bounds[h + 2],
+      ...helperPart(bounds, h),
       w0,
       j0,
       cancel,

@@ -22,7 +22,13 @@ import { Matrix } from "../../core/matrix.js";
 import { checkFiniteEntries } from "../../core/validate.js";
 import { dot } from "../basic.js";
 import { gemmABtFixedKernel, gemmABtRaw, gemmABtTs, wasmWorthIt } from "./gemm.js";
-import { alongsideHelpers, balancedBounds, type KernelHelper, kernelHelpers } from "./helper.js";
+import {
+  alongsideHelpers,
+  balancedBounds,
+  helperPart,
+  type KernelHelper,
+  kernelHelpers,
+} from "./helper.js";
 import { type HeapStorage, NeighbourHeaps, type TwoPartNeighbours } from "./neighbourHeaps.js";
 import { type WasmArena, wasmArena } from "./wasm/backend.js";
 
@@ -515,8 +521,7 @@ function scanOnThreads(
       layout: shared,
       rows: heaps.rows,
       count: heaps.count,
-      from: bounds[h + 1],
-      to: bounds[h + 2],
+      ...helperPart(bounds, h),
       cancel,
     }),
     cancel,

@@ -144,6 +144,14 @@ export function alongsideHelpers<T>(
 }
 
 /**
+ * The part of `bounds` that helper h takes in alongsideHelpers, this thread taking part
+ * 0: from bounds[h + 1] to bounds[h + 2].
+ */
+export function helperPart(bounds: ArrayLike<number>, h: number): { from: number; to: number } {
+  return { from: bounds[h + 1], to: bounds[h + 2] };
+}
+
+/**
  * Every started task's output, in order. All are waited for before the first error is
  * thrown, so that no helper is left busy.
  */
