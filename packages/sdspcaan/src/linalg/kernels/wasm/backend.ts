@@ -363,16 +363,21 @@ function initialRequest(): KernelBackendRequest {
   return "auto";
 }
 
-const state: LoaderState = {
-  request: initialRequest(),
-  supported: null,
-  module: null,
-  arena: null,
-  pending: null,
-  syncLimit: SYNC_COMPILE_LIMIT,
-  syncRefused: false,
-  simulateUnsupported: false,
-};
+/** The loader as a new process has it, with `request` (what the test hook's reset keeps). */
+function freshState(request: KernelBackendRequest): LoaderState {
+  return {
+    request,
+    supported: null,
+    module: null,
+    arena: null,
+    pending: null,
+    syncLimit: SYNC_COMPILE_LIMIT,
+    syncRefused: false,
+    simulateUnsupported: false,
+  };
+}
+
+const state = freshState(initialRequest());
 
 /** undefined: decide again on the next call. */
 let active: WasmArena | null | undefined;
@@ -503,23 +508,21 @@ export function externalGemmInstalled(): boolean {
 function instantiate(api: WasmApi, module: WasmModule): WasmArena {
   const instance = new api.Instance(module, {});
   const exports = instance.exports as unknown as KernelExports;
-  const own = exports.gemm;
-  const own32 = exports.gemm32;
   const memory = exports.memory;
-  const gemm: KernelExports["gemm"] = (m, n, p, A, lda, B, ldb, C, ldc) => {
-    const ext = external;
-    if (ext === null) own(m, n, p, A, lda, B, ldb, C, ldc);
-    else ext.gemm(memory.buffer, m, n, p, A, lda, B, ldb, C, ldc);
-  };
-  // The checks per call let setExternalKernels switch instances that already exist.
+  // The module's `own` kernel, or the external one `pick` finds: checked per call, so
+  // that setExternalKernels switches instances that already exist.
+  const routed =
+    (own: KernelExports["gemm"], pick: () => ExternalGemm | undefined): KernelExports["gemm"] =>
+    (m, n, p, A, lda, B, ldb, C, ldc) => {
+      const ext = pick();
+      if (ext === undefined) own(m, n, p, A, lda, B, ldb, C, ldc);
+      else ext(memory.buffer, m, n, p, A, lda, B, ldb, C, ldc);
+    };
+  const gemm = routed(exports.gemm, () => external?.gemm);
   const kernels: KernelExports = {
     ...exports,
     gemm,
-    gemm32: (m, n, p, A, lda, B, ldb, C, ldc) => {
-      const ext = external?.gemm32;
-      if (ext === undefined) own32(m, n, p, A, lda, B, ldb, C, ldc);
-      else ext(memory.buffer, m, n, p, A, lda, B, ldb, C, ldc);
-    },
+    gemm32: routed(exports.gemm32, () => external?.gemm32),
     gemmLowerBlocks: (m, n, p, A, lda, B, ldb, C, ldc, base, block) => {
       const ext = external?.gemmLower;
       if (ext !== undefined) {
@@ -652,13 +655,7 @@ export const loaderTestHooks = {
     active = undefined;
   },
   reset(): void {
-    state.module = null;
-    state.arena = null;
-    state.pending = null;
-    state.supported = null;
-    state.simulateUnsupported = false;
-    state.syncLimit = SYNC_COMPILE_LIMIT;
-    state.syncRefused = false;
+    Object.assign(state, freshState(state.request));
     active = undefined;
   },
 };
