@@ -131,6 +131,33 @@ function sturmCounts(
 }
 
 /**
+ * The squares e_i^2 the Sturm counts divide by, and dstebz's pivot guard
+ * pivmin = safmin max(1, max e_i^2), for the tridiagonal of order n with off-diagonal e.
+ */
+function sturmSquares(e: Float64Array, n: number): { e2: Float64Array; pivmin: number } {
+  const e2 = new Float64Array(Math.max(n - 1, 0));
+  let maxE2 = 0;
+  for (let i = 0; i < n - 1; i++) {
+    e2[i] = e[i] * e[i];
+    if (e2[i] > maxE2) maxE2 = e2[i];
+  }
+  return { e2, pivmin: SAFMIN * Math.max(1, maxE2) };
+}
+
+/**
+ * The number of eigenvalues of the tridiagonal (d, e) at most x: the negative (or zero)
+ * pivots of the LDL^T factorisation of T - x I, with dstebz's pivmin guard (one
+ * shift of sturmCounts).
+ */
+export function sturmCountAtMost(d: Float64Array, e: Float64Array, x: number): number {
+  const n = d.length;
+  const { e2, pivmin } = sturmSquares(e, n);
+  const count = new Float64Array(4);
+  sturmCounts(d, e2, 0, n, pivmin, Float64Array.of(x), 1, count);
+  return count[0];
+}
+
+/**
  * The `count` smallest eigenvalues (ascending) of the unreduced tridiagonal block
  * [lo, hi) by Sturm-sequence bisection (dstebz with range 'I', in dlaebz's
  * parallel form): a list of disjoint intervals, each with the counts of eigenvalues
@@ -313,13 +340,7 @@ export function smallestTridiagonalEigenvalues(
 ): SelectedEigenvalues {
   const starts = splitTridiagonal(d, e);
   const n = d.length;
-  const e2 = new Float64Array(Math.max(n - 1, 0));
-  let maxE2 = 0;
-  for (let i = 0; i < n - 1; i++) {
-    e2[i] = e[i] * e[i];
-    if (e2[i] > maxE2) maxE2 = e2[i];
-  }
-  const pivmin = SAFMIN * Math.max(1, maxE2);
+  const { e2, pivmin } = sturmSquares(e, n);
   const candidates: Array<{ value: number; block: number; order: number }> = [];
   const bisector = n >= 2 && tridiagonalTestHooks.wasmLoops ? wasmBisector(d, e, e2, k) : null;
   try {

@@ -28,8 +28,11 @@ import { Matrix } from "../../core/matrix.js";
 import { checkInteger } from "../../core/validate.js";
 import { kernelBackend } from "../kernels/wasm/backend.js";
 import { applyReflectors } from "./backTransform.js";
-import { type SelectedEigenvalues, smallestTridiagonalEigenvalues } from "./bisection.js";
-import { SAFMIN } from "./constants.js";
+import {
+  type SelectedEigenvalues,
+  smallestTridiagonalEigenvalues,
+  sturmCountAtMost,
+} from "./bisection.js";
 import { tridiagonalDivideAndConquer } from "./divideAndConquer.js";
 import { householderTridiagonalize, type Tridiagonal } from "./householder.js";
 import { inverseIterationWork, tridiagonalEigenvectors } from "./inverseIteration.js";
@@ -395,25 +398,6 @@ function largestPairs(
   const countAbove =
     lmax > 0 ? n - sturmCountAtMost(tri.diagonal, tri.offDiagonal, relativeThreshold * lmax) : 0;
   return { ...backTransformed(tri, exponent, values, z as Float64Array, k), countAbove };
-}
-
-/**
- * The number of eigenvalues of the tridiagonal (d, e) at most x: the negative (or zero)
- * pivots of the LDL^T factorisation of T - x I, with dstebz's pivmin guard.
- */
-function sturmCountAtMost(d: Float64Array, e: Float64Array, x: number): number {
-  const n = d.length;
-  let maxE2 = 1;
-  for (let i = 0; i < n - 1; i++) maxE2 = Math.max(maxE2, e[i] * e[i]);
-  const pivmin = SAFMIN * maxE2;
-  let count = 0;
-  let q = 1;
-  for (let i = 0; i < n; i++) {
-    q = i === 0 ? d[0] - x : d[i] - x - (e[i - 1] * e[i - 1]) / q;
-    if (Math.abs(q) < pivmin) q = -pivmin;
-    if (q <= 0) count++;
-  }
-  return count;
 }
 
 /** Eigenvalues (ascending) and eigenvectors of T as rows (k x n) for the selection. */
