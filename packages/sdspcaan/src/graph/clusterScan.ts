@@ -328,7 +328,9 @@ function scanClusterPairs(
         filtered.pairs(a, partners, panelRows);
         continue;
       }
-      // A against all its partners' rows in one product.
+      // A against all its partners' rows in one product. This pair loop and the one of
+      // filteredPairs (the module's filter) decode a pair the same way, written out in
+      // each on purpose: they are the scan's innermost loops.
       if (panel.length < panelRows * k) panel = new Float64Array(Math.max(panelRows, n >> 3) * k);
       let at = 0;
       for (const b of partners) {

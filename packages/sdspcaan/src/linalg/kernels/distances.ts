@@ -431,6 +431,8 @@ function scanBlocksFiltered(
         count,
         pOut,
       );
+      // The pair decoding below is scanRow's, written out again on purpose: this is the
+      // innermost loop of the filtered scan, where a call per pair would cost.
       for (let t = 0; t < written; t++) {
         const b = out[t];
         const pos = first + b;

@@ -268,7 +268,12 @@ export function transposed(M: Matrix): Matrix {
   }
 }
 
-/** The TypeScript kernel of gemmABtRaw (the fallback backend). */
+/**
+ * The TypeScript kernel of gemmABtRaw (the fallback backend). Its 4 x 4, 1 x 4 and
+ * 4 x 1 blocks repeat the same loop shape with their own locals on purpose: they are
+ * the register blocks (see the file comment), which no helper function could keep in
+ * registers; the summation order of each is part of the kernel's bits.
+ */
 export const gemmABtTs: Gemm = (m, n, p, A, lda, B, ldb, C, ldc, accumulate = false) => {
   if (!accumulate) {
     for (let i = 0; i < m; i++) C.fill(0, i * ldc, i * ldc + n);
