@@ -148,7 +148,6 @@ export class Matrix {
   }
 }
 
-/** Anything accepted where a matrix is expected: a Matrix, rows of numbers, or a shaped buffer. */
 /**
  * out = A^T for A (rows x cols, row-major) in `data`: out[j * rows + i] = A[i][j].
  * Blocked so that both the reads and the writes stay within cache lines.
@@ -172,6 +171,7 @@ export function transposeInto(
   }
 }
 
+/** Anything accepted where a matrix is expected: a Matrix, rows of numbers, or a shaped buffer. */
 export type MatrixLike =
   | Matrix
   | ArrayLike<ArrayLike<number>>
