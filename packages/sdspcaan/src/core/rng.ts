@@ -105,7 +105,10 @@ export class RandomStream {
   }
 }
 
-/** Seeded pseudo-random numbers (see the file comment): RandomStream and more. */
+/**
+ * Seeded pseudo-random numbers: xoshiro128** seeded through SplitMix32 (RandomStream),
+ * with uniform integers in a range and permutations.
+ */
 export class Random extends RandomStream {
   /** Uniform integer in [0, n) without modulo bias. */
   integer(n: number): number {
