@@ -100,6 +100,11 @@ export class DataFormatError extends SdspcaanError {
   }
 }
 
+/** Throws the DataFormatError of `file` with `problem` (the file readers' one way to refuse). */
+export function failDataFormat(file: string, problem: string): never {
+  throw new DataFormatError(file, problem);
+}
+
 /** A numerical routine failed to reach its tolerance where that is fatal. */
 export class ConvergenceError extends SdspcaanError {
   /** The class name, as `instanceof` would tell. */

@@ -97,21 +97,8 @@ export class Matrix {
 
   /** The transpose, as a new matrix. */
   transpose(): Matrix {
-    const { rows, cols, data } = this;
-    const out = new Matrix(cols, rows);
-    const od = out.data;
-    // Blocked so that both the reads and the writes stay within cache lines.
-    const B = 32;
-    for (let ib = 0; ib < rows; ib += B) {
-      const ie = Math.min(ib + B, rows);
-      for (let jb = 0; jb < cols; jb += B) {
-        const je = Math.min(jb + B, cols);
-        for (let i = ib; i < ie; i++) {
-          const off = i * cols;
-          for (let j = jb; j < je; j++) od[j * rows + i] = data[off + j];
-        }
-      }
-    }
+    const out = new Matrix(this.cols, this.rows);
+    transposeInto(this.data, this.rows, this.cols, out.data);
     return out;
   }
 
@@ -158,6 +145,29 @@ export class Matrix {
     const out: number[][] = new Array(this.rows);
     for (let i = 0; i < this.rows; i++) out[i] = Array.from(this.row(i));
     return out;
+  }
+}
+
+/**
+ * out = A^T for A (rows x cols, row-major) in `data`: out[j * rows + i] = A[i][j].
+ * Blocked so that both the reads and the writes stay within cache lines.
+ */
+export function transposeInto(
+  data: Float64Array,
+  rows: number,
+  cols: number,
+  out: Float64Array,
+): void {
+  const B = 32;
+  for (let ib = 0; ib < rows; ib += B) {
+    const ie = Math.min(ib + B, rows);
+    for (let jb = 0; jb < cols; jb += B) {
+      const je = Math.min(jb + B, cols);
+      for (let i = ib; i < ie; i++) {
+        const off = i * cols;
+        for (let j = jb; j < je; j++) out[j * rows + i] = data[off + j];
+      }
+    }
   }
 }
 

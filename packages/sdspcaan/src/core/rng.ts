@@ -39,7 +39,13 @@ export function deriveSeed(...parts: Array<number | string>): number {
   return h >>> 0;
 }
 
-export class Random {
+/**
+ * The generator itself: the state, the 32-bit integers and the uniform and normal
+ * doubles drawn from them. The eigen-solvers draw their start vectors from it; `Random`
+ * adds what the experiments need (integers in a range, permutations), so that a bundle
+ * with only the solvers (a PCA fit) does not carry those.
+ */
+export class RandomStream {
   private a: number;
   private b: number;
   private c: number;
@@ -79,18 +85,6 @@ export class Random {
     return (hi * 67108864 + lo) / 9007199254740992;
   }
 
-  /** Uniform integer in [0, n) without modulo bias. */
-  integer(n: number): number {
-    if (!Number.isInteger(n) || n <= 0 || n > 4294967296) {
-      throw new RangeError(`n must be an integer in [1, 2^32]. Got ${n} instead.`);
-    }
-    const limit = 4294967296 - (4294967296 % n);
-    for (;;) {
-      const r = this.nextUint32();
-      if (r < limit) return r % n;
-    }
-  }
-
   /** Standard normal deviate (Marsaglia's polar method). */
   normal(): number {
     if (this.spareNormal !== null) {
@@ -107,6 +101,24 @@ export class Random {
         this.spareNormal = v * f;
         return u * f;
       }
+    }
+  }
+}
+
+/**
+ * Seeded pseudo-random numbers: xoshiro128** seeded through SplitMix32 (RandomStream),
+ * with uniform integers in a range and permutations.
+ */
+export class Random extends RandomStream {
+  /** Uniform integer in [0, n) without modulo bias. */
+  integer(n: number): number {
+    if (!Number.isInteger(n) || n <= 0 || n > 4294967296) {
+      throw new RangeError(`n must be an integer in [1, 2^32]. Got ${n} instead.`);
+    }
+    const limit = 4294967296 - (4294967296 % n);
+    for (;;) {
+      const r = this.nextUint32();
+      if (r < limit) return r % n;
     }
   }
 

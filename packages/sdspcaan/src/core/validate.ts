@@ -85,12 +85,7 @@ export function asMatrix(
         );
       }
       const bad = firstNonFinite(r);
-      if (bad >= 0) {
-        throw new ValidationError(
-          name,
-          `${name} contains ${describe(r[bad])} at row ${i}, column ${bad}; only finite numbers are allowed (remove or impute missing values first).`,
-        );
-      }
+      if (bad >= 0) throw notFinite(name, r[bad], i, bad);
       out.data.set(r, i * d);
     }
     m = out;
@@ -113,15 +108,16 @@ export function asMatrix(
     );
   }
   const bad = firstNonFinite(m.data);
-  if (bad >= 0) {
-    const i = Math.floor(bad / m.cols);
-    const j = bad % m.cols;
-    throw new ValidationError(
-      name,
-      `${name} contains ${describe(m.data[bad])} at row ${i}, column ${j}; only finite numbers are allowed (remove or impute missing values first).`,
-    );
-  }
+  if (bad >= 0) throw notFinite(name, m.data[bad], Math.floor(bad / m.cols), bad % m.cols);
   return m;
+}
+
+/** asMatrix's error for a value that is not a finite number at row i, column j. */
+function notFinite(name: string, value: unknown, i: number, j: number): ValidationError {
+  return new ValidationError(
+    name,
+    `${name} contains ${describe(value)} at row ${i}, column ${j}; only finite numbers are allowed (remove or impute missing values first).`,
+  );
 }
 
 /** Encoded class labels: codes index into `classes` (sorted), `counts` per class. */
@@ -210,4 +206,21 @@ export function checkInteger(
     );
   }
   return value;
+}
+
+/**
+ * Throws a ValidationError naming the parameter `name` of `owner` at the first entry
+ * of A that is not a finite number (its row and column).
+ */
+export function checkFiniteEntries(owner: string, name: string, A: Matrix): void {
+  const data = A.data;
+  for (let t = 0; t < data.length; t++) {
+    const v = data[t];
+    if (v - v !== 0) {
+      throw new ValidationError(
+        name,
+        `The '${name}' parameter of ${owner} must hold finite numbers only. Got ${v} at row ${Math.floor(t / A.cols)}, column ${t % A.cols} instead.`,
+      );
+    }
+  }
 }

@@ -8,7 +8,7 @@
  * naming its row (the line of the file, counting from 1) and column.
  */
 import { parse } from "csv-parse/sync";
-import { DataFormatError } from "../core/errors.js";
+import { failDataFormat as fail } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
 import {
   checkClassLabels,
@@ -41,10 +41,6 @@ export interface DelimitedOptions {
 
 /** A number with a decimal comma, as some locales write them ("1,5", "-0,25"). */
 const DECIMAL_COMMA = /^[+-]?\d+,\d+$/;
-
-function fail(file: string, problem: string): never {
-  throw new DataFormatError(file, problem);
-}
 
 /**
  * Picks the delimiter that splits the first lines into the same number (> 1) of

@@ -16,14 +16,8 @@
  * whole file is inflated ahead (`gunzippedAhead`) and the synchronous reader runs on
  * the result with the same messages.
  */
-import { DataFormatError } from "../core/errors.js";
-import {
-  type AsyncInflate,
-  InflateError,
-  type InflateResult,
-  type Inflater,
-  inflatedAhead,
-} from "./inflate.js";
+import { failDataFormat as fail } from "../core/errors.js";
+import { type AsyncInflate, InflateError, type Inflater, inflaterAhead } from "./inflate.js";
 import { formatBytes, MAX_DEFLATE_RATIO, maxBytesOf, type ReadLimits } from "./limits.js";
 import { elementCount, type Labels, type RawVariable } from "./variables.js";
 
@@ -52,10 +46,6 @@ interface IdxHeader {
   size: number;
   shape: number[];
   dataStart: number;
-}
-
-function fail(file: string, problem: string): never {
-  throw new DataFormatError(file, problem);
 }
 
 export function isGzip(bytes: Uint8Array): boolean {
@@ -124,12 +114,9 @@ export async function gunzippedAhead(
   inflation: Inflater | AsyncInflate,
 ): Promise<Inflater> {
   if (typeof inflation !== "function") return inflation;
-  const results = new Map<number, InflateResult>();
-  if (isGzip(bytes)) {
-    const bound = gunzipBound(bytes, maxBytesOf(limits));
-    results.set(bytes.byteOffset, await inflation(bytes, bound, "gzip"));
-  }
-  return inflatedAhead(results);
+  const ahead = inflaterAhead(inflation);
+  if (isGzip(bytes)) await ahead.add(bytes, gunzipBound(bytes, maxBytesOf(limits)), "gzip");
+  return ahead.inflater;
 }
 
 function parseHeader(bytes: Uint8Array, file: string): IdxHeader {

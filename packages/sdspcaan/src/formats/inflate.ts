@@ -188,3 +188,22 @@ export function inflatedAhead(results: ReadonlyMap<number, InflateResult>): Infl
     },
   };
 }
+
+/**
+ * An inflater over streams inflated ahead with the asynchronous `inflate` (a browser's
+ * DecompressionStream): `add` inflates one payload (within `maxOutput` bytes) and keeps
+ * the result where `inflater` (inflatedAhead) finds it, so that a synchronous reader
+ * can then run on the file with the same bounds and messages.
+ */
+export function inflaterAhead(inflate: AsyncInflate): {
+  readonly inflater: Inflater;
+  add(payload: Uint8Array, maxOutput: number, format?: StreamFormat): Promise<void>;
+} {
+  const results = new Map<number, InflateResult>();
+  return {
+    inflater: inflatedAhead(results),
+    async add(payload, maxOutput, format) {
+      results.set(payload.byteOffset, await inflate(payload, maxOutput, format));
+    },
+  };
+}

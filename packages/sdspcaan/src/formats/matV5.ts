@@ -17,13 +17,7 @@
  * `readMatV5Async`), so this file runs anywhere.
  */
 import { DataFormatError } from "../core/errors.js";
-import {
-  type AsyncInflate,
-  InflateError,
-  type InflateResult,
-  type Inflater,
-  inflatedAhead,
-} from "./inflate.js";
+import { type AsyncInflate, InflateError, type Inflater, inflaterAhead } from "./inflate.js";
 import { formatBytes, MAX_DEFLATE_RATIO, maxBytesOf, type ReadLimits } from "./limits.js";
 import { charArrayRows, NUMERIC_CLASS_NAMES } from "./matClasses.js";
 import {
@@ -583,12 +577,10 @@ export async function readMatV5Async(
   inflate: AsyncInflate,
 ): Promise<MatV5Contents> {
   const maxBytes = maxBytesOf(limits);
-  const results = new Map<number, InflateResult>();
-  const noInflater = inflatedAhead(results);
-  for (const payload of compressedPayloads(bytes, { file, maxBytes, inflater: noInflater })) {
+  const { inflater, add } = inflaterAhead(inflate);
+  for (const payload of compressedPayloads(bytes, { file, maxBytes, inflater })) {
     // The variable's tag and padding may add up to 15 bytes to what it declares.
-    const bound = Math.min(maxBytes, payload.length * MAX_DEFLATE_RATIO + 64) + 16;
-    results.set(payload.byteOffset, await inflate(payload, bound));
+    await add(payload, Math.min(maxBytes, payload.length * MAX_DEFLATE_RATIO + 64) + 16);
   }
-  return readMatV5(bytes, file, limits, noInflater);
+  return readMatV5(bytes, file, limits, inflater);
 }

@@ -4,7 +4,7 @@
  * Pickled object arrays are refused (loading them would run code), and so are
  * complex, string and structured dtypes.
  */
-import { DataFormatError } from "../core/errors.js";
+import { failDataFormat as fail } from "../core/errors.js";
 import { type NumberKind, numberReader } from "./binary.js";
 import { formatBytes, maxBytesOf, type ReadLimits } from "./limits.js";
 import { elementCount, type RawVariable } from "./variables.js";
@@ -33,10 +33,6 @@ interface NpyHeader {
   fortranOrder: boolean;
   shape: number[];
   dataStart: number;
-}
-
-function fail(file: string, problem: string): never {
-  throw new DataFormatError(file, problem);
 }
 
 function parseHeader(bytes: Uint8Array, file: string): NpyHeader {

@@ -6,7 +6,7 @@
  * its contents with `RawVariable`, so the choice is made in one place.
  */
 import { DataFormatError, ValidationError } from "../core/errors.js";
-import { Matrix } from "../core/matrix.js";
+import { Matrix, transposeInto } from "../core/matrix.js";
 import {
   checkClassLabels,
   type Labels,
@@ -236,19 +236,9 @@ function notUsableReason(v: VariableInfo, role: "data" | "labels"): string {
 function toRowMajor(values: ArrayValues, rows: number, cols: number): Float64Array {
   const src = values.data;
   if (values.order === "C") return src instanceof Float64Array ? src : Float64Array.from(src);
+  // Column-major is the row-major cols x rows transposed.
   const out = new Float64Array(rows * cols);
-  // Tiled so that the strided reads of the column-major source stay in cache.
-  const B = 64;
-  for (let ib = 0; ib < rows; ib += B) {
-    const ie = Math.min(ib + B, rows);
-    for (let jb = 0; jb < cols; jb += B) {
-      const je = Math.min(jb + B, cols);
-      for (let i = ib; i < ie; i++) {
-        const o = i * cols;
-        for (let j = jb; j < je; j++) out[o + j] = src[j * rows + i];
-      }
-    }
-  }
+  transposeInto(src instanceof Float64Array ? src : Float64Array.from(src), cols, rows, out);
   return out;
 }
 

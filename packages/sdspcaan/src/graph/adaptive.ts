@@ -19,9 +19,9 @@
  */
 import { ValidationError } from "../core/errors.js";
 import type { Matrix } from "../core/matrix.js";
-import { checkInteger } from "../core/validate.js";
+import { checkFiniteEntries, checkInteger } from "../core/validate.js";
 import type { TwoPartNeighbours } from "../linalg/kernels/neighbourHeaps.js";
-import { CsrMatrix } from "../linalg/sparse.js";
+import { CsrMatrix, insertSorted } from "../linalg/sparse.js";
 import {
   checkClassCodes,
   embeddedNeighbours,
@@ -98,17 +98,20 @@ function checkLambda(owner: string, lambda: number, factor: number): void {
   }
 }
 
-function checkFiniteMatrix(owner: string, name: string, A: Matrix): void {
-  const data = A.data;
-  for (let t = 0; t < data.length; t++) {
-    const v = data[t];
-    if (v - v !== 0) {
-      throw new ValidationError(
-        name,
-        `The '${name}' parameter of ${owner} must hold finite numbers only. Got ${v} at row ${Math.floor(t / A.cols)}, column ${t % A.cols} instead.`,
-      );
-    }
-  }
+/**
+ * What every graph entry opens with: m and eps from the options (checked against the
+ * n rows of P, the points named `name`), P finite, and the neighbour search's options
+ * (block rows, abort signal).
+ */
+function graphSettings(owner: string, name: string, P: Matrix, options: AdaptiveGraphOptions) {
+  const m = resolveM(owner, options.m, P.rows);
+  const eps = resolveEps(owner, options.eps);
+  checkFiniteEntries(owner, name, P);
+  const search = {
+    blockRows: options.blockRows,
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  return { m, eps, search };
 }
 
 /**
@@ -152,16 +155,7 @@ export function adaptiveNeighbourRows(
     let len = 0;
     for (let t = 0; t < m; t++) {
       if (diff[t] === 0) continue;
-      const j = indices[base + t];
-      const w = diff[t] / scale;
-      let b = len - 1;
-      while (b >= 0 && col[b] > j) {
-        col[b + 1] = col[b];
-        weight[b + 1] = weight[b];
-        b--;
-      }
-      col[b + 1] = j;
-      weight[b + 1] = w;
+      insertSorted(col, weight, len, indices[base + t], diff[t] / scale);
       len++;
     }
     colIdx.set(col.subarray(0, len), at);
@@ -181,15 +175,8 @@ export function initialAdaptiveGraph(
   X: Matrix,
   options: AdaptiveGraphOptions = {},
 ): AdaptiveNeighbourGraph {
-  const owner = "initialAdaptiveGraph";
-  const m = resolveM(owner, options.m, X.rows);
-  const eps = resolveEps(owner, options.eps);
-  checkFiniteMatrix(owner, "X", X);
-  const neighbours = initialNeighbours(X, m + 1, {
-    blockRows: options.blockRows,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  return adaptiveNeighbourRows(neighbours, m, { eps });
+  const { m, eps, search } = graphSettings("initialAdaptiveGraph", "X", X, options);
+  return adaptiveNeighbourRows(initialNeighbours(X, m + 1, search), m, { eps });
 }
 
 /**
@@ -204,9 +191,7 @@ export function labelledAdaptiveGraph(
   options: LabelledAdaptiveGraphOptions = {},
 ): AdaptiveNeighbourGraph {
   const owner = "labelledAdaptiveGraph";
-  const m = resolveM(owner, options.m, P.rows);
-  const eps = resolveEps(owner, options.eps);
-  checkFiniteMatrix(owner, "P", P);
+  const { m, eps, search } = graphSettings(owner, "P", P, options);
   checkClassCodes(owner, codes, P.rows);
   checkLambda(owner, lambda, 2);
   const strategy = options.strategy ?? "auto";
@@ -217,9 +202,8 @@ export function labelledAdaptiveGraph(
     );
   }
   const neighbours = labelledNeighbours(P, codes, lambda, m + 1, {
-    blockRows: options.blockRows,
+    ...search,
     strategy,
-    ...(options.signal ? { signal: options.signal } : {}),
     ...(options.tracker ? { tracker: options.tracker } : {}),
   });
   return adaptiveNeighbourRows(neighbours, m, { eps });
@@ -236,10 +220,8 @@ export function embeddedAdaptiveGraph(
   options: AdaptiveGraphOptions = {},
 ): AdaptiveNeighbourGraph {
   const owner = "embeddedAdaptiveGraph";
-  const m = resolveM(owner, options.m, P.rows);
-  const eps = resolveEps(owner, options.eps);
-  checkFiniteMatrix(owner, "P", P);
-  checkFiniteMatrix(owner, "F", F);
+  const { m, eps, search } = graphSettings(owner, "P", P, options);
+  checkFiniteEntries(owner, "F", F);
   if (F.rows !== P.rows) {
     throw new ValidationError(
       "F",
@@ -247,9 +229,5 @@ export function embeddedAdaptiveGraph(
     );
   }
   checkLambda(owner, lambda, 1);
-  const neighbours = embeddedNeighbours(P, F, lambda, m + 1, {
-    blockRows: options.blockRows,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  return adaptiveNeighbourRows(neighbours, m, { eps });
+  return adaptiveNeighbourRows(embeddedNeighbours(P, F, lambda, m + 1, search), m, { eps });
 }

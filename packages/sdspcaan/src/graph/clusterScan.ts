@@ -39,7 +39,12 @@
 import { throwIfAborted } from "../core/errors.js";
 import type { Matrix } from "../core/matrix.js";
 import { gemmABtFixedKernel, gemmABtRaw } from "../linalg/kernels/gemm.js";
-import { alongsideHelpers, balancedBounds, type KernelHelper } from "../linalg/kernels/helper.js";
+import {
+  alongsideHelpers,
+  balancedBounds,
+  helperPart,
+  type KernelHelper,
+} from "../linalg/kernels/helper.js";
 import { type HeapStorage, NeighbourHeaps } from "../linalg/kernels/neighbourHeaps.js";
 import { type WasmArena, wasmArena } from "../linalg/kernels/wasm/backend.js";
 
@@ -96,7 +101,7 @@ export function crossClassClusterScan(
   const helpers = options.helpers ?? [];
   if (remaining.length === 0) return 0;
   const scan: ClusterScanContext = {
-    ...prepareScan(P, norms, byClass, classStart, lambda, heaps, remaining, signal),
+    ...prepareScan({ P, norms, byClass, classStart, lambda, heaps, remaining }, signal),
     filter: options.filter !== false,
   };
   if (helpers.length === 0 || scan.clusters < 2) {
@@ -130,8 +135,7 @@ export function crossClassClusterScan(
     (h): ClusterScanTaskInput => ({
       scan,
       heapCount: heaps.count,
-      from: bounds[h + 1],
-      to: bounds[h + 2],
+      ...helperPart(bounds, h),
       w0,
       j0,
       cancel,
@@ -175,17 +179,23 @@ interface ClusterScanContext {
   readonly filter: boolean;
 }
 
+/** crossClassClusterScan's arguments before its options. */
+interface ScanInput {
+  readonly P: Matrix;
+  readonly norms: Float64Array;
+  readonly byClass: Int32Array;
+  readonly classStart: Int32Array;
+  readonly lambda: number;
+  readonly heaps: NeighbourHeaps;
+  readonly remaining: readonly number[];
+}
+
 /** Steps 1 and 2 of the header: clusters, thresholds, the rows in cluster order. */
 function prepareScan(
-  P: Matrix,
-  norms: Float64Array,
-  byClass: Int32Array,
-  classStart: Int32Array,
-  lambda: number,
-  heaps: NeighbourHeaps,
-  remaining: readonly number[],
+  input: ScanInput,
   signal: AbortSignal | undefined,
 ): Omit<ClusterScanContext, "filter"> {
+  const { P, norms, byClass, classStart, lambda, heaps, remaining } = input;
   const n = P.rows;
   const k = P.cols;
   const { count, start, rows, centres, radius, cls } = classClusters(
@@ -250,26 +260,19 @@ function prepareScan(
  * is polled between blocks of clusters (true: return at once). Returns the number of
  * pairs computed.
  */
-function scanClusterRange(
-  scan: ClusterScanContext,
-  from: number,
-  to: number,
-  heaps: NeighbourHeaps,
-  w0: Float64Array,
-  j0: Int32Array,
-  stop: () => boolean,
-): number {
+function scanClusterRange(...range: ClusterRange): number {
+  const [scan, , , heaps, w0, j0] = range;
   const arena = scan.filter ? wasmArena() : null;
   const filtered = arena === null ? null : filteredPairs(arena, scan, heaps, w0, j0);
   try {
-    return scanClusterPairs(scan, from, to, heaps, w0, j0, stop, filtered);
+    return scanClusterPairs(filtered, ...range);
   } finally {
     filtered?.release();
   }
 }
 
-/** scanClusterRange's loop; each cluster's pairs by `filtered` where it is given. */
-function scanClusterPairs(
+/** scanClusterRange's arguments. */
+type ClusterRange = [
   scan: ClusterScanContext,
   from: number,
   to: number,
@@ -277,7 +280,12 @@ function scanClusterPairs(
   w0: Float64Array,
   j0: Int32Array,
   stop: () => boolean,
+];
+
+/** scanClusterRange's loop; each cluster's pairs by `filtered` where it is given. */
+function scanClusterPairs(
   filtered: FilteredPairs | null,
+  ...[scan, from, to, heaps, w0, j0, stop]: ClusterRange
 ): number {
   const { rows: n, k, lambda, clusters: count, start, order, G, gn, centres } = scan;
   const { centreNorms, radius, cls, tau, inRemaining, slack } = scan;
@@ -320,7 +328,9 @@ function scanClusterPairs(
         filtered.pairs(a, partners, panelRows);
         continue;
       }
-      // A against all its partners' rows in one product.
+      // A against all its partners' rows in one product. This pair loop and the one of
+      // filteredPairs (the module's filter) decode a pair the same way, written out in
+      // each on purpose: they are the scan's innermost loops.
       if (panel.length < panelRows * k) panel = new Float64Array(Math.max(panelRows, n >> 3) * k);
       let at = 0;
       for (const b of partners) {

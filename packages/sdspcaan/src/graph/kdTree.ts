@@ -194,23 +194,21 @@ export class KdTree {
     let dr = 0;
     for (let t = 0; t < k; t++) {
       const v = data[i * k + t];
-      const la = l * 2 * k;
-      const ra = r * 2 * k;
-      const gl =
-        v < this.box[la + t]
-          ? this.box[la + t] - v
-          : v > this.box[la + k + t]
-            ? v - this.box[la + k + t]
-            : 0;
-      const gr =
-        v < this.box[ra + t]
-          ? this.box[ra + t] - v
-          : v > this.box[ra + k + t]
-            ? v - this.box[ra + k + t]
-            : 0;
+      const gl = boxGap(this.box, l * 2 * k, k, t, v);
+      const gr = boxGap(this.box, r * 2 * k, k, t, v);
       dl += gl * gl;
       dr += gr * gr;
     }
     return dl <= dr;
   }
+}
+
+/**
+ * How far v lies outside [min, max] of coordinate t of the box at `at` (its k minima,
+ * then its k maxima): 0 inside.
+ */
+function boxGap(box: readonly number[], at: number, k: number, t: number, v: number): number {
+  const min = box[at + t];
+  const max = box[at + k + t];
+  return v < min ? min - v : v > max ? v - max : 0;
 }

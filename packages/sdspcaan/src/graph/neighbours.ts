@@ -45,6 +45,7 @@ import {
 import {
   alongsideHelpers,
   balancedBounds,
+  helperPart,
   type KernelHelper,
   kernelHelpers,
 } from "../linalg/kernels/helper.js";
@@ -438,8 +439,7 @@ function treeSearchOnThreads(
       codes,
       lambda,
       count,
-      from: bounds[h + 1],
-      to: bounds[h + 2],
+      ...helperPart(bounds, h),
       cancel,
     }),
     cancel,

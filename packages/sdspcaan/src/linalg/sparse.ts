@@ -53,18 +53,7 @@ function sortRowInto(
   outVal: Float64Array,
   at: number,
 ): number {
-  for (let a = 1; a < len; a++) {
-    const ci = idx[a];
-    const cv = val[a];
-    let b = a - 1;
-    while (b >= 0 && idx[b] > ci) {
-      idx[b + 1] = idx[b];
-      val[b + 1] = val[b];
-      b--;
-    }
-    idx[b + 1] = ci;
-    val[b + 1] = cv;
-  }
+  for (let a = 1; a < len; a++) insertSorted(idx, val, a, idx[a], val[a]);
   let out = at;
   for (let a = 0; a < len; a++) {
     if (out > at && outIdx[out - 1] === idx[a]) {
@@ -76,6 +65,27 @@ function sortRowInto(
     }
   }
   return out;
+}
+
+/**
+ * One step of an insertion sort: (ci, cv) goes into the first `len` entries of idx and
+ * val, sorted by idx, after the entries with the same index; they stay sorted.
+ */
+export function insertSorted(
+  idx: Int32Array,
+  val: Float64Array,
+  len: number,
+  ci: number,
+  cv: number,
+): void {
+  let b = len - 1;
+  while (b >= 0 && idx[b] > ci) {
+    idx[b + 1] = idx[b];
+    val[b + 1] = val[b];
+    b--;
+  }
+  idx[b + 1] = ci;
+  val[b + 1] = cv;
 }
 
 export class CsrMatrix {

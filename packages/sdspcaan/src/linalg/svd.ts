@@ -23,7 +23,7 @@ import { Matrix } from "../core/matrix.js";
 import { fullRankFactor } from "./cholesky.js";
 import { leadingEigenpairsLanczos } from "./eigen/blockLanczos.js";
 import {
-  leadingEigenpairsWithCount,
+  largestEigenpairsOfSymmetric,
   normalizeEigenvectorSigns,
   symmetricEigen,
 } from "./eigen/symmetricEigen.js";
@@ -59,22 +59,24 @@ export function defaultRankTolerance(n: number, d: number): number {
 }
 
 /**
- * The singular values of the kept pairs, largest first, and the columns they come
- * from: the k eigenvalues of a Gram matrix are in ascending order, the last `kept`
- * of them above the rank tolerance.
+ * The kept pairs of a Gram matrix as singular triplets, largest first: the k
+ * eigenvalues come in ascending order, the last `kept` of them above the rank
+ * tolerance; s holds their square roots and `side` their eigenvectors (columns of
+ * `vectors`), in that order.
  */
-function descendingSingularValues(
+function descendingTriplets(
   values: ArrayLike<number>,
+  vectors: Matrix,
   k: number,
   kept: number,
-): { s: Float64Array; order: number[] } {
+): { s: Float64Array; side: Matrix } {
   const s = new Float64Array(kept);
   const order: number[] = [];
   for (let c = 0; c < kept; c++) {
     order.push(k - 1 - c);
     s[c] = Math.sqrt(values[k - 1 - c]);
   }
-  return { s, order };
+  return { s, side: vectors.selectColumns(order) };
 }
 
 /** Checks that X is a finite Matrix with at least one row and one column. */
@@ -103,20 +105,29 @@ export function checkDataMatrix(X: unknown, owner: string): Matrix {
   return X;
 }
 
-/** Thin SVD X = U diag(s) V^T restricted to the numerical rank (see the file comment). */
-export function thinSvd(X: Matrix, options: ThinSvdOptions = {}): ThinSvd {
-  const owner = "thinSvd";
+/**
+ * The checks thinSvd and leadingSingularTriplets open with: X (checkDataMatrix) and the
+ * rank tolerance, given or the default, which is returned.
+ */
+function checkedRankTolerance(X: Matrix, options: ThinSvdOptions, owner: string): number {
   checkDataMatrix(X, owner);
-  const n = X.rows;
-  const d = X.cols;
   const minimum = Math.sqrt(EPS);
-  const tol = options.rankTolerance ?? defaultRankTolerance(n, d);
+  const tol = options.rankTolerance ?? defaultRankTolerance(X.rows, X.cols);
   if (typeof tol !== "number" || !(tol >= minimum) || !(tol < 1)) {
     throw new ValidationError(
       "rankTolerance",
       `The 'rankTolerance' option of ${owner} must be a number in [${minimum.toExponential(2)}, 1) (sqrt(eps) is the resolution of the Gram route). Got ${String(tol)} instead.`,
     );
   }
+  return tol;
+}
+
+/** Thin SVD X = U diag(s) V^T restricted to the numerical rank (see the file comment). */
+export function thinSvd(X: Matrix, options: ThinSvdOptions = {}): ThinSvd {
+  const owner = "thinSvd";
+  const tol = checkedRankTolerance(X, options, owner);
+  const n = X.rows;
+  const d = X.cols;
   const rowsSide = n <= d;
   const G = rowsSide ? gramRows(X) : gramColumns(X);
   const m = G.rows;
@@ -163,10 +174,7 @@ export function thinSvd(X: Matrix, options: ThinSvdOptions = {}): ThinSvd {
  * overwritten (the callers' own Gram matrix, not needed after).
  */
 function leadingPairsAndRank(G: Matrix, k: number, tol: number) {
-  const { values, vectors, countAbove } = leadingEigenpairsWithCount(G, k, tol * tol, {
-    symmetryTolerance: Number.POSITIVE_INFINITY,
-    overwrite: true,
-  });
+  const { values, vectors, countAbove } = largestEigenpairsOfSymmetric(G, k, tol * tol, true);
   const lmax = values[k - 1];
   // The same test as thinSvd's, on the values at hand; the count covers the rest.
   let kept = 0;
@@ -188,11 +196,9 @@ export function leadingTripletsOfColumnGram(
   k: number,
   tol = defaultRankTolerance(n, G.rows),
 ): LeadingSingularTriplets {
-  const fast = leadingPairsOfFullRank(G, k, tol);
-  if (fast !== null) return fast;
-  const { values, vectors, kept, rank } = leadingPairsAndRank(G, k, tol);
-  const { s, order } = descendingSingularValues(values, k, kept);
-  const V = vectors.selectColumns(order);
+  const { values, vectors, kept, rank } =
+    leadingPairsOfFullRank(G, k, tol) ?? leadingPairsAndRank(G, k, tol);
+  const { s, side: V } = descendingTriplets(values, vectors, k, kept);
   normalizeEigenvectorSigns(V);
   return { s, V, rank, rankTolerance: tol };
 }
@@ -217,12 +223,12 @@ const KRYLOV_MIN_ORDER = 1000;
 const KRYLOV_MAX_K_FRACTION = 1 / 32;
 
 /**
- * leadingSingularTriplets' result on the column side from the block Lanczos solver
+ * leadingPairsAndRank's result on the column side from the block Lanczos solver
  * (eigen/blockLanczos.ts) and the rank from the Cholesky certificate
  * (cholesky.ts: every eigenvalue of G above tol^2 lambda_max, so rank = d and all k
  * values are kept), or null when either cannot be trusted (then the dense path runs).
  */
-function leadingPairsOfFullRank(G: Matrix, k: number, tol: number): LeadingSingularTriplets | null {
+function leadingPairsOfFullRank(G: Matrix, k: number, tol: number) {
   const m = G.rows;
   const minOrder = Number.isNaN(svdTestHooks.krylovMinOrder)
     ? KRYLOV_MIN_ORDER
@@ -230,15 +236,7 @@ function leadingPairsOfFullRank(G: Matrix, k: number, tol: number): LeadingSingu
   if (!svdTestHooks.krylov || m < minOrder || k + 1 > KRYLOV_MAX_K_FRACTION * m) return null;
   const pairs = leadingEigenpairsLanczos(G, k);
   if (pairs === null || fullRankFactor(G, tol * tol) === null) return null;
-  const order: number[] = [];
-  const s = new Float64Array(k);
-  for (let c = 0; c < k; c++) {
-    order.push(k - 1 - c);
-    s[c] = Math.sqrt(pairs.values[k - 1 - c]);
-  }
-  const V = pairs.vectors.selectColumns(order);
-  normalizeEigenvectorSigns(V);
-  return { s, V, rank: m, rankTolerance: tol };
+  return { ...pairs, kept: k, rank: m };
 }
 
 /** The leading part of a thin SVD: at most k triplets, and the numerical rank of X. */
@@ -267,17 +265,9 @@ export function leadingSingularTriplets(
   options: ThinSvdOptions = {},
 ): LeadingSingularTriplets {
   const owner = "leadingSingularTriplets";
-  checkDataMatrix(X, owner);
+  const tol = checkedRankTolerance(X, options, owner);
   const n = X.rows;
   const d = X.cols;
-  const minimum = Math.sqrt(EPS);
-  const tol = options.rankTolerance ?? defaultRankTolerance(n, d);
-  if (typeof tol !== "number" || !(tol >= minimum) || !(tol < 1)) {
-    throw new ValidationError(
-      "rankTolerance",
-      `The 'rankTolerance' option of ${owner} must be a number in [${minimum.toExponential(2)}, 1) (sqrt(eps) is the resolution of the Gram route). Got ${String(tol)} instead.`,
-    );
-  }
   const rowsSide = n <= d;
   const m = rowsSide ? n : d;
   if (!Number.isInteger(k) || k < 1 || k > m) {
@@ -286,11 +276,25 @@ export function leadingSingularTriplets(
       `The 'k' argument of ${owner} must be an integer from 1 to min(n, d) = ${m}. Got ${String(k)} instead.`,
     );
   }
-  if (!rowsSide) return leadingTripletsOfColumnGram(gramColumns(X), n, k, tol);
+  return rowsSide
+    ? leadingTripletsOfRowGram(X, k, tol)
+    : leadingTripletsOfColumnGram(gramColumns(X), n, k, tol);
+}
+
+/**
+ * leadingSingularTriplets' result for X with n <= d rows, from G = X X^T (n x n): the
+ * caller has checked X (finite, 1 <= k <= n) and chosen the tolerance
+ * (defaultRankTolerance(n, d) by default).
+ */
+export function leadingTripletsOfRowGram(
+  X: Matrix,
+  k: number,
+  tol = defaultRankTolerance(X.rows, X.cols),
+): LeadingSingularTriplets {
+  const d = X.cols;
   const G = gramRows(X);
   const { values, vectors, kept, rank } = leadingPairsAndRank(G, k, tol);
-  const { s, order } = descendingSingularValues(values, k, kept);
-  const side = vectors.selectColumns(order);
+  const { s, side } = descendingTriplets(values, vectors, k, kept);
   // V = X^T U S^-1, re-orthonormalised by CholQR2 as in thinSvd (whose Cholesky factor
   // of the first k columns depends on those columns only).
   const V = multiply(X.transpose(), side);

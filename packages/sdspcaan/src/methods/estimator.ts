@@ -22,7 +22,7 @@ import { asMatrix, type Label } from "../core/validate.js";
 import { clearNegativeZeros } from "../linalg/basic.js";
 import { multiplyABt } from "../linalg/kernels/gemm.js";
 import { Standardizer } from "../linalg/standardizer.js";
-import { checkFeatureNames, columnOrder, selectColumns } from "./featureNames.js";
+import { checkFeatureNames, columnOrder } from "./featureNames.js";
 import type {
   FitCallbacks,
   FitInfo,
@@ -40,7 +40,7 @@ import {
   MODEL_VERSION,
   type ModelJSON,
 } from "./modelFormat.js";
-import { TrainingData } from "./training.js";
+import { labelsNeeded, TrainingData } from "./training.js";
 
 export {
   checkModelJSON,
@@ -225,12 +225,7 @@ export abstract class Estimator<
    * `transform` can match named columns by name.
    */
   fit(X: MatrixLike, y?: ArrayLike<Label> | null, options: FitOptions = {}): this {
-    if (this.supervised && (y === undefined || y === null)) {
-      throw new ValidationError(
-        "y",
-        `${this.displayName} is supervised: fit(X, y) needs the class labels y (one per row of X).`,
-      );
-    }
+    if (this.supervised && (y === undefined || y === null)) throw labelsNeeded(this.displayName);
     const data = TrainingData.prepareForOneFit(X, y);
     const names =
       options.featureNames === undefined || options.featureNames === null
@@ -306,7 +301,7 @@ export abstract class Estimator<
     if (s.featureNamesIn !== null && given !== undefined && given !== null) {
       const names = checkFeatureNames(given, Xm.cols, "featureNames");
       const order = columnOrder(s.featureNamesIn, names, this.displayName);
-      if (order !== null) Xm = selectColumns(Xm, order);
+      if (order !== null) Xm = Xm.selectColumns(order);
     }
     // Row-stable product: every row goes through the same GEMM micro-kernel whatever
     // the batch (rows padded with zeros to a multiple of 4, at least 8), so projecting

@@ -6,7 +6,6 @@
  * is taken positionally.
  */
 import { ValidationError } from "../core/errors.js";
-import { Matrix } from "../core/matrix.js";
 
 /** How many names a message lists before it says "and N more". */
 const LISTED = 8;
@@ -83,15 +82,4 @@ export function columnOrder(
   }
   const order = Int32Array.from(expected, (name) => where.get(name) as number);
   return order.every((c, j) => c === j) ? null : order;
-}
-
-/** The columns `order` of X, in that order (a new matrix). */
-export function selectColumns(X: Matrix, order: Int32Array): Matrix {
-  const out = new Matrix(X.rows, order.length);
-  for (let i = 0; i < X.rows; i++) {
-    const src = i * X.cols;
-    const dst = i * order.length;
-    for (let j = 0; j < order.length; j++) out.data[dst + j] = X.data[src + order[j]];
-  }
-  return out;
 }

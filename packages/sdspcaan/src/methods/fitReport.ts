@@ -86,3 +86,37 @@ export interface FitInfo<D extends object = Record<string, unknown>> {
   /** Method-specific diagnostics (effective weights, final eigenvalues, m, ...), typed per method. */
   details: D;
 }
+
+/**
+ * The part of the fit report an outer loop keeps as it runs (FitInfo's iterations, how
+ * it stopped, the traces and the warnings): the iterative methods' loops
+ * (sdspcaFamily.ts, pcanFamily.ts) report through it.
+ */
+export class LoopRecord {
+  /** The last iteration run. */
+  iterations = 0;
+  converged = false;
+  stopReason: StopReason = "max-iterations";
+  readonly objective: number[] = [];
+  readonly lambdaTrace: number[] = [];
+  readonly warnings: string[];
+
+  constructor(warnings: string[]) {
+    this.warnings = warnings;
+  }
+
+  /** Records why the loop stops; "converged" also marks the fit converged. */
+  stop(reason: StopReason): void {
+    this.stopReason = reason;
+    if (reason === "converged") this.converged = true;
+  }
+
+  /** The record as the fields of a fit's report (CoreFitResult's). */
+  fields(): Pick<
+    FitInfo,
+    "iterations" | "converged" | "stopReason" | "objective" | "lambdaTrace" | "warnings"
+  > {
+    const { iterations, converged, stopReason, objective, lambdaTrace, warnings } = this;
+    return { iterations, converged, stopReason, objective, lambdaTrace, warnings };
+  }
+}

@@ -83,16 +83,26 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 type Fail = (field: string, problem: string) => never;
 
+/** `v` when it is a JSON object (not an array), else the failure for `field`. */
+function objectField(v: unknown, field: string, fail: Fail): Record<string, unknown> {
+  if (!isRecord(v)) fail(field, `must be an object; got ${shown(v)}`);
+  return v as Record<string, unknown>;
+}
+
 const failModel: Fail = (field, problem) => {
   throw new ModelFormatError(field, problem);
 };
 
-/** Refuses fields a writer never puts there: a typo would otherwise be dropped silently. */
+/**
+ * Refuses fields a writer never puts there (a typo would otherwise be dropped
+ * silently) and, when `optional` is given, requires every known field not in it.
+ */
 function onlyKnownFields(
   obj: Record<string, unknown>,
   known: readonly string[],
   prefix: string,
   fail: Fail,
+  optional?: readonly string[],
 ): void {
   for (const key of Object.keys(obj)) {
     if (!known.includes(key)) {
@@ -101,6 +111,10 @@ function onlyKnownFields(
         `is not part of the model format (known fields: ${known.join(", ")})`,
       );
     }
+  }
+  if (optional === undefined) return;
+  for (const key of known) {
+    if (!optional.includes(key) && !(key in obj)) fail(`${prefix}${key}`, "is missing");
   }
 }
 
@@ -199,12 +213,8 @@ const FIT_INFO_FIELDS = [
 const TIMING_FIELDS = ["totalMs", "eigenMs", "graphMs", "otherMs"];
 
 function checkFitInfo(v: unknown, fail: Fail): void {
-  if (!isRecord(v)) fail("fitInfo", `must be an object; got ${shown(v)}`);
-  const f = v as Record<string, unknown>;
-  onlyKnownFields(f, FIT_INFO_FIELDS, "fitInfo.", fail);
-  for (const key of FIT_INFO_FIELDS) {
-    if (!(key in f)) fail(`fitInfo.${key}`, "is missing");
-  }
+  const f = objectField(v, "fitInfo", fail);
+  onlyKnownFields(f, FIT_INFO_FIELDS, "fitInfo.", fail, []);
   positiveInteger(f.iterations, "fitInfo.iterations", fail, 0);
   if (typeof f.converged !== "boolean") {
     fail("fitInfo.converged", `must be true or false; got ${shown(f.converged)}`);
@@ -228,8 +238,7 @@ function checkFitInfo(v: unknown, fail: Fail): void {
   if (!Array.isArray(f.warnings) || !f.warnings.every((w) => typeof w === "string")) {
     fail("fitInfo.warnings", `must be an array of strings; got ${shown(f.warnings)}`);
   }
-  if (!isRecord(f.timings)) fail("fitInfo.timings", `must be an object; got ${shown(f.timings)}`);
-  const t = f.timings as Record<string, unknown>;
+  const t = objectField(f.timings, "fitInfo.timings", fail);
   onlyKnownFields(t, TIMING_FIELDS, "fitInfo.timings.", fail);
   for (const key of TIMING_FIELDS) {
     const x = t[key];
@@ -239,7 +248,7 @@ function checkFitInfo(v: unknown, fail: Fail): void {
   }
   if (typeof f.solver !== "string")
     fail("fitInfo.solver", `must be a string; got ${shown(f.solver)}`);
-  if (!isRecord(f.details)) fail("fitInfo.details", `must be an object; got ${shown(f.details)}`);
+  objectField(f.details, "fitInfo.details", fail);
 }
 
 /** Class labels as fit records them: all numbers (finite) or all strings, sorted, distinct. */
@@ -335,13 +344,9 @@ export function checkModelJSON(json: unknown): ModelJSON {
       `must be one of ${MODEL_VERSIONS_READ.join(", ")} (the versions this library reads); got ${shown(m.version)}`,
     );
   }
-  onlyKnownFields(m, MODEL_FIELDS, "", fail);
-  for (const key of MODEL_FIELDS) {
-    if (key === "classes" || key === "preprocessing" || key === "featureNamesIn") continue;
-    if (!(key in m)) fail(key, "is missing");
-  }
+  onlyKnownFields(m, MODEL_FIELDS, "", fail, ["classes", "preprocessing", "featureNamesIn"]);
   if (typeof m.method !== "string") fail("method", `must be a method name; got ${shown(m.method)}`);
-  if (!isRecord(m.params)) fail("params", `must be an object; got ${shown(m.params)}`);
+  objectField(m.params, "params", fail);
   const d = positiveInteger(m.nFeaturesIn, "nFeaturesIn", fail);
   finiteArray(m.mean, d, "mean", "finite numbers (nFeaturesIn)", fail);
   if (!isRecord(m.components)) {

@@ -12,8 +12,8 @@ import { Matrix } from "../core/matrix.js";
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import {
   type LeadingSingularTriplets,
-  leadingSingularTriplets,
   leadingTripletsOfColumnGram,
+  leadingTripletsOfRowGram,
 } from "../linalg/svd.js";
 import { checkComponentCount, kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
@@ -57,7 +57,7 @@ export class PCA extends Estimator<PCAOptions, PCADetails> {
         ? pcaTestHooks.triplets(data, k)
         : data.n > data.d
           ? leadingTripletsOfColumnGram(data.columnGram(), data.n, k)
-          : leadingSingularTriplets(data.X, k),
+          : leadingTripletsOfRowGram(data.X, k),
     );
     const r = svd.rank;
     const warnings: string[] = [];

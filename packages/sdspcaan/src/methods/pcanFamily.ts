@@ -46,7 +46,7 @@ import {
   tolOption,
 } from "./commonOptions.js";
 import type { CoreFitResult, FitContext } from "./estimator.js";
-import type { StopReason } from "./fitReport.js";
+import { LoopRecord } from "./fitReport.js";
 import { lambdaCapOption } from "./sdspcaFamily.js";
 import { initialGraph, smallClassWarnings, trainingSvd, unitScaleWarnings } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
@@ -167,11 +167,7 @@ export function fitPcanLoop(
   let graph: AdaptiveNeighbourGraph = ctx.timeGraph(() => initialGraph(data, m, s.eps, ctx.signal));
   let lambda = 1;
   let capped = false;
-  let stopReason: StopReason = "max-iterations";
-  let converged = false;
-  let iterations = 0;
-  const objective: number[] = [];
-  const lambdaTrace: number[] = [];
+  const record = new LoopRecord(warnings);
   let W = new Matrix(data.d, k);
   let mu: Float64Array = new Float64Array(0);
   let eL: Float64Array = new Float64Array(0);
@@ -180,7 +176,7 @@ export function fitPcanLoop(
   let byBounds = 0;
 
   for (let t = 1; t <= s.maxIter; t++) {
-    iterations = t;
+    record.iterations = t;
     ctx.checkAborted();
     let proven: RankControlAction | null = null;
     const { Ssym, L } = ctx.timeGraph(() => {
@@ -234,7 +230,7 @@ export function fitPcanLoop(
         (F
           ? laplacianTrace(Ssym, F)
           : classLaplacianTrace(Ssym, (labels as NonNullable<typeof labels>).codes));
-    objective.push(value);
+    record.objective.push(value);
 
     const control =
       proven !== null
@@ -250,18 +246,17 @@ export function fitPcanLoop(
     let stop = false;
     if (control.action === "test") {
       stop = true;
-      stopReason = "converged";
-      converged = true;
+      record.stop("converged");
     } else if (control.action === "double" && lambda >= s.lambdaCap) {
       stop = true;
       capped = true;
-      stopReason = "lambda-cap";
+      record.stop("lambda-cap");
       warnings.push(
         `lambda reached its cap ${s.lambdaCap} at iteration ${t} with the graph still having fewer than c = ${c} components.`,
       );
     }
     lambda = control.lambda;
-    lambdaTrace.push(lambda);
+    record.lambdaTrace.push(lambda);
     ctx.progress(t, value, lambda);
     if (proven !== null && (stop || t === s.maxIter)) {
       // The last graph's values, for the record.
@@ -287,12 +282,7 @@ export function fitPcanLoop(
 
   return {
     components: W,
-    iterations,
-    converged,
-    stopReason,
-    objective,
-    lambdaTrace,
-    warnings,
+    ...record.fields(),
     solver: "dense",
     artifacts: { S: graph.S, gamma: graph.gamma },
     details: {

@@ -36,7 +36,7 @@ import { multiply } from "../linalg/kernels/gemm.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
 import { checkComponentCount, resolveNeighbourCount } from "./commonOptions.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
-import type { StopReason } from "./fitReport.js";
+import { LoopRecord } from "./fitReport.js";
 import {
   type GraphMode,
   type QLoopOptionValues,
@@ -257,12 +257,8 @@ export function fitQLoop(
     let Q = Q0;
     let lambda = 1;
     let capped = false;
-    const objective: number[] = [];
-    const lambdaTrace: number[] = [];
+    const record = new LoopRecord(warnings);
     const changes: number[] = [];
-    let stopReason: StopReason = "max-iterations";
-    let converged = false;
-    let iterations = 0;
     let evals: Float64Array = new Float64Array(0);
     let eL: Float64Array | null = null as Float64Array | null;
     let betaWeight = 0;
@@ -280,7 +276,7 @@ export function fitQLoop(
         : null;
 
     for (let t = 1; t <= s.maxIter; t++) {
-      iterations = t;
+      record.iterations = t;
       ctx.checkAborted();
       // beta = b Tr(XX^T)/Tr(D) and delta = c Tr(XX^T)/Tr(XX^T L XX^T), current D and L.
       let sumD = 0;
@@ -356,7 +352,7 @@ export function fitQLoop(
         trQGQ = -sumEvals - alpha * yq + betaWeight * weighted;
       }
       const value = recon * (trG - trQGQ) + alpha * (n - yq) + betaWeight * l21 + graphTerms;
-      objective.push(value);
+      record.objective.push(value);
 
       let stop = false;
       if (graphMode === "adaptive" && graph !== null) {
@@ -392,21 +388,19 @@ export function fitQLoop(
           capped = true;
           if (change < s.tol) {
             stop = true;
-            stopReason = "lambda-cap";
+            record.stop("lambda-cap");
           }
         } else if (control.action === "test") {
           if (change < s.tol) {
             stop = true;
-            stopReason = "converged";
-            converged = true;
+            record.stop("converged");
           }
         }
         lambda = control.lambda;
-        lambdaTrace.push(lambda);
+        record.lambdaTrace.push(lambda);
       } else if (change < s.tol) {
         stop = true;
-        stopReason = "converged";
-        converged = true;
+        record.stop("converged");
       }
       ctx.progress(t, value, graphMode === "adaptive" ? lambda : null, { change, tol: s.tol });
       if (stop) break;
@@ -439,12 +433,7 @@ export function fitQLoop(
     const W = multiply(data.X.transpose(), Q);
     return {
       components: W,
-      iterations,
-      converged,
-      stopReason,
-      objective,
-      lambdaTrace,
-      warnings,
+      ...record.fields(),
       solver: solver.kind,
       artifacts: adaptiveGraph
         ? {

@@ -8,7 +8,7 @@
 import { ValidationError } from "../core/errors.js";
 import { Matrix, type MatrixLike } from "../core/matrix.js";
 import { asMatrix, type EncodedLabels, encodeLabels, type Label } from "../core/validate.js";
-import { centerColumns, columnMeans, subtractRowVector } from "../linalg/basic.js";
+import { columnMeans, subtractRowVector } from "../linalg/basic.js";
 import { gramColumns, gramColumnsCentred, gramRows } from "../linalg/kernels/symmetricProducts.js";
 
 /**
@@ -22,27 +22,15 @@ export const DATA_MAGNITUDE_RANGE = { min: 1e-50, max: 1e50 } as const;
 
 /**
  * Throws a ValidationError naming `name` when the centred data leaves
- * DATA_MAGNITUDE_RANGE. `centered` is the centred matrix, or the column means to centre
- * `raw` by on the fly (the same values, x - mean, without storing them).
+ * DATA_MAGNITUDE_RANGE: `raw` centred by the column means `mean` on the fly (x - mean,
+ * the centred values, without storing them).
  */
-export function checkDataMagnitude(
-  raw: Matrix,
-  centered: Matrix | Float64Array,
-  name: string,
-): void {
+export function checkDataMagnitude(raw: Matrix, mean: Float64Array, name: string): void {
   let maxAbs = 0;
-  if (centered instanceof Float64Array) {
-    const { rows, cols, data } = raw;
-    for (let i = 0; i < rows; i++) {
-      for (let j = 0; j < cols; j++) {
-        const v = Math.abs(data[i * cols + j] - centered[j]);
-        if (!(v <= maxAbs)) maxAbs = v;
-      }
-    }
-  } else {
-    const a = centered.data;
-    for (let i = 0; i < a.length; i++) {
-      const v = Math.abs(a[i]);
+  const { rows, cols, data } = raw;
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      const v = Math.abs(data[i * cols + j] - mean[j]);
       if (!(v <= maxAbs)) maxAbs = v; // also catches NaN / Infinity from an overflowing mean
     }
   }
@@ -57,6 +45,14 @@ export function checkDataMagnitude(
   throw new ValidationError(
     name,
     `${name} is out of the range this library can compute with: ${size}, outside [${min}, ${max}] (products of up to four data values must stay within double precision). Rescale ${name}, for example standardise its columns (preprocessing "train-zscore").`,
+  );
+}
+
+/** The error of a supervised method (`owner`) fitted without labels. */
+export function labelsNeeded(owner: string): ValidationError {
+  return new ValidationError(
+    "y",
+    `${owner} is supervised: fit(X, y) needs the class labels y (one per row of X).`,
   );
 }
 
@@ -92,11 +88,9 @@ export class TrainingData {
    * Labels are optional here; supervised methods ask for them with `requireLabels`.
    */
   static prepare(X: MatrixLike, y?: ArrayLike<Label> | null): TrainingData {
-    const Xm = asMatrix(X, "X", { minRows: 2 });
-    const labels = y === undefined || y === null ? null : encodeLabels(y, Xm.rows, "y");
-    const { centered, mean } = centerColumns(Xm);
-    checkDataMagnitude(Xm, centered, "X");
-    return new TrainingData(Xm, centered, mean, labels);
+    const data = TrainingData.prepareForOneFit(X, y);
+    data.centered = subtractRowVector(data.raw, data.mean);
+    return data;
   }
 
   /**
@@ -164,12 +158,7 @@ export class TrainingData {
 
   /** Labels for a supervised method; throws naming the method when absent or single-class. */
   requireLabels(owner: string): EncodedLabels {
-    if (this.labels === null) {
-      throw new ValidationError(
-        "y",
-        `${owner} is supervised: fit(X, y) needs the class labels y (one per row of X).`,
-      );
-    }
+    if (this.labels === null) throw labelsNeeded(owner);
     if (this.labels.classes.length < 2) {
       throw new ValidationError(
         "y",

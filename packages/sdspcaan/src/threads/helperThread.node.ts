@@ -16,12 +16,16 @@ import {
 } from "node:worker_threads";
 import { SdspcaanError, ValidationError } from "../core/errors.js";
 import {
+  type CsrRows,
   type HelperTaskName,
   type KernelHelper,
   setKernelHelpers,
   setSideHelper,
+  setThreadedProducts,
 } from "../linalg/kernels/helper.js";
 import { nativeKernelsActive } from "../linalg/kernels/nativeGemm.node.js";
+import { threadedProducts } from "../linalg/kernels/threadedProducts.js";
+import type { GemmOperands } from "../linalg/kernels/wasm/backend.js";
 import type { HelperInit, HelperReply, HelperRequest } from "./helperWorker.node.js";
 import { startWorker } from "./workerThreads.node.js";
 
@@ -171,61 +175,30 @@ class HelperSession implements KernelHelper {
   }
 
   finish(out: Float64Array, offset: number): void {
-    const job = this.pending;
-    if (job === null) throw new RangeError("KernelHelper: no product is running.");
+    const running = this.pending;
     this.pending = null;
-    this.worker.wait(job.seq);
+    const job = this.answer(running, "product");
     const { view } = this.worker.stagingFor(0);
     const start = job.n * job.p;
     out.set(view.subarray(start, start + job.rows * job.n), offset);
   }
 
-  startSparse(
-    handle: number,
-    count: number,
-    rowPtr: Int32Array,
-    colIdx: Int32Array,
-    values: Float64Array,
-  ): void {
-    const block = this.idleHolding(handle);
-    const size = block.cols * count;
-    const { fresh } = this.worker.stagingFor(size);
-    // The CSR arrays move to the helper (transferred when they own their whole buffer).
-    const transfer = ownedBuffers([rowPtr, colIdx, values]);
-    const seq = this.worker.send(
-      {
-        type: "sparse",
-        handle,
-        count,
-        rowPtr,
-        colIdx,
-        values,
-        ...(fresh ? { staging: fresh } : {}),
-      },
-      transfer,
-    );
-    this.sparse = { seq, size, count };
+  startSparse(handle: number, rows: CsrRows): void {
+    const size = this.idleHolding(handle).cols * rows.count;
+    const seq = this.sendRows({ type: "sparse", handle, ...rows }, size);
+    this.sparse = { seq, size, count: rows.count };
   }
 
   finishSparse(out: Float64Array, offset: number, rows: number): void {
-    const job = this.sparse;
-    if (job === null) throw new RangeError("KernelHelper: no sparse product is running.");
+    const running = this.sparse;
     this.sparse = null;
-    this.worker.wait(job.seq);
+    const job = this.answer(running, "sparse product");
     const { view } = this.worker.stagingFor(0);
     out.set(view.subarray(0, Math.min(job.size, rows * job.count)), offset);
   }
 
   startProduct(
-    m: number,
-    n: number,
-    p: number,
-    A: Float64Array,
-    lda: number,
-    B: Float64Array,
-    ldb: number,
-    C: Float64Array | null,
-    ldc: number,
+    ...[m, n, p, A, lda, B, ldb, C, ldc]: GemmOperands<Float64Array, Float64Array | null>
   ): void {
     if (this.busy()) throw new RangeError("KernelHelper: the helper is already busy.");
     const { view, fresh } = this.worker.stagingFor(m * p + n * p + m * n);
@@ -244,10 +217,9 @@ class HelperSession implements KernelHelper {
   }
 
   finishProduct(C: Float64Array, ldc: number): void {
-    const job = this.product;
-    if (job === null) throw new RangeError("KernelHelper: no product is running.");
+    const running = this.product;
     this.product = null;
-    this.worker.wait(job.seq);
+    const job = this.answer(running, "product");
     const { view } = this.worker.stagingFor(0);
     const at = job.m * job.p + job.n * job.p;
     for (let i = 0; i < job.m; i++) {
@@ -255,40 +227,51 @@ class HelperSession implements KernelHelper {
     }
   }
 
-  startLaplacianChunk(
-    handle: number,
-    first: number,
-    count: number,
-    rowPtr: Int32Array,
-    colIdx: Int32Array,
-    values: Float64Array,
-  ): void {
+  startLaplacianChunk(handle: number, first: number, rows: CsrRows): void {
     const block = this.idleHolding(handle);
     const size = block.cols * block.cols;
+    this.chunk = {
+      seq: this.sendRows({ type: "laplacianChunk", handle, first, ...rows }, size),
+      size,
+    };
+  }
+
+  /**
+   * Sends a request that carries CSR rows (startSparse, startLaplacianChunk), with a
+   * staging buffer of at least `size` doubles for the answer. The arrays move to the
+   * helper (transferred when they own their whole buffer).
+   */
+  private sendRows(request: Outgoing & CsrRows, size: number): number {
     const { fresh } = this.worker.stagingFor(size);
-    const transfer = ownedBuffers([rowPtr, colIdx, values]);
-    const seq = this.worker.send(
-      {
-        type: "laplacianChunk",
-        handle,
-        first,
-        count,
-        rowPtr,
-        colIdx,
-        values,
-        ...(fresh ? { staging: fresh } : {}),
-      },
-      transfer,
-    );
-    this.chunk = { seq, size };
+    const transfer = ownedBuffers([request.rowPtr, request.colIdx, request.values]);
+    return this.worker.send({ ...request, ...(fresh ? { staging: fresh } : {}) }, transfer);
   }
 
   finishLaplacianChunk(): Float64Array {
-    const job = this.chunk;
-    if (job === null) throw new RangeError("KernelHelper: no chunk of U^T L U is running.");
+    const running = this.chunk;
     this.chunk = null;
-    this.worker.wait(job.seq);
+    const job = this.answer(running, "chunk of U^T L U");
     return this.worker.stagingFor(0).view.subarray(0, job.size);
+  }
+
+  /**
+   * The running request `job` (of the kind `what`, else a RangeError saying none is
+   * running), once its answer is in.
+   */
+  private answer<J extends { readonly seq: number }>(job: J | null, what: string): J {
+    if (job === null) throw new RangeError(`KernelHelper: no ${what} is running.`);
+    this.worker.wait(job.seq);
+    return job;
+  }
+
+  /** Waits for a started request whose answer is no longer wanted, if any. */
+  private settle(job: { readonly seq: number } | null): void {
+    if (job === null) return;
+    try {
+      this.worker.wait(job.seq);
+    } catch {
+      // The helper is lost; nothing to wait for.
+    }
   }
 
   /** The block held under `handle`, checking that this session is not busy. */
@@ -325,30 +308,14 @@ class HelperSession implements KernelHelper {
   }
 
   release(): void {
-    if (this.chunk !== null) {
-      try {
-        this.worker.wait(this.chunk.seq);
-      } catch {
-        // The helper is lost; nothing to wait for.
-      }
-      this.chunk = null;
-    }
-    if (this.sparse !== null) {
-      try {
-        this.worker.wait(this.sparse.seq);
-      } catch {
-        // The helper is lost; nothing to wait for.
-      }
-      this.sparse = null;
-    }
-    if (this.product !== null) {
-      try {
-        this.worker.wait(this.product.seq);
-      } catch {
-        // The helper is lost; nothing to wait for.
-      }
-      this.product = null;
-    }
+    // Requests still running (the caller failed in between) end first; a lost helper
+    // has nothing to wait for.
+    this.settle(this.chunk);
+    this.chunk = null;
+    this.settle(this.sparse);
+    this.sparse = null;
+    this.settle(this.product);
+    this.product = null;
     if (this.task !== null) {
       try {
         this.finishTask();
@@ -356,15 +323,8 @@ class HelperSession implements KernelHelper {
         // The helper is lost or the task failed; nothing more to wait for.
       }
     }
-    if (this.pending !== null) {
-      // A product still running (the caller failed in between): let it end first.
-      try {
-        this.worker.wait(this.pending.seq);
-      } catch {
-        // The helper is lost; nothing to free.
-      }
-      this.pending = null;
-    }
+    this.settle(this.pending);
+    this.pending = null;
     if (this.held.size === 0 || this.worker.lost) return;
     const handles = [...this.held.keys()];
     this.held.clear();
@@ -423,6 +383,7 @@ export function setKernelThreads(threads: number): void {
   workers = workers.slice(0, threads - 1);
   if (threads === 1) {
     setKernelHelpers(null);
+    setThreadedProducts(null);
     setSideHelper(null);
     side?.terminate();
     side = null;
@@ -438,6 +399,7 @@ export function setKernelThreads(threads: number): void {
     while (workers.length < configured - 1) workers.push(new HelperWorker());
     return workers.map((w) => new HelperSession(w));
   });
+  setThreadedProducts(threadedProducts);
 }
 
 /**

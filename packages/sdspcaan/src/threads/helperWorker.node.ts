@@ -11,7 +11,7 @@ import { clusterScanTask } from "../graph/clusterScan.js";
 import { treeSearchTask } from "../graph/neighbours.js";
 import { rankControlTask } from "../graph/rankControlBeside.js";
 import { pairScanTask } from "../linalg/kernels/distances.js";
-import type { HelperTaskName } from "../linalg/kernels/helper.js";
+import type { CsrRows, HelperTaskName } from "../linalg/kernels/helper.js";
 import { laplacianChunkPart } from "../linalg/kernels/laplacianGram.js";
 import { installNativeOnHelper } from "../linalg/kernels/nativeGemm.node.js";
 import { decideTask, screenTask } from "../linalg/kernels/screenedSearch.js";
@@ -29,6 +29,25 @@ export interface HelperInit {
 }
 
 /** Requests, each numbered by `seq` (1, 2, ...). */
+/** The product (A H)^T for the rows of the sparse A (helper.ts, startSparse). */
+interface SparseRequest extends CsrRows {
+  readonly type: "sparse";
+  readonly seq: number;
+  readonly handle: number;
+  /** (A H)^T (held columns x count) is written at its start; a new buffer when it grew. */
+  readonly staging?: SharedArrayBuffer;
+}
+
+/** A chunk's part of U^T L U: rows first to first + count - 1 of L (startLaplacianChunk). */
+interface LaplacianChunkRequest extends CsrRows {
+  readonly type: "laplacianChunk";
+  readonly seq: number;
+  readonly handle: number;
+  readonly first: number;
+  /** The r x r part is written at its start; a new buffer when it grew. */
+  readonly staging?: SharedArrayBuffer;
+}
+
 export type HelperRequest =
   | {
       readonly type: "hold";
@@ -57,31 +76,8 @@ export type HelperRequest =
       /** A (m x p), B (n x p), C (m x n), compact, in this order; a new buffer when it grew. */
       readonly staging?: SharedArrayBuffer;
     }
-  | {
-      readonly type: "sparse";
-      readonly seq: number;
-      readonly handle: number;
-      /** Rows of the sparse A (CSR, row pointers from 0). */
-      readonly count: number;
-      readonly rowPtr: Int32Array;
-      readonly colIdx: Int32Array;
-      readonly values: Float64Array;
-      /** (A H)^T (held columns x count) is written at its start; a new buffer when it grew. */
-      readonly staging?: SharedArrayBuffer;
-    }
-  | {
-      readonly type: "laplacianChunk";
-      readonly seq: number;
-      readonly handle: number;
-      /** The chunk: rows first to first + count - 1 of L (CSR, row pointers from 0). */
-      readonly first: number;
-      readonly count: number;
-      readonly rowPtr: Int32Array;
-      readonly colIdx: Int32Array;
-      readonly values: Float64Array;
-      /** The r x r part is written at its start; a new buffer when it grew. */
-      readonly staging?: SharedArrayBuffer;
-    }
+  | SparseRequest
+  | LaplacianChunkRequest
   | {
       readonly type: "task";
       readonly seq: number;
@@ -190,13 +186,7 @@ function serve(init: HelperInit): void {
    * the module's transpose, written to the staging buffer (w x count). The CSR arrays
    * and the product go above the held block and are given back afterwards.
    */
-  const sparse = (
-    handle: number,
-    count: number,
-    rowPtr: Int32Array,
-    colIdx: Int32Array,
-    values: Float64Array,
-  ): void => {
+  const sparse = ({ handle, count, rowPtr, colIdx, values }: SparseRequest): void => {
     const h = heldBlock(handle);
     const out = stagingBuffer();
     try {
@@ -218,14 +208,8 @@ function serve(init: HelperInit): void {
   };
 
   /** A chunk's part of U^T L U (laplacianGram.ts) for the held U, to the staging buffer. */
-  const laplacianChunk = (
-    handle: number,
-    first: number,
-    count: number,
-    rowPtr: Int32Array,
-    colIdx: Int32Array,
-    values: Float64Array,
-  ): void => {
+  const laplacianChunk = (request: LaplacianChunkRequest): void => {
+    const { handle, first, count, rowPtr, colIdx, values } = request;
     const h = heldBlock(handle);
     const out = stagingBuffer();
     if (first < 0 || first + count > h.rows) {
@@ -272,18 +256,9 @@ function serve(init: HelperInit): void {
       else if (request.type === "gemm") gemm(request.handle, request.n);
       else if (request.type === "product") {
         product(request.m, request.n, request.p, request.accumulate);
-      } else if (request.type === "sparse") {
-        sparse(request.handle, request.count, request.rowPtr, request.colIdx, request.values);
-      } else if (request.type === "laplacianChunk") {
-        laplacianChunk(
-          request.handle,
-          request.first,
-          request.count,
-          request.rowPtr,
-          request.colIdx,
-          request.values,
-        );
-      } else if (request.type === "task") {
+      } else if (request.type === "sparse") sparse(request);
+      else if (request.type === "laplacianChunk") laplacianChunk(request);
+      else if (request.type === "task") {
         output = TASKS[request.name](request.input as never);
       } else for (const handle of request.handles) held.delete(handle);
     } catch (err) {

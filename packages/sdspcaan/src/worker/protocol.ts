@@ -8,16 +8,8 @@
  * are rebuilt on the page as the library's own classes, so `instanceof
  * ValidationError` and its `argument` work as for a fit in the page's thread.
  */
-import {
-  AbortError,
-  ConvergenceError,
-  DataFormatError,
-  ModelFormatError,
-  NotFittedError,
-  RowValueError,
-  SdspcaanError,
-  ValidationError,
-} from "../core/errors.js";
+// The library's error classes, each rebuilt by name from its payload below.
+import * as errors from "../core/errors.js";
 
 export const CHANNEL = "sdspcaan";
 
@@ -97,16 +89,16 @@ export function errorPayload(err: unknown): ErrorPayload {
     name: e.name,
     message: e.message,
   };
-  if (e instanceof ValidationError) payload.argument = e.argument;
-  if (e instanceof RowValueError) {
+  if (e instanceof errors.ValidationError) payload.argument = e.argument;
+  if (e instanceof errors.RowValueError) {
     payload.row = e.row;
     payload.problem = e.problem;
   }
-  if (e instanceof ModelFormatError) {
+  if (e instanceof errors.ModelFormatError) {
     payload.field = e.field;
     payload.problem = e.problem;
   }
-  if (e instanceof DataFormatError) {
+  if (e instanceof errors.DataFormatError) {
     payload.file = e.file;
     payload.problem = e.problem;
   }
@@ -119,28 +111,32 @@ export function errorFromPayload(payload: ErrorPayload): Error {
   let err: Error;
   switch (name) {
     case "ValidationError":
-      err = new ValidationError(payload.argument ?? "", message);
+      err = new errors.ValidationError(payload.argument ?? "", message);
       break;
     case "RowValueError":
-      err = new RowValueError(payload.argument ?? "", payload.row ?? 0, payload.problem ?? "");
+      err = new errors.RowValueError(
+        payload.argument ?? "",
+        payload.row ?? 0,
+        payload.problem ?? "",
+      );
       break;
     case "ModelFormatError":
-      err = new ModelFormatError(payload.field ?? "", payload.problem ?? "");
+      err = new errors.ModelFormatError(payload.field ?? "", payload.problem ?? "");
       break;
     case "DataFormatError":
-      err = new DataFormatError(payload.file ?? "", payload.problem ?? "");
+      err = new errors.DataFormatError(payload.file ?? "", payload.problem ?? "");
       break;
     case "NotFittedError":
-      err = new NotFittedError("");
+      err = new errors.NotFittedError("");
       break;
     case "AbortError":
-      err = new AbortError(message);
+      err = new errors.AbortError(message);
       break;
     case "ConvergenceError":
-      err = new ConvergenceError(message);
+      err = new errors.ConvergenceError(message);
       break;
     case "SdspcaanError":
-      err = new SdspcaanError(message);
+      err = new errors.SdspcaanError(message);
       break;
     default:
       err = new Error(message);

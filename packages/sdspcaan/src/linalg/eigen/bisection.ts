@@ -70,104 +70,92 @@ export function splitTridiagonal(d: Float64Array, e: Float64Array): Int32Array {
 }
 
 /**
- * Sturm counts at many shifts at once: `run(count)` sets out[s] to the number of
- * eigenvalues of the tridiagonal block [lo, hi) below x[s] for s < count (dlaebz's
- * count: the negative pivots of the LDL^T factorisation of T - x I, with pivots
- * smaller than pivmin replaced by -pivmin so that no division by zero occurs). One
- * count is a chain of dependent divisions (latency-bound), so several shifts are run
- * side by side: four in the TypeScript loop, eight in f64x2 lanes in the WebAssembly
- * kernel, which performs the same operations per shift, so both give the same counts.
+ * Sturm counts at many shifts at once: out[s] = the number of eigenvalues of the
+ * tridiagonal block [lo, hi) below x[s] for s < count (dlaebz's count: the negative
+ * pivots of the LDL^T factorisation of T - x I, with pivots smaller than pivmin
+ * replaced by -pivmin so that no division by zero occurs). One count is a chain of
+ * dependent divisions (latency-bound), so four shifts run side by side; x and out
+ * have room for three more than `count` (the last sweep's unused lanes). The module's
+ * `bisect` kernel (tridiagonal.wat, with kernels.wat's `sturm`) performs the same
+ * operations per shift, so both give the same counts.
  */
-interface SturmCounter {
-  readonly x: Float64Array;
-  readonly out: Float64Array;
-  run(count: number): void;
-  dispose(): void;
-}
-
-function sturmCounter(
+function sturmCounts(
   d: Float64Array,
   e2: Float64Array,
   lo: number,
   hi: number,
   pivmin: number,
-  capacity: number,
-): SturmCounter {
-  const m = hi - lo;
-  const cap = capacity + 8;
-  const arena = m >= STURM_WASM_MIN ? wasmArena() : null;
-  const mark = arena?.mark() ?? 0;
-  const ptrs = arena?.allocAll([m, m, cap, cap]) ?? null;
-  if (arena && ptrs) {
-    const [pd, pe, px, po] = ptrs;
-    arena.pin();
-    arena.view(pd, m).set(d.subarray(lo, hi));
-    arena.view(pe, m).set(e2.subarray(lo, hi - 1));
-    const kernels = arena.kernels;
-    return {
-      x: arena.view(px, cap),
-      out: arena.view(po, cap),
-      run(count: number): void {
-        kernels.sturm(pd, pe, m, pivmin, px, count, po);
-      },
-      dispose(): void {
-        arena.unpin();
-        arena.release(mark);
-      },
-    };
+  x: Float64Array,
+  count: number,
+  out: Float64Array,
+): void {
+  for (let s = 0; s < count; s += 4) {
+    const x0 = x[s];
+    const x1 = s + 1 < count ? x[s + 1] : x0;
+    const x2 = s + 2 < count ? x[s + 2] : x0;
+    const x3 = s + 3 < count ? x[s + 3] : x0;
+    const d0 = d[lo];
+    let q0 = d0 - x0;
+    let q1 = d0 - x1;
+    let q2 = d0 - x2;
+    let q3 = d0 - x3;
+    if (Math.abs(q0) < pivmin) q0 = -pivmin;
+    if (Math.abs(q1) < pivmin) q1 = -pivmin;
+    if (Math.abs(q2) < pivmin) q2 = -pivmin;
+    if (Math.abs(q3) < pivmin) q3 = -pivmin;
+    let c0 = q0 <= 0 ? 1 : 0;
+    let c1 = q1 <= 0 ? 1 : 0;
+    let c2 = q2 <= 0 ? 1 : 0;
+    let c3 = q3 <= 0 ? 1 : 0;
+    for (let i = lo + 1; i < hi; i++) {
+      const di = d[i];
+      const ei = e2[i - 1];
+      q0 = di - x0 - ei / q0;
+      q1 = di - x1 - ei / q1;
+      q2 = di - x2 - ei / q2;
+      q3 = di - x3 - ei / q3;
+      if (Math.abs(q0) < pivmin) q0 = -pivmin;
+      if (Math.abs(q1) < pivmin) q1 = -pivmin;
+      if (Math.abs(q2) < pivmin) q2 = -pivmin;
+      if (Math.abs(q3) < pivmin) q3 = -pivmin;
+      if (q0 <= 0) c0++;
+      if (q1 <= 0) c1++;
+      if (q2 <= 0) c2++;
+      if (q3 <= 0) c3++;
+    }
+    out[s] = c0;
+    out[s + 1] = c1;
+    out[s + 2] = c2;
+    out[s + 3] = c3;
   }
-  const x = new Float64Array(cap);
-  const out = new Float64Array(cap);
-  return {
-    x,
-    out,
-    run(count: number): void {
-      for (let s = 0; s < count; s += 4) {
-        const x0 = x[s];
-        const x1 = s + 1 < count ? x[s + 1] : x0;
-        const x2 = s + 2 < count ? x[s + 2] : x0;
-        const x3 = s + 3 < count ? x[s + 3] : x0;
-        const d0 = d[lo];
-        let q0 = d0 - x0;
-        let q1 = d0 - x1;
-        let q2 = d0 - x2;
-        let q3 = d0 - x3;
-        if (Math.abs(q0) < pivmin) q0 = -pivmin;
-        if (Math.abs(q1) < pivmin) q1 = -pivmin;
-        if (Math.abs(q2) < pivmin) q2 = -pivmin;
-        if (Math.abs(q3) < pivmin) q3 = -pivmin;
-        let c0 = q0 <= 0 ? 1 : 0;
-        let c1 = q1 <= 0 ? 1 : 0;
-        let c2 = q2 <= 0 ? 1 : 0;
-        let c3 = q3 <= 0 ? 1 : 0;
-        for (let i = lo + 1; i < hi; i++) {
-          const di = d[i];
-          const ei = e2[i - 1];
-          q0 = di - x0 - ei / q0;
-          q1 = di - x1 - ei / q1;
-          q2 = di - x2 - ei / q2;
-          q3 = di - x3 - ei / q3;
-          if (Math.abs(q0) < pivmin) q0 = -pivmin;
-          if (Math.abs(q1) < pivmin) q1 = -pivmin;
-          if (Math.abs(q2) < pivmin) q2 = -pivmin;
-          if (Math.abs(q3) < pivmin) q3 = -pivmin;
-          if (q0 <= 0) c0++;
-          if (q1 <= 0) c1++;
-          if (q2 <= 0) c2++;
-          if (q3 <= 0) c3++;
-        }
-        out[s] = c0;
-        out[s + 1] = c1;
-        out[s + 2] = c2;
-        out[s + 3] = c3;
-      }
-    },
-    dispose(): void {},
-  };
 }
 
-/** Below this block order the Sturm counts stay in TypeScript on the wasm backend. */
-const STURM_WASM_MIN = 16;
+/**
+ * The squares e_i^2 the Sturm counts divide by, and dstebz's pivot guard
+ * pivmin = safmin max(1, max e_i^2), for the tridiagonal of order n with off-diagonal e.
+ */
+function sturmSquares(e: Float64Array, n: number): { e2: Float64Array; pivmin: number } {
+  const e2 = new Float64Array(Math.max(n - 1, 0));
+  let maxE2 = 0;
+  for (let i = 0; i < n - 1; i++) {
+    e2[i] = e[i] * e[i];
+    if (e2[i] > maxE2) maxE2 = e2[i];
+  }
+  return { e2, pivmin: SAFMIN * Math.max(1, maxE2) };
+}
+
+/**
+ * The number of eigenvalues of the tridiagonal (d, e) at most x: the negative (or zero)
+ * pivots of the LDL^T factorisation of T - x I, with dstebz's pivmin guard (one
+ * shift of sturmCounts).
+ */
+export function sturmCountAtMost(d: Float64Array, e: Float64Array, x: number): number {
+  const n = d.length;
+  const { e2, pivmin } = sturmSquares(e, n);
+  const count = new Float64Array(4);
+  sturmCounts(d, e2, 0, n, pivmin, Float64Array.of(x), 1, count);
+  return count[0];
+}
 
 /**
  * The `count` smallest eigenvalues (ascending) of the unreduced tridiagonal block
@@ -222,64 +210,59 @@ function bisectSmallest(
   na[0] = 0;
   nb[0] = size;
   let active = 1;
-  const counter = sturmCounter(d, e2, lo, hi, pivmin, count);
-  const x = counter.x;
-  const counts = counter.out;
-  try {
-    for (let round = 0; active > 0 && round < 2200; round++) {
-      // Retire converged intervals; the others are bisected in this round.
-      let kept = 0;
-      for (let t = 0; t < active; t++) {
-        const at = a[t];
-        const bt = b[t];
-        const mid = 0.5 * (at + bt);
-        const width = bt - at;
-        if (
-          width <= Math.max(atol, 2 * ULP * Math.max(Math.abs(at), Math.abs(bt))) ||
-          mid === at ||
-          mid === bt
-        ) {
-          const last = Math.min(nb[t], count);
-          for (let j = na[t]; j < last; j++) out[j] = mid;
-          continue;
-        }
-        a[kept] = at;
-        b[kept] = bt;
-        na[kept] = na[t];
-        nb[kept] = nb[t];
-        x[kept] = mid;
-        kept++;
+  const x = new Float64Array(count + 3);
+  const counts = new Float64Array(count + 3);
+  for (let round = 0; active > 0 && round < 2200; round++) {
+    // Retire converged intervals; the others are bisected in this round.
+    let kept = 0;
+    for (let t = 0; t < active; t++) {
+      const at = a[t];
+      const bt = b[t];
+      const mid = 0.5 * (at + bt);
+      const width = bt - at;
+      if (
+        width <= Math.max(atol, 2 * ULP * Math.max(Math.abs(at), Math.abs(bt))) ||
+        mid === at ||
+        mid === bt
+      ) {
+        const last = Math.min(nb[t], count);
+        for (let j = na[t]; j < last; j++) out[j] = mid;
+        continue;
       }
-      if (kept === 0) break;
-      counter.run(kept);
-      let next = 0;
-      for (let t = 0; t < kept; t++) {
-        const mid = x[t];
-        // Counts are monotone in exact arithmetic; keep rounding from breaking that.
-        const c = Math.min(nb[t], Math.max(na[t], counts[t]));
-        if (c > na[t]) {
-          a2[next] = a[t];
-          b2[next] = mid;
-          na2[next] = na[t];
-          nb2[next] = c;
-          next++;
-        }
-        if (nb[t] > c && c < count) {
-          a2[next] = mid;
-          b2[next] = b[t];
-          na2[next] = c;
-          nb2[next] = nb[t];
-          next++;
-        }
-      }
-      [a, a2] = [a2, a];
-      [b, b2] = [b2, b];
-      [na, na2] = [na2, na];
-      [nb, nb2] = [nb2, nb];
-      active = next;
+      a[kept] = at;
+      b[kept] = bt;
+      na[kept] = na[t];
+      nb[kept] = nb[t];
+      x[kept] = mid;
+      kept++;
     }
-  } finally {
-    counter.dispose();
+    if (kept === 0) break;
+    sturmCounts(d, e2, lo, hi, pivmin, x, kept, counts);
+    let next = 0;
+    for (let t = 0; t < kept; t++) {
+      const mid = x[t];
+      // Counts are monotone in exact arithmetic; keep rounding from breaking that.
+      const c = Math.min(nb[t], Math.max(na[t], counts[t]));
+      if (c > na[t]) {
+        a2[next] = a[t];
+        b2[next] = mid;
+        na2[next] = na[t];
+        nb2[next] = c;
+        next++;
+      }
+      if (nb[t] > c && c < count) {
+        a2[next] = mid;
+        b2[next] = b[t];
+        na2[next] = c;
+        nb2[next] = nb[t];
+        next++;
+      }
+    }
+    [a, a2] = [a2, a];
+    [b, b2] = [b2, b];
+    [na, na2] = [na2, na];
+    [nb, nb2] = [nb2, nb];
+    active = next;
   }
   // Unconverged after the iteration cap (not seen in practice): the midpoints.
   for (let t = 0; t < active; t++) {
@@ -357,13 +340,7 @@ export function smallestTridiagonalEigenvalues(
 ): SelectedEigenvalues {
   const starts = splitTridiagonal(d, e);
   const n = d.length;
-  const e2 = new Float64Array(Math.max(n - 1, 0));
-  let maxE2 = 0;
-  for (let i = 0; i < n - 1; i++) {
-    e2[i] = e[i] * e[i];
-    if (e2[i] > maxE2) maxE2 = e2[i];
-  }
-  const pivmin = SAFMIN * Math.max(1, maxE2);
+  const { e2, pivmin } = sturmSquares(e, n);
   const candidates: Array<{ value: number; block: number; order: number }> = [];
   const bisector = n >= 2 && tridiagonalTestHooks.wasmLoops ? wasmBisector(d, e, e2, k) : null;
   try {

@@ -28,11 +28,10 @@
  * explicitly from A Q, not estimated from T.
  */
 import { Matrix } from "../../core/matrix.js";
-import { Random } from "../../core/rng.js";
+import { RandomStream } from "../../core/rng.js";
 import { gemmABtRaw } from "../kernels/gemm.js";
 import { type WasmArena, wasmArena } from "../kernels/wasm/backend.js";
-import type { Eigenpairs } from "./symmetricEigen.js";
-import { symmetricEigen } from "./symmetricEigen.js";
+import { type Eigenpairs, largestEigenpairsOfSymmetric } from "./symmetricEigen.js";
 
 /** Residuals of the k + 1 leading Ritz pairs at most this times theta_1 (about ||A||). */
 export const RESIDUAL_TOLERANCE = 2 ** -46;
@@ -139,7 +138,7 @@ export function leadingEigenpairsLanczos(A: Matrix, k: number, seed = 0): Eigenp
   ]);
   try {
     buf.view(G_).set(A.data.subarray(0, n * n));
-    const rng = new Random(seed);
+    const rng = new RandomStream(seed);
     const w0 = buf.view(W_);
     for (let i = 0; i < b * n; i++) w0[i] = rng.normal();
     let m = 0;
@@ -282,7 +281,7 @@ function rayleighRitz(
   const T = new Matrix(m, m);
   const t = buf.view(T_);
   for (let i = 0; i < m; i++) T.data.set(t.subarray(i * mMax, i * mMax + m), i * m);
-  const eig = symmetricEigen(T, { select: { largest: want }, symmetryTolerance: Infinity });
+  const eig = largestEigenpairsOfSymmetric(T, want);
   const S = eig.vectors as Matrix; // m x want, ascending
   // Ritz coefficients as rows, descending: sv[j] = column want - 1 - j of S.
   const sv = buf.view(SV);

@@ -393,7 +393,9 @@ function reducePanel(
 /**
  * target[to + r] -= sum_l V_l[r] coefV[l] + W_l[r] coefW[l] for r in [from, n), with
  * V_l the panel's reflector l (column i0 + l of a) and W_l row l of w. Two reflectors
- * per sweep, so that each load and store of the target serves four products.
+ * per sweep, so that each load and store of the target serves four products. This
+ * sweep and panelInnerProducts' are written out alike on purpose (the reduction's
+ * memory-bound inner loops, each as the module's kernel performs it).
  */
 function subtractPanelCombination(
   a: Float64Array,

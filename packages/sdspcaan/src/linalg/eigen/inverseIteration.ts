@@ -34,7 +34,7 @@
  * order, and passed in. `inverseIterationBlocks` is the "ts" backend and the fallback.
  */
 import { ConvergenceError } from "../../core/errors.js";
-import { Random } from "../../core/rng.js";
+import { RandomStream } from "../../core/rng.js";
 import { type WasmArena, wasmArena } from "../kernels/wasm/backend.js";
 import { blockNorm, type SelectedEigenvalues } from "./bisection.js";
 import { EPS, RESIDENT_MIN, SAFMIN, tridiagonalTestHooks } from "./constants.js";
@@ -189,6 +189,13 @@ function solveShiftedTridiagonal(
   }
 }
 
+/** The error of both paths when a vector of inverse iteration vanished or overflowed. */
+function noUsableVector(value: number): ConvergenceError {
+  return new ConvergenceError(
+    `Inverse iteration produced no usable eigenvector for the eigenvalue ${value}.`,
+  );
+}
+
 /**
  * The random start vectors: 2u - 1 for the uniforms of Random(0x5eed), the same stream
  * on every solve (dstein's fixed seed likewise). It is drawn once into a table that
@@ -198,7 +205,7 @@ function solveShiftedTridiagonal(
  */
 class StartStream {
   private static table = new Float64Array(0);
-  private static readonly source = new Random(0x5eed);
+  private static readonly source = new RandomStream(0x5eed);
   private position = 0;
 
   next(): number {
@@ -354,9 +361,7 @@ function wasmInverseIteration(
         pwork,
       );
       if (status < 0) {
-        throw new ConvergenceError(
-          `Inverse iteration produced no usable eigenvector for the eigenvalue ${values[list[-status - 1]]}.`,
-        );
+        throw noUsableVector(values[list[-status - 1]]);
       }
       failures += status;
       for (let q = 0; q < list.length; q++) {
@@ -462,9 +467,7 @@ function inverseIterationBlocks(
       let big = 0;
       for (let i = 0; i < m; i++) big = Math.max(big, Math.abs(x[i]));
       if (!(big > 0) || !Number.isFinite(big)) {
-        throw new ConvergenceError(
-          `Inverse iteration produced no usable eigenvector for the eigenvalue ${values[j]}.`,
-        );
+        throw noUsableVector(values[j]);
       }
       for (let i = 0; i < m; i++) {
         x[i] /= big;

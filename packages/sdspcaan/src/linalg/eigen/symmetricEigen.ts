@@ -28,8 +28,11 @@ import { Matrix } from "../../core/matrix.js";
 import { checkInteger } from "../../core/validate.js";
 import { kernelBackend } from "../kernels/wasm/backend.js";
 import { applyReflectors } from "./backTransform.js";
-import { type SelectedEigenvalues, smallestTridiagonalEigenvalues } from "./bisection.js";
-import { SAFMIN } from "./constants.js";
+import {
+  type SelectedEigenvalues,
+  smallestTridiagonalEigenvalues,
+  sturmCountAtMost,
+} from "./bisection.js";
 import { tridiagonalDivideAndConquer } from "./divideAndConquer.js";
 import { householderTridiagonalize, type Tridiagonal } from "./householder.js";
 import { inverseIterationWork, tridiagonalEigenvectors } from "./inverseIteration.js";
@@ -83,35 +86,10 @@ export function checkSymmetricMatrix(
   name = "A",
   tolerance = DEFAULT_SYMMETRY_TOLERANCE,
 ): number {
-  if (!(A instanceof Matrix)) {
-    throw new ValidationError(
-      name,
-      `The '${name}' argument of ${owner} must be a Matrix. Got ${A === null ? "null" : typeof A} instead.`,
-    );
-  }
-  if (A.rows !== A.cols) {
-    throw new ValidationError(
-      name,
-      `The '${name}' argument of ${owner} must be a square matrix. Got ${A.rows} x ${A.cols} instead.`,
-    );
-  }
-  const n = A.rows;
-  const a = A.data;
-  let anrm = 0;
-  for (let i = 0; i < a.length; i++) {
-    const v = a[i];
-    // v - v is NaN exactly for NaN and +-Infinity.
-    if (v - v !== 0) {
-      throw new ValidationError(
-        name,
-        `The '${name}' argument of ${owner} must contain only finite numbers. Got ${v} at row ${Math.floor(i / n)}, column ${i % n}.`,
-      );
-    }
-    const av = Math.abs(v);
-    if (av > anrm) anrm = av;
-  }
+  const anrm = checkSquareFinite(A, owner, name);
   // An infinite tolerance accepts any asymmetry: the scan below cannot fail, skip it.
   if (tolerance === Number.POSITIVE_INFINITY) return anrm;
+  const { rows: n, data: a } = A as Matrix;
   let worst = 0;
   let wi = 0;
   let wj = 0;
@@ -141,6 +119,41 @@ export function checkSymmetricMatrix(
   return anrm;
 }
 
+/**
+ * Checks that A is a finite square Matrix and returns max |A[i][j]|: checkSymmetricMatrix
+ * without the symmetry test, for matrices symmetric by construction.
+ */
+function checkSquareFinite(A: unknown, owner: string, name: string): number {
+  if (!(A instanceof Matrix)) {
+    throw new ValidationError(
+      name,
+      `The '${name}' argument of ${owner} must be a Matrix. Got ${A === null ? "null" : typeof A} instead.`,
+    );
+  }
+  if (A.rows !== A.cols) {
+    throw new ValidationError(
+      name,
+      `The '${name}' argument of ${owner} must be a square matrix. Got ${A.rows} x ${A.cols} instead.`,
+    );
+  }
+  const n = A.rows;
+  const a = A.data;
+  let anrm = 0;
+  for (let i = 0; i < a.length; i++) {
+    const v = a[i];
+    // v - v is NaN exactly for NaN and +-Infinity.
+    if (v - v !== 0) {
+      throw new ValidationError(
+        name,
+        `The '${name}' argument of ${owner} must contain only finite numbers. Got ${v} at row ${Math.floor(i / n)}, column ${i % n}.`,
+      );
+    }
+    const av = Math.abs(v);
+    if (av > anrm) anrm = av;
+  }
+  return anrm;
+}
+
 /** Multiplies every entry by 2^exponent exactly (in two steps when 2^exponent would overflow). */
 function scaleByPowerOfTwo(data: Float64Array, exponent: number): void {
   if (exponent === 0) return;
@@ -148,26 +161,6 @@ function scaleByPowerOfTwo(data: Float64Array, exponent: number): void {
   const f1 = 2 ** half;
   const f2 = 2 ** (exponent - half);
   for (let i = 0; i < data.length; i++) data[i] = data[i] * f1 * f2;
-}
-
-/**
- * Flips rows of `z` (k vectors of length n, row-major) so that each row's
- * largest-magnitude entry is positive, the first such entry on ties.
- */
-export function normalizeVectorRowSigns(z: Float64Array, k: number, n: number): void {
-  for (let j = 0; j < k; j++) {
-    const o = j * n;
-    let best = 0;
-    let at = 0;
-    for (let i = 0; i < n; i++) {
-      const v = Math.abs(z[o + i]);
-      if (v > best) {
-        best = v;
-        at = i;
-      }
-    }
-    if (z[o + at] < 0) for (let i = 0; i < n; i++) z[o + i] = -z[o + i];
-  }
 }
 
 /** Row of the largest-magnitude entry of column j of M (the first one on ties). */
@@ -263,11 +256,29 @@ export function symmetricEigen(
   }
   const { tri, exponent } = scaledTridiagonal(A, anrm);
   const { values, z } = solveTridiagonal(tri, sel.kind, k, wantVectors);
+  if (!wantVectors || z === null) {
+    scaleByPowerOfTwo(values, -exponent);
+    return { values, vectors: null };
+  }
+  return backTransformed(tri, exponent, values, z, k);
+}
+
+/**
+ * The end every entry shares: the eigenvalues of T scaled back by 2^-exponent (in
+ * place) and the k vectors of T (rows of z) back-transformed to A's, sign-normalised
+ * and returned as the columns of an n x k matrix.
+ */
+function backTransformed(
+  tri: Tridiagonal,
+  exponent: number,
+  values: Float64Array,
+  z: Float64Array,
+  k: number,
+): Eigenpairs {
+  const n = tri.n;
   scaleByPowerOfTwo(values, -exponent);
-  if (!wantVectors || z === null) return { values, vectors: null };
   applyReflectors(tri, z, k);
-  normalizeVectorRowSigns(z, k, n);
-  return { values, vectors: rowsToColumns(z, k, n) };
+  return { values, vectors: normalizeEigenvectorSigns(rowsToColumns(z, k, n)) };
 }
 
 /**
@@ -347,38 +358,46 @@ export function leadingEigenpairsWithCount(
       `The 'relativeThreshold' argument of ${owner} must be a number >= 0. Got ${String(relativeThreshold)} instead.`,
     );
   }
+  return largestPairs(A, anrm, k, relativeThreshold, options.overwrite === true);
+}
+
+/**
+ * leadingEigenpairsWithCount's result with its bits (the same reduction, solve,
+ * back-transformation and count), for a caller whose A is symmetric by construction
+ * and whose k (1..n) and relativeThreshold (>= 0; 0 counts the positive eigenvalues)
+ * are valid: only A's shape and finiteness are checked. The Gram matrices of svd.ts
+ * and block Lanczos's projected matrix (blockLanczos.ts) take it, so that a bundle
+ * that needs no other entry (PCA's) carries neither the general one's selection nor
+ * its symmetry test.
+ */
+export function largestEigenpairsOfSymmetric(
+  A: Matrix,
+  k: number,
+  relativeThreshold = 0,
+  overwrite = false,
+): LeadingEigenpairsWithCount {
+  const anrm = checkSquareFinite(A, "largestEigenpairsOfSymmetric", "A");
+  return largestPairs(A, anrm, k, relativeThreshold, overwrite);
+}
+
+/** The two entries above after their checks (anrm = max |a_ij|). */
+function largestPairs(
+  A: Matrix,
+  anrm: number,
+  k: number,
+  relativeThreshold: number,
+  overwrite: boolean,
+): LeadingEigenpairsWithCount {
+  const n = A.rows;
   if (anrm === 0) {
     return { values: new Float64Array(k), vectors: Matrix.identity(n, k), countAbove: 0 };
   }
-  const { tri, exponent } = scaledTridiagonal(A, anrm, options.overwrite === true);
+  const { tri, exponent } = scaledTridiagonal(A, anrm, overwrite);
   const { values, z } = solveTridiagonal(tri, "largest", k, true);
   const lmax = values[k - 1];
   const countAbove =
     lmax > 0 ? n - sturmCountAtMost(tri.diagonal, tri.offDiagonal, relativeThreshold * lmax) : 0;
-  scaleByPowerOfTwo(values, -exponent);
-  const vectors = z as Float64Array;
-  applyReflectors(tri, vectors, k);
-  normalizeVectorRowSigns(vectors, k, n);
-  return { values, vectors: rowsToColumns(vectors, k, n), countAbove };
-}
-
-/**
- * The number of eigenvalues of the tridiagonal (d, e) at most x: the negative (or zero)
- * pivots of the LDL^T factorisation of T - x I, with dstebz's pivmin guard.
- */
-function sturmCountAtMost(d: Float64Array, e: Float64Array, x: number): number {
-  const n = d.length;
-  let maxE2 = 1;
-  for (let i = 0; i < n - 1; i++) maxE2 = Math.max(maxE2, e[i] * e[i]);
-  const pivmin = SAFMIN * maxE2;
-  let count = 0;
-  let q = 1;
-  for (let i = 0; i < n; i++) {
-    q = i === 0 ? d[0] - x : d[i] - x - (e[i - 1] * e[i - 1]) / q;
-    if (Math.abs(q) < pivmin) q = -pivmin;
-    if (q <= 0) count++;
-  }
-  return count;
+  return { ...backTransformed(tri, exponent, values, z as Float64Array, k), countAbove };
 }
 
 /** Eigenvalues (ascending) and eigenvectors of T as rows (k x n) for the selection. */
@@ -536,9 +555,5 @@ export function trailingEigenpairsOfScaled(
 ): Eigenpairs {
   const tri = householderTridiagonalize(work, n);
   const { values, z } = solveTridiagonal(tri, "smallest", k, true);
-  scaleByPowerOfTwo(values, -exponent);
-  const vectors = z as Float64Array;
-  applyReflectors(tri, vectors, k);
-  normalizeVectorRowSigns(vectors, k, n);
-  return { values, vectors: rowsToColumns(vectors, k, n) };
+  return backTransformed(tri, exponent, values, z as Float64Array, k);
 }

@@ -19,9 +19,16 @@
 
 import { throwIfAborted, ValidationError } from "../../core/errors.js";
 import { Matrix } from "../../core/matrix.js";
+import { checkFiniteEntries } from "../../core/validate.js";
 import { dot } from "../basic.js";
 import { gemmABtFixedKernel, gemmABtRaw, gemmABtTs, wasmWorthIt } from "./gemm.js";
-import { alongsideHelpers, balancedBounds, type KernelHelper, kernelHelpers } from "./helper.js";
+import {
+  alongsideHelpers,
+  balancedBounds,
+  helperPart,
+  type KernelHelper,
+  kernelHelpers,
+} from "./helper.js";
 import { type HeapStorage, NeighbourHeaps, type TwoPartNeighbours } from "./neighbourHeaps.js";
 import { type WasmArena, wasmArena } from "./wasm/backend.js";
 
@@ -43,19 +50,6 @@ function resolveBlockRows(owner: string, blockRows: number | undefined, n: numbe
     );
   }
   return blockRows;
-}
-
-function checkFinite(owner: string, name: string, X: Matrix): void {
-  const data = X.data;
-  for (let t = 0; t < data.length; t++) {
-    const v = data[t];
-    if (v - v !== 0) {
-      throw new ValidationError(
-        name,
-        `The '${name}' parameter of ${owner} must hold finite numbers only. Got ${v} at row ${Math.floor(t / X.cols)}, column ${t % X.cols} instead.`,
-      );
-    }
-  }
 }
 
 /** ||x_i||^2 for every row. */
@@ -437,6 +431,8 @@ function scanBlocksFiltered(
         count,
         pOut,
       );
+      // The pair decoding below is scanRow's, written out again on purpose: this is the
+      // innermost loop of the filtered scan, where a call per pair would cost.
       for (let t = 0; t < written; t++) {
         const b = out[t];
         const pos = first + b;
@@ -527,8 +523,7 @@ function scanOnThreads(
       layout: shared,
       rows: heaps.rows,
       count: heaps.count,
-      from: bounds[h + 1],
-      to: bounds[h + 2],
+      ...helperPart(bounds, h),
       cancel,
     }),
     cancel,
@@ -637,7 +632,7 @@ export function nearestNeighbours(
       `The 'count' parameter of nearestNeighbours must be an integer in [1, ${n - 1}] (the other rows of X). Got ${count} instead.`,
     );
   }
-  checkFinite("nearestNeighbours", "X", X);
+  checkFiniteEntries("nearestNeighbours", "X", X);
   const heaps = new NeighbourHeaps(n, count);
   scanNearestPairs(X, squaredRowNorms(X), heaps, { blockRows, ...(signal ? { signal } : {}) });
   return heaps.sorted(0);
@@ -659,8 +654,8 @@ export function crossNearestNeighbours(
       `The 'count' parameter of crossNearestNeighbours must be an integer in [1, ${B.rows}] (the rows of B). Got ${count} instead.`,
     );
   }
-  checkFinite("crossNearestNeighbours", "A", A);
-  checkFinite("crossNearestNeighbours", "B", B);
+  checkFiniteEntries("crossNearestNeighbours", "A", A);
+  checkFiniteEntries("crossNearestNeighbours", "B", B);
   const heaps = new NeighbourHeaps(A.rows, count);
   const nb = B.rows;
   forEachCrossDistanceBlock(

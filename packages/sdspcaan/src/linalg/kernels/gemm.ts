@@ -20,11 +20,17 @@
  * products (blocks of 5..15 vectors, as in LOBPCG) keep most of the reuse.
  */
 import { Matrix } from "../../core/matrix.js";
-import { evenRowBounds, type KernelHelper, kernelHelpers } from "./helper.js";
-import { ARENA_LIMIT, type WasmArena, wasmArena } from "./wasm/backend.js";
+import { type ArenaGemm, threadedProducts } from "./helper.js";
+import { type GemmOperands, type WasmArena, wasmArena } from "./wasm/backend.js";
 
 const KC = 256;
 const MC = 64;
+
+/** C = A B^T, or C += A B^T with `accumulate`, on Float64Arrays (GemmOperands). */
+export type Gemm = (...args: [...GemmOperands<Float64Array>, accumulate?: boolean]) => void;
+
+/** C = A B^T on Float64Arrays (GemmOperands), C overwritten. */
+type GemmInto = (...operands: GemmOperands<Float64Array>) => void;
 
 /**
  * Raw kernel: C[i*ldc + j] (+)= sum_l A[i*lda + l] * B[j*ldb + l] for i < m, j < n,
@@ -33,35 +39,27 @@ const MC = 64;
  * On the wasm backend, operands that are views of the module's memory are used in
  * place; others are copied in (and C back out), which is done only when the product
  * has enough work per copied element (see `wasmWorthIt`). With `threads` (default) a
- * large product may be split over the kernel helpers (`threadsWorthIt`), with the
- * same bits; pass false where the helpers are busy with parts of the caller's work.
+ * large product may be split over the kernel helpers (`threadsWorthIt`, when
+ * setKernelThreads registered threadedProducts.ts), with the same bits; pass false
+ * where the helpers are busy with parts of the caller's work.
  */
-export function gemmABtRaw(
-  m: number,
-  n: number,
-  p: number,
-  A: Float64Array,
-  lda: number,
-  B: Float64Array,
-  ldb: number,
-  C: Float64Array,
-  ldc: number,
-  accumulate = false,
-  threads = true,
-): void {
+export const gemmABtRaw: (
+  ...args: [...GemmOperands<Float64Array>, accumulate?: boolean, threads?: boolean]
+) => void = (m, n, p, A, lda, B, ldb, C, ldc, accumulate = false, threads = true) => {
   if (m === 0 || n === 0) return;
   const arena = wasmArena();
   if (arena !== null && p > 0) {
     const resident = arena.holds(A) && arena.holds(B) && arena.holds(C);
     if (resident || wasmWorthIt(m, n, p)) {
       if (threads && !resident && threadsWorthIt(m, n, p)) {
-        if (gemmOnThreads(arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate)) return;
+        const threaded = threadedProducts();
+        if (threaded?.gemm(arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate)) return;
       }
       if (gemmABtWasm(arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate)) return;
     }
   }
   gemmABtTs(m, n, p, A, lda, B, ldb, C, ldc, accumulate);
-}
+};
 
 /**
  * C = A B^T (overwritten) by the kernel a large gemmABtRaw product runs on this
@@ -74,24 +72,14 @@ export function gemmABtRaw(
  * n % 4 columns) in two lanes and the others in one, so there the bits of an entry can
  * depend on the shape (not its value where the dot products are exact).
  */
-export function gemmABtFixedKernel(
-  m: number,
-  n: number,
-  p: number,
-  A: Float64Array,
-  lda: number,
-  B: Float64Array,
-  ldb: number,
-  C: Float64Array,
-  ldc: number,
-): void {
+export const gemmABtFixedKernel: GemmInto = (m, n, p, A, lda, B, ldb, C, ldc) => {
   if (m === 0 || n === 0) return;
   const arena = wasmArena();
   if (arena !== null && p > 0 && gemmABtWasm(arena, m, n, p, A, lda, B, ldb, C, ldc, false)) {
     return;
   }
   gemmABtTs(m, n, p, A, lda, B, ldb, C, ldc, false);
-}
+};
 
 /**
  * Whether a product is worth splitting over the kernel helpers (helper.ts): enough
@@ -105,114 +93,6 @@ export function threadsWorthIt(m: number, n: number, p: number): boolean {
 
 export const THREADS_MIN_WORK = 1e8;
 const THREADS_MIN_WORK_PER_ELEMENT = 48;
-
-/**
- * The wasm path of gemmABtRaw with the rows of A (and C) split over this thread and
- * the kernel helpers, at even rows (helper.ts, evenRowBounds): every entry is computed
- * by the same kernel in the same order as on one thread, so the bits are those of
- * gemmABtWasm. Only where one thread would run the kernel, i.e. when the whole product
- * fits the arena as gemmABtWasm allocates it; false (nothing done) otherwise or when
- * no helper is registered. A helper that fails has its rows computed here.
- */
-function gemmOnThreads(
-  arena: WasmArena,
-  m: number,
-  n: number,
-  p: number,
-  A: Float64Array,
-  lda: number,
-  B: Float64Array,
-  ldb: number,
-  C: Float64Array,
-  ldc: number,
-  accumulate: boolean,
-): boolean {
-  // gemmABtWasm's allocation, rounded up (each block to 16 bytes).
-  if (arena.mark() + (m * p + n * p + m * n) * 8 + 48 > ARENA_LIMIT) return false;
-  const helpers = kernelHelpers();
-  if (helpers.length === 0) return false;
-  const bounds = evenRowBounds(m, 1 + helpers.length);
-  const parts = bounds.length - 1;
-  if (parts < 2) return false;
-  splitOverHelpers(
-    helpers,
-    parts,
-    (helper, part) => {
-      const r0 = bounds[part];
-      helper.startProduct(
-        bounds[part + 1] - r0,
-        n,
-        p,
-        A.subarray(r0 * lda),
-        lda,
-        B,
-        ldb,
-        accumulate ? C.subarray(r0 * ldc) : null,
-        ldc,
-      );
-    },
-    (helper, part) => helper.finishProduct(C.subarray(bounds[part] * ldc), ldc),
-    (part) => {
-      const r0 = bounds[part];
-      const rows = bounds[part + 1] - r0;
-      const Cr = C.subarray(r0 * ldc);
-      if (!gemmABtWasm(arena, rows, n, p, A.subarray(r0 * lda), lda, B, ldb, Cr, ldc, accumulate)) {
-        throw new Error(
-          "gemmOnThreads: no room in the arena for a part of a product that fits whole.",
-        );
-      }
-    },
-  );
-  return true;
-}
-
-/**
- * Parts 1.. of a product on the kernel helpers (helper h - 1 takes part h) while this
- * thread computes part 0 (`local(0)`); a part whose helper fails to start or to answer
- * is computed here too. Every started helper is waited for and all are released before
- * an error of this thread's parts is thrown, so that no helper is left busy.
- */
-export function splitOverHelpers(
-  helpers: readonly KernelHelper[],
-  parts: number,
-  start: (helper: KernelHelper, part: number) => void,
-  finish: (helper: KernelHelper, part: number) => void,
-  local: (part: number) => void,
-): void {
-  const started: boolean[] = [];
-  for (let part = 1; part < parts; part++) {
-    try {
-      start(helpers[part - 1], part);
-      started.push(true);
-    } catch {
-      started.push(false);
-    }
-  }
-  let failure: unknown = null;
-  const here = (part: number) => {
-    if (failure !== null) return;
-    try {
-      local(part);
-    } catch (error) {
-      failure = error;
-    }
-  };
-  here(0);
-  for (let part = 1; part < parts; part++) {
-    let done = false;
-    if (started[part - 1]) {
-      try {
-        finish(helpers[part - 1], part);
-        done = true;
-      } catch {
-        // Computed here below.
-      }
-    }
-    if (!done) here(part);
-  }
-  for (const h of helpers) h.release();
-  if (failure !== null) throw failure;
-}
 
 /**
  * Whether copying the operands into WebAssembly memory pays off: the copy costs about
@@ -244,23 +124,12 @@ export function copyIn(
 }
 
 /**
- * The wasm path of gemmABtRaw. Returns false (nothing done) when the operands would
+ * The wasm path of gemmABtRaw (and of each thread's part of it: threadedProducts.ts).
+ * Returns false (nothing done) when the operands would
  * not fit in the arena, so the caller runs the TS kernel: a decision that depends
  * only on the shapes and on which operands already live in the arena.
  */
-function gemmABtWasm(
-  arena: WasmArena,
-  m: number,
-  n: number,
-  p: number,
-  A: Float64Array,
-  lda: number,
-  B: Float64Array,
-  ldb: number,
-  C: Float64Array,
-  ldc: number,
-  accumulate: boolean,
-): boolean {
+export const gemmABtWasm: ArenaGemm = (arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate) => {
   const aIn = arena.holds(A);
   const bIn = arena.holds(B);
   const cIn = arena.holds(C);
@@ -316,7 +185,7 @@ function gemmABtWasm(
     arena.release(mark);
   }
   return true;
-}
+};
 
 /**
  * C = A^T B (p x q, overwritten) for compact row-major A (n x p) and B (n x q), on the
@@ -324,7 +193,7 @@ function gemmABtWasm(
  * `transpose`), then the gemm kernel runs on A^T and B^T exactly as gemmABtRaw(p, q, n,
  * A^T, n, B^T, n, C, q) would run it after transposing in JS (the transposes move
  * values, so the bits are the same; tested). Taken only where that call would run the
- * kernel on this thread (wasmWorthIt, and not threadsWorthIt with helpers registered)
+ * kernel on this thread (wasmWorthIt, and not threadsWorthIt with threads registered)
  * and with operands outside the module's memory; false (nothing done) otherwise or
  * when the five blocks do not fit, and the caller transposes (`transposed`).
  */
@@ -339,7 +208,7 @@ export function gemmAtBWasm(
   const arena = wasmArena();
   if (arena === null || !wasmWorthIt(p, q, n)) return false;
   // A product the helpers would share keeps that path (with transposed()).
-  if (threadsWorthIt(p, q, n) && kernelHelpers().length > 0) return false;
+  if (threadedProducts() !== null && threadsWorthIt(p, q, n)) return false;
   if (arena.holds(A) || arena.holds(B) || arena.holds(C)) return false;
   const shared = A === B;
   const mark = arena.mark();
@@ -399,19 +268,13 @@ export function transposed(M: Matrix): Matrix {
   }
 }
 
-/** The TypeScript kernel of gemmABtRaw (the fallback backend). */
-export function gemmABtTs(
-  m: number,
-  n: number,
-  p: number,
-  A: Float64Array,
-  lda: number,
-  B: Float64Array,
-  ldb: number,
-  C: Float64Array,
-  ldc: number,
-  accumulate = false,
-): void {
+/**
+ * The TypeScript kernel of gemmABtRaw (the fallback backend). Its 4 x 4, 1 x 4 and
+ * 4 x 1 blocks repeat the same loop shape with their own locals on purpose: they are
+ * the register blocks (see the file comment), which no helper function could keep in
+ * registers; the summation order of each is part of the kernel's bits.
+ */
+export const gemmABtTs: Gemm = (m, n, p, A, lda, B, ldb, C, ldc, accumulate = false) => {
   if (!accumulate) {
     for (let i = 0; i < m; i++) C.fill(0, i * ldc, i * ldc + n);
   }
@@ -561,7 +424,7 @@ export function gemmABtTs(
       }
     }
   }
-}
+};
 
 /** C = A B^T (A is m x p, B is n x p). */
 export function multiplyABt(A: Matrix, B: Matrix, out?: Matrix): Matrix {

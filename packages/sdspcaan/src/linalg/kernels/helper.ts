@@ -15,6 +15,30 @@
  * computes its own rows between `start` and `finish`.
  */
 
+import type { GemmOperands, WasmArena } from "./wasm/backend.js";
+
+/**
+ * Rows of a sparse matrix for a helper (CSR, row pointers from 0): `count` rows, their
+ * column indices and values. Handed over, not copied: the caller must not use the
+ * arrays again.
+ */
+export interface CsrRows {
+  readonly count: number;
+  readonly rowPtr: Int32Array;
+  readonly colIdx: Int32Array;
+  readonly values: Float64Array;
+}
+
+/**
+ * A GEMM on operands where the module's memory may hold them (gemm.ts, gemmABtWasm;
+ * threadedProducts.ts, gemmOnThreads): C = A B^T, or C += A B^T with `accumulate`;
+ * false (nothing done) when it cannot run there.
+ */
+export type ArenaGemm = (
+  arena: WasmArena,
+  ...args: [...GemmOperands<Float64Array>, accumulate: boolean]
+) => boolean;
+
 export interface KernelHelper {
   /**
    * Copies A (rows x cols, row-major, compact) into the helper's memory and returns
@@ -30,17 +54,10 @@ export interface KernelHelper {
   finish(out: Float64Array, offset: number): void;
   /**
    * Starts (A H)^T on the helper, H the held matrix (N x w, w even) and A sparse rows
-   * (`count` rows of N columns in CSR: row pointers from 0, column indices, values; the
-   * arrays are handed over, not copied: the caller must not use them again), and returns
-   * at once. Each entry is summed as CsrMatrix.multiplyMatrix sums it.
+   * (`rows.count` rows of N columns), and returns at once. Each entry is summed as
+   * CsrMatrix.multiplyMatrix sums it.
    */
-  startSparse(
-    handle: number,
-    count: number,
-    rowPtr: Int32Array,
-    colIdx: Int32Array,
-    values: Float64Array,
-  ): void;
+  startSparse(handle: number, rows: CsrRows): void;
   /**
    * Waits for the product of `startSparse` and writes the first `rows` rows of its
    * w x count result at `out[offset]` (rows < w drops a padding column of H).
@@ -49,17 +66,9 @@ export interface KernelHelper {
   /**
    * Starts one chunk's part of U^T L U on the helper (laplacianGram.ts,
    * laplacianChunkPart), U the held matrix (n x r, r even) and the chunk the rows
-   * `first` to first + count - 1 of L (CSR as for startSparse, handed over), and
-   * returns at once.
+   * `first` to first + rows.count - 1 of L, and returns at once.
    */
-  startLaplacianChunk(
-    handle: number,
-    first: number,
-    count: number,
-    rowPtr: Int32Array,
-    colIdx: Int32Array,
-    values: Float64Array,
-  ): void;
+  startLaplacianChunk(handle: number, first: number, rows: CsrRows): void;
   /**
    * Waits for the part of `startLaplacianChunk` and returns it (r x r, the blocks on
    * and below the block diagonal), a view valid until the helper's next request.
@@ -70,17 +79,7 @@ export interface KernelHelper {
    * (m x p, leading dimension lda) and B (n x p, ldb); the operands are copied before
    * this returns. `finishProduct` writes the m x n result.
    */
-  startProduct(
-    m: number,
-    n: number,
-    p: number,
-    A: Float64Array,
-    lda: number,
-    B: Float64Array,
-    ldb: number,
-    C: Float64Array | null,
-    ldc: number,
-  ): void;
+  startProduct(...operands: GemmOperands<Float64Array, Float64Array | null>): void;
   /** Waits for the product of `startProduct` and writes it into C (leading dimension ldc). */
   finishProduct(C: Float64Array, ldc: number): void;
   /**
@@ -142,6 +141,14 @@ export function alongsideHelpers<T>(
       }
     }
   }
+}
+
+/**
+ * The part of `bounds` that helper h takes in alongsideHelpers, this thread taking part
+ * 0: from bounds[h + 1] to bounds[h + 2].
+ */
+export function helperPart(bounds: ArrayLike<number>, h: number): { from: number; to: number } {
+  return { from: bounds[h + 1], to: bounds[h + 2] };
 }
 
 /**
@@ -235,4 +242,44 @@ export function balancedBounds(
   }
   bounds.push(items);
   return bounds;
+}
+
+/**
+ * The products that split over the helpers (threadedProducts.ts), each returning false
+ * when it did nothing (not worth splitting, no helper), so that the caller runs its
+ * one-thread path: `gemm` is gemmABtRaw's wasm path by rows of A (gemm.ts), `lowerBlocks`
+ * the block rows of gemmABtLowerBlocks (symmetricProducts.ts) for A and B (n x p) whose
+ * copies are in the module's memory at pa and pb, and C (n x n, zeroed) at pc.
+ */
+export interface ThreadedProducts {
+  gemm: ArenaGemm;
+  lowerBlocks(
+    arena: WasmArena,
+    n: number,
+    p: number,
+    A: Float64Array,
+    lda: number,
+    B: Float64Array,
+    ldb: number,
+    pa: number,
+    pb: number,
+    pc: number,
+    block: number,
+  ): boolean;
+}
+
+let threaded: ThreadedProducts | null = null;
+
+/**
+ * Registers (or, with null, removes) the products split over the helpers: setKernelThreads
+ * registers threadedProducts.ts's with its factory, so that the kernels reach that code
+ * only where threads exist and a browser's bundle does not carry it.
+ */
+export function setThreadedProducts(next: ThreadedProducts | null): void {
+  threaded = next;
+}
+
+/** The registered products split over the helpers, or null (everything on this thread). */
+export function threadedProducts(): ThreadedProducts | null {
+  return threaded;
 }

@@ -104,6 +104,9 @@ export class NeighbourHeaps {
     const second = this.second;
     const cnt = this.count;
     let s = this.size[i];
+    // The sift up and the sift down below move an entry's four fields by hand, as
+    // each other does: this is the innermost step of every neighbour search, kept free
+    // of calls and temporaries on purpose (a written-out duplicate, not an oversight).
     if (s < cnt) {
       // Sift up from the new leaf.
       let pos = s;

@@ -7,7 +7,7 @@
  * diagonal are computed (half the flops) and then mirrored, which also makes M
  * exactly symmetric.
  */
-import { Matrix } from "../../core/matrix.js";
+import { Matrix, transposeInto } from "../../core/matrix.js";
 import type { CsrMatrix } from "../sparse.js";
 import { gemmABtLowerBlocks } from "./symmetricProducts.js";
 
@@ -47,7 +47,7 @@ export function sandwichProduct(G: Matrix, L: CsrMatrix, scratch?: SandwichScrat
     }
     const LG = L.multiplyMatrix(G, scratch.lg as Matrix);
     GL = scratch.gl as Matrix;
-    transposeSquareInto(LG.data, GL.data, n);
+    transposeInto(LG.data, n, n, GL.data);
   }
   const M = new Matrix(n, n);
   const m = M.data;
@@ -63,19 +63,4 @@ export function sandwichProduct(G: Matrix, L: CsrMatrix, scratch?: SandwichScrat
     for (let j = 0; j < i; j++) m[j * n + i] = m[i * n + j];
   }
   return M;
-}
-
-/** out = A^T for n x n row-major A, blocked as Matrix.transpose (the same entries). */
-function transposeSquareInto(a: Float64Array, out: Float64Array, n: number): void {
-  const B = 32;
-  for (let ib = 0; ib < n; ib += B) {
-    const ie = Math.min(ib + B, n);
-    for (let jb = 0; jb < n; jb += B) {
-      const je = Math.min(jb + B, n);
-      for (let i = ib; i < ie; i++) {
-        const off = i * n;
-        for (let j = jb; j < je; j++) out[j * n + i] = a[off + j];
-      }
-    }
-  }
 }

@@ -36,7 +36,13 @@
 import { throwIfAborted } from "../../core/errors.js";
 import type { Matrix } from "../../core/matrix.js";
 import { defaultBlockRows, squaredRowNorms } from "./distances.js";
-import { alongsideHelpers, balancedBounds, type KernelHelper, kernelHelpers } from "./helper.js";
+import {
+  alongsideHelpers,
+  balancedBounds,
+  helperPart,
+  type KernelHelper,
+  kernelHelpers,
+} from "./helper.js";
 import { concatNeighbourRows, NeighbourHeaps, type TwoPartNeighbours } from "./neighbourHeaps.js";
 import { privateArena, type WasmArena, wasmArena } from "./wasm/backend.js";
 
@@ -114,8 +120,7 @@ export function screenedNearestNeighbours(
       norms,
       g,
       step,
-      from: blockBounds[h + 1],
-      to: blockBounds[h + 2],
+      ...helperPart(blockBounds, h),
       kept,
       cancel,
     }),
@@ -140,8 +145,7 @@ export function screenedNearestNeighbours(
       distances: screen.distances,
       kept,
       count,
-      from: rowBounds[h + 1],
-      to: rowBounds[h + 2],
+      ...helperPart(rowBounds, h),
       cancel,
     }),
     cancel,

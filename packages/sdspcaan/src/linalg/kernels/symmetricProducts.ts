@@ -1,23 +1,21 @@
 /**
  * Products whose result is symmetric, at about half the flops of the general GEMM
  * (gemm.ts): the blocks on and below the block diagonal of A B^T (Gram matrices,
- * G L G), their strips on the kernel helpers, mirroring the lower triangle, and the
- * Gram matrices of rows and columns.
+ * G L G; their strips on the kernel helpers are in threadedProducts.ts), mirroring the
+ * lower triangle, and the Gram matrices of rows and columns.
  */
 import { Matrix } from "../../core/matrix.js";
 import {
   copyIn,
   gemmABtRaw,
   multiplyABt,
-  splitOverHelpers,
-  THREADS_MIN_WORK,
   transposed,
   WASM_TRANSPOSE_MAX_ENTRIES,
   WASM_TRANSPOSE_MIN_ENTRIES,
   wasmWorthIt,
 } from "./gemm.js";
-import { kernelHelpers } from "./helper.js";
-import { type WasmArena, wasmArena } from "./wasm/backend.js";
+import { threadedProducts } from "./helper.js";
+import { type GemmMatrices, type WasmArena, wasmArena } from "./wasm/backend.js";
 
 /**
  * The blocks on and below the block diagonal of C = A B^T for A and B with n rows
@@ -26,17 +24,9 @@ import { type WasmArena, wasmArena } from "./wasm/backend.js";
  * symmetric (Gram matrices, G L G), at half the flops; on the wasm backend the
  * operands are copied into the module's memory once for all blocks.
  */
-export function gemmABtLowerBlocks(
-  n: number,
-  p: number,
-  A: Float64Array,
-  lda: number,
-  B: Float64Array,
-  ldb: number,
-  C: Float64Array,
-  ldc: number,
-  block = 64,
-): void {
+export const gemmABtLowerBlocks: (
+  ...args: [n: number, p: number, ...GemmMatrices<Float64Array>, block?: number]
+) => void = (n, p, A, lda, B, ldb, C, ldc, block = 64) => {
   if (n === 0) return;
   const arena = wasmArena();
   const shared = A.buffer === B.buffer && A.byteOffset === B.byteOffset && lda === ldb;
@@ -63,32 +53,15 @@ export function gemmABtLowerBlocks(
       const f = arena.f64;
       const oc = pc >> 3;
       f.fill(0, oc, oc + n * n);
-      // The block rows [i0, i1) on this thread, their blocks up to the diagonal.
-      const blockRows = (i0: number, i1: number) =>
-        lowerBlockRowsInArena(arena, n, p, pa, pb, pc, i0, i1, block);
-      const helpers = lowerStripsWorthIt(n, p, block) ? kernelHelpers() : [];
-      const bounds = helpers.length > 0 ? lowerStripBounds(n, 1 + helpers.length, block) : [0, n];
-      // Strip h (h >= 1) on a helper: rows [bounds[h], bounds[h + 1]) of C's columns
-      // [0, bounds[h + 1]) in one product; strip 0 here, block by block.
-      splitOverHelpers(
-        helpers,
-        bounds.length - 1,
-        (helper, h) => {
-          const r0 = bounds[h];
-          const r1 = bounds[h + 1];
-          helper.startProduct(r1 - r0, r1, p, A.subarray(r0 * lda), lda, B, ldb, null, r1);
-        },
-        (helper, h) => {
-          const r0 = bounds[h];
-          const r1 = bounds[h + 1];
-          const strip = new Float64Array((r1 - r0) * r1);
-          helper.finishProduct(strip, r1);
-          for (let i = r0; i < r1; i++) {
-            f.set(strip.subarray((i - r0) * r1, (i - r0 + 1) * r1), oc + i * n);
-          }
-        },
-        (h) => blockRows(bounds[h], bounds[h + 1]),
-      );
+      // Strips of the block rows on the kernel helpers where threads are registered,
+      // else every block row here.
+      const threaded = threadedProducts();
+      if (
+        threaded === null ||
+        !threaded.lowerBlocks(arena, n, p, A, lda, B, ldb, pa, pb, pc, block)
+      ) {
+        lowerBlockRowsInArena(arena, n, p, pa, pb, pc, 0, n, block);
+      }
       for (let i = 0; i < n; i++) {
         const width = Math.min(n, (Math.floor(i / block) + 1) * block);
         C.set(f.subarray(oc + i * n, oc + i * n + width), i * ldc);
@@ -115,7 +88,7 @@ export function gemmABtLowerBlocks(
       );
     }
   }
-}
+};
 
 /**
  * C += A B^T on the blocks on and below the block diagonal of the block rows [i0, i1)
@@ -141,25 +114,6 @@ export function lowerBlockRowsInArena(
   // all block rows; the module's path calls gemm once per block row).
   arena.kernels.gemmLowerBlocks(m, n, p, pa + i0 * p * 8, p, pb, p, pc + i0 * n * 8, n, i0, block);
 }
-
-/**
- * Whether gemmABtLowerBlocks splits its block rows over the kernel helpers: enough
- * work (half of n x n x p) to hide the requests, at least two block rows, and operands
- * small enough that a helper's copy of B's rows (up to n x p) stays modest, since a
- * WebAssembly memory never shrinks (the n-long Gram matrix of a thin SVD, d x d from
- * n x d, stays on one thread: its copy would be the whole data).
- */
-function lowerStripsWorthIt(n: number, p: number, block: number): boolean {
-  return (
-    block % 4 === 0 &&
-    n >= 2 * block &&
-    (n * n * p) / 2 >= THREADS_MIN_WORK &&
-    n * p <= LOWER_STRIPS_MAX_COPY
-  );
-}
-
-/** At most this many elements of B (64 MiB) copied for a helper's strip. */
-const LOWER_STRIPS_MAX_COPY = 2 ** 23;
 
 /**
  * Bounds 0 = a_0 < a_1 < ... < a_P = n of the block rows of gemmABtLowerBlocks for P

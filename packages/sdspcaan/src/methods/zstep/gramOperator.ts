@@ -229,13 +229,12 @@ export class GramOperator {
     let failure: unknown = null;
     try {
       for (let i = 0; i < handles.length; i++) {
-        this.helpers[i].startSparse(
-          handles[i],
+        this.helpers[i].startSparse(handles[i], {
           count,
-          A.rowPtr.slice(0, count + 1),
-          A.colIdx.slice(0, nnz),
-          A.values.slice(0, nnz),
-        );
+          rowPtr: A.rowPtr.slice(0, count + 1),
+          colIdx: A.colIdx.slice(0, nnz),
+          values: A.values.slice(0, nnz),
+        });
         started.push(i);
       }
       const w = bounds[1];
@@ -319,7 +318,7 @@ export class GramOperator {
       Math.ceil(n / LAPLACIAN_CHUNK_ROWS),
       (helper, handle, q) => {
         const c = rowsOf(q);
-        helper.startLaplacianChunk(handle, c.first, c.count, c.rowPtr, c.colIdx, c.values);
+        helper.startLaplacianChunk(handle, c.first, c);
       },
       (helper, consume) => {
         const part = helper.finishLaplacianChunk();

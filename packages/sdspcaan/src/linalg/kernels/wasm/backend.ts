@@ -17,9 +17,9 @@
  * for bit (different summation orders); on one backend the same input always gives
  * the same output.
  *
- * Support. The backend needs a `WebAssembly` global and SIMD, detected by validating a
- * tiny module with f64x2 instructions. The module is compiled synchronously on first
- * use. Browsers may refuse that on their main thread above a size limit (Chrome had
+ * Support. The backend needs a `WebAssembly` global and SIMD, detected by validating the
+ * kernels' module itself (inflated once for that and for compiling it). The module is
+ * compiled synchronously on first use. Browsers may refuse that on their main thread above a size limit (Chrome had
  * 4 KB for years, 8 MB since; workers have none): the refusal is a RangeError, after
  * which the TypeScript kernels run until `initLinalg()` has compiled the module
  * asynchronously. Node, Deno and browser workers compile any size synchronously, so
@@ -60,20 +60,21 @@ function wasmApi(): WasmApi | null {
   return typeof api === "object" && api !== null ? api : null;
 }
 
+/**
+ * The matrices of a GEMM C (+)= A B^T in BLAS style, row-major, leading dimensions in
+ * elements: A with rows lda apart, B with rows ldb apart, C with rows ldc apart. `T` is
+ * how a matrix is given (a Float64Array, or a byte offset into the module's memory),
+ * `TC` the same for C.
+ */
+export type GemmMatrices<T, TC = T> = [A: T, lda: number, B: T, ldb: number, C: TC, ldc: number];
+
+/** A GEMM's shape and matrices: A is m x p, B n x p, C m x n (GemmMatrices). */
+export type GemmOperands<T, TC = T> = [m: number, n: number, p: number, ...GemmMatrices<T, TC>];
+
 /** The module's exports (pointers are byte offsets, leading dimensions in elements). */
 export interface KernelExports {
   readonly memory: WasmMemory;
-  gemm(
-    m: number,
-    n: number,
-    p: number,
-    A: number,
-    lda: number,
-    B: number,
-    ldb: number,
-    C: number,
-    ldc: number,
-  ): void;
+  gemm(...operands: GemmOperands<number>): void;
   symv(a: number, lda: number, m: number, x: number, y: number): void;
   /** dst = src^T for a compact row-major rows x cols matrix (dst compact, cols x rows). */
   transpose(src: number, rows: number, cols: number, dst: number): void;
@@ -106,19 +107,7 @@ export interface KernelExports {
    * with gemm's bits, the others untouched: row r lies in block row floor(r / block)
    * of a matrix whose block rows start at base, base + block, ...
    */
-  gemmLowerBlocks(
-    m: number,
-    n: number,
-    p: number,
-    A: number,
-    lda: number,
-    B: number,
-    ldb: number,
-    C: number,
-    ldc: number,
-    base: number,
-    block: number,
-  ): void;
+  gemmLowerBlocks(...args: [...GemmOperands<number>, base: number, block: number]): void;
   csrmm(
     ptr: number,
     idx: number,
@@ -258,15 +247,6 @@ export const ARENA_LIMIT = 2 ** 30;
 const PAGE = 65536;
 
 /**
- * (module (func (result v128) (f64x2.add (v128.const f64x2 1 2) (f64x2.splat (f64.const 3)))))
- */
-const SIMD_PROBE = Uint8Array.from([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 36, 1, 34, 0, 253, 12, 0, 0,
-  0, 0, 0, 0, 240, 63, 0, 0, 0, 0, 0, 0, 0, 64, 68, 0, 0, 0, 0, 0, 0, 8, 64, 253, 20, 253, 240, 1,
-  11,
-]);
-
-/**
  * Stack allocator over the module's memory, with cached views. Pointers are byte
  * offsets, 16-byte aligned.
  */
@@ -383,16 +363,21 @@ function initialRequest(): KernelBackendRequest {
   return "auto";
 }
 
-const state: LoaderState = {
-  request: initialRequest(),
-  supported: null,
-  module: null,
-  arena: null,
-  pending: null,
-  syncLimit: SYNC_COMPILE_LIMIT,
-  syncRefused: false,
-  simulateUnsupported: false,
-};
+/** The loader as a new process has it, with `request` (what the test hook's reset keeps). */
+function freshState(request: KernelBackendRequest): LoaderState {
+  return {
+    request,
+    supported: null,
+    module: null,
+    arena: null,
+    pending: null,
+    syncLimit: SYNC_COMPILE_LIMIT,
+    syncRefused: false,
+    simulateUnsupported: false,
+  };
+}
+
+const state = freshState(initialRequest());
 
 /** undefined: decide again on the next call. */
 let active: WasmArena | null | undefined;
@@ -403,7 +388,7 @@ export function wasmSimdSupported(): boolean {
   if (state.supported === null) {
     const api = wasmApi();
     try {
-      state.supported = api !== null && api.validate(SIMD_PROBE) === true;
+      state.supported = api !== null && api.validate(kernelBytes()) === true;
     } catch {
       state.supported = false;
     }
@@ -411,23 +396,25 @@ export function wasmSimdSupported(): boolean {
   return state.supported === true;
 }
 
+/** Standard base64 (RFC 4648), loop decoder where the engine has no atob. */
 function decodeBase64(text: string): Uint8Array {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  const lookup = new Uint8Array(128);
-  for (let i = 0; i < alphabet.length; i++) lookup[alphabet.charCodeAt(i)] = i;
   let len = text.length;
   while (len > 0 && text[len - 1] === "=") len--;
   const out = new Uint8Array((len * 3) >> 2);
+  // Six bits per character into `acc`; each time it holds a whole byte (its top 8 of
+  // `bits + 8`), that byte goes out.
+  let acc = 0;
+  let bits = 0;
   let o = 0;
-  for (let i = 0; i < len; i += 4) {
-    const a = lookup[text.charCodeAt(i)];
-    const b = lookup[text.charCodeAt(i + 1)];
-    const c = i + 2 < len ? lookup[text.charCodeAt(i + 2)] : 0;
-    const d = i + 3 < len ? lookup[text.charCodeAt(i + 3)] : 0;
-    const v = (a << 18) | (b << 12) | (c << 6) | d;
-    if (o < out.length) out[o++] = v >> 16;
-    if (o < out.length) out[o++] = (v >> 8) & 255;
-    if (o < out.length) out[o++] = v & 255;
+  for (let i = 0; i < len; i++) {
+    acc = (acc << 6) | alphabet.indexOf(text[i]);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = acc >> bits;
+      acc &= (1 << bits) - 1;
+    }
   }
   return out;
 }
@@ -435,6 +422,14 @@ function decodeBase64(text: string): Uint8Array {
 /** The embedded module's bytes (module.ts holds them compressed: see inflateRaw.ts). */
 export function kernelModuleBytes(): Uint8Array {
   return inflateRaw(base64Bytes(KERNELS_WASM_DEFLATED_BASE64), KERNELS_WASM_SIZE);
+}
+
+let moduleBytes: Uint8Array | null = null;
+
+/** kernelModuleBytes, inflated once: the support check validates them, the loader compiles them. */
+function kernelBytes(): Uint8Array {
+  moduleBytes ??= kernelModuleBytes();
+  return moduleBytes;
 }
 
 function base64Bytes(text: string): Uint8Array {
@@ -513,23 +508,21 @@ export function externalGemmInstalled(): boolean {
 function instantiate(api: WasmApi, module: WasmModule): WasmArena {
   const instance = new api.Instance(module, {});
   const exports = instance.exports as unknown as KernelExports;
-  const own = exports.gemm;
-  const own32 = exports.gemm32;
   const memory = exports.memory;
-  const gemm: KernelExports["gemm"] = (m, n, p, A, lda, B, ldb, C, ldc) => {
-    const ext = external;
-    if (ext === null) own(m, n, p, A, lda, B, ldb, C, ldc);
-    else ext.gemm(memory.buffer, m, n, p, A, lda, B, ldb, C, ldc);
-  };
-  // The checks per call let setExternalKernels switch instances that already exist.
+  // The module's `own` kernel, or the external one `pick` finds: checked per call, so
+  // that setExternalKernels switches instances that already exist.
+  const routed =
+    (own: KernelExports["gemm"], pick: () => ExternalGemm | undefined): KernelExports["gemm"] =>
+    (m, n, p, A, lda, B, ldb, C, ldc) => {
+      const ext = pick();
+      if (ext === undefined) own(m, n, p, A, lda, B, ldb, C, ldc);
+      else ext(memory.buffer, m, n, p, A, lda, B, ldb, C, ldc);
+    };
+  const gemm = routed(exports.gemm, () => external?.gemm);
   const kernels: KernelExports = {
     ...exports,
     gemm,
-    gemm32: (m, n, p, A, lda, B, ldb, C, ldc) => {
-      const ext = external?.gemm32;
-      if (ext === undefined) own32(m, n, p, A, lda, B, ldb, C, ldc);
-      else ext(memory.buffer, m, n, p, A, lda, B, ldb, C, ldc);
-    },
+    gemm32: routed(exports.gemm32, () => external?.gemm32),
     gemmLowerBlocks: (m, n, p, A, lda, B, ldb, C, ldc, base, block) => {
       const ext = external?.gemmLower;
       if (ext !== undefined) {
@@ -562,7 +555,7 @@ function decide(): WasmArena | null {
   if (state.syncRefused || KERNELS_WASM_SIZE > state.syncLimit) return null;
   const api = wasmApi() as WasmApi;
   try {
-    const module = new api.Module(kernelModuleBytes());
+    const module = new api.Module(kernelBytes());
     state.module = module;
     state.arena = instantiate(api, module);
     return state.arena;
@@ -601,7 +594,7 @@ export function initLinalg(): Promise<KernelBackend> {
   if (state.pending === null) {
     const api = wasmApi() as WasmApi;
     state.pending = api
-      .compile(kernelModuleBytes())
+      .compile(kernelBytes())
       .then((module) => {
         if (state.arena === null) {
           state.module = module;
@@ -662,13 +655,7 @@ export const loaderTestHooks = {
     active = undefined;
   },
   reset(): void {
-    state.module = null;
-    state.arena = null;
-    state.pending = null;
-    state.supported = null;
-    state.simulateUnsupported = false;
-    state.syncLimit = SYNC_COMPILE_LIMIT;
-    state.syncRefused = false;
+    Object.assign(state, freshState(state.request));
     active = undefined;
   },
 };

@@ -29,20 +29,18 @@ function huffman(lengths: Uint8Array, n: number): Huffman {
   return { count, symbol };
 }
 
-const LENGTH_BASE = [
-  3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131,
-  163, 195, 227, 258,
-];
-const LENGTH_EXTRA = [
-  0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
-];
-const DIST_BASE = [
-  1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049,
-  3073, 4097, 6145, 8193, 12289, 16385, 24577,
-];
-const DIST_EXTRA = [
-  0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
-];
+/**
+ * The base values and extra-bit counts of DEFLATE's length or distance codes
+ * (RFC 1951, 3.2.5): code i stands for base[i] + the next extra[i] bits, and each base
+ * follows the range of the code before it.
+ */
+function codeRanges(count: number, first: number, extraOf: (i: number) => number) {
+  const extra = Array.from({ length: count }, (_, i) => extraOf(i));
+  const base = [first];
+  for (let i = 1; i < count; i++) base.push(base[i - 1] + (1 << extra[i - 1]));
+  return { base, extra };
+}
+
 /** The order in which a dynamic block lists the code-length code's lengths. */
 const CODE_LENGTH_ORDER = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
 
@@ -52,6 +50,11 @@ const CODE_LENGTH_ORDER = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2
  * that does not match.
  */
 export function inflateRaw(input: Uint8Array, size: number): Uint8Array {
+  // Lengths 3..258 (codes 257..285; 285 is 258 itself, without extra bits) and
+  // distances 1..32768 (codes 0..29).
+  const lengthCodes = codeRanges(29, 3, (i) => (i < 8 || i === 28 ? 0 : (i >> 2) - 1));
+  lengthCodes.base[28] = 258;
+  const distanceCodes = codeRanges(30, 1, (i) => (i < 4 ? 0 : (i >> 1) - 1));
   const out = new Uint8Array(size);
   let outPos = 0;
   let inPos = 0;
@@ -159,10 +162,10 @@ export function inflateRaw(input: Uint8Array, size: number): Uint8Array {
       } else {
         const l = sym - 257;
         if (l >= 29) fail("bad length symbol");
-        const len = LENGTH_BASE[l] + bits(LENGTH_EXTRA[l]);
+        const len = lengthCodes.base[l] + bits(lengthCodes.extra[l]);
         const d = decode(dist);
         if (d >= 30) fail("bad distance symbol");
-        const back = DIST_BASE[d] + bits(DIST_EXTRA[d]);
+        const back = distanceCodes.base[d] + bits(distanceCodes.extra[d]);
         if (back > outPos) fail("distance too far back");
         if (outPos + len > size) fail("longer than its size");
         for (let k = 0; k < len; k++, outPos++) out[outPos] = out[outPos - back];
