@@ -273,6 +273,13 @@ compare_with_single "array run"
 
 # --- 2. Again, one task killed mid-run and resubmitted alone.
 rm -rf array
+# The fits task $2 of job $1 plans (its log's "Shard I/6: N fits" line), or a large number
+# while the line is not written yet.
+planned_fits() {
+  local n
+  n="$(grep -oE "Shard $2/6: [0-9]+ fits" "sdspcaan-${1}_$2.log" 2>/dev/null | grep -oE '[0-9]+ fits' | cut -d' ' -f1)"
+  echo "${n:-1000000}"
+}
 VICTIM=""
 for attempt in 1 2 3; do
   JOB="$(submit job.sh)"
@@ -282,6 +289,7 @@ for attempt in 1 2 3; do
     for i in 0 1 2 3 4 5; do
       f="array/results.shard-$i-of-6.jsonl"
       if [ -f "$f" ] && [ "$(wc -l <"$f")" -ge 1 ] \
+        && [ "$(wc -l <"$f")" -lt "$(planned_fits "$JOB" "$i")" ] \
         && squeue -h -j "${JOB}_$i" -t RUNNING 2>/dev/null | grep -q .; then
         VICTIM="$i"
         break
@@ -298,7 +306,9 @@ for attempt in 1 2 3; do
     done_lines="$(wc -l <"array/results.shard-$VICTIM-of-6.jsonl")"
     say "killed task $VICTIM mid-run with $done_lines line(s) written"
     wait_for "$JOB"
-    if scontrol -o show job "${JOB}_$VICTIM" | grep -q 'JobState=COMPLETED'; then
+    # A task killed after its last fit was written (its process ending) is complete too.
+    if scontrol -o show job "${JOB}_$VICTIM" | grep -q 'JobState=COMPLETED' \
+      || [ "$done_lines" -ge "$(planned_fits "$JOB" "$VICTIM")" ]; then
       say "task $VICTIM completed before the kill landed; trying again"
       VICTIM=""
       rm -rf array
