@@ -6,7 +6,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
 import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
-import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { initialAdaptiveGraph } from "../../packages/sdspcaan/src/graph/adaptive.js";
 import { graphLaplacian, symmetrizeGraph } from "../../packages/sdspcaan/src/graph/laplacian.js";
 import { centerColumns } from "../../packages/sdspcaan/src/linalg/basic.js";
@@ -25,31 +24,9 @@ import {
   autoZSolver,
   chooseZSolver,
 } from "../../packages/sdspcaan/src/methods/zstep/zSolvers.js";
+import { blobs } from "../helpers/blobs.js";
 import { withQLoopSettings } from "../helpers/qLoop.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
-
-/** Gaussian classes in a low-dimensional subspace plus isotropic noise. */
-function blobs(seed: number, n = 60, d = 40, c = 3, sep = 3): { X: Matrix; y: number[] } {
-  const rng = new Random(seed);
-  const latent = 5;
-  const centres = Array.from({ length: c }, () =>
-    Array.from({ length: latent }, () => sep * rng.normal()),
-  );
-  const A = Array.from({ length: latent }, () => Array.from({ length: d }, () => rng.normal()));
-  const X = new Matrix(n, d);
-  const y: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const cls = i % c;
-    y.push(cls);
-    const z = centres[cls].map((m) => m + rng.normal());
-    for (let j = 0; j < d; j++) {
-      let v = 0.3 * rng.normal();
-      for (let l = 0; l < latent; l++) v += z[l] * A[l][j];
-      X.data[i * d + j] = v;
-    }
-  }
-  return { X, y };
-}
 
 function expectIdentical(a: Matrix, b: Matrix): void {
   expect(Array.from(a.data)).toEqual(Array.from(b.data));

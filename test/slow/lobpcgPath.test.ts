@@ -5,34 +5,10 @@
  * test/methods/sdspcaFamily.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
-import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
+import { blobs } from "../helpers/blobs.js";
 import { withQLoopSettings } from "../helpers/qLoop.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
-
-/** The blobs of test/methods/sdspcaFamily.test.ts (seed 12, 90 x 30, 3 classes). */
-function blobs(seed: number, n: number, d: number, c: number, sep = 3): { X: Matrix; y: number[] } {
-  const rng = new Random(seed);
-  const latent = 5;
-  const centres = Array.from({ length: c }, () =>
-    Array.from({ length: latent }, () => sep * rng.normal()),
-  );
-  const A = Array.from({ length: latent }, () => Array.from({ length: d }, () => rng.normal()));
-  const X = new Matrix(n, d);
-  const y: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const cls = i % c;
-    y.push(cls);
-    const z = centres[cls].map((m) => m + rng.normal());
-    for (let j = 0; j < d; j++) {
-      let v = 0.3 * rng.normal();
-      for (let l = 0; l < latent; l++) v += z[l] * A[l][j];
-      X.data[i * d + j] = v;
-    }
-  }
-  return { X, y };
-}
 
 describe("the matrix-free LOBPCG path", () => {
   it("gives the dense path's subspace and iteration count with alpha = 10 and m = 6", () => {
