@@ -36,21 +36,15 @@ import {
 } from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
 import { cli, lines, writeCsv } from "../cli/helpers.js";
 import { repoRoot } from "../helpers/data.js";
-import { comparable, removeDir, smallData, tempDir } from "../runner/helpers.js";
+import { comparable, iterativeRun, removeDir, smallData, tempDir } from "../runner/helpers.js";
 
 const LEGACY = join(repoRoot, "test", "fixtures", "experiment", "legacy-run");
 
 const data = smallData(); // 60 samples, 24 features, 4 classes: 12 training samples per split
-const base: ExperimentOptions = {
-  datasets: [{ name: "Small", X: data.X, y: data.y }],
+const base: ExperimentOptions = iterativeRun({
   methods: ["baseline", "pca", "sdspcaan"],
-  grid: { alpha: [1], beta: [1], delta: [0.1, 10] },
-  kGrid: [4, 8],
-  repeats: 2,
-  seed: 5,
-  commonMethodOptions: { maxIter: 30 },
   workers: 1,
-};
+});
 /** Fits of `base`: 2 repeats x 2 k for baseline and PCA, x 2 delta values for SDSPCAAN. */
 const BASE_FITS = 16;
 

@@ -27,19 +27,10 @@ import {
   type ExperimentOptions,
   runExperiment,
 } from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
-import { readRunResults } from "../../packages/sdspcaan-cli/src/runner/runResults.node.js";
 import { cli, lines } from "../cli/helpers.js";
-import { comparable, removeDir, smallData, tempDir } from "./helpers.js";
+import { type comparable, removeDir, runResultsOf, smallRun, tempDir } from "./helpers.js";
 
-const data = smallData();
-const base: ExperimentOptions = {
-  datasets: [{ name: "Small", X: data.X, y: data.y }],
-  methods: ["baseline", "pca"],
-  kGrid: [4, 8],
-  repeats: 2,
-  seed: 5,
-  workers: 1,
-};
+const base: ExperimentOptions = smallRun({ methods: ["baseline", "pca"], workers: 1 });
 
 let root: string;
 let referenceDir: string;
@@ -52,7 +43,7 @@ beforeAll(async () => {
   await runExperiment({ ...base, out: referenceDir });
   await writeRunReports(referenceDir, { figures: false });
   referenceText = readFileSync(join(referenceDir, "results.jsonl"), "utf8");
-  reference = resultsOf(referenceDir);
+  reference = runResultsOf(referenceDir);
 });
 afterAll(() => removeDir(root));
 
@@ -61,11 +52,6 @@ function copyRun(): string {
   const dir = join(root, `run-${++dirCount}`);
   cpSync(referenceDir, dir, { recursive: true });
   return dir;
-}
-
-function resultsOf(dir: string): ReturnType<typeof comparable> {
-  const parsed = readRunResults(dir);
-  return comparable([...parsed.records, ...parsed.skipped]);
 }
 
 function gunzipped(path: string): string {
@@ -140,7 +126,7 @@ describe("compress", () => {
     expect(existsSync(join(dir, "results.jsonl"))).toBe(false);
     const text = gunzipped(join(dir, "results.jsonl.gz"));
     expect(text.split("\n").filter(Boolean).slice(0, 5)).toEqual(all.slice(0, 5));
-    expect(resultsOf(dir)).toEqual(reference);
+    expect(runResultsOf(dir)).toEqual(reference);
     expect((await runExperiment({ ...base, out: dir })).resumed).toBe(8);
   });
 
@@ -159,7 +145,7 @@ describe("compress", () => {
       "results.shard-0-of-2.jsonl.gz",
       "results.shard-1-of-2.jsonl.gz",
     ]);
-    expect(resultsOf(dir)).toEqual(reference);
+    expect(runResultsOf(dir)).toEqual(reference);
   });
 
   it("refuses bad lines, in either file or across the two, and changes nothing", async () => {

@@ -40,17 +40,9 @@ import {
 } from "../../packages/sdspcaan-cli/src/runner/runResults.node.js";
 import { cli, lines } from "../cli/helpers.js";
 import { repoRoot } from "../helpers/data.js";
-import { comparable, removeDir, smallData, tempDir } from "./helpers.js";
+import { comparable, removeDir, runResultsOf, smallRun, tempDir } from "./helpers.js";
 
-const data = smallData();
-const base: ExperimentOptions = {
-  datasets: [{ name: "Small", X: data.X, y: data.y }],
-  methods: ["baseline", "pca"],
-  kGrid: [4, 8],
-  repeats: 2,
-  seed: 5,
-  workers: 1,
-};
+const base: ExperimentOptions = smallRun({ methods: ["baseline", "pca"], workers: 1 });
 /** Fits of `base`: 2 methods x 2 repeats x 2 k. */
 const FITS = 8;
 const REPORT_FILES = ["table.md", "table.csv", "summary.json", "statistics.md"];
@@ -107,12 +99,6 @@ function otherBCA(i: number): Partial<FitRecord> {
   return { testBCA: JSON.parse(referenceLines[i]).testBCA === 1 ? 0 : 1 };
 }
 
-/** What a run of `dir` holds, read as the report reads it, without timings. */
-function resultsOf(dir: string): ReturnType<typeof comparable> {
-  const parsed = readRunResults(dir);
-  return comparable([...parsed.records, ...parsed.skipped]);
-}
-
 /** No temporary file of an atomic write is left in `dir`. */
 function expectNoTemporaries(dir: string): void {
   expect(readdirSync(dir).filter((n) => n.includes(".tmp-"))).toEqual([]);
@@ -124,7 +110,7 @@ describe("reading a compressed results file", () => {
     const plain = readResultsFile(join(referenceDir, "results.jsonl"));
     expect(readResultsFile(join(dir, "results.jsonl.gz"))).toEqual(plain);
     expect(runResultsFiles(dir)).toEqual([join(dir, "results.jsonl.gz")]);
-    expect(resultsOf(dir)).toEqual(reference);
+    expect(runResultsOf(dir)).toEqual(reference);
     await writeRunReports(dir, { figures: false });
     for (const f of REPORT_FILES) {
       expect(readFileSync(join(dir, f), "utf8"), f).toBe(
@@ -137,7 +123,7 @@ describe("reading a compressed results file", () => {
       gzipSync(text(referenceLines.slice(3))),
     ]);
     writeFileSync(join(dir, "results.jsonl.gz"), members);
-    expect(resultsOf(dir)).toEqual(reference);
+    expect(runResultsOf(dir)).toEqual(reference);
   });
 
   it("checks its lines as a plain file's, naming the .gz file and the line", async () => {
@@ -201,7 +187,7 @@ describe("reading a compressed results file", () => {
       join(both, "results.jsonl.gz"),
       join(both, "results.jsonl"),
     ]);
-    expect(resultsOf(both)).toEqual(reference);
+    expect(runResultsOf(both)).toEqual(reference);
     const report = await writeRunReports(both, { figures: false });
     expect(report.notes).toContain("Merged results.jsonl.gz and results.jsonl.");
     expect(readFileSync(join(both, "table.md"), "utf8")).toBe(
@@ -238,7 +224,7 @@ describe("reading a compressed results file", () => {
       "results.shard-1-of-2.jsonl.gz",
       "results.shard-1-of-2.jsonl",
     ]);
-    expect(resultsOf(dir)).toEqual(reference);
+    expect(runResultsOf(dir)).toEqual(reference);
   });
 
   it("is what plot draws from", async () => {
@@ -279,7 +265,7 @@ describe("resuming from a compressed results file", () => {
     expect(res.resumed).toBe(5);
     expect(readFileSync(join(dir, "results.jsonl.gz")).equals(before)).toBe(true);
     expect(textLines(readFileSync(join(dir, "results.jsonl"), "utf8"))).toHaveLength(3);
-    expect(resultsOf(dir)).toEqual(reference);
+    expect(runResultsOf(dir)).toEqual(reference);
     const again = await runExperiment({ ...base, out: dir });
     expect(again.resumed).toBe(FITS);
   });
@@ -308,7 +294,7 @@ describe("resuming from a compressed results file", () => {
     }
     const res = await runExperiment({ ...base, out: dir });
     expect(res.resumed).toBe(6);
-    expect(resultsOf(dir)).toEqual(reference);
+    expect(runResultsOf(dir)).toEqual(reference);
   });
 });
 
@@ -327,7 +313,7 @@ describe("rewriting a results file that has a compressed part", () => {
     const plain = textLines(readFileSync(join(dir, "results.jsonl"), "utf8"));
     expect(plain.slice(0, 2)).toEqual([referenceLines[5], referenceLines[7]]);
     expect(plain).toHaveLength(3); // and the fit redone
-    expect(resultsOf(dir)).toEqual(reference);
+    expect(runResultsOf(dir)).toEqual(reference);
     expectNoTemporaries(dir);
   });
 
@@ -349,7 +335,7 @@ describe("rewriting a results file that has a compressed part", () => {
     const plain = textLines(readFileSync(join(dir, "results.jsonl"), "utf8"));
     expect(plain.slice(0, 7)).toEqual([...referenceLines.slice(0, 2), ...referenceLines.slice(3)]);
     expect(plain).toHaveLength(FITS);
-    expect(resultsOf(dir)).toEqual(reference);
+    expect(runResultsOf(dir)).toEqual(reference);
     expectNoTemporaries(dir);
   });
 
@@ -372,7 +358,7 @@ describe("rewriting a results file that has a compressed part", () => {
     ]);
     expect(rejected[0].text).toBe(referenceLines[1]);
     expect(existsSync(join(dir, "results.jsonl.gz"))).toBe(false);
-    expect(resultsOf(dir)).toEqual(reference);
+    expect(runResultsOf(dir)).toEqual(reference);
   });
 
   it("--repair moves a bad line out of the .gz", async () => {
@@ -387,7 +373,7 @@ describe("rewriting a results file that has a compressed part", () => {
       file: "results.jsonl.gz",
     });
     expect(existsSync(join(dir, "results.jsonl.gz"))).toBe(false);
-    expect(resultsOf(dir)).toEqual(reference);
+    expect(runResultsOf(dir)).toEqual(reference);
   });
 
   it("refuses to fold a .gz that is a symbolic link, before writing anything", async () => {

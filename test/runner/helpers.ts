@@ -7,6 +7,8 @@ import type { FitRecord } from "../../packages/sdspcaan-cli/src/protocol/records
 import { fitKey } from "../../packages/sdspcaan-cli/src/protocol/records.js";
 import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
 import type { ResultLine } from "../../packages/sdspcaan-cli/src/runner/resultsFile.node.js";
+import type { ExperimentOptions } from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
+import { readRunResults } from "../../packages/sdspcaan-cli/src/runner/runResults.node.js";
 
 /** A small data set: 60 samples x 24 features, 4 classes (12 training samples per split). */
 export function smallData(seed = 3) {
@@ -17,6 +19,34 @@ export function smallData(seed = 3) {
     signalDim: 4,
     nuisanceDim: 4,
     seed,
+  });
+}
+
+/**
+ * The run the runner tests share: `smallData()` as the data set "Small", k in {4, 8},
+ * 2 repeats, seed 5. `overrides` sets the methods and whatever else a test varies.
+ */
+export function smallRun(overrides: Partial<ExperimentOptions> = {}): ExperimentOptions {
+  const data = smallData();
+  return {
+    datasets: [{ name: "Small", X: data.X, y: data.y }],
+    kGrid: [4, 8],
+    repeats: 2,
+    seed: 5,
+    ...overrides,
+  };
+}
+
+/**
+ * `smallRun` with `testMethods()` and short iterative fits: one (alpha, beta), two
+ * delta values, at most 30 outer iterations.
+ */
+export function iterativeRun(overrides: Partial<ExperimentOptions> = {}): ExperimentOptions {
+  return smallRun({
+    methods: testMethods(),
+    grid: { alpha: [1], beta: [1], delta: [0.1, 10] },
+    commonMethodOptions: { maxIter: 30 },
+    ...overrides,
   });
 }
 
@@ -52,4 +82,10 @@ export function comparable(lines: readonly ResultLine[]): Array<Record<string, u
       return { key: fitKey(line), ...rest };
     })
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** What the run in `dir` holds, read as `report` reads it, without timings. */
+export function runResultsOf(dir: string): ReturnType<typeof comparable> {
+  const parsed = readRunResults(dir);
+  return comparable([...parsed.records, ...parsed.skipped]);
 }

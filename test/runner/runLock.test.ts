@@ -15,19 +15,9 @@ import {
   type ExperimentOptions,
   runExperiment,
 } from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
-import { removeDir, smallData, tempDir, testMethods } from "./helpers.js";
+import { iterativeRun, removeDir, tempDir } from "./helpers.js";
 
-const data = smallData();
-const base: ExperimentOptions = {
-  datasets: [{ name: "Small", X: data.X, y: data.y }],
-  methods: testMethods(),
-  grid: { alpha: [1], beta: [1], delta: [0.1, 10] },
-  kGrid: [4, 8],
-  repeats: 1,
-  seed: 5,
-  commonMethodOptions: { maxIter: 30 },
-  inProcess: true,
-};
+const base: ExperimentOptions = iterativeRun({ repeats: 1, inProcess: true });
 
 let root: string;
 beforeAll(() => {

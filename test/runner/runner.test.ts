@@ -15,23 +15,14 @@ import {
 } from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
 import {
   comparable,
+  iterativeRun,
   methodsWithNeighbours,
   removeDir,
-  smallData,
   tempDir,
   testMethods,
 } from "./helpers.js";
 
-const data = smallData();
-const base: ExperimentOptions = {
-  datasets: [{ name: "Small", X: data.X, y: data.y }],
-  methods: testMethods(),
-  grid: { alpha: [1], beta: [1], delta: [0.1, 10] },
-  kGrid: [4, 8],
-  repeats: 2,
-  seed: 5,
-  commonMethodOptions: { maxIter: 30 },
-};
+const base: ExperimentOptions = iterativeRun();
 
 let root: string;
 let reference: ReturnType<typeof comparable>;

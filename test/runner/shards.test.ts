@@ -14,19 +14,9 @@ import {
   type ExperimentOptions,
   runExperiment,
 } from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
-import { comparable, removeDir, smallData, tempDir, testMethods } from "./helpers.js";
+import { comparable, iterativeRun, removeDir, tempDir } from "./helpers.js";
 
-const data = smallData();
-const base: ExperimentOptions = {
-  datasets: [{ name: "Small", X: data.X, y: data.y }],
-  methods: testMethods(),
-  grid: { alpha: [1], beta: [1], delta: [0.1, 10] },
-  kGrid: [4, 8],
-  repeats: 2,
-  seed: 5,
-  commonMethodOptions: { maxIter: 30 },
-  inProcess: true,
-};
+const base: ExperimentOptions = iterativeRun({ inProcess: true });
 const COUNT = 3;
 
 let root: string;
