@@ -17,6 +17,7 @@
 import {
   closeSync,
   fchmodSync,
+  fsyncSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -115,9 +116,63 @@ function statOrNull(path: string): Stats | null {
   }
 }
 
-function writeAllTo(fd: number, bytes: Uint8Array): void {
+/** Writes all of `bytes` at the file position of `fd`. */
+export function writeAll(fd: number, bytes: Uint8Array): void {
   let off = 0;
   while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+}
+
+/**
+ * Flushes the entries of a folder (a rename in it) to the disk. Where a folder
+ * cannot be opened or flushed so (Windows), the rename is as durable as the file
+ * system makes it anyway.
+ */
+function syncFolder(dir: string): void {
+  let fd: number;
+  try {
+    fd = openSync(dir, "r");
+  } catch {
+    return;
+  }
+  try {
+    fsyncSync(fd);
+  } catch {
+    // EISDIR, EINVAL or EPERM: folders cannot be flushed here.
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Writes `bytes` to a fresh temporary file beside `target` (with `mode` when not
+ * null) and renames it over `target`; on an error the temporary file is removed.
+ * `durable` flushes the file before the rename and the folder after it.
+ */
+function replaceThroughTemporary(
+  target: string,
+  bytes: Uint8Array,
+  mode: number | null,
+  durable: boolean,
+): void {
+  mkdirSync(dirname(target), { recursive: true });
+  const tmp = temporaryName(target);
+  try {
+    // "wx": never follow or reuse whatever already sits at the temporary name.
+    rmSync(tmp, { force: true });
+    const fd = openSync(tmp, "wx");
+    try {
+      if (mode !== null) fchmodSync(fd, mode);
+      writeAll(fd, bytes);
+      if (durable) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, target);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  if (durable) syncFolder(dirname(target));
 }
 
 /**
@@ -136,29 +191,24 @@ export function writeAtomically(
     // "w" truncates nothing on a FIFO or a device; it only opens it for writing.
     const fd = openSync(target, "w");
     try {
-      writeAllTo(fd, bytes);
+      writeAll(fd, bytes);
     } finally {
       closeSync(fd);
     }
     return;
   }
-  mkdirSync(dirname(target), { recursive: true });
-  const tmp = temporaryName(target);
-  try {
-    // "wx": never follow or reuse whatever already sits at the temporary name.
-    rmSync(tmp, { force: true });
-    const fd = openSync(tmp, "wx");
-    try {
-      if (mode !== null) fchmodSync(fd, mode);
-      writeAllTo(fd, bytes);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, target);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+  replaceThroughTemporary(target, bytes, mode, false);
+}
+
+/**
+ * Replaces the file at `path` (a regular file, or missing; a link is written
+ * through) by `bytes`: written to a temporary file beside it and flushed, then
+ * renamed over it, and the rename flushed with its folder. A crash leaves the old
+ * file or the new one, never a part; once this returns, the new file stays, so a
+ * file it takes the place of (a .gz it holds the lines of) may be removed.
+ */
+export function replaceFileDurably(path: string, bytes: Uint8Array): void {
+  replaceThroughTemporary(regularOutputTarget(path), bytes, null, true);
 }
 
 /**

@@ -27,13 +27,13 @@ import { lstatSync, readdirSync, statSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import { gzipSync, constants as zlibConstants } from "node:zlib";
 import { SdspcaanError, ValidationError } from "sdspcaan";
+import { replaceFileDurably } from "../io/atomicWrite.js";
 import {
   badLinesError,
   compressedPath,
   entryKey,
   RESULTS_FILE,
   readResultsText,
-  replaceFileDurably,
   scanResultLines,
 } from "./resultsFile.node.js";
 import { RunLock } from "./runLock.node.js";

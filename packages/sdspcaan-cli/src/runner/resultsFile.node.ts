@@ -38,15 +38,18 @@ import {
   openSync,
   readFileSync,
   readSync,
-  renameSync,
-  rmSync,
   statSync,
   writeSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { DataFormatError, ValidationError } from "sdspcaan";
 import { InflateError } from "sdspcaan/formats";
-import { regularOutputTarget, temporaryName, writeAtomically } from "../io/atomicWrite.js";
+import {
+  regularOutputTarget,
+  replaceFileDurably,
+  writeAll,
+  writeAtomically,
+} from "../io/atomicWrite.js";
 import { nodeInflater } from "../io/zlib.js";
 import { canonicalJson } from "../protocol/fingerprint.js";
 import { type Params, tunableParams } from "../protocol/grids.js";
@@ -424,60 +427,6 @@ export function readResultsFile(path: string): ParsedResults {
   const text = readResultsText(path);
   if (text === null) return { records: [], skipped: [], ignoredTail: "" };
   return parseResultLines(text, path);
-}
-
-/** Writes all of `bytes` at the file position of `fd`. */
-function writeAll(fd: number, bytes: Uint8Array): void {
-  let off = 0;
-  while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-}
-
-/**
- * Flushes the entries of a folder (a rename in it) to the disk. Where a folder
- * cannot be opened or flushed so (Windows), the rename is as durable as the file
- * system makes it anyway.
- */
-function syncFolder(dir: string): void {
-  let fd: number;
-  try {
-    fd = openSync(dir, "r");
-  } catch {
-    return;
-  }
-  try {
-    fsyncSync(fd);
-  } catch {
-    // EISDIR, EINVAL or EPERM: folders cannot be flushed here.
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * Replaces the file at `path` (a regular file, or missing; a link is written
- * through) by `bytes`: written to a temporary file beside it and flushed, then
- * renamed over it, and the rename flushed with its folder. A crash leaves the old
- * file or the new one, never a part; once this returns, the new file stays, so a
- * file it takes the place of (a .gz it holds the lines of) may be removed.
- */
-export function replaceFileDurably(path: string, bytes: Uint8Array): void {
-  const target = regularOutputTarget(path);
-  mkdirSync(dirname(target), { recursive: true });
-  const tmp = temporaryName(target);
-  try {
-    const fd = openSync(tmp, "w");
-    try {
-      writeAll(fd, bytes);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, target);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-  syncFolder(dirname(target));
 }
 
 /** Lines are written to the plain file only; its .gz is written whole (compress.node.ts). */
