@@ -56,6 +56,11 @@ afterAll(() => {
   setKernelThreads(1);
 });
 
+/** Every (lambda, neighbour count) pair of the labelled searches' tests. */
+function lambdaCountCases(lambdas: number[]): Array<{ lambda: number; count: number }> {
+  return lambdas.flatMap((lambda) => [1, 16].map((count) => ({ lambda, count })));
+}
+
 /**
  * Wraps the current kernel helpers so that their products and tasks are counted (so
  * that a test cannot compare one thread with itself): the counts are in the returned
@@ -326,20 +331,22 @@ describe("kernel helper threads", () => {
     // Real-valued rows, duplicates (near-ties past the kept window) and 2 or 3 threads.
     const X = randomMatrix(700, 33, 21);
     for (let i = 0; i < 40; i++) X.data.set(X.data.subarray(0, 33), (600 + i) * 33);
-    for (const count of [1, 7, 16]) {
-      const one = screenedNearestNeighbours(X, count, { helpers: [] });
-      expect(one).not.toBeNull();
-      for (const threads of [2, 3]) {
+    // Thread counts outside, cases inside: each new helper thread costs a start-up.
+    const counts = [1, 7, 16];
+    const ones = counts.map((count) => screenedNearestNeighbours(X, count, { helpers: [] }));
+    for (const one of ones) expect(one).not.toBeNull();
+    for (const threads of [2, 3]) {
+      counts.forEach((count, c) => {
         setKernelThreads(threads);
         const helpers = kernelHelpers();
         expect(helpers).toHaveLength(threads - 1);
         const many = screenedNearestNeighbours(X, count, { helpers });
         for (const h of helpers) h.release();
-        const a = one as TwoPartNeighbours;
+        const a = ones[c] as TwoPartNeighbours;
         const b = many as TwoPartNeighbours;
         expect(b.rows).toBe(700);
         expectSameNeighbours(b, a);
-      }
+      });
     }
     // An aborted search stops the helpers too, and they serve the next request.
     const controller = new AbortController();
@@ -364,19 +371,21 @@ describe("kernel helper threads", () => {
       codes[i] = (i * 7) % 4;
       for (let j = 0; j < 3; j++) P.data[i * 3 + j] = rng.normal() + codes[i] * 0.5;
     }
-    for (const lambda of [0, 0.3, 1e6]) {
-      for (const count of [1, 16]) {
-        const one = labelledNeighbours(P, codes, lambda, count, { strategy: "tree", helpers: [] });
-        const blocks = labelledNeighbours(P, codes, lambda, count, { strategy: "blocks" });
-        expect(Array.from(one.indices)).toEqual(Array.from(blocks.indices));
-        for (const threads of [2, 3]) {
-          setKernelThreads(threads);
-          const helpers = kernelHelpers();
-          const many = labelledNeighbours(P, codes, lambda, count, { strategy: "tree", helpers });
-          expect(many.rows).toBe(n);
-          expectSameNeighbours(many, one);
-        }
-      }
+    const cases = lambdaCountCases([0, 0.3, 1e6]);
+    const ones = cases.map(({ lambda, count }) => {
+      const one = labelledNeighbours(P, codes, lambda, count, { strategy: "tree", helpers: [] });
+      const blocks = labelledNeighbours(P, codes, lambda, count, { strategy: "blocks" });
+      expect(Array.from(one.indices)).toEqual(Array.from(blocks.indices));
+      return one;
+    });
+    for (const threads of [2, 3]) {
+      cases.forEach(({ lambda, count }, c) => {
+        setKernelThreads(threads);
+        const helpers = kernelHelpers();
+        const many = labelledNeighbours(P, codes, lambda, count, { strategy: "tree", helpers });
+        expect(many.rows).toBe(n);
+        expectSameNeighbours(many, ones[c]);
+      });
     }
     setKernelThreads(1);
   });
@@ -385,21 +394,22 @@ describe("kernel helper threads", () => {
     // Lambda from 0 (every row goes on to the cross-class step) to large (none does).
     const { P, codes } = labelledPoints(5);
     const n = P.rows;
-    for (const lambda of [0, 30, 1e6]) {
-      for (const count of [1, 16]) {
-        const options = { strategy: "blocks", blockRows: 64 } as const;
-        const one = labelledNeighbours(P, codes, lambda, count, { ...options, helpers: [] });
-        for (const threads of [2, 3]) {
-          setKernelThreads(threads);
-          const counted = countHelperCalls();
-          const helpers = kernelHelpers();
-          const many = labelledNeighbours(P, codes, lambda, count, { ...options, helpers });
-          // Each helper takes part in the scan of every class with two or more row blocks.
-          expect(counted.tasks.pairScan).toBeGreaterThanOrEqual(4 * (threads - 1));
-          expect(many.rows).toBe(n);
-          expectSameNeighbours(many, one);
-        }
-      }
+    const options = { strategy: "blocks", blockRows: 64 } as const;
+    const cases = lambdaCountCases([0, 30, 1e6]);
+    const ones = cases.map(({ lambda, count }) =>
+      labelledNeighbours(P, codes, lambda, count, { ...options, helpers: [] }),
+    );
+    for (const threads of [2, 3]) {
+      cases.forEach(({ lambda, count }, c) => {
+        setKernelThreads(threads);
+        const counted = countHelperCalls();
+        const helpers = kernelHelpers();
+        const many = labelledNeighbours(P, codes, lambda, count, { ...options, helpers });
+        // Each helper takes part in the scan of every class with two or more row blocks.
+        expect(counted.tasks.pairScan).toBeGreaterThanOrEqual(4 * (threads - 1));
+        expect(many.rows).toBe(n);
+        expectSameNeighbours(many, ones[c]);
+      });
     }
     setKernelThreads(1);
   });
@@ -408,19 +418,20 @@ describe("kernel helper threads", () => {
     // As above, with step 4 by cluster bounds: lambda 0 and 30 leave rows for it
     // (every row, then some), 1e6 none; the fifth class's heaps are never full.
     const { P, codes } = labelledPoints(6);
-    for (const lambda of [0, 30, 1e6]) {
-      for (const count of [1, 16]) {
-        const options = { strategy: "clusters" } as const;
-        const one = labelledNeighbours(P, codes, lambda, count, { ...options, helpers: [] });
-        for (const threads of [2, 3]) {
-          setKernelThreads(threads);
-          const counted = countHelperCalls();
-          const helpers = kernelHelpers();
-          const many = labelledNeighbours(P, codes, lambda, count, { ...options, helpers });
-          if (lambda < 1e6) expect(counted.tasks.clusterScan).toBe(threads - 1);
-          expectSameNeighbours(many, one);
-        }
-      }
+    const options = { strategy: "clusters" } as const;
+    const cases = lambdaCountCases([0, 30, 1e6]);
+    const ones = cases.map(({ lambda, count }) =>
+      labelledNeighbours(P, codes, lambda, count, { ...options, helpers: [] }),
+    );
+    for (const threads of [2, 3]) {
+      cases.forEach(({ lambda, count }, c) => {
+        setKernelThreads(threads);
+        const counted = countHelperCalls();
+        const helpers = kernelHelpers();
+        const many = labelledNeighbours(P, codes, lambda, count, { ...options, helpers });
+        if (lambda < 1e6) expect(counted.tasks.clusterScan).toBe(threads - 1);
+        expectSameNeighbours(many, ones[c]);
+      });
     }
     setKernelThreads(1);
   });
@@ -538,46 +549,56 @@ describe("kernel helper threads", () => {
       { n: 257, p: 3100, shared: false },
       { n: 322, p: 2000, shared: true },
     ];
-    for (const { n, p, shared } of cases) {
+    const runs = cases.map(({ n, p, shared }) => {
       const A = randomMatrix(n, p + 3, n);
       const B = shared ? A : randomMatrix(n, p + 3, n + 1);
-      const run = () => {
+      return () => {
         const C = new Matrix(n, n + 2);
         C.data.fill(-7.5);
         gemmABtLowerBlocks(n, p, A.data, p + 3, B.data, p + 3, C.data, n + 2);
         return C;
       };
-      setKernelThreads(1);
-      const want = run();
+    });
+    setKernelThreads(1);
+    const wants = cases.map(({ n }, c) => {
+      const want = runs[c]();
       // The blocks were written, and only they.
       expect(want.data[(n - 1) * (n + 2)]).not.toBe(-7.5);
       expect(want.data[n]).toBe(-7.5);
       expect(want.data[1 * (n + 2) + 64]).toBe(-7.5);
-      for (const threads of [2, 3]) {
+      return want;
+    });
+    // Thread counts outside, cases inside: each new helper thread costs a start-up.
+    for (const threads of [2, 3]) {
+      cases.forEach(({ n }, c) => {
         setKernelThreads(threads);
         const counted = countHelperCalls();
-        const got = run();
+        const got = runs[c]();
         expect(counted.products).toBe(lowerStripBounds(n, threads, 64).length - 2);
         expect(counted.products).toBeGreaterThan(0);
-        expect(firstDifference(got.data, want.data)).toBe(-1);
-      }
+        expect(firstDifference(got.data, wants[c].data)).toBe(-1);
+      });
     }
     setKernelThreads(1);
   });
 
   it("use lower-block operands resident in the module's memory in place, even when the product grows the memory", () => {
     const arena = wasmArena() as WasmArena;
-    for (const { n, p, shared, grow } of [
+    const cases = [
       { n: 130, p: 11900, shared: true, grow: false },
       { n: 257, p: 3100, shared: false, grow: false },
       { n: 257, p: 3100, shared: false, grow: true },
-    ]) {
+    ].map(({ n, p, shared, grow }) => {
       const A = randomMatrix(n, p, n + (grow ? 50 : 5));
       const B = shared ? A : randomMatrix(n, p, n + (grow ? 51 : 6));
       setKernelThreads(1);
       const want = new Matrix(n, n);
       gemmABtLowerBlocks(n, p, A.data, p, B.data, p, want.data, n);
-      for (const threads of [1, 2]) {
+      return { n, p, shared, grow, A, B, want };
+    });
+    // Thread counts outside, cases inside: each new helper thread costs a start-up.
+    for (const threads of [1, 2]) {
+      for (const { n, p, shared, grow, A, B, want } of cases) {
         setKernelThreads(threads);
         const mark = arena.mark();
         try {
