@@ -354,12 +354,24 @@ export function onAuthorsGrid(r: FitRecord): boolean {
   return (r.params.alpha ?? 1) === 1 && (r.params.beta ?? 1) === 1;
 }
 
+/** gridComparisons of each run, made once (the paper-grid block and the check both need them). */
+const comparisonsOf = new WeakMap<RunTables, readonly GridComparison[]>();
+
 /**
  * The `authors` grid is a subset of the `paper` grid (a = b = 1, the same c), so a
  * `paper`-grid run holds both: the selection among its a = b = 1 fits is the
  * `authors` cell on the same splits, paired by repeat with the `paper` cell.
  */
-export function gridComparisons(run: RunTables): GridComparison[] {
+export function gridComparisons(run: RunTables): readonly GridComparison[] {
+  let made = comparisonsOf.get(run);
+  if (made === undefined) {
+    made = compareGrids(run);
+    comparisonsOf.set(run, made);
+  }
+  return made;
+}
+
+function compareGrids(run: RunTables): GridComparison[] {
   const { summary } = run;
   const authors = summariseResults(run.records.filter(onAuthorsGrid), {
     grid: "authors",
