@@ -487,6 +487,11 @@ export interface FitTime {
   readonly medianMs: number;
 }
 
+/** The recorded fit times of `records` summed (ms). */
+function recordedMs(records: readonly FitRecord[]): number {
+  return records.reduce((a, r) => a + r.fitMs, 0);
+}
+
 /** The fitting time of `records` (see FitTime). */
 export function fitTime(records: readonly FitRecord[]): FitTime {
   const points = new Map<string, number[]>();
@@ -505,7 +510,7 @@ export function fitTime(records: readonly FitRecord[]): FitTime {
   }
   return {
     fits: records.length,
-    recordedMs: records.reduce((a, r) => a + r.fitMs, 0),
+    recordedMs: recordedMs(records),
     medianMs,
   };
 }
@@ -527,7 +532,7 @@ function repeatsOf(records: readonly FitRecord[]): number {
  */
 export function costAuthorsBlock(run: RunTables): string[] {
   const { summary, records, skipped, completeness } = run;
-  const hours = fitTime(records).recordedMs / 3.6e6;
+  const hours = recordedMs(records) / 3.6e6;
   const cells = summary.datasets.flatMap((d) =>
     summary.methods.flatMap((m) => {
       const c = summary.cells[d][m];
@@ -576,9 +581,7 @@ export function costBlock(paperRuns: readonly RunTables[], table4: RunTables): s
           d,
           count(Math.round(mine.length / repeats)),
           duration(perRepeat),
-          authors.length === 0
-            ? "--"
-            : duration((25 * fitTime(authors).recordedMs) / repeatsOf(authors)),
+          authors.length === 0 ? "--" : duration((25 * recordedMs(authors)) / repeatsOf(authors)),
           duration(10 * perRepeat),
         ],
       });
