@@ -18,6 +18,7 @@
  * (scripts/reproduction/tables.ts, `npx tsx scripts/reproduction.ts --print paper-grid`).
  */
 
+import { mean } from "../../packages/sdspcaan-cli/src/protocol/stats.js";
 import { readRunReport } from "../../packages/sdspcaan-cli/src/reports/reportFiles.node.js";
 import type { CellSummary } from "../../packages/sdspcaan-cli/src/reports/summary.js";
 import { fitTime, gridComparisons } from "../reproduction/tables.js";
@@ -37,12 +38,11 @@ const picks = (c: CellSummary) =>
 for (const c of gridComparisons(run)) {
   const { paper, authors, differences: d } = c;
   const test = c.test.test === null || c.test.identical ? "--" : c.test.test.pValue.toFixed(4);
-  const mean = d.reduce((a, x) => a + x, 0) / d.length;
   console.log(`${c.dataset} ${c.method}`);
   console.log(`  paper grid   ${cell(paper)}`);
   console.log(`  authors grid ${cell(authors)}`);
   console.log(
-    `  paired difference ${mean.toFixed(2)}: better on ${c.better}, worse on ${c.worse}, tied on ${c.tied}; Wilcoxon p = ${test}`,
+    `  paired difference ${mean(d).toFixed(2)}: better on ${c.better}, worse on ${c.worse}, tied on ${c.tied}; Wilcoxon p = ${test}`,
   );
   console.log(`  per repeat ${d.map((x) => x.toFixed(2)).join(" ")}`);
   const val = (s: CellSummary) => 100 * s.valMean;

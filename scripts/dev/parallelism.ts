@@ -17,8 +17,7 @@ import { join } from "node:path";
 import { costFamily, fitCostMs } from "../../packages/sdspcaan-cli/src/protocol/cost.js";
 import type { GridSpec } from "../../packages/sdspcaan-cli/src/protocol/grids.js";
 import { planRun, type RunSettings } from "../../packages/sdspcaan-cli/src/protocol/plan.js";
-import { isSkipped } from "../../packages/sdspcaan-cli/src/runner/resultsFile.node.js";
-import { scanRunResults } from "../../packages/sdspcaan-cli/src/runner/runResults.node.js";
+import { readRunResults } from "../../packages/sdspcaan-cli/src/runner/runResults.node.js";
 
 const args = process.argv.slice(2);
 const dir = args[0];
@@ -39,10 +38,10 @@ const plan = planRun(
 );
 
 // Measured fit times per (data set, method), from every results file of the
-// directory (results.jsonl, its .gz, the shards'; a line being written is ignored).
+// directory (results.jsonl, its .gz, the shards'; a line being written is ignored),
+// one line per fit (refused configurations have no time).
 const measured = new Map<string, { sum: number; count: number; max: number }>();
-for (const { line } of scanRunResults(dir).entries) {
-  if (isSkipped(line)) continue; // a configuration the method refused: no time
+for (const line of readRunResults(dir).records) {
   const key = `${line.dataset}|${line.method}`;
   const m = measured.get(key) ?? { sum: 0, count: 0, max: 0 };
   m.sum += line.fitMs;

@@ -24,7 +24,13 @@ import {
 import type { FitRecord } from "../../packages/sdspcaan-cli/src/protocol/records.js";
 import { mean } from "../../packages/sdspcaan-cli/src/protocol/stats.js";
 import {
+  cellCompleteness,
+  columnCompleteness,
+  comparesPaperAverage,
+  isIncomplete,
   methodTitle,
+  paperDatasetRank,
+  pct,
   type ResultsSummary,
   summariseResults,
 } from "../../packages/sdspcaan-cli/src/reports/report.js";
@@ -65,11 +71,6 @@ export type RunTables = Pick<
   RunReportContents,
   "summary" | "statistics" | "records" | "skipped" | "completeness"
 >;
-
-/** A fraction as a percentage with two decimals. */
-export function pct(x: number): string {
-  return (100 * x).toFixed(2);
-}
 
 /** A signed difference with two decimals and a true minus sign ("+0.86", "−2.47"). */
 export function signed(x: number): string {
@@ -122,20 +123,6 @@ export function columnTitle(method: string, records: readonly FitRecord[]): stri
   return onScores ? `${methodTitle(method)} (PCA scores)` : methodTitle(method);
 }
 
-function cellCompleteness(summary: ResultsSummary, dataset: string, method: string) {
-  const c = summary.completeness;
-  return c === null || typeof c === "string" ? undefined : c.cells[dataset]?.[method];
-}
-
-/** Whether the cell misses planned fits (for an Average: any of its column's cells). */
-function missesFits(summary: ResultsSummary, dataset: string | null, method: string): boolean {
-  const rows = dataset === null ? summary.datasets : [dataset];
-  return rows.some((d) => {
-    const c = cellCompleteness(summary, d, method);
-    return c !== undefined && c.done < c.planned;
-  });
-}
-
 /** "77.00 ± 3.23 (−2.47)", "--", with † when the cell misses planned fits. */
 function meanStdCell(
   value: { mean: number; std: number } | null | undefined,
@@ -145,12 +132,6 @@ function meanStdCell(
   if (value === null || value === undefined) return incomplete ? "-- †" : "--";
   const core = `${pct(value.mean)} ± ${pct(value.std)}${incomplete ? " †" : ""}`;
   return paper ? `${core} (${signed(shownDelta(value.mean, paper))})` : core;
-}
-
-/** Whether the table's rows are exactly the paper's nine data sets (then the Average compares). */
-function paperRows(summary: ResultsSummary): boolean {
-  const names = summary.datasets.map(paperDatasetName);
-  return names.length === PAPER_DATASETS.length && PAPER_DATASETS.every((d) => names.includes(d));
 }
 
 /** The completeness sentence above the table, wrapped as the page's prose. */
@@ -175,17 +156,21 @@ export function table4Block(run: RunTables): string[] {
   const rows = summary.datasets.map((d) => [
     d,
     ...summary.methods.map((m) =>
-      meanStdCell(summary.cells[d][m], paperCell(d, m), missesFits(summary, d, m)),
+      meanStdCell(
+        summary.cells[d][m],
+        paperCell(d, m),
+        isIncomplete(cellCompleteness(summary, d, m)),
+      ),
     ),
   ]);
-  const compare = paperRows(summary);
+  const compare = comparesPaperAverage(summary.datasets);
   rows.push([
     "Average",
     ...summary.methods.map((m) =>
       meanStdCell(
         summary.average[m],
         compare ? PAPER_TABLE_IV_AVERAGE[m] : undefined,
-        missesFits(summary, null, m),
+        isIncomplete(columnCompleteness(summary, m)),
       ),
     ),
   ]);
@@ -369,12 +354,24 @@ export function onAuthorsGrid(r: FitRecord): boolean {
   return (r.params.alpha ?? 1) === 1 && (r.params.beta ?? 1) === 1;
 }
 
+/** gridComparisons of each run, made once (the paper-grid block and the check both need them). */
+const comparisonsOf = new WeakMap<RunTables, readonly GridComparison[]>();
+
 /**
  * The `authors` grid is a subset of the `paper` grid (a = b = 1, the same c), so a
  * `paper`-grid run holds both: the selection among its a = b = 1 fits is the
  * `authors` cell on the same splits, paired by repeat with the `paper` cell.
  */
-export function gridComparisons(run: RunTables): GridComparison[] {
+export function gridComparisons(run: RunTables): readonly GridComparison[] {
+  let made = comparisonsOf.get(run);
+  if (made === undefined) {
+    made = compareGrids(run);
+    comparisonsOf.set(run, made);
+  }
+  return made;
+}
+
+function compareGrids(run: RunTables): GridComparison[] {
   const { summary } = run;
   const authors = summariseResults(run.records.filter(onAuthorsGrid), {
     grid: "authors",
@@ -425,11 +422,7 @@ export function absentDatasets(runs: readonly RunTables[]): string[] {
 
 /** Rows in the paper's data set order, then the others by name. */
 function paperOrder(a: string, b: string): number {
-  const rank = (d: string) => {
-    const p = paperDatasetName(d);
-    return p === null ? PAPER_DATASETS.length : PAPER_DATASETS.indexOf(p);
-  };
-  return rank(a) - rank(b) || a.localeCompare(b);
+  return paperDatasetRank(a) - paperDatasetRank(b) || a.localeCompare(b);
 }
 
 /** Block `paper-grid`: each `paper`-grid run against its `authors` subset. */
@@ -446,7 +439,7 @@ export function paperGridBlock(runs: readonly RunTables[]): string[] {
         c.dataset,
         methodTitle(c.method),
         meanStdCell(c.authors, paper, false),
-        meanStdCell(c.paper, paper, missesFits(summary, c.dataset, c.method)),
+        meanStdCell(c.paper, paper, isIncomplete(cellCompleteness(summary, c.dataset, c.method))),
         t === null
           ? "--"
           : `${signed(mean(c.differences))}, ${c.better}/${c.worse}/${c.tied}, ${formatPValue(t.pValue)}`,
@@ -494,6 +487,11 @@ export interface FitTime {
   readonly medianMs: number;
 }
 
+/** The recorded fit times of `records` summed (ms). */
+function recordedMs(records: readonly FitRecord[]): number {
+  return records.reduce((a, r) => a + r.fitMs, 0);
+}
+
 /** The fitting time of `records` (see FitTime). */
 export function fitTime(records: readonly FitRecord[]): FitTime {
   const points = new Map<string, number[]>();
@@ -512,7 +510,7 @@ export function fitTime(records: readonly FitRecord[]): FitTime {
   }
   return {
     fits: records.length,
-    recordedMs: records.reduce((a, r) => a + r.fitMs, 0),
+    recordedMs: recordedMs(records),
     medianMs,
   };
 }
@@ -534,7 +532,7 @@ function repeatsOf(records: readonly FitRecord[]): number {
  */
 export function costAuthorsBlock(run: RunTables): string[] {
   const { summary, records, skipped, completeness } = run;
-  const hours = fitTime(records).recordedMs / 3.6e6;
+  const hours = recordedMs(records) / 3.6e6;
   const cells = summary.datasets.flatMap((d) =>
     summary.methods.flatMap((m) => {
       const c = summary.cells[d][m];
@@ -583,9 +581,7 @@ export function costBlock(paperRuns: readonly RunTables[], table4: RunTables): s
           d,
           count(Math.round(mine.length / repeats)),
           duration(perRepeat),
-          authors.length === 0
-            ? "--"
-            : duration((25 * fitTime(authors).recordedMs) / repeatsOf(authors)),
+          authors.length === 0 ? "--" : duration((25 * recordedMs(authors)) / repeatsOf(authors)),
           duration(10 * perRepeat),
         ],
       });

@@ -38,9 +38,9 @@ import {
   readRunResults,
   runResultsFiles,
 } from "../../packages/sdspcaan-cli/src/runner/runResults.node.js";
-import { cli, lines } from "../cli/helpers.js";
+import { cli, lines, writeCsv } from "../cli/helpers.js";
 import { repoRoot } from "../helpers/data.js";
-import { comparable, removeDir, runResultsOf, smallRun, tempDir } from "./helpers.js";
+import { comparable, removeDir, runResultsOf, smallData, smallRun, tempDir } from "./helpers.js";
 
 const base: ExperimentOptions = smallRun({ methods: ["baseline", "pca"], workers: 1 });
 /** Fits of `base`: 2 methods x 2 repeats x 2 k. */
@@ -280,6 +280,65 @@ describe("resuming from a compressed results file", () => {
     const again = await runExperiment({ ...base, out: dir, shard });
     expect(again.resumed).toBe(first.total);
     expect(existsSync(file)).toBe(false);
+    expect(first.resultsFile).toBe(file);
+    expect(again.resultsFile).toBeNull();
+  });
+
+  it("says it wrote a results file only when it did: not when every fit came from the .gz", async () => {
+    const dir = join(root, "cli-wrote");
+    const csv = join(root, "small.csv");
+    const data = smallData();
+    writeCsv(csv, data.X, data.y);
+    const experiment = (extra: string[]) =>
+      cli([
+        "experiment",
+        "--data",
+        csv,
+        "--methods",
+        "baseline,pca",
+        "--k-grid",
+        "4,8",
+        "--repeats",
+        "2",
+        "--seed",
+        "5",
+        "--workers",
+        "1",
+        "--out",
+        dir,
+        "--no-figures",
+        "--no-progress",
+        ...extra,
+      ]);
+    const compress = (file: string) => {
+      writeFileSync(`${file}.gz`, gzipText(readFileSync(file, "utf8")));
+      unlinkSync(file);
+    };
+    const shardFile = join(dir, "results.shard-1-of-2.jsonl");
+    const shard = await experiment(["--shard", "1/2"]);
+    expect(shard.code).toBe(0);
+    expect(shard.stderr).toContain(`Wrote ${shardFile}. When every shard is done`);
+    compress(shardFile);
+    const shardAgain = await experiment(["--shard", "1/2"]);
+    expect(shardAgain.code).toBe(0);
+    expect(shardAgain.stderr).toMatch(/\(\d+ resumed, 0 run\)/);
+    expect(shardAgain.stderr).not.toMatch(/Wrote/);
+    expect(shardAgain.stderr).toContain("When every shard is done");
+    expect(existsSync(shardFile)).toBe(false);
+
+    const results = join(dir, "results.jsonl");
+    const whole = await experiment([]);
+    expect(whole.code).toBe(0);
+    expect(whole.stderr).toContain(`Wrote ${results}, ${join(dir, "table.md")}`);
+    compress(results);
+    const wholeAgain = await experiment([]);
+    expect(wholeAgain.code).toBe(0);
+    expect(wholeAgain.stderr).toMatch(/8 fits \(8 resumed, 0 run\)/);
+    const wrote = lines(wholeAgain.stderr).filter((l) => l.startsWith("Wrote "));
+    expect(wrote).toHaveLength(1);
+    expect(wrote[0]).toContain(`Wrote ${join(dir, "table.md")}, `);
+    expect(wrote[0]).not.toContain("results.jsonl");
+    expect(existsSync(results)).toBe(false);
   });
 
   it("with both files, reuses the lines of each, and refuses a run while another holds the lock", async () => {

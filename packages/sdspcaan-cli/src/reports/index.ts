@@ -3,5 +3,26 @@
  * data behind the figures (browser-safe); writing them as files is reportFiles.node.ts.
  */
 export * from "./figures.js";
-export * from "./report.js";
+// Named, not `export *`: report.ts also exports helpers shared with the scripts of the
+// repository (scripts/reproduction/tables.ts), which are not part of the package's API.
+export {
+  type AverageSummary,
+  buildReports,
+  type CellCompleteness,
+  type CellSummary,
+  type ChosenFit,
+  type Completeness,
+  completenessOf,
+  completenessText,
+  isIncompleteRun,
+  methodTitle,
+  type ReportOptions,
+  type ResultsSummary,
+  type SummaryCompleteness,
+  type SummaryJSON,
+  summariseResults,
+  summaryJSON,
+  tableCsv,
+  tableMarkdown,
+} from "./report.js";
 export * from "./statistics.js";

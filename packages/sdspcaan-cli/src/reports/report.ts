@@ -99,7 +99,8 @@ export function completenessOf(
   return { planned: total, done: finished, cells };
 }
 
-function isIncomplete(c: CellCompleteness | undefined): boolean {
+/** Whether a cell (or a column's sum) misses planned fits; not when its completeness is unknown. */
+export function isIncomplete(c: CellCompleteness | undefined): boolean {
   return c !== undefined && c.done < c.planned;
 }
 
@@ -120,14 +121,16 @@ function repeatCount(v: MeanOverRepeats): number {
   return "n" in v ? v.n : v.repeats.length;
 }
 
+/** A data set's place in the paper's order of rows; every other data set comes after them. */
+export function paperDatasetRank(dataset: string): number {
+  const p = paperDatasetName(dataset);
+  return p === null ? PAPER_DATASETS.length : PAPER_DATASETS.indexOf(p);
+}
+
 function defaultDatasets(records: readonly FitRecord[]): string[] {
   const seen = [...new Set(records.map((r) => r.dataset))];
-  const rank = (d: string): number => {
-    const p = paperDatasetName(d);
-    return p === null ? PAPER_DATASETS.length : PAPER_DATASETS.indexOf(p);
-  };
   return seen
-    .map((d, i) => ({ d, i, r: rank(d) }))
+    .map((d, i) => ({ d, i, r: paperDatasetRank(d) }))
     .sort((a, b) => a.r - b.r || a.i - b.i)
     .map((x) => x.d);
 }
@@ -262,7 +265,7 @@ function checkConflicts(records: readonly FitRecord[]): void {
 }
 
 /** The cell's completeness, or undefined when not given. */
-function cellCompleteness(
+export function cellCompleteness(
   summary: ResultsSummary,
   dataset: string,
   method: string,
@@ -272,7 +275,10 @@ function cellCompleteness(
 }
 
 /** The summed completeness of a method over the datasets of the table (for its Average). */
-function columnCompleteness(summary: ResultsSummary, method: string): CellCompleteness | undefined {
+export function columnCompleteness(
+  summary: ResultsSummary,
+  method: string,
+): CellCompleteness | undefined {
   const parts = summary.datasets
     .map((d) => cellCompleteness(summary, d, method))
     .filter((c): c is CellCompleteness => c !== undefined);
@@ -304,7 +310,8 @@ export function methodTitle(method: string): string {
   return displayNameOf(method);
 }
 
-function pct(x: number): string {
+/** A fraction as a percentage with two decimals. */
+export function pct(x: number): string {
   return (100 * x).toFixed(2);
 }
 
@@ -336,8 +343,13 @@ function bestIndices(values: Array<{ mean: number } | undefined | null>): Set<nu
   return out;
 }
 
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((x) => b.includes(x));
+/**
+ * Whether the rows are exactly the paper's nine data sets (under any of their
+ * names), so that an Average row compares with the paper's.
+ */
+export function comparesPaperAverage(datasets: readonly string[]): boolean {
+  const names = datasets.map(paperDatasetName);
+  return names.length === PAPER_DATASETS.length && PAPER_DATASETS.every((d) => names.includes(d));
 }
 
 /**
@@ -406,9 +418,7 @@ export function tableMarkdown(summary: ResultsSummary, options: ReportOptions = 
       ),
     );
   }
-  const paperRows = datasets.map(paperDatasetName);
-  const averageComparable =
-    paperRows.every((p) => p !== null) && sameSet(paperRows as string[], PAPER_DATASETS);
+  const averageComparable = comparesPaperAverage(datasets);
   lines.push(
     row(
       "Average",
@@ -484,9 +494,7 @@ export function tableCsv(summary: ResultsSummary): string {
       line(d, m, c, c?.n, paperCell(d, m), cellCompleteness(summary, d, m));
     }
   }
-  const paperRows = datasets.map(paperDatasetName);
-  const comparable =
-    paperRows.every((p) => p !== null) && sameSet(paperRows as string[], PAPER_DATASETS);
+  const comparable = comparesPaperAverage(datasets);
   for (const m of methods) {
     const a = average[m];
     line(

@@ -23,8 +23,8 @@
  * `gzip -9 -n`, though two deflate implementations give different bytes), so the
  * same lines always give the same file.
  */
-import { lstatSync, readdirSync, statSync, unlinkSync } from "node:fs";
-import { basename, join } from "node:path";
+import { lstatSync, statSync, unlinkSync } from "node:fs";
+import { basename } from "node:path";
 import { gzipSync, constants as zlibConstants } from "node:zlib";
 import { SdspcaanError, ValidationError } from "sdspcaan";
 import { replaceFileDurably } from "../io/atomicWrite.js";
@@ -32,12 +32,13 @@ import {
   badLinesError,
   compressedPath,
   entryKey,
+  GZIP_SUFFIX,
   RESULTS_FILE,
   readResultsText,
   scanResultLines,
 } from "./resultsFile.node.js";
 import { RunLock } from "./runLock.node.js";
-import { mergeRunEntries, shardOfResultsFile } from "./runResults.node.js";
+import { mergeRunEntries, runResultsFiles } from "./runResults.node.js";
 
 /** What compressing one results file did. */
 export interface CompressedFile {
@@ -61,14 +62,6 @@ export interface CompressResult {
   readonly notes: string[];
 }
 
-/** The plain results files of a directory: results.jsonl and the shards' (those present). */
-function plainResultsFiles(dir: string): string[] {
-  return readdirSync(dir)
-    .filter((name) => name === RESULTS_FILE || shardOfResultsFile(name)?.compressed === false)
-    .sort((a, b) => (a === RESULTS_FILE ? -1 : b === RESULTS_FILE ? 1 : a < b ? -1 : 1))
-    .map((name) => join(dir, name));
-}
-
 /**
  * Refuses anything but a regular file (not followed through a link) at `path`;
  * its size, or 0 when there is nothing there.
@@ -88,12 +81,6 @@ function regularSize(path: string): number {
       ? `${path} is a symbolic link: compressing would replace or remove the link, not the file it names. Put the file itself there, or compress it yourself.`
       : `${path} is not a regular file (a FIFO, a device or a folder), so it is not compressed.`,
   );
-}
-
-/** The text through its last "\n" (what a reader reads), and the length of the rest. */
-function wholeLines(text: string): { lines: string; tail: number } {
-  const end = text.lastIndexOf("\n") + 1;
-  return { lines: text.slice(0, end), tail: text.length - end };
 }
 
 /** The gzip bytes of `text`: level 9, no name, no time (zlib writes neither). */
@@ -120,16 +107,15 @@ function prepare(plain: string): Prepared {
   );
   // Whole lines only: a .gz whose text ended inside a line would glue that part to
   // the first line added.
-  const old = wholeLines(before);
-  const add = wholeLines(added);
+  const [old, add] = scans.map((s) => s.ignoredTail.length);
   return {
     plain,
     compressed,
-    text: old.lines + add.lines,
+    text: before.slice(0, before.length - old) + added.slice(0, added.length - add),
     linesBefore: scans[0].entries.length,
     linesAdded: scans[1].entries.length,
     bytesBefore,
-    droppedTail: old.tail + add.tail,
+    droppedTail: old + add,
   };
 }
 
@@ -163,12 +149,13 @@ export function compressRunResults(dir: string): CompressResult {
   if (!isDir) {
     throw new ValidationError("out", `${dir} is not a results directory (no such folder).`);
   }
-  const plains = plainResultsFiles(dir);
+  // Its results files as readers list them (results.jsonl's, then the shards' by
+  // count and index); the plain ones are what is compressed.
+  const files = runResultsFiles(dir);
+  const plains = files.filter((f) => !f.endsWith(GZIP_SUFFIX));
   const notes: string[] = [];
   if (plains.length === 0) {
-    const compressed = readdirSync(dir).filter(
-      (n) => n === `${RESULTS_FILE}.gz` || shardOfResultsFile(n)?.compressed === true,
-    );
+    const compressed = files.map((f) => basename(f));
     if (compressed.length === 0) {
       throw new ValidationError(
         "out",

@@ -20,7 +20,7 @@
  * the next --force or --repair. The folded file stays uncompressed (new fits are
  * appended to it); `sdspcaan compress` compresses it again.
  */
-import { existsSync, lstatSync, unlinkSync } from "node:fs";
+import { existsSync, lstatSync, rmSync } from "node:fs";
 import { basename } from "node:path";
 import { type DataFormatError, ValidationError } from "sdspcaan";
 import { splitsChecksum } from "../protocol/fingerprint.js";
@@ -292,7 +292,8 @@ export function prepareResume(
       })),
     );
     rewriteResultsFile(plain, lines);
-    if (fold) removeFile(compressed);
+    // Its lines are safely in the plain file now; already gone is fine.
+    if (fold) rmSync(compressed, { force: true });
     if (rejected.length > 0) {
       notes.push(
         `--repair: moved ${plural(rejected.length, "bad line")} of ${linesIn(held, rejected)} to ${paths.rejected}; their fits are redone.`,
@@ -330,15 +331,6 @@ function inFileOrder<T extends { readonly file: string; readonly lineNo: number 
   return [...lines].sort(
     (a, b) => files.indexOf(a.file) - files.indexOf(b.file) || a.lineNo - b.lineNo,
   );
-}
-
-/** Removes a file whose lines are safely elsewhere; already gone is fine. */
-function removeFile(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-  }
 }
 
 /** A free name "results.jsonl.old-N" beside the results file, for setting old results aside. */

@@ -122,6 +122,12 @@ export interface ExperimentResult {
   readonly resumed: number;
   /** The shard this process ran (absent: the whole run). */
   readonly shard?: ShardSpec;
+  /**
+   * The results file this run appended its fits to (results.jsonl, or the shard's
+   * results.shard-I-of-N.jsonl); null when it ran no fit (every fit resumed), and
+   * without an output directory.
+   */
+  readonly resultsFile: string | null;
   /** Notes for the user, e.g. a method with no valid k on a data set, or what a resume reused. */
   readonly notes: string[];
   /** Warnings: what the run does not do although asked (e.g. k values dropped from the k grid). */
@@ -277,6 +283,7 @@ export async function runExperiment(
       total,
       resumed,
       ...(shard !== null ? { shard } : {}),
+      resultsFile: writer?.path ?? null,
       notes,
       warnings,
       data: new Map(plan.datasets.map((d) => [d.data.name, d.data])),

@@ -3,7 +3,6 @@
  * hyperparameter grids, in worker threads, resumable, with the table printed at
  * the end and the report files and figures written into --out.
  */
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { AbortError, ValidationError } from "sdspcaan";
@@ -133,10 +132,13 @@ export async function runAndReport(
       `note: ${s.method} on ${s.dataset}: ${s.count} configuration(s) refused, e.g. ${s.reason}`,
     );
   }
+  // The results file only when this run wrote to it: not when every fit was resumed
+  // (e.g. all from results.jsonl.gz, beside which no plain file is then made).
+  const written = result.resultsFile !== null ? [result.resultsFile] : [];
   if (result.shard !== undefined) {
     // The other shards may still be running: the report is made once, from all of them.
     note(
-      `Wrote ${join(how.out, shardFileName(result.shard))}. When every shard is done, 'sdspcaan report --out ${how.out}' merges them into the tables and figures.`,
+      `${written.length > 0 ? `Wrote ${written[0]}. ` : ""}When every shard is done, 'sdspcaan report --out ${how.out}' merges them into the tables and figures.`,
     );
     return result;
   }
@@ -148,9 +150,7 @@ export async function runAndReport(
   for (const n of report.notes) note(n);
   for (const w of report.warnings) note(`warning: no figure for ${w}`);
   out(report.tableMd);
-  // No results.jsonl when every fit was resumed from results.jsonl.gz.
-  const results = join(how.out, RESULTS_FILE);
-  note(`Wrote ${[...(existsSync(results) ? [results] : []), ...report.files].join(", ")}.`);
+  note(`Wrote ${[...written, ...report.files].join(", ")}.`);
   return result;
 }
 
