@@ -27,6 +27,8 @@ import {
   type KernelHelper,
   kernelHelpers,
   setKernelHelpers,
+  setSideHelper,
+  setThreadedProducts,
 } from "../../packages/sdspcaan/src/linalg/kernels/helper.js";
 import {
   NeighbourHeaps,
@@ -55,6 +57,25 @@ import { firstDifference, gramByMultiply, randomMatrix, randomSparseRows } from 
 afterAll(() => {
   setKernelThreads(1);
 });
+
+/**
+ * Runs `compute` as setKernelThreads(1) would (no helpers, no threaded products, no side
+ * helper) but keeps the helper workers running, then gives back the thread count set
+ * before. Each worker started from the sources costs about half a second of CPU (tsx
+ * compiles its modules), so the tests keep theirs from one test to the next instead of
+ * stopping them for every one-thread reference.
+ */
+function onOneThread<T>(compute: () => T): T {
+  const threads = kernelThreads();
+  setKernelHelpers(null);
+  setThreadedProducts(null);
+  setSideHelper(null);
+  try {
+    return compute();
+  } finally {
+    if (threads > 1) setKernelThreads(threads);
+  }
+}
 
 /** Every (lambda, neighbour count) pair of the labelled searches' tests. */
 function lambdaCountCases(lambdas: number[]): Array<{ lambda: number; count: number }> {
@@ -161,9 +182,6 @@ describe("kernel helper threads", () => {
         expect(firstDifference(op.apply(V).data, gramByMultiply(U, Ut, s2, V).data)).toBe(-1);
       }
     }
-    setKernelThreads(1);
-    expect(kernelThreads()).toBe(1);
-    expect(kernelHelpers()).toEqual([]);
   });
 
   it("split the sparse product (A U)^T by columns of U and give one thread's bits", () => {
@@ -191,7 +209,6 @@ describe("kernel helper threads", () => {
         op.release();
       }
     }
-    setKernelThreads(1);
   });
 
   it("compute the sparse product on this thread, with the same bits, when a helper fails", () => {
@@ -224,7 +241,6 @@ describe("kernel helper threads", () => {
       expect(firstDifference(op.sparseTimesUTransposed(A).data, want)).toBe(-1);
       op.release();
     }
-    setKernelThreads(1);
   });
 
   it("deal the chunks of U^T L U to the helpers and give one thread's bits", () => {
@@ -254,7 +270,6 @@ describe("kernel helper threads", () => {
         op.release();
       }
     }
-    setKernelThreads(1);
   });
 
   it("form U^T L U on this thread, with the same bits, after a helper fails", () => {
@@ -293,7 +308,6 @@ describe("kernel helper threads", () => {
       expect(firstDifference((op.laplacianGram(L) as Matrix).data, want)).toBe(-1);
       op.release();
     }
-    setKernelThreads(1);
   });
 
   it("split the sparse product by columns with one thread's bits on random graphs (property)", () => {
@@ -324,7 +338,6 @@ describe("kernel helper threads", () => {
       ),
       { numRuns: 40 },
     );
-    setKernelThreads(1);
   });
 
   it("split the screened neighbour search and give one thread's neighbours and bits", () => {
@@ -358,7 +371,6 @@ describe("kernel helper threads", () => {
     expect(Array.from((again as TwoPartNeighbours).indices)).toEqual(
       Array.from((screenedNearestNeighbours(X, 5, { helpers: [] }) as TwoPartNeighbours).indices),
     );
-    setKernelThreads(1);
   });
 
   it("split the labelled k-d tree search by rows and give one thread's neighbours and bits", () => {
@@ -387,7 +399,6 @@ describe("kernel helper threads", () => {
         expectSameNeighbours(many, ones[c]);
       });
     }
-    setKernelThreads(1);
   });
 
   it("split the labelled block scans by row blocks and give one thread's neighbours and bits", () => {
@@ -411,7 +422,6 @@ describe("kernel helper threads", () => {
         expectSameNeighbours(many, ones[c]);
       });
     }
-    setKernelThreads(1);
   });
 
   it("split the cross-class cluster scan by clusters and give one thread's neighbours and bits", () => {
@@ -433,7 +443,6 @@ describe("kernel helper threads", () => {
         expectSameNeighbours(many, ones[c]);
       });
     }
-    setKernelThreads(1);
   });
 
   it("split PCAN's embedded neighbour search (the full block scan) and give one thread's neighbours", () => {
@@ -448,7 +457,6 @@ describe("kernel helper threads", () => {
         blockRows: 48,
         helpers: kernelHelpers(),
       });
-      setKernelThreads(1);
       expect(counted.tasks.pairScan).toBe(1);
       expectSameNeighbours(many, one);
     }
@@ -482,7 +490,6 @@ describe("kernel helper threads", () => {
     controller.abort();
     expect(() => scan(kernelHelpers(), controller.signal)).toThrow(/abort/i);
     const many = scan(kernelHelpers());
-    setKernelThreads(1);
     expect(Array.from(many.size)).toEqual(Array.from(one.size));
     for (let i = 1; i < n; i += 2) {
       expectSameNeighbours(many.sortedRows(3, i, i + 1), one.sortedRows(3, i, i + 1));
@@ -495,8 +502,7 @@ describe("kernel helper threads", () => {
     expect(threadsWorthIt(w, w, n)).toBe(true);
     const P = randomMatrix(n, w, 11);
     const Q = randomMatrix(n, w, 12);
-    setKernelThreads(1);
-    const want = transposedGramAndProduct(P, Q);
+    const want = onOneThread(() => transposedGramAndProduct(P, Q));
     for (const threads of [2, 3]) {
       setKernelThreads(threads);
       const counted = countHelperCalls();
@@ -509,7 +515,6 @@ describe("kernel helper threads", () => {
     const Pt = transposed(P);
     expect(firstDifference(gramRows(Pt).data, want.S.data)).toBe(-1);
     expect(firstDifference(multiplyABt(Pt, transposed(Q)).data, want.F.data)).toBe(-1);
-    setKernelThreads(1);
   });
 
   it("split large GEMMs by rows of A: one thread's bits, also accumulating, strided and A = B", () => {
@@ -529,8 +534,7 @@ describe("kernel helper threads", () => {
       gemmABtRaw(m, m, p, A.data, p + 3, A.data, p + 3, C.data, m);
       return C;
     };
-    setKernelThreads(1);
-    const want = [run(false), run(true), sameA()];
+    const want = onOneThread(() => [run(false), run(true), sameA()]);
     for (const threads of [2, 3]) {
       setKernelThreads(threads);
       const counted = countHelperCalls();
@@ -538,7 +542,6 @@ describe("kernel helper threads", () => {
       expect(counted.products).toBe(3 * (threads - 1));
       for (let t = 0; t < 3; t++) expect(firstDifference(got[t].data, want[t].data)).toBe(-1);
     }
-    setKernelThreads(1);
   });
 
   it("split the lower blocks of a symmetric product and give one thread's bits", () => {
@@ -559,9 +562,8 @@ describe("kernel helper threads", () => {
         return C;
       };
     });
-    setKernelThreads(1);
     const wants = cases.map(({ n }, c) => {
-      const want = runs[c]();
+      const want = onOneThread(runs[c]);
       // The blocks were written, and only they.
       expect(want.data[(n - 1) * (n + 2)]).not.toBe(-7.5);
       expect(want.data[n]).toBe(-7.5);
@@ -579,7 +581,6 @@ describe("kernel helper threads", () => {
         expect(firstDifference(got.data, wants[c].data)).toBe(-1);
       });
     }
-    setKernelThreads(1);
   });
 
   it("use lower-block operands resident in the module's memory in place, even when the product grows the memory", () => {
@@ -591,15 +592,12 @@ describe("kernel helper threads", () => {
     ].map(({ n, p, shared, grow }) => {
       const A = randomMatrix(n, p, n + (grow ? 50 : 5));
       const B = shared ? A : randomMatrix(n, p, n + (grow ? 51 : 6));
-      setKernelThreads(1);
       const want = new Matrix(n, n);
-      gemmABtLowerBlocks(n, p, A.data, p, B.data, p, want.data, n);
+      onOneThread(() => gemmABtLowerBlocks(n, p, A.data, p, B.data, p, want.data, n));
       return { n, p, shared, grow, A, B, want };
     });
-    // Thread counts outside, cases inside: each new helper thread costs a start-up.
     for (const threads of [1, 2]) {
       for (const { n, p, shared, grow, A, B, want } of cases) {
-        setKernelThreads(threads);
         const mark = arena.mark();
         try {
           if (grow) {
@@ -615,7 +613,11 @@ describe("kernel helper threads", () => {
           if (!shared) b.set(B.data);
           const size = arena.buffer.byteLength;
           const got = new Matrix(n, n);
-          gemmABtLowerBlocks(n, p, a, p, b, p, got.data, n);
+          if (threads === 1) onOneThread(() => gemmABtLowerBlocks(n, p, a, p, b, p, got.data, n));
+          else {
+            setKernelThreads(threads);
+            gemmABtLowerBlocks(n, p, a, p, b, p, got.data, n);
+          }
           if (grow) expect(arena.buffer.byteLength).toBeGreaterThan(size);
           expect(firstDifference(got.data, want.data)).toBe(-1);
         } finally {
@@ -623,7 +625,6 @@ describe("kernel helper threads", () => {
         }
       }
     }
-    setKernelThreads(1);
   });
 
   it("bound the strips of the lower blocks at block multiples with about equal work", () => {
@@ -648,8 +649,10 @@ describe("kernel helper threads", () => {
     expect(lowerStripBounds(60, 4, 64)).toEqual([0, 60]);
   });
 
-  it("start the helper workers only when a computation first asks for them", () => {
+  it("start the helper workers only when a computation first asks for them, and stop them all on one thread", () => {
     setKernelThreads(1);
+    expect(kernelThreads()).toBe(1);
+    expect(kernelHelpers()).toEqual([]);
     expect(runningKernelHelpers()).toBe(0);
     setKernelThreads(3);
     expect(kernelThreads()).toBe(3);
