@@ -1,8 +1,9 @@
 /**
- * The matrix-free LOBPCG path of SDSPCAAN against the dense path on a case whose
- * smallest eigenvalues are hard for LOBPCG (alpha = 10, beta = 0.1, m = 6: about 2,000
- * LOBPCG iterations per fit, 4 s), so `npm run test:slow`. The two easier cases are in
- * test/methods/sdspcaFamily.test.ts.
+ * The matrix-free LOBPCG path of SDSPCAAN against the dense path on the cases that take
+ * seconds each, so `npm run test:slow`: one whose smallest eigenvalues are hard for
+ * LOBPCG (alpha = 10, beta = 0.1, m = 6: about 2,000 LOBPCG iterations per fit, 4 s), one
+ * with alpha = 0.1 and beta = 10, and the large-n graph paths on five overlapping
+ * classes (n = 300, 76 outer iterations). The quicker cases of the same paths are in test/methods/sdspcaFamily.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
@@ -11,9 +12,11 @@ import { withQLoopSettings } from "../helpers/qLoop.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 
 describe("the matrix-free LOBPCG path", () => {
-  it("gives the dense path's subspace and iteration count with alpha = 10 and m = 6", () => {
+  it.each([
+    ["alpha = 10 and m = 6", { k: 4, alpha: 10, beta: 0.1, delta: 10, m: 6 }],
+    ["alpha = 0.1 and beta = 10", { k: 5, alpha: 0.1, beta: 10, delta: 0.1 }],
+  ])("gives the dense path's subspace and iteration count with %s", (_, opts) => {
     const { X, y } = blobs(12, 90, 30, 3);
-    const opts = { k: 4, alpha: 10, beta: 0.1, delta: 10, m: 6 };
     const dense = new SDSPCAAN({ ...opts, solver: "dense" }).fit(X, y);
     for (const preconditioner of ["never", "always"] as const) {
       const operator = withQLoopSettings({ preconditioner }, () =>
@@ -28,5 +31,18 @@ describe("the matrix-free LOBPCG path", () => {
       expect(operator.fitInfo.iterations).toBe(dense.fitInfo.iterations);
       expect(operator.fitInfo.lambdaTrace).toEqual(dense.fitInfo.lambdaTrace);
     }
+  });
+
+  it("with the large-n graph paths forced, gives the dense path's subspace, iterations and lambda trace on five overlapping classes", () => {
+    const { X, y } = blobs(16, 300, 20, 5, 0.8);
+    const opts = { k: 6, alpha: 0.5, delta: 3 };
+    const dense = new SDSPCAAN({ ...opts, solver: "dense" }).fit(X, y);
+    const large = withQLoopSettings({ largeScale: "always" }, () =>
+      new SDSPCAAN({ ...opts, solver: "lobpcg" }).fit(X, y),
+    );
+    expect(large.fitInfo.iterations).toBe(dense.fitInfo.iterations);
+    expect(large.fitInfo.lambdaTrace).toEqual(dense.fitInfo.lambdaTrace);
+    expect(large.fitInfo.stopReason).toBe(dense.fitInfo.stopReason);
+    expect(maxPrincipalAngle(dense.components, large.components)).toBeLessThan(1e-6);
   });
 });
