@@ -7,6 +7,10 @@
  * runner on one core (`workers: 1`, in process) and on two (`workers: 2`); the
  * reference is its own `run_protocol` on the same splits, one BLAS thread
  * (bench/ref/grid_ref.py). Per-fit overhead matters here: most fits are small.
+ * Besides each data set's total, a row per method: on one core the runner fits one
+ * configuration after the other, so the time from one finished fit (with its 1-NN
+ * evaluation) to the next is the method's (the first method's row also holds the run's
+ * set-up: the split, the z-scoring); the reference times each method's loop.
  * --quick: Yale and ORL only.
  */
 import { writeFileSync } from "node:fs";
@@ -38,18 +42,32 @@ async function oursMs(
     y: number[];
   },
   workers: number,
-): Promise<{ ms: number; fits: number }> {
+): Promise<{ ms: number; fits: number; perMethod: Map<string, number> }> {
   const t0 = performance.now();
-  const res = await runExperiment({
-    datasets: [data],
-    methods: METHODS,
-    grid: "authors",
-    repeats: 1,
-    preprocess: "dataset-zscore",
-    workers,
-    inProcess: workers === 1,
-  });
-  return { ms: performance.now() - t0, fits: res.records.length };
+  // One worker, in process: fits finish one after the other, so each gap between two
+  // progress reports is the time of the fit that ended it.
+  const perMethod = new Map<string, number>();
+  let last = 0;
+  const res = await runExperiment(
+    {
+      datasets: [data],
+      methods: METHODS,
+      grid: "authors",
+      repeats: 1,
+      preprocess: "dataset-zscore",
+      workers,
+      inProcess: workers === 1,
+    },
+    {
+      onProgress(p) {
+        if (p.line === undefined || !("method" in p.line)) return;
+        const method = String(p.line.method);
+        perMethod.set(method, (perMethod.get(method) ?? 0) + p.elapsedMs - last);
+        last = p.elapsedMs;
+      },
+    },
+  );
+  return { ms: performance.now() - t0, fits: res.records.length, perMethod };
 }
 
 export const gridSuite: BenchSuite = {
@@ -78,16 +96,27 @@ export const gridSuite: BenchSuite = {
     const ref: number[][] = loaded.map(() => []);
     const refFits: number[] = loaded.map(() => 0);
     const one: number[][] = loaded.map(() => []);
+    // Per data set and method: ours (one worker) and the reference's times, run by run.
+    const oneByMethod = loaded.map(() => new Map<string, number[]>());
+    const refByMethod = loaded.map(() => new Map<string, number[]>());
     const two: number[][] = loaded.map(() => []);
     const fits: number[] = loaded.map(() => 0);
     for (let r = 0; r < ctx.runs; r++) {
       ctx.log(`grid: reference, run ${r + 1}/${ctx.runs}`);
       const out = runPython("grid_ref.py", [specPath], ctx.log);
       if (out === null) return;
-      const per = out.datasets as { ms: number; fits: number }[];
+      const per = out.datasets as {
+        ms: number;
+        fits: number;
+        methods: Record<string, { ms: number }>;
+      }[];
       per.forEach((p, i) => {
         ref[i].push(p.ms);
         refFits[i] = p.fits;
+        for (const [m, v] of Object.entries(p.methods)) {
+          const name = m.replace("_", "-");
+          refByMethod[i].set(name, [...(refByMethod[i].get(name) ?? []), v.ms]);
+        }
       });
       for (const [i, d] of loaded.entries()) {
         const data = { name: d.name, X: d.ds.X, y: d.ds.y as number[] };
@@ -95,6 +124,9 @@ export const gridSuite: BenchSuite = {
         const a = await oursMs(data, 1);
         const b = await oursMs(data, 2);
         one[i].push(a.ms);
+        for (const [m, ms] of a.perMethod) {
+          oneByMethod[i].set(m, [...(oneByMethod[i].get(m) ?? []), ms]);
+        }
         two[i].push(b.ms);
         fits[i] = a.fits;
       }
@@ -109,6 +141,12 @@ export const gridSuite: BenchSuite = {
           two_workers_ratio: Math.round((1000 * median(two[i])) / median(ref[i])) / 1000,
         }),
       );
+      for (const m of METHODS) {
+        const ours = oneByMethod[i].get(m);
+        const theirs = refByMethod[i].get(m);
+        if (ours === undefined || theirs === undefined) continue;
+        ctx.emit(record(`grid_${d.name}_${m}_1worker`, median(ours), median(theirs)));
+      }
     }
     ctx.emit(
       record("grid_total_1worker", total(one), total(ref), {
