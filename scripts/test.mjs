@@ -2,8 +2,8 @@
  * `npm test`: vitest, the type-check (scripts/typecheck.mjs) and the lint (biome), run
  * at the same time. vitest keeps the two cores of a small machine busy only about
  * three quarters of its run (a few long files end it on one core); the checks fill
- * the gaps, so side by side they take less wall time than one after the other. vitest prints as it goes; the type-check's and the lint's output follows it,
- * whole. The exit code is non-zero when any of the three fails. Arguments go to vitest
+ * the gaps, so side by side they take less wall time than one after the other. vitest
+ * prints as it goes; the type-check's and the lint's output follows it, whole. The exit code is non-zero when any of the three fails. Arguments go to vitest
  * (`npm test -- test/linalg` runs those files, still type-checked and linted).
  */
 import { spawn } from "node:child_process";

@@ -14,6 +14,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { median } from "../../bench/harness.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -25,11 +26,6 @@ const { values: args } = parseArgs({
     runs: { type: "string", default: "5" },
   },
 });
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 if (args.child !== undefined) {
   // The child: what a library user gets in Node by default (the node entry).

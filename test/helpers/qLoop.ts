@@ -3,14 +3,17 @@
  * ways of running the same fit (methods/sdspcaFamily.ts, `fitQLoop`).
  */
 
+import { expect } from "vitest";
 import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import { DEFAULT_LAMBDA_CAP } from "../../packages/sdspcaan/src/graph/rankControl.js";
+import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
 import {
   type QLoopSettings,
   qLoopSettings,
   qLoopTestHooks,
 } from "../../packages/sdspcaan/src/methods/sdspcaFamily.js";
+import { maxPrincipalAngle } from "./subspace.js";
 
 /** n rows of four Gaussian classes in 30 dimensions (row i in class i % 4). */
 export function fourGaussianClasses(seed: number, n: number): { X: Matrix; y: Int32Array } {
@@ -61,4 +64,24 @@ export function withQLoopSettings<T>(settings: Partial<QLoopSettings>, fn: () =>
   } finally {
     qLoopTestHooks.settings = before;
   }
+}
+
+/**
+ * Fits SDSPCAAN with `options` on the dense path and on the matrix-free path with the
+ * large-n graph paths forced (k-d tree search, decision-driven Laplacian solves), and
+ * expects the same fit: iterations, lambda trace, stop reason, and the subspace to 1e-6 rad.
+ */
+export function expectLargeScaleMatchesDense(
+  X: Matrix,
+  y: ArrayLike<number>,
+  options: ConstructorParameters<typeof SDSPCAAN>[0],
+): void {
+  const dense = new SDSPCAAN({ ...options, solver: "dense" }).fit(X, y);
+  const large = withQLoopSettings({ largeScale: "always" }, () =>
+    new SDSPCAAN({ ...options, solver: "lobpcg" }).fit(X, y),
+  );
+  expect(large.fitInfo.iterations).toBe(dense.fitInfo.iterations);
+  expect(large.fitInfo.lambdaTrace).toEqual(dense.fitInfo.lambdaTrace);
+  expect(large.fitInfo.stopReason).toBe(dense.fitInfo.stopReason);
+  expect(maxPrincipalAngle(dense.components, large.components)).toBeLessThan(1e-6);
 }

@@ -25,7 +25,7 @@ import {
   chooseZSolver,
 } from "../../packages/sdspcaan/src/methods/zstep/zSolvers.js";
 import { blobs } from "../helpers/blobs.js";
-import { withQLoopSettings } from "../helpers/qLoop.js";
+import { expectLargeScaleMatchesDense, withQLoopSettings } from "../helpers/qLoop.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 
 function expectIdentical(a: Matrix, b: Matrix): void {
@@ -289,26 +289,24 @@ describe("the matrix-free LOBPCG path", () => {
     const { X, y } = blobs(12, 90, 30, 3);
     // Two more cases (alpha = 0.1 with beta = 10; alpha = 10 with m = 6, which needs
     // 2,000 LOBPCG iterations per fit): test/slow/lobpcgPath.test.ts.
-    for (const opts of [{ k: 5 }]) {
-      const dense = new SDSPCAAN({ ...opts, solver: "dense" }).fit(X, y);
-      for (const preconditioner of ["never", "always"] as const) {
-        const operator = withQLoopSettings({ preconditioner }, () =>
-          new SDSPCAAN({ ...opts, solver: "lobpcg" }).fit(X, y),
-        );
-        const details = operator.fitInfo.details;
-        expect(operator.fitInfo.solver).toBe("lobpcg");
-        expect(details.lobpcgIterations as number).toBeGreaterThan(0);
-        // From the second solve on (the first has no spectrum to place the shift in).
-        if (preconditioner === "always") {
-          expect(details.preconditionedSolves).toBe(operator.fitInfo.iterations - 1);
-          expect(details.preconditionedIterations as number).toBeGreaterThan(0);
-        } else {
-          expect(details.preconditionedSolves).toBe(0);
-        }
-        expect(maxPrincipalAngle(dense.components, operator.components)).toBeLessThan(1e-6);
-        expect(operator.fitInfo.iterations).toBe(dense.fitInfo.iterations);
-        expect(operator.fitInfo.lambdaTrace).toEqual(dense.fitInfo.lambdaTrace);
+    const dense = new SDSPCAAN({ k: 5, solver: "dense" }).fit(X, y);
+    for (const preconditioner of ["never", "always"] as const) {
+      const operator = withQLoopSettings({ preconditioner }, () =>
+        new SDSPCAAN({ k: 5, solver: "lobpcg" }).fit(X, y),
+      );
+      const details = operator.fitInfo.details;
+      expect(operator.fitInfo.solver).toBe("lobpcg");
+      expect(details.lobpcgIterations as number).toBeGreaterThan(0);
+      // From the second solve on (the first has no spectrum to place the shift in).
+      if (preconditioner === "always") {
+        expect(details.preconditionedSolves).toBe(operator.fitInfo.iterations - 1);
+        expect(details.preconditionedIterations as number).toBeGreaterThan(0);
+      } else {
+        expect(details.preconditionedSolves).toBe(0);
       }
+      expect(maxPrincipalAngle(dense.components, operator.components)).toBeLessThan(1e-6);
+      expect(operator.fitInfo.iterations).toBe(dense.fitInfo.iterations);
+      expect(operator.fitInfo.lambdaTrace).toEqual(dense.fitInfo.lambdaTrace);
     }
   });
 
@@ -339,14 +337,7 @@ describe("the matrix-free LOBPCG path", () => {
       [15, 240, 30, 4, 1.5, { k: 4, m: 8 }],
     ] as const) {
       const { X, y } = blobs(seed, n, d, c, sep);
-      const dense = new SDSPCAAN({ ...opts, solver: "dense" }).fit(X, y);
-      const large = withQLoopSettings({ largeScale: "always" }, () =>
-        new SDSPCAAN({ ...opts, solver: "lobpcg" }).fit(X, y),
-      );
-      expect(large.fitInfo.iterations).toBe(dense.fitInfo.iterations);
-      expect(large.fitInfo.lambdaTrace).toEqual(dense.fitInfo.lambdaTrace);
-      expect(large.fitInfo.stopReason).toBe(dense.fitInfo.stopReason);
-      expect(maxPrincipalAngle(dense.components, large.components)).toBeLessThan(1e-6);
+      expectLargeScaleMatchesDense(X, y, opts);
     }
   });
 

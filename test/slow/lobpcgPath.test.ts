@@ -3,12 +3,13 @@
  * seconds each, so `npm run test:slow`: one whose smallest eigenvalues are hard for
  * LOBPCG (alpha = 10, beta = 0.1, m = 6: about 2,000 LOBPCG iterations per fit, 4 s), one
  * with alpha = 0.1 and beta = 10, and the large-n graph paths on five overlapping
- * classes (n = 300, 76 outer iterations). The quicker cases of the same paths are in test/methods/sdspcaFamily.test.ts.
+ * classes (n = 300, 76 outer iterations). The quicker cases of the same paths are in
+ * test/methods/sdspcaFamily.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
 import { blobs } from "../helpers/blobs.js";
-import { withQLoopSettings } from "../helpers/qLoop.js";
+import { expectLargeScaleMatchesDense, withQLoopSettings } from "../helpers/qLoop.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 
 describe("the matrix-free LOBPCG path", () => {
@@ -35,14 +36,6 @@ describe("the matrix-free LOBPCG path", () => {
 
   it("with the large-n graph paths forced, gives the dense path's subspace, iterations and lambda trace on five overlapping classes", () => {
     const { X, y } = blobs(16, 300, 20, 5, 0.8);
-    const opts = { k: 6, alpha: 0.5, delta: 3 };
-    const dense = new SDSPCAAN({ ...opts, solver: "dense" }).fit(X, y);
-    const large = withQLoopSettings({ largeScale: "always" }, () =>
-      new SDSPCAAN({ ...opts, solver: "lobpcg" }).fit(X, y),
-    );
-    expect(large.fitInfo.iterations).toBe(dense.fitInfo.iterations);
-    expect(large.fitInfo.lambdaTrace).toEqual(dense.fitInfo.lambdaTrace);
-    expect(large.fitInfo.stopReason).toBe(dense.fitInfo.stopReason);
-    expect(maxPrincipalAngle(dense.components, large.components)).toBeLessThan(1e-6);
+    expectLargeScaleMatchesDense(X, y, { k: 6, alpha: 0.5, delta: 3 });
   });
 });
