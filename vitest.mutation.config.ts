@@ -1,0 +1,27 @@
+import { configDefaults, defineConfig } from "vitest/config";
+import { sourceAliases } from "./vitest.config.js";
+
+/**
+ * The tests Stryker runs against each mutant of the readers and the pipeline
+ * (stryker.config.mjs, `npm run test:mutation`): those that read files, decode them and
+ * save or reload models and pipelines. One project, each file isolated, as Stryker's
+ * per-test coverage needs.
+ */
+export const MUTATION_TEST_FILES = [
+  "test/io/**/*.test.ts",
+  "test/formats/**/*.test.ts",
+  "test/bad-input/**/*.test.ts",
+  "test/methods/pipeline*.test.ts",
+  "test/methods/modelFormat*.test.ts",
+  "test/methods/featureNames.test.ts",
+];
+
+export default defineConfig({
+  resolve: { alias: sourceAliases },
+  test: {
+    include: MUTATION_TEST_FILES,
+    exclude: [...configDefaults.exclude, "test/e2e/**", "test/slow/**"],
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});
