@@ -244,9 +244,7 @@ describe("experiment --emit with a line break in a path", () => {
       "slurm",
     ]);
     expect(emitted.code).toBe(1);
-    expect(emitted.stderr).toMatch(
-      /^sdspcaan: --data ".*" holds a carriage return \(U\+000D\)/,
-    );
+    expect(emitted.stderr).toMatch(/^sdspcaan: --data ".*" holds a carriage return \(U\+000D\)/);
     expect(emitted.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(existsSync(join(dir, "x"))).toBe(false);
   });
