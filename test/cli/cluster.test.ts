@@ -187,7 +187,7 @@ describe("experiment --emit", () => {
     expect(k8s.code).toBe(0);
     const recipe = readFileSync(join(repoRoot, "deploy", "Containerfile"), "utf8");
     const image = `sdspcaan:${VERSION}`;
-    expect(k8s.stdout).toContain(`\n          image: ${image}\n`);
+    expect(k8s.stdout).toContain(`\n          image: "${image}"\n`);
     expect(k8s.stdout).toContain(
       `# registry included): docker build -f deploy/Containerfile -t ${image} .`,
     );
@@ -216,6 +216,37 @@ describe("experiment --emit", () => {
     const noIndex = await cli(["experiment", ...runFlags(), "--out", out, "--shard-count", "3"]);
     expect(noIndex.code).toBe(1);
     expect(noIndex.stderr).toMatch(/--shard-count needs the task's index/);
+  });
+});
+
+describe("experiment --emit with a line break in a path", () => {
+  it("refuses it in one line naming the flag, before loading anything, and prints no script", async () => {
+    const out = join(dir, "runs\n$(touch pwned)");
+    for (const kind of ["slurm", "k8s", "parallel"]) {
+      const r = await cli(["experiment", ...runFlags(), "--out", out, "--emit", kind]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(
+        `sdspcaan: --out ${JSON.stringify(out)} holds a line feed (U+000A), which a job script cannot hold as it is; job scripts take paths and names without control characters (see docs/cluster.md).\n`,
+      );
+    }
+    // Refused before the data are read: this file does not even exist.
+    const data = join(dir, "two\rlines.csv");
+    const emitted = await cli([
+      "experiment",
+      "--data",
+      data,
+      "--methods",
+      "pca",
+      "--out",
+      join(dir, "x"),
+      "--emit",
+      "slurm",
+    ]);
+    expect(emitted.code).toBe(1);
+    expect(emitted.stderr).toMatch(/^sdspcaan: --data ".*" holds a carriage return \(U\+000D\)/);
+    expect(emitted.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(existsSync(join(dir, "x"))).toBe(false);
   });
 });
 

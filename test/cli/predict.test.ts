@@ -4,9 +4,14 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parse } from "csv-parse/sync";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import type { Pipeline } from "../../packages/sdspcaan/src/methods/pipeline.js";
 import { loadModel } from "../../packages/sdspcaan/src/methods/registry.js";
+import { labelsCsv } from "../../packages/sdspcaan-cli/src/cli/commands/predict.js";
+import { embeddingCsv } from "../../packages/sdspcaan-cli/src/cli/commands/transform.js";
 import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 import { cli, lines } from "./helpers.js";
@@ -263,5 +268,35 @@ describe("CSV headers are matched by name", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("--model");
     expect(r.stdout).toContain("fit --pipeline");
+  });
+});
+
+describe("labels in the CSV that predict and transform write", () => {
+  it("read back exactly, commas, quotes, line breaks and a leading = + - @ included", () => {
+    const label = fc.string({
+      unit: fc.oneof(
+        fc.constantFrom(",", '"', "\n", "\r", "=", "+", "-", "@", " ", "'", ";", "a"),
+        fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
+      ),
+      minLength: 1,
+      maxLength: 6,
+    });
+    fc.assert(
+      fc.property(fc.array(label, { minLength: 1, maxLength: 4 }), (labels) => {
+        fc.pre(!labels.some((l) => /[\ud800-\udfff]/u.test(l)));
+        const predicted = parse(labelsCsv(labels), { relax_column_count: false }) as string[][];
+        expect(predicted).toEqual([["predicted"], ...labels.map((l) => [l])]);
+        const P = new Matrix(
+          labels.length,
+          1,
+          Float64Array.from(labels, (_, i) => i / 3),
+        );
+        const embedded = parse(embeddingCsv(P, labels)) as string[][];
+        expect(embedded).toEqual([["c1", "label"], ...labels.map((l, i) => [String(i / 3), l])]);
+      }),
+      { numRuns: 40 },
+    );
+    // Not altered for spreadsheets: "-1" is a label, and programs read the same value back.
+    expect(labelsCsv(["-1", "=1+1", "a,b"])).toBe('predicted\n-1\n=1+1\n"a,b"\n');
   });
 });

@@ -80,7 +80,7 @@ cleanup() {
   if [ "$code" != 0 ]; then
     say "FAILED (exit $code). Logs:"
     [ -f "$T/slurmctld.log" ] && grep -E 'kill_job|Requeu|_job_complete|Allocate|_start_job' "$T/slurmctld.log" >&2
-    for f in "$T"/*.log "$T"/run/*.log; do
+    for f in "$T"/*.log "$RUN"/*.log; do
       [ -f "$f" ] && { say "--- $f"; tail -n 30 "$f" >&2; }
     done
   fi
@@ -116,7 +116,10 @@ free_port() {
 }
 CTLD_PORT="$(free_port 16817)"
 SLURMD_PORT="$(free_port $((CTLD_PORT + 1)))"
-mkdir -p "$T/state" "$T/spool" "$T/run"
+# The run's directory holds what sbatch's #SBATCH reader and a shell treat specially
+# (a space, quotes, '#', "packjob", '$'): the script's --chdir must reach Slurm as it is.
+RUN="$T/run dir 'q' \"dq\" #1 packjob \$x"
+mkdir -p "$T/state" "$T/spool" "$RUN"
 NODE_LINE="$(slurmd -C | head -n 1)"
 cat >"$T/slurm.conf" <<EOF
 ClusterName=sdspcaan-e2e
@@ -163,7 +166,7 @@ sinfo -h -o '%T' | grep -qE '^(idle|mixed|allocated)' || { say "the node did not
 say "slurm is up: $(sinfo -h -o '%P %D %T %c')"
 
 # --- The run: small generated data sets (CSV, label in the last column).
-cd "$T/run"
+cd "$RUN"
 "$NODE" --input-type=module -e "
 import { writeFileSync } from 'node:fs';
 const { makeSyntheticDataset } = await import('$REPO/packages/sdspcaan-cli/dist/index.js');
@@ -183,6 +186,7 @@ say "job script:"; sed 's/^/    /' job.sh >&2
 grep -q -- '--array=0-5%2' job.sh
 grep -q -- '^#SBATCH --signal=B:USR1@' job.sh
 grep -q -- '^#SBATCH --requeue$' job.sh
+grep -q -- '^#SBATCH --chdir="' job.sh
 
 "$NODE" "$BIN" "${RUN_ARGS[@]}" --out single --workers 2 --no-progress >single.md 2>single.log
 say "single-process run done: $(wc -l <single/results.jsonl) lines"

@@ -8,7 +8,9 @@
  * takes shard 3 of the whole run. Time and memory requests come from the cost
  * model (cost.ts), with a safety factor: it is a model, not a measurement.
  */
+import { ValidationError } from "sdspcaan";
 import { effectiveCores } from "../protocol/cost.js";
+import { refusedCharacter, shellQuote, slurmDirectiveValue, yamlString } from "./quoting.js";
 
 /** What the scripts need to know about the run. */
 export interface JobPlan {
@@ -41,9 +43,83 @@ export interface JobPlan {
   readonly image: string;
 }
 
-/** Quotes a word for a POSIX shell (left bare when it is safe). */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+export { shellQuote, slurmDirectiveValue, yamlString } from "./quoting.js";
+
+/**
+ * Refuses a plan any of whose strings cannot be written into every kind of script
+ * as itself (quoting.ts says what goes where): a control or line-break character in
+ * any of them, a job name that is not a Kubernetes name (DNS-1123 label: it is also
+ * bare in the #SBATCH lines and the sbatch command), a relative working directory.
+ * The message names the flag that gave the string.
+ */
+export function checkPlan(plan: JobPlan): void {
+  checkPlanText(plan);
+  for (const [what, v] of [
+    ["shards", plan.shards],
+    ["throttle", plan.throttle],
+    ["workers", plan.workers],
+  ] as const) {
+    if (!Number.isSafeInteger(v) || v < 1) {
+      throw new ValidationError(what, `The ${what} must be a positive integer. Got ${v}.`);
+    }
+  }
+}
+
+/** The strings of a plan, which checkPlanText checks before the run is estimated. */
+export type JobPlanText = Pick<
+  JobPlan,
+  "launcher" | "args" | "cwd" | "out" | "reportFlags" | "image" | "name"
+>;
+
+/** checkPlan's checks of the plan's strings. */
+export function checkPlanText(plan: JobPlanText): void {
+  const refuse = (argument: string, what: string, value: string, problem: string) => {
+    throw new ValidationError(
+      argument,
+      `${what} ${yamlString(value)} ${problem}, which a job script cannot hold as it is; job scripts take paths and names without control characters (see docs/cluster.md).`,
+    );
+  };
+  const check = (argument: string, what: string, value: string) => {
+    const bad = refusedCharacter(value);
+    if (bad !== null) refuse(argument, what, value, `holds ${bad}`);
+  };
+  check("out", "--out", plan.out);
+  plan.args.forEach((a, i) => {
+    const flag = flagOf(plan.args, i);
+    check(flag?.replace(/^-+/, "") ?? "args", flag ?? `The argument ${i + 1}`, a);
+  });
+  check("cwd", "The working directory", plan.cwd);
+  plan.launcher.forEach((a) => {
+    check("launcher", "The command that starts sdspcaan", a);
+  });
+  plan.reportFlags.forEach((a) => {
+    check("reportFlags", "The report's flag", a);
+  });
+  check("image", "The image", plan.image);
+  if (!/^[a-z0-9]([-a-z0-9]{0,53}[a-z0-9])?$/.test(plan.name)) {
+    throw new ValidationError(
+      "name",
+      `The job name must be lowercase letters, digits and '-' (a Kubernetes name, at most 55 characters so that "-report" fits). Got ${yamlString(plan.name)}.`,
+    );
+  }
+  if (!plan.cwd.startsWith("/")) {
+    throw new ValidationError(
+      "cwd",
+      `The working directory must be an absolute path. Got ${yamlString(plan.cwd)}.`,
+    );
+  }
+  if (plan.launcher.length === 0) {
+    throw new ValidationError("launcher", "The command that starts sdspcaan is empty.");
+  }
+}
+
+/** The flag a command-line argument belongs to: itself, or the nearest one before it. */
+function flagOf(args: readonly string[], i: number): string | null {
+  for (let j = i; j >= 0; j--) {
+    const flag = /^--?[A-Za-z][A-Za-z0-9-]*(?==|$)/.exec(args[j]);
+    if (flag !== null) return flag[0];
+  }
+  return null;
 }
 
 /** Requests are the estimate times this: the cost model is within a factor of about 3. */
@@ -158,6 +234,7 @@ export function estimateLines(plan: JobPlan): string[] {
  * not requeued (it would loop): its time request is too short for a single task.
  */
 export function slurmScript(plan: JobPlan): string {
+  checkPlan(plan);
   const n = plan.shards;
   const results = `${shellQuote(plan.out)}/results.shard-\${SLURM_ARRAY_TASK_ID}-of-${n}.jsonl`;
   const report = [...plan.launcher, "report", "--out", plan.out, ...plan.reportFlags]
@@ -174,7 +251,7 @@ export function slurmScript(plan: JobPlan): string {
     `#SBATCH --signal=B:USR1@${SIGNAL_LEAD_SECONDS}`,
     "#SBATCH --requeue",
     "#SBATCH --open-mode=append",
-    `#SBATCH --chdir=${plan.cwd}`,
+    `#SBATCH --chdir=${slurmDirectiveValue(plan.cwd)}`,
     `#SBATCH --output=${plan.name}-%A_%a.log`,
     "#",
     ...estimateLines(plan).map((l) => `# ${l}`),
@@ -196,7 +273,7 @@ export function slurmScript(plan: JobPlan): string {
     "",
     'if [ -z "$(printenv SLURM_ARRAY_TASK_ID)" ]; then',
     `  array="$(sbatch --parsable "$0" | cut -d';' -f1)"`,
-    `  report="$(sbatch --parsable --dependency=afterok:"$array" --kill-on-invalid-dep=yes --array=0 --job-name=${plan.name}-report --cpus-per-task=1 --mem=${reportMemoryMiB(plan)}M --time=${slurmTime(reportSeconds(plan))} --output=${plan.name}-report-%A.log "$0" report | cut -d';' -f1)"`,
+    `  report="$(sbatch --parsable --dependency=afterok:"$array" --kill-on-invalid-dep=yes --array=0 ${shellQuote(`--job-name=${plan.name}-report`)} --cpus-per-task=1 --mem=${reportMemoryMiB(plan)}M --time=${slurmTime(reportSeconds(plan))} ${shellQuote(`--output=${plan.name}-report-%A.log`)} "$0" report | cut -d';' -f1)"`,
     '  echo "Submitted array job $array, and report job $report to run when all its tasks have succeeded."',
     "  exit 0",
     "fi",
@@ -231,10 +308,6 @@ export function slurmScript(plan: JobPlan): string {
   return lines.join("\n");
 }
 
-function yamlString(text: string): string {
-  return JSON.stringify(text);
-}
-
 /** The image's entry point (deploy/Containerfile's ENTRYPOINT): the CLI as built in the image. */
 export const CONTAINER_COMMAND = [
   "node",
@@ -243,6 +316,7 @@ export const CONTAINER_COMMAND = [
 
 /** A Kubernetes Indexed Job running the shards (the results directory on a shared volume). */
 export function kubernetesJob(plan: JobPlan): string {
+  checkPlan(plan);
   const args = [
     ...plan.args,
     "--shard-count",
@@ -255,7 +329,7 @@ export function kubernetesJob(plan: JobPlan): string {
   return [
     ...estimateLines(plan).map((l) => `# ${l}`),
     `# The image is built from the repository by deploy/Containerfile (the data sets of the`,
-    `# registry included): docker build -f deploy/Containerfile -t ${plan.image} .`,
+    `# registry included): docker build -f deploy/Containerfile -t ${shellQuote(plan.image)} .`,
     "# (or podman build), then pushed where the cluster pulls from (and `image:` renamed to",
     "# match). The results directory must be on the shared volume mounted at workingDir.",
     "# Each pod's shard is its JOB_COMPLETION_INDEX. When every pod has succeeded:",
@@ -263,7 +337,7 @@ export function kubernetesJob(plan: JobPlan): string {
     "apiVersion: batch/v1",
     "kind: Job",
     "metadata:",
-    `  name: ${plan.name}`,
+    `  name: ${yamlString(plan.name)}`,
     "spec:",
     "  completionMode: Indexed",
     `  completions: ${plan.shards}`,
@@ -276,7 +350,7 @@ export function kubernetesJob(plan: JobPlan): string {
     "      restartPolicy: Never",
     "      containers:",
     "        - name: sdspcaan",
-    `          image: ${plan.image}`,
+    `          image: ${yamlString(plan.image)}`,
     `          workingDir: ${yamlString(plan.cwd)}`,
     "          command:",
     ...CONTAINER_COMMAND.map((a) => `            - ${yamlString(a)}`),
@@ -301,6 +375,7 @@ export function kubernetesJob(plan: JobPlan): string {
 
 /** One command per shard, for `parallel -j N < jobs.txt` (GNU parallel); run it again to resume. */
 export function parallelJobs(plan: JobPlan): string {
+  checkPlan(plan);
   // GNU parallel runs every line, so the list holds commands only (the CLI prints the estimate).
   const lines: string[] = [];
   for (let i = 0; i < plan.shards; i++) {

@@ -19,6 +19,7 @@
  * fits_done and fits_planned, and summary.json a "completeness" object. The
  * reports of a complete run carry no marks.
  */
+
 import { ValidationError } from "sdspcaan";
 import { protocolOrder } from "sdspcaan/methods";
 import { displayNameOf } from "../protocol/grids.js";
@@ -32,6 +33,7 @@ import {
 import { canonicalParams, type FitIdentity, type FitRecord, fitKey } from "../protocol/records.js";
 import { dedupeRecords, type SelectionOptions, selectAll } from "../protocol/selection.js";
 import { groupBy, mean, sampleStd } from "../protocol/stats.js";
+import { markdownText } from "./markdown.js";
 import { type MethodStatistics, methodStatistics, type StatisticsOptions } from "./statistics.js";
 import type {
   AverageSummary,
@@ -371,7 +373,7 @@ export function tableMarkdown(summary: ResultsSummary, options: ReportOptions = 
   const completeness = summary.completeness;
   const incomplete = isIncompleteRun(summary);
   if (typeof completeness === "string") {
-    lines.push(`Completeness unknown: ${completeness}`);
+    lines.push(`Completeness unknown: ${markdownText(completeness)}`);
     lines.push("");
   } else if (incomplete && completeness !== null) {
     lines.push(
@@ -390,7 +392,8 @@ export function tableMarkdown(summary: ResultsSummary, options: ReportOptions = 
     );
   }
   lines.push("");
-  lines.push(`| Dataset | ${methods.map(methodTitle).join(" | ")} |`);
+  const title = (m: string) => markdownText(methodTitle(m));
+  lines.push(`| Dataset | ${methods.map(title).join(" | ")} |`);
   lines.push(`|---|${methods.map(() => "---").join("|")}|`);
   const row = (
     name: string,
@@ -411,7 +414,7 @@ export function tableMarkdown(summary: ResultsSummary, options: ReportOptions = 
   for (const d of datasets) {
     lines.push(
       row(
-        d,
+        markdownText(d),
         methods.map((m) => cells[d][m]),
         (i) => paperCell(d, methods[i]),
         (i) => isIncomplete(cellCompleteness(summary, d, methods[i])),
@@ -437,14 +440,14 @@ export function tableMarkdown(summary: ResultsSummary, options: ReportOptions = 
       if (row.length === 0) continue;
       if (row.length === methods.length && row.every((x) => x.c.done === 0)) {
         const planned = row.reduce((a, x) => a + x.c.planned, 0);
-        lines.push(`- ${d}: not started (0 / ${planned} fits)`);
+        lines.push(`- ${markdownText(d)}: not started (0 / ${planned} fits)`);
         continue;
       }
       const parts = row.map(
         ({ m, c }) =>
-          `${methodTitle(m)} ${c.done} / ${c.planned} (${c.repeatsComplete} of ${c.repeats} repeats complete)`,
+          `${title(m)} ${c.done} / ${c.planned} (${c.repeatsComplete} of ${c.repeats} repeats complete)`,
       );
-      lines.push(`- ${d}: ${parts.join(", ")}`);
+      lines.push(`- ${markdownText(d)}: ${parts.join(", ")}`);
     }
   }
   return `${lines.join("\n")}\n`;

@@ -32,6 +32,7 @@ import {
   wilcoxonMinimumP,
   wilcoxonSignedRank,
 } from "../stats/rankTests.js";
+import { markdownText } from "./markdown.js";
 import type { CellSummary, ResultsSummary } from "./summary.js";
 
 /** Significance level of every test here. */
@@ -167,9 +168,7 @@ export interface MethodStatistics {
   readonly notes: readonly string[];
 }
 
-function title(method: string): string {
-  return displayNameOf(method);
-}
+const title = (method: string): string => displayNameOf(method);
 
 function normalised(name: string): string {
   return name.trim().toLowerCase().replace(/_/g, "-");
@@ -500,9 +499,9 @@ function pairedRepeatsText(row: Readonly<Record<string, PairedComparison | null>
   return ns.length === 1 ? String(ns[0]) : `${ns[0]}-${ns[ns.length - 1]}`;
 }
 
-function listTitles(methods: readonly string[]): string {
-  return methods.map(title).join(", ");
-}
+/** Display names as statistics.md writes them (markdown.ts). */
+const mdTitle = (method: string): string => markdownText(displayNameOf(method));
+const listTitles = (methods: readonly string[]) => methods.map(mdTitle).join(", ");
 
 /** `statistics.md`: the per-data-set tests, the ranks, Friedman, Nemenyi, and how to read them. */
 export function statisticsMarkdown(stats: MethodStatistics, figure?: string): string {
@@ -514,7 +513,7 @@ export function statisticsMarkdown(stats: MethodStatistics, figure?: string): st
   );
   const { baseline, methods } = stats;
   if (baseline !== null) {
-    const ref = title(baseline);
+    const ref = mdTitle(baseline);
     const why =
       stats.baselineChosenBy === "option"
         ? "chosen with --baseline-method"
@@ -531,13 +530,13 @@ export function statisticsMarkdown(stats: MethodStatistics, figure?: string): st
       "",
     );
     const others = methods.filter((m) => m !== baseline);
-    const columns = methods.map((m) => (m === baseline ? `${title(m)} (reference)` : title(m)));
+    const columns = methods.map((m) => (m === baseline ? `${mdTitle(m)} (reference)` : mdTitle(m)));
     lines.push(`| Data set | Repeats | ${columns.join(" | ")} |`);
     lines.push(`|---|---|${methods.map(() => "---").join("|")}|`);
     for (const d of datasets) {
       const row = stats.wilcoxon[d] ?? {};
       const cellsText = methods.map((m) => (m === baseline ? "" : comparisonCell(row[m])));
-      lines.push(`| ${d} | ${pairedRepeatsText(row)} | ${cellsText.join(" | ")} |`);
+      lines.push(`| ${markdownText(d)} | ${pairedRepeatsText(row)} | ${cellsText.join(" | ")} |`);
     }
     const friedman = stats.friedman;
     if (friedman !== null) {
@@ -561,9 +560,9 @@ export function statisticsMarkdown(stats: MethodStatistics, figure?: string): st
     const k = methods.length;
     lines.push(
       `On each data set the methods are ranked by their mean test BCA (1 = best; methods with equal means share the average of their ranks). ` +
-        `Data sets used (every method has results there): ${friedman.datasets.join(", ")} (N = ${N}, k = ${k} methods).` +
+        `Data sets used (every method has results there): ${friedman.datasets.map(markdownText).join(", ")} (N = ${N}, k = ${k} methods).` +
         (stats.leftOut.length > 0
-          ? ` Left out: ${stats.leftOut.map((l) => `${l.dataset} (no ${listTitles(l.missing)})`).join(", ")}.`
+          ? ` Left out: ${stats.leftOut.map((l) => `${markdownText(l.dataset)} (no ${listTitles(l.missing)})`).join(", ")}.`
           : ""),
       "",
     );
@@ -572,10 +571,10 @@ export function statisticsMarkdown(stats: MethodStatistics, figure?: string): st
         friedman.averageRanks[a] - friedman.averageRanks[b] ||
         methods.indexOf(a) - methods.indexOf(b),
     );
-    lines.push(`| Data set | ${order.map(title).join(" | ")} |`);
+    lines.push(`| Data set | ${order.map(mdTitle).join(" | ")} |`);
     lines.push(`|---|${order.map(() => "---").join("|")}|`);
     for (const d of friedman.datasets) {
-      lines.push(`| ${d} | ${order.map((m) => String(friedman.ranks[d][m])).join(" | ")} |`);
+      lines.push(`| ${markdownText(d)} | ${order.map((m) => friedman.ranks[d][m]).join(" | ")} |`);
     }
     lines.push(
       `| Average rank | ${order.map((m) => `**${friedman.averageRanks[m].toFixed(2)}**`).join(" | ")} |`,
@@ -642,7 +641,7 @@ export function statisticsMarkdown(stats: MethodStatistics, figure?: string): st
             : nem.groups
                 .map(
                   (g) =>
-                    `{${g.map((m) => `${title(m)} ${friedman.averageRanks[m].toFixed(2)}`).join(", ")}}`,
+                    `{${g.map((m) => `${mdTitle(m)} ${friedman.averageRanks[m].toFixed(2)}`).join(", ")}}`,
                 )
                 .join("; ");
         lines.push(
@@ -663,7 +662,7 @@ export function statisticsMarkdown(stats: MethodStatistics, figure?: string): st
   }
   if (stats.notes.length > 0) {
     lines.push("## Notes", "");
-    for (const n of stats.notes) lines.push(`- ${n}`);
+    for (const n of stats.notes) lines.push(`- ${markdownText(n)}`);
     lines.push("");
   }
   return `${lines.join("\n")}`;

@@ -9,9 +9,12 @@ import { fileURLToPath } from "node:url";
 import { ValidationError } from "sdspcaan";
 import { estimateRun } from "../../cluster/jobPlan.node.js";
 import {
+  checkPlan,
+  checkPlanText,
   estimateLines,
   JOB_SCRIPT_KINDS,
   type JobPlan,
+  type JobPlanText,
   type JobScriptKind,
   jobScript,
 } from "../../cluster/jobScripts.js";
@@ -102,24 +105,10 @@ export async function emitJobScript(
       "--task-hours and --shard-count both set the number of tasks; give one of them.",
     );
   }
-  const estimate = await estimateRun(options, {
-    workers,
-    ...(count !== undefined ? { count } : {}),
-    ...(taskHours !== undefined ? { taskHours } : {}),
-  });
-  const throttle =
-    parseInteger("--throttle", flags.throttle, 1, 100_000) ?? Math.min(estimate.shards, 32);
-  const plan: JobPlan = {
+  const text: JobPlanText = {
     launcher: launcher(),
     args: taskArguments(rawArgs),
     cwd: process.cwd(),
-    shards: estimate.shards,
-    throttle: Math.min(throttle, estimate.shards),
-    workers,
-    shardCostMs: estimate.shardCostMs,
-    memoryBytes: estimate.memoryBytes,
-    fits: estimate.fits,
-    longestTaskMs: estimate.longestTaskMs,
     name: "sdspcaan",
     out: flags.out,
     reportFlags: [
@@ -128,6 +117,26 @@ export async function emitJobScript(
     ],
     image: `sdspcaan:${VERSION}`,
   };
+  // Before the data sets are loaded: a string no script can hold is refused at once.
+  checkPlanText(text);
+  const estimate = await estimateRun(options, {
+    workers,
+    ...(count !== undefined ? { count } : {}),
+    ...(taskHours !== undefined ? { taskHours } : {}),
+  });
+  const throttle =
+    parseInteger("--throttle", flags.throttle, 1, 100_000) ?? Math.min(estimate.shards, 32);
+  const plan: JobPlan = {
+    ...text,
+    shards: estimate.shards,
+    throttle: Math.min(throttle, estimate.shards),
+    workers,
+    shardCostMs: estimate.shardCostMs,
+    memoryBytes: estimate.memoryBytes,
+    fits: estimate.fits,
+    longestTaskMs: estimate.longestTaskMs,
+  };
+  checkPlan(plan);
   for (const line of estimateLines(plan)) note(line);
   out(jobScript(kind, plan).trimEnd());
 }
