@@ -128,7 +128,7 @@ function lstatOrNull(path: string): Stats | null {
     // ENOTDIR: a part of the path is a file; the caller's folder check names it.
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return null;
-    throw err;
+    throw fileError(err, "write", path);
   }
 }
 
@@ -146,7 +146,11 @@ export function outputTarget(path: string, inputs: readonly ProtectedInput[] = [
   let st = lstatOrNull(target);
   for (let hops = 0; st?.isSymbolicLink(); hops++) {
     if (hops === MAX_LINKS) throw refuse(path, "it is a loop of symbolic links");
-    target = resolve(dirname(target), readlinkSync(target));
+    try {
+      target = resolve(dirname(target), readlinkSync(target));
+    } catch (err) {
+      throw fileError(err, "write", path);
+    }
     st = lstatOrNull(target);
   }
   if (st !== null) {
