@@ -30,7 +30,7 @@
  * `gzip -9 -n`, though two deflate implementations give different bytes), so the
  * same lines always give the same file.
  */
-import { lstatSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { basename } from "node:path";
 import { gzipSync, constants as zlibConstants } from "node:zlib";
 import { SdspcaanError, ValidationError } from "sdspcaan";
@@ -192,6 +192,26 @@ function commit(p: Prepared, step: (s: CompressStep, file: string) => void): Com
 }
 
 /**
+ * Removes the lock of the results file `plain` when a process that no longer
+ * exists left it (a compression killed after it removed the plain file); a lock a
+ * run holds stays, as does its run.
+ */
+function removeStaleLock(plain: string, notes: string[]): void {
+  if (!existsSync(RunLock.pathFor(plain))) return;
+  let lock: RunLock;
+  try {
+    lock = RunLock.acquire(plain);
+  } catch (err) {
+    if (err instanceof ValidationError) return;
+    throw err;
+  }
+  lock.release();
+  if (lock.tookOver !== null) {
+    notes.push(`Removed the lock an earlier run left on ${plain} (${lock.tookOver}).`);
+  }
+}
+
+/**
  * Compresses every plain results file of the results directory `dir` into its .gz
  * (see the top of this file). Throws a ValidationError when `dir` is not a folder
  * holding results, when a run holds one of its locks, or when a file is not a
@@ -224,6 +244,7 @@ export function compressRunResults(dir: string, options: CompressOptions = {}): 
     notes.push(
       `Nothing to compress: ${compressed.join(", ")} ${compressed.length === 1 ? "is" : "are"} compressed already.`,
     );
+    for (const f of files) removeStaleLock(f.slice(0, -GZIP_SUFFIX.length), notes);
     return { files: [], notes };
   }
   // Every lock first, so that a run writing any of the files refuses the whole command.
