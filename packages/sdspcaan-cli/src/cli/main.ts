@@ -4,9 +4,9 @@
  */
 import { Command, CommanderError } from "commander";
 import { SdspcaanError } from "sdspcaan";
+import { describeFileSystemError, fileSystemPath } from "../io/fileErrors.js";
 import { registerCommands } from "./commands/index.js";
 import { oneLineErrors } from "./commands/shared.js";
-import { fileSystemPath, fileSystemReason } from "./outputs.js";
 import { VERSION } from "./version.js";
 
 export function buildProgram(): Command {
@@ -38,7 +38,7 @@ export async function runCli(argv: string[]): Promise<number> {
       process.stderr.write(`sdspcaan: ${err.message}\n`);
       return 1;
     }
-    const reason = fileSystemReason(err);
+    const reason = describeFileSystemError(err);
     if (reason !== null) {
       // A file the user named could not be read or written: say which and why, no stack.
       const path = fileSystemPath(err);

@@ -7,37 +7,11 @@
  * inputs is refused: io/atomicWrite.ts), and file-system errors become one line
  * naming the option and the path instead of a stack trace.
  */
-import { existsSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ValidationError } from "sdspcaan";
 import { outputTarget, type ProtectedInput, writeAtomically } from "../io/atomicWrite.js";
-
-/** What a Node file-system error code means, in the user's words. */
-const REASONS: Readonly<Record<string, string>> = {
-  EACCES: "permission denied",
-  EPERM: "operation not permitted",
-  EISDIR: "it is a directory",
-  ENOTDIR: "a part of the path is not a directory",
-  EEXIST: "it already exists",
-  ENOENT: "no such file or directory",
-  ENOSPC: "no space left on the device",
-  EROFS: "the file system is read-only",
-  EMFILE: "too many open files",
-  ENAMETOOLONG: "the name is too long",
-};
-
-/** The user-facing reason of a Node file-system error (its code), or null when it is not one. */
-export function fileSystemReason(err: unknown): string | null {
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  if (typeof code !== "string" || !/^E[A-Z]+$/.test(code)) return null;
-  return REASONS[code] ?? code;
-}
-
-/** The path a Node file-system error is about (its `path`), when it has one. */
-export function fileSystemPath(err: unknown): string | null {
-  const p = (err as NodeJS.ErrnoException | null)?.path;
-  return typeof p === "string" ? p : null;
-}
+import { describeFileSystemError } from "../io/fileErrors.js";
 
 /** The first existing ancestor of `path` (itself included). */
 function existingAncestor(path: string): string {
@@ -58,7 +32,8 @@ function namingFlag(flag: string, path: string, err: unknown): unknown {
       `${err.message.replace(/\.$/, "")} (${flag}).`,
     );
   }
-  const reason = fileSystemReason(err);
+  // Node's error, or io/fileErrors.ts's FileAccessError (which keeps its code).
+  const reason = describeFileSystemError(err);
   if (reason === null) return err;
   return new ValidationError(flag.replace(/^--/, ""), `Cannot write ${path} (${flag}): ${reason}.`);
 }
@@ -84,8 +59,9 @@ export function checkOutputFile(
     );
   }
   let target: string;
+  let way: string;
   try {
-    target = outputTarget(path, inputs).target;
+    ({ target, way } = outputTarget(path, inputs));
   } catch (err) {
     throw namingFlag(flag, path, err);
   }
@@ -95,6 +71,15 @@ export function checkOutputFile(
       name,
       `The '${flag}' option names ${path}, but ${above} is a file, not a folder.`,
     );
+  }
+  // The file is replaced through a new one in that folder (a FIFO or a device is
+  // written in place): a read-only file system is said now, not after the work.
+  if (way === "replace") {
+    try {
+      accessSync(above, constants.W_OK);
+    } catch (err) {
+      throw namingFlag(flag, path, err);
+    }
   }
 }
 

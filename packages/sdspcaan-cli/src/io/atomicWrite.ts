@@ -13,14 +13,19 @@
  * - a directory, a block device or a socket is refused;
  * - a file that is one of the command's inputs (the same device and inode, however
  *   it is named) is refused before anything is written.
+ *
+ * A failure of the file system is a FileAccessError naming the file written (never
+ * the temporary one) and what happened ("the file system is read-only (EROFS)"),
+ * and the temporary file is gone. Temporary files left beside it by a process of
+ * this host that no longer exists (killed mid-write) are removed on the next write.
  */
 import {
   closeSync,
   fchmodSync,
   fsyncSync,
   lstatSync,
-  mkdirSync,
   openSync,
+  readdirSync,
   readlinkSync,
   renameSync,
   rmSync,
@@ -29,12 +34,65 @@ import {
   writeSync,
 } from "node:fs";
 import { hostname } from "node:os";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { ValidationError } from "sdspcaan";
+import { fileError, makeFolders } from "./fileErrors.js";
+
+function hostTag(): string {
+  return hostname().replace(/[^A-Za-z0-9.-]/g, "_");
+}
 
 /** The temporary name a file is written under before its rename. */
 export function temporaryName(path: string): string {
-  return `${path}.tmp-${hostname().replace(/[^A-Za-z0-9.-]/g, "_")}-${process.pid}`;
+  return `${path}.tmp-${hostTag()}-${process.pid}`;
+}
+
+/** Whether the process `pid` of this host still exists. */
+export function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes what processes of this host that no longer exist left beside `path`
+ * under a name of theirs (`path` + each of `infixes` + "-HOST-PID", as
+ * `temporaryName` makes with ".tmp"): a process killed between creating such a
+ * file and renaming or removing it. Those of other hosts, whose processes cannot
+ * be checked, and those of living processes stay; readers never read them, as no
+ * results file, report or output has such a name. Failing to look or remove is not
+ * an error: the write that follows says what is wrong with the folder.
+ */
+export function removeDeadTemporaries(path: string, infixes: readonly string[] = [".tmp"]): void {
+  const dir = dirname(path);
+  const prefix = `${basename(path)}`;
+  const host = hostTag();
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    for (const infix of infixes) {
+      const head = `${prefix}${infix}-${host}-`;
+      if (!name.startsWith(head)) continue;
+      const pid = name.slice(head.length);
+      if (!/^[1-9]\d*$/.test(pid) || Number(pid) === process.pid || processExists(Number(pid))) {
+        continue;
+      }
+      try {
+        rmSync(join(dir, name), { force: true });
+      } catch {
+        // Not ours to insist on.
+      }
+    }
+  }
 }
 
 /** An input of the command that no output may replace: its path and what names it. */
@@ -70,7 +128,7 @@ function lstatOrNull(path: string): Stats | null {
     // ENOTDIR: a part of the path is a file; the caller's folder check names it.
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return null;
-    throw err;
+    throw fileError(err, "write", path);
   }
 }
 
@@ -88,7 +146,11 @@ export function outputTarget(path: string, inputs: readonly ProtectedInput[] = [
   let st = lstatOrNull(target);
   for (let hops = 0; st?.isSymbolicLink(); hops++) {
     if (hops === MAX_LINKS) throw refuse(path, "it is a loop of symbolic links");
-    target = resolve(dirname(target), readlinkSync(target));
+    try {
+      target = resolve(dirname(target), readlinkSync(target));
+    } catch (err) {
+      throw fileError(err, "write", path);
+    }
     st = lstatOrNull(target);
   }
   if (st !== null) {
@@ -146,15 +208,19 @@ function syncFolder(dir: string): void {
 /**
  * Writes `bytes` to a fresh temporary file beside `target` (with `mode` when not
  * null) and renames it over `target`; on an error the temporary file is removed.
- * `durable` flushes the file before the rename and the folder after it.
+ * `durable` flushes the file before the rename and the folder after it. A failure
+ * is a FileAccessError naming `shown`.
  */
 function replaceThroughTemporary(
   target: string,
   bytes: Uint8Array,
   mode: number | null,
   durable: boolean,
+  /** The name the caller gave (a link to `target`), for messages. */
+  shown: string,
 ): void {
-  mkdirSync(dirname(target), { recursive: true });
+  makeFolders(dirname(target));
+  removeDeadTemporaries(target);
   const tmp = temporaryName(target);
   try {
     // "wx": never follow or reuse whatever already sits at the temporary name.
@@ -169,16 +235,20 @@ function replaceThroughTemporary(
     }
     renameSync(tmp, target);
   } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // The write's own error says more.
+    }
+    throw fileError(err, "write", shown);
   }
   if (durable) syncFolder(dirname(target));
 }
 
 /**
  * Writes `text` to `path` as described above (creating missing folders for a new
- * file). Throws Node's file-system error (with its `code`) when the write fails, or
- * a `ValidationError` when the path must not be written.
+ * file). Throws a FileAccessError naming `path` when the write fails, or a
+ * `ValidationError` when the path must not be written.
  */
 export function writeAtomically(
   path: string,
@@ -189,15 +259,19 @@ export function writeAtomically(
   const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
   if (way === "in-place") {
     // "w" truncates nothing on a FIFO or a device; it only opens it for writing.
-    const fd = openSync(target, "w");
     try {
-      writeAll(fd, bytes);
-    } finally {
-      closeSync(fd);
+      const fd = openSync(target, "w");
+      try {
+        writeAll(fd, bytes);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (err) {
+      throw fileError(err, "write", path);
     }
     return;
   }
-  replaceThroughTemporary(target, bytes, mode, false);
+  replaceThroughTemporary(target, bytes, mode, false, path);
 }
 
 /**
@@ -208,7 +282,7 @@ export function writeAtomically(
  * file it takes the place of (a .gz it holds the lines of) may be removed.
  */
 export function replaceFileDurably(path: string, bytes: Uint8Array): void {
-  replaceThroughTemporary(regularOutputTarget(path), bytes, null, true);
+  replaceThroughTemporary(regularOutputTarget(path), bytes, null, true, path);
 }
 
 /**

@@ -4,10 +4,11 @@
  * registry's (or that is an HTML page), and only then moves it into place.
  */
 import { createHash } from "node:crypto";
-import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { open, readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { SdspcaanError, ValidationError } from "sdspcaan";
 import { DEFAULT_MAX_BYTES, formatBytes } from "sdspcaan/formats";
+import { describeFileSystemError, FileAccessError, makeFolders } from "./fileErrors.js";
 import { defaultCacheDir } from "./locate.js";
 import { type DatasetEntry, datasetNames, findDataset } from "./registry.js";
 
@@ -144,15 +145,18 @@ export async function fetchDataset(
     );
   }
 
-  await mkdir(dir, { recursive: true }).catch((err: unknown) => {
-    throw new FetchError(`${entry.name}: cannot create ${dir}: ${describeError(err)}`);
-  });
+  try {
+    // One folder at a time, so that a read-only file system says so (not ENOENT).
+    makeFolders(dir);
+  } catch (err) {
+    throw new FetchError(`${entry.name}: ${describeError(err)}`);
+  }
   const temp = `${target}.part-${process.pid}-${Date.now()}`;
   const hash = createHash("sha256");
   let received = 0;
   let head: Uint8Array | null = null;
   const handle = await open(temp, "w").catch((err: unknown) => {
-    throw new FetchError(`${entry.name}: cannot write in ${dir}: ${describeError(err)}`);
+    throw new FetchError(`${entry.name}: cannot write ${target}: ${describeError(err)}`);
   });
   try {
     try {
@@ -173,7 +177,9 @@ export async function fetchDataset(
         }
         hash.update(chunk);
         await handle.write(chunk).catch((err: unknown) => {
-          throw new FetchError(`${entry.name}: writing ${temp} failed: ${describeError(err)}`);
+          throw new FetchError(
+            `${entry.name}: cannot write ${target}: ${describeError(err)}; nothing was saved`,
+          );
         });
         options.onProgress?.({ received, total });
       }
@@ -206,6 +212,9 @@ export async function fetchDataset(
 }
 
 function describeError(err: unknown): string {
+  if (err instanceof FileAccessError) return err.message.replace(/\.$/, "");
+  const reason = describeFileSystemError(err);
+  if (reason !== null) return reason;
   if (err instanceof Error) {
     const cause = (err as Error & { cause?: unknown }).cause;
     const detail = cause instanceof Error ? `: ${cause.message}` : "";

@@ -1,13 +1,13 @@
 /**
  * Vega-Lite spec -> SVG (vega, headless) -> PNG (resvg). Node-only.
  */
-import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Resvg, type ResvgRenderOptions } from "@resvg/resvg-js";
 import { SdspcaanError, ValidationError } from "sdspcaan";
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
 import { writeAtomically } from "../io/atomicWrite.js";
+import { makeFolders } from "../io/fileErrors.js";
 import { type FigureFont, figureFont } from "./fonts.js";
 
 /** A Vega-Lite specification, as produced by the figure builders. */
@@ -263,7 +263,7 @@ export async function writeFigure(
   const base = resolve(basePath.replace(/\.(svg|png)$/i, ""));
   const svg = await renderSvg(spec);
   const png = svgToPng(svg, options);
-  mkdirSync(dirname(base), { recursive: true });
+  makeFolders(dirname(base));
   const paths = { svg: `${base}.svg`, png: `${base}.png` };
   // Links written through, devices in place, directories refused (io/atomicWrite.ts).
   writeAtomically(paths.svg, svg);

@@ -19,12 +19,13 @@
  * file and line, with the way out (`experiment ... --repair`). A results file may
  * be gzip-compressed (results.jsonl.gz, runResults.node.ts): it reads the same.
  */
-import { existsSync, lstatSync, mkdirSync, realpathSync, statSync, unlinkSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync, statSync, unlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Label } from "sdspcaan";
 import { createMethod, SdspcaanError, ValidationError } from "sdspcaan";
 import { methodDescriptor, normalizeMethodName } from "sdspcaan/methods";
 import { writeAtomically } from "../io/atomicWrite.js";
+import { FileAccessError, makeFolders } from "../io/fileErrors.js";
 import { type LoadOptions, openDataset } from "../io/load.js";
 import { datasetAtPath } from "../io/registry.js";
 import { type BcaAtK, bcaVersusKFigure } from "../plot/bcaVersusK.js";
@@ -567,7 +568,7 @@ export async function writeRunReports(
     writeAtomically(p, text);
     files.push(p);
   };
-  mkdirSync(target, { recursive: true });
+  makeFolders(target);
   write("table.md", tableMd);
   write("table.csv", tableCsv);
   write("summary.json", `${JSON.stringify(summary, null, 2)}\n`);
@@ -580,7 +581,9 @@ export async function writeRunReports(
         const written = await make();
         if (written) files.push(...written);
       } catch (err) {
-        if (!(err instanceof SdspcaanError)) throw err;
+        // A figure the data cannot make is a warning; a file that cannot be written
+        // (a full disk) stops the report, as for the tables.
+        if (!(err instanceof SdspcaanError) || err instanceof FileAccessError) throw err;
         warnings.push(`${what}: ${err.message}`);
       }
     };

@@ -27,30 +27,26 @@
  * .gz file named), before those of a plain file beside it, which is where a resumed
  * run appends (`storedForms`).
  */
-import { constants as bufferConstants } from "node:buffer";
 import {
   closeSync,
   existsSync,
   fstatSync,
   fsyncSync,
   ftruncateSync,
-  mkdirSync,
   openSync,
   readFileSync,
   readSync,
-  statSync,
   writeSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { DataFormatError, ValidationError } from "sdspcaan";
-import { InflateError } from "sdspcaan/formats";
 import {
   regularOutputTarget,
   replaceFileDurably,
   writeAll,
   writeAtomically,
 } from "../io/atomicWrite.js";
-import { nodeInflater } from "../io/zlib.js";
+import { describeFileSystemError, fileError, makeFolders } from "../io/fileErrors.js";
 import { canonicalJson } from "../protocol/fingerprint.js";
 import { type Params, tunableParams } from "../protocol/grids.js";
 import {
@@ -62,6 +58,7 @@ import {
   fitKey,
   fitRecordToLine,
 } from "../protocol/records.js";
+import { forEachLineOfText, forEachResultsLine } from "./resultLines.node.js";
 
 export const RESULTS_FILE = "results.jsonl";
 export const SETTINGS_FILE = "settings.json";
@@ -197,48 +194,63 @@ function checkResultLine(obj: unknown, where: string): ResultLine {
 }
 
 /**
- * Sorts the lines of `results.jsonl` into well-formed entries and invalid lines.
- * Blank lines are skipped; text after the last newline is what a run killed
- * mid-write leaves and is ignored (its fit is simply redone).
+ * Bad lines listed before a file counts as no results file at all: --repair moves
+ * bad lines aside one by one, which is for a few damaged lines, not for a file of
+ * something else.
  */
-export function scanResultLines(text: string, file = RESULTS_FILE): ScannedResults {
-  const end = text.lastIndexOf("\n") + 1;
-  const lines = text.slice(0, end).split("\n");
+export const MAX_BAD_LINES = 10_000;
+
+/** Sorts lines into entries and invalid lines as they come (see `scanResultLines`). */
+function lineSorter(file: string): {
+  readonly visit: (raw: string, lineNo: number) => void;
+  readonly entries: ResultEntry[];
+  readonly invalid: InvalidLine[];
+} {
   const entries: ResultEntry[] = [];
   const invalid: InvalidLine[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i];
-    const line = raw.trim();
-    if (line === "") continue;
-    const lineNo = i + 1;
+  const bad = (b: InvalidLine) => {
+    if (invalid.length === MAX_BAD_LINES) {
+      throw new DataFormatError(
+        file,
+        `more than ${MAX_BAD_LINES} lines are not results lines (the first: ${invalid[0].reason}), so it is not a results file of sdspcaan; --repair does not take it either. Move it away, or remove those lines yourself.`,
+      );
+    }
+    invalid.push(b);
+  };
+  const visit = (raw: string, lineNo: number) => {
     let obj: unknown;
     try {
-      obj = JSON.parse(line);
+      obj = JSON.parse(raw);
     } catch (err) {
-      invalid.push({
+      bad({
         file,
         lineNo,
         text: raw,
         reason: `line ${lineNo} is not valid JSON (${(err as Error).message})`,
       });
-      continue;
+      return;
     }
     try {
       entries.push({ file, lineNo, text: raw, line: checkResultLine(obj, `line ${lineNo}`) });
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
-      invalid.push({ file, lineNo, text: raw, reason: err.message });
+      bad({ file, lineNo, text: raw, reason: err.message });
     }
-  }
-  return { file, entries, invalid, ignoredTail: text.slice(end) };
+  };
+  return { visit, entries, invalid };
 }
 
-/** Bytes a compressed results file may inflate to: what one string can hold. */
-const MAX_INFLATED = bufferConstants.MAX_STRING_LENGTH;
-
-/** The files of `storedForms(path)` that exist, in reading order. */
-export function presentForms(path: string): string[] {
-  return storedForms(path).filter((p) => existsSync(p));
+/**
+ * Sorts the lines of `results.jsonl` into well-formed entries and invalid lines.
+ * Blank lines are skipped; text after the last newline is what a run killed
+ * mid-write leaves and is ignored (its fit is simply redone). A line longer than
+ * MAX_LINE_BYTES, or more than MAX_BAD_LINES bad lines, is a DataFormatError
+ * naming `file`.
+ */
+export function scanResultLines(text: string, file = RESULTS_FILE): ScannedResults {
+  const sorter = lineSorter(file);
+  const ignoredTail = forEachLineOfText(text, file, sorter.visit);
+  return { file, entries: sorter.entries, invalid: sorter.invalid, ignoredTail };
 }
 
 /** "X", or "X.gz and X" when the results file at `path` has a compressed part: for messages. */
@@ -247,57 +259,24 @@ export function describeStored(path: string): string {
   return present.length === 0 ? path : present.join(" and ");
 }
 
+/** The files of `storedForms(path)` that exist, in reading order. */
+export function presentForms(path: string): string[] {
+  return storedForms(path).filter((p) => existsSync(p));
+}
+
 /**
- * The text of the results file at `path`, gunzipped when its name ends in .gz;
- * null when there is no such file. Anything but a regular file (after links) is
- * refused rather than read: a FIFO would keep the reader waiting for a writer.
- * A .gz file that is not gzip, or is cut short or corrupt, is a DataFormatError
- * naming it: none of its lines is used, as which of them are whole is unknown.
+ * Scans the results file at `path` (plain, or gzip-compressed as `*.gz`) as a
+ * stream of lines (resultLines.node.ts); a missing file scans as empty.
  */
-export function readResultsText(path: string): string | null {
-  let isFile: boolean;
-  try {
-    isFile = statSync(path).isFile();
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return null;
-    throw err;
-  }
-  if (!isFile) {
-    throw new DataFormatError(path, "not a regular file (a folder, a FIFO or a device).");
-  }
-  const bytes = readFileSync(path);
-  return path.endsWith(GZIP_SUFFIX) ? gunzipText(bytes, path) : bytes.toString("utf8");
-}
-
-function gunzipText(bytes: Buffer, file: string): string {
-  if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) {
-    throw new DataFormatError(
-      file,
-      "not a gzip file (it does not start with the gzip signature 1f 8b), although its name ends in .gz.",
-    );
-  }
-  let inflated: Uint8Array;
-  try {
-    inflated = nodeInflater.gunzip(bytes, MAX_INFLATED);
-  } catch (err) {
-    if (!(err instanceof InflateError)) throw err;
-    const why =
-      err.reason === "truncated"
-        ? "its gzip data ends early (the file is cut short)"
-        : err.reason === "too-large"
-          ? `it inflates to more than ${MAX_INFLATED} bytes, more than can be read at once`
-          : `its gzip data is corrupt (${err.message})`;
-    throw new DataFormatError(file, `${why}; none of its lines was read.`);
-  }
-  return Buffer.from(inflated.buffer, inflated.byteOffset, inflated.byteLength).toString("utf8");
-}
-
-/** Scans the results file at `path` (plain, or gzip-compressed as `*.gz`); a missing file scans as empty. */
 export function scanResultsFile(path: string): ScannedResults {
-  const text = readResultsText(path);
-  if (text === null) return { file: path, entries: [], invalid: [], ignoredTail: "" };
-  return scanResultLines(text, path);
+  const sorter = lineSorter(path);
+  const read = forEachResultsLine(path, sorter.visit);
+  return {
+    file: path,
+    entries: sorter.entries,
+    invalid: sorter.invalid,
+    ignoredTail: read?.tail ?? "",
+  };
 }
 
 /** The fields that make a line's result: everything but the timing and the fingerprint. */
@@ -404,10 +383,13 @@ export function badLinesError(
  * results, throws a DataFormatError naming `file` and the line numbers.
  */
 export function parseResultLines(text: string, file = RESULTS_FILE): ParsedResults {
-  const scanned = scanResultLines(text, file);
+  return parsedOf(scanResultLines(text, file));
+}
+
+function parsedOf(scanned: ScannedResults): ParsedResults {
   const { entries, conflicts } = dedupeEntries(scanned.entries);
   if (scanned.invalid.length > 0 || conflicts.length > 0) {
-    throw badLinesError(file, scanned.invalid, conflicts);
+    throw badLinesError(scanned.file, scanned.invalid, conflicts);
   }
   const records: FitRecord[] = [];
   const skipped: SkippedFit[] = [];
@@ -424,9 +406,7 @@ export function parseResultLines(text: string, file = RESULTS_FILE): ParsedResul
  * whole results directory.
  */
 export function readResultsFile(path: string): ParsedResults {
-  const text = readResultsText(path);
-  if (text === null) return { records: [], skipped: [], ignoredTail: "" };
-  return parseResultLines(text, path);
+  return parsedOf(scanResultsFile(path));
 }
 
 /** Lines are written to the plain file only; its .gz is written whole (compress.node.ts). */
@@ -466,17 +446,42 @@ export function appendSetAside(
 ): void {
   if (lines.length === 0) return;
   const target = regularOutputTarget(path);
-  mkdirSync(dirname(target), { recursive: true });
-  const fd = openSync(target, "a");
+  makeFolders(dirname(target));
+  const text = lines
+    .map((l) => {
+      const entry = { line: l.lineNo, reason: l.reason, text: l.text };
+      return `${JSON.stringify(l.from === undefined ? entry : { ...entry, file: l.from })}\n`;
+    })
+    .join("");
+  appendWhole(target, path, Buffer.from(text, "utf8"));
+}
+
+/**
+ * Appends `bytes` to the file `target` and flushes it; when that fails (a full
+ * disk), the file is cut back to its old length, so no part of them stays, and the
+ * error names `shown`.
+ */
+function appendWhole(target: string, shown: string, bytes: Uint8Array): void {
+  let fd: number;
   try {
-    const text = lines
-      .map((l) => {
-        const entry = { line: l.lineNo, reason: l.reason, text: l.text };
-        return `${JSON.stringify(l.from === undefined ? entry : { ...entry, file: l.from })}\n`;
-      })
-      .join("");
-    writeAll(fd, Buffer.from(text, "utf8"));
+    fd = openSync(target, "a");
+  } catch (err) {
+    throw fileError(err, "write", shown);
+  }
+  let size = -1;
+  try {
+    size = fstatSync(fd).size;
+    writeAll(fd, bytes);
     fsyncSync(fd);
+  } catch (err) {
+    if (size >= 0) {
+      try {
+        ftruncateSync(fd, size);
+      } catch {
+        // The write's own error says more.
+      }
+    }
+    throw fileError(err, "write", shown);
   } finally {
     closeSync(fd);
   }
@@ -508,15 +513,20 @@ export class ResultsWriter {
   static open(path: string): ResultsWriter {
     refuseCompressed(path);
     const target = regularOutputTarget(path);
-    mkdirSync(dirname(target), { recursive: true });
-    const fd = openSync(target, existsSync(target) ? "r+" : "w+");
+    makeFolders(dirname(target));
+    let fd: number;
+    try {
+      fd = openSync(target, existsSync(target) ? "r+" : "w+");
+    } catch (err) {
+      throw fileError(err, "write", path);
+    }
     try {
       const size = fstatSync(fd).size;
       const keep = lengthThroughLastNewline(fd, size);
       if (keep < size) ftruncateSync(fd, keep);
     } catch (err) {
       closeSync(fd);
-      throw err;
+      throw fileError(err, "write", path);
     }
     return new ResultsWriter(path, fd);
   }
@@ -527,10 +537,24 @@ export class ResultsWriter {
       throw new ValidationError("writer", `The results file ${this.path} is already closed.`);
     }
     const bytes = Buffer.from(resultLineText(line), "utf8");
-    const size = fstatSync(this.fd).size;
-    let off = 0;
-    while (off < bytes.length)
-      off += writeSync(this.fd, bytes, off, bytes.length - off, size + off);
+    let size = -1;
+    try {
+      size = fstatSync(this.fd).size;
+      let off = 0;
+      while (off < bytes.length)
+        off += writeSync(this.fd, bytes, off, bytes.length - off, size + off);
+    } catch (err) {
+      // A full disk: no part of the line stays (readers would skip it, but the
+      // next line would start on it).
+      if (size >= 0) {
+        try {
+          ftruncateSync(this.fd, size);
+        } catch {
+          // The next open cuts a partial line off anyway.
+        }
+      }
+      throw fileError(err, "write", this.path);
+    }
   }
 
   /** Closes the file (idempotent). */
@@ -571,7 +595,7 @@ export function readJsonFile(path: string): unknown {
       "path",
       code === "ENOENT"
         ? `${path} does not exist.`
-        : `Cannot read ${path}: ${(err as Error).message}`,
+        : `Cannot read ${path}: ${describeFileSystemError(err) ?? (err as Error).message}.`,
     );
   }
   try {

@@ -10,11 +10,15 @@
  * process of this host that no longer exists, or when its owner (on any host, where
  * no process id can be checked) has not touched it for STALE_AFTER_MS: the owner
  * touches it every HEARTBEAT_MS from a timer.
+ *
+ * The lock is made whole or not at all (written to a temporary file, then linked
+ * into place); the temporary file is removed whatever happens, and one left by a
+ * process of this host that was killed meanwhile (or a stale lock it had moved
+ * aside) is removed by the next `acquire`.
  */
 import {
   closeSync,
   linkSync,
-  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
@@ -26,7 +30,8 @@ import {
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { ValidationError } from "sdspcaan";
-import { temporaryName } from "../io/atomicWrite.js";
+import { processExists, removeDeadTemporaries, temporaryName } from "../io/atomicWrite.js";
+import { fileError, makeFolders } from "../io/fileErrors.js";
 
 /** How often the owner touches its lock. */
 export const HEARTBEAT_MS = 30_000;
@@ -67,16 +72,6 @@ function readOwner(
     // A lock cut short by a crash while it was written: stale once old enough.
   }
   return { owner: null, text, mtimeMs };
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** Why the lock at `path` is stale, or null while its owner may still be running. */
@@ -127,6 +122,8 @@ export class RunLock {
     };
     const text = `${JSON.stringify(owner)}\n`;
     let tookOver: string | null = null;
+    makeFolders(dirname(path));
+    removeDeadTemporaries(path, [".tmp", ".stale"]);
     for (let attempt = 0; attempt < 3; attempt++) {
       if (RunLock.tryCreate(path, text)) return new RunLock(path, text, tookOver);
       const info = readOwner(path);
@@ -149,7 +146,7 @@ export class RunLock {
         renameSync(path, aside);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === "ENOENT") continue;
-        throw err;
+        throw fileError(err, "take over the stale lock", path);
       }
       let moved = "";
       try {
@@ -173,24 +170,30 @@ export class RunLock {
     );
   }
 
-  /** Creates the lock whole or not at all: written aside, then hard-linked into place. */
+  /**
+   * Creates the lock whole or not at all: written aside, then hard-linked into
+   * place; the file written aside is removed whatever happens (a full disk).
+   */
   private static tryCreate(path: string, text: string): boolean {
-    mkdirSync(dirname(path), { recursive: true });
     const tmp = temporaryName(path);
-    const fd = openSync(tmp, "w");
     try {
-      writeSync(fd, text);
-    } finally {
-      closeSync(fd);
-    }
-    try {
+      const fd = openSync(tmp, "w");
+      try {
+        writeSync(fd, text);
+      } finally {
+        closeSync(fd);
+      }
       linkSync(tmp, path);
       return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
-      throw err;
+      throw fileError(err, "create the lock", path);
     } finally {
-      rmSync(tmp, { force: true });
+      try {
+        rmSync(tmp, { force: true });
+      } catch {
+        // Removed by the next acquire once this process is gone.
+      }
     }
   }
 
