@@ -265,7 +265,7 @@ interface Candidate {
  * rows still sum to 0) while twice the removed weight stays within the budget. Typed
  * arrays throughout: on a 60,000-node graph the version with a number[] of weights,
  * sorted with a comparator, and rows rebuilt by push took about 0.4 s of each rank
- * control (docs/performance.md as of 285e458); this one keeps the same threshold and entries, and
+ * control (measured at commit 285e458); this one keeps the same threshold and entries, and
  * sums in the same order, so its result has the same bits.
  */
 export function pruneLightEdges(

@@ -59,8 +59,8 @@ export const TRACKED_WIDTH_FACTOR = 2;
  * over rows of delta_i / sqrt(p_i), p_i the row's count-th same-class distance at the
  * last search, is at most this. Above, few rows could be certified next time, and
  * their rescans keep heaps of the count and no lists. Measured on Fashion-MNIST's
- * 60,000 images in 50 PCA dimensions (scripts/dev/trackedSearchCost.ts): see
- * docs/performance.md as of 285e458 (`git show 285e458:docs/performance.md`).
+ * 60,000 images in 50 PCA dimensions with scripts/dev/trackedSearchCost.ts at commit
+ * 285e458.
  */
 export const LIST_MAX_RELATIVE_MOVE = 0.01;
 

@@ -285,7 +285,7 @@ function screenBlocks(
  * would give 16 at 60,000 rows), since every block streams all earlier rows through the
  * kernel once, and more rows per block use each of them more (the native screen: 42-46
  * GFLOP/s on 16 x 60,000 x 784, 58-67 on 64 x 60,000 x 784;
- * docs/performance.md as of 285e458). The
+ * measured at commit 285e458). The
  * block of estimates is then up to 64 n doubles (31 MB at 60,000) per thread. Which
  * rows share a block changes no result: each row keeps its best lower bounds, ties to
  * the lower index, whatever the order they are offered in.

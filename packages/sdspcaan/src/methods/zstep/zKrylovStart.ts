@@ -15,7 +15,7 @@
  *
  * At large n omega is small: tr(beta D) = tr(G) keeps beta D near d while Z's
  * eigenvalues grow with n (Fashion-MNIST, k = 50: omega 0.035 at 10,000 images, 0.0066
- * at 60,000; docs/performance.md as of 285e458). Rayleigh-Ritz of Z on K_J needs no n-long basis:
+ * at 60,000; measured at commit 285e458). Rayleigh-Ritz of Z on K_J needs no n-long basis:
  * with the moments N_j = W^T T_j(D^) W (m x m, N_0 = I) and T_a T_b = (T_{a+b} + T_{|a-b|}) / 2,
  *
  *   Gram    (T_a W)^T (T_b W)      = (N_{a+b} + N_{|a-b|}) / 2,

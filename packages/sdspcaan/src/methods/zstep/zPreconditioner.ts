@@ -480,7 +480,7 @@ function projectOutU(V: Matrix, U: Matrix, Ut: Matrix): void {
  * h / D, the distance from sigma to the nearest eigenvalue relative to the distance
  * to the k-th, is how evenly (Z - sigma I)^-1 weighs the eigenvalues it must separate
  * (with sigma next to one eigenvalue it maps every residual onto that eigenvector);
- * the window keeps sigma where it was measured to pay (docs/performance.md as of 285e458, SDSPCAAN
+ * the window keeps sigma where it was measured to pay (at commit 285e458, SDSPCAAN
  * on Fashion-MNIST, k = 50: sigma with D between about 2 g and 16 g needed 13 to 19
  * LOBPCG iterations per solve, sigma closer to the k-th pair 25 to 35, and sigma
  * below the whole spectrum as many as without a preconditioner: there the k wanted

@@ -94,7 +94,7 @@ export function autoPreconditioner(k: number): boolean {
  * 50 s (6), and with the Cholesky-only form of the basis' orthonormalisation (about 1 s
  * less per solve) 20,000 37 / 99 s (5) and 60,000 66 / 266 s (4); with k = 10 at 60,000
  * the J = 0 start saved nothing and U^T L U cost 2-3 s per later iteration;
- * docs/performance.md as of 285e458).
+ * measured at commit 285e458).
  *
  * Where J >= 1 would be needed, the lifted space (the default `space`, zLiftedStart.ts)
  * takes K_J's place: its dense problem has order width + 3 b (b the block size), and
@@ -139,7 +139,7 @@ export const KRYLOV_START_MIN_N = 10_000;
  * solve; the other guards carry over from the previous solve's block. The random ones
  * keep an eigenvector the previous block misses entirely (e.g. one in the null space of
  * G, which beta D pulls down) within reach. Measured on Fashion-MNIST (10,000 images,
- * k = 50, 13 guards, outer iterations 2-8, docs/performance.md as of 285e458): LOBPCG iterations 142
+ * k = 50, 13 guards, outer iterations 2-8, measured at commit 285e458): LOBPCG iterations 142
  * with all 13 guards random, 126 with 4, 114 with 2, 117 with 1, 115 with none.
  */
 export const FRESH_GUARDS = 2;
@@ -350,7 +350,7 @@ class OperatorZSolver implements ZSolver {
     // graph term forms U^T L U for its Laplacian anyway (ZWoodbury caches it per L, and
     // the compact product and the starts use it), and Tr(G L G) = Tr(S^4 U^T L U) (U^T U
     // = I) is then its diagonal's weighted sum: at 60,000 x 784 the edge sum below took
-    // 0.7 s per outer iteration (docs/performance.md as of 285e458, "Tr(G L G) from U^T L U").
+    // 0.7 s per outer iteration (measured at commit 285e458: "Tr(G L G) from U^T L U").
     if (weighted && this.woodbury !== null) {
       const K = this.woodbury.laplacianTerm(L);
       const { s2 } = this.gram;
