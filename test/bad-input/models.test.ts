@@ -202,7 +202,36 @@ describe("loadModel validates every field", () => {
       (m: Record<string, unknown>) => ((m.fitInfo as Record<string, unknown>).timings = 3),
       "must be an object",
     ],
-    ["version", (m: Record<string, unknown>) => (m.version = 3), "must be one of 1, 2"],
+    ["version", (m: Record<string, unknown>) => (m.version = 4), "must be one of 1, 2, 3"],
+    [
+      "fitInfo.warnings[0]",
+      (m: Record<string, unknown>) => ((m.fitInfo as Record<string, unknown>).warnings = ["text"]),
+      "must be an object",
+    ],
+    [
+      "fitInfo.warnings[0].code",
+      (m: Record<string, unknown>) =>
+        ((m.fitInfo as Record<string, unknown>).warnings = [
+          { code: "slow", message: "m", values: {} },
+        ]),
+      'must be one of "max-iterations", "lambda-cycle"',
+    ],
+    [
+      "fitInfo.warnings[0].values.change",
+      (m: Record<string, unknown>) =>
+        ((m.fitInfo as Record<string, unknown>).warnings = [
+          { code: "max-iterations", message: "m", values: { change: "9.92" } },
+        ]),
+      "must be a number or null",
+    ],
+    [
+      "fitInfo.warnings[0].values",
+      (m: Record<string, unknown>) =>
+        ((m.fitInfo as Record<string, unknown>).warnings = [
+          { code: "max-iterations", message: "m" },
+        ]),
+      "is missing",
+    ],
   ])("names %s", (field, change, says) => {
     const err = refusal(change);
     expect(err.field).toBe(field);

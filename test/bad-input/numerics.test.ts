@@ -120,18 +120,18 @@ describe("results that depend on the units of X", () => {
   it("SDSPCAAN and PCAN warn when X is far from standardised, naming its RMS", () => {
     for (const method of ["sdspcaan", "pcan"]) {
       const raw = createMethod(method, { k: 3, m: 3 }).fit(scaled(standardised(X), 1000), y);
-      expect(raw.fitInfo.warnings.join("\n")).toMatch(
+      expect(raw.fitInfo.warnings.map((w) => w.message).join("\n")).toMatch(
         /depends on the units of X .* RMS of its centred values is 9\d\d/,
       );
       const std = createMethod(method, { k: 3, m: 3 }).fit(standardised(X), y);
-      expect(std.fitInfo.warnings.join("\n")).not.toMatch(/units of X/);
+      expect(std.fitInfo.warnings.map((w) => w.message).join("\n")).not.toMatch(/units of X/);
     }
   });
 
   it("SDSPCA (no lambda) is unit-free and does not warn", () => {
     const a = createMethod("sdspca", { k: 3 }).fit(scaled(standardised(X), 1000), y);
     const b = createMethod("sdspca", { k: 3 }).fit(standardised(X), y);
-    expect(a.fitInfo.warnings.join("\n")).not.toMatch(/units of X/);
+    expect(a.fitInfo.warnings.map((w) => w.message).join("\n")).not.toMatch(/units of X/);
     expect(a.fitInfo.iterations).toBe(b.fitInfo.iterations);
     expect(
       maxPrincipalAngle(a.transform(scaled(standardised(X), 1000)), b.transform(standardised(X))),

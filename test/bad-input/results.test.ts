@@ -17,6 +17,8 @@ import {
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataFormatError } from "../../packages/sdspcaan/src/core/errors.js";
+import type { FitWarning } from "../../packages/sdspcaan/src/methods/fitReport.js";
+import { warningFromText } from "../../packages/sdspcaan/src/methods/fitWarnings.js";
 import type { FitRecord } from "../../packages/sdspcaan-cli/src/protocol/records.js";
 import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
 import {
@@ -39,6 +41,11 @@ import { repoRoot } from "../helpers/data.js";
 import { comparable, iterativeRun, removeDir, smallData, tempDir } from "../runner/helpers.js";
 
 const LEGACY = join(repoRoot, "test", "fixtures", "experiment", "legacy-run");
+/** What a report of the legacy run now says under its table. */
+const LEGACY_WARNINGS = `Warnings of the selected fits (the fit of each repeat that the table's numbers come from; \`sdspcaan evaluate\` with the same split and options prints them in full):
+
+- SDSPCAAN on Legacy: 2 of 2 selected fits had a class with fewer than m + 1 training samples.
+`;
 
 const data = smallData(); // 60 samples, 24 features, 4 classes: 12 training samples per split
 const base: ExperimentOptions = iterativeRun({
@@ -86,6 +93,12 @@ function stripFingerprints(list: readonly ResultLine[]): ResultLine[] {
     const { fingerprint: _f, ...rest } = l as FitRecord;
     return rest as ResultLine;
   });
+}
+
+/** A line without its warnings. */
+function withoutWarnings(line: Record<string, unknown>): Record<string, unknown> {
+  const { warnings: _w, ...rest } = line;
+  return rest;
 }
 
 /** The lines of a results directory, without timings and fingerprints, by fit. */
@@ -222,17 +235,29 @@ describe("1. (old results directories) lines written before fingerprints", () =>
     const dir = copyRun(LEGACY);
     for (const f of ["table.md", "table.csv", "summary.json"]) rmSync(join(dir, f));
     const report = await writeRunReports(dir, { figures: false });
+    // New since then: the warnings of the selected fits under the table, their codes
+    // read from the old lines' texts.
     expect(readFileSync(join(dir, "table.md"), "utf8")).toBe(
-      readFileSync(join(LEGACY, "table.md"), "utf8"),
+      `${readFileSync(join(LEGACY, "table.md"), "utf8")}\n${LEGACY_WARNINGS}`,
     );
     expect(readFileSync(join(dir, "table.csv"), "utf8")).toBe(
       readFileSync(join(LEGACY, "table.csv"), "utf8"),
     );
-    // Two sections are new since then: completeness, and the significance statistics.
+    // Three sections are new since then: completeness, the significance statistics,
+    // and each cell's warning counts.
     const { completeness, statistics, ...summary } = JSON.parse(
       readFileSync(join(dir, "summary.json"), "utf8"),
     );
     expect(statistics.baseline).toBe("sdspcaan");
+    const cells = summary.results.Legacy as Record<string, { warnings: unknown }>;
+    expect(cells.sdspcaan.warnings).toEqual({
+      fits: 2,
+      byCode: { "small-classes": 2 },
+      stoppedAtCap: 0,
+      cycleUnknown: 0,
+    });
+    expect(cells.pca.warnings).toEqual({ fits: 2, byCode: {}, stoppedAtCap: 0, cycleUnknown: 0 });
+    for (const cell of Object.values(cells)) delete (cell as { warnings?: unknown }).warnings;
     expect(summary).toEqual(JSON.parse(readFileSync(join(LEGACY, "summary.json"), "utf8")));
     expect(completeness).toMatchObject({ status: "complete", fitsDone: 18, fitsPlanned: 18 });
     expect(report.notes.join(" ")).toMatch(/Complete run: all 18 planned fits are done/);
@@ -266,8 +291,19 @@ describe("1. (old results directories) lines written before fingerprints", () =>
         list.map((l) => [JSON.stringify([l.method, l.repeat, l.k, l.params]), l.fingerprint]),
       );
     expect(fp(stamped)).toEqual(fp([...fresh.records, ...fresh.skipped]));
-    // The current code makes the same fits as the code before fingerprints.
-    expect(resultsOf(join(root, "legacy-fresh"))).toEqual(resultsOf(LEGACY));
+    // The current code makes the same fits as the code before fingerprints; its lines
+    // hold warnings with codes (the old texts, and more advice after them), [] for none.
+    const now = resultsOf(join(root, "legacy-fresh"));
+    const legacy = resultsOf(LEGACY);
+    expect(now.map(withoutWarnings)).toEqual(legacy.map(withoutWarnings));
+    now.forEach((line, i) => {
+      const texts = (legacy[i].warnings ?? []) as string[];
+      const coded = line.warnings as FitWarning[];
+      expect(coded.map((w) => w.code)).toEqual(texts.map((t) => warningFromText(t).code));
+      coded.forEach((w, j) => {
+        expect(w.message.startsWith(texts[j])).toBe(true);
+      });
+    });
     // Back to all four methods: the lines of LDA and Baseline, out of the forced run, are reused too.
     const back = await runExperiment({ ...legacyOptions, force: true, out: dir });
     expect(back.resumed).toBe(18);

@@ -338,8 +338,20 @@ describe.runIf(runs)("the playground in Chromium", () => {
       });
     });
 
+    // The fit's warnings (Yale's classes are smaller than m + 1, and lambda ends at its
+    // cap) show under the result as Node's, and its row in the table is marked.
+    const warnings = page.locator("#fit-details .warning");
+    expect(model.fitInfo.warnings.length).toBeGreaterThan(0);
+    expect(
+      await warnings.evaluateAll((els) =>
+        els.map((e) => [(e as HTMLElement).dataset.code, e.textContent]),
+      ),
+    ).toEqual(model.fitInfo.warnings.map((w) => [w.code, `warning: ${w.message}`]));
+    expect(await warnings.first().isVisible()).toBe(true);
+    expect(await page.textContent("#history tbody tr >> nth=1 >> td >> nth=7")).toMatch(/ ⚠$/);
+    expect(await page.textContent("#history tbody tr >> nth=0 >> td >> nth=7")).not.toMatch(/⚠/);
+
     // The traces were drawn, and the table compares the two fits.
-    expect(await page.locator("#history tbody tr").count()).toBe(2);
     expect(await page.textContent("#history tbody tr >> nth=0 >> td >> nth=2")).toBe("PCA");
     expect(await page.textContent("#history tbody tr >> nth=1 >> td >> nth=2")).toBe("SDSPCAAN");
     await page.screenshot({ path: join(ARTIFACTS, "fit.png"), fullPage: true });

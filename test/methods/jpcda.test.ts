@@ -178,7 +178,12 @@ describe("JPCDA output", () => {
 
   it("warns when k < c - 1 caps the rank of W", () => {
     const { X, y } = gaussianClasses(9, 45, 30, 5);
-    expect(new JPCDA({ k: 2 }).fit(X, y).fitInfo.warnings.join(" ")).toMatch(/below c - 1 = 4/);
+    expect(
+      new JPCDA({ k: 2 })
+        .fit(X, y)
+        .fitInfo.warnings.map((w) => w.message)
+        .join(" "),
+    ).toMatch(/below c - 1 = 4/);
     expect(new JPCDA({ k: 4 }).fit(X, y).fitInfo.warnings).toEqual([]);
   });
 
@@ -204,7 +209,9 @@ describe("JPCDA output", () => {
     const { X, y } = gaussianClasses(11, 20, 40, 4);
     const atRank = new JPCDA({ k: 19 }).fit(X, y);
     const above = new JPCDA({ k: 20 }).fit(X, y);
-    expect(above.fitInfo.warnings.join(" ")).toMatch(/k = 20 exceeds the numerical rank 19/);
+    expect(above.fitInfo.warnings.map((w) => w.message).join(" ")).toMatch(
+      /k = 20 exceeds the numerical rank 19/,
+    );
     expect(Array.from(above.components.data)).toEqual(Array.from(atRank.components.data));
   });
 });

@@ -259,7 +259,9 @@ describe("LDA errors", () => {
       }
     }
     const model = new LDA({ k: 2 }).fit(rows, labels);
-    expect(model.fitInfo.warnings.join(" ")).toMatch(/numerical rank 1 < k = 2/);
+    expect(model.fitInfo.warnings.map((w) => w.message).join(" ")).toMatch(
+      /numerical rank 1 < k = 2/,
+    );
   });
 });
 

@@ -187,7 +187,12 @@ describe("SDSPCA family invariants", () => {
       onProgress: (p) => progress.push(p.lambda),
     });
     const info = model.fitInfo;
-    expect(info.warnings.some((w) => w.includes("fewer than m + 1"))).toBe(true);
+    expect(
+      info.warnings.some(
+        (w) => w.code === "small-classes" && w.message.includes("fewer than m + 1"),
+      ),
+    ).toBe(true);
+    expect(info.warnings.some((w) => w.code === "lambda-cap")).toBe(true);
     expect(info.stopReason === "lambda-cap" || info.stopReason === "max-iterations").toBe(true);
     expect(info.details.lambdaCapped).toBe(true);
     expect(Math.max(...info.lambdaTrace)).toBe(2 ** 20);

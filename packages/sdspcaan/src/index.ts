@@ -37,6 +37,8 @@ export type {
   FitInfo,
   FitOptions,
   FitProgress,
+  FitWarning,
+  FitWarningCode,
   TransformOptions,
 } from "./methods/fitReport.js";
 export { JPCDA, type JPCDAOptions } from "./methods/jpcda.js";

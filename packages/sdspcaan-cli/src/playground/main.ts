@@ -568,7 +568,8 @@ function showResult(r: FitResult): void {
   const warnings = info.warnings.map((w) => {
     const div = document.createElement("div");
     div.className = "warning";
-    div.textContent = `warning: ${w}`;
+    div.dataset.code = w.code;
+    div.textContent = `warning: ${w.message}`;
     return div;
   });
   details.replaceChildren(line, ...warnings);
@@ -603,6 +604,13 @@ function showTraces(r: FitResult | null): void {
   );
 }
 
+/** Iterations as the table shows them; a warning sign when the fit did not converge or warned. */
+function iterationsCell(h: FitResult): string {
+  const info = h.fitInfo;
+  const text = info.stopReason === "closed-form" ? "closed form" : String(info.iterations);
+  return info.warnings.length > 0 ? `${text} ⚠` : text;
+}
+
 function renderHistory(): void {
   const best = Math.max(...history.map((h) => h.testBCA));
   const rows = history.map((h, i) => {
@@ -616,7 +624,7 @@ function renderHistory(): void {
       [String(h.outputDim), true],
       [percent(h.valBCA), true],
       [percent(h.testBCA), true],
-      [h.fitInfo.stopReason === "closed-form" ? "closed form" : String(h.fitInfo.iterations), true],
+      [iterationsCell(h), true],
       [formatMs(h.fitInfo.timings.totalMs), true],
     ];
     for (const [text, num] of cells) {
@@ -624,6 +632,9 @@ function renderHistory(): void {
       td.textContent = text;
       if (num) td.className = "num";
       tr.append(td);
+    }
+    if (h.fitInfo.warnings.length > 0) {
+      tr.title = h.fitInfo.warnings.map((w) => `warning: ${w.message}`).join("\n");
     }
     return tr;
   });

@@ -4,7 +4,7 @@
  * skips every fit whose `fitKey` is already in the file. Reports, selection and
  * figures are pure functions of these records.
  */
-import { ValidationError } from "sdspcaan";
+import { type FitWarning, ValidationError } from "sdspcaan";
 import { isFingerprint } from "./fingerprint.js";
 import { type Params, tunableParams } from "./grids.js";
 import { checkPreprocessing, type Preprocessing } from "./preprocess.js";
@@ -42,8 +42,12 @@ export interface FitRecord {
   readonly outputDim?: number;
   /** Training BCA, when the runner measures it. */
   readonly trainBCA?: number;
-  /** Warnings of the fit (e.g. a class smaller than m + 1). */
-  readonly warnings?: readonly string[];
+  /**
+   * The fit's warnings (fitInfo.warnings: {code, message, values} each; reports count
+   * them by code), written on every line, [] when there were none. Lines written
+   * before warnings had codes hold their texts alone, and only when there were some.
+   */
+  readonly warnings?: readonly (FitWarning | string)[];
   /**
    * Settings fingerprint of the fit (see plan.ts): what a resumed run compares
    * before reusing the line. Absent in lines written before fingerprints existed.
@@ -101,6 +105,29 @@ export function checkFingerprintField(value: unknown, where: string): void {
   }
 }
 
+/** Checks a line's "warnings": texts (older lines) or {code, message, values} objects. */
+function checkRecordWarnings(value: unknown, where: string): void {
+  if (!Array.isArray(value)) {
+    fail(where, `"warnings" must be an array. Got ${JSON.stringify(value)}.`);
+  }
+  value.forEach((w: unknown, i: number) => {
+    if (typeof w === "string") return;
+    const o = w as Record<string, unknown> | null;
+    if (
+      o === null ||
+      typeof o !== "object" ||
+      Array.isArray(o) ||
+      typeof o.code !== "string" ||
+      typeof o.message !== "string"
+    ) {
+      fail(
+        where,
+        `"warnings[${i}]" must be a text or an object with a "code" and a "message". Got ${JSON.stringify(w)}.`,
+      );
+    }
+  });
+}
+
 /** Checks that `value` is a well-formed FitRecord; `where` prefixes error messages. */
 export function checkFitRecord(value: unknown, where = "record"): FitRecord {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
@@ -155,6 +182,7 @@ export function checkFitRecord(value: unknown, where = "record"): FitRecord {
     fail(where, `"fitMs" must be a number in [0, inf). Got ${JSON.stringify(r.fitMs)}.`);
   }
   if (r.preprocess !== undefined) checkPreprocessing(r.preprocess, "preprocess");
+  if (r.warnings !== undefined) checkRecordWarnings(r.warnings, where);
   checkFingerprintField(r.fingerprint, where);
   return r as unknown as FitRecord;
 }

@@ -26,3 +26,4 @@ export {
   tableMarkdown,
 } from "./report.js";
 export * from "./statistics.js";
+export { type WarningCounts, warningLines } from "./warningCounts.js";

@@ -18,6 +18,10 @@
  * "done / planned" per cell below the table, table.csv gains the columns
  * fits_done and fits_planned, and summary.json a "completeness" object. The
  * reports of a complete run carry no marks.
+ *
+ * Warnings: under the table, the selected fits that gave each warning (stopped at
+ * maxIter, at the lambda cap, ...) are counted per cell (warningCounts.ts), and each
+ * cell of summary.json holds the counts.
  */
 
 import { ValidationError } from "sdspcaan";
@@ -42,6 +46,7 @@ import type {
   Completeness,
   ResultsSummary,
 } from "./summary.js";
+import { countWarnings, warningLines } from "./warningCounts.js";
 
 export interface ReportOptions extends SelectionOptions, StatisticsOptions {
   /**
@@ -218,6 +223,7 @@ export function summariseResults(
         totalFitMs: groupFits.reduce((a, r) => a + r.fitMs, 0),
         meanIterations: mean(groupFits.map((r) => r.iterations)),
         convergedFraction: groupFits.filter((r) => r.converged).length / groupFits.length,
+        warnings: countWarnings(sel.map((s) => s.record)),
       };
     }
   }
@@ -450,6 +456,8 @@ export function tableMarkdown(summary: ResultsSummary, options: ReportOptions = 
       lines.push(`- ${markdownText(d)}: ${parts.join(", ")}`);
     }
   }
+  const warned = warningLines(summary);
+  if (warned.length > 0) lines.push("", ...warned);
   return `${lines.join("\n")}\n`;
 }
 

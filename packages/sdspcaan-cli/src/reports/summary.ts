@@ -4,6 +4,7 @@
  * each other.
  */
 import type { FitRecord } from "../protocol/records.js";
+import type { WarningCounts } from "./warningCounts.js";
 
 /** Done and planned fits of one (dataset, method). */
 export interface CellCompleteness {
@@ -55,6 +56,8 @@ export interface CellSummary {
   /** Mean iterations per fit and the fraction of fits that converged, over all fits. */
   readonly meanIterations: number;
   readonly convergedFraction: number;
+  /** How many of the selected fits gave each warning (stopped at maxIter, at the lambda cap, ...). */
+  readonly warnings: WarningCounts;
 }
 
 /** The Average row entry of one method. */

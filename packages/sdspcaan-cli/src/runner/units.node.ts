@@ -243,7 +243,8 @@ export class UnitRunner {
       preprocess: this.settings.preprocess,
       ...(unit.unitOptions ? { unitOptions: { ...unit.unitOptions } } : {}),
       outputDim: model.nComponents,
-      ...(info.warnings.length > 0 ? { warnings: [...info.warnings] } : {}),
+      // Always written, [] too: a report tells such a line from one written before warnings had codes.
+      warnings: info.warnings.map((w) => ({ ...w, values: { ...w.values } })),
     };
     return record;
   }

@@ -28,6 +28,7 @@ import type {
   FitInfo,
   FitOptions,
   FitTimings,
+  FitWarning,
   StopReason,
   TransformOptions,
 } from "./fitReport.js";
@@ -69,7 +70,7 @@ export interface CoreFitResult<
   stopReason: StopReason;
   objective?: number[];
   lambdaTrace?: number[];
-  warnings?: string[];
+  warnings?: FitWarning[];
   solver: string;
   details?: D;
   /** In-memory extras of the fit that toJSON does not save (e.g. Q, the learned graph). */

@@ -54,6 +54,47 @@ export interface TransformOptions {
  */
 export type StopReason = "closed-form" | "converged" | "max-iterations" | "lambda-cap";
 
+/**
+ * What a fit warns about (`FitWarning.code`), one code per kind of problem:
+ *
+ * - "max-iterations": an iterative fit stopped at `maxIter` without meeting its stop test;
+ * - "lambda-cycle": the rank control's lambda went round a cycle (doubling and halving)
+ *   until `maxIter`, so more iterations would not have helped;
+ * - "lambda-cap": lambda reached `lambdaCap` with the graph still short of c components;
+ * - "eigensolver-tolerance": an inner LOBPCG solve of Z stopped short of its tolerance;
+ * - "small-classes", "unit-scale", "k-above-rank", "k-below-classes",
+ *   "between-class-rank", "pca-dimensions-above-rank", "tied-neighbours",
+ *   "isolated-samples": properties of the data or the options that the result reflects;
+ * - "other": a warning read from a model file written before warnings had codes
+ *   (model format versions 1 and 2) whose text is not one of the known ones.
+ */
+export type FitWarningCode =
+  | "max-iterations"
+  | "lambda-cycle"
+  | "lambda-cap"
+  | "eigensolver-tolerance"
+  | "small-classes"
+  | "unit-scale"
+  | "k-above-rank"
+  | "k-below-classes"
+  | "between-class-rank"
+  | "pca-dimensions-above-rank"
+  | "tied-neighbours"
+  | "isolated-samples"
+  | "other";
+
+/**
+ * A warning of a fit: what happened and what the user can do (`message`, one line),
+ * its kind for programs (`code`) and the numbers the message quotes (`values`, by
+ * name, e.g. `{ maxIter: 500, change: 9.92, tol: 0.001 }`; null where a number was
+ * not finite). JSON-safe; saved in model files.
+ */
+export interface FitWarning {
+  code: FitWarningCode;
+  message: string;
+  values: Record<string, number | null>;
+}
+
 /** Wall-clock time of a fit in milliseconds, split by where it went. */
 export interface FitTimings {
   totalMs: number;
@@ -77,8 +118,11 @@ export interface FitInfo<D extends object = Record<string, unknown>> {
   objective: number[];
   /** lambda after each iteration's rank control (empty where there is none). */
   lambdaTrace: number[];
-  /** Things the user should know, e.g. a class smaller than m + 1. */
-  warnings: string[];
+  /**
+   * Things the user should know: a fit that stopped at maxIter or at the lambda cap,
+   * a lambda that cycled, a class smaller than m + 1, ... (see FitWarningCode).
+   */
+  warnings: FitWarning[];
   /** Where the fit's time went. */
   timings: FitTimings;
   /** Which eigen-solver path ran: "closed-form", "dense" or "lobpcg". */
@@ -99,9 +143,9 @@ export class LoopRecord {
   stopReason: StopReason = "max-iterations";
   readonly objective: number[] = [];
   readonly lambdaTrace: number[] = [];
-  readonly warnings: string[];
+  readonly warnings: FitWarning[];
 
-  constructor(warnings: string[]) {
+  constructor(warnings: FitWarning[]) {
     this.warnings = warnings;
   }
 

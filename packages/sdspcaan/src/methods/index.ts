@@ -33,6 +33,7 @@ export {
   PREPROCESSING_METHODS,
 } from "./estimator.js";
 export type { FitTimings, StopReason } from "./fitReport.js";
+export { FIT_WARNING_CODES, warningFromText } from "./fitWarnings.js";
 export { methodOptionsMarkdown } from "./optionDocs.js";
 export { orthogonalizeTwice } from "./pca.js";
 export {

@@ -65,6 +65,8 @@ import {
 } from "./commonOptions.js";
 import { defineMethod, MULTIPLIER_GRID } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
+import type { FitWarning } from "./fitReport.js";
+import { fitWarning, maxIterationsWarnings } from "./fitWarnings.js";
 import { completeOrthonormalColumns } from "./pca.js";
 import { iterated, nonDegenerateSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
@@ -159,16 +161,24 @@ export class JPCDA extends Estimator<JPCDAOptions, JPCDADetails> {
     const svd = nonDegenerateSvd(this.displayName, data, ctx);
     const r = svd.rank;
     const c = labels.classes.length;
-    const warnings: string[] = [];
+    const warnings: FitWarning[] = [];
     const kEff = Math.min(k, r);
     if (k > r) {
       warnings.push(
-        `k = ${k} exceeds the numerical rank ${r} of the centred training data: Q spans the whole data span (the extra ${k - r} direction(s) carry no variance and get zero weight), so W is the ridge regression of the labels on X.`,
+        fitWarning(
+          "k-above-rank",
+          `k = ${k} exceeds the numerical rank ${r} of the centred training data: Q spans the whole data span (the extra ${k - r} direction(s) carry no variance and get zero weight), so W is the ridge regression of the labels on X.`,
+          { k, rank: r },
+        ),
       );
     }
     if (kEff < c - 1) {
       warnings.push(
-        `k = ${kEff} is below c - 1 = ${c - 1}: W = Q V has ${c} columns but rank at most ${kEff}.`,
+        fitWarning(
+          "k-below-classes",
+          `k = ${kEff} is below c - 1 = ${c - 1}: W = Q V has ${c} columns but rank at most ${kEff}.`,
+          { k: kEff, classes: c },
+        ),
       );
     }
     const target = data.cached("jpcda:regressionTarget", () =>
@@ -188,6 +198,7 @@ export class JPCDA extends Estimator<JPCDAOptions, JPCDADetails> {
     const gammaTrace: number[] = [];
     let converged = false;
     let iterations = 0;
+    let lastRelative = Number.NaN;
     for (let t = 1; t <= maxIter; t++) {
       iterations = t;
       // Step 2: gamma at the current (Q, V).
@@ -220,11 +231,22 @@ export class JPCDA extends Estimator<JPCDAOptions, JPCDADetails> {
       J = Jnext;
       // The test below as a relative change, for the progress report.
       const relative = change === 0 ? 0 : J === 0 ? Number.POSITIVE_INFINITY : change / Math.abs(J);
+      lastRelative = relative;
       ctx.progress(t, Jnext, null, { change: relative, tol });
       if (change <= tol * Math.abs(J)) {
         converged = true;
         break;
       }
+    }
+    if (!converged) {
+      warnings.push(
+        ...maxIterationsWarnings({
+          owner: this.displayName,
+          maxIter,
+          stopTest: { measure: "the relative change of the objective", change: lastRelative },
+          tol,
+        }),
+      );
     }
     // W = Q V = R_r (Q_r V).
     const W = multiply(svd.V, multiply(Qr, V));

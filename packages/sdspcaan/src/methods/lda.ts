@@ -49,6 +49,8 @@ import { defaultRankTolerance } from "../linalg/svd.js";
 import { checkComponentCount } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
+import type { FitWarning } from "./fitReport.js";
+import { fitWarning } from "./fitWarnings.js";
 import { closedForm, nonDegenerateSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
@@ -177,12 +179,16 @@ export class LDA extends Estimator<LDAOptions, LDADetails> {
     }
     const out = W.leadingColumns(k);
     normalizeEigenvectorSigns(out);
-    const warnings: string[] = [];
+    const warnings: FitWarning[] = [];
     if (betas[k - 1] <= EQUAL_RATIO_TOLERANCE) {
       let rankSb = 0;
       while (rankSb < q && betas[rankSb] > EQUAL_RATIO_TOLERANCE) rankSb++;
       warnings.push(
-        `The between-class scatter has numerical rank ${rankSb} < k = ${k} (class means are linearly dependent): the last ${k - rankSb} direction(s) carry no class separation.`,
+        fitWarning(
+          "between-class-rank",
+          `The between-class scatter has numerical rank ${rankSb} < k = ${k} (class means are linearly dependent): the last ${k - rankSb} direction(s) carry no class separation.`,
+          { rank: rankSb, k },
+        ),
       );
     }
     const fisherRatios = Array.from(betas.subarray(0, k), (b, j) =>

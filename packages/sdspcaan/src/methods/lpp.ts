@@ -39,6 +39,8 @@ import { CsrMatrix } from "../linalg/sparse.js";
 import { checkComponentCount, kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
+import type { FitWarning } from "./fitReport.js";
+import { fitWarning } from "./fitWarnings.js";
 import { closedForm, nonDegenerateSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
@@ -225,10 +227,14 @@ export class LPP extends Estimator<LPPOptions, LPPDetails> {
     }
     const W = multiply(svd.V, scaled);
     normalizeEigenvectorSigns(W);
-    const warnings: string[] = [];
+    const warnings: FitWarning[] = [];
     if (isolated > 0) {
       warnings.push(
-        `${isolated} training sample(s) have zero degree (every heat weight underflowed to 0 with t = ${graph.bandwidth}): they do not enter the constraint W^T X^T D X W = I.`,
+        fitWarning(
+          "isolated-samples",
+          `${isolated} training sample(s) have zero degree (every heat weight underflowed to 0 with t = ${graph.bandwidth}): they do not enter the constraint W^T X^T D X W = I.`,
+          { samples: isolated, bandwidth: graph.bandwidth },
+        ),
       );
     }
     return closedForm(W, {

@@ -8,6 +8,7 @@ import { type OptionSchema, optionProblem } from "../core/options.js";
 import { compareLabels, type Label } from "../core/validate.js";
 import type { StandardizerJSON } from "../linalg/standardizer.js";
 import type { FitInfo } from "./fitReport.js";
+import { FIT_WARNING_CODES, warningFromText } from "./fitWarnings.js";
 
 export const MODEL_FORMAT = "sdspcaan-model";
 /**
@@ -15,12 +16,15 @@ export const MODEL_FORMAT = "sdspcaan-model";
  * when there was none, which cannot be told from a file that lost it, so a version 1
  * model without it is refused with the fix (see `checkModelJSON`). The optional
  * "featureNamesIn" (the training columns' names) is written only when the fit had
- * names, so files without it read as they always did.
+ * names, so files without it read as they always did. Version 3 writes each of
+ * fitInfo's warnings as an object {code, message, values}; versions 1 and 2 wrote
+ * their texts alone, which are read with the code their words show (see
+ * `warningFromText`).
  */
-export const MODEL_VERSION = 2;
+export const MODEL_VERSION = 3;
 
 /** The versions `checkModelJSON` reads. */
-export const MODEL_VERSIONS_READ: readonly number[] = [1, 2];
+export const MODEL_VERSIONS_READ: readonly number[] = [1, 2, 3];
 
 /**
  * How the standardisation of a model was computed: the protocol's "train-zscore"
@@ -212,7 +216,37 @@ const FIT_INFO_FIELDS = [
 ];
 const TIMING_FIELDS = ["totalMs", "eigenMs", "graphMs", "otherMs"];
 
-function checkFitInfo(v: unknown, fail: Fail): void {
+const WARNING_FIELDS = ["code", "message", "values"];
+
+/** fitInfo.warnings as version 3 writes them: {code, message, values} each. */
+function checkWarnings(v: unknown, fail: Fail): void {
+  if (!Array.isArray(v)) {
+    fail("fitInfo.warnings", `must be an array of warnings; got ${shown(v)}`);
+  }
+  (v as unknown[]).forEach((w, i) => {
+    const field = `fitInfo.warnings[${i}]`;
+    const o = objectField(w, field, fail);
+    onlyKnownFields(o, WARNING_FIELDS, `${field}.`, fail, []);
+    if (typeof o.code !== "string" || !(FIT_WARNING_CODES as readonly string[]).includes(o.code)) {
+      fail(
+        `${field}.code`,
+        `must be one of ${FIT_WARNING_CODES.map((c) => JSON.stringify(c)).join(", ")}; got ${shown(o.code)}`,
+      );
+    }
+    if (typeof o.message !== "string") {
+      fail(`${field}.message`, `must be a string; got ${shown(o.message)}`);
+    }
+    const values = objectField(o.values, `${field}.values`, fail);
+    for (const [name, x] of Object.entries(values)) {
+      // JSON writes a non-finite number as null.
+      if (x !== null && (typeof x !== "number" || !Number.isFinite(x))) {
+        fail(`${field}.values.${name}`, `must be a number or null; got ${shown(x)}`);
+      }
+    }
+  });
+}
+
+function checkFitInfo(v: unknown, version: number, fail: Fail): void {
   const f = objectField(v, "fitInfo", fail);
   onlyKnownFields(f, FIT_INFO_FIELDS, "fitInfo.", fail, []);
   positiveInteger(f.iterations, "fitInfo.iterations", fail, 0);
@@ -235,8 +269,12 @@ function checkFitInfo(v: unknown, fail: Fail): void {
       }
     });
   }
-  if (!Array.isArray(f.warnings) || !f.warnings.every((w) => typeof w === "string")) {
-    fail("fitInfo.warnings", `must be an array of strings; got ${shown(f.warnings)}`);
+  if (version >= 3) checkWarnings(f.warnings, fail);
+  else if (!Array.isArray(f.warnings) || !f.warnings.every((w) => typeof w === "string")) {
+    fail(
+      "fitInfo.warnings",
+      `must be an array of strings (model format version ${version}); got ${shown(f.warnings)}`,
+    );
   }
   const t = objectField(f.timings, "fitInfo.timings", fail);
   onlyKnownFields(t, TIMING_FIELDS, "fitInfo.timings.", fail);
@@ -368,6 +406,13 @@ export function checkModelJSON(json: unknown): ModelJSON {
   }
   if (m.preprocessing !== null) checkPreprocessing(m.preprocessing, d, "preprocessing", fail);
   if (m.featureNamesIn !== undefined) checkNames(m.featureNamesIn, d, fail);
-  checkFitInfo(m.fitInfo, fail);
+  checkFitInfo(m.fitInfo, m.version as number, fail);
+  if ((m.version as number) < 3) {
+    // Read as the version 3 document it stands for: the texts of versions 1 and 2
+    // become warnings with codes. The caller's object is left as it is.
+    const info = m.fitInfo as Record<string, unknown>;
+    const warnings = (info.warnings as string[]).map(warningFromText);
+    return { ...m, version: MODEL_VERSION, fitInfo: { ...info, warnings } } as unknown as ModelJSON;
+  }
   return m as unknown as ModelJSON;
 }

@@ -18,6 +18,8 @@ import {
 import { checkComponentCount, kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
+import type { FitWarning } from "./fitReport.js";
+import { fitWarning } from "./fitWarnings.js";
 import { closedForm } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
@@ -60,7 +62,7 @@ export class PCA extends Estimator<PCAOptions, PCADetails> {
           : leadingTripletsOfRowGram(data.X, k),
     );
     const r = svd.rank;
-    const warnings: string[] = [];
+    const warnings: FitWarning[] = [];
     const W = new Matrix(data.d, k);
     const kept = Math.min(k, r);
     const vCols = svd.V.cols;
@@ -70,7 +72,11 @@ export class PCA extends Estimator<PCAOptions, PCADetails> {
     if (k > r) {
       completeOrthonormalColumns(W, kept);
       warnings.push(
-        `k = ${k} exceeds the numerical rank ${r} of the centred training data; the last ${k - r} component(s) are orthonormal directions that carry no training variance.`,
+        fitWarning(
+          "k-above-rank",
+          `k = ${k} exceeds the numerical rank ${r} of the centred training data; the last ${k - r} component(s) are orthonormal directions that carry no training variance.`,
+          { k, rank: r },
+        ),
       );
     }
     const variances = Array.from(svd.s.subarray(0, kept), (s) => (s * s) / (data.n - 1));

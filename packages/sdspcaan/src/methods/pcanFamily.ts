@@ -47,6 +47,7 @@ import {
 } from "./commonOptions.js";
 import type { CoreFitResult, FitContext } from "./estimator.js";
 import { LoopRecord } from "./fitReport.js";
+import { lambdaCapWarning, maxIterationsWarnings } from "./fitWarnings.js";
 import { lambdaCapOption } from "./sdspcaFamily.js";
 import { initialGraph, smallClassWarnings, trainingSvd, unitScaleWarnings } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
@@ -251,9 +252,7 @@ export function fitPcanLoop(
       stop = true;
       capped = true;
       record.stop("lambda-cap");
-      warnings.push(
-        `lambda reached its cap ${s.lambdaCap} at iteration ${t} with the graph still having fewer than c = ${c} components.`,
-      );
+      warnings.push(lambdaCapWarning(s.lambdaCap, t, c, "the fit stopped there"));
     }
     lambda = control.lambda;
     record.lambdaTrace.push(lambda);
@@ -280,6 +279,23 @@ export function fitPcanLoop(
     );
   }
 
+  if (record.stopReason === "max-iterations") {
+    // PCAN stops only once the graph has exactly c components (the rank control's "test").
+    warnings.push(
+      ...maxIterationsWarnings({
+        owner: s.owner,
+        maxIter: s.maxIter,
+        stopTest: null,
+        tol: s.tol,
+        graph: {
+          lastTested: 0,
+          c,
+          lambdaTrace: record.lambdaTrace,
+          knobs: "the number of neighbours m",
+        },
+      }),
+    );
+  }
   return {
     components: W,
     ...record.fields(),

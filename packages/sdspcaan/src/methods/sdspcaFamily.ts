@@ -36,7 +36,8 @@ import { multiply } from "../linalg/kernels/gemm.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
 import { checkComponentCount, resolveNeighbourCount } from "./commonOptions.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
-import { LoopRecord } from "./fitReport.js";
+import { type FitWarning, LoopRecord } from "./fitReport.js";
+import { lambdaCapWarning, maxIterationsWarnings } from "./fitWarnings.js";
 import {
   type GraphMode,
   type QLoopOptionValues,
@@ -232,7 +233,7 @@ export function fitQLoop(
   // The solver may hold memory outside the JS heap (WebAssembly, helper threads) for
   // the fit, and the rank control a side thread: freed however the fit ends.
   try {
-    const warnings: string[] = m === null ? [] : smallClassWarnings(data, m);
+    const warnings: FitWarning[] = m === null ? [] : smallClassWarnings(data, m);
     if (graphMode === "adaptive") warnings.push(...unitScaleWarnings(s.owner, data));
 
     /** Algorithm 3, loop lines 1-2 (symmetrise S, form L), plus what Z needs of L. */
@@ -265,6 +266,8 @@ export function fitQLoop(
     let deltaWeight = 0;
     let laplacianMs = 0;
     let lastAction: RankControlAction | null = null;
+    // The last iteration whose stop test ran (without the adaptive graph, every one).
+    let lastTested = 0;
     let byBounds = 0;
     // The Laplacian of the last rank control settled by bounds, whose values are still unsolved.
     let unsolvedL: CsrMatrix | null = null;
@@ -381,16 +384,16 @@ export function fitQLoop(
           // lambda cannot grow further: the graph cannot be forced into c components,
           // so the iterate's own stop test decides.
           if (!capped) {
-            warnings.push(
-              `lambda reached its cap ${s.lambdaCap} at iteration ${t} while the graph still had fewer than c = ${c} components; the fit stops when Q settles.`,
-            );
+            warnings.push(lambdaCapWarning(s.lambdaCap, t, c, "the fit stops when Q settles"));
           }
           capped = true;
+          lastTested = t;
           if (change < s.tol) {
             stop = true;
             record.stop("lambda-cap");
           }
         } else if (control.action === "test") {
+          lastTested = t;
           if (change < s.tol) {
             stop = true;
             record.stop("converged");
@@ -398,9 +401,12 @@ export function fitQLoop(
         }
         lambda = control.lambda;
         record.lambdaTrace.push(lambda);
-      } else if (change < s.tol) {
-        stop = true;
-        record.stop("converged");
+      } else {
+        lastTested = t;
+        if (change < s.tol) {
+          stop = true;
+          record.stop("converged");
+        }
       }
       ctx.progress(t, value, graphMode === "adaptive" ? lambda : null, { change, tol: s.tol });
       if (stop) break;
@@ -424,6 +430,33 @@ export function fitQLoop(
       Q0 = Q;
     }
 
+    warnings.push(...solver.warnings);
+    if (record.stopReason === "max-iterations") {
+      warnings.push(
+        ...maxIterationsWarnings({
+          owner: s.owner,
+          maxIter: s.maxIter,
+          stopTest: {
+            measure: `the change of Q (stopRule "${s.stopRule}")`,
+            change: changes[changes.length - 1],
+          },
+          tol: s.tol,
+          ...(graphMode === "adaptive"
+            ? {
+                graph: {
+                  lastTested,
+                  c,
+                  lambdaTrace: record.lambdaTrace,
+                  knobs:
+                    s.reconstruction === false
+                      ? "the number of neighbours m"
+                      : "the number of neighbours m or the graph weight delta",
+                },
+              }
+            : {}),
+        }),
+      );
+    }
     if (unsolvedL !== null) {
       rank.start(unsolvedL);
       const solved = ctx.timeEigen(() => rank.finish());

@@ -9,6 +9,8 @@ import type { Matrix } from "../core/matrix.js";
 import { type AdaptiveNeighbourGraph, initialAdaptiveGraph } from "../graph/adaptive.js";
 import { type ThinSvd, thinSvd } from "../linalg/svd.js";
 import type { CoreFitResult, FitContext } from "./estimator.js";
+import type { FitWarning } from "./fitReport.js";
+import { fitWarning } from "./fitWarnings.js";
 import type { TrainingData } from "./training.js";
 
 /** Y^T V for the one-hot Y of `codes` (c classes): the class sums of the rows of V, c x b row-major. */
@@ -47,7 +49,7 @@ export function initialGraph(
  * samples: their rows need cross-class neighbours, so the graph cannot have exactly c
  * components (SPEC section 2), and a singleton class can never be split off.
  */
-export function smallClassWarnings(data: TrainingData, m: number): string[] {
+export function smallClassWarnings(data: TrainingData, m: number): FitWarning[] {
   const labels = data.labels;
   if (!labels) return [];
   const small: string[] = [];
@@ -56,7 +58,11 @@ export function smallClassWarnings(data: TrainingData, m: number): string[] {
   });
   if (small.length === 0) return [];
   return [
-    `${small.length} class(es) have fewer than m + 1 = ${m + 1} training samples: ${small.slice(0, 10).join(", ")}${small.length > 10 ? ", ..." : ""}. Their rows need cross-class neighbours, so the graph cannot have exactly c components and lambda grows until round-off or the cap stops it.`,
+    fitWarning(
+      "small-classes",
+      `${small.length} class(es) have fewer than m + 1 = ${m + 1} training samples: ${small.slice(0, 10).join(", ")}${small.length > 10 ? ", ..." : ""}. Their rows need cross-class neighbours, so the graph cannot have exactly c components and lambda grows until round-off or the cap stops it. A number of neighbours m below the smallest class's size avoids it (unless a class has a single sample).`,
+      { classes: small.length, m },
+    ),
   ];
 }
 
@@ -70,11 +76,15 @@ const UNIT_SCALE_FACTOR = 4;
  * subspace by 2e-4 rad, x1e6 ends at the lambda cap 0.9 rad away). Standardised data
  * (centred RMS near 1) is the scale the paper's protocol uses.
  */
-export function unitScaleWarnings(owner: string, data: TrainingData): string[] {
+export function unitScaleWarnings(owner: string, data: TrainingData): FitWarning[] {
   const rms = Math.sqrt(data.gramTrace() / (data.n * data.d));
   if (!(rms > 0) || (rms >= 1 / UNIT_SCALE_FACTOR && rms <= UNIT_SCALE_FACTOR)) return [];
   return [
-    `${owner}'s result depends on the units of X (lambda starts at 1 against squared distances, as in the paper), and X is far from standardised: the RMS of its centred values is ${rms.toPrecision(3)}. Standardise the features (preprocessing "train-zscore", the default of the CLI) for a unit-free result.`,
+    fitWarning(
+      "unit-scale",
+      `${owner}'s result depends on the units of X (lambda starts at 1 against squared distances, as in the paper), and X is far from standardised: the RMS of its centred values is ${rms.toPrecision(3)}. Standardise the features (preprocessing "train-zscore", the default of the CLI) for a unit-free result.`,
+      { rms },
+    ),
   ];
 }
 
@@ -97,7 +107,7 @@ export function nonDegenerateSvd(owner: string, data: TrainingData, ctx: FitCont
 /** The fit report of a closed-form method (no iterations). */
 export function closedForm<D extends object>(
   components: Matrix,
-  extra: { warnings?: string[]; details?: D } = {},
+  extra: { warnings?: FitWarning[]; details?: D } = {},
 ): CoreFitResult<D> {
   return {
     components,
@@ -115,7 +125,7 @@ export function closedForm<D extends object>(
  */
 export function iterated<D extends object>(
   components: Matrix,
-  run: { iterations: number; converged: boolean; objective: number[]; warnings: string[] },
+  run: { iterations: number; converged: boolean; objective: number[]; warnings: FitWarning[] },
   details: D,
 ): CoreFitResult<D> {
   return {

@@ -76,6 +76,8 @@ import {
 } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
+import type { FitWarning } from "./fitReport.js";
+import { fitWarning, maxIterationsWarnings } from "./fitWarnings.js";
 import { canonicalizeEqualEigenvalues } from "./lda.js";
 import { iterated, nonDegenerateSvd } from "./sharedSteps.js";
 import { iterateChange, STOP_RULES, type StopRule } from "./stopRules.js";
@@ -284,7 +286,7 @@ export class SLNP extends Estimator<SLNPOptions, SLNPDetails> {
     checkComponentCount(this.displayName, k, limit, `at most min(n, d) = ${limit}`);
     const svd = nonDegenerateSvd(this.displayName, data, ctx);
     const r = svd.rank;
-    const warnings: string[] = [];
+    const warnings: FitWarning[] = [];
     // The space SLNP runs in: the centred data, or (pcaDimensions) its top-p PCA scores
     // Z = X R_p = U_p S_p, whose thin SVD is (U_p, S_p, I_p); W is lifted back by R_p.
     const { pcaDimensions } = this.params;
@@ -294,7 +296,11 @@ export class SLNP extends Estimator<SLNPOptions, SLNPDetails> {
       p = Math.min(pcaDimensions, r);
       if (pcaDimensions > r) {
         warnings.push(
-          `pcaDimensions = ${pcaDimensions} exceeds the numerical rank ${r} of the centred training data; SLNP ran on all ${r} principal components.`,
+          fitWarning(
+            "pca-dimensions-above-rank",
+            `pcaDimensions = ${pcaDimensions} exceeds the numerical rank ${r} of the centred training data; SLNP ran on all ${r} principal components.`,
+            { pcaDimensions, rank: r },
+          ),
         );
       }
       const dims = p;
@@ -344,9 +350,26 @@ export class SLNP extends Estimator<SLNPOptions, SLNPDetails> {
         break;
       }
     }
+    if (!converged) {
+      warnings.push(
+        ...maxIterationsWarnings({
+          owner: this.displayName,
+          maxIter,
+          stopTest: {
+            measure: `the change of W (stopRule "${stopRule}")`,
+            change: changes[changes.length - 1],
+          },
+          tol,
+        }),
+      );
+    }
     if (uniformRows > 0) {
       warnings.push(
-        `${uniformRows} sample(s) had all ${mUsed} nearest same-class neighbours at distance 0 in some iteration, and their rows got the uniform weight 1/${mUsed}: duplicate samples, or W inside the null space of the within-class Laplacian, where each class collapses to a point (k <= ${current.nullDimension}, the null-space dimension, here).`,
+        fitWarning(
+          "tied-neighbours",
+          `${uniformRows} sample(s) had all ${mUsed} nearest same-class neighbours at distance 0 in some iteration, and their rows got the uniform weight 1/${mUsed}: duplicate samples, or W inside the null space of the within-class Laplacian, where each class collapses to a point (k <= ${current.nullDimension}, the null-space dimension, here).`,
+          { samples: uniformRows, m: mUsed },
+        ),
       );
     }
     let W = current.W;

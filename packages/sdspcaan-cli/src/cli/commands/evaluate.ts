@@ -24,6 +24,7 @@ import {
   loadData,
   type MethodFlags,
   methodFromFlags,
+  noteWarnings,
   oneLineErrors,
   out,
   parseInteger,
@@ -135,10 +136,14 @@ export function registerEvaluateCommand(program: Command): void {
         stopReason: info.stopReason,
         fitMs: info.timings.totalMs,
         outputDim: model.nComponents,
-        warnings: missing === null ? info.warnings : [missing, ...info.warnings],
+        warnings:
+          missing === null
+            ? info.warnings
+            : [{ code: "missing-classes", message: missing, values: {} }, ...info.warnings],
       };
       if (flags.json) {
         out(JSON.stringify(result, null, 2));
+        noteWarnings(result.warnings);
         return;
       }
       out(
@@ -155,7 +160,7 @@ export function registerEvaluateCommand(program: Command): void {
         `  iterations      ${info.iterations} (${info.converged ? "converged" : `not converged: ${info.stopReason}`})`,
       );
       out(`  fit time        ${formatDuration(info.timings.totalMs)}`);
-      for (const w of result.warnings) out(`warning: ${w}`);
+      noteWarnings(result.warnings);
     });
   oneLineErrors(cmd);
 }

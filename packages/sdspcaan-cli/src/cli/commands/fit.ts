@@ -22,6 +22,7 @@ import {
   loadFeatureData,
   type MethodFlags,
   methodFromFlags,
+  noteWarnings,
   oneLineErrors,
   out,
   parseInteger,
@@ -171,7 +172,7 @@ export function registerFitCommand(program: Command): void {
       out(
         `Fitted ${model.displayName} (${shape}) on ${Xtrain.rows} samples x ${Xtrain.cols} features of ${data.name} (${where}, ${preprocess}): ${info.iterations} iteration(s), ${info.converged ? "converged" : `not converged (${info.stopReason})`}, ${formatDuration(info.timings.totalMs)}. Wrote ${flags.pipeline ? "the pipeline (model and 1-NN classifier) to " : ""}${flags.out}.`,
       );
-      for (const w of info.warnings) out(`warning: ${w}`);
+      noteWarnings(info.warnings);
     });
   oneLineErrors(cmd);
 }

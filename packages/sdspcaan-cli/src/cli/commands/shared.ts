@@ -37,6 +37,14 @@ export function note(text: string): void {
 }
 
 /**
+ * Writes each warning of a fit to standard error as one line "warning: ..." (standard
+ * output stays the command's result, e.g. evaluate's JSON).
+ */
+export function noteWarnings(warnings: readonly { readonly message: string }[]): void {
+  for (const w of warnings) note(`warning: ${w.message.replace(/\s*\n\s*/g, " ")}`);
+}
+
+/**
  * Makes commander's usage errors (unknown option, missing value, ...) one line:
  * "sdspcaan fit: unknown option '--bogus' (see 'sdspcaan fit --help')".
  */

@@ -36,6 +36,8 @@ import { trailingEigenpairs } from "../../linalg/eigen/symmetricEigen.js";
 import { multiply } from "../../linalg/kernels/gemm.js";
 import { sandwichProduct, sandwichScratch } from "../../linalg/kernels/sandwich.js";
 import type { CsrMatrix } from "../../linalg/sparse.js";
+import type { FitWarning } from "../fitReport.js";
+import { fitWarning } from "../fitWarnings.js";
 import { classSums, trainingSvd } from "../sharedSteps.js";
 import type { TrainingData } from "../training.js";
 import { GramOperator } from "./gramOperator.js";
@@ -60,6 +62,9 @@ export const DENSE_Z_LIMIT = 2000;
  * it no n x n matrix is formed whatever k is (two of them, 72 MB each at n = 3000).
  */
 export const DENSE_Z_LIMIT_LARGE_K = 3000;
+
+/** LOBPCG's iteration cap per solve of Z; a solve that reaches it warns. */
+const LOBPCG_MAX_ITERATIONS = 2000;
 
 /** The Z solver "auto" picks for n training samples and k eigenpairs. */
 export function autoZSolver(n: number, k: number): "dense" | "lobpcg" {
@@ -171,8 +176,8 @@ export interface ZSolver {
   project(Q: Matrix): Matrix;
   /** Diagnostics (LOBPCG iterations and solves on the matrix-free path), JSON-safe. */
   readonly stats: ZSolverStats;
-  /** Warnings met while solving. */
-  readonly warnings: string[];
+  /** Warnings met while solving (the fit reports them). */
+  readonly warnings: FitWarning[];
   /** Frees what the solver holds outside the JS heap (resident factors, helper threads). */
   release(): void;
 }
@@ -213,7 +218,7 @@ export type ZSolverStats = {
 class DenseZSolver implements ZSolver {
   readonly kind = "dense" as const;
   readonly stats: ZSolverStats = {};
-  readonly warnings: string[] = [];
+  readonly warnings: FitWarning[] = [];
   private readonly G: Matrix;
   private readonly Z0: Matrix;
   /** The eigen-solver's workspace, reused by every solve (zDenseForm.ts). */
@@ -292,7 +297,7 @@ class OperatorZSolver implements ZSolver {
     krylovDegrees: [],
     liftedStarts: 0,
   };
-  readonly warnings: string[] = [];
+  readonly warnings: FitWarning[] = [];
   /**
    * G V and Tr(G L G) from the thin SVD's U, U^T (kept so that U^T V needs no transpose
    * per product) and S^2, resident in WebAssembly memory (gramOperator.ts).
@@ -532,7 +537,7 @@ class OperatorZSolver implements ZSolver {
       initial,
       blockSize,
       tol: 1e-10,
-      maxIterations: 2000,
+      maxIterations: LOBPCG_MAX_ITERATIONS,
       seed: this.seed + this.stats.lobpcgSolves,
       signal: this.signal,
       ...(inverse === null
@@ -551,8 +556,17 @@ class OperatorZSolver implements ZSolver {
     this.stats.lobpcgIterationsPerSolve.push(result.iterations);
     this.stats.preconditionedIterations += result.preconditionedIterations;
     if (!result.converged && this.warnings.length === 0) {
+      const residual = Math.max(...result.residualNorms);
       this.warnings.push(
-        `LOBPCG did not reach its tolerance on Z within 2000 iterations (largest residual ${Math.max(...result.residualNorms).toExponential(2)}); the iteration continued with the best Ritz vectors.`,
+        fitWarning(
+          "eigensolver-tolerance",
+          `LOBPCG did not reach its tolerance on Z within ${LOBPCG_MAX_ITERATIONS} iterations at outer iteration ${this.stats.lobpcgSolves} (largest residual ${residual.toExponential(2)}); the iteration continued with the best Ritz vectors. solver "dense" solves Z exactly (it forms the n x n matrix).`,
+          {
+            iteration: this.stats.lobpcgSolves,
+            maxIterations: LOBPCG_MAX_ITERATIONS,
+            residual,
+          },
+        ),
       );
     }
     return { values: result.values, vectors: result.vectors };
