@@ -190,9 +190,10 @@ try {
       console.error(`The public API differs from ${relative(root, reportDir)}/:`);
       for (const p of problems) console.error(`- ${p}`);
       console.error("If the change is meant, run `npm run api` and commit api-report/.");
-      process.exit(1);
+      process.exitCode = 1;
+    } else {
+      console.log(`api-report: ${reports.size} reports are current`);
     }
-    console.log(`api-report: ${reports.size} reports are current`);
   }
 } finally {
   rmSync(temp, { recursive: true, force: true });

@@ -82,11 +82,13 @@ console.log(JSON.stringify(fits));
 `;
 
 let passed = 0;
+/** A failed check: it ends the run, after the temporary folder is removed. */
+class CheckFailed extends Error {}
 function check(what, ok, detail = "") {
   if (!ok) {
     console.error(`FAIL ${what}${detail ? `: ${detail}` : ""}`);
     console.error(`${passed} passed, 1 failed`);
-    process.exit(1);
+    throw new CheckFailed(what);
   }
   passed++;
   console.log(`ok   ${what}${detail ? ` (${detail})` : ""}`);
@@ -404,6 +406,9 @@ console.log("typed: " + Z.rows + " x " + Z.cols);
   }
 
   console.log(`${passed} passed, 0 failed`);
+} catch (error) {
+  if (!(error instanceof CheckFailed)) throw error;
+  process.exitCode = 1;
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
