@@ -10,9 +10,14 @@
  * - an esbuild browser bundle of a file that imports only PCA is at most 80 KB
  *   (80,000 bytes; see MAX_BUNDLE) minified and has no `node:` import;
  * - the CLI's tarball (with the other three packages') installs into a new project
- *   and `npx sdspcaan` runs there.
+ *   and `npx sdspcaan` runs there;
+ * - with `--runtimes` (`npm run test:runtimes`): Bun and Deno, installed from the npm
+ *   registry into the temporary folder, run the same consumer programs, and a Pipeline
+ *   of every method fitted there predicts Node's labels with Node's BCA, with Node's
+ *   components to the last bit but for the methods ENGINE_BITS_DIFFER names.
  * Needs a build (`npm ci` makes one) and the npm registry (for csv-parse). Run by
- * .ci/run as `npm run test:package`. Prints "N passed, 0 failed" at the end.
+ * .ci/run as `npm run test:package` and `npm run test:runtimes`. Prints
+ * "N passed, 0 failed" at the end.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -22,6 +27,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const withRuntimes = process.argv.includes("--runtimes");
 const require = createRequire(import.meta.url);
 const tsc = require.resolve("typescript/bin/tsc");
 const { build } = await import("esbuild");
@@ -40,19 +46,56 @@ const FORBIDDEN_DEPS = [
   "sdspcaan-native",
 ];
 
+// `--runtimes`: the consumer programs again under Bun and Deno, installed from the npm
+// registry (their packages carry each platform's binary) at these versions.
+const RUNTIMES = { bun: "1.4.5", deno: "2.9.6" };
+// Methods whose components are not Node's bits under that runtime. They reach
+// Math.hypot (the dense eigen-solvers' rotations: JavaScriptCore's differs from V8's)
+// or Math.exp (LPP's heat kernel: Deno's V8 and JavaScriptCore differ from Node's);
+// neither is correctly rounded anywhere, and each engine rounds its own way. Their
+// labels and BCA are the same. The check fails when this list is wrong either way.
+const ENGINE_BITS_DIFFER = {
+  bun: ["pcan", "spcan", "jpcda", "slnp", "lda", "lpp"],
+  deno: ["lpp"],
+};
+// A Pipeline of each built-in method on data made with integer arithmetic only (data
+// from Math.sin would already differ between engines), printing the components' bytes
+// in hexadecimal, the BCA and the predicted labels.
+const ENGINES_PROGRAM = `import { Pipeline, createMethod, methodNames } from "sdspcaan";
+let state = 12345;
+const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296;
+const X = [], y = [];
+for (let i = 0; i < 90; i++) {
+  const c = i % 3;
+  X.push(Array.from({ length: 20 }, (_, j) => (j === c ? 1.5 : 0) + next()));
+  y.push("abc"[c]);
+}
+const fits = {};
+for (const name of methodNames()) {
+  const p = new Pipeline(createMethod(name, { k: 2 })).fit(X, y);
+  const W = p.estimator.components;
+  const bytes = new Uint8Array(W.data.buffer, W.data.byteOffset, W.data.byteLength);
+  const components = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  fits[name] = { components, bca: p.score(X, y), labels: p.predict(X).join("") };
+}
+console.log(JSON.stringify(fits));
+`;
+
 let passed = 0;
+/** A failed check: it ends the run, after the temporary folder is removed. */
+class CheckFailed extends Error {}
 function check(what, ok, detail = "") {
   if (!ok) {
     console.error(`FAIL ${what}${detail ? `: ${detail}` : ""}`);
     console.error(`${passed} passed, 1 failed`);
-    process.exit(1);
+    throw new CheckFailed(what);
   }
   passed++;
   console.log(`ok   ${what}${detail ? ` (${detail})` : ""}`);
 }
 
-function run(cmd, args, cwd) {
-  return execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+function run(cmd, args, cwd, env = process.env) {
+  return execFileSync(cmd, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 }
 
 const work = mkdtempSync(join(tmpdir(), "sdspcaan-package-"));
@@ -110,41 +153,55 @@ const again = loadModel(JSON.stringify(model.toJSON()));
 if (again.transform(X).data.some((v, i) => v !== Z.data[i])) throw new Error("reload differs");
 console.log("fit and transform: " + Z.rows + " x " + Z.cols);`;
 
-  writeFileSync(
-    join(app, "esm.mjs"),
-    `import { PCA, loadModel } from "sdspcaan";\n${data}\n${use}\n`,
-  );
-  check("import (ES modules) fits and transforms", /30 x 2/.test(run("node", ["esm.mjs"], app)));
-  writeFileSync(
-    join(app, "cjs.cjs"),
-    `const { PCA, loadModel } = require("sdspcaan");\n${data}\n${use}\n`,
-  );
-  check("require (CommonJS) fits and transforms", /30 x 2/.test(run("node", ["cjs.cjs"], app)));
-  writeFileSync(
-    join(app, "subpaths.cjs"),
-    `const { parseBytes } = require("sdspcaan/formats");
+  // The consumer programs: each prints a line its check matches; with --runtimes they
+  // run again under Bun and Deno (section 6).
+  const consumers = [
+    {
+      file: "esm.mjs",
+      what: "import (ES modules) fits and transforms",
+      source: `import { PCA, loadModel } from "sdspcaan";\n${data}\n${use}\n`,
+      expect: /30 x 2/,
+    },
+    {
+      file: "cjs.cjs",
+      what: "require (CommonJS) fits and transforms",
+      source: `const { PCA, loadModel } = require("sdspcaan");\n${data}\n${use}\n`,
+      expect: /30 x 2/,
+    },
+    {
+      file: "subpaths.cjs",
+      what: "require of sdspcaan/formats, sdspcaan/methods and sdspcaan/worker",
+      source: `const { parseBytes } = require("sdspcaan/formats");
 const { methodDescriptors } = require("sdspcaan/methods");
 const { fitInWorker, serveFits } = require("sdspcaan/worker");
 if (typeof parseBytes !== "function" || methodDescriptors().length < 11) throw new Error("subpaths");
 if (typeof fitInWorker !== "function" || typeof serveFits !== "function") throw new Error("worker");
 console.log("subpaths ok");\n`,
-  );
-  check(
-    "require of sdspcaan/formats, sdspcaan/methods and sdspcaan/worker",
-    /subpaths ok/.test(run("node", ["subpaths.cjs"], app)),
-  );
-  writeFileSync(
-    join(app, "pipeline.cjs"),
-    `const { Pipeline, PCA, loadModel } = require("sdspcaan");\n${data}
+      expect: /subpaths ok/,
+    },
+    {
+      file: "pipeline.cjs",
+      what: "a Pipeline fits, predicts, scores and reloads (CommonJS)",
+      source: `const { Pipeline, PCA, loadModel } = require("sdspcaan");\n${data}
 const p = new Pipeline(new PCA({ k: 2 })).fit(X, y);
 const again = loadModel(JSON.stringify(p.toJSON()));
 const same = again.predict(X).every((l, i) => l === p.predict(X)[i]);
 console.log("pipeline " + p.score(X, y) + " " + same);\n`,
-  );
-  check(
-    "a Pipeline fits, predicts, scores and reloads (CommonJS)",
-    /pipeline 1 true/.test(run("node", ["pipeline.cjs"], app)),
-  );
+      expect: /pipeline 1 true/,
+    },
+    {
+      file: "engines.mjs",
+      what: "a Pipeline of every method fits and prints its components' bits",
+      source: ENGINES_PROGRAM,
+      expect: /^\{"baseline":/,
+    },
+  ];
+  const outputs = {};
+  for (const { file, what, source, expect } of consumers) {
+    writeFileSync(join(app, file), source);
+    outputs[file] = run("node", [file], app);
+    check(what, expect.test(outputs[file]));
+  }
 
   // 3. TypeScript consumers, against the published declarations (skipLibCheck off).
   const typed = `import { PCA, loadModel, type PCAOptions } from "sdspcaan";
@@ -283,7 +340,75 @@ console.log("typed: " + Z.rows + " x " + Z.cols);
     labels.trim().split("\n").slice(-3).join(" "),
   );
 
+  // 6. Bun and Deno (--runtimes): the same consumer programs, and the same bits.
+  if (withRuntimes) {
+    const prefix = join(work, "runtimes");
+    run(
+      "npm",
+      [
+        "install",
+        "--prefix",
+        prefix,
+        "--no-save",
+        "--no-audit",
+        "--no-fund",
+        ...Object.entries(RUNTIMES).map(([name, version]) => `${name}@${version}`),
+      ],
+      root,
+    );
+    const bin = (name) => join(prefix, "node_modules", ".bin", name);
+    // --allow-env: the library reads SDSPCAAN_KERNELS when it loads, and Deno refuses
+    // that without the permission (a program of a Deno user needs it too).
+    const commands = { bun: [bin("bun")], deno: [bin("deno"), "run", "--allow-env"] };
+    // Their caches (Deno's analysis and code caches, Bun's transpiler cache) stay in the
+    // temporary folder too, so nothing is left in the home directory.
+    const env = {
+      ...process.env,
+      DENO_DIR: join(prefix, "deno-cache"),
+      BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0",
+      BUN_INSTALL_CACHE_DIR: join(prefix, "bun-cache"),
+    };
+    const node = JSON.parse(outputs["engines.mjs"]);
+    for (const [runtime, [command, ...flags]] of Object.entries(commands)) {
+      const version = run(command, ["--version"], app, env).trim().split("\n")[0];
+      check(
+        `${runtime} ${RUNTIMES[runtime]} is installed`,
+        version.includes(RUNTIMES[runtime]),
+        version,
+      );
+      for (const { file, what, expect } of consumers) {
+        const output = run(command, [...flags, file], app, env);
+        check(`${runtime}: ${what}`, expect.test(output));
+        if (file !== "engines.mjs") continue;
+        const fits = JSON.parse(output);
+        const names = Object.keys(node);
+        check(`${runtime}: the same methods`, Object.keys(fits).join() === names.join());
+        const differ = names.filter((n) => fits[n].components !== node[n].components);
+        const outcome = names.filter(
+          (n) => fits[n].bca !== node[n].bca || fits[n].labels !== node[n].labels,
+        );
+        check(
+          `${runtime}: every Pipeline predicts the same labels with the same BCA as in Node`,
+          outcome.length === 0,
+          outcome.join(", "),
+        );
+        check(
+          `${runtime}: components are Node's bits but for ENGINE_BITS_DIFFER's methods`,
+          differ.join() === ENGINE_BITS_DIFFER[runtime].join(),
+          `differ: ${differ.join(", ") || "none"}; listed: ${ENGINE_BITS_DIFFER[runtime].join(", ")}`,
+        );
+        check(
+          `${runtime}: SDSPCAAN's Pipeline has Node's components, bit for bit`,
+          fits.sdspcaan.components === node.sdspcaan.components,
+        );
+      }
+    }
+  }
+
   console.log(`${passed} passed, 0 failed`);
+} catch (error) {
+  if (!(error instanceof CheckFailed)) throw error;
+  process.exitCode = 1;
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
