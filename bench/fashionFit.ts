@@ -21,8 +21,8 @@ import {
 import { createMethod } from "../packages/sdspcaan/src/methods/registry.js";
 import { setKernelThreads } from "../packages/sdspcaan/src/threads/helperThread.node.js";
 import { openDataset } from "../packages/sdspcaan-cli/src/io/load.js";
-import { preprocessSplit } from "../packages/sdspcaan-cli/src/protocol/preprocess.js";
-import { predefinedTestSplit } from "../packages/sdspcaan-cli/src/protocol/splits.js";
+import { preprocessSplit } from "../packages/sdspcaan/src/data/preprocess.js";
+import { predefinedTestSplit } from "../packages/sdspcaan/src/data/splits.js";
 
 const [method = "sdspcaan", nArg = "10000", kArg = "10", ...rest] = process.argv.slice(2);
 const options: Record<string, unknown> = {};

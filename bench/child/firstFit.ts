@@ -11,7 +11,7 @@ import "../../packages/sdspcaan/src/index.node.js";
 import { join } from "node:path";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 import { dataDir } from "../harness.js";
 
 const [file, name, method, kText, warmText] = process.argv.slice(2);

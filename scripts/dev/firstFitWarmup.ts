@@ -33,7 +33,7 @@ if (args.child !== undefined) {
   const { Matrix } = await import("../../packages/sdspcaan/src/core/matrix.js");
   const { createMethod } = await import("../../packages/sdspcaan/src/methods/registry.js");
   const { loadDataset } = await import("../../packages/sdspcaan-cli/src/io/load.js");
-  const { makeSplit } = await import("../../packages/sdspcaan-cli/src/protocol/splits.js");
+  const { makeSplit } = await import("../../packages/sdspcaan/src/data/splits.js");
   const root = fileURLToPath(new URL("../..", import.meta.url));
   const ds = await loadDataset(join(root, "data", args.file));
   const split = makeSplit(ds.X.rows, { seed: 0, dataset: args.name, repeat: 0 });

@@ -53,8 +53,8 @@ import { kGrid } from "../../packages/sdspcaan-cli/src/protocol/kGrid.js";
 import {
   type Preprocessing,
   preprocessSplit,
-} from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
-import { makeSplit, type SplitFractions } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+} from "../../packages/sdspcaan/src/data/preprocess.js";
+import { makeSplit, type SplitFractions } from "../../packages/sdspcaan/src/data/splits.js";
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(name);

@@ -14,8 +14,8 @@ import { kernelHelpers } from "../../packages/sdspcaan/src/linalg/kernels/helper
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
 import { setKernelThreads } from "../../packages/sdspcaan/src/threads/helperThread.node.js";
 import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { preprocessSplit } from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
-import { predefinedTestSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { preprocessSplit } from "../../packages/sdspcaan/src/data/preprocess.js";
+import { predefinedTestSplit } from "../../packages/sdspcaan/src/data/splits.js";
 
 const args = process.argv.slice(2);
 const dirAt = args.indexOf("--data-dir");

@@ -9,7 +9,7 @@ import "../../packages/sdspcaan/src/index.node.js";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 
 const method = process.argv[2] ?? "sdspcaan";
 const k = Number(process.argv[3] ?? "100");

@@ -8,7 +8,7 @@
 
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
 import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 
 const sizes = process.argv.slice(2).map(Number);
 for (const n of sizes.length ? sizes : [1000, 2000, 3000]) {

@@ -43,8 +43,8 @@ import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { locateDataFile } from "../../packages/sdspcaan-cli/src/io/locate.js";
 import { findDataset } from "../../packages/sdspcaan-cli/src/io/registry.js";
 import { kGrid } from "../../packages/sdspcaan-cli/src/protocol/kGrid.js";
-import { preprocessSplit } from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { preprocessSplit } from "../../packages/sdspcaan/src/data/preprocess.js";
+import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(name);

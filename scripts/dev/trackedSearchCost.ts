@@ -19,8 +19,8 @@ import { WithinClassNeighbourTracker } from "../../packages/sdspcaan/src/graph/t
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import { setKernelThreads } from "../../packages/sdspcaan/src/threads/helperThread.node.js";
 import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { preprocessSplit } from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
-import { predefinedTestSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { preprocessSplit } from "../../packages/sdspcaan/src/data/preprocess.js";
+import { predefinedTestSplit } from "../../packages/sdspcaan/src/data/splits.js";
 
 const { values: args } = parseArgs({
   options: {

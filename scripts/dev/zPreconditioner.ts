@@ -17,8 +17,8 @@ import { qLoopTestHooks } from "../../packages/sdspcaan/src/methods/qLoopOptions
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
 import { ZWoodbury } from "../../packages/sdspcaan/src/methods/zstep/zPreconditioner.js";
 import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { preprocessSplit } from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
-import { predefinedTestSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { preprocessSplit } from "../../packages/sdspcaan/src/data/preprocess.js";
+import { predefinedTestSplit } from "../../packages/sdspcaan/src/data/splits.js";
 
 const { values: args } = parseArgs({
   options: {

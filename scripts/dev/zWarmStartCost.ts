@@ -23,7 +23,7 @@ import {
 import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
 import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 
 const k = Number(process.argv[2] ?? "100");
 const guards = Number(process.argv[3] ?? "20");

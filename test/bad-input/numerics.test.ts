@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
 import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
-import { zscoreStatistics } from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
+import { zscoreStatistics } from "../../packages/sdspcaan/src/data/preprocess.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 import { smallData } from "../runner/helpers.js";
 

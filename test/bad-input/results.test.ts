@@ -20,11 +20,11 @@ import { DataFormatError } from "../../packages/sdspcaan/src/core/errors.js";
 import type { FitWarning } from "../../packages/sdspcaan/src/methods/fitReport.js";
 import { warningFromText } from "../../packages/sdspcaan/src/methods/fitWarnings.js";
 import type { FitRecord } from "../../packages/sdspcaan-cli/src/protocol/records.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 import {
   makeSyntheticDataset,
   type SyntheticOptions,
-} from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+} from "../../packages/sdspcaan/src/data/synthetic.js";
 import { writeRunReports } from "../../packages/sdspcaan-cli/src/reports/reportFiles.node.js";
 import {
   type ResultLine,

@@ -15,7 +15,7 @@ import { loadFeatures } from "../../packages/sdspcaan-cli/src/io/load.js";
 import {
   classesMissingFromTraining,
   parseSplitFile,
-} from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+} from "../../packages/sdspcaan/src/data/splits.js";
 import {
   summariseResults,
   tableCsv,

@@ -9,7 +9,7 @@ import {
   kernelThreads,
   setKernelThreads,
 } from "../../packages/sdspcaan/src/threads/helperThread.node.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 import { readResultsFile } from "../../packages/sdspcaan-cli/src/runner/resultsFile.node.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 import { cli, lines, writeCsv, writeNpy } from "./helpers.js";

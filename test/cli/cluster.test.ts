@@ -13,7 +13,7 @@ import {
 import { VERSION } from "../../packages/sdspcaan-cli/src/cli/version.js";
 import { estimateRun } from "../../packages/sdspcaan-cli/src/cluster/jobPlan.node.js";
 import { CONTAINER_COMMAND } from "../../packages/sdspcaan-cli/src/cluster/jobScripts.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 import { repoRoot } from "../helpers/data.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 import { cli, writeCsv } from "./helpers.js";

@@ -29,8 +29,8 @@ import {
 } from "../../packages/sdspcaan-cli/src/cli/commands/demo.js";
 import { hyperparameterGrid } from "../../packages/sdspcaan-cli/src/protocol/grids.js";
 import { kGrid } from "../../packages/sdspcaan-cli/src/protocol/kGrid.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 import { fixtureFile } from "../helpers/data.js";
 
 type Params = Record<string, number>;

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 import { readResultsFile } from "../../packages/sdspcaan-cli/src/runner/resultsFile.node.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 import { cli, lines, writeCsv } from "./helpers.js";

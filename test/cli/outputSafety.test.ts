@@ -20,7 +20,7 @@ import {
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeAtomically } from "../../packages/sdspcaan-cli/src/io/atomicWrite.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 import { compressRunResults } from "../../packages/sdspcaan-cli/src/runner/compress.node.js";
 import {
   ResultsWriter,

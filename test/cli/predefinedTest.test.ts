@@ -12,7 +12,7 @@ import { balancedAccuracy } from "../../packages/sdspcaan/src/classify/metrics.j
 import { NearestNeighbour1 } from "../../packages/sdspcaan/src/classify/nearestNeighbour.js";
 import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { PCA } from "../../packages/sdspcaan/src/methods/pca.js";
-import { zscoreStatistics } from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
+import { zscoreStatistics } from "../../packages/sdspcaan/src/data/preprocess.js";
 import { reloadDataset } from "../../packages/sdspcaan-cli/src/reports/reportFiles.node.js";
 import { cli } from "./helpers.js";
 

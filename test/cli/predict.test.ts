@@ -12,7 +12,7 @@ import type { Pipeline } from "../../packages/sdspcaan/src/methods/pipeline.js";
 import { loadModel } from "../../packages/sdspcaan/src/methods/registry.js";
 import { labelsCsv } from "../../packages/sdspcaan-cli/src/cli/commands/predict.js";
 import { embeddingCsv } from "../../packages/sdspcaan-cli/src/cli/commands/transform.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 import { removeDir, tempDir } from "../runner/helpers.js";
 import { cli, lines } from "./helpers.js";
 

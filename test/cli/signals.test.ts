@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { FitProgressDisplay } from "../../packages/sdspcaan-cli/src/cli/commands/progress.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 import { readResultsFile } from "../../packages/sdspcaan-cli/src/runner/resultsFile.node.js";
 import { repoRoot } from "../helpers/data.js";
 import { removeDir, tempDir } from "../runner/helpers.js";

@@ -30,7 +30,7 @@ import {
   startPlaygroundServer,
 } from "../../packages/sdspcaan-cli/src/cli/playgroundServer.js";
 import { loadDataset, parseDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 import { evaluateModel, prepareSplit } from "../../packages/sdspcaan-cli/src/runner/units.node.js";
 import { buildPlayground } from "../../scripts/build-playground.js";
 import { dataDir, dataFile, repoRoot } from "../helpers/data.js";

@@ -9,7 +9,7 @@ import {
   planRun,
   type RunSettings,
 } from "../../packages/sdspcaan-cli/src/protocol/plan.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 
 const settings: RunSettings = {
   format: "sdspcaan-experiment",

@@ -4,8 +4,8 @@ import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import {
   checkPreprocessing,
   preprocessSplit,
-} from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
-import type { Split } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+} from "../../packages/sdspcaan/src/data/preprocess.js";
+import type { Split } from "../../packages/sdspcaan/src/data/splits.js";
 import { fixtureFile } from "../helpers/data.js";
 
 interface Fixture {

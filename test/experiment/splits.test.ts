@@ -11,7 +11,7 @@ import {
   splitSeed,
   splitSizes,
   splitsToJSON,
-} from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+} from "../../packages/sdspcaan/src/data/splits.js";
 
 function expectPartition(s: Split, n: number): void {
   const all = [...s.train, ...s.val, ...s.test].sort((a, b) => a - b);

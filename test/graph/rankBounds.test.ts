@@ -24,7 +24,7 @@ import type { PcanDetails } from "../../packages/sdspcaan/src/methods/pcanFamily
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import type { QLoopDetails } from "../../packages/sdspcaan/src/methods/sdspcaFamily.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 import { dataFile } from "../helpers/data.js";
 
 /** ORL's training rows of the protocol's split of repeat 0: 80 samples of 40 classes, some with one sample. */

@@ -27,7 +27,7 @@ import {
 import { dataDirectories } from "../../packages/sdspcaan-cli/src/io/locate.js";
 import { findDataset } from "../../packages/sdspcaan-cli/src/io/registry.js";
 import { nodeInflater } from "../../packages/sdspcaan-cli/src/io/zlib.js";
-import { predefinedTestSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { predefinedTestSplit } from "../../packages/sdspcaan/src/data/splits.js";
 
 /** The IDX reader with node:zlib, as src/io/load.ts runs it. */
 const readIdx = (bytes: Uint8Array, file: string, limits?: ReadLimits) =>

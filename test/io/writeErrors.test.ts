@@ -27,7 +27,7 @@ import { checkOutputFile, writeFileAtomic } from "../../packages/sdspcaan-cli/sr
 import { writeAtomically } from "../../packages/sdspcaan-cli/src/io/atomicWrite.js";
 import { FetchError, fetchDataset } from "../../packages/sdspcaan-cli/src/io/fetch.js";
 import { FileAccessError, fileError } from "../../packages/sdspcaan-cli/src/io/fileErrors.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 import {
   appendSetAside,
   ResultsWriter,

@@ -16,8 +16,8 @@ import { choleskyUpper } from "../../packages/sdspcaan/src/linalg/orthogonalize.
 import { JPCDA } from "../../packages/sdspcaan/src/methods/jpcda.js";
 import { PCA } from "../../packages/sdspcaan/src/methods/pca.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { preprocessSplit } from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { preprocessSplit } from "../../packages/sdspcaan/src/data/preprocess.js";
+import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 import { dataFile } from "../helpers/data.js";
 
 /** c Gaussian classes in d dimensions (class centres 2 apart on average), n samples. */

@@ -16,8 +16,8 @@ import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernel
 import { choleskyUpper } from "../../packages/sdspcaan/src/linalg/orthogonalize.js";
 import { LDA, ldaTestHooks } from "../../packages/sdspcaan/src/methods/lda.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { preprocessSplit } from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { preprocessSplit } from "../../packages/sdspcaan/src/data/preprocess.js";
+import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 import { dataFile } from "../helpers/data.js";
 import { followsSignConvention, subspaceDistance } from "../linalg/helpers.js";
 

@@ -17,8 +17,8 @@ import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernel
 import type { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 import { LPP, type LPPWeight, localityGraph } from "../../packages/sdspcaan/src/methods/lpp.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { preprocessSplit } from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { preprocessSplit } from "../../packages/sdspcaan/src/data/preprocess.js";
+import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 import { dataFile } from "../helpers/data.js";
 import { followsSignConvention, subspaceDistance } from "../linalg/helpers.js";
 

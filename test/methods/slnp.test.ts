@@ -24,8 +24,8 @@ import {
   withinClassWStep,
 } from "../../packages/sdspcaan/src/methods/slnp.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { preprocessSplit } from "../../packages/sdspcaan-cli/src/protocol/preprocess.js";
-import { makeSplit } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { preprocessSplit } from "../../packages/sdspcaan/src/data/preprocess.js";
+import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 import { dataFile } from "../helpers/data.js";
 import { orthogonalityError, subspaceDistance } from "../linalg/helpers.js";
 

@@ -28,7 +28,7 @@ import {
   KRYLOV_START_MIN_N,
   LIFTED_START_MIN_N,
 } from "../../packages/sdspcaan/src/methods/zstep/zSolvers.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 import { withQLoopSettings } from "../helpers/qLoop.js";
 import { maxPrincipalAngle, orthonormalBasis } from "../helpers/subspace.js";
 import { type Problem, problem } from "../helpers/zProblem.js";

@@ -21,8 +21,8 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataFormatError } from "../../packages/sdspcaan/src/core/errors.js";
 import type { FitRecord } from "../../packages/sdspcaan-cli/src/protocol/records.js";
-import type { SyntheticOptions } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import type { SyntheticOptions } from "../../packages/sdspcaan/src/data/synthetic.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 import { writeRunReports } from "../../packages/sdspcaan-cli/src/reports/reportFiles.node.js";
 import {
   readResultsFile,

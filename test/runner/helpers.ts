@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { methodNames } from "../../packages/sdspcaan/src/methods/registry.js";
 import type { FitRecord } from "../../packages/sdspcaan-cli/src/protocol/records.js";
 import { fitKey } from "../../packages/sdspcaan-cli/src/protocol/records.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 import type { ResultLine } from "../../packages/sdspcaan-cli/src/runner/resultsFile.node.js";
 import type { ExperimentOptions } from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
 import { readRunResults } from "../../packages/sdspcaan-cli/src/runner/runResults.node.js";

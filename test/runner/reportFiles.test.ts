@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
 import { shardFileName } from "../../packages/sdspcaan-cli/src/protocol/shards.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 import { writeRunReports } from "../../packages/sdspcaan-cli/src/reports/reportFiles.node.js";
 import { runExperiment } from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
 import { methodsWithNeighbours, removeDir, smallData, tempDir } from "./helpers.js";

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AbortError, ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 import { readResultsFile } from "../../packages/sdspcaan-cli/src/runner/resultsFile.node.js";
 import {
   type ExperimentOptions,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 
 describe("makeSyntheticDataset", () => {
   const small = { samples: 50, features: 30, classes: 5, signalDim: 4, nuisanceDim: 3 };

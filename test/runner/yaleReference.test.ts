@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { selectAll } from "../../packages/sdspcaan-cli/src/protocol/selection.js";
-import { parseSplitFile } from "../../packages/sdspcaan-cli/src/protocol/splits.js";
+import { parseSplitFile } from "../../packages/sdspcaan/src/data/splits.js";
 import { runExperiment } from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
 import { dataFile, fixtureFile } from "../helpers/data.js";
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan-cli/src/protocol/synthetic.js";
+import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 import { withQLoopSettings } from "../helpers/qLoop.js";
 
 describe("the matrix-free LOBPCG path", () => {

@@ -34,10 +34,8 @@ import {
 } from "sdspcaan/formats";
 import "sdspcaan-hdf5";
 import type { InputPreprocessing } from "sdspcaan/methods";
-import { loadModelFile } from "sdspcaan/methods";
+import { loadModelFile, makeSplit, preprocessSplit } from "sdspcaan/methods";
 import { type RequestContext, serveRequests } from "sdspcaan/worker";
-import { preprocessSplit } from "../protocol/preprocess.js";
-import { makeSplit } from "../protocol/splits.js";
 import type {
   Answers,
   DatasetSummary,

@@ -9,20 +9,20 @@
 
 import type { Label } from "sdspcaan";
 import { createMethod, methodNames, ValidationError } from "sdspcaan";
-import { methodDescriptor } from "sdspcaan/methods";
-import { canonicalJson, FINGERPRINT_VERSION, fingerprintOf } from "./fingerprint.js";
-import { type GridSpec, hyperparameterGrid, type Params } from "./grids.js";
-import { type KGridFilter, kGridFilter } from "./kGrid.js";
-import { fitOptions, presetUnitOptions } from "./methodOptions.js";
-import type { Preprocessing } from "./preprocess.js";
-import { canonicalParams, type FitIdentity, fitKey } from "./records.js";
+import type { Preprocessing } from "sdspcaan/methods";
 import {
   makeSplit,
+  methodDescriptor,
   missingClassesWarning,
   type Split,
   type SplitFractions,
   splitSeed,
-} from "./splits.js";
+} from "sdspcaan/methods";
+import { canonicalJson, FINGERPRINT_VERSION, fingerprintOf } from "./fingerprint.js";
+import { type GridSpec, hyperparameterGrid, type Params } from "./grids.js";
+import { type KGridFilter, kGridFilter } from "./kGrid.js";
+import { fitOptions, presetUnitOptions } from "./methodOptions.js";
+import { canonicalParams, type FitIdentity, fitKey } from "./records.js";
 
 /** Where a data set came from, recorded in settings.json so that reports can reload it. */
 export type DatasetOrigin =

@@ -5,9 +5,9 @@
  * figures are pure functions of these records.
  */
 import { type FitWarning, ValidationError } from "sdspcaan";
+import { checkPreprocessing, type Preprocessing } from "sdspcaan/methods";
 import { isFingerprint } from "./fingerprint.js";
 import { type Params, tunableParams } from "./grids.js";
-import { checkPreprocessing, type Preprocessing } from "./preprocess.js";
 
 export interface FitRecord {
   /** Dataset name as the runner knows it (e.g. "ORL"). */

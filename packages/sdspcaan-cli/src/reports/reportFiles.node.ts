@@ -23,7 +23,15 @@ import { existsSync, lstatSync, realpathSync, statSync, unlinkSync } from "node:
 import { join, resolve } from "node:path";
 import type { Label } from "sdspcaan";
 import { createMethod, SdspcaanError, ValidationError } from "sdspcaan";
-import { methodDescriptor, normalizeMethodName } from "sdspcaan/methods";
+import {
+  makeSplit,
+  makeSyntheticDataset,
+  methodDescriptor,
+  normalizeMethodName,
+  parseSplitFile,
+  type Split,
+  type SyntheticOptions,
+} from "sdspcaan/methods";
 import { writeAtomically } from "../io/atomicWrite.js";
 import { FileAccessError, makeFolders } from "../io/fileErrors.js";
 import { type LoadOptions, openDataset } from "../io/load.js";
@@ -43,8 +51,6 @@ import { type PlanDataset, planRun, type RunPlan } from "../protocol/plan.js";
 import type { FitRecord } from "../protocol/records.js";
 import { fitKey, paramsKey } from "../protocol/records.js";
 import { selectModel } from "../protocol/selection.js";
-import { makeSplit, parseSplitFile, type Split } from "../protocol/splits.js";
-import { makeSyntheticDataset, type SyntheticOptions } from "../protocol/synthetic.js";
 import {
   describeFit,
   describeStored,

@@ -9,10 +9,16 @@ import type { MatrixLike } from "sdspcaan";
 import { type Label, methodNames, ValidationError } from "sdspcaan";
 import {
   asMatrix,
+  checkPreprocessing,
   encodeLabels,
   methodDescriptor,
   normalizeMethodName,
+  PAPER_FRACTIONS,
+  type Preprocessing,
+  parseSplitFile,
   protocolOrder,
+  type Split,
+  type SplitFractions,
 } from "sdspcaan/methods";
 import type { LoadOptions } from "../io/load.js";
 import { openDataset } from "../io/load.js";
@@ -28,13 +34,6 @@ import {
   type RunPlan,
   type RunSettings,
 } from "../protocol/plan.js";
-import { checkPreprocessing, type Preprocessing } from "../protocol/preprocess.js";
-import {
-  PAPER_FRACTIONS,
-  parseSplitFile,
-  type Split,
-  type SplitFractions,
-} from "../protocol/splits.js";
 import { readJsonFile } from "./resultsFile.node.js";
 import type { UnitDataset, WorkUnit } from "./units.node.js";
 

@@ -4,8 +4,8 @@
  */
 import { existsSync } from "node:fs";
 import { DataFormatError } from "sdspcaan";
+import { PREPROCESSINGS } from "sdspcaan/methods";
 import type { DatasetSettings, RunSettings } from "../protocol/plan.js";
-import { PREPROCESSINGS } from "../protocol/preprocess.js";
 import { readJsonFile, resultsPaths } from "./resultsFile.node.js";
 
 /** One way in which the settings of a resumed run differ from the recorded ones. */

@@ -20,16 +20,16 @@ import {
   TrainingData,
   ValidationError,
 } from "sdspcaan";
-import { throwIfAborted } from "sdspcaan/methods";
-import { fitOptions } from "../protocol/methodOptions.js";
-import type { FitRequest, PlannedUnit } from "../protocol/plan.js";
+import type { Split } from "sdspcaan/methods";
 import {
   type PreprocessedSplit,
   type Preprocessing,
   preprocessSplit,
-} from "../protocol/preprocess.js";
+  throwIfAborted,
+} from "sdspcaan/methods";
+import { fitOptions } from "../protocol/methodOptions.js";
+import type { FitRequest, PlannedUnit } from "../protocol/plan.js";
 import { canonicalParams, type FitRecord } from "../protocol/records.js";
-import type { Split } from "../protocol/splits.js";
 import type { ResultLine, SkippedFit } from "./resultsFile.node.js";
 
 /** A data set as the units see it: X may live in a SharedArrayBuffer. */

@@ -1,6 +1,7 @@
 /**
  * sdspcaan/methods: the method framework, for writing a method of one's own and for
- * running protocols over the registered ones. A method is an `Estimator`
+ * running protocols over the registered ones (the protocol's seeded splits, their
+ * preprocessing and generated data sets included). A method is an `Estimator`
  * subclass with an option schema and a descriptor ({@link defineMethod}); registering
  * it ({@link registerMethod}) makes it known to `createMethod`, `loadModel`, the
  * experiment protocol's grids and the CLI.
@@ -15,6 +16,38 @@ export {
 } from "../core/options.js";
 export { deriveSeed, Random } from "../core/rng.js";
 export { asMatrix, type EncodedLabels, encodeLabels } from "../core/validate.js";
+export {
+  checkPreprocessing,
+  PREPROCESSINGS,
+  type PreprocessedSplit,
+  type Preprocessing,
+  preprocessSplit,
+  zscoreStatistics,
+} from "../data/preprocess.js";
+export {
+  classesMissingFromTraining,
+  makeSplit,
+  makeSplits,
+  missingClassesWarning,
+  PAPER_FRACTIONS,
+  PREDEFINED_VAL_FRACTION,
+  parseSplitFile,
+  predefinedTestSplit,
+  roundedCount,
+  type Split,
+  type SplitFileOptions,
+  type SplitFractions,
+  type SplitOptions,
+  splitSeed,
+  splitSizes,
+  splitsToJSON,
+} from "../data/splits.js";
+export {
+  makeSyntheticDataset,
+  SYNTHETIC_SCHEMA,
+  type SyntheticDataset,
+  type SyntheticOptions,
+} from "../data/synthetic.js";
 export {
   defineMethod,
   GRID_PRESETS,

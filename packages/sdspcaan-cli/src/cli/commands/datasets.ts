@@ -7,16 +7,16 @@ import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import { type Label, ValidationError } from "sdspcaan";
 import { formatBytes } from "sdspcaan/formats";
-import { encodeLabels } from "sdspcaan/methods";
+import {
+  encodeLabels,
+  PREDEFINED_VAL_FRACTION,
+  predefinedTestSplit,
+  splitsToJSON,
+} from "sdspcaan/methods";
 import { type FetchProgress, fetchDataset, sha256File } from "../../io/fetch.js";
 import { type LoadOptions, openDataset } from "../../io/load.js";
 import { dataDirectories, defaultCacheDir, locateDataFile } from "../../io/locate.js";
 import { DATASETS, type DatasetEntry } from "../../io/registry.js";
-import {
-  PREDEFINED_VAL_FRACTION,
-  predefinedTestSplit,
-  splitsToJSON,
-} from "../../protocol/splits.js";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
 import { addLabelColumnOption, labelColumnFlag, parseInteger, parseLabelColumn } from "./shared.js";
 

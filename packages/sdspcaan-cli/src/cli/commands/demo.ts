@@ -9,17 +9,16 @@
  *
  * `demo --synthetic` runs instead on a generated data set on which the methods differ
  * (class structure on curved modes in a small subspace, high-variance nuisance
- * directions that mislead PCA, a few gross outliers; see protocol/synthetic.ts):
+ * directions that mislead PCA, a few gross outliers; see the library's data/synthetic.ts):
  * every registered method, the quick grid, 3 repeats. It needs no file at all, and
  * test/cli/demo.test.ts runs it as a golden test.
  */
 import type { Command } from "commander";
 import { ValidationError } from "sdspcaan";
+import { makeSyntheticDataset, PREPROCESSINGS } from "sdspcaan/methods";
 import { findDataset } from "../../io/registry.js";
 import { GRID_PRESETS } from "../../protocol/grids.js";
 import { PAPER_METHODS } from "../../protocol/paperTable.js";
-import { PREPROCESSINGS } from "../../protocol/preprocess.js";
-import { makeSyntheticDataset } from "../../protocol/synthetic.js";
 import type { ExperimentDataset } from "../../runner/runner.node.js";
 import { runAndReport } from "./experiment.js";
 import {

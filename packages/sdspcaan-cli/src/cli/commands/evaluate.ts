@@ -12,7 +12,7 @@ import {
   predefinedTestSplit,
   type Split,
   splitSeed,
-} from "../../protocol/splits.js";
+} from "sdspcaan/methods";
 import { evaluateModel, evaluateOnTest, prepareSplit } from "../../runner/units.node.js";
 import { withFitProgress } from "./progress.js";
 import {

@@ -10,20 +10,19 @@ import { DataFormatError, methodNames, RowValueError, ValidationError } from "sd
 import { featureNamesOf } from "sdspcaan/formats";
 import type { OptionSchema, OptionSpec } from "sdspcaan/methods";
 import {
+  checkPreprocessing,
   loadModelFile,
   methodDescriptor,
   methodDescriptors,
   normalizeMethodName,
+  PREPROCESSINGS,
+  type Preprocessing,
+  parseSplitFile,
+  type Split,
 } from "sdspcaan/methods";
 import { setKernelThreads, setNativeKernels } from "sdspcaan/node";
 import type { LoadOptions } from "../../io/load.js";
 import { openDataset } from "../../io/load.js";
-import {
-  checkPreprocessing,
-  PREPROCESSINGS,
-  type Preprocessing,
-} from "../../protocol/preprocess.js";
-import { parseSplitFile, type Split } from "../../protocol/splits.js";
 import { readJsonFile } from "../../runner/resultsFile.node.js";
 
 /** Writes a line (or lines) to standard output. */

@@ -4,8 +4,9 @@
  * repeats. The split of repeat r of a dataset depends only on (seed, dataset, r),
  * so any repeat can be regenerated alone, and splits can also come from a file.
  */
-import { type Label, ValidationError } from "sdspcaan";
-import { deriveSeed, encodeLabels, Random } from "sdspcaan/methods";
+import { ValidationError } from "../core/errors.js";
+import { deriveSeed, Random } from "../core/rng.js";
+import { encodeLabels, type Label } from "../core/validate.js";
 
 /** One partition of the sample indices 0..N-1; each part sorted ascending. */
 export interface Split {

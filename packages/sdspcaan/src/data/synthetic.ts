@@ -17,8 +17,11 @@
  *
  * Browser-safe and deterministic: all randomness comes from `Random(seed)`.
  */
-import { Matrix, ValidationError } from "sdspcaan";
-import { type OptionSchema, orthogonalizeTwice, Random, resolveOptions } from "sdspcaan/methods";
+import { ValidationError } from "../core/errors.js";
+import { Matrix } from "../core/matrix.js";
+import { type OptionSchema, resolveOptions } from "../core/options.js";
+import { Random } from "../core/rng.js";
+import { orthogonalizeTwice } from "../methods/pca.js";
 
 /** Options of {@link makeSyntheticDataset}; every field has a default. */
 export interface SyntheticOptions {

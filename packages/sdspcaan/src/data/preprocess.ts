@@ -12,9 +12,10 @@
  * zero standard deviation is divided by 1 instead (it is constant, so only centred).
  */
 
-import type { Matrix, MatrixLike } from "sdspcaan";
-import { Standardizer, ValidationError } from "sdspcaan";
-import { asMatrix } from "sdspcaan/methods";
+import { ValidationError } from "../core/errors.js";
+import type { Matrix, MatrixLike } from "../core/matrix.js";
+import { asMatrix } from "../core/validate.js";
+import { Standardizer } from "../linalg/standardizer.js";
 import type { Split } from "./splits.js";
 
 export const PREPROCESSINGS = ["train-zscore", "dataset-zscore", "none"] as const;
