@@ -1,81 +1,35 @@
-import { availableParallelism } from "node:os";
-import { fileURLToPath } from "node:url";
-import { configDefaults, defineConfig } from "vitest/config";
-
-/** The packages' own names resolve to their sources, as tsconfig.json's `paths` say. */
-export const sourceAliases = [
-  ["sdspcaan/formats", "packages/sdspcaan/src/formats/index.ts"],
-  ["sdspcaan/methods", "packages/sdspcaan/src/methods/index.ts"],
-  ["sdspcaan/node", "packages/sdspcaan/src/node.ts"],
-  ["sdspcaan/worker", "packages/sdspcaan/src/worker/index.ts"],
-  ["sdspcaan-hdf5", "packages/sdspcaan-hdf5/src/index.ts"],
-  ["sdspcaan", "packages/sdspcaan/src/index.ts"],
-].map(([name, path]) => ({
-  find: new RegExp(`^${name}$`),
-  replacement: fileURLToPath(new URL(path, import.meta.url)),
-}));
-
 /**
- * Test files that change process-wide state: the kernel backend, helper threads, the
- * native GEMM, the Q-loop's test settings, the HDF5 reader, the figure font, the
- * environment or the working directory. Each runs in a fresh module graph. The other
- * files share one graph per worker process (`isolate: false`), which saves loading and
- * compiling the library once per file: about a quarter of the suite's CPU time.
- * test/project/isolation.test.ts keeps this list complete.
+ * `npm test`'s vitest: every package's suite (each package's tests sit in its own
+ * test/ folder, mirroring its src/) and the project checks under test/project. A
+ * package's own vitest.config.ts runs its suite alone.
  */
-export const ISOLATED_TEST_FILES = [
-  "test/cli/cli.test.ts",
-  "test/cli/cluster.test.ts",
-  "test/cli/demo.test.ts",
-  "test/graph/clusterScan.test.ts",
-  "test/graph/rankControlBeside.test.ts",
-  "test/graph/trackedNeighbours.test.ts",
-  "test/io/cli.test.ts",
-  "test/linalg/gemm.test.ts",
-  "test/linalg/helperThread.test.ts",
-  "test/linalg/householderWasm.test.ts",
-  "test/linalg/nativeGemm.test.ts",
-  "test/linalg/screenedSearch.test.ts",
-  "test/linalg/tridiagonalWasm.test.ts",
-  "test/linalg/trsm.test.ts",
-  "test/linalg/wasmBackend.test.ts",
-  "test/methods/gramOperator.test.ts",
-  "test/methods/sdspcaFamily.test.ts",
-  "test/methods/zKrylovStart.test.ts",
-  "test/methods/zPreconditioner.test.ts",
-  "test/plot/render.test.ts",
+import { defineConfig } from "vitest/config";
+import { ISOLATED_TEST_FILES as LIBRARY_ISOLATED } from "./packages/sdspcaan/vitest.config.js";
+import { ISOLATED_TEST_FILES as CLI_ISOLATED } from "./packages/sdspcaan-cli/vitest.config.js";
+import { packageProjects, sourceAliases, testOptions } from "./vitest.shared.js";
+
+/** The project checks that change process-wide state. */
+export const ISOLATED_PROJECT_FILES = [
   "test/project/browserSafeCore.test.ts",
   "test/project/package.test.ts",
 ];
 
-// The browser tests need Chromium: `npm run test:e2e` (vitest.e2e.config.ts) runs them.
-// test/slow/ holds the checks that must stay large: `npm run test:slow`
-// (vitest.slow.config.ts) runs them, and CI runs both.
-const excluded = [...configDefaults.exclude, "test/e2e/**", "test/slow/**"];
+/** Each package's isolated files, from the repository's root, for the isolation check. */
+export const ISOLATED_TEST_FILES = [
+  ...LIBRARY_ISOLATED.map((f) => `packages/sdspcaan/${f}`),
+  ...CLI_ISOLATED.map((f) => `packages/sdspcaan-cli/${f}`),
+  ...ISOLATED_PROJECT_FILES,
+];
 
 export default defineConfig({
   resolve: { alias: sourceAliases },
   test: {
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
-    pool: "forks",
-    // vitest's default, one core less than the machine has, is a single worker on two
-    // cores, which leaves one core idle while the worker runs the tests.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    ...testOptions,
     projects: [
-      {
-        extends: true,
-        test: { name: "isolated", include: ISOLATED_TEST_FILES, exclude: excluded },
-      },
-      {
-        extends: true,
-        test: {
-          name: "shared",
-          include: ["test/**/*.test.ts"],
-          exclude: [...excluded, ...ISOLATED_TEST_FILES],
-          isolate: false,
-        },
-      },
+      ...packageProjects("sdspcaan", "packages/sdspcaan", LIBRARY_ISOLATED),
+      ...packageProjects("sdspcaan-cli", "packages/sdspcaan-cli", CLI_ISOLATED),
+      // the root's own test/ holds only the project checks (test/e2e and test/slow are excluded)
+      ...packageProjects("project", ".", ISOLATED_PROJECT_FILES),
     ],
   },
 });

@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { sourceAliases } from "./vitest.config.js";
+import { sourceAliases } from "./vitest.shared.js";
 
 /**
  * The end-to-end tests: the playground in a real headless Chromium (npm run test:e2e,

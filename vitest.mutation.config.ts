@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
-import { sourceAliases } from "./vitest.config.js";
+import { sourceAliases } from "./vitest.shared.js";
 
 /**
  * The tests Stryker runs against each mutant of the readers and the pipeline
@@ -8,19 +8,18 @@ import { sourceAliases } from "./vitest.config.js";
  * per-test coverage needs.
  */
 export const MUTATION_TEST_FILES = [
-  "test/io/**/*.test.ts",
-  "test/formats/**/*.test.ts",
-  "test/bad-input/**/*.test.ts",
-  "test/methods/pipeline*.test.ts",
-  "test/methods/modelFormat*.test.ts",
-  "test/methods/featureNames.test.ts",
+  "packages/sdspcaan/test/formats/**/*.test.ts",
+  "packages/sdspcaan/test/methods/pipeline*.test.ts",
+  "packages/sdspcaan/test/methods/featureNames.test.ts",
+  "packages/sdspcaan-cli/test/io/**/*.test.ts",
+  "packages/sdspcaan-cli/test/badInput/**/*.test.ts",
 ];
 
 export default defineConfig({
   resolve: { alias: sourceAliases },
   test: {
     include: MUTATION_TEST_FILES,
-    exclude: [...configDefaults.exclude, "test/e2e/**", "test/slow/**"],
+    exclude: [...configDefaults.exclude, "test/e2e/**", "**/test/slow/**"],
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },

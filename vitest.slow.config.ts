@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { sourceAliases } from "./vitest.config.js";
+import { sourceAliases } from "./vitest.shared.js";
 
 /**
  * The checks that must stay large (a fit above a size threshold, a spectrum that needs
@@ -10,7 +10,7 @@ import { sourceAliases } from "./vitest.config.js";
 export default defineConfig({
   resolve: { alias: sourceAliases },
   test: {
-    include: ["test/slow/**/*.test.ts"],
+    include: ["packages/*/test/slow/**/*.test.ts"],
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: "forks",

@@ -13,6 +13,8 @@
 import { availableParallelism } from "node:os";
 import { balancedAccuracy } from "../packages/sdspcaan/src/classify/metrics.js";
 import { NearestNeighbour1 } from "../packages/sdspcaan/src/classify/nearestNeighbour.js";
+import { preprocessSplit } from "../packages/sdspcaan/src/data/preprocess.js";
+import { predefinedTestSplit } from "../packages/sdspcaan/src/data/splits.js";
 import { setNativeKernels } from "../packages/sdspcaan/src/linalg/kernels/nativeGemm.node.js";
 import {
   type QLoopSettings,
@@ -21,8 +23,6 @@ import {
 import { createMethod } from "../packages/sdspcaan/src/methods/registry.js";
 import { setKernelThreads } from "../packages/sdspcaan/src/threads/helperThread.node.js";
 import { openDataset } from "../packages/sdspcaan-cli/src/io/load.js";
-import { preprocessSplit } from "../packages/sdspcaan/src/data/preprocess.js";
-import { predefinedTestSplit } from "../packages/sdspcaan/src/data/splits.js";
 
 const [method = "sdspcaan", nArg = "10000", kArg = "10", ...rest] = process.argv.slice(2);
 const options: Record<string, unknown> = {};

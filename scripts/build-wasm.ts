@@ -10,7 +10,7 @@
  *
  * The assembler is the `wabt` devDependency (pinned by package-lock.json), with only the
  * SIMD feature enabled and no names section, so the bytes depend only on the .wat file
- * and the wabt version. test/linalg/wasmBackend.test.ts re-assembles and compares.
+ * and the wabt version. packages/sdspcaan/test/linalg/kernels/wasm/backend.test.ts re-assembles and compares.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";

@@ -4,7 +4,7 @@
  * three quarters of its run (a few long files end it on one core); the checks fill
  * the gaps, so side by side they take less wall time than one after the other. vitest
  * prints as it goes; the type-check's and the lint's output follows it, whole. The exit code is non-zero when any of the three fails. Arguments go to vitest
- * (`npm test -- test/linalg` runs those files, still type-checked and linted).
+ * (`npm test -- packages/sdspcaan/test/linalg` runs those files, still type-checked and linted).
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";

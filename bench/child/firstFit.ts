@@ -9,9 +9,9 @@
 // native GEMM on where sdspcaan-native is installed.
 import "../../packages/sdspcaan/src/index.node.js";
 import { join } from "node:path";
+import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 import { dataDir } from "../harness.js";
 
 const [file, name, method, kText, warmText] = process.argv.slice(2);

@@ -16,8 +16,8 @@
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
+import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { runExperiment } from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
 import {
   type BenchContext,

@@ -9,9 +9,9 @@
  * time). No reference: this measures scheduling.
  */
 import { availableParallelism } from "node:os";
+import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 import { planRun, type RunSettings } from "../../packages/sdspcaan-cli/src/protocol/plan.js";
 import { fitCosts, planTasks, TaskQueue } from "../../packages/sdspcaan-cli/src/protocol/shards.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 import { runExperiment } from "../../packages/sdspcaan-cli/src/runner/runner.node.js";
 import { type BenchContext, type BenchSuite, median, record } from "../harness.js";
 

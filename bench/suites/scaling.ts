@@ -24,11 +24,11 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
 import { locateDataFile } from "../../packages/sdspcaan-cli/src/io/locate.js";
 import { findDataset } from "../../packages/sdspcaan-cli/src/io/registry.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 import {
   type BenchContext,
   type BenchSuite,

@@ -10,10 +10,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import { startPlaygroundServer } from "../../packages/sdspcaan-cli/src/cli/playgroundServer.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 import { prepareSplit } from "../../packages/sdspcaan-cli/src/runner/units.node.js";
 import { launchChromium } from "../../test/e2e/chromium.js";
 import { buildPlayground } from "../build-playground.js";

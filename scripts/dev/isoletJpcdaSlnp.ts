@@ -38,17 +38,17 @@ import { balancedAccuracy } from "../../packages/sdspcaan/src/classify/metrics.j
 import { NearestNeighbour1 } from "../../packages/sdspcaan/src/classify/nearestNeighbour.js";
 import type { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import type { Label } from "../../packages/sdspcaan/src/core/validate.js";
+import {
+  type Preprocessing,
+  preprocessSplit,
+} from "../../packages/sdspcaan/src/data/preprocess.js";
+import { makeSplit, type SplitFractions } from "../../packages/sdspcaan/src/data/splits.js";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { locateDataFile } from "../../packages/sdspcaan-cli/src/io/locate.js";
 import { findDataset } from "../../packages/sdspcaan-cli/src/io/registry.js";
 import { kGrid } from "../../packages/sdspcaan-cli/src/protocol/kGrid.js";
-import {
-  type Preprocessing,
-  preprocessSplit,
-} from "../../packages/sdspcaan/src/data/preprocess.js";
-import { makeSplit, type SplitFractions } from "../../packages/sdspcaan/src/data/splits.js";
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(name);

@@ -43,6 +43,11 @@ import {
 import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
 import type { Label } from "../../packages/sdspcaan/src/core/validate.js";
+import {
+  type Preprocessing,
+  preprocessSplit,
+} from "../../packages/sdspcaan/src/data/preprocess.js";
+import { makeSplit, type SplitFractions } from "../../packages/sdspcaan/src/data/splits.js";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
@@ -50,11 +55,6 @@ import { locateDataFile } from "../../packages/sdspcaan-cli/src/io/locate.js";
 import { findDataset } from "../../packages/sdspcaan-cli/src/io/registry.js";
 import { hyperparameterGrid } from "../../packages/sdspcaan-cli/src/protocol/grids.js";
 import { kGrid } from "../../packages/sdspcaan-cli/src/protocol/kGrid.js";
-import {
-  type Preprocessing,
-  preprocessSplit,
-} from "../../packages/sdspcaan/src/data/preprocess.js";
-import { makeSplit, type SplitFractions } from "../../packages/sdspcaan/src/data/splits.js";
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(name);

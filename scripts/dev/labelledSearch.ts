@@ -9,13 +9,13 @@
  * Usage: npx tsx scripts/dev/labelledSearch.ts [n] [k] [threads] [runs] [iters] [--data-dir D]
  */
 
+import { preprocessSplit } from "../../packages/sdspcaan/src/data/preprocess.js";
+import { predefinedTestSplit } from "../../packages/sdspcaan/src/data/splits.js";
 import { labelledNeighbours } from "../../packages/sdspcaan/src/graph/neighbours.js";
 import { kernelHelpers } from "../../packages/sdspcaan/src/linalg/kernels/helper.js";
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
 import { setKernelThreads } from "../../packages/sdspcaan/src/threads/helperThread.node.js";
 import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { preprocessSplit } from "../../packages/sdspcaan/src/data/preprocess.js";
-import { predefinedTestSplit } from "../../packages/sdspcaan/src/data/splits.js";
 
 const args = process.argv.slice(2);
 const dirAt = args.indexOf("--data-dir");

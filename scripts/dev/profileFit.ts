@@ -6,10 +6,10 @@
 import { join } from "node:path";
 // The library's Node entry: the native GEMM where installed, as the benches run.
 import "../../packages/sdspcaan/src/index.node.js";
+import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 
 const method = process.argv[2] ?? "sdspcaan";
 const k = Number(process.argv[3] ?? "100");

@@ -6,9 +6,9 @@
  * Usage: npx tsx scripts/dev/solverThreshold.ts [n ...]
  */
 
+import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
 import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
-import { makeSyntheticDataset } from "../../packages/sdspcaan/src/data/synthetic.js";
 
 const sizes = process.argv.slice(2).map(Number);
 for (const n of sizes.length ? sizes : [1000, 2000, 3000]) {

@@ -34,6 +34,8 @@ import { balancedAccuracy } from "../../packages/sdspcaan/src/classify/metrics.j
 import { NearestNeighbour1 } from "../../packages/sdspcaan/src/classify/nearestNeighbour.js";
 import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import type { Label } from "../../packages/sdspcaan/src/core/validate.js";
+import { preprocessSplit } from "../../packages/sdspcaan/src/data/preprocess.js";
+import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
 import type { CsrMatrix } from "../../packages/sdspcaan/src/linalg/sparse.js";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
@@ -43,8 +45,6 @@ import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 import { locateDataFile } from "../../packages/sdspcaan-cli/src/io/locate.js";
 import { findDataset } from "../../packages/sdspcaan-cli/src/io/registry.js";
 import { kGrid } from "../../packages/sdspcaan-cli/src/protocol/kGrid.js";
-import { preprocessSplit } from "../../packages/sdspcaan/src/data/preprocess.js";
-import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 
 const arg = (name: string, fallback: string): string => {
   const i = process.argv.indexOf(name);

@@ -14,13 +14,13 @@
 import { parseArgs } from "node:util";
 import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { preprocessSplit } from "../../packages/sdspcaan/src/data/preprocess.js";
+import { predefinedTestSplit } from "../../packages/sdspcaan/src/data/splits.js";
 import { labelledNeighbours } from "../../packages/sdspcaan/src/graph/neighbours.js";
 import { WithinClassNeighbourTracker } from "../../packages/sdspcaan/src/graph/trackedNeighbours.js";
 import { createMethod } from "../../packages/sdspcaan/src/methods/registry.js";
 import { setKernelThreads } from "../../packages/sdspcaan/src/threads/helperThread.node.js";
 import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { preprocessSplit } from "../../packages/sdspcaan/src/data/preprocess.js";
-import { predefinedTestSplit } from "../../packages/sdspcaan/src/data/splits.js";
 
 const { values: args } = parseArgs({
   options: {

@@ -13,12 +13,12 @@
  *          [--n 10000] [--k 50] [--max-iter 5] [--preconditioner auto|always|never]
  */
 import { parseArgs } from "node:util";
+import { preprocessSplit } from "../../packages/sdspcaan/src/data/preprocess.js";
+import { predefinedTestSplit } from "../../packages/sdspcaan/src/data/splits.js";
 import { qLoopTestHooks } from "../../packages/sdspcaan/src/methods/qLoopOptions.js";
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
 import { ZWoodbury } from "../../packages/sdspcaan/src/methods/zstep/zPreconditioner.js";
 import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { preprocessSplit } from "../../packages/sdspcaan/src/data/preprocess.js";
-import { predefinedTestSplit } from "../../packages/sdspcaan/src/data/splits.js";
 
 const { values: args } = parseArgs({
   options: {

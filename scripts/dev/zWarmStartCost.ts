@@ -16,6 +16,7 @@ import { join } from "node:path";
 // The library's Node entry: the native GEMM where installed, as the benches run.
 import "../../packages/sdspcaan/src/index.node.js";
 import { Matrix } from "../../packages/sdspcaan/src/core/matrix.js";
+import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 import {
   symmetricEigen,
   trailingEigenpairs,
@@ -23,7 +24,6 @@ import {
 import { multiply, multiplyAtB } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
 import { TrainingData } from "../../packages/sdspcaan/src/methods/training.js";
 import { loadDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
 
 const k = Number(process.argv[2] ?? "100");
 const guards = Number(process.argv[3] ?? "20");

@@ -16,24 +16,18 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { build } from "esbuild";
 import type { Page } from "playwright-core";
+import { createMethod, loadModel, methodNames, Pipeline } from "sdspcaan";
+import { makeSplit, methodDescriptor } from "sdspcaan/methods";
+import { dataDir, dataFile, repoRoot } from "sdspcaan-test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Pipeline } from "../../packages/sdspcaan/src/methods/pipeline.js";
-import {
-  createMethod,
-  loadModel,
-  methodDescriptor,
-  methodNames,
-} from "../../packages/sdspcaan/src/methods/registry.js";
-import { readModelFile } from "../../packages/sdspcaan-cli/src/cli/commands/shared.js";
+import { readModelFile } from "#cli/cli/commands/shared.js";
 import {
   type PlaygroundServer,
   startPlaygroundServer,
-} from "../../packages/sdspcaan-cli/src/cli/playgroundServer.js";
-import { loadDataset, parseDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
-import { makeSplit } from "../../packages/sdspcaan/src/data/splits.js";
-import { evaluateModel, prepareSplit } from "../../packages/sdspcaan-cli/src/runner/units.node.js";
+} from "#cli/cli/playgroundServer.js";
+import { loadDataset, parseDataset } from "#cli/io/load.js";
+import { evaluateModel, prepareSplit } from "#cli/runner/units.node.js";
 import { buildPlayground } from "../../scripts/build-playground.js";
-import { dataDir, dataFile, repoRoot } from "../helpers/data.js";
 import { type Browser, chromiumAvailable, launchChromium } from "./chromium.js";
 import type { LibWorkerPage } from "./libWorkerPage.js";
 

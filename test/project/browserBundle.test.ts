@@ -7,8 +7,8 @@
 import { resolve } from "node:path";
 import { runInNewContext } from "node:vm";
 import { build } from "esbuild";
+import { repoRoot } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../helpers/data.js";
 
 describe("the core in a browser-like context", () => {
   it("bundles for the browser and runs without Node globals", async () => {

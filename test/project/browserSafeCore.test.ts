@@ -9,8 +9,8 @@
 import { readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, relative, resolve } from "node:path";
+import { repoRoot } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../helpers/data.js";
 
 const CLI = "packages/sdspcaan-cli/src";
 const NODE_ONLY_DIRS = [`${CLI}/io/`, `${CLI}/plot/`, `${CLI}/cli/`];

@@ -6,10 +6,10 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { methodNames } from "sdspcaan";
+import { methodOptionsMarkdown } from "sdspcaan/methods";
+import { repoRoot } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
-import { methodOptionsMarkdown } from "../../packages/sdspcaan/src/methods/optionDocs.js";
-import { methodNames } from "../../packages/sdspcaan/src/methods/registry.js";
-import { repoRoot } from "../helpers/data.js";
 
 describe("the generated options reference", () => {
   it("is up to date (run npm run docs after changing an option)", () => {

@@ -5,8 +5,8 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { repoRoot } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../helpers/data.js";
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

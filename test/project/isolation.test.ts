@@ -1,14 +1,14 @@
 /**
  * Most test files share one module graph per vitest worker (vitest.config.ts, project
- * "shared"); a file that changes process-wide state must run isolated, or the files
+ * "shared" of each package); a file that changes process-wide state must run isolated, or the files
  * after it in the same worker would see its kernel backend, helper threads or test
  * settings. This keeps vitest.config.ts's list of isolated files complete.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { repoRoot } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { ISOLATED_TEST_FILES } from "../../vitest.config.js";
-import { repoRoot } from "../helpers/data.js";
 
 /** What a test file writes that outlives it: setters of module state, mocks, the environment. */
 const PROCESS_WIDE =
@@ -31,7 +31,9 @@ function testFiles(dir: string): string[] {
 }
 
 describe("the test files that change process-wide state", () => {
-  const files = testFiles(join(repoRoot, "test"));
+  const files = ["packages/sdspcaan/test", "packages/sdspcaan-cli/test", "test"].flatMap((dir) =>
+    testFiles(join(repoRoot, dir)),
+  );
 
   it("all run isolated", () => {
     const writers = files.filter(

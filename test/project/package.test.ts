@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { repoRoot } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
-import { VERSION } from "../../packages/sdspcaan-cli/src/cli/version.js";
-import { repoRoot } from "../helpers/data.js";
+import { VERSION } from "#cli/cli/version.js";
 
 const pkg = JSON.parse(readFileSync(resolve(repoRoot, "package.json"), "utf8"));
 const PACKAGES = ["sdspcaan", "sdspcaan-hdf5", "sdspcaan-native", "sdspcaan-cli"];

@@ -7,12 +7,13 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { repoRoot } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
-import { PAPER_DATASETS } from "../../packages/sdspcaan-cli/src/protocol/paperTable.js";
-import type { FitRecord } from "../../packages/sdspcaan-cli/src/protocol/records.js";
-import { summariseResults } from "../../packages/sdspcaan-cli/src/reports/report.js";
-import { methodStatistics } from "../../packages/sdspcaan-cli/src/reports/statistics.js";
-import type { Completeness } from "../../packages/sdspcaan-cli/src/reports/summary.js";
+import { PAPER_DATASETS } from "#cli/protocol/paperTable.js";
+import type { FitRecord } from "#cli/protocol/records.js";
+import { summariseResults } from "#cli/reports/report.js";
+import { methodStatistics } from "#cli/reports/statistics.js";
+import type { Completeness } from "#cli/reports/summary.js";
 import {
   beginMarker,
   compareBlock,
@@ -36,7 +37,6 @@ import {
   table4Block,
   wrap,
 } from "../../scripts/reproduction/tables.js";
-import { repoRoot } from "../helpers/data.js";
 
 const page = [
   "# Title",

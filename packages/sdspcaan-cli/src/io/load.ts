@@ -24,9 +24,9 @@ import {
   parseBytesSync,
   type ReadLimits,
 } from "sdspcaan/formats";
+import { nodeInflater } from "sdspcaan/node";
 import { type DataSource, dataDirectories, type LocateOptions, locateDataFile } from "./locate.js";
 import { type DatasetEntry, datasetAtPath, datasetNames, findDataset } from "./registry.js";
-import { nodeInflater } from "./zlib.js";
 
 export { detectFormat };
 

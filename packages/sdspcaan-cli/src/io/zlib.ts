@@ -1,49 +1,7 @@
-/**
- * node:zlib as the format readers' `Inflater` (src/formats/inflate.ts): zlib streams
- * for MAT v5, gzip files for IDX; synchronous, with the output bounded by zlib itself, and its error codes mapped to the reasons
- * the readers report. Also the Node API's `readMatV5(bytes, file, limits)`, the level
- * 5 reader with node:zlib.
- */
-import { gunzipSync, inflateSync, constants as zlibConstants } from "node:zlib";
-import type { ReadLimits } from "sdspcaan/formats";
-import {
-  InflateError,
-  type Inflater,
-  type MatV5Contents,
-  readMatV5 as readMatV5With,
-} from "sdspcaan/formats";
-
-/** A whole stream through node:zlib, its failures as InflateErrors. */
-function bounded(
-  run: (payload: Uint8Array, options: { maxOutputLength: number }) => Uint8Array,
-  payload: Uint8Array,
-  maxOutput: number,
-): Uint8Array {
-  try {
-    return run(payload, { maxOutputLength: maxOutput });
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === "ERR_BUFFER_TOO_LARGE") {
-      throw new InflateError("too-large", `more than ${maxOutput} bytes`);
-    }
-    throw new InflateError(e.code === "Z_BUF_ERROR" ? "truncated" : "corrupt", e.message);
-  }
-}
-
-export const nodeInflater: Inflater = {
-  inflate: (payload, maxOutput) => bounded(inflateSync, payload, maxOutput),
-  gunzip: (payload, maxOutput) => bounded(gunzipSync, payload, maxOutput),
-  inflatePrefix(payload, maxOutput) {
-    try {
-      return inflateSync(payload, {
-        finishFlush: zlibConstants.Z_SYNC_FLUSH,
-        maxOutputLength: maxOutput,
-      });
-    } catch {
-      return null;
-    }
-  },
-};
+/** The Node API's level 5 MAT reader: the library's, with node:zlib as its inflater. */
+import type { MatV5Contents, ReadLimits } from "sdspcaan/formats";
+import { readMatV5 as readMatV5With } from "sdspcaan/formats";
+import { nodeInflater } from "sdspcaan/node";
 
 /** Reads the variables of a level 5 MAT-file (values decoded on demand). */
 export function readMatV5(bytes: Uint8Array, file: string, limits?: ReadLimits): MatV5Contents {

@@ -15,8 +15,8 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { DataFormatError } from "sdspcaan";
 import { InflateError } from "sdspcaan/formats";
+import { nodeInflater } from "sdspcaan/node";
 import { fileError } from "../io/fileErrors.js";
-import { nodeInflater } from "../io/zlib.js";
 
 /** The longest line read, in bytes: 1 MiB. */
 export const MAX_LINE_BYTES = 1 << 20;

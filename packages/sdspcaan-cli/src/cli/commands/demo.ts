@@ -11,7 +11,7 @@
  * (class structure on curved modes in a small subspace, high-variance nuisance
  * directions that mislead PCA, a few gross outliers; see the library's data/synthetic.ts):
  * every registered method, the quick grid, 3 repeats. It needs no file at all, and
- * test/cli/demo.test.ts runs it as a golden test.
+ * packages/sdspcaan-cli/test/cli/commands/demo.test.ts runs it as a golden test.
  */
 import type { Command } from "commander";
 import { ValidationError } from "sdspcaan";

@@ -1,0 +1,153 @@
+/**
+ * The fits' warnings at the command line: `fit` and `evaluate` print each on standard
+ * error as one line "warning: ..." (evaluate --json puts them in its JSON too, and
+ * nothing else on standard output); `experiment` and `report` count the selected fits
+ * with each warning under the table.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeSyntheticDataset } from "sdspcaan/methods";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readResultsFile } from "#internal/runner/resultsFile.node.js";
+import { cli, lines, writeCsv } from "../helpers/cli.js";
+import { removeDir, tempDir } from "../helpers/runs.js";
+
+let dir: string;
+let csv: string;
+const data = makeSyntheticDataset({
+  samples: 60,
+  features: 24,
+  classes: 4,
+  signalDim: 4,
+  nuisanceDim: 4,
+  seed: 11,
+});
+
+beforeAll(() => {
+  dir = tempDir("cli-fit-notes");
+  csv = join(dir, "small.csv");
+  writeCsv(csv, data.X, data.y);
+});
+afterAll(() => removeDir(dir));
+
+const STOPPED =
+  /^warning: SDSPCA stopped at maxIter = 2 without converging: the change of Q \(stopRule "aligned"\) was \S+ at the last iteration, against tol = 0\.001\. Raise maxIter, or loosen tol if a change of that size is small enough for your use\.$/;
+
+describe("fit", () => {
+  it("prints each warning on standard error, one line each, and saves it in the model", async () => {
+    const model = join(dir, "sdspca.json");
+    const r = await cli(
+      ["fit", "--data", csv, "--method", "sdspca", "--k", "3", "--max-iter", "2"].concat([
+        "--out",
+        model,
+        "--no-progress",
+      ]),
+    );
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)).toHaveLength(1);
+    expect(r.stdout).toMatch(/not converged \(max-iterations\)/);
+    expect(r.stdout).not.toMatch(/warning/);
+    expect(lines(r.stderr)).toHaveLength(1);
+    expect(lines(r.stderr)[0]).toMatch(STOPPED);
+    const saved = JSON.parse(readFileSync(model, "utf8"));
+    expect(saved.fitInfo.warnings.map((w: { code: string }) => w.code)).toEqual(["max-iterations"]);
+    expect(lines(r.stderr)[0]).toBe(`warning: ${saved.fitInfo.warnings[0].message}`);
+  });
+
+  it("prints no warning for a fit that converged", async () => {
+    const r = await cli(
+      ["fit", "--data", csv, "--method", "sdspca", "--k", "3", "--no-progress"].concat([
+        "--out",
+        join(dir, "converged.json"),
+      ]),
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/converged/);
+    expect(r.stderr).toBe("");
+  });
+});
+
+describe("evaluate", () => {
+  const args = () => [
+    "evaluate",
+    "--data",
+    csv,
+    "--method",
+    "sdspca",
+    "--k",
+    "3",
+    "--max-iter",
+    "2",
+  ];
+
+  it("prints the warnings on standard error after the results", async () => {
+    const r = await cli([...args(), "--no-progress"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/not converged: max-iterations/);
+    expect(r.stdout).not.toMatch(/warning/);
+    expect(lines(r.stderr)).toHaveLength(1);
+    expect(lines(r.stderr)[0]).toMatch(STOPPED);
+  });
+
+  it("with --json puts them in the JSON, whose standard output is nothing else", async () => {
+    const r = await cli([...args(), "--json", "--no-progress"]);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json.stopReason).toBe("max-iterations");
+    expect(json.warnings).toHaveLength(1);
+    expect(json.warnings[0]).toMatchObject({
+      code: "max-iterations",
+      values: { maxIter: 2, tol: 0.001 },
+    });
+    expect(lines(r.stderr)).toEqual([`warning: ${json.warnings[0].message}`]);
+  });
+});
+
+describe("experiment and report", () => {
+  it("count the selected fits with each warning under the table", async () => {
+    const out = join(dir, "run");
+    const r = await cli([
+      "experiment",
+      "--data",
+      csv,
+      "--methods",
+      "pca,sdspca",
+      "--k-grid",
+      "4,8",
+      "--repeats",
+      "2",
+      "--grid",
+      "authors",
+      "--max-iter",
+      "2",
+      "--out",
+      out,
+      "--no-progress",
+      "--no-figures",
+    ]);
+    expect(r.code).toBe(0);
+    const expected =
+      "- SDSPCA on small: 2 of 2 selected fits stopped at maxIter without converging.";
+    expect(lines(r.stdout)).toContain(expected);
+    expect(r.stdout).not.toMatch(/^- PCA on/m);
+    const table = readFileSync(join(out, "table.md"), "utf8");
+    expect(table).toBe(`${r.stdout.trimEnd()}\n`);
+    // Every line holds its fit's warnings, [] when there were none.
+    const { records } = readResultsFile(join(out, "results.jsonl"));
+    for (const rec of records) {
+      expect(rec.warnings?.map((w) => (typeof w === "string" ? w : w.code))).toEqual(
+        rec.stopReason === "max-iterations" ? ["max-iterations"] : [],
+      );
+    }
+    const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8"));
+    expect(summary.results.small.sdspca.warnings).toEqual({
+      fits: 2,
+      byCode: { "max-iterations": 2 },
+      stoppedAtCap: 0,
+      cycleUnknown: 0,
+    });
+    const again = await cli(["report", "--out", out, "--no-figures"]);
+    expect(again.code).toBe(0);
+    expect(lines(again.stdout)).toContain(expected);
+  });
+});

@@ -1,0 +1,67 @@
+/** Runs the CLI in-process and writes small data files for it. */
+import { writeFileSync } from "node:fs";
+import type { Matrix } from "sdspcaan";
+import { vi } from "vitest";
+import { runCli } from "#internal/cli/main.js";
+
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `sdspcaan <args>` in this process, capturing standard output and error. */
+export async function cli(args: string[]): Promise<CliResult> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const capture = (sink: string[]) =>
+    ((chunk: string | Uint8Array) => {
+      sink.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+      return true;
+    }) as typeof process.stdout.write;
+  const so = vi.spyOn(process.stdout, "write").mockImplementation(capture(out));
+  const se = vi.spyOn(process.stderr, "write").mockImplementation(capture(err));
+  try {
+    const code = await runCli(args);
+    return { code, stdout: out.join(""), stderr: err.join("") };
+  } finally {
+    so.mockRestore();
+    se.mockRestore();
+  }
+}
+
+/** The non-empty lines of a text. */
+export function lines(text: string): string[] {
+  return text.split("\n").filter((l) => l.trim() !== "");
+}
+
+/** Writes X with the label in the last column as CSV (a header row c1..cd,label). */
+export function writeCsv(path: string, X: Matrix, y: readonly (number | string)[]): void {
+  const rows = [
+    Array.from({ length: X.cols }, (_, j) => `c${j + 1}`)
+      .concat("label")
+      .join(","),
+  ];
+  for (let i = 0; i < X.rows; i++) rows.push([...X.row(i), y[i]].join(","));
+  writeFileSync(path, `${rows.join("\n")}\n`);
+}
+
+/** Writes X with numeric labels as its last column as a NumPy .npy file (little-endian float64). */
+export function writeNpy(path: string, X: Matrix, y: readonly number[]): void {
+  const cols = X.cols + 1;
+  let header = `{'descr': '<f8', 'fortran_order': False, 'shape': (${X.rows}, ${cols}), }`;
+  const total = 10 + header.length + 1;
+  header += " ".repeat((64 - (total % 64)) % 64);
+  header += "\n";
+  const head = Buffer.alloc(10);
+  head.write("\x93NUMPY", 0, "latin1");
+  head[6] = 1;
+  head[7] = 0;
+  head.writeUInt16LE(header.length, 8);
+  const body = Buffer.alloc(8 * X.rows * cols);
+  for (let i = 0; i < X.rows; i++) {
+    for (let j = 0; j < X.cols; j++) body.writeDoubleLE(X.data[i * X.cols + j], 8 * (i * cols + j));
+    body.writeDoubleLE(y[i], 8 * (i * cols + X.cols));
+  }
+  writeFileSync(path, Buffer.concat([head, Buffer.from(header, "latin1"), body]));
+}

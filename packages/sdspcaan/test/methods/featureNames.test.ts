@@ -1,0 +1,156 @@
+/**
+ * Feature names: a model fitted on named columns matches later data by name
+ * (reorders it, or refuses it naming the columns that differ) and takes data
+ * without names by position.
+ */
+import { describe, expect, it } from "vitest";
+import { ModelFormatError, ValidationError } from "#internal/core/errors.js";
+import { Random } from "#internal/core/rng.js";
+import { parseDelimited } from "#internal/formats/csv.js";
+import { featureNamesOf } from "#internal/formats/featureNames.js";
+import { Pipeline } from "#internal/methods/pipeline.js";
+import { createMethod, loadModel } from "#internal/methods/registry.js";
+import { SDSPCA } from "#internal/methods/sdspca.js";
+
+const NAMES = ["height", "weight", "age", "income", "score"];
+
+/** Two classes in 5 dimensions with columns of very different scales. */
+function dataset(n = 30): { X: number[][]; y: number[] } {
+  const rng = new Random(11);
+  const X: number[][] = [];
+  const y: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const c = i % 2;
+    X.push([
+      170 + 10 * rng.normal(),
+      70 + 15 * rng.normal() + 5 * c,
+      40 + 12 * rng.normal(),
+      3e4 + 1e4 * rng.normal() * (1 + c),
+      rng.normal() + 2 * c,
+    ]);
+    y.push(c);
+  }
+  return { X, y };
+}
+
+/** The columns of X in the order `order` (indices into the original). */
+function permuted(X: number[][], order: number[]): number[][] {
+  return X.map((r) => order.map((j) => r[j]));
+}
+
+function errorOf(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error("expected an error, but none was thrown");
+}
+
+describe("feature names", () => {
+  const { X, y } = dataset();
+  const order = [3, 0, 4, 1, 2];
+
+  it("a permuted set of named columns gives the same embedding as the original order", () => {
+    const model = new SDSPCA({ k: 2 }).fit(X, y, { featureNames: NAMES });
+    expect(model.featureNamesIn).toEqual(NAMES);
+    const original = model.transform(X, { featureNames: NAMES });
+    const reordered = model.transform(permuted(X, order), {
+      featureNames: order.map((j) => NAMES[j]),
+    });
+    expect(Array.from(reordered.data)).toEqual(Array.from(original.data));
+    // Without the names the permuted columns would be projected as they come: wrong.
+    const positional = model.transform(permuted(X, order));
+    expect(Array.from(positional.data)).not.toEqual(Array.from(original.data));
+  });
+
+  it("refuses a missing or renamed column, naming it", () => {
+    const model = new SDSPCA({ k: 2 }).fit(X, y, { featureNames: NAMES });
+    const renamed = ["height", "weight", "age", "salary", "score"];
+    const err = errorOf(() => model.transform(X, { featureNames: renamed }));
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.message).toContain('missing "income"');
+    expect(err.message).toContain('unexpected "salary"');
+    expect(
+      errorOf(() =>
+        model.transform(X, { featureNames: ["height", "height", "age", "income", "score"] }),
+      ).message,
+    ).toContain('names the column "height" twice');
+  });
+
+  it("refuses a column count that does not match, named or not", () => {
+    const model = new SDSPCA({ k: 2 }).fit(X, y, { featureNames: NAMES });
+    const fewer = X.map((r) => r.slice(0, 4));
+    expect(() => model.transform(fewer, { featureNames: NAMES.slice(0, 4) })).toThrow(
+      /X has 4 features, but SDSPCA is expecting 5/,
+    );
+    expect(() => model.transform(fewer)).toThrow(/X has 4 features/);
+    expect(() => model.transform(X, { featureNames: NAMES.slice(0, 4) })).toThrow(
+      /featureNames has 4 names, but the data has 5 feature columns/,
+    );
+  });
+
+  it("data without names, or a model without names, stays positional", () => {
+    const named = new SDSPCA({ k: 2 }).fit(X, y, { featureNames: NAMES });
+    const unnamed = new SDSPCA({ k: 2 }).fit(X, y);
+    expect(unnamed.featureNamesIn).toBeNull();
+    expect(unnamed.toJSON()).not.toHaveProperty("featureNamesIn");
+    expect(Array.from(named.transform(X).data)).toEqual(Array.from(unnamed.transform(X).data));
+    const anyNames = unnamed.transform(X, { featureNames: ["a", "b", "c", "d", "e"] });
+    expect(Array.from(anyNames.data)).toEqual(Array.from(unnamed.transform(X).data));
+  });
+
+  it("checks the names given to fit", () => {
+    expect(() => new SDSPCA({ k: 2 }).fit(X, y, { featureNames: NAMES.slice(1) })).toThrow(
+      /featureNames has 4 names, but the data has 5/,
+    );
+    expect(() =>
+      new SDSPCA({ k: 2 }).fit(X, y, { featureNames: ["a", "b", "", "d", "e"] }),
+    ).toThrow(/featureNames\[2\] must be a non-empty string/);
+  });
+
+  it("are saved in the model JSON and used after loading", () => {
+    const model = createMethod("pca", { k: 2 }).fit(X, y, { featureNames: NAMES });
+    const json = model.toJSON();
+    expect(json.featureNamesIn).toEqual(NAMES);
+    const loaded = loadModel(JSON.stringify(json));
+    expect(loaded.featureNamesIn).toEqual(NAMES);
+    const names = order.map((j) => NAMES[j]);
+    expect(Array.from(loaded.transform(permuted(X, order), { featureNames: names }).data)).toEqual(
+      Array.from(model.transform(X).data),
+    );
+    const bad = { ...json, featureNamesIn: ["a", "b", "a", "d", "e"] };
+    const err = errorOf(() => loadModel(bad));
+    expect(err).toBeInstanceOf(ModelFormatError);
+    expect((err as ModelFormatError).field).toBe("featureNamesIn[2]");
+    const short = errorOf(() => loadModel({ ...json, featureNamesIn: ["a"] }));
+    expect((short as ModelFormatError).field).toBe("featureNamesIn");
+  });
+
+  it("a pipeline matches named columns the same way", () => {
+    const pipeline = new Pipeline(new SDSPCA({ k: 2 })).fit(X, y, { featureNames: NAMES });
+    expect(pipeline.featureNamesIn).toEqual(NAMES);
+    const names = order.map((j) => NAMES[j]);
+    const again = loadModel(JSON.stringify(pipeline.toJSON())) as Pipeline;
+    expect(again.predict(permuted(X, order), { featureNames: names })).toEqual(pipeline.predict(X));
+    expect(() =>
+      again.predict(X, { featureNames: ["height", "weight", "age", "income", "bmi"] }),
+    ).toThrow(/missing "score"; unexpected "bmi"/);
+  });
+});
+
+describe("featureNamesOf: a CSV header's names of X's columns", () => {
+  it("leaves out the label column and the text columns left out of X", () => {
+    const text = "id,a,class,b,c\nm1,1,x,2,3\nm2,4,y,5,6\nm3,7,x,8,9\n";
+    const ds = parseDelimited(text, "t.csv", { labelColumn: "class" });
+    expect(ds.X.cols).toBe(3);
+    expect(featureNamesOf(ds.info, ds.X.cols)).toEqual(["a", "b", "c"]);
+  });
+
+  it("is null without a header, or with names that cannot tell the columns apart", () => {
+    const bare = parseDelimited("1,2,0\n3,4,1\n5,6,0\n", "t.csv");
+    expect(featureNamesOf(bare.info, bare.X.cols)).toBeNull();
+    const twice = parseDelimited("a,a,label\n1,2,0\n3,4,1\n5,6,0\n", "t.csv");
+    expect(featureNamesOf(twice.info, twice.X.cols)).toBeNull();
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * The routes PCA and LDA take when d < n and X^T X has full numerical rank, against
+ * the exact paths they replace (reachable only through the test hooks): PCA's block
+ * Lanczos with the Cholesky rank certificate against the dense eigen-solve with its
+ * Sturm count (svdTestHooks.krylov), LDA's refined solve against the eigen-decomposition
+ * of X^T X (ldaTestHooks.eigenSpan). Same subspaces to principal angles of 1e-10, same
+ * values, ranks and warnings; rank-deficient data fall back and give the same answer.
+ * Also the one-fit training data, which centres on the way into the kernels: the same
+ * Gram matrix bit for bit and the same class sums as the centred copy.
+ */
+import fc from "fast-check";
+import { afterEach, describe, expect, it } from "vitest";
+import { Matrix } from "#internal/core/matrix.js";
+import { Random } from "#internal/core/rng.js";
+import { lanczosDiagnostics } from "#internal/linalg/eigen/blockLanczos.js";
+import { transposed } from "#internal/linalg/kernels/gemm.js";
+import { gramColumns, gramRows } from "#internal/linalg/kernels/symmetricProducts.js";
+import { svdTestHooks } from "#internal/linalg/svd.js";
+import { LDA, ldaTestHooks } from "#internal/methods/lda.js";
+import { PCA } from "#internal/methods/pca.js";
+import { TrainingData } from "#internal/methods/training.js";
+import { maxPrincipalAngle } from "../helpers/subspace.js";
+
+/** n x d data with decaying column scales (a spectrum like images') and an offset. */
+function decaying(n: number, d: number, seed: number, decay = 1.04): Matrix {
+  const rng = new Random(seed);
+  const X = new Matrix(n, d);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < d; j++) X.data[i * d + j] = 3 + rng.normal() * decay ** -j;
+  }
+  return X;
+}
+
+describe("PCA on d < n: block Lanczos and the rank certificate against the dense path", () => {
+  afterEach(() => {
+    svdTestHooks.krylov = true;
+    svdTestHooks.krylovMinOrder = Number.NaN;
+  });
+
+  function fitBoth(X: Matrix, k: number) {
+    svdTestHooks.krylovMinOrder = 64;
+    svdTestHooks.krylov = false;
+    const dense = new PCA({ k }).fit(X);
+    svdTestHooks.krylov = true;
+    const fast = new PCA({ k }).fit(X);
+    return { dense, fast, outcome: lanczosDiagnostics.outcome };
+  }
+
+  it("gives the same components, variances and rank", () => {
+    let converged = 0;
+    for (let seed = 0; seed < 6; seed++) {
+      const d = 200 + 13 * seed;
+      const k = 1 + (seed % 5);
+      const { dense, fast, outcome } = fitBoth(decaying(d + 30 + seed, d, seed), k);
+      if (outcome === "converged") converged++;
+      expect(maxPrincipalAngle(fast.components, dense.components)).toBeLessThan(1e-10);
+      expect(fast.fitInfo.details.rank).toBe(dense.fitInfo.details.rank);
+      expect(fast.fitInfo.details.rank).toBe(d);
+      fast.fitInfo.details.explainedVariance.forEach((v, j) => {
+        expect(Math.abs(v - dense.fitInfo.details.explainedVariance[j])).toBeLessThan(1e-12 * v);
+      });
+      expect(fast.fitInfo.warnings).toEqual(dense.fitInfo.warnings);
+    }
+    expect(converged).toBeGreaterThanOrEqual(4);
+  });
+
+  it("falls back to the dense path (and its rank) on rank-deficient data", () => {
+    const X = decaying(260, 220, 9);
+    // Three columns repeated: rank 217.
+    for (let i = 0; i < 260; i++) {
+      for (const [to, from] of [
+        [50, 1],
+        [80, 2],
+        [120, 3],
+      ]) {
+        X.data[i * 220 + to] = X.data[i * 220 + from];
+      }
+    }
+    const { dense, fast } = fitBoth(X, 4);
+    expect(fast.fitInfo.details.rank).toBe(217);
+    expect(dense.fitInfo.details.rank).toBe(217);
+    expect(Array.from(fast.components.data)).toEqual(Array.from(dense.components.data));
+  });
+});
+
+/** c classes with their own means on decaying features, n samples. */
+function classes(seed: number, n: number, d: number, c: number) {
+  const X = decaying(n, d, seed, 1.01);
+  const rng = new Random(seed + 1);
+  const centres = Array.from({ length: c }, () => Array.from({ length: d }, () => rng.normal()));
+  const y: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const cls = i % c;
+    for (let j = 0; j < d; j++) X.data[i * d + j] += centres[cls][j];
+    y.push(cls);
+  }
+  return { X, y };
+}
+
+describe("LDA on d < n: the refined solve against the eigen-decomposition of X^T X", () => {
+  afterEach(() => {
+    ldaTestHooks.eigenSpan = false;
+  });
+
+  function fitBoth(X: Matrix, y: number[]) {
+    ldaTestHooks.eigenSpan = true;
+    const eigen = new LDA().fit(X, y);
+    ldaTestHooks.eigenSpan = false;
+    const fast = new LDA().fit(X, y);
+    return { eigen, fast };
+  }
+
+  it("gives the same directions, ratios and rank (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 30 }),
+        fc.integer({ min: 2, max: 8 }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        (d, c, seed) => {
+          const { X, y } = classes(seed, 3 * (d + c), d, c);
+          const { eigen, fast } = fitBoth(X, y);
+          expect(fast.fitInfo.details.rank).toBe(eigen.fitInfo.details.rank);
+          fast.fitInfo.details.betweenToTotal.forEach((v, j) => {
+            expect(Math.abs(v - eigen.fitInfo.details.betweenToTotal[j])).toBeLessThan(1e-12);
+          });
+          // Column by column (distinct ratios): each direction, not only the span.
+          for (let j = 0; j < fast.components.cols; j++) {
+            const a = fast.components.selectColumns([j]);
+            const b = eigen.components.selectColumns([j]);
+            expect(maxPrincipalAngle(a, b)).toBeLessThan(1e-9);
+          }
+          expect(fast.fitInfo.warnings).toEqual(eigen.fitInfo.warnings);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it("falls back on rank-deficient X^T X", () => {
+    const { X, y } = classes(3, 120, 20, 4);
+    for (let i = 0; i < 120; i++) X.data[i * 20 + 7] = 2 * X.data[i * 20 + 4];
+    const { eigen, fast } = fitBoth(X, y);
+    expect(fast.fitInfo.details.rank).toBe(19);
+    expect(Array.from(fast.components.data)).toEqual(Array.from(eigen.components.data));
+  });
+});
+
+describe("TrainingData.prepareForOneFit", () => {
+  it("centres on the way: the same X, Gram matrix (bit for bit) and class sums", () => {
+    for (const [n, d] of [
+      [300, 40],
+      [70, 9],
+    ]) {
+      const X = decaying(n, d, n + d);
+      const lazy = TrainingData.prepareForOneFit(X);
+      const eager = TrainingData.prepare(X);
+      expect(Array.from(lazy.mean)).toEqual(Array.from(eager.mean));
+      // Before the centred copy is made, and after.
+      expect(Array.from(lazy.columnGram().data)).toEqual(Array.from(gramColumns(eager.X).data));
+      const codes = Int32Array.from({ length: n }, (_, i) => i % 3);
+      const counts = [0, 1, 2].map((c) => codes.filter((v) => v === c).length);
+      const sums = lazy.centredClassSums(codes, counts);
+      expect(Array.from(sums.data)).toEqual(Array.from(eager.centredClassSums(codes, counts).data));
+      expect(Array.from(lazy.X.data)).toEqual(Array.from(eager.X.data));
+      // gramColumns in the module's memory: gramRows of the transpose, bit for bit.
+      expect(Array.from(gramColumns(eager.X).data)).toEqual(
+        Array.from(gramRows(transposed(eager.X)).data),
+      );
+      expect(Array.from(lazy.columnGram().data)).toEqual(Array.from(gramColumns(eager.X).data));
+      expect(Array.from(lazy.centredClassSums(codes, counts).data)).toEqual(Array.from(sums.data));
+    }
+  });
+});

@@ -1,0 +1,41 @@
+/**
+ * Invariant suites again with the native GEMM installed (nativeGemm.node.ts), on
+ * x86-64 where `npm run build` builds it: the dense eigen-solvers, the SVD and LOBPCG
+ * through it, the helper threads' same-bits guarantees with native helpers, the
+ * screened and pruned neighbour searches (which rebuild a full scan's distances from
+ * small products), the resident products of the large fits and agreement with the
+ * reference fixtures. The suites themselves run on the WebAssembly kernel in `npm test`,
+ * and so does test/linalg/nativeGemm.test.ts, which checks the native kernel's bits
+ * against the WebAssembly kernel's directly, through the library's products on one and
+ * two threads and in a whole fit; this rerun of everything (about 30 s) is
+ * `npm run test:slow`.
+ */
+import { describe, expect, it } from "vitest";
+import { setNativeKernels } from "#internal/linalg/kernels/nativeGemm.node.js";
+import { externalGemmInstalled } from "#internal/linalg/kernels/wasm/backend.js";
+
+const nativeWanted =
+  process.arch === "x64" && !/^(0|off|false|no)$/i.test(process.env.SDSPCAAN_NATIVE?.trim() ?? "");
+if (nativeWanted) setNativeKernels(true);
+
+describe.skipIf(!nativeWanted)("the suites below", () => {
+  it("run with the native GEMM", () => {
+    expect(externalGemmInstalled()).toBe(true);
+  });
+});
+
+if (nativeWanted) {
+  await import("../linalg/kernels/gemm.test.js");
+  await import("../linalg/eigen/symmetricEigen.test.js");
+  await import("../linalg/svd.test.js");
+  await import("../linalg/eigen/generalizedEigen.test.js");
+  await import("../linalg/eigen/lobpcg.test.js");
+  await import("../threads/helperThread.test.js");
+  await import("./helperThreadFit.test.js");
+  await import("../linalg/kernels/screenedSearch.test.js");
+  await import("../linalg/kernels/distances.test.js");
+  await import("../linalg/eigen/referenceFixtures.test.js");
+  await import("../methods/zstep/gramOperator.test.js");
+  await import("../methods/reference.test.js");
+  await import("../methods/zstep/zLiftedStart.test.js");
+}

@@ -1,0 +1,18 @@
+/**
+ * sdspcaan-test-support: what the packages' tests share (private, never published):
+ * the repository's data sets and committed fixtures, MAT v5 files written byte by byte,
+ * temporary folders and the small seeded data set. It reaches the library only
+ * through its public entries.
+ */
+export { dataDir, dataFile, fixtureFile, readDataFile, repoRoot } from "./data.js";
+export { removeDir, tempDir } from "./files.js";
+export {
+  CLASS,
+  encodeValues,
+  MI,
+  matrixPayload,
+  numeric,
+  type WriteArray,
+  writeMatV5,
+} from "./matWriter.js";
+export { smallData } from "./synthetic.js";

@@ -1,0 +1,72 @@
+/**
+ * What every vitest configuration of the repository shares: the packages' names
+ * resolved to their sources (as tsconfig.json's `paths` say), and the two projects each
+ * package's suite runs as.
+ */
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import { configDefaults, type TestProjectInlineConfiguration } from "vitest/config";
+
+/** The packages' own names resolve to their sources, so tests and tsx need no build. */
+export const sourceAliases = [
+  ["sdspcaan/formats", "packages/sdspcaan/src/formats/index.ts"],
+  ["sdspcaan/methods", "packages/sdspcaan/src/methods/index.ts"],
+  ["sdspcaan/node", "packages/sdspcaan/src/node.ts"],
+  ["sdspcaan/worker", "packages/sdspcaan/src/worker/index.ts"],
+  ["sdspcaan-hdf5", "packages/sdspcaan-hdf5/src/index.ts"],
+  ["sdspcaan-test-support", "packages/test-support/src/index.ts"],
+  ["sdspcaan", "packages/sdspcaan/src/index.ts"],
+].map(([name, path]) => ({
+  find: new RegExp(`^${name}$`),
+  replacement: fileURLToPath(new URL(path, import.meta.url)),
+}));
+
+/** Options of every run: long numerical tests, and one worker per core. */
+export const testOptions = {
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
+  pool: "forks" as const,
+  // vitest's default, one core less than the machine has, is a single worker on two
+  // cores, which leaves one core idle while the worker runs the tests.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
+};
+
+/** The slow checks and the browser tests run by their own configurations. */
+export const excludedFromSuite = [...configDefaults.exclude, "test/e2e/**", "test/slow/**"];
+
+/**
+ * A package's suite as two projects. The files that change process-wide state (kernel
+ * backend, helper threads, the native GEMM, the HDF5 reader, the figure font, mocks, the
+ * environment) run `isolated`, each in a fresh module graph; the others share one graph
+ * per worker process (`isolate: false`), which saves loading the library once per file.
+ * `root` is the package's folder (relative to the configuration's); `isolated` lists
+ * files relative to it. test/project/isolation.test.ts keeps the lists complete.
+ */
+export function packageProjects(
+  name: string,
+  root: string,
+  isolated: readonly string[],
+): TestProjectInlineConfiguration[] {
+  const common = { root, resolve: { alias: sourceAliases } };
+  return [
+    {
+      ...common,
+      test: {
+        ...testOptions,
+        name: `${name}:isolated`,
+        include: [...isolated],
+        exclude: excludedFromSuite,
+      },
+    },
+    {
+      ...common,
+      test: {
+        ...testOptions,
+        name: `${name}:shared`,
+        include: ["test/**/*.test.ts"],
+        exclude: [...excludedFromSuite, ...isolated],
+        isolate: false,
+      },
+    },
+  ];
+}
