@@ -34,13 +34,20 @@ export const testOptions = {
 /** The slow checks and the browser tests run by their own configurations. */
 export const excludedFromSuite = [...configDefaults.exclude, "test/e2e/**", "test/slow/**"];
 
+/** Each suite's setup file of its shared project, relative to the suite's root. */
+export const PROCESS_STATE_GUARD = "test/setup/processState.ts";
+
 /**
- * A package's suite as two projects. The files that change process-wide state (kernel
- * backend, helper threads, the native GEMM, the HDF5 reader, the figure font, mocks, the
- * environment) run `isolated`, each in a fresh module graph; the others share one graph
- * per worker process (`isolate: false`), which saves loading the library once per file.
+ * A package's suite as two projects. Most files share one module graph per worker
+ * process (`isolate: false`), which saves loading the library once per file; a file may
+ * change process-wide state (kernel backend, helper threads, the native GEMM, the HDF5
+ * reader, the figure font, spies, the environment) if it restores it, which the shared
+ * project's setup file (PROCESS_STATE_GUARD, calling sdspcaan-test-support's
+ * guardProcessState) checks after every file, failing the file that did not. The few
+ * files that change what the guard cannot read (module mocks, the WebAssembly loader's
+ * test state, registered helper factories) run `isolated`, each in a fresh module graph.
  * `root` is the package's folder (relative to the configuration's); `isolated` lists
- * files relative to it. test/project/isolation.test.ts keeps the lists complete.
+ * files relative to it. test/project/isolation.test.ts keeps the lists right.
  */
 export function packageProjects(
   name: string,
@@ -48,6 +55,19 @@ export function packageProjects(
   isolated: readonly string[],
 ): TestProjectInlineConfiguration[] {
   const common = { root, resolve: { alias: sourceAliases } };
+  const shared: TestProjectInlineConfiguration = {
+    ...common,
+    test: {
+      ...testOptions,
+      name: `${name}:shared`,
+      include: ["test/**/*.test.ts"],
+      exclude: [...excludedFromSuite, ...isolated],
+      isolate: false,
+      setupFiles: [PROCESS_STATE_GUARD],
+    },
+  };
+  // An empty `include` would mean vitest's default, every test file.
+  if (isolated.length === 0) return [shared];
   return [
     {
       ...common,
@@ -58,15 +78,6 @@ export function packageProjects(
         exclude: excludedFromSuite,
       },
     },
-    {
-      ...common,
-      test: {
-        ...testOptions,
-        name: `${name}:shared`,
-        include: ["test/**/*.test.ts"],
-        exclude: [...excludedFromSuite, ...isolated],
-        isolate: false,
-      },
-    },
+    shared,
   ];
 }

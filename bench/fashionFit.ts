@@ -16,11 +16,13 @@ import { NearestNeighbour1 } from "../packages/sdspcaan/src/classify/nearestNeig
 import { preprocessSplit } from "../packages/sdspcaan/src/data/preprocess.js";
 import { predefinedTestSplit } from "../packages/sdspcaan/src/data/splits.js";
 import { setNativeKernels } from "../packages/sdspcaan/src/linalg/kernels/nativeGemm.node.js";
-import {
-  type QLoopSettings,
-  qLoopTestHooks,
-} from "../packages/sdspcaan/src/methods/qLoopOptions.js";
+import type { QLoopPaths } from "../packages/sdspcaan/src/methods/qLoopOptions.js";
 import { createMethod } from "../packages/sdspcaan/src/methods/registry.js";
+import {
+  QLoopEstimator,
+  type QLoopMethodClass,
+  withQLoopPaths,
+} from "../packages/sdspcaan/src/methods/sdspcaFamily.js";
 import { setKernelThreads } from "../packages/sdspcaan/src/threads/helperThread.node.js";
 import { openDataset } from "../packages/sdspcaan-cli/src/io/load.js";
 
@@ -50,8 +52,6 @@ for (const kv of rest) {
   }
   options[key] = Number.isNaN(Number(value)) ? value : Number(value);
 }
-// The Q-loop's internal path choices (qLoopOptions.ts), forced through its test hook.
-qLoopTestHooks.settings = internal as Partial<QLoopSettings>;
 setKernelThreads(threads);
 const native = setNativeKernels(nativeRequest);
 const t0 = performance.now();
@@ -67,7 +67,17 @@ const { train: Xtrain, test: Xtest } = preprocessSplit(X, split, "train-zscore")
 const yTrain = Array.from(split.train, (i) => y[i]);
 const yTest = Array.from(split.test, (i) => y[i]);
 const t1 = performance.now();
-const model = createMethod(method, { k: Number(kArg), ...options });
+let model = createMethod(method, { k: Number(kArg), ...options });
+if (Object.keys(internal).length > 0) {
+  // The Q-loop's internal path choices (qLoopOptions.ts), forced in this model's fits.
+  if (!(model instanceof QLoopEstimator)) {
+    throw new Error(
+      `${Object.keys(internal).join(", ")}: paths of the Q-loop, which ${method} does not run`,
+    );
+  }
+  const Forced = withQLoopPaths(model.constructor as QLoopMethodClass, internal as QLoopPaths);
+  model = new Forced(model.params);
+}
 // One progress line per outer iteration on stderr (wall and CPU seconds since the fit
 // began), so that a long fit can be followed and extrapolated while it runs.
 const cpu0 = process.cpuUsage();

@@ -2,22 +2,14 @@
 import { defineConfig } from "vitest/config";
 import { packageProjects } from "../../vitest.shared.js";
 
-/** Test files that change process-wide state (see packageProjects). */
+/**
+ * Test files that change process-wide state the shared project's guard cannot read
+ * (see packageProjects): each runs in a fresh module graph.
+ */
 export const ISOLATED_TEST_FILES = [
-  "test/graph/clusterScan.test.ts",
-  "test/graph/rankControlBeside.test.ts",
-  "test/graph/trackedNeighbours.test.ts",
-  "test/linalg/eigen/householderWasm.test.ts",
-  "test/linalg/eigen/tridiagonalWasm.test.ts",
-  "test/linalg/kernels/gemm.test.ts",
-  "test/linalg/kernels/nativeGemm.test.ts",
-  "test/linalg/kernels/screenedSearch.test.ts",
+  // vi.resetModules and the WebAssembly loader's test state (loaderTestHooks)
   "test/linalg/kernels/wasm/backend.test.ts",
-  "test/linalg/orthogonalize.test.ts",
-  "test/methods/sdspcaFamily.test.ts",
-  "test/methods/zstep/gramOperator.test.ts",
-  "test/methods/zstep/zKrylovStart.test.ts",
-  "test/methods/zstep/zPreconditioner.test.ts",
+  // helper factories of its own (setKernelHelpers, setSideHelper)
   "test/threads/helperThread.test.ts",
 ];
 

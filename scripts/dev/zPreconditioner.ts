@@ -15,8 +15,8 @@
 import { parseArgs } from "node:util";
 import { preprocessSplit } from "../../packages/sdspcaan/src/data/preprocess.js";
 import { predefinedTestSplit } from "../../packages/sdspcaan/src/data/splits.js";
-import { qLoopTestHooks } from "../../packages/sdspcaan/src/methods/qLoopOptions.js";
 import { SDSPCAAN } from "../../packages/sdspcaan/src/methods/sdspcaan.js";
+import { withQLoopPaths } from "../../packages/sdspcaan/src/methods/sdspcaFamily.js";
 import { ZWoodbury } from "../../packages/sdspcaan/src/methods/zstep/zPreconditioner.js";
 import { openDataset } from "../../packages/sdspcaan-cli/src/io/load.js";
 
@@ -68,9 +68,12 @@ const split = { ...whole, train: whole.train.subarray(0, n) };
 const { train } = preprocessSplit(X, split, "train-zscore");
 const labels = Array.from(split.train, (i) => y[i]);
 const k = Number(args.k);
-const model = new SDSPCAAN({ k, maxIter: Number(args["max-iter"]), solver: "lobpcg" });
-// Not an option of the method: forced through the Q-loop's test hook.
-qLoopTestHooks.settings = { preconditioner };
+// The preconditioner is not an option of the method: a path of the Q-loop, forced here.
+const model = new (withQLoopPaths(SDSPCAAN, { preconditioner }))({
+  k,
+  maxIter: Number(args["max-iter"]),
+  solver: "lobpcg",
+});
 const rows: {
   iteration: number;
   cpu_s: number;

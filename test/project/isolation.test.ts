@@ -1,20 +1,34 @@
 /**
- * Most test files share one module graph per vitest worker (vitest.config.ts, project
- * "shared" of each package); a file that changes process-wide state must run isolated, or the files
- * after it in the same worker would see its kernel backend, helper threads or test
- * settings. This keeps vitest.config.ts's list of isolated files complete.
+ * Most test files share one module graph per vitest worker (each package's "shared"
+ * project, vitest.shared.ts), and a file that changes process-wide state must set it
+ * back: the shared projects' setup file (guardProcessState in sdspcaan-test-support)
+ * fails the file that does not. What the guard cannot read makes a file run isolated
+ * instead; this keeps those lists right and short, and checks the guard itself.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { repoRoot } from "sdspcaan-test-support";
-import { describe, expect, it } from "vitest";
-import { ISOLATED_TEST_FILES } from "../../vitest.config.js";
+import {
+  type ProcessProbe,
+  processStateSnapshot,
+  repoRoot,
+  restoreProcessState,
+} from "sdspcaan-test-support";
+import { describe, expect, it, vi } from "vitest";
+import config, { ISOLATED_TEST_FILES } from "../../vitest.config.js";
+import { PROCESS_STATE_GUARD } from "../../vitest.shared.js";
 
-/** What a test file writes that outlives it: setters of module state, mocks, the environment. */
-const PROCESS_WIDE =
-  /\b(setKernelThreads|setNativeKernels|setKernelHelpers|setSideHelper|setExternalKernels|setKernelBackend|setHdf5Reader|setFigureFont|qLoopTestHooks|withQLoopSettings)\b|\bvi\.(mock|doMock|spyOn|stubGlobal|stubEnv)\b|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|\bdelete process\.env|process\.chdir|globalThis\.\w+\s*=[^=]/;
+/**
+ * What a test file can change that the guard cannot read or set back: module mocks and
+ * a fresh module registry (two instances of a module in one graph), the WebAssembly
+ * loader's test state, helper factories registered directly.
+ */
+const UNGUARDED =
+  /\bvi\.(mock|doMock|unmock|doUnmock|resetModules)\b|\bloaderTestHooks\b|\b(setKernelHelpers|setSideHelper|setThreadedProducts)\(/;
 
-/** This file, whose examples of the pattern are not writes. */
+/** The most files that may run isolated, in the whole repository. */
+const MAX_ISOLATED = 5;
+
+/** This file, whose examples of the pattern are not uses. */
 const SELF = "test/project/isolation.test.ts";
 
 function testFiles(dir: string): string[] {
@@ -30,17 +44,21 @@ function testFiles(dir: string): string[] {
   return out;
 }
 
-describe("the test files that change process-wide state", () => {
+describe("the test files that run isolated", () => {
   const files = ["packages/sdspcaan/test", "packages/sdspcaan-cli/test", "test"].flatMap((dir) =>
     testFiles(join(repoRoot, dir)),
   );
+  const unguarded = files.filter(
+    (f) => f !== SELF && UNGUARDED.test(readFileSync(join(repoRoot, f), "utf8")),
+  );
 
-  it("all run isolated", () => {
-    const writers = files.filter(
-      (f) => f !== SELF && PROCESS_WIDE.test(readFileSync(join(repoRoot, f), "utf8")),
-    );
-    expect(writers.length).toBeGreaterThan(5);
-    expect(writers.filter((f) => !ISOLATED_TEST_FILES.includes(f))).toEqual([]);
+  it("are the files that change what the guard cannot read", () => {
+    expect(unguarded.length).toBeGreaterThan(0);
+    expect([...ISOLATED_TEST_FILES].sort()).toEqual([...unguarded].sort());
+  });
+
+  it(`are at most ${MAX_ISOLATED}`, () => {
+    expect(ISOLATED_TEST_FILES.length).toBeLessThanOrEqual(MAX_ISOLATED);
   });
 
   it("are listed by paths that exist", () => {
@@ -49,14 +67,65 @@ describe("the test files that change process-wide state", () => {
 
   it("are recognised by the pattern", () => {
     for (const text of [
-      "setKernelThreads(2);",
-      'process.env.SDSPCAAN_DATA = "x";',
-      "delete process.env.CI;",
-      'vi.spyOn(console, "log");',
-      "withQLoopSettings({ largeScale: true }, fit);",
+      'vi.mock("node:fs");',
+      "vi.resetModules();",
+      "loaderTestHooks.reset();",
+      "setKernelHelpers(() => []);",
     ])
-      expect(PROCESS_WIDE.test(text)).toBe(true);
-    for (const text of ["expect(process.env.CI === undefined)", "kernelThreads()"])
-      expect(PROCESS_WIDE.test(text)).toBe(false);
+      expect(UNGUARDED.test(text)).toBe(true);
+    for (const text of ["setKernelThreads(2);", 'vi.spyOn(console, "log");', "sideHelper()"])
+      expect(UNGUARDED.test(text)).toBe(false);
+  });
+});
+
+describe("the process-state guard", () => {
+  it("runs after every file of every shared project", () => {
+    const projects = (config.test?.projects ?? []) as Array<{
+      test: { name: string; isolate?: boolean; setupFiles?: string[] };
+    }>;
+    const shared = projects.filter((p) => p.test.isolate === false);
+    expect(shared.map((p) => p.test.name).sort()).toEqual([
+      "project:shared",
+      "sdspcaan-cli:shared",
+      "sdspcaan:shared",
+    ]);
+    for (const p of shared) expect(p.test.setupFiles).toEqual([PROCESS_STATE_GUARD]);
+  });
+
+  it("names what a file left changed and sets it back", () => {
+    let value = "default";
+    const probe: ProcessProbe = {
+      name: "the probe's value",
+      read: () => value,
+      restore: (v) => {
+        value = v as string;
+      },
+    };
+    const before = processStateSnapshot([probe]);
+    const saved = process.env.SDSPCAAN_GUARD_CHECK;
+    const exitCode = process.exitCode;
+    try {
+      process.env.SDSPCAAN_GUARD_CHECK = "changed";
+      process.exitCode = 3;
+      value = "changed";
+      vi.spyOn(console, "warn").mockImplementation(() => undefined);
+      const changed = restoreProcessState(before, [probe]);
+      expect(changed).toEqual([
+        `process.env.SDSPCAAN_GUARD_CHECK (${JSON.stringify(saved)} -> "changed")`,
+        "process.exitCode (3)",
+        "vi spies on console.warn",
+        `the probe's value ("default" -> "changed")`,
+      ]);
+      expect(process.env.SDSPCAAN_GUARD_CHECK).toBe(saved);
+      expect(process.exitCode).toBe(exitCode);
+      expect(vi.isMockFunction(console.warn)).toBe(false);
+      expect(value).toBe("default");
+      expect(restoreProcessState(before, [probe])).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.SDSPCAAN_GUARD_CHECK;
+      else process.env.SDSPCAAN_GUARD_CHECK = saved;
+      process.exitCode = exitCode;
+      vi.restoreAllMocks();
+    }
   });
 });

@@ -1,7 +1,8 @@
 /**
  * sdspcaan-test-support: what the packages' tests share (private, never published):
  * the repository's data sets and committed fixtures, MAT v5 files written byte by byte,
- * temporary folders and the small seeded data set. It reaches the library only
+ * temporary folders, the small seeded data set, and the guard of the process-wide
+ * state the shared test projects run after every file. It reaches the library only
  * through its public entries.
  */
 export { dataDir, dataFile, fixtureFile, readDataFile, repoRoot } from "./data.js";
@@ -15,4 +16,11 @@ export {
   type WriteArray,
   writeMatV5,
 } from "./matWriter.js";
+export {
+  guardProcessState,
+  type ProcessProbe,
+  processStateSnapshot,
+  restoreProcessState,
+  type Snapshot,
+} from "./processState.js";
 export { smallData } from "./synthetic.js";

@@ -1,7 +1,13 @@
 /** Runs the CLI in-process and writes small data files for it. */
 import { writeFileSync } from "node:fs";
 import type { Matrix } from "sdspcaan";
-import { vi } from "vitest";
+import {
+  kernelThreads,
+  nativeKernelsActive,
+  setKernelThreads,
+  setNativeKernels,
+} from "sdspcaan/node";
+import { onTestFinished, vi } from "vitest";
 import { runCli } from "#internal/cli/main.js";
 
 export interface CliResult {
@@ -10,7 +16,12 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** Runs `sdspcaan <args>` in this process, capturing standard output and error. */
+/**
+ * Runs `sdspcaan <args>` in this process, capturing standard output and error. The
+ * kernel threads and native kernels the commands set (--threads, the native GEMM where
+ * built) are set back when the calling test ends (at once when called outside a test),
+ * as the suite's files share their process.
+ */
 export async function cli(args: string[]): Promise<CliResult> {
   const out: string[] = [];
   const err: string[] = [];
@@ -19,14 +30,29 @@ export async function cli(args: string[]): Promise<CliResult> {
       sink.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
       return true;
     }) as typeof process.stdout.write;
+  const threads = kernelThreads();
+  const native = nativeKernelsActive();
+  const restore = () => {
+    setKernelThreads(threads);
+    setNativeKernels(native);
+  };
+  let inTest = true;
+  try {
+    // Run in reverse order of registration: the first call's state is the last set.
+    onTestFinished(restore);
+  } catch {
+    inTest = false;
+  }
   const so = vi.spyOn(process.stdout, "write").mockImplementation(capture(out));
   const se = vi.spyOn(process.stderr, "write").mockImplementation(capture(err));
   try {
     const code = await runCli(args);
+    if (code === 2) (await import("node:fs")).appendFileSync("/tmp/hq-cli-debug.log", `${process.pid} ${args.join(" ")}\n${err.join("")}\n`);
     return { code, stdout: out.join(""), stderr: err.join("") };
   } finally {
     so.mockRestore();
     se.mockRestore();
+    if (!inTest) restore();
   }
 }
 

@@ -49,6 +49,11 @@ export function setHdf5Reader(next: Hdf5Reader | null): void {
   reader = next;
 }
 
+/** The installed HDF5 reader (null when none), for the test suite's process-state guard. */
+export function installedHdf5Reader(): Hdf5Reader | null {
+  return reader;
+}
+
 /** Reads an HDF5 / MAT v7.3 buffer with the installed reader, or says how to get one. */
 export function withHdf5Variables<T>(
   bytes: Uint8Array,

@@ -46,9 +46,9 @@ import {
   tolOption,
 } from "./commonOptions.js";
 import type { CoreFitResult, FitContext } from "./estimator.js";
-import { LoopRecord } from "./fitReport.js";
+import { type FitWarning, LoopRecord } from "./fitReport.js";
 import { lambdaCapWarning, maxIterationsWarnings } from "./fitWarnings.js";
-import { lambdaCapOption } from "./sdspcaFamily.js";
+import { lambdaCapOption } from "./qLoopOptions.js";
 import { initialGraph, smallClassWarnings, trainingSvd, unitScaleWarnings } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
@@ -128,6 +128,7 @@ export type PcanArtifacts = {
   gamma: Float64Array;
 };
 
+/** Runs PCAN's loop (Algorithm 2) or supervised PCAN's on prepared data. */
 export function fitPcanLoop(
   data: TrainingData,
   ctx: FitContext,
@@ -135,22 +136,7 @@ export function fitPcanLoop(
 ): CoreFitResult<PcanDetails, PcanArtifacts> {
   const n = data.n;
   const labels = s.embedding === "labels" ? data.requireLabels(s.owner) : data.labels;
-  let c: number;
-  if (s.embedding === "labels") c = (labels as NonNullable<typeof labels>).classes.length;
-  else if (s.clusters !== null) c = s.clusters;
-  else if (labels) c = labels.classes.length;
-  else {
-    throw new ValidationError(
-      "clusters",
-      `${s.owner} needs the number of clusters c: pass the 'clusters' option, or labels y to use their class count.`,
-    );
-  }
-  if (c + 1 > n) {
-    throw new ValidationError(
-      "clusters",
-      `The number of clusters c of ${s.owner} must be an integer in [1, ${n - 1}] (c + 1 eigenvalues of the n x n Laplacian are needed). Got ${c} instead.`,
-    );
-  }
+  const c = clusterCount(s, n, labels);
   const m = resolveNeighbourCount(s.owner, s.m, n);
   const svd = ctx.timeEigen(() => trainingSvd(data));
   const r = svd.rank;
@@ -161,6 +147,7 @@ export function fitPcanLoop(
     `at most the numerical rank r = ${r} of the centred training data: the W-step is solved in the data span`,
   );
   const k = s.k;
+  const codes = labels === null ? null : labels.codes;
 
   const warnings = s.embedding === "labels" ? smallClassWarnings(data, m) : [];
   warnings.push(...unitScaleWarnings(s.owner, data));
@@ -179,7 +166,6 @@ export function fitPcanLoop(
   for (let t = 1; t <= s.maxIter; t++) {
     record.iterations = t;
     ctx.checkAborted();
-    let proven: RankControlAction | null = null;
     const { Ssym, L } = ctx.timeGraph(() => {
       const Ssym = symmetrizeGraph(graph.S);
       return { Ssym, L: graphLaplacian(Ssym) };
@@ -192,45 +178,14 @@ export function fitPcanLoop(
     W = step.W;
     mu = step.values;
     const projected = multiply(data.X, W);
-    let F: Matrix | null = null;
-    if (s.embedding === "unsupervised") {
-      // PCAN needs F, the c trailing eigenvectors: exact solve with vectors.
-      const spectrum = ctx.timeEigen(() =>
-        laplacianSmallestEigenpairs(L, c + 1, {
-          vectors: true,
-          ...(ctx.signal ? { signal: ctx.signal } : {}),
-        }),
-      );
-      eL = spectrum.values;
-      F = (spectrum.vectors as Matrix).leadingColumns(c);
-    } else {
-      // SPCAN: a decision like the previous one is usually provable from bounds
-      // (graph/rankBounds.ts), which skips the solve of L; the values are solved for
-      // the record only when the fit stops.
-      proven = ctx.timeEigen(() =>
-        provenRankDecision(L, (labels as NonNullable<typeof labels>).codes, c, s.tol, lastAction),
-      );
-      if (proven === null) {
-        eL = ctx.timeEigen(() =>
-          rankControlEigenvalues(
-            L,
-            c,
-            s.tol,
-            laplacianWarm,
-            ctx.signal ? { signal: ctx.signal } : {},
-          ),
-        );
-      } else byBounds++;
-    }
+    const { F, proven, values } = embeddingStep(ctx, s, L, c, codes, lastAction, laplacianWarm);
+    if (values !== null) eL = values;
+    if (proven !== null) byBounds++;
 
     const value =
       2 * laplacianTrace(Ssym, projected) +
       gammaWeightedSquaredNorm(Ssym, graph.gamma) +
-      2 *
-        lambda *
-        (F
-          ? laplacianTrace(Ssym, F)
-          : classLaplacianTrace(Ssym, (labels as NonNullable<typeof labels>).codes));
+      2 * lambda * (F ? laplacianTrace(Ssym, F) : classLaplacianTrace(Ssym, codes as Int32Array));
     record.objective.push(value);
 
     const control =
@@ -262,39 +217,11 @@ export function fitPcanLoop(
       eL = ctx.timeEigen(() => rankControlEigenvalues(L, c, s.tol, laplacianWarm));
     }
     if (stop) break;
-
-    // S update (Eq. PCAN-si-opt) with d_ij = ||W^T x_i - W^T x_j||^2 + lambda ||f_i - f_j||^2.
-    graph = ctx.timeGraph(() =>
-      F
-        ? embeddedAdaptiveGraph(projected, F, lambda, {
-            m,
-            eps: s.eps,
-            ...(ctx.signal ? { signal: ctx.signal } : {}),
-          })
-        : labelledAdaptiveGraph(projected, (labels as NonNullable<typeof labels>).codes, lambda, {
-            m,
-            eps: s.eps,
-            ...(ctx.signal ? { signal: ctx.signal } : {}),
-          }),
-    );
+    graph = ctx.timeGraph(() => updatedGraph(ctx, s, projected, F, codes, lambda, m));
   }
 
   if (record.stopReason === "max-iterations") {
-    // PCAN stops only once the graph has exactly c components (the rank control's "test").
-    warnings.push(
-      ...maxIterationsWarnings({
-        owner: s.owner,
-        maxIter: s.maxIter,
-        stopTest: null,
-        tol: s.tol,
-        graph: {
-          lastTested: 0,
-          c,
-          lambdaTrace: record.lambdaTrace,
-          knobs: "the number of neighbours m",
-        },
-      }),
-    );
+    warnings.push(...outOfIterations(s, c, record.lambdaTrace));
   }
   return {
     components: W,
@@ -312,4 +239,97 @@ export function fitPcanLoop(
       rankControlsByBounds: byBounds,
     },
   };
+}
+
+/**
+ * Why the fit ran out of iterations: PCAN stops only once the graph has exactly c
+ * components (the rank control's "test").
+ */
+function outOfIterations(s: PcanSettings, c: number, lambdaTrace: number[]): FitWarning[] {
+  return maxIterationsWarnings({
+    owner: s.owner,
+    maxIter: s.maxIter,
+    stopTest: null,
+    tol: s.tol,
+    graph: { lastTested: 0, c, lambdaTrace, knobs: "the number of neighbours m" },
+  });
+}
+
+/** The number of clusters c the graph is driven to: the classes, or PCAN's `clusters`. */
+function clusterCount(s: PcanSettings, n: number, labels: TrainingData["labels"]): number {
+  let c: number;
+  if (s.embedding === "labels") c = (labels as NonNullable<typeof labels>).classes.length;
+  else if (s.clusters !== null) c = s.clusters;
+  else if (labels) c = labels.classes.length;
+  else {
+    throw new ValidationError(
+      "clusters",
+      `${s.owner} needs the number of clusters c: pass the 'clusters' option, or labels y to use their class count.`,
+    );
+  }
+  if (c + 1 > n) {
+    throw new ValidationError(
+      "clusters",
+      `The number of clusters c of ${s.owner} must be an integer in [1, ${n - 1}] (c + 1 eigenvalues of the n x n Laplacian are needed). Got ${c} instead.`,
+    );
+  }
+  return c;
+}
+
+/**
+ * After the W-step: PCAN's F, the c trailing eigenvectors of L (exact solve, with the
+ * c + 1 smallest eigenvalues), or SPCAN's rank decision. A decision like the previous
+ * one is usually provable from bounds (graph/rankBounds.ts), which skips the solve of
+ * L; the values are then solved for the record only when the fit stops. `values` is
+ * null when L was not solved.
+ */
+function embeddingStep(
+  ctx: FitContext,
+  s: PcanSettings,
+  L: CsrMatrix,
+  c: number,
+  codes: Int32Array | null,
+  lastAction: RankControlAction | null,
+  warm: LaplacianWarmStart,
+): { F: Matrix | null; proven: RankControlAction | null; values: Float64Array | null } {
+  if (s.embedding === "unsupervised") {
+    const spectrum = ctx.timeEigen(() =>
+      laplacianSmallestEigenpairs(L, c + 1, {
+        vectors: true,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      }),
+    );
+    return {
+      F: (spectrum.vectors as Matrix).leadingColumns(c),
+      proven: null,
+      values: spectrum.values,
+    };
+  }
+  const proven = ctx.timeEigen(() =>
+    provenRankDecision(L, codes as Int32Array, c, s.tol, lastAction),
+  );
+  if (proven !== null) return { F: null, proven, values: null };
+  const values = ctx.timeEigen(() =>
+    rankControlEigenvalues(L, c, s.tol, warm, ctx.signal ? { signal: ctx.signal } : {}),
+  );
+  return { F: null, proven: null, values };
+}
+
+/**
+ * S update (Eq. PCAN-si-opt) with d_ij = ||W^T x_i - W^T x_j||^2 + lambda ||f_i - f_j||^2,
+ * F PCAN's embedding or (F null) the one-hot labels.
+ */
+function updatedGraph(
+  ctx: FitContext,
+  s: PcanSettings,
+  projected: Matrix,
+  F: Matrix | null,
+  codes: Int32Array | null,
+  lambda: number,
+  m: number,
+): AdaptiveNeighbourGraph {
+  const options = { m, eps: s.eps, ...(ctx.signal ? { signal: ctx.signal } : {}) };
+  return F
+    ? embeddedAdaptiveGraph(projected, F, lambda, options)
+    : labelledAdaptiveGraph(projected, codes as Int32Array, lambda, options);
 }

@@ -6,10 +6,17 @@
  */
 import type { EnumSpec, IntegerSpec, NumberSpec, OptionsOf } from "../core/options.js";
 import { DEFAULT_LAMBDA_CAP } from "../graph/rankControl.js";
-import { epsOption, kOption, maxIterOption, neighboursOption, tolOption } from "./commonOptions.js";
+import {
+  epsOption,
+  type kOption,
+  maxIterOption,
+  type neighboursOption,
+  tolOption,
+} from "./commonOptions.js";
 import { MULTIPLIER_GRID } from "./descriptor.js";
 import { STOP_RULES, type StopRule } from "./stopRules.js";
 import type {
+  DenseZForm,
   ZKrylovSpaceChoice,
   ZKrylovStartChoice,
   ZPreconditionerChoice,
@@ -59,8 +66,8 @@ export const lambdaCapOption = {
   expert: true,
 } as const satisfies NumberSpec;
 
-/** The multiplier options a (alpha) and b (beta) of the SDSPCA family. */
-export const multiplierSpec = (what: string) =>
+/** A multiplier option of the SDSPCA family: a (alpha), b (beta) or c (delta). */
+const multiplierSpec = (what: string) =>
   ({
     type: "number",
     min: 0,
@@ -73,6 +80,9 @@ export const labelAndSparsityOptions = {
   alpha: multiplierSpec("Weight of the label term alpha"),
   beta: multiplierSpec("Weight of the L2,1 sparsity term beta"),
 } as const;
+
+/** delta, as SDSPCA-LPP, SDSPCAAN and the Q-loop's schema declare it. */
+export const graphWeightOption = multiplierSpec("Weight of the graph term delta");
 
 /**
  * How the protocol's grids tune a and b: each over {0.01, ..., 100} in the paper's
@@ -100,19 +110,18 @@ export const qLoopOptions = {
 } as const;
 
 /**
- * Every option a Q-loop method can have, each declared once (the methods pick theirs
- * from these specs); `QLoopOptionValues` is derived from it.
+ * The specs of every option a Q-loop method can have (SDSPCAAN has them all, the others
+ * a part), from which `QLoopOptionValues` is derived.
  */
-const Q_LOOP_SCHEMA = {
-  k: kOption,
-  ...labelAndSparsityOptions,
-  delta: multiplierSpec("Weight of the graph term delta"),
-  m: neighboursOption,
-  ...qLoopOptions,
-  lambdaCap: lambdaCapOption,
-} as const;
+type QLoopSchema = typeof labelAndSparsityOptions &
+  typeof qLoopOptions & {
+    k: typeof kOption;
+    delta: typeof graphWeightOption;
+    m: typeof neighboursOption;
+    lambdaCap: typeof lambdaCapOption;
+  };
 
-type QLoopSchemaValues = OptionsOf<typeof Q_LOOP_SCHEMA>;
+type QLoopSchemaValues = OptionsOf<QLoopSchema>;
 
 /**
  * The Q-loop options a method has: k and the shared stop and solver options always,
@@ -152,19 +161,14 @@ export function qLoopSettings(
     seed: p.seed,
     lambdaCap: p.lambdaCap ?? Number.POSITIVE_INFINITY,
     ...fixed,
-    ...qLoopTestHooks.settings,
   };
 }
 
 /**
- * Test hook: settings merged over every Q-loop method's own (the tests force the
- * paths "auto" picks by size, e.g. `{ largeScale: "always" }` or
- * `{ preconditioner: "always" }`, to compare them with the path they replace at a
- * size the suite can afford). Not an option: a user gets what "auto" measures best.
+ * A fit's settings: the method's options and fixed weights, and the internal path
+ * choices (`QLoopPaths`).
  */
-export const qLoopTestHooks: { settings: Partial<QLoopSettings> | null } = { settings: null };
-
-export interface QLoopSettings {
+export interface QLoopSettings extends QLoopPaths {
   owner: string;
   k: number;
   alpha: number;
@@ -180,6 +184,20 @@ export interface QLoopSettings {
   lambdaCap: number;
   solver: ZSolverChoice;
   seed: number;
+  /**
+   * Keep the reconstruction term -X X^T in Z (default). The paper's literal SPCAN
+   * removes it together with the label and L2,1 terms.
+   */
+  reconstruction?: boolean;
+}
+
+/**
+ * The Q-loop's internal path choices. Not options: a user gets what "auto" measures
+ * best by size. The tests force them, to compare a path with the one it replaces at a
+ * size the suite can afford (explicitly, per fit: `fitQLoop`'s settings, or a method
+ * class from `withQLoopPaths` in sdspcaFamily.ts), and so can measurements.
+ */
+export interface QLoopPaths {
   /**
    * LOBPCG's preconditioner on the matrix-free path: the exact (Z - sigma I)^-1 through
    * Woodbury, sigma in a gap of the previous outer iteration's spectrum below the k-th
@@ -219,8 +237,10 @@ export interface QLoopSettings {
    */
   rankControlBeside?: boolean;
   /**
-   * Keep the reconstruction term -X X^T in Z (default). The paper's literal SPCAN
-   * removes it together with the label and L2,1 terms.
+   * How the dense path forms Z for its eigen-solver: "fused" (default) writes it scaled
+   * into the solver's triangle in one pass (zDenseForm.ts); "formed" forms Z whole and
+   * takes the general entry, which a zero or non-finite Z takes anyway. The same bits,
+   * for checking.
    */
-  reconstruction?: boolean;
+  denseZ?: DenseZForm;
 }

@@ -6,12 +6,8 @@
 import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
-import {
-  labelAndSparsityOptions,
-  QLoopEstimator,
-  qLoopOptions,
-  tunedLabelAndSparsity,
-} from "./sdspcaFamily.js";
+import { labelAndSparsityOptions, qLoopOptions, tunedLabelAndSparsity } from "./qLoopOptions.js";
+import { QLoopEstimator } from "./sdspcaFamily.js";
 
 const OPTIONS = {
   k: kOption,

@@ -13,23 +13,16 @@
  * graph has no weight, so neither S nor lambda is computed and the stop test is
  * SDSPCA's), and SDSPCAAN with S frozen is SDSPCA-LPP.
  *
- * Order of the steps inside an iteration follows Algorithm 3 (and the authors'
- * code): symmetrise S and form L; form Z with the trace-scaled weights of the
- * current D and L; eigen-solve; rank control (adaptive graph only: double lambda,
- * halve it, or run the stop test); update D; update S with the new lambda and Q.
+ * An outer iteration (`QLoopRun.iterate`) follows Algorithm 3 (and the authors'
+ * code), as named steps: Z's weights for the current D and graph (zstep/zWeights.ts,
+ * which owns their trace scaling and overflow check); the rank control's start
+ * (qLoopGraph.ts, adaptive graph only); the eigen-solve (zstep/zSolvers.ts); the
+ * objective; the rank control's decision (double lambda, halve it, or run the stop
+ * test); the D update and the S update with the new lambda and Q, which forms the next
+ * iteration's L and graph term.
  */
 import { ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
-import { type AdaptiveNeighbourGraph, labelledAdaptiveGraph } from "../graph/adaptive.js";
-import {
-  classLaplacianTrace,
-  gammaWeightedSquaredNorm,
-  graphLaplacian,
-  symmetricLaplacianTrace,
-  symmetrizeGraph,
-} from "../graph/laplacian.js";
-import { provenRankDecision } from "../graph/rankBounds.js";
-import { applyRankAction, type RankControlAction, rankControl } from "../graph/rankControl.js";
 import { RankControlRunner } from "../graph/rankControlBeside.js";
 import { WithinClassNeighbourTracker } from "../graph/trackedNeighbours.js";
 import { multiply } from "../linalg/kernels/gemm.js";
@@ -37,17 +30,20 @@ import type { CsrMatrix } from "../linalg/sparse.js";
 import { checkComponentCount, resolveNeighbourCount } from "./commonOptions.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import { type FitWarning, LoopRecord } from "./fitReport.js";
-import { lambdaCapWarning, maxIterationsWarnings } from "./fitWarnings.js";
+import { maxIterationsWarnings } from "./fitWarnings.js";
+import { type GraphUpdateSettings, LambdaControl, QLoopGraph } from "./qLoopGraph.js";
 import {
   type GraphMode,
   type QLoopOptionValues,
+  type QLoopPaths,
   type QLoopSettings,
   qLoopSettings,
 } from "./qLoopOptions.js";
-import { classSums, initialGraph, smallClassWarnings, unitScaleWarnings } from "./sharedSteps.js";
+import { classSums, smallClassWarnings, unitScaleWarnings } from "./sharedSteps.js";
 import { iterateChange } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
-import { chooseZSolver, type ZGraph, type ZSolverStats } from "./zstep/zSolvers.js";
+import { chooseZSolver, type ZSolver, type ZSolverStats } from "./zstep/zSolvers.js";
+import { type IterationWeights, ZWeights } from "./zstep/zWeights.js";
 
 /**
  * Under largeScale "always": components above this many nodes are solved iteratively
@@ -69,8 +65,6 @@ export const TRACKED_SEARCH_MIN_ROWS = 4000;
  * the same values). Below, a solve takes a small fraction of an outer iteration.
  */
 export const RANK_CONTROL_BESIDE_MIN_ROWS = 10_000;
-
-export * from "./qLoopOptions.js";
 
 /** The Q-loop's diagnostics (`fitInfo.details` of SDSPCA, SDSPCA-LPP, SDSPCAAN). */
 export type QLoopDetails = ZSolverStats & {
@@ -134,7 +128,136 @@ export abstract class QLoopEstimator<O extends QLoopOptionValues> extends Estima
     data: TrainingData,
     ctx: FitContext,
   ): CoreFitResult<QLoopDetails, QLoopArtifacts> {
-    return fitQLoop(data, ctx, qLoopSettings(this.displayName, this.params, { graph: this.graph }));
+    return fitQLoop(data, ctx, this.loopSettings());
+  }
+
+  /** The loop's settings from this method's options (`withQLoopPaths` adds paths). */
+  protected loopSettings(): QLoopSettings {
+    return qLoopSettings(this.displayName, this.params, { graph: this.graph });
+  }
+}
+
+/** A Q-loop method's class (SDSPCA, SDSPCALPP, SDSPCAAN), as `withQLoopPaths` takes it. */
+// biome-ignore lint/suspicious/noExplicitAny: a class extended by a mixin takes any[] (TS2545)
+export type QLoopMethodClass = new (...args: any[]) => QLoopEstimator<QLoopOptionValues>;
+
+/**
+ * `Method` with the internal path choices `paths` forced in every fit of its
+ * instances, e.g. `new (withQLoopPaths(SDSPCAAN, { largeScale: "always" }))(options)`:
+ * how the tests and measurements compare a path "auto" picks by size with the one it
+ * replaces. Fits of `Method` itself are unaffected.
+ */
+export function withQLoopPaths<C extends QLoopMethodClass>(Method: C, paths: QLoopPaths): C {
+  return class extends Method {
+    // Method's own value (a declaration only: no field of this class replaces it).
+    protected declare readonly graph: GraphMode;
+
+    protected override loopSettings(): QLoopSettings {
+      return { ...super.loopSettings(), ...paths };
+    }
+  };
+}
+
+/** What every step of a fit reads: the settings, the data's sizes, and what follows. */
+interface QLoopProblem {
+  readonly s: QLoopSettings;
+  readonly n: number;
+  readonly k: number;
+  /** The class codes 0..c-1 of the training rows and c. */
+  readonly codes: Int32Array;
+  readonly c: number;
+  /** The graph Z carries: none when delta = 0, whatever the method. */
+  readonly graphMode: GraphMode;
+  /** Neighbours per row (null without a graph). */
+  readonly m: number | null;
+  /** Tr(X X^T) of the centred training data. */
+  readonly trG: number;
+  /** The weight of -X X^T in Z: 1, or 0 for the paper's literal SPCAN. */
+  readonly recon: number;
+  /** largeScale "always": the large-n graph paths at any size. */
+  readonly forceLarge: boolean;
+}
+
+/** The fit's problem from the data and settings, refusing what it cannot fit. */
+function qLoopProblem(data: TrainingData, s: QLoopSettings): QLoopProblem {
+  const labels = data.requireLabels(s.owner);
+  const n = data.n;
+  const k = s.k;
+  // Q is n x k with orthonormal columns, and W = X^T Q has rank at most d: a k above
+  // min(n, d) would return columns that are not independent.
+  const limit = Math.min(n, data.d);
+  checkComponentCount(
+    s.owner,
+    k,
+    limit,
+    `at most min(n, d) = ${limit}: Q is n x k with orthonormal columns and W = X^T Q has rank at most d`,
+  );
+  // delta = 0 removes the graph from the objective: SDSPCA exactly.
+  const graphMode: GraphMode = s.delta === 0 ? "none" : s.graph;
+  const m = graphMode === "none" ? null : resolveNeighbourCount(s.owner, s.m, n);
+  const c = labels.classes.length;
+  const trG = data.gramTrace();
+  if (!(trG > 0)) {
+    throw new ValidationError(
+      "X",
+      `${s.owner} needs training data that is not constant: every centred row is 0.`,
+    );
+  }
+  return {
+    s,
+    n,
+    k,
+    codes: labels.codes,
+    c,
+    graphMode,
+    m,
+    trG,
+    recon: s.reconstruction === false ? 0 : 1,
+    forceLarge: s.largeScale === "always",
+  };
+}
+
+/** Runs Algorithm 1 / 3 on prepared data; the method classes call this. */
+export function fitQLoop(
+  data: TrainingData,
+  ctx: FitContext,
+  s: QLoopSettings,
+): CoreFitResult<QLoopDetails, QLoopArtifacts> {
+  const p = qLoopProblem(data, s);
+  const weights = new ZWeights(s, p.trG, p.n);
+  const solver = chooseZSolver({
+    choice: s.solver,
+    data,
+    alpha: weights.alpha,
+    codes: p.codes,
+    classes: p.c,
+    k: p.k,
+    seed: s.seed,
+    signal: ctx.signal,
+    reconstruction: p.recon,
+    preconditioner: s.preconditioner ?? "auto",
+    krylovStart: s.krylovStart ?? "auto",
+    krylovSpace: s.krylovSpace ?? "lifted",
+    denseZ: s.denseZ ?? "fused",
+  });
+  // The rank control's Laplacian solves (Algorithm 3's F and lambda updates): beside the
+  // Z solve on the side thread at large n, else here.
+  const rank = new RankControlRunner(
+    p.c,
+    s.tol,
+    {
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(p.forceLarge ? { denseLimit: FORCED_DENSE_COMPONENT_LIMIT, decisionMinSize: 1 } : {}),
+    },
+    p.graphMode === "adaptive" && (s.rankControlBeside ?? p.n >= RANK_CONTROL_BESIDE_MIN_ROWS),
+  );
+  // The solver may hold memory outside the JS heap (WebAssembly, helper threads) for
+  // the fit, and the rank control a side thread: freed however the fit ends.
+  try {
+    return new QLoopRun(data, ctx, p, weights, solver, rank).run();
+  } finally {
+    rank.release();
+    solver.release();
   }
 }
 
@@ -163,389 +286,247 @@ function dotAll(A: Matrix, B: Matrix): number {
   return s;
 }
 
-/** The graph as one iteration sees it: symmetrised S, gamma, and what Z needs of L. */
-interface GraphState {
-  readonly Ssym: CsrMatrix;
-  readonly gamma: Float64Array;
-  readonly z: ZGraph;
+/** One iteration's objective, and what the D and S updates reuse of its work. */
+interface IterationObjective {
+  readonly value: number;
+  /** The squared row norms of Q. */
+  readonly qn2: Float64Array;
+  /** The projected rows P = X X^T Q (null without a graph). */
+  readonly P: Matrix | null;
 }
 
-/** Runs Algorithm 1 / 3 on prepared data; the three method classes call this. */
-export function fitQLoop(
-  data: TrainingData,
-  ctx: FitContext,
-  s: QLoopSettings,
-): CoreFitResult<QLoopDetails, QLoopArtifacts> {
-  const labels = data.requireLabels(s.owner);
-  const n = data.n;
-  const k = s.k;
-  // Q is n x k with orthonormal columns, and W = X^T Q has rank at most d: a k above
-  // min(n, d) would return columns that are not independent.
-  const limit = Math.min(n, data.d);
-  checkComponentCount(
-    s.owner,
-    k,
-    limit,
-    `at most min(n, d) = ${limit}: Q is n x k with orthonormal columns and W = X^T Q has rank at most d`,
-  );
-  // delta = 0 removes the graph from the objective: SDSPCA exactly.
-  const graphMode: GraphMode = s.delta === 0 ? "none" : s.graph;
-  const m = graphMode === "none" ? null : resolveNeighbourCount(s.owner, s.m, n);
-  const c = labels.classes.length;
-  const trG = data.gramTrace();
-  if (!(trG > 0)) {
-    throw new ValidationError(
-      "X",
-      `${s.owner} needs training data that is not constant: every centred row is 0.`,
-    );
-  }
-  const scaled = s.weighting === "scaled";
-  const forceLarge = s.largeScale === "always";
-  // alpha = a Tr(XX^T)/Tr(YY^T) with Tr(YY^T) = n for one-hot Y (SPEC section 1).
-  const alpha = scaled ? (s.alpha * trG) / n : s.alpha;
-  const recon = s.reconstruction === false ? 0 : 1;
-  const solver = chooseZSolver({
-    choice: s.solver,
-    data,
-    alpha,
-    codes: labels.codes,
-    classes: c,
-    k,
-    seed: s.seed,
-    signal: ctx.signal,
-    reconstruction: recon,
-    preconditioner: s.preconditioner ?? "auto",
-    krylovStart: s.krylovStart ?? "auto",
-    krylovSpace: s.krylovSpace ?? "lifted",
-  });
-  // The rank control's Laplacian solves (Algorithm 3's F and lambda updates): beside the
-  // Z solve on the side thread at large n, else here.
-  const laplacianOptions = {
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-    ...(forceLarge ? { denseLimit: FORCED_DENSE_COMPONENT_LIMIT, decisionMinSize: 1 } : {}),
-  };
-  const rank = new RankControlRunner(
-    c,
-    s.tol,
-    laplacianOptions,
-    graphMode === "adaptive" && (s.rankControlBeside ?? n >= RANK_CONTROL_BESIDE_MIN_ROWS),
-  );
-  // The solver may hold memory outside the JS heap (WebAssembly, helper threads) for
-  // the fit, and the rank control a side thread: freed however the fit ends.
-  try {
-    const warnings: FitWarning[] = m === null ? [] : smallClassWarnings(data, m);
-    if (graphMode === "adaptive") warnings.push(...unitScaleWarnings(s.owner, data));
+/** One fit's loop: its state across the outer iterations, and each step of one. */
+class QLoopRun {
+  private readonly data: TrainingData;
+  private readonly ctx: FitContext;
+  private readonly p: QLoopProblem;
+  private readonly s: QLoopSettings;
+  private readonly weights: ZWeights;
+  private readonly solver: ZSolver;
+  /** The diagonal of D (Eq. SDSPCA-V), I at the start. */
+  private readonly Dd: Float64Array;
+  private Q0: Matrix;
+  private Q: Matrix;
+  private readonly warnings: FitWarning[];
+  private readonly record: LoopRecord;
+  /** The stop rule's change measure per iteration. */
+  private readonly changes: number[] = [];
+  /** The eigenvalues of the last solve. */
+  private evals: Float64Array = new Float64Array(0);
+  /** The weights of the last iteration. */
+  private w: IterationWeights = { beta: 0, delta: 0 };
+  /** The last iteration whose stop test ran (without the adaptive graph, every one). */
+  private lastTested = 0;
+  /** The graph S (SDSPCA-LPP, SDSPCAAN; null for SDSPCA). */
+  private readonly graph: QLoopGraph | null;
+  /** The rank control of lambda (adaptive graph only). */
+  private readonly lambda: LambdaControl | null;
+  /** How S is updated (adaptive graph only). */
+  private readonly how: GraphUpdateSettings | null;
 
-    /** Algorithm 3, loop lines 1-2 (symmetrise S, form L), plus what Z needs of L. */
-    const graphOf = (g: AdaptiveNeighbourGraph): GraphState => {
-      const Ssym = symmetrizeGraph(g.S);
-      const L = graphLaplacian(Ssym);
-      return { Ssym, gamma: g.gamma, z: solver.graphTerm(Ssym, L, s.delta !== 0) };
-    };
-    let graph: GraphState | null = null;
-    let adaptiveGraph: AdaptiveNeighbourGraph | null = null;
-    if (graphMode !== "none") {
-      const g0 = ctx.timeGraph(() => initialGraph(data, m as number, s.eps, ctx.signal));
-      adaptiveGraph = g0;
-      // The initial graph's state is shared by every fit on this training set.
-      graph = ctx.timeGraph(() =>
-        data.cached(`initialGraphState:${solver.kind}:${m}:${s.eps}`, () => graphOf(g0)),
-      );
-    }
-
-    const Dd = new Float64Array(n).fill(1);
-    let Q0 = new Matrix(n, k);
-    let Q = Q0;
-    let lambda = 1;
-    let capped = false;
-    const record = new LoopRecord(warnings);
-    const changes: number[] = [];
-    let evals: Float64Array = new Float64Array(0);
-    let eL: Float64Array | null = null as Float64Array | null;
-    let betaWeight = 0;
-    let deltaWeight = 0;
-    let laplacianMs = 0;
-    let lastAction: RankControlAction | null = null;
-    // The last iteration whose stop test ran (without the adaptive graph, every one).
-    let lastTested = 0;
-    let byBounds = 0;
-    // The Laplacian of the last rank control settled by bounds, whose values are still unsolved.
-    let unsolvedL: CsrMatrix | null = null;
+  constructor(
+    data: TrainingData,
+    ctx: FitContext,
+    p: QLoopProblem,
+    weights: ZWeights,
+    solver: ZSolver,
+    rank: RankControlRunner,
+  ) {
+    const { s, n, k, m, graphMode } = p;
+    this.data = data;
+    this.ctx = ctx;
+    this.p = p;
+    this.s = s;
+    this.weights = weights;
+    this.solver = solver;
+    this.warnings = m === null ? [] : smallClassWarnings(data, m);
+    if (graphMode === "adaptive") this.warnings.push(...unitScaleWarnings(s.owner, data));
+    this.graph =
+      graphMode === "none" ? null : QLoopGraph.initial(data, ctx, solver, m as number, s.eps);
+    this.Dd = new Float64Array(n).fill(1);
+    this.Q0 = new Matrix(n, k);
+    this.Q = this.Q0;
+    this.record = new LoopRecord(this.warnings);
+    const adaptive = graphMode === "adaptive";
+    this.lambda = adaptive
+      ? new LambdaControl(rank, { codes: p.codes, c: p.c, tol: s.tol, lambdaCap: s.lambdaCap })
+      : null;
     // The within-class searches of the S updates, tracked across iterations on the
     // block-scan path (k-d trees, used for few columns, answer each query afresh).
-    const tracker =
-      graphMode === "adaptive" && !forceLarge && (s.trackNeighbours ?? n >= TRACKED_SEARCH_MIN_ROWS)
-        ? new WithinClassNeighbourTracker(labels.codes, c, (m as number) + 1)
-        : null;
-
-    for (let t = 1; t <= s.maxIter; t++) {
-      record.iterations = t;
-      ctx.checkAborted();
-      // beta = b Tr(XX^T)/Tr(D) and delta = c Tr(XX^T)/Tr(XX^T L XX^T), current D and L.
-      let sumD = 0;
-      for (let i = 0; i < n; i++) sumD += Dd[i];
-      betaWeight = scaled ? (s.beta * trG) / sumD : s.beta;
-      const zGraph = graph === null ? null : (graph as GraphState).z;
-      deltaWeight =
-        zGraph === null
-          ? 0
-          : scaled
-            ? zGraph.trM > 0
-              ? (s.delta * trG) / zGraph.trM
-              : 0
-            : s.delta;
-      checkZScale(
-        s,
-        trG,
-        alpha,
-        n,
-        betaWeight,
-        sumD,
-        deltaWeight,
-        zGraph === null ? 0 : zGraph.trM,
-      );
-      // The rank control reads only L, as the Z solve does, and the last action: a
-      // decision like the previous one is usually provable from bounds alone
-      // (rankBounds.ts), which skips the solve of L (its values are then solved once,
-      // for the record, after the loop); otherwise the solve starts now, beside the
-      // Z solve where it can, and its values are taken after it.
-      let proven: ReturnType<typeof provenRankDecision> = null;
-      if (graphMode === "adaptive" && graph !== null) {
-        const L = (graph as GraphState).z.L;
-        const before = ctx.eigenMs;
-        proven = ctx.timeEigen(() => provenRankDecision(L, labels.codes, c, s.tol, lastAction));
-        laplacianMs += ctx.eigenMs - before;
-        if (proven === null) rank.start(L);
-      }
-      const eig = ctx.timeEigen(() => solver.solve(betaWeight, Dd, deltaWeight, zGraph));
-      Q = eig.vectors;
-      evals = eig.values;
-      const change = iterateChange(Q, Q0, s.stopRule);
-      changes.push(change);
-
-      // Objective (Eq. SDSPCAAN) at this iteration's weights, graph and lambda.
-      const qn2 = rowNormsSquared(Q);
-      let l21 = 0;
-      let weighted = 0;
-      for (let i = 0; i < n; i++) {
-        l21 += Math.sqrt(qn2[i]);
-        weighted += Dd[i] * qn2[i];
-      }
-      const yq = labelEnergy(Q, labels.codes, c);
-      let P: Matrix | null = null;
-      let trQGQ: number;
-      let graphTerms = 0;
-      if (graph !== null) {
-        P = solver.project(Q);
-        trQGQ = dotAll(Q, P);
-        if (deltaWeight !== 0) {
-          // Ssym is symmetric: each edge once, in the module (at 60,000 rows the
-          // general loop over both triangles took 0.3 s per outer iteration).
-          graphTerms = deltaWeight * symmetricLaplacianTrace(graph.Ssym, P);
-          if (graphMode === "adaptive") {
-            graphTerms +=
-              0.5 * deltaWeight * gammaWeightedSquaredNorm(graph.Ssym, graph.gamma) +
-              deltaWeight * lambda * classLaplacianTrace(graph.Ssym, labels.codes);
-          }
+    const track = adaptive && !p.forceLarge && (s.trackNeighbours ?? n >= TRACKED_SEARCH_MIN_ROWS);
+    this.how = adaptive
+      ? {
+          m: m as number,
+          eps: s.eps,
+          forceTree: p.forceLarge,
+          tracker: track ? new WithinClassNeighbourTracker(p.codes, p.c, (m as number) + 1) : null,
         }
-      } else {
-        // Tr(Q^T Z Q) = sum of the k eigenvalues gives Tr(Q^T G Q) without another product.
-        let sumEvals = 0;
-        for (let j = 0; j < k; j++) sumEvals += evals[j];
-        trQGQ = -sumEvals - alpha * yq + betaWeight * weighted;
-      }
-      const value = recon * (trG - trQGQ) + alpha * (n - yq) + betaWeight * l21 + graphTerms;
-      record.objective.push(value);
+      : null;
+  }
 
-      let stop = false;
-      if (graphMode === "adaptive" && graph !== null) {
-        const L = graph.z.L;
-        let control: { readonly action: RankControlAction; readonly lambda: number };
-        if (proven !== null) {
-          control = applyRankAction(proven, lambda, s.lambdaCap);
-          unsolvedL = L;
-          byBounds++;
-        } else {
-          const solved = ctx.timeEigen(() => rank.finish());
-          laplacianMs += solved.ms;
-          const values = solved.values;
-          eL = values;
-          unsolvedL = null;
-          control = rankControl({
-            eigenvalues: values.length >= c + 1 ? values : padded(values, c + 1),
-            clusters: c,
-            tol: s.tol,
-            lambda,
-            maxLambda: s.lambdaCap,
-          });
-        }
-        lastAction = control.action;
-        if (control.action === "double" && lambda >= s.lambdaCap) {
-          // lambda cannot grow further: the graph cannot be forced into c components,
-          // so the iterate's own stop test decides.
-          if (!capped) {
-            warnings.push(lambdaCapWarning(s.lambdaCap, t, c, "the fit stops when Q settles"));
-          }
-          capped = true;
-          lastTested = t;
-          if (change < s.tol) {
-            stop = true;
-            record.stop("lambda-cap");
-          }
-        } else if (control.action === "test") {
-          lastTested = t;
-          if (change < s.tol) {
-            stop = true;
-            record.stop("converged");
-          }
-        }
-        lambda = control.lambda;
-        record.lambdaTrace.push(lambda);
-      } else {
-        lastTested = t;
-        if (change < s.tol) {
-          stop = true;
-          record.stop("converged");
-        }
-      }
-      ctx.progress(t, value, graphMode === "adaptive" ? lambda : null, { change, tol: s.tol });
-      if (stop) break;
-
-      // D update (Eq. SDSPCA-V).
-      for (let i = 0; i < n; i++) Dd[i] = 1 / (2 * Math.sqrt(qn2[i] + s.eps));
-      // S update (Eq. SDSPCAAN-si) with d_ij = ||p_i - p_j||^2 + lambda ||y_i - y_j||^2.
-      if (graphMode === "adaptive") {
-        const Pn = P as Matrix;
-        ctx.timeGraph(() => {
-          adaptiveGraph = labelledAdaptiveGraph(Pn, labels.codes, lambda, {
-            m: m as number,
-            eps: s.eps,
-            strategy: forceLarge ? "tree" : "auto",
-            ...(ctx.signal ? { signal: ctx.signal } : {}),
-            ...(tracker !== null ? { tracker } : {}),
-          });
-          graph = graphOf(adaptiveGraph as AdaptiveNeighbourGraph);
-        });
-      }
-      Q0 = Q;
+  run(): CoreFitResult<QLoopDetails, QLoopArtifacts> {
+    for (let t = 1; t <= this.s.maxIter; t++) {
+      if (this.iterate(t)) break;
     }
+    return this.result();
+  }
 
-    warnings.push(...solver.warnings);
-    if (record.stopReason === "max-iterations") {
-      warnings.push(
-        ...maxIterationsWarnings({
-          owner: s.owner,
-          maxIter: s.maxIter,
-          stopTest: {
-            measure: `the change of Q (stopRule "${s.stopRule}")`,
-            change: changes[changes.length - 1],
-          },
-          tol: s.tol,
-          ...(graphMode === "adaptive"
-            ? {
-                graph: {
-                  lastTested,
-                  c,
-                  lambdaTrace: record.lambdaTrace,
-                  knobs:
-                    s.reconstruction === false
-                      ? "the number of neighbours m"
-                      : "the number of neighbours m or the graph weight delta",
-                },
-              }
-            : {}),
-        }),
+  /** Outer iteration t; true when the fit stops there. */
+  private iterate(t: number): boolean {
+    const { ctx, record, s, graph, lambda } = this;
+    record.iterations = t;
+    ctx.checkAborted();
+    const z = graph === null ? null : graph.z;
+    this.w = this.weights.at(this.Dd, z);
+    if (lambda !== null) lambda.begin(ctx, (graph as QLoopGraph).L);
+    const eig = ctx.timeEigen(() => this.solver.solve(this.w.beta, this.Dd, this.w.delta, z));
+    this.Q = eig.vectors;
+    this.evals = eig.values;
+    const change = iterateChange(this.Q, this.Q0, s.stopRule);
+    this.changes.push(change);
+    const objective = this.objective();
+    record.objective.push(objective.value);
+    const stop = this.stopTest(t, change);
+    ctx.progress(t, objective.value, lambda === null ? null : lambda.lambda, {
+      change,
+      tol: s.tol,
+    });
+    if (stop) return true;
+    this.update(objective);
+    this.Q0 = this.Q;
+    return false;
+  }
+
+  /** The objective (Eq. SDSPCAAN) at this iteration's weights, graph and lambda. */
+  private objective(): IterationObjective {
+    const { Q, Dd, p, graph, lambda } = this;
+    const { n, k, codes, c } = p;
+    const { alpha } = this.weights;
+    const { beta, delta } = this.w;
+    const qn2 = rowNormsSquared(Q);
+    let l21 = 0;
+    let weighted = 0;
+    for (let i = 0; i < n; i++) {
+      l21 += Math.sqrt(qn2[i]);
+      weighted += Dd[i] * qn2[i];
+    }
+    const yq = labelEnergy(Q, codes, c);
+    let P: Matrix | null = null;
+    let trQGQ: number;
+    let graphTerms = 0;
+    if (graph !== null) {
+      P = this.solver.project(Q);
+      trQGQ = dotAll(Q, P);
+      graphTerms = graph.objectiveTerms(
+        P,
+        delta,
+        lambda === null ? null : { lambda: lambda.lambda, codes },
+      );
+    } else {
+      // Tr(Q^T Z Q) = sum of the k eigenvalues gives Tr(Q^T G Q) without another product.
+      let sumEvals = 0;
+      for (let j = 0; j < k; j++) sumEvals += this.evals[j];
+      trQGQ = -sumEvals - alpha * yq + beta * weighted;
+    }
+    const value = p.recon * (p.trG - trQGQ) + alpha * (n - yq) + beta * l21 + graphTerms;
+    return { value, qn2, P };
+  }
+
+  /**
+   * The rank control's decision (adaptive graph), then the stop test where it runs:
+   * true when the fit stops at iteration t.
+   */
+  private stopTest(t: number, change: number): boolean {
+    const { lambda, record } = this;
+    const testAs =
+      lambda === null
+        ? "converged"
+        : lambda.decide(this.ctx, t, (this.graph as QLoopGraph).L, this.warnings);
+    let stop = false;
+    if (testAs !== null) {
+      this.lastTested = t;
+      if (change < this.s.tol) {
+        stop = true;
+        record.stop(testAs);
+      }
+    }
+    if (lambda !== null) record.lambdaTrace.push(lambda.lambda);
+    return stop;
+  }
+
+  /** The D update (Eq. SDSPCA-V) and, with the adaptive graph, the S update. */
+  private update({ qn2, P }: IterationObjective): void {
+    const { Dd, s } = this;
+    for (let i = 0; i < Dd.length; i++) Dd[i] = 1 / (2 * Math.sqrt(qn2[i] + s.eps));
+    if (this.lambda !== null) {
+      const graph = this.graph as QLoopGraph;
+      graph.update(
+        this.ctx,
+        P as Matrix,
+        this.p.codes,
+        this.lambda.lambda,
+        this.how as GraphUpdateSettings,
       );
     }
-    if (unsolvedL !== null) {
-      rank.start(unsolvedL);
-      const solved = ctx.timeEigen(() => rank.finish());
-      eL = solved.values;
-      laplacianMs += solved.ms;
-    }
-    const W = multiply(data.X.transpose(), Q);
+  }
+
+  /** The fit's result after its last iteration. */
+  private result(): CoreFitResult<QLoopDetails, QLoopArtifacts> {
+    const { p, record, graph, lambda, solver } = this;
+    this.warnings.push(...solver.warnings);
+    if (record.stopReason === "max-iterations") this.warnings.push(...this.maxIterationsWarnings());
+    lambda?.finish(this.ctx);
+    const W = multiply(this.data.X.transpose(), this.Q);
+    const tracker = this.how?.tracker ?? null;
     return {
       components: W,
       ...record.fields(),
       solver: solver.kind,
-      artifacts: adaptiveGraph
-        ? {
-            Q,
-            S: (adaptiveGraph as AdaptiveNeighbourGraph).S,
-            gamma: (adaptiveGraph as AdaptiveNeighbourGraph).gamma,
-          }
-        : { Q },
+      artifacts: graph ? { Q: this.Q, S: graph.rows.S, gamma: graph.rows.gamma } : { Q: this.Q },
       details: {
-        alphaWeight: alpha,
-        betaWeight,
-        deltaWeight,
-        graph: graphMode,
-        m,
-        lambdaFinal: graphMode === "adaptive" ? lambda : null,
-        lambdaCapped: capped,
-        iterateChange: changes,
-        eigenvalues: Array.from(evals),
-        laplacianEigenvalues: eL ? Array.from(eL) : null,
-        laplacianEigenMs: laplacianMs,
-        rankControlsByBounds: byBounds,
+        alphaWeight: this.weights.alpha,
+        betaWeight: this.w.beta,
+        deltaWeight: this.w.delta,
+        graph: p.graphMode,
+        m: p.m,
+        lambdaFinal: lambda === null ? null : lambda.lambda,
+        lambdaCapped: lambda === null ? false : lambda.capped,
+        iterateChange: this.changes,
+        eigenvalues: Array.from(this.evals),
+        laplacianEigenvalues: lambda?.laplacianValues ? Array.from(lambda.laplacianValues) : null,
+        laplacianEigenMs: lambda === null ? 0 : lambda.laplacianMs,
+        rankControlsByBounds: lambda === null ? 0 : lambda.byBounds,
         neighbourRowsCertified: tracker?.stats.rowsCertified ?? 0,
         neighbourRowsScanned: tracker?.stats.rowsScanned ?? 0,
         ...solver.stats,
       },
     };
-  } finally {
-    rank.release();
-    solver.release();
   }
-}
 
-/**
- * Largest trace a term of Z may have. Every term of Z is positive semidefinite, so
- * its entries are bounded by its trace; keeping the traces below 1e150 keeps Z and
- * the squares the eigen-solver forms of it finite.
- */
-const Z_TERM_LIMIT = 1e150;
-
-/**
- * Refuses weights that would make Z overflow, naming the user's option (or X when
- * the data's own terms are too large) instead of letting the eigen-solver report a
- * non-finite matrix.
- */
-function checkZScale(
-  s: QLoopSettings,
-  trG: number,
-  alpha: number,
-  n: number,
-  beta: number,
-  sumD: number,
-  delta: number,
-  trM: number,
-): void {
-  const ok = (v: number) => Number.isFinite(v) && Math.abs(v) <= Z_TERM_LIMIT;
-  if (!ok(trG) || !ok(trM)) {
-    throw new ValidationError(
-      "X",
-      `${s.owner} cannot form Z for this X: Tr(XX^T) = ${trG.toExponential(2)}${trM > 0 ? ` and Tr(XX^T L XX^T) = ${trM.toExponential(2)}` : ""} exceed ${Z_TERM_LIMIT} in double precision. Rescale X, for example standardise its columns (preprocessing "train-zscore").`,
-    );
+  /** Why the fit ran out of iterations, in words (fitWarnings.ts). */
+  private maxIterationsWarnings(): FitWarning[] {
+    const { s, p, record } = this;
+    return maxIterationsWarnings({
+      owner: s.owner,
+      maxIter: s.maxIter,
+      stopTest: {
+        measure: `the change of Q (stopRule "${s.stopRule}")`,
+        change: this.changes[this.changes.length - 1],
+      },
+      tol: s.tol,
+      ...(p.graphMode === "adaptive"
+        ? {
+            graph: {
+              lastTested: this.lastTested,
+              c: p.c,
+              lambdaTrace: record.lambdaTrace,
+              knobs:
+                s.reconstruction === false
+                  ? "the number of neighbours m"
+                  : "the number of neighbours m or the graph weight delta",
+            },
+          }
+        : {}),
+    });
   }
-  const how = s.weighting === "scaled";
-  const terms: Array<[string, number, number, string]> = [
-    ["alpha", s.alpha, alpha * n, how ? "alpha = a Tr(XX^T)/Tr(YY^T)" : "alpha"],
-    ["beta", s.beta, beta * sumD, how ? "beta = b Tr(XX^T)/Tr(D)" : "beta"],
-    ["delta", s.delta, delta * trM, how ? "delta = c Tr(XX^T)/Tr(XX^T L XX^T)" : "delta"],
-  ];
-  for (const [name, given, term, what] of terms) {
-    if (!ok(term)) {
-      throw new ValidationError(
-        name,
-        `The '${name}' parameter of ${s.owner} is too large for this data: with ${name} = ${given} the weighted term of Z (${what}) reaches ${term.toExponential(2)}, beyond ${Z_TERM_LIMIT}, and the eigen-problem overflows double precision. Use a smaller '${name}' (the paper's grid is 0.01 to 100).`,
-      );
-    }
-  }
-}
-
-function padded(values: Float64Array, length: number): Float64Array {
-  const out = new Float64Array(length).fill(values.length ? values[values.length - 1] : 0);
-  out.set(values);
-  return out;
 }

@@ -13,19 +13,19 @@ import type { OptionSchema, OptionsOf } from "../core/options.js";
 import { kOption, neighboursOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import {
+  graphWeightOption,
   labelAndSparsityOptions,
   lambdaCapOption,
-  multiplierSpec,
-  QLoopEstimator,
   qLoopOptions,
   tunedGraphWeight,
   tunedLabelAndSparsity,
-} from "./sdspcaFamily.js";
+} from "./qLoopOptions.js";
+import { QLoopEstimator } from "./sdspcaFamily.js";
 
 const OPTIONS = {
   k: kOption,
   ...labelAndSparsityOptions,
-  delta: multiplierSpec("Weight of the adaptive graph term delta"),
+  delta: graphWeightOption,
   m: neighboursOption,
   ...qLoopOptions,
   lambdaCap: lambdaCapOption,

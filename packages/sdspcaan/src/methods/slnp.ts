@@ -257,31 +257,9 @@ export class SLNP extends Estimator<SLNPOptions, SLNPDetails> {
     const { k, tol, maxIter, stopRule } = this.params;
     const labels = data.requireLabels(this.displayName);
     const { counts, classes } = labels;
-    const small: string[] = [];
-    let smallest = 0;
-    for (let c = 0; c < counts.length; c++) {
-      if (counts[c] < SLNP_MIN_CLASS_SIZE) {
-        small.push(`class ${showLabel(classes[c])} has ${counts[c]}`);
-      }
-      if (counts[c] < counts[smallest]) smallest = c;
-    }
-    if (small.length > 0) {
-      throw new ValidationError(
-        "y",
-        `${this.displayName} needs at least ${SLNP_MIN_CLASS_SIZE} training samples in every class (its within-class graphs use m >= 2 same-class neighbours and m <= n_c - 2); ${small.slice(0, 5).join(", ")}${small.length > 5 ? `, and ${small.length - 5} more classes are too small` : ""}.`,
-      );
-    }
+    const smallest = smallestClass(this.displayName, counts, classes);
     const minCount = counts[smallest];
-    const mMax = minCount - 2;
-    let m = this.params.m;
-    if (m === null) {
-      m = Math.min(PAPER_NEIGHBOURS, mMax);
-    } else if (m > mMax) {
-      throw new ValidationError(
-        "m",
-        `The 'm' parameter of ${this.displayName} must be an integer in [2, ${mMax}] (the smallest training class, ${showLabel(classes[smallest])}, has ${minCount} samples, and m <= n_c - 2). Got ${m} instead.`,
-      );
-    }
+    const m = neighbourCount(this.displayName, this.params.m, minCount, classes[smallest]);
     const limit = Math.min(data.n, data.d);
     checkComponentCount(this.displayName, k, limit, `at most min(n, d) = ${limit}`);
     const svd = nonDegenerateSvd(this.displayName, data, ctx);
@@ -392,6 +370,45 @@ export class SLNP extends Estimator<SLNPOptions, SLNPDetails> {
       },
     );
   }
+}
+
+/** The smallest class (the first of equal ones), after refusing any too small for SLNP. */
+function smallestClass(
+  owner: string,
+  counts: ArrayLike<number>,
+  classes: readonly Label[],
+): number {
+  const small: string[] = [];
+  let smallest = 0;
+  for (let c = 0; c < counts.length; c++) {
+    if (counts[c] < SLNP_MIN_CLASS_SIZE) {
+      small.push(`class ${showLabel(classes[c])} has ${counts[c]}`);
+    }
+    if (counts[c] < counts[smallest]) smallest = c;
+  }
+  if (small.length > 0) {
+    throw new ValidationError(
+      "y",
+      `${owner} needs at least ${SLNP_MIN_CLASS_SIZE} training samples in every class (its within-class graphs use m >= 2 same-class neighbours and m <= n_c - 2); ${small.slice(0, 5).join(", ")}${small.length > 5 ? `, and ${small.length - 5} more classes are too small` : ""}.`,
+    );
+  }
+  return smallest;
+}
+
+/**
+ * m = min(15, n_c - 2) for the smallest class's count n_c (the code's rule), or the
+ * user's m checked against n_c - 2.
+ */
+function neighbourCount(owner: string, m: number | null, minCount: number, label: Label): number {
+  const mMax = minCount - 2;
+  if (m === null) return Math.min(PAPER_NEIGHBOURS, mMax);
+  if (m > mMax) {
+    throw new ValidationError(
+      "m",
+      `The 'm' parameter of ${owner} must be an integer in [2, ${mMax}] (the smallest training class, ${showLabel(label)}, has ${minCount} samples, and m <= n_c - 2). Got ${m} instead.`,
+    );
+  }
+  return m;
 }
 
 function sum(values: ArrayLike<number>): number {

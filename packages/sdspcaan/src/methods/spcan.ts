@@ -23,15 +23,8 @@ import {
   pcanLoopOptions,
   pcanSettings,
 } from "./pcanFamily.js";
-import {
-  fitQLoop,
-  type QLoopArtifacts,
-  type QLoopDetails,
-  qLoopSettings,
-  seedOption,
-  solverOption,
-  stopRuleOption,
-} from "./sdspcaFamily.js";
+import { qLoopSettings, seedOption, solverOption, stopRuleOption } from "./qLoopOptions.js";
+import { fitQLoop, type QLoopArtifacts, type QLoopDetails } from "./sdspcaFamily.js";
 import type { TrainingData } from "./training.js";
 
 const OPTIONS = {

@@ -7,11 +7,17 @@ import { expect } from "vitest";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
 import { DEFAULT_LAMBDA_CAP } from "#internal/graph/rankControl.js";
-import { SDSPCAAN } from "#internal/methods/sdspcaan.js";
 import {
+  type QLoopOptionValues,
+  type QLoopPaths,
   type QLoopSettings,
   qLoopSettings,
-  qLoopTestHooks,
+} from "#internal/methods/qLoopOptions.js";
+import { SDSPCAAN } from "#internal/methods/sdspcaan.js";
+import {
+  type QLoopEstimator,
+  type QLoopMethodClass,
+  withQLoopPaths,
 } from "#internal/methods/sdspcaFamily.js";
 import { maxPrincipalAngle } from "./subspace.js";
 
@@ -53,17 +59,16 @@ export function sdspcaanSettings(k: number, maxIter: number): QLoopSettings {
 }
 
 /**
- * Runs `fn` with `settings` merged over every Q-loop method's own (qLoopTestHooks):
- * how the tests force a path "auto" picks by size, e.g. `{ largeScale: "always" }`.
+ * A new, unfitted model of `model`'s class and options whose fits take the internal
+ * path choices `paths` (withQLoopPaths): how the tests force a path "auto" picks by
+ * size, e.g. `withPaths(new SDSPCAAN(options), { largeScale: "always" }).fit(X, y)`.
  */
-export function withQLoopSettings<T>(settings: Partial<QLoopSettings>, fn: () => T): T {
-  const before = qLoopTestHooks.settings;
-  qLoopTestHooks.settings = { ...before, ...settings };
-  try {
-    return fn();
-  } finally {
-    qLoopTestHooks.settings = before;
-  }
+export function withPaths<E extends QLoopEstimator<QLoopOptionValues>>(
+  model: E,
+  paths: QLoopPaths,
+): E {
+  const Method = withQLoopPaths(model.constructor as QLoopMethodClass, paths);
+  return new Method(model.params) as E;
 }
 
 /**
@@ -77,9 +82,9 @@ export function expectLargeScaleMatchesDense(
   options: ConstructorParameters<typeof SDSPCAAN>[0],
 ): void {
   const dense = new SDSPCAAN({ ...options, solver: "dense" }).fit(X, y);
-  const large = withQLoopSettings({ largeScale: "always" }, () =>
-    new SDSPCAAN({ ...options, solver: "lobpcg" }).fit(X, y),
-  );
+  const large = withPaths(new SDSPCAAN({ ...options, solver: "lobpcg" }), {
+    largeScale: "always",
+  }).fit(X, y);
   expect(large.fitInfo.iterations).toBe(dense.fitInfo.iterations);
   expect(large.fitInfo.lambdaTrace).toEqual(dense.fitInfo.lambdaTrace);
   expect(large.fitInfo.stopReason).toBe(dense.fitInfo.stopReason);

@@ -12,10 +12,13 @@ import { centerColumns } from "#internal/linalg/basic.js";
 import { symmetricEigen } from "#internal/linalg/eigen/symmetricEigen.js";
 import { multiply, multiplyAtB } from "#internal/linalg/kernels/gemm.js";
 import type { CsrMatrix } from "#internal/linalg/sparse.js";
+import { FitContext } from "#internal/methods/estimator.js";
 import { PCA } from "#internal/methods/pca.js";
 import { PCAN } from "#internal/methods/pcan.js";
+import { type GraphMode, type QLoopPaths, qLoopSettings } from "#internal/methods/qLoopOptions.js";
 import { SDSPCA } from "#internal/methods/sdspca.js";
 import { SDSPCAAN } from "#internal/methods/sdspcaan.js";
+import { fitQLoop, type QLoopDetails, withQLoopPaths } from "#internal/methods/sdspcaFamily.js";
 import { SDSPCALPP } from "#internal/methods/sdspcaLpp.js";
 import { SPCAN } from "#internal/methods/spcan.js";
 import { TrainingData } from "#internal/methods/training.js";
@@ -25,7 +28,7 @@ import {
   chooseZSolver,
 } from "#internal/methods/zstep/zSolvers.js";
 import { blobs } from "../helpers/blobs.js";
-import { expectLargeScaleMatchesDense, withQLoopSettings } from "../helpers/qLoop.js";
+import { expectLargeScaleMatchesDense, fourGaussianClasses, withPaths } from "../helpers/qLoop.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 
 function expectIdentical(a: Matrix, b: Matrix): void {
@@ -296,9 +299,9 @@ describe("the matrix-free LOBPCG path", () => {
     // 2,000 LOBPCG iterations per fit): test/slow/lobpcgPath.test.ts.
     const dense = new SDSPCAAN({ k: 5, solver: "dense" }).fit(X, y);
     for (const preconditioner of ["never", "always"] as const) {
-      const operator = withQLoopSettings({ preconditioner }, () =>
-        new SDSPCAAN({ k: 5, solver: "lobpcg" }).fit(X, y),
-      );
+      const operator = withPaths(new SDSPCAAN({ k: 5, solver: "lobpcg" }), {
+        preconditioner,
+      }).fit(X, y);
       const details = operator.fitInfo.details;
       expect(operator.fitInfo.solver).toBe("lobpcg");
       expect(details.lobpcgIterations as number).toBeGreaterThan(0);
@@ -322,9 +325,7 @@ describe("the matrix-free LOBPCG path", () => {
       (solver: "dense" | "lobpcg") => new SDSPCALPP({ k: 8, delta: 2, solver }),
     ]) {
       const dense = make("dense").fit(X, y);
-      const operator = withQLoopSettings({ preconditioner: "always" }, () =>
-        make("lobpcg").fit(X, y),
-      );
+      const operator = withPaths(make("lobpcg"), { preconditioner: "always" }).fit(X, y);
       expect(operator.fitInfo.details.preconditionedSolves as number).toBeGreaterThan(0);
       expect(maxPrincipalAngle(dense.components, operator.components)).toBeLessThan(1e-6);
       expect(operator.fitInfo.iterations).toBe(dense.fitInfo.iterations);
@@ -404,8 +405,6 @@ describe("Tr(G L G) on the matrix-free path", () => {
     const fromProjection = solver.graphTerm(Ssym, L);
     expect(Object.is(fromProjection.trM, edges.trM)).toBe(false);
     expect(Math.abs(fromProjection.trM - dense)).toBeLessThanOrEqual(1e-11 * dense);
-    // Without a graph term in the objective, U^T L U is not formed for it.
-    expect(Object.is(solver.graphTerm(Ssym, L, false).trM, edges.trM)).toBe(true);
   });
 });
 
@@ -471,5 +470,62 @@ describe("the reported objective", () => {
     const reported = info.objective[info.objective.length - 1];
     expect(Math.abs(reported - expected)).toBeLessThan(1e-9 * Math.abs(expected));
     expect(trGraph).toBeGreaterThan(0);
+  });
+});
+
+describe("fitQLoop's settings", () => {
+  // What "auto" picks on this small problem, named: the paths a fit takes by default.
+  const autoPaths: Required<QLoopPaths> = {
+    preconditioner: "auto",
+    krylovStart: "auto",
+    krylovSpace: "lifted",
+    largeScale: "auto",
+    trackNeighbours: false,
+    rankControlBeside: false,
+    denseZ: "fused",
+  };
+  const { X, y } = fourGaussianClasses(7, 96);
+  const cases = [
+    ["SDSPCA", "none", () => new SDSPCA({ k: 5, solver: "dense" })],
+    ["SDSPCA-LPP", "fixed", () => new SDSPCALPP({ k: 5, m: 6, solver: "dense" })],
+    ["SDSPCAAN", "adaptive", () => new SDSPCAAN({ k: 6, m: 6, maxIter: 30 })],
+    ["SDSPCAAN", "adaptive", () => new SDSPCAAN({ k: 4, solver: "lobpcg", lambdaCap: 4 })],
+  ] as const;
+
+  it.each(cases)(
+    "%s: the loop's steps with the settings given explicitly give the method's fit, bit for bit",
+    (name, graph, make) => {
+      const model = make().fit(X, y);
+      const data = TrainingData.prepare(X, Array.from(y));
+      const settings = {
+        ...qLoopSettings(name, model.params, { graph: graph as GraphMode }),
+        ...autoPaths,
+      };
+      const core = fitQLoop(data, new FitContext(model.method, settings.maxIter, {}), settings);
+      // fit() writes -0 as 0 in W.
+      const W = Array.from(core.components.data, (v) => (v === 0 ? 0 : v));
+      expect(W).toEqual(Array.from(model.components.data));
+      expect(core.iterations).toBe(model.fitInfo.iterations);
+      expect(core.stopReason).toBe(model.fitInfo.stopReason);
+      expect(core.objective).toEqual(model.fitInfo.objective);
+      expect(core.lambdaTrace).toEqual(model.fitInfo.lambdaTrace);
+      expect(core.warnings).toEqual(model.fitInfo.warnings);
+      const { laplacianEigenMs: _a, ...details } = core.details as QLoopDetails;
+      const { laplacianEigenMs: _b, ...fitted } = model.fitInfo.details;
+      expect(details).toEqual(fitted);
+    },
+  );
+
+  it("forces a path only in the fits of the class withQLoopPaths makes", () => {
+    const Forced = withQLoopPaths(SDSPCAAN, { preconditioner: "always", krylovStart: "never" });
+    const options = { k: 4, solver: "lobpcg" } as const;
+    const forced = new Forced(options).fit(X, y);
+    const plain = new SDSPCAAN(options).fit(X, y);
+    expect(forced).toBeInstanceOf(SDSPCAAN);
+    expect(forced.method).toBe("sdspcaan");
+    expect(forced.fitInfo.details.preconditionedSolves).toBe(forced.fitInfo.iterations - 1);
+    // k = 4 < 20: "auto" leaves LOBPCG unpreconditioned, in a fit after the forced one too.
+    expect(plain.fitInfo.details.preconditionedSolves).toBe(0);
+    expect(maxPrincipalAngle(forced.components, plain.components)).toBeLessThan(1e-6);
   });
 });

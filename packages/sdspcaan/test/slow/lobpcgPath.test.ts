@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { SDSPCAAN } from "#internal/methods/sdspcaan.js";
 import { blobs } from "../helpers/blobs.js";
-import { expectLargeScaleMatchesDense, withQLoopSettings } from "../helpers/qLoop.js";
+import { expectLargeScaleMatchesDense, withPaths } from "../helpers/qLoop.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 
 describe("the matrix-free LOBPCG path", () => {
@@ -20,9 +20,9 @@ describe("the matrix-free LOBPCG path", () => {
     const { X, y } = blobs(12, 90, 30, 3);
     const dense = new SDSPCAAN({ ...opts, solver: "dense" }).fit(X, y);
     for (const preconditioner of ["never", "always"] as const) {
-      const operator = withQLoopSettings({ preconditioner }, () =>
-        new SDSPCAAN({ ...opts, solver: "lobpcg" }).fit(X, y),
-      );
+      const operator = withPaths(new SDSPCAAN({ ...opts, solver: "lobpcg" }), {
+        preconditioner,
+      }).fit(X, y);
       expect(operator.fitInfo.solver).toBe("lobpcg");
       expect(operator.fitInfo.details.lobpcgIterations as number).toBeGreaterThan(0);
       expect(operator.fitInfo.details.preconditionedSolves).toBe(

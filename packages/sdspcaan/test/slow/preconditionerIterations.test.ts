@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { makeSyntheticDataset } from "#internal/data/synthetic.js";
 import { SDSPCAAN } from "#internal/methods/sdspcaan.js";
-import { withQLoopSettings } from "../helpers/qLoop.js";
+import { withPaths } from "../helpers/qLoop.js";
 
 describe("the matrix-free LOBPCG path", () => {
   it("the preconditioner cuts LOBPCG's iterations on a clustered spectrum (k = 50)", () => {
@@ -23,9 +23,9 @@ describe("the matrix-free LOBPCG path", () => {
       seed: 3,
     });
     const perSolve = (preconditioner: "never" | "always") => {
-      const fit = withQLoopSettings({ preconditioner }, () =>
-        new SDSPCAAN({ k: 50, solver: "lobpcg", maxIter: 6 }).fit(ds.X, ds.y),
-      );
+      const fit = withPaths(new SDSPCAAN({ k: 50, solver: "lobpcg", maxIter: 6 }), {
+        preconditioner,
+      }).fit(ds.X, ds.y);
       expect(fit.fitInfo.iterations).toBe(6);
       return fit.fitInfo.details.lobpcgIterationsPerSolve as number[];
     };

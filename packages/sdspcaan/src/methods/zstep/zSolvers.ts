@@ -41,7 +41,7 @@ import { fitWarning } from "../fitWarnings.js";
 import { classSums, trainingSvd } from "../sharedSteps.js";
 import type { TrainingData } from "../training.js";
 import { GramOperator } from "./gramOperator.js";
-import { denseZTestHooks, trailingEigenpairsOfZ } from "./zDenseForm.js";
+import { trailingEigenpairsOfZ } from "./zDenseForm.js";
 import { isConstantRange, krylovDegree, krylovOmega, krylovStart } from "./zKrylovStart.js";
 import { liftedStart } from "./zLiftedStart.js";
 import { interiorShifts, type ShiftedInverse, ZWoodbury } from "./zPreconditioner.js";
@@ -166,10 +166,9 @@ export interface ZSolver {
   readonly kind: "dense" | "lobpcg";
   /**
    * Tr(G L G) and, for the dense path, G L G, for the graph S (symmetric) and its
-   * Laplacian L. `weighted`: the graph term's multiplier is not zero, so the next solve
-   * uses L (default true).
+   * Laplacian L, which the next solves use (with a weight delta, see zWeights.ts).
    */
-  graphTerm(S: CsrMatrix, L: CsrMatrix, weighted?: boolean): ZGraph;
+  graphTerm(S: CsrMatrix, L: CsrMatrix): ZGraph;
   /** The k trailing eigenpairs of Z = Z0 + beta diag(Dd) + delta G L G. */
   solve(beta: number, Dd: Float64Array, delta: number, graph: ZGraph | null): ZSolution;
   /** G Q: the projected training rows (Q^T X x_i)^T. */
@@ -183,6 +182,12 @@ export interface ZSolver {
 }
 
 export type ZSolverChoice = "auto" | "dense" | "lobpcg";
+
+/**
+ * How the dense path forms Z for the eigen-solver: scaled into its triangle in one
+ * pass (zDenseForm.ts), or whole for the general entry; the same bits.
+ */
+export type DenseZForm = "fused" | "formed";
 
 /** Whether LOBPCG is preconditioned with (Z - sigma I)^-1 (see zPreconditioner.ts). */
 export type ZPreconditionerChoice = "auto" | "always" | "never";
@@ -225,15 +230,24 @@ class DenseZSolver implements ZSolver {
   private readonly work: Float64Array;
   /** L G and its transpose, the temporaries of every G L G (sandwich.ts). */
   private readonly sandwich = sandwichScratch();
-  /** Z formed whole, for the general entry (the test hook's path and the fallback). */
+  /** Z formed whole, for the general entry (a zero or non-finite Z, or `form` "formed"). */
   private Z: Matrix | null = null;
   private readonly k: number;
+  private readonly form: DenseZForm;
 
-  constructor(data: TrainingData, alpha: number, codes: Int32Array, k: number, recon: number) {
+  constructor(
+    data: TrainingData,
+    alpha: number,
+    codes: Int32Array,
+    k: number,
+    recon: number,
+    form: DenseZForm,
+  ) {
     const G = data.gram();
     const n = G.rows;
     this.G = G;
     this.k = k;
+    this.form = form;
     // Z0 = -G - alpha Y Y^T (Algorithm 1, first line): (Y Y^T)_ij = 1 within a class.
     // recon = 0 drops -G (the paper's literal SPCAN).
     const Z0 = new Matrix(n, n);
@@ -259,7 +273,7 @@ class DenseZSolver implements ZSolver {
 
   solve(beta: number, Dd: Float64Array, delta: number, graph: ZGraph | null): ZSolution {
     const M = graph === null || delta === 0 ? null : (graph.M as Matrix);
-    if (denseZTestHooks.fused) {
+    if (this.form === "fused") {
       // Z written scaled into the solver's triangle in one pass: the same bits.
       const fused = trailingEigenpairsOfZ(this.work, this.Z0, beta, Dd, delta, M, this.k);
       if (fused !== null) return fused;
@@ -350,13 +364,13 @@ class OperatorZSolver implements ZSolver {
     this.krylovSpace = krylovSpace;
   }
 
-  graphTerm(S: CsrMatrix, L: CsrMatrix, weighted = true): ZGraph {
+  graphTerm(S: CsrMatrix, L: CsrMatrix): ZGraph {
     // Once Z's structure is built (the first start or preconditioner), every solve with a
     // graph term forms U^T L U for its Laplacian anyway (ZWoodbury caches it per L, and
     // the compact product and the starts use it), and Tr(G L G) = Tr(S^4 U^T L U) (U^T U
     // = I) is then its diagonal's weighted sum: at 60,000 x 784 the edge sum below took
     // 0.7 s per outer iteration (measured at commit 285e458: "Tr(G L G) from U^T L U").
-    if (weighted && this.woodbury !== null) {
+    if (this.woodbury !== null) {
       const K = this.woodbury.laplacianTerm(L);
       const { s2 } = this.gram;
       const r = K.rows;
@@ -581,7 +595,6 @@ class OperatorZSolver implements ZSolver {
   }
 }
 
-/** The solver for `choice` ("auto": see autoZSolver). */
 /** What the Z eigen-solver is built from (see `chooseZSolver`). */
 export interface ZSolverRequest {
   /** "auto" (by size), "dense" or "lobpcg". */
@@ -606,13 +619,18 @@ export interface ZSolverRequest {
   readonly krylovStart?: ZKrylovStartChoice;
   /** The space of that start once beta D varies (default "lifted"). */
   readonly krylovSpace?: ZKrylovSpaceChoice;
+  /** How the dense path forms Z (default "fused"). */
+  readonly denseZ?: DenseZForm;
 }
 
+/** The solver for `request.choice` ("auto": see autoZSolver). */
 export function chooseZSolver(request: ZSolverRequest): ZSolver {
   const { choice, data, alpha, codes, classes: c, k, seed, signal } = request;
   const recon = request.reconstruction ?? 1;
   const kind = choice === "auto" ? autoZSolver(data.n, k) : choice;
-  if (kind === "dense") return new DenseZSolver(data, alpha, codes, k, recon);
+  if (kind === "dense") {
+    return new DenseZSolver(data, alpha, codes, k, recon, request.denseZ ?? "fused");
+  }
   if (kind === "lobpcg") {
     const mode = request.preconditioner ?? "auto";
     const precondition = mode === "auto" ? autoPreconditioner(k) : mode === "always";

@@ -34,7 +34,7 @@ import {
 import { SDSPCAAN } from "#internal/methods/sdspcaan.js";
 import { setKernelThreads } from "#internal/threads/helperThread.node.js";
 import { firstDifference, randomMatrix } from "../../helpers/matrices.js";
-import { withQLoopSettings } from "../../helpers/qLoop.js";
+import { withPaths } from "../../helpers/qLoop.js";
 
 const x64 = process.arch === "x64";
 /** SDSPCAAN_NATIVE=0 skips the build of the addon (scripts/build-native.mjs), and its tests. */
@@ -398,8 +398,7 @@ describe.skipIf(!x64 || optedOut)("the native GEMM (x86-64)", () => {
       for (let j = 0; j < d; j++) X.data[i * d + j] = rng.normal() + (j % c === label ? 1.2 : 0);
     }
     const opts = { k: 6, solver: "lobpcg" } as const;
-    const fitLarge = () =>
-      withQLoopSettings({ largeScale: "always" }, () => new SDSPCAAN(opts).fit(X, y));
+    const fitLarge = () => withPaths(new SDSPCAAN(opts), { largeScale: "always" }).fit(X, y);
     const wasm = fitLarge();
     setNativeKernels(true);
     setKernelThreads(2);

@@ -1,10 +1,11 @@
 /**
  * The dense Z solver's fused formation (methods/zstep/zDenseForm.ts) against the
  * general entry it replaces (`trailingEigenpairs` on Z formed whole): the same bits,
- * on random problems and on whole fits of the three Q-loop methods.
+ * on random problems and on whole fits of the three Q-loop methods (the general entry
+ * chosen by the path `denseZ: "formed"`).
  */
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
 import { trailingEigenpairs } from "#internal/linalg/eigen/symmetricEigen.js";
@@ -12,12 +13,8 @@ import { multiplyAtB } from "#internal/linalg/kernels/gemm.js";
 import { SDSPCA } from "#internal/methods/sdspca.js";
 import { SDSPCAAN } from "#internal/methods/sdspcaan.js";
 import { SDSPCALPP } from "#internal/methods/sdspcaLpp.js";
-import { denseZTestHooks, trailingEigenpairsOfZ } from "#internal/methods/zstep/zDenseForm.js";
-import { fourGaussianClasses } from "../../helpers/qLoop.js";
-
-afterEach(() => {
-  denseZTestHooks.fused = true;
-});
+import { trailingEigenpairsOfZ } from "#internal/methods/zstep/zDenseForm.js";
+import { fourGaussianClasses, withPaths } from "../../helpers/qLoop.js";
 
 /** A symmetric n x n matrix with entries of magnitude ~scale, symmetric to the bit. */
 function symmetric(rng: Random, n: number, scale: number): Matrix {
@@ -125,9 +122,7 @@ describe("the dense Z solver with the fused formation", () => {
   ] as const;
   for (const [name, make] of cases) {
     it(`fits ${name} to the same bits as the general entry`, () => {
-      denseZTestHooks.fused = false;
-      const general = make().fit(X, labels);
-      denseZTestHooks.fused = true;
+      const general = withPaths(make(), { denseZ: "formed" }).fit(X, labels);
       const fused = make().fit(X, labels);
       expect(Array.from(fused.components.data)).toEqual(Array.from(general.components.data));
       expect(fused.fitInfo.iterations).toBe(general.fitInfo.iterations);

@@ -26,7 +26,7 @@ import {
   KRYLOV_START_MIN_N,
   LIFTED_START_MIN_N,
 } from "#internal/methods/zstep/zSolvers.js";
-import { withQLoopSettings } from "../../helpers/qLoop.js";
+import { withPaths } from "../../helpers/qLoop.js";
 import { maxPrincipalAngle, orthonormalBasis } from "../../helpers/subspace.js";
 import { type Problem, problem } from "../../helpers/zProblem.js";
 
@@ -243,9 +243,9 @@ describe("the solver with the Krylov and lifted starts", () => {
     for (const opts of [{ k: 10 }, { k: 6, alpha: 0.1, beta: 10, delta: 0.1 }]) {
       const dense = new SDSPCAAN({ ...opts, maxIter: 12, solver: "dense" }).fit(ds.X, ds.y);
       const perSolve = (krylovStart: "never" | "always") => {
-        const fit = withQLoopSettings({ krylovStart }, () =>
-          new SDSPCAAN({ ...opts, maxIter: 12, solver: "lobpcg" }).fit(ds.X, ds.y),
-        );
+        const fit = withPaths(new SDSPCAAN({ ...opts, maxIter: 12, solver: "lobpcg" }), {
+          krylovStart,
+        }).fit(ds.X, ds.y);
         expect(maxPrincipalAngle(dense.components, fit.components)).toBeLessThan(1e-6);
         expect(fit.fitInfo.iterations).toBe(dense.fitInfo.iterations);
         expect(fit.fitInfo.lambdaTrace).toEqual(dense.fitInfo.lambdaTrace);
@@ -283,9 +283,7 @@ describe("the solver with the Krylov and lifted starts", () => {
       (solver: "dense" | "lobpcg") => new SDSPCALPP({ k: 8, delta: 2, solver }),
     ]) {
       const dense = make("dense").fit(ds.X, ds.y);
-      const operator = withQLoopSettings({ krylovStart: "always" }, () =>
-        make("lobpcg").fit(ds.X, ds.y),
-      );
+      const operator = withPaths(make("lobpcg"), { krylovStart: "always" }).fit(ds.X, ds.y);
       expect((operator.fitInfo.details.krylovDegrees as number[]).length).toBeGreaterThan(0);
       expect(maxPrincipalAngle(dense.components, operator.components)).toBeLessThan(1e-6);
       expect(operator.fitInfo.iterations).toBe(dense.fitInfo.iterations);
