@@ -31,6 +31,7 @@ export const ISOLATED_TEST_FILES = [
   "test/graph/rankControlBeside.test.ts",
   "test/graph/trackedNeighbours.test.ts",
   "test/io/cli.test.ts",
+  "test/linalg/fastGemm.test.ts",
   "test/linalg/gemm.test.ts",
   "test/linalg/helperThread.test.ts",
   "test/linalg/householderWasm.test.ts",
@@ -59,6 +60,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // The kernels a Node user gets by default (the native GEMM where it was built).
+    setupFiles: ["test/helpers/defaultKernels.ts"],
     // vitest's default, one core less than the machine has, is a single worker on two
     // cores, which leaves one core idle while the worker runs the tests.
     maxWorkers: Math.max(2, availableParallelism() - 1),

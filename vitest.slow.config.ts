@@ -14,5 +14,6 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: "forks",
+    setupFiles: ["test/helpers/defaultKernels.ts"],
   },
 });

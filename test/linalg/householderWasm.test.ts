@@ -29,6 +29,7 @@ import {
   symmetricEigen,
   trailingEigenpairs,
 } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
+import { setNativeKernels } from "../../packages/sdspcaan/src/linalg/kernels/nativeGemm.node.js";
 import { setKernelBackend } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
 import { countKernelCalls, firstDifference } from "./helpers.js";
 
@@ -43,7 +44,9 @@ function resetCalls(): void {
 }
 
 beforeEach(() => {
+  // The module's loops run where its own GEMM does: no native kernel (moduleGemmInUse).
   setKernelBackend("wasm");
+  setNativeKernels(false);
   counter = countKernelCalls(["tridiagonalizeUnblocked", "applyReflectorBlocks"]);
   calls = counter.calls;
 });
@@ -52,6 +55,7 @@ afterEach(() => {
   counter.restore();
   householderTestHooks.wasmLoops = true;
   setKernelBackend("auto");
+  setNativeKernels("auto");
 });
 
 function expectSameTridiagonal(wasm: Tridiagonal, ts: Tridiagonal): void {

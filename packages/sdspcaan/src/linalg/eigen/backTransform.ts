@@ -17,11 +17,11 @@
  * the operations of the TypeScript loop below on that backend (its GEMMs are the same
  * kernel), so the same bits. The test hook `householderTestHooks.wasmLoops = false`
  * runs that TypeScript loop on the wasm backend instead; the TS backend always runs
- * it, with the TypeScript GEMM, and so does the wasm backend when an external GEMM
- * (the native kernel) is installed, so that the GEMMs run there.
+ * it, with the TypeScript GEMM, and so does any backend whose GEMM is not the module's
+ * own (the native kernel, the "fast" backend's), so that the GEMMs run there.
  */
 import { gemmABtRaw } from "../kernels/gemm.js";
-import { externalGemmInstalled, wasmArena } from "../kernels/wasm/backend.js";
+import { moduleGemmInUse, wasmArena } from "../kernels/wasm/backend.js";
 import { householderTestHooks, RESIDENT_MIN } from "./constants.js";
 
 /**
@@ -69,11 +69,11 @@ export function applyReflectors(tri: Tridiagonal, z: Float64Array, k: number): v
   const mark = arena?.mark() ?? 0;
   // The module's loop also needs the reflectors and tau in its memory; should that not
   // fit, the TypeScript loop runs on the resident vectors as before (the same bits).
-  // With an external GEMM installed (the native kernel in Node) the TypeScript loop runs
-  // too: its four GEMMs per block go to that kernel, the module's loop calls the
-  // module's own (n = 483, k = 100, AVX-512: 3.6 -> 2.4 ms; the same bits, as the
-  // external GEMM sums as the module does).
-  let inModule = arena !== null && householderTestHooks.wasmLoops && !externalGemmInstalled();
+  // Where the arena's GEMM is not the module's own (the native kernel in Node, the
+  // "fast" backend's) the TypeScript loop runs too: its four GEMMs per block go to that
+  // kernel, the module's loop calls the module's own (n = 483, k = 100, AVX-512: 3.6 ->
+  // 2.4 ms with the native kernel and the module's bits).
+  let inModule = arena !== null && householderTestHooks.wasmLoops && moduleGemmInUse();
   let ptrs = inModule ? (arena?.allocAll([...sizes, n * n, n - 1]) ?? null) : null;
   if (ptrs === null) {
     inModule = false;

@@ -1,0 +1,321 @@
+/**
+ * The "fast" backend's GEMM. Natively (sdspcaan-native's fma.c): every entry is one chain
+ * of fused multiply-adds from C's value in l order, checked against that chain computed
+ * exactly (BigInt) on every remainder of the kernel's blocking, at both widths; it agrees
+ * with the module's GEMM to rounding; its lower-block form writes its entries and nothing
+ * else; and the library's products on "fast" run it, with the same bits on one, two and
+ * three threads, while gemmABtExact and "portable" keep the module's bits. The relaxed-SIMD
+ * module (fma.wat) matches its source, is passed over without failing where the engine
+ * refuses it, and where the engine validates it (a child process with relaxed SIMD
+ * switched on) agrees with the module's GEMM to rounding with bits of its own.
+ */
+import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterEach, describe, expect, it } from "vitest";
+import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { gemmABtExact, gemmABtRaw } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
+import {
+  nativeGemmUnavailable,
+  setNativeKernels,
+} from "../../packages/sdspcaan/src/linalg/kernels/nativeGemm.node.js";
+import { gemmABtLowerBlocks } from "../../packages/sdspcaan/src/linalg/kernels/symmetricProducts.js";
+import {
+  type ExternalGemm,
+  fmaGemmModule,
+  kernelBackend,
+  moduleGemmInUse,
+  setKernelBackend,
+  wasmArena,
+} from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
+import { inflateRaw } from "../../packages/sdspcaan/src/linalg/kernels/wasm/inflateRaw.js";
+import {
+  FMA_WASM_DEFLATED_BASE64,
+  FMA_WASM_SIZE,
+} from "../../packages/sdspcaan/src/linalg/kernels/wasm/module.js";
+import { setKernelThreads } from "../../packages/sdspcaan/src/threads/helperThread.node.js";
+import { assembleFmaKernels } from "../../scripts/build-wasm.js";
+import { repoRoot } from "../helpers/data.js";
+import { firstDifference, fusedMultiplyAdd, randomMatrix } from "./helpers.js";
+
+/** The engine's WebAssembly (the project's TS lib has no DOM types). */
+const engine = (
+  globalThis as unknown as {
+    WebAssembly: {
+      validate(bytes: Uint8Array): boolean;
+      Module: new (bytes: Uint8Array) => object;
+    };
+  }
+).WebAssembly;
+
+const x64 = process.arch === "x64";
+const optedOut = /^(0|off|false|no)$/i.test(process.env.SDSPCAAN_NATIVE?.trim() ?? "");
+
+type GemmLower = (memory: ArrayBuffer, ...args: number[]) => string | undefined;
+
+interface Addon {
+  gemm: ExternalGemm;
+  gemmFma: (...args: Parameters<ExternalGemm>) => string | undefined;
+  gemmFmaAvx2: (...args: Parameters<ExternalGemm>) => string | undefined;
+  gemmLowerFma: GemmLower;
+  gemmLowerFmaAvx2: GemmLower;
+  fusedIsa: string;
+}
+
+function addon(): Addon {
+  return createRequire(import.meta.url)("../../packages/sdspcaan-native/build/gemm.node") as Addon;
+}
+
+/** Unit roundoff of double precision. */
+const U = 2 ** -53;
+
+/** A, B and C filled with normal values in an ArrayBuffer, at byte offsets 0, pb, pc. */
+function operands(m: number, n: number, ld: number, ldc: number, seed: number) {
+  const rng = new Random(seed);
+  const pb = m * ld * 8;
+  const pc = pb + n * ld * 8;
+  const memory = new ArrayBuffer(pc + m * ldc * 8);
+  const f = new Float64Array(memory);
+  for (let t = 0; t < f.length; t++) f[t] = rng.normal();
+  return { memory, f, pb, pc, c0: f.slice(pc >> 3) };
+}
+
+afterEach(() => {
+  setKernelThreads(1);
+  setKernelBackend("auto");
+  setNativeKernels("auto");
+});
+
+describe.skipIf(!x64 || optedOut)("the native fused GEMM (x86-64)", () => {
+  it("sums each entry as one chain of fused multiply-adds from C, at either width, on every remainder of its blocking", () => {
+    // Tiles of 12 x 16 (AVX-512) and 6 x 8 (AVX2), panels of 256, blocks of 384 columns:
+    // m, n and p range over every remainder of the tiles and past a panel.
+    const native = addon();
+    expect(["avx512", "avx2"]).toContain(native.fusedIsa);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 26 }),
+        fc.integer({ min: 1, max: 34 }),
+        fc.integer({ min: 1, max: 300 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 0, max: 1e6 }),
+        (m, n, p, pad, seed) => {
+          const ld = p + pad;
+          const ldc = n + pad;
+          const { memory, f, pb, pc, c0 } = operands(m, n, ld, ldc, seed);
+          for (const run of [native.gemmFma, native.gemmFmaAvx2]) {
+            f.set(c0, pc >> 3);
+            run(memory, m, n, p, 0, ld, pb, ld, pc, ldc);
+            for (let i = 0; i < m; i++) {
+              for (let j = 0; j < ldc; j++) {
+                let c = c0[i * ldc + j];
+                if (j < n) {
+                  for (let l = 0; l < p; l++) {
+                    c = fusedMultiplyAdd(f[i * ld + l], f[(pb >> 3) + j * ld + l], c);
+                  }
+                }
+                if (!Object.is(f[(pc >> 3) + i * ldc + j], c)) {
+                  throw new Error(`entry (${i}, ${j}) of ${m} x ${n} x ${p} differs`);
+                }
+              }
+            }
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("gives each entry the bits it has alone, past a block of columns and a panel, at both widths", () => {
+    const native = addon();
+    const [m, n, p] = [29, 411, 530];
+    const { memory, f, pb, pc, c0 } = operands(m, n, p, n, 7);
+    native.gemmFma(memory, m, n, p, 0, p, pb, p, pc, n);
+    const whole = f.slice(pc >> 3);
+    f.set(c0, pc >> 3);
+    native.gemmFmaAvx2(memory, m, n, p, 0, p, pb, p, pc, n);
+    expect(firstDifference(f.slice(pc >> 3), whole)).toBe(-1);
+    // Row i against column j alone (a 1 x 1 product, C at its own entry).
+    f.set(c0, pc >> 3);
+    for (const [i, j] of [
+      [0, 0],
+      [28, 410],
+      [12, 383],
+      [13, 384],
+      [5, 17],
+    ]) {
+      native.gemmFma(memory, 1, 1, p, i * p * 8, p, pb + j * p * 8, p, pc + (i * n + j) * 8, n);
+      expect(f[(pc >> 3) + i * n + j]).toBe(whole[i * n + j]);
+    }
+  });
+
+  it("agrees with the module's GEMM to rounding: |fused - exact| <= 2 (p + 2) u (|C| + sum |a_l b_l|)", () => {
+    const native = addon();
+    for (const [m, n, p] of [
+      [37, 53, 1000],
+      [100, 7, 4097],
+    ]) {
+      const { memory, f, pb, pc, c0 } = operands(m, n, p, n, m + n + p);
+      native.gemmFma(memory, m, n, p, 0, p, pb, p, pc, n);
+      const fused = f.slice(pc >> 3);
+      f.set(c0, pc >> 3);
+      native.gemm(memory, m, n, p, 0, p, pb, p, pc, n);
+      const exact = f.slice(pc >> 3);
+      let differ = 0;
+      for (let i = 0; i < m; i++) {
+        for (let j = 0; j < n; j++) {
+          let scale = Math.abs(c0[i * n + j]);
+          for (let l = 0; l < p; l++) scale += Math.abs(f[i * p + l] * f[(pb >> 3) + j * p + l]);
+          const gap = Math.abs(fused[i * n + j] - exact[i * n + j]);
+          expect(gap).toBeLessThanOrEqual(2 * (p + 2) * U * scale);
+          if (gap > 0) differ++;
+        }
+      }
+      // Another kernel: most entries differ in their last bits.
+      expect(differ).toBeGreaterThan((m * n) / 2);
+    }
+  });
+
+  it("gemmLowerFma writes gemmFma's entries on the lower block rows and leaves every other entry", () => {
+    const native = addon();
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 1, max: 300 }),
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 0, max: 70 }),
+        fc.integer({ min: 0, max: 1e6 }),
+        (n, p, block, baseSeed, seed) => {
+          const m = 1 + (seed % n);
+          const base = baseSeed % (n + 1);
+          const { memory, f, pb, pc, c0 } = operands(m, n, p, n, seed);
+          native.gemmFma(memory, m, n, p, 0, p, pb, p, pc, n);
+          const full = f.slice(pc >> 3);
+          for (const lower of [native.gemmLowerFma, native.gemmLowerFmaAvx2]) {
+            f.set(c0, pc >> 3);
+            lower(memory, m, n, p, 0, p, pb, p, pc, n, base, block);
+            for (let i = 0; i < m; i++) {
+              const width = Math.min(n, base + (Math.floor(i / block) + 1) * block);
+              for (let j = 0; j < n; j++) {
+                const want = j < width ? full[i * n + j] : c0[i * n + j];
+                if (!Object.is(f[(pc >> 3) + i * n + j], want)) {
+                  throw new Error(`entry (${i}, ${j}) differs`);
+                }
+              }
+            }
+          }
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
+  it("runs the library's products on the fast backend, the same bits on one, two and three threads; gemmABtExact and portable keep the module's", () => {
+    expect(nativeGemmUnavailable()).toBeNull();
+    const [m, n, p] = [310, 270, 703];
+    const A = randomMatrix(m, p, 1);
+    const B = randomMatrix(n, p, 2);
+    const product = (threads: boolean) => {
+      const C = new Float64Array(m * n);
+      gemmABtRaw(m, n, p, A.data, p, B.data, p, C, n, false, threads);
+      return C;
+    };
+    // The module's bits: the portable backend, natively or not.
+    setKernelBackend("portable");
+    expect(kernelBackend()).toBe("wasm");
+    setNativeKernels(false);
+    const wasm = product(false);
+    setNativeKernels(true);
+    expect(moduleGemmInUse()).toBe(false);
+    expect(firstDifference(product(false), wasm)).toBe(-1);
+    // The fast backend: the fused chains.
+    setKernelBackend("fast");
+    expect(kernelBackend()).toBe("fast");
+    const fast = product(false);
+    expect(firstDifference(fast, wasm)).not.toBe(-1);
+    const arena = wasmArena();
+    if (arena === null) throw new Error("no arena");
+    const { memory, f, pb, pc } = operands(1, 1, p, 1, 0);
+    f.set(A.data.subarray(0, p), 0);
+    f.set(B.data.subarray(0, p), pb >> 3);
+    f[pc >> 3] = 0;
+    addon().gemmFma(memory, 1, 1, p, 0, p, pb, p, pc, 1);
+    expect(fast[0]).toBe(f[pc >> 3]);
+    const exact = new Float64Array(m * n);
+    gemmABtExact(m, n, p, A.data, p, B.data, p, exact, n, false);
+    expect(firstDifference(exact, wasm)).toBe(-1);
+    const lowerOne = new Float64Array(m * m);
+    gemmABtLowerBlocks(m, p, A.data, p, A.data, p, lowerOne, m);
+    for (const threads of [2, 3]) {
+      setKernelThreads(threads);
+      expect(firstDifference(product(true), fast)).toBe(-1);
+      const exactThreaded = new Float64Array(m * n);
+      gemmABtExact(m, n, p, A.data, p, B.data, p, exactThreaded, n, true);
+      expect(firstDifference(exactThreaded, wasm)).toBe(-1);
+      const lower = new Float64Array(m * m);
+      gemmABtLowerBlocks(m, p, A.data, p, A.data, p, lower, m);
+      expect(firstDifference(lower, lowerOne)).toBe(-1);
+    }
+  });
+});
+
+describe("the relaxed-SIMD GEMM module (fma.wat)", () => {
+  it("is the assembly of fma.wat: gemm.wat with its multiply-adds fused (run `npm run build:wasm` after editing it)", async () => {
+    const built = await assembleFmaKernels();
+    const embedded = inflateRaw(Buffer.from(FMA_WASM_DEFLATED_BASE64, "base64"), FMA_WASM_SIZE);
+    expect(Buffer.from(embedded).equals(Buffer.from(built))).toBe(true);
+  });
+
+  it("is passed over, never failing, where the engine refuses it", () => {
+    const Module = engine.Module;
+    expect(fmaGemmModule({ validate: () => false, Module })).toBeNull();
+    expect(
+      fmaGemmModule({
+        validate: () => {
+          throw new Error("no");
+        },
+        Module,
+      }),
+    ).toBeNull();
+    class Refusing {
+      constructor() {
+        throw new RangeError("refused");
+      }
+    }
+    expect(fmaGemmModule({ validate: () => true, Module: Refusing })).toBeNull();
+    // This engine's answer decides; the fast backend runs either way.
+    const validates = fmaGemmModule(engine) !== null;
+    setNativeKernels(false);
+    setKernelBackend("fast");
+    expect(wasmArena()?.hasFmaGemm).toBe(validates);
+    expect(moduleGemmInUse()).toBe(!validates);
+  });
+
+  it("where the engine validates it: agrees with the module's GEMM to rounding, in bits of its own that no shape changes", () => {
+    // Node >= 22 validates it; Node 20 does with V8's flag for relaxed SIMD.
+    const bytes = inflateRaw(Buffer.from(FMA_WASM_DEFLATED_BASE64, "base64"), FMA_WASM_SIZE);
+    const flags = engine.validate(bytes) ? [] : ["--experimental-wasm-relaxed-simd"];
+    const child = spawnSync(
+      process.execPath,
+      [...flags, "--import", "tsx", join(repoRoot, "test/linalg/fmaModule.child.ts")],
+      { cwd: repoRoot, encoding: "utf8", env: { ...process.env, SDSPCAAN_KERNELS: "fast" } },
+    );
+    expect(child.stderr).toBe("");
+    const report = JSON.parse(child.stdout) as {
+      validated: boolean;
+      relaxedRuns: boolean;
+      worstGap: number;
+      differ: number;
+      entries: number;
+      deterministic: boolean;
+      shapeFree: boolean;
+    };
+    expect(report.validated).toBe(true);
+    expect(report.relaxedRuns).toBe(true);
+    expect(report.worstGap).toBeLessThanOrEqual(1);
+    expect(report.differ).toBeGreaterThan(report.entries / 4);
+    expect(report.deterministic).toBe(true);
+    expect(report.shapeFree).toBe(true);
+  });
+});
