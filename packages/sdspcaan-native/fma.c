@@ -204,7 +204,214 @@ int gemm_fma(int wide, int m, int n, int p, const double *A, int64_t lda, const 
   return 0;
 }
 
+/* ---- symv: y += S x for the stored triangle, fused ---- */
+
+/*
+ * The 8-lane partial sums t of a column's dot product with x, added in one fixed order,
+ * so that both widths give the same bits.
+ */
+static inline double sum8(const double *t) {
+  return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
+}
+
+/* The 4 x 4 diagonal block of columns j .. j + 3 (or the last columns, `count` of them):
+ * for each column q, S(j + q, j + q) x and the entries below it within the block. */
+__attribute__((target("fma"))) static inline void symv_diagonal(const double *a, int64_t lda,
+                                                                int j, int count,
+                                                                const double *x, double *y) {
+  for (int q = 0; q < count; q++) {
+    const double *col = a + (int64_t)(j + q) * lda;
+    const double xq = x[j + q];
+    double t = col[j + q] * xq;
+    for (int r = j + q + 1; r < j + count; r++) {
+      y[r] = __builtin_fma(col[r], xq, y[r]);
+      t = __builtin_fma(col[r], x[r], t);
+    }
+    y[j + q] += t;
+  }
+}
+
+#define DEFINE_SYMV(NAME, TARGET, VEC, MASK, LANES, LOAD, STORE, LOADM, STOREM, MASKOF, FMA,  \
+                    SET1, ZERO)                                                            \
+  __attribute__((target(TARGET))) static void NAME(const double *a, int64_t lda, int m,      \
+                                                   const double *x, double *y) {           \
+    int j = 0;                                                                             \
+    for (; j + 3 < m; j += 4) {                                                            \
+      symv_diagonal(a, lda, j, 4, x, y);                                                   \
+      const double *c0 = a + (int64_t)j * lda, *c1 = c0 + lda, *c2 = c1 + lda,            \
+                   *c3 = c2 + lda;                                                         \
+      const VEC x0 = SET1(x[j]), x1 = SET1(x[j + 1]), x2 = SET1(x[j + 2]),                 \
+                x3 = SET1(x[j + 3]);                                                       \
+      VEC t0[8 / LANES], t1[8 / LANES], t2[8 / LANES], t3[8 / LANES];                      \
+      for (int h = 0; h < 8 / LANES; h++) t0[h] = t1[h] = t2[h] = t3[h] = ZERO();          \
+      /* Rows from j + 4 in blocks of 8, lane (r - j - 4) % 8 of each column's sum; the  \
+       * last block masked. */                                                             \
+      for (int r = j + 4; r < m; r += 8) {                                                 \
+        for (int h = 0; h < 8 / LANES; h++) {                                              \
+          const int o = r + h * LANES;                                                     \
+          if (r + 8 <= m) {                                                                \
+            const VEC xr = LOAD(x + o), v0 = LOAD(c0 + o), v1 = LOAD(c1 + o),              \
+                      v2 = LOAD(c2 + o), v3 = LOAD(c3 + o);                                \
+            STORE(y + o, FMA(v3, x3, FMA(v2, x2, FMA(v1, x1, FMA(v0, x0, LOAD(y + o))))));  \
+            t0[h] = FMA(v0, xr, t0[h]);                                                    \
+            t1[h] = FMA(v1, xr, t1[h]);                                                    \
+            t2[h] = FMA(v2, xr, t2[h]);                                                    \
+            t3[h] = FMA(v3, xr, t3[h]);                                                    \
+          } else {                                                                         \
+            const MASK k = MASKOF(m - o);                                                  \
+            const VEC xr = LOADM(x + o, k), v0 = LOADM(c0 + o, k), v1 = LOADM(c1 + o, k),  \
+                      v2 = LOADM(c2 + o, k), v3 = LOADM(c3 + o, k);                        \
+            STOREM(y + o, k,                                                               \
+                   FMA(v3, x3, FMA(v2, x2, FMA(v1, x1, FMA(v0, x0, LOADM(y + o, k))))));    \
+            t0[h] = FMA(v0, xr, t0[h]);                                                    \
+            t1[h] = FMA(v1, xr, t1[h]);                                                    \
+            t2[h] = FMA(v2, xr, t2[h]);                                                    \
+            t3[h] = FMA(v3, xr, t3[h]);                                                    \
+          }                                                                                \
+        }                                                                                  \
+      }                                                                                    \
+      double l0[8], l1[8], l2[8], l3[8];                                                   \
+      for (int h = 0; h < 8 / LANES; h++) {                                                \
+        STORE(l0 + h * LANES, t0[h]);                                                      \
+        STORE(l1 + h * LANES, t1[h]);                                                      \
+        STORE(l2 + h * LANES, t2[h]);                                                      \
+        STORE(l3 + h * LANES, t3[h]);                                                      \
+      }                                                                                    \
+      y[j] += sum8(l0);                                                                    \
+      y[j + 1] += sum8(l1);                                                                \
+      y[j + 2] += sum8(l2);                                                                \
+      y[j + 3] += sum8(l3);                                                                \
+    }                                                                                      \
+    /* The last m % 4 columns: their diagonal block is all of them. */                     \
+    if (j < m) symv_diagonal(a, lda, j, m - j, x, y);                                      \
+  }
+
+/* Masked forms for the last partial block of 8 rows (masked-out lanes load zeros, which
+ * leave every lane's sum as it is, and are not stored). */
+#define LOAD512_MASKED(p, k) _mm512_maskz_loadu_pd((k), (p))
+#define STORE512_MASKED(p, k, v) _mm512_mask_storeu_pd((p), (k), (v))
+#define LOAD256_MASKED(p, k) _mm256_maskload_pd((p), (k))
+#define STORE256_MASKED(p, k, v) _mm256_maskstore_pd((p), (k), (v))
+
+DEFINE_SYMV(symv512, "avx512f,fma", __m512d, __mmask8, 8, _mm512_loadu_pd, _mm512_storeu_pd,
+            LOAD512_MASKED, STORE512_MASKED, mask8, _mm512_fmadd_pd, _mm512_set1_pd,
+            _mm512_setzero_pd)
+DEFINE_SYMV(symv256, "avx2,fma", __m256d, __m256i, 4, _mm256_loadu_pd, _mm256_storeu_pd,
+            LOAD256_MASKED, STORE256_MASKED, mask4, _mm256_fmadd_pd, _mm256_set1_pd,
+            _mm256_setzero_pd)
+
+int symv_fma(int wide, const double *a, int64_t lda, int m, const double *x, double *y) {
+  if (wide) symv512(a, lda, m, x, y);
+  else symv256(a, lda, m, x, y);
+  return 0;
+}
+
+/* ---- combine2 and dots2: the panel corrections of the blocked reduction, fused ---- */
+
+/*
+ * combine2: t[r] = fma(w_l[r], -cw[l], fma(v_l[r], -cv[l], t[r])) for l = 0, 1, .., in
+ * order, each r on its own (so any width gives the same bits); rows by chunks of 32.
+ */
+#define DEFINE_COMBINE(NAME, TARGET, VEC, MASK, LANES, LOADM, STOREM, MASKOF, FMA, SET1)      \
+  __attribute__((target(TARGET))) static void NAME(double *t, int len, const double *v,       \
+                                                   int64_t ldv, const double *w, int64_t ldw, \
+                                                   int count, const double *cv,              \
+                                                   const double *cw) {                       \
+    for (int r0 = 0; r0 < len; r0 += 32) {                                                  \
+      VEC acc[32 / LANES];                                                                  \
+      MASK k[32 / LANES];                                                                   \
+      for (int h = 0; h < 32 / LANES; h++) {                                                \
+        k[h] = MASKOF(len - r0 - h * LANES);                                                \
+        acc[h] = LOADM(t + r0 + h * LANES, k[h]);                                           \
+      }                                                                                     \
+      for (int l = 0; l < count; l++) {                                                     \
+        const VEC p = SET1(-cv[l]), q = SET1(-cw[l]);                                       \
+        const double *vl = v + (int64_t)l * ldv + r0, *wl = w + (int64_t)l * ldw + r0;      \
+        for (int h = 0; h < 32 / LANES; h++) {                                              \
+          acc[h] = FMA(LOADM(vl + h * LANES, k[h]), p, acc[h]);                             \
+          acc[h] = FMA(LOADM(wl + h * LANES, k[h]), q, acc[h]);                             \
+        }                                                                                   \
+      }                                                                                     \
+      for (int h = 0; h < 32 / LANES; h++) STOREM(t + r0 + h * LANES, k[h], acc[h]);        \
+    }                                                                                       \
+  }
+
+/*
+ * dots2: ov[l] = v_l . x and ow[l] = w_l . x, each in 32 lanes (lane r % 32) of fused
+ * multiply-adds in r order, the lanes added in a fixed order (so any width gives the
+ * same bits).
+ */
+#define DEFINE_DOTS(NAME, TARGET, VEC, MASK, LANES, LOADM, STORE, MASKOF, FMA, ZERO)          \
+  __attribute__((target(TARGET))) static void NAME(const double *v, int64_t ldv,              \
+                                                   const double *w, int64_t ldw, int count,  \
+                                                   const double *x, int len, double *ov,     \
+                                                   double *ow) {                             \
+    for (int l = 0; l < count; l++) {                                                       \
+      const double *vl = v + (int64_t)l * ldv, *wl = w + (int64_t)l * ldw;                  \
+      VEC sv[32 / LANES], sw[32 / LANES];                                                   \
+      for (int h = 0; h < 32 / LANES; h++) sv[h] = sw[h] = ZERO();                          \
+      for (int r0 = 0; r0 < len; r0 += 32) {                                                \
+        for (int h = 0; h < 32 / LANES; h++) {                                              \
+          const int o = r0 + h * LANES;                                                     \
+          const MASK k = MASKOF(len - o);                                                   \
+          const VEC xr = LOADM(x + o, k);                                                   \
+          sv[h] = FMA(LOADM(vl + o, k), xr, sv[h]);                                         \
+          sw[h] = FMA(LOADM(wl + o, k), xr, sw[h]);                                         \
+        }                                                                                   \
+      }                                                                                     \
+      double lv[32], lw[32];                                                                \
+      for (int h = 0; h < 32 / LANES; h++) {                                                \
+        STORE(lv + h * LANES, sv[h]);                                                       \
+        STORE(lw + h * LANES, sw[h]);                                                       \
+      }                                                                                     \
+      ov[l] = (sum8(lv) + sum8(lv + 8)) + (sum8(lv + 16) + sum8(lv + 24));                  \
+      ow[l] = (sum8(lw) + sum8(lw + 8)) + (sum8(lw + 16) + sum8(lw + 24));                  \
+    }                                                                                       \
+  }
+
+DEFINE_COMBINE(combine512, "avx512f,fma", __m512d, __mmask8, 8, LOAD512_MASKED, STORE512_MASKED,
+               mask8, _mm512_fmadd_pd, _mm512_set1_pd)
+DEFINE_COMBINE(combine256, "avx2,fma", __m256d, __m256i, 4, LOAD256_MASKED, STORE256_MASKED,
+               mask4, _mm256_fmadd_pd, _mm256_set1_pd)
+DEFINE_DOTS(dots512, "avx512f,fma", __m512d, __mmask8, 8, LOAD512_MASKED, _mm512_storeu_pd,
+            mask8, _mm512_fmadd_pd, _mm512_setzero_pd)
+DEFINE_DOTS(dots256, "avx2,fma", __m256d, __m256i, 4, LOAD256_MASKED, _mm256_storeu_pd, mask4,
+            _mm256_fmadd_pd, _mm256_setzero_pd)
+
+int combine2_fma(int wide, double *t, int len, const double *v, int64_t ldv, const double *w,
+                 int64_t ldw, int count, const double *cv, const double *cw) {
+  if (wide) combine512(t, len, v, ldv, w, ldw, count, cv, cw);
+  else combine256(t, len, v, ldv, w, ldw, count, cv, cw);
+  return 0;
+}
+
+int dots2_fma(int wide, const double *v, int64_t ldv, const double *w, int64_t ldw, int count,
+              const double *x, int len, double *ov, double *ow) {
+  if (wide) dots512(v, ldv, w, ldw, count, x, len, ov, ow);
+  else dots256(v, ldv, w, ldw, count, x, len, ov, ow);
+  return 0;
+}
+
 #else
+
+int symv_fma(int wide, const double *a, int64_t lda, int m, const double *x, double *y) {
+  (void)wide, (void)a, (void)lda, (void)m, (void)x, (void)y;
+  return -1;
+}
+
+int combine2_fma(int wide, double *t, int len, const double *v, int64_t ldv, const double *w,
+                 int64_t ldw, int count, const double *cv, const double *cw) {
+  (void)wide, (void)t, (void)len, (void)v, (void)ldv, (void)w, (void)ldw, (void)count;
+  (void)cv, (void)cw;
+  return -1;
+}
+
+int dots2_fma(int wide, const double *v, int64_t ldv, const double *w, int64_t ldw, int count,
+              const double *x, int len, double *ov, double *ow) {
+  (void)wide, (void)v, (void)ldv, (void)w, (void)ldw, (void)count, (void)x, (void)len;
+  (void)ov, (void)ow;
+  return -1;
+}
 
 int64_t gemm_fma_buffer_doubles(int n, int p) {
   (void)n;

@@ -586,6 +586,113 @@ static napi_value gemm_lower_avx2(napi_env env, napi_callback_info info) {
   return run(env, info, isa[0] == '\0' ? "" : "avx2", 1, 0);
 }
 
+/*
+ * symvFma(memory, a, lda, m, x, y): the fast backend's symv (fma.c; kernels.wat's
+ * contract: y[r] += S(r, c) x[c], entry (r, c), r >= c, at a[c lda + r]); byte offsets.
+ */
+static napi_value run_symv(napi_env env, napi_callback_info info, const char *isa) {
+  void *data = NULL;
+  size_t length = 0;
+  int64_t v[5];
+  if (read_arguments(env, info, "symv", "(memory, a, lda, m, x, y)", 6, &data, &length, v) !=
+      0) {
+    return NULL;
+  }
+  const int64_t a = v[0], lda = v[1], m = v[2], x = v[3], y = v[4];
+  const int64_t len = (int64_t)length;
+  if (!inside(a, m, m, lda, len) || !inside(x, 1, m, m, len) || !inside(y, 1, m, m, len)) {
+    return throw_range(env, "symv: an operand lies outside the memory");
+  }
+  if (m == 0) return NULL;
+#if SDSPCAAN_X64
+  if (isa[0] == '\0') return throw_range(env, "symv: this CPU has neither AVX2 with FMA nor AVX-512");
+  const int wide = strcmp(isa, "avx512") == 0;
+  char *mem = (char *)data;
+  symv_fma(wide, (const double *)(mem + a), lda, (int)m, (const double *)(mem + x),
+           (double *)(mem + y));
+  return kernel_name(env, wide);
+#else
+  (void)data;
+  (void)isa;
+  return throw_range(env, "symv: built without the x86-64 kernels");
+#endif
+  return NULL;
+}
+
+/*
+ * combine2Fma(memory, t, len, v, ldv, w, ldw, count, cv, cw) and dotsFma(memory, v, ldv,
+ * w, ldw, count, x, len, ov, ow): kernels.wat's combine2 and dots2 (byte offsets,
+ * leading dimensions in elements) with fma.c's fused loops.
+ */
+static napi_value run_panel(napi_env env, napi_callback_info info, const char *isa, int dots) {
+  void *data = NULL;
+  size_t length = 0;
+  int64_t v[9];
+  if (read_arguments(env, info, dots ? "dots2" : "combine2",
+                     dots ? "(memory, v, ldv, w, ldw, count, x, len, ov, ow)"
+                          : "(memory, t, len, v, ldv, w, ldw, count, cv, cw)",
+                     10, &data, &length, v) != 0) {
+    return NULL;
+  }
+  const int64_t len = (int64_t)length;
+  /* In combine2's order: t, len, v, ldv, w, ldw, count, cv, cw. */
+  const int64_t t = dots ? v[5] : v[0], n = dots ? v[6] : v[1], pv = dots ? v[0] : v[2],
+                ldv = dots ? v[1] : v[3], pw = dots ? v[2] : v[4], ldw = dots ? v[3] : v[5],
+                count = dots ? v[4] : v[6], c1 = dots ? v[7] : v[7], c2 = dots ? v[8] : v[8];
+  if (!inside(t, 1, n, n, len) || !inside(pv, count, n, ldv, len) ||
+      !inside(pw, count, n, ldw, len) || !inside(c1, 1, count, count, len) ||
+      !inside(c2, 1, count, count, len)) {
+    return throw_range(env, "combine2/dots2: an operand lies outside the memory");
+  }
+  if (count == 0 || (n == 0 && !dots)) return NULL;
+#if SDSPCAAN_X64
+  if (isa[0] == '\0') return throw_range(env, "combine2/dots2: this CPU has neither AVX2 with FMA nor AVX-512");
+  const int wide = strcmp(isa, "avx512") == 0;
+  char *mem = (char *)data;
+  if (dots) {
+    dots2_fma(wide, (const double *)(mem + pv), ldv, (const double *)(mem + pw), ldw, (int)count,
+              (const double *)(mem + t), (int)n, (double *)(mem + c1), (double *)(mem + c2));
+  } else {
+    combine2_fma(wide, (double *)(mem + t), (int)n, (const double *)(mem + pv), ldv,
+                 (const double *)(mem + pw), ldw, (int)count, (const double *)(mem + c1),
+                 (const double *)(mem + c2));
+  }
+  return kernel_name(env, wide);
+#else
+  (void)data;
+  (void)isa;
+  return throw_range(env, "combine2/dots2: built without the x86-64 kernels");
+#endif
+  return NULL;
+}
+
+static napi_value combine2_call(napi_env env, napi_callback_info info) {
+  return run_panel(env, info, cpu_fused_isa(), 0);
+}
+
+static napi_value combine2_avx2(napi_env env, napi_callback_info info) {
+  const char *isa = cpu_fused_isa();
+  return run_panel(env, info, isa[0] == '\0' ? "" : "avx2", 0);
+}
+
+static napi_value dots2_call(napi_env env, napi_callback_info info) {
+  return run_panel(env, info, cpu_fused_isa(), 1);
+}
+
+static napi_value dots2_avx2(napi_env env, napi_callback_info info) {
+  const char *isa = cpu_fused_isa();
+  return run_panel(env, info, isa[0] == '\0' ? "" : "avx2", 1);
+}
+
+static napi_value symv_call(napi_env env, napi_callback_info info) {
+  return run_symv(env, info, cpu_fused_isa());
+}
+
+static napi_value symv_avx2(napi_env env, napi_callback_info info) {
+  const char *isa = cpu_fused_isa();
+  return run_symv(env, info, isa[0] == '\0' ? "" : "avx2");
+}
+
 /* gemm32(memory, m, n, p, A, lda, B, ldb, C, ldc): the single-precision screen (A and B
  * floats, C doubles, overwritten); returns the kernel that ran. */
 static napi_value run32(napi_env env, napi_callback_info info, const char *isa) {
@@ -642,6 +749,9 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
       {"gemmLowerAvx2", gemm_lower_avx2}, {"gemm32", gemm32}, {"gemm32Avx2", gemm32_avx2},
       {"gemmFma", gemm_fma_call}, {"gemmFmaAvx2", gemm_fma_avx2},
       {"gemmLowerFma", gemm_lower_fma}, {"gemmLowerFmaAvx2", gemm_lower_fma_avx2},
+      {"symvFma", symv_call}, {"symvFmaAvx2", symv_avx2},
+      {"combine2Fma", combine2_call}, {"combine2FmaAvx2", combine2_avx2},
+      {"dots2Fma", dots2_call}, {"dots2FmaAvx2", dots2_avx2},
   };
   napi_value value;
   for (size_t t = 0; t < sizeof functions / sizeof functions[0]; t++) {

@@ -15,6 +15,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
 import { gemmABtExact, gemmABtRaw } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
 import {
   nativeGemmUnavailable,
@@ -54,7 +55,15 @@ const optedOut = /^(0|off|false|no)$/i.test(process.env.SDSPCAAN_NATIVE?.trim() 
 
 type GemmLower = (memory: ArrayBuffer, ...args: number[]) => string | undefined;
 
+type Native = (memory: ArrayBuffer, ...args: number[]) => string | undefined;
+
 interface Addon {
+  symvFma: Native;
+  symvFmaAvx2: Native;
+  combine2Fma: Native;
+  combine2FmaAvx2: Native;
+  dots2Fma: Native;
+  dots2FmaAvx2: Native;
   gemm: ExternalGemm;
   gemmFma: (...args: Parameters<ExternalGemm>) => string | undefined;
   gemmFmaAvx2: (...args: Parameters<ExternalGemm>) => string | undefined;
@@ -256,6 +265,161 @@ describe.skipIf(!x64 || optedOut)("the native fused GEMM (x86-64)", () => {
       const lower = new Float64Array(m * m);
       gemmABtLowerBlocks(m, p, A.data, p, A.data, p, lower, m);
       expect(firstDifference(lower, lowerOne)).toBe(-1);
+    }
+  });
+});
+
+describe.skipIf(!x64 || optedOut)("the fast backend's reduction kernels (x86-64)", () => {
+  /** Doubles filled with normal values (and some -0 and 0) in a fresh ArrayBuffer. */
+  function memoryOf(doubles: number, seed: number) {
+    const rng = new Random(seed);
+    const memory = new ArrayBuffer(doubles * 8);
+    const f = new Float64Array(memory);
+    for (let t = 0; t < doubles; t++) {
+      const u = rng.uniform();
+      f[t] = u < 0.02 ? -0 : u < 0.04 ? 0 : rng.normal();
+    }
+    return { memory, f };
+  }
+
+  it("combine2: t[r] = fma(w_l[r], -cw_l, fma(v_l[r], -cv_l, t[r])) for l in order, at both widths", () => {
+    const native = addon();
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 90 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 0, max: 1e6 }),
+        (len, count, pad, seed) => {
+          const ld = len + pad;
+          // t (len), v and w (count rows of ld each), cv and cw (count each).
+          const v = len;
+          const w = v + count * ld;
+          const cv = w + count * ld;
+          const cw = cv + count;
+          const { memory, f } = memoryOf(cw + count, seed);
+          const t0 = f.slice(0, len);
+          const want = Float64Array.from(t0, (x, r) => {
+            let acc = x;
+            for (let l = 0; l < count; l++) {
+              acc = fusedMultiplyAdd(f[v + l * ld + r], -f[cv + l], acc);
+              acc = fusedMultiplyAdd(f[w + l * ld + r], -f[cw + l], acc);
+            }
+            return acc;
+          });
+          for (const run of [native.combine2Fma, native.combine2FmaAvx2]) {
+            f.set(t0, 0);
+            run(memory, 0, len, v * 8, ld, w * 8, ld, count, cv * 8, cw * 8);
+            expect(firstDifference(f.subarray(0, len), want)).toBe(-1);
+          }
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+
+  it("dots2: each dot product in 32 lanes of fused multiply-adds, added in a fixed order, at both widths", () => {
+    const native = addon();
+    const sum8 = (t: number[], o: number) =>
+      t[o] + t[o + 1] + (t[o + 2] + t[o + 3]) + (t[o + 4] + t[o + 5] + (t[o + 6] + t[o + 7]));
+    const dot = (f: Float64Array, at: number, x: number, len: number) => {
+      const lanes = new Array<number>(32).fill(0);
+      for (let r = 0; r < len; r++)
+        lanes[r % 32] = fusedMultiplyAdd(f[at + r], f[x + r], lanes[r % 32]);
+      return sum8(lanes, 0) + sum8(lanes, 8) + (sum8(lanes, 16) + sum8(lanes, 24));
+    };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 150 }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.integer({ min: 0, max: 1e6 }),
+        (len, count, seed) => {
+          const [v, w, x, ov] = [0, count * len, 2 * count * len, 2 * count * len + len];
+          const ow = ov + count;
+          const { memory, f } = memoryOf(ow + count, seed);
+          for (const run of [native.dots2Fma, native.dots2FmaAvx2]) {
+            run(memory, v * 8, len, w * 8, len, count, x * 8, len, ov * 8, ow * 8);
+            for (let l = 0; l < count; l++) {
+              expect(f[ov + l]).toBe(dot(f, v + l * len, x, len));
+              expect(f[ow + l]).toBe(dot(f, w + l * len, x, len));
+            }
+          }
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+
+  it("symv: y + S x to rounding, the same bits at both widths, on every remainder of its sweeps", () => {
+    const native = addon();
+    for (let m = 1; m <= 70; m++) {
+      for (const pad of [0, 3]) {
+        const lda = m + pad;
+        const [a, x, y] = [0, m * lda, m * lda + m];
+        const { memory, f } = memoryOf(y + m, m * 10 + pad);
+        const y0 = f.slice(y, y + m);
+        const S = (r: number, c: number) => (r >= c ? f[a + c * lda + r] : f[a + r * lda + c]);
+        native.symvFma(memory, a * 8, lda, m, x * 8, y * 8);
+        const wide = f.slice(y, y + m);
+        f.set(y0, y);
+        native.symvFmaAvx2(memory, a * 8, lda, m, x * 8, y * 8);
+        expect(firstDifference(f.subarray(y, y + m), wide)).toBe(-1);
+        for (let r = 0; r < m; r++) {
+          let exact = y0[r];
+          let scale = Math.abs(y0[r]);
+          for (let c = 0; c < m; c++) {
+            exact += S(r, c) * f[x + c];
+            scale += Math.abs(S(r, c) * f[x + c]);
+          }
+          expect(Math.abs(wide[r] - exact)).toBeLessThanOrEqual(2 * (m + 2) * U * scale);
+        }
+      }
+    }
+  });
+
+  it("refuses operands outside the memory with a RangeError", () => {
+    const native = addon();
+    const memory = new ArrayBuffer(8 * 100);
+    expect(() => native.symvFma(memory, 0, 10, 11, 0, 0)).toThrow(/symv: an operand lies outside/);
+    expect(() => native.symvFma(memory, 0, 9, 10, 0, 0)).toThrow(RangeError);
+    expect(() => native.combine2Fma(memory, 0, 50, 0, 50, 400, 50, 2, 0, 8)).toThrow(
+      /combine2\/dots2: an operand lies outside/,
+    );
+    expect(() => native.dots2Fma(memory, 0, 60, 0, 60, 2, 0, 60, 0, 8)).toThrow(RangeError);
+    expect(() => native.dots2Fma(memory, 0, 10)).toThrow(/dots2: expected/);
+  });
+
+  it("gives the fast backend's eigenpairs those of the portable one to rounding, and the same bits twice", () => {
+    const rng = new Random(12);
+    for (const [n, k] of [
+      [150, 20],
+      [483, 100],
+    ]) {
+      const A = randomMatrix(n, n, n);
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < i; j++) {
+          const v = rng.normal();
+          A.data[i * n + j] = v;
+          A.data[j * n + i] = v;
+        }
+      }
+      setKernelBackend("portable");
+      const portable = symmetricEigen(A, { select: { smallest: k } });
+      setKernelBackend("fast");
+      const fast = symmetricEigen(A, { select: { smallest: k } });
+      const again = symmetricEigen(A, { select: { smallest: k } });
+      expect(firstDifference(again.values, fast.values)).toBe(-1);
+      expect(firstDifference(again.vectors?.data ?? [], fast.vectors?.data ?? [])).toBe(-1);
+      // Another summation order: the values differ in their last bits, by at most a few
+      // n u ||A||; the vectors (well separated here) by as little.
+      const norm = Math.max(...portable.values.map(Math.abs), ...fast.values.map(Math.abs));
+      let moved = 0;
+      for (let j = 0; j < k; j++) {
+        const gap = Math.abs(fast.values[j] - portable.values[j]);
+        expect(gap).toBeLessThanOrEqual(4 * n * U * norm * 4);
+        if (gap > 0) moved++;
+      }
+      expect(moved).toBeGreaterThan(0);
     }
   });
 });

@@ -15,14 +15,14 @@
  * `applyReflectorBlocks` runs the whole loop over the blocks in one call: the explicit
  * V^T, dlarft's recurrence for S, the transposition and the four GEMMs per block, with
  * the operations of the TypeScript loop below on that backend (its GEMMs are the same
- * kernel), so the same bits. The test hook `householderTestHooks.wasmLoops = false`
- * runs that TypeScript loop on the wasm backend instead; the TS backend always runs
+ * kernel), so the same bits. `householderLoops` false (EigenStageSettings) runs that
+ * TypeScript loop on the wasm backend instead; the TS backend always runs
  * it, with the TypeScript GEMM, and so does any backend whose GEMM is not the module's
  * own (the native kernel, the "fast" backend's), so that the GEMMs run there.
  */
 import { gemmABtRaw } from "../kernels/gemm.js";
 import { moduleGemmInUse, wasmArena } from "../kernels/wasm/backend.js";
-import { householderTestHooks, RESIDENT_MIN } from "./constants.js";
+import { type EigenStageSettings, RESIDENT_MIN } from "./constants.js";
 
 /**
  * Block size of the back-transformation (measured: 64 and 96 are not faster). The
@@ -53,7 +53,12 @@ export interface Tridiagonal {
  * H_b ... H_{b+nb-1} = I - V S V^T (S upper triangular, dlarft forward/columnwise), so
  * each block costs two GEMM calls: M = Z^T V, then Z^T -= (M S^T) V^T.
  */
-export function applyReflectors(tri: Tridiagonal, z: Float64Array, k: number): void {
+export function applyReflectors(
+  tri: Tridiagonal,
+  z: Float64Array,
+  k: number,
+  settings: EigenStageSettings = {},
+): void {
   const n = tri.n;
   if (n - 1 <= 0 || k === 0) return;
   const sizes = [
@@ -73,7 +78,7 @@ export function applyReflectors(tri: Tridiagonal, z: Float64Array, k: number): v
   // "fast" backend's) the TypeScript loop runs too: its four GEMMs per block go to that
   // kernel, the module's loop calls the module's own (n = 483, k = 100, AVX-512: 3.6 ->
   // 2.4 ms with the native kernel and the module's bits).
-  let inModule = arena !== null && householderTestHooks.wasmLoops && moduleGemmInUse();
+  let inModule = arena !== null && (settings.householderLoops ?? true) && moduleGemmInUse();
   let ptrs = inModule ? (arena?.allocAll([...sizes, n * n, n - 1]) ?? null) : null;
   if (ptrs === null) {
     inModule = false;

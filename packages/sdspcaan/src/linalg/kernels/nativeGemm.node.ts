@@ -32,6 +32,7 @@ import { ValidationError } from "../../core/errors.js";
 import {
   type ExternalGemm,
   type ExternalGemmLower,
+  type ExternalKernels,
   setExternalKernels,
   wasmArena,
 } from "./wasm/backend.js";
@@ -55,6 +56,14 @@ interface NativeAddon {
   /** gemmFma on the lower block rows (gemmLower's contract, gemmFma's bits). */
   readonly gemmLowerFma: ExternalGemmLower;
   readonly gemmLowerFmaAvx2: ExternalGemmLower;
+  /** The "fast" backend's symv (fma.c): the module's contract, fused; both widths one's bits. */
+  readonly symvFma: NonNullable<ExternalKernels["symvFast"]>;
+  readonly symvFmaAvx2: NonNullable<ExternalKernels["symvFast"]>;
+  /** The "fast" backend's combine2 and dots2 (fma.c), likewise. */
+  readonly combine2Fma: NonNullable<ExternalKernels["combine2Fast"]>;
+  readonly combine2FmaAvx2: NonNullable<ExternalKernels["combine2Fast"]>;
+  readonly dots2Fma: NonNullable<ExternalKernels["dots2Fast"]>;
+  readonly dots2FmaAvx2: NonNullable<ExternalKernels["dots2Fast"]>;
   /** The widest kernel this CPU runs: "avx512", "avx2", or "" (none). */
   readonly isa: string;
   /** The widest fused kernel: "avx512", "avx2" (with FMA), or "" (none). */
@@ -144,8 +153,20 @@ function install(addon: NativeAddon): void {
       : { gemm: addon.gemm, gemmLower: addon.gemmLower, gemm32: addon.gemm32 }),
     ...(fused
       ? fusedNarrow
-        ? { gemmFast: addon.gemmFmaAvx2, gemmLowerFast: addon.gemmLowerFmaAvx2 }
-        : { gemmFast: addon.gemmFma, gemmLowerFast: addon.gemmLowerFma }
+        ? {
+            gemmFast: addon.gemmFmaAvx2,
+            gemmLowerFast: addon.gemmLowerFmaAvx2,
+            symvFast: addon.symvFmaAvx2,
+            combine2Fast: addon.combine2FmaAvx2,
+            dots2Fast: addon.dots2FmaAvx2,
+          }
+        : {
+            gemmFast: addon.gemmFma,
+            gemmLowerFast: addon.gemmLowerFma,
+            symvFast: addon.symvFma,
+            combine2Fast: addon.combine2Fma,
+            dots2Fast: addon.dots2Fma,
+          }
       : {}),
   });
   active = narrow ? "avx2" : "avx512";

@@ -531,6 +531,14 @@ export interface ExternalKernels {
   readonly gemmFast?: ExternalGemm;
   /** `gemmLowerBlocks` on "fast": gemmFast's entries on the lower block rows. */
   readonly gemmLowerFast?: ExternalGemmLower;
+  /** `symv` on "fast" (the Householder reduction's): bits of its own, the module's contract. */
+  readonly symvFast?: (memory: ArrayBuffer, ...args: Parameters<KernelExports["symv"]>) => void;
+  /** `combine2` and `dots2` on "fast" (the reduction's panel corrections): the same. */
+  readonly combine2Fast?: (
+    memory: ArrayBuffer,
+    ...args: Parameters<KernelExports["combine2"]>
+  ) => void;
+  readonly dots2Fast?: (memory: ArrayBuffer, ...args: Parameters<KernelExports["dots2"]>) => void;
   /**
    * Replaces `gemm32`, the single-precision screen. Not the module's bits: its callers
    * bound the rounding of any summation order, with or without fused multiply-adds
@@ -629,6 +637,21 @@ function instantiate(api: WasmApi, module: WasmModule): WasmArena {
     ...exports,
     gemm,
     gemmExact: exactGemm,
+    symv: (a, lda, m, x, y) => {
+      const ext = fastRequested() ? external?.symvFast : undefined;
+      if (ext === undefined) exports.symv(a, lda, m, x, y);
+      else ext(memory.buffer, a, lda, m, x, y);
+    },
+    combine2: (t, len, v, ldv, w, ldw, count, cv, cw) => {
+      const ext = fastRequested() ? external?.combine2Fast : undefined;
+      if (ext === undefined) exports.combine2(t, len, v, ldv, w, ldw, count, cv, cw);
+      else ext(memory.buffer, t, len, v, ldv, w, ldw, count, cv, cw);
+    },
+    dots2: (v, ldv, w, ldw, count, x, len, ov, ow) => {
+      const ext = fastRequested() ? external?.dots2Fast : undefined;
+      if (ext === undefined) exports.dots2(v, ldv, w, ldw, count, x, len, ov, ow);
+      else ext(memory.buffer, v, ldv, w, ldw, count, x, len, ov, ow);
+    },
     gemm32: (m, n, p, A, lda, B, ldb, C, ldc) => {
       const ext = external?.gemm32;
       if (ext === undefined) exports.gemm32(m, n, p, A, lda, B, ldb, C, ldc);
