@@ -30,6 +30,14 @@ import { type EigenStageSettings, RESIDENT_MIN } from "./constants.js";
  */
 const BACK_PANEL = 32;
 
+/**
+ * Below this order the module's loop runs even where the arena's GEMM is another (the
+ * "fast" backend's): its GEMMs are a small part of the work there, and the module's
+ * loop is compiled ahead where the TypeScript loop is interpreted until the JIT has
+ * warmed up (a fresh process's first fits).
+ */
+const MODULE_LOOP_MAX_ORDER = 256;
+
 /** The symmetric tridiagonal T = Q^T A Q and the reflectors defining Q. */
 export interface Tridiagonal {
   readonly n: number;
@@ -75,10 +83,14 @@ export function applyReflectors(
   // The module's loop also needs the reflectors and tau in its memory; should that not
   // fit, the TypeScript loop runs on the resident vectors as before (the same bits).
   // Where the arena's GEMM is not the module's own (the native kernel in Node, the
-  // "fast" backend's) the TypeScript loop runs too: its four GEMMs per block go to that
-  // kernel, the module's loop calls the module's own (n = 483, k = 100, AVX-512: 3.6 ->
-  // 2.4 ms with the native kernel and the module's bits).
-  let inModule = arena !== null && (settings.householderLoops ?? true) && moduleGemmInUse();
+  // "fast" backend's) the TypeScript loop runs too from MODULE_LOOP_MAX_ORDER on: its
+  // four GEMMs per block go to that kernel, the module's loop calls the module's own
+  // (n = 483, k = 100, AVX-512: 3.6 -> 2.4 ms with the native kernel and the module's
+  // bits). With the module's bits either loop gives the same result.
+  let inModule =
+    arena !== null &&
+    (settings.householderLoops ?? true) &&
+    (moduleGemmInUse() || n < MODULE_LOOP_MAX_ORDER);
   let ptrs = inModule ? (arena?.allocAll([...sizes, n * n, n - 1]) ?? null) : null;
   if (ptrs === null) {
     inModule = false;
