@@ -392,7 +392,72 @@ int dots2_fma(int wide, const double *v, int64_t ldv, const double *w, int64_t l
   return 0;
 }
 
+/*
+ * The panel of the blocked Householder reduction (dlatrd, lower), householder.ts's
+ * reducePanel in one call: the same operations in the same order as that TypeScript
+ * loop, its three kernels (combine2, dots2, symv) being the fused ones above, so the
+ * same bits as the loop with them; the scalar steps (the reflector's norm and scaling,
+ * W's scaling and correction) are plain double arithmetic (this file is compiled
+ * without contraction), as in TypeScript.
+ */
+#include <math.h>
+
+int latrd_fma(int wide, double *a, int64_t lda, int n, int i0, int nb, double *e, double *tau,
+              double *w, double *coef) {
+  double *coefV = coef, *coefW = coef + nb;
+  const double *V = a + (int64_t)i0 * lda;
+  for (int ii = 0; ii < nb; ii++) {
+    const int c = i0 + ii;
+    double *col = a + (int64_t)c * lda;
+    for (int l = 0; l < ii; l++) {
+      coefV[l] = w[(int64_t)l * n + c];
+      coefW[l] = V[(int64_t)l * lda + c];
+    }
+    /* Column c brought up to date with the panel's earlier reflectors. */
+    if (ii > 0 && c < n) combine2_fma(wide, col + c, n - c, V + c, lda, w + c, n, ii, coefV, coefW);
+    if (c >= n - 1) continue;
+    const int o = c + 1, m = n - o;
+    /* dlarfg on col[o], col[o + 1 ..]. */
+    const double alpha = col[o];
+    double ss = 0;
+    for (int r = 0; r < m - 1; r++) ss += col[o + 1 + r] * col[o + 1 + r];
+    double beta = alpha, ti = 0;
+    if (ss != 0) {
+      const double norm = sqrt(alpha * alpha + ss);
+      beta = alpha >= 0 ? -norm : norm;
+      ti = (beta - alpha) / beta;
+      const double scale = 1 / (alpha - beta);
+      for (int r = 0; r < m - 1; r++) col[o + 1 + r] *= scale;
+    }
+    e[c] = beta;
+    tau[c] = ti;
+    col[o] = 1;
+    double *wrow = w + (int64_t)ii * n;
+    for (int r = o; r < n; r++) wrow[r] = 0;
+    symv_fma(wide, a + (int64_t)o * lda + o, lda, m, col + o, wrow + o);
+    if (ii > 0) {
+      dots2_fma(wide, V + o, lda, w + o, n, ii, col + o, m, coefW, coefV);
+      combine2_fma(wide, wrow + o, m, V + o, lda, w + o, n, ii, coefV, coefW);
+    }
+    double wv = 0;
+    for (int r = o; r < n; r++) {
+      wrow[r] *= ti;
+      wv += wrow[r] * col[r];
+    }
+    const double shift = -0.5 * ti * wv;
+    for (int r = o; r < n; r++) wrow[r] += shift * col[r];
+  }
+  return 0;
+}
+
 #else
+
+int latrd_fma(int wide, double *a, int64_t lda, int n, int i0, int nb, double *e, double *tau,
+              double *w, double *coef) {
+  (void)wide, (void)a, (void)lda, (void)n, (void)i0, (void)nb, (void)e, (void)tau, (void)w;
+  (void)coef;
+  return -1;
+}
 
 int symv_fma(int wide, const double *a, int64_t lda, int m, const double *x, double *y) {
   (void)wide, (void)a, (void)lda, (void)m, (void)x, (void)y;

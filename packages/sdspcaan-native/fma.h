@@ -34,4 +34,13 @@ int combine2_fma(int wide, double *t, int len, const double *v, int64_t ldv, con
 int dots2_fma(int wide, const double *v, int64_t ldv, const double *w, int64_t ldw, int count,
               const double *x, int len, double *ov, double *ow);
 
+/*
+ * The blocked reduction's panel (householder.ts, reducePanel): columns i0 .. i0 + nb - 1
+ * of the n x n stored triangle a (column c from its diagonal at a + c lda + c), e and tau
+ * of those columns, W (nb rows of n) and 2 nb coefficients of scratch. 0, or -1 without
+ * the kernels.
+ */
+int latrd_fma(int wide, double *a, int64_t lda, int n, int i0, int nb, double *e, double *tau,
+              double *w, double *coef);
+
 #endif

@@ -41,13 +41,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addon.h"
 #include "fma.h"
 
-#if defined(__x86_64__) || defined(_M_X64)
+#if SDSPCAAN_X64
 #include <immintrin.h>
-#define SDSPCAAN_X64 1
-#else
-#define SDSPCAAN_X64 0
 #endif
 
 #define KC 256 /* the contraction's panel (fixes the summation order) */
@@ -367,7 +365,7 @@ static void gemm32_tiles(tile_kernel32 tile, dot_kernel32 dot, int m, int n, int
 }
 
 /* "avx512", "avx2" or "" (neither: the addon cannot run here). */
-static const char *cpu_isa(void) {
+const char *cpu_isa(void) {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f")) return "avx512";
   if (__builtin_cpu_supports("avx2")) return "avx2";
@@ -375,7 +373,7 @@ static const char *cpu_isa(void) {
 }
 
 /* The fused kernels' width: AVX-512F carries its own FMA; AVX2 needs the FMA extension. */
-static const char *cpu_fused_isa(void) {
+const char *cpu_fused_isa(void) {
   const char *isa = cpu_isa();
   if (isa[0] == 'a' && strcmp(isa, "avx2") == 0 && !__builtin_cpu_supports("fma")) return "";
   return isa;
@@ -383,26 +381,26 @@ static const char *cpu_fused_isa(void) {
 
 #else
 
-static const char *cpu_isa(void) { return ""; }
-static const char *cpu_fused_isa(void) { return ""; }
+const char *cpu_isa(void) { return ""; }
+const char *cpu_fused_isa(void) { return ""; }
 
 #endif
 
-static napi_value throw_range(napi_env env, const char *message) {
+napi_value throw_range(napi_env env, const char *message) {
   napi_throw_range_error(env, NULL, message);
   return NULL;
 }
 
 /* Whether [offset, offset + size * ((rows - 1) * ld + cols)) lies in a buffer of `length`
  * bytes, offset aligned to `size`. */
-static int inside_sized(int64_t offset, int64_t rows, int64_t cols, int64_t ld, int64_t length,
+int inside_sized(int64_t offset, int64_t rows, int64_t cols, int64_t ld, int64_t length,
                         int64_t size) {
   if (rows == 0 || cols == 0) return offset >= 0 && offset <= length;
   return offset >= 0 && offset % size == 0 && ld >= cols &&
          offset + size * ((rows - 1) * ld + cols) <= length;
 }
 
-static int inside(int64_t offset, int64_t rows, int64_t cols, int64_t ld, int64_t length) {
+int inside(int64_t offset, int64_t rows, int64_t cols, int64_t ld, int64_t length) {
   return inside_sized(offset, rows, cols, ld, length, 8);
 }
 
@@ -411,7 +409,7 @@ static int inside(int64_t offset, int64_t rows, int64_t cols, int64_t ld, int64_
  * expected - 1 integers into v, each an int32 >= 0). 0, or -1 with a RangeError thrown
  * that names `name` and `signature`.
  */
-static int read_arguments(napi_env env, napi_callback_info info, const char *name,
+int read_arguments(napi_env env, napi_callback_info info, const char *name,
                           const char *signature, size_t expected, void **data, size_t *length,
                           int64_t *v) {
   size_t argc = 12;
@@ -440,7 +438,7 @@ static int read_arguments(napi_env env, napi_callback_info info, const char *nam
 }
 
 /* The name of the kernel that ran, so that tests can tell the dispatch worked. */
-static napi_value kernel_name(napi_env env, int wide) {
+napi_value kernel_name(napi_env env, int wide) {
   napi_value used;
   napi_create_string_utf8(env, wide ? "avx512" : "avx2", NAPI_AUTO_LENGTH, &used);
   return used;
@@ -586,113 +584,6 @@ static napi_value gemm_lower_avx2(napi_env env, napi_callback_info info) {
   return run(env, info, isa[0] == '\0' ? "" : "avx2", 1, 0);
 }
 
-/*
- * symvFma(memory, a, lda, m, x, y): the fast backend's symv (fma.c; kernels.wat's
- * contract: y[r] += S(r, c) x[c], entry (r, c), r >= c, at a[c lda + r]); byte offsets.
- */
-static napi_value run_symv(napi_env env, napi_callback_info info, const char *isa) {
-  void *data = NULL;
-  size_t length = 0;
-  int64_t v[5];
-  if (read_arguments(env, info, "symv", "(memory, a, lda, m, x, y)", 6, &data, &length, v) !=
-      0) {
-    return NULL;
-  }
-  const int64_t a = v[0], lda = v[1], m = v[2], x = v[3], y = v[4];
-  const int64_t len = (int64_t)length;
-  if (!inside(a, m, m, lda, len) || !inside(x, 1, m, m, len) || !inside(y, 1, m, m, len)) {
-    return throw_range(env, "symv: an operand lies outside the memory");
-  }
-  if (m == 0) return NULL;
-#if SDSPCAAN_X64
-  if (isa[0] == '\0') return throw_range(env, "symv: this CPU has neither AVX2 with FMA nor AVX-512");
-  const int wide = strcmp(isa, "avx512") == 0;
-  char *mem = (char *)data;
-  symv_fma(wide, (const double *)(mem + a), lda, (int)m, (const double *)(mem + x),
-           (double *)(mem + y));
-  return kernel_name(env, wide);
-#else
-  (void)data;
-  (void)isa;
-  return throw_range(env, "symv: built without the x86-64 kernels");
-#endif
-  return NULL;
-}
-
-/*
- * combine2Fma(memory, t, len, v, ldv, w, ldw, count, cv, cw) and dotsFma(memory, v, ldv,
- * w, ldw, count, x, len, ov, ow): kernels.wat's combine2 and dots2 (byte offsets,
- * leading dimensions in elements) with fma.c's fused loops.
- */
-static napi_value run_panel(napi_env env, napi_callback_info info, const char *isa, int dots) {
-  void *data = NULL;
-  size_t length = 0;
-  int64_t v[9];
-  if (read_arguments(env, info, dots ? "dots2" : "combine2",
-                     dots ? "(memory, v, ldv, w, ldw, count, x, len, ov, ow)"
-                          : "(memory, t, len, v, ldv, w, ldw, count, cv, cw)",
-                     10, &data, &length, v) != 0) {
-    return NULL;
-  }
-  const int64_t len = (int64_t)length;
-  /* In combine2's order: t, len, v, ldv, w, ldw, count, cv, cw. */
-  const int64_t t = dots ? v[5] : v[0], n = dots ? v[6] : v[1], pv = dots ? v[0] : v[2],
-                ldv = dots ? v[1] : v[3], pw = dots ? v[2] : v[4], ldw = dots ? v[3] : v[5],
-                count = dots ? v[4] : v[6], c1 = dots ? v[7] : v[7], c2 = dots ? v[8] : v[8];
-  if (!inside(t, 1, n, n, len) || !inside(pv, count, n, ldv, len) ||
-      !inside(pw, count, n, ldw, len) || !inside(c1, 1, count, count, len) ||
-      !inside(c2, 1, count, count, len)) {
-    return throw_range(env, "combine2/dots2: an operand lies outside the memory");
-  }
-  if (count == 0 || (n == 0 && !dots)) return NULL;
-#if SDSPCAAN_X64
-  if (isa[0] == '\0') return throw_range(env, "combine2/dots2: this CPU has neither AVX2 with FMA nor AVX-512");
-  const int wide = strcmp(isa, "avx512") == 0;
-  char *mem = (char *)data;
-  if (dots) {
-    dots2_fma(wide, (const double *)(mem + pv), ldv, (const double *)(mem + pw), ldw, (int)count,
-              (const double *)(mem + t), (int)n, (double *)(mem + c1), (double *)(mem + c2));
-  } else {
-    combine2_fma(wide, (double *)(mem + t), (int)n, (const double *)(mem + pv), ldv,
-                 (const double *)(mem + pw), ldw, (int)count, (const double *)(mem + c1),
-                 (const double *)(mem + c2));
-  }
-  return kernel_name(env, wide);
-#else
-  (void)data;
-  (void)isa;
-  return throw_range(env, "combine2/dots2: built without the x86-64 kernels");
-#endif
-  return NULL;
-}
-
-static napi_value combine2_call(napi_env env, napi_callback_info info) {
-  return run_panel(env, info, cpu_fused_isa(), 0);
-}
-
-static napi_value combine2_avx2(napi_env env, napi_callback_info info) {
-  const char *isa = cpu_fused_isa();
-  return run_panel(env, info, isa[0] == '\0' ? "" : "avx2", 0);
-}
-
-static napi_value dots2_call(napi_env env, napi_callback_info info) {
-  return run_panel(env, info, cpu_fused_isa(), 1);
-}
-
-static napi_value dots2_avx2(napi_env env, napi_callback_info info) {
-  const char *isa = cpu_fused_isa();
-  return run_panel(env, info, isa[0] == '\0' ? "" : "avx2", 1);
-}
-
-static napi_value symv_call(napi_env env, napi_callback_info info) {
-  return run_symv(env, info, cpu_fused_isa());
-}
-
-static napi_value symv_avx2(napi_env env, napi_callback_info info) {
-  const char *isa = cpu_fused_isa();
-  return run_symv(env, info, isa[0] == '\0' ? "" : "avx2");
-}
-
 /* gemm32(memory, m, n, p, A, lda, B, ldb, C, ldc): the single-precision screen (A and B
  * floats, C doubles, overwritten); returns the kernel that ran. */
 static napi_value run32(napi_env env, napi_callback_info info, const char *isa) {
@@ -752,6 +643,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
       {"symvFma", symv_call}, {"symvFmaAvx2", symv_avx2},
       {"combine2Fma", combine2_call}, {"combine2FmaAvx2", combine2_avx2},
       {"dots2Fma", dots2_call}, {"dots2FmaAvx2", dots2_avx2},
+      {"latrdFma", latrd_call}, {"latrdFmaAvx2", latrd_avx2},
   };
   napi_value value;
   for (size_t t = 0; t < sizeof functions / sizeof functions[0]; t++) {

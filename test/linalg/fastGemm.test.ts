@@ -15,6 +15,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { Random } from "../../packages/sdspcaan/src/core/rng.js";
+import { householderTridiagonalize } from "../../packages/sdspcaan/src/linalg/eigen/householder.js";
 import { symmetricEigen } from "../../packages/sdspcaan/src/linalg/eigen/symmetricEigen.js";
 import { gemmABtExact, gemmABtRaw } from "../../packages/sdspcaan/src/linalg/kernels/gemm.js";
 import {
@@ -64,6 +65,7 @@ interface Addon {
   combine2FmaAvx2: Native;
   dots2Fma: Native;
   dots2FmaAvx2: Native;
+  latrdFma: Native;
   gemm: ExternalGemm;
   gemmFma: (...args: Parameters<ExternalGemm>) => string | undefined;
   gemmFmaAvx2: (...args: Parameters<ExternalGemm>) => string | undefined;
@@ -387,6 +389,46 @@ describe.skipIf(!x64 || optedOut)("the fast backend's reduction kernels (x86-64)
     );
     expect(() => native.dots2Fma(memory, 0, 60, 0, 60, 2, 0, 60, 0, 8)).toThrow(RangeError);
     expect(() => native.dots2Fma(memory, 0, 10)).toThrow(/dots2: expected/);
+    expect(() => native.latrdFma(memory, 0, 11, 11, 0, 4, 0, 0, 0, 0)).toThrow(
+      /latrd: an operand lies outside/,
+    );
+    expect(() => native.latrdFma(memory, 0, 5, 5, 3, 4, 0, 0, 0, 0)).toThrow(RangeError);
+  });
+
+  it("runs each panel of the blocked reduction in one native call, with the TypeScript loop's bits", () => {
+    setKernelBackend("fast");
+    const arena = wasmArena();
+    if (arena === null) throw new Error("no arena");
+    // Installed on "fast" only: the arena's latrd refuses elsewhere (nothing done).
+    const mark = arena.mark();
+    const ptrs = arena.allocAll([100 * 100, 99, 99, 32 * 100, 66]);
+    if (ptrs === null) throw new Error("no room");
+    expect(arena.kernels.latrd(ptrs[0], 100, 100, 0, 32, ptrs[1], ptrs[2], ptrs[3], ptrs[4])).toBe(
+      true,
+    );
+    setKernelBackend("portable");
+    expect(arena.kernels.latrd(ptrs[0], 100, 100, 0, 32, ptrs[1], ptrs[2], ptrs[3], ptrs[4])).toBe(
+      false,
+    );
+    arena.release(mark);
+    setKernelBackend("fast");
+    // Orders with one panel, several, and a leading dimension above n.
+    for (const [n, pad] of [
+      [98, 0],
+      [131, 3],
+      [260, 0],
+    ]) {
+      const lda = n + pad;
+      const A = randomMatrix(n, lda, n);
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < i; j++) A.data[j * lda + i] = A.data[i * lda + j];
+      const native = householderTridiagonalize(A.data.slice(), n, lda);
+      const loop = householderTridiagonalize(A.data.slice(), n, lda, { nativePanels: false });
+      expect(firstDifference(native.diagonal, loop.diagonal)).toBe(-1);
+      expect(firstDifference(native.offDiagonal, loop.offDiagonal)).toBe(-1);
+      expect(firstDifference(native.tau, loop.tau)).toBe(-1);
+      expect(firstDifference(native.reflectors, loop.reflectors)).toBe(-1);
+    }
   });
 
   it("gives the fast backend's eigenpairs those of the portable one to rounding, and the same bits twice", () => {

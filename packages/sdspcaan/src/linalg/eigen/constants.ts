@@ -42,4 +42,11 @@ export interface EigenStageSettings {
    * Gram-Schmidt products), for the same comparison. Default true.
    */
   readonly tridiagonalLoops?: boolean;
+  /**
+   * On the "fast" backend with the native kernels, each panel of the blocked reduction
+   * runs in one native call (the arena's `latrd`) with the TypeScript loop's operations
+   * around the same native kernels, so the same bits; false runs that TypeScript loop,
+   * for a test to compare. Default true.
+   */
+  readonly nativePanels?: boolean;
 }

@@ -58,6 +58,7 @@ export function householderTridiagonalize(
   settings: EigenStageSettings = {},
 ): Tridiagonal {
   const moduleLoops = settings.householderLoops ?? true;
+  const nativePanels = settings.nativePanels ?? true;
   const d = new Float64Array(n);
   const e = new Float64Array(Math.max(n - 1, 0));
   const tau = new Float64Array(Math.max(n - 1, 0));
@@ -87,6 +88,7 @@ export function householderTridiagonalize(
         y: arena.view(py, n),
         coef: arena.view(pc, coefLen),
         moduleLoops,
+        nativePanels,
       });
       for (let j = 0; j < n; j++) a.set(work.subarray(j * n + j, j * n + n), j * lda + j);
       d.set(dw);
@@ -103,6 +105,7 @@ export function householderTridiagonalize(
       y: new Float64Array(n),
       coef: new Float64Array(coefLen),
       moduleLoops,
+      nativePanels,
     });
   }
   return { n, diagonal: d, offDiagonal: e, tau, reflectors: a, ld: lda };
@@ -120,6 +123,8 @@ interface ReductionWorkspace {
   readonly coef: Float64Array;
   /** Whether the unblocked part may run in the module's loop (EigenStageSettings). */
   readonly moduleLoops: boolean;
+  /** Whether a panel may run in one native call (EigenStageSettings.nativePanels). */
+  readonly nativePanels: boolean;
 }
 
 /** The blocked reduction (dsytrd), then the unblocked one on the trailing part. */
@@ -134,8 +139,24 @@ function reduce(
 ): void {
   let i0 = 0;
   if (n - 1 > BLOCKED_CROSSOVER) {
+    const arena = ws.nativePanels ? wasmArena() : null;
+    const inArena = arena !== null && [a, e, tau, ws.w, ws.coef].every((x) => arena.holds(x));
     for (; n - i0 - PANEL > BLOCKED_CROSSOVER; i0 += PANEL) {
-      reducePanel(a, n, lda, i0, PANEL, e, tau, ws.w, ws.coef);
+      // One native call per panel where the "fast" backend has it (the loop's bits).
+      const native =
+        inArena &&
+        arena.kernels.latrd(
+          a.byteOffset,
+          lda,
+          n,
+          i0,
+          PANEL,
+          e.byteOffset,
+          tau.byteOffset,
+          ws.w.byteOffset,
+          ws.coef.byteOffset,
+        );
+      if (!native) reducePanel(a, n, lda, i0, PANEL, e, tau, ws.w, ws.coef);
       symmetricRank2kUpdate(a, n, lda, i0, PANEL, ws.w, ws.lr);
       for (let j = i0; j < i0 + PANEL; j++) {
         a[j * lda + j + 1] = e[j];

@@ -64,6 +64,9 @@ interface NativeAddon {
   readonly combine2FmaAvx2: NonNullable<ExternalKernels["combine2Fast"]>;
   readonly dots2Fma: NonNullable<ExternalKernels["dots2Fast"]>;
   readonly dots2FmaAvx2: NonNullable<ExternalKernels["dots2Fast"]>;
+  /** A panel of the blocked reduction in one call (fma.c, latrd_fma), with the three above. */
+  readonly latrdFma: NonNullable<ExternalKernels["latrdFast"]>;
+  readonly latrdFmaAvx2: NonNullable<ExternalKernels["latrdFast"]>;
   /** The widest kernel this CPU runs: "avx512", "avx2", or "" (none). */
   readonly isa: string;
   /** The widest fused kernel: "avx512", "avx2" (with FMA), or "" (none). */
@@ -159,6 +162,7 @@ function install(addon: NativeAddon): void {
             symvFast: addon.symvFmaAvx2,
             combine2Fast: addon.combine2FmaAvx2,
             dots2Fast: addon.dots2FmaAvx2,
+            latrdFast: addon.latrdFmaAvx2,
           }
         : {
             gemmFast: addon.gemmFma,
@@ -166,6 +170,7 @@ function install(addon: NativeAddon): void {
             symvFast: addon.symvFma,
             combine2Fast: addon.combine2Fma,
             dots2Fast: addon.dots2Fma,
+            latrdFast: addon.latrdFma,
           }
       : {}),
   });

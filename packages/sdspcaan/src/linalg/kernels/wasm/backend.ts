@@ -143,6 +143,25 @@ export interface KernelExports {
   /** gemm's product with A and B in single precision and C (double) overwritten. */
   gemm32: KernelExports["gemm"];
   /**
+   * Not a module export (the arena adds it): one panel of the blocked Householder
+   * reduction (eigen/householder.ts, reducePanel: columns i0 .. i0 + nb - 1 of the
+   * stored triangle a, their e and tau, W in w, 2 nb coefficients of scratch in coef)
+   * in one native call, with that loop's operations around the "fast" backend's symv,
+   * combine2 and dots2, so its bits; returns false (nothing done) where that call is
+   * not installed or the backend is not "fast".
+   */
+  latrd(
+    a: number,
+    lda: number,
+    n: number,
+    i0: number,
+    nb: number,
+    e: number,
+    tau: number,
+    w: number,
+    coef: number,
+  ): boolean;
+  /**
    * Not a module export (the arena adds it): gemm on the lower block rows only. Rows
    * [0, m) of C get columns [0, min(n, base + (floor(r / block) + 1) block)), each entry
    * with gemm's bits, the others untouched: row r lies in block row floor(r / block)
@@ -539,6 +558,8 @@ export interface ExternalKernels {
     ...args: Parameters<KernelExports["combine2"]>
   ) => void;
   readonly dots2Fast?: (memory: ArrayBuffer, ...args: Parameters<KernelExports["dots2"]>) => void;
+  /** A panel of the blocked Householder reduction on "fast" (KernelExports.latrd). */
+  readonly latrdFast?: (memory: ArrayBuffer, ...args: Parameters<KernelExports["latrd"]>) => void;
   /**
    * Replaces `gemm32`, the single-precision screen. Not the module's bits: its callers
    * bound the rounding of any summation order, with or without fused multiply-adds
@@ -641,6 +662,12 @@ function instantiate(api: WasmApi, module: WasmModule): WasmArena {
       const ext = fastRequested() ? external?.symvFast : undefined;
       if (ext === undefined) exports.symv(a, lda, m, x, y);
       else ext(memory.buffer, a, lda, m, x, y);
+    },
+    latrd: (a, lda, n, i0, nb, e, tau, w, coef) => {
+      const ext = fastRequested() ? external?.latrdFast : undefined;
+      if (ext === undefined) return false;
+      ext(memory.buffer, a, lda, n, i0, nb, e, tau, w, coef);
+      return true;
     },
     combine2: (t, len, v, ldv, w, ldw, count, cv, cw) => {
       const ext = fastRequested() ? external?.combine2Fast : undefined;
