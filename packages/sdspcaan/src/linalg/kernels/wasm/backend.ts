@@ -13,9 +13,10 @@
  * same; "ts" runs the pure TypeScript kernels, which stay as the fallback. "fast" is the
  * module with the fastest GEMM the platform has: the native addon's fused kernel in Node
  * (nativeGemm.node.ts), else the relaxed-SIMD module (fma.wat) where the engine
- * validates it, else the module's own; its products have bits of their own, the module's
- * loops and every other kernel stay as on "wasm", and the neighbour searches keep the
- * module's GEMM (`gemmExact`) so that their screened and pruned forms stay exact.
+ * validates it, else the module's own; in Node the Householder reduction's symv,
+ * combine2, dots2 and panels run natively too. Those have bits of their own; the
+ * module's loops and every other kernel stay as on "wasm", and the neighbour searches
+ * keep the module's GEMM (`gemmExact`) so that their screened and pruned forms stay exact.
  * "portable" is "wasm" where WebAssembly SIMD runs, else "ts": the kernels of every
  * result computed before "fast" existed. The request is "auto" (the default: "fast"
  * where WebAssembly SIMD runs, else "ts"), "fast", "portable", "wasm" or "ts"; it starts
