@@ -16,10 +16,13 @@
  *
  * Blocking (Goto's, as BLIS orders its loops for a broadcast operand in L1): for each
  * block of NC rows of B and each panel of KC of the contraction, B's block is packed
- * into micro-panels of NR rows interleaved by l (kept in L2); then for every MR rows of
- * A their micro-panel is packed (kept in L1) and meets every micro-panel of B. Edges:
- * rows of A by kernels specialised to the row count, columns by masked loads and stores
- * of C (the packed B is zero beyond its rows, and those lanes are never stored).
+ * into micro-panels of NR rows interleaved by l (kept in L2); then every MR rows of A
+ * (kept in L1) meet every micro-panel of B. A's rows are read where they lie, or packed
+ * first where they meet many micro-panels of B and lie a multiple of 4 KiB apart (their
+ * MR streams would share cache sets). With at most 8 columns the AVX-512 tiles are one
+ * vector wide. Edges: rows of A by kernels specialised to the row count, columns by
+ * masked loads and stores of C (the packed B is zero beyond its rows, and those lanes
+ * are never stored). None of this changes an entry's bits.
  */
 #include "fma.h"
 
@@ -56,48 +59,60 @@ __attribute__((target("avx512f"))) static inline __mmask8 mask8(int count) {
 }
 
 /*
- * The tile's R rows (R <= 12, a constant where it is inlined) against a micro-panel of
- * 16 columns: C[r][q] chained over l for q < cols[r]. Ap: kc x 12, Bp: kc x 16 packed.
+ * A tile of R rows (a constant where it is inlined) against a micro-panel of V vectors of
+ * 8 columns (Bp: kc x 8 V packed): C[r][q] chained over l for q < cols[r]. The rows of A
+ * come packed (kc x 12, lda unused) or straight from A (rows lda apart), which pays
+ * where a micro-panel of A would meet only one or two of B's.
  */
-#define DEFINE_TILE512(R)                                                                    \
-  __attribute__((target("avx512f"))) static void tile512_##R(                                \
-      int kc, const double *Ap, const double *Bp, double *C, int64_t ldc, const int *cols) { \
-    __m512d c0[R], c1[R];                                                                    \
-    __mmask8 k0[R], k1[R];                                                                   \
-    _Pragma("GCC unroll 12") for (int r = 0; r < R; r++) {                                   \
-      k0[r] = mask8(cols[r]);                                                                \
-      k1[r] = mask8(cols[r] - 8);                                                            \
-      c0[r] = _mm512_maskz_loadu_pd(k0[r], C + r * ldc);                                     \
-      c1[r] = _mm512_maskz_loadu_pd(k1[r], C + r * ldc + 8);                                 \
-    }                                                                                        \
-    for (int l = 0; l < kc; l++) {                                                           \
-      const __m512d b0 = _mm512_load_pd(Bp + NR512 * l);                                     \
-      const __m512d b1 = _mm512_load_pd(Bp + NR512 * l + 8);                                 \
-      const double *a = Ap + MR512 * l;                                                      \
-      _Pragma("GCC unroll 12") for (int r = 0; r < R; r++) {                                 \
-        const __m512d x = _mm512_set1_pd(a[r]);                                             \
-        c0[r] = _mm512_fmadd_pd(x, b0, c0[r]);                                               \
-        c1[r] = _mm512_fmadd_pd(x, b1, c1[r]);                                               \
-      }                                                                                      \
-    }                                                                                        \
-    _Pragma("GCC unroll 12") for (int r = 0; r < R; r++) {                                   \
-      _mm512_mask_storeu_pd(C + r * ldc, k0[r], c0[r]);                                      \
-      _mm512_mask_storeu_pd(C + r * ldc + 8, k1[r], c1[r]);                                  \
-    }                                                                                        \
+#define AP_PACKED(A, lda, l, r) (A)[12 * (l) + (r)]
+#define AP_DIRECT(A, lda, l, r) (A)[(r) * (lda) + (l)]
+
+#define DEFINE_TILE512(NAME, R, V, AT)                                                        \
+  __attribute__((target("avx512f"))) static void NAME(int kc, const double *A, int64_t lda,  \
+                                                      const double *Bp, double *C,           \
+                                                      int64_t ldc, const int *cols) {        \
+    (void)lda;                                                                                \
+    __m512d c[R][V];                                                                          \
+    __mmask8 k[R][V];                                                                         \
+    _Pragma("GCC unroll 12") for (int r = 0; r < R; r++) {                                    \
+      _Pragma("GCC unroll 2") for (int v = 0; v < V; v++) {                                   \
+        k[r][v] = mask8(cols[r] - 8 * v);                                                     \
+        c[r][v] = _mm512_maskz_loadu_pd(k[r][v], C + r * ldc + 8 * v);                        \
+      }                                                                                       \
+    }                                                                                         \
+    for (int l = 0; l < kc; l++) {                                                            \
+      __m512d b[V];                                                                           \
+      _Pragma("GCC unroll 2") for (int v = 0; v < V; v++) b[v] =                              \
+          _mm512_load_pd(Bp + 8 * V * l + 8 * v);                                             \
+      _Pragma("GCC unroll 12") for (int r = 0; r < R; r++) {                                  \
+        const __m512d x = _mm512_set1_pd(AT(A, lda, l, r));                                   \
+        _Pragma("GCC unroll 2") for (int v = 0; v < V; v++) c[r][v] =                         \
+            _mm512_fmadd_pd(x, b[v], c[r][v]);                                                \
+      }                                                                                       \
+    }                                                                                         \
+    _Pragma("GCC unroll 12") for (int r = 0; r < R; r++) {                                    \
+      _Pragma("GCC unroll 2") for (int v = 0; v < V; v++)                                     \
+          _mm512_mask_storeu_pd(C + r * ldc + 8 * v, k[r][v], c[r][v]);                       \
+    }                                                                                         \
   }
 
-DEFINE_TILE512(1)
-DEFINE_TILE512(2)
-DEFINE_TILE512(3)
-DEFINE_TILE512(4)
-DEFINE_TILE512(5)
-DEFINE_TILE512(6)
-DEFINE_TILE512(7)
-DEFINE_TILE512(8)
-DEFINE_TILE512(9)
-DEFINE_TILE512(10)
-DEFINE_TILE512(11)
-DEFINE_TILE512(12)
+#define DEFINE_TILES512(R)                                      \
+  DEFINE_TILE512(tile512p_##R, R, 2, AP_PACKED)                 \
+  DEFINE_TILE512(tile512d_##R, R, 2, AP_DIRECT)                 \
+  DEFINE_TILE512(tile512n_##R, R, 1, AP_DIRECT)
+
+DEFINE_TILES512(1)
+DEFINE_TILES512(2)
+DEFINE_TILES512(3)
+DEFINE_TILES512(4)
+DEFINE_TILES512(5)
+DEFINE_TILES512(6)
+DEFINE_TILES512(7)
+DEFINE_TILES512(8)
+DEFINE_TILES512(9)
+DEFINE_TILES512(10)
+DEFINE_TILES512(11)
+DEFINE_TILES512(12)
 
 /* ---- AVX2 with FMA: 6 x 8 tiles (two vectors of 4 per row) ---- */
 
@@ -109,45 +124,59 @@ __attribute__((target("avx2,fma"))) static inline __m256i mask4(int count) {
   return _mm256_cmpgt_epi64(_mm256_set1_epi64x(count), lanes);
 }
 
-#define DEFINE_TILE256(R)                                                                    \
-  __attribute__((target("avx2,fma"))) static void tile256_##R(                               \
-      int kc, const double *Ap, const double *Bp, double *C, int64_t ldc, const int *cols) { \
-    __m256d c0[R], c1[R];                                                                    \
-    _Pragma("GCC unroll 6") for (int r = 0; r < R; r++) {                                    \
-      c0[r] = _mm256_maskload_pd(C + r * ldc, mask4(cols[r]));                               \
-      c1[r] = _mm256_maskload_pd(C + r * ldc + 4, mask4(cols[r] - 4));                       \
-    }                                                                                        \
-    for (int l = 0; l < kc; l++) {                                                           \
-      const __m256d b0 = _mm256_load_pd(Bp + NR256 * l);                                     \
-      const __m256d b1 = _mm256_load_pd(Bp + NR256 * l + 4);                                 \
-      const double *a = Ap + MR256 * l;                                                      \
-      _Pragma("GCC unroll 6") for (int r = 0; r < R; r++) {                                  \
-        const __m256d x = _mm256_broadcast_sd(a + r);                                        \
-        c0[r] = _mm256_fmadd_pd(x, b0, c0[r]);                                               \
-        c1[r] = _mm256_fmadd_pd(x, b1, c1[r]);                                               \
-      }                                                                                      \
-    }                                                                                        \
-    _Pragma("GCC unroll 6") for (int r = 0; r < R; r++) {                                    \
-      _mm256_maskstore_pd(C + r * ldc, mask4(cols[r]), c0[r]);                               \
-      _mm256_maskstore_pd(C + r * ldc + 4, mask4(cols[r] - 4), c1[r]);                       \
-    }                                                                                        \
+#define AP6_PACKED(A, lda, l, r) (A)[6 * (l) + (r)]
+
+#define DEFINE_TILE256(NAME, R, AT)                                                           \
+  __attribute__((target("avx2,fma"))) static void NAME(int kc, const double *A, int64_t lda, \
+                                                       const double *Bp, double *C,          \
+                                                       int64_t ldc, const int *cols) {       \
+    (void)lda;                                                                                \
+    __m256d c0[R], c1[R];                                                                     \
+    _Pragma("GCC unroll 6") for (int r = 0; r < R; r++) {                                     \
+      c0[r] = _mm256_maskload_pd(C + r * ldc, mask4(cols[r]));                                \
+      c1[r] = _mm256_maskload_pd(C + r * ldc + 4, mask4(cols[r] - 4));                        \
+    }                                                                                         \
+    for (int l = 0; l < kc; l++) {                                                            \
+      const __m256d b0 = _mm256_load_pd(Bp + NR256 * l);                                      \
+      const __m256d b1 = _mm256_load_pd(Bp + NR256 * l + 4);                                  \
+      _Pragma("GCC unroll 6") for (int r = 0; r < R; r++) {                                   \
+        const __m256d x = _mm256_broadcast_sd(&AT(A, lda, l, r));                             \
+        c0[r] = _mm256_fmadd_pd(x, b0, c0[r]);                                                \
+        c1[r] = _mm256_fmadd_pd(x, b1, c1[r]);                                                \
+      }                                                                                       \
+    }                                                                                         \
+    _Pragma("GCC unroll 6") for (int r = 0; r < R; r++) {                                     \
+      _mm256_maskstore_pd(C + r * ldc, mask4(cols[r]), c0[r]);                                \
+      _mm256_maskstore_pd(C + r * ldc + 4, mask4(cols[r] - 4), c1[r]);                        \
+    }                                                                                         \
   }
 
-DEFINE_TILE256(1)
-DEFINE_TILE256(2)
-DEFINE_TILE256(3)
-DEFINE_TILE256(4)
-DEFINE_TILE256(5)
-DEFINE_TILE256(6)
+#define DEFINE_TILES256(R)                          \
+  DEFINE_TILE256(tile256p_##R, R, AP6_PACKED)       \
+  DEFINE_TILE256(tile256d_##R, R, AP_DIRECT)
 
-typedef void (*tile_fn)(int, const double *, const double *, double *, int64_t, const int *);
+DEFINE_TILES256(1)
+DEFINE_TILES256(2)
+DEFINE_TILES256(3)
+DEFINE_TILES256(4)
+DEFINE_TILES256(5)
+DEFINE_TILES256(6)
 
-static const tile_fn tiles512[MR512 + 1] = {
-    NULL,        tile512_1, tile512_2, tile512_3,  tile512_4,  tile512_5, tile512_6,
-    tile512_7,   tile512_8, tile512_9, tile512_10, tile512_11, tile512_12,
+typedef void (*tile_fn)(int, const double *, int64_t, const double *, double *, int64_t,
+                        const int *);
+
+/* By layout: [0] A packed, [1] A direct, [2] A direct against 8-column panels (AVX-512). */
+static const tile_fn tiles512[3][MR512 + 1] = {
+    {NULL, tile512p_1, tile512p_2, tile512p_3, tile512p_4, tile512p_5, tile512p_6, tile512p_7,
+     tile512p_8, tile512p_9, tile512p_10, tile512p_11, tile512p_12},
+    {NULL, tile512d_1, tile512d_2, tile512d_3, tile512d_4, tile512d_5, tile512d_6, tile512d_7,
+     tile512d_8, tile512d_9, tile512d_10, tile512d_11, tile512d_12},
+    {NULL, tile512n_1, tile512n_2, tile512n_3, tile512n_4, tile512n_5, tile512n_6, tile512n_7,
+     tile512n_8, tile512n_9, tile512n_10, tile512n_11, tile512n_12},
 };
-static const tile_fn tiles256[MR256 + 1] = {
-    NULL, tile256_1, tile256_2, tile256_3, tile256_4, tile256_5, tile256_6,
+static const tile_fn tiles256[2][MR256 + 1] = {
+    {NULL, tile256p_1, tile256p_2, tile256p_3, tile256p_4, tile256p_5, tile256p_6},
+    {NULL, tile256d_1, tile256d_2, tile256d_3, tile256d_4, tile256d_5, tile256d_6},
 };
 
 static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -162,8 +191,9 @@ int64_t gemm_fma_buffer_doubles(int n, int p) {
 int gemm_fma(int wide, int m, int n, int p, const double *A, int64_t lda, const double *B,
              int64_t ldb, double *C, int64_t ldc, int base, int block, double *buffer) {
   const int mr = wide ? MR512 : MR256;
-  const int nr = wide ? NR512 : NR256;
-  const tile_fn *tiles = wide ? tiles512 : tiles256;
+  /* A few columns: AVX-512 tiles one vector wide (8 columns, none wasted on padding). */
+  const int narrow = wide && n <= 8;
+  const int nr = narrow ? 8 : wide ? NR512 : NR256;
   /* 64-byte aligned packing buffers inside `buffer` (gemm_fma_buffer_doubles + 8). */
   double *Bp = (double *)(((uintptr_t)buffer + 63) & ~(uintptr_t)63);
   const int kcMax = p < KC ? p : KC;
@@ -175,6 +205,11 @@ int gemm_fma(int wide, int m, int n, int p, const double *A, int64_t lda, const 
     /* The limit grows with the row: the last row's is the largest. */
     if (LIMIT(m - 1) <= j0) break;
     const int nc = n - j0 < NC ? n - j0 : NC;
+    /* A's micro-panels are read where they lie unless they meet many of B's (packing
+     * them costs about what a few tiles do with them) and A's rows lie a multiple of
+     * 4 KiB apart, so that the tile's 12 (or 6) rows would share cache sets. */
+    const int direct = nc <= 8 * nr || lda % 512 != 0;
+    const tile_fn *tiles = wide ? tiles512[narrow ? 2 : direct] : tiles256[direct];
     for (int l0 = 0; l0 < p; l0 += KC) {
       const int kc = p - l0 < KC ? p - l0 : KC;
       for (int jr = 0; jr < nc; jr += nr) {
@@ -185,7 +220,8 @@ int gemm_fma(int wide, int m, int n, int p, const double *A, int64_t lda, const 
         const int rows = m - i0 < mr ? m - i0 : mr;
         /* Rows' limits grow with the row: the tile's last row reaches furthest. */
         if (LIMIT(i0 + rows - 1) <= j0) continue;
-        pack_panel(A + (int64_t)i0 * lda + l0, lda, rows, kc, mr, Ap);
+        const double *Ai = A + (int64_t)i0 * lda + l0;
+        if (!direct) pack_panel(Ai, lda, rows, kc, mr, Ap);
         for (int jr = 0; jr < nc; jr += nr) {
           const int width = nc - jr < nr ? nc - jr : nr;
           int per_row[MR512];
@@ -194,8 +230,8 @@ int gemm_fma(int wide, int m, int n, int p, const double *A, int64_t lda, const 
             per_row[r] = room <= 0 ? 0 : room < width ? room : width;
           }
           if (per_row[rows - 1] == 0) continue;
-          tiles[rows](kc, Ap, Bp + (int64_t)jr * kc, C + (int64_t)i0 * ldc + j0 + jr, ldc,
-                      per_row);
+          tiles[rows](kc, direct ? Ai : Ap, lda, Bp + (int64_t)jr * kc,
+                      C + (int64_t)i0 * ldc + j0 + jr, ldc, per_row);
         }
       }
     }

@@ -138,26 +138,32 @@ describe.skipIf(!x64 || optedOut)("the native fused GEMM (x86-64)", () => {
     );
   });
 
-  it("gives each entry the bits it has alone, past a block of columns and a panel, at both widths", () => {
+  it("gives each entry the bits it has alone, past a block of columns and a panel, at both widths, A packed or not", () => {
+    // Rows of A 530 doubles apart are read in place; 1,024 apart (4 KiB-aliased) with
+    // many columns they are packed first; one row against one column always in place.
     const native = addon();
-    const [m, n, p] = [29, 411, 530];
-    const { memory, f, pb, pc, c0 } = operands(m, n, p, n, 7);
-    native.gemmFma(memory, m, n, p, 0, p, pb, p, pc, n);
-    const whole = f.slice(pc >> 3);
-    f.set(c0, pc >> 3);
-    native.gemmFmaAvx2(memory, m, n, p, 0, p, pb, p, pc, n);
-    expect(firstDifference(f.slice(pc >> 3), whole)).toBe(-1);
-    // Row i against column j alone (a 1 x 1 product, C at its own entry).
-    f.set(c0, pc >> 3);
-    for (const [i, j] of [
-      [0, 0],
-      [28, 410],
-      [12, 383],
-      [13, 384],
-      [5, 17],
+    for (const [m, n, p] of [
+      [29, 411, 530],
+      [29, 411, 1024],
     ]) {
-      native.gemmFma(memory, 1, 1, p, i * p * 8, p, pb + j * p * 8, p, pc + (i * n + j) * 8, n);
-      expect(f[(pc >> 3) + i * n + j]).toBe(whole[i * n + j]);
+      const { memory, f, pb, pc, c0 } = operands(m, n, p, n, 7);
+      native.gemmFma(memory, m, n, p, 0, p, pb, p, pc, n);
+      const whole = f.slice(pc >> 3);
+      f.set(c0, pc >> 3);
+      native.gemmFmaAvx2(memory, m, n, p, 0, p, pb, p, pc, n);
+      expect(firstDifference(f.slice(pc >> 3), whole)).toBe(-1);
+      // Row i against column j alone (a 1 x 1 product, C at its own entry).
+      f.set(c0, pc >> 3);
+      for (const [i, j] of [
+        [0, 0],
+        [28, 410],
+        [12, 383],
+        [13, 384],
+        [5, 17],
+      ]) {
+        native.gemmFma(memory, 1, 1, p, i * p * 8, p, pb + j * p * 8, p, pc + (i * n + j) * 8, n);
+        expect(f[(pc >> 3) + i * n + j]).toBe(whole[i * n + j]);
+      }
     }
   });
 
