@@ -26,16 +26,12 @@ import { gemmABtLowerBlocks } from "../../packages/sdspcaan/src/linalg/kernels/s
 import {
   type ExternalGemm,
   fmaGemmModule,
+  fmaModuleBytes,
   kernelBackend,
   moduleGemmInUse,
   setKernelBackend,
   wasmArena,
 } from "../../packages/sdspcaan/src/linalg/kernels/wasm/backend.js";
-import { inflateRaw } from "../../packages/sdspcaan/src/linalg/kernels/wasm/inflateRaw.js";
-import {
-  FMA_WASM_DEFLATED_BASE64,
-  FMA_WASM_SIZE,
-} from "../../packages/sdspcaan/src/linalg/kernels/wasm/module.js";
 import { setKernelThreads } from "../../packages/sdspcaan/src/threads/helperThread.node.js";
 import { assembleFmaKernels } from "../../scripts/build-wasm.js";
 import { repoRoot } from "../helpers/data.js";
@@ -475,8 +471,7 @@ describe.skipIf(!x64 || optedOut)("the fast backend's reduction kernels (x86-64)
 describe("the relaxed-SIMD GEMM module (fma.wat)", () => {
   it("is the assembly of fma.wat: gemm.wat with its multiply-adds fused (run `npm run build:wasm` after editing it)", async () => {
     const built = await assembleFmaKernels();
-    const embedded = inflateRaw(Buffer.from(FMA_WASM_DEFLATED_BASE64, "base64"), FMA_WASM_SIZE);
-    expect(Buffer.from(embedded).equals(Buffer.from(built))).toBe(true);
+    expect(Buffer.from(fmaModuleBytes()).equals(Buffer.from(built))).toBe(true);
   });
 
   it("is passed over, never failing, where the engine refuses it", () => {
@@ -506,7 +501,7 @@ describe("the relaxed-SIMD GEMM module (fma.wat)", () => {
 
   it("where the engine validates it: agrees with the module's GEMM to rounding, in bits of its own that no shape changes", () => {
     // Node >= 22 validates it; Node 20 does with V8's flag for relaxed SIMD.
-    const bytes = inflateRaw(Buffer.from(FMA_WASM_DEFLATED_BASE64, "base64"), FMA_WASM_SIZE);
+    const bytes = fmaModuleBytes();
     const flags = engine.validate(bytes) ? [] : ["--experimental-wasm-relaxed-simd"];
     const child = spawnSync(
       process.execPath,

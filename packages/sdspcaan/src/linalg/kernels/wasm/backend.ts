@@ -47,12 +47,7 @@
 import { ValidationError } from "../../../core/errors.js";
 import { inflateRaw } from "./inflateRaw.js";
 import type { KernelExports, WasmMemory } from "./kernelExports.js";
-import {
-  FMA_WASM_DEFLATED_BASE64,
-  FMA_WASM_SIZE,
-  KERNELS_WASM_DEFLATED_BASE64,
-  KERNELS_WASM_SIZE,
-} from "./module.js";
+import { FMA_WASM_SIZE, KERNELS_WASM_DEFLATED_BASE64, KERNELS_WASM_SIZE } from "./module.js";
 
 /**
  * The backend the kernels run on: "fast" (the WebAssembly module with the fastest GEMM
@@ -279,9 +274,23 @@ function decodeBase64(text: string): Uint8Array {
   return out;
 }
 
-/** The embedded module's bytes (module.ts holds them compressed: see inflateRaw.ts). */
+/**
+ * The embedded modules' bytes, the kernels' and then the relaxed-SIMD GEMM's (module.ts
+ * holds them compressed together: see inflateRaw.ts).
+ */
+function embeddedBytes(): Uint8Array {
+  const size = KERNELS_WASM_SIZE + FMA_WASM_SIZE;
+  return inflateRaw(base64Bytes(KERNELS_WASM_DEFLATED_BASE64), size);
+}
+
+/** The embedded kernels' module. */
 export function kernelModuleBytes(): Uint8Array {
-  return inflateRaw(base64Bytes(KERNELS_WASM_DEFLATED_BASE64), KERNELS_WASM_SIZE);
+  return embeddedBytes().subarray(0, KERNELS_WASM_SIZE);
+}
+
+/** The embedded relaxed-SIMD GEMM's module (fma.wat). */
+export function fmaModuleBytes(): Uint8Array {
+  return embeddedBytes().subarray(KERNELS_WASM_SIZE);
 }
 
 let moduleBytes: Uint8Array | null = null;
@@ -408,7 +417,7 @@ export function moduleGemmInUse(): boolean {
  */
 export function fmaGemmModule(api: Pick<WasmApi, "validate" | "Module">): WasmModule | null {
   try {
-    const bytes = inflateRaw(base64Bytes(FMA_WASM_DEFLATED_BASE64), FMA_WASM_SIZE);
+    const bytes = fmaModuleBytes();
     return api.validate(bytes) === true ? new api.Module(bytes) : null;
   } catch {
     return null;
@@ -432,52 +441,36 @@ function instantiate(api: WasmApi, module: WasmModule): WasmArena {
   const exports = instance.exports as unknown as KernelExports;
   const memory = exports.memory;
   const fmaGemm = fmaGemmOn(api, memory);
-  // Checked per call, so that setExternalKernels and setKernelBackend switch instances
-  // that already exist (the helpers' private arenas among them).
-  const exactGemm: KernelExports["gemm"] = (m, n, p, A, lda, B, ldb, C, ldc) => {
-    const ext = external?.gemm;
-    if (ext === undefined) exports.gemm(m, n, p, A, lda, B, ldb, C, ldc);
-    else ext(memory.buffer, m, n, p, A, lda, B, ldb, C, ldc);
-  };
-  const fastGemm: KernelExports["gemm"] = (m, n, p, A, lda, B, ldb, C, ldc) => {
-    const ext = external?.gemmFast;
-    if (ext !== undefined) ext(memory.buffer, m, n, p, A, lda, B, ldb, C, ldc);
-    else if (fmaGemm !== null) fmaGemm(m, n, p, A, lda, B, ldb, C, ldc);
-    else exactGemm(m, n, p, A, lda, B, ldb, C, ldc);
-  };
-  const gemm: KernelExports["gemm"] = (m, n, p, A, lda, B, ldb, C, ldc) => {
-    if (fastRequested()) fastGemm(m, n, p, A, lda, B, ldb, C, ldc);
-    else exactGemm(m, n, p, A, lda, B, ldb, C, ldc);
-  };
+  // Each call goes to the external kernel `pick` finds (checked per call, so that
+  // setExternalKernels and setKernelBackend switch instances that already exist, the
+  // helpers' private arenas among them), else to `own`.
+  type Call = (...args: number[]) => void;
+  const routed =
+    (own: Call, pick: () => ((memory: ArrayBuffer, ...args: number[]) => void) | undefined) =>
+    (...args: number[]) => {
+      const ext = pick();
+      if (ext === undefined) own(...args);
+      else ext(memory.buffer, ...args);
+    };
+  const onFast = <T>(ext: T | undefined) => (fastRequested() ? ext : undefined);
+  const exactGemm = routed(exports.gemm as Call, () => external?.gemm);
+  const fmaOrExact = fmaGemm === null ? exactGemm : (fmaGemm as Call);
+  const gemm = routed(
+    (...args) => (fastRequested() ? fmaOrExact : exactGemm)(...args),
+    () => onFast(external?.gemmFast),
+  );
   const kernels: KernelExports = {
     ...exports,
     gemm,
     gemmExact: exactGemm,
-    symv: (a, lda, m, x, y) => {
-      const ext = fastRequested() ? external?.symvFast : undefined;
-      if (ext === undefined) exports.symv(a, lda, m, x, y);
-      else ext(memory.buffer, a, lda, m, x, y);
-    },
-    latrd: (a, lda, n, i0, nb, e, tau, w, coef) => {
-      const ext = fastRequested() ? external?.latrdFast : undefined;
-      if (ext === undefined) return false;
-      ext(memory.buffer, a, lda, n, i0, nb, e, tau, w, coef);
-      return true;
-    },
-    combine2: (t, len, v, ldv, w, ldw, count, cv, cw) => {
-      const ext = fastRequested() ? external?.combine2Fast : undefined;
-      if (ext === undefined) exports.combine2(t, len, v, ldv, w, ldw, count, cv, cw);
-      else ext(memory.buffer, t, len, v, ldv, w, ldw, count, cv, cw);
-    },
-    dots2: (v, ldv, w, ldw, count, x, len, ov, ow) => {
-      const ext = fastRequested() ? external?.dots2Fast : undefined;
-      if (ext === undefined) exports.dots2(v, ldv, w, ldw, count, x, len, ov, ow);
-      else ext(memory.buffer, v, ldv, w, ldw, count, x, len, ov, ow);
-    },
-    gemm32: (m, n, p, A, lda, B, ldb, C, ldc) => {
-      const ext = external?.gemm32;
-      if (ext === undefined) exports.gemm32(m, n, p, A, lda, B, ldb, C, ldc);
-      else ext(memory.buffer, m, n, p, A, lda, B, ldb, C, ldc);
+    symv: routed(exports.symv as Call, () => onFast(external?.symvFast)),
+    combine2: routed(exports.combine2 as Call, () => onFast(external?.combine2Fast)),
+    dots2: routed(exports.dots2 as Call, () => onFast(external?.dots2Fast)),
+    gemm32: routed(exports.gemm32 as Call, () => external?.gemm32),
+    latrd: (...args) => {
+      const ext = onFast(external?.latrdFast);
+      ext?.(memory.buffer, ...args);
+      return ext !== undefined;
     },
     gemmLowerBlocks: (m, n, p, A, lda, B, ldb, C, ldc, base, block) => {
       const ext = fastRequested() ? external?.gemmLowerFast : external?.gemmLower;

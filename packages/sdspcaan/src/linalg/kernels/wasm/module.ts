@@ -4,108 +4,96 @@
 /** Size of the binary module in bytes. */
 export const KERNELS_WASM_SIZE = 12496;
 
-/**
- * The binary module, compressed (raw DEFLATE) and base64-encoded: string literals
- * joined by +, which minifiers fold into one literal (an array joined at run time
- * would stay an array in every bundle).
- */
-export const KERNELS_WASM_DEFLATED_BASE64 =
-  "nVrdi1zJda/71fej7r1d/d09X/rV6GNFRMBswLBhYecm1q5219EujkOeDNJKY0c9LWk1MzY4M+t2/oGQLMFk9LKj" +
-  "lvUQPwViWEIe4vfEYPISgyH4weQhxLBrQ/KSxsk5VfejR6PF8cD0rXOq6lTVqVPnq0rcPrjvCCGcHzvDW+Hc/Ilb" +
-  "rSNb8C1cVgT2G8/nVWPqdlyV6M85Nh2d+S13fmyoHItbEVceU0vPtApNz3lZx82SijYRcI6cDyy1D0y3D27lpumx" +
-  "6UytGn3ErXTe+BPepYvCcT0/cH0/CFqeCMIoTmSa5V47EKrT7YmgPwg8Rzjhj51u6/7u/Yf733SF/7Xd+/dFEB/u" +
-  "335w8P7Dg13R8g++ef8bIozuPLz/3r0Huy+LOLj78PDgZZEEB4df378vpH+4f3BfpMGdg/3790UW8/f3H84ORB7v" +
-  "3v3a7pf3b9/ZFe3We/cOdu8cip669+Abu/sHu28e7u7fPrz38IEYt2jc33lZTJL3b9/bf/3e7HB3X2ylh39y78G7" +
-  "+w/vfv3O4YG4MDrcv3f33u2vPXxwe3bvT3f/6MF7s4d39nbvCvRvv//+7Jtf2v3qbPfO4cP93yP8gdhOfvaVi/8c" +
-  "uNE8PYJfOI90BgFnqkO48KY6QkSfGDF9EvjFtx4V3qFO3R1vBxLpO5kDATldCl9ohbAsduCWxS56UOguf+EsP3F0" +
-  "DyN0KmiEqG7WbzTrY9xoNkZcNxs0mg0waTSbIKmbDRvNhlhrNFuDLNRUy1RIiR76y8wIQiukXe8PhiODteLQHk/W" +
-  "1jc2ty5Q3zYyfwdtCKTTZeIJREincAn6iieWf+wJx47Slgh0jhw5TQjt5SfOUvoCAwzPGZCxv9aACQ0Yv2BAWtc5" +
-  "YwZoTXWAEcbnDM3Yzxo6/I3XOsHaOQMy9tca8DdYq3zVcY4hllrQj3OqW/AK55G/gxYc+NNrnoBrvotT3ZIIEBCu" +
-  "dfqKJ+S7rjt3juBaMQ9YzH0EJOYtCPgsXUyICnY2Lfg0GZ8Fipo5cBHAU478M8f15t6ROVQ0FUM4YsIhIiLsIjRC" +
-  "GyOBsABiSzwB0TyDlAhpxJBHpE4uPETwlcOtLYRgqhz5E8cN5sERTYqEIKBPixrRKS8nFPOEIsTmQEdmQjR2AseC" +
-  "1dgpEgSryBQZErRWkRlyJLTKJjJHRFOPeOqSmeUh5qmnIFFlqIimygEpo5ZFKELkxB+LGNPivuM52Rw+LcFHiz4t" +
-  "RMxhOMXxI92BKL71SHd5eTFcw+94TydIim+7b/s7xbddnchCaGl1mqA2sviBmOqUpvS2vwOhU4lUZ8jQJbirM+rS" +
-  "5i5tONQlQButGeLCO5xOdR9S51ydGy3pIYdfVfcQIkc0Q9vAA+TI3kQbnTdJVnvw0UcLCQaIlEBeuFOdB1zP1bZS" +
-  "+cgLh6oKoZWdjZqaCRHFipZCazZleopGRKS8gOmcqVCuhCKSijcoL9zCUFqf6lwandku/Klumw1kPhl0XHzbneqY" +
-  "ynLhuencpZNE1gIOfTI4tBcJHy/Lbh8JTZXPDwllQtxNdIu4a05fAMncZXknA0MtpA4lfHuMIrS4hRXiGKEVYrgz" +
-  "xFNalc5ZaJwZIgO3jdrQiranNFltKHSeV1isytrIpqb6Oc1F1XFRLh0RFY1486QDLjY0hIT7xv/Jnaimnxj5kPX8" +
-  "ytlLhq554hVSv7QtTJhPpaERNyXbrjEpaSQ1ByyNmGiYLZL/EXjRPDjOjsz2OIbdhTeFe5MZGMCZGR/AMT6AQz5A" +
-  "Qh/an5bhPTWCR9oGrSmCwp+qCK2C9V2r8G9kQsIjuoes1HW3AUW614CU7jegsR4sU3HmTw/PwY3OwY3PwU14drTW" +
-  "EG7h7NWeTIiUlhyVmniNpMgU10mFmeIGZFnchFcWt+AjnPIP6+g1djSwjp7ReNhA35Y2MTCl0kCSY7JVOSkjrFfQ" +
-  "CGNsVNAYE2xW0KSp/Ydk6oZs6nKMCBgx0MaYgDEDChMCJgx0aLmv+zu8hGue0JlZQWRAdJdaLJgBBPUIOmUmENg3" +
-  "oLTggEHVIWVmUdmCZtKuCBBMJytpwAqdigTBHUnywyeTzniuOgiLaIo2F9QUigvjKTqqw7tojpXVEE15taLoqggB" +
-  "CSG3k0euM/eOydbYw6DJTpcAWgu2hdTckvQtybJ5RCbdaE60FjQbOhZV/eJUh43xyAJz41B15J97bjj3jxijjXzr" +
-  "gHUhlaQ9wK2bxjTBm5Hh8REjmJHiCo3N4LOjyEQ3ThIdZ7Ru+DtIyUEngxuQcqv7RLrT6BPpXsB2LNftcw5I5xxc" +
-  "j456wpNMIA1XElYuRtzTsqBI6rMS6liRz0uE9b7RLhH2eCw/NUchIZFOmHmOcdiqcWiHUvtVLJyZhTpGGnMLdg3Y" +
-  "tqAR3Sfk2DUUtPyV9cmM1iu3pXVmP0gAzmFHeg4uO8uhwK5R5+zT2AXnDV/JPYvMmgwIv1DSZr2/AhknqUXHhz0k" +
-  "10KRcoyXKUzo5vIJ0iEi+kRNzf9fgevPu0fwln0tIZc/d3Rqx/jktWVf58Zsx1Y1BrQkHyEfzwSJtZYd3UVH99DR" +
-  "fYSFO0VAcki1SnfJQfUbKOgeoVoN1Od0X0KwILeRkmuz/NTZzpAt/9OBXL65/JIeML77HH7I+N5z+BHj+8/hxzjH" +
-  "lCzfRr68qScYvrBuDaMX1q1j/MK6jSKqjHt8s/SozUrJmy6iPXucy3VDYbD8pfMZHIDC8LwWNS+gMDqvRc0VKIzP" +
-  "a0Hm5YUcMhZn7cVsMjH1+ot5RQ3WsfFihlGDDSuoNoiqpA0TVg8NCcPaUvpqRcKwvpQ+ViQMG0vpf07aU8By/3PH" +
-  "C+bOsXNkdLCR7xacm5lTCDIA9hSH5aYZA2UN11MtGQVJx1BWh/I98keXfZ2aoey+k/WKi2jvLbv7VVDF0VMdEVnt" +
-  "14iJIsQ3WPvZTjQFyX3IzrA2I9An7tSLoxiQzr5xvHi5Q2FDUWMRSU0EKpd/4bnR3D+yas4zK40L93C6La+6HPRd" +
-  "dX2rBxNyB6UxTQltyXbKkttByuaky1+le/wd6z58OBQeKsVuhYOETBSBuQVdA7Yt6BlQFcL6YqkxhZQEMJkANifI" +
-  "bJGsTLfy2q1R6aG9iqC4pokoHa6U+JyasJm8iKTyIpKVZdpFNhbz/5jfuYM5lXIHq+WGPv4714vn7pF3bOQyR2Bt" +
-  "UduKo2c1MHL2Dfg0HE63Y9quCDFtV9xUNw4FIYdTs5sJwrd8jrS4e3aOAVON8LdNBFKbR0NmC6Q8WmX5F47uUCxU" +
-  "Gnmtmhk1stC6C4nc+CXSeHnm+4SpkCDrHigz2FuckrXow+W43ZhxouGcLk7JQtRRD0IqGmnvy56VbrtQcptkm3CC" +
-  "SDiczrkseFFO6SA67JN5dH4douUw+38SuaN5cgy/iKdlfgYtDngio4KiKdlJ+lBGIJpyIiAy6aeI/K02fRQUfTro" +
-  "0KdbWtS51mXxV3qbvEwOPAY8tT4Gb2VOpUv0BfQLQdt1AQ76ZCiueeLkVF8gFg1uVBUVVhhAAxrAhSff1RrbVDp9" +
-  "prfRJ/3QZ47pE2yfPNMXy7F2cHFhy3/76gLex4u6Jlic6kvQuPSEqV061dtV07qbbXgZMfQrrCe36ZMV4vOuQA7v" +
-  "864oHD3ihY4K8UWMi7/u3NxnbTsphB5yzRAj2p0Yw9LXvoKkBl5ChmEpzevIa2DDzuOnr+EKXjpd6Kt4CVee4LLF" +
-  "/+BVXDnBSyfPFs92cRVXbu/jKl66ve/TkSJ75NP/jXVcVd0AMSYsHVfMUgzwEi8IExoS62ZZBtggoGObXaVmE5Ko" +
-  "icSQvkPm+eQ6ix1p4IAao6vIm15rrH1Ca+/Uy7364uWiWzX7nt7EJtZJHtb1psQmNkhoNkx5ncoSazy3mq/Ge1yr" +
-  "Z9zGWr0wZYFNAtZoDWsSG9h8C5vwbzxqULzaJJSskG83iZQUN5oUG9yJdQ9Sx+hpiYQsiE7QI+9Y99DWGXqUpdE9" +
-  "kOnoaYU1Coqp+5i6n5WfFU6FDS7WG13LS82UxgJOF6rbnB8b1y2EnF6c2gO7hQFlWrao65Y5nnd8QluAg40t7snK" +
-  "5YHrzt3jKt3gMxEPvvELPD7IOoBnTn1AEWp96gPKnPg3qooKG6B1l7CUwPZoMM+4TfL7nhvMIwp0Hc50P2FdR/3g" +
-  "md4pROHu1Rnot9heGHcrppSAdbxKh18iRnzNi5hWBMm0CHFyqjMiQNPLkFiMpDrybFWl1G77x1U5gDpB+lTqnCmR" +
-  "smy02+FMdyF+Vwhk5FAZ6oGZSjMMkgE6J8iesu7Nd5/r2YF6qinH0OGsl1lBh2bJLlT02aSZlkO0FDpPKc62dK5x" +
-  "xipmOmS+zqPFrDBKpPuYgcUrXkQuW48dR3SNC1dbM/lDz/XmrePCqaIGwekoKzQxWohpTzzErCRIAKhy+ttCXGdn" +
-  "l4YhL7FcX8BFbfZFk8uZmilldGvHTVZMqyicvcp1FTd48ObIlloEUXh7X+Qdd81kzAqfUMKiBNXiic4CbuzuvX5O" +
-  "Y51RlG8XQxmO8DHyag++um5T2fkJbW8Vmd4hbVqCio9duxYeZCdV1QLtu6TmcyjKRVWiuLPQKnUlMov40XxBuZAG" +
-  "lAfITiqyP5ov7r6YjMnDZsif2uzsns3O/qvjhHN4cPc4Bep8XYcm2RCxMYhmJpsacimhvCrfsoTsbgalHKmE+pLi" +
-  "jamwx60l1/qH5IkQCzlZwv1SpHRpkiBtCHPEVfUANfGYa2oStnscvLiHlH8ZuWqeHZv0QIKYvaLEeEWJ8YoS4xUl" +
-  "5BWxf6b6eu0L//M3n/7LH7z37mtYW+j1Lzw+ob+/fw3ux08/0hu8112TcfPQLS3hFrqsFO1yLpWF01extThZ6AvY" +
-  "wuYTXCA52MSFU70lGXOC9bt8RdOXdCvSJ5Z1kczo0iUpoj3dqe5KFBLjyqspXVKXVkwSLGpYoWNcWbpZqdHZKkz3" +
-  "JlF5b+KCJkOZnhxtNbBqU5KSfIaUgGcahVqdB3hkruTBrB14RgI4LdSe7dYcBxVTFuT/NXVpVaPBxrIQelQIPS6E" +
-  "NWWDgjM7A9ICg9oF1WfZo5lBxnrolUV+jLVFvSskCuWUF9BP9fa5jLbEsL1g3q7yzHIMIaCG6KP7Bqt2l4p0YNRo" +
-  "FaKVjeu5X2yM6NoRrTyd6Eu4hIskGpf0RSg9XrnouoiNO5mw5p9cghsZO69SYkQq1np39VCXzy7ucsWmZ/pyc12X" +
-  "q053r1fAJ3NyRIs5unvtBtUr57GMuHX5qb5k+HeJ2HYFl3BpcaqvNAaqFCWufPRUbyPE2K69ok9nZfux3qYMiz0T" +
-  "ZwfsfeYebelNdIkVXePgyn9znIguYF1zAeuevYBNzQVsZmNse1Oa0KWjzhv3V6K8v/JnNoFNt6OJuR1ViOl2NEHK" +
-  "t6OUOshZDhQitWZzu0EdxBb+O/wUBM47+xllvSQb5jZyuh6fTeGqzX/gk05LKW8vKR6XZ1ID8nuULZFHn/kqhp9X" +
-  "0BXf8SNiQGbYkdtsQWZuI+0tY7vKGWhl3lKYbGqXE4H/7ix/5tjHKyU05HcXtlmv0Yye0tTNRuahhGnWbzSjpzR1" +
-  "szE/qrDNBo1m9JSmbjZpJi8CdNU6m64Mudr4kFkXoMfIqEZGCNBnZFwjFQIMGJnUyDEkhmod4SpNiREjV2hKjBm5" +
-  "QlNiwsgmTTmhNx8X+Mf5kH5d+vE+/FC+7Dgf8Ha48Pi+mdNlv+WyhaLvX32ofbi07a65rpVfLp+CmE2tHHcjwOS6" +
-  "26cgpmD5Rp68Kt3xgJdNo1GWQm18KH8YtFrz4NihLCRdCbX0CKNKIyC9vk5Xj9fpvub1fbqvXPb1Vn0BsLNY9vUF" +
-  "+6qA7eWE7/8pQEN6nXJer+/TCcnpBK5Xx37ZxxYcrJuZflLlG3aWfYgSbZKR/02ZWBqewknws5wNigPXlv3l23oT" +
-  "CVvbDbhlt7eX73LUufzD6zwwPVQg58jdqbXa0FKsxtXDADHfQOZllBbSiHHhvp55QaOdZPlzeEUcpNXJB1EhF090" +
-  "H/2GmvUbg/cl+nrAw/URYbg41QOJAUa7SArxBgZwK0K7j/bZXW1z4JpT4NomvdCWSK9n9Hhr8F5GDkFKDoHSHd6L" +
-  "DjmmHXLWnW9w5qvyYcYYY/BVek+CDqugMYl5V3fsQwCDHBglS7YogPEVyNctREm/cA5Z56Jr7qlZA/fQM9OQ6JXB" +
-  "bD002bme7vIoq9PZ/XWmI1mWiDj1W0MLa99lY2iem5hnIPKXjh/OnSMSZvMGp34hKG18aZPrZVxjE3EhPUyIyocJ" +
-  "5OXztVOLo6iIDVNKsSiXMvZBK6Sp5vc3pfGQJmcZT/nH3Kshs8VGQjams2leacRIjE9nO13j7EVmSgvOHp6fepT/" +
-  "FLgxh9i0zA68+glG4ezZbDo6M5MyJKvCYXTKz44oRkjYqtHVIC29Wwtqr4isncyQmxVlzJ4+P9TpL051DxnZ4sw8" +
-  "XTzH26PXEOjS8eqiu0Dv9CM9wOAxBug246shhug+wfCpHtVeQxfDJ0/1+LxZlFPBeGFSfOUk6HDy5TKGVNGywIgA" +
-  "3wLSfK3XPFq5OKnvHakuLASSql51kaJj8qoUjqQIVViI1dmFNLvQzm50ZnY1UyZn+02qTnZpi1M9eb7rT/8RowUm" +
-  "C93/zIH7NZXVGTQeibF31TYPoaKy5yvmWWUJRFBkkmfIppRaa+9xVSG4eSEKeqIScZxm9RILQsrMl40rBbgmn1Sm" +
-  "negqJqOYJuMnEuXQUt50nDni6/6O9c+EWVqCaEZ7Vgg4zf2orzHkyt1Si73xQH4noGdfFCC6e8WtR+WNicko0GSQ" +
-  "7lGYWOAtf6cApYtSViikg/d0u+GMZjf5zaVCm2dCCr4QjayS4gfDjeSNESFhw7QZcnPwBkaz9phsz1xvkL7UI/Qx" +
-  "mpIhKDeixw3NJUYdGVBU20bL/keU31YacUHMzGaN+ZydvGeCuEr3xlRRONNZpXprDQ91s3kNMKHbdRsXKyOuMd0x" +
-  "zdAtCSJClxDVCCzADd/cdjD1GD/GhE9Hh1p0zi4yZv+RFsRMM9waoUfezgija554zIeXBHtkPCRjNPUQATNoCJcZ" +
-  "lFgGBcw48s9iTjoxthArG3GWYyF6jSmbzUev+X6tMeXGbgWsummrOPFLkqY00gJ7xoOV/ws=";
-
-/** Size of the relaxed-SIMD GEMM's module (fma.wat) in bytes. */
+/** Size of the relaxed-SIMD GEMM's module (fma.wat) in bytes, which follows it. */
 export const FMA_WASM_SIZE = 1668;
 
-/** The relaxed-SIMD GEMM's module, encoded as KERNELS_WASM_DEFLATED_BASE64. */
-export const FMA_WASM_DEFLATED_BASE64 =
-  "nVQ7jhw3EOW/2c3+cH67syt/HmNdQAIUDENBEBw6MiAHCwP0joSxBQPGCJrNfAMnThaKdAzdQFfRBRoQiuyRsMIY" +
-  "kN1Bs+pVdb1X7CLZz79vOWOMPzDPqkN52DOznww1+ceAntb6cHyYGLi8ev6H2V5tX/z2p2BcVoZxIZWuLFe/XG23" +
-  "TDf/tOatFvbQ7qEi34UODDyFCgIyBQtLS42algYqvt5F+TK0YiM3cGh/6DgYXBqZYsGjOpoziKM5h8cci/EvERaY" +
-  "YY5zMs9h7yYsCV3mhDWZa9R3E1aErnLCBZkXaO4mnBF6lhMuybyEiz4F1zLnsMBy7Er3pvKz+WK5OjsvqK0b13b9" +
-  "sL64vPfNt999P37gYUCnNmBo09hIBos2QZD3k2Tjj5JxDEQxOOjQo0dPOjCMH/joFMMKZyfYMvoVbA2x1afZqKMT" +
-  "hBomBY1zrE/wZvTfeav/2+UFLk+wZfQr2P57l+4R56/AxsDoxW+DgYx8pzYw4FDpvmQQZX1zG4yDhibM3D6UzD0V" +
-  "4sD3ENMI6zzCCrqMsMqTlMtkw5AUA0VKVJ4gQycDAhrSc7cX8iD35bCQjFLU5qIVLBUVqMp41mCTiRoNFW5gPiOO" +
-  "EIeKqKpM1YAakbBQnoOoJw86ee7ec6EPek9q6KdrWgwl0bk9SqmzFIu69GeLlAYN+OQciRvoI9IS0oLkTUhHSIeG" +
-  "mipIT0gPS3JtluvyzkjUWW4LGsfsRZs8B10pZgI8AT3txwSsqaG/Je8OUCRbwdBiYPN+gsdXuzADi693YZ5bqiHK" +
-  "7ta/UjvxRjxRm3gjQuMiC266mRjluPiOpdCSpCd0wELr0IYOHebkz0NHnwz5kwGcPtEYYK5RR/kypbCEC30O9+Wu" +
-  "k+ihPoUXqNDDXmMo/go9uscYMHtMU7mAwhIGDVawnqGPIoVe53gOT0Gv0EdOociCn9T4VARRxU+1PMx1yvU8McJ6" +
-  "qXOdLwJeOHgq6fMP6qOIpdK9FHpXbsQhqhSG8gPzPhW4jjcihZps9xE=";
+/**
+ * The binary module and then the relaxed-SIMD GEMM's, compressed together (raw
+ * DEFLATE) and base64-encoded: string literals joined by +, which minifiers fold into
+ * one literal (an array joined at run time would stay an array in every bundle).
+ */
+export const KERNELS_WASM_DEFLATED_BASE64 =
+  "7VtdiF3Jce7z/9PnnHvu/73zp69Hv0QEzAZMNizsnMRaa3dt7eI45MkgrTS70Z0raTUzXnBm1td5yltIlmAyyoNH" +
+  "VxbEfgoksIQ8xO+JiclLDIbgB5OHEMOuDclLLk6qus/PHY3EWo6fkoGZ01XdXd1dXV1VXV0jbuzdsYQQ1vetwfVg" +
+  "pn/Edf/AFFwDlxWe+UazWdWYuh1WJfqxDnVHa3bdnh1qKofiesiVh9TS0a0C3XNW1nGzuKJNBKwD631D7X3d7f3r" +
+  "mW56qDtTq0YfcT2ZNX6Ec+6ssGzH9WzX9TzfEV4QRrFM0sxpeSJvd7rC6/U9xxJW8H2r49/ZvnNv9yu2cN/ZvnNH" +
+  "eNH+7o27e+/e29sWvrv3lTvviSC8ee/OW7fvbr8gIu/Wvf29F0Ts7e1/efeOkO7+7t4dkXg393bv3BFpxN/fujfd" +
+  "E1m0feud7S/u3ri5LVr+W7f3tm/ui25+++5727t726/ub+/e2L99764Y+TTur70gxvG7N27vvnJ7ur+9KzaS/d+7" +
+  "fffN3Xu3vnxzf0+cGe7v3r51+8Y79+7emN7+/e3fufvW9N7Nne1bAr0b7747/coXtt+ebt/cv7f7m4TfE5vxj750" +
+  "9h88O5wlB3AL675KIWBNVAAbzkSFCOkTIaJPDLf46v3C2VeJveVsQSJ5I7UgICcL4QqVIyiLbdhlsYMucnQWP7EW" +
+  "H1mqiyHaFTREWDfrNZr1MGo0GyGqm/UbzfoYN5qNEdfNBo1mA6w0mq1AFvlEyURIiS56i1QLgh/Qrvf6g6HGGnFo" +
+  "jcYrq2vrG2eobwupu4UWBJLJInYEQiQT2AR9yRGL33WEZUZpSXgqQ4aMJoTW4iNrIV2BPganDMjYTzRgTANGTxmQ" +
+  "1nXKmB78ifIwxOiUoRn7rKGD517rGCunDMjYTzTgc6xVvmRZhxALJeiPdax8OIV1392CDwvu5LIjYOvv/Fj5Eh48" +
+  "wvnHLzpCvmnbM+sAthFzj8XchUdi7kPAZeliQlQws/Hh0mRcFihqZsGGBye35B9YtjNzDvShoqlowiETDhASYRuB" +
+  "FtoIMYQBEBniMYjmCaREQCMGPCJ1suEghJtb3NpA8Ca5JX9g2d7MO6BJkRB49PGpEZ3yckIRTyhEpA90qCdEY8ew" +
+  "DFiNnSCGt4xMkCKGv4xMkSGmVTaRGUKaeshTl8wsBxFPPQGJKkNFOMktkDLyDSInREb8MYgRLe7rjpXO4NISXPj0" +
+  "8REyh2EVh/dVG6L46n3V4eVFsDW/ox0VIy6+Zr/ubhVfs1UsC6Gk0WmC2sjiO2KiEprS6+4WhEokEpUiRYfgjkqp" +
+  "S4u7tGBRFw8t+FNEhbM/magepMq4OtNa0kEGt6ruIkCGcIqWhvvIkL6KFtqvkqx24aIHHzH6CHOBrLAnKvO4nqtN" +
+  "Ze4iKyyqKoTKzWzyiZ4QUaxo5fCnE6aX04gIc8djOicqclsiJ5I5b1BW2IWmtDpRmdQ6s1W4E9XSG8h80uio+Jo9" +
+  "URGV5dyxk5lNJ4msBSz6pLBoL2I+XobdLmKaKp8fEsqYuBsrn7irT58HydxleScDQy2kCiRcc4xC+NzCCHGEwAgx" +
+  "7CmiCa1KZSw01hShhltabaictqc0WS3kaD+psFiVtZBOdPUTmouqo6JcOkIqavHmSXtcbGgICfuz/yN3opp+rOVD" +
+  "1vMrZy8ZuuyIF0n90rYwYT6VmkbUlGyzxrikEdccMDQioqG3SP6b54Qz7zA90NtjaXYXzgT2NWagB2uqfQBL+wAW" +
+  "+QAxfWh/fM17agSHtA38CbzCneQh/IL1nV+4V1Mh4RDdfVbqqtOAQtVtQLnqNaCR6i8SceJHDU7BDU/BjU7BjXl2" +
+  "tNYAdmHt1J5MgISWHJaaeIWkSBdXSYXp4hpkWVyHUxY34CKY8B/W0SvsaGAVXa3xsIaeKa2jr0ulgSTHZKNyUoZY" +
+  "raAhRliroBHGWK+gcVP7D8jUDdjUZRgSMGSghREBIwZyjAkYM9Cm5b7ibvESLjtCpXoFoQbRWSgxZwYQ1CXomJlA" +
+  "YE+D0oB9BvM2KTODSuc0k1ZFgGA6WXEDztGuSBDcliQ/fDLpjGd5G0ERTtDiQj5BzoXRBO28zbuoj5XREE15NaJo" +
+  "5yE8EkJuJw9sa+Yckq0xh0GRnS4B+HO2hdTckHQNybJ5SCZda074c5oNHYuqfn6sgsZ4ZIG5cZC35R85djBzDxij" +
+  "tHwrj3UhlaQ5wP41bZrgTMnwuIjgTUlxBdpm8NnJyUQ3ThIdZ/hX3S0k5KCTwfVIudV9QtVu9AlV12M7lqnWKQek" +
+  "fQquS0c95knGkJorMSsXLe5JWchJ6tMSahuRz0qE8b7RKhHmeCw+1kchJpGOmXmWdtiqcWiHEvPNWThTA7W1NGYG" +
+  "7GiwZUAtug/JsWsoaPkz45NprVdui39iP0gATmFHcgouPckhz6xRZezTmAVnDV/JPolMmwwIPlPSZr2/BGknyafj" +
+  "wx6SbaAwt7SXKfTVzeYTpAKE9Ambmv8/PNuddQ7gLHpKQi5+bKnEjPHRy4ueyrTZjoxq9GhJLgI+njFiYy3bqoO2" +
+  "6qKteggKewKP5JBqc9UhB9VtoKC6hPIbqE+pnoRgQW4hIddm8bG1mSJd/LsFuXh18QXVZ3znCfyA8d0n8EPG957A" +
+  "j3CKKVm8jmxxTY0xeGrdCoZPrVvF6Kl1a0VYGffoWulR65WSN12EO+Y4l+tGjv7ip9YzOIAcg9Na1LxAjuFpLWqu" +
+  "IMfotBZkXp7KIW1xVp7OJn2nXn06r6jBKtaezjBqsGYE1VyiKmnDmNVDQ8KwspBuviRhWF1IF0sShrWFdD8lzSlg" +
+  "uf+x5Xgz69A60DpYy7cP61pqFYIMgDnFQblp2kAZw/VISUZB0jGU1aF8i/zRRU8leiiz72S9oiLcec3sfnWp4ttT" +
+  "fSMy2q9xJwoRXWXtZzrRFCT3ITvD2oxAl7hTL47ugHT2tePFyx0IcxXVFpHUhJdn8o8dO5y5B0bNOXqlUWHvTzbl" +
+  "JZsvfZds1+jBmNxBqU1TTFuymbDktpGwOenwN1dd/o5UDy4suh7mObsVFmIyUQRmBrQ12DKgo8G8EMYXS7QppCCA" +
+  "jgSwOUFqimRlOpXXboxKF61lBN1rmojS4UqIz4m+NpMXEVdeRLy0TLPIxmJ+jvmdOphVKXewWm7o47+ynWhmHziH" +
+  "Wi4zeMYWtYw4OkYDI2PfgE/D/mQzou0KEdF2RU11Y9ElZH+idzNG8JrLNy3unp5iwPLG9bdFBBITR0NqCqQ8/LL8" +
+  "E0u16S5UGnmVNyNqZKFVBxKZ9kuk9vL09yFTIUFWXVBksDs/JmvRg833dm3GiYZ1PD8mC1HfehBQUUt7T3aNdJuF" +
+  "ktskW4QTRMLicM55wYuySgfRYp/MofNrES2L2f+D0B7O4kO4RTQp4zPw+cITahUUTshO0ociAuGEAwGhDj+F5G+1" +
+  "6JMjp08bbfp0Sos6U6os/kxtkpfJF48+T62H/mupVekSdQa9QtB2nYGFHhmKy444OlZniEX9q1VFhRUaUIACcObh" +
+  "N5XCJpWOH6tN9Eg/9Jhj6gibR4/V2XKsLZydm/JfvjSH8+G8rvHmx+ocFM49ZGrnjtVm1bTuZhqeRwT1IuvJTfqk" +
+  "hfi0LZDB+bQtCksNeaHDQnwOo+LP2td2WduOC6EGXDPAkHYnwqD0tS8groGLSDEopXkVWQ2smXn88GVcwMXjubqE" +
+  "i7jwEOcN/jsv4cIRLh49nj/exiVcuLGLS7h4Y9elI0X2yKXfq6u4lHc8RBizdFzQS9HARV4QxjQkVvWyNLBGQNs0" +
+  "u0TNxiRRY4kBfQfM8/EVFjvSwB41Ricnb3qlsfYxrb1dL/fS05eLTtXs22od61gleVhV6xLrWCOhWdPlVSpLrPDc" +
+  "ar5q73GlnnELK/XCcgOsE7BCa1iRWMP6a1iHe/V+g+KlJqF4iXyrSaSkuNak2OBOpLqQKkJXScRkQVSMLnnHqouW" +
+  "StGlKI3qgkxHV+VYoUsxdR9R95Pys8SpoMHFeqNreamZ0ljA8TzvNOfHxnUDAYcXJ+bAbqBPkZYN6rqhj+dNl9AG" +
+  "4MvGBvdk5XLXtmf2YRVucJmIA1f7BQ4fZOXB0afeoxtqfeo9ipy4V6uKCuvBv0VYCmA7NJij3Sb5147tzUK66Foc" +
+  "6X7Iuo76wdG9E4jC3qkj0K+xvdDuVkQhAeN4lQ6/RIToshMyrRCSaRHi6FilRICmlyI2GEl15NnmlVK74R5WZQ/5" +
+  "EZJHUmVMiZRlo90WR7oL8RtCICWHSlP39FSa1yDpoX2E9BHr3mz7iZ5t5I8UxRjaHPXSK2jTLNmFCp9NmmlZRCtH" +
+  "+xHdsw2dyxyxipgOma/TaDErtBLpPGBg/qITksvWZccRHe3C1dZMftexnZl/WFjVrUFwOMoITQQfEe2Jg4iVBAkA" +
+  "VU5+VYgr7OzSMOQlluvzuKj0vihyORM9pZRe7bjJkmkVhbVTua7iKg/eHNlQCyEKZ+dzvOO2noxe4UMKWJRgPn+o" +
+  "Uo8b2zuvnNJYpXTLN4uhCEfwAFm1B2+vmlB2dkTbW91Mb5I2LcGcj12rFh6kR1XVHK1bpOYz5BSLqkRxa67yxJZI" +
+  "DeJ7sznFQhpQ5iE9qsh+bza/9XQyOg6bIntkorM7Jjr7z5YVzODA3uEQqPVlFehgQ8jGIJzqaGrApZjiqvzKErC7" +
+  "6ZVylMfUlxRvRIUdbi251t0nT4RYyMES7pcgoUeTGElDmEOuqgeoiUdcU5Mw3SPv6T2k/JPQzmfpoQ4PxIjYK4q1" +
+  "VxRrryjWXlFMXhH7Z3lPrXzmv7718T99/q03X8bKXK1+5sER/fzNy7A/fPQNtcZ73dERNwed0hJuoMNK0SznXFk4" +
+  "fgkb86O5OoMNrD/EGZKDdZw5VhuSMUdYvcVPND1JryI9YlkH8ZQeXeIi3FHt6q0kR6xd+XxCj9SlFZMEixrO0dau" +
+  "LL2s1Oh0GaZ3k7B8N7FBk6FIT4ZW3jdqU5KSfIyEgMcKRb48D/DIXMmDGTvwmARwUuQ7pltzHFRMmZP/19SlVY0C" +
+  "G8tCqGEh1KgQxpT1C47s9EkL9GsXVJ1kj2IGaeuhlhb5IVbm9a6QKJRTnkM9UpunMtoQw+acebvMM8MxBEA+QA+d" +
+  "z7Jqt6lIByYfLkO0slE997ONEW0zopGnI3UO53CWROOcOotcjZYeus5i7WYqjPknl+Bqys6rlBiSijXeXT3U+ZOL" +
+  "O1+x6bE631zX+arTrSsV8NGMHNFihs5Oq0H1wmksI26df6TOaf6dI7ZdwDmcmx+rC42BKkWJC994pDYRYGTWXtGn" +
+  "s7L5QG1ShMWciZMDdp+5RxtqHR1iRUc7uPJfLCukB1hbP8DaJx9gE/0Am5o7tnkpjenRUWWN9ytRvl+5UxPAptfR" +
+  "WL+O5ojodTRGwq+jFDrIWA5yhPmKie169SW2cN/gVBBYb+ymFPWSbJhbyOh5fDqBna//LZ90Wkr5ekn3cXkiNCC/" +
+  "TdESefDMrBhOr6AnvsP7xIBUsyMz0YJUv0aaV8ZWFTNQuc6l0NHUDgcC/9Va/MgyySslNOC8C9Os22hGqTR1s6FO" +
+  "lNDNeo1mlEpTNxtxUoVp1m80o1Sautm4Gbzw0MlX2XSlyPK1D5h1HrqMDGtkCA89RkY1MoeHPiPjGjmCxCBfRbBM" +
+  "U2LIyCWaEiNGLtGUGDOySVOOKefjDP+xPqC/Nv1xPvhAvmBZ7/N22HD4vZnDZb9is4Wi759+oFzYtO22fq6VXyxT" +
+  "QfSmVo67FmBy3U0qiC4YvpEnn5fuuMfLptEoSpGvfSC/6/n+zDu0KApJT0K+GmJYaQQkV1bp6fEKvde8skvvlYue" +
+  "2qgfALbmi546Y7IK2F6O+f2fLmhIrlDM65VdOiEZncDV6tgvetiAhVU904+qeMPWogdRonUw8j8pEkvD03USnJaz" +
+  "RvfAlUVv8bpaR8zWdg122e31xZt861z89hUemBIVyDmyt2qtNjAUq3HVwEPEL5BZeUsLaMSosF9JHa/RTrL8Wbwi" +
+  "vqTVwQdRIecPVQ+9hpp1G4P3JHqqz8P1EGIwP1Z9iT6G24gL8Vn0YVeEtu/vsrva4otrRhfXFumFlkRyJaXkrf5b" +
+  "KTkECTkEuWrzXrTJMW2Ts269x5GvyocZYYT+25RPgjaroBGJeUe1TSKARva1kiVb5EH7CuTrFqKkX1j7rHPR0e/U" +
+  "rIG76OppSHTLy2w9NNm5rurwKMvT2f4k05EsS0Sc+q3Ax8o32RjqdBOdBiJ/arnBzDogYdY5OHWGoDT3SxNcL+81" +
+  "JhAXUGJCWCYmkJfPz04+36JCNkwJ3UW5lLIPWiF1NefflMZD6phlNOE/+l0NqSk2ArIRnU2dpREh1j6d6XSZoxep" +
+  "Ls05enh66FH+vWdHfMWmZbbh1CkYhbVjouloT3XIkKwKX6MTTjuiO0LMVo2eBmnpnVpQu0Vo7GSKTK8oZfb0OFGn" +
+  "Nz9WXaRki1OduniKt0fZEOjQ8eqgM0f3+Buqj/4D9NFp3q8GGKDzEINHalh7DR0MHj5So9NmUU4Fo7kO8ZWToMPJ" +
+  "j8sYUIVvgCEBrgGk/hqvebj0cFK/O1JdUAjEVX3eQYK2jqvSdSRBkAeFWJ5dQLMLzOyGJ2ZXM2V8st+46mSWNj9W" +
+  "4ye7/vDvMJxjPFe9Zw7cq6ksz6CRJMbeVUsnQoVlzxd1WmUJhMjJJE+RTii01trhqkJw80IUlKIS8j3N6CUWhISZ" +
+  "LxtPCrB1PKkMO9FTTEp3mpRTJMqhpbxmWTNEV9wt458JvbQY4ZT2rBCwmvtRP2PIpbcln71xT37do7QvuiDaO8X1" +
+  "++WLiY4o0GSQ7NA1scBr7lYBChclrFBIB++oVsMZTa9xzmWOFs+EFHwhGlGlnBOGG8EbLULCXNOmyPTB62vN2mWy" +
+  "Xf28QfpSDdHDcEKGoNyILjfUjxj1zYButS345jek+HauEBXEzHTamM/JyTv6Elfp3ogqCmsyrVRvreGRX2s+A4zp" +
+  "dd3ci3MtrhG9MU3RKQkiRIcQ1QgswA3f3HTQ9Rg9wJhPR5tatE8uMmL/kRbETNPcGqJL3s4Qw8uOeMCHlwR7qD0k" +
+  "bTTVAB4zaACbGRQbBnnMOPLPIg46MbYQSxtxkmMBuo0p681Ht5m/1phyY7c8Vt20VRz4JUnLFZICO9qDlaL8f4Zf" +
+  "95/z3xnsluVs332v+jcAywl8nSgYhJb5n4D4zxP/L37ZyfQ5xR0Xf2hT5gU6GFJxKY2eGvQI2+MGIyouJdBTgz5h" +
+  "+9xgTMWl1HlqMCDsgBusUPEXT5p/Rso8WjTE/2rG/DPy5evRfgnp8sHzrvK5cuWD51/lL5Yo//lnJMo/kSYPn6by" +
+  "jCz5g58rSb5OkUdMhONGfjwkYX6e9Ph//EXS4+vk+HLgOjMeCWGSRlo8UsKkjZx4ZIT5/5T4/wsp8f8N";
