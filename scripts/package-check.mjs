@@ -7,8 +7,8 @@
  * - `import` (ES modules) and `require` (CommonJS) both fit and transform;
  * - TypeScript projects with `module: nodenext` (CommonJS output) and with
  *   `moduleResolution: bundler` type-check against the published declarations and run;
- * - an esbuild browser bundle of a file that imports only PCA is at most 80 KB
- *   (80,000 bytes; see MAX_BUNDLE) minified and has no `node:` import;
+ * - an esbuild browser bundle of a file that imports only PCA is at most 82 KB
+ *   (82,000 bytes; see MAX_BUNDLE) minified and has no `node:` import;
  * - the CLI's tarball (with the other three packages') installs into a new project
  *   and `npx sdspcaan` runs there;
  * - with `--runtimes` (`npm run test:runtimes`): Bun and Deno, installed from the npm
@@ -35,7 +35,8 @@ const { build } = await import("esbuild");
 const MAX_UNPACKED = 2 * 1024 * 1024;
 // PCA alone: the estimator contract, the model format, the eigen-solvers and the
 // WebAssembly kernels (one module for every kernel, embedded compressed: 7 KB).
-const MAX_BUNDLE = 80 * 1000;
+// 80 KB until the "fast" backend, whose relaxed-SIMD GEMM and routing added 1.7 KB.
+const MAX_BUNDLE = 82 * 1000;
 const FORBIDDEN_DEPS = [
   "vega",
   "vega-lite",

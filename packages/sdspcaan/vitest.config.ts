@@ -9,6 +9,7 @@ export const ISOLATED_TEST_FILES = [
   "test/graph/trackedNeighbours.test.ts",
   "test/linalg/eigen/householderWasm.test.ts",
   "test/linalg/eigen/tridiagonalWasm.test.ts",
+  "test/linalg/kernels/fastGemm.test.ts",
   "test/linalg/kernels/gemm.test.ts",
   "test/linalg/kernels/nativeGemm.test.ts",
   "test/linalg/kernels/screenedSearch.test.ts",

@@ -16,7 +16,6 @@ import {
   shardFileName,
   shardFromEnvironment,
 } from "../../protocol/shards.js";
-import { summariseSkipped, writeRunReports } from "../../reports/reportFiles.node.js";
 import { describeStored, RESULTS_FILE } from "../../runner/resultsFile.node.js";
 import {
   type ExperimentDataset,
@@ -123,6 +122,9 @@ export async function runAndReport(
     interrupt.release();
   }
   display?.stop();
+  // The reports (and the figures' renderer behind them) load only when a run ends, so
+  // that every other command starts without them.
+  const { summariseSkipped, writeRunReports } = await import("../../reports/reportFiles.node.js");
   const fresh = result.total - result.resumed;
   note(
     `${result.total} fits${result.shard ? ` of shard ${result.shard.index}/${result.shard.count}` : ""} (${result.resumed} resumed, ${fresh} run) in ${formatDuration(result.elapsedMs)}.`,
