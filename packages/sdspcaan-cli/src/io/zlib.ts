@@ -30,19 +30,24 @@ function bounded(
   }
 }
 
+/** What the start of a stream gives (a sync flush), or null when zlib refuses it. */
+function prefix(
+  run: typeof inflateSync,
+  payload: Uint8Array,
+  maxOutput: number,
+): Uint8Array | null {
+  try {
+    return run(payload, { finishFlush: zlibConstants.Z_SYNC_FLUSH, maxOutputLength: maxOutput });
+  } catch {
+    return null;
+  }
+}
+
 export const nodeInflater: Inflater = {
   inflate: (payload, maxOutput) => bounded(inflateSync, payload, maxOutput),
   gunzip: (payload, maxOutput) => bounded(gunzipSync, payload, maxOutput),
-  inflatePrefix(payload, maxOutput) {
-    try {
-      return inflateSync(payload, {
-        finishFlush: zlibConstants.Z_SYNC_FLUSH,
-        maxOutputLength: maxOutput,
-      });
-    } catch {
-      return null;
-    }
-  },
+  inflatePrefix: (payload, maxOutput) => prefix(inflateSync, payload, maxOutput),
+  gunzipPrefix: (payload, maxOutput) => prefix(gunzipSync, payload, maxOutput),
 };
 
 /** Reads the variables of a level 5 MAT-file (values decoded on demand). */

@@ -16,9 +16,22 @@
  * whole file is inflated ahead (`gunzippedAhead`) and the synchronous reader runs on
  * the result with the same messages.
  */
-import { failDataFormat as fail } from "../core/errors.js";
-import { type AsyncInflate, InflateError, type Inflater, inflaterAhead } from "./inflate.js";
-import { formatBytes, MAX_DEFLATE_RATIO, maxBytesOf, type ReadLimits } from "./limits.js";
+import { DataFormatError, failDataFormat as fail } from "../core/errors.js";
+import {
+  type AsyncInflate,
+  InflateError,
+  type Inflater,
+  inflaterAhead,
+  noInflater,
+} from "./inflate.js";
+import {
+  checkFloat64Size,
+  exactCount,
+  formatBytes,
+  MAX_DEFLATE_RATIO,
+  maxBytesOf,
+  type ReadLimits,
+} from "./limits.js";
 import { elementCount, type Labels, type RawVariable } from "./variables.js";
 
 /** IDX element types: code, name, bytes per value. */
@@ -84,10 +97,51 @@ function gunzipBound(bytes: Uint8Array, maxBytes: number): number {
   return Math.min(maxBytes, bytes.length * MAX_DEFLATE_RATIO + 1024);
 }
 
-/** The file's bytes, inflated when gzip-compressed, within the maxBytes limit. */
-export function gunzipped(bytes: Uint8Array, file: string, maxBytes: number, inflater: Inflater) {
+/**
+ * The size a file inside a gzip stream declares in its header, read from the
+ * stream's first inflated bytes `head` (and checked against the limits, throwing
+ * naming the file), or null when `head` does not hold such a header.
+ */
+export type DeclaredSize = (head: Uint8Array) => number | null;
+
+/** Compressed bytes inflated to read a header: IDX needs 20, an .npy header rarely passes 1 KiB. */
+const PEEK_INPUT = 4096;
+
+/** The output bound of a peek: all that PEEK_INPUT bytes can give, so zlib never stops it short. */
+const PEEK_OUTPUT = PEEK_INPUT * MAX_DEFLATE_RATIO + 1024;
+
+/** The IDX file's declared size from its first bytes (see {@link DeclaredSize}). */
+export function idxDeclaredSize(head: Uint8Array, file: string, maxBytes: number): number | null {
+  if (!looksLikeIdxHeader(head) || head.length < 4 + 4 * head[3]) return null;
+  const h = parseHeader(head, file);
+  checkFloat64Size(exactCount(h.shape), maxBytes, shapeText(h), (problem) => fail(file, problem));
+  return h.dataStart + elementCount(h.shape) * h.size;
+}
+
+/**
+ * The file's bytes, inflated when gzip-compressed. The header inside is read from
+ * the stream's first bytes when the inflater can (`gunzipPrefix`), so a declared
+ * size past the limit is refused before inflating and the stream is inflated to
+ * exactly that size; otherwise to at most the maxBytes limit.
+ */
+export function gunzipped(
+  bytes: Uint8Array,
+  file: string,
+  maxBytes: number,
+  inflater: Inflater,
+  declaredSize: DeclaredSize = (head) => idxDeclaredSize(head, file, maxBytes),
+) {
   if (!isGzip(bytes)) return bytes;
-  const cap = gunzipBound(bytes, maxBytes);
+  const bound = gunzipBound(bytes, maxBytes);
+  const head = inflater.gunzipPrefix?.(bytes.subarray(0, PEEK_INPUT), PEEK_OUTPUT) ?? null;
+  const declared = head === null ? null : declaredSize(head);
+  if (declared !== null && declared > bound) {
+    fail(
+      file,
+      `declares ${declared} bytes inside its gzip stream, ${bound === maxBytes ? `more than the ${formatBytes(maxBytes)} limit (maxBytes)` : `more than deflate can encode in ${bytes.length} bytes: corrupt`}`,
+    );
+  }
+  const cap = declared ?? bound;
   try {
     return inflater.gunzip(bytes, cap);
   } catch (err) {
@@ -95,7 +149,9 @@ export function gunzipped(bytes: Uint8Array, file: string, maxBytes: number, inf
     if (err.reason === "too-large") {
       fail(
         file,
-        `the gzip stream inflates to more than ${formatBytes(cap)}${cap === maxBytes ? " (the maxBytes limit)" : " (beyond what deflate can encode in this many bytes: corrupt)"}`,
+        declared !== null
+          ? `the gzip stream holds more than the ${declared} bytes its header declares`
+          : `the gzip stream inflates to more than ${formatBytes(cap)}${cap === maxBytes ? " (the maxBytes limit)" : " (beyond what deflate can encode in this many bytes: corrupt)"}`,
       );
     }
     if (err.reason === "truncated") fail(file, "the gzip stream is truncated");
@@ -104,18 +160,47 @@ export function gunzipped(bytes: Uint8Array, file: string, maxBytes: number, inf
 }
 
 /**
+ * Output inflated ahead past a declared size: zlib reports a corrupt or truncated
+ * stream before the size bound when it meets both in one step (16 KiB of output),
+ * so the inflation ahead must see that far to report the same.
+ */
+const AHEAD_SLACK = 64 * 1024;
+
+/**
  * An inflater for reading `bytes` synchronously: `inflation` itself when it is one
  * (node:zlib), else a gzip file inflated ahead with the asynchronous inflater (a
- * browser's `DecompressionStream`), bounded as the synchronous reader bounds it.
+ * browser's `DecompressionStream`), bounded as the synchronous reader bounds it: the
+ * stream's start is inflated first, for the declared size, then (unless that size
+ * is refused) the whole stream to about that size.
  */
 export async function gunzippedAhead(
   bytes: Uint8Array,
   limits: ReadLimits | undefined,
   inflation: Inflater | AsyncInflate,
+  // (Its errors are dropped here: the synchronous reader meets them again, naming the file.)
+  declaredSize: DeclaredSize = (head) => idxDeclaredSize(head, "", maxBytesOf(limits)),
 ): Promise<Inflater> {
   if (typeof inflation !== "function") return inflation;
   const ahead = inflaterAhead(inflation);
-  if (isGzip(bytes)) await ahead.add(bytes, gunzipBound(bytes, maxBytesOf(limits)), "gzip");
+  if (!isGzip(bytes)) return ahead.inflater;
+  const bound = gunzipBound(bytes, maxBytesOf(limits));
+  const head = await ahead.add(bytes, PEEK_OUTPUT, "gzip");
+  let declared: number | null = null;
+  // As zlib's prefix, a stream that fails within it gives no header.
+  if (head.output.length > 0 && (head.failure === null || head.failure.reason === "too-large")) {
+    try {
+      declared = declaredSize(head.output);
+    } catch (err) {
+      if (!(err instanceof DataFormatError)) throw err;
+      // Refused from the header alone: what was inflated is all the reader needs.
+      return ahead.inflater;
+    }
+  }
+  if (declared !== null && declared > bound) return ahead.inflater;
+  const cap = declared === null ? bound : Math.min(bound, declared + AHEAD_SLACK);
+  // A stream that ended or broke within the peek is all there; one that went on is inflated again.
+  if (head.failure?.reason === "too-large" && cap > PEEK_OUTPUT)
+    await ahead.add(bytes, cap, "gzip");
   return ahead.inflater;
 }
 
@@ -151,6 +236,10 @@ function parseHeader(bytes: Uint8Array, file: string): IdxHeader {
   return { type: t.name, size: t.size, shape, dataStart };
 }
 
+function shapeText(h: IdxHeader): string {
+  return `shape (${h.shape.join(", ")}) of ${h.type}`;
+}
+
 function hex(b: number): string {
   return b.toString(16).padStart(2, "0").toUpperCase();
 }
@@ -163,38 +252,31 @@ export function readIdx(
   bytes: Uint8Array,
   file: string,
   limits: ReadLimits | undefined,
-  inflater: Inflater,
+  inflater: Inflater = noInflater(file, "readIdx"),
 ): IdxArray {
   const maxBytes = maxBytesOf(limits);
   const compressed = isGzip(bytes);
   const raw = gunzipped(bytes, file, maxBytes, inflater);
   const h = parseHeader(raw, file);
-  // Products of uint32 sizes stay exact in a double up to 2^53; beyond, elementCount
-  // is infinite and the size check below fails.
-  const count = elementCount(h.shape);
-  const need = count * h.size;
+  const count = exactCount(h.shape);
+  const need = count * BigInt(h.size);
   const avail = raw.length - h.dataStart;
-  const shapeText = `shape (${h.shape.join(", ")}) of ${h.type}`;
-  if (need !== avail) {
+  if (need !== BigInt(avail)) {
     fail(
       file,
       need > avail
-        ? `${shapeText} needs ${need} bytes but only ${avail} follow the header (truncated?)`
-        : `${shapeText} needs ${need} bytes but ${avail} follow the header`,
+        ? `${shapeText(h)} needs ${need} bytes but only ${avail} follow the header (truncated?)`
+        : `${shapeText(h)} needs ${need} bytes but ${avail} follow the header`,
     );
   }
-  if (count * 8 > maxBytes) {
-    fail(
-      file,
-      `needs ${formatBytes(count * 8)} as float64, more than the ${formatBytes(maxBytes)} limit (maxBytes)`,
-    );
-  }
-  const out = new Float64Array(count);
+  checkFloat64Size(count, maxBytes, shapeText(h), (problem) => fail(file, problem));
+  const n = Number(count);
+  const out = new Float64Array(n);
   if (h.type === "uint8") {
-    out.set(raw.subarray(h.dataStart, h.dataStart + count));
+    out.set(raw.subarray(h.dataStart, h.dataStart + n));
   } else {
-    const dv = new DataView(raw.buffer, raw.byteOffset + h.dataStart, need);
-    for (let i = 0; i < count; i++) {
+    const dv = new DataView(raw.buffer, raw.byteOffset + h.dataStart, avail);
+    for (let i = 0; i < n; i++) {
       switch (h.type) {
         case "int8":
           out[i] = dv.getInt8(i);
@@ -213,7 +295,7 @@ export function readIdx(
       }
     }
     if (h.type === "float32" || h.type === "float64") {
-      for (let i = 0; i < count; i++) {
+      for (let i = 0; i < n; i++) {
         if (!Number.isFinite(out[i])) {
           fail(file, `value ${i} (row ${Math.floor(i / rowLength(h.shape))}) is ${out[i]}`);
         }

@@ -17,8 +17,21 @@
  * `readMatV5Async`), so this file runs anywhere.
  */
 import { DataFormatError } from "../core/errors.js";
-import { type AsyncInflate, InflateError, type Inflater, inflaterAhead } from "./inflate.js";
-import { formatBytes, MAX_DEFLATE_RATIO, maxBytesOf, type ReadLimits } from "./limits.js";
+import {
+  type AsyncInflate,
+  InflateError,
+  type Inflater,
+  inflaterAhead,
+  noInflater,
+} from "./inflate.js";
+import {
+  checkFloat64Size,
+  exactCount,
+  formatBytes,
+  MAX_DEFLATE_RATIO,
+  maxBytesOf,
+  type ReadLimits,
+} from "./limits.js";
 import { charArrayRows, NUMERIC_CLASS_NAMES } from "./matClasses.js";
 import {
   Bytes,
@@ -203,7 +216,7 @@ function parseArray(
       fail(
         ctx,
         here,
-        `dimensions ${h.dims.join(" x ")} need ${numel * size} bytes of ${typeName(real.type)} but the data element holds ${real.nbytes}`,
+        `dimensions ${h.dims.join(" x ")} need ${exactCount(h.dims) * BigInt(size)} bytes of ${typeName(real.type)} but the data element holds ${real.nbytes}`,
       );
     }
     out.real = real;
@@ -242,7 +255,7 @@ function parseArray(
       fail(
         ctx,
         here,
-        `cell array ${h.dims.join(" x ")} declares ${numel} elements but only ${end - h.next} bytes remain`,
+        `cell array ${h.dims.join(" x ")} declares ${exactCount(h.dims)} elements but only ${end - h.next} bytes remain`,
       );
     }
     const cells: ParsedArray[] = [];
@@ -308,14 +321,8 @@ function arrayValues(a: ParsedArray, ctx: Ctx, where: string): ArrayValues {
     if (a.real === null && a.kind === "numeric") return { data: new Float64Array(0), order: "F" };
     fail(ctx, where, `a ${a.className} array has no numeric values`);
   }
+  checkValuesSize(a.dims, ctx, where);
   const count = elementCount(a.dims);
-  if (count * 8 > ctx.maxBytes) {
-    fail(
-      ctx,
-      where,
-      `${a.dims.join(" x ")} values need ${formatBytes(count * 8)} as float64, more than the ${formatBytes(ctx.maxBytes)} limit (maxBytes)`,
-    );
-  }
   return { data: decodeNumeric(a.bytes, a.real.start, count, a.real.type), order: "F" };
 }
 
@@ -431,6 +438,15 @@ function compressedVariable(fileBytes: Bytes, el: Element, ctx: Ctx, index: numb
       `declares ${declared} bytes of decompressed data, impossible from ${payload.length} compressed bytes`,
     );
   }
+  const kind = kindOf(header.classId, header.logical);
+  const most = dataBytesAtMost(kind, header);
+  if (most !== null && BigInt(declared) > BigInt(header.next - 8) + most) {
+    fail(
+      ctx,
+      where,
+      `declares ${declared} bytes of decompressed data, more than its ${header.dims.join(" x ")} ${kind} array can hold`,
+    );
+  }
   let parsed: ParsedArray | null = null;
   const full = (): ParsedArray => {
     if (parsed) return parsed;
@@ -447,7 +463,6 @@ function compressedVariable(fileBytes: Bytes, el: Element, ctx: Ctx, index: numb
     parsed = parseArray(b, 8, 8 + declared, ctx, where, 0);
     return parsed;
   };
-  const kind = kindOf(header.classId, header.logical);
   return {
     name: header.name,
     kind,
@@ -455,9 +470,33 @@ function compressedVariable(fileBytes: Bytes, el: Element, ctx: Ctx, index: numb
       kind === "logical" ? "logical" : (CLASS_NAMES[header.classId] ?? `class ${header.classId}`),
     dims: header.dims,
     complex: header.complex,
-    values: () => arrayValues(full(), ctx, where),
+    values: () => {
+      // Checked before inflating: the stored values may be 8 times smaller than float64.
+      if (kind === "numeric" || kind === "logical") checkValuesSize(header.dims, ctx, where);
+      return arrayValues(full(), ctx, where);
+    },
     texts: () => arrayTexts(full(), ctx, where),
   };
+}
+
+/**
+ * The most bytes an array's data elements take after its header, by its dimensions:
+ * 8 bytes a value at most (twice for complex), 4 a character, each element with an
+ * 8-byte tag and padded to 8 bytes; null for arrays of other arrays (cell, struct,
+ * sparse, ...), which are not bounded this way.
+ */
+function dataBytesAtMost(kind: VariableKind, h: ArrayHeader): bigint | null {
+  const numel = exactCount(h.dims);
+  if (kind === "numeric" || kind === "logical") return (h.complex ? 2n : 1n) * (8n + 8n * numel);
+  if (kind === "char") return 8n + ((4n * numel + 7n) / 8n) * 8n;
+  return null;
+}
+
+/** Refuses values that would need more than maxBytes as float64. */
+function checkValuesSize(dims: readonly number[], ctx: Ctx, where: string): void {
+  checkFloat64Size(exactCount(dims), ctx.maxBytes, `its ${dims.join(" x ")} array`, (problem) =>
+    fail(ctx, where, problem),
+  );
 }
 
 /** A parsed level 5 MAT-file: its header and variables (decoded on demand). */
@@ -494,7 +533,7 @@ export function readMatV5(
   bytes: Uint8Array,
   file: string,
   limits: ReadLimits | undefined,
-  inflater: Inflater,
+  inflater: Inflater = noInflater(file, "readMatV5"),
 ): MatV5Contents {
   const ctx: Ctx = { file, maxBytes: maxBytesOf(limits), inflater };
   if (bytes.length < 128) {
@@ -574,8 +613,10 @@ export async function readMatV5Async(
   bytes: Uint8Array,
   file: string,
   limits: ReadLimits | undefined,
-  inflate: AsyncInflate,
+  inflate?: AsyncInflate,
 ): Promise<MatV5Contents> {
+  if (inflate === undefined)
+    return readMatV5(bytes, file, limits, noInflater(file, "readMatV5Async"));
   const maxBytes = maxBytesOf(limits);
   const { inflater, add } = inflaterAhead(inflate);
   for (const payload of compressedPayloads(bytes, { file, maxBytes, inflater })) {

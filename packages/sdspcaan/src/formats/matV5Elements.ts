@@ -166,9 +166,12 @@ export function decodeNumeric(b: Bytes, start: number, count: number, type: numb
   const { u8, dv, le } = b;
   if (View !== null && (size === 1 || le === PLATFORM_LE)) {
     const abs = u8.byteOffset + start;
-    const aligned = abs % size === 0;
-    const raw = aligned ? u8.buffer : u8.slice(start, start + count * size).buffer;
-    return new View(raw, aligned ? abs : 0, count);
+    if (abs % size === 0) return new View(u8.buffer, abs, count);
+    // Copied with `set`, not `slice`: a Node Buffer's slice is a view of its (pooled)
+    // ArrayBuffer, whose `.buffer` would start at the pool's first byte.
+    const copy = new Uint8Array(count * size);
+    copy.set(u8.subarray(start, start + count * size));
+    return new View(copy.buffer, 0, count);
   }
   const out = new Float64Array(count);
   for (let i = 0, p = start; i < count; i++, p += size) out[i] = read(dv, p, le);

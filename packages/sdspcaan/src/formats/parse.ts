@@ -16,17 +16,18 @@ import {
   gunzipped,
   gunzippedAhead,
   hasIdxName,
+  idxDeclaredSize,
   idxLabels,
   idxVariable,
   isGzip,
   looksLikeIdxHeader,
   readIdx,
 } from "./idx.js";
-import type { AsyncInflate, Inflater } from "./inflate.js";
+import { type AsyncInflate, type Inflater, noInflater } from "./inflate.js";
 import { maxBytesOf, type ReadLimits } from "./limits.js";
 import { looksLikeMatV4, readMatV4 } from "./matV4.js";
 import { looksLikeMatV5, matHeaderVersion, readMatV5, readMatV5Async } from "./matV5.js";
-import { looksLikeNpy, npyVariable, readNpy } from "./npy.js";
+import { looksLikeNpy, npyDeclaredSize, npyVariable, readNpy } from "./npy.js";
 import {
   checkClassLabels,
   type DataFormat,
@@ -180,8 +181,17 @@ async function parseGzipped(
   options: ParseOptions,
   inflation: Inflation,
 ): Promise<LoadedDataset> {
-  const inflater = await gunzippedAhead(bytes, options, inflation);
-  const inner = gunzipped(bytes, file, maxBytesOf(options), inflater);
+  const maxBytes = maxBytesOf(options);
+  // An .npy or IDX file inside declares its size: checked before inflating, then the
+  // stream is inflated to that size.
+  const declaredSize = (head: Uint8Array, name: string) =>
+    options.format === "csv" || options.format === "tsv"
+      ? null
+      : (npyDeclaredSize(head, name, maxBytes) ?? idxDeclaredSize(head, name, maxBytes));
+  const inflater = await gunzippedAhead(bytes, options, inflation, (head) =>
+    declaredSize(head, file),
+  );
+  const inner = gunzipped(bytes, file, maxBytes, inflater, (head) => declaredSize(head, file));
   if (isGzip(inner)) {
     throw new DataFormatError(file, "is gzip-compressed twice; decompress it once (gunzip) first");
   }
@@ -197,8 +207,8 @@ async function parseGzipped(
 export async function parseBytes(
   bytes: Uint8Array,
   file: string,
-  options: ParseOptions,
-  inflation: Inflation,
+  options: ParseOptions = {},
+  inflation: Inflation = noInflater(file, "parseBytes"),
 ): Promise<LoadedDataset> {
   if (isGzip(bytes) && options.format !== "idx" && !hasIdxName(file)) {
     return parseGzipped(bytes, file, options, inflation);
@@ -225,8 +235,8 @@ export async function parseBytes(
 export function parseBytesSync(
   bytes: Uint8Array,
   file: string,
-  options: ParseOptions,
-  inflater: Inflater,
+  options: ParseOptions = {},
+  inflater: Inflater = noInflater(file, "parseBytesSync"),
 ): LoadedDataset {
   const format = detectFormat(bytes, file, options.format);
   if (format === "mat-v7.3" || format === "hdf5") {
@@ -312,8 +322,8 @@ export interface LabelsRead {
 export function labelsFromBytes(
   bytes: Uint8Array,
   path: string,
-  limits: ReadLimits,
-  inflater: Inflater,
+  limits: ReadLimits = {},
+  inflater: Inflater = noInflater(path, "labelsFromBytes"),
 ): LabelsRead {
   // A gzip-compressed labels file can only be IDX (MNIST's `*-labels-idx1-ubyte.gz`).
   if (looksLikeIdxHeader(bytes) || isGzip(bytes)) {
@@ -361,8 +371,8 @@ export function labelsFromBytes(
 export async function labelsFromBytesAsync(
   bytes: Uint8Array,
   path: string,
-  limits: ReadLimits,
-  inflation: Inflation,
+  limits: ReadLimits = {},
+  inflation: Inflation = noInflater(path, "labelsFromBytesAsync"),
 ): Promise<LabelsRead> {
   return labelsFromBytes(bytes, path, limits, await gunzippedAhead(bytes, limits, inflation));
 }
@@ -402,8 +412,8 @@ export function attachLabels(
 export async function describeVariables(
   bytes: Uint8Array,
   file: string,
-  limits: ReadLimits,
-  inflation: Inflation,
+  limits: ReadLimits = {},
+  inflation: Inflation = noInflater(file, "describeVariables"),
 ): Promise<VariableInfo[]> {
   const format = detectFormat(bytes, file);
   const describe = (vs: RawVariable[]): VariableInfo[] =>
