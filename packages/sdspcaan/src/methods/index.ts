@@ -33,6 +33,7 @@ export {
   PREPROCESSING_METHODS,
 } from "./estimator.js";
 export type { FitTimings, StopReason } from "./fitReport.js";
+export { MAX_MODEL_BYTES, MAX_MODEL_DEPTH } from "./modelText.js";
 export { methodOptionsMarkdown } from "./optionDocs.js";
 export { orthogonalizeTwice } from "./pca.js";
 export {
