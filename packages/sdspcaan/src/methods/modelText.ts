@@ -11,7 +11,7 @@ import { formatBytes } from "../formats/limits.js";
 /** The most a model file's text may hold, in characters (bytes, for the ASCII JSON toJSON writes). */
 export const MAX_MODEL_BYTES = 256 * 1024 * 1024;
 
-/** The deepest a model file may nest arrays and objects (toJSON's files nest at most 6). */
+/** The deepest a model file may nest arrays and objects (toJSON writes at most 5, a pipeline). */
 export const MAX_MODEL_DEPTH = 64;
 
 /** Reports a problem of the document (`field` "" for the whole of it) and does not return. */
