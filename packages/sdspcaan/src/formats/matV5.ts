@@ -368,12 +368,15 @@ function inflateBounded(payload: Uint8Array, limit: number, ctx: Ctx, where: str
   }
 }
 
-/** Decompresses just enough of a zlib stream to read a variable's tag and header. */
-function peekInflate(payload: Uint8Array, inputBytes: number, ctx: Ctx): Uint8Array | null {
-  return ctx.inflater.inflatePrefix(
-    payload.subarray(0, inputBytes),
-    Math.min(ctx.maxBytes, inputBytes * MAX_DEFLATE_RATIO + 64),
-  );
+/** The most a header is looked for in: a name this long is not a MATLAB variable's. */
+const PEEK_MAX = 16 * 1024 * 1024;
+
+/**
+ * Decompresses just enough of a zlib stream to read a variable's tag and header:
+ * what its first `inputBytes` give, cut at `cap` bytes.
+ */
+function peekInflate(payload: Uint8Array, inputBytes: number, cap: number, ctx: Ctx) {
+  return ctx.inflater.inflatePrefix(payload.subarray(0, inputBytes), cap);
 }
 
 /** A compressed variable: header read eagerly from a partial inflation, values on demand. */
@@ -385,27 +388,31 @@ function compressedVariable(fileBytes: Bytes, el: Element, ctx: Ctx, index: numb
   const attempts = [
     ...new Set([1024, 16384, payload.length].map((n) => Math.min(n, payload.length))),
   ];
-  for (const n of attempts) {
-    head = peekInflate(payload, n, ctx);
-    if (head === null || head.length < 8) {
-      if (n >= payload.length) break;
-      continue;
-    }
+  for (let i = 0; i < attempts.length; i++) {
+    const n = attempts[i];
+    head = peekInflate(
+      payload,
+      n,
+      Math.min(ctx.maxBytes, n * MAX_DEFLATE_RATIO + 64, PEEK_MAX),
+      ctx,
+    );
+    if (head === null || head.length < 8) continue;
     const hb = new Bytes(head, fileBytes.le);
     const type = hb.u32(0);
     if (type !== mi.MATRIX) {
       fail(ctx, where, `compressed data holds ${typeName(type)}, expected miMATRIX`);
     }
     const declared = hb.u32(4);
-    const partial = head.length < 8 + declared && n < payload.length;
+    // Short of what the variable declares, the header may be cut: more input gives more.
+    const short = head.length < 8 + declared;
     try {
       header = parseArrayHeader(hb, 8, Math.min(head.length, 8 + declared), ctx, where);
     } catch (err) {
-      if (!partial) throw err;
+      if (!short || i === attempts.length - 1) throw err;
       continue;
     }
-    // A header reaching the end of a partial inflation may have lost its name: look further.
-    if (partial && header.next >= head.length) {
+    // A header reaching the end of a cut inflation may have lost its name: look further.
+    if (short && header.next >= head.length) {
       header = null;
       continue;
     }
