@@ -616,3 +616,107 @@ describe("compressed variables", () => {
     );
   });
 });
+
+describe("data elements", () => {
+  it("names every storage type in messages", () => {
+    const names: [number, string][] = [
+      [1, "miINT8"],
+      [2, "miUINT8"],
+      [3, "miINT16"],
+      [4, "miUINT16"],
+      [5, "miINT32"],
+      [6, "miUINT32"],
+      [7, "miSINGLE"],
+      [8, "unknown type 8"],
+      [9, "miDOUBLE"],
+      [12, "miINT64"],
+      [13, "miUINT64"],
+      [16, "miUTF8"],
+      [17, "miUTF16"],
+      [18, "miUTF32"],
+      [19, "unknown type 19"],
+    ];
+    for (const [type, text] of names) {
+      expect(refusal(() => read(mat(el(type, new Uint8Array(8)))))).toBe(
+        `t.mat: variable 1 (element at byte 128): unexpected ${text} element (expected miMATRIX or miCOMPRESSED)`,
+      );
+    }
+    const nested = (type: number) =>
+      refusal(() =>
+        read(mat(matrix(flags(CLASS.DOUBLE), dims(1, 1), name("a"), el(type, new Uint8Array(8))))),
+      );
+    expect(nested(MI.MATRIX)).toBe(
+      "t.mat: variable 'a': numeric data stored as miMATRIX, which is not a numeric type",
+    );
+    expect(nested(MI.COMPRESSED)).toBe(
+      "t.mat: variable 'a': numeric data stored as miCOMPRESSED, which is not a numeric type",
+    );
+  });
+
+  it("gives values as views in the machine's byte order, converted otherwise", () => {
+    for (const le of [true, false]) {
+      LE = le;
+      const bytes = mat(
+        matrix(flags(CLASS.DOUBLE), dims(1, 2), name("u8"), values(MI.UINT8, [7, 250])),
+        matrix(flags(CLASS.DOUBLE), dims(1, 2), name("i16"), values(MI.INT16, [-7, 300])),
+        matrix(flags(CLASS.DOUBLE), dims(1, 2), name("i64"), values(MI.INT64, [-(2 ** 53), 5])),
+        matrix(flags(CLASS.DOUBLE), dims(1, 2), name("u64"), values(MI.UINT64, [2 ** 60, 5])),
+      );
+      LE = true;
+      const [u8, i16, i64, u64] = read(bytes).map((v) => v.values().data);
+      // One-byte values are the same in either byte order: always a view.
+      expect(u8).toBeInstanceOf(Uint8Array);
+      expect(u8.buffer).toBe(bytes.buffer);
+      expect(i16).toBeInstanceOf(le ? Int16Array : Float64Array);
+      expect(i16.buffer === bytes.buffer).toBe(le);
+      expect(i64).toBeInstanceOf(Float64Array);
+      expect(u64).toBeInstanceOf(Float64Array);
+      expect([u8, i16, i64, u64].map((d) => Array.from(d))).toEqual([
+        [7, 250],
+        [-7, 300],
+        [-(2 ** 53), 5],
+        [2 ** 60, 5],
+      ]);
+    }
+  });
+
+  it("reads an element that ends the file without its padding", () => {
+    const a = matrix(flags(CLASS.DOUBLE), dims(1, 3), name("a"), values(MI.UINT8, [1, 2, 3]));
+    // The values element's 5 bytes of padding cut off: the element ends the file.
+    const cut = a.subarray(0, a.length - 5);
+    new DataView(cut.buffer, cut.byteOffset).setUint32(4, cut.length - 8, true);
+    const [v] = read(mat(cut));
+    expect(Array.from(v.values().data)).toEqual([1, 2, 3]);
+    // Inside a cell, what follows an unpadded last element is nothing, not a negative count.
+    const inner = matrix(flags(CLASS.DOUBLE), dims(1, 3), name(""), values(MI.UINT8, [1, 2, 3]));
+    const cell = concat([
+      flags(CLASS.CELL),
+      dims(2, 1),
+      name("c"),
+      inner.subarray(0, inner.length - 5),
+    ]);
+    const tag = u32(MI.MATRIX, cell.length);
+    new DataView(cell.buffer).setUint32(16 + 16 + 16 + 4, inner.length - 5 - 8, true);
+    expect(refusal(() => read(mat(concat([tag, cell]))))).toBe(
+      "t.mat: variable 'c': truncated data element: 0 byte(s) left where an 8-byte tag is needed",
+    );
+  });
+
+  it("reads a small element of 4 bytes, and an 8-byte tag with nothing after it", () => {
+    const [v] = read(
+      mat(
+        matrix(
+          flags(CLASS.DOUBLE),
+          dims(1, 4),
+          name("a"),
+          small(MI.UINT8, Uint8Array.of(1, 2, 3, 4)),
+        ),
+      ),
+    );
+    expect(Array.from(v.values().data)).toEqual([1, 2, 3, 4]);
+    const [e] = read(
+      mat(matrix(flags(CLASS.DOUBLE), dims(0, 0), name("e"), el(MI.DOUBLE, new Uint8Array(0)))),
+    );
+    expect(Array.from(e.values().data)).toEqual([]);
+  });
+});
