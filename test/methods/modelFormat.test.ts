@@ -415,6 +415,7 @@ describe("a model as a whole", () => {
       ["fitInfo.timings.totalMs", "-2e400"],
       ["fitInfo.details.rank", "1.5E+309"],
       ["params.k", "1234567890e300"],
+      ["mean", "9".repeat(309)],
     ];
     for (const [path, literal] of cases) {
       expect(() => checkModelJSON(at(path, literal))).toThrow(
@@ -430,6 +431,10 @@ describe("a model as a whole", () => {
     const text = JSON.stringify(d).replace('"@"', "1e999");
     expect(() => checkModelJSON(text)).toThrow(
       new ModelFormatError('fitInfo.details.we"ird[1][1]', "is not a finite number: 1e999"),
+    );
+    // 308 digits still make a finite double (and fail the field's own check).
+    expect(() => checkModelJSON(at("components.rows", "9".repeat(308)))).toThrow(
+      new ModelFormatError("components.rows", "must equal nFeaturesIn = 3; got 1e+308"),
     );
     // Small and negative exponents are finite numbers.
     const fine = JSON.parse(saved) as Doc;

@@ -28,7 +28,12 @@ function pathOf(keys: readonly (string | number)[]): string {
   return path;
 }
 
-const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+/** Digits, ".", "+", "-", "e" and "E": what a JSON number is written with. */
+function isNumberChar(d: number): boolean {
+  return (
+    (d >= 0x30 && d <= 0x39) || d === 0x2e || d === 0x2b || d === 0x2d || d === 0x65 || d === 0x45
+  );
+}
 
 /**
  * Walks valid JSON text once, keeping the path to where it is: the deepest nesting,
@@ -43,35 +48,45 @@ function scan(text: string): {
   let expectKey = false;
   let overflow: { field: string; literal: string } | null = null;
   for (let i = 0; i < text.length; ) {
-    const c = text[i];
-    if (c === "{" || c === "[") {
-      keys.push(c === "[" ? 0 : "");
-      expectKey = c === "{";
+    const c = text.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) {
+      // "{" or "["
+      keys.push(c === 0x5b ? 0 : "");
+      expectKey = c === 0x7b;
       depth = Math.max(depth, keys.length);
       i++;
-    } else if (c === "}" || c === "]") {
+    } else if (c === 0x7d || c === 0x5d) {
       keys.pop();
       i++;
-    } else if (c === ",") {
+    } else if (c === 0x2c) {
+      // ","
       const top = keys.length - 1;
       if (typeof keys[top] === "number") keys[top] = (keys[top] as number) + 1;
       else expectKey = true;
       i++;
-    } else if (c === ":") {
+    } else if (c === 0x3a) {
+      // ":"
       expectKey = false;
       i++;
-    } else if (c === '"') {
+    } else if (c === 0x22) {
+      // A string: its end is the first quote not escaped.
       let j = i + 1;
-      while (text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      for (let d = text.charCodeAt(j); d !== 0x22; d = text.charCodeAt(j)) j += d === 0x5c ? 2 : 1;
       if (expectKey) keys[keys.length - 1] = JSON.parse(text.slice(i, j + 1)) as string;
       i = j + 1;
-    } else if (c === "-" || (c >= "0" && c <= "9")) {
-      NUMBER.lastIndex = i;
-      const literal = (NUMBER.exec(text) as RegExpExecArray)[0];
-      if (overflow === null && !Number.isFinite(Number(literal))) {
-        overflow = { field: pathOf(keys), literal };
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      // A number (the text is valid JSON): only one with an exponent or over 308
+      // digits can be beyond a double.
+      let j = i + 1;
+      let exponent = false;
+      for (let d = text.charCodeAt(j); isNumberChar(d); d = text.charCodeAt(++j)) {
+        if (d === 0x65 || d === 0x45) exponent = true;
       }
-      i += literal.length;
+      if (overflow === null && (exponent || j - i > 308)) {
+        const literal = text.slice(i, j);
+        if (!Number.isFinite(Number(literal))) overflow = { field: pathOf(keys), literal };
+      }
+      i = j;
     } else i++;
   }
   return { depth, overflow };
