@@ -147,8 +147,15 @@ describe("the file around the variables", () => {
 
   it("reads an empty miMATRIX element as an empty double array", () => {
     const [v] = read(mat(el(MI.MATRIX, new Uint8Array(0))));
-    expect(v).toMatchObject({ name: "", kind: "numeric", className: "double", dims: [0, 0] });
-    expect(Array.from(v.values().data)).toEqual([]);
+    expect(v).toMatchObject({
+      name: "",
+      kind: "numeric",
+      className: "double",
+      dims: [0, 0],
+      complex: false,
+    });
+    expect(v.values()).toEqual({ data: new Float64Array(0), order: "F" });
+    expect(v.texts()).toBeNull();
   });
 });
 
@@ -322,6 +329,15 @@ describe("classes and their data", () => {
     ],
     ["miUINT32", MI.UINT32, encodeValues(codes, MI.UINT32, true)],
     ["miUTF32", 18, encodeValues(codes, MI.UINT32, true)],
+    [
+      "miUTF16",
+      17,
+      encodeValues(
+        codes.map((c) => c & 0xffff),
+        MI.UINT16,
+        true,
+      ),
+    ],
     ["miINT32", MI.INT32, encodeValues(codes, MI.INT32, true)],
   ];
   for (const le of [true, false]) {
@@ -332,16 +348,17 @@ describe("classes and their data", () => {
           type === MI.UTF8
             ? bytes
             : encodeValues(
-                type === MI.UINT16 ? codes.map((c) => c & 0xffff) : codes,
-                type === 18 ? MI.UINT32 : type,
+                type === MI.UINT16 || type === 17 ? codes.map((c) => c & 0xffff) : codes,
+                type === 18 ? MI.UINT32 : type === 17 ? MI.UINT16 : type,
                 le,
               );
         const [v] = read(mat(matrix(flags(CLASS.CHAR), dims(1, 4), name("s"), el(type, data))));
         LE = true;
         expect(v).toMatchObject({ kind: "char", className: "char" });
-        const expected = type === MI.UINT16 ? codes.map((c) => c & 0xffff) : codes;
+        const expected = type === MI.UINT16 || type === 17 ? codes.map((c) => c & 0xffff) : codes;
         expect(Array.from(v.values().data)).toEqual(expected);
         expect(v.texts()).toEqual([String.fromCodePoint(...expected)]);
+        expect(v.values().order).toBe("F");
       });
     }
   }
@@ -407,8 +424,14 @@ describe("classes and their data", () => {
       "t.mat: variable 'c': cell element 0 is miDOUBLE, expected miMATRIX",
     );
     const many = matrix(flags(CLASS.CELL), dims(1000, 1000), name("c"), str("a"));
-    expect(refusal(() => read(mat(many)))).toMatch(
-      /^t\.mat: variable 'c': cell array 1000 x 1000 declares 1000000 elements but only \d+ bytes remain$/,
+    const tail = str("a").length;
+    expect(refusal(() => read(mat(many)))).toBe(
+      `t.mat: variable 'c': cell array 1000 x 1000 declares 1000000 elements but only ${tail} bytes remain`,
+    );
+    // Three elements need 24 bytes at least: 20 cannot hold them.
+    const three = matrix(flags(CLASS.CELL), dims(3, 1), name("c"), new Uint8Array(20));
+    expect(refusal(() => read(mat(three)))).toBe(
+      "t.mat: variable 'c': cell array 3 x 1 declares 3 elements but only 20 bytes remain",
     );
   });
 
@@ -436,6 +459,9 @@ describe("classes and their data", () => {
     );
     expect(refusal(() => sp())).toBe(
       "t.mat: variable 'sp' (sparse row indices): truncated data element: 0 byte(s) left where an 8-byte tag is needed",
+    );
+    expect(refusal(() => sp(values(MI.INT32, [0])))).toBe(
+      "t.mat: variable 'sp' (sparse column starts): truncated data element: 0 byte(s) left where an 8-byte tag is needed",
     );
   });
 
@@ -718,5 +744,208 @@ describe("data elements", () => {
       mat(matrix(flags(CLASS.DOUBLE), dims(0, 0), name("e"), el(MI.DOUBLE, new Uint8Array(0)))),
     );
     expect(Array.from(e.values().data)).toEqual([]);
+  });
+});
+
+describe("the edges of the checks", () => {
+  it("refuses a file that is not level 5 in exact words, and reads one with no variables", () => {
+    const bytes = mat(double2x2());
+    const noMark = bytes.slice();
+    noMark[126] = 0;
+    expect(refusal(() => read(noMark))).toBe(
+      "t.mat: not a level 5 MAT-file (no 'IM'/'MI' byte-order mark at bytes 126-127)",
+    );
+    const v73 = bytes.slice();
+    new DataView(v73.buffer).setUint16(124, 0x0200, true);
+    expect(refusal(() => read(v73))).toBe(
+      "t.mat: is a MAT v7.3 file (HDF5); read it with the HDF5 reader (loadDataset does)",
+    );
+    const v9 = bytes.slice();
+    new DataView(v9.buffer).setUint16(124, 0x0009, true);
+    expect(refusal(() => read(v9))).toBe("t.mat: unsupported MAT-file version 0x0009");
+    const empty = readMatV5(mat(), "t.mat", {}, nodeInflater);
+    expect(empty.variables).toEqual([]);
+    expect(looksLikeMatV5(mat())).toBe(true);
+  });
+
+  it("names a variable without a name by its place in the file", () => {
+    const unnamed = matrix(flags(CLASS.DOUBLE), dims(2, 2), name(""), values(MI.INT16, [1, 2, 3]));
+    expect(refusal(() => read(mat(unnamed)))).toBe(
+      "t.mat: variable 1 (element at byte 128): dimensions 2 x 2 need 8 bytes of miINT16 but the data element holds 6",
+    );
+    const big = matrix(
+      flags(CLASS.DOUBLE),
+      dims(1, 200),
+      name(""),
+      values(MI.DOUBLE, new Array(200).fill(0)),
+    );
+    expect(refusal(() => read(mat(compressed(big)), { maxBytes: 1000 }))).toBe(
+      "t.mat: variable 1 (compressed element at byte 128): declares 1.6 KiB of decompressed data, more than the 1000 bytes limit (maxBytes)",
+    );
+  });
+
+  it("refuses values past maxBytes as float64, stored or compressed, logical too, before inflating", () => {
+    const u8 = (n: string, logical = false) =>
+      matrix(
+        flags(logical ? CLASS.UINT8 : CLASS.DOUBLE, { logical }),
+        dims(1, 20),
+        name(n),
+        values(MI.UINT8, new Array(20).fill(1)),
+      );
+    expect(refusal(() => read(mat(u8("a")), { maxBytes: 159 })[0].values())).toBe(
+      "t.mat: variable 'a': its 1 x 20 array declares 20 values and needs 160 bytes as float64, more than the 159 bytes limit (maxBytes)",
+    );
+    expect(read(mat(u8("a")), { maxBytes: 160 })[0].values().order).toBe("F");
+    let inflated = 0;
+    const counting: Inflater = {
+      ...nodeInflater,
+      inflate(p, max) {
+        inflated++;
+        return nodeInflater.inflate(p, max);
+      },
+    };
+    const [lg] = readMatV5(
+      mat(compressed(u8("lg", true))),
+      "t.mat",
+      { maxBytes: 159 },
+      counting,
+    ).variables;
+    expect(lg.kind).toBe("logical");
+    expect(refusal(() => lg.values())).toBe(
+      "t.mat: variable 'lg': its 1 x 20 array declares 20 values and needs 160 bytes as float64, more than the 159 bytes limit (maxBytes)",
+    );
+    expect(inflated).toBe(0);
+  });
+
+  it("lets through errors that are not the inflater's reports", () => {
+    const broken: Inflater = {
+      ...nodeInflater,
+      inflate() {
+        throw new TypeError("the inflater broke");
+      },
+    };
+    const [v] = readMatV5(mat(compressed(double2x2())), "t.mat", {}, broken).variables;
+    expect(() => v.values()).toThrow(new TypeError("the inflater broke"));
+  });
+
+  it("bounds a compressed variable by maxBytes exactly", async () => {
+    const inner = double2x2();
+    const declared = inner.length - 8;
+    const bytes = mat(compressed(inner));
+    expect(Array.from(read(bytes, { maxBytes: declared + 8 })[0].values().data)).toEqual([
+      1, 2, 3, 4,
+    ]);
+    const a = await readMatV5Async(
+      bytes,
+      "t.mat",
+      { maxBytes: declared + 8 },
+      decompressionStreamInflate,
+    );
+    expect(Array.from(a.variables[0].values().data)).toEqual([1, 2, 3, 4]);
+    expect(refusal(() => read(bytes, { maxBytes: declared + 7 }))).toBe(
+      `t.mat: variable 'a': declares ${declared} bytes of decompressed data, more than the ${declared + 7} bytes limit (maxBytes)`,
+    );
+  });
+
+  it("bounds a compressed variable by its dimensions exactly: numeric, logical and char", () => {
+    const padded = (m: Uint8Array, extra: number) => {
+      const out = concat([m, new Uint8Array(extra)]);
+      new DataView(out.buffer).setUint32(4, m.length - 8 + extra, true);
+      return out;
+    };
+    // 1 x 1 double: its header (48 bytes) and one 8-byte value with its tag.
+    const one = matrix(flags(CLASS.DOUBLE), dims(1, 1), name("a"), values(MI.DOUBLE, [5]));
+    expect(one.length - 8).toBe(48 + 16);
+    expect(Array.from(read(mat(compressed(one)))[0].values().data)).toEqual([5]);
+    expect(refusal(() => read(mat(compressed(padded(one, 1)))))).toBe(
+      "t.mat: variable 'a': declares 65 bytes of decompressed data, more than its 1 x 1 numeric array can hold",
+    );
+    const lg = matrix(
+      flags(CLASS.UINT8, { logical: true }),
+      dims(1, 1),
+      name("l"),
+      values(MI.UINT8, [1]),
+    );
+    expect(refusal(() => read(mat(compressed(padded(lg, 1)))))).toBe(
+      "t.mat: variable 'l': declares 65 bytes of decompressed data, more than its 1 x 1 logical array can hold",
+    );
+    // 1 x 3 char: up to 12 bytes of data, padded to 16, with its tag: 24 after the header.
+    const ch = matrix(flags(CLASS.CHAR), dims(1, 3), name("c"), values(MI.UINT32, [97, 98, 99]));
+    expect(ch.length - 8).toBe(48 + 24);
+    expect(read(mat(compressed(ch)))[0].texts()).toEqual(["abc"]);
+    expect(refusal(() => read(mat(compressed(padded(ch, 1)))))).toBe(
+      "t.mat: variable 'c': declares 73 bytes of decompressed data, more than its 1 x 3 char array can hold",
+    );
+    // A cell is not bounded by its dimensions.
+    const cell = matrix(flags(CLASS.CELL), dims(1, 1), name("k"), double2x2());
+    expect(read(mat(compressed(padded(cell, 4000))))[0].kind).toBe("cell");
+  });
+
+  it("refuses a declared size past what deflate gives from the stream's bytes, and not at it", () => {
+    // Stored (level 0): the stream's length does not depend on the declared size.
+    const probe = compressed(
+      matrix(flags(CLASS.DOUBLE), dims(1, 2 ** 28), name("a"), values(MI.DOUBLE, [])),
+      0,
+    );
+    const payload = probe.length - 8;
+    const at = (declared: number) => {
+      const inner = matrix(flags(CLASS.DOUBLE), dims(1, 2 ** 28), name("a"), values(MI.DOUBLE, []));
+      new DataView(inner.buffer).setUint32(4, declared, true);
+      const z = compressed(inner, 0);
+      expect(z.length - 8).toBe(payload);
+      return mat(z);
+    };
+    const bound = payload * 1032 + 1024;
+    expect(read(at(bound), { maxBytes: 2 ** 40 })[0].dims).toEqual([1, 2 ** 28]);
+    expect(refusal(() => read(at(bound + 1), { maxBytes: 2 ** 40 }))).toBe(
+      `t.mat: variable 'a': declares ${bound + 1} bytes of decompressed data, impossible from ${payload} compressed bytes`,
+    );
+  });
+
+  it("refuses a stream holding only a tag", () => {
+    expect(refusal(() => read(mat(compressed(u32(MI.MATRIX, 0)))))).toBe(
+      "t.mat: variable 1 (compressed element at byte 128): truncated data element: 0 byte(s) left where an 8-byte tag is needed",
+    );
+  });
+
+  it("reads a header cut by maxBytes no further, and refuses one it cannot finish", () => {
+    // Stored (level 0): 47 bytes of stream give 40 of output, the tag, flags and dims.
+    const v = matrix(flags(CLASS.DOUBLE), dims(1, 1), name("abcdefgh"), values(MI.DOUBLE, [1]));
+    expect(refusal(() => read(mat(compressed(v, 0)), { maxBytes: 40 }))).toBe(
+      "t.mat: variable 1 (compressed element at byte 128): compressed variable header could not be read",
+    );
+    // A name cut by the limit on the last look is refused with what cut it.
+    const long = matrix(
+      flags(CLASS.DOUBLE),
+      dims(1, 1),
+      name("n".repeat(2000)),
+      values(MI.DOUBLE, [1]),
+    );
+    expect(refusal(() => read(mat(compressed(long, 0)), { maxBytes: 1500 }))).toMatch(
+      /^t\.mat: variable 1 \(compressed element at byte 128\): miINT8 element declares 2000 bytes but only \d+ remain \(the file is truncated or corrupt\)$/,
+    );
+  });
+
+  it("inflates nothing ahead for bytes that are not a MAT-file, and reads big-endian files ahead", async () => {
+    let calls = 0;
+    const counting = (payload: Uint8Array, max: number, format?: "deflate" | "gzip") => {
+      calls++;
+      return decompressionStreamInflate(payload, max, format);
+    };
+    const notMat = mat(compressed(double2x2()));
+    notMat[126] = 0;
+    await expect(readMatV5Async(notMat, "n.mat", {}, counting)).rejects.toThrow(
+      /not a level 5 MAT-file/,
+    );
+    expect(calls).toBe(0);
+    LE = false;
+    const be = mat(compressed(double2x2()), double2x2());
+    LE = true;
+    const m = await readMatV5Async(be, "b.mat", {}, counting);
+    expect(calls).toBe(1);
+    expect(m.variables.map((v) => Array.from(v.values().data))).toEqual([
+      [1, 2, 3, 4],
+      [1, 2, 3, 4],
+    ]);
   });
 });

@@ -26,9 +26,9 @@ import {
 } from "./inflate.js";
 import {
   checkFloat64Size,
+  deflateBound,
   exactCount,
   formatBytes,
-  MAX_DEFLATE_RATIO,
   maxBytesOf,
   type ReadLimits,
 } from "./limits.js";
@@ -94,7 +94,7 @@ export function looksLikeIdxHeader(bytes: Uint8Array): boolean {
  * deflate can encode in this many bytes (beyond that the stream is corrupt).
  */
 function gunzipBound(bytes: Uint8Array, maxBytes: number): number {
-  return Math.min(maxBytes, bytes.length * MAX_DEFLATE_RATIO + 1024);
+  return Math.min(maxBytes, deflateBound(bytes.length));
 }
 
 /**
@@ -108,7 +108,7 @@ export type DeclaredSize = (head: Uint8Array) => number | null;
 const PEEK_INPUT = 4096;
 
 /** The output bound of a peek: all that PEEK_INPUT bytes can give, so zlib never stops it short. */
-const PEEK_OUTPUT = PEEK_INPUT * MAX_DEFLATE_RATIO + 1024;
+const PEEK_OUTPUT = deflateBound(PEEK_INPUT);
 
 /** The IDX file's declared size from its first bytes (see {@link DeclaredSize}). */
 export function idxDeclaredSize(head: Uint8Array, file: string, maxBytes: number): number | null {

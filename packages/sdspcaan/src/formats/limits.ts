@@ -13,6 +13,14 @@ export const DEFAULT_MAX_BYTES = 2 ** 31;
  */
 export const MAX_DEFLATE_RATIO = 1032;
 
+/**
+ * The most `compressedBytes` of a zlib or gzip stream can inflate to: deflate's ratio,
+ * and a kilobyte for the headers and the first blocks of a small stream.
+ */
+export function deflateBound(compressedBytes: number): number {
+  return compressedBytes * MAX_DEFLATE_RATIO + 1024;
+}
+
 /** Options every binary reader accepts. */
 export interface ReadLimits {
   /** Cap in bytes on any single buffer the reader allocates; default 2 GiB. */
