@@ -240,6 +240,12 @@ describe("Pipeline refuses misuse, word for word", () => {
 
   it("scoring with labels of the other kind, and saving with an unknown mode", () => {
     const p = new Pipeline(new PCA({ k: 2 })).fit(X, y);
+    const mode = errorOf(() => p.toJSON({ referenceSet: "float16" as never }));
+    expect([(mode as ValidationError).argument, mode.message]).toEqual([
+      "referenceSet",
+      'The \'referenceSet\' option of Pipeline.toJSON must be "full" or "none". Got "float16" instead.',
+    ]);
+    expect(p.toJSON({}).classifier.labels).toEqual(y);
     expect(
       errorOf(() =>
         p.score(
@@ -405,6 +411,14 @@ describe("a saved pipeline's fields, refused word for word", () => {
     ["a model that is not one", (d) => (d.model = []), "model", "expected a JSON object; got []"],
   ])("%s", (_what, change, field, problem) => {
     expect(refused(change)).toEqual([field, problem]);
+  });
+
+  it("lets through an error of the estimator's loader that is not about the file", () => {
+    const json = JSON.parse(saved) as Record<string, unknown>;
+    const broken = () => {
+      throw new TypeError("the loader broke");
+    };
+    expect(() => Pipeline.restore(json, broken)).toThrow(new TypeError("the loader broke"));
   });
 
   it("loads the file as it was saved", () => {
