@@ -22,8 +22,10 @@ import {
 } from "../../packages/sdspcaan/src/formats/idx.js";
 import {
   decompressionStreamInflate,
+  InflateError,
   type Inflater,
 } from "../../packages/sdspcaan/src/formats/inflate.js";
+import { formatBytes } from "../../packages/sdspcaan/src/formats/limits.js";
 import { nodeInflater } from "../../packages/sdspcaan-cli/src/io/zlib.js";
 
 /** An IDX file of `code` with `shape`, its values written big-endian by `write`. */
@@ -247,7 +249,7 @@ describe("gzip streams", () => {
     ];
     for (const [bytes, message] of cases) {
       expect(refusal(() => gunzipped(bytes, "x", 1 << 20, nodeInflater))).toBe(message);
-      const ahead = await gunzippedAhead(bytes, {}, decompressionStreamInflate);
+      const ahead = await gunzippedAhead(bytes, "x", {}, decompressionStreamInflate);
       expect(refusal(() => gunzipped(bytes, "x", 1 << 20, ahead))).toBe(message);
     }
   });
@@ -259,26 +261,26 @@ describe("gzip streams", () => {
       return decompressionStreamInflate(payload, max, format);
     };
     // A small stream: its start is all of it.
-    const a = await gunzippedAhead(gz, {}, counting);
+    const a = await gunzippedAhead(gz, "x", {}, counting);
     expect(seen).toHaveLength(1);
     expect(Array.from(a.gunzip(gz, raw.length))).toEqual(Array.from(raw));
     // A stream longer than the start: inflated again, to its size and a margin.
     const long = idx(0x08, [1, 5_000_000], new Uint8Array(5_000_000));
     const longGz = new Uint8Array(gzipSync(long));
     seen.length = 0;
-    const b = await gunzippedAhead(longGz, {}, counting);
+    const b = await gunzippedAhead(longGz, "x", {}, counting);
     const bound = Math.min(longGz.length * 1032 + 1024, long.length + 64 * 1024);
     expect(seen).toEqual([4096 * 1032 + 1024, bound]);
     expect(b.gunzip(longGz, long.length).length).toBe(long.length);
     // Refused from its header: nothing more is inflated.
     seen.length = 0;
-    await gunzippedAhead(longGz, { maxBytes: 1 << 20 }, counting);
+    await gunzippedAhead(longGz, "x", { maxBytes: 1 << 20 }, counting);
     expect(seen).toHaveLength(1);
     // Not gzip, or an inflater already: nothing at all.
     seen.length = 0;
-    await gunzippedAhead(raw, {}, counting);
+    await gunzippedAhead(raw, "x", {}, counting);
     expect(seen).toHaveLength(0);
-    expect(await gunzippedAhead(gz, {}, nodeInflater)).toBe(nodeInflater);
+    expect(await gunzippedAhead(gz, "x", {}, nodeInflater)).toBe(nodeInflater);
   });
 
   it("without a gunzipPrefix, inflates to the limit and reads the header after", () => {
@@ -295,5 +297,103 @@ describe("gzip streams", () => {
       Array.from(body),
     );
     expect(bounded).toEqual([Math.min(4096, gz.length * 1032 + 1024)]);
+  });
+});
+
+describe("edges", () => {
+  it("refuses a first byte that is not zero, whatever the second", () => {
+    expect(refusal(() => readIdx(Uint8Array.of(0x12, 0, 8, 1), "h.idx", {}, nodeInflater))).toBe(
+      "h.idx: not an IDX file: the magic number must start with two zero bytes, got 0x1200",
+    );
+  });
+
+  it("names variables without taking .gz or .idx from the middle of a name", () => {
+    const arr = readIdx(idx(0x08, [1], Uint8Array.of(1)), "x.idx", {}, nodeInflater);
+    expect(idxVariable(arr, "a.gz.idx").name).toBe("a.gz");
+    expect(idxVariable(arr, "b.idx3.v2").name).toBe("b.idx3.v2");
+    expect(idxVariable(arr, "dir\\sub/c.idx1").name).toBe("c");
+    expect(hasIdxName("idx/data.idx.csv")).toBe(false);
+    expect(hasIdxName("x.GZ.idx")).toBe(true);
+  });
+
+  it("bounds a gzip'd file by maxBytes, header included, at the edge and one past", () => {
+    // Four float64 values: 32 bytes as float64, within a 32-byte limit; the file is 40.
+    const raw = idx(0x0e, [4], f64be([1, 2, 3, 4]));
+    const gz = new Uint8Array(gzipSync(raw));
+    expect(Array.from(readIdx(raw, "r.idx", { maxBytes: 32 }, nodeInflater).data)).toEqual([
+      1, 2, 3, 4,
+    ]);
+    expect(refusal(() => readIdx(gz, "g.idx", { maxBytes: 39 }, nodeInflater))).toBe(
+      "g.idx: declares 40 bytes inside its gzip stream, more than the 39 bytes limit (maxBytes)",
+    );
+    expect(Array.from(readIdx(gz, "g.idx", { maxBytes: 40 }, nodeInflater).data)).toEqual([
+      1, 2, 3, 4,
+    ]);
+  });
+
+  it("lets through an inflater's own errors, and says what too large means without a header", () => {
+    const gz = new Uint8Array(gzipSync(idx(0x08, [2], Uint8Array.of(1, 2))));
+    const broken: Inflater = {
+      ...nodeInflater,
+      gunzip() {
+        throw new TypeError("the inflater broke");
+      },
+    };
+    expect(() => readIdx(gz, "b.idx", {}, broken)).toThrow(new TypeError("the inflater broke"));
+    const { gunzipPrefix: _, ...plain } = nodeInflater;
+    const tooLarge: Inflater = {
+      ...plain,
+      gunzip() {
+        throw new InflateError("too-large", "more");
+      },
+    };
+    const bound = gz.length * 1032 + 1024;
+    expect(refusal(() => readIdx(gz, "t.idx", {}, tooLarge))).toBe(
+      `t.idx: the gzip stream inflates to more than ${formatBytes(bound)} (beyond what deflate can encode in this many bytes: corrupt)`,
+    );
+  });
+
+  it("inflates ahead no more than the reader will read", async () => {
+    const seen: number[] = [];
+    const counting = (payload: Uint8Array, max: number, format?: "gzip" | "deflate") => {
+      seen.push(max);
+      return decompressionStreamInflate(payload, max, format);
+    };
+    const peek = 4096 * 1032 + 1024;
+    const zeros = new Uint8Array(5_000_000);
+    // A header declaring less than the stream holds: its size and a margin are within the start.
+    const lying = idx(0x08, [1, 10], zeros);
+    seen.length = 0;
+    const a = await gunzippedAhead(new Uint8Array(gzipSync(lying)), "l", {}, counting);
+    expect(seen).toEqual([peek]);
+    expect(refusal(() => readIdx(new Uint8Array(gzipSync(lying)), "l", {}, a))).toBe(
+      "l: the gzip stream holds more than the 22 bytes its header declares",
+    );
+    // Its size and margin exactly the start's length: nothing more either.
+    const edge = idx(0x08, [1, 1, peek - 65536 - 16], zeros);
+    seen.length = 0;
+    await gunzippedAhead(new Uint8Array(gzipSync(edge)), "e", {}, counting);
+    expect(seen).toEqual([peek]);
+    // Declaring more than deflate can give from the file: refused from the header.
+    const big = idx(0x08, [1, 100_000_000], zeros);
+    const bigGz = new Uint8Array(gzipSync(big));
+    seen.length = 0;
+    await gunzippedAhead(bigGz, "b", {}, counting);
+    expect(seen).toEqual([peek]);
+    expect(refusal(() => readIdx(bigGz, "b", {}, nodeInflater))).toBe(
+      `b: declares 100000012 bytes inside its gzip stream, more than deflate can encode in ${bigGz.length} bytes: corrupt`,
+    );
+    // A stream whose start breaks: what broke is all there is.
+    const broken = new Uint8Array(gzipSync(idx(0x08, [1, 5_000_000], zeros)));
+    broken.fill(0xff, 40, 60);
+    seen.length = 0;
+    const c = await gunzippedAhead(broken, "c", {}, counting);
+    expect(seen).toEqual([peek]);
+    expect(refusal(() => readIdx(broken, "c", {}, c))).toMatch(/^c: corrupt gzip stream \(.+\)$/);
+    // A stream whose header is not IDX: inflated to the bound.
+    const other = new Uint8Array(gzipSync(zeros));
+    seen.length = 0;
+    await gunzippedAhead(other, "o", {}, counting);
+    expect(seen).toEqual([peek, Math.min(2 ** 31, other.length * 1032 + 1024)]);
   });
 });

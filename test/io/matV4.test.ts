@@ -245,6 +245,10 @@ describe("readMatV4 on bad headers", () => {
 
 describe("looksLikeMatV4", () => {
   it("needs a valid header and the whole name, of at most 4096 bytes", () => {
+    const shortest = v4({ name: "x", rows: 0, cols: 0, values: [], noNul: true });
+    expect(shortest.length).toBe(21);
+    expect(looksLikeMatV4(shortest)).toBe(true);
+    expect(looksLikeMatV4(shortest.subarray(0, 20))).toBe(false);
     const one = v4({ name: "x", rows: 1, cols: 1, values: [] });
     expect(one.length).toBe(22);
     expect(looksLikeMatV4(one)).toBe(true);
@@ -261,5 +265,36 @@ describe("looksLikeMatV4", () => {
       looksLikeMatV4(v4({ name: "x", rows: 1, cols: 1, values: [], header: { type: 3 } })),
     ).toBe(false);
     expect(looksLikeMatV4(v4({ name: "x", rows: 1, cols: 1, values: [], le: false }))).toBe(true);
+  });
+});
+
+describe("readMatV4 at the edges", () => {
+  it("reads a one-byte name without its NUL, and an empty name before a NUL", () => {
+    expect(
+      readMatV4(v4({ name: "x", rows: 1, cols: 1, values: [2], noNul: true }), "e.mat")[0].name,
+    ).toBe("x");
+    expect(
+      readMatV4(v4({ name: "\0ab", rows: 1, cols: 1, values: [2], noNul: true }), "e.mat")[0].name,
+    ).toBe("");
+  });
+
+  it("reads a last header of exactly 20 bytes as a header (whose name then exceeds the file)", () => {
+    const good = v4({ name: "fea", rows: 1, cols: 1, values: [1] });
+    const header = v4({ name: "gnd", rows: 1, cols: 1, values: [1] }).subarray(0, 20);
+    expect(refusal(file(good, header))).toBe(
+      `v4.mat: matrix 2 (at byte ${good.length}): name length 4 exceeds the file`,
+    );
+  });
+
+  it("refuses VAX and Cray types (M = 2, 3) and negative types in either byte order", () => {
+    for (const le of [true, false]) {
+      for (const type of [2000, 3000, 2052, -1000, -1]) {
+        const bytes = v4({ name: "x", rows: 1, cols: 1, values: [1], le, header: { type } });
+        expect(refusal(bytes), `${type} ${le}`).toBe(
+          "v4.mat: matrix 1 (at byte 0): not a valid level 4 MAT-file matrix header",
+        );
+        expect(looksLikeMatV4(bytes)).toBe(false);
+      }
+    }
   });
 });

@@ -932,8 +932,9 @@ describe("the edges of the checks", () => {
       calls++;
       return decompressionStreamInflate(payload, max, format);
     };
+    // "I?" where "IM" belongs: the walk would read the element as little-endian.
     const notMat = mat(compressed(double2x2()));
-    notMat[126] = 0;
+    notMat[127] = 0;
     await expect(readMatV5Async(notMat, "n.mat", {}, counting)).rejects.toThrow(
       /not a level 5 MAT-file/,
     );
@@ -947,5 +948,62 @@ describe("the edges of the checks", () => {
       [1, 2, 3, 4],
       [1, 2, 3, 4],
     ]);
+  });
+});
+
+describe("more edges", () => {
+  it("names an element inside a cell by its place, whatever its own name", () => {
+    const named = matrix(
+      flags(CLASS.DOUBLE),
+      dims(2, 2),
+      name("inner"),
+      values(MI.INT16, [1, 2, 3]),
+    );
+    const cell = matrix(flags(CLASS.CELL), dims(1, 1), name("c"), named);
+    expect(refusal(() => read(mat(cell)))).toBe(
+      "t.mat: variable 'c' cell 0: dimensions 2 x 2 need 8 bytes of miINT16 but the data element holds 6",
+    );
+  });
+
+  it("bounds char values by maxBytes too, before inflating them", () => {
+    const text = "x".repeat(200);
+    const ch = matrix(
+      flags(CLASS.CHAR),
+      dims(1, 200),
+      name("s"),
+      el(MI.UTF8, new TextEncoder().encode(text)),
+    );
+    const message =
+      "t.mat: variable 's': its 1 x 200 array declares 200 values and needs 1.6 KiB as float64, more than the 1000 bytes limit (maxBytes)";
+    expect(refusal(() => read(mat(ch), { maxBytes: 1000 })[0].values())).toBe(message);
+    let inflated = 0;
+    const counting: Inflater = {
+      ...nodeInflater,
+      inflate(p, max) {
+        inflated++;
+        return nodeInflater.inflate(p, max);
+      },
+    };
+    const [z] = readMatV5(mat(compressed(ch)), "t.mat", { maxBytes: 1000 }, counting).variables;
+    expect(refusal(() => z.values())).toBe(message);
+    expect(inflated).toBe(0);
+    // Its texts need no float64 values.
+    expect(z.texts()).toEqual([text]);
+    expect(read(mat(ch), { maxBytes: 1600 })[0].values().data).toHaveLength(200);
+  });
+
+  it("says a compressed sparse array has no values, whatever its size", () => {
+    const sp = matrix(
+      flags(CLASS.SPARSE),
+      dims(100000, 100000),
+      name("sp"),
+      values(MI.INT32, [0]),
+      values(MI.INT32, [0, 1]),
+      values(MI.DOUBLE, [5]),
+    );
+    const [v] = read(mat(compressed(sp)));
+    expect(refusal(() => v.values())).toBe(
+      "t.mat: variable 'sp': a sparse array has no numeric values",
+    );
   });
 });

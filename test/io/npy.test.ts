@@ -5,9 +5,18 @@
  * against the data and the limit, and the variable a file becomes. Values and
  * messages are checked exactly.
  */
+
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { DataFormatError } from "../../packages/sdspcaan/src/core/errors.js";
-import { looksLikeNpy, npyVariable, readNpy } from "../../packages/sdspcaan/src/formats/npy.js";
+import {
+  looksLikeNpy,
+  npyDeclaredSize,
+  npyVariable,
+  readNpy,
+} from "../../packages/sdspcaan/src/formats/npy.js";
+import { parseBytes } from "../../packages/sdspcaan/src/formats/parse.js";
+import { nodeInflater } from "../../packages/sdspcaan-cli/src/io/zlib.js";
 
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59];
 
@@ -319,5 +328,53 @@ describe("the file as a variable", () => {
         "shape (2, 2) of <f8 needs 32 bytes but only 8 follow the header (truncated?)",
       ),
     );
+  });
+});
+
+describe("the declared size read from a gzip stream's start", () => {
+  it("is the header and the data, for each version, or nothing from a start too short", () => {
+    for (const major of [1, 2, 3]) {
+      const file = npy(dict("<i2", "3, 2"), new Uint8Array(12), major);
+      const headerEnd = file.length - 12;
+      expect(npyDeclaredSize(file, "x", 1 << 20), String(major)).toBe(file.length);
+      // The header's last byte is enough; one short of it is not.
+      expect(npyDeclaredSize(file.subarray(0, headerEnd), "x", 1 << 20)).toBe(file.length);
+      expect(npyDeclaredSize(file.subarray(0, headerEnd - 1), "x", 1 << 20)).toBeNull();
+    }
+    const v2 = npy(dict("<f8", "1,"), f64([1]), 2);
+    expect(npyDeclaredSize(v2.subarray(0, 11), "x", 1 << 20)).toBeNull();
+    // Twelve bytes hold a version 2 length: an empty header is read, and refused.
+    expect(() =>
+      npyDeclaredSize(Uint8Array.from([...MAGIC, 2, 0, 0, 0, 0, 0]), "x", 1 << 20),
+    ).toThrow(new DataFormatError("x", 'malformed .npy header ""'));
+    expect(
+      npyDeclaredSize(Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12), "x", 1 << 20),
+    ).toBeNull();
+    expect(() => npyDeclaredSize(npy(dict("<f8", "4, 4"), f64([])), "x", 127)).toThrow(
+      new DataFormatError(
+        "x",
+        "shape (4, 4) of <f8 declares 16 values and needs 128 bytes as float64, more than the 127 bytes limit (maxBytes)",
+      ),
+    );
+  });
+
+  it("reads .npy.gz of every version through parseBytes", async () => {
+    for (const major of [1, 2, 3]) {
+      const file = npy(dict("<f8", "2, 2"), f64([1, 2, 3, 1]), major);
+      const ds = await parseBytes(new Uint8Array(gzipSync(file)), "v.npy.gz", {}, nodeInflater);
+      expect([ds.X.toRows(), ds.y]).toEqual([
+        [[1], [3]],
+        [2, 1],
+      ]);
+    }
+  });
+
+  it("names the variable without taking .gz or .npy from the middle of a name", () => {
+    const body = f64([1, 2]);
+    expect(npyVariable(npy(dict("<f8", "2,"), body), "a.gz.npy").name).toBe("a.gz");
+    expect(npyVariable(npy(dict("<f8", "2,"), body), "b.npy.v1.npy").name).toBe("b.npy.v1");
+    expect(
+      npyVariable(npy(dict("<f8", "12L, 1L"), f64(new Array(12).fill(0))), "l.npy").dims,
+    ).toEqual([12, 1]);
   });
 });

@@ -45,7 +45,8 @@ function readHeader(dv: DataView, pos: number): V4Header | null {
 
 /** True when the buffer starts like a level 4 MAT-file. */
 export function looksLikeMatV4(bytes: Uint8Array): boolean {
-  if (bytes.length < 20) return false;
+  // A 20-byte header and a name of at least one byte.
+  if (bytes.length < 21) return false;
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const h = readHeader(dv, 0);
   return h !== null && 20 + h.namlen <= bytes.length && h.namlen <= 4096;

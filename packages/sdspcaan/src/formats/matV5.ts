@@ -313,6 +313,7 @@ function charRows(a: ParsedArray, ctx: Ctx, where: string): string[] {
 
 function arrayValues(a: ParsedArray, ctx: Ctx, where: string): ArrayValues {
   if (a.kind === "char") {
+    checkValuesSize(a.dims, ctx, where);
     return { data: Float64Array.from(charCodes(a, ctx, where)), order: "F" };
   }
   // Only numeric, logical and char arrays have data, and an empty miMATRIX none.
@@ -470,7 +471,9 @@ function compressedVariable(fileBytes: Bytes, el: Element, ctx: Ctx, index: numb
     complex: header.complex,
     values: () => {
       // Checked before inflating: the stored values may be 8 times smaller than float64.
-      if (kind === "numeric" || kind === "logical") checkValuesSize(header.dims, ctx, where);
+      if (kind === "numeric" || kind === "logical" || kind === "char") {
+        checkValuesSize(header.dims, ctx, where);
+      }
       return arrayValues(full(), ctx, where);
     },
     texts: () => arrayTexts(full(), ctx, where),
@@ -510,7 +513,7 @@ export interface MatV5Contents {
 
 /** True when the 128-byte header is a level 5 MAT-file header (any version). */
 export function looksLikeMatV5(bytes: Uint8Array): boolean {
-  if (bytes.length < 128) return false;
+  // (Shorter than 128 bytes, the mark reads as NULs.)
   const e = String.fromCharCode(bytes[126], bytes[127]);
   return e === "IM" || e === "MI";
 }

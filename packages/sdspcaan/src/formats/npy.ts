@@ -6,6 +6,7 @@
  */
 import { failDataFormat as fail } from "../core/errors.js";
 import { type NumberKind, numberReader } from "./binary.js";
+import { baseName } from "./fileNames.js";
 import { checkFloat64Size, exactCount, maxBytesOf, type ReadLimits } from "./limits.js";
 import type { RawVariable } from "./variables.js";
 
@@ -22,7 +23,8 @@ export interface NpyArray {
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // "\x93NUMPY"
 
 export function looksLikeNpy(bytes: Uint8Array): boolean {
-  return bytes.length >= 6 && MAGIC.every((m, i) => bytes[i] === m);
+  // (Past the end, bytes[i] is undefined, which no magic byte equals.)
+  return MAGIC.every((m, i) => bytes[i] === m);
 }
 
 interface NpyHeader {
@@ -75,8 +77,10 @@ function parseHeader(bytes: Uint8Array, file: string): NpyHeader {
   for (const part of shapeM[1].split(",")) {
     const t = part.trim();
     if (t === "") continue;
-    if (!/^\d+L?$/.test(t)) fail(file, `malformed .npy shape (${shapeM[1]})`);
-    dims.push(t.replace(/L$/, ""));
+    // Python 2 wrote long integers with an L.
+    const digits = /^(\d+)L?$/.exec(t);
+    if (digits === null) fail(file, `malformed .npy shape (${shapeM[1]})`);
+    dims.push(digits[1]);
   }
   const dtype = descr[1];
   const m = /^([<>|=]?)([biuf])(\d+)$/.exec(dtype);
@@ -131,6 +135,7 @@ function checkSize(h: NpyHeader, total: number, file: string, maxBytes: number):
   if (need !== avail) {
     fail(
       file,
+      // Stryker disable next-line EqualityOperator: need differs from avail here, so > and >= agree
       need > avail
         ? `${what} needs ${need} bytes but only ${avail} follow the header (truncated?)`
         : `${what} needs ${need} bytes but ${avail} follow the header`,
@@ -182,8 +187,7 @@ export function npyVariable(bytes: Uint8Array, file: string, limits?: ReadLimits
   };
   // X.npy.gz's array is X, as X.npy's is.
   const base =
-    file
-      .replace(/^.*[\\/]/, "")
+    baseName(file)
       .replace(/\.gz$/i, "")
       .replace(/\.npy$/i, "") || "array";
   return {

@@ -11,6 +11,7 @@
  */
 import { DataFormatError, ValidationError } from "../core/errors.js";
 import { type DelimitedOptions, decodeText, parseDelimited } from "./csv.js";
+import { baseName } from "./fileNames.js";
 import { hdf5SuperblockOffset, looksLikeMatV73, withHdf5Variables } from "./hdf5.js";
 import {
   gunzipped,
@@ -54,7 +55,7 @@ export type Inflation = Inflater | AsyncInflate;
 
 /** The extension of a file name, lower case with its dot ("" when none), as node:path's extname. */
 export function extensionOf(file: string): string {
-  const base = file.slice(Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\")) + 1);
+  const base = baseName(file);
   const dot = base.lastIndexOf(".");
   return dot <= 0 || /^\.+$/.test(base) ? "" : base.slice(dot).toLowerCase();
 }
@@ -153,7 +154,8 @@ async function variablesOfAsync(
     return { variables: m.variables, compressed: m.compressed };
   }
   if (format === "idx") {
-    return variablesOf(bytes, file, format, limits, await gunzippedAhead(bytes, limits, inflation));
+    const inflater = await gunzippedAhead(bytes, file, limits, inflation);
+    return variablesOf(bytes, file, format, limits, inflater);
   }
   return variablesOf(bytes, file, format, limits, inflation as Inflater);
 }
@@ -188,7 +190,7 @@ async function parseGzipped(
     options.format === "csv" || options.format === "tsv"
       ? null
       : (npyDeclaredSize(head, name, maxBytes) ?? idxDeclaredSize(head, name, maxBytes));
-  const inflater = await gunzippedAhead(bytes, options, inflation, (head) =>
+  const inflater = await gunzippedAhead(bytes, file, options, inflation, (head) =>
     declaredSize(head, file),
   );
   const inner = gunzipped(bytes, file, maxBytes, inflater, (head) => declaredSize(head, file));
@@ -374,7 +376,7 @@ export async function labelsFromBytesAsync(
   limits: ReadLimits = {},
   inflation: Inflation = noInflater(path, "labelsFromBytesAsync"),
 ): Promise<LabelsRead> {
-  return labelsFromBytes(bytes, path, limits, await gunzippedAhead(bytes, limits, inflation));
+  return labelsFromBytes(bytes, path, limits, await gunzippedAhead(bytes, path, limits, inflation));
 }
 
 /** Replaces y with the labels of a labels file, checking there is one per sample. */
