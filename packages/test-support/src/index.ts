@@ -4,7 +4,10 @@
  * temporary folders and the small seeded data set. It reaches the library only
  * through its public entries.
  */
+
+export { float64Bytes, npyBytes } from "./bytes.js";
 export { dataDir, dataFile, fixtureFile, readDataFile, repoRoot } from "./data.js";
+export { errorOf, rejectionOf } from "./errors.js";
 export { removeDir, tempDir } from "./files.js";
 export {
   CLASS,
@@ -15,4 +18,4 @@ export {
   type WriteArray,
   writeMatV5,
 } from "./matWriter.js";
-export { smallData } from "./synthetic.js";
+export { smallData, smallRows } from "./synthetic.js";

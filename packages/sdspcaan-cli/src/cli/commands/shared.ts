@@ -23,6 +23,7 @@ import {
 import { setKernelThreads, setNativeKernels } from "sdspcaan/node";
 import type { LoadOptions } from "../../io/load.js";
 import { openDataset } from "../../io/load.js";
+import { readModelText } from "../../io/modelFile.js";
 import { readJsonFile } from "../../runner/resultsFile.node.js";
 
 /** Writes a line (or lines) to standard output. */
@@ -571,7 +572,7 @@ export function methodFromFlags(
  * pipeline (the preprocessing travels inside either).
  */
 export function readModelFile(path: string): Estimator | Pipeline {
-  return loadModelFile(readJsonFile(path), path);
+  return loadModelFile(readModelText(path), path);
 }
 
 /** Formats milliseconds as "850 ms", "12.3 s", "4m 05s" or "1h 02m". */
