@@ -1,0 +1,141 @@
+/**
+ * Delimited text read from a file as a stream: chunks of the file (or of node:zlib's
+ * streaming gunzip for data.csv.gz) go straight into the library's DelimitedReader,
+ * so neither the file nor its text is ever held whole; memory is the parsed matrix.
+ * The format is told from the first bytes as `detectFormat` tells it from the whole
+ * file (its signatures all sit within the first few KiB), and anything that is not
+ * delimited text is left to the whole-file readers.
+ */
+import type { FileHandle } from "node:fs/promises";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
+import { DataFormatError, SdspcaanError } from "sdspcaan";
+import {
+  DelimitedReader,
+  detectFormat,
+  formatBytes,
+  hasIdxName,
+  isGzip,
+  type LoadedDataset,
+  MAX_DEFLATE_RATIO,
+  maxBytesOf,
+  type ParseOptions,
+} from "sdspcaan/formats";
+import { openInputFile, readAt } from "./inputFiles.js";
+
+/** Bytes read at a time, and the first bytes the format is told from. */
+const CHUNK = 1 << 20;
+const HEAD = 64 * 1024;
+
+/** Thrown inside the gunzip pipeline when the inflated file is not delimited text. */
+class NotText extends Error {}
+
+/** The text format the first bytes show ("csv"/"tsv"), else null. */
+function textFormat(head: Uint8Array, name: string, options: ParseOptions): "csv" | "tsv" | null {
+  const format = detectFormat(head, name, options.format);
+  return format === "csv" || format === "tsv" ? format : null;
+}
+
+/**
+ * The data set of `path` when it is delimited text (plain or gzip-compressed), read
+ * as a stream; null when it is another format. The file is checked as every input
+ * is (a regular file within maxBytes); a .gz may inflate to maxBytes of text.
+ */
+export async function streamDataset(
+  path: string,
+  options: ParseOptions,
+): Promise<LoadedDataset | null> {
+  const { handle, size } = await openInputFile(path, "data file", options);
+  try {
+    const first = new Uint8Array(Math.min(HEAD, size));
+    const got = await readAt(handle, first, first.length, 0);
+    const head = first.subarray(0, got);
+    if (isGzip(head) && options.format !== "idx" && !hasIdxName(path)) {
+      return await streamGzipped(path, options, handle, size);
+    }
+    const format = textFormat(head, path, options);
+    if (format === null) return null;
+    const reader = new DelimitedReader(path, options, format);
+    reader.push(head);
+    const buffer = new Uint8Array(CHUNK);
+    for (let position = got; ; ) {
+      const n = await readAt(handle, buffer, CHUNK, position);
+      if (n === 0) break;
+      reader.push(buffer.subarray(0, n));
+      position += n;
+    }
+    return reader.finish();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function streamGzipped(
+  path: string,
+  options: ParseOptions,
+  handle: FileHandle,
+  size: number,
+): Promise<LoadedDataset | null> {
+  const maxBytes = maxBytesOf(options);
+  // As the whole-file reader bounds it: the limit, or what deflate can encode in this many bytes.
+  const cap = Math.min(maxBytes, size * MAX_DEFLATE_RATIO + 1024);
+  const inner = path.replace(/\.gz$/i, "");
+  let reader: DelimitedReader | null = null;
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  let inflated = 0;
+  const start = (ended: boolean): DelimitedReader => {
+    const head = Buffer.concat(pending);
+    pending = [];
+    if (isGzip(head)) {
+      throw new DataFormatError(
+        path,
+        "is gzip-compressed twice; decompress it once (gunzip) first",
+      );
+    }
+    const format = textFormat(head, inner, options);
+    if (format === null && (ended || head.length >= HEAD)) throw new NotText();
+    const r = new DelimitedReader(path, options, format ?? "csv");
+    r.push(head);
+    return r;
+  };
+  async function* chunks() {
+    const buffer = Buffer.alloc(CHUNK);
+    for (let position = 0; ; ) {
+      const n = await readAt(handle, buffer, CHUNK, position);
+      if (n === 0) return;
+      position += n;
+      // zlib keeps no reference past the write, but the next read reuses the buffer.
+      yield Buffer.from(buffer.subarray(0, n));
+    }
+  }
+  try {
+    await pipeline(Readable.from(chunks()), createGunzip(), async (source) => {
+      for await (const chunk of source as AsyncIterable<Buffer>) {
+        inflated += chunk.length;
+        if (inflated > cap) {
+          throw new DataFormatError(
+            path,
+            `the gzip stream inflates to more than ${formatBytes(cap)}${cap === maxBytes ? " (the maxBytes limit)" : " (beyond what deflate can encode in this many bytes: corrupt)"}`,
+          );
+        }
+        if (reader !== null) {
+          reader.push(chunk);
+          continue;
+        }
+        pending.push(chunk);
+        pendingBytes += chunk.length;
+        if (pendingBytes >= HEAD) reader = start(false);
+      }
+    });
+  } catch (err) {
+    if (err instanceof NotText) return null;
+    if (err instanceof SdspcaanError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "Z_BUF_ERROR") throw new DataFormatError(path, "the gzip stream is truncated");
+    throw new DataFormatError(path, `corrupt gzip stream (${(err as Error).message})`);
+  }
+  if (reader === null) reader = start(true);
+  return (reader as DelimitedReader).finish();
+}
