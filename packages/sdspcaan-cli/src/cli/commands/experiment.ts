@@ -30,6 +30,7 @@ import { ProgressDisplay } from "./progress.js";
 import {
   abortOnInterrupt,
   addDataFormatOptions,
+  checkJsonInput,
   exitQuietly,
   formatDuration,
   labelColumnFlag,
@@ -53,6 +54,9 @@ export interface ExperimentFlags {
   labelCol?: string;
   labelColumn?: string;
   dataDir?: string;
+  header?: string;
+  dropColumns?: string;
+  decimalComma?: boolean;
   methods?: string;
   grid?: string;
   kGrid?: string;
@@ -170,6 +174,7 @@ export function experimentOptionsFrom(flags: ExperimentFlags): ExperimentOptions
       "--splits holds the splits of one data set; give exactly one --dataset or --data with it.",
     );
   }
+  if (flags.splits !== undefined) checkJsonInput(flags.splits, "split file", "splits");
   if (labelColumnFlag(flags) === "none") {
     throw new ValidationError(
       "label-col",
@@ -182,6 +187,9 @@ export function experimentOptionsFrom(flags: ExperimentFlags): ExperimentOptions
       yVar: flags.yVar,
       labelCol: flags.labelCol,
       labelColumn: flags.labelColumn,
+      header: flags.header,
+      dropColumns: flags.dropColumns,
+      decimalComma: flags.decimalComma,
     }),
     ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
   };
