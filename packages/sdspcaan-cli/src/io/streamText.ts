@@ -85,7 +85,8 @@ async function streamGzipped(
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
   let inflated = 0;
-  const start = (ended: boolean): DelimitedReader => {
+  /** The reader for the inflated head, or null when it is not delimited text. */
+  const start = (): DelimitedReader | null => {
     const head = Buffer.concat(pending);
     pending = [];
     if (isGzip(head)) {
@@ -95,8 +96,8 @@ async function streamGzipped(
       );
     }
     const format = textFormat(head, inner, options);
-    if (format === null && (ended || head.length >= HEAD)) throw new NotText();
-    const r = new DelimitedReader(path, options, format ?? "csv");
+    if (format === null) return null;
+    const r = new DelimitedReader(path, options, format);
     r.push(head);
     return r;
   };
@@ -110,9 +111,11 @@ async function streamGzipped(
       yield Buffer.from(buffer.subarray(0, n));
     }
   }
-  try {
-    await pipeline(Readable.from(chunks()), createGunzip(), async (source) => {
-      for await (const chunk of source as AsyncIterable<Buffer>) {
+  // What the consumer threw: the pipeline may reject with its own abort error instead.
+  let failure: unknown = null;
+  const consume = async (source: AsyncIterable<Buffer>) => {
+    try {
+      for await (const chunk of source) {
         inflated += chunk.length;
         if (inflated > cap) {
           throw new DataFormatError(
@@ -126,16 +129,25 @@ async function streamGzipped(
         }
         pending.push(chunk);
         pendingBytes += chunk.length;
-        if (pendingBytes >= HEAD) reader = start(false);
+        if (pendingBytes < HEAD) continue;
+        reader = start();
+        if (reader === null) throw new NotText();
       }
-    });
-  } catch (err) {
+    } catch (err) {
+      failure = err;
+      throw err;
+    }
+  };
+  try {
+    await pipeline(Readable.from(chunks()), createGunzip(), consume);
+  } catch (thrown) {
+    const err = failure ?? thrown;
     if (err instanceof NotText) return null;
     if (err instanceof SdspcaanError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "Z_BUF_ERROR") throw new DataFormatError(path, "the gzip stream is truncated");
     throw new DataFormatError(path, `corrupt gzip stream (${(err as Error).message})`);
   }
-  if (reader === null) reader = start(true);
-  return (reader as DelimitedReader).finish();
+  if (reader === null) reader = start();
+  return reader === null ? null : reader.finish();
 }
