@@ -11,7 +11,7 @@
  *   (80,000 bytes; see MAX_BUNDLE) minified and has no `node:` import;
  * - the CLI's tarball (with the other three packages') installs into a new project
  *   and `npx sdspcaan` runs there.
- * Needs a build (`npm ci` makes one) and the npm registry (for csv-parse). Run by
+ * Needs a build (`npm ci` makes one) and the npm registry (for the CLI's dependencies). Run by
  * .ci/run as `npm run test:package`. Prints "N passed, 0 failed" at the end.
  */
 import { execFileSync } from "node:child_process";
