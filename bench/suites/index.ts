@@ -3,6 +3,7 @@ import type { BenchSuite } from "../harness.js";
 import { gridSuite } from "./grid.js";
 import { ioSuite } from "./io.js";
 import { linalgSuite } from "./linalg.js";
+import { memorySuite } from "./memory.js";
 import { methodsSuite } from "./methods.js";
 import { pcaSuite } from "./pca.js";
 import { protocolSuite } from "./protocol.js";
@@ -20,4 +21,5 @@ export const suites: BenchSuite[] = [
   scalingSuite,
   runnerSuite,
   startupSuite,
+  memorySuite,
 ];
