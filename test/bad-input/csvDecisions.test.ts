@@ -315,6 +315,19 @@ describe("the header decision", () => {
     );
   });
 
+  it("experiment notes it too, before the runner reads the file", async () => {
+    const file = writeText(dir, "pandas-run.csv", `0,1,2,3,4\n${csvText(X, y)}`);
+    const run = join(dir, "pandas-run");
+    const r = await cli([
+      ...["experiment", "--data", file, "--methods", "pca", "--k-grid", "3"],
+      ...["--repeats", "1", "--no-progress", "--no-figures", "--out", run],
+    ]);
+    expect(r.code).toBe(0);
+    expect(lines(r.stderr)).toContain(
+      `${file}: its first row ('0', '1', '2', '3', '4') is read as a header of column numbers, as pandas writes them; --header no reads it as data.`,
+    );
+  });
+
   it("refuses option values it does not know", () => {
     for (const [options, argument] of [
       [{ header: "yes" }, "header"],

@@ -71,6 +71,53 @@ export async function streamDataset(
   }
 }
 
+/** A delimited file's header decision, as `DelimitedReader.headerDecision` gives it. */
+export type HeaderDecision = NonNullable<DelimitedReader["headerDecision"]>;
+
+/**
+ * The header decision of a plain delimited file, from its first rows only (a command
+ * that leaves the reading to others says it up front); null for another format, a
+ * .gz, or a file the reader refuses before deciding (the load reports it).
+ */
+export async function peekHeader(
+  path: string,
+  options: ParseOptions,
+): Promise<HeaderDecision | null> {
+  let handle: FileHandle;
+  try {
+    handle = (await openInputFile(path, "data file", options)).handle;
+  } catch (err) {
+    if (err instanceof SdspcaanError) return null;
+    throw err;
+  }
+  let reader: DelimitedReader | null = null;
+  try {
+    const buffer = new Uint8Array(HEAD);
+    const got = await readAt(handle, buffer, HEAD, 0);
+    const head = buffer.subarray(0, got);
+    const format = isGzip(head) ? null : textFormat(head, path, options);
+    if (format === null) return null;
+    reader = new DelimitedReader(path, options, format);
+    reader.push(head);
+    for (let position = got; reader.headerDecision === null; ) {
+      const n = await readAt(handle, buffer, HEAD, position);
+      if (n === 0) {
+        // A short file: the first lines are all there is.
+        reader.finish();
+        break;
+      }
+      reader.push(buffer.subarray(0, n));
+      position += n;
+    }
+    return reader.headerDecision;
+  } catch (err) {
+    if (err instanceof SdspcaanError) return reader?.headerDecision ?? null;
+    throw err;
+  } finally {
+    await handle.close();
+  }
+}
+
 async function streamGzipped(
   path: string,
   options: ParseOptions,

@@ -257,6 +257,17 @@ export class DelimitedReader implements FieldSink {
     this.values = new ValueStore(file, this.maxBytes);
   }
 
+  /**
+   * The header decision once the first two rows have been read (null before): the
+   * header row when there is one, and how "auto" detected it (null when the option decided).
+   */
+  get headerDecision(): {
+    header: string[] | undefined;
+    detected: "names" | "column-numbers" | null;
+  } | null {
+    return this.decided ? { header: this.header, detected: this.headerDetected } : null;
+  }
+
   /** Reads the next bytes of the file. */
   push(chunk: Uint8Array): void {
     if (chunk.includes(0)) {

@@ -54,6 +54,15 @@ export function columnList(cols: readonly number[], header?: readonly string[]):
   return `column${cols.length === 1 ? "" : "s"} ${named.join(", ")} (counting from 0)`;
 }
 
+/**
+ * The note for a first row of numbers taken for pandas' column names: it could also be
+ * data, so say so and how to undo it (a row of names above numbers is a header beyond
+ * doubt and gets none).
+ */
+export function columnNumbersNote(path: string, header: readonly string[]): string {
+  return `${path}: its first row (${headerPreview(header)}) is read as a header of column numbers, as pandas writes them; --header no reads it as data.`;
+}
+
 /** Adds --header, --drop-columns and --decimal-comma, how a CSV/TSV file is read. */
 export function addDelimitedOptions(cmd: Command): Command {
   return cmd

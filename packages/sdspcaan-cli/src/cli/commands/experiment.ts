@@ -8,6 +8,7 @@ import type { Command } from "commander";
 import { AbortError, ValidationError } from "sdspcaan";
 import { setNativeKernels } from "sdspcaan/node";
 import { JOB_SCRIPT_KINDS } from "../../cluster/jobScripts.js";
+import { peekHeader } from "../../io/streamText.js";
 import { GRID_PRESETS } from "../../protocol/grids.js";
 import { PAPER_K_GRID } from "../../protocol/kGrid.js";
 import {
@@ -25,6 +26,7 @@ import {
   runExperiment,
 } from "../../runner/runner.node.js";
 import { checkOutputDirectory } from "../outputs.js";
+import { columnNumbersNote } from "./delimitedFlags.js";
 import { emitJobScript } from "./experimentJobs.js";
 import { ProgressDisplay } from "./progress.js";
 import {
@@ -343,7 +345,24 @@ export function registerExperimentCommand(program: Command): void {
         );
         return;
       }
-      await runAndReport(experimentOptionsFrom(flags), {
+      const options = experimentOptionsFrom(flags);
+      // The runner reads the files; a header guessed from column numbers is said here.
+      for (const file of flags.data ?? []) {
+        const decision = await peekHeader(
+          file,
+          loadOptionsFrom({
+            labelCol: flags.labelCol,
+            labelColumn: flags.labelColumn,
+            header: flags.header,
+            dropColumns: flags.dropColumns,
+            decimalComma: flags.decimalComma,
+          }),
+        );
+        if (decision?.detected === "column-numbers" && decision.header !== undefined) {
+          note(columnNumbersNote(file, decision.header));
+        }
+      }
+      await runAndReport(options, {
         out: flags.out,
         showProgress: flags.progress !== false,
         figures: flags.figures !== false,

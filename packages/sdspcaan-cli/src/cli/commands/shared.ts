@@ -28,7 +28,7 @@ import { parseSplitFile, type Split } from "../../protocol/splits.js";
 import { readJsonFile } from "../../runner/resultsFile.node.js";
 import {
   addDelimitedOptions,
-  headerPreview,
+  columnNumbersNote,
   parseDropColumns,
   parseHeaderFlag,
 } from "./delimitedFlags.js";
@@ -341,12 +341,8 @@ async function openData(flags: DataFlags, labels: "required" | "optional"): Prom
   const name = opened.entry?.name ?? base.replace(/\.[^.]+$/, "");
   const { info, predefinedTest } = opened.dataset;
   const featureNames = featureNamesOf(info, opened.dataset.X.cols);
-  // A first row of numbers taken for pandas' column names could also be data: say so,
-  // and how to undo it (a row of names above numbers is a header beyond doubt).
   if (info.headerDetected === "column-numbers" && info.header !== undefined) {
-    note(
-      `${opened.path}: its first row (${headerPreview(info.header)}) is read as a header of column numbers, as pandas writes them; --header no reads it as data.`,
-    );
+    note(columnNumbersNote(opened.path, info.header));
   }
   if (info.header !== undefined && featureNames === null) {
     note(
