@@ -139,7 +139,8 @@ export class DelimitedReader implements FieldSink {
   private readonly mark: DecimalMark;
   private readonly markByte: number;
   private readonly utf8 = new TextDecoder("utf-8", { fatal: true });
-  private readonly text = new TextDecoder("utf-8");
+  /** Decodes fields: a U+FEFF inside the file is a character of its field, not a mark to drop. */
+  private readonly text = new TextDecoder("utf-8", { ignoreBOM: true });
   private readonly maxBytes: number;
 
   // Before the delimiter is known: the first lines.
@@ -261,7 +262,7 @@ export class DelimitedReader implements FieldSink {
     }
     this.prefix = [];
     // The byte order mark: TextDecoder drops one, and decodeText a second.
-    let text = this.text.decode(bytes);
+    let text = new TextDecoder("utf-8").decode(bytes);
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     let start = 0;
     while (
