@@ -100,13 +100,16 @@ describe("fields", () => {
 
 describe("the matrix", () => {
   it("fills more than one block (2^20 values) in order", () => {
-    const rows = 300_000;
+    // 8 one-digit features a row, (i + j) % 10: little text for 2^20 + 8 values.
+    const rows = 2 ** 17 + 1;
     const lines: string[] = [];
-    for (let i = 0; i < rows; i++) lines.push(`${i},${i + 0.5},${-i},${i % 7},${i % 2}`);
+    for (let i = 0; i < rows; i++) {
+      lines.push(`${Array.from({ length: 8 }, (_, j) => (i + j) % 10).join(",")},${i % 2}`);
+    }
     const ds = read(`${lines.join("\n")}\n`);
-    expect([ds.X.rows, ds.X.cols]).toEqual([rows, 4]);
-    for (const i of [0, 1, 262_143, 262_144, 262_145, rows - 1]) {
-      expect(ds.X.row(i)).toEqual(Float64Array.from([i, i + 0.5, Number(`${-i}`), i % 7]));
+    expect([ds.X.rows, ds.X.cols]).toEqual([rows, 8]);
+    for (const i of [0, 1, rows - 2, rows - 1]) {
+      expect(ds.X.row(i)).toEqual(Float64Array.from({ length: 8 }, (_, j) => (i + j) % 10));
     }
     expect(ds.y[rows - 1]).toBe((rows - 1) % 2);
   });
@@ -316,15 +319,11 @@ describe("the first lines", () => {
     ).toBeNull();
   });
 
-  it("are the first 64 lines, blank ones included, or what 8 MiB of long lines hold", () => {
+  it("are the first 64 lines, blank ones included", () => {
     // 64 blank lines and then data: as before, the first lines hold nothing.
     expect(errorOf(() => read(`${"\n".repeat(64)}1,2,0\n3,4,1\n`)).message).toBe("t.csv: is empty");
     expect(read(`${"\n".repeat(63)}1,2,0\n3,4,1\n`).X.rows).toBe(2);
-    // Lines longer than the sniffing window: the delimiter comes from the whole ones.
-    const wide = Array.from({ length: 700_000 }, (_, j) => j % 10).join(";");
-    const ds = read(`${wide};0\n${wide};1\n${wide};0\n`, { labels: "optional" });
-    expect([ds.X.rows, ds.X.cols]).toEqual([3, 700_001]);
-    expect(ds.info.delimiter).toBe(";");
+    expect(read(`${"\r\n".repeat(63)}1;2;0\r\n3;4;1\r\n`).info.delimiter).toBe(";");
   });
 
   it("skip one or two byte order marks, as the previous reader did", () => {

@@ -93,8 +93,8 @@ export function decodeText(bytes: Uint8Array, file: string): string {
 
 /** Line breaks read before the delimiter is sniffed from the first lines. */
 const SNIFF_LINES = 64;
-/** ... or this many bytes, whichever comes first (a file of very long lines). */
-const SNIFF_BYTES = 8 * 1024 * 1024;
+/** ... or this many bytes (8 MiB), whichever comes first (a file of very long lines). */
+const SNIFF_BYTES = 0x800000;
 /** Bytes validated as UTF-8 at once (a decoded string per slice, never one of the whole file). */
 const UTF8_SLICE = 1 << 20;
 
@@ -302,7 +302,7 @@ export class DelimitedReader implements FieldSink {
     }
     if (j >= this.width) return; // a ragged row, refused at its end
     const k = this.slotOf[j];
-    if (k >= 0) {
+    if (k < LABEL) {
       const v = quoted ? Number.NaN : numberAt(buf, s, e, this.markByte);
       if (!Number.isNaN(v)) {
         this.number(k, v);
@@ -383,7 +383,7 @@ export class DelimitedReader implements FieldSink {
       // pandas' unnamed index column: checked for the row numbers 0, 1, 2, ...
       for (let j = 0; j < width; j++) {
         const k = this.slotOf[j];
-        if (k >= 0 && /^(|Unnamed: \d+)$/.test(this.header[j])) this.stats.rowIndex[k] = 1;
+        if (k < LABEL && /^(|Unnamed: \d+)$/.test(this.header[j])) this.stats.rowIndex[k] = 1;
       }
     }
     this.early = [];
@@ -393,7 +393,7 @@ export class DelimitedReader implements FieldSink {
       const row = rows[i];
       for (let j = 0; j < width; j++) {
         const k = this.slotOf[j];
-        if (k >= 0) this.cell(k, row[j]);
+        if (k < LABEL) this.cell(k, row[j]);
         else if (k === LABEL) this.label(row[j]);
       }
       this.endDataRow(lines[i]);
@@ -475,7 +475,7 @@ export class DelimitedReader implements FieldSink {
     let featureCount = 0;
     for (let j = 0; j < width; j++) {
       const k = this.slotOf[j];
-      if (k < 0) continue;
+      if (k >= LABEL) continue;
       if (st.hasText[k] === 0) {
         featureCount++;
         continue;
@@ -502,7 +502,7 @@ export class DelimitedReader implements FieldSink {
     if (textOnly.length > 0) this.refuseText(textOnly);
     for (let j = 0; j < width; j++) {
       const k = this.slotOf[j];
-      if (k >= 0 && st.rowIndex[k] === 1 && n >= 2) {
+      if (k < LABEL && st.rowIndex[k] === 1 && n >= 2) {
         fail(
           file,
           `${this.columnName(j)} has no name in the header and holds the row numbers 0 to ${n - 1}: it is the index pandas writes (DataFrame.to_csv without index=False), not a feature; leave it out with --drop-columns ${j} (dropColumns: [${j}])`,
@@ -571,7 +571,7 @@ export class DelimitedReader implements FieldSink {
     let col = -1;
     for (let j = 0; j < this.width; j++) {
       const k = this.slotOf[j];
-      if (k < 0 || st.badRow[k] < 0) continue;
+      if (k >= LABEL || st.badRow[k] < 0) continue;
       if (row < 0 || st.badRow[k] < row) {
         row = st.badRow[k];
         col = j;
@@ -589,9 +589,9 @@ export class DelimitedReader implements FieldSink {
   }
 }
 
-/** `slotOf` for the label column and the dropped ones. */
-const LABEL = -1;
-const DROPPED = -2;
+/** `slotOf` for the label column and the dropped ones (above every feature slot). */
+const LABEL = 0x7ffffffe;
+const DROPPED = 0x7fffffff;
 
 /**
  * Parses delimited text into (X, y). `format` is what to report ("csv" or "tsv");

@@ -113,12 +113,14 @@ export function asciiString(buf: Uint8Array, start: number, end: number): string
   return s;
 }
 
-/** A number written with a decimal comma, as some locales write them ("1,5", "-0,25"). */
-const DECIMAL_COMMA_NUMBER = /^[+-]?(?:\d+,?\d*|,\d+)(?:[eE][+-]?\d+)?$/;
-
-/** True when `s` is a number in the file's notation (decimal point, or decimal comma). */
+/**
+ * True when `s` is a number in the file's notation: `isNumericString`, or the same with
+ * a decimal comma ("1,5", "-0,25").
+ */
 export function isNumberCell(s: string, mark: DecimalMark): boolean {
-  return mark === "." ? isNumericString(s) : DECIMAL_COMMA_NUMBER.test(s);
+  // The patterns here and below are written where they are used (not as module
+  // constants), so that a mutation test runs only the tests that reach them.
+  return mark === "." ? isNumericString(s) : /^[+-]?(?:\d+,?\d*|,\d+)(?:[eE][+-]?\d+)?$/.test(s);
 }
 
 /** The value of a cell `isNumberCell` accepted (Infinity when it overflows float64). */
@@ -137,15 +139,6 @@ export function cellKind(s: string, mark: DecimalMark): number {
   return isMissingSpelling(s) ? CELL_MISSING : CELL_TEXT;
 }
 
-/** A decimal comma: "1,5", "-0,25" (one comma between digits). */
-const DECIMAL_COMMA = /^[+-]?\d+,\d+$/;
-/** Thousands separated by commas, perhaps with a decimal point: "2,189.05", "1,000". */
-const COMMA_THOUSANDS = /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?$/;
-/** Thousands separated by points, perhaps with a decimal comma: "2.189,05", "1.000". */
-const POINT_THOUSANDS = /^[+-]?\d{1,3}(?:\.\d{3})+(?:,\d*)?$/;
-/** A decimal point: "1.5". */
-const DECIMAL_POINT = /^[+-]?(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-
 /**
  * Why a text cell that looks like a number is not read as one, or null: written with
  * a decimal comma, thousands separators, or a decimal point in a file read with
@@ -154,8 +147,10 @@ const DECIMAL_POINT = /^[+-]?(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 export function numberNotationProblem(s: string, mark: DecimalMark): string | null {
   const t = s.trim();
   if (mark === ".") {
-    const comma = DECIMAL_COMMA.test(t);
-    const thousands = COMMA_THOUSANDS.test(t);
+    // A decimal comma ("1,5": one comma between digits); thousands separated by commas,
+    // perhaps with a decimal point ("2,189.05", "1,000").
+    const comma = /^[+-]?\d+,\d+$/.test(t);
+    const thousands = /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?$/.test(t);
     if (comma && thousands) {
       return `'${s}' is ambiguous: ${t.replace(",", ".")} written with a decimal comma, or ${t.replace(/,/g, "")} with a comma between thousands; read decimal commas with --decimal-comma (decimal: ","), or write the number without thousands separators`;
     }
@@ -167,10 +162,11 @@ export function numberNotationProblem(s: string, mark: DecimalMark): string | nu
     }
     return null;
   }
-  if (POINT_THOUSANDS.test(t)) {
+  // Thousands separated by points, perhaps with a decimal comma ("2.189,05", "1.000").
+  if (/^[+-]?\d{1,3}(?:\.\d{3})+(?:,\d*)?$/.test(t)) {
     return `'${s}' is a number written with a point between thousands (or a decimal point) in a file read with decimal commas; write it without thousands separators (${t.replace(/\./g, "")})`;
   }
-  if (DECIMAL_POINT.test(t)) {
+  if (/^[+-]?(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(t)) {
     return `'${s}' is a number written with a decimal point, but the file is read with decimal commas (decimal: ","); read it without --decimal-comma`;
   }
   return null;

@@ -45,9 +45,6 @@ function isWhitespace(c: number): boolean {
   return c === SPACE || c === TAB || c === FF || c === VT;
 }
 
-/** Where a scan stopped: more bytes are needed from `at` on, or the buffer was used up. */
-const DONE = -1;
-
 export class DelimitedTokenizer {
   private readonly delimiter: number;
   private readonly whitespace: boolean;
@@ -123,7 +120,7 @@ export class DelimitedTokenizer {
       this.afterCR = false;
     }
     const stop = this.whitespace ? this.scanWhitespace(buf, p, final) : this.scan(buf, p, final);
-    if (stop !== DONE) this.carry = buf.slice(stop);
+    if (stop !== null) this.carry = buf.slice(stop);
     else if (final && this.rowLine !== 0) {
       if (this.afterDelimiter) this.sink.field(buf, 0, 0, false, false);
       this.endRow();
@@ -150,8 +147,8 @@ export class DelimitedTokenizer {
     return `row ${this.rowLine || line}, column ${this.column} (counting from 0)`;
   }
 
-  /** Delimited text with quotes; returns DONE or where the unfinished field starts. */
-  private scan(buf: Uint8Array, from: number, final: boolean): number {
+  /** Delimited text with quotes; returns where an unfinished field starts, or null when all was read. */
+  private scan(buf: Uint8Array, from: number, final: boolean): number | null {
     const n = buf.length;
     const delim = this.delimiter;
     const sink = this.sink;
@@ -160,7 +157,7 @@ export class DelimitedTokenizer {
       const fieldStart = p;
       let q = p;
       while (q < n && buf[q] !== delim && isLeadingBlank(buf[q])) q++;
-      if (q === n) return final ? DONE : fieldStart;
+      if (q === n) return final ? null : fieldStart;
       let c = buf[q];
       if (this.rowLine === 0) {
         // A line that is empty, or blanks only, holds no row.
@@ -235,7 +232,7 @@ export class DelimitedTokenizer {
       }
       this.column++;
       this.afterDelimiter = false;
-      if (end === n) return DONE;
+      if (end === n) return null;
       if (buf[end] === delim) {
         p = end + 1;
         this.afterDelimiter = true;
@@ -244,17 +241,17 @@ export class DelimitedTokenizer {
         this.endRow();
       }
     }
-    return DONE;
+    return null;
   }
 
   /** Fields separated by runs of whitespace, one row per non-blank line. */
-  private scanWhitespace(buf: Uint8Array, from: number, final: boolean): number {
+  private scanWhitespace(buf: Uint8Array, from: number, final: boolean): number | null {
     const n = buf.length;
     let p = from;
     while (p < n) {
       let q = p;
       while (q < n && isWhitespace(buf[q])) q++;
-      if (q === n) return final ? DONE : p;
+      if (q === n) return final ? null : p;
       const c = buf[q];
       if (c === LF || c === CR) {
         p = this.lineBreak(buf, q, final);
@@ -269,6 +266,6 @@ export class DelimitedTokenizer {
       this.column++;
       p = r;
     }
-    return DONE;
+    return null;
   }
 }
