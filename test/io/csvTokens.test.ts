@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { DataFormatError, ValidationError } from "../../packages/sdspcaan/src/core/errors.js";
 import { DelimitedReader, parseDelimited } from "../../packages/sdspcaan/src/formats/csv.js";
+import { asciiString, isAscii, numberAt } from "../../packages/sdspcaan/src/formats/csvCells.js";
 import { columnsPhrase } from "../../packages/sdspcaan/src/formats/csvColumns.js";
 import { detectHeader, sniffDelimiter } from "../../packages/sdspcaan/src/formats/csvSniff.js";
 
@@ -347,5 +348,135 @@ describe("the first lines", () => {
     expect(errorOf(() => bad.push(Uint8Array.of(0x31, 0xff))).message).toBe(
       "t.csv: is not valid UTF-8 text",
     );
+  });
+});
+
+describe("numbers read from the bytes", () => {
+  const fast = (s: string, mark = 0x2e) => {
+    const b = new TextEncoder().encode(`x${s}x`);
+    return numberAt(b, 1, b.length - 1, mark);
+  };
+
+  it("take the exact path up to 15 significant digits and a scale of 10^+-22", () => {
+    expect(fast("123456789012345")).toBe(123456789012345);
+    expect(fast("1234567890123456")).toBeNaN();
+    expect(fast("0.00000000000000000000123456789012345")).toBeNaN();
+    expect(fast("000000000000000000001.5")).toBe(1.5);
+    expect(fast("-12345678901234.5")).toBe(-12345678901234.5);
+    expect(fast("1e22")).toBe(1e22);
+    expect(fast("1e23")).toBeNaN();
+    expect(fast("1e-22")).toBe(1e-22);
+    expect(fast("1e-23")).toBeNaN();
+    expect(fast("12.5e-21")).toBe(12.5e-21);
+    expect(fast("12.5e-22")).toBeNaN();
+    expect(fast("1E+0022")).toBe(1e22);
+    expect(fast("1e00022")).toBeNaN();
+    expect(fast("0e400")).toBe(0);
+    expect(Object.is(fast("-0.0"), -0)).toBe(true);
+    expect(Object.is(fast("+7"), 7)).toBe(true);
+    expect(fast(".5")).toBe(0.5);
+    expect(fast("5.")).toBe(5);
+    expect(fast("1,5", 0x2c)).toBe(1.5);
+    expect(fast("1.5", 0x2c)).toBeNaN();
+  });
+
+  it("leave what is not a plain number to the text path", () => {
+    for (const s of [
+      "",
+      "+",
+      "-",
+      ".",
+      "e5",
+      "1e",
+      "1e+",
+      "1.2.3",
+      "1x",
+      "0x1",
+      " 1",
+      "1 ",
+      "1e5.0",
+      "--1",
+    ]) {
+      expect(fast(s)).toBeNaN();
+    }
+    expect(isAscii(new TextEncoder().encode("aé"), 0, 1)).toBe(true);
+    expect(isAscii(new TextEncoder().encode("aé"), 0, 2)).toBe(false);
+    const long = "q".repeat(20_000);
+    expect(asciiString(new TextEncoder().encode(`-${long}-`), 1, 20_001)).toBe(long);
+  });
+});
+
+describe("the column checks, in their order", () => {
+  it("name the first bad value by row, then by column", () => {
+    expect(errorOf(() => read("1,2,3,0\n4,5,NA,1\nNA,7,8,0\n")).message).toContain(
+      "row 2 (data row 1), column 2 (counting from 0): missing or non-finite value 'NA'",
+    );
+    expect(errorOf(() => read("1,2,3,0\n4,?,1e999,1\n9,9,9,0\n")).message).toContain(
+      "row 2 (data row 1), column 1 (counting from 0): missing or non-finite value '?'",
+    );
+    expect(errorOf(() => read("1,2,3,0\n4,5,-1e999,1\n9,9,9,0\n")).message).toBe(
+      "t.csv: row 2 (data row 1), column 2 (counting from 0): value '-1e999' overflows float64",
+    );
+  });
+
+  it("report a column that mixes numbers and text before any column of text", () => {
+    expect(errorOf(() => read("1,a,x,0\nb,c,y,1\n3,d,z,0\n")).message).toBe(
+      "t.csv: row 2 (data row 1), column 0 (counting from 0): 'b' is not a number, but the column holds numbers elsewhere",
+    );
+    expect(errorOf(() => read("a,1,x,0\nc,b,y,1\nd,3,z,0\n")).message).toBe(
+      "t.csv: row 2 (data row 1), column 1 (counting from 0): 'b' is not a number, but the column holds numbers elsewhere",
+    );
+    expect(errorOf(() => read("a,1,x,0\nc,2,y,1\nd,3,z,0\n")).message).toContain(
+      "columns 0, 2 (counting from 0) hold text, not numbers ('a' in row 1); features must be numbers: leave them out with --drop-columns 0,2 (dropColumns: [0, 2])",
+    );
+  });
+
+  it("name a decimal comma in a column of numbers rather than call it text", () => {
+    expect(errorOf(() => read("1;2;0\n3;4,5;1\n5;6;0\n")).message).toBe(
+      "t.csv: row 2 (data row 1), column 1 (counting from 0): '4,5' is a number written with a decimal comma; read the file with --decimal-comma (decimal: \",\"), or write numbers with a decimal point (and separate fields with ',', ';' or tabs)",
+    );
+  });
+
+  it("do not suggest --label-col when the labels are elsewhere", () => {
+    const err = errorOf(() => read("a,1\nb,2\n", { labelColumn: "none", labels: "optional" }));
+    expect(err.message).toMatch(/dropColumns: \[0\]\)$/);
+  });
+
+  it("take a single data row under a header for what it is", () => {
+    expect(errorOf(() => read("a,b,c\nx,y,z\n", { header: true })).message).toBe(
+      "t.csv: holds a single row, of text only ('x', 'y', 'z'): a header without data rows?",
+    );
+    // One row holds no row numbers to tell an index column by.
+    expect(
+      read(",a,label\n0,5,1\n", { labels: "optional", labelColumn: "label" }).X.toRows(),
+    ).toEqual([[0, 5]]);
+  });
+
+  it("say where the labels came from, or that there are none", () => {
+    const named = read("a,b,label\n1,2,x\n3,4,y\n5,6,x\n");
+    expect(named.info).toMatchObject({ yVar: "label", labelColumn: 2, delimiter: "," });
+    const bare = read("1,2,7\n3,4,8\n5,6,7\n");
+    expect(bare.info).toMatchObject({ yVar: "column 2", labelColumn: 2 });
+    const none = read("1,2\n3,4\n", { labels: "optional" });
+    expect(none.info.yVar).toBeNull();
+    expect(none.info).not.toHaveProperty("labelColumn");
+    expect(none.y).toEqual([]);
+    expect(none.X.toRows()).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+  });
+
+  it("split a .tsv at tabs whatever the sniffing would say", () => {
+    const ds = parseDelimited("1,5\t2\t0\n3,5\t4\t1\n", "t.tsv", { decimal: "," }, "tsv");
+    expect(ds.info).toMatchObject({ format: "tsv", delimiter: "\t" });
+    expect(ds.X.toRows()).toEqual([
+      [1.5, 2],
+      [3.5, 4],
+    ]);
+    expect(read("1|2|0\n3|4|1\n", { delimiter: "|" }).X.toRows()).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
   });
 });
