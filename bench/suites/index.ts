@@ -5,6 +5,7 @@ import { gridSuite } from "./grid.js";
 import { ioSuite } from "./io.js";
 import { kernelsSuite } from "./kernels.js";
 import { linalgSuite } from "./linalg.js";
+import { memorySuite } from "./memory.js";
 import { methodsSuite } from "./methods.js";
 import { pcaSuite } from "./pca.js";
 import { protocolSuite } from "./protocol.js";
@@ -24,4 +25,5 @@ export const suites: BenchSuite[] = [
   runnerSuite,
   startupSuite,
   fashion60kSuite,
+  memorySuite,
 ];

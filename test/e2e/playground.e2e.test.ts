@@ -44,7 +44,6 @@ async function buildLibWorkerPage(dir: string): Promise<void> {
     format: "esm",
     platform: "browser",
     target: "es2022",
-    alias: { "csv-parse/sync": "csv-parse/browser/esm/sync" },
     logLevel: "warning",
   });
   writeFileSync(

@@ -101,9 +101,15 @@ export interface DatasetInfo {
   compressed?: boolean;
   /** Delimited text: the header row when there was one. */
   header?: string[];
+  /**
+   * Delimited text: how the header was detected (option header "auto"): "names" above
+   * numbers, or pandas' "column-numbers" 0, 1, 2, ... (the guess a data row could
+   * also fit); absent when the header option decided.
+   */
+  headerDetected?: "names" | "column-numbers";
   /** Delimited text: the delimiter used ("," "\t" ";" or " " for runs of whitespace). */
   delimiter?: string;
-  /** Delimited text: non-numeric columns that were left out of X (0-based), e.g. Musk's names. */
+  /** Delimited text: the columns left out of X as `dropColumns` asked (0-based), e.g. Musk's names. */
   droppedColumns?: number[];
   /** The file the predefined test rows came from (see `LoadedDataset.predefinedTest`). */
   testFile?: string;

@@ -173,13 +173,15 @@ export function registerPlotCommand(program: Command): void {
           );
         }
         // transform writes the label column (named "label") only when the data had labels.
-        const all = await loadFeatures(flags.embedding);
-        if (all.info.header?.includes("label")) {
-          const ds = await loadFeatures(flags.embedding, { labelColumn: "label" });
+        const ds = await loadFeatures(flags.embedding, { labelColumn: "label" }).catch((err) => {
+          if (err instanceof ValidationError && err.argument === "labelColumn") return null;
+          throw err;
+        });
+        if (ds !== null) {
           P = ds.X;
           labels = [...(ds.y ?? [])];
         } else {
-          P = all.X;
+          P = (await loadFeatures(flags.embedding)).X;
           labels = new Array<string>(P.rows).fill("no labels");
         }
         title = `Embedding from ${flags.embedding}`;
