@@ -21,8 +21,17 @@ export const sourceAliases = [
   replacement: fileURLToPath(new URL(path, import.meta.url)),
 }));
 
-/** Options of every run: long numerical tests, and one worker per core. */
+/**
+ * Every test file starts on the kernels a Node user of the library gets by default
+ * (the native GEMM where it was built; see the file).
+ */
+export const defaultKernelsSetup = fileURLToPath(
+  new URL("packages/test-support/src/defaultKernels.ts", import.meta.url),
+);
+
+/** Options of every run: long numerical tests, the default kernels, one worker per core. */
 export const testOptions = {
+  setupFiles: [defaultKernelsSetup],
   testTimeout: 120_000,
   hookTimeout: 120_000,
   pool: "forks" as const,
@@ -63,7 +72,7 @@ export function packageProjects(
       include: ["test/**/*.test.ts"],
       exclude: [...excludedFromSuite, ...isolated],
       isolate: false,
-      setupFiles: [PROCESS_STATE_GUARD],
+      setupFiles: [defaultKernelsSetup, PROCESS_STATE_GUARD],
     },
   };
   // An empty `include` would mean vitest's default, every test file.

@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { sourceAliases } from "./vitest.shared.js";
+import { defaultKernelsSetup, sourceAliases } from "./vitest.shared.js";
 
 /**
  * The checks that must stay large (a fit above a size threshold, a spectrum that needs
@@ -14,5 +14,6 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: "forks",
+    setupFiles: [defaultKernelsSetup],
   },
 });

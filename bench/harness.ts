@@ -38,6 +38,8 @@ export interface BenchSuite {
   /** Short name used by `npm run bench -- --only NAME`. */
   name: string;
   description: string;
+  /** Runs only when named in --only (long suites: the 60,000-image fits). */
+  optIn?: boolean;
   run(ctx: BenchContext): Promise<void> | void;
 }
 

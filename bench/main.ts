@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --json] [--only a,b] [--runs N] [--quick]`: runs the benchmark
- * suites; each suite measures our code and the NumPy/SciPy reference side by side.
+ * suites (the opt-in ones only when --only names them); each suite measures our code and
+ * the NumPy/SciPy reference, or the target, side by side.
  */
 // What a library user gets in Node by default: the "node" entry, which switches the
 // native GEMM on where sdspcaan-native is installed.
@@ -49,7 +50,9 @@ function formatTable(rows: BenchRecord[]): string {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const chosen = opts.only ? suites.filter((s) => opts.only?.includes(s.name)) : suites;
+  const chosen = opts.only
+    ? suites.filter((s) => opts.only?.includes(s.name))
+    : suites.filter((s) => s.optIn !== true);
   if (opts.only && chosen.length !== opts.only.length) {
     console.error(`unknown suite in --only; known: ${suites.map((s) => s.name).join(", ")}`);
     process.exit(2);

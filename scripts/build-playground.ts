@@ -40,8 +40,6 @@ export async function buildPlayground(out: string, dataDir: string): Promise<voi
     // No source maps: h5wasm's alone would be 13 MB in the published package.
     sourcemap: false,
     chunkNames: "chunks/[name]-[hash]",
-    // csv-parse's Node build uses Buffer; its browser build carries what it needs.
-    alias: { "csv-parse/sync": "csv-parse/browser/esm/sync" },
     logLevel: "warning",
     metafile: true,
   });

@@ -2,20 +2,20 @@
  * The library as a user installs it: packs packages/sdspcaan with `npm pack`, installs
  * the tarball into a new project in a temporary folder and checks, failing loudly on
  * the first thing that does not hold:
- * - the tarball holds no .node, .mat or .map file and unpacks to at most 2 MB;
+ * - the tarball holds no .node, .mat or .map file and unpacks to at most 2.2 MB;
  * - `npm ls --all` of the project shows none of the CLI's heavy dependencies;
  * - `import` (ES modules) and `require` (CommonJS) both fit and transform;
  * - TypeScript projects with `module: nodenext` (CommonJS output) and with
  *   `moduleResolution: bundler` type-check against the published declarations and run;
- * - an esbuild browser bundle of a file that imports only PCA is at most 80 KB
- *   (80,000 bytes; see MAX_BUNDLE) minified and has no `node:` import;
+ * - an esbuild browser bundle of a file that imports only PCA is at most 82 KB
+ *   (82,000 bytes; see MAX_BUNDLE) minified and has no `node:` import;
  * - the CLI's tarball (with the other three packages') installs into a new project
  *   and `npx sdspcaan` runs there;
  * - with `--runtimes` (`npm run test:runtimes`): Bun and Deno, installed from the npm
  *   registry into the temporary folder, run the same consumer programs, and a Pipeline
  *   of every method fitted there predicts Node's labels with Node's BCA, with Node's
  *   components to the last bit but for the methods ENGINE_BITS_DIFFER names.
- * Needs a build (`npm ci` makes one) and the npm registry (for csv-parse). Run by
+ * Needs a build (`npm ci` makes one) and the npm registry (for the CLI's dependencies). Run by
  * .ci/run as `npm run test:package` and `npm run test:runtimes`. Prints
  * "N passed, 0 failed" at the end.
  */
@@ -32,10 +32,13 @@ const require = createRequire(import.meta.url);
 const tsc = require.resolve("typescript/bin/tsc");
 const { build } = await import("esbuild");
 
-const MAX_UNPACKED = 2 * 1024 * 1024;
+// 2.2 MiB: the library reads delimited text itself (formats/csv*.ts, 100 KB of ES
+// modules, CommonJS and declarations) where it depended on csv-parse (1.5 MB installed).
+const MAX_UNPACKED = 2.2 * 1024 * 1024;
 // PCA alone: the estimator contract, the model format, the eigen-solvers and the
 // WebAssembly kernels (one module for every kernel, embedded compressed: 7 KB).
-const MAX_BUNDLE = 80 * 1000;
+// 80 KB until the "fast" backend, whose relaxed-SIMD GEMM and routing added 1.7 KB.
+const MAX_BUNDLE = 82 * 1000;
 const FORBIDDEN_DEPS = [
   "vega",
   "vega-lite",
@@ -109,7 +112,7 @@ try {
   const bad = files.filter((f) => /\.(node|mat|map)$/.test(f));
   check("the tarball holds no .node, .mat or .map file", bad.length === 0, bad.join(", "));
   check(
-    "the tarball unpacks to at most 2 MB",
+    "the tarball unpacks to at most 2.2 MB",
     packed.unpackedSize <= MAX_UNPACKED,
     `${(packed.unpackedSize / 1024).toFixed(0)} KiB in ${files.length} files, ${(packed.size / 1024).toFixed(0)} KiB packed`,
   );

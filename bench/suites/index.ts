@@ -1,8 +1,11 @@
-/** The benchmark suites, in the order `npm run bench` runs them. */
+/** The benchmark suites, in the order `npm run bench` runs them (opt-in ones only with --only). */
 import type { BenchSuite } from "../harness.js";
+import { fashion60kSuite } from "./fashion60k.js";
 import { gridSuite } from "./grid.js";
 import { ioSuite } from "./io.js";
+import { kernelsSuite } from "./kernels.js";
 import { linalgSuite } from "./linalg.js";
+import { memorySuite } from "./memory.js";
 import { methodsSuite } from "./methods.js";
 import { pcaSuite } from "./pca.js";
 import { protocolSuite } from "./protocol.js";
@@ -11,6 +14,7 @@ import { scalingSuite } from "./scaling.js";
 import { startupSuite } from "./startup.js";
 
 export const suites: BenchSuite[] = [
+  kernelsSuite,
   linalgSuite,
   ioSuite,
   methodsSuite,
@@ -20,4 +24,6 @@ export const suites: BenchSuite[] = [
   scalingSuite,
   runnerSuite,
   startupSuite,
+  fashion60kSuite,
+  memorySuite,
 ];

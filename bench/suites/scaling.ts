@@ -87,7 +87,9 @@ const FASHION_FITS: ReadonlyArray<readonly [string, number, readonly number[] | 
 ];
 
 /** Peak RSS (kB), wall (s) and CPU (s) from the report of `/usr/bin/time -v`. */
-function parseTimeReport(text: string): { rssKb: number; wallS: number; cpuS: number } | null {
+export function parseTimeReport(
+  text: string,
+): { rssKb: number; wallS: number; cpuS: number } | null {
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(text);
   const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)/.exec(text);
   const user = /User time \(seconds\): ([\d.]+)/.exec(text);

@@ -1,5 +1,5 @@
 /**
- * Builds the optional native GEMM (gemm.c, a Node-API addon) into build/gemm.node with
+ * Builds the optional native GEMM (gemm.c, fma.c and reduction.c, a Node-API addon) into build/gemm.node with
  * the system C compiler and the headers of the running Node (<node prefix>/include/node),
  * without node-gyp and without the network. It is this package's install script, so
  * the addon is always compiled on the machine that runs it; no binary is packed.
@@ -17,7 +17,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = dirname(fileURLToPath(import.meta.url));
-const source = join(root, "gemm.c");
+// gemm.c: the addon and the exact kernels; fma.c: the fast backend's fused kernels;
+// reduction.c: the calls of fma.c's reduction kernels.
+const sources = ["gemm.c", "fma.c", "reduction.c"].map((file) => join(root, file));
 const outDir = join(root, "build");
 const out = join(outDir, "gemm.node");
 const strict = process.argv.includes("--strict");
@@ -51,7 +53,7 @@ const args = [
   "-fvisibility=hidden",
   `-I${include}`,
   ...(process.platform === "darwin" ? ["-undefined", "dynamic_lookup"] : []),
-  source,
+  ...sources,
 ];
 mkdirSync(outDir, { recursive: true });
 // Written beside and renamed, so that a failed build leaves no half-written addon.

@@ -29,6 +29,11 @@
  * the CPU has it, else AVX2 (NR = 4); the kernels carry target attributes, so the addon
  * loads on any x86-64 CPU, and `isa` says which one runs ("" when neither can, and the
  * loader keeps wasm).
+ *
+ * The fast backend's GEMM is here too (`gemmFma`, `gemmLowerFma`; kernels in fma.c):
+ * the same contract with fused multiply-adds, each entry one chain of them in l order,
+ * so not these bits (they agree to rounding) but bits of its own that no shape,
+ * blocking, width or thread split changes; `fusedIsa` says which width it runs.
  */
 #include <node_api.h>
 #include <stdint.h>
@@ -36,11 +41,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__x86_64__) || defined(_M_X64)
+#include "addon.h"
+#include "fma.h"
+
+#if SDSPCAAN_X64
 #include <immintrin.h>
-#define SDSPCAAN_X64 1
-#else
-#define SDSPCAAN_X64 0
 #endif
 
 #define KC 256 /* the contraction's panel (fixes the summation order) */
@@ -360,34 +365,42 @@ static void gemm32_tiles(tile_kernel32 tile, dot_kernel32 dot, int m, int n, int
 }
 
 /* "avx512", "avx2" or "" (neither: the addon cannot run here). */
-static const char *cpu_isa(void) {
+const char *cpu_isa(void) {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f")) return "avx512";
   if (__builtin_cpu_supports("avx2")) return "avx2";
   return "";
 }
 
+/* The fused kernels' width: AVX-512F carries its own FMA; AVX2 needs the FMA extension. */
+const char *cpu_fused_isa(void) {
+  const char *isa = cpu_isa();
+  if (isa[0] == 'a' && strcmp(isa, "avx2") == 0 && !__builtin_cpu_supports("fma")) return "";
+  return isa;
+}
+
 #else
 
-static const char *cpu_isa(void) { return ""; }
+const char *cpu_isa(void) { return ""; }
+const char *cpu_fused_isa(void) { return ""; }
 
 #endif
 
-static napi_value throw_range(napi_env env, const char *message) {
+napi_value throw_range(napi_env env, const char *message) {
   napi_throw_range_error(env, NULL, message);
   return NULL;
 }
 
 /* Whether [offset, offset + size * ((rows - 1) * ld + cols)) lies in a buffer of `length`
  * bytes, offset aligned to `size`. */
-static int inside_sized(int64_t offset, int64_t rows, int64_t cols, int64_t ld, int64_t length,
+int inside_sized(int64_t offset, int64_t rows, int64_t cols, int64_t ld, int64_t length,
                         int64_t size) {
   if (rows == 0 || cols == 0) return offset >= 0 && offset <= length;
   return offset >= 0 && offset % size == 0 && ld >= cols &&
          offset + size * ((rows - 1) * ld + cols) <= length;
 }
 
-static int inside(int64_t offset, int64_t rows, int64_t cols, int64_t ld, int64_t length) {
+int inside(int64_t offset, int64_t rows, int64_t cols, int64_t ld, int64_t length) {
   return inside_sized(offset, rows, cols, ld, length, 8);
 }
 
@@ -396,7 +409,7 @@ static int inside(int64_t offset, int64_t rows, int64_t cols, int64_t ld, int64_
  * expected - 1 integers into v, each an int32 >= 0). 0, or -1 with a RangeError thrown
  * that names `name` and `signature`.
  */
-static int read_arguments(napi_env env, napi_callback_info info, const char *name,
+int read_arguments(napi_env env, napi_callback_info info, const char *name,
                           const char *signature, size_t expected, void **data, size_t *length,
                           int64_t *v) {
   size_t argc = 12;
@@ -425,16 +438,54 @@ static int read_arguments(napi_env env, napi_callback_info info, const char *nam
 }
 
 /* The name of the kernel that ran, so that tests can tell the dispatch worked. */
-static napi_value kernel_name(napi_env env, int wide) {
+napi_value kernel_name(napi_env env, int wide) {
   napi_value used;
   napi_create_string_utf8(env, wide ? "avx512" : "avx2", NAPI_AUTO_LENGTH, &used);
   return used;
 }
 
+/*
+ * A packing buffer per Node environment (the main thread and each worker thread has its
+ * own), kept between calls and grown when a call needs more: allocating it per call
+ * would map and fault its pages in every time. Freed with the environment.
+ */
+typedef struct {
+  double *data;
+  int64_t doubles;
+} packing_buffer;
+
+static void free_packing_buffer(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  packing_buffer *buffer = (packing_buffer *)data;
+  free(buffer->data);
+  free(buffer);
+}
+
+/* The environment's buffer with room for `doubles`, or NULL when memory is short. */
+static double *packing_space(napi_env env, int64_t doubles) {
+  packing_buffer *buffer = NULL;
+  if (napi_get_instance_data(env, (void **)&buffer) != napi_ok || buffer == NULL) {
+    buffer = calloc(1, sizeof *buffer);
+    if (buffer == NULL) return NULL;
+    if (napi_set_instance_data(env, buffer, free_packing_buffer, NULL) != napi_ok) {
+      free(buffer);
+      return NULL;
+    }
+  }
+  if (buffer->doubles < doubles) {
+    free(buffer->data);
+    buffer->data = malloc(sizeof(double) * (size_t)doubles);
+    buffer->doubles = buffer->data == NULL ? 0 : doubles;
+  }
+  return buffer->data;
+}
+
 /* gemm's arguments checked (and gemmLower's two more), then the product on `isa`
- * ("avx512" or "avx2"); returns the name of the kernel that ran (undefined for an empty
- * product). */
-static napi_value run(napi_env env, napi_callback_info info, const char *isa, int lower) {
+ * ("avx512" or "avx2"), with the module's bits or (`fused`) fma.c's chains; returns
+ * the name of the kernel that ran (undefined for an empty product). */
+static napi_value run(napi_env env, napi_callback_info info, const char *isa, int lower,
+                      int fused) {
   void *data = NULL;
   size_t length = 0;
   int64_t v[11];
@@ -457,6 +508,16 @@ static napi_value run(napi_env env, napi_callback_info info, const char *isa, in
   if (isa[0] == '\0') return throw_range(env, "gemm: this CPU has neither AVX2 nor AVX-512");
   const int wide = strcmp(isa, "avx512") == 0;
   char *mem = (char *)data;
+  if (fused) {
+    double *buffer = packing_space(env, gemm_fma_buffer_doubles((int)n, (int)p));
+    if (buffer == NULL ||
+        gemm_fma(wide, (int)m, (int)n, (int)p, (const double *)(mem + A), lda,
+                 (const double *)(mem + B), ldb, (double *)(mem + C), ldc, (int)base,
+                 (int)block, buffer) != 0) {
+      return throw_range(env, "gemm: no memory for the packing buffers");
+    }
+    return kernel_name(env, wide);
+  }
   if (gemm_blocked(wide ? kernel_avx512 : kernel_avx2, wide ? 8 : 4, (int)m, (int)n, (int)p,
                    (const double *)(mem + A), lda, (const double *)(mem + B), ldb,
                    (double *)(mem + C), ldc, (int)base, (int)block) != 0) {
@@ -468,6 +529,7 @@ static napi_value run(napi_env env, napi_callback_info info, const char *isa, in
   (void)isa;
   (void)base;
   (void)block;
+  (void)fused;
   return throw_range(env, "gemm: built without the x86-64 kernels");
 #endif
   return NULL;
@@ -475,13 +537,36 @@ static napi_value run(napi_env env, napi_callback_info info, const char *isa, in
 
 /* The widest kernel this CPU runs. */
 static napi_value gemm(napi_env env, napi_callback_info info) {
-  return run(env, info, cpu_isa(), 0);
+  return run(env, info, cpu_isa(), 0, 0);
 }
 
 /* The AVX2 kernel even where AVX-512 runs (for tests and measurements: the same bits). */
 static napi_value gemm_avx2(napi_env env, napi_callback_info info) {
   const char *isa = cpu_isa();
-  return run(env, info, isa[0] == '\0' ? "" : "avx2", 0);
+  return run(env, info, isa[0] == '\0' ? "" : "avx2", 0, 0);
+}
+
+/*
+ * gemmFma(memory, m, n, p, A, lda, B, ldb, C, ldc): the fast backend's product (fma.c:
+ * every entry one chain of fused multiply-adds, so both widths give the same bits).
+ */
+static napi_value gemm_fma_call(napi_env env, napi_callback_info info) {
+  return run(env, info, cpu_fused_isa(), 0, 1);
+}
+
+static napi_value gemm_fma_avx2(napi_env env, napi_callback_info info) {
+  const char *isa = cpu_fused_isa();
+  return run(env, info, isa[0] == '\0' ? "" : "avx2", 0, 1);
+}
+
+/* gemmLowerFma: gemmFma on the lower block rows (gemmLower's contract, gemmFma's bits). */
+static napi_value gemm_lower_fma(napi_env env, napi_callback_info info) {
+  return run(env, info, cpu_fused_isa(), 1, 1);
+}
+
+static napi_value gemm_lower_fma_avx2(napi_env env, napi_callback_info info) {
+  const char *isa = cpu_fused_isa();
+  return run(env, info, isa[0] == '\0' ? "" : "avx2", 1, 1);
 }
 
 /*
@@ -491,12 +576,12 @@ static napi_value gemm_avx2(napi_env env, napi_callback_info info) {
  * block row packs them again for every row. Each kept entry has gemm's bits.
  */
 static napi_value gemm_lower(napi_env env, napi_callback_info info) {
-  return run(env, info, cpu_isa(), 1);
+  return run(env, info, cpu_isa(), 1, 0);
 }
 
 static napi_value gemm_lower_avx2(napi_env env, napi_callback_info info) {
   const char *isa = cpu_isa();
-  return run(env, info, isa[0] == '\0' ? "" : "avx2", 1);
+  return run(env, info, isa[0] == '\0' ? "" : "avx2", 1, 0);
 }
 
 /* gemm32(memory, m, n, p, A, lda, B, ldb, C, ldc): the single-precision screen (A and B
@@ -553,6 +638,12 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
   } functions[] = {
       {"gemm", gemm},           {"gemmAvx2", gemm_avx2}, {"gemmLower", gemm_lower},
       {"gemmLowerAvx2", gemm_lower_avx2}, {"gemm32", gemm32}, {"gemm32Avx2", gemm32_avx2},
+      {"gemmFma", gemm_fma_call}, {"gemmFmaAvx2", gemm_fma_avx2},
+      {"gemmLowerFma", gemm_lower_fma}, {"gemmLowerFmaAvx2", gemm_lower_fma_avx2},
+      {"symvFma", symv_call}, {"symvFmaAvx2", symv_avx2},
+      {"combine2Fma", combine2_call}, {"combine2FmaAvx2", combine2_avx2},
+      {"dots2Fma", dots2_call}, {"dots2FmaAvx2", dots2_avx2},
+      {"latrdFma", latrd_call}, {"latrdFmaAvx2", latrd_avx2},
   };
   napi_value value;
   for (size_t t = 0; t < sizeof functions / sizeof functions[0]; t++) {
@@ -562,5 +653,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
   }
   napi_create_string_utf8(env, cpu_isa(), NAPI_AUTO_LENGTH, &value);
   napi_set_named_property(env, exports, "isa", value);
+  napi_create_string_utf8(env, cpu_fused_isa(), NAPI_AUTO_LENGTH, &value);
+  napi_set_named_property(env, exports, "fusedIsa", value);
   return exports;
 }

@@ -21,10 +21,7 @@ import { makeSplit, methodDescriptor } from "sdspcaan/methods";
 import { dataDir, dataFile, repoRoot } from "sdspcaan-test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readModelFile } from "#cli/cli/commands/shared.js";
-import {
-  type PlaygroundServer,
-  startPlaygroundServer,
-} from "#cli/cli/playgroundServer.js";
+import { type PlaygroundServer, startPlaygroundServer } from "#cli/cli/playgroundServer.js";
 import { loadDataset, parseDataset } from "#cli/io/load.js";
 import { evaluateModel, prepareSplit } from "#cli/runner/units.node.js";
 import { buildPlayground } from "../../scripts/build-playground.js";
@@ -47,7 +44,6 @@ async function buildLibWorkerPage(dir: string): Promise<void> {
     format: "esm",
     platform: "browser",
     target: "es2022",
-    alias: { "csv-parse/sync": "csv-parse/browser/esm/sync" },
     logLevel: "warning",
   });
   writeFileSync(

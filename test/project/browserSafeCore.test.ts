@@ -3,7 +3,7 @@
  * its import graph and fail on any Node built-in, any package, or any module from the
  * Node-only folders. Its other browser entries (`sdspcaan/formats`,
  * `sdspcaan/methods`, `sdspcaan/worker`), sdspcaan-hdf5 and the playground page must too; they may use
- * the two packages that have browser builds (csv-parse, h5wasm). The workspace's own
+ * the one package that has a browser build (h5wasm). The workspace's own
  * package names are followed into their sources.
  */
 import { readFileSync } from "node:fs";
@@ -37,7 +37,7 @@ function importsOf(file: string): string[] {
 }
 
 /** Packages with a browser build, allowed outside the dependency-free core. */
-const BROWSER_PACKAGES = ["csv-parse/sync", "h5wasm"];
+const BROWSER_PACKAGES = ["h5wasm"];
 
 function walk(
   entry: string,

@@ -6,7 +6,8 @@
  * @module sdspcaan-cli
  */
 
-export { buildProgram, runCli } from "./cli/main.js";
+export { runCli } from "./cli/main.js";
+export { buildProgram } from "./cli/program.js";
 export * from "./io/index.js";
 export * from "./plot/index.js";
 export * from "./protocol/index.js";

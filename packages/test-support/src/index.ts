@@ -5,7 +5,10 @@
  * state the shared test projects run after every file. It reaches the library only
  * through its public entries.
  */
+
+export { float64Bytes, npyBytes } from "./bytes.js";
 export { dataDir, dataFile, fixtureFile, readDataFile, repoRoot } from "./data.js";
+export { errorOf, rejectionOf } from "./errors.js";
 export { removeDir, tempDir } from "./files.js";
 export {
   CLASS,
@@ -23,4 +26,4 @@ export {
   restoreProcessState,
   type Snapshot,
 } from "./processState.js";
-export { smallData } from "./synthetic.js";
+export { smallData, smallRows } from "./synthetic.js";

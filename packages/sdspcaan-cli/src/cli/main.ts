@@ -2,31 +2,28 @@
  * The `sdspcaan` command-line tool. Each sub-command lives in ./commands and
  * registers itself on the program; errors print one line and exit non-zero.
  */
-import { Command, CommanderError } from "commander";
+import { CommanderError } from "commander";
 import { SdspcaanError } from "sdspcaan";
 import { describeFileSystemError, fileSystemPath } from "../io/fileErrors.js";
-import { registerCommands } from "./commands/index.js";
-import { oneLineErrors } from "./commands/shared.js";
-import { VERSION } from "./version.js";
+import { baseProgram } from "./base.js";
+import { COMMAND_LOADERS } from "./commands/loaders.js";
 
-export function buildProgram(): Command {
-  const program = new Command();
-  program
-    .name("sdspcaan")
-    .description(
-      "Supervised linear dimensionality reduction: SDSPCAAN and the methods it is compared with.",
-    )
-    .version(VERSION)
-    .exitOverride();
-  oneLineErrors(program);
-  registerCommands(program);
+/**
+ * The program for `argv`: with only the named sub-command registered when argv starts
+ * with one (its module loads, the others' do not), else every one (`--help`, a typo).
+ */
+async function programFor(argv: string[]) {
+  const loader = Object.hasOwn(COMMAND_LOADERS, argv[0] ?? "") ? COMMAND_LOADERS[argv[0]] : null;
+  if (loader === null) return (await import("./program.js")).buildProgram();
+  const program = baseProgram();
+  (await loader())(program);
   return program;
 }
 
 /** Runs the CLI; resolves to the process exit code. */
 export async function runCli(argv: string[]): Promise<number> {
-  const program = buildProgram();
   try {
+    const program = await programFor(argv);
     await program.parseAsync(argv, { from: "user" });
     return 0;
   } catch (err) {

@@ -2,11 +2,12 @@
  * One entry point for data files: `loadDataset(path)` picks the reader from the
  * file's content (magic numbers first, the extension only to tell text formats
  * apart), finds X and y, and returns samples as rows. The parsing itself is
- * browser-safe and lives in src/formats/; this file reads files (with size checks
- * before reading), inflates with node:zlib, and finds registry data sets.
+ * browser-safe and lives in src/formats/; this file reads files (regular files
+ * only, their size checked before reading; delimited text streamed, plain or
+ * gzip-compressed, so that memory is the matrix and not the text), inflates with
+ * node:zlib, and finds registry data sets.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import "sdspcaan-hdf5";
 import { DataFormatError, Matrix, ValidationError } from "sdspcaan";
@@ -15,18 +16,18 @@ import {
   attachLabels,
   describeVariables,
   detectFormat,
-  formatBytes,
   idxLabelsCompanion,
   labelsFromBytes,
-  maxBytesOf,
   type ParseOptions,
   parseBytes,
   parseBytesSync,
   type ReadLimits,
 } from "sdspcaan/formats";
 import { nodeInflater } from "sdspcaan/node";
+import { readInputFile, readInputFileSync } from "./inputFiles.js";
 import { type DataSource, dataDirectories, type LocateOptions, locateDataFile } from "./locate.js";
 import { type DatasetEntry, datasetAtPath, datasetNames, findDataset } from "./registry.js";
+import { streamDataset } from "./streamText.js";
 
 export { detectFormat };
 
@@ -116,51 +117,11 @@ export async function loadLabels(path: string, limits: ReadLimits = {}): Promise
 }
 
 function readLabelsFileSync(path: string, limits: ReadLimits): Uint8Array {
-  let size: number;
-  try {
-    size = statSync(path).size;
-  } catch (err) {
-    throw new ValidationError("labelsFile", `Cannot read ${path}: ${(err as Error).message}`);
-  }
-  const maxBytes = maxBytesOf(limits);
-  if (size > maxBytes) {
-    throw new DataFormatError(
-      path,
-      `is ${formatBytes(size)}, more than the ${formatBytes(maxBytes)} limit (maxBytes)`,
-    );
-  }
-  return readFileSync(path);
+  return readInputFileSync(path, "labels file", limits, "labelsFile");
 }
 
-async function readBytes(path: string, limits: ReadLimits): Promise<Uint8Array> {
-  let size: number;
-  try {
-    const st = await stat(path);
-    if (st.isDirectory())
-      throw new ValidationError("path", `${path} is a directory, not a data file.`);
-    size = st.size;
-  } catch (err) {
-    if (err instanceof ValidationError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ValidationError(
-      "path",
-      code === "ENOENT"
-        ? `The data file ${path} does not exist.`
-        : `Cannot read ${path}: ${(err as Error).message}`,
-    );
-  }
-  const maxBytes = maxBytesOf(limits);
-  if (size > maxBytes) {
-    throw new DataFormatError(
-      path,
-      `is ${formatBytes(size)}, more than the ${formatBytes(maxBytes)} limit (maxBytes)`,
-    );
-  }
-  try {
-    return await readFile(path);
-  } catch (err) {
-    throw new ValidationError("path", `Cannot read ${path}: ${(err as Error).message}`);
-  }
+function readBytes(path: string, limits: ReadLimits): Promise<Uint8Array> {
+  return readInputFile(path, "data file", limits);
 }
 
 /**
@@ -171,8 +132,19 @@ async function readBytes(path: string, limits: ReadLimits): Promise<Uint8Array> 
  */
 export async function loadDataset(path: string, options: LoadOptions = {}): Promise<LoadedDataset> {
   checkOptions(options);
-  const bytes = await readBytes(path, options);
-  return parseDataset(bytes, path, withIdxCompanion(bytes, path, options));
+  const streamed = await streamDataset(path, withoutLabelColumn(options));
+  if (streamed === null) {
+    const bytes = await readBytes(path, options);
+    return parseDataset(bytes, path, withIdxCompanion(bytes, path, options));
+  }
+  if (options.labelsFile === undefined) return streamed;
+  const read = labelsFromBytes(
+    await readBytes(options.labelsFile, options),
+    options.labelsFile,
+    options,
+    nodeInflater,
+  );
+  return attachLabels(streamed, read, options.labelsFile, options);
 }
 
 /**
@@ -305,12 +277,18 @@ export async function openDataset(
           ...(entry.yVar === null && entry.labelColumn ? { labelColumn: entry.labelColumn } : {}),
         }
       : {};
+  // An entry's identifier columns are left out however the labels are chosen (they
+  // are in the file either way), unless the options name the columns to drop.
+  const drop: LoadOptions =
+    entry?.dropColumns !== undefined && options.dropColumns === undefined
+      ? { dropColumns: entry.dropColumns }
+      : {};
   // The entry's companion files (named, or its main file given by path: a run's
   // report reopens the path it recorded and must get the same rows).
   const labels = entry !== null && datasetAtPath(path) === entry ? entry.labelsFile : undefined;
   if (entry && labels !== undefined && !custom) {
     const labelsFile = companionPath(entry, path, labels.file);
-    const train = await loadDataset(path, { ...options, labelsFile });
+    const train = await loadDataset(path, { ...options, ...drop, labelsFile });
     if (entry.test === undefined) return { dataset: train, path, entry, source };
     const test = await loadDataset(companionPath(entry, path, entry.test.file.file), {
       ...options,
@@ -318,7 +296,7 @@ export async function openDataset(
     });
     return { dataset: withPredefinedTest(train, test), path, entry, source };
   }
-  const dataset = await loadDataset(path, { ...options, ...fromEntry });
+  const dataset = await loadDataset(path, { ...options, ...fromEntry, ...drop });
   return { dataset, path, entry, source };
 }
 

@@ -41,6 +41,11 @@ export interface DatasetEntry extends DatasetNames {
   readonly yVar: string | null;
   /** "last" when the labels are the last column of the stored matrix. */
   readonly labelColumn?: "last";
+  /**
+   * Text files: the columns that are not features (identifiers), left out of X as
+   * `dropColumns` leaves them (a text column is refused unless dropped).
+   */
+  readonly dropColumns?: readonly number[];
   readonly samples: number;
   readonly features: number;
   readonly classes: number;
@@ -117,6 +122,7 @@ export const DATASETS: readonly DatasetEntry[] = [
     xVar: null,
     yVar: null,
     labelColumn: "last",
+    dropColumns: [0, 1],
     samples: 476,
     features: 166,
     classes: 2,
@@ -128,7 +134,7 @@ export const DATASETS: readonly DatasetEntry[] = [
     urlKind: "page",
     provenance: "doanhlee04/MachineLearning on GitHub (first upload)",
     notes:
-      "Same numbers and row order as Musk1.mat; the two name columns are dropped and the labels '1.'/'0.' read as 1/0.",
+      "Same numbers and row order as Musk1.mat; the two name columns (0 and 1) are left out, as declared here, and the labels '1.'/'0.' read as 1/0.",
   },
   {
     name: "MSRA25",

@@ -3,11 +3,14 @@
  * preprocessing, a bogus preprocessing method, params that disagree with W. A loaded
  * model is exactly what was saved, or refused with the field named.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ModelJSON } from "sdspcaan";
-import { createMethod, loadModel, ModelFormatError } from "sdspcaan";
+import { createMethod, DataFormatError, loadModel, ModelFormatError } from "sdspcaan";
+import { formatBytes } from "sdspcaan/formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readModelText } from "#internal/io/modelFile.js";
+import { cli } from "../helpers/cli.js";
 import { removeDir, tempDir } from "../helpers/runs.js";
 import { csvText, errorOf, expectRefused, smallRows, writeText } from "./helpers.js";
 
@@ -256,5 +259,98 @@ describe("loadModel validates every field", () => {
     const err = errorOf(() => Cls.fromJSON(savedModel()));
     expect(err).toBeInstanceOf(ModelFormatError);
     expect((err as ModelFormatError).field).toBe("method");
+  });
+});
+
+/** A model's JSON text with the first `components.data` entry written as `literal`. */
+function withLiteral(json: ModelJSON, literal: string): string {
+  const text = JSON.stringify(json);
+  const data = text.indexOf('"data":[') + '"data":['.length;
+  const end = text.indexOf(",", data);
+  return text.slice(0, data) + literal + text.slice(end);
+}
+
+/** The text of `json` with `depth` arrays nested in fitInfo.details.deep. */
+function nested(json: ModelJSON, depth: number): string {
+  const copy = JSON.parse(JSON.stringify(json)) as Record<string, unknown>;
+  (copy.fitInfo as { details: Record<string, unknown> }).details.deep = "@";
+  return JSON.stringify(copy).replace('"@"', "[".repeat(depth) + "]".repeat(depth));
+}
+
+describe("model files as a whole: size, byte-order mark, depth, numbers", () => {
+  it("reads a file starting with a UTF-8 byte-order mark", async () => {
+    const saved = savedModel();
+    const file = join(dir, "bom.json");
+    writeFileSync(file, `\uFEFF${JSON.stringify(saved)}`);
+    const out = join(dir, "bom.csv");
+    const r = await cli(["transform", "--model", file, "--data", data, "--out", out]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(readFileSync(out, "utf8").split("\n")[0]).toBe("c1,c2");
+    expect(loadModel(`\uFEFF${JSON.stringify(saved)}`).toJSON()).toEqual(saved);
+  });
+
+  it("quotes a number beyond double precision with its field", async () => {
+    const text = withLiteral(savedModel(), "1e999");
+    const err = errorOf(() => loadModel(text)) as ModelFormatError;
+    expect(err).toBeInstanceOf(ModelFormatError);
+    expect(err.field).toBe("components.data[0]");
+    expect(err.problem).toBe("is not a finite number: 1e999");
+    const file = writeText(dir, "inf.json", withLiteral(savedModel(), "-1E+400"));
+    await expectRefused(
+      ["transform", "--model", file, "--data", data, "--out", join(dir, "inf.csv")],
+      [
+        `${file}: not a valid sdspcaan model: field 'components.data[0]' is not a finite number: -1E+400`,
+      ],
+      join(dir, "inf.csv"),
+    );
+    // Given as a value, Infinity is shown as itself, not as JSON's null.
+    const json = savedModel() as unknown as { mean: number[] };
+    json.mean[2] = Number.NEGATIVE_INFINITY;
+    const valueErr = errorOf(() => loadModel(json)) as ModelFormatError;
+    expect(valueErr.field).toBe("mean[2]");
+    expect(valueErr.problem).toBe("must be a finite number; got -Infinity");
+  });
+
+  it("refuses a file nested 8,000 deep, naming the limit, without a stack overflow", async () => {
+    const saved = savedModel();
+    const file = writeText(dir, "deep.json", nested(saved, 8000));
+    await expectRefused(
+      ["transform", "--model", file, "--data", data, "--out", join(dir, "deep.csv")],
+      [
+        `${file}: not a valid sdspcaan model: nested 8003 deep; a model file nests at most 64 levels`,
+      ],
+      join(dir, "deep.csv"),
+    );
+    // Parsed already (as a web page may hand it over): refused from the value.
+    const err = errorOf(() => loadModel(JSON.parse(nested(saved, 8000)))) as ModelFormatError;
+    expect(err.field).toBe("");
+    expect(err.problem).toBe("nested more than 64 deep; a model file nests at most 64 levels");
+    // 64 levels are within the limit (the details are the method's own); 65 are not.
+    expect((loadModel(nested(saved, 61)).toJSON() as ModelJSON).fitInfo.details).toHaveProperty(
+      "deep",
+    );
+    expect(loadModel(JSON.parse(nested(saved, 61))).toJSON()).toEqual(
+      JSON.parse(nested(saved, 61)),
+    );
+    const over = errorOf(() => loadModel(nested(saved, 62))) as ModelFormatError;
+    expect(over.problem).toBe("nested 65 deep; a model file nests at most 64 levels");
+    const overValue = errorOf(() => loadModel(JSON.parse(nested(saved, 62)))) as ModelFormatError;
+    expect(overValue.problem).toBe(
+      "nested more than 64 deep; a model file nests at most 64 levels",
+    );
+  });
+
+  it("refuses a file past the size limit before reading it", () => {
+    const text = JSON.stringify(savedModel());
+    const file = writeText(dir, "big.json", text);
+    const size = statSync(file).size;
+    expect(size).toBeGreaterThan(100);
+    const err = errorOf(() => readModelText(file, 100));
+    expect(err).toBeInstanceOf(DataFormatError);
+    expect(err.message).toBe(
+      `${file}: is ${formatBytes(size)}; a model file holds at most 100 bytes`,
+    );
+    expect(readModelText(file)).toBe(text);
   });
 });

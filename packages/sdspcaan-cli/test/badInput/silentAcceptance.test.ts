@@ -202,6 +202,30 @@ describe("compressed and extreme data", () => {
     );
   });
 
+  it("predict names the file and the data row whose projection overflows", async () => {
+    const pipeline = join(dir, "pca-pipeline.json");
+    const fit = await cli(
+      ["fit", "--data", csv, "--label-col", "last", "--method", "pca", "--k", "2"].concat([
+        "--pipeline",
+        "--preprocess",
+        "none",
+        "--out",
+        pipeline,
+      ]),
+    );
+    expect(fit.code).toBe(0);
+    const W = new PCA({ k: 2 }).fit(X, y).components;
+    const rows = X.map((r) => [...r]);
+    rows[1] = rows[1].map((_, j) => Math.sign(W.get(j, 0)) * 1.7e308);
+    const huge = writeText(dir, "huge-predict.csv", csvText(rows));
+    const r = await cli(["predict", "--model", pipeline, "--data", huge]);
+    expect(r.code).toBe(1);
+    expect(lines(r.stderr)).toHaveLength(1);
+    expect(r.stderr).toMatch(
+      /huge-predict\.csv: data row 1 \(counting from 0\): projecting it with PCA overflows/,
+    );
+  });
+
   it("the library names the row it cannot project", () => {
     const model = new SDSPCAAN({ k: 2 }).fit(X, y);
     const rows = X.map((r) => [...r]);

@@ -130,7 +130,18 @@ describe("NPY", () => {
       ),
     );
     expect(short).toBeInstanceOf(DataFormatError);
-    expect(short.message).toContain("truncated");
+    expect(short.message).toBe(
+      "h.npy: shape (1099511627776, 2) of <f8 declares 2199023255552 values and needs 16.0 TiB as float64, more than the 2.0 GiB limit (maxBytes)",
+    );
+    const truncated = thrown(() =>
+      readNpy(
+        npy("{'descr': '<f8', 'fortran_order': False, 'shape': (3, 2), }", new Uint8Array(16)),
+        "t.npy",
+      ),
+    );
+    expect(truncated.message).toBe(
+      "t.npy: shape (3, 2) of <f8 needs 48 bytes but only 16 follow the header (truncated?)",
+    );
     const long = thrown(() =>
       readNpy(
         npy("{'descr': '<f8', 'fortran_order': False, 'shape': (1,), }", new Uint8Array(16)),

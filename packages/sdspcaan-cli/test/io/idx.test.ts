@@ -151,11 +151,23 @@ describe("readIdx", () => {
     refuse(huge, /needs 25769803770 bytes but only 18/);
     // Within the bytes present, the float64 result may still exceed maxBytes.
     refuse(good, /needs 144 bytes as float64, more than the 100 bytes limit/, { maxBytes: 100 });
-    // A gzip stream that inflates beyond maxBytes is stopped at the limit.
+    // A gzip stream whose header declares more than maxBytes is refused before it is
+    // inflated (its header is read from the stream's first bytes).
     const bomb = new Uint8Array(
       gzipSync(idxBytes("uint8", [1, 100_000], new Array(100_000).fill(0))),
     );
-    refuse(bomb, /inflates to more than 64.0 KiB \(the maxBytes limit\)/, { maxBytes: 65536 });
+    refuse(
+      bomb,
+      /^shape \(1, 100000\) of uint8 declares 100000 values and needs 781.3 KiB as float64, more than the 64.0 KiB limit \(maxBytes\)$/,
+      { maxBytes: 65536 },
+    );
+    // One whose header declares less than the stream holds is stopped at the declared size.
+    const lying = idxBytes("uint8", [1, 100_000], new Array(100_000).fill(0));
+    new DataView(lying.buffer).setUint32(8, 10, false);
+    refuse(
+      new Uint8Array(gzipSync(lying)),
+      /^the gzip stream holds more than the 22 bytes its header declares$/,
+    );
     const corrupt = new Uint8Array(gzipSync(good));
     corrupt[corrupt.length - 6] ^= 0xff; // the CRC-32
     refuse(corrupt, /corrupt gzip stream/);

@@ -36,6 +36,8 @@ function optionsOf(c: Case): LoadOptions {
   if (!c.auto && c.yVar !== undefined) o.yVar = c.yVar;
   if (c.labelColumn !== undefined) o.labelColumn = c.labelColumn;
   if (c.labelsFile !== undefined) o.labelsFile = fixtureFile(`io/${c.labelsFile}`);
+  // A column of text (rt_semicolon.csv's ids) is left out only when named.
+  if (c.droppedColumns !== undefined) o.dropColumns = c.droppedColumns;
   return o;
 }
 

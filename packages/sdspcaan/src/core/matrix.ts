@@ -1,4 +1,17 @@
 /**
+ * Entry (i, j) as given, which must be a number: storing it in a Float64Array would
+ * turn null, "", "0x10", true or [1] into a number without a word.
+ */
+function entry(v: unknown, i: number, j: number): number {
+  if (typeof v !== "number") {
+    const shown =
+      typeof v === "string" ? JSON.stringify(v) : Array.isArray(v) ? "an array" : String(v);
+    throw new RangeError(`Entry (${i}, ${j}) is ${shown}, not a number.`);
+  }
+  return v;
+}
+
+/**
  * A dense row-major matrix of float64 values: entry (i, j) is data[i * cols + j].
  * Deliberately small: the kernels and solvers of linalg/ work on the raw Float64Array,
  * and this type only carries the shape beside it.
@@ -50,7 +63,7 @@ export class Matrix {
         throw new RangeError(`Row ${i} has ${r.length} entries, but row 0 has ${d}.`);
       }
       const off = i * d;
-      for (let j = 0; j < d; j++) m.data[off + j] = r[j];
+      for (let j = 0; j < d; j++) m.data[off + j] = entry(r[j], i, j);
     }
     return m;
   }
@@ -63,7 +76,7 @@ export class Matrix {
     const m = new Matrix(rows, cols);
     for (let j = 0; j < cols; j++) {
       const off = j * rows;
-      for (let i = 0; i < rows; i++) m.data[i * cols + j] = data[off + i];
+      for (let i = 0; i < rows; i++) m.data[i * cols + j] = entry(data[off + i], i, j);
     }
     return m;
   }

@@ -13,8 +13,15 @@ function describe(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value);
   if (Array.isArray(value)) return `an array of length ${value.length}`;
   if (value === null) return "null";
+  if (typeof value === "bigint") return `${value}n (a BigInt)`;
   if (typeof value === "object") return `an object (${value.constructor?.name ?? "Object"})`;
   return String(value);
+}
+
+function isNumberTypedArray(data: object): boolean {
+  return (
+    ArrayBuffer.isView(data) && !(data instanceof BigInt64Array || data instanceof BigUint64Array)
+  );
 }
 
 function firstNonFinite(data: ArrayLike<number>): number {
@@ -50,11 +57,24 @@ export function asMatrix(
     if (!Number.isInteger(rows) || !Number.isInteger(cols) || rows < 0 || cols < 0) {
       throw new ValidationError(name, `${name} has an invalid shape ${rows} x ${cols}.`);
     }
+    if (data === null || typeof data !== "object" || typeof data.length !== "number") {
+      throw new ValidationError(
+        name,
+        `${name}.data must be an array (or typed array) of ${rows} x ${cols} numbers, row-major. Got ${describe(data)}.`,
+      );
+    }
     if (data.length !== rows * cols) {
       throw new ValidationError(
         name,
         `${name} declares ${rows} x ${cols} = ${rows * cols} entries but its data has ${data.length}.`,
       );
+    }
+    // Float64Array.from would turn null, "", " ", "0x10", true and [1] into numbers;
+    // the array-of-rows form refuses them, and so does this one.
+    // (A typed array of numbers converts exactly; its NaNs are found below.)
+    if (!isNumberTypedArray(data)) {
+      const bad = firstNonFinite(data);
+      if (bad >= 0) throw notFinite(name, data[bad], Math.floor(bad / cols), bad % cols);
     }
     m = new Matrix(rows, cols, Float64Array.from(data));
   } else if (
@@ -65,7 +85,12 @@ export function asMatrix(
     const rowsLike = value as ArrayLike<ArrayLike<number>>;
     const n = rowsLike.length;
     if (n === 0) {
-      throw new ValidationError(name, `${name} must have at least ${minRows} row(s). Got 0 rows.`);
+      throw new ValidationError(
+        name,
+        minRows > 0
+          ? `${name} is an empty array: it has no rows, and at least ${minRows} row(s) (samples) are needed.`
+          : `${name} is an empty array: it has no rows, so its number of columns is unknown; for no samples pass {rows: 0, cols, data: []} or a Matrix with 0 rows.`,
+      );
     }
     const first = rowsLike[0];
     if (first === null || typeof first !== "object" || typeof first.length !== "number") {

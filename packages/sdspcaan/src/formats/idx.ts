@@ -16,19 +16,34 @@
  * whole file is inflated ahead (`gunzippedAhead`) and the synchronous reader runs on
  * the result with the same messages.
  */
-import { failDataFormat as fail } from "../core/errors.js";
-import { type AsyncInflate, InflateError, type Inflater, inflaterAhead } from "./inflate.js";
-import { formatBytes, MAX_DEFLATE_RATIO, maxBytesOf, type ReadLimits } from "./limits.js";
+import { DataFormatError, failDataFormat as fail } from "../core/errors.js";
+import { type NumberKind, numberReader } from "./binary.js";
+import { baseName } from "./fileNames.js";
+import {
+  type AsyncInflate,
+  InflateError,
+  type Inflater,
+  inflaterAhead,
+  noInflater,
+} from "./inflate.js";
+import {
+  checkFloat64Size,
+  deflateBound,
+  exactCount,
+  formatBytes,
+  maxBytesOf,
+  type ReadLimits,
+} from "./limits.js";
 import { elementCount, type Labels, type RawVariable } from "./variables.js";
 
-/** IDX element types: code, name, bytes per value. */
-const TYPES: ReadonlyMap<number, { name: string; size: number }> = new Map([
-  [0x08, { name: "uint8", size: 1 }],
-  [0x09, { name: "int8", size: 1 }],
-  [0x0b, { name: "int16", size: 2 }],
-  [0x0c, { name: "int32", size: 4 }],
-  [0x0d, { name: "float32", size: 4 }],
-  [0x0e, { name: "float64", size: 8 }],
+/** IDX element types: code, name, bytes per value and storage kind. */
+const TYPES: ReadonlyMap<number, { name: string; size: number; kind: NumberKind }> = new Map([
+  [0x08, { name: "uint8", size: 1, kind: "u" }],
+  [0x09, { name: "int8", size: 1, kind: "i" }],
+  [0x0b, { name: "int16", size: 2, kind: "i" }],
+  [0x0c, { name: "int32", size: 4, kind: "i" }],
+  [0x0d, { name: "float32", size: 4, kind: "f" }],
+  [0x0e, { name: "float64", size: 8, kind: "f" }],
 ]);
 
 /** A decoded IDX array: float64 values in row-major order with the declared shape. */
@@ -44,6 +59,7 @@ export interface IdxArray {
 interface IdxHeader {
   type: string;
   size: number;
+  kind: NumberKind;
   shape: number[];
   dataStart: number;
 }
@@ -54,8 +70,7 @@ export function isGzip(bytes: Uint8Array): boolean {
 
 /** MNIST-style names: `*.idx3`, `*.idx1-ubyte`, `train-images-idx3-ubyte(.gz)`. */
 export function hasIdxName(file: string): boolean {
-  const base = file.slice(Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\")) + 1);
-  const name = base.toLowerCase().replace(/\.gz$/, "");
+  const name = baseName(file).toLowerCase().replace(/\.gz$/, "");
   return /\.idx\d?$/.test(name) || /-ubyte$/.test(name) || /idx\d-/.test(name);
 }
 
@@ -81,13 +96,54 @@ export function looksLikeIdxHeader(bytes: Uint8Array): boolean {
  * deflate can encode in this many bytes (beyond that the stream is corrupt).
  */
 function gunzipBound(bytes: Uint8Array, maxBytes: number): number {
-  return Math.min(maxBytes, bytes.length * MAX_DEFLATE_RATIO + 1024);
+  return Math.min(maxBytes, deflateBound(bytes.length));
 }
 
-/** The file's bytes, inflated when gzip-compressed, within the maxBytes limit. */
-export function gunzipped(bytes: Uint8Array, file: string, maxBytes: number, inflater: Inflater) {
+/**
+ * The size a file inside a gzip stream declares in its header, read from the
+ * stream's first inflated bytes `head` (and checked against the limits, throwing
+ * naming the file), or null when `head` does not hold such a header.
+ */
+export type DeclaredSize = (head: Uint8Array) => number | null;
+
+/** Compressed bytes inflated to read a header: IDX needs 20, an .npy header rarely passes 1 KiB. */
+const PEEK_INPUT = 4096;
+
+/** The output bound of a peek: all that PEEK_INPUT bytes can give, so zlib never stops it short. */
+const PEEK_OUTPUT = deflateBound(PEEK_INPUT);
+
+/** The IDX file's declared size from its first bytes (see {@link DeclaredSize}). */
+export function idxDeclaredSize(head: Uint8Array, file: string, maxBytes: number): number | null {
+  if (!looksLikeIdxHeader(head) || head.length < 4 + 4 * head[3]) return null;
+  const h = parseHeader(head, file);
+  checkFloat64Size(exactCount(h.shape), maxBytes, shapeText(h), (problem) => fail(file, problem));
+  return h.dataStart + elementCount(h.shape) * h.size;
+}
+
+/**
+ * The file's bytes, inflated when gzip-compressed. The header inside is read from
+ * the stream's first bytes when the inflater can (`gunzipPrefix`), so a declared
+ * size past the limit is refused before inflating and the stream is inflated to
+ * exactly that size; otherwise to at most the maxBytes limit.
+ */
+export function gunzipped(
+  bytes: Uint8Array,
+  file: string,
+  maxBytes: number,
+  inflater: Inflater,
+  declaredSize: DeclaredSize = (head) => idxDeclaredSize(head, file, maxBytes),
+) {
   if (!isGzip(bytes)) return bytes;
-  const cap = gunzipBound(bytes, maxBytes);
+  const bound = gunzipBound(bytes, maxBytes);
+  const head = inflater.gunzipPrefix?.(bytes.subarray(0, PEEK_INPUT), PEEK_OUTPUT) ?? null;
+  const declared = head === null ? null : declaredSize(head);
+  if (declared !== null && declared > bound) {
+    fail(
+      file,
+      `declares ${declared} bytes inside its gzip stream, ${bound === maxBytes ? `more than the ${formatBytes(maxBytes)} limit (maxBytes)` : `more than deflate can encode in ${bytes.length} bytes: corrupt`}`,
+    );
+  }
+  const cap = declared ?? bound;
   try {
     return inflater.gunzip(bytes, cap);
   } catch (err) {
@@ -95,7 +151,9 @@ export function gunzipped(bytes: Uint8Array, file: string, maxBytes: number, inf
     if (err.reason === "too-large") {
       fail(
         file,
-        `the gzip stream inflates to more than ${formatBytes(cap)}${cap === maxBytes ? " (the maxBytes limit)" : " (beyond what deflate can encode in this many bytes: corrupt)"}`,
+        declared !== null
+          ? `the gzip stream holds more than the ${declared} bytes its header declares`
+          : `the gzip stream inflates to more than ${formatBytes(cap)}${cap === maxBytes ? " (the maxBytes limit)" : " (beyond what deflate can encode in this many bytes: corrupt)"}`,
       );
     }
     if (err.reason === "truncated") fail(file, "the gzip stream is truncated");
@@ -104,18 +162,45 @@ export function gunzipped(bytes: Uint8Array, file: string, maxBytes: number, inf
 }
 
 /**
+ * Output inflated ahead past a declared size: zlib reports a corrupt or truncated
+ * stream before the size bound when it meets both in one step (16 KiB of output),
+ * so the inflation ahead must see that far to report the same.
+ */
+const AHEAD_SLACK = 64 * 1024;
+
+/**
  * An inflater for reading `bytes` synchronously: `inflation` itself when it is one
  * (node:zlib), else a gzip file inflated ahead with the asynchronous inflater (a
- * browser's `DecompressionStream`), bounded as the synchronous reader bounds it.
+ * browser's `DecompressionStream`), bounded as the synchronous reader bounds it: the
+ * stream's start is inflated first, for the declared size, then (unless that size
+ * is refused) the whole stream to about that size.
  */
 export async function gunzippedAhead(
   bytes: Uint8Array,
+  file: string,
   limits: ReadLimits | undefined,
   inflation: Inflater | AsyncInflate,
+  declaredSize: DeclaredSize = (head) => idxDeclaredSize(head, file, maxBytesOf(limits)),
 ): Promise<Inflater> {
   if (typeof inflation !== "function") return inflation;
   const ahead = inflaterAhead(inflation);
-  if (isGzip(bytes)) await ahead.add(bytes, gunzipBound(bytes, maxBytesOf(limits)), "gzip");
+  if (!isGzip(bytes)) return ahead.inflater;
+  const head = await ahead.add(bytes, PEEK_OUTPUT, "gzip");
+  // A stream that ended or broke within the start is all there is.
+  if (head.failure?.reason !== "too-large") return ahead.inflater;
+  let declared: number | null;
+  try {
+    declared = declaredSize(head.output);
+  } catch (err) {
+    // Refused from the header alone (the reader says so again): nothing more is needed.
+    if (!(err instanceof DataFormatError)) throw err;
+    return ahead.inflater;
+  }
+  const bound = gunzipBound(bytes, maxBytesOf(limits));
+  // Past the bound the reader refuses the header too.
+  if (declared !== null && declared > bound) return ahead.inflater;
+  const cap = declared === null ? bound : Math.min(bound, declared + AHEAD_SLACK);
+  if (cap > PEEK_OUTPUT) await ahead.add(bytes, cap, "gzip");
   return ahead.inflater;
 }
 
@@ -148,7 +233,11 @@ function parseHeader(bytes: Uint8Array, file: string): IdxHeader {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const shape: number[] = [];
   for (let i = 0; i < nd; i++) shape.push(dv.getUint32(4 + 4 * i, false));
-  return { type: t.name, size: t.size, shape, dataStart };
+  return { type: t.name, size: t.size, kind: t.kind, shape, dataStart };
+}
+
+function shapeText(h: IdxHeader): string {
+  return `shape (${h.shape.join(", ")}) of ${h.type}`;
 }
 
 function hex(b: number): string {
@@ -163,64 +252,45 @@ export function readIdx(
   bytes: Uint8Array,
   file: string,
   limits: ReadLimits | undefined,
-  inflater: Inflater,
+  inflater: Inflater = noInflater(file, "readIdx"),
 ): IdxArray {
   const maxBytes = maxBytesOf(limits);
   const compressed = isGzip(bytes);
   const raw = gunzipped(bytes, file, maxBytes, inflater);
   const h = parseHeader(raw, file);
-  // Products of uint32 sizes stay exact in a double up to 2^53; beyond, elementCount
-  // is infinite and the size check below fails.
-  const count = elementCount(h.shape);
-  const need = count * h.size;
+  const count = exactCount(h.shape);
+  const need = count * BigInt(h.size);
   const avail = raw.length - h.dataStart;
-  const shapeText = `shape (${h.shape.join(", ")}) of ${h.type}`;
-  if (need !== avail) {
+  if (need !== BigInt(avail)) {
     fail(
       file,
+      // Stryker disable next-line EqualityOperator: need differs from avail here, so > and >= agree
       need > avail
-        ? `${shapeText} needs ${need} bytes but only ${avail} follow the header (truncated?)`
-        : `${shapeText} needs ${need} bytes but ${avail} follow the header`,
+        ? `${shapeText(h)} needs ${need} bytes but only ${avail} follow the header (truncated?)`
+        : `${shapeText(h)} needs ${need} bytes but ${avail} follow the header`,
     );
   }
-  if (count * 8 > maxBytes) {
-    fail(
-      file,
-      `needs ${formatBytes(count * 8)} as float64, more than the ${formatBytes(maxBytes)} limit (maxBytes)`,
-    );
-  }
-  const out = new Float64Array(count);
+  checkFloat64Size(count, maxBytes, shapeText(h), (problem) => fail(file, problem));
+  const n = Number(count);
+  const out = new Float64Array(n);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: the loop below reads uint8 to the same values; this is its fast path (MNIST's images)
   if (h.type === "uint8") {
-    out.set(raw.subarray(h.dataStart, h.dataStart + count));
+    out.set(raw.subarray(h.dataStart, h.dataStart + n));
   } else {
-    const dv = new DataView(raw.buffer, raw.byteOffset + h.dataStart, need);
-    for (let i = 0; i < count; i++) {
-      switch (h.type) {
-        case "int8":
-          out[i] = dv.getInt8(i);
-          break;
-        case "int16":
-          out[i] = dv.getInt16(2 * i, false);
-          break;
-        case "int32":
-          out[i] = dv.getInt32(4 * i, false);
-          break;
-        case "float32":
-          out[i] = dv.getFloat32(4 * i, false);
-          break;
-        default:
-          out[i] = dv.getFloat64(8 * i, false);
-      }
-    }
-    if (h.type === "float32" || h.type === "float64") {
-      for (let i = 0; i < count; i++) {
-        if (!Number.isFinite(out[i])) {
-          fail(file, `value ${i} (row ${Math.floor(i / rowLength(h.shape))}) is ${out[i]}`);
-        }
-      }
+    const dv = new DataView(raw.buffer, raw.byteOffset + h.dataStart, avail);
+    const read = numberReader(h.kind, h.size);
+    for (let i = 0; i < n; i++) {
+      const v = read(dv, i * h.size, false);
+      // Only floats can be NaN or infinite.
+      if (v - v !== 0) fail(file, `value ${i} (row ${Math.floor(i / rowLength(h.shape))}) is ${v}`);
+      out[i] = v;
     }
   }
   return { type: h.type, shape: h.shape, data: out, compressed };
+}
+
+function withoutSuffix(name: string, suffix: RegExp): string {
+  return name.replace(suffix, "");
 }
 
 function rowLength(shape: readonly number[]): number {
@@ -232,13 +302,9 @@ function rowLength(shape: readonly number[]): number {
  * an n x h x w (x ...) file is n rows of h * w values, as image rows.
  */
 export function idxVariable(arr: IdxArray, file: string): RawVariable {
-  const n = arr.shape[0];
-  const dims = arr.shape.length === 1 ? [n, 1] : [n, rowLength(arr.shape)];
-  const base =
-    file
-      .replace(/^.*[\\/]/, "")
-      .replace(/\.gz$/i, "")
-      .replace(/\.idx\d?$/i, "") || "array";
+  // A vector's rows hold one value each.
+  const dims = [arr.shape[0], rowLength(arr.shape)];
+  const base = withoutSuffix(withoutSuffix(baseName(file), /\.gz$/i), /\.idx\d?$/i) || "array";
   return {
     name: base,
     kind: "numeric",

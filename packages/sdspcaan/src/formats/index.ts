@@ -2,11 +2,12 @@
  * sdspcaan/formats: data files from bytes, browser-safe. MAT level 4/5, NPY, IDX (raw
  * or gzip), CSV/TSV, any of them gzip-compressed; MAT v7.3 and HDF5 once the package
  * sdspcaan-hdf5 is imported. No file system and no node:zlib: inflation is passed in
- * (`decompressionStreamInflate` in browsers, node:zlib in Node). csv-parse is the one
- * package used (its browser build when bundled for one).
+ * (`decompressionStreamInflate` in browsers, node:zlib in Node). Delimited text is
+ * read in chunks as it arrives (`DelimitedReader`), with no package beside it.
  * @module sdspcaan/formats
  */
-export { type DelimitedOptions, parseDelimited } from "./csv.js";
+export { type DelimitedOptions, DelimitedReader, parseDelimited } from "./csv.js";
+export type { DecimalMark } from "./csvCells.js";
 export { featureNamesOf } from "./featureNames.js";
 export {
   type Hdf5Contents,
@@ -16,7 +17,7 @@ export {
   setHdf5Reader,
   withHdf5Variables,
 } from "./hdf5.js";
-export { type IdxArray, idxLabelsCompanion, readIdx } from "./idx.js";
+export { hasIdxName, type IdxArray, idxLabelsCompanion, isGzip, readIdx } from "./idx.js";
 export {
   type AsyncInflate,
   decompressionStreamInflate,

@@ -7,6 +7,7 @@
  * the results. Both report failures the same way, so a corrupt file gets the same
  * message in the CLI and in the browser.
  */
+import { DataFormatError } from "../core/errors.js";
 
 /** Why an inflation failed. */
 export type InflateFailure = "too-large" | "truncated" | "corrupt";
@@ -37,6 +38,12 @@ export interface Inflater {
   inflatePrefix(payload: Uint8Array, maxOutput: number): Uint8Array | null;
   /** `inflate` for a gzip file (RFC 1952: header, deflate data, CRC-32 and length). */
   gunzip(payload: Uint8Array, maxOutput: number): Uint8Array;
+  /**
+   * `inflatePrefix` for a gzip file: what its first bytes give, to read the header
+   * of the file inside (its declared size) before inflating all of it. Without it a
+   * gzip file is inflated up to the maxBytes limit before its header is read.
+   */
+  gunzipPrefix?(payload: Uint8Array, maxOutput: number): Uint8Array | null;
 }
 
 /** What an asynchronous inflation produced: all of it, or what came before a failure. */
@@ -186,7 +193,27 @@ export function inflatedAhead(results: ReadonlyMap<number, InflateResult>): Infl
       const r = find(payload);
       return r.output.length === 0 ? null : r.output.subarray(0, maxOutput);
     },
+    gunzipPrefix(payload, maxOutput) {
+      const r = find(payload);
+      // As zlib's prefix: nothing from a stream that breaks there.
+      const broken = r.failure !== null && r.failure.reason !== "too-large";
+      return r.output.length === 0 || broken ? null : r.output.subarray(0, maxOutput);
+    },
   };
+}
+
+/**
+ * The inflater of a caller that passed none: reading anything compressed is refused
+ * with a DataFormatError naming the file and saying what to pass.
+ */
+export function noInflater(file: string, call: string): Inflater {
+  const refuse = (): never => {
+    throw new DataFormatError(
+      file,
+      `is compressed (zlib or gzip), and ${call} was given no inflater to decompress it: pass one as its fourth argument, e.g. decompressionStreamInflate from "sdspcaan/formats" (browsers, Node >= 18)`,
+    );
+  };
+  return { inflate: refuse, gunzip: refuse, inflatePrefix: refuse, gunzipPrefix: refuse };
 }
 
 /**
@@ -197,13 +224,16 @@ export function inflatedAhead(results: ReadonlyMap<number, InflateResult>): Infl
  */
 export function inflaterAhead(inflate: AsyncInflate): {
   readonly inflater: Inflater;
-  add(payload: Uint8Array, maxOutput: number, format?: StreamFormat): Promise<void>;
+  /** Inflates `payload` and keeps the result (replacing one kept before); returns it too. */
+  add(payload: Uint8Array, maxOutput: number, format?: StreamFormat): Promise<InflateResult>;
 } {
   const results = new Map<number, InflateResult>();
   return {
     inflater: inflatedAhead(results),
     async add(payload, maxOutput, format) {
-      results.set(payload.byteOffset, await inflate(payload, maxOutput, format));
+      const result = await inflate(payload, maxOutput, format);
+      results.set(payload.byteOffset, result);
+      return result;
     },
   };
 }

@@ -13,6 +13,14 @@ export const DEFAULT_MAX_BYTES = 2 ** 31;
  */
 export const MAX_DEFLATE_RATIO = 1032;
 
+/**
+ * The most `compressedBytes` of a zlib or gzip stream can inflate to: deflate's ratio,
+ * and a kilobyte for the headers and the first blocks of a small stream.
+ */
+export function deflateBound(compressedBytes: number): number {
+  return compressedBytes * MAX_DEFLATE_RATIO + 1024;
+}
+
 /** Options every binary reader accepts. */
 export interface ReadLimits {
   /** Cap in bytes on any single buffer the reader allocates; default 2 GiB. */
@@ -36,4 +44,34 @@ export function formatBytes(n: number): string {
     u++;
   }
   return `${v.toFixed(1)} ${units[u]}`;
+}
+
+/**
+ * The number of values `dims` declare, exactly: a corrupt header's sizes can
+ * multiply past 2^53, where a double would round (or overflow to Infinity) and a
+ * message would quote a number the file never held.
+ */
+export function exactCount(dims: readonly (number | string)[]): bigint {
+  let n = 1n;
+  for (const d of dims) n *= BigInt(d);
+  return n;
+}
+
+/**
+ * Throws `fail`'s error when `count` values (declared by a header) exceed what
+ * maxBytes allows as float64, the form every reader returns; `what` quotes the
+ * declaration as the file wrote it.
+ */
+export function checkFloat64Size(
+  count: bigint,
+  maxBytes: number,
+  what: string,
+  fail: (problem: string) => never,
+): void {
+  if (count * 8n > BigInt(Math.floor(maxBytes))) {
+    const need = Number(count) * 8;
+    fail(
+      `${what} declares ${count} values and needs ${Number.isFinite(need) ? formatBytes(need) : "more than any memory"} as float64, more than the ${formatBytes(maxBytes)} limit (maxBytes)`,
+    );
+  }
 }

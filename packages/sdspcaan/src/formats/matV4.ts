@@ -5,7 +5,7 @@
  * so it is read rather than rejected.
  */
 import { DataFormatError } from "../core/errors.js";
-import { formatBytes, maxBytesOf, type ReadLimits } from "./limits.js";
+import { checkFloat64Size, exactCount, maxBytesOf, type ReadLimits } from "./limits.js";
 import type { RawVariable, VariableKind } from "./variables.js";
 
 /** Bytes per value for the P digit of the type code. */
@@ -30,8 +30,9 @@ function readHeader(dv: DataView, pos: number): V4Header | null {
     const o = Math.floor((type % 1000) / 100);
     const p = Math.floor((type % 100) / 10);
     const t = type % 10;
-    // M = 0 is IEEE little-endian, 1 IEEE big-endian; VAX and Cray formats are not supported.
-    if ((m === 0) !== le || m > 1 || o !== 0 || p > 5 || t > 2) continue;
+    // M = 0 is IEEE little-endian, 1 IEEE big-endian (type <= 1052 leaves no other); VAX
+    // and Cray formats (M = 2, 3) are not supported.
+    if ((m === 0) !== le || o !== 0 || p > 5 || t > 2) continue;
     const rows = dv.getInt32(pos + 4, le);
     const cols = dv.getInt32(pos + 8, le);
     const imagf = dv.getInt32(pos + 12, le);
@@ -44,7 +45,8 @@ function readHeader(dv: DataView, pos: number): V4Header | null {
 
 /** True when the buffer starts like a level 4 MAT-file. */
 export function looksLikeMatV4(bytes: Uint8Array): boolean {
-  if (bytes.length < 20) return false;
+  // A 20-byte header and a name of at least one byte.
+  if (bytes.length < 21) return false;
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const h = readHeader(dv, 0);
   return h !== null && 20 + h.namlen <= bytes.length && h.namlen <= 4096;
@@ -79,20 +81,23 @@ export function readMatV4(bytes: Uint8Array, file: string, limits?: ReadLimits):
     const dataStart = pos + 20 + h.namlen;
     const need = count * size * (h.imag ? 2 : 1);
     if (need > bytes.length - dataStart) {
+      const exact = exactCount([h.rows, h.cols, size, h.imag ? 2 : 1]);
       throw new DataFormatError(
         file,
-        `${here}: ${h.rows} x ${h.cols} needs ${need} bytes of data but only ${bytes.length - dataStart} remain`,
+        `${here}: ${h.rows} x ${h.cols} needs ${exact} bytes of data but only ${bytes.length - dataStart} remain`,
       );
     }
     const kind: VariableKind = h.t === 0 ? "numeric" : h.t === 1 ? "char" : "sparse";
     const { le, p } = h;
     const decode = (): Float64Array => {
-      if (count * 8 > maxBytes) {
-        throw new DataFormatError(
-          file,
-          `${here}: needs ${formatBytes(count * 8)} as float64, more than the ${formatBytes(maxBytes)} limit (maxBytes)`,
-        );
-      }
+      checkFloat64Size(
+        exactCount([h.rows, h.cols]),
+        maxBytes,
+        `its ${h.rows} x ${h.cols} matrix`,
+        (problem) => {
+          throw new DataFormatError(file, `${here}: ${problem}`);
+        },
+      );
       const out = new Float64Array(count);
       for (let i = 0, q = dataStart; i < count; i++, q += size) {
         out[i] =

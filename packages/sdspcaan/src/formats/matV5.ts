@@ -16,15 +16,28 @@
  * Inflation is passed in (node:zlib in Node, `DecompressionStream` in browsers via
  * `readMatV5Async`), so this file runs anywhere.
  */
-import { DataFormatError } from "../core/errors.js";
-import { type AsyncInflate, InflateError, type Inflater, inflaterAhead } from "./inflate.js";
-import { formatBytes, MAX_DEFLATE_RATIO, maxBytesOf, type ReadLimits } from "./limits.js";
+import {
+  type AsyncInflate,
+  InflateError,
+  type Inflater,
+  inflaterAhead,
+  noInflater,
+} from "./inflate.js";
+import {
+  checkFloat64Size,
+  deflateBound,
+  exactCount,
+  formatBytes,
+  maxBytesOf,
+  type ReadLimits,
+} from "./limits.js";
 import { charArrayRows, NUMERIC_CLASS_NAMES } from "./matClasses.js";
 import {
   Bytes,
   type Ctx,
   decodeNumeric,
   type Element,
+  elementAt,
   fail,
   MAX_DEPTH,
   mi,
@@ -203,14 +216,14 @@ function parseArray(
       fail(
         ctx,
         here,
-        `dimensions ${h.dims.join(" x ")} need ${numel * size} bytes of ${typeName(real.type)} but the data element holds ${real.nbytes}`,
+        `dimensions ${h.dims.join(" x ")} need ${exactCount(h.dims) * BigInt(size)} bytes of ${typeName(real.type)} but the data element holds ${real.nbytes}`,
       );
     }
     out.real = real;
     if (h.complex) {
       const imag = readElement(b, real.next, end, ctx, here);
-      const isize = NUMERIC[imag.type]?.size;
-      if (isize === undefined || numel * isize !== imag.nbytes) {
+      // A type without a size (not numeric) gives NaN, which no byte count equals.
+      if (numel * (NUMERIC[imag.type]?.size ?? Number.NaN) !== imag.nbytes) {
         fail(ctx, here, `imaginary part does not match the dimensions ${h.dims.join(" x ")}`);
       }
     }
@@ -242,7 +255,7 @@ function parseArray(
       fail(
         ctx,
         here,
-        `cell array ${h.dims.join(" x ")} declares ${numel} elements but only ${end - h.next} bytes remain`,
+        `cell array ${h.dims.join(" x ")} declares ${exactCount(h.dims)} elements but only ${end - h.next} bytes remain`,
       );
     }
     const cells: ParsedArray[] = [];
@@ -287,12 +300,10 @@ function charCodes(a: ParsedArray, ctx: Ctx, where: string): number[] {
     return codes;
   }
   const unit = el.nbytes / Math.max(numel, 1);
-  const codes = new Array<number>(numel);
-  for (let i = 0; i < numel; i++) {
+  return Array.from({ length: numel }, (_, i) => {
     const p = el.start + i * unit;
-    codes[i] = unit === 1 ? u8[p] : unit === 2 ? dv.getUint16(p, le) : dv.getUint32(p, le);
-  }
-  return codes;
+    return unit === 1 ? u8[p] : unit === 2 ? dv.getUint16(p, le) : dv.getUint32(p, le);
+  });
 }
 
 /** Rows of a 2-D char array as strings (trailing blanks kept, as MATLAB pads them). */
@@ -302,26 +313,23 @@ function charRows(a: ParsedArray, ctx: Ctx, where: string): string[] {
 
 function arrayValues(a: ParsedArray, ctx: Ctx, where: string): ArrayValues {
   if (a.kind === "char") {
+    checkValuesSize(a.dims, ctx, where);
     return { data: Float64Array.from(charCodes(a, ctx, where)), order: "F" };
   }
-  if ((a.kind !== "numeric" && a.kind !== "logical") || a.real === null) {
-    if (a.real === null && a.kind === "numeric") return { data: new Float64Array(0), order: "F" };
+  // Only numeric, logical and char arrays have data, and an empty miMATRIX none.
+  if (a.real === null) {
+    if (a.kind === "numeric") return { data: new Float64Array(0), order: "F" };
     fail(ctx, where, `a ${a.className} array has no numeric values`);
   }
+  checkValuesSize(a.dims, ctx, where);
   const count = elementCount(a.dims);
-  if (count * 8 > ctx.maxBytes) {
-    fail(
-      ctx,
-      where,
-      `${a.dims.join(" x ")} values need ${formatBytes(count * 8)} as float64, more than the ${formatBytes(ctx.maxBytes)} limit (maxBytes)`,
-    );
-  }
   return { data: decodeNumeric(a.bytes, a.real.start, count, a.real.type), order: "F" };
 }
 
 function arrayTexts(a: ParsedArray, ctx: Ctx, where: string): string[] | null {
   if (a.kind === "char") return charRows(a, ctx, where);
-  if (a.kind !== "cell" || a.cells === null) return null;
+  // Only a cell array has cells.
+  if (a.cells === null) return null;
   const out: string[] = [];
   for (const c of a.cells) {
     if (c.kind === "char") {
@@ -361,12 +369,16 @@ function inflateBounded(payload: Uint8Array, limit: number, ctx: Ctx, where: str
   }
 }
 
-/** Decompresses just enough of a zlib stream to read a variable's tag and header. */
-function peekInflate(payload: Uint8Array, inputBytes: number, ctx: Ctx): Uint8Array | null {
-  return ctx.inflater.inflatePrefix(
-    payload.subarray(0, inputBytes),
-    Math.min(ctx.maxBytes, inputBytes * MAX_DEFLATE_RATIO + 64),
-  );
+/** The most a header is looked for in: a name this long is not a MATLAB variable's. */
+const PEEK_MAX = 16 * 1024 * 1024;
+
+/**
+ * Decompresses just enough of a zlib stream to read a variable's tag and header:
+ * what its first `inputBytes` give, cut at `cap` bytes (deflate's ratio bounds it
+ * further for small inputs).
+ */
+function peekInflate(payload: Uint8Array, inputBytes: number, cap: number, ctx: Ctx) {
+  return ctx.inflater.inflatePrefix(payload.subarray(0, inputBytes), cap);
 }
 
 /** A compressed variable: header read eagerly from a partial inflation, values on demand. */
@@ -379,39 +391,33 @@ function compressedVariable(fileBytes: Bytes, el: Element, ctx: Ctx, index: numb
     ...new Set([1024, 16384, payload.length].map((n) => Math.min(n, payload.length))),
   ];
   for (const n of attempts) {
-    head = peekInflate(payload, n, ctx);
-    if (head === null || head.length < 8) {
-      if (n >= payload.length) break;
-      continue;
-    }
+    const got = peekInflate(payload, n, Math.min(ctx.maxBytes, PEEK_MAX), ctx);
+    if (got === null || got.length < 8) continue;
+    head = got;
     const hb = new Bytes(head, fileBytes.le);
     const type = hb.u32(0);
     if (type !== mi.MATRIX) {
       fail(ctx, where, `compressed data holds ${typeName(type)}, expected miMATRIX`);
     }
     const declared = hb.u32(4);
-    const partial = head.length < 8 + declared && n < payload.length;
+    // Short of what the variable declares, the header may be cut: more input gives more.
+    const short = head.length < 8 + declared;
     try {
       header = parseArrayHeader(hb, 8, Math.min(head.length, 8 + declared), ctx, where);
     } catch (err) {
-      if (!partial) throw err;
+      if (!short || n === payload.length) throw err;
       continue;
     }
-    // A header reaching the end of a partial inflation may have lost its name: look further.
-    if (partial && header.next >= head.length) {
+    // A header reaching the end of a cut inflation may have lost its name: look further.
+    if (short && header.next >= head.length) {
       header = null;
       continue;
     }
     break;
   }
-  if (head === null || head.length < 8) {
+  if (head === null) {
     // Inflate the whole stream once more to report zlib's own diagnosis.
-    inflateBounded(
-      payload,
-      Math.min(ctx.maxBytes, payload.length * MAX_DEFLATE_RATIO + 64),
-      ctx,
-      where,
-    );
+    inflateBounded(payload, PEEK_MAX, ctx, where);
     fail(ctx, where, "compressed data ends before the variable's tag");
   }
   if (header === null) fail(ctx, where, "compressed variable header could not be read");
@@ -424,11 +430,20 @@ function compressedVariable(fileBytes: Bytes, el: Element, ctx: Ctx, index: numb
       `declares ${formatBytes(declared)} of decompressed data, more than the ${formatBytes(ctx.maxBytes)} limit (maxBytes)`,
     );
   }
-  if (declared > payload.length * MAX_DEFLATE_RATIO + 64) {
+  if (declared > deflateBound(payload.length)) {
     fail(
       ctx,
       where,
       `declares ${declared} bytes of decompressed data, impossible from ${payload.length} compressed bytes`,
+    );
+  }
+  const kind = kindOf(header.classId, header.logical);
+  const most = dataBytesAtMost(kind, header);
+  if (most !== null && BigInt(declared) > BigInt(header.next - 8) + most) {
+    fail(
+      ctx,
+      where,
+      `declares ${declared} bytes of decompressed data, more than its ${header.dims.join(" x ")} ${kind} array can hold`,
     );
   }
   let parsed: ParsedArray | null = null;
@@ -447,7 +462,6 @@ function compressedVariable(fileBytes: Bytes, el: Element, ctx: Ctx, index: numb
     parsed = parseArray(b, 8, 8 + declared, ctx, where, 0);
     return parsed;
   };
-  const kind = kindOf(header.classId, header.logical);
   return {
     name: header.name,
     kind,
@@ -455,9 +469,35 @@ function compressedVariable(fileBytes: Bytes, el: Element, ctx: Ctx, index: numb
       kind === "logical" ? "logical" : (CLASS_NAMES[header.classId] ?? `class ${header.classId}`),
     dims: header.dims,
     complex: header.complex,
-    values: () => arrayValues(full(), ctx, where),
+    values: () => {
+      // Checked before inflating: the stored values may be 8 times smaller than float64.
+      if (kind === "numeric" || kind === "logical" || kind === "char") {
+        checkValuesSize(header.dims, ctx, where);
+      }
+      return arrayValues(full(), ctx, where);
+    },
     texts: () => arrayTexts(full(), ctx, where),
   };
+}
+
+/**
+ * The most bytes an array's data elements take after its header, by its dimensions:
+ * 8 bytes a value at most (twice for complex), 4 a character, each element with an
+ * 8-byte tag and padded to 8 bytes; null for arrays of other arrays (cell, struct,
+ * sparse, ...), which are not bounded this way.
+ */
+function dataBytesAtMost(kind: VariableKind, h: ArrayHeader): bigint | null {
+  const numel = exactCount(h.dims);
+  if (kind === "numeric" || kind === "logical") return (h.complex ? 2n : 1n) * (8n + 8n * numel);
+  if (kind === "char") return 8n + ((4n * numel + 7n) / 8n) * 8n;
+  return null;
+}
+
+/** Refuses values that would need more than maxBytes as float64. */
+function checkValuesSize(dims: readonly number[], ctx: Ctx, where: string): void {
+  checkFloat64Size(exactCount(dims), ctx.maxBytes, `its ${dims.join(" x ")} array`, (problem) =>
+    fail(ctx, where, problem),
+  );
 }
 
 /** A parsed level 5 MAT-file: its header and variables (decoded on demand). */
@@ -473,7 +513,7 @@ export interface MatV5Contents {
 
 /** True when the 128-byte header is a level 5 MAT-file header (any version). */
 export function looksLikeMatV5(bytes: Uint8Array): boolean {
-  if (bytes.length < 128) return false;
+  // (Shorter than 128 bytes, the mark reads as NULs.)
   const e = String.fromCharCode(bytes[126], bytes[127]);
   return e === "IM" || e === "MI";
 }
@@ -494,7 +534,7 @@ export function readMatV5(
   bytes: Uint8Array,
   file: string,
   limits: ReadLimits | undefined,
-  inflater: Inflater,
+  inflater: Inflater = noInflater(file, "readMatV5"),
 ): MatV5Contents {
   const ctx: Ctx = { file, maxBytes: maxBytesOf(limits), inflater };
   if (bytes.length < 128) {
@@ -517,8 +557,9 @@ export function readMatV5(
   let compressed = false;
   let pos = 128;
   const end = bytes.length;
-  while (pos < end) {
-    // Some writers pad the file's end with zeros; fewer than a tag's 8 bytes cannot be data.
+  for (;;) {
+    // Some writers pad the file's end with zeros; fewer than a tag's 8 bytes cannot be
+    // data. (At the end, nothing is left: zero bytes, all of them zero.)
     if (end - pos < 8 && bytes.subarray(pos).every((x) => x === 0)) break;
     const where = `variable ${variables.length + 1} (element at byte ${pos})`;
     const el = readElement(b, pos, end, ctx, where);
@@ -546,23 +587,20 @@ export function readMatV5(
  * The payloads of the top-level miCOMPRESSED elements, for inflating them ahead.
  * Stops quietly at the first malformed element: `readMatV5` reports it.
  */
-function compressedPayloads(bytes: Uint8Array, ctx: Ctx): Uint8Array[] {
+function compressedPayloads(bytes: Uint8Array): Uint8Array[] {
+  // Bytes readMatV5 refuses outright are not inflated.
   if (!looksLikeMatV5(bytes)) return [];
   const b = new Bytes(bytes, bytes[126] === 0x49);
   const out: Uint8Array[] = [];
-  try {
-    // The same walk as readMatV5's, so that every stream it will ask for is inflated.
-    for (let pos = 128; pos < bytes.length; ) {
-      const el = readElement(b, pos, bytes.length, ctx, "");
-      if (el.type === mi.COMPRESSED) {
-        out.push(bytes.subarray(el.start, el.start + el.nbytes));
-        pos = el.start + el.nbytes;
-      } else pos = el.next;
-    }
-  } catch (err) {
-    if (!(err instanceof DataFormatError)) throw err;
+  // The same walk as readMatV5's, so that every stream it will ask for is inflated.
+  for (let pos = 128; ; ) {
+    const el = elementAt(b, pos, bytes.length);
+    if (typeof el === "string") return out;
+    if (el.type === mi.COMPRESSED) {
+      out.push(bytes.subarray(el.start, el.start + el.nbytes));
+      pos = el.start + el.nbytes;
+    } else pos = el.next;
   }
-  return out;
 }
 
 /**
@@ -574,13 +612,16 @@ export async function readMatV5Async(
   bytes: Uint8Array,
   file: string,
   limits: ReadLimits | undefined,
-  inflate: AsyncInflate,
+  inflate?: AsyncInflate,
 ): Promise<MatV5Contents> {
+  if (inflate === undefined)
+    return readMatV5(bytes, file, limits, noInflater(file, "readMatV5Async"));
   const maxBytes = maxBytesOf(limits);
   const { inflater, add } = inflaterAhead(inflate);
-  for (const payload of compressedPayloads(bytes, { file, maxBytes, inflater })) {
+  for (const payload of compressedPayloads(bytes)) {
     // The variable's tag and padding may add up to 15 bytes to what it declares.
-    await add(payload, Math.min(maxBytes, payload.length * MAX_DEFLATE_RATIO + 64) + 16);
+    // Stryker disable next-line MethodExpression: a bound on memory only; readMatV5 refuses what passes min(maxBytes, deflateBound) itself, so a looser bound reads the same
+    await add(payload, Math.min(maxBytes, deflateBound(payload.length)) + 16);
   }
   return readMatV5(bytes, file, limits, inflater);
 }

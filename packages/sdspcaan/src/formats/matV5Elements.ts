@@ -127,33 +127,35 @@ export function fail(ctx: Ctx, where: string, problem: string): never {
   throw new DataFormatError(ctx.file, where ? `${where}: ${problem}` : problem);
 }
 
-/** Reads a tag at `pos`, handling the small-data-element packing; `end` bounds the data. */
-export function readElement(b: Bytes, pos: number, end: number, ctx: Ctx, where: string): Element {
+/**
+ * The element whose tag is at `pos` (the small-data-element packing handled; `end`
+ * bounds the data), or what is wrong with it, in words.
+ */
+export function elementAt(b: Bytes, pos: number, end: number): Element | string {
   if (end - pos < 8) {
-    fail(
-      ctx,
-      where,
-      `truncated data element: ${end - pos} byte(s) left where an 8-byte tag is needed`,
-    );
+    return `truncated data element: ${end - pos} byte(s) left where an 8-byte tag is needed`;
   }
   const w0 = b.u32(pos);
   const small = w0 >>> 16;
   if (small !== 0) {
     // Small data element: byte count in the upper 16 bits, data in the tag's second word.
-    if (small > 4) fail(ctx, where, `small data element declares ${small} bytes (at most 4 fit)`);
+    if (small > 4) return `small data element declares ${small} bytes (at most 4 fit)`;
     return { type: w0 & 0xffff, start: pos + 4, nbytes: small, next: pos + 8 };
   }
   const nbytes = b.u32(pos + 4);
   const avail = end - pos - 8;
   if (nbytes > avail) {
-    fail(
-      ctx,
-      where,
-      `${typeName(w0)} element declares ${nbytes} bytes but only ${avail} remain (the file is truncated or corrupt)`,
-    );
+    return `${typeName(w0)} element declares ${nbytes} bytes but only ${avail} remain (the file is truncated or corrupt)`;
   }
   const padded = pos + 8 + Math.ceil(nbytes / 8) * 8;
   return { type: w0, start: pos + 8, nbytes, next: Math.min(padded, end) };
+}
+
+/** `elementAt`, failing with a DataFormatError naming the file and `where`. */
+export function readElement(b: Bytes, pos: number, end: number, ctx: Ctx, where: string): Element {
+  const el = elementAt(b, pos, end);
+  if (typeof el === "string") fail(ctx, where, el);
+  return el;
 }
 
 /**
@@ -166,9 +168,12 @@ export function decodeNumeric(b: Bytes, start: number, count: number, type: numb
   const { u8, dv, le } = b;
   if (View !== null && (size === 1 || le === PLATFORM_LE)) {
     const abs = u8.byteOffset + start;
-    const aligned = abs % size === 0;
-    const raw = aligned ? u8.buffer : u8.slice(start, start + count * size).buffer;
-    return new View(raw, aligned ? abs : 0, count);
+    if (abs % size === 0) return new View(u8.buffer, abs, count);
+    // Copied with `set`, not `slice`: a Node Buffer's slice is a view of its (pooled)
+    // ArrayBuffer, whose `.buffer` would start at the pool's first byte.
+    const copy = new Uint8Array(count * size);
+    copy.set(u8.subarray(start, start + count * size));
+    return new View(copy.buffer, 0, count);
   }
   const out = new Float64Array(count);
   for (let i = 0, p = start; i < count; i++, p += size) out[i] = read(dv, p, le);

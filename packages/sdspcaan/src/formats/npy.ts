@@ -6,8 +6,9 @@
  */
 import { failDataFormat as fail } from "../core/errors.js";
 import { type NumberKind, numberReader } from "./binary.js";
-import { formatBytes, maxBytesOf, type ReadLimits } from "./limits.js";
-import { elementCount, type RawVariable } from "./variables.js";
+import { baseName } from "./fileNames.js";
+import { checkFloat64Size, exactCount, maxBytesOf, type ReadLimits } from "./limits.js";
+import type { RawVariable } from "./variables.js";
 
 /** A decoded .npy array: float64 values in the file's order, with its shape. */
 export interface NpyArray {
@@ -22,7 +23,8 @@ export interface NpyArray {
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // "\x93NUMPY"
 
 export function looksLikeNpy(bytes: Uint8Array): boolean {
-  return bytes.length >= 6 && MAGIC.every((m, i) => bytes[i] === m);
+  // (Past the end, bytes[i] is undefined, which no magic byte equals.)
+  return MAGIC.every((m, i) => bytes[i] === m);
 }
 
 interface NpyHeader {
@@ -32,6 +34,10 @@ interface NpyHeader {
   le: boolean;
   fortranOrder: boolean;
   shape: number[];
+  /** The shape as the header writes it ("18446744073709551616, 1"), for messages. */
+  shapeText: string;
+  /** The number of values the shape declares, exactly. */
+  count: bigint;
   dataStart: number;
 }
 
@@ -67,12 +73,14 @@ function parseHeader(bytes: Uint8Array, file: string): NpyHeader {
   if (!descr || !order || !shapeM || !text.trim().startsWith("{")) {
     fail(file, `malformed .npy header ${JSON.stringify(text.trim().slice(0, 120))}`);
   }
-  const shape: number[] = [];
+  const dims: string[] = [];
   for (const part of shapeM[1].split(",")) {
     const t = part.trim();
     if (t === "") continue;
-    if (!/^\d+L?$/.test(t)) fail(file, `malformed .npy shape (${shapeM[1]})`);
-    shape.push(Number.parseInt(t, 10));
+    // Python 2 wrote long integers with an L.
+    const digits = /^(\d+)L?$/.exec(t);
+    if (digits === null) fail(file, `malformed .npy shape (${shapeM[1]})`);
+    dims.push(digits[1]);
   }
   const dtype = descr[1];
   const m = /^([<>|=]?)([biuf])(\d+)$/.exec(dtype);
@@ -108,32 +116,56 @@ function parseHeader(bytes: Uint8Array, file: string): NpyHeader {
     size,
     le,
     fortranOrder: order[1] === "True",
-    shape,
+    shape: dims.map(Number),
+    shapeText: dims.join(", "),
+    count: exactCount(dims),
     dataStart: start + headerLen,
   };
+}
+
+/**
+ * Checks the size the header declares, before anything is allocated: against the
+ * maxBytes limit (as float64), then against the `total` bytes of the file.
+ */
+function checkSize(h: NpyHeader, total: number, file: string, maxBytes: number): void {
+  const what = `shape (${h.shapeText}) of ${h.dtype}`;
+  checkFloat64Size(h.count, maxBytes, what, (problem) => fail(file, problem));
+  const need = Number(h.count) * h.size;
+  const avail = total - h.dataStart;
+  if (need !== avail) {
+    fail(
+      file,
+      // Stryker disable next-line EqualityOperator: need differs from avail here, so > and >= agree
+      need > avail
+        ? `${what} needs ${need} bytes but only ${avail} follow the header (truncated?)`
+        : `${what} needs ${need} bytes but ${avail} follow the header`,
+    );
+  }
+}
+
+/**
+ * The size of the whole .npy file whose first bytes are `head` (a gzip stream's
+ * start), checked against maxBytes; null when `head` is not an .npy file or ends
+ * inside its header.
+ */
+export function npyDeclaredSize(head: Uint8Array, file: string, maxBytes: number): number | null {
+  if (!looksLikeNpy(head) || head.length < 12) return null;
+  const dv = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  const end = head[6] === 1 ? 10 + dv.getUint16(8, true) : 12 + dv.getUint32(8, true);
+  if (end > head.length) return null;
+  const h = parseHeader(head.subarray(0, end), file);
+  checkFloat64Size(h.count, maxBytes, `shape (${h.shapeText}) of ${h.dtype}`, (problem) =>
+    fail(file, problem),
+  );
+  return h.dataStart + Number(h.count) * h.size;
 }
 
 /** Reads a .npy array from a buffer, checking its declared size against the bytes present. */
 export function readNpy(bytes: Uint8Array, file: string, limits?: ReadLimits): NpyArray {
   const h = parseHeader(bytes, file);
-  const count = elementCount(h.shape);
-  const avail = bytes.length - h.dataStart;
+  checkSize(h, bytes.length, file, maxBytesOf(limits));
+  const count = Number(h.count);
   const need = count * h.size;
-  if (need !== avail) {
-    fail(
-      file,
-      need > avail
-        ? `shape (${h.shape.join(", ")}) of ${h.dtype} needs ${need} bytes but only ${avail} follow the header (truncated?)`
-        : `shape (${h.shape.join(", ")}) of ${h.dtype} needs ${need} bytes but ${avail} follow the header`,
-    );
-  }
-  const maxBytes = maxBytesOf(limits);
-  if (count * 8 > maxBytes) {
-    fail(
-      file,
-      `needs ${formatBytes(count * 8)} as float64, more than the ${formatBytes(maxBytes)} limit`,
-    );
-  }
   const dv = new DataView(bytes.buffer, bytes.byteOffset + h.dataStart, need);
   const out = new Float64Array(count);
   const { size, le } = h;
@@ -145,12 +177,19 @@ export function readNpy(bytes: Uint8Array, file: string, limits?: ReadLimits): N
 /** The array of a .npy file as the one variable of a data file (named after the file). */
 export function npyVariable(bytes: Uint8Array, file: string, limits?: ReadLimits): RawVariable {
   const h = parseHeader(bytes, file);
+  // The declared size is checked when the file is listed: a shape past the limit
+  // would otherwise be listed (and described in messages) in rounded numbers.
+  checkSize(h, bytes.length, file, maxBytesOf(limits));
   let cached: NpyArray | null = null;
   const arr = (): NpyArray => {
     cached ??= readNpy(bytes, file, limits);
     return cached;
   };
-  const base = file.replace(/^.*[\\/]/, "").replace(/\.npy$/i, "") || "array";
+  // X.npy.gz's array is X, as X.npy's is.
+  const base =
+    baseName(file)
+      .replace(/\.gz$/i, "")
+      .replace(/\.npy$/i, "") || "array";
   return {
     name: base,
     // Booleans are data as 0/1 (NumPy's usual store for binary features).

@@ -11,22 +11,24 @@
  */
 import { DataFormatError, ValidationError } from "../core/errors.js";
 import { type DelimitedOptions, decodeText, parseDelimited } from "./csv.js";
+import { baseName } from "./fileNames.js";
 import { hdf5SuperblockOffset, looksLikeMatV73, withHdf5Variables } from "./hdf5.js";
 import {
   gunzipped,
   gunzippedAhead,
   hasIdxName,
+  idxDeclaredSize,
   idxLabels,
   idxVariable,
   isGzip,
   looksLikeIdxHeader,
   readIdx,
 } from "./idx.js";
-import type { AsyncInflate, Inflater } from "./inflate.js";
+import { type AsyncInflate, type Inflater, noInflater } from "./inflate.js";
 import { maxBytesOf, type ReadLimits } from "./limits.js";
 import { looksLikeMatV4, readMatV4 } from "./matV4.js";
 import { looksLikeMatV5, matHeaderVersion, readMatV5, readMatV5Async } from "./matV5.js";
-import { looksLikeNpy, npyVariable, readNpy } from "./npy.js";
+import { looksLikeNpy, npyDeclaredSize, npyVariable, readNpy } from "./npy.js";
 import {
   checkClassLabels,
   type DataFormat,
@@ -53,7 +55,7 @@ export type Inflation = Inflater | AsyncInflate;
 
 /** The extension of a file name, lower case with its dot ("" when none), as node:path's extname. */
 export function extensionOf(file: string): string {
-  const base = file.slice(Math.max(file.lastIndexOf("/"), file.lastIndexOf("\\")) + 1);
+  const base = baseName(file);
   const dot = base.lastIndexOf(".");
   return dot <= 0 || /^\.+$/.test(base) ? "" : base.slice(dot).toLowerCase();
 }
@@ -152,7 +154,8 @@ async function variablesOfAsync(
     return { variables: m.variables, compressed: m.compressed };
   }
   if (format === "idx") {
-    return variablesOf(bytes, file, format, limits, await gunzippedAhead(bytes, limits, inflation));
+    const inflater = await gunzippedAhead(bytes, file, limits, inflation);
+    return variablesOf(bytes, file, format, limits, inflater);
   }
   return variablesOf(bytes, file, format, limits, inflation as Inflater);
 }
@@ -180,8 +183,17 @@ async function parseGzipped(
   options: ParseOptions,
   inflation: Inflation,
 ): Promise<LoadedDataset> {
-  const inflater = await gunzippedAhead(bytes, options, inflation);
-  const inner = gunzipped(bytes, file, maxBytesOf(options), inflater);
+  const maxBytes = maxBytesOf(options);
+  // An .npy or IDX file inside declares its size: checked before inflating, then the
+  // stream is inflated to that size.
+  const declaredSize = (head: Uint8Array, name: string) =>
+    options.format === "csv" || options.format === "tsv"
+      ? null
+      : (npyDeclaredSize(head, name, maxBytes) ?? idxDeclaredSize(head, name, maxBytes));
+  const inflater = await gunzippedAhead(bytes, file, options, inflation, (head) =>
+    declaredSize(head, file),
+  );
+  const inner = gunzipped(bytes, file, maxBytes, inflater, (head) => declaredSize(head, file));
   if (isGzip(inner)) {
     throw new DataFormatError(file, "is gzip-compressed twice; decompress it once (gunzip) first");
   }
@@ -197,8 +209,8 @@ async function parseGzipped(
 export async function parseBytes(
   bytes: Uint8Array,
   file: string,
-  options: ParseOptions,
-  inflation: Inflation,
+  options: ParseOptions = {},
+  inflation: Inflation = noInflater(file, "parseBytes"),
 ): Promise<LoadedDataset> {
   if (isGzip(bytes) && options.format !== "idx" && !hasIdxName(file)) {
     return parseGzipped(bytes, file, options, inflation);
@@ -225,8 +237,8 @@ export async function parseBytes(
 export function parseBytesSync(
   bytes: Uint8Array,
   file: string,
-  options: ParseOptions,
-  inflater: Inflater,
+  options: ParseOptions = {},
+  inflater: Inflater = noInflater(file, "parseBytesSync"),
 ): LoadedDataset {
   const format = detectFormat(bytes, file, options.format);
   if (format === "mat-v7.3" || format === "hdf5") {
@@ -312,8 +324,8 @@ export interface LabelsRead {
 export function labelsFromBytes(
   bytes: Uint8Array,
   path: string,
-  limits: ReadLimits,
-  inflater: Inflater,
+  limits: ReadLimits = {},
+  inflater: Inflater = noInflater(path, "labelsFromBytes"),
 ): LabelsRead {
   // A gzip-compressed labels file can only be IDX (MNIST's `*-labels-idx1-ubyte.gz`).
   if (looksLikeIdxHeader(bytes) || isGzip(bytes)) {
@@ -361,10 +373,10 @@ export function labelsFromBytes(
 export async function labelsFromBytesAsync(
   bytes: Uint8Array,
   path: string,
-  limits: ReadLimits,
-  inflation: Inflation,
+  limits: ReadLimits = {},
+  inflation: Inflation = noInflater(path, "labelsFromBytesAsync"),
 ): Promise<LabelsRead> {
-  return labelsFromBytes(bytes, path, limits, await gunzippedAhead(bytes, limits, inflation));
+  return labelsFromBytes(bytes, path, limits, await gunzippedAhead(bytes, path, limits, inflation));
 }
 
 /** Replaces y with the labels of a labels file, checking there is one per sample. */
@@ -402,8 +414,8 @@ export function attachLabels(
 export async function describeVariables(
   bytes: Uint8Array,
   file: string,
-  limits: ReadLimits,
-  inflation: Inflation,
+  limits: ReadLimits = {},
+  inflation: Inflation = noInflater(file, "describeVariables"),
 ): Promise<VariableInfo[]> {
   const format = detectFormat(bytes, file);
   const describe = (vs: RawVariable[]): VariableInfo[] =>

@@ -101,9 +101,15 @@ export interface DatasetInfo {
   compressed?: boolean;
   /** Delimited text: the header row when there was one. */
   header?: string[];
+  /**
+   * Delimited text: how the header was detected (option header "auto"): "names" above
+   * numbers, or pandas' "column-numbers" 0, 1, 2, ... (the guess a data row could
+   * also fit); absent when the header option decided.
+   */
+  headerDetected?: "names" | "column-numbers";
   /** Delimited text: the delimiter used ("," "\t" ";" or " " for runs of whitespace). */
   delimiter?: string;
-  /** Delimited text: non-numeric columns that were left out of X (0-based), e.g. Musk's names. */
+  /** Delimited text: the columns left out of X as `dropColumns` asked (0-based), e.g. Musk's names. */
   droppedColumns?: number[];
   /** The file the predefined test rows came from (see `LoadedDataset.predefinedTest`). */
   testFile?: string;
@@ -242,8 +248,15 @@ function toRowMajor(values: ArrayValues, rows: number, cols: number): Float64Arr
   return out;
 }
 
-/** The 2-D matrix held by a data variable, row-major, with MATLAB's dims. */
-function readMatrix(file: string, v: RawVariable, role: "data" | "labels" = "data"): Matrix {
+/**
+ * The rows and columns of the 2-D matrix a variable holds, from its header alone
+ * (nothing decoded), or the reason it cannot be used in `role`.
+ */
+function matrixShape(
+  file: string,
+  v: VariableInfo,
+  role: "data" | "labels" = "data",
+): { rows: number; cols: number } {
   const usable = role === "data" ? usableAsData(v) : usableAsLabels(v) && v.kind !== "char";
   if (!usable || v.kind === "cell") throw new DataFormatError(file, notUsableReason(v, role));
   const dims = squeezeTrailing(v.dims);
@@ -252,6 +265,12 @@ function readMatrix(file: string, v: RawVariable, role: "data" | "labels" = "dat
   if (rows * cols === 0) {
     throw new DataFormatError(file, `variable '${v.name}' is empty (${v.dims.join(" x ")})`);
   }
+  return { rows, cols };
+}
+
+/** The 2-D matrix held by a data variable, row-major, with MATLAB's dims. */
+function readMatrix(file: string, v: RawVariable, role: "data" | "labels" = "data"): Matrix {
+  const { rows, cols } = matrixShape(file, v, role);
   const values = v.values();
   if (values.data.length !== rows * cols) {
     throw new DataFormatError(
@@ -556,10 +575,11 @@ export function datasetFromVariables(
     choice = chooseAutomatically(file, vars);
   }
 
-  const read = readMatrix(file, choice.x);
-  let M = read;
-
+  // Everything that can be refused from the variables' headers is refused before X,
+  // which may be large, is decoded (or inflated): a missing label variable, a label
+  // column beside a label variable, labels that do not fit.
   const required = options.labels !== "optional";
+  const { rows: r, cols: c } = matrixShape(file, choice.x);
   if (choice.y === null) {
     if (options.labelColumn === undefined) {
       // A column of the data is taken for the labels only when one was named, or by the
@@ -572,8 +592,12 @@ export function datasetFromVariables(
           `found the data '${choice.x.name}' but no label variable (variables: ${vars.map(describeVar).join(", ")}); name the labels with --y-var (yVar), or the column of '${choice.x.name}' that holds them with --label-col (labelColumn)`,
         );
       }
-      if (!required) return unlabelled(file, read, choice.x, options.transpose, base);
+      if (!required) {
+        return unlabelled(file, readMatrix(file, choice.x), choice.x, options.transpose, base);
+      }
     }
+    const read = readMatrix(file, choice.x);
+    let M = read;
     let transposed = false;
     if (options.transpose) {
       M = M.transpose();
@@ -612,19 +636,19 @@ export function datasetFromVariables(
       `A label column was given, but ${file} has a label variable '${choice.y.name}'; use one or the other.`,
     );
   }
-  const [r, c] = [M.rows, M.cols];
   const counts =
     options.transpose === true ? [c] : options.transpose === false ? [r] : r === c ? [r] : [r, c];
   const labels = readLabels(file, choice.y, counts);
   const n = labels.y.length;
   const transposed = options.transpose ?? (r !== n && c === n);
-  if (transposed) M = M.transpose();
-  if (M.rows !== labels.y.length) {
+  if ((transposed ? c : r) !== n) {
     throw new DataFormatError(
       file,
-      `the data '${choice.x.name}' is ${r} x ${c} but the labels '${choice.y.name}' give ${labels.y.length} samples; neither the rows nor the columns match`,
+      `the data '${choice.x.name}' is ${r} x ${c} but the labels '${choice.y.name}' give ${n} samples; neither the rows nor the columns match`,
     );
   }
+  const read = readMatrix(file, choice.x);
+  const M = transposed ? read.transpose() : read;
   checkFiniteRead(file, read, M, `variable '${choice.x.name}'`);
   if (required && !labels.oneHot) {
     checkClassLabels(

@@ -24,18 +24,44 @@ function bounded(
   }
 }
 
+/**
+ * What the start of a stream gives (a sync flush), at most `maxOutput` bytes, or null
+ * when zlib refuses it. zlib stops at the bound with an error rather than the output so
+ * far, so past it the longest start of the input whose output fits is found by
+ * bisection (as a browser's inflater, read as far as the bound, gives that much).
+ */
+function prefix(
+  run: typeof inflateSync,
+  payload: Uint8Array,
+  maxOutput: number,
+): Uint8Array | null {
+  const options = { finishFlush: zlibConstants.Z_SYNC_FLUSH, maxOutputLength: maxOutput };
+  const attempt = (n: number): Uint8Array | "too-large" | null => {
+    try {
+      return run(payload.subarray(0, n), options);
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" ? "too-large" : null;
+    }
+  };
+  const whole = attempt(payload.length);
+  if (whole !== "too-large") return whole;
+  let best: Uint8Array | null = null;
+  for (let lo = 1, hi = payload.length - 1; lo <= hi; ) {
+    const mid = (lo + hi) >>> 1;
+    const out = attempt(mid);
+    if (out === "too-large" || out === null) hi = mid - 1;
+    else {
+      best = out;
+      lo = mid + 1;
+    }
+  }
+  return best;
+}
+
 /** The readers' inflater on node:zlib: pass it to `parseBytes` and the MAT and IDX readers in Node. */
 export const nodeInflater: Inflater = {
   inflate: (payload, maxOutput) => bounded(inflateSync, payload, maxOutput),
   gunzip: (payload, maxOutput) => bounded(gunzipSync, payload, maxOutput),
-  inflatePrefix(payload, maxOutput) {
-    try {
-      return inflateSync(payload, {
-        finishFlush: zlibConstants.Z_SYNC_FLUSH,
-        maxOutputLength: maxOutput,
-      });
-    } catch {
-      return null;
-    }
-  },
+  inflatePrefix: (payload, maxOutput) => prefix(inflateSync, payload, maxOutput),
+  gunzipPrefix: (payload, maxOutput) => prefix(gunzipSync, payload, maxOutput),
 };

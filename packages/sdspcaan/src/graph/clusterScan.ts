@@ -38,7 +38,7 @@
  */
 import { throwIfAborted } from "../core/errors.js";
 import type { Matrix } from "../core/matrix.js";
-import { gemmABtFixedKernel, gemmABtRaw } from "../linalg/kernels/gemm.js";
+import { gemmABtExact, gemmABtFixedKernel } from "../linalg/kernels/gemm.js";
 import {
   alongsideHelpers,
   balancedBounds,
@@ -303,7 +303,7 @@ function scanClusterPairs(
     // Centre products of this block with the clusters from a0 on (only b > a is used).
     const width = count - a0;
     const tail = centres.subarray(a0 * k);
-    gemmABtRaw(a1 - a0, width, k, tail, k, tail, k, cg, width, false, false);
+    gemmABtExact(a1 - a0, width, k, tail, k, tail, k, cg, width, false);
     for (let a = a0; a < a1; a++) {
       // The clusters after A that a pair with A must be computed for.
       partners.length = 0;
@@ -628,7 +628,7 @@ function nearestCentres(
   const buf = new Float64Array(chunk * nc);
   for (let t0 = 0; t0 < m; t0 += chunk) {
     const t1 = Math.min(t0 + chunk, m);
-    gemmABtRaw(t1 - t0, nc, k, X.subarray(t0 * k), k, centres, k, buf, nc, false, false);
+    gemmABtExact(t1 - t0, nc, k, X.subarray(t0 * k), k, centres, k, buf, nc, false);
     for (let t = t0; t < t1; t++) {
       const o = (t - t0) * nc;
       let best = 0;

@@ -67,6 +67,7 @@ export {
 } from "./estimator.js";
 export type { FitTimings, StopReason } from "./fitReport.js";
 export { FIT_WARNING_CODES, warningFromText } from "./fitWarnings.js";
+export { MAX_MODEL_BYTES, MAX_MODEL_DEPTH } from "./modelText.js";
 export { methodOptionsMarkdown } from "./optionDocs.js";
 export { orthogonalizeTwice } from "./pca.js";
 export {

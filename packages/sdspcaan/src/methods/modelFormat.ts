@@ -9,6 +9,7 @@ import { compareLabels, type Label } from "../core/validate.js";
 import type { StandardizerJSON } from "../linalg/standardizer.js";
 import type { FitInfo } from "./fitReport.js";
 import { FIT_WARNING_CODES, warningFromText } from "./fitWarnings.js";
+import { checkModelDepth, parseModelText } from "./modelText.js";
 
 export const MODEL_FORMAT = "sdspcaan-model";
 /**
@@ -74,9 +75,13 @@ export interface ModelJSON {
   fitInfo: FitInfo;
 }
 
-/** A value as a message shows it: JSON, cut short. */
-function shown(v: unknown): string {
+/**
+ * A value as a message shows it: JSON, cut short; a number JSON cannot write
+ * (Infinity, NaN) as itself, not as JSON's null.
+ */
+export function shown(v: unknown): string {
   if (v === undefined) return "nothing";
+  if (typeof v === "number" && !Number.isFinite(v)) return String(v);
   const text = JSON.stringify(v) ?? String(v);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
@@ -357,20 +362,24 @@ const MODEL_FIELDS = [
 ];
 
 /**
+ * A model or pipeline document from its JSON text (parsed as parseModelText does:
+ * size, byte-order mark, depth, numbers) or as a value (its depth checked), before
+ * any field is read; a ModelFormatError says what is wrong with the whole.
+ */
+export function modelDocument(json: unknown): unknown {
+  if (typeof json === "string") return parseModelText(json, failModel);
+  checkModelDepth(json, failModel);
+  return json;
+}
+
+/**
  * Validates a model JSON (object or string) field by field, as `toJSON` writes it,
  * and returns it typed; a ModelFormatError names the first field at fault. The
  * method-specific checks (params against the method's options, W's width against k)
  * are made by `fromJSON`, which `loadModel` calls next.
  */
 export function checkModelJSON(json: unknown): ModelJSON {
-  let obj: unknown = json;
-  if (typeof json === "string") {
-    try {
-      obj = JSON.parse(json);
-    } catch (err) {
-      throw new ModelFormatError("", `the JSON does not parse (${(err as Error).message})`);
-    }
-  }
+  const obj = modelDocument(json);
   const fail = failModel;
   if (!isRecord(obj)) return fail("", `expected a JSON object; got ${shown(obj)}`);
   const m = obj;

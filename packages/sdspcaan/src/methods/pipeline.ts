@@ -96,8 +96,9 @@ export class Pipeline<E extends Estimator = Estimator> {
       );
     }
     this.estimator = estimator;
+    // (null and undefined are the default.)
     const p = options.preprocessing ?? "train-zscore";
-    if (p !== "train-zscore" && p !== "none" && (p === null || typeof p !== "object")) {
+    if (p !== "train-zscore" && p !== "none" && (typeof p !== "object" || Array.isArray(p))) {
       throw new ValidationError(
         "preprocessing",
         `The 'preprocessing' option of Pipeline must be "train-zscore", "none" or {method, center, scale}. Got ${JSON.stringify(p)} instead.`,

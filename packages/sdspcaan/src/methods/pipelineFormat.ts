@@ -8,7 +8,7 @@
 import { NearestNeighbour1, type NearestNeighbourOptions } from "../classify/nearestNeighbour.js";
 import { ModelFormatError, ValidationError } from "../core/errors.js";
 import type { Label } from "../core/validate.js";
-import type { ModelJSON } from "./modelFormat.js";
+import { type ModelJSON, shown } from "./modelFormat.js";
 
 export const PIPELINE_FORMAT = "sdspcaan-pipeline";
 export const PIPELINE_VERSION = 1;
@@ -43,12 +43,6 @@ export interface PipelineJSON {
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
-function shown(v: unknown): string {
-  if (v === undefined) return "nothing";
-  const text = JSON.stringify(v) ?? String(v);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 function fail(field: string, problem: string): never {

@@ -16,6 +16,7 @@ import { checkModelJSON, type Estimator } from "./estimator.js";
 import { JPCDA_METHOD } from "./jpcda.js";
 import { LDA_METHOD } from "./lda.js";
 import { LPP_METHOD } from "./lpp.js";
+import { modelDocument } from "./modelFormat.js";
 import { PCA_METHOD } from "./pca.js";
 import { PCAN_METHOD } from "./pcan.js";
 import { Pipeline } from "./pipeline.js";
@@ -116,14 +117,7 @@ export function createMethod(name: string, options: Record<string, unknown> = {}
  * The model is exactly what was saved, or a ModelFormatError names the field at fault.
  */
 export function loadModel(json: unknown): Estimator | Pipeline {
-  let obj: unknown = json;
-  if (typeof json === "string") {
-    try {
-      obj = JSON.parse(json);
-    } catch {
-      return loadEstimator(json); // which says why it does not parse
-    }
-  }
+  const obj = modelDocument(json);
   return isPipelineDocument(obj) ? Pipeline.restore(obj, loadEstimator) : loadEstimator(obj);
 }
 

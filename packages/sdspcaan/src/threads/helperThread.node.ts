@@ -25,7 +25,11 @@ import {
 } from "../linalg/kernels/helper.js";
 import { nativeKernelsActive } from "../linalg/kernels/nativeGemm.node.js";
 import { threadedProducts } from "../linalg/kernels/threadedProducts.js";
-import type { GemmOperands } from "../linalg/kernels/wasm/backend.js";
+import {
+  type GemmOperands,
+  type KernelBackendRequest,
+  requestedKernelBackend,
+} from "../linalg/kernels/wasm/backend.js";
 import type { HelperInit, HelperReply, HelperRequest } from "./helperWorker.node.js";
 import { startWorker } from "./workerThreads.node.js";
 
@@ -53,16 +57,20 @@ class HelperWorker {
   lost = false;
   /** Whether it runs the native GEMM (fixed at its start, as the starting thread did then). */
   readonly native: boolean;
+  /** The kernel backend it runs (fixed at its start, as the starting thread asked then). */
+  readonly backend: KernelBackendRequest;
 
   constructor() {
     const flag = new SharedArrayBuffer(4);
     const channel = new MessageChannel();
     this.native = nativeKernelsActive();
+    this.backend = requestedKernelBackend();
     const init: HelperInit = {
       kind: "sdspcaan-kernel-helper",
       flag,
       replies: channel.port2,
       native: this.native,
+      backend: this.backend,
     };
     this.worker = startWorker(
       import.meta.url,
@@ -198,7 +206,10 @@ class HelperSession implements KernelHelper {
   }
 
   startProduct(
-    ...[m, n, p, A, lda, B, ldb, C, ldc]: GemmOperands<Float64Array, Float64Array | null>
+    ...[m, n, p, A, lda, B, ldb, C, ldc, exact = false]: [
+      ...GemmOperands<Float64Array, Float64Array | null>,
+      exact?: boolean,
+    ]
   ): void {
     if (this.busy()) throw new RangeError("KernelHelper: the helper is already busy.");
     const { view, fresh } = this.worker.stagingFor(m * p + n * p + m * n);
@@ -211,6 +222,7 @@ class HelperSession implements KernelHelper {
       n,
       p,
       accumulate: C !== null,
+      exact,
       ...(fresh ? { staging: fresh } : {}),
     });
     this.product = { seq, m, n, p };
@@ -404,11 +416,18 @@ export function setKernelThreads(threads: number): void {
 
 /**
  * `worker` if it can serve, else a new one (workers start on first use): a worker that
- * was lost (its thread failed), or that runs another GEMM than this thread now does
- * (setNativeKernels: the same bits, another speed), is replaced.
+ * was lost (its thread failed), or that runs another GEMM or backend than this thread
+ * now does (setNativeKernels, setKernelBackend), is replaced.
  */
 function usable(worker: HelperWorker | null, native: boolean): HelperWorker {
-  if (worker !== null && !worker.lost && worker.native === native) return worker;
+  if (
+    worker !== null &&
+    !worker.lost &&
+    worker.native === native &&
+    worker.backend === requestedKernelBackend()
+  ) {
+    return worker;
+  }
   worker?.terminate();
   return new HelperWorker();
 }

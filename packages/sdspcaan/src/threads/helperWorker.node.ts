@@ -16,7 +16,12 @@ import { laplacianChunkPart } from "../linalg/kernels/laplacianGram.js";
 import { installNativeOnHelper } from "../linalg/kernels/nativeGemm.node.js";
 import { decideTask, screenTask } from "../linalg/kernels/screenedSearch.js";
 import { csrColumnsTransposedWasm } from "../linalg/kernels/sparseWasm.js";
-import { privateArena, type WasmArena } from "../linalg/kernels/wasm/backend.js";
+import {
+  type KernelBackendRequest,
+  privateArena,
+  setKernelBackend,
+  type WasmArena,
+} from "../linalg/kernels/wasm/backend.js";
 
 /** What the starting thread puts in `workerData`. */
 export interface HelperInit {
@@ -24,8 +29,10 @@ export interface HelperInit {
   /** Int32Array over it: [0] the number of the last request answered. */
   readonly flag: SharedArrayBuffer;
   readonly replies: MessagePort;
-  /** Run the GEMM natively, as the starting thread does (nativeGemm.node.ts; same bits). */
+  /** Run the GEMM natively, as the starting thread does (nativeGemm.node.ts). */
   readonly native: boolean;
+  /** The kernel backend the starting thread asked for (wasm/backend.ts), so the same bits. */
+  readonly backend: KernelBackendRequest;
 }
 
 /** Requests, each numbered by `seq` (1, 2, ...). */
@@ -73,6 +80,8 @@ export type HelperRequest =
       readonly p: number;
       /** C's rows are in the staging buffer too, and the product is added to them. */
       readonly accumulate: boolean;
+      /** With the module's GEMM whatever the backend (gemm.ts, gemmABtExact). */
+      readonly exact: boolean;
       /** A (m x p), B (n x p), C (m x n), compact, in this order; a new buffer when it grew. */
       readonly staging?: SharedArrayBuffer;
     }
@@ -144,6 +153,7 @@ function serve(init: HelperInit): void {
     cAt: number,
     accumulate: boolean,
     release: number,
+    exact = false,
   ): void => {
     if (staging === null) throw new Error("no staging buffer was sent.");
     try {
@@ -155,7 +165,7 @@ function serve(init: HelperInit): void {
       const oc = pc >> 3;
       if (accumulate) f.set(staging.subarray(cAt, cAt + m * n), oc);
       else f.fill(0, oc, oc + m * n);
-      arena.kernels.gemm(m, n, p, pa, p, pb, p, pc, n);
+      (exact ? arena.kernels.gemmExact : arena.kernels.gemm)(m, n, p, pa, p, pb, p, pc, n);
       staging.set(f.subarray(oc, oc + m * n), cAt);
     } finally {
       arena.release(release);
@@ -228,7 +238,7 @@ function serve(init: HelperInit): void {
   /** The memory of one-off products (grows to the largest, then is reused). */
   let scratch: WasmArena | null = null;
   /** A one-off product: staging holds A (m x p), B (n x p), then C. */
-  const product = (m: number, n: number, p: number, accumulate: boolean): void => {
+  const product = (m: number, n: number, p: number, accumulate: boolean, exact: boolean): void => {
     if (staging === null) throw new Error("no staging buffer was sent.");
     scratch ??= privateArena();
     if (scratch === null)
@@ -238,11 +248,13 @@ function serve(init: HelperInit): void {
     const ptrs = arena.allocAll([m * p]);
     if (ptrs === null) throw new Error("no room for the product in the helper's memory.");
     arena.f64.set(staging.subarray(0, m * p), ptrs[0] >> 3);
-    multiply(arena, ptrs[0], m, n, p, m * p, m * p + n * p, accumulate, mark);
+    multiply(arena, ptrs[0], m, n, p, m * p, m * p + n * p, accumulate, mark, exact);
   };
 
-  // As the starting thread: the native GEMM gives the module's bits, so where it does
-  // not load here this thread's products are only slower.
+  // As the starting thread: the same backend, so the same bits; the native GEMM where
+  // it runs there (on "wasm" it gives the module's bits, so where it does not load here
+  // this thread's products are only slower).
+  setKernelBackend(init.backend);
   if (init.native) installNativeOnHelper();
   port.on("message", (request: HelperRequest) => {
     let error: string | undefined;
@@ -255,7 +267,7 @@ function serve(init: HelperInit): void {
       if (request.type === "hold") hold(request.handle, request.rows, request.cols, request.data);
       else if (request.type === "gemm") gemm(request.handle, request.n);
       else if (request.type === "product") {
-        product(request.m, request.n, request.p, request.accumulate);
+        product(request.m, request.n, request.p, request.accumulate, request.exact);
       } else if (request.type === "sparse") sparse(request);
       else if (request.type === "laplacianChunk") laplacianChunk(request);
       else if (request.type === "task") {

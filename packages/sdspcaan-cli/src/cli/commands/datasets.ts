@@ -18,6 +18,13 @@ import { type LoadOptions, openDataset } from "../../io/load.js";
 import { dataDirectories, defaultCacheDir, locateDataFile } from "../../io/locate.js";
 import { DATASETS, type DatasetEntry } from "../../io/registry.js";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
+import {
+  addDelimitedOptions,
+  columnList,
+  headerPreview,
+  parseDropColumns,
+  parseHeaderFlag,
+} from "./delimitedFlags.js";
 import { addLabelColumnOption, labelColumnFlag, parseInteger, parseLabelColumn } from "./shared.js";
 
 function out(text: string): void {
@@ -89,6 +96,9 @@ interface InfoOptions {
   labelsFile?: string;
   transpose?: boolean;
   format?: string;
+  header?: string;
+  dropColumns?: string;
+  decimalComma?: boolean;
 }
 
 const FORMATS = ["auto", "mat", "hdf5", "npy", "idx", "csv", "tsv"] as const;
@@ -108,6 +118,9 @@ async function infoCommand(nameOrPath: string, opts: InfoOptions): Promise<void>
     labelsFile: opts.labelsFile,
     transpose: opts.transpose,
     format: opts.format as LoadOptions["format"],
+    header: parseHeaderFlag(opts.header),
+    dropColumns: parseDropColumns(opts.dropColumns),
+    decimal: opts.decimalComma === true ? "," : undefined,
   };
   for (const k of Object.keys(loadOptions) as (keyof typeof loadOptions)[]) {
     if (loadOptions[k] === undefined) delete loadOptions[k];
@@ -147,6 +160,8 @@ async function infoCommand(nameOrPath: string, opts: InfoOptions): Promise<void>
     yVar: info.yVar,
     transposed: info.transposed,
     oneHot: info.oneHot,
+    header: info.header ?? null,
+    headerDetected: info.headerDetected ?? null,
     droppedColumns: info.droppedColumns ?? [],
     variables: info.variables ?? [],
     imageShape: entry?.imageShape ?? null,
@@ -188,8 +203,17 @@ async function infoCommand(nameOrPath: string, opts: InfoOptions): Promise<void>
     .join(", ");
   lines.push(["class sizes", counts.length > 400 ? `${counts.slice(0, 400)}...` : counts]);
   lines.push(["values", `min ${min}, max ${max}`]);
+  if (info.header !== undefined) {
+    lines.push([
+      "header",
+      `${info.headerDetected === undefined ? "given" : info.headerDetected === "names" ? "detected (names above numbers)" : "detected (pandas' column numbers)"}: ${headerPreview(info.header)}${info.headerDetected === undefined ? "" : " (--header no reads the first row as data)"}`,
+    ]);
+  }
   if (info.droppedColumns && info.droppedColumns.length > 0) {
-    lines.push(["dropped", `non-numeric columns ${info.droppedColumns.join(", ")}`]);
+    lines.push([
+      "dropped",
+      `${columnList(info.droppedColumns, info.header)}${entry?.dropColumns ? " (as the registry declares)" : ""}`,
+    ]);
   }
   if (entry?.imageShape) {
     lines.push(["images", `${entry.imageShape[0]} x ${entry.imageShape[1]} (${entry.imageOrder})`]);
@@ -352,7 +376,8 @@ export function registerDatasetsCommand(program: Command): void {
       "read the labels from this file (one per line, a 1-D .npy or an idx1 file)",
     )
     .option("--transpose", "the stored matrix has samples as columns")
-    .option("--format <format>", `force the file format (${FORMATS.join(", ")})`)
+    .option("--format <format>", `force the file format (${FORMATS.join(", ")})`);
+  addDelimitedOptions(info)
     .option("--json", "print JSON")
     .action((dataset: string, opts: InfoOptions) => infoCommand(dataset, opts));
 

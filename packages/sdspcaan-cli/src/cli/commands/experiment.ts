@@ -8,6 +8,7 @@ import type { Command } from "commander";
 import { AbortError, ValidationError } from "sdspcaan";
 import { setNativeKernels } from "sdspcaan/node";
 import { JOB_SCRIPT_KINDS } from "../../cluster/jobScripts.js";
+import { peekHeader } from "../../io/streamText.js";
 import { GRID_PRESETS } from "../../protocol/grids.js";
 import { PAPER_K_GRID } from "../../protocol/kGrid.js";
 import {
@@ -16,7 +17,6 @@ import {
   shardFileName,
   shardFromEnvironment,
 } from "../../protocol/shards.js";
-import { summariseSkipped, writeRunReports } from "../../reports/reportFiles.node.js";
 import { describeStored, RESULTS_FILE } from "../../runner/resultsFile.node.js";
 import {
   type ExperimentDataset,
@@ -25,11 +25,13 @@ import {
   runExperiment,
 } from "../../runner/runner.node.js";
 import { checkOutputDirectory } from "../outputs.js";
+import { columnNumbersNote } from "./delimitedFlags.js";
 import { emitJobScript } from "./experimentJobs.js";
 import { ProgressDisplay } from "./progress.js";
 import {
   abortOnInterrupt,
   addDataFormatOptions,
+  checkJsonInput,
   exitQuietly,
   formatDuration,
   labelColumnFlag,
@@ -53,6 +55,9 @@ export interface ExperimentFlags {
   labelCol?: string;
   labelColumn?: string;
   dataDir?: string;
+  header?: string;
+  dropColumns?: string;
+  decimalComma?: boolean;
   methods?: string;
   grid?: string;
   kGrid?: string;
@@ -123,6 +128,9 @@ export async function runAndReport(
     interrupt.release();
   }
   display?.stop();
+  // The reports (and the figures' renderer behind them) load only when a run ends, so
+  // that every other command starts without them.
+  const { summariseSkipped, writeRunReports } = await import("../../reports/reportFiles.node.js");
   const fresh = result.total - result.resumed;
   note(
     `${result.total} fits${result.shard ? ` of shard ${result.shard.index}/${result.shard.count}` : ""} (${result.resumed} resumed, ${fresh} run) in ${formatDuration(result.elapsedMs)}.`,
@@ -170,6 +178,7 @@ export function experimentOptionsFrom(flags: ExperimentFlags): ExperimentOptions
       "--splits holds the splits of one data set; give exactly one --dataset or --data with it.",
     );
   }
+  if (flags.splits !== undefined) checkJsonInput(flags.splits, "split file", "splits");
   if (labelColumnFlag(flags) === "none") {
     throw new ValidationError(
       "label-col",
@@ -182,6 +191,9 @@ export function experimentOptionsFrom(flags: ExperimentFlags): ExperimentOptions
       yVar: flags.yVar,
       labelCol: flags.labelCol,
       labelColumn: flags.labelColumn,
+      header: flags.header,
+      dropColumns: flags.dropColumns,
+      decimalComma: flags.decimalComma,
     }),
     ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
   };
@@ -335,7 +347,24 @@ export function registerExperimentCommand(program: Command): void {
         );
         return;
       }
-      await runAndReport(experimentOptionsFrom(flags), {
+      const options = experimentOptionsFrom(flags);
+      // The runner reads the files; a header guessed from column numbers is said here.
+      for (const file of flags.data ?? []) {
+        const decision = await peekHeader(
+          file,
+          loadOptionsFrom({
+            labelCol: flags.labelCol,
+            labelColumn: flags.labelColumn,
+            header: flags.header,
+            dropColumns: flags.dropColumns,
+            decimalComma: flags.decimalComma,
+          }),
+        );
+        if (decision?.detected === "column-numbers" && decision.header !== undefined) {
+          note(columnNumbersNote(file, decision.header));
+        }
+      }
+      await runAndReport(options, {
         out: flags.out,
         showProgress: flags.progress !== false,
         figures: flags.figures !== false,

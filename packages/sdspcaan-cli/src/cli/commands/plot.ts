@@ -12,9 +12,7 @@ import type { Matrix } from "sdspcaan";
 import { ValidationError } from "sdspcaan";
 import type { ProtectedInput } from "../../io/atomicWrite.js";
 import { loadFeatures } from "../../io/load.js";
-import { embeddingScatter } from "../../plot/embedding.js";
-import { writeFigure } from "../../plot/render.js";
-import { bcaVersusKSpec, sensitivitySpec } from "../../reports/reportFiles.node.js";
+import type { writeFigure } from "../../plot/render.js";
 import { resultsPaths } from "../../runner/resultsFile.node.js";
 import { readRunSettings } from "../../runner/runner.node.js";
 import { readRunResults } from "../../runner/runResults.node.js";
@@ -58,7 +56,20 @@ function inputsOf(flags: { model?: string; data?: string; embedding?: string }):
   return inputs;
 }
 
+/**
+ * The figures' modules (vega, vega-lite, the renderer, the reports' specs), loaded when a
+ * plot command runs, so that every other command starts without them.
+ */
+function figureModules() {
+  return Promise.all([
+    import("../../plot/render.js"),
+    import("../../plot/embedding.js"),
+    import("../../reports/reportFiles.node.js"),
+  ]).then(([render, embedding, reports]) => ({ ...render, ...embedding, ...reports }));
+}
+
 async function save(spec: Parameters<typeof writeFigure>[0], base: string): Promise<void> {
+  const { writeFigure } = await figureModules();
   const written = await writeFigure(spec, base);
   out(`Wrote ${written.svg} and ${written.png}.`);
 }
@@ -97,6 +108,7 @@ export function registerPlotCommand(program: Command): void {
             `No records of ${flags.methods} in ${flags.results}.`,
           );
         }
+        const { bcaVersusKSpec } = await figureModules();
         await save(
           bcaVersusKSpec(used, settings, undefined, { perDataset: flags.perDataset === true }),
           flags.out,
@@ -121,6 +133,7 @@ export function registerPlotCommand(program: Command): void {
       checkFigureOut(flags.out);
       const { records, settings } = recordsOf(flags.results);
       const method = flags.method.trim().toLowerCase().replace(/_/g, "-");
+      const { sensitivitySpec } = await figureModules();
       const spec = sensitivitySpec(records, settings, method);
       if (spec === null) {
         throw new ValidationError(
@@ -160,13 +173,15 @@ export function registerPlotCommand(program: Command): void {
           );
         }
         // transform writes the label column (named "label") only when the data had labels.
-        const all = await loadFeatures(flags.embedding);
-        if (all.info.header?.includes("label")) {
-          const ds = await loadFeatures(flags.embedding, { labelColumn: "label" });
+        const ds = await loadFeatures(flags.embedding, { labelColumn: "label" }).catch((err) => {
+          if (err instanceof ValidationError && err.argument === "labelColumn") return null;
+          throw err;
+        });
+        if (ds !== null) {
           P = ds.X;
           labels = [...(ds.y ?? [])];
         } else {
-          P = all.X;
+          P = (await loadFeatures(flags.embedding)).X;
           labels = new Array<string>(P.rows).fill("no labels");
         }
         title = `Embedding from ${flags.embedding}`;
@@ -192,6 +207,7 @@ export function registerPlotCommand(program: Command): void {
       }
       const x = Array.from({ length: P.rows }, (_, i) => P.data[i * P.cols]);
       const y = Array.from({ length: P.rows }, (_, i) => P.data[i * P.cols + 1]);
+      const { embeddingScatter } = await figureModules();
       await save(
         embeddingScatter({ x, y, label: labels }, { title: flags.title ?? title }),
         flags.out,

@@ -18,6 +18,7 @@ import {
   note,
   oneLineErrors,
   out,
+  predictData,
   readModelFile,
 } from "./shared.js";
 
@@ -90,7 +91,7 @@ export function registerPredictCommand(program: Command): void {
       }
       const data = await loadFeatureData(flags);
       checkFeatureCount(data, model, flags.model);
-      const predicted = model.predict(data.X, { featureNames: data.featureNames });
+      const predicted = predictData(model, data);
       const y = data.y;
       if (y !== null && y.length > 0 && typeof y[0] !== typeof model.classes[0]) {
         throw new DataFormatError(

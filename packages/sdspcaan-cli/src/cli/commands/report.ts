@@ -6,7 +6,6 @@
  * `--datasets` report part of the run, into the folder `--to` names.
  */
 import type { Command } from "commander";
-import { writeRunReports } from "../../reports/reportFiles.node.js";
 import { checkOutputDirectory } from "../outputs.js";
 import { note, oneLineErrors, out, parseList } from "./shared.js";
 
@@ -49,6 +48,8 @@ export function registerReportCommand(program: Command): void {
       if (flags.to !== undefined) checkOutputDirectory("--to", flags.to);
       const methods = parseList(flags.methods);
       const datasets = parseList(flags.datasets);
+      // Loaded when the command runs: the other commands start without the renderer.
+      const { writeRunReports } = await import("../../reports/reportFiles.node.js");
       const report = await writeRunReports(flags.out, {
         comparePaper: flags.comparePaper === true,
         figures: flags.figures !== false,

@@ -21,9 +21,17 @@ import {
   type Split,
 } from "sdspcaan/methods";
 import { setKernelThreads, setNativeKernels } from "sdspcaan/node";
+import { checkInputFileSync, MAX_JSON_BYTES } from "../../io/inputFiles.js";
 import type { LoadOptions } from "../../io/load.js";
 import { openDataset } from "../../io/load.js";
+import { readModelText } from "../../io/modelFile.js";
 import { readJsonFile } from "../../runner/resultsFile.node.js";
+import {
+  addDelimitedOptions,
+  columnNumbersNote,
+  parseDropColumns,
+  parseHeaderFlag,
+} from "./delimitedFlags.js";
 
 /** Writes a line (or lines) to standard output. */
 export function out(text: string): void {
@@ -156,6 +164,12 @@ export interface DataFlags {
   /** `--label-column`, the other spelling of `--label-col`. */
   readonly labelColumn?: string;
   readonly dataDir?: string;
+  /** `--header yes|no|auto` (CSV/TSV). */
+  readonly header?: string;
+  /** `--drop-columns a,b,3` (CSV/TSV). */
+  readonly dropColumns?: string;
+  /** `--decimal-comma` (CSV/TSV). */
+  readonly decimalComma?: boolean;
 }
 
 /**
@@ -198,6 +212,7 @@ export function addDataFormatOptions(cmd: Command): Command {
     cmd,
     "column holding the labels in CSV/NPY or in the data matrix: index from 0 (negative from the end), first, last, a header name, or none (default: last where labels are needed; transform reads every column as a feature unless told)",
   );
+  addDelimitedOptions(cmd);
   return cmd.option(
     "--data-dir <dir>",
     "folder searched first for registry data sets (then $SDSPCAAN_DATA, the repository's data/, ../shared/data, the cache)",
@@ -249,10 +264,15 @@ export function applyThreads(flag: string | undefined): number {
 /** The loader options the data flags describe. */
 export function loadOptionsFrom(flags: DataFlags): LoadOptions {
   const labelColumn = parseLabelColumn(labelColumnFlag(flags));
+  const header = parseHeaderFlag(flags.header);
+  const dropColumns = parseDropColumns(flags.dropColumns);
   return {
     ...(flags.xVar !== undefined ? { xVar: flags.xVar } : {}),
     ...(flags.yVar !== undefined ? { yVar: flags.yVar } : {}),
     ...(labelColumn !== undefined ? { labelColumn } : {}),
+    ...(header !== undefined ? { header } : {}),
+    ...(dropColumns !== undefined ? { dropColumns } : {}),
+    ...(flags.decimalComma === true ? { decimal: "," as const } : {}),
   };
 }
 
@@ -329,6 +349,9 @@ async function openData(flags: DataFlags, labels: "required" | "optional"): Prom
   const name = opened.entry?.name ?? base.replace(/\.[^.]+$/, "");
   const { info, predefinedTest } = opened.dataset;
   const featureNames = featureNamesOf(info, opened.dataset.X.cols);
+  if (info.headerDetected === "column-numbers" && info.header !== undefined) {
+    note(columnNumbersNote(opened.path, info.header));
+  }
   if (info.header !== undefined && featureNames === null) {
     note(
       `${opened.path}: its header repeats a column name or leaves one empty, so its columns are taken by position, not matched by name.`,
@@ -365,8 +388,17 @@ export function checkFeatureCount(
   );
 }
 
+/**
+ * Refuses a JSON input (model, split file) that is not a regular file, or larger than
+ * a JavaScript string can hold, before reading it.
+ */
+export function checkJsonInput(path: string, what: string, argument: string): void {
+  checkInputFileSync(path, what, MAX_JSON_BYTES, argument, "the longest string JavaScript holds");
+}
+
 /** Reads a split file, naming it in every error. */
 export function readSplitFile(path: string, n: number): Split[] {
+  checkJsonInput(path, "split file", "splits");
   const json = readJsonFile(path);
   try {
     return parseSplitFile(json, n);
@@ -571,7 +603,8 @@ export function methodFromFlags(
  * pipeline (the preprocessing travels inside either).
  */
 export function readModelFile(path: string): Estimator | Pipeline {
-  return loadModelFile(readJsonFile(path), path);
+  checkJsonInput(path, "model file", "model");
+  return loadModelFile(readModelText(path), path);
 }
 
 /** Formats milliseconds as "850 ms", "12.3 s", "4m 05s" or "1h 02m". */
@@ -627,21 +660,36 @@ export function abortOnInterrupt(controller: AbortController): InterruptHandle {
   };
 }
 
-/**
- * `model.transform(data.X)` with the data's column names, a bad row named by the
- * data file it came from (the library only knows the matrix).
- */
-export function transformData(
-  model: Estimator | Pipeline,
-  data: { readonly X: Matrix; readonly path: string; readonly featureNames?: string[] | null },
-): Matrix {
+/** Data as a model reads it: the matrix, the file it came from, its column names. */
+interface ModelInput {
+  readonly X: Matrix;
+  readonly path: string;
+  readonly featureNames?: string[] | null;
+}
+
+/** Runs `use` on the data, a bad row named by the data file it came from (the library only knows the matrix). */
+function namingTheFile<T>(data: ModelInput, use: () => T): T {
   try {
-    // A header's names are matched with the model's (reordered, or refused by name).
-    return model.transform(data.X, { featureNames: data.featureNames ?? null });
+    return use();
   } catch (err) {
     if (err instanceof RowValueError && err.argument === "X") {
       throw new DataFormatError(data.path, `data row ${err.row} (counting from 0): ${err.problem}`);
     }
     throw err;
   }
+}
+
+/** `model.transform(data.X)` with the data's column names, a bad row named with its file. */
+export function transformData(model: Estimator | Pipeline, data: ModelInput): Matrix {
+  // A header's names are matched with the model's (reordered, or refused by name).
+  return namingTheFile(data, () =>
+    model.transform(data.X, { featureNames: data.featureNames ?? null }),
+  );
+}
+
+/** `pipeline.predict(data.X)` with the data's column names, a bad row named with its file. */
+export function predictData(pipeline: Pipeline, data: ModelInput): Label[] {
+  return namingTheFile(data, () =>
+    pipeline.predict(data.X, { featureNames: data.featureNames ?? null }),
+  );
 }

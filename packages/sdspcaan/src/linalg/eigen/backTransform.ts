@@ -15,20 +15,28 @@
  * `applyReflectorBlocks` runs the whole loop over the blocks in one call: the explicit
  * V^T, dlarft's recurrence for S, the transposition and the four GEMMs per block, with
  * the operations of the TypeScript loop below on that backend (its GEMMs are the same
- * kernel), so the same bits. The test hook `householderTestHooks.wasmLoops = false`
- * runs that TypeScript loop on the wasm backend instead; the TS backend always runs
- * it, with the TypeScript GEMM, and so does the wasm backend when an external GEMM
- * (the native kernel) is installed, so that the GEMMs run there.
+ * kernel), so the same bits. `householderLoops` false (EigenStageSettings) runs that
+ * TypeScript loop on the wasm backend instead; the TS backend always runs
+ * it, with the TypeScript GEMM, and so does any backend whose GEMM is not the module's
+ * own (the native kernel, the "fast" backend's), so that the GEMMs run there.
  */
 import { gemmABtRaw } from "../kernels/gemm.js";
-import { externalGemmInstalled, wasmArena } from "../kernels/wasm/backend.js";
-import { householderTestHooks, RESIDENT_MIN } from "./constants.js";
+import { moduleGemmInUse, wasmArena } from "../kernels/wasm/backend.js";
+import { type EigenStageSettings, RESIDENT_MIN } from "./constants.js";
 
 /**
  * Block size of the back-transformation (measured: 64 and 96 are not faster). The
  * module's applyReflectorBlocks has the same 32 written in.
  */
 const BACK_PANEL = 32;
+
+/**
+ * Below this order the module's loop runs even where the arena's GEMM is another (the
+ * "fast" backend's): its GEMMs are a small part of the work there, and the module's
+ * loop is compiled ahead where the TypeScript loop is interpreted until the JIT has
+ * warmed up (a fresh process's first fits).
+ */
+const MODULE_LOOP_MAX_ORDER = 256;
 
 /** The symmetric tridiagonal T = Q^T A Q and the reflectors defining Q. */
 export interface Tridiagonal {
@@ -53,7 +61,12 @@ export interface Tridiagonal {
  * H_b ... H_{b+nb-1} = I - V S V^T (S upper triangular, dlarft forward/columnwise), so
  * each block costs two GEMM calls: M = Z^T V, then Z^T -= (M S^T) V^T.
  */
-export function applyReflectors(tri: Tridiagonal, z: Float64Array, k: number): void {
+export function applyReflectors(
+  tri: Tridiagonal,
+  z: Float64Array,
+  k: number,
+  settings: EigenStageSettings = {},
+): void {
   const n = tri.n;
   if (n - 1 <= 0 || k === 0) return;
   const sizes = [
@@ -69,11 +82,15 @@ export function applyReflectors(tri: Tridiagonal, z: Float64Array, k: number): v
   const mark = arena?.mark() ?? 0;
   // The module's loop also needs the reflectors and tau in its memory; should that not
   // fit, the TypeScript loop runs on the resident vectors as before (the same bits).
-  // With an external GEMM installed (the native kernel in Node) the TypeScript loop runs
-  // too: its four GEMMs per block go to that kernel, the module's loop calls the
-  // module's own (n = 483, k = 100, AVX-512: 3.6 -> 2.4 ms; the same bits, as the
-  // external GEMM sums as the module does).
-  let inModule = arena !== null && householderTestHooks.wasmLoops && !externalGemmInstalled();
+  // Where the arena's GEMM is not the module's own (the native kernel in Node, the
+  // "fast" backend's) the TypeScript loop runs too from MODULE_LOOP_MAX_ORDER on: its
+  // four GEMMs per block go to that kernel, the module's loop calls the module's own
+  // (n = 483, k = 100, AVX-512: 3.6 -> 2.4 ms with the native kernel and the module's
+  // bits). With the module's bits either loop gives the same result.
+  let inModule =
+    arena !== null &&
+    (settings.householderLoops ?? true) &&
+    (moduleGemmInUse() || n < MODULE_LOOP_MAX_ORDER);
   let ptrs = inModule ? (arena?.allocAll([...sizes, n * n, n - 1]) ?? null) : null;
   if (ptrs === null) {
     inModule = false;

@@ -35,7 +35,7 @@
  * values stay here. `bisectSmallest` is the "ts" backend and the fallback.
  */
 import { wasmArena } from "../kernels/wasm/backend.js";
-import { EPS, SAFMIN, tridiagonalTestHooks, ULP } from "./constants.js";
+import { type EigenStageSettings, EPS, SAFMIN, ULP } from "./constants.js";
 
 /** Gershgorin-based norm of the tridiagonal block [lo, hi): max_i |d_i| + |e_{i-1}| + |e_i|. */
 export function blockNorm(d: Float64Array, e: Float64Array, lo: number, hi: number): number {
@@ -337,12 +337,14 @@ export function smallestTridiagonalEigenvalues(
   d: Float64Array,
   e: Float64Array,
   k: number,
+  settings: EigenStageSettings = {},
 ): SelectedEigenvalues {
   const starts = splitTridiagonal(d, e);
   const n = d.length;
   const { e2, pivmin } = sturmSquares(e, n);
   const candidates: Array<{ value: number; block: number; order: number }> = [];
-  const bisector = n >= 2 && tridiagonalTestHooks.wasmLoops ? wasmBisector(d, e, e2, k) : null;
+  const moduleLoops = settings.tridiagonalLoops ?? true;
+  const bisector = n >= 2 && moduleLoops ? wasmBisector(d, e, e2, k) : null;
   try {
     for (let b = 0; b + 1 < starts.length; b++) {
       const lo = starts[b];

@@ -27,13 +27,13 @@
  * rank-2k update in the SIMD kernels, and the unblocked part (the whole reduction up
  * to order BLOCKED_CROSSOVER + 1, the trailing part above) runs in one call of the module's
  * `tridiagonalizeUnblocked`: reflectors, symv, the rank-2 updates, with the operations
- * of the TypeScript loop on that backend, so the same bits (a test compares them
- * through `householderTestHooks` in constants.ts). Every function keeps its
+ * of the TypeScript loop on that backend, so the same bits (a test compares them,
+ * through `householderLoops` of the settings in constants.ts). Every function keeps its
  * TypeScript path, which the TS backend runs.
  */
 import { gemmABtRaw } from "../kernels/gemm.js";
 import { type WasmArena, wasmArena } from "../kernels/wasm/backend.js";
-import { householderTestHooks, RESIDENT_MIN } from "./constants.js";
+import { type EigenStageSettings, RESIDENT_MIN } from "./constants.js";
 
 export { applyReflectors } from "./backTransform.js";
 
@@ -51,7 +51,14 @@ export type { Tridiagonal };
  * the file comment) to tridiagonal form in place: Q^T A Q = T with
  * Q = H_0 H_1 ... H_{n-2}. `a` is overwritten by the reflectors.
  */
-export function householderTridiagonalize(a: Float64Array, n: number, lda = n): Tridiagonal {
+export function householderTridiagonalize(
+  a: Float64Array,
+  n: number,
+  lda = n,
+  settings: EigenStageSettings = {},
+): Tridiagonal {
+  const moduleLoops = settings.householderLoops ?? true;
+  const nativePanels = settings.nativePanels ?? true;
   const d = new Float64Array(n);
   const e = new Float64Array(Math.max(n - 1, 0));
   const tau = new Float64Array(Math.max(n - 1, 0));
@@ -80,6 +87,8 @@ export function householderTridiagonalize(a: Float64Array, n: number, lda = n): 
         lr: arena.view(plr, lrLen),
         y: arena.view(py, n),
         coef: arena.view(pc, coefLen),
+        moduleLoops,
+        nativePanels,
       });
       for (let j = 0; j < n; j++) a.set(work.subarray(j * n + j, j * n + n), j * lda + j);
       d.set(dw);
@@ -95,6 +104,8 @@ export function householderTridiagonalize(a: Float64Array, n: number, lda = n): 
       lr: new Float64Array(lrLen),
       y: new Float64Array(n),
       coef: new Float64Array(coefLen),
+      moduleLoops,
+      nativePanels,
     });
   }
   return { n, diagonal: d, offDiagonal: e, tau, reflectors: a, ld: lda };
@@ -110,6 +121,10 @@ interface ReductionWorkspace {
   readonly lr: Float64Array;
   readonly y: Float64Array;
   readonly coef: Float64Array;
+  /** Whether the unblocked part may run in the module's loop (EigenStageSettings). */
+  readonly moduleLoops: boolean;
+  /** Whether a panel may run in one native call (EigenStageSettings.nativePanels). */
+  readonly nativePanels: boolean;
 }
 
 /** The blocked reduction (dsytrd), then the unblocked one on the trailing part. */
@@ -124,8 +139,24 @@ function reduce(
 ): void {
   let i0 = 0;
   if (n - 1 > BLOCKED_CROSSOVER) {
+    const arena = ws.nativePanels ? wasmArena() : null;
+    const inArena = arena !== null && [a, e, tau, ws.w, ws.coef].every((x) => arena.holds(x));
     for (; n - i0 - PANEL > BLOCKED_CROSSOVER; i0 += PANEL) {
-      reducePanel(a, n, lda, i0, PANEL, e, tau, ws.w, ws.coef);
+      // One native call per panel where the "fast" backend has it (the loop's bits).
+      const native =
+        inArena &&
+        arena.kernels.latrd(
+          a.byteOffset,
+          lda,
+          n,
+          i0,
+          PANEL,
+          e.byteOffset,
+          tau.byteOffset,
+          ws.w.byteOffset,
+          ws.coef.byteOffset,
+        );
+      if (!native) reducePanel(a, n, lda, i0, PANEL, e, tau, ws.w, ws.coef);
       symmetricRank2kUpdate(a, n, lda, i0, PANEL, ws.w, ws.lr);
       for (let j = i0; j < i0 + PANEL; j++) {
         a[j * lda + j + 1] = e[j];
@@ -133,7 +164,7 @@ function reduce(
       }
     }
   }
-  reduceUnblocked(a, n, lda, i0, d, e, tau, ws.y, ws.coef);
+  reduceUnblocked(a, n, lda, i0, d, e, tau, ws.y, ws.coef, ws.moduleLoops);
 }
 
 /**
@@ -250,8 +281,8 @@ function symmetricMatrixVector(
 /**
  * dsytd2 on the trailing part starting at column i0. When the matrix, T and the work
  * arrays live in the module's memory, the module's `tridiagonalizeUnblocked` runs the
- * whole loop in one call, with the operations of the loop below (which the test hook
- * `householderTestHooks.wasmLoops = false` runs instead, to compare the bits).
+ * whole loop in one call, with the operations of the loop below (which `moduleLoops`
+ * false runs instead, to compare the bits).
  */
 function reduceUnblocked(
   a: Float64Array,
@@ -263,14 +294,11 @@ function reduceUnblocked(
   tau: Float64Array,
   y: Float64Array,
   coef: Float64Array,
+  moduleLoops: boolean,
 ): void {
   const arena = wasmArena();
   const cw = 2 * PANEL;
-  if (
-    householderTestHooks.wasmLoops &&
-    arena !== null &&
-    [a, d, e, tau, y, coef].every((x) => arena.holds(x))
-  ) {
+  if (moduleLoops && arena !== null && [a, d, e, tau, y, coef].every((x) => arena.holds(x))) {
     arena.kernels.tridiagonalizeUnblocked(
       a.byteOffset,
       lda,

@@ -37,7 +37,7 @@ import { ConvergenceError } from "../../core/errors.js";
 import { RandomStream } from "../../core/rng.js";
 import { type WasmArena, wasmArena } from "../kernels/wasm/backend.js";
 import { blockNorm, type SelectedEigenvalues } from "./bisection.js";
-import { EPS, RESIDENT_MIN, SAFMIN, tridiagonalTestHooks } from "./constants.js";
+import { type EigenStageSettings, EPS, RESIDENT_MIN, SAFMIN } from "./constants.js";
 
 /**
  * The work inverse iteration would do for the selected eigenvalues (the cost model
@@ -241,6 +241,7 @@ export function tridiagonalEigenvectors(
   d: Float64Array,
   e: Float64Array,
   selected: SelectedEigenvalues,
+  settings: EigenStageSettings = {},
 ): { vectors: Float64Array; unconverged: number } {
   const n = d.length;
   const { values, block, starts } = selected;
@@ -263,7 +264,7 @@ export function tridiagonalEigenvectors(
     zbLen = Math.max(zbLen, list.length * (starts[b + 1] - starts[b]));
   }
   const candidate = n >= RESIDENT_MIN ? wasmArena() : null;
-  if (candidate !== null && tridiagonalTestHooks.wasmLoops) {
+  if (candidate !== null && (settings.tridiagonalLoops ?? true)) {
     const failures = wasmInverseIteration(candidate, d, e, selected, byBlock, zbLen, rng, z);
     if (failures !== null) return { vectors: z, unconverged: failures };
   }

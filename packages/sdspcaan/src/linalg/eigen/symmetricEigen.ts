@@ -33,6 +33,7 @@ import {
   smallestTridiagonalEigenvalues,
   sturmCountAtMost,
 } from "./bisection.js";
+import type { EigenStageSettings } from "./constants.js";
 import { tridiagonalDivideAndConquer } from "./divideAndConquer.js";
 import { householderTridiagonalize, type Tridiagonal } from "./householder.js";
 import { inverseIterationWork, tridiagonalEigenvectors } from "./inverseIteration.js";
@@ -53,6 +54,11 @@ export interface SymmetricEigenOptions {
    * (A + A^T)/2 is used, as always.
    */
   readonly symmetryTolerance?: number;
+  /**
+   * Internal: which form of the stages' loops runs (constants.ts, EigenStageSettings);
+   * the tests that compare the module's loops with the TypeScript ones set it.
+   */
+  readonly stages?: EigenStageSettings;
 }
 
 export interface SymmetricEigenResult {
@@ -254,13 +260,14 @@ export function symmetricEigen(
       vectors: wantVectors ? Matrix.identity(n, k) : null,
     };
   }
-  const { tri, exponent } = scaledTridiagonal(A, anrm);
-  const { values, z } = solveTridiagonal(tri, sel.kind, k, wantVectors);
+  const stages = options.stages ?? {};
+  const { tri, exponent } = scaledTridiagonal(A, anrm, false, stages);
+  const { values, z } = solveTridiagonal(tri, sel.kind, k, wantVectors, stages);
   if (!wantVectors || z === null) {
     scaleByPowerOfTwo(values, -exponent);
     return { values, vectors: null };
   }
-  return backTransformed(tri, exponent, values, z, k);
+  return backTransformed(tri, exponent, values, z, k, stages);
 }
 
 /**
@@ -274,10 +281,11 @@ function backTransformed(
   values: Float64Array,
   z: Float64Array,
   k: number,
+  stages: EigenStageSettings = {},
 ): Eigenpairs {
   const n = tri.n;
   scaleByPowerOfTwo(values, -exponent);
-  applyReflectors(tri, z, k);
+  applyReflectors(tri, z, k, stages);
   return { values, vectors: normalizeEigenvectorSigns(rowsToColumns(z, k, n)) };
 }
 
@@ -289,6 +297,7 @@ function scaledTridiagonal(
   A: Matrix,
   anrm: number,
   inPlace = false,
+  stages: EigenStageSettings = {},
 ): { tri: Tridiagonal; exponent: number } {
   const n = A.rows;
   // Scale to max |a_ij| in [1/2, 1) by a power of two (exact), so that squares in the
@@ -314,7 +323,7 @@ function scaledTridiagonal(
       }
     }
   }
-  return { tri: householderTridiagonalize(work, n), exponent };
+  return { tri: householderTridiagonalize(work, n, n, stages), exponent };
 }
 
 /** The k largest eigenpairs of a symmetric A and how many eigenvalues exceed a threshold. */
@@ -406,6 +415,7 @@ function solveTridiagonal(
   kind: "all" | "smallest" | "largest",
   k: number,
   wantVectors: boolean,
+  stages: EigenStageSettings = {},
 ): { values: Float64Array; z: Float64Array | null } {
   const n = tri.n;
   // A selection of every pair is the full decomposition (divide and conquer beats n
@@ -418,7 +428,7 @@ function solveTridiagonal(
     for (let i = 0; i < n; i++) d[i] = -d[i];
     for (let i = 0; i < n - 1; i++) e[i] = -e[i];
   }
-  const selected = smallestTridiagonalEigenvalues(d, e, k);
+  const selected = smallestTridiagonalEigenvalues(d, e, k, stages);
   let values = selected.values;
   let z: Float64Array | null = null;
   if (wantVectors && divideAndConquerIsCheaper(d, e, selected, n)) {
@@ -426,7 +436,7 @@ function solveTridiagonal(
     return pickFromAll(all.values, all.z as Float64Array, kind, k, n);
   }
   if (wantVectors) {
-    const { vectors, unconverged } = tridiagonalEigenvectors(d, e, selected);
+    const { vectors, unconverged } = tridiagonalEigenvectors(d, e, selected, stages);
     if (unconverged > 0) {
       // Inverse iteration missed its growth test (rare: extreme clustering); fall back
       // to the full decomposition, which has no such failure mode, and select from it.
@@ -458,6 +468,8 @@ function solveTridiagonal(
  * on the eigenvalues and the backend, so it is deterministic.
  */
 const COST = {
+  // "fast" shares "wasm"'s model: the vector loops are the module's on both.
+  fast: { A: 2.2e-4, B: 4.2e-6, C: 3.8e-4, D: 0 },
   wasm: { A: 2.2e-4, B: 4.2e-6, C: 3.8e-4, D: 0 },
   ts: { A: 4.2e-4, B: 4.2e-5, C: 5.5e-4, D: 2.5e-7 },
 } as const;
@@ -512,7 +524,7 @@ function allTridiagonalPairs(
 export function trailingEigenpairs(
   A: Matrix,
   k: number,
-  options: Pick<SymmetricEigenOptions, "symmetryTolerance"> = {},
+  options: Pick<SymmetricEigenOptions, "symmetryTolerance" | "stages"> = {},
 ): Eigenpairs {
   if (A instanceof Matrix)
     checkInteger("trailingEigenpairs", "k", k, 1, A.rows, "(the matrix order)");

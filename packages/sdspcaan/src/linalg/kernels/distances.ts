@@ -6,7 +6,9 @@
  *
  * Round-off. Distances take the Gram form's rounding (as NumPy's or MATLAB's
  * would): a few ulps of ||a||^2 + ||b||^2, so duplicate rows come out 0 only up to
- * that. Every search computes each pair once and uses the value for both rows, so
+ * that. The products are gemmABtExact's on every backend (the "wasm" backend's bits
+ * on "fast" too), so that the screened and pruned searches, which reproduce these
+ * sums, give the full scan's neighbours and distances whichever backend runs. Every search computes each pair once and uses the value for both rows, so
  * d_ij = d_ji within a search; the block size only changes which GEMM code path
  * (and so which summation order) forms an entry, i.e. the last bits. With data whose
  * dot products are exact (small integers) every path gives identical values, which
@@ -21,7 +23,7 @@ import { throwIfAborted, ValidationError } from "../../core/errors.js";
 import { Matrix } from "../../core/matrix.js";
 import { checkFiniteEntries } from "../../core/validate.js";
 import { dot } from "../basic.js";
-import { gemmABtFixedKernel, gemmABtRaw, gemmABtTs, wasmWorthIt } from "./gemm.js";
+import { gemmABtExact, gemmABtFixedKernel, gemmABtTs, wasmWorthIt } from "./gemm.js";
 import {
   alongsideHelpers,
   balancedBounds,
@@ -71,7 +73,7 @@ export function pairwiseSquaredDistances(X: Matrix): Matrix {
   const norms = squaredRowNorms(X);
   const D = new Matrix(n, n);
   const dd = D.data;
-  gemmABtRaw(n, n, k, X.data, k, X.data, k, dd, n);
+  gemmABtExact(n, n, k, X.data, k, X.data, k, dd, n);
   for (let i = 0; i < n; i++) {
     const ni = norms[i];
     for (let j = 0; j < i; j++) {
@@ -110,7 +112,7 @@ export function forEachCrossDistanceBlock(
   for (let i0 = 0; i0 < A.rows; i0 += step) {
     const i1 = Math.min(i0 + step, A.rows);
     const block = buf.subarray(0, (i1 - i0) * nb);
-    gemmABtRaw(i1 - i0, nb, k, A.data.subarray(i0 * k), k, B.data, k, block, nb);
+    gemmABtExact(i1 - i0, nb, k, A.data.subarray(i0 * k), k, B.data, k, block, nb);
     for (let i = i0; i < i1; i++) {
       const off = (i - i0) * nb;
       const ni = na[i];
@@ -313,7 +315,7 @@ function scanBlocks(
     ldc: number,
   ) => {
     if (fixed) gemmABtFixedKernel(m, n, k, A, k, B, k, C, ldc);
-    else gemmABtRaw(m, n, k, A, k, B, k, C, ldc, false, threads);
+    else gemmABtExact(m, n, k, A, k, B, k, C, ldc, threads);
   };
   const buf = new Float64Array(Math.min(step, active) * Math.max(active, rest));
   for (let blk = from; blk < to; blk++) {
@@ -403,11 +405,11 @@ function scanBlocksFiltered(
     const out = new Int32Array(arena.buffer, pOut, width);
     const filterKind = kind === 0 ? 0 : crossOnly ? 2 : 1;
     const pairFilter = arena.kernels.pairFilter;
-    // The kernels scanBlocks' products use: gemmABtRaw would take the TS kernel for a
+    // The kernels scanBlocks' products use: gemmABtExact would take the TS kernel for a
     // product too small to copy in, whatever memory its operands are in here.
     const product = (m: number, n: number, A: Float64Array, B: Float64Array, ldc: number) => {
       if (fixed) gemmABtFixedKernel(m, n, k, A, k, B, k, buf, ldc);
-      else if (wasmWorthIt(m, n, k)) gemmABtRaw(m, n, k, A, k, B, k, buf, ldc, false, false);
+      else if (wasmWorthIt(m, n, k)) gemmABtExact(m, n, k, A, k, B, k, buf, ldc, false);
       else gemmABtTs(m, n, k, A, k, B, k, buf, ldc);
     };
     // Row a against positions first .. first + len - 1, whose products are buf[off ..].

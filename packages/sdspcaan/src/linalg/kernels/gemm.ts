@@ -2,10 +2,13 @@
  * Matrix products on row-major Float64Array storage.
  *
  * The workhorse is C = A B^T in the dot-product form: both operands are read along
- * the contraction index, which is contiguous in row-major storage. It runs on one of
- * two backends (wasm/backend.ts): the WebAssembly SIMD kernel (kernels.wat: 2 x 4
- * blocks of f64x2 accumulators, ~8-10 GFLOP/s on the 2-core dev machine) or the
- * TypeScript kernel below, the fallback where WebAssembly SIMD is missing.
+ * the contraction index, which is contiguous in row-major storage. It runs on the
+ * backend's kernel (wasm/backend.ts): on "wasm" the WebAssembly SIMD kernel (kernels.wat:
+ * 2 x 4 blocks of f64x2 accumulators, ~8-10 GFLOP/s on the 2-core dev machine) or the
+ * native one with its bits, on "fast" the fastest the platform has (the native fused
+ * kernel in Node, the relaxed-SIMD module elsewhere where the engine has it), on "ts"
+ * the TypeScript kernel below, the fallback where WebAssembly SIMD is missing.
+ * gemmABtExact keeps the "wasm" backend's kernel on "fast" too.
  *
  * TypeScript kernel: a 4 x 4 block of C is accumulated in 16 locals (registers for
  * the JIT) while the contraction runs. The contraction is cut into panels of KC so
@@ -45,7 +48,30 @@ type GemmInto = (...operands: GemmOperands<Float64Array>) => void;
  */
 export const gemmABtRaw: (
   ...args: [...GemmOperands<Float64Array>, accumulate?: boolean, threads?: boolean]
-) => void = (m, n, p, A, lda, B, ldb, C, ldc, accumulate = false, threads = true) => {
+) => void = (m, n, p, A, lda, B, ldb, C, ldc, accumulate = false, threads = true) =>
+  gemmABtOn(false, m, n, p, A, lda, B, ldb, C, ldc, accumulate, threads);
+
+/**
+ * C = A B^T (overwritten) as gemmABtRaw computes it on the "wasm" backend, on every
+ * backend: the module's kernel (or the native one with its bits) wherever WebAssembly
+ * runs, the TypeScript kernel on "ts". For results that must not depend on whether the
+ * "fast" backend's GEMM runs: the neighbour searches, whose pruned and screened forms
+ * reproduce a full scan's distances (screenedSearch.ts sums them in TypeScript in the
+ * module's order). `threads` as in gemmABtRaw.
+ */
+export function gemmABtExact(...args: [...GemmOperands<Float64Array>, threads?: boolean]): void {
+  const [m, n, p, A, lda, B, ldb, C, ldc, threads = true] = args;
+  gemmABtOn(true, m, n, p, A, lda, B, ldb, C, ldc, false, threads);
+}
+
+function gemmABtOn(
+  exact: boolean,
+  ...[m, n, p, A, lda, B, ldb, C, ldc, accumulate, threads]: [
+    ...GemmOperands<Float64Array>,
+    accumulate: boolean,
+    threads: boolean,
+  ]
+): void {
   if (m === 0 || n === 0) return;
   const arena = wasmArena();
   if (arena !== null && p > 0) {
@@ -53,21 +79,21 @@ export const gemmABtRaw: (
     if (resident || wasmWorthIt(m, n, p)) {
       if (threads && !resident && threadsWorthIt(m, n, p)) {
         const threaded = threadedProducts();
-        if (threaded?.gemm(arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate)) return;
+        if (threaded?.gemm(arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate, exact)) return;
       }
-      if (gemmABtWasm(arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate)) return;
+      if (gemmABtWasm(arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate, exact)) return;
     }
   }
   gemmABtTs(m, n, p, A, lda, B, ldb, C, ldc, accumulate);
-};
+}
 
 /**
- * C = A B^T (overwritten) by the kernel a large gemmABtRaw product runs on this
- * backend, whatever the size of this one: the wasm kernel when the backend is active
- * (and the operands fit its memory), else the TypeScript kernel; one thread. The wasm
- * kernel sums every entry in an order that does not depend on the product's shape, so
- * each entry has the bits a large product gives it: pruned searches use this to
- * reproduce a full scan's distances from many small products (graph/clusterScan.ts).
+ * C = A B^T (overwritten) by the kernel a large gemmABtExact product runs on this
+ * backend, whatever the size of this one: the module's kernel wherever WebAssembly runs
+ * (and the operands fit its memory), else the TypeScript kernel; one thread. The
+ * module's kernel sums every entry in an order that does not depend on the product's
+ * shape, so each entry has the bits a large product gives it: pruned searches use this
+ * to reproduce a full scan's distances from many small products (graph/clusterScan.ts).
  * The TypeScript kernel sums its corner entries (the last m % 4 rows against the last
  * n % 4 columns) in two lanes and the others in one, so there the bits of an entry can
  * depend on the shape (not its value where the dot products are exact).
@@ -75,7 +101,7 @@ export const gemmABtRaw: (
 export const gemmABtFixedKernel: GemmInto = (m, n, p, A, lda, B, ldb, C, ldc) => {
   if (m === 0 || n === 0) return;
   const arena = wasmArena();
-  if (arena !== null && p > 0 && gemmABtWasm(arena, m, n, p, A, lda, B, ldb, C, ldc, false)) {
+  if (arena !== null && p > 0 && gemmABtWasm(arena, m, n, p, A, lda, B, ldb, C, ldc, false, true)) {
     return;
   }
   gemmABtTs(m, n, p, A, lda, B, ldb, C, ldc, false);
@@ -129,7 +155,20 @@ export function copyIn(
  * not fit in the arena, so the caller runs the TS kernel: a decision that depends
  * only on the shapes and on which operands already live in the arena.
  */
-export const gemmABtWasm: ArenaGemm = (arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate) => {
+export const gemmABtWasm: ArenaGemm = (
+  arena,
+  m,
+  n,
+  p,
+  A,
+  lda,
+  B,
+  ldb,
+  C,
+  ldc,
+  accumulate,
+  exact = false,
+) => {
   const aIn = arena.holds(A);
   const bIn = arena.holds(B);
   const cIn = arena.holds(C);
@@ -175,7 +214,7 @@ export const gemmABtWasm: ArenaGemm = (arena, m, n, p, A, lda, B, ldb, C, ldc, a
       if (!accumulate) for (let i = 0; i < m; i++) C.fill(0, i * ldc, i * ldc + n);
     } else if (accumulate) copyIn(arena, pc, C, ldc, m, n);
     else f.fill(0, pc >> 3, (pc >> 3) + m * n);
-    arena.kernels.gemm(m, n, p, pa, la, pb, lb, pc, lc);
+    (exact ? arena.kernels.gemmExact : arena.kernels.gemm)(m, n, p, pa, la, pb, lb, pc, lc);
     if (!cIn) {
       const o = pc >> 3;
       for (let i = 0; i < m; i++) C.set(f.subarray(o + i * n, o + i * n + n), i * ldc);

@@ -31,12 +31,13 @@ export interface CsrRows {
 
 /**
  * A GEMM on operands where the module's memory may hold them (gemm.ts, gemmABtWasm;
- * threadedProducts.ts, gemmOnThreads): C = A B^T, or C += A B^T with `accumulate`;
- * false (nothing done) when it cannot run there.
+ * threadedProducts.ts, gemmOnThreads): C = A B^T, or C += A B^T with `accumulate`,
+ * with the backend's GEMM or, `exact`, the module's (gemm.ts, gemmABtExact); false
+ * (nothing done) when it cannot run there.
  */
 export type ArenaGemm = (
   arena: WasmArena,
-  ...args: [...GemmOperands<Float64Array>, accumulate: boolean]
+  ...args: [...GemmOperands<Float64Array>, accumulate: boolean, exact?: boolean]
 ) => boolean;
 
 export interface KernelHelper {
@@ -76,10 +77,13 @@ export interface KernelHelper {
   finishLaplacianChunk(): Float64Array;
   /**
    * Starts C = A B^T (+ C with `C` given: the accumulating form) on the helper for A
-   * (m x p, leading dimension lda) and B (n x p, ldb); the operands are copied before
-   * this returns. `finishProduct` writes the m x n result.
+   * (m x p, leading dimension lda) and B (n x p, ldb), with its backend's GEMM or,
+   * `exact`, the module's (gemm.ts, gemmABtExact); the operands are copied before this
+   * returns. `finishProduct` writes the m x n result.
    */
-  startProduct(...operands: GemmOperands<Float64Array, Float64Array | null>): void;
+  startProduct(
+    ...operands: [...GemmOperands<Float64Array, Float64Array | null>, exact?: boolean]
+  ): void;
   /** Waits for the product of `startProduct` and writes it into C (leading dimension ldc). */
   finishProduct(C: Float64Array, ldc: number): void;
   /**

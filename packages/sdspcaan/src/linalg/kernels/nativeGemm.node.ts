@@ -1,24 +1,29 @@
 /**
- * The optional native GEMM (native/gemm.c, built into dist/native/gemm.node by
- * `npm run build`): the wasm module's `gemm` with AVX-512 or AVX2 vectors, the same
- * bits (each entry summed in kernels.wat's order, without fused multiply-add), 2 to 3.6
- * (AVX-512) or 1.6 to 1.9 (AVX2) times faster per thread (docs/performance.md, "The
- * native GEMM"). Every product of the kernels that goes through `gemm` uses it once installed
- * (wasm/backend.ts, setExternalKernels): the thin SVD, U^T L U, the moments and the
- * lifted start of SDSPCAAN's large fits, the block scans of the neighbour searches,
- * the 1-NN classifier's distances. Two more kernels come with it: `gemmLowerBlocks`
- * (the lower block rows of U^T L U's chunks and of the moments in one call, B's
- * blocks packed once: the same bits) and `gemm32`, the initial search's
- * single-precision screen (fused multiply-adds, 16 lanes: about 3 times the module's
- * rate; not the module's bits, which a screen need not have, since screenedSearch.ts
- * bounds any summation order and decides every distance in double precision). The
- * other kernels stay in WebAssembly.
+ * The optional native GEMM (sdspcaan-native's gemm.c, built into its build/gemm.node by
+ * `npm run build`). Two kernels with the wasm module's `gemm` contract: the module's own
+ * with AVX-512 or AVX2 vectors and its bits (each entry summed in kernels.wat's order,
+ * without fused multiply-add; 2 to 3.6 times faster per thread, AVX-512, 1.6 to 1.9
+ * AVX2; docs/performance.md, "The native GEMM"), which the "wasm" backend's products and
+ * every backend's neighbour searches run; and the "fast" backend's (fma.c): fused
+ * multiply-adds in register-blocked tiles, each entry one chain of them, bits of its own
+ * that agree with the module's to rounding. Every product of the kernels that goes
+ * through `gemm` uses one of them once installed (wasm/backend.ts, setExternalKernels):
+ * the thin SVD, the Gram products of PCA and LDA, the Householder reduction's rank-2k
+ * updates, U^T L U, the moments and the lifted start of SDSPCAAN's large fits, the block
+ * scans of the neighbour searches, the 1-NN classifier's distances. Two more kernels
+ * come with it: `gemmLowerBlocks` (the lower block rows of U^T L U's chunks and of the
+ * moments in one call, B's blocks packed once: each entry with the full product's bits)
+ * and `gemm32`, the initial search's single-precision screen (fused multiply-adds, 16
+ * lanes: about 3 times the module's rate; not the module's bits, which a screen need
+ * not have, since screenedSearch.ts bounds any summation order and decides every
+ * distance in double precision). The other kernels stay in WebAssembly.
  *
  * Node only, and per thread: `setNativeKernels` (the CLI calls it with "auto"; the
- * kernel helpers and the experiment's workers follow their parent's setting). Since the
- * results are the module's bits (the screen only chooses which pairs are decided
- * exactly), they do not depend on it; the kernel helpers start with their starting
- * thread's setting all the same, and are restarted when it changes.
+ * kernel helpers and the experiment's workers follow their parent's setting). On the
+ * "wasm" backend the results are the module's bits (the screen only chooses which
+ * pairs are decided exactly), so they do not depend on it; on "fast" they are the
+ * fused kernel's. The kernel helpers start with their starting thread's setting, and
+ * are restarted when it changes.
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -27,6 +32,7 @@ import { ValidationError } from "../../core/errors.js";
 import {
   type ExternalGemm,
   type ExternalGemmLower,
+  type ExternalKernels,
   setExternalKernels,
   wasmArena,
 } from "./wasm/backend.js";
@@ -41,8 +47,30 @@ interface NativeAddon {
   /** The single-precision screen with fused multiply-adds (not the module's bits; a screen). */
   readonly gemm32: ExternalGemm;
   readonly gemm32Avx2: ExternalGemm;
+  /**
+   * The "fast" backend's GEMM (fma.c): every entry one chain of fused multiply-adds,
+   * the same bits at either width; not the module's bits (they agree to rounding).
+   */
+  readonly gemmFma: ExternalGemm;
+  readonly gemmFmaAvx2: ExternalGemm;
+  /** gemmFma on the lower block rows (gemmLower's contract, gemmFma's bits). */
+  readonly gemmLowerFma: ExternalGemmLower;
+  readonly gemmLowerFmaAvx2: ExternalGemmLower;
+  /** The "fast" backend's symv (fma.c): the module's contract, fused; both widths one's bits. */
+  readonly symvFma: NonNullable<ExternalKernels["symvFast"]>;
+  readonly symvFmaAvx2: NonNullable<ExternalKernels["symvFast"]>;
+  /** The "fast" backend's combine2 and dots2 (fma.c), likewise. */
+  readonly combine2Fma: NonNullable<ExternalKernels["combine2Fast"]>;
+  readonly combine2FmaAvx2: NonNullable<ExternalKernels["combine2Fast"]>;
+  readonly dots2Fma: NonNullable<ExternalKernels["dots2Fast"]>;
+  readonly dots2FmaAvx2: NonNullable<ExternalKernels["dots2Fast"]>;
+  /** A panel of the blocked reduction in one call (fma.c, latrd_fma), with the three above. */
+  readonly latrdFma: NonNullable<ExternalKernels["latrdFast"]>;
+  readonly latrdFmaAvx2: NonNullable<ExternalKernels["latrdFast"]>;
   /** The widest kernel this CPU runs: "avx512", "avx2", or "" (none). */
   readonly isa: string;
+  /** The widest fused kernel: "avx512", "avx2" (with FMA), or "" (none). */
+  readonly fusedIsa?: string;
 }
 
 /**
@@ -113,23 +141,49 @@ function environmentSetting(): "off" | "avx2" | "auto" {
   return value === "avx2" ? "avx2" : "auto";
 }
 
-/** Installs the addon's kernel on this thread (the AVX2 one when asked or when it is all). */
+/**
+ * Installs the addon's kernels on this thread (the AVX2 ones when asked or when they are
+ * all): the module's GEMM with its bits (the "wasm" backend's, and every backend's
+ * neighbour searches), and the fused one of the "fast" backend where the CPU has FMA.
+ */
 function install(addon: NativeAddon): void {
   const narrow = addon.isa === "avx2" || environmentSetting() === "avx2";
-  setExternalKernels(
-    narrow
+  const fused = addon.fusedIsa === "avx512" || addon.fusedIsa === "avx2";
+  const fusedNarrow = narrow || addon.fusedIsa === "avx2";
+  setExternalKernels({
+    ...(narrow
       ? { gemm: addon.gemmAvx2, gemmLower: addon.gemmLowerAvx2, gemm32: addon.gemm32Avx2 }
-      : { gemm: addon.gemm, gemmLower: addon.gemmLower, gemm32: addon.gemm32 },
-  );
+      : { gemm: addon.gemm, gemmLower: addon.gemmLower, gemm32: addon.gemm32 }),
+    ...(fused
+      ? fusedNarrow
+        ? {
+            gemmFast: addon.gemmFmaAvx2,
+            gemmLowerFast: addon.gemmLowerFmaAvx2,
+            symvFast: addon.symvFmaAvx2,
+            combine2Fast: addon.combine2FmaAvx2,
+            dots2Fast: addon.dots2FmaAvx2,
+            latrdFast: addon.latrdFmaAvx2,
+          }
+        : {
+            gemmFast: addon.gemmFma,
+            gemmLowerFast: addon.gemmLowerFma,
+            symvFast: addon.symvFma,
+            combine2Fast: addon.combine2Fma,
+            dots2Fast: addon.dots2Fma,
+            latrdFast: addon.latrdFma,
+          }
+      : {}),
+  });
   active = narrow ? "avx2" : "avx512";
 }
 
 /**
  * Runs the kernels' GEMM natively (true), in WebAssembly (false), or natively where it
  * can and SDSPCAAN_NATIVE does not say 0 ("auto"); returns whether it now runs natively.
- * true throws, naming the reason, where it cannot. Only with the wasm backend active
- * (the TypeScript kernels have no `gemm` to replace). The results are the WebAssembly
- * kernel's, bit for bit: only the time changes.
+ * true throws, naming the reason, where it cannot. Only with WebAssembly kernels active
+ * (the TypeScript kernels have no `gemm` to replace). On the "wasm" (portable) backend
+ * the results are the WebAssembly kernel's, bit for bit: only the time changes; on
+ * "fast" the native fused kernel runs, whose bits are its own.
  */
 export function setNativeKernels(request: boolean | "auto"): boolean {
   if (request !== true && request !== false && request !== "auto") {

@@ -28,7 +28,20 @@ type LowerBlocks = ThreadedProducts["lowerBlocks"];
  * fits the arena as gemmABtWasm allocates it; false (nothing done) otherwise or when
  * no helper is registered. A helper that fails has its rows computed here.
  */
-const gemmOnThreads: ArenaGemm = (arena, m, n, p, A, lda, B, ldb, C, ldc, accumulate) => {
+const gemmOnThreads: ArenaGemm = (
+  arena,
+  m,
+  n,
+  p,
+  A,
+  lda,
+  B,
+  ldb,
+  C,
+  ldc,
+  accumulate,
+  exact = false,
+) => {
   // gemmABtWasm's allocation, rounded up (each block to 16 bytes).
   if (arena.mark() + (m * p + n * p + m * n) * 8 + 48 > ARENA_LIMIT) return false;
   const helpers = kernelHelpers();
@@ -51,6 +64,7 @@ const gemmOnThreads: ArenaGemm = (arena, m, n, p, A, lda, B, ldb, C, ldc, accumu
         ldb,
         accumulate ? C.subarray(r0 * ldc) : null,
         ldc,
+        exact,
       );
     },
     (helper, part) => helper.finishProduct(C.subarray(bounds[part] * ldc), ldc),
@@ -58,7 +72,8 @@ const gemmOnThreads: ArenaGemm = (arena, m, n, p, A, lda, B, ldb, C, ldc, accumu
       const r0 = bounds[part];
       const rows = bounds[part + 1] - r0;
       const Cr = C.subarray(r0 * ldc);
-      if (!gemmABtWasm(arena, rows, n, p, A.subarray(r0 * lda), lda, B, ldb, Cr, ldc, accumulate)) {
+      const Ar = A.subarray(r0 * lda);
+      if (!gemmABtWasm(arena, rows, n, p, Ar, lda, B, ldb, Cr, ldc, accumulate, exact)) {
         throw new Error(
           "gemmOnThreads: no room in the arena for a part of a product that fits whole.",
         );

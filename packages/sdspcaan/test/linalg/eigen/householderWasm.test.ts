@@ -4,7 +4,8 @@
  * against the TypeScript loops they replace, bit for bit: on the wasm backend, every
  * entry of the diagonal, the off-diagonal, tau, the reflectors' storage and the
  * back-transformed vectors must be identical (Object.is, so -0 differs from 0) with the
- * loops in the module and with them in TypeScript (householderTestHooks.wasmLoops), on
+ * loops in the module and with them in TypeScript (`householderLoops: false` of the
+ * eigen-solver's stage settings), on
  * random symmetric matrices of orders 1 to 200: below the blocked crossover (the
  * unblocked loop reduces everything) and above it (panels, then the unblocked loop on
  * the trailing part), with zero columns (tau = 0 reflectors), tridiagonal and diagonal
@@ -17,9 +18,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
 import { applyReflectors } from "#internal/linalg/eigen/backTransform.js";
-import { householderTestHooks, RESIDENT_MIN } from "#internal/linalg/eigen/constants.js";
+import { RESIDENT_MIN } from "#internal/linalg/eigen/constants.js";
 import { householderTridiagonalize, type Tridiagonal } from "#internal/linalg/eigen/householder.js";
 import { symmetricEigen, trailingEigenpairs } from "#internal/linalg/eigen/symmetricEigen.js";
+import { setNativeKernels } from "#internal/linalg/kernels/nativeGemm.node.js";
 import { setKernelBackend } from "#internal/linalg/kernels/wasm/backend.js";
 import { countKernelCalls, firstDifference } from "../../helpers/matrices.js";
 
@@ -34,15 +36,17 @@ function resetCalls(): void {
 }
 
 beforeEach(() => {
+  // The module's loops run where its own GEMM does: no native kernel (moduleGemmInUse).
   setKernelBackend("wasm");
+  setNativeKernels(false);
   counter = countKernelCalls(["tridiagonalizeUnblocked", "applyReflectorBlocks"]);
   calls = counter.calls;
 });
 
 afterEach(() => {
   counter.restore();
-  householderTestHooks.wasmLoops = true;
   setKernelBackend("auto");
+  setNativeKernels("auto");
 });
 
 function expectSameTridiagonal(wasm: Tridiagonal, ts: Tridiagonal): void {
@@ -123,12 +127,11 @@ function checkBoth(c: Case): void {
   const a = buildMatrix(c);
   const z = buildVectors(n, c.k, c.seed);
   resetCalls();
-  householderTestHooks.wasmLoops = false;
-  const ts = householderTridiagonalize(a.slice(), n, n + pad);
+  const inTs = { householderLoops: false };
+  const ts = householderTridiagonalize(a.slice(), n, n + pad, inTs);
   const zTs = z.slice();
-  applyReflectors(ts, zTs, c.k);
+  applyReflectors(ts, zTs, c.k, inTs);
   expect(calls).toEqual({ tridiagonalizeUnblocked: 0, applyReflectorBlocks: 0 });
-  householderTestHooks.wasmLoops = true;
   const wasm = householderTridiagonalize(a.slice(), n, n + pad);
   expectSameTridiagonal(wasm, ts);
   const zWasm = z.slice();
@@ -249,10 +252,8 @@ describe("the driver's eigenpairs with the loops in the module and in TypeScript
       fc.property(eigenCase, ({ n, seed, integers, scale: s, select }) => {
         const A = symmetricMatrix(n, seed, integers, s);
         resetCalls();
-        householderTestHooks.wasmLoops = false;
-        const ts = symmetricEigen(A, { select });
+        const ts = symmetricEigen(A, { select, stages: { householderLoops: false } });
         expect(calls).toEqual({ tridiagonalizeUnblocked: 0, applyReflectorBlocks: 0 });
-        householderTestHooks.wasmLoops = true;
         const wasm = symmetricEigen(A, { select });
         expect(firstDifference(wasm.values, ts.values)).toBe(-1);
         expect(firstDifference(wasm.vectors?.data ?? [], ts.vectors?.data ?? [])).toBe(-1);
@@ -274,9 +275,7 @@ describe("the driver's eigenpairs with the loops in the module and in TypeScript
       [288, 40],
     ]) {
       const A = symmetricMatrix(n, n + k, false, 1);
-      householderTestHooks.wasmLoops = false;
-      const ts = trailingEigenpairs(A, k);
-      householderTestHooks.wasmLoops = true;
+      const ts = trailingEigenpairs(A, k, { stages: { householderLoops: false } });
       resetCalls();
       const wasm = trailingEigenpairs(A, k);
       expect(calls).toEqual({ tridiagonalizeUnblocked: 1, applyReflectorBlocks: 1 });

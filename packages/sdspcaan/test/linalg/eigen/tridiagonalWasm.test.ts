@@ -3,7 +3,8 @@
  * `inverseIteration`) against the TypeScript loops they replace, bit for bit: on the
  * wasm backend, every eigenvalue, block index and eigenvector entry, the count of
  * vectors that missed the growth test and any error must be identical with the loops
- * in the module and with them in TypeScript (tridiagonalTestHooks.wasmLoops), on random
+ * in the module and with them in TypeScript (`tridiagonalLoops: false` of the eigen-solver's
+ * stage settings), on random
  * tridiagonals with splits, 1 x 1 blocks, clusters, repeated eigenvalues, tiny and huge
  * magnitudes, zero diagonals, k = 1 and k = n. Calls to the two kernels are counted, so
  * that a comparison of TypeScript with itself cannot pass unnoticed.
@@ -12,7 +13,7 @@ import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConvergenceError } from "#internal/core/errors.js";
 import { smallestTridiagonalEigenvalues } from "#internal/linalg/eigen/bisection.js";
-import { RESIDENT_MIN, tridiagonalTestHooks } from "#internal/linalg/eigen/constants.js";
+import { RESIDENT_MIN } from "#internal/linalg/eigen/constants.js";
 import { tridiagonalEigenvectors } from "#internal/linalg/eigen/inverseIteration.js";
 import { symmetricEigen } from "#internal/linalg/eigen/symmetricEigen.js";
 import { setKernelBackend } from "#internal/linalg/kernels/wasm/backend.js";
@@ -30,10 +31,10 @@ interface Solution {
 
 /** Bisection and inverse iteration for the k smallest pairs, with the loops where asked. */
 function solve(d: Float64Array, e: Float64Array, k: number, wasmLoops: boolean): Solution {
-  tridiagonalTestHooks.wasmLoops = wasmLoops;
+  const stages = { tridiagonalLoops: wasmLoops };
   const dd = d.slice();
   const ee = e.slice();
-  const selected = smallestTridiagonalEigenvalues(dd, ee, k);
+  const selected = smallestTridiagonalEigenvalues(dd, ee, k, stages);
   const out: Solution = {
     ...selected,
     split: ee,
@@ -42,7 +43,7 @@ function solve(d: Float64Array, e: Float64Array, k: number, wasmLoops: boolean):
     error: null,
   };
   try {
-    const { vectors, unconverged } = tridiagonalEigenvectors(dd, ee, selected);
+    const { vectors, unconverged } = tridiagonalEigenvectors(dd, ee, selected, stages);
     out.vectors = vectors;
     out.unconverged = unconverged;
   } catch (error) {
@@ -75,7 +76,6 @@ beforeEach(() => {
 
 afterEach(() => {
   counter.restore();
-  tridiagonalTestHooks.wasmLoops = true;
   setKernelBackend("auto");
 });
 
@@ -220,9 +220,7 @@ describe("tridiagonal loops in the module and in TypeScript give the same bits",
     ]) {
       const A = randomSymmetric(n, seed);
       for (const select of [{ smallest: k }, { largest: k }]) {
-        tridiagonalTestHooks.wasmLoops = false;
-        const ts = symmetricEigen(A, { select });
-        tridiagonalTestHooks.wasmLoops = true;
+        const ts = symmetricEigen(A, { select, stages: { tridiagonalLoops: false } });
         const wasm = symmetricEigen(A, { select });
         expect(firstDifference(wasm.values, ts.values)).toBe(-1);
         expect(firstDifference(wasm.vectors?.data ?? [], ts.vectors?.data ?? [])).toBe(-1);

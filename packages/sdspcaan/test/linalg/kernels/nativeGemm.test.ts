@@ -1,8 +1,8 @@
 /**
  * The native GEMM (native/gemm.c, linalg/kernels/nativeGemm.node.ts): built by
- * `npm run build` on x86-64, it must load here; both its kernels (AVX-512 where the CPU
- * has it, and AVX2) give the WebAssembly kernel's bits on every shape, leading
- * dimension and accumulation, and so does its lower-block-rows call; its
+ * `npm run build` on x86-64, it must load here; on the portable backend both its kernels
+ * (AVX-512 where the CPU has it, and AVX2) give the WebAssembly kernel's bits on every
+ * shape, leading dimension and accumulation, and so does its lower-block-rows call; its
  * single-precision screen stays within the screened search's bound and leaves that
  * search's answer as it was; the helpers run it; bad calls are refused; and a large-n
  * SDSPCAAN fit on it is the WebAssembly fit, bit for bit.
@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import fc from "fast-check";
 import { repoRoot } from "sdspcaan-test-support";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
@@ -29,6 +29,7 @@ import { gemmABtLowerBlocks } from "#internal/linalg/kernels/symmetricProducts.j
 import {
   type ExternalGemm,
   externalGemmInstalled,
+  setKernelBackend,
   wasmArena,
 } from "#internal/linalg/kernels/wasm/backend.js";
 import { SDSPCAAN } from "#internal/methods/sdspcaan.js";
@@ -101,9 +102,17 @@ function expectSameProducts(
   }
 }
 
+// The native kernel with the module's bits is the portable backend's ("fast" runs the
+// fused one: fastGemm.test.ts); each test switches it on where it compares.
+beforeEach(() => {
+  setKernelBackend("portable");
+  setNativeKernels(false);
+});
+
 afterEach(() => {
   setNativeKernels(false);
   setKernelThreads(1);
+  setKernelBackend("auto");
 });
 
 describe.skipIf(!x64 || optedOut)("the native GEMM (x86-64)", () => {

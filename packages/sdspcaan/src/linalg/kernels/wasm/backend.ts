@@ -10,12 +10,20 @@
  * and GEMMs; bisection of a block with its batched Sturm counts; inverse iteration of a
  * block: dlagtf, dlagts, the growth test, the scaling and the Gram-Schmidt products),
  * these loops performing the TypeScript's operations in its order, so bit for bit the
- * same; "ts" runs the pure TypeScript kernels, which stay as the fallback. The
- * request is "auto" (the default: wasm where supported), "wasm" or "ts"; it starts
+ * same; "ts" runs the pure TypeScript kernels, which stay as the fallback. "fast" is the
+ * module with the fastest GEMM the platform has: the native addon's fused kernel in Node
+ * (nativeGemm.node.ts), else the relaxed-SIMD module (fma.wat) where the engine
+ * validates it, else the module's own; in Node the Householder reduction's symv,
+ * combine2, dots2 and panels run natively too. Those have bits of their own; the
+ * module's loops and every other kernel stay as on "wasm", and the neighbour searches
+ * keep the module's GEMM (`gemmExact`) so that their screened and pruned forms stay exact.
+ * "portable" is "wasm" where WebAssembly SIMD runs, else "ts": the kernels of every
+ * result computed before "fast" existed. The request is "auto" (the default: "fast"
+ * where WebAssembly SIMD runs, else "ts"), "fast", "portable", "wasm" or "ts"; it starts
  * from the environment variable SDSPCAAN_KERNELS when a `process.env` exists, and
- * `setKernelBackend` changes it. Results of the two backends agree to rounding, not bit
- * for bit (different summation orders); on one backend the same input always gives
- * the same output.
+ * `setKernelBackend` changes it. Results of different backends agree to rounding, not
+ * bit for bit (different summation orders, fused or not); on one backend the same input
+ * always gives the same output.
  *
  * Support. The backend needs a `WebAssembly` global and SIMD, detected by validating the
  * kernels' module itself (inflated once for that and for compiling it). The module is
@@ -24,6 +32,9 @@
  * which the TypeScript kernels run until `initLinalg()` has compiled the module
  * asynchronously. Node, Deno and browser workers compile any size synchronously, so
  * there the module's size costs nothing but its compile time (about a millisecond).
+ * The relaxed-SIMD GEMM (fma.wat, a module of 1.7 KB on the kernels' memory) is checked
+ * on its own with WebAssembly.validate and compiled only where that passes (Node >= 22,
+ * current Chromium); elsewhere "fast" keeps the module's GEMM, so loading never fails.
  *
  * Memory. One linear memory per module instance holds operands: kernels called with
  * ordinary arrays copy them in (only worth it for enough work per element, which the
@@ -33,20 +44,34 @@
  * Growing detaches existing views, so code holding views pins the arena and must
  * allocate everything it needs before; growing while pinned is a bug and throws.
  */
+import { ValidationError } from "../../../core/errors.js";
 import { inflateRaw } from "./inflateRaw.js";
-import { KERNELS_WASM_DEFLATED_BASE64, KERNELS_WASM_SIZE } from "./module.js";
+import type { KernelExports, WasmMemory } from "./kernelExports.js";
+import { FMA_WASM_SIZE, KERNELS_WASM_DEFLATED_BASE64, KERNELS_WASM_SIZE } from "./module.js";
 
-export type KernelBackend = "ts" | "wasm";
-export type KernelBackendRequest = KernelBackend | "auto";
+/**
+ * The backend the kernels run on: "fast" (the WebAssembly module with the fastest GEMM
+ * the platform has: the native addon's fused kernel in Node, the module's relaxed-SIMD
+ * one where the engine validates it, else the module's own), "wasm" (the portable
+ * WebAssembly kernels, every product with the module's bits) or "ts" (the TypeScript
+ * kernels).
+ */
+export type KernelBackend = "fast" | "wasm" | "ts";
+/**
+ * What `setKernelBackend` and SDSPCAAN_KERNELS accept: "auto" and "fast" (the default:
+ * "fast" where WebAssembly SIMD runs, else "ts"), "portable" (the kernels as they were
+ * before "fast": "wasm" where WebAssembly SIMD runs, else "ts"), "wasm" or "ts".
+ */
+export type KernelBackendRequest = KernelBackend | "auto" | "portable";
+
+export type { GemmMatrices, GemmOperands, KernelExports } from "./kernelExports.js";
+
+const REQUESTS: readonly KernelBackendRequest[] = ["auto", "fast", "portable", "wasm", "ts"];
 
 /**
  * The parts of the WebAssembly JS API used here (the project's TS lib has no DOM types,
  * and the API is looked up on globalThis so that its absence is detected, not fatal).
  */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
 type WasmModule = object;
 interface WasmApi {
   validate(bytes: Uint8Array): boolean;
@@ -58,181 +83,6 @@ interface WasmApi {
 function wasmApi(): WasmApi | null {
   const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
   return typeof api === "object" && api !== null ? api : null;
-}
-
-/**
- * The matrices of a GEMM C (+)= A B^T in BLAS style, row-major, leading dimensions in
- * elements: A with rows lda apart, B with rows ldb apart, C with rows ldc apart. `T` is
- * how a matrix is given (a Float64Array, or a byte offset into the module's memory),
- * `TC` the same for C.
- */
-export type GemmMatrices<T, TC = T> = [A: T, lda: number, B: T, ldb: number, C: TC, ldc: number];
-
-/** A GEMM's shape and matrices: A is m x p, B n x p, C m x n (GemmMatrices). */
-export type GemmOperands<T, TC = T> = [m: number, n: number, p: number, ...GemmMatrices<T, TC>];
-
-/** The module's exports (pointers are byte offsets, leading dimensions in elements). */
-export interface KernelExports {
-  readonly memory: WasmMemory;
-  gemm(...operands: GemmOperands<number>): void;
-  symv(a: number, lda: number, m: number, x: number, y: number): void;
-  /** dst = src^T for a compact row-major rows x cols matrix (dst compact, cols x rows). */
-  transpose(src: number, rows: number, cols: number, dst: number): void;
-  combine2(
-    t: number,
-    len: number,
-    v: number,
-    ldv: number,
-    w: number,
-    ldw: number,
-    count: number,
-    cv: number,
-    cw: number,
-  ): void;
-  sturm(
-    d: number,
-    e2: number,
-    m: number,
-    pivmin: number,
-    x: number,
-    count: number,
-    out: number,
-  ): void;
-  trsm(v: number, rows: number, ldvBytes: number, r: number, ldrBytes: number, w: number): void;
-  /** gemm's product with A and B in single precision and C (double) overwritten. */
-  gemm32: KernelExports["gemm"];
-  /**
-   * Not a module export (the arena adds it): gemm on the lower block rows only. Rows
-   * [0, m) of C get columns [0, min(n, base + (floor(r / block) + 1) block)), each entry
-   * with gemm's bits, the others untouched: row r lies in block row floor(r / block)
-   * of a matrix whose block rows start at base, base + block, ...
-   */
-  gemmLowerBlocks(...args: [...GemmOperands<number>, base: number, block: number]): void;
-  csrmm(
-    ptr: number,
-    idx: number,
-    val: number,
-    rows: number,
-    b: number,
-    ldBytes: number,
-    c: number,
-  ): void;
-  /** csrmm on `widthBytes` of each row of B (rows ldbBytes apart) into C (rows ldcBytes apart). */
-  csrmmCols(
-    ptr: number,
-    idx: number,
-    val: number,
-    rows: number,
-    b: number,
-    ldbBytes: number,
-    widthBytes: number,
-    c: number,
-    ldcBytes: number,
-  ): void;
-  /**
-   * The positions of a neighbour scan's row that may enter a heap (pairs.wat): a
-   * superset of those scanRow would push, from thresholds no smaller than the heaps'.
-   */
-  pairFilter(
-    dots: number,
-    gn: number,
-    thr: number,
-    cls: number,
-    len: number,
-    na: number,
-    rowThr: number,
-    rowCls: number,
-    lambda: number,
-    kind: number,
-    both: number,
-    heap: number,
-    count: number,
-    out: number,
-  ): number;
-  /**
-   * out += Q src (transpose 0) or Q^T src (transpose 1) for a thin n x cq block Q, in
-   * ZWoodbury's loop order (thin.wat).
-   */
-  thinProducts(
-    q: number,
-    n: number,
-    cq: number,
-    src: number,
-    b: number,
-    out: number,
-    transpose: number,
-  ): void;
-  /** Tr((F W)^T L (F W)) over the edges of a symmetric CSR graph (kernels.wat). */
-  edgeTrace(
-    ptr: number,
-    idx: number,
-    val: number,
-    rows: number,
-    f: number,
-    c: number,
-    w: number,
-  ): number;
-  dots2(
-    v: number,
-    ldv: number,
-    w: number,
-    ldw: number,
-    count: number,
-    x: number,
-    len: number,
-    ov: number,
-    ow: number,
-  ): void;
-  bisect(
-    d: number,
-    e: number,
-    e2: number,
-    m: number,
-    count: number,
-    pivmin: number,
-    work: number,
-    out: number,
-  ): void;
-  /** dsytd2 from column i0 on (eigen/householder.ts, reduceUnblocked). */
-  tridiagonalizeUnblocked(
-    a: number,
-    lda: number,
-    n: number,
-    i0: number,
-    d: number,
-    e: number,
-    tau: number,
-    y: number,
-    coef: number,
-  ): void;
-  /** z_j <- Q z_j for the k rows of z (eigen/backTransform.ts, applyReflectorBlocks). */
-  applyReflectorBlocks(
-    a: number,
-    ld: number,
-    n: number,
-    tau: number,
-    z: number,
-    k: number,
-    vt: number,
-    vrow: number,
-    vtv: number,
-    s: number,
-    m1: number,
-    m2: number,
-  ): void;
-  /** Vectors that missed the growth test, or -(q + 1) when vector q is zero or not finite. */
-  inverseIteration(
-    d: number,
-    e: number,
-    m: number,
-    lambda: number,
-    count: number,
-    starts: number,
-    zb: number,
-    x: number,
-    coef: number,
-    work: number,
-  ): number;
 }
 
 /**
@@ -252,12 +102,15 @@ const PAGE = 65536;
  */
 export class WasmArena {
   readonly kernels: KernelExports;
+  /** Whether the relaxed-SIMD GEMM runs on this memory (the "fast" backend's, without the addon). */
+  readonly hasFmaGemm: boolean;
   private top = 16;
   private pins = 0;
   private cached: Float64Array;
 
-  constructor(kernels: KernelExports) {
+  constructor(kernels: KernelExports, hasFmaGemm = false) {
     this.kernels = kernels;
+    this.hasFmaGemm = hasFmaGemm;
     this.cached = new Float64Array(kernels.memory.buffer);
   }
 
@@ -353,14 +206,15 @@ interface LoaderState {
   syncRefused: boolean;
   /** Test hook: behave as if WebAssembly (or its SIMD) were missing. */
   simulateUnsupported: boolean;
+  /** The relaxed-SIMD GEMM's module (undefined: not yet probed; null: not validated). */
+  fmaModule: WasmModule | null | undefined;
 }
 
 function initialRequest(): KernelBackendRequest {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
     ?.env;
   const value = env?.SDSPCAAN_KERNELS?.trim().toLowerCase();
-  if (value === "ts" || value === "wasm" || value === "auto") return value;
-  return "auto";
+  return REQUESTS.find((r) => r === value) ?? "auto";
 }
 
 /** The loader as a new process has it, with `request` (what the test hook's reset keeps). */
@@ -374,6 +228,7 @@ function freshState(request: KernelBackendRequest): LoaderState {
     syncLimit: SYNC_COMPILE_LIMIT,
     syncRefused: false,
     simulateUnsupported: false,
+    fmaModule: undefined,
   };
 }
 
@@ -419,9 +274,23 @@ function decodeBase64(text: string): Uint8Array {
   return out;
 }
 
-/** The embedded module's bytes (module.ts holds them compressed: see inflateRaw.ts). */
+/**
+ * The embedded modules' bytes, the kernels' and then the relaxed-SIMD GEMM's (module.ts
+ * holds them compressed together: see inflateRaw.ts).
+ */
+function embeddedBytes(): Uint8Array {
+  const size = KERNELS_WASM_SIZE + FMA_WASM_SIZE;
+  return inflateRaw(base64Bytes(KERNELS_WASM_DEFLATED_BASE64), size);
+}
+
+/** The embedded kernels' module. */
 export function kernelModuleBytes(): Uint8Array {
-  return inflateRaw(base64Bytes(KERNELS_WASM_DEFLATED_BASE64), KERNELS_WASM_SIZE);
+  return embeddedBytes().subarray(0, KERNELS_WASM_SIZE);
+}
+
+/** The embedded relaxed-SIMD GEMM's module (fma.wat). */
+export function fmaModuleBytes(): Uint8Array {
+  return embeddedBytes().subarray(KERNELS_WASM_SIZE);
 }
 
 let moduleBytes: Uint8Array | null = null;
@@ -473,10 +342,28 @@ export type ExternalGemmLower = (
 
 /** Kernels run outside the module in place of its own (nativeGemm.node.ts). */
 export interface ExternalKernels {
-  /** Replaces `gemm`: every entry with the module's bits. */
+  /** Replaces the module's `gemm` (so `gemmExact`, and `gemm` on "wasm"): the module's bits. */
   readonly gemm: ExternalGemm;
-  /** Replaces the per-block-row loop of `gemmLowerBlocks`: the same entries, the same bits. */
+  /** Replaces the per-block-row loop of `gemmLowerBlocks` on "wasm": the same entries, the same bits. */
   readonly gemmLower?: ExternalGemmLower;
+  /**
+   * The "fast" backend's `gemm`: bits of its own, which must not depend on the shape
+   * of the product or on how its rows are split (each entry summed in one fixed order),
+   * so that products split over threads, and pruned searches, keep one product's bits.
+   */
+  readonly gemmFast?: ExternalGemm;
+  /** `gemmLowerBlocks` on "fast": gemmFast's entries on the lower block rows. */
+  readonly gemmLowerFast?: ExternalGemmLower;
+  /** `symv` on "fast" (the Householder reduction's): bits of its own, the module's contract. */
+  readonly symvFast?: (memory: ArrayBuffer, ...args: Parameters<KernelExports["symv"]>) => void;
+  /** `combine2` and `dots2` on "fast" (the reduction's panel corrections): the same. */
+  readonly combine2Fast?: (
+    memory: ArrayBuffer,
+    ...args: Parameters<KernelExports["combine2"]>
+  ) => void;
+  readonly dots2Fast?: (memory: ArrayBuffer, ...args: Parameters<KernelExports["dots2"]>) => void;
+  /** A panel of the blocked Householder reduction on "fast" (KernelExports.latrd). */
+  readonly latrdFast?: (memory: ArrayBuffer, ...args: Parameters<KernelExports["latrd"]>) => void;
   /**
    * Replaces `gemm32`, the single-precision screen. Not the module's bits: its callers
    * bound the rounding of any summation order, with or without fused multiply-adds
@@ -505,26 +392,88 @@ export function externalGemmInstalled(): boolean {
   return external !== null;
 }
 
+/** Whether the "fast" backend is requested ("auto" or "fast"), whichever runs. */
+function fastRequested(): boolean {
+  return state.request === "auto" || state.request === "fast";
+}
+
+/**
+ * Whether the arena's `gemm` is now the module's own kernel, the one its loops call
+ * inside (applyReflectorBlocks): only then do those loops give the bits of their
+ * TypeScript forms with the arena's `gemm`. Not with an external GEMM installed, nor
+ * on "fast" with a GEMM of its own (the native fused one, the relaxed-SIMD module).
+ */
+export function moduleGemmInUse(): boolean {
+  const arena = wasmArena();
+  if (arena === null) return false;
+  if (fastRequested() && (external?.gemmFast !== undefined || arena.hasFmaGemm)) return false;
+  return external === null;
+}
+
+/**
+ * The relaxed-SIMD GEMM's module where the engine validates it (f64x2.relaxed_madd:
+ * Node >= 22, current Chromium), else null; `api` is the engine's WebAssembly (a test
+ * passes one that refuses). Never throws: an engine without it keeps the module's GEMM.
+ */
+export function fmaGemmModule(api: Pick<WasmApi, "validate" | "Module">): WasmModule | null {
+  try {
+    const bytes = fmaModuleBytes();
+    return api.validate(bytes) === true ? new api.Module(bytes) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The relaxed-SIMD GEMM on `memory`, or null where the engine lacks it (cached module). */
+function fmaGemmOn(api: WasmApi, memory: WasmMemory): KernelExports["gemm"] | null {
+  if (state.fmaModule === undefined) state.fmaModule = fmaGemmModule(api);
+  if (state.fmaModule === null) return null;
+  try {
+    const instance = new api.Instance(state.fmaModule, { env: { memory } });
+    return (instance.exports as { gemm: KernelExports["gemm"] }).gemm;
+  } catch {
+    return null;
+  }
+}
+
 function instantiate(api: WasmApi, module: WasmModule): WasmArena {
   const instance = new api.Instance(module, {});
   const exports = instance.exports as unknown as KernelExports;
   const memory = exports.memory;
-  // The module's `own` kernel, or the external one `pick` finds: checked per call, so
-  // that setExternalKernels switches instances that already exist.
+  const fmaGemm = fmaGemmOn(api, memory);
+  // Each call goes to the external kernel `pick` finds (checked per call, so that
+  // setExternalKernels and setKernelBackend switch instances that already exist, the
+  // helpers' private arenas among them), else to `own`.
+  type Call = (...args: number[]) => void;
   const routed =
-    (own: KernelExports["gemm"], pick: () => ExternalGemm | undefined): KernelExports["gemm"] =>
-    (m, n, p, A, lda, B, ldb, C, ldc) => {
+    (own: Call, pick: () => ((memory: ArrayBuffer, ...args: number[]) => void) | undefined) =>
+    (...args: number[]) => {
       const ext = pick();
-      if (ext === undefined) own(m, n, p, A, lda, B, ldb, C, ldc);
-      else ext(memory.buffer, m, n, p, A, lda, B, ldb, C, ldc);
+      if (ext === undefined) own(...args);
+      else ext(memory.buffer, ...args);
     };
-  const gemm = routed(exports.gemm, () => external?.gemm);
+  const onFast = <T>(ext: T | undefined) => (fastRequested() ? ext : undefined);
+  const exactGemm = routed(exports.gemm as Call, () => external?.gemm);
+  const fmaOrExact = fmaGemm === null ? exactGemm : (fmaGemm as Call);
+  const gemm = routed(
+    (...args) => (fastRequested() ? fmaOrExact : exactGemm)(...args),
+    () => onFast(external?.gemmFast),
+  );
   const kernels: KernelExports = {
     ...exports,
     gemm,
-    gemm32: routed(exports.gemm32, () => external?.gemm32),
+    gemmExact: exactGemm,
+    symv: routed(exports.symv as Call, () => onFast(external?.symvFast)),
+    combine2: routed(exports.combine2 as Call, () => onFast(external?.combine2Fast)),
+    dots2: routed(exports.dots2 as Call, () => onFast(external?.dots2Fast)),
+    gemm32: routed(exports.gemm32 as Call, () => external?.gemm32),
+    latrd: (...args) => {
+      const ext = onFast(external?.latrdFast);
+      ext?.(memory.buffer, ...args);
+      return ext !== undefined;
+    },
     gemmLowerBlocks: (m, n, p, A, lda, B, ldb, C, ldc, base, block) => {
-      const ext = external?.gemmLower;
+      const ext = fastRequested() ? external?.gemmLowerFast : external?.gemmLower;
       if (ext !== undefined) {
         ext(memory.buffer, m, n, p, A, lda, B, ldb, C, ldc, base, block);
         return;
@@ -538,7 +487,7 @@ function instantiate(api: WasmApi, module: WasmModule): WasmArena {
       }
     },
   };
-  return new WasmArena(kernels);
+  return new WasmArena(kernels, fmaGemm !== null);
 }
 
 /** The arena of the wasm backend when it is the active one, else null (use the TS kernels). */
@@ -615,7 +564,8 @@ export function initLinalg(): Promise<KernelBackend> {
 
 /** The backend the kernels currently run on. */
 export function kernelBackend(): KernelBackend {
-  return wasmArena() === null ? "ts" : "wasm";
+  if (wasmArena() === null) return "ts";
+  return fastRequested() ? "fast" : "wasm";
 }
 
 /** The current request ("auto" unless changed). */
@@ -624,17 +574,25 @@ export function requestedKernelBackend(): KernelBackendRequest {
 }
 
 /**
- * Chooses the kernels: "auto" (wasm where supported), "wasm" (an error where
- * unsupported) or "ts". Returns the backend now active.
+ * Chooses the kernels: "auto" or "fast" (the default: the fastest kernels the platform
+ * has, "fast" where WebAssembly SIMD runs, else "ts"), "portable" (the kernels every
+ * committed result was computed with: "wasm" where WebAssembly SIMD runs, else "ts"),
+ * "wasm" (an error where unsupported) or "ts". Each backend gives the same bits for the
+ * same input (and thread count); different backends agree to rounding. Returns the
+ * backend now active.
  */
 export function setKernelBackend(request: KernelBackendRequest): KernelBackend {
-  if (request !== "ts" && request !== "wasm" && request !== "auto") {
-    throw new RangeError(
-      `setKernelBackend: the backend must be "auto", "wasm" or "ts". Got ${JSON.stringify(request)} instead.`,
+  if (!REQUESTS.includes(request)) {
+    throw new ValidationError(
+      "backend",
+      `The kernel backend must be "auto", "fast", "portable", "wasm" or "ts". Got ${JSON.stringify(request)} instead.`,
     );
   }
   if (request === "wasm" && !wasmSimdSupported()) {
-    throw new Error("setKernelBackend: this engine has no WebAssembly SIMD support.");
+    throw new ValidationError(
+      "backend",
+      'The kernel backend "wasm" needs WebAssembly SIMD, and this engine has no WebAssembly SIMD support.',
+    );
   }
   state.request = request;
   active = undefined;

@@ -1,10 +1,11 @@
 /**
  * The WebAssembly SIMD kernels and their selection: the embedded module matches its
  * source, the backend switch and the fallbacks behave, and every kernel agrees with a
- * plain reference on both backends (odd shapes, leading dimensions, operands already in
+ * plain reference on every backend (odd shapes, leading dimensions, operands already in
  * the module's memory), deterministically.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
 import { smallestTridiagonalEigenvalues } from "#internal/linalg/eigen/bisection.js";
 import { applyReflectors, householderTridiagonalize } from "#internal/linalg/eigen/householder.js";
@@ -26,6 +27,7 @@ import {
   kernelBackend,
   kernelModuleBytes,
   loaderTestHooks,
+  requestedKernelBackend,
   SYNC_COMPILE_LIMIT,
   setKernelBackend,
   wasmArena,
@@ -33,6 +35,7 @@ import {
 } from "#internal/linalg/kernels/wasm/backend.js";
 import { inflateRaw } from "#internal/linalg/kernels/wasm/inflateRaw.js";
 import {
+  FMA_WASM_SIZE,
   KERNELS_WASM_DEFLATED_BASE64,
   KERNELS_WASM_SIZE,
 } from "#internal/linalg/kernels/wasm/module.js";
@@ -49,7 +52,7 @@ import {
   withSpectrum,
 } from "../../../helpers/matrices.js";
 
-const BACKENDS = ["ts", "wasm"] as const;
+const BACKENDS = ["ts", "wasm", "fast"] as const;
 
 afterEach(() => {
   loaderTestHooks.reset();
@@ -65,42 +68,52 @@ describe("the embedded module", () => {
     expect(Buffer.from(deflated).equals(Buffer.from(KERNELS_WASM_DEFLATED_BASE64, "base64"))).toBe(
       true,
     );
-    expect(Buffer.from(inflateRaw(deflated, KERNELS_WASM_SIZE)).equals(Buffer.from(built))).toBe(
-      true,
-    );
+    const both = inflateRaw(deflated, KERNELS_WASM_SIZE + FMA_WASM_SIZE);
+    expect(Buffer.from(both.subarray(0, KERNELS_WASM_SIZE)).equals(Buffer.from(built))).toBe(true);
     expect(KERNELS_WASM_SIZE).toBe(built.length);
   });
 
   it("compiles synchronously whatever its size where the engine allows it (Node)", () => {
     loaderTestHooks.reset();
     expect(SYNC_COMPILE_LIMIT).toBe(Number.POSITIVE_INFINITY);
-    expect(kernelBackend()).toBe("wasm");
+    expect(kernelBackend()).toBe("fast");
   });
 });
 
 describe("backend selection", () => {
-  it("Node 20 has WebAssembly SIMD: auto selects wasm", () => {
+  it("Node 20 has WebAssembly SIMD: auto and fast select fast, portable selects wasm", () => {
     expect(wasmSimdSupported()).toBe(true);
-    expect(setKernelBackend("auto")).toBe("wasm");
-    expect(kernelBackend()).toBe("wasm");
+    expect(setKernelBackend("auto")).toBe("fast");
+    expect(kernelBackend()).toBe("fast");
     expect(wasmArena()).not.toBeNull();
+    expect(setKernelBackend("portable")).toBe("wasm");
+    expect(requestedKernelBackend()).toBe("portable");
+    expect(setKernelBackend("fast")).toBe("fast");
   });
 
-  it("setKernelBackend switches between the TS and wasm kernels", () => {
+  it("setKernelBackend switches between the TS, wasm and fast kernels, on one arena", () => {
     expect(setKernelBackend("ts")).toBe("ts");
     expect(wasmArena()).toBeNull();
     expect(setKernelBackend("wasm")).toBe("wasm");
-    expect(wasmArena()).not.toBeNull();
+    const arena = wasmArena();
+    expect(arena).not.toBeNull();
+    expect(setKernelBackend("fast")).toBe("fast");
+    expect(wasmArena()).toBe(arena);
   });
 
-  it("rejects an unknown backend name", () => {
-    expect(() => setKernelBackend("gpu" as never)).toThrow(/"auto", "wasm" or "ts"/);
+  it("rejects an unknown backend name with a ValidationError naming it", () => {
+    expect(() => setKernelBackend("gpu" as never)).toThrow(
+      'The kernel backend must be "auto", "fast", "portable", "wasm" or "ts". Got "gpu" instead.',
+    );
+    expect(() => setKernelBackend("gpu" as never)).toThrow(ValidationError);
   });
 
   it("falls back to TS without WebAssembly SIMD; asking for wasm is then an error", () => {
     loaderTestHooks.simulateUnsupported(true);
     expect(wasmSimdSupported()).toBe(false);
     expect(setKernelBackend("auto")).toBe("ts");
+    expect(setKernelBackend("fast")).toBe("ts");
+    expect(setKernelBackend("portable")).toBe("ts");
     expect(() => setKernelBackend("wasm")).toThrow(/no WebAssembly SIMD/);
     // The products still work, on the TS kernels.
     const A = randomMatrix(9, 13, 1);
@@ -113,9 +126,9 @@ describe("backend selection", () => {
     expect(kernelBackend()).toBe("ts");
     const pending = initLinalg();
     expect(kernelBackend()).toBe("ts");
-    await expect(pending).resolves.toBe("wasm");
-    expect(kernelBackend()).toBe("wasm");
-    await expect(initLinalg()).resolves.toBe("wasm");
+    await expect(pending).resolves.toBe("fast");
+    expect(kernelBackend()).toBe("fast");
+    await expect(initLinalg()).resolves.toBe("fast");
   });
 
   it("an engine that refuses synchronous compilation (RangeError) runs TS until initLinalg()", async () => {
@@ -144,8 +157,8 @@ describe("backend selection", () => {
       expect(maxAbsDifference(multiplyABt(A, A).data, naiveABt(A, A).data)).toBeLessThan(1e-12);
       expect(kernelBackend()).toBe("ts");
       expect(refusals).toBe(1); // not retried on every call
-      await expect(initLinalg()).resolves.toBe("wasm");
-      expect(kernelBackend()).toBe("wasm");
+      await expect(initLinalg()).resolves.toBe("fast");
+      expect(kernelBackend()).toBe("fast");
     } finally {
       api.Module = RealModule;
       loaderTestHooks.reset();
@@ -163,8 +176,10 @@ describe("backend selection", () => {
       for (const [value, expected] of [
         ["ts", "ts"],
         ["WASM", "wasm"],
-        ["auto", "wasm"],
-        ["nonsense", "wasm"],
+        ["portable", "wasm"],
+        ["Fast", "fast"],
+        ["auto", "fast"],
+        ["nonsense", "fast"],
       ] as const) {
         process.env.SDSPCAAN_KERNELS = value;
         vi.resetModules();
@@ -409,7 +424,7 @@ describe("GEMM on operands in the module's memory", () => {
   });
 });
 
-describe.each(BACKENDS)("tridiagonal kernels on both backends (%s)", (backend) => {
+describe.each(BACKENDS)("tridiagonal kernels on every backend (%s)", (backend) => {
   it("reduction, bisection, inverse iteration and back-transformation give eigenpairs", () => {
     setKernelBackend(backend);
     for (const n of [5, 9, 40, 97, 98, 130, 211]) {

@@ -1,0 +1,369 @@
+/**
+ * The MAT v7.3 / HDF5 reader on files built here with h5wasm: plain HDF5 datasets of
+ * every shape and integer width (1-D, scalar, 64-bit, compressed), strings and
+ * groups; MATLAB's classes (function handles, objects, char matrices, cells of
+ * scalars and of things that are not strings, sparse matrices with and without their
+ * column index, empty arrays); the superblock checks; reading after the file closed;
+ * and the size limit. Values and messages are checked exactly.
+ */
+import h5wasm from "h5wasm";
+import { DataFormatError } from "sdspcaan";
+import type { RawVariable } from "sdspcaan/formats";
+import { withHdf5Variables } from "sdspcaan-hdf5";
+import { describe, expect, it } from "vitest";
+
+type H5File = InstanceType<typeof h5wasm.File>;
+let seq = 0;
+
+/** An HDF5 file built by `build`; behind MATLAB's 512-byte header when `matlab`. */
+async function h5(build: (f: H5File) => void, matlab = false): Promise<Uint8Array> {
+  const M = await h5wasm.ready;
+  const path = `/hdf5Kinds-${++seq}.h5`;
+  const f = new h5wasm.File(path, "w");
+  build(f);
+  f.close();
+  const body = M.FS.readFile(path) as Uint8Array;
+  M.FS.unlink(path);
+  if (!matlab) return body;
+  const out = new Uint8Array(512 + body.length);
+  out.fill(0x20, 0, 124);
+  out.set(new TextEncoder().encode("MATLAB 7.3 MAT-file, Platform: GLNXA64, HDF5 schema 1.00 ."));
+  out.set([0x00, 0x02, 0x49, 0x4d], 124);
+  out.set(body, 512);
+  return out;
+}
+
+/** The variables, described and read while the file is open. */
+async function variables<T>(
+  bytes: Uint8Array,
+  use: (vars: RawVariable[], format: string) => T,
+  limits = {},
+) {
+  return withHdf5Variables(
+    bytes,
+    "k.mat",
+    ({ variables: vars, format }) => use(vars, format),
+    limits,
+  );
+}
+
+function find(vars: RawVariable[], name: string): RawVariable {
+  const v = vars.find((u) => u.name === name);
+  if (v === undefined) throw new Error(`no variable ${name}`);
+  return v;
+}
+
+function refusal(run: () => unknown): string {
+  try {
+    run();
+  } catch (err) {
+    expect(err).toBeInstanceOf(DataFormatError);
+    return (err as Error).message;
+  }
+  throw new Error("expected a DataFormatError");
+}
+
+function classed<T extends { create_attribute(name: string, value: unknown): unknown }>(
+  d: T,
+  cls: string,
+): T {
+  d.create_attribute("MATLAB_class", cls);
+  return d;
+}
+
+describe("plain HDF5 datasets", () => {
+  it("reads each shape and width in its own row-major order", async () => {
+    const bytes = await h5((f) => {
+      f.create_dataset({
+        name: "X",
+        data: Float32Array.of(1.5, 2, 3, 4, 5, 6),
+        shape: [3, 2],
+        dtype: "<f",
+      });
+      f.create_dataset({ name: "v", data: Int8Array.of(-3, 0, 7), shape: [3], dtype: "<b" });
+      f.create_dataset({
+        name: "u64",
+        data: BigUint64Array.of(2n ** 60n, 5n),
+        shape: [2],
+        dtype: "<Q",
+      });
+      f.create_dataset({
+        name: "i64",
+        data: BigInt64Array.of(-(2n ** 53n), 5n),
+        shape: [1, 2],
+        dtype: "<q",
+      });
+      f.create_dataset({ name: "sc", data: 2.5 });
+      f.create_dataset({
+        name: "z",
+        data: new Float64Array(1000).fill(0.25),
+        shape: [10, 100],
+        dtype: "<d",
+        chunks: [10, 100],
+        compression: 9,
+      });
+      f.create_group("g");
+    });
+    await variables(bytes, (vars, format) => {
+      expect(format).toBe("hdf5");
+      expect(vars.map((v) => [v.name, v.kind, v.className, v.dims, v.complex])).toEqual([
+        ["X", "numeric", "<f", [3, 2], false],
+        ["g", "struct", "group", [1, 1], false],
+        ["i64", "numeric", "<q", [1, 2], false],
+        ["sc", "numeric", "<d", [1, 1], false],
+        ["u64", "numeric", "<Q", [2, 1], false],
+        ["v", "numeric", "<b", [3, 1], false],
+        ["z", "numeric", "<d", [10, 100], false],
+      ]);
+      expect(find(vars, "X").values()).toEqual({
+        data: Float64Array.of(1.5, 2, 3, 4, 5, 6),
+        order: "C",
+      });
+      expect(Array.from(find(vars, "v").values().data)).toEqual([-3, 0, 7]);
+      expect(Array.from(find(vars, "u64").values().data)).toEqual([2 ** 60, 5]);
+      expect(Array.from(find(vars, "i64").values().data)).toEqual([-(2 ** 53), 5]);
+      expect(Array.from(find(vars, "sc").values().data)).toEqual([2.5]);
+      expect(Array.from(find(vars, "z").values().data)).toEqual(new Array(1000).fill(0.25));
+      expect(find(vars, "X").texts()).toBeNull();
+      expect(refusal(() => find(vars, "g").values())).toBe(
+        "k.mat: variable 'g' is a group (struct), not a numeric array",
+      );
+      expect(find(vars, "g").texts()).toBeNull();
+    });
+  });
+
+  it("lists strings as unknown and refuses their values", async () => {
+    const bytes = await h5((f) => {
+      f.create_dataset({ name: "s", data: ["ab", "cd"] });
+    });
+    await variables(bytes, (vars) => {
+      const s = find(vars, "s");
+      expect([s.kind, s.className, s.dims]).toEqual(["unknown", "S", [2, 1]]);
+      expect(refusal(() => s.values())).toBe(
+        "k.mat: variable 's': HDF5 datatype class 3 is not numeric",
+      );
+    });
+  });
+
+  it("refuses values past maxBytes as float64, and reading after the file is closed", async () => {
+    const bytes = await h5((f) => {
+      f.create_dataset({
+        name: "X",
+        data: Uint8Array.of(1, 2, 3, 4, 5, 6),
+        shape: [3, 2],
+        dtype: "<B",
+      });
+    });
+    await variables(
+      bytes,
+      (vars) => {
+        expect(refusal(() => find(vars, "X").values())).toBe(
+          "k.mat: variable 'X': shape [3, 2] needs 48 bytes as float64, more than the 47 bytes limit (maxBytes)",
+        );
+      },
+      { maxBytes: 47 },
+    );
+    expect(
+      await variables(bytes, (vars) => Array.from(find(vars, "X").values().data), { maxBytes: 48 }),
+    ).toEqual([1, 2, 3, 4, 5, 6]);
+    const kept = await variables(bytes, (vars) => vars);
+    expect(refusal(() => find(kept, "X").values())).toBe(
+      "k.mat: variable 'X': the HDF5 file is already closed",
+    );
+  });
+});
+
+describe("MATLAB's classes in a v7.3 file", () => {
+  it("tells functions, objects, structs and char matrices apart", async () => {
+    const bytes = await h5((f) => {
+      classed(
+        f.create_dataset({ name: "fh", data: Uint8Array.of(1), shape: [1, 1], dtype: "<B" }),
+        "function_handle",
+      );
+      classed(
+        f.create_dataset({ name: "ob", data: Uint8Array.of(1), shape: [1, 1], dtype: "<B" }),
+        "datetime",
+      );
+      classed(f.create_group("mp"), "containers.Map");
+      classed(f.create_group("st"), "struct");
+      // "ab" / "cd" / "ef" as a 3 x 2 char matrix: HDF5 shape [2, 3], column-major codes.
+      const codes = ["ab", "cd", "ef"];
+      const data = [0, 1].flatMap((j) => codes.map((s) => s.charCodeAt(j)));
+      classed(
+        f.create_dataset({ name: "ch", data: Uint16Array.from(data), shape: [2, 3], dtype: "<H" }),
+        "char",
+      );
+      classed(
+        f.create_dataset({ name: "lg", data: Uint8Array.of(1, 0), shape: [2, 1], dtype: "<B" }),
+        "logical",
+      );
+      classed(
+        f.create_dataset({
+          name: "u8",
+          data: Uint8Array.of(1, 2, 3, 4),
+          shape: [2, 2],
+          dtype: "<B",
+        }),
+        "uint8",
+      );
+    }, true);
+    await variables(bytes, (vars, format) => {
+      expect(format).toBe("mat-v7.3");
+      expect(vars.map((v) => [v.name, v.kind, v.className, v.dims])).toEqual([
+        ["ch", "char", "char", [3, 2]],
+        ["fh", "function", "function_handle", [1, 1]],
+        ["lg", "logical", "logical", [1, 2]],
+        ["mp", "object", "containers.Map", [1, 1]],
+        ["ob", "object", "datetime", [1, 1]],
+        ["st", "struct", "struct", [1, 1]],
+        ["u8", "numeric", "uint8", [2, 2]],
+      ]);
+      expect(find(vars, "ch").texts()).toEqual(["ab", "cd", "ef"]);
+      expect(find(vars, "u8").values()).toEqual({ data: Float64Array.of(1, 2, 3, 4), order: "F" });
+      expect(find(vars, "u8").texts()).toBeNull();
+      expect(refusal(() => find(vars, "mp").values())).toBe(
+        "k.mat: variable 'mp' is a containers.Map (object), not a numeric array",
+      );
+    });
+  });
+
+  it("reads cells of strings and scalars as texts, and any other cell as none", async () => {
+    const bytes = await h5((f) => {
+      const refs = f.create_group("#refs#");
+      const str = (name: string, s: string) =>
+        classed(
+          refs.create_dataset({
+            name,
+            data: Uint16Array.from([...s].map((c) => c.charCodeAt(0))),
+            shape: [s.length, 1],
+            dtype: "<H",
+          }),
+          "char",
+        );
+      const a = str("a", "cat").create_reference();
+      const n = classed(
+        refs.create_dataset({ name: "n", data: Float64Array.of(2.5), shape: [1, 1], dtype: "<d" }),
+        "double",
+      ).create_reference();
+      const two = classed(
+        refs.create_dataset({
+          name: "two",
+          data: Uint16Array.of(97, 98),
+          shape: [1, 2],
+          dtype: "<H",
+        }),
+        "char",
+      ).create_reference();
+      const pair = classed(
+        refs.create_dataset({
+          name: "pair",
+          data: Float64Array.of(1, 2),
+          shape: [2, 1],
+          dtype: "<d",
+        }),
+        "double",
+      ).create_reference();
+      const grp = classed(refs.create_group("grp"), "struct");
+      const g = grp.create_reference();
+      const cell = (name: string, items: unknown[]) =>
+        classed(f.create_dataset({ name, data: items as never, shape: [1, items.length] }), "cell");
+      cell("ok", [a, n]);
+      cell("rows", [a, two]);
+      cell("vec", [a, pair]);
+      cell("grp", [a, g]);
+      classed(
+        f.create_dataset({
+          name: "notrefs",
+          data: Float64Array.of(1, 2),
+          shape: [1, 2],
+          dtype: "<d",
+        }),
+        "cell",
+      );
+    }, true);
+    await variables(bytes, (vars) => {
+      expect(vars.map((v) => v.name)).toEqual(["grp", "notrefs", "ok", "rows", "vec"]);
+      expect(find(vars, "ok").texts()).toEqual(["cat", "2.5"]);
+      for (const name of ["rows", "vec", "grp", "notrefs"])
+        expect(find(vars, name).texts(), name).toBeNull();
+      expect(find(vars, "ok").kind).toBe("cell");
+    });
+  });
+
+  it("sizes a sparse matrix from its row count and column index, and reads an empty array", async () => {
+    const bytes = await h5((f) => {
+      const sp = classed(f.create_group("sp"), "double");
+      sp.create_attribute("MATLAB_sparse", BigUint64Array.of(5n));
+      sp.create_dataset({
+        name: "jc",
+        data: BigUint64Array.of(0n, 1n, 1n),
+        shape: [3],
+        dtype: "<Q",
+      });
+      const bare = classed(f.create_group("bare"), "double");
+      bare.create_attribute("MATLAB_sparse", BigUint64Array.of(4n));
+      const emp = classed(
+        f.create_dataset({ name: "emp", data: BigUint64Array.of(0n, 0n), shape: [2], dtype: "<Q" }),
+        "double",
+      );
+      emp.create_attribute("MATLAB_empty", Uint8Array.of(1));
+    }, true);
+    await variables(bytes, (vars) => {
+      expect(vars.map((v) => [v.name, v.kind, v.className, v.dims])).toEqual([
+        ["bare", "sparse", "sparse", [4, 0]],
+        ["emp", "numeric", "double", [0, 0]],
+        ["sp", "sparse", "sparse", [5, 2]],
+      ]);
+      expect(refusal(() => find(vars, "sp").values())).toBe(
+        "k.mat: variable 'sp' is a sparse matrix; save it as a full (dense) matrix (MATLAB: full(sp))",
+      );
+      expect(find(vars, "emp").values()).toEqual({ data: new Float64Array(0), order: "F" });
+    });
+  });
+});
+
+describe("the superblock, checked before HDF5 sees the file", () => {
+  const signature = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a];
+  const superblock = (version: number, length: number, sizes: [number, number]) => {
+    const b = new Uint8Array(length);
+    b.set(signature);
+    b[8] = version;
+    const at = version <= 1 ? 13 : 9;
+    b[at] = sizes[0];
+    b[at + 1] = sizes[1];
+    return b;
+  };
+  const refused = async (bytes: Uint8Array) => {
+    const err = await withHdf5Variables(bytes, "s.h5", () => null).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DataFormatError);
+    return (err as Error).message;
+  };
+
+  it("refuses no signature, an unknown version, a short superblock and odd sizes", async () => {
+    expect(await refused(new Uint8Array(100))).toBe(
+      "s.h5: not an HDF5 file (no HDF5 signature at byte 0, 512, 1024, ...); a MAT v7.3 file may be truncated",
+    );
+    expect(await refused(superblock(4, 64, [8, 8]))).toBe(
+      "s.h5: unknown HDF5 superblock version 4",
+    );
+    expect(await refused(superblock(0, 55, [8, 8]))).toBe("s.h5: truncated HDF5 superblock");
+    expect(await refused(superblock(1, 55, [8, 8]))).toBe("s.h5: truncated HDF5 superblock");
+    expect(await refused(superblock(2, 47, [8, 8]))).toBe("s.h5: truncated HDF5 superblock");
+    expect(await refused(superblock(3, 47, [8, 8]))).toBe("s.h5: truncated HDF5 superblock");
+    expect(await refused(superblock(0, 56, [3, 8]))).toBe(
+      "s.h5: corrupt HDF5 superblock (sizes of offsets 3 and lengths 8)",
+    );
+    expect(await refused(superblock(2, 48, [8, 16]))).toBe(
+      "s.h5: corrupt HDF5 superblock (sizes of offsets 8 and lengths 16)",
+    );
+    // Sizes 2, 4 and 8 pass the check, and HDF5 itself then refuses the empty rest.
+    for (const [version, sizes] of [
+      [0, [2, 4]],
+      [2, [4, 2]],
+    ] as const) {
+      expect(await refused(superblock(version, 64, [...sizes] as [number, number]))).toMatch(
+        /^s\.h5: opening the HDF5 file: /,
+      );
+    }
+  });
+});
