@@ -47,7 +47,6 @@ export async function cli(args: string[]): Promise<CliResult> {
   const se = vi.spyOn(process.stderr, "write").mockImplementation(capture(err));
   try {
     const code = await runCli(args);
-    if (code === 2) (await import("node:fs")).appendFileSync("/tmp/hq-cli-debug.log", `${process.pid} ${args.join(" ")}\n${err.join("")}\n`);
     return { code, stdout: out.join(""), stderr: err.join("") };
   } finally {
     so.mockRestore();

@@ -310,11 +310,17 @@ export abstract class Estimator<
     const d = Xm.cols;
     const padded = Math.max(8, Math.ceil(Xm.rows / 4) * 4);
     const centred = new Matrix(padded, d);
-    // The preprocessing's standardisation first, then the training mean.
-    const input = s.preprocessing === null ? Xm : s.preprocessing.transform(Xm);
+    const p = s.preprocessing;
     for (let i = 0; i < Xm.rows; i++) {
       const off = i * d;
-      for (let j = 0; j < d; j++) centred.data[off + j] = input.data[off + j] - s.mean[j];
+      if (p === null) {
+        for (let j = 0; j < d; j++) centred.data[off + j] = Xm.data[off + j] - s.mean[j];
+      } else {
+        const { center, scale } = p;
+        for (let j = 0; j < d; j++) {
+          centred.data[off + j] = (Xm.data[off + j] - center[j]) / scale[j] - s.mean[j];
+        }
+      }
     }
     s.componentsT ??= s.components.transpose();
     const full = multiplyABt(centred, s.componentsT);
