@@ -188,28 +188,23 @@ function leadingPairsAndRank(G: Matrix, k: number, tol: number) {
  * leadingSingularTriplets' result for X with n > d rows from G = X^T X (d x d) alone:
  * the right singular vectors are G's eigenvectors. The caller has checked X (finite,
  * 1 <= k <= d) and chosen the tolerance (defaultRankTolerance(n, d) by default). G is
- * overwritten.
+ * overwritten. From the order `krylovMinOrder` on (KRYLOV_MIN_ORDER below by default;
+ * Infinity never) the block Lanczos route is tried before the dense one: the tests and
+ * scripts/dev/pcaPathCompare.ts lower it to compare the two on the same matrices.
  */
 export function leadingTripletsOfColumnGram(
   G: Matrix,
   n: number,
   k: number,
   tol = defaultRankTolerance(n, G.rows),
+  krylovMinOrder = KRYLOV_MIN_ORDER,
 ): LeadingSingularTriplets {
   const { values, vectors, kept, rank } =
-    leadingPairsOfFullRank(G, k, tol) ?? leadingPairsAndRank(G, k, tol);
+    leadingPairsOfFullRank(G, k, tol, krylovMinOrder) ?? leadingPairsAndRank(G, k, tol);
   const { s, side: V } = descendingTriplets(values, vectors, k, kept);
   normalizeEigenvectorSigns(V);
   return { s, V, rank, rankTolerance: tol };
 }
-
-/**
- * Test hooks: `krylov = false` keeps the column side of leadingSingularTriplets on the
- * dense path (reduction, bisection, inverse iteration and the Sturm count) where it
- * would have taken the block Lanczos one, which the tests compare it with;
- * `krylovMinOrder` lowers KRYLOV_MIN_ORDER so that they can on small matrices.
- */
-export const svdTestHooks = { krylov: true, krylovMinOrder: Number.NaN };
 
 /**
  * Block Lanczos with the rank certificate pays over the dense path only from about
@@ -228,12 +223,9 @@ const KRYLOV_MAX_K_FRACTION = 1 / 32;
  * (cholesky.ts: every eigenvalue of G above tol^2 lambda_max, so rank = d and all k
  * values are kept), or null when either cannot be trusted (then the dense path runs).
  */
-function leadingPairsOfFullRank(G: Matrix, k: number, tol: number) {
+function leadingPairsOfFullRank(G: Matrix, k: number, tol: number, minOrder: number) {
   const m = G.rows;
-  const minOrder = Number.isNaN(svdTestHooks.krylovMinOrder)
-    ? KRYLOV_MIN_ORDER
-    : svdTestHooks.krylovMinOrder;
-  if (!svdTestHooks.krylov || m < minOrder || k + 1 > KRYLOV_MAX_K_FRACTION * m) return null;
+  if (m < minOrder || k + 1 > KRYLOV_MAX_K_FRACTION * m) return null;
   const pairs = leadingEigenpairsLanczos(G, k);
   if (pairs === null || fullRankFactor(G, tol * tol) === null) return null;
   return { ...pairs, kept: k, rank: m };

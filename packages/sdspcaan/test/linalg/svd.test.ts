@@ -9,8 +9,15 @@ import {
   leadingEigenpairsWithCount,
   symmetricEigenvalues,
 } from "#internal/linalg/eigen/symmetricEigen.js";
+import { lanczosDiagnostics } from "#internal/linalg/eigen/blockLanczos.js";
 import { multiply, multiplyABt } from "#internal/linalg/kernels/gemm.js";
-import { defaultRankTolerance, leadingSingularTriplets, thinSvd } from "#internal/linalg/svd.js";
+import { gramColumns } from "#internal/linalg/kernels/symmetricProducts.js";
+import {
+  defaultRankTolerance,
+  leadingSingularTriplets,
+  leadingTripletsOfColumnGram,
+  thinSvd,
+} from "#internal/linalg/svd.js";
 import {
   followsSignConvention,
   orthogonalityError,
@@ -19,6 +26,7 @@ import {
   subspaceDistance,
   withSpectrum,
 } from "../helpers/matrices.js";
+import { maxPrincipalAngle } from "../helpers/subspace.js";
 
 function reconstructionError(X: Matrix, U: Matrix, s: Float64Array, V: Matrix): number {
   const US = U.clone();
@@ -246,5 +254,74 @@ describe("leadingEigenpairsWithCount", () => {
       ),
       { numRuns: 40 },
     );
+  });
+});
+
+/** n x d data with decaying column scales (a spectrum like images') and an offset. */
+function decaying(n: number, d: number, seed: number): Matrix {
+  const rng = new Random(seed);
+  const X = new Matrix(n, d);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < d; j++) X.data[i * d + j] = 3 + rng.normal() * 1.04 ** -j;
+  }
+  return X;
+}
+
+describe("the column side on d < n: block Lanczos and the rank certificate against the dense path", () => {
+  /**
+   * PCA's route (leadingTripletsOfColumnGram on the centred X^T X) from order 64 on,
+   * and the dense one (reduction, bisection, inverse iteration, Sturm count) alone.
+   */
+  function bothRoutes(X: Matrix, k: number) {
+    const centred = centerColumns(X).centered;
+    const dense = leadingTripletsOfColumnGram(gramColumns(centred), X.rows, k, undefined, Infinity);
+    const fast = leadingTripletsOfColumnGram(gramColumns(centred), X.rows, k, undefined, 64);
+    return { dense, fast, outcome: lanczosDiagnostics.outcome };
+  }
+
+  it("gives the same vectors, values and rank", () => {
+    let converged = 0;
+    for (let seed = 0; seed < 6; seed++) {
+      const d = 200 + 13 * seed;
+      const k = 1 + (seed % 5);
+      const { dense, fast, outcome } = bothRoutes(decaying(d + 30 + seed, d, seed), k);
+      if (outcome === "converged") converged++;
+      expect(maxPrincipalAngle(fast.V, dense.V)).toBeLessThan(1e-10);
+      expect(fast.rank).toBe(d);
+      expect(dense.rank).toBe(d);
+      expect(fast.rankTolerance).toBe(dense.rankTolerance);
+      fast.s.forEach((v, j) => {
+        expect(Math.abs(v ** 2 - dense.s[j] ** 2)).toBeLessThan(1e-12 * v ** 2);
+      });
+    }
+    // The Lanczos route ran (a failed one falls back to the dense path silently).
+    expect(converged).toBeGreaterThanOrEqual(4);
+  });
+
+  it("falls back to the dense path (and its rank) on rank-deficient data", () => {
+    const X = decaying(260, 220, 9);
+    // Three columns repeated: rank 217.
+    for (let i = 0; i < 260; i++) {
+      for (const [to, from] of [
+        [50, 1],
+        [80, 2],
+        [120, 3],
+      ]) {
+        X.data[i * 220 + to] = X.data[i * 220 + from];
+      }
+    }
+    const { dense, fast } = bothRoutes(X, 4);
+    expect(fast.rank).toBe(217);
+    expect(dense.rank).toBe(217);
+    expect(Array.from(fast.V.data)).toEqual(Array.from(dense.V.data));
+    expect(Array.from(fast.s)).toEqual(Array.from(dense.s));
+  });
+
+  it("takes the dense path below order 1000 by default", () => {
+    const X = decaying(260, 220, 4);
+    const centred = centerColumns(X).centered;
+    const byDefault = leadingTripletsOfColumnGram(gramColumns(centred), 260, 3);
+    const dense = leadingTripletsOfColumnGram(gramColumns(centred), 260, 3, undefined, Infinity);
+    expect(Array.from(byDefault.V.data)).toEqual(Array.from(dense.V.data));
   });
 });

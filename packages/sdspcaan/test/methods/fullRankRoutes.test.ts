@@ -1,10 +1,9 @@
 /**
- * The routes PCA and LDA take when d < n and X^T X has full numerical rank, against
- * the exact paths they replace (reachable only through the test hooks): PCA's block
- * Lanczos with the Cholesky rank certificate against the dense eigen-solve with its
- * Sturm count (svdTestHooks.krylov), LDA's refined solve against the eigen-decomposition
- * of X^T X (ldaTestHooks.eigenSpan). Same subspaces to principal angles of 1e-10, same
- * values, ranks and warnings; rank-deficient data fall back and give the same answer.
+ * The route LDA takes when d < n and X^T X has full numerical rank, against the exact
+ * path it replaces: its refined solve against the eigen-decomposition of X^T X
+ * (ldaTestHooks.eigenSpan). Same subspaces, values, ranks and warnings; rank-deficient
+ * data fall back and give the same answer. (PCA's route, block Lanczos with the
+ * Cholesky rank certificate, is compared with the dense path in test/linalg/svd.test.ts.)
  * Also the one-fit training data, which centres on the way into the kernels: the same
  * Gram matrix bit for bit and the same class sums as the centred copy.
  */
@@ -12,12 +11,9 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
-import { lanczosDiagnostics } from "#internal/linalg/eigen/blockLanczos.js";
 import { transposed } from "#internal/linalg/kernels/gemm.js";
 import { gramColumns, gramRows } from "#internal/linalg/kernels/symmetricProducts.js";
-import { svdTestHooks } from "#internal/linalg/svd.js";
 import { LDA, ldaTestHooks } from "#internal/methods/lda.js";
-import { PCA } from "#internal/methods/pca.js";
 import { TrainingData } from "#internal/methods/training.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 
@@ -30,58 +26,6 @@ function decaying(n: number, d: number, seed: number, decay = 1.04): Matrix {
   }
   return X;
 }
-
-describe("PCA on d < n: block Lanczos and the rank certificate against the dense path", () => {
-  afterEach(() => {
-    svdTestHooks.krylov = true;
-    svdTestHooks.krylovMinOrder = Number.NaN;
-  });
-
-  function fitBoth(X: Matrix, k: number) {
-    svdTestHooks.krylovMinOrder = 64;
-    svdTestHooks.krylov = false;
-    const dense = new PCA({ k }).fit(X);
-    svdTestHooks.krylov = true;
-    const fast = new PCA({ k }).fit(X);
-    return { dense, fast, outcome: lanczosDiagnostics.outcome };
-  }
-
-  it("gives the same components, variances and rank", () => {
-    let converged = 0;
-    for (let seed = 0; seed < 6; seed++) {
-      const d = 200 + 13 * seed;
-      const k = 1 + (seed % 5);
-      const { dense, fast, outcome } = fitBoth(decaying(d + 30 + seed, d, seed), k);
-      if (outcome === "converged") converged++;
-      expect(maxPrincipalAngle(fast.components, dense.components)).toBeLessThan(1e-10);
-      expect(fast.fitInfo.details.rank).toBe(dense.fitInfo.details.rank);
-      expect(fast.fitInfo.details.rank).toBe(d);
-      fast.fitInfo.details.explainedVariance.forEach((v, j) => {
-        expect(Math.abs(v - dense.fitInfo.details.explainedVariance[j])).toBeLessThan(1e-12 * v);
-      });
-      expect(fast.fitInfo.warnings).toEqual(dense.fitInfo.warnings);
-    }
-    expect(converged).toBeGreaterThanOrEqual(4);
-  });
-
-  it("falls back to the dense path (and its rank) on rank-deficient data", () => {
-    const X = decaying(260, 220, 9);
-    // Three columns repeated: rank 217.
-    for (let i = 0; i < 260; i++) {
-      for (const [to, from] of [
-        [50, 1],
-        [80, 2],
-        [120, 3],
-      ]) {
-        X.data[i * 220 + to] = X.data[i * 220 + from];
-      }
-    }
-    const { dense, fast } = fitBoth(X, 4);
-    expect(fast.fitInfo.details.rank).toBe(217);
-    expect(dense.fitInfo.details.rank).toBe(217);
-    expect(Array.from(fast.components.data)).toEqual(Array.from(dense.components.data));
-  });
-});
 
 /** c classes with their own means on decaying features, n samples. */
 function classes(seed: number, n: number, d: number, c: number) {
