@@ -7,8 +7,6 @@ import { packageProjects } from "../../vitest.shared.js";
  * (see packageProjects): each runs in a fresh module graph.
  */
 export const ISOLATED_TEST_FILES = [
-  // vi.resetModules and the WebAssembly loader's test state (loaderTestHooks)
-  "test/linalg/kernels/wasm/backend.test.ts",
   // helper factories of its own (setKernelHelpers, setSideHelper)
   "test/threads/helperThread.test.ts",
 ];

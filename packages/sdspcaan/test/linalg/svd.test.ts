@@ -4,12 +4,12 @@ import { ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
 import { centerColumns, frobeniusNorm } from "#internal/linalg/basic.js";
+import { lanczosDiagnostics } from "#internal/linalg/eigen/blockLanczos.js";
 import {
   leadingEigenpairs,
   leadingEigenpairsWithCount,
   symmetricEigenvalues,
 } from "#internal/linalg/eigen/symmetricEigen.js";
-import { lanczosDiagnostics } from "#internal/linalg/eigen/blockLanczos.js";
 import { multiply, multiplyABt } from "#internal/linalg/kernels/gemm.js";
 import { gramColumns } from "#internal/linalg/kernels/symmetricProducts.js";
 import {

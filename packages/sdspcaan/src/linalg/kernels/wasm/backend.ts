@@ -73,7 +73,7 @@ const REQUESTS: readonly KernelBackendRequest[] = ["auto", "fast", "portable", "
  * and the API is looked up on globalThis so that its absence is detected, not fatal).
  */
 type WasmModule = object;
-interface WasmApi {
+export interface WasmApi {
   validate(bytes: Uint8Array): boolean;
   Module: new (bytes: Uint8Array) => WasmModule;
   Instance: new (module: WasmModule, imports: object) => { exports: object };
@@ -87,7 +87,8 @@ function wasmApi(): WasmApi | null {
 
 /**
  * No limit of our own on synchronous compilation: the engine says when it refuses (a
- * RangeError on a browser's main thread). A test hook lowers it to simulate a refusal.
+ * RangeError on a browser's main thread). A loader built with a lower one (a test's)
+ * behaves as on a refusal.
  */
 export const SYNC_COMPILE_LIMIT = Number.POSITIVE_INFINITY;
 
@@ -193,62 +194,15 @@ export class WasmArena {
   }
 }
 
-interface LoaderState {
-  request: KernelBackendRequest;
-  /** null: not yet probed. */
-  supported: boolean | null;
-  module: WasmModule | null;
-  arena: WasmArena | null;
-  pending: Promise<KernelBackend> | null;
-  /** Compile synchronously only below this size (bytes); a test hook may lower it. */
-  syncLimit: number;
-  /** The engine refused to compile the module synchronously: wait for initLinalg(). */
-  syncRefused: boolean;
-  /** Test hook: behave as if WebAssembly (or its SIMD) were missing. */
-  simulateUnsupported: boolean;
-  /** The relaxed-SIMD GEMM's module (undefined: not yet probed; null: not validated). */
-  fmaModule: WasmModule | null | undefined;
-}
-
-function initialRequest(): KernelBackendRequest {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-    ?.env;
+/**
+ * The backend SDSPCAAN_KERNELS asks for in `env` ("auto" when unset or not a backend's
+ * name): the library's loader starts from it when a `process.env` exists.
+ */
+export function kernelRequestFromEnv(
+  env: Record<string, string | undefined> | undefined,
+): KernelBackendRequest {
   const value = env?.SDSPCAAN_KERNELS?.trim().toLowerCase();
   return REQUESTS.find((r) => r === value) ?? "auto";
-}
-
-/** The loader as a new process has it, with `request` (what the test hook's reset keeps). */
-function freshState(request: KernelBackendRequest): LoaderState {
-  return {
-    request,
-    supported: null,
-    module: null,
-    arena: null,
-    pending: null,
-    syncLimit: SYNC_COMPILE_LIMIT,
-    syncRefused: false,
-    simulateUnsupported: false,
-    fmaModule: undefined,
-  };
-}
-
-const state = freshState(initialRequest());
-
-/** undefined: decide again on the next call. */
-let active: WasmArena | null | undefined;
-
-/** Whether this engine has WebAssembly with SIMD (cached). */
-export function wasmSimdSupported(): boolean {
-  if (state.simulateUnsupported) return false;
-  if (state.supported === null) {
-    const api = wasmApi();
-    try {
-      state.supported = api !== null && api.validate(kernelBytes()) === true;
-    } catch {
-      state.supported = false;
-    }
-  }
-  return state.supported === true;
 }
 
 /** Standard base64 (RFC 4648), loop decoder where the engine has no atob. */
@@ -392,11 +346,6 @@ export function externalGemmInstalled(): boolean {
   return external !== null;
 }
 
-/** Whether the "fast" backend is requested ("auto" or "fast"), whichever runs. */
-function fastRequested(): boolean {
-  return state.request === "auto" || state.request === "fast";
-}
-
 /**
  * Whether the arena's `gemm` is now the module's own kernel, the one its loops call
  * inside (applyReflectorBlocks): only then do those loops give the bits of their
@@ -406,7 +355,9 @@ function fastRequested(): boolean {
 export function moduleGemmInUse(): boolean {
   const arena = wasmArena();
   if (arena === null) return false;
-  if (fastRequested() && (external?.gemmFast !== undefined || arena.hasFmaGemm)) return false;
+  if (loader.fastRequested() && (external?.gemmFast !== undefined || arena.hasFmaGemm)) {
+    return false;
+  }
   return external === null;
 }
 
@@ -424,23 +375,36 @@ export function fmaGemmModule(api: Pick<WasmApi, "validate" | "Module">): WasmMo
   }
 }
 
-/** The relaxed-SIMD GEMM on `memory`, or null where the engine lacks it (cached module). */
-function fmaGemmOn(api: WasmApi, memory: WasmMemory): KernelExports["gemm"] | null {
-  if (state.fmaModule === undefined) state.fmaModule = fmaGemmModule(api);
-  if (state.fmaModule === null) return null;
+/** The relaxed-SIMD GEMM's `module` on `memory`, or null where the engine lacks it. */
+function fmaGemmOn(
+  api: WasmApi,
+  module: WasmModule | null,
+  memory: WasmMemory,
+): KernelExports["gemm"] | null {
+  if (module === null) return null;
   try {
-    const instance = new api.Instance(state.fmaModule, { env: { memory } });
+    const instance = new api.Instance(module, { env: { memory } });
     return (instance.exports as { gemm: KernelExports["gemm"] }).gemm;
   } catch {
     return null;
   }
 }
 
-function instantiate(api: WasmApi, module: WasmModule): WasmArena {
+/**
+ * An instance of the kernels' `module` with its memory; `fma` is the relaxed-SIMD
+ * GEMM's module (null where not validated), `fastRequested` says per call whether the
+ * "fast" backend is requested.
+ */
+function instantiate(
+  api: WasmApi,
+  module: WasmModule,
+  fma: WasmModule | null,
+  fastRequested: () => boolean,
+): WasmArena {
   const instance = new api.Instance(module, {});
   const exports = instance.exports as unknown as KernelExports;
   const memory = exports.memory;
-  const fmaGemm = fmaGemmOn(api, memory);
+  const fmaGemm = fmaGemmOn(api, fma, memory);
   // Each call goes to the external kernel `pick` finds (checked per call, so that
   // setExternalKernels and setKernelBackend switch instances that already exist, the
   // helpers' private arenas among them), else to `own`.
@@ -490,31 +454,176 @@ function instantiate(api: WasmApi, module: WasmModule): WasmArena {
   return new WasmArena(kernels, fmaGemm !== null);
 }
 
-/** The arena of the wasm backend when it is the active one, else null (use the TS kernels). */
-export function wasmArena(): WasmArena | null {
-  if (active !== undefined) return active;
-  active = decide();
-  return active;
+/** What a kernel loader is built from: its choices, explicit. */
+export interface KernelLoaderChoices {
+  /** The backend requested until `setRequest` changes it. */
+  readonly request: KernelBackendRequest;
+  /** The engine's WebAssembly API, null where it has none. */
+  readonly wasm: WasmApi | null;
+  /** Compile synchronously only up to this size in bytes (SYNC_COMPILE_LIMIT). */
+  readonly syncLimit: number;
 }
 
-function decide(): WasmArena | null {
-  if (state.request === "ts" || !wasmSimdSupported()) return null;
-  if (state.arena !== null) return state.arena;
-  // Refused synchronously: TS kernels until initLinalg() has compiled the module.
-  if (state.syncRefused || KERNELS_WASM_SIZE > state.syncLimit) return null;
-  const api = wasmApi() as WasmApi;
-  try {
-    const module = new api.Module(kernelBytes());
-    state.module = module;
-    state.arena = instantiate(api, module);
-    return state.arena;
-  } catch (error) {
-    // A browser main thread's size limit throws RangeError; anything else (a
-    // CompileError) means the engine cannot run these kernels at all.
-    if (error instanceof RangeError) state.syncRefused = true;
-    else state.supported = false;
-    return null;
+/**
+ * The kernels' loader: the request, whether the engine runs the module, the compiled
+ * module and the arena of the shared instance. The library has one (`loader` below,
+ * from the engine's WebAssembly global and SDSPCAAN_KERNELS), behind the functions
+ * that follow; the tests build their own to check the paths of other engines (without
+ * WebAssembly, refusing to compile synchronously, a module above the limit).
+ */
+export class KernelLoader {
+  private request: KernelBackendRequest;
+  private readonly wasm: WasmApi | null;
+  private readonly syncLimit: number;
+  /** null: not yet probed. */
+  private supported: boolean | null = null;
+  private module: WasmModule | null = null;
+  private arena: WasmArena | null = null;
+  private pending: Promise<KernelBackend> | null = null;
+  /** The engine refused to compile the module synchronously: wait for `init`. */
+  private syncRefused = false;
+  /** The relaxed-SIMD GEMM's module (undefined: not yet probed; null: not validated). */
+  private fmaModule: WasmModule | null | undefined = undefined;
+  /** The active arena; undefined: decide again on the next call. */
+  private active: WasmArena | null | undefined = undefined;
+
+  constructor(choices: KernelLoaderChoices) {
+    this.request = choices.request;
+    this.wasm = choices.wasm;
+    this.syncLimit = choices.syncLimit;
   }
+
+  /** Whether this engine has WebAssembly with SIMD (cached). */
+  simdSupported(): boolean {
+    if (this.supported === null) {
+      try {
+        this.supported = this.wasm !== null && this.wasm.validate(kernelBytes()) === true;
+      } catch {
+        this.supported = false;
+      }
+    }
+    return this.supported === true;
+  }
+
+  /** Whether the "fast" backend is requested ("auto" or "fast"), whichever runs. */
+  fastRequested(): boolean {
+    return this.request === "auto" || this.request === "fast";
+  }
+
+  /** The arena of the wasm backend when it is the active one, else null (the TS kernels). */
+  activeArena(): WasmArena | null {
+    if (this.active === undefined) this.active = this.decide();
+    return this.active;
+  }
+
+  private decide(): WasmArena | null {
+    if (this.request === "ts" || !this.simdSupported()) return null;
+    if (this.arena !== null) return this.arena;
+    // Refused synchronously: TS kernels until init() has compiled the module.
+    if (this.syncRefused || KERNELS_WASM_SIZE > this.syncLimit) return null;
+    const api = this.wasm as WasmApi;
+    try {
+      const module = new api.Module(kernelBytes());
+      this.module = module;
+      this.arena = this.instantiate(module);
+      return this.arena;
+    } catch (error) {
+      // A browser main thread's size limit throws RangeError; anything else (a
+      // CompileError) means the engine cannot run these kernels at all.
+      if (error instanceof RangeError) this.syncRefused = true;
+      else this.supported = false;
+      return null;
+    }
+  }
+
+  private instantiate(module: WasmModule): WasmArena {
+    const api = this.wasm as WasmApi;
+    if (this.fmaModule === undefined) this.fmaModule = fmaGemmModule(api);
+    return instantiate(api, module, this.fmaModule, () => this.fastRequested());
+  }
+
+  /** A fresh instance with a memory of its own, or null (see `privateArena`). */
+  privateArena(): WasmArena | null {
+    if (this.activeArena() === null || this.module === null) return null;
+    return this.instantiate(this.module);
+  }
+
+  /** Compiles the module asynchronously where supported (see `initLinalg`). */
+  init(): Promise<KernelBackend> {
+    if (this.request === "ts" || !this.simdSupported() || this.arena !== null) {
+      this.active = undefined;
+      return Promise.resolve(this.backend());
+    }
+    if (this.pending === null) {
+      const api = this.wasm as WasmApi;
+      this.pending = api
+        .compile(kernelBytes())
+        .then((module) => {
+          if (this.arena === null) {
+            this.module = module;
+            this.arena = this.instantiate(module);
+          }
+        })
+        .catch(() => {
+          this.supported = false;
+        })
+        .then(() => {
+          this.pending = null;
+          this.active = undefined;
+          return this.backend();
+        });
+    }
+    return this.pending;
+  }
+
+  /** The backend the kernels currently run on. */
+  backend(): KernelBackend {
+    if (this.activeArena() === null) return "ts";
+    return this.fastRequested() ? "fast" : "wasm";
+  }
+
+  /** The current request. */
+  requested(): KernelBackendRequest {
+    return this.request;
+  }
+
+  /** Changes the request (see `setKernelBackend`); returns the backend now active. */
+  setRequest(request: KernelBackendRequest): KernelBackend {
+    if (!REQUESTS.includes(request)) {
+      throw new ValidationError(
+        "backend",
+        `The kernel backend must be "auto", "fast", "portable", "wasm" or "ts". Got ${JSON.stringify(request)} instead.`,
+      );
+    }
+    if (request === "wasm" && !this.simdSupported()) {
+      throw new ValidationError(
+        "backend",
+        'The kernel backend "wasm" needs WebAssembly SIMD, and this engine has no WebAssembly SIMD support.',
+      );
+    }
+    this.request = request;
+    this.active = undefined;
+    return this.backend();
+  }
+}
+
+/** The library's loader. */
+const loader = new KernelLoader({
+  request: kernelRequestFromEnv(
+    (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env,
+  ),
+  wasm: wasmApi(),
+  syncLimit: SYNC_COMPILE_LIMIT,
+});
+
+/** Whether this engine has WebAssembly with SIMD (cached). */
+export function wasmSimdSupported(): boolean {
+  return loader.simdSupported();
+}
+
+/** The arena of the wasm backend when it is the active one, else null (use the TS kernels). */
+export function wasmArena(): WasmArena | null {
+  return loader.activeArena();
 }
 
 /**
@@ -525,8 +634,7 @@ function decide(): WasmArena | null {
  * product with them. The memory is freed with the arena object.
  */
 export function privateArena(): WasmArena | null {
-  if (wasmArena() === null || state.module === null) return null;
-  return instantiate(wasmApi() as WasmApi, state.module);
+  return loader.privateArena();
 }
 
 /**
@@ -536,41 +644,17 @@ export function privateArena(): WasmArena | null {
  * kernels are TypeScript until it has resolved. Calling it again is cheap.
  */
 export function initLinalg(): Promise<KernelBackend> {
-  if (state.request === "ts" || !wasmSimdSupported() || state.arena !== null) {
-    active = undefined;
-    return Promise.resolve(kernelBackend());
-  }
-  if (state.pending === null) {
-    const api = wasmApi() as WasmApi;
-    state.pending = api
-      .compile(kernelBytes())
-      .then((module) => {
-        if (state.arena === null) {
-          state.module = module;
-          state.arena = instantiate(api, module);
-        }
-      })
-      .catch(() => {
-        state.supported = false;
-      })
-      .then(() => {
-        state.pending = null;
-        active = undefined;
-        return kernelBackend();
-      });
-  }
-  return state.pending;
+  return loader.init();
 }
 
 /** The backend the kernels currently run on. */
 export function kernelBackend(): KernelBackend {
-  if (wasmArena() === null) return "ts";
-  return fastRequested() ? "fast" : "wasm";
+  return loader.backend();
 }
 
 /** The current request ("auto" unless changed). */
 export function requestedKernelBackend(): KernelBackendRequest {
-  return state.request;
+  return loader.requested();
 }
 
 /**
@@ -582,38 +666,5 @@ export function requestedKernelBackend(): KernelBackendRequest {
  * backend now active.
  */
 export function setKernelBackend(request: KernelBackendRequest): KernelBackend {
-  if (!REQUESTS.includes(request)) {
-    throw new ValidationError(
-      "backend",
-      `The kernel backend must be "auto", "fast", "portable", "wasm" or "ts". Got ${JSON.stringify(request)} instead.`,
-    );
-  }
-  if (request === "wasm" && !wasmSimdSupported()) {
-    throw new ValidationError(
-      "backend",
-      'The kernel backend "wasm" needs WebAssembly SIMD, and this engine has no WebAssembly SIMD support.',
-    );
-  }
-  state.request = request;
-  active = undefined;
-  return kernelBackend();
+  return loader.setRequest(request);
 }
-
-/**
- * Test hooks: pretend WebAssembly SIMD is missing, or lower the synchronous-compile
- * limit so that the asynchronous path is taken; `reset` drops the compiled module.
- */
-export const loaderTestHooks = {
-  simulateUnsupported(on: boolean): void {
-    state.simulateUnsupported = on;
-    active = undefined;
-  },
-  setSyncLimit(bytes: number): void {
-    state.syncLimit = bytes;
-    active = undefined;
-  },
-  reset(): void {
-    Object.assign(state, freshState(state.request));
-    active = undefined;
-  },
-};

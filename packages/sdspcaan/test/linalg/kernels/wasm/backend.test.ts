@@ -24,12 +24,15 @@ import {
   ARENA_LIMIT,
   decodeBase64ForTest,
   initLinalg,
+  KernelLoader,
+  type KernelLoaderChoices,
   kernelBackend,
   kernelModuleBytes,
-  loaderTestHooks,
+  kernelRequestFromEnv,
   requestedKernelBackend,
   SYNC_COMPILE_LIMIT,
   setKernelBackend,
+  type WasmApi,
   wasmArena,
   wasmSimdSupported,
 } from "#internal/linalg/kernels/wasm/backend.js";
@@ -54,10 +57,25 @@ import {
 
 const BACKENDS = ["ts", "wasm", "fast"] as const;
 
+/** The library's request when this file starts (SDSPCAAN_KERNELS may have set it). */
+const initialRequest = requestedKernelBackend();
+
 afterEach(() => {
-  loaderTestHooks.reset();
-  setKernelBackend("auto");
+  setKernelBackend(initialRequest);
 });
+
+/** This engine's WebAssembly (Node 20: with SIMD). */
+const engine = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+/** A loader of its own: this engine's WebAssembly, "auto", no size limit, or `choices`. */
+function loaderWith(choices: Partial<KernelLoaderChoices> = {}): KernelLoader {
+  return new KernelLoader({
+    request: "auto",
+    wasm: engine,
+    syncLimit: SYNC_COMPILE_LIMIT,
+    ...choices,
+  });
+}
 
 describe("the embedded module", () => {
   it("is the assembly of kernels.wat (run `npx tsx scripts/build-wasm.ts` after editing it)", async () => {
@@ -74,9 +92,10 @@ describe("the embedded module", () => {
   });
 
   it("compiles synchronously whatever its size where the engine allows it (Node)", () => {
-    loaderTestHooks.reset();
     expect(SYNC_COMPILE_LIMIT).toBe(Number.POSITIVE_INFINITY);
-    expect(kernelBackend()).toBe("fast");
+    const loader = loaderWith();
+    expect(loader.backend()).toBe("fast");
+    expect(loader.activeArena()).not.toBeNull();
   });
 });
 
@@ -108,35 +127,44 @@ describe("backend selection", () => {
     expect(() => setKernelBackend("gpu" as never)).toThrow(ValidationError);
   });
 
-  it("falls back to TS without WebAssembly SIMD; asking for wasm is then an error", () => {
-    loaderTestHooks.simulateUnsupported(true);
-    expect(wasmSimdSupported()).toBe(false);
-    expect(setKernelBackend("auto")).toBe("ts");
-    expect(setKernelBackend("fast")).toBe("ts");
-    expect(setKernelBackend("portable")).toBe("ts");
-    expect(() => setKernelBackend("wasm")).toThrow(/no WebAssembly SIMD/);
-    // The products still work, on the TS kernels.
+  it("falls back to TS without WebAssembly SIMD; asking for wasm is then an error", async () => {
+    const noSimd = { ...engine, validate: () => false, compile: engine.compile };
+    for (const wasm of [null, noSimd]) {
+      const loader = loaderWith({ wasm });
+      expect(loader.simdSupported()).toBe(false);
+      expect(loader.setRequest("auto")).toBe("ts");
+      expect(loader.setRequest("fast")).toBe("ts");
+      expect(loader.setRequest("portable")).toBe("ts");
+      expect(() => loader.setRequest("wasm")).toThrow(
+        'The kernel backend "wasm" needs WebAssembly SIMD, and this engine has no WebAssembly SIMD support.',
+      );
+      expect(loader.requested()).toBe("portable");
+      expect(loader.activeArena()).toBeNull();
+      expect(loader.privateArena()).toBeNull();
+      await expect(loader.init()).resolves.toBe("ts");
+    }
+    // The products work on the TS kernels, which such an engine runs.
+    setKernelBackend("ts");
     const A = randomMatrix(9, 13, 1);
     expect(maxAbsDifference(multiplyABt(A, A).data, naiveABt(A, A).data)).toBeLessThan(1e-12);
   });
 
-  it("a module above the synchronous limit runs TS until initLinalg() has compiled it", async () => {
-    loaderTestHooks.reset();
-    loaderTestHooks.setSyncLimit(KERNELS_WASM_SIZE - 1); // as if the module were too big
-    expect(kernelBackend()).toBe("ts");
-    const pending = initLinalg();
-    expect(kernelBackend()).toBe("ts");
+  it("a module above the synchronous limit runs TS until init() has compiled it", async () => {
+    const loader = loaderWith({ syncLimit: KERNELS_WASM_SIZE - 1 }); // as if the module were too big
+    expect(loader.backend()).toBe("ts");
+    const pending = loader.init();
+    expect(loader.backend()).toBe("ts");
     await expect(pending).resolves.toBe("fast");
-    expect(kernelBackend()).toBe("fast");
-    await expect(initLinalg()).resolves.toBe("fast");
+    expect(loader.backend()).toBe("fast");
+    expect(loader.activeArena()).not.toBeNull();
+    await expect(loader.init()).resolves.toBe("fast");
+    expect(loader.setRequest("portable")).toBe("wasm");
   });
 
-  it("an engine that refuses synchronous compilation (RangeError) runs TS until initLinalg()", async () => {
+  it("an engine that refuses synchronous compilation (RangeError) runs TS until init()", async () => {
     // What Chrome's main thread does above its size limit; workers and Node never do.
-    loaderTestHooks.reset();
-    type ModuleCtor = new (bytes: Uint8Array) => object;
-    const api = (globalThis as unknown as { WebAssembly: { Module: ModuleCtor } }).WebAssembly;
-    const RealModule = api.Module;
+    type ModuleCtor = WasmApi["Module"];
+    const RealModule = engine.Module;
     let refusals = 0;
     // A class, so that `new` works on it (the loader constructs modules).
     class Refusing {
@@ -149,20 +177,22 @@ describe("backend selection", () => {
         return new RealModule(bytes);
       }
     }
-    api.Module = Refusing as unknown as ModuleCtor;
-    try {
-      expect(kernelBackend()).toBe("ts");
-      expect(wasmSimdSupported()).toBe(true); // refused, not unsupported
-      const A = randomMatrix(9, 13, 2);
-      expect(maxAbsDifference(multiplyABt(A, A).data, naiveABt(A, A).data)).toBeLessThan(1e-12);
-      expect(kernelBackend()).toBe("ts");
-      expect(refusals).toBe(1); // not retried on every call
-      await expect(initLinalg()).resolves.toBe("fast");
-      expect(kernelBackend()).toBe("fast");
-    } finally {
-      api.Module = RealModule;
-      loaderTestHooks.reset();
-    }
+    const loader = loaderWith({
+      wasm: {
+        validate: (bytes) => engine.validate(bytes),
+        Module: Refusing as unknown as ModuleCtor,
+        Instance: engine.Instance,
+        compile: (bytes) => engine.compile(bytes),
+      },
+    });
+    expect(loader.backend()).toBe("ts");
+    expect(loader.simdSupported()).toBe(true); // refused, not unsupported
+    expect(loader.activeArena()).toBeNull();
+    expect(loader.setRequest("fast")).toBe("ts");
+    expect(refusals).toBe(1); // not retried on every call
+    await expect(loader.init()).resolves.toBe("fast");
+    expect(loader.backend()).toBe("fast");
+    expect(refusals).toBe(1);
   });
 
   it("initLinalg() resolves to ts when TS is requested", async () => {
@@ -170,27 +200,20 @@ describe("backend selection", () => {
     await expect(initLinalg()).resolves.toBe("ts");
   });
 
-  it("reads SDSPCAAN_KERNELS at load time", async () => {
-    const saved = process.env.SDSPCAAN_KERNELS;
-    try {
-      for (const [value, expected] of [
-        ["ts", "ts"],
-        ["WASM", "wasm"],
-        ["portable", "wasm"],
-        ["Fast", "fast"],
-        ["auto", "fast"],
-        ["nonsense", "fast"],
-      ] as const) {
-        process.env.SDSPCAAN_KERNELS = value;
-        vi.resetModules();
-        const fresh = await import("#internal/linalg/kernels/wasm/backend.js");
-        expect(fresh.kernelBackend()).toBe(expected);
-      }
-    } finally {
-      if (saved === undefined) delete process.env.SDSPCAAN_KERNELS;
-      else process.env.SDSPCAAN_KERNELS = saved;
-      vi.resetModules();
+  it("reads SDSPCAAN_KERNELS, which the library's loader starts from", () => {
+    for (const [value, request, backend] of [
+      ["ts", "ts", "ts"],
+      ["WASM", "wasm", "wasm"],
+      [" portable ", "portable", "wasm"],
+      ["Fast", "fast", "fast"],
+      ["auto", "auto", "fast"],
+      ["nonsense", "auto", "fast"],
+      [undefined, "auto", "fast"],
+    ] as const) {
+      expect(kernelRequestFromEnv({ SDSPCAAN_KERNELS: value })).toBe(request);
+      expect(loaderWith({ request }).backend()).toBe(backend);
     }
+    expect(kernelRequestFromEnv(undefined)).toBe("auto");
   });
 });
 
