@@ -5,7 +5,7 @@
 // the npm registry into node_modules/.cache/node22 (once) and runs Stryker with it.
 // With FILE arguments only those files are mutated (CI passes the readers).
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MUTATED_FILES, THRESHOLD_PER_FILE } from "../stryker.config.mjs";
@@ -38,6 +38,9 @@ function nodeBinDir() {
 }
 
 const bin = nodeBinDir();
+// A report left by an earlier run must not be read as this run's.
+const reportPath = join(root, "out", "mutation", "mutation.json");
+rmSync(reportPath, { force: true });
 const args = [
   join(root, "node_modules", "@stryker-mutator", "core", "bin", "stryker.js"),
   "run",
@@ -50,7 +53,6 @@ const run = spawnSync(join(bin, "node"), args, {
   env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
 });
 
-const reportPath = join(root, "out", "mutation", "mutation.json");
 if (!existsSync(reportPath)) process.exit(run.status ?? 1);
 const report = JSON.parse(readFileSync(reportPath, "utf8"));
 const DETECTED = new Set(["Killed", "Timeout"]);

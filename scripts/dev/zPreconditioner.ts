@@ -6,8 +6,8 @@
  * (user + system of this process, so that a loaded machine does not distort them), the
  * LOBPCG iterations, and the CPU seconds spent building the preconditioner; at the end
  * beta D's range at the last setup and the k-th eigenvalue, which decide how fast a
- * polynomial in D reaches the wanted eigenvectors (omega in docs/performance.md as of 285e458,
- * "The next lever").
+ * polynomial in D reaches the wanted eigenvectors (the ratio omega of the two, measured at
+ * commit 285e458).
  *
  * Usage: npx tsx scripts/dev/zPreconditioner.ts --data-dir /work/shared/data
  *          [--n 10000] [--k 50] [--max-iter 5] [--preconditioner auto|always|never]
