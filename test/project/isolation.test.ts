@@ -7,6 +7,8 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { type KernelBackendRequest, setKernelBackend } from "sdspcaan";
+import { kernelThreads, setKernelThreads } from "sdspcaan/node";
 import {
   type ProcessProbe,
   processStateSnapshot,
@@ -14,6 +16,7 @@ import {
   restoreProcessState,
 } from "sdspcaan-test-support";
 import { describe, expect, it, vi } from "vitest";
+import { libraryProbes } from "../../packages/sdspcaan/test/setup/libraryState.js";
 import config, { ISOLATED_TEST_FILES } from "../../vitest.config.js";
 import { PROCESS_STATE_GUARD } from "../../vitest.shared.js";
 
@@ -122,6 +125,34 @@ describe("the process-state guard", () => {
       else process.env.SDSPCAAN_GUARD_CHECK = saved;
       process.exitCode = exitCode;
       vi.restoreAllMocks();
+    }
+  });
+
+  it("reads the library's state: a kernel backend or thread count left changed is named and set back", () => {
+    const before = processStateSnapshot(libraryProbes);
+    const backendProbe = libraryProbes.find((p) => p.name.startsWith("the kernel backend"));
+    const requested = () => backendProbe?.read() as KernelBackendRequest;
+    const backend = requested();
+    const threads = kernelThreads();
+    try {
+      setKernelBackend(backend === "ts" ? "portable" : "ts");
+      setKernelThreads(threads + 1);
+      const changed = restoreProcessState(before, libraryProbes);
+      expect(changed).toHaveLength(2);
+      expect(changed[0]).toBe(
+        `the kernel backend (setKernelBackend) (${JSON.stringify(backend)} -> ${JSON.stringify(backend === "ts" ? "portable" : "ts")})`,
+      );
+      expect(changed[1]).toMatch(
+        new RegExp(
+          `^the kernel threads \\(setKernelThreads\\) \\(\\{"threads":${threads},.* -> \\{"threads":${threads + 1},`,
+        ),
+      );
+      expect(requested()).toBe(backend);
+      expect(kernelThreads()).toBe(threads);
+      expect(restoreProcessState(before, libraryProbes)).toEqual([]);
+    } finally {
+      setKernelBackend(backend);
+      setKernelThreads(threads);
     }
   });
 });
