@@ -9,7 +9,7 @@
 import type { ProcessProbe } from "sdspcaan-test-support";
 import { type Hdf5Reader, installedHdf5Reader, setHdf5Reader } from "#internal/formats/hdf5.js";
 import { threadedProducts } from "#internal/linalg/kernels/helper.js";
-import { nativeKernelsActive, setNativeKernels } from "#internal/linalg/kernels/nativeGemm.node.js";
+import { nativeGemmIsa, setNativeKernels } from "#internal/linalg/kernels/nativeGemm.node.js";
 import {
   externalGemmInstalled,
   type KernelBackendRequest,
@@ -32,7 +32,8 @@ interface Threads {
 }
 
 interface Native {
-  readonly native: boolean;
+  /** The native GEMM's vector width (SDSPCAAN_NATIVE=avx2 narrows it), null when off. */
+  readonly isa: "avx512" | "avx2" | null;
   readonly external: boolean;
 }
 
@@ -58,9 +59,9 @@ export const libraryProbes: readonly ProcessProbe[] = [
   },
   {
     name: "the native kernels (setNativeKernels)",
-    read: (): Native => ({ native: nativeKernelsActive(), external: externalGemmInstalled() }),
+    read: (): Native => ({ isa: nativeGemmIsa(), external: externalGemmInstalled() }),
     restore: (before) => {
-      setNativeKernels((before as Native).native);
+      setNativeKernels((before as Native).isa !== null);
       if (!(before as Native).external) setExternalKernels(null);
     },
   },

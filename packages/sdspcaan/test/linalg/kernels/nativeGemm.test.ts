@@ -29,11 +29,12 @@ import { gemmABtLowerBlocks } from "#internal/linalg/kernels/symmetricProducts.j
 import {
   type ExternalGemm,
   externalGemmInstalled,
+  requestedKernelBackend,
   setKernelBackend,
   wasmArena,
 } from "#internal/linalg/kernels/wasm/backend.js";
 import { SDSPCAAN } from "#internal/methods/sdspcaan.js";
-import { setKernelThreads } from "#internal/threads/helperThread.node.js";
+import { kernelThreads, setKernelThreads } from "#internal/threads/helperThread.node.js";
 import { firstDifference, randomMatrix } from "../../helpers/matrices.js";
 import { withPaths } from "../../helpers/qLoop.js";
 
@@ -109,10 +110,18 @@ beforeEach(() => {
   setNativeKernels(false);
 });
 
+// Every test leaves the kernels as the file found them (the default kernels' setup), so
+// that the files after it in its worker run on those.
+const start = {
+  backend: requestedKernelBackend(),
+  native: nativeKernelsActive(),
+  threads: kernelThreads(),
+};
 afterEach(() => {
   setNativeKernels(false);
-  setKernelThreads(1);
-  setKernelBackend("auto");
+  setKernelThreads(start.threads);
+  setKernelBackend(start.backend);
+  setNativeKernels(start.native);
 });
 
 describe.skipIf(!x64 || optedOut)("the native GEMM (x86-64)", () => {
