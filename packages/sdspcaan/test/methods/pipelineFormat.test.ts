@@ -274,6 +274,7 @@ describe("a saved pipeline's fields, refused word for word", () => {
     return [(err as ModelFormatError).field, (err as ModelFormatError).problem];
   };
 
+  // biome-ignore lint/suspicious/noExplicitAny: each case reaches into a different field of the parsed file
   it.each<[string, (d: Record<string, any>) => void, string, string]>([
     [
       "version",
