@@ -16,7 +16,6 @@ import {
 import { MULTIPLIER_GRID } from "./descriptor.js";
 import { STOP_RULES, type StopRule } from "./stopRules.js";
 import type {
-  DenseZForm,
   ZKrylovSpaceChoice,
   ZKrylovStartChoice,
   ZPreconditionerChoice,
@@ -160,15 +159,16 @@ export function qLoopSettings(
     solver: p.solver,
     seed: p.seed,
     lambdaCap: p.lambdaCap ?? Number.POSITIVE_INFINITY,
+    paths: {},
     ...fixed,
   };
 }
 
 /**
  * A fit's settings: the method's options and fixed weights, and the internal path
- * choices (`QLoopPaths`).
+ * choices (`paths`), which no option reaches.
  */
-export interface QLoopSettings extends QLoopPaths {
+export interface QLoopSettings {
   owner: string;
   k: number;
   alpha: number;
@@ -189,13 +189,15 @@ export interface QLoopSettings extends QLoopPaths {
    * removes it together with the label and L2,1 terms.
    */
   reconstruction?: boolean;
+  /** The internal path choices; empty (every one "auto") in a method's own fits. */
+  paths: QLoopPaths;
 }
 
 /**
  * The Q-loop's internal path choices. Not options: a user gets what "auto" measures
  * best by size. The tests force them, to compare a path with the one it replaces at a
- * size the suite can afford (explicitly, per fit: `fitQLoop`'s settings, or a method
- * class from `withQLoopPaths` in sdspcaFamily.ts), and so can measurements.
+ * size the suite can afford (explicitly, per fit: the `paths` of `fitQLoop`'s settings,
+ * or a method class from `withQLoopPaths` in sdspcaFamily.ts), and so can measurements.
  */
 export interface QLoopPaths {
   /**
@@ -236,11 +238,4 @@ export interface QLoopPaths {
    * for checking. Without a side thread (one thread, browsers) they run here.
    */
   rankControlBeside?: boolean;
-  /**
-   * How the dense path forms Z for its eigen-solver: "fused" (default) writes it scaled
-   * into the solver's triangle in one pass (zDenseForm.ts); "formed" forms Z whole and
-   * takes the general entry, which a zero or non-finite Z takes anyway. The same bits,
-   * for checking.
-   */
-  denseZ?: DenseZForm;
 }

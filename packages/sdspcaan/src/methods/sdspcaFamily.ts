@@ -150,10 +150,11 @@ export type QLoopMethodClass = new (...args: any[]) => QLoopEstimator<QLoopOptio
 export function withQLoopPaths<C extends QLoopMethodClass>(Method: C, paths: QLoopPaths): C {
   return class extends Method {
     // Method's own value (a declaration only: no field of this class replaces it).
-    protected declare readonly graph: GraphMode;
+    declare protected readonly graph: GraphMode;
 
     protected override loopSettings(): QLoopSettings {
-      return { ...super.loopSettings(), ...paths };
+      const own = super.loopSettings();
+      return { ...own, paths: { ...own.paths, ...paths } };
     }
   };
 }
@@ -213,7 +214,7 @@ function qLoopProblem(data: TrainingData, s: QLoopSettings): QLoopProblem {
     m,
     trG,
     recon: s.reconstruction === false ? 0 : 1,
-    forceLarge: s.largeScale === "always",
+    forceLarge: s.paths.largeScale === "always",
   };
 }
 
@@ -235,10 +236,9 @@ export function fitQLoop(
     seed: s.seed,
     signal: ctx.signal,
     reconstruction: p.recon,
-    preconditioner: s.preconditioner ?? "auto",
-    krylovStart: s.krylovStart ?? "auto",
-    krylovSpace: s.krylovSpace ?? "lifted",
-    denseZ: s.denseZ ?? "fused",
+    preconditioner: s.paths.preconditioner ?? "auto",
+    krylovStart: s.paths.krylovStart ?? "auto",
+    krylovSpace: s.paths.krylovSpace ?? "lifted",
   });
   // The rank control's Laplacian solves (Algorithm 3's F and lambda updates): beside the
   // Z solve on the side thread at large n, else here.
@@ -249,7 +249,8 @@ export function fitQLoop(
       ...(ctx.signal ? { signal: ctx.signal } : {}),
       ...(p.forceLarge ? { denseLimit: FORCED_DENSE_COMPONENT_LIMIT, decisionMinSize: 1 } : {}),
     },
-    p.graphMode === "adaptive" && (s.rankControlBeside ?? p.n >= RANK_CONTROL_BESIDE_MIN_ROWS),
+    p.graphMode === "adaptive" &&
+      (s.paths.rankControlBeside ?? p.n >= RANK_CONTROL_BESIDE_MIN_ROWS),
   );
   // The solver may hold memory outside the JS heap (WebAssembly, helper threads) for
   // the fit, and the rank control a side thread: freed however the fit ends.
@@ -353,7 +354,8 @@ class QLoopRun {
       : null;
     // The within-class searches of the S updates, tracked across iterations on the
     // block-scan path (k-d trees, used for few columns, answer each query afresh).
-    const track = adaptive && !p.forceLarge && (s.trackNeighbours ?? n >= TRACKED_SEARCH_MIN_ROWS);
+    const track =
+      adaptive && !p.forceLarge && (s.paths.trackNeighbours ?? n >= TRACKED_SEARCH_MIN_ROWS);
     this.how = adaptive
       ? {
           m: m as number,

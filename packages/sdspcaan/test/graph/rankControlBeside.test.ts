@@ -154,12 +154,12 @@ describe("SDSPCAAN with the rank control beside the Z solve", () => {
     const { X, y } = fourGaussianClasses(1, 300);
     const prepared = TrainingData.prepare(X, Array.from(y));
     const fitWith = (rankControlBeside: boolean) =>
-      fitQLoop(prepared, new FitContext("SDSPCAAN", 40, {}), {
-        ...sdspcaanSettings(6, 40),
+      fitQLoop(
+        prepared,
+        new FitContext("SDSPCAAN", 40, {}),
         // The iterative rank control with its warm starts, at this size.
-        largeScale: "always",
-        rankControlBeside,
-      });
+        sdspcaanSettings(6, 40, { largeScale: "always", rankControlBeside }),
+      );
     const beside = fitWith(true);
     const here = fitWith(false);
     const bd = beside.details as QLoopDetails;

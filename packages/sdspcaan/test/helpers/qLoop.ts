@@ -37,8 +37,15 @@ export function fourGaussianClasses(seed: number, n: number): { X: Matrix; y: In
   return { X, y };
 }
 
-/** SDSPCAAN's settings (a = b = c = 1, tol 1e-3, the dense solver) with k and maxIter. */
-export function sdspcaanSettings(k: number, maxIter: number): QLoopSettings {
+/**
+ * SDSPCAAN's settings (a = b = c = 1, tol 1e-3, the dense solver) with k and maxIter,
+ * and the internal path choices `paths`.
+ */
+export function sdspcaanSettings(
+  k: number,
+  maxIter: number,
+  paths: QLoopPaths = {},
+): QLoopSettings {
   return qLoopSettings(
     "SDSPCAAN",
     {
@@ -54,7 +61,7 @@ export function sdspcaanSettings(k: number, maxIter: number): QLoopSettings {
       seed: 0,
       lambdaCap: DEFAULT_LAMBDA_CAP,
     },
-    { graph: "adaptive" },
+    { graph: "adaptive", paths },
   );
 }
 

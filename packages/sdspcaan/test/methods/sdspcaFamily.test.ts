@@ -482,7 +482,6 @@ describe("fitQLoop's settings", () => {
     largeScale: "auto",
     trackNeighbours: false,
     rankControlBeside: false,
-    denseZ: "fused",
   };
   const { X, y } = fourGaussianClasses(7, 96);
   const cases = [
@@ -497,10 +496,10 @@ describe("fitQLoop's settings", () => {
     (name, graph, make) => {
       const model = make().fit(X, y);
       const data = TrainingData.prepare(X, Array.from(y));
-      const settings = {
-        ...qLoopSettings(name, model.params, { graph: graph as GraphMode }),
-        ...autoPaths,
-      };
+      const settings = qLoopSettings(name, model.params, {
+        graph: graph as GraphMode,
+        paths: autoPaths,
+      });
       const core = fitQLoop(data, new FitContext(model.method, settings.maxIter, {}), settings);
       // fit() writes -0 as 0 in W.
       const W = Array.from(core.components.data, (v) => (v === 0 ? 0 : v));

@@ -16,12 +16,13 @@ describe("SDSPCAAN with the tracked within-class search", () => {
     const { X, y } = fourGaussianClasses(1, 180);
     const prepared = TrainingData.prepare(X, Array.from(y));
     const fitWith = (trackNeighbours: boolean) =>
-      fitQLoop(prepared, new FitContext("SDSPCAAN", 60, {}), {
+      fitQLoop(
+        prepared,
+        new FitContext("SDSPCAAN", 60, {}),
         // k = 26 > 24 columns: the block scans, where the tracker applies (as for any
         // n below TREE_MIN_ROWS and CLUSTER_MIN_ROWS, 4,000: 180 rows as 600 did).
-        ...sdspcaanSettings(26, 60),
-        trackNeighbours,
-      });
+        sdspcaanSettings(26, 60, { trackNeighbours }),
+      );
     const tracked = fitWith(true);
     const full = fitWith(false);
     const td = tracked.details as QLoopDetails;

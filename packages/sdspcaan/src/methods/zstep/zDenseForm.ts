@@ -9,10 +9,9 @@
  * pass over the stored triangle forms it and finds its largest entry, and a second
  * pass over that triangle scales it by the same power of two with the same arithmetic
  * as the solver's copy: the eigen-solver then sees the same bits, and the fit stays
- * the same to the last bit (tested against the general entry, which a zero or
- * non-finite Z still takes, and which the Q-loop's path choice `denseZ: "formed"`
- * selects for the comparison). At n = 483 this saved about 2 ms of a 25-35 ms solve,
- * and an n x n allocation per outer iteration.
+ * the same to the last bit (tested against the general entry on Z formed whole, which
+ * a zero or non-finite Z still takes). At n = 483 this saved about 2 ms of a 25-35 ms
+ * solve, and an n x n allocation per outer iteration.
  */
 import type { Matrix } from "../../core/matrix.js";
 import { type Eigenpairs, trailingEigenpairsOfScaled } from "../../linalg/eigen/symmetricEigen.js";

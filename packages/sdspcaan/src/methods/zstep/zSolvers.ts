@@ -183,12 +183,6 @@ export interface ZSolver {
 
 export type ZSolverChoice = "auto" | "dense" | "lobpcg";
 
-/**
- * How the dense path forms Z for the eigen-solver: scaled into its triangle in one
- * pass (zDenseForm.ts), or whole for the general entry; the same bits.
- */
-export type DenseZForm = "fused" | "formed";
-
 /** Whether LOBPCG is preconditioned with (Z - sigma I)^-1 (see zPreconditioner.ts). */
 export type ZPreconditionerChoice = "auto" | "always" | "never";
 
@@ -230,24 +224,15 @@ class DenseZSolver implements ZSolver {
   private readonly work: Float64Array;
   /** L G and its transpose, the temporaries of every G L G (sandwich.ts). */
   private readonly sandwich = sandwichScratch();
-  /** Z formed whole, for the general entry (a zero or non-finite Z, or `form` "formed"). */
+  /** Z formed whole, for the general entry (a zero or non-finite Z). */
   private Z: Matrix | null = null;
   private readonly k: number;
-  private readonly form: DenseZForm;
 
-  constructor(
-    data: TrainingData,
-    alpha: number,
-    codes: Int32Array,
-    k: number,
-    recon: number,
-    form: DenseZForm,
-  ) {
+  constructor(data: TrainingData, alpha: number, codes: Int32Array, k: number, recon: number) {
     const G = data.gram();
     const n = G.rows;
     this.G = G;
     this.k = k;
-    this.form = form;
     // Z0 = -G - alpha Y Y^T (Algorithm 1, first line): (Y Y^T)_ij = 1 within a class.
     // recon = 0 drops -G (the paper's literal SPCAN).
     const Z0 = new Matrix(n, n);
@@ -273,11 +258,10 @@ class DenseZSolver implements ZSolver {
 
   solve(beta: number, Dd: Float64Array, delta: number, graph: ZGraph | null): ZSolution {
     const M = graph === null || delta === 0 ? null : (graph.M as Matrix);
-    if (this.form === "fused") {
-      // Z written scaled into the solver's triangle in one pass: the same bits.
-      const fused = trailingEigenpairsOfZ(this.work, this.Z0, beta, Dd, delta, M, this.k);
-      if (fused !== null) return fused;
-    }
+    // Z written scaled into the solver's triangle in one pass: the general entry's bits.
+    const fused = trailingEigenpairsOfZ(this.work, this.Z0, beta, Dd, delta, M, this.k);
+    if (fused !== null) return fused;
+    // A zero or non-finite Z: the general entry handles the one and reports the other.
     const n = this.Z0.rows;
     this.Z ??= new Matrix(n, n);
     const z = this.Z.data;
@@ -619,8 +603,6 @@ export interface ZSolverRequest {
   readonly krylovStart?: ZKrylovStartChoice;
   /** The space of that start once beta D varies (default "lifted"). */
   readonly krylovSpace?: ZKrylovSpaceChoice;
-  /** How the dense path forms Z (default "fused"). */
-  readonly denseZ?: DenseZForm;
 }
 
 /** The solver for `request.choice` ("auto": see autoZSolver). */
@@ -628,9 +610,7 @@ export function chooseZSolver(request: ZSolverRequest): ZSolver {
   const { choice, data, alpha, codes, classes: c, k, seed, signal } = request;
   const recon = request.reconstruction ?? 1;
   const kind = choice === "auto" ? autoZSolver(data.n, k) : choice;
-  if (kind === "dense") {
-    return new DenseZSolver(data, alpha, codes, k, recon, request.denseZ ?? "fused");
-  }
+  if (kind === "dense") return new DenseZSolver(data, alpha, codes, k, recon);
   if (kind === "lobpcg") {
     const mode = request.preconditioner ?? "auto";
     const precondition = mode === "auto" ? autoPreconditioner(k) : mode === "always";

@@ -1,20 +1,20 @@
 /**
  * The dense Z solver's fused formation (methods/zstep/zDenseForm.ts) against the
  * general entry it replaces (`trailingEigenpairs` on Z formed whole): the same bits,
- * on random problems and on whole fits of the three Q-loop methods (the general entry
- * chosen by the path `denseZ: "formed"`).
+ * on random problems and in the dense Z solver, whose Z is formed here from its terms.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
+import { initialAdaptiveGraph } from "#internal/graph/adaptive.js";
+import { graphLaplacian, symmetrizeGraph } from "#internal/graph/laplacian.js";
 import { trailingEigenpairs } from "#internal/linalg/eigen/symmetricEigen.js";
 import { multiplyAtB } from "#internal/linalg/kernels/gemm.js";
-import { SDSPCA } from "#internal/methods/sdspca.js";
-import { SDSPCAAN } from "#internal/methods/sdspcaan.js";
-import { SDSPCALPP } from "#internal/methods/sdspcaLpp.js";
+import { TrainingData } from "#internal/methods/training.js";
 import { trailingEigenpairsOfZ } from "#internal/methods/zstep/zDenseForm.js";
-import { fourGaussianClasses, withPaths } from "../../helpers/qLoop.js";
+import { chooseZSolver } from "#internal/methods/zstep/zSolvers.js";
+import { fourGaussianClasses } from "../../helpers/qLoop.js";
 
 /** A symmetric n x n matrix with entries of magnitude ~scale, symmetric to the bit. */
 function symmetric(rng: Random, n: number, scale: number): Matrix {
@@ -112,21 +112,58 @@ describe("trailingEigenpairsOfZ", () => {
   });
 });
 
-describe("the dense Z solver with the fused formation", () => {
+describe("the dense Z solver", () => {
+  // Z's terms as the solver is given them: G = X X^T of the centred rows (the training
+  // data's own, `gram`), Y Y^T from the labels, D, and G L G for a graph (`graphTerm`).
   const { X, y } = fourGaussianClasses(5, 90);
-  const labels = Array.from(y);
-  const cases = [
-    ["SDSPCA", () => new SDSPCA({ k: 6, solver: "dense" })],
-    ["SDSPCA-LPP", () => new SDSPCALPP({ k: 5, solver: "dense", m: 6 })],
-    ["SDSPCAAN", () => new SDSPCAAN({ k: 7, solver: "dense", m: 6, maxIter: 40 })],
-  ] as const;
-  for (const [name, make] of cases) {
-    it(`fits ${name} to the same bits as the general entry`, () => {
-      const general = withPaths(make(), { denseZ: "formed" }).fit(X, labels);
-      const fused = make().fit(X, labels);
-      expect(Array.from(fused.components.data)).toEqual(Array.from(general.components.data));
-      expect(fused.fitInfo.iterations).toBe(general.fitInfo.iterations);
-      expect(fused.fitInfo.objective).toEqual(general.fitInfo.objective);
-    });
+  const data = TrainingData.prepare(X, Array.from(y));
+  const { codes, classes } = data.requireLabels("the test");
+  const alpha = 37.5;
+  const k = 6;
+  const rng = new Random(11);
+  const Ssym = symmetrizeGraph(initialAdaptiveGraph(data.X, { m: 6 }).S);
+  const L = graphLaplacian(Ssym);
+
+  /** Z = -G - alpha Y Y^T + beta D + delta G L G, formed here term by term. */
+  function zOf(beta: number, Dd: Float64Array, delta: number, M: Matrix | null): Matrix {
+    const G = data.gram();
+    const n = G.rows;
+    const Z0 = new Matrix(n, n);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        const g = -G.data[i * n + j];
+        Z0.data[i * n + j] = codes[i] === codes[j] ? g - alpha : g;
+      }
+    }
+    return formed(Z0, beta, Dd, delta, M);
   }
+
+  it("gives the eigenpairs of Z formed whole, bit for bit, with and without the graph term", () => {
+    const solver = chooseZSolver({
+      choice: "dense",
+      data,
+      alpha,
+      codes,
+      classes: classes.length,
+      k,
+      seed: 0,
+    });
+    expect(solver.kind).toBe("dense");
+    const graph = solver.graphTerm(Ssym, L);
+    // Several outer iterations' weights, one solver (its workspace is reused).
+    for (let t = 0; t < 4; t++) {
+      const Dd = Float64Array.from({ length: data.n }, () => 0.05 + rng.uniform());
+      const beta = 10 * rng.uniform();
+      const delta = t === 0 ? 0 : rng.uniform();
+      const withGraph = t % 2 === 1 ? graph : null;
+      const got = solver.solve(beta, Dd, delta, withGraph);
+      const expected = trailingEigenpairs(
+        zOf(beta, Dd, delta, withGraph === null ? null : (withGraph.M as Matrix)),
+        k,
+      );
+      expect(Array.from(got.values)).toEqual(Array.from(expected.values));
+      expect(Array.from(got.vectors.data)).toEqual(Array.from(expected.vectors.data));
+    }
+    solver.release();
+  });
 });
