@@ -1,11 +1,16 @@
 /**
  * House rules a test enforces, so that they hold without anyone remembering them:
  * all randomness goes through the seeded generator (packages/sdspcaan/src/core/rng.ts), never
- * Math.random, whose sequence cannot be reproduced.
+ * Math.random, whose sequence cannot be reproduced; no test switch on the production
+ * path (an exported `*TestHooks` object a test sets for the whole process: a path a
+ * test must choose is an explicit argument or internal setting instead); and the
+ * methods read as named steps (no function over 120 lines, no `export *` between
+ * method modules, which import what they use from where it is declared).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { repoRoot } from "sdspcaan-test-support";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 function sourceFiles(dir: string): string[] {
@@ -20,14 +25,55 @@ function withoutComments(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
 }
 
+/** Every source file of every package (TypeScript and WebAssembly text). */
+function packageSources(): string[] {
+  const packages = join(repoRoot, "packages");
+  return readdirSync(packages).flatMap((p) =>
+    statSync(join(packages, p, "src"), { throwIfNoEntry: false })?.isDirectory()
+      ? sourceFiles(join(packages, p, "src"))
+      : [],
+  );
+}
+
+/** The exported `*TestHooks` objects a file declares, by name. */
+function testHooks(text: string): string[] {
+  return [
+    ...withoutComments(text).matchAll(/\bexport\s+(?:const|let|var)\s+(\w*TestHooks)\b/g),
+  ].map((m) => m[1]);
+}
+
+/** The functions of a TypeScript file longer than `limit` lines: "name (lines)". */
+function longFunctions(fileName: string, text: string, limit: number): string[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && "body" in node && node.body !== undefined) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      const name = node.name?.getText(source) ?? "(anonymous)";
+      if (last - first + 1 > limit) out.push(`${name} (${last - first + 1})`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+/** The most lines a function of the library's methods may have. */
+const METHOD_FUNCTION_LINES = 120;
+
+/**
+ * Files that still export a test switch, which their own change removes (PCA's and
+ * LDA's routes, issue #69 item 2): the list may only shrink.
+ */
+const TEST_HOOKS_LEFT = [
+  "packages/sdspcaan/src/methods/lda.ts",
+  "packages/sdspcaan/src/methods/pca.ts",
+];
+
 describe("house rules", () => {
   it("no Math.random in the packages' sources: randomness goes through the seeded Random", () => {
-    const packages = join(repoRoot, "packages");
-    const files = readdirSync(packages).flatMap((p) =>
-      statSync(join(packages, p, "src"), { throwIfNoEntry: false })?.isDirectory()
-        ? sourceFiles(join(packages, p, "src"))
-        : [],
-    );
+    const files = packageSources();
     expect(files.length).toBeGreaterThan(50);
     const offenders = files
       .filter((f) => /Math\s*\.\s*random/.test(withoutComments(readFileSync(f, "utf8"))))
@@ -38,5 +84,45 @@ describe("house rules", () => {
   it("the check finds Math.random where it is used", () => {
     expect(/Math\s*\.\s*random/.test(withoutComments("const u = Math.random();"))).toBe(true);
     expect(/Math\s*\.\s*random/.test(withoutComments("// not Math.random here\n"))).toBe(false);
+  });
+
+  it("no exported *TestHooks object in the packages' sources", () => {
+    const offenders = packageSources()
+      .filter((f) => f.endsWith(".ts") && testHooks(readFileSync(f, "utf8")).length > 0)
+      .map((f) => relative(repoRoot, f).split("\\").join("/"))
+      .filter((f) => !TEST_HOOKS_LEFT.includes(f));
+    expect(offenders).toEqual([]);
+  });
+
+  it("the check finds an exported test switch, and not a comment naming one", () => {
+    expect(testHooks("export const qLoopTestHooks = { settings: null };")).toEqual([
+      "qLoopTestHooks",
+    ]);
+    expect(testHooks("export let loaderTestHooks: Hooks = {};")).toEqual(["loaderTestHooks"]);
+    expect(testHooks("// export const svdTestHooks = {};\nconst testHooks = 1;")).toEqual([]);
+  });
+
+  it(`no function of the library's methods/ over ${METHOD_FUNCTION_LINES} lines, and no export * between its modules`, () => {
+    const files = sourceFiles(join(repoRoot, "packages/sdspcaan/src/methods")).filter((f) =>
+      f.endsWith(".ts"),
+    );
+    expect(files.length).toBeGreaterThan(30);
+    const long: string[] = [];
+    const reexports: string[] = [];
+    for (const f of files) {
+      const text = readFileSync(f, "utf8");
+      const name = relative(repoRoot, f).split("\\").join("/");
+      for (const fn of longFunctions(f, text, METHOD_FUNCTION_LINES)) long.push(`${name}: ${fn}`);
+      if (/^\s*export\s*\*/m.test(withoutComments(text))) reexports.push(name);
+    }
+    expect(long).toEqual([]);
+    expect(reexports).toEqual([]);
+  });
+
+  it("the length check counts a function's lines from its first to its last", () => {
+    const body = Array.from({ length: 5 }, (_, i) => `  const a${i} = ${i};`).join("\n");
+    const text = `function five() {\n${body}\n}\nclass C {\n  m() {\n${body}\n  }\n}\n`;
+    expect(longFunctions("x.ts", text, 6)).toEqual(["five (7)", "m (7)"]);
+    expect(longFunctions("x.ts", text, 7)).toEqual([]);
   });
 });
