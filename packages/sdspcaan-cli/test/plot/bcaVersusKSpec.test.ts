@@ -1,6 +1,6 @@
 /** The bca-vs-k figure of a report: like with like, and a subtitle that says what it averages. */
 import { describe, expect, it } from "vitest";
-import { bcaVersusKSpec } from "#internal/reports/reportFiles.node.js";
+import { bcaVersusKSpec } from "#internal/reports/figureSpecs.node.js";
 import { flatInK } from "../helpers/flatInK.js";
 
 interface Row {

@@ -59,7 +59,7 @@ function figureModules() {
   return Promise.all([
     import("../../plot/render.js"),
     import("../../plot/embedding.js"),
-    import("../../reports/reportFiles.node.js"),
+    import("../../reports/figureSpecs.node.js"),
   ]).then(([render, embedding, reports]) => ({ ...render, ...embedding, ...reports }));
 }
 
