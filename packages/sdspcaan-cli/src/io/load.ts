@@ -14,12 +14,14 @@ import { DataFormatError, Matrix, ValidationError } from "sdspcaan";
 import type { DatasetInfo, Labels, LoadedDataset, VariableInfo } from "sdspcaan/formats";
 import {
   attachLabels,
+  type DataFormat,
   describeVariables,
   detectFormat,
+  formatToRead,
   idxLabelsCompanion,
   labelsFromBytes,
   type ParseOptions,
-  parseBytes,
+  parseBytesAs,
   parseBytesSync,
   type ReadLimits,
 } from "sdspcaan/formats";
@@ -78,8 +80,18 @@ export async function parseDataset(
   file: string,
   options: LoadOptions = {},
 ): Promise<LoadedDataset> {
+  return parseDatasetAs(bytes, file, formatToRead(bytes, file, options), options);
+}
+
+/** `parseDataset` on bytes whose format `formatToRead` has told already. */
+async function parseDatasetAs(
+  bytes: Uint8Array,
+  file: string,
+  format: DataFormat | "gzip",
+  options: LoadOptions,
+): Promise<LoadedDataset> {
   checkOptions(options);
-  const ds = await parseBytes(bytes, file, withoutLabelColumn(options), nodeInflater);
+  const ds = await parseBytesAs(bytes, file, format, withoutLabelColumn(options), nodeInflater);
   if (options.labelsFile === undefined) return ds;
   const read = labelsFromBytes(
     await readBytes(options.labelsFile, options),
@@ -135,7 +147,9 @@ export async function loadDataset(path: string, options: LoadOptions = {}): Prom
   const streamed = await streamDataset(path, withoutLabelColumn(options));
   if (streamed === null) {
     const bytes = await readBytes(path, options);
-    return parseDataset(bytes, path, withIdxCompanion(bytes, path, options));
+    // Told once: whether to look for an IDX file's labels and how to read it both follow.
+    const format = formatToRead(bytes, path, options);
+    return parseDatasetAs(bytes, path, format, withIdxCompanion(format, path, options));
   }
   if (options.labelsFile === undefined) return streamed;
   const read = labelsFromBytes(
@@ -152,12 +166,16 @@ export async function loadDataset(path: string, options: LoadOptions = {}): Prom
  * none, the conventional companion next to it (`*-images-idx3-*` -> `*-labels-idx1-*`)
  * is used if it exists.
  */
-function withIdxCompanion(bytes: Uint8Array, path: string, options: LoadOptions): LoadOptions {
+function withIdxCompanion(
+  format: DataFormat | "gzip",
+  path: string,
+  options: LoadOptions,
+): LoadOptions {
   if (
     options.labelsFile !== undefined ||
     options.labelColumn !== undefined ||
     options.yVar !== undefined ||
-    detectFormat(bytes, path, options.format) !== "idx"
+    format !== "idx"
   ) {
     return options;
   }

@@ -46,12 +46,14 @@ export {
   describeVariables,
   detectFormat,
   extensionOf,
+  formatToRead,
   type Inflation,
   type LabelsRead,
   labelsFromBytes,
   labelsFromBytesAsync,
   type ParseOptions,
   parseBytes,
+  parseBytesAs,
   parseBytesSync,
 } from "./parse.js";
 export {

@@ -212,10 +212,33 @@ export async function parseBytes(
   options: ParseOptions = {},
   inflation: Inflation = noInflater(file, "parseBytes"),
 ): Promise<LoadedDataset> {
-  if (isGzip(bytes) && options.format !== "idx" && !hasIdxName(file)) {
-    return parseGzipped(bytes, file, options, inflation);
-  }
-  const format = detectFormat(bytes, file, options.format);
+  return parseBytesAs(bytes, file, formatToRead(bytes, file, options), options, inflation);
+}
+
+/**
+ * How `parseBytes` reads a buffer: "gzip" for a gzip-compressed file that is not IDX
+ * (it is inflated and its format told from what it holds), else what `detectFormat`
+ * tells. A loader that decides something from the format (a file loader looking for
+ * an IDX file's labels) asks here once and passes the answer to `parseBytesAs`.
+ */
+export function formatToRead(
+  bytes: Uint8Array,
+  file: string,
+  options: Pick<ParseOptions, "format"> = {},
+): DataFormat | "gzip" {
+  if (isGzip(bytes) && options.format !== "idx" && !hasIdxName(file)) return "gzip";
+  return detectFormat(bytes, file, options.format);
+}
+
+/** `parseBytes` on a buffer whose format `formatToRead` has told already. */
+export async function parseBytesAs(
+  bytes: Uint8Array,
+  file: string,
+  format: DataFormat | "gzip",
+  options: ParseOptions = {},
+  inflation: Inflation = noInflater(file, "parseBytesAs"),
+): Promise<LoadedDataset> {
+  if (format === "gzip") return parseGzipped(bytes, file, options, inflation);
   if (format === "mat-v7.3" || format === "hdf5") {
     return withHdf5Variables(
       bytes,
