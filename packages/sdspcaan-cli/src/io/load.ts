@@ -19,6 +19,7 @@ import {
   detectFormat,
   formatToRead,
   idxLabelsCompanion,
+  labelSource,
   labelsFromBytes,
   type ParseOptions,
   parseBytesAs,
@@ -44,18 +45,15 @@ export interface LoadOptions extends ParseOptions {
 }
 
 function checkOptions(options: LoadOptions): void {
-  if (
-    options.labelColumn === "none" &&
-    options.labelsFile === undefined &&
-    options.labels !== "optional"
-  ) {
+  const source = labelSource(options);
+  if (source.where === "none" && options.labels !== "optional") {
     throw new ValidationError(
       "labelColumn",
       "labelColumn 'none' (--label-col none: no labels in the data file) needs labelsFile (--labels-file), the file that holds the labels, where labels are required.",
     );
   }
   if (
-    options.labelsFile !== undefined &&
+    source.where === "labels-file" &&
     (options.yVar !== undefined ||
       (options.labelColumn !== undefined && options.labelColumn !== "none"))
   ) {
@@ -68,7 +66,9 @@ function checkOptions(options: LoadOptions): void {
 
 /** With labelsFile the data file holds X only. */
 function withoutLabelColumn(options: LoadOptions): LoadOptions {
-  return options.labelsFile === undefined ? options : { ...options, labelColumn: "none" };
+  return labelSource(options).where === "labels-file"
+    ? { ...options, labelColumn: "none" }
+    : options;
 }
 
 /**
@@ -171,12 +171,7 @@ function withIdxCompanion(
   path: string,
   options: LoadOptions,
 ): LoadOptions {
-  if (
-    options.labelsFile !== undefined ||
-    options.labelColumn !== undefined ||
-    options.yVar !== undefined ||
-    format !== "idx"
-  ) {
+  if (format !== "idx" || labelSource(options).where !== "unnamed") {
     return options;
   }
   const companion = idxLabelsCompanion(path);
@@ -280,11 +275,7 @@ export async function openDataset(
     );
   }
   const entry = named ?? findDataset(basename(path)) ?? datasetAtPath(path);
-  const custom =
-    options.xVar !== undefined ||
-    options.yVar !== undefined ||
-    options.labelColumn !== undefined ||
-    options.labelsFile !== undefined;
+  const custom = options.xVar !== undefined || labelSource(options).where !== "unnamed";
   // The entry's label column counts for text files too (clean1), so that data read
   // without labels needed still gets the labels the registry declares.
   const fromEntry: LoadOptions =

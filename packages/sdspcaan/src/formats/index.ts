@@ -30,6 +30,12 @@ export {
   type StreamFormat,
 } from "./inflate.js";
 export {
+  type LabelOptions,
+  type LabelSource,
+  labelSource,
+  labelsInDataFile,
+} from "./labelSource.js";
+export {
   DEFAULT_MAX_BYTES,
   formatBytes,
   MAX_DEFLATE_RATIO,

@@ -25,6 +25,7 @@ import {
   readIdx,
 } from "./idx.js";
 import { type AsyncInflate, type Inflater, noInflater } from "./inflate.js";
+import { labelSource, labelsInDataFile } from "./labelSource.js";
 import { maxBytesOf, type ReadLimits } from "./limits.js";
 import { looksLikeMatV4, readMatV4 } from "./matV4.js";
 import { looksLikeMatV5, matHeaderVersion, readMatV5, readMatV5Async } from "./matV5.js";
@@ -281,12 +282,9 @@ export function parseBytesSync(
  * the pixels. Without labels needed (new data to embed), the array is X.
  */
 function checkIdxLabels(format: DataFormat, file: string, options: ParseOptions): void {
-  if (format !== "idx" || options.labelColumn === "none") return;
-  if (
-    options.labelColumn !== undefined ||
-    options.yVar !== undefined ||
-    options.labels !== "optional"
-  ) {
+  const source = labelSource(options);
+  if (format !== "idx" || !labelsInDataFile(source)) return;
+  if (source.where === "named" || options.labels !== "optional") {
     throw new DataFormatError(
       file,
       "an IDX file holds one array and no labels: give the idx1 labels file with labelsFile (--labels-file)",
@@ -305,7 +303,7 @@ function fromVariables(
   variables: RawVariable[],
   options: ParseOptions,
 ): LoadedDataset {
-  if (options.labelColumn === "none") {
+  if (!labelsInDataFile(labelSource(options))) {
     // The labels come from elsewhere, so X is the whole of the data variable.
     const xVar = options.xVar ?? soleDataVariable(file, variables);
     return datasetFromVariables(
