@@ -7,9 +7,9 @@
  * diagonal are computed (half the flops) and then mirrored, which also makes M
  * exactly symmetric.
  */
-import { Matrix, transposeInto } from "../../core/matrix.js";
-import type { CsrMatrix } from "../sparse.js";
-import { gemmABtLowerBlocks } from "./symmetricProducts.js";
+import { Matrix, transposeInto } from "../core/matrix.js";
+import { gemmABtLowerBlocks } from "./kernels/symmetricProducts.js";
+import type { CsrMatrix } from "./sparse.js";
 
 const BLOCK = 64;
 

@@ -1,5 +1,5 @@
 /**
- * G L G (linalg/kernels/sandwich.ts), SDSPCAAN's graph term on the dense path: the
+ * G L G (linalg/sandwich.ts), SDSPCAAN's graph term on the dense path: the
  * product itself, its exact symmetry, and the reused scratch of a loop giving the
  * bits of fresh temporaries whatever the order and the sizes of the calls.
  */
@@ -9,9 +9,9 @@ import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
 import { graphLaplacian, symmetrizeGraph } from "#internal/graph/laplacian.js";
 import { multiply } from "#internal/linalg/kernels/gemm.js";
-import { sandwichProduct, sandwichScratch } from "#internal/linalg/kernels/sandwich.js";
+import { sandwichProduct, sandwichScratch } from "#internal/linalg/sandwich.js";
 import { CsrMatrix } from "#internal/linalg/sparse.js";
-import { firstDifference } from "../../helpers/matrices.js";
+import { firstDifference } from "../helpers/matrices.js";
 
 function gram(rng: Random, n: number, d: number): Matrix {
   const X = new Matrix(n, d);

@@ -18,18 +18,18 @@
  * precision. `dataSpanEigen` has no LAPACK counterpart: it works from the thin SVD of
  * X (svd.ts) instead of B = X^T X.
  */
-import { ValidationError } from "../../core/errors.js";
-import { Matrix } from "../../core/matrix.js";
-import { checkInteger } from "../../core/validate.js";
-import { symmetrizeInPlace } from "../basic.js";
-import { multiply } from "../kernels/gemm.js";
-import { choleskyUpper, innerProducts, solveUpperFromRight } from "../orthogonalize.js";
-import { checkDataMatrix, type ThinSvd, thinSvd } from "../svd.js";
+import { ValidationError } from "../core/errors.js";
+import { Matrix } from "../core/matrix.js";
+import { checkInteger } from "../core/validate.js";
+import { symmetrizeInPlace } from "./basic.js";
 import {
   checkSymmetricMatrix,
   normalizeEigenvectorSigns,
   symmetricEigen,
-} from "./symmetricEigen.js";
+} from "./eigen/symmetricEigen.js";
+import { multiply } from "./kernels/gemm.js";
+import { choleskyUpper, innerProducts, solveUpperFromRight } from "./orthogonalize.js";
+import { checkDataMatrix, type ThinSvd, thinSvd } from "./svd.js";
 
 /** k smallest or k largest eigenpairs. */
 export type SubsetSelection = { readonly smallest: number } | { readonly largest: number };

@@ -3,11 +3,8 @@ import { describe, expect, it } from "vitest";
 import { ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
 import { centerColumns, frobeniusNorm } from "#internal/linalg/basic.js";
-import {
-  dataSpanEigen,
-  generalizedSymmetricEigen,
-} from "#internal/linalg/eigen/generalizedEigen.js";
 import { symmetricEigenvalues } from "#internal/linalg/eigen/symmetricEigen.js";
+import { dataSpanEigen, generalizedSymmetricEigen } from "#internal/linalg/generalizedEigen.js";
 import { multiply, multiplyABt, multiplyAtB } from "#internal/linalg/kernels/gemm.js";
 import { thinSvd } from "#internal/linalg/svd.js";
 import {
@@ -18,7 +15,7 @@ import {
   randomMatrix,
   randomSymmetric,
   symmetrize,
-} from "../../helpers/matrices.js";
+} from "../helpers/matrices.js";
 
 /** A graph-Laplacian-like symmetric n x n matrix (random non-negative weights). */
 function laplacianLike(n: number, seed: number): Matrix {
