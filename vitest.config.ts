@@ -9,10 +9,7 @@ import { ISOLATED_TEST_FILES as CLI_ISOLATED } from "./packages/sdspcaan-cli/vit
 import { packageProjects, sourceAliases, testOptions } from "./vitest.shared.js";
 
 /** The project checks that change process-wide state. */
-export const ISOLATED_PROJECT_FILES = [
-  "test/project/browserSafeCore.test.ts",
-  "test/project/package.test.ts",
-];
+export const ISOLATED_PROJECT_FILES = ["test/project/package.test.ts"];
 
 /** Each package's isolated files, from the repository's root, for the isolation check. */
 export const ISOLATED_TEST_FILES = [

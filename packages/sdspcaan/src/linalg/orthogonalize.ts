@@ -228,6 +228,27 @@ export function projectOut(V: Matrix, Q: Matrix): void {
 }
 
 /**
+ * Removes from `v` its components along the first `cols` columns of B (orthonormal),
+ * by classical Gram-Schmidt run twice (as stable as modified Gram-Schmidt), and
+ * returns the norm of what is left.
+ */
+export function orthogonalizeTwice(v: Float64Array, B: Matrix, cols: number): number {
+  const d = B.rows;
+  const k = B.cols;
+  const b = B.data;
+  for (let pass = 0; pass < 2; pass++) {
+    for (let j = 0; j < cols; j++) {
+      let dot = 0;
+      for (let i = 0; i < d; i++) dot += b[i * k + j] * v[i];
+      for (let i = 0; i < d; i++) v[i] -= dot * b[i * k + j];
+    }
+  }
+  let norm = 0;
+  for (let i = 0; i < d; i++) norm += v[i] * v[i];
+  return Math.sqrt(norm);
+}
+
+/**
  * y minus its projections on the orthonormal vectors of `basis`, two classical
  * Gram-Schmidt passes (the second removes what the first's rounding left), in place;
  * returns the Euclidean norm of what is left.
