@@ -24,6 +24,42 @@ import {
 } from "./figures.js";
 import { methodTitle } from "./report.js";
 
+/** The curves of Fig. 1, the data sets in the run's order, and their common average if any. */
+function bcaVersusKLayout(
+  records: readonly FitRecord[],
+  settings: RunSettings | null,
+  methods: readonly string[] | undefined,
+) {
+  const grid = settings ? (m: string) => gridPoints(m, settings.grid) : undefined;
+  const curves = bcaVersusK(records, {
+    ...(grid ? { grid } : {}),
+    ...(methods ? { methods } : {}),
+  });
+  const present = new Set(records.map((r) => r.dataset));
+  // The run's order of data sets (and so of the panels), else the order of the records.
+  const datasets = settings
+    ? settings.datasets.map((d) => d.name).filter((d) => present.has(d))
+    : [...present];
+  const single = datasets.length === 1;
+  const found = single ? null : commonCurves(curves, datasets);
+  // A "mean" over one of several data sets would be that data set under another name.
+  const common = found !== null && found.datasets.length >= 2 ? found : null;
+  return { curves, datasets, single, common };
+}
+
+/**
+ * Whether Fig. 1 of these records is the mean over data sets, so that a figure with a
+ * panel per data set says something beside it; without a common average Fig. 1 is
+ * already that figure.
+ */
+export function bcaVersusKIsAverage(
+  records: readonly FitRecord[],
+  settings: RunSettings | null,
+  methods?: readonly string[],
+): boolean {
+  return bcaVersusKLayout(records, settings, methods).common !== null;
+}
+
 /**
  * Fig. 1 from records: one line per method, ± std over data sets (or over repeats for
  * one). Every point of every line averages the same data sets (`commonCurves`): the
@@ -39,20 +75,13 @@ export function bcaVersusKSpec(
   methods?: readonly string[],
   how: { readonly perDataset?: boolean } = {},
 ): ReturnType<typeof bcaVersusKFigure> {
-  const grid = settings ? (m: string) => gridPoints(m, settings.grid) : undefined;
-  const curves = bcaVersusK(records, {
-    ...(grid ? { grid } : {}),
-    ...(methods ? { methods } : {}),
-  });
-  const present = new Set(records.map((r) => r.dataset));
-  // The run's order of data sets (and so of the panels), else the order of the records.
-  const datasets = settings
-    ? settings.datasets.map((d) => d.name).filter((d) => present.has(d))
-    : [...present];
-  const single = datasets.length === 1;
-  const found = how.perDataset === true || single ? null : commonCurves(curves, datasets);
-  // A "mean" over one of several data sets would be that data set under another name.
-  const common = found !== null && found.datasets.length >= 2 ? found : null;
+  const {
+    curves,
+    datasets,
+    single,
+    common: averaged,
+  } = bcaVersusKLayout(records, settings, methods);
+  const common = how.perDataset === true ? null : averaged;
   const series: BcaAtK[] = [];
   if (how.perDataset === true || (!single && common === null)) {
     for (const dataset of datasets) {

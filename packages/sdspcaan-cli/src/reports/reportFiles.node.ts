@@ -26,7 +26,7 @@ import { gridPoints, type RunSettings, readRunSettings } from "../runner/runner.
 import { runResultsFiles } from "../runner/runResults.node.js";
 import type { UnitDataset } from "../runner/units.node.js";
 import { embeddingSpec } from "./embeddingFigure.node.js";
-import { bcaVersusKSpec, sensitivitySpec } from "./figureSpecs.node.js";
+import { bcaVersusKIsAverage, bcaVersusKSpec, sensitivitySpec } from "./figureSpecs.node.js";
 import {
   buildReports,
   type Completeness,
@@ -314,7 +314,8 @@ export async function writeRunReports(
       );
       return [w.svg, w.png];
     });
-    if (new Set(records.map((r) => r.dataset)).size > 1) {
+    // The panels per data set only beside a mean: without one, bca-vs-k is those panels.
+    if (bcaVersusKIsAverage(records, settings, reportOptions.methods)) {
       await tryFigure("BCA versus k per data set", async () => {
         const w = await writeFigure(
           bcaVersusKSpec(records, settings, reportOptions.methods, { perDataset: true }),
