@@ -27,4 +27,4 @@ export {
 } from "./report.js";
 export * from "./statistics.js";
 export * from "./statisticsMarkdown.js";
-export { type WarningCounts, warningLines } from "./warningCounts.js";
+export { type WarnedCells, type WarningCounts, warningLines } from "./warningCounts.js";
