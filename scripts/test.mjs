@@ -11,6 +11,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
 
@@ -45,9 +46,10 @@ const biome = require.resolve("@biomejs/biome/bin/biome");
 const DEPCRUISE_ARGS = JSON.parse(readFileSync("package.json", "utf8"))
   .scripts["lint:deps"].split(/\s+/)
   .slice(1);
-const depcruise = join(
-  dirname(require.resolve("dependency-cruiser/package.json")),
-  "bin/dependency-cruise.mjs",
+// dependency-cruiser exports neither its package.json nor its command: its main module
+// is src/main/index.mjs, and the command sits in bin/ two folders above it.
+const depcruise = fileURLToPath(
+  new URL("../../bin/dependency-cruise.mjs", import.meta.resolve("dependency-cruiser")),
 );
 // vitest's package exports no path to its command; its package.json sits beside it.
 const vitest = join(dirname(require.resolve("vitest/package.json")), "vitest.mjs");
