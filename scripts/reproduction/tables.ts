@@ -38,13 +38,15 @@ import type { RunReportContents } from "../../packages/sdspcaan-cli/src/reports/
 import {
   BCA_TOLERANCE,
   compareOnDataset,
-  comparisonCell,
   formatPValue,
-  formatStatistic,
   type MethodStatistics,
   methodStatistics,
   type PairedComparison,
 } from "../../packages/sdspcaan-cli/src/reports/statistics.js";
+import {
+  comparisonCell,
+  formatStatistic,
+} from "../../packages/sdspcaan-cli/src/reports/statisticsMarkdown.js";
 import type { CellSummary, Completeness } from "../../packages/sdspcaan-cli/src/reports/summary.js";
 import { markdownTable } from "./page.js";
 

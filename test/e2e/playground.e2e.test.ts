@@ -20,7 +20,7 @@ import { createMethod, loadModel, methodNames, Pipeline } from "sdspcaan";
 import { makeSplit, methodDescriptor } from "sdspcaan/methods";
 import { dataDir, dataFile, repoRoot } from "sdspcaan-test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readModelFile } from "#cli/cli/commands/shared.js";
+import { readModelFile } from "#cli/cli/commands/modelFiles.js";
 import { type PlaygroundServer, startPlaygroundServer } from "#cli/cli/playgroundServer.js";
 import { loadDataset, parseDataset } from "#cli/io/load.js";
 import { evaluateModel, prepareSplit } from "#cli/runner/units.node.js";

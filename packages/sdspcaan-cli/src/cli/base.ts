@@ -1,6 +1,6 @@
 /** The `sdspcaan` program without its sub-commands: name, description, version, one-line errors. */
 import { Command } from "commander";
-import { oneLineErrors } from "./commands/shared.js";
+import { oneLineErrors } from "./commands/commandErrors.js";
 import { VERSION } from "./version.js";
 
 export function baseProgram(): Command {

@@ -84,6 +84,14 @@ export function checkInputFileSync(
   return checkInputStats(st, path, what, maxBytes, limit);
 }
 
+/**
+ * Refuses a JSON input (model, split file) that is not a regular file, or larger than
+ * a JavaScript string can hold, before reading it.
+ */
+export function checkJsonInput(path: string, what: string, argument: string): void {
+  checkInputFileSync(path, what, MAX_JSON_BYTES, argument, "the longest string JavaScript holds");
+}
+
 /** An input file opened for reading, checked as `checkInputStats` checks it. */
 export interface OpenedInput {
   readonly handle: FileHandle;

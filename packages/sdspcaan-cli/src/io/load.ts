@@ -14,12 +14,15 @@ import { DataFormatError, Matrix, ValidationError } from "sdspcaan";
 import type { DatasetInfo, Labels, LoadedDataset, VariableInfo } from "sdspcaan/formats";
 import {
   attachLabels,
+  type DataFormat,
   describeVariables,
   detectFormat,
+  formatToRead,
   idxLabelsCompanion,
+  labelSource,
   labelsFromBytes,
   type ParseOptions,
-  parseBytes,
+  parseBytesAs,
   parseBytesSync,
   type ReadLimits,
 } from "sdspcaan/formats";
@@ -42,18 +45,15 @@ export interface LoadOptions extends ParseOptions {
 }
 
 function checkOptions(options: LoadOptions): void {
-  if (
-    options.labelColumn === "none" &&
-    options.labelsFile === undefined &&
-    options.labels !== "optional"
-  ) {
+  const source = labelSource(options);
+  if (source.where === "none" && options.labels !== "optional") {
     throw new ValidationError(
       "labelColumn",
       "labelColumn 'none' (--label-col none: no labels in the data file) needs labelsFile (--labels-file), the file that holds the labels, where labels are required.",
     );
   }
   if (
-    options.labelsFile !== undefined &&
+    source.where === "labels-file" &&
     (options.yVar !== undefined ||
       (options.labelColumn !== undefined && options.labelColumn !== "none"))
   ) {
@@ -66,7 +66,9 @@ function checkOptions(options: LoadOptions): void {
 
 /** With labelsFile the data file holds X only. */
 function withoutLabelColumn(options: LoadOptions): LoadOptions {
-  return options.labelsFile === undefined ? options : { ...options, labelColumn: "none" };
+  return labelSource(options).where === "labels-file"
+    ? { ...options, labelColumn: "none" }
+    : options;
 }
 
 /**
@@ -78,8 +80,18 @@ export async function parseDataset(
   file: string,
   options: LoadOptions = {},
 ): Promise<LoadedDataset> {
+  return parseDatasetAs(bytes, file, formatToRead(bytes, file, options), options);
+}
+
+/** `parseDataset` on bytes whose format `formatToRead` has told already. */
+async function parseDatasetAs(
+  bytes: Uint8Array,
+  file: string,
+  format: DataFormat | "gzip",
+  options: LoadOptions,
+): Promise<LoadedDataset> {
   checkOptions(options);
-  const ds = await parseBytes(bytes, file, withoutLabelColumn(options), nodeInflater);
+  const ds = await parseBytesAs(bytes, file, format, withoutLabelColumn(options), nodeInflater);
   if (options.labelsFile === undefined) return ds;
   const read = labelsFromBytes(
     await readBytes(options.labelsFile, options),
@@ -135,7 +147,9 @@ export async function loadDataset(path: string, options: LoadOptions = {}): Prom
   const streamed = await streamDataset(path, withoutLabelColumn(options));
   if (streamed === null) {
     const bytes = await readBytes(path, options);
-    return parseDataset(bytes, path, withIdxCompanion(bytes, path, options));
+    // Told once: whether to look for an IDX file's labels and how to read it both follow.
+    const format = formatToRead(bytes, path, options);
+    return parseDatasetAs(bytes, path, format, withIdxCompanion(format, path, options));
   }
   if (options.labelsFile === undefined) return streamed;
   const read = labelsFromBytes(
@@ -152,13 +166,12 @@ export async function loadDataset(path: string, options: LoadOptions = {}): Prom
  * none, the conventional companion next to it (`*-images-idx3-*` -> `*-labels-idx1-*`)
  * is used if it exists.
  */
-function withIdxCompanion(bytes: Uint8Array, path: string, options: LoadOptions): LoadOptions {
-  if (
-    options.labelsFile !== undefined ||
-    options.labelColumn !== undefined ||
-    options.yVar !== undefined ||
-    detectFormat(bytes, path, options.format) !== "idx"
-  ) {
+function withIdxCompanion(
+  format: DataFormat | "gzip",
+  path: string,
+  options: LoadOptions,
+): LoadOptions {
+  if (format !== "idx" || labelSource(options).where !== "unnamed") {
     return options;
   }
   const companion = idxLabelsCompanion(path);
@@ -262,11 +275,7 @@ export async function openDataset(
     );
   }
   const entry = named ?? findDataset(basename(path)) ?? datasetAtPath(path);
-  const custom =
-    options.xVar !== undefined ||
-    options.yVar !== undefined ||
-    options.labelColumn !== undefined ||
-    options.labelsFile !== undefined;
+  const custom = options.xVar !== undefined || labelSource(options).where !== "unnamed";
   // The entry's label column counts for text files too (clean1), so that data read
   // without labels needed still gets the labels the registry declares.
   const fromEntry: LoadOptions =

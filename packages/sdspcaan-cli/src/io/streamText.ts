@@ -15,7 +15,7 @@ import {
   DelimitedReader,
   detectFormat,
   formatBytes,
-  hasIdxName,
+  formatToRead,
   isGzip,
   type LoadedDataset,
   MAX_DEFLATE_RATIO,
@@ -51,11 +51,9 @@ export async function streamDataset(
     const first = new Uint8Array(Math.min(HEAD, size));
     const got = await readAt(handle, first, first.length, 0);
     const head = first.subarray(0, got);
-    if (isGzip(head) && options.format !== "idx" && !hasIdxName(path)) {
-      return await streamGzipped(path, options, handle, size);
-    }
-    const format = textFormat(head, path, options);
-    if (format === null) return null;
+    const format = formatToRead(head, path, options);
+    if (format === "gzip") return await streamGzipped(path, options, handle, size);
+    if (format !== "csv" && format !== "tsv") return null;
     const reader = new DelimitedReader(path, options, format);
     reader.push(head);
     const buffer = new Uint8Array(CHUNK);

@@ -5,14 +5,14 @@
  * available), a new worker gets them back without the user noticing.
  */
 
-import { DataFormatError, type FitProgress, ValidationError } from "sdspcaan";
+import type { FitProgress } from "sdspcaan";
 import { findByName } from "sdspcaan/formats";
 import { methodDescriptor, methodDescriptors } from "sdspcaan/methods";
-import { type RequestOptions, WorkerChannel } from "sdspcaan/worker";
+import { $ } from "./dom.js";
+import { clearErrors, controlOf, FieldError, showError } from "./fieldErrors.js";
 import { buildMethodForm, type MethodForm } from "./form.js";
 import { ScatterPlot, TracePlot } from "./plot.js";
 import type {
-  Answers,
   DatasetSummary,
   EmbedResult,
   FitResult,
@@ -22,66 +22,31 @@ import type {
   ReadOptions,
   Request,
 } from "./protocol.js";
-
-/** A value the page itself refuses, with the control that holds it. */
-class FieldError extends Error {
-  constructor(
-    readonly control: HTMLElement,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
-
-/**
- * The worker through the library's channel (sdspcaan/worker), typed by this page's
- * requests. A cancel on a page without shared memory ends the worker (the channel
- * says so with `ended`); `restart` then starts a fresh one.
- */
-class WorkerClient {
-  private channel = WorkerClient.spawn();
-
-  private static spawn(): WorkerChannel {
-    return new WorkerChannel(
-      new Worker(new URL("worker.js", document.baseURI), { type: "module" }),
-    );
-  }
-
-  request<T extends Request["type"]>(
-    body: Extract<Request, { type: T }>,
-    options: RequestOptions = {},
-  ): Promise<Answers[T]> {
-    return this.channel.request<Answers[T]>(body, options);
-  }
-
-  /** Whether the worker was ended (a cancel without shared memory). */
-  get ended(): boolean {
-    return this.channel.terminated;
-  }
-
-  /** A fresh worker in place of the ended one. */
-  restart(): void {
-    this.channel = WorkerClient.spawn();
-  }
-}
+import { WorkerClient } from "./workerClient.js";
 
 const client = new WorkerClient();
+
 const scatter = new ScatterPlot($("scatter"), $("tooltip"), $("legend"));
+
 const embedScatter = new ScatterPlot($("embed-scatter"), $("embed-tooltip"), $("embed-legend"));
+
 const objectivePlot = new TracePlot($("objective"), "objective per iteration", "#2f6fb0");
+
 const lambdaPlot = new TracePlot($("lambda"), "lambda per iteration", "#e15759");
 
 let manifest: ManifestEntry[] = [];
+
 /** A labels file chosen under "Reading options", applied to the data file loaded with it. */
 type LabelsFile = { file: string; bytes: ArrayBuffer };
+
 let labelsFile: LabelsFile | null = null;
+
 /**
  * The data file chosen last, loaded or not: a new labels file read again with it,
  * so that one that did not fit can be replaced without choosing the data again.
  */
 let chosen: { file: string; bytes: ArrayBuffer; source: string | null } | null = null;
+
 /** The current data file, kept to reload it into a new worker after a cancel. */
 let current: {
   file: string;
@@ -92,13 +57,21 @@ let current: {
   options: ReadOptions;
   labels: LabelsFile | null;
 } | null = null;
+
 let summary: DatasetSummary | null = null;
+
 let currentModelText: { file: string; text: string } | null = null;
+
 let form: MethodForm | null = null;
+
 let fitting = false;
+
 let lastModelJson: { name: string; text: string } | null = null;
+
 let lastEmbeddingCsv: { name: string; text: string } | null = null;
+
 const history: FitResult[] = [];
+
 /**
  * The fit the results panel shows. A fit that is cancelled or fails leaves the whole
  * panel on this one (its BCA, details, scatter, traces and rows), so that everything
@@ -106,91 +79,6 @@ const history: FitResult[] = [];
  * the fit that did not finish.
  */
 let shownFit: FitResult | null = null;
-
-/** The steps of the page; each has a box beside its controls for messages about no one field. */
-type Step = "data" | "fit" | "model";
-const STEP_BOX: Record<Step, string> = {
-  data: "data-error",
-  fit: "fit-error",
-  model: "model-error",
-};
-/** The controls showing a message now, by step, to clear with the step's box. */
-const flagged: Record<Step, HTMLElement[]> = { data: [], fit: [], model: [] };
-
-function clearFieldError(control: HTMLElement): void {
-  const id = control.getAttribute("aria-describedby");
-  if (id !== null) document.getElementById(id)?.remove();
-  control.removeAttribute("aria-describedby");
-  control.removeAttribute("aria-invalid");
-}
-
-function clearErrors(step: Step): void {
-  const box = $(STEP_BOX[step]);
-  box.hidden = true;
-  box.textContent = "";
-  for (const control of flagged[step]) clearFieldError(control);
-  flagged[step] = [];
-}
-
-let fieldErrorCount = 0;
-
-/** Shows `err` beside `control` when there is one on the page, else in the step's box. */
-function showError(step: Step, err: unknown, control: HTMLElement | null = null): void {
-  const e = err instanceof Error ? err : new Error(String(err));
-  if (control === null || !control.isConnected) {
-    const box = $(STEP_BOX[step]);
-    box.textContent = e.message;
-    box.hidden = false;
-    return;
-  }
-  // A field in a fold (expert or reading options) is unfolded, or its message would be hidden.
-  for (
-    let d = control.closest("details");
-    d !== null;
-    d = d.parentElement?.closest("details") ?? null
-  ) {
-    d.open = true;
-  }
-  clearFieldError(control);
-  const message = document.createElement("span");
-  message.className = "field-error";
-  message.setAttribute("role", "alert");
-  message.id = `field-error-${++fieldErrorCount}`;
-  message.textContent = e.message;
-  // In an option's row the message goes right under the control; the labels file's
-  // control is a hidden input inside its button, so there it closes the row.
-  const row = control.closest(".labels-file");
-  if (row !== null) row.append(message);
-  else control.after(message);
-  control.setAttribute("aria-invalid", "true");
-  control.setAttribute("aria-describedby", message.id);
-  control.addEventListener("input", () => clearFieldError(control), { once: true });
-  flagged[step].push(control);
-}
-
-/** The control a worker's error is about, when it names one this step has. */
-function controlOf(step: Step, err: unknown): HTMLElement | null {
-  const argument = err instanceof ValidationError ? err.argument : undefined;
-  const file = err instanceof DataFormatError ? err.file : undefined;
-  if (step === "fit" && argument !== undefined) {
-    return document.querySelector<HTMLElement>(
-      `#method-form [data-option="${CSS.escape(argument)}"]`,
-    );
-  }
-  if (step === "data") {
-    const byArgument: Record<string, string> = {
-      xVar: "x-var",
-      yVar: "y-var",
-      labelColumn: "label-col",
-      labelsFile: "labels-file",
-    };
-    if (argument !== undefined && argument in byArgument) return $(byArgument[argument]);
-    if (file !== undefined && labelsFile !== null && file === labelsFile.file) {
-      return $("labels-file");
-    }
-  }
-  return null;
-}
 
 function percent(v: number): string {
   return `${(100 * v).toFixed(2)} %`;
@@ -291,7 +179,7 @@ async function loadData(file: string, bytes: ArrayBuffer, source: string | null)
     $<HTMLButtonElement>("fit").disabled = fitting;
   } catch (err) {
     current = null;
-    showError("data", err, controlOf("data", err));
+    showError("data", err, controlOf("data", err, labelsFile?.file ?? null));
   }
   syncDataMenu();
 }
@@ -494,7 +382,7 @@ async function runFit(): Promise<void> {
       showError("fit", new Error("The fit was cancelled."));
     } else {
       $("progress").hidden = true;
-      showError("fit", err, controlOf("fit", err));
+      showError("fit", err, controlOf("fit", err, labelsFile?.file ?? null));
     }
   } finally {
     fitController = null;

@@ -28,6 +28,7 @@ import {
   decompressionStreamInflate,
   featureNamesOf,
   type LoadedDataset,
+  labelSource,
   labelsFromBytesAsync,
   type ParseOptions,
   parseBytes,
@@ -268,7 +269,7 @@ async function readDataset(request: Extract<Request, { type: "load" }>): Promise
       decompressionStreamInflate,
     );
   }
-  if (options.yVar !== undefined || options.labelColumn !== undefined) {
+  if (labelSource(options).where !== "unnamed") {
     throw new ValidationError(
       "labelsFile",
       "A labels file cannot be combined with a y variable or a label column: the labels come from one place.",

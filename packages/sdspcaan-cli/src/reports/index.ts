@@ -26,4 +26,5 @@ export {
   tableMarkdown,
 } from "./report.js";
 export * from "./statistics.js";
-export { type WarningCounts, warningLines } from "./warningCounts.js";
+export * from "./statisticsMarkdown.js";
+export { type WarnedCells, type WarningCounts, warningLines } from "./warningCounts.js";

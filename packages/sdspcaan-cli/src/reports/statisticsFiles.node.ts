@@ -10,11 +10,8 @@ import { writeAtomically } from "../io/atomicWrite.js";
 import { criticalDifferenceDiagram } from "../plot/criticalDifference.js";
 import { writeFigure } from "../plot/render.js";
 import { methodTitle } from "./report.js";
-import {
-  type MethodStatistics,
-  statisticsConsoleSummary,
-  statisticsMarkdown,
-} from "./statistics.js";
+import type { MethodStatistics } from "./statistics.js";
+import { statisticsConsoleSummary, statisticsMarkdown } from "./statisticsMarkdown.js";
 
 export const STATISTICS_FILE = "statistics.md";
 export const CRITICAL_DIFFERENCE_FIGURE = "critical-difference";

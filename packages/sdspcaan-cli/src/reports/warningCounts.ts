@@ -13,7 +13,6 @@ import type { FitWarningCode } from "sdspcaan";
 import { FIT_WARNING_CODES, methodDescriptors, warningFromText } from "sdspcaan/methods";
 import { displayNameOf } from "../protocol/grids.js";
 import type { FitRecord } from "../protocol/records.js";
-import type { ResultsSummary } from "./summary.js";
 
 /** How many of a cell's selected fits gave each warning. */
 export interface WarningCounts {
@@ -112,10 +111,22 @@ function cellLine(dataset: string, method: string, c: WarningCounts): string | n
 }
 
 /**
+ * What the lines are made from: a report's summary (summary.ts's ResultsSummary, whose
+ * cells hold these counts; named by shape so that the two files do not import each other).
+ */
+export interface WarnedCells {
+  readonly datasets: readonly string[];
+  readonly methods: readonly string[];
+  readonly cells: Readonly<
+    Record<string, Readonly<Record<string, { readonly warnings: WarningCounts } | undefined>>>
+  >;
+}
+
+/**
  * The lines under table.md: one per cell whose selected fits warned, or none at all
  * when no selected fit did.
  */
-export function warningLines(summary: ResultsSummary): string[] {
+export function warningLines(summary: WarnedCells): string[] {
   const lines: string[] = [];
   for (const d of summary.datasets) {
     for (const m of summary.methods) {

@@ -10,7 +10,7 @@ import { gzipSync } from "node:zlib";
 import { balancedAccuracy, Matrix, NearestNeighbour1, PCA } from "sdspcaan";
 import { zscoreStatistics } from "sdspcaan/methods";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reloadDataset } from "#internal/reports/reportFiles.node.js";
+import { reloadDataset } from "#internal/reports/reloadData.node.js";
 import { cli } from "../helpers/cli.js";
 
 /** uint8 IDX bytes (big-endian sizes). */

@@ -1,6 +1,6 @@
 /** The bca-vs-k figure of a report: like with like, and a subtitle that says what it averages. */
 import { describe, expect, it } from "vitest";
-import { bcaVersusKSpec } from "#internal/reports/reportFiles.node.js";
+import { bcaVersusKIsAverage, bcaVersusKSpec } from "#internal/reports/figureSpecs.node.js";
 import { flatInK } from "../helpers/flatInK.js";
 
 interface Row {
@@ -49,5 +49,13 @@ describe("bcaVersusKSpec (averaged over data sets)", () => {
     const spec = bcaVersusKSpec(records, null) as { facet?: unknown };
     expect(spec.facet).toBeDefined();
     expect(subtitleOf(spec)[0]).toMatch(/no common average/);
+  });
+
+  it("is an average (so a panel per data set says something beside it) only where data sets share a k", () => {
+    expect(bcaVersusKIsAverage(flatInK(["Musk1", "Big"]), null)).toBe(true);
+    const yaleAndOrl = flatInK([]).filter((r) => r.dataset === "Yale" || r.dataset === "ORL");
+    expect(bcaVersusKIsAverage(yaleAndOrl, null)).toBe(false);
+    const one = flatInK([]).filter((r) => r.dataset === "Yale");
+    expect(bcaVersusKIsAverage(one, null)).toBe(false);
   });
 });

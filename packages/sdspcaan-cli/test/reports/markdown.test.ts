@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 import type { FitRecord } from "#internal/protocol/records.js";
 import { markdownText } from "#internal/reports/markdown.js";
 import { summariseResults, tableMarkdown } from "#internal/reports/report.js";
-import { methodStatistics, statisticsMarkdown } from "#internal/reports/statistics.js";
+import { methodStatistics } from "#internal/reports/statistics.js";
+import { statisticsMarkdown } from "#internal/reports/statisticsMarkdown.js";
 import { rec } from "../helpers/makeRecord.js";
 
 type Token = ReturnType<MarkdownIt["parse"]>[number];

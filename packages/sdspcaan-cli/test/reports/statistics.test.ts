@@ -9,9 +9,11 @@ import {
   formatPValue,
   type MethodStatistics,
   methodStatistics,
+} from "#internal/reports/statistics.js";
+import {
   statisticsConsoleSummary,
   statisticsMarkdown,
-} from "#internal/reports/statistics.js";
+} from "#internal/reports/statisticsMarkdown.js";
 import { rec } from "../helpers/makeRecord.js";
 import { fixtureRecords } from "../helpers/statisticsRecords.js";
 import { expectClose, statisticsFixture } from "../stats/fixture.js";

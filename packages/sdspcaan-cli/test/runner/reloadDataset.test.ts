@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDataset } from "#internal/io/load.js";
 import { datasetChecksum } from "#internal/protocol/fingerprint.js";
 import type { DatasetSettings } from "#internal/protocol/plan.js";
-import { reloadDataset, writeRunReports } from "#internal/reports/reportFiles.node.js";
+import { reloadDataset } from "#internal/reports/reloadData.node.js";
+import { writeRunReports } from "#internal/reports/reportFiles.node.js";
 import { runExperiment } from "#internal/runner/runner.node.js";
 import { removeDir, smallData, tempDir } from "../helpers/runs.js";
 

@@ -21,7 +21,7 @@ import { ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
 import { type OptionSchema, resolveOptions } from "../core/options.js";
 import { Random } from "../core/rng.js";
-import { orthogonalizeTwice } from "../methods/pca.js";
+import { orthogonalizeTwice } from "../linalg/orthogonalize.js";
 
 /** Options of {@link makeSyntheticDataset}; every field has a default. */
 export interface SyntheticOptions {

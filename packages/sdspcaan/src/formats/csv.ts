@@ -34,6 +34,7 @@ import {
 } from "./csvColumns.js";
 import { detectHeader, sniffDelimiter } from "./csvSniff.js";
 import { DelimitedTokenizer, type FieldSink } from "./csvTokenizer.js";
+import { labelSource, labelsInDataFile } from "./labelSource.js";
 import { maxBytesOf, type ReadLimits } from "./limits.js";
 import {
   checkClassLabels,
@@ -353,13 +354,14 @@ export class DelimitedReader implements FieldSink {
     const hasHeader = option === "auto" ? this.headerDetected !== null : option;
     this.header = hasHeader ? rows[0] : undefined;
     const required = this.options.labels !== "optional";
-    const lc = this.options.labelColumn;
-    // "none": the labels are elsewhere (loadDataset's labelsFile); without labels needed
-    // and none named, every column is a feature.
+    const source = labelSource(this.options);
+    const column = source.where === "named" ? source.labelColumn : undefined;
+    // Labels elsewhere (a labels file, "none"), or not needed and no column named: every
+    // column is a feature. A y variable names nothing in a text file.
     this.labelCol =
-      lc === "none" || (!required && lc === undefined)
+      !labelsInDataFile(source) || (!required && column === undefined)
         ? -1
-        : resolveLabelColumn(this.file, lc, width, this.header);
+        : resolveLabelColumn(this.file, column, width, this.header);
     if (this.labelCol >= 0 && width < 2) {
       fail(
         this.file,
@@ -555,7 +557,7 @@ export class DelimitedReader implements FieldSink {
     const one = cols.length === 1;
     const list = cols.join(",");
     const labelHint =
-      this.labelCol < 0 && this.options.labelColumn !== "none"
+      this.labelCol < 0 && labelsInDataFile(labelSource(this.options))
         ? ", or name the label column with --label-col (labelColumn)"
         : "";
     fail(

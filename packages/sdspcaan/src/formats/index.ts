@@ -30,6 +30,12 @@ export {
   type StreamFormat,
 } from "./inflate.js";
 export {
+  type LabelOptions,
+  type LabelSource,
+  labelSource,
+  labelsInDataFile,
+} from "./labelSource.js";
+export {
   DEFAULT_MAX_BYTES,
   formatBytes,
   MAX_DEFLATE_RATIO,
@@ -46,12 +52,14 @@ export {
   describeVariables,
   detectFormat,
   extensionOf,
+  formatToRead,
   type Inflation,
   type LabelsRead,
   labelsFromBytes,
   labelsFromBytesAsync,
   type ParseOptions,
   parseBytes,
+  parseBytesAs,
   parseBytesSync,
 } from "./parse.js";
 export {

@@ -25,6 +25,7 @@ import {
   readIdx,
 } from "./idx.js";
 import { type AsyncInflate, type Inflater, noInflater } from "./inflate.js";
+import { labelSource, labelsInDataFile } from "./labelSource.js";
 import { maxBytesOf, type ReadLimits } from "./limits.js";
 import { looksLikeMatV4, readMatV4 } from "./matV4.js";
 import { looksLikeMatV5, matHeaderVersion, readMatV5, readMatV5Async } from "./matV5.js";
@@ -212,10 +213,33 @@ export async function parseBytes(
   options: ParseOptions = {},
   inflation: Inflation = noInflater(file, "parseBytes"),
 ): Promise<LoadedDataset> {
-  if (isGzip(bytes) && options.format !== "idx" && !hasIdxName(file)) {
-    return parseGzipped(bytes, file, options, inflation);
-  }
-  const format = detectFormat(bytes, file, options.format);
+  return parseBytesAs(bytes, file, formatToRead(bytes, file, options), options, inflation);
+}
+
+/**
+ * How `parseBytes` reads a buffer: "gzip" for a gzip-compressed file that is not IDX
+ * (it is inflated and its format told from what it holds), else what `detectFormat`
+ * tells. A loader that decides something from the format (a file loader looking for
+ * an IDX file's labels) asks here once and passes the answer to `parseBytesAs`.
+ */
+export function formatToRead(
+  bytes: Uint8Array,
+  file: string,
+  options: Pick<ParseOptions, "format"> = {},
+): DataFormat | "gzip" {
+  if (isGzip(bytes) && options.format !== "idx" && !hasIdxName(file)) return "gzip";
+  return detectFormat(bytes, file, options.format);
+}
+
+/** `parseBytes` on a buffer whose format `formatToRead` has told already. */
+export async function parseBytesAs(
+  bytes: Uint8Array,
+  file: string,
+  format: DataFormat | "gzip",
+  options: ParseOptions = {},
+  inflation: Inflation = noInflater(file, "parseBytesAs"),
+): Promise<LoadedDataset> {
+  if (format === "gzip") return parseGzipped(bytes, file, options, inflation);
   if (format === "mat-v7.3" || format === "hdf5") {
     return withHdf5Variables(
       bytes,
@@ -258,12 +282,9 @@ export function parseBytesSync(
  * the pixels. Without labels needed (new data to embed), the array is X.
  */
 function checkIdxLabels(format: DataFormat, file: string, options: ParseOptions): void {
-  if (format !== "idx" || options.labelColumn === "none") return;
-  if (
-    options.labelColumn !== undefined ||
-    options.yVar !== undefined ||
-    options.labels !== "optional"
-  ) {
+  const source = labelSource(options);
+  if (format !== "idx" || !labelsInDataFile(source)) return;
+  if (source.where === "named" || options.labels !== "optional") {
     throw new DataFormatError(
       file,
       "an IDX file holds one array and no labels: give the idx1 labels file with labelsFile (--labels-file)",
@@ -282,7 +303,7 @@ function fromVariables(
   variables: RawVariable[],
   options: ParseOptions,
 ): LoadedDataset {
-  if (options.labelColumn === "none") {
+  if (!labelsInDataFile(labelSource(options))) {
     // The labels come from elsewhere, so X is the whole of the data variable.
     const xVar = options.xVar ?? soleDataVariable(file, variables);
     return datasetFromVariables(

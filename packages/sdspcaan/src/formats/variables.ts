@@ -7,6 +7,7 @@
  */
 import { DataFormatError, ValidationError } from "../core/errors.js";
 import { Matrix, transposeInto } from "../core/matrix.js";
+import { labelSource, labelsInDataFile } from "./labelSource.js";
 import {
   checkClassLabels,
   type Labels,
@@ -505,6 +506,10 @@ export function datasetFromVariables(
   options: VariableOptions = {},
   withoutLabels = false,
 ): LoadedDataset {
+  const source = labelSource(options);
+  const named = source.where === "named" ? source : undefined;
+  const [yVar, labelColumn] = [named?.yVar, named?.labelColumn];
+  const whole = withoutLabels || !labelsInDataFile(source);
   const vars = variables.filter((v) => v.name !== "" && !v.name.startsWith("#"));
   const infoVars: VariableInfo[] = vars.map((v) => ({
     name: v.name,
@@ -522,14 +527,14 @@ export function datasetFromVariables(
         `no numeric 2-D variable to use as data: it holds a ${vars[0].dims.length}-D array of shape (${vars[0].dims.join(", ")}); the data must be a 2-D array with one row per sample (in NumPy: X.reshape(len(X), -1))`,
       );
     }
-    if (isVector(vars[0]) && !withoutLabels) {
+    if (isVector(vars[0]) && !whole) {
       throw new DataFormatError(
         file,
         `no numeric 2-D variable to use as data: it holds a single column of ${elementCount(vars[0].dims)} values; the data must be a 2-D array with one row per sample and one column per feature${options.labels === "optional" ? "" : " (and the labels in its last column)"}`,
       );
     }
   }
-  if (withoutLabels) {
+  if (whole) {
     if (options.xVar === undefined) {
       throw new ValidationError("xVar", "Reading X without labels needs the name of its variable.");
     }
@@ -541,8 +546,8 @@ export function datasetFromVariables(
     const x = lookup(file, vars, options.xVar, "xVar");
     if (!usableAsData(x)) throw new DataFormatError(file, notUsableReason(x, "data"));
     let y: RawVariable | null = null;
-    if (options.yVar !== undefined) y = lookup(file, vars, options.yVar, "yVar");
-    else if (options.labelColumn === undefined) {
+    if (yVar !== undefined) y = lookup(file, vars, yVar, "yVar");
+    else if (labelColumn === undefined) {
       const pair = KNOWN_PAIRS.find(([xn, yn]) => xn === x.name && vars.some((v) => v.name === yn));
       if (pair) y = vars.find((v) => v.name === pair[1]) ?? null;
       else
@@ -553,8 +558,8 @@ export function datasetFromVariables(
         );
     }
     choice = { x, y };
-  } else if (options.yVar !== undefined) {
-    const y = lookup(file, vars, options.yVar, "yVar");
+  } else if (yVar !== undefined) {
+    const y = lookup(file, vars, yVar, "yVar");
     const n = y.kind === "char" ? y.dims[0] : vectorLength(y);
     const cands = vars.filter(
       (v) =>
@@ -581,7 +586,7 @@ export function datasetFromVariables(
   const required = options.labels !== "optional";
   const { rows: r, cols: c } = matrixShape(file, choice.x);
   if (choice.y === null) {
-    if (options.labelColumn === undefined) {
+    if (labelColumn === undefined) {
       // A column of the data is taken for the labels only when one was named, or by the
       // two documented conventions: a MAT variable called `data` (Musk1) and a single
       // NPY array (a table, like CSV). Anything else would turn a feature into labels.
@@ -603,15 +608,15 @@ export function datasetFromVariables(
       M = M.transpose();
       transposed = true;
     }
-    const split = splitLabelColumn(file, M, choice.x.name, options.labelColumn);
+    const split = splitLabelColumn(file, M, choice.x.name, labelColumn);
     checkFiniteRead(file, read, split.X, `variable '${choice.x.name}'`);
     const colName = split.column === M.cols - 1 ? "end" : String(split.column);
-    const yVar = `${choice.x.name}[:, ${colName}]`;
+    const yName = `${choice.x.name}[:, ${colName}]`;
     if (required) {
       checkClassLabels(
         file,
         split.y,
-        `the labels ${yVar} (column ${split.column} of '${choice.x.name}', counting from 0)`,
+        `the labels ${yName} (column ${split.column} of '${choice.x.name}', counting from 0)`,
         (i) => `sample ${i} (counting from 0)`,
         "Name the label variable with --y-var (yVar) or the label column with --label-col (labelColumn), or none if the data has no labels.",
       );
@@ -622,7 +627,7 @@ export function datasetFromVariables(
       info: {
         ...base,
         xVar: choice.x.name,
-        yVar,
+        yVar: yName,
         transposed,
         oneHot: false,
         labelColumn: split.column,
@@ -630,7 +635,7 @@ export function datasetFromVariables(
     };
   }
 
-  if (options.labelColumn !== undefined) {
+  if (labelColumn !== undefined) {
     throw new ValidationError(
       "labelColumn",
       `A label column was given, but ${file} has a label variable '${choice.y.name}'; use one or the other.`,

@@ -1,18 +1,16 @@
 /**
  * Tall-skinny block kernels shared by the SVD, the data-span solvers and LOBPCG:
- * inner products of n x p blocks, Cholesky, Cholesky-QR, and SVQB (the SVD-based
- * orthonormalisation of Stathopoulos & Wu 2002, as used in the robust LOBPCG of
- * Duersch, Shao, Yang & Gu 2018), which survives rank-deficient blocks.
+ * inner products of n x p blocks, Cholesky, Cholesky-QR and projections. SVQB, which
+ * needs an eigensolver, is in eigen/svqb.ts, so that this file stays below eigen/.
  *
  * LAPACK counterparts: `choleskyUpper` is dpotrf with uplo = 'U' (unblocked, and it
  * returns false where dpotrf returns info > 0); `solveUpperFromRight` is dtrsm with
  * side = 'R', uplo = 'U', transa = 'N' (recursively blocked so that most of its flops
- * run in the GEMM kernel). Cholesky-QR and SVQB have none.
+ * run in the GEMM kernel). Cholesky-QR has none.
  */
 
 import { Matrix } from "../core/matrix.js";
 import { symmetrizeInPlace } from "./basic.js";
-import { symmetricEigen } from "./eigen/symmetricEigen.js";
 import {
   gemmABtRaw,
   gemmABtTs,
@@ -219,39 +217,6 @@ export function choleskyQR(V: Matrix): Matrix | null {
   return G;
 }
 
-/**
- * SVQB (Stathopoulos & Wu): orthonormalises the columns of V through the eigen-
- * decomposition of the scaled Gram matrix D^-1/2 V^T V D^-1/2 = Z Theta Z^T, giving
- * V D^-1/2 Z Theta^-1/2. Directions with Theta < dropTolerance * max(Theta) are
- * dropped (the result may have fewer columns). Returns the new block and the k x k'
- * transform T with result = V T, so that images A V can be updated alike.
- */
-export function svqb(V: Matrix, dropTolerance = 1e-14): { Q: Matrix; T: Matrix } {
-  const k = V.cols;
-  if (k === 0) return { Q: V.clone(), T: new Matrix(0, 0) };
-  const G = gram(V);
-  const dinv = new Float64Array(k);
-  for (let i = 0; i < k; i++) {
-    const gii = G.data[i * k + i];
-    dinv[i] = gii > 0 ? 1 / Math.sqrt(gii) : 0;
-  }
-  for (let i = 0; i < k; i++) {
-    for (let j = 0; j < k; j++) G.data[i * k + j] *= dinv[i] * dinv[j];
-  }
-  const { values, vectors } = symmetricEigen(G);
-  const Z = vectors as Matrix;
-  const top = values[k - 1];
-  const keep: number[] = [];
-  for (let j = k - 1; j >= 0; j--) if (top > 0 && values[j] > dropTolerance * top) keep.push(j);
-  const T = new Matrix(k, keep.length);
-  for (let c = 0; c < keep.length; c++) {
-    const j = keep[c];
-    const f = 1 / Math.sqrt(values[j]);
-    for (let i = 0; i < k; i++) T.data[i * keep.length + c] = dinv[i] * Z.data[i * k + j] * f;
-  }
-  return { Q: multiply(V, T), T };
-}
-
 /** V <- V - Q (Q^T V), applied twice ("twice is enough", Kahan/Parlett) for columns of Q orthonormal. */
 export function projectOut(V: Matrix, Q: Matrix): void {
   if (Q.cols === 0 || V.cols === 0) return;
@@ -262,53 +227,25 @@ export function projectOut(V: Matrix, Q: Matrix): void {
   }
 }
 
-function maxDeviation(G: Matrix, identity: boolean): number {
-  let e = 0;
-  const { rows, cols, data } = G;
-  for (let i = 0; i < rows; i++) {
-    for (let j = 0; j < cols; j++) {
-      e = Math.max(e, Math.abs(data[i * cols + j] - (identity && i === j ? 1 : 0)));
-    }
-  }
-  return e;
-}
-
 /**
- * Orthonormal basis of the part of span(V) orthogonal to the (orthonormal, mutually
- * orthogonal) blocks in `bases`: the "ortho" procedure of Duersch et al. 2018. Each
- * round measures C = bases^T V, stops when C and V^T V - I are below `tolerance`,
- * else projects (V <- V - bases C, with a second pass in the first round: "twice is
- * enough") and orthonormalises with SVQB, whose Gram-based orthogonality degrades like
- * eps cond(V)^2 and so may need another round. Directions that vanish in the
- * projection are dropped: the result may have fewer columns than V.
+ * Removes from `v` its components along the first `cols` columns of B (orthonormal),
+ * by classical Gram-Schmidt run twice (as stable as modified Gram-Schmidt), and
+ * returns the norm of what is left.
  */
-export function orthonormalizeAgainst(
-  V: Matrix,
-  bases: Matrix[],
-  { dropTolerance = 1e-14, tolerance = 1e-13, rounds = 4 } = {},
-): Matrix {
-  const used = bases.filter((Q) => Q.cols > 0);
-  let W = V.clone();
-  let checked = false;
-  for (let round = 0; round < rounds; round++) {
-    if (W.cols === 0) return W;
-    const coefficients = used.map((Q) => innerProducts(Q, W));
-    if (checked) {
-      let err = maxDeviation(gram(W), true);
-      for (const C of coefficients) err = Math.max(err, maxDeviation(C, false));
-      if (err <= tolerance) return W;
+export function orthogonalizeTwice(v: Float64Array, B: Matrix, cols: number): number {
+  const d = B.rows;
+  const k = B.cols;
+  const b = B.data;
+  for (let pass = 0; pass < 2; pass++) {
+    for (let j = 0; j < cols; j++) {
+      let dot = 0;
+      for (let i = 0; i < d; i++) dot += b[i * k + j] * v[i];
+      for (let i = 0; i < d; i++) v[i] -= dot * b[i * k + j];
     }
-    for (let pass = 0; pass < (round === 0 ? 2 : 1); pass++) {
-      used.forEach((Q, q) => {
-        const C = pass === 0 ? coefficients[q] : innerProducts(Q, W);
-        const QC = multiply(Q, C);
-        for (let i = 0; i < W.data.length; i++) W.data[i] -= QC.data[i];
-      });
-    }
-    W = svqb(W, dropTolerance).Q;
-    checked = true;
   }
-  return W;
+  let norm = 0;
+  for (let i = 0; i < d; i++) norm += v[i] * v[i];
+  return Math.sqrt(norm);
 }
 
 /**

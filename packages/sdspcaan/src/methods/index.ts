@@ -48,6 +48,7 @@ export {
   type SyntheticDataset,
   type SyntheticOptions,
 } from "../data/synthetic.js";
+export { orthogonalizeTwice } from "../linalg/orthogonalize.js";
 export {
   defineMethod,
   GRID_PRESETS,
@@ -69,7 +70,6 @@ export type { FitTimings, StopReason } from "./fitReport.js";
 export { FIT_WARNING_CODES, warningFromText } from "./fitWarnings.js";
 export { MAX_MODEL_BYTES, MAX_MODEL_DEPTH } from "./modelText.js";
 export { methodOptionsMarkdown } from "./optionDocs.js";
-export { orthogonalizeTwice } from "./pca.js";
 export {
   loadModelFile,
   methodDescriptor,

@@ -10,6 +10,7 @@
 
 import { Matrix } from "../core/matrix.js";
 import type { OptionSchema, OptionsOf } from "../core/options.js";
+import { orthogonalizeTwice } from "../linalg/orthogonalize.js";
 import {
   type LeadingSingularTriplets,
   leadingTripletsOfColumnGram,
@@ -103,27 +104,6 @@ export function completeOrthonormalColumns(W: Matrix, from: number): void {
     for (let i = 0; i < d; i++) w[i * k + col] = v[i] / norm;
     col++;
   }
-}
-
-/**
- * Removes from `v` its components along the first `cols` columns of B (orthonormal),
- * by classical Gram-Schmidt run twice (as stable as modified Gram-Schmidt), and
- * returns the norm of what is left.
- */
-export function orthogonalizeTwice(v: Float64Array, B: Matrix, cols: number): number {
-  const d = B.rows;
-  const k = B.cols;
-  const b = B.data;
-  for (let pass = 0; pass < 2; pass++) {
-    for (let j = 0; j < cols; j++) {
-      let dot = 0;
-      for (let i = 0; i < d; i++) dot += b[i * k + j] * v[i];
-      for (let i = 0; i < d; i++) v[i] -= dot * b[i * k + j];
-    }
-  }
-  let norm = 0;
-  for (let i = 0; i < d; i++) norm += v[i] * v[i];
-  return Math.sqrt(norm);
 }
 
 /** PCA: the method's declaration (see descriptor.ts). */

@@ -34,7 +34,7 @@ import {
 } from "../graph/laplacianSpectrum.js";
 import { provenRankDecision } from "../graph/rankBounds.js";
 import { applyRankAction, type RankControlAction, rankControl } from "../graph/rankControl.js";
-import { dataSpanEigen } from "../linalg/eigen/generalizedEigen.js";
+import { dataSpanEigen } from "../linalg/generalizedEigen.js";
 import { multiply } from "../linalg/kernels/gemm.js";
 import type { CsrMatrix } from "../linalg/sparse.js";
 import {

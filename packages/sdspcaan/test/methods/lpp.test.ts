@@ -15,7 +15,7 @@ import { preprocessSplit } from "#internal/data/preprocess.js";
 import { makeSplit } from "#internal/data/splits.js";
 import { graphLaplacian } from "#internal/graph/laplacian.js";
 import { centerColumns } from "#internal/linalg/basic.js";
-import { generalizedSymmetricEigen } from "#internal/linalg/eigen/generalizedEigen.js";
+import { generalizedSymmetricEigen } from "#internal/linalg/generalizedEigen.js";
 import { nearestNeighbours } from "#internal/linalg/kernels/distances.js";
 import { multiply, multiplyAtB } from "#internal/linalg/kernels/gemm.js";
 import type { CsrMatrix } from "#internal/linalg/sparse.js";

@@ -16,7 +16,7 @@ import { preprocessSplit } from "#internal/data/preprocess.js";
 import { makeSplit } from "#internal/data/splits.js";
 import { graphLaplacian, symmetrizeGraph } from "#internal/graph/laplacian.js";
 import { centerColumns } from "#internal/linalg/basic.js";
-import { generalizedSymmetricEigen } from "#internal/linalg/eigen/generalizedEigen.js";
+import { generalizedSymmetricEigen } from "#internal/linalg/generalizedEigen.js";
 import { multiply, multiplyAtB } from "#internal/linalg/kernels/gemm.js";
 import { thinSvd } from "#internal/linalg/svd.js";
 import { PCA } from "#internal/methods/pca.js";

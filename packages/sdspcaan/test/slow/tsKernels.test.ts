@@ -20,5 +20,5 @@ await import("../linalg/kernels/gemm.test.js");
 await import("../linalg/eigen/symmetricEigen.test.js");
 await import("../linalg/eigen/tridiagonal.test.js");
 await import("../linalg/svd.test.js");
-await import("../linalg/eigen/generalizedEigen.test.js");
+await import("../linalg/generalizedEigen.test.js");
 await import("../linalg/eigen/lobpcg.test.js");

@@ -25,7 +25,7 @@ describe("the suites below", () => {
 await import("../linalg/kernels/gemm.test.js");
 await import("../linalg/eigen/symmetricEigen.test.js");
 await import("../linalg/svd.test.js");
-await import("../linalg/eigen/generalizedEigen.test.js");
+await import("../linalg/generalizedEigen.test.js");
 await import("../linalg/eigen/lobpcg.test.js");
 await import("../threads/helperThread.test.js");
 await import("./helperThreadFit.test.js");

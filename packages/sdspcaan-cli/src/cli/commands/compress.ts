@@ -7,7 +7,8 @@
 import { basename } from "node:path";
 import type { Command } from "commander";
 import { compressRunResults } from "../../runner/compress.node.js";
-import { note, oneLineErrors, out } from "./shared.js";
+import { oneLineErrors } from "./commandErrors.js";
+import { note, out } from "./output.js";
 
 /** "9.2 MB", "310 kB", "812 bytes". */
 function size(bytes: number): string {

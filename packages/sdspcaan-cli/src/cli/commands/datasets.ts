@@ -18,6 +18,7 @@ import { type LoadOptions, openDataset } from "../../io/load.js";
 import { dataDirectories, defaultCacheDir, locateDataFile } from "../../io/locate.js";
 import { DATASETS, type DatasetEntry } from "../../io/registry.js";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
+import { addLabelColumnOption, labelColumnFlag, parseLabelColumn } from "./dataFlags.js";
 import {
   addDelimitedOptions,
   columnList,
@@ -25,7 +26,7 @@ import {
   parseDropColumns,
   parseHeaderFlag,
 } from "./delimitedFlags.js";
-import { addLabelColumnOption, labelColumnFlag, parseInteger, parseLabelColumn } from "./shared.js";
+import { parseInteger } from "./flags.js";
 
 function out(text: string): void {
   process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);

@@ -20,15 +20,10 @@ import { findDataset } from "../../io/registry.js";
 import { GRID_PRESETS } from "../../protocol/grids.js";
 import { PAPER_METHODS } from "../../protocol/paperTable.js";
 import type { ExperimentDataset } from "../../runner/runner.node.js";
+import { oneLineErrors } from "./commandErrors.js";
 import { runAndReport } from "./experiment.js";
-import {
-  note,
-  oneLineErrors,
-  parseInteger,
-  parseIntegerList,
-  parseList,
-  parsePreprocess,
-} from "./shared.js";
+import { parseInteger, parseIntegerList, parseList, parsePreprocess } from "./flags.js";
+import { note } from "./output.js";
 
 interface DemoFlags {
   synthetic?: boolean;

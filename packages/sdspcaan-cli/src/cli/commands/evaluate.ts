@@ -14,26 +14,20 @@ import {
   splitSeed,
 } from "sdspcaan/methods";
 import { evaluateModel, evaluateOnTest, prepareSplit } from "../../runner/units.node.js";
-import { withFitProgress } from "./progress.js";
+import { oneLineErrors } from "./commandErrors.js";
+import { addDataOptions, type DataFlags } from "./dataFlags.js";
 import {
-  addDataOptions,
-  addMethodOptions,
   applyThreads,
-  type DataFlags,
-  formatDuration,
-  loadData,
-  type MethodFlags,
-  methodFromFlags,
-  noteWarnings,
-  oneLineErrors,
-  out,
   parseInteger,
   parsePreprocess,
   preprocessOption,
-  requireSamples,
-  splitOfFile,
   threadsOption,
-} from "./shared.js";
+} from "./flags.js";
+import { loadData, requireSamples } from "./loadData.js";
+import { addMethodOptions, type MethodFlags, methodFromFlags } from "./methodFlags.js";
+import { formatDuration, noteWarnings, out } from "./output.js";
+import { withFitProgress } from "./progress.js";
+import { splitOfFile } from "./splitFiles.js";
 
 interface EvaluateFlags extends DataFlags, MethodFlags {
   splits?: string;

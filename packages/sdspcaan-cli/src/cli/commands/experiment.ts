@@ -8,6 +8,7 @@ import type { Command } from "commander";
 import { AbortError, ValidationError } from "sdspcaan";
 import { setNativeKernels } from "sdspcaan/node";
 import { JOB_SCRIPT_KINDS } from "../../cluster/jobScripts.js";
+import { checkJsonInput } from "../../io/inputFiles.js";
 import { peekHeader } from "../../io/streamText.js";
 import { GRID_PRESETS } from "../../protocol/grids.js";
 import { PAPER_K_GRID } from "../../protocol/kGrid.js";
@@ -25,27 +26,20 @@ import {
   runExperiment,
 } from "../../runner/runner.node.js";
 import { checkOutputDirectory } from "../outputs.js";
+import { abortOnInterrupt, exitQuietly, oneLineErrors } from "./commandErrors.js";
+import { addDataFormatOptions, labelColumnFlag, loadOptionsFrom } from "./dataFlags.js";
 import { columnNumbersNote } from "./delimitedFlags.js";
 import { emitJobScript } from "./experimentJobs.js";
-import { ProgressDisplay } from "./progress.js";
 import {
-  abortOnInterrupt,
-  addDataFormatOptions,
-  checkJsonInput,
-  exitQuietly,
-  formatDuration,
-  labelColumnFlag,
-  loadOptionsFrom,
-  note,
-  oneLineErrors,
-  out,
   parseInteger,
   parseIntegerList,
   parseList,
   parseNumber,
   parsePreprocess,
   preprocessOption,
-} from "./shared.js";
+} from "./flags.js";
+import { formatDuration, note, out } from "./output.js";
+import { ProgressDisplay } from "./progress.js";
 
 export interface ExperimentFlags {
   dataset?: string[];

@@ -20,7 +20,8 @@ import {
 } from "../../cluster/jobScripts.js";
 import type { ExperimentOptions } from "../../runner/runner.node.js";
 import { VERSION } from "../version.js";
-import { note, out, parseInteger, parseNumber } from "./shared.js";
+import { parseInteger, parseNumber } from "./flags.js";
+import { note, out } from "./output.js";
 
 /** Flags that concern the emission or the task's place in the array, not the run. */
 const DROPPED_WITH_VALUE = new Set([

@@ -10,28 +10,20 @@
 import type { Command } from "commander";
 import { createMethod, type Label, Pipeline, Standardizer, ValidationError } from "sdspcaan";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
-import { withFitProgress } from "./progress.js";
+import { oneLineErrors } from "./commandErrors.js";
+import { addDataOptions, type DataFlags, labelColumnFlag } from "./dataFlags.js";
 import {
-  addDataOptions,
-  addMethodOptions,
   applyThreads,
-  type DataFlags,
-  formatDuration,
-  labelColumnFlag,
-  loadData,
-  loadFeatureData,
-  type MethodFlags,
-  methodFromFlags,
-  noteWarnings,
-  oneLineErrors,
-  out,
   parseInteger,
   parsePreprocess,
   preprocessOption,
-  requireSamples,
-  splitOfFile,
   threadsOption,
-} from "./shared.js";
+} from "./flags.js";
+import { loadData, loadFeatureData, requireSamples } from "./loadData.js";
+import { addMethodOptions, type MethodFlags, methodFromFlags } from "./methodFlags.js";
+import { formatDuration, noteWarnings, out } from "./output.js";
+import { withFitProgress } from "./progress.js";
+import { splitOfFile } from "./splitFiles.js";
 
 interface FitFlags extends DataFlags, MethodFlags {
   splits?: string;

@@ -6,7 +6,8 @@
  */
 import type { Command } from "commander";
 import { startPlaygroundServer } from "../playgroundServer.js";
-import { oneLineErrors, parseInteger } from "./shared.js";
+import { oneLineErrors } from "./commandErrors.js";
+import { parseInteger } from "./flags.js";
 
 interface PlaygroundFlags {
   port?: string;

@@ -17,16 +17,11 @@ import { resultsPaths } from "../../runner/resultsFile.node.js";
 import { readRunSettings } from "../../runner/runner.node.js";
 import { readRunResults } from "../../runner/runResults.node.js";
 import { checkOutputFile } from "../outputs.js";
-import {
-  addDataFormatOptions,
-  checkFeatureCount,
-  type DataFlags,
-  loadData,
-  oneLineErrors,
-  out,
-  readModelFile,
-  transformData,
-} from "./shared.js";
+import { oneLineErrors } from "./commandErrors.js";
+import { addDataFormatOptions, type DataFlags } from "./dataFlags.js";
+import { checkFeatureCount, loadData } from "./loadData.js";
+import { readModelFile, transformData } from "./modelFiles.js";
+import { out } from "./output.js";
 
 function recordsOf(dir: string) {
   // results.jsonl, or the shards' files of a run cut into shards (docs/cluster.md).
@@ -64,7 +59,7 @@ function figureModules() {
   return Promise.all([
     import("../../plot/render.js"),
     import("../../plot/embedding.js"),
-    import("../../reports/reportFiles.node.js"),
+    import("../../reports/figureSpecs.node.js"),
   ]).then(([render, embedding, reports]) => ({ ...render, ...embedding, ...reports }));
 }
 

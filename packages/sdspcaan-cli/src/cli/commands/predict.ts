@@ -10,17 +10,11 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { balancedAccuracy, DataFormatError, type Label, Pipeline, ValidationError } from "sdspcaan";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
-import {
-  addDataOptions,
-  checkFeatureCount,
-  type DataFlags,
-  loadFeatureData,
-  note,
-  oneLineErrors,
-  out,
-  predictData,
-  readModelFile,
-} from "./shared.js";
+import { oneLineErrors } from "./commandErrors.js";
+import { addDataOptions, type DataFlags } from "./dataFlags.js";
+import { checkFeatureCount, loadFeatureData } from "./loadData.js";
+import { predictData, readModelFile } from "./modelFiles.js";
+import { note, out } from "./output.js";
 
 interface PredictFlags extends DataFlags {
   model: string;

@@ -7,7 +7,7 @@ import cliProgress from "cli-progress";
 import type { FitCallbacks, FitProgress } from "sdspcaan";
 import { describeConfiguration, isSkipped } from "../../runner/resultsFile.node.js";
 import type { ExperimentProgress } from "../../runner/runner.node.js";
-import { formatDuration } from "./shared.js";
+import { formatDuration } from "./output.js";
 
 export interface ProgressDisplayOptions {
   /** Stream to draw on (default process.stderr). */

@@ -7,7 +7,9 @@
  */
 import type { Command } from "commander";
 import { checkOutputDirectory } from "../outputs.js";
-import { note, oneLineErrors, out, parseList } from "./shared.js";
+import { oneLineErrors } from "./commandErrors.js";
+import { parseList } from "./flags.js";
+import { note, out } from "./output.js";
 
 interface ReportFlags {
   out: string;

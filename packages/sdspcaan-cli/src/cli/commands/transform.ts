@@ -10,16 +10,11 @@
 import type { Command } from "commander";
 import type { Label, Matrix } from "sdspcaan";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
-import {
-  addDataOptions,
-  checkFeatureCount,
-  type DataFlags,
-  loadFeatureData,
-  oneLineErrors,
-  out,
-  readModelFile,
-  transformData,
-} from "./shared.js";
+import { oneLineErrors } from "./commandErrors.js";
+import { addDataOptions, type DataFlags } from "./dataFlags.js";
+import { checkFeatureCount, loadFeatureData } from "./loadData.js";
+import { readModelFile, transformData } from "./modelFiles.js";
+import { out } from "./output.js";
 
 interface TransformFlags extends DataFlags {
   model: string;

@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { formatDuration } from "#internal/cli/commands/output.js";
 import { ProgressDisplay } from "#internal/cli/commands/progress.js";
-import { formatDuration } from "#internal/cli/commands/shared.js";
 import type { ExperimentProgress } from "#internal/runner/runner.node.js";
 
 function stream(tty: boolean): { s: NodeJS.WriteStream; text: () => string } {

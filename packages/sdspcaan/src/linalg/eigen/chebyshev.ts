@@ -21,7 +21,8 @@ import { Matrix } from "../../core/matrix.js";
 import { Random } from "../../core/rng.js";
 import { symmetrizeInPlace } from "../basic.js";
 import { multiply } from "../kernels/gemm.js";
-import { innerProducts, svqb } from "../orthogonalize.js";
+import { innerProducts } from "../orthogonalize.js";
+import { svqb } from "./svqb.js";
 import { normalizeEigenvectorSigns, symmetricEigen } from "./symmetricEigen.js";
 
 export interface ChebyshevOptions {

@@ -51,10 +51,9 @@ import {
   gram,
   innerProducts,
   orthogonalizeTwiceAgainst,
-  orthonormalizeAgainst,
   solveUpperFromRight,
-  svqb,
 } from "../orthogonalize.js";
+import { orthonormalizeAgainst, svqb } from "./svqb.js";
 import { columnPeakRow, normalizeEigenvectorSigns, symmetricEigen } from "./symmetricEigen.js";
 
 /** Applies the symmetric operator to a block: V (n x b) -> A V (n x b). */

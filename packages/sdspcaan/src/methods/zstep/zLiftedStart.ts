@@ -48,10 +48,10 @@
 import { throwIfAborted } from "../../core/errors.js";
 import { Matrix } from "../../core/matrix.js";
 import { symmetrizeInPlace } from "../../linalg/basic.js";
+import { svqb } from "../../linalg/eigen/svqb.js";
 import { trailingEigenpairs } from "../../linalg/eigen/symmetricEigen.js";
 import { multiply, multiplyAtB } from "../../linalg/kernels/gemm.js";
 import { transposedGramAndProduct } from "../../linalg/kernels/symmetricProducts.js";
-import { svqb } from "../../linalg/orthogonalize.js";
 import type { CsrMatrix } from "../../linalg/sparse.js";
 import { chebyshevMoments, diagonalScaling, gramInverseRoot } from "./zKrylovStart.js";
 import type { ZWoodbury } from "./zPreconditioner.js";

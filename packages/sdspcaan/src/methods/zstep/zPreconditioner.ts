@@ -38,6 +38,7 @@
 
 import { Matrix } from "../../core/matrix.js";
 import { symmetrizeInPlace } from "../../linalg/basic.js";
+import { orthonormalizeAgainst } from "../../linalg/eigen/svqb.js";
 import { symmetricEigen } from "../../linalg/eigen/symmetricEigen.js";
 import { multiply, multiplyABt, transposed } from "../../linalg/kernels/gemm.js";
 import { LAPLACIAN_CHUNK_ROWS } from "../../linalg/kernels/laplacianGram.js";
@@ -52,7 +53,6 @@ import {
   choleskyQR,
   choleskyUpper,
   orthogonalizeTwiceAgainst,
-  orthonormalizeAgainst,
   solveUpperFromRight,
 } from "../../linalg/orthogonalize.js";
 import { CsrMatrix } from "../../linalg/sparse.js";

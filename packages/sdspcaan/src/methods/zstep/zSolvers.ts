@@ -34,7 +34,7 @@ import { Matrix } from "../../core/matrix.js";
 import { lobpcg } from "../../linalg/eigen/lobpcg.js";
 import { trailingEigenpairs } from "../../linalg/eigen/symmetricEigen.js";
 import { multiply } from "../../linalg/kernels/gemm.js";
-import { sandwichProduct, sandwichScratch } from "../../linalg/kernels/sandwich.js";
+import { sandwichProduct, sandwichScratch } from "../../linalg/sandwich.js";
 import type { CsrMatrix } from "../../linalg/sparse.js";
 import type { FitWarning } from "../fitReport.js";
 import { fitWarning } from "../fitWarnings.js";

@@ -8,11 +8,8 @@ import { readFileSync } from "node:fs";
 import { fixtureFile } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { Matrix } from "#internal/core/matrix.js";
-import {
-  dataSpanEigen,
-  generalizedSymmetricEigen,
-} from "#internal/linalg/eigen/generalizedEigen.js";
 import { symmetricEigen } from "#internal/linalg/eigen/symmetricEigen.js";
+import { dataSpanEigen, generalizedSymmetricEigen } from "#internal/linalg/generalizedEigen.js";
 import { thinSvd } from "#internal/linalg/svd.js";
 import { maxAbsDifference, subspaceDistance } from "../../helpers/matrices.js";
 
