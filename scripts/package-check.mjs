@@ -360,9 +360,9 @@ console.log("typed: " + Z.rows + " x " + Z.cols);
       root,
     );
     const bin = (name) => join(prefix, "node_modules", ".bin", name);
-    // --allow-env: the library reads SDSPCAAN_KERNELS when it loads, and Deno refuses
-    // that without the permission (a program of a Deno user needs it too).
-    const commands = { bun: [bin("bun")], deno: [bin("deno"), "run", "--allow-env"] };
+    // Deno runs with no permission flag: the library imports without any (it reads
+    // SDSPCAAN_KERNELS where the environment may be read, and takes it as unset where not).
+    const commands = { bun: [bin("bun")], deno: [bin("deno"), "run"] };
     // Their caches (Deno's analysis and code caches, Bun's transpiler cache) stay in the
     // temporary folder too, so nothing is left in the home directory.
     const env = {

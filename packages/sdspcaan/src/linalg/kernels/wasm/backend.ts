@@ -20,10 +20,10 @@
  * "portable" is "wasm" where WebAssembly SIMD runs, else "ts": the kernels of every
  * result computed before "fast" existed. The request is "auto" (the default: "fast"
  * where WebAssembly SIMD runs, else "ts"), "fast", "portable", "wasm" or "ts"; it starts
- * from the environment variable SDSPCAAN_KERNELS when a `process.env` exists, and
- * `setKernelBackend` changes it. Results of different backends agree to rounding, not
- * bit for bit (different summation orders, fused or not); on one backend the same input
- * always gives the same output.
+ * from the environment variable SDSPCAAN_KERNELS when a `process.env` exists and may be
+ * read (not in Deno without --allow-env), and `setKernelBackend` changes it. Results of
+ * different backends agree to rounding, not bit for bit (different summation orders,
+ * fused or not); on one backend the same input always gives the same output.
  *
  * Support. The backend needs a `WebAssembly` global and SIMD, detected by validating the
  * kernels' module itself (inflated once for that and for compiling it). The module is
@@ -211,9 +211,15 @@ interface LoaderState {
 }
 
 function initialRequest(): KernelBackendRequest {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-    ?.env;
-  const value = env?.SDSPCAAN_KERNELS?.trim().toLowerCase();
+  let value: string | undefined;
+  try {
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+      ?.env;
+    value = env?.SDSPCAAN_KERNELS?.trim().toLowerCase();
+  } catch {
+    // Deno without --allow-env throws on reading the environment (NotCapable): the
+    // library must import with no permissions, so the variable counts as unset.
+  }
   return REQUESTS.find((r) => r === value) ?? "auto";
 }
 
