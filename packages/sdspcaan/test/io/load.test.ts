@@ -50,9 +50,9 @@ describe("loadDataset by registry name", () => {
       nodeInflater,
     );
     expect([ds.X.rows, ds.X.cols]).toEqual([165, 1024]);
-    expect(new Set(ds.y).size).toBe(15);
+    expect(new Set<unknown>(ds.y).size).toBe(15);
     expect(ds.X.data).toEqual(direct.X.data);
-    expect(ds.y).toEqual(direct.y);
+    expect<unknown>(ds.y).toEqual(direct.y);
     expect(ds.info.xVar).toBe("fea");
     expect(ds.info.yVar).toBe("gnd");
   });
@@ -61,14 +61,14 @@ describe("loadDataset by registry name", () => {
     const ds = await loadDataset("clean1", onlyRepositoryData());
     const entry = DATASETS.find((d) => d.name === "clean1");
     expect([ds.X.rows, ds.X.cols]).toEqual([entry?.samples, entry?.features]);
-    expect([...new Set(ds.y)].sort()).toEqual([0, 1]);
+    expect([...new Set<unknown>(ds.y)].sort()).toEqual([0, 1]);
   });
 
   it("gives a registry file by path what its name gives", async () => {
     const byName = await loadDataset("clean1", onlyRepositoryData());
     const byPath = await loadDataset(dataFile("clean1.data"));
     expect(byPath.X.data).toEqual(byName.X.data);
-    expect(byPath.y).toEqual(byName.y);
+    expect<unknown>(byPath.y).toEqual(byName.y);
   });
 
   it("says where it found the data set (openDataset)", async () => {
