@@ -4,7 +4,8 @@
  * the paper's data set registry and the data directories searched), helper threads
  * for the kernels ({@link setKernelThreads}), the native GEMM of the optional package
  * sdspcaan-native ({@link setNativeKernels}), the worker-thread starter the experiment
- * runner shares, and node:zlib as the file readers' inflater ({@link nodeInflater}).
+ * runner shares, a fit that leaves the event loop free ({@link fitAsync}, in a worker
+ * thread), and node:zlib as the file readers' inflater ({@link nodeInflater}).
  * Never imported by the browser-safe entries.
  * @module sdspcaan/node
  */
@@ -64,3 +65,4 @@ export {
 } from "./linalg/kernels/nativeGemm.node.js";
 export { kernelThreads, setKernelThreads } from "./threads/helperThread.node.js";
 export { startWorker } from "./threads/workerThreads.node.js";
+export { fitAsync } from "./worker/fitAsync.node.js";

@@ -10,9 +10,9 @@
  * Cancelling (aborting `signal`) rejects with an AbortError. In Node and on a
  * cross-origin isolated page (served with COOP/COEP headers) the worker reads a flag in
  * shared memory at its next check and stays usable; elsewhere it is terminated, later
- * fits on it are refused at once, and the page needs a new one. `WorkerChannel` and `serveRequests` are the same mechanism for a
- * worker that answers requests of its own.
- * @module
+ * fits on it are refused at once, and the page needs a new one. `WorkerChannel` and
+ * `serveRequests` are the same mechanism for a worker that answers requests of its own.
+ * @module sdspcaan/worker
  */
 
 export {
