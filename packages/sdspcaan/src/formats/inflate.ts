@@ -210,8 +210,8 @@ export function inflatedAhead(results: ReadonlyMap<number, InflateResult>): Infl
 export function noInflater(file: string, call: string, asyncCall?: string): Inflater {
   const what =
     asyncCall === undefined
-      ? `and this platform has no DecompressionStream for ${call} to decompress it with: pass an inflater as its fourth argument (nodeInflater from "sdspcaan/node" in Node)`
-      : `and ${call} was given no inflater to decompress it: pass one as its fourth argument (nodeInflater from "sdspcaan/node" in Node), or read it with ${asyncCall}, which decompresses with the platform's DecompressionStream`;
+      ? `and this platform has no DecompressionStream for ${call} to decompress it with: pass an inflater as its fourth argument (in Node, nodeInflater of "sdspcaan/node")`
+      : `and ${call} was given no inflater to decompress it: pass one as its fourth argument (in Node, nodeInflater of "sdspcaan/node"), or read it with ${asyncCall}, which decompresses with the platform's DecompressionStream`;
   const refuse = (): never => {
     throw new DataFormatError(file, `is compressed (zlib or gzip), ${what}`);
   };

@@ -267,7 +267,7 @@ describe("gzip-compressed IDX and NPY files are refused from their headers", () 
 
 describe("a compressed file read without an inflater", () => {
   const message = (file: string, call: string, asyncCall: string) =>
-    `${file}: is compressed (zlib or gzip), and ${call} was given no inflater to decompress it: pass one as its fourth argument (nodeInflater from "sdspcaan/node" in Node), or read it with ${asyncCall}, which decompresses with the platform's DecompressionStream`;
+    `${file}: is compressed (zlib or gzip), and ${call} was given no inflater to decompress it: pass one as its fourth argument (in Node, nodeInflater of "sdspcaan/node"), or read it with ${asyncCall}, which decompresses with the platform's DecompressionStream`;
   const z = writeMatV5(
     [
       numeric("fea", [
