@@ -2,7 +2,7 @@
  * The library as a user installs it: packs packages/sdspcaan with `npm pack`, installs
  * the tarball into a new project in a temporary folder and checks, failing loudly on
  * the first thing that does not hold:
- * - the tarball holds no .node, .mat or .map file and unpacks to at most 2.2 MB;
+ * - the tarball holds no .node, .mat or .map file and unpacks to at most 2.3 MiB;
  * - `npm ls --all` of the project shows none of the CLI's heavy dependencies;
  * - `import` (ES modules) and `require` (CommonJS) both fit and transform;
  * - TypeScript projects with `module: nodenext` (CommonJS output) and with
@@ -32,9 +32,11 @@ const require = createRequire(import.meta.url);
 const tsc = require.resolve("typescript/bin/tsc");
 const { build } = await import("esbuild");
 
-// 2.2 MiB: the library reads delimited text itself (formats/csv*.ts, 100 KB of ES
-// modules, CommonJS and declarations) where it depended on csv-parse (1.5 MB installed).
-const MAX_UNPACKED = 2.2 * 1024 * 1024;
+// 2.3 MiB: the library reads delimited text itself (formats/csv*.ts, 100 KB of ES
+// modules, CommonJS and declarations) where it depended on csv-parse (1.5 MB installed),
+// and sdspcaan/node has the command's file loaders and data set registry (io/*.node.ts,
+// 45 KB, ES modules only): 2.2 MiB until then.
+const MAX_UNPACKED = 2.3 * 1024 * 1024;
 // PCA alone: the estimator contract, the model format, the eigen-solvers and the
 // WebAssembly kernels (one module for every kernel, embedded compressed: 7 KB).
 // 80 KB until the "fast" backend, whose relaxed-SIMD GEMM and routing added 1.7 KB.
@@ -112,7 +114,7 @@ try {
   const bad = files.filter((f) => /\.(node|mat|map)$/.test(f));
   check("the tarball holds no .node, .mat or .map file", bad.length === 0, bad.join(", "));
   check(
-    "the tarball unpacks to at most 2.2 MB",
+    "the tarball unpacks to at most 2.3 MiB",
     packed.unpackedSize <= MAX_UNPACKED,
     `${(packed.unpackedSize / 1024).toFixed(0)} KiB in ${files.length} files, ${(packed.size / 1024).toFixed(0)} KiB packed`,
   );
@@ -360,9 +362,9 @@ console.log("typed: " + Z.rows + " x " + Z.cols);
       root,
     );
     const bin = (name) => join(prefix, "node_modules", ".bin", name);
-    // --allow-env: the library reads SDSPCAAN_KERNELS when it loads, and Deno refuses
-    // that without the permission (a program of a Deno user needs it too).
-    const commands = { bun: [bin("bun")], deno: [bin("deno"), "run", "--allow-env"] };
+    // Deno runs with no permission flag: the library imports without any (it reads
+    // SDSPCAAN_KERNELS where the environment may be read, and takes it as unset where not).
+    const commands = { bun: [bin("bun")], deno: [bin("deno"), "run"] };
     // Their caches (Deno's analysis and code caches, Bun's transpiler cache) stay in the
     // temporary folder too, so nothing is left in the home directory.
     const env = {

@@ -74,11 +74,25 @@ async function badOption(
   }
 }
 
-(globalThis as { libWorkerPage?: unknown }).libWorkerPage = { fit, cancel, badOption };
+/** A fit that may be refused (after a cancel that ended the worker): its outcome, never a wait. */
+async function tryFit(
+  data: Data,
+  options: Record<string, unknown>,
+): Promise<{ outcome: "fitted" | "refused"; name: string; message: string }> {
+  try {
+    await fitInWorker(worker, { method: "sdspcaan", options, X: data.X, y: data.y });
+    return { outcome: "fitted", name: "", message: "" };
+  } catch (err) {
+    return { outcome: "refused", name: (err as Error).name, message: (err as Error).message };
+  }
+}
+
+(globalThis as { libWorkerPage?: unknown }).libWorkerPage = { fit, cancel, badOption, tryFit };
 
 /** What the page offers the test, on `globalThis.libWorkerPage`. */
 export interface LibWorkerPage {
   fit: typeof fit;
   cancel: typeof cancel;
   badOption: typeof badOption;
+  tryFit: typeof tryFit;
 }

@@ -768,6 +768,19 @@ describe.runIf(runs)("the playground in Chromium", () => {
           [api, data, options] as const,
         );
         expect(again.reports).toBe(reportsHere);
+      } else {
+        // Cancelled by ending the worker: a later fit on it is refused at once, not left waiting.
+        const refused = await page.evaluate(
+          ([name, d, o]) =>
+            (globalThis as unknown as Record<string, LibWorkerPage>)[name].tryFit(d, o),
+          [api, data, options] as const,
+        );
+        expect(refused).toEqual({
+          outcome: "refused",
+          name: "SdspcaanError",
+          message:
+            "The worker was terminated to cancel a fit (without shared memory a busy worker cannot be told to stop), so it runs no more requests: start a new Worker, or cancel through shared memory (a cross-origin isolated page, or Node) to keep it.",
+        });
       }
       await page.close();
     }

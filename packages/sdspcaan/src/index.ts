@@ -2,9 +2,10 @@
  * sdspcaan: supervised linear dimensionality reduction, browser-safe. The methods of
  * the SDSPCAAN paper (each a class with `fit`, `transform`, `toJSON`), building them
  * by name and loading saved models, the paper's 1-NN classifier and balanced
- * accuracy, the standardiser, the `Matrix` type, the errors the library throws, and
- * the choice of kernels (`setKernelBackend`: "fast" by default, "portable" for the bits
- * of results computed before "fast" existed).
+ * accuracy, the standardiser, the `Matrix` type, a seeded stratified train /
+ * validation / test split (`stratifiedSplit`), the errors the library throws, and the
+ * choice of kernels (`setKernelBackend`: "fast" by default, "portable" for the bits of
+ * results computed before "fast" existed).
  *
  * More is in the subpath entries: `sdspcaan/formats` (data files from bytes),
  * `sdspcaan/methods` (the method framework: descriptors, the registry, option
@@ -31,6 +32,11 @@ export {
 } from "./core/errors.js";
 export { Matrix, type MatrixLike } from "./core/matrix.js";
 export type { Label } from "./core/validate.js";
+export {
+  type StratifiedSplit,
+  type StratifiedSplitOptions,
+  stratifiedSplit,
+} from "./data/stratifiedSplit.js";
 export {
   type KernelBackend,
   type KernelBackendRequest,

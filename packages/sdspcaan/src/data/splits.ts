@@ -176,7 +176,34 @@ export function makeSplit(n: number, options: SplitOptions): Split {
   if (options.y === undefined) {
     throw new ValidationError("y", "A stratified split needs the labels 'y' (one per sample).");
   }
-  const { codes, classes, counts } = encodeLabels(options.y, n, "y");
+  const { train, val, test, classes } = stratifiedParts(options.y, n, fractions, rng);
+  for (const [name, part] of [
+    ["training", train],
+    ["validation", val],
+    ["test", test],
+  ] as const) {
+    if (part.length === 0) {
+      throw new ValidationError(
+        "y",
+        `The stratified split of ${n} samples in ${classes} classes leaves the ${name} part empty (every class is too small for fractions ${fractions.train}/${fractions.val}).`,
+      );
+    }
+  }
+  return { train: sortedPart(train), val: sortedPart(val), test: sortedPart(test) };
+}
+
+/**
+ * Each class (in sorted label order) permuted with `rng` and cut as `roundedCount` cuts
+ * N, as the NumPy reference's make_splits does: the parts, in class order (unsorted),
+ * and the number of classes.
+ */
+export function stratifiedParts(
+  y: ArrayLike<Label>,
+  n: number,
+  fractions: SplitFractions,
+  rng: Random,
+): { train: number[]; val: number[]; test: number[]; classes: number } {
+  const { codes, classes, counts } = encodeLabels(y, n, "y");
   const members: number[][] = classes.map(() => []);
   for (let i = 0; i < n; i++) members[codes[i]].push(i);
   const train: number[] = [];
@@ -194,19 +221,7 @@ export function makeSplit(n: number, options: SplitOptions): Split {
       else test.push(i);
     }
   }
-  for (const [name, part] of [
-    ["training", train],
-    ["validation", val],
-    ["test", test],
-  ] as const) {
-    if (part.length === 0) {
-      throw new ValidationError(
-        "y",
-        `The stratified split of ${n} samples in ${classes.length} classes leaves the ${name} part empty (every class is too small for fractions ${fractions.train}/${fractions.val}).`,
-      );
-    }
-  }
-  return { train: sortedPart(train), val: sortedPart(val), test: sortedPart(test) };
+  return { train, val, test, classes: classes.length };
 }
 
 /** The splits of repeats 0..repeats-1 (each one exactly `makeSplit` of that repeat). */

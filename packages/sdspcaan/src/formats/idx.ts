@@ -252,7 +252,7 @@ export function readIdx(
   bytes: Uint8Array,
   file: string,
   limits: ReadLimits | undefined,
-  inflater: Inflater = noInflater(file, "readIdx"),
+  inflater: Inflater = noInflater(file, "readIdx", "parseBytes"),
 ): IdxArray {
   const maxBytes = maxBytesOf(limits);
   const compressed = isGzip(bytes);

@@ -1,8 +1,9 @@
 /**
  * sdspcaan/formats: data files from bytes, browser-safe. MAT level 4/5, NPY, IDX (raw
  * or gzip), CSV/TSV, any of them gzip-compressed; MAT v7.3 and HDF5 once the package
- * sdspcaan-hdf5 is imported. No file system and no node:zlib: inflation is passed in
- * (`decompressionStreamInflate` in browsers, node:zlib in Node). Delimited text is
+ * sdspcaan-hdf5 is imported. No file system and no node:zlib: the asynchronous readers
+ * inflate with the platform's `DecompressionStream` unless given an inflater (node:zlib's
+ * `nodeInflater` from sdspcaan/node reads synchronously). Delimited text is
  * read in chunks as it arrives (`DelimitedReader`), with no package beside it.
  * @module sdspcaan/formats
  */

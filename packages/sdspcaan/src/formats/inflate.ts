@@ -204,16 +204,26 @@ export function inflatedAhead(results: ReadonlyMap<number, InflateResult>): Infl
 
 /**
  * The inflater of a caller that passed none: reading anything compressed is refused
- * with a DataFormatError naming the file and saying what to pass.
+ * with a DataFormatError naming the file and saying what to pass. `asyncCall` names the
+ * asynchronous reader a synchronous `call` has, which inflates by itself.
  */
-export function noInflater(file: string, call: string): Inflater {
+export function noInflater(file: string, call: string, asyncCall?: string): Inflater {
+  const what =
+    asyncCall === undefined
+      ? `and this platform has no DecompressionStream for ${call} to decompress it with: pass an inflater as its fourth argument (in Node, nodeInflater of "sdspcaan/node")`
+      : `and ${call} was given no inflater to decompress it: pass one as its fourth argument (in Node, nodeInflater of "sdspcaan/node"), or read it with ${asyncCall}, which decompresses with the platform's DecompressionStream`;
   const refuse = (): never => {
-    throw new DataFormatError(
-      file,
-      `is compressed (zlib or gzip), and ${call} was given no inflater to decompress it: pass one as its fourth argument, e.g. decompressionStreamInflate from "sdspcaan/formats" (browsers, Node >= 18)`,
-    );
+    throw new DataFormatError(file, `is compressed (zlib or gzip), ${what}`);
   };
   return { inflate: refuse, gunzip: refuse, inflatePrefix: refuse, gunzipPrefix: refuse };
+}
+
+/**
+ * The asynchronous readers' inflater when the caller passes none: the platform's
+ * `DecompressionStream` (browsers, Node >= 18, Bun, Deno), else a refusal naming `call`.
+ */
+export function platformInflate(file: string, call: string): AsyncInflate | Inflater {
+  return hasDecompressionStream() ? decompressionStreamInflate : noInflater(file, call);
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   type Inflater,
   inflaterAhead,
   noInflater,
+  platformInflate,
 } from "./inflate.js";
 import {
   checkFloat64Size,
@@ -534,7 +535,7 @@ export function readMatV5(
   bytes: Uint8Array,
   file: string,
   limits: ReadLimits | undefined,
-  inflater: Inflater = noInflater(file, "readMatV5"),
+  inflater: Inflater = noInflater(file, "readMatV5", "readMatV5Async"),
 ): MatV5Contents {
   const ctx: Ctx = { file, maxBytes: maxBytesOf(limits), inflater };
   if (bytes.length < 128) {
@@ -604,18 +605,18 @@ function compressedPayloads(bytes: Uint8Array): Uint8Array[] {
 }
 
 /**
- * `readMatV5` with an asynchronous inflater (a browser's `DecompressionStream`):
- * every compressed variable is inflated first, each bounded by what the format
- * allows, then the file is read as `readMatV5` does, with the same messages.
+ * `readMatV5` with an asynchronous inflater (by default the platform's
+ * `DecompressionStream`): every compressed variable is inflated first, each bounded by
+ * what the format allows, then the file is read as `readMatV5` does, with the same
+ * messages.
  */
 export async function readMatV5Async(
   bytes: Uint8Array,
   file: string,
   limits: ReadLimits | undefined,
-  inflate?: AsyncInflate,
+  inflate: AsyncInflate | Inflater = platformInflate(file, "readMatV5Async"),
 ): Promise<MatV5Contents> {
-  if (inflate === undefined)
-    return readMatV5(bytes, file, limits, noInflater(file, "readMatV5Async"));
+  if (typeof inflate !== "function") return readMatV5(bytes, file, limits, inflate);
   const maxBytes = maxBytesOf(limits);
   const { inflater, add } = inflaterAhead(inflate);
   for (const payload of compressedPayloads(bytes)) {

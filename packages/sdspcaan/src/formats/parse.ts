@@ -24,7 +24,7 @@ import {
   looksLikeIdxHeader,
   readIdx,
 } from "./idx.js";
-import { type AsyncInflate, type Inflater, noInflater } from "./inflate.js";
+import { type AsyncInflate, type Inflater, noInflater, platformInflate } from "./inflate.js";
 import { labelSource, labelsInDataFile } from "./labelSource.js";
 import { maxBytesOf, type ReadLimits } from "./limits.js";
 import { looksLikeMatV4, readMatV4 } from "./matV4.js";
@@ -205,13 +205,16 @@ async function parseGzipped(
 /**
  * Reads a data set from a buffer. `file` names it in messages and its extension
  * helps tell CSV from TSV. Samples are rows of X, with one label each unless
- * `labels: "optional"` or `labelColumn: "none"` (labels from elsewhere).
+ * `labels: "optional"` or `labelColumn: "none"` (labels from elsewhere). Compressed
+ * data (MAT v5 variables, gzip files) is inflated with `inflation`, by default the
+ * platform's `DecompressionStream` (browsers, Node >= 18, Bun, Deno); Node's
+ * `nodeInflater` (sdspcaan/node) reads the same bytes synchronously.
  */
 export async function parseBytes(
   bytes: Uint8Array,
   file: string,
   options: ParseOptions = {},
-  inflation: Inflation = noInflater(file, "parseBytes"),
+  inflation: Inflation = platformInflate(file, "parseBytes"),
 ): Promise<LoadedDataset> {
   return parseBytesAs(bytes, file, formatToRead(bytes, file, options), options, inflation);
 }
@@ -256,13 +259,15 @@ export async function parseBytesAs(
 
 /**
  * The synchronous reader for every format but HDF5 (MAT v4/v5, NPY, CSV/TSV); an
- * HDF5 / MAT v7.3 buffer is refused with a hint.
+ * HDF5 / MAT v7.3 buffer is refused with a hint. Compressed data needs a synchronous
+ * `inflater` (`nodeInflater` from sdspcaan/node); without one it is refused, naming
+ * `parseBytes`, which inflates by itself.
  */
 export function parseBytesSync(
   bytes: Uint8Array,
   file: string,
   options: ParseOptions = {},
-  inflater: Inflater = noInflater(file, "parseBytesSync"),
+  inflater: Inflater = noInflater(file, "parseBytesSync", "parseBytes"),
 ): LoadedDataset {
   const format = detectFormat(bytes, file, options.format);
   if (format === "mat-v7.3" || format === "hdf5") {
@@ -346,7 +351,7 @@ export function labelsFromBytes(
   bytes: Uint8Array,
   path: string,
   limits: ReadLimits = {},
-  inflater: Inflater = noInflater(path, "labelsFromBytes"),
+  inflater: Inflater = noInflater(path, "labelsFromBytes", "labelsFromBytesAsync"),
 ): LabelsRead {
   // A gzip-compressed labels file can only be IDX (MNIST's `*-labels-idx1-ubyte.gz`).
   if (looksLikeIdxHeader(bytes) || isGzip(bytes)) {
@@ -390,12 +395,15 @@ export function labelsFromBytes(
   };
 }
 
-/** `labelsFromBytes` with an asynchronous inflater too (a browser's `DecompressionStream`). */
+/**
+ * `labelsFromBytes` with an asynchronous inflater too, by default the platform's
+ * `DecompressionStream`.
+ */
 export async function labelsFromBytesAsync(
   bytes: Uint8Array,
   path: string,
   limits: ReadLimits = {},
-  inflation: Inflation = noInflater(path, "labelsFromBytesAsync"),
+  inflation: Inflation = platformInflate(path, "labelsFromBytesAsync"),
 ): Promise<LabelsRead> {
   return labelsFromBytes(bytes, path, limits, await gunzippedAhead(bytes, path, limits, inflation));
 }
@@ -436,7 +444,7 @@ export async function describeVariables(
   bytes: Uint8Array,
   file: string,
   limits: ReadLimits = {},
-  inflation: Inflation = noInflater(file, "describeVariables"),
+  inflation: Inflation = platformInflate(file, "describeVariables"),
 ): Promise<VariableInfo[]> {
   const format = detectFormat(bytes, file);
   const describe = (vs: RawVariable[]): VariableInfo[] =>

@@ -1,9 +1,10 @@
 /**
- * The page's side: `fitInWorker` fits in a Web Worker that runs `serveFits`
- * (server.ts), so the page's thread never blocks on a fit; `WorkerChannel` is the
- * request/answer mechanism under it, for workers that answer requests of their own.
+ * The page's side: `fitInWorker` fits in a Web Worker (or a Node worker_threads
+ * Worker) that runs `serveFits` (server.ts), so the caller's thread never blocks on a
+ * fit; `WorkerChannel` is the request/answer mechanism under it, for workers that
+ * answer requests of their own.
  */
-import { AbortError } from "../core/errors.js";
+import { AbortError, SdspcaanError } from "../core/errors.js";
 import type { MatrixLike } from "../core/matrix.js";
 import { asMatrix, type Label } from "../core/validate.js";
 import type { Estimator } from "../methods/estimator.js";
@@ -21,11 +22,67 @@ import {
 } from "./protocol.js";
 import type { FitRequestBody } from "./server.js";
 
-/** What the page needs of a worker: a DOM `Worker` has it. */
-export interface WorkerLike {
+/** What the page needs of a browser's Web Worker (a DOM `Worker` has it). */
+export interface WebWorkerLike {
   postMessage(message: unknown, transfer: ArrayBuffer[]): void;
   addEventListener(type: "message" | "error", listener: (event: WorkerEventLike) => void): void;
   terminate(): void;
+}
+
+/**
+ * What is needed of a Node `worker_threads` Worker: its events come through `on`, a
+ * message event gives the message itself, and `threadId` turns -1 once it has stopped.
+ */
+export interface NodeWorkerLike {
+  postMessage(message: unknown, transfer?: readonly ArrayBuffer[]): void;
+  // biome-ignore lint/suspicious/noExplicitAny: Node's listeners take the event's own value (message, Error, exit code)
+  on(event: "message" | "error" | "exit", listener: (value: any) => void): unknown;
+  terminate(): unknown;
+  readonly threadId?: number;
+}
+
+/** A browser's Web Worker or a Node worker_threads Worker, alike. */
+export type WorkerLike = WebWorkerLike | NodeWorkerLike;
+
+function isNodeWorker(worker: WorkerLike): worker is NodeWorkerLike {
+  return (
+    typeof (worker as Partial<NodeWorkerLike>).on === "function" &&
+    typeof (worker as Partial<WebWorkerLike>).addEventListener !== "function"
+  );
+}
+
+/** The worker's messages (their data), errors (their message) and, in Node, its exit. */
+function listen(
+  worker: WorkerLike,
+  onMessage: (data: unknown) => void,
+  onError: (event: WorkerEventLike) => void,
+  onExit: (code: number) => void,
+): void {
+  if (isNodeWorker(worker)) {
+    worker.on("message", onMessage);
+    worker.on("error", (err: unknown) =>
+      onError({ message: err instanceof Error ? err.message : String(err) }),
+    );
+    worker.on("exit", onExit);
+    return;
+  }
+  worker.addEventListener("message", (event) => onMessage(event.data));
+  worker.addEventListener("error", onError);
+}
+
+/** Workers a channel terminated or saw stop: no request is sent to them again. */
+const stopped = new WeakMap<WorkerLike, Error>();
+
+/** Why a request to `worker` cannot be answered, or null while it can. */
+function stoppedReason(worker: WorkerLike): Error | null {
+  const known = stopped.get(worker);
+  if (known !== undefined) return known;
+  if (isNodeWorker(worker) && worker.threadId === -1) {
+    return new SdspcaanError(
+      "The worker thread has stopped (its threadId is -1), so it cannot fit: start a new Worker.",
+    );
+  }
+  return null;
 }
 
 /** The callbacks of one request. */
@@ -63,9 +120,12 @@ function canShareMemory(): boolean {
  * progress reports and cancellation. A cancelled request rejects with an AbortError.
  * Where the page is cross-origin isolated, cancelling sets a flag in shared memory
  * that the worker's work reads at its next check, and the worker stays usable;
- * elsewhere a busy worker cannot be told, so cancelling terminates it: every request
- * then pending rejects with an AbortError, `terminated` turns true, and the caller
- * needs a new worker (and a new channel) for further requests. `fitInWorker` on a
+ * elsewhere a busy worker cannot be told, so cancelling terminates it: the cancelled
+ * request rejects with an AbortError, the others pending and every later one (on any
+ * channel of that worker) reject at once with an error saying the worker was
+ * terminated, `terminated` turns true, and the caller needs a new worker for further
+ * requests. A Node worker_threads Worker always shares memory with its parent, and a
+ * request to one whose thread has stopped rejects at once too. `fitInWorker` on a
  * worker uses the first channel made for it, so making one first chooses its
  * cancellation.
  */
@@ -79,24 +139,48 @@ export class WorkerChannel {
 
   /**
    * `sharedMemory` overrides the choice of cancellation (by default shared memory
-   * exactly when the page is cross-origin isolated); Node's worker_threads can share
-   * memory always.
+   * for a Node worker_threads Worker, which can always share it, and for a Web Worker
+   * exactly when the page is cross-origin isolated).
    */
   constructor(worker: WorkerLike, options: { sharedMemory?: boolean } = {}) {
     this.worker = worker;
     this.sharesMemory =
-      (options.sharedMemory ?? canShareMemory()) && typeof SharedArrayBuffer === "function";
+      (options.sharedMemory ?? (isNodeWorker(worker) || canShareMemory())) &&
+      typeof SharedArrayBuffer === "function";
     if (!channels.has(worker)) channels.set(worker, this);
-    worker.addEventListener("message", (event) => this.receive(event.data));
-    worker.addEventListener("error", (event) => {
-      event.preventDefault?.();
-      this.failAll(new Error(`The worker failed: ${event.message || "unknown error"}`));
-    });
+    this.ended = stoppedReason(worker);
+    listen(
+      worker,
+      (data) => this.receive(data),
+      (event) => {
+        event.preventDefault?.();
+        this.failAll(new Error(`The worker failed: ${event.message || "unknown error"}`));
+      },
+      (code) => {
+        this.end(
+          new SdspcaanError(
+            `The worker thread stopped (exit code ${code}), so it cannot fit: start a new Worker.`,
+          ),
+        );
+      },
+    );
   }
 
-  /** Whether the worker was terminated (by `terminate` or a cancel without shared memory). */
+  /**
+   * Whether the worker was terminated (by `terminate`, a cancel without shared memory,
+   * or, in Node, its thread's exit).
+   */
   get terminated(): boolean {
     return this.ended !== null;
+  }
+
+  /** Marks the worker as gone: pending and later requests reject with `reason`. */
+  private end(reason: Error): void {
+    if (this.ended === null) {
+      this.ended = reason;
+      if (!stopped.has(this.worker)) stopped.set(this.worker, reason);
+    }
+    this.failAll(this.ended);
   }
 
   private receive(data: unknown): void {
@@ -122,14 +206,28 @@ export class WorkerChannel {
   /** Sends `body` to the worker's handler; resolves with its answer. */
   request<T = unknown>(body: unknown, options: RequestOptions = {}): Promise<T> {
     const { signal, onProgress, transfer = [] } = options;
+    // A worker that another channel ended, or a thread that stopped, answers nothing.
+    this.ended ??= stoppedReason(this.worker);
     if (this.ended !== null) return Promise.reject(this.ended);
     if (signal?.aborted) return Promise.reject(new AbortError("The request was cancelled."));
     const id = this.nextId++;
     const buffer = this.sharesMemory ? new SharedArrayBuffer(4) : null;
     return new Promise<T>((resolve, reject) => {
       const onAbort = () => {
-        if (buffer !== null) Atomics.store(new Int32Array(buffer), 0, 1);
-        else this.terminate(new AbortError("The request was cancelled."));
+        if (buffer !== null) {
+          Atomics.store(new Int32Array(buffer), 0, 1);
+          return;
+        }
+        // Without shared memory a busy worker cannot be told: it is terminated. This
+        // request was cancelled; the others, and any later one, are refused saying why.
+        const cancelled = this.pending.get(id);
+        this.pending.delete(id);
+        this.terminate(
+          new SdspcaanError(
+            "The worker was terminated to cancel a fit (without shared memory a busy worker cannot be told to stop), so it runs no more requests: start a new Worker, or cancel through shared memory (a cross-origin isolated page, or Node) to keep it.",
+          ),
+        );
+        cancelled?.reject(new AbortError("The request was cancelled."));
       };
       const settle = () => signal?.removeEventListener("abort", onAbort);
       this.pending.set(id, {
@@ -156,12 +254,14 @@ export class WorkerChannel {
   }
 
   /** Ends the worker; every pending request rejects with `reason`, and so do later ones. */
-  terminate(reason: Error = new Error("The worker was terminated.")): void {
-    if (this.ended === null) {
-      this.ended = reason;
-      this.worker.terminate();
-    }
-    this.failAll(reason);
+  terminate(
+    reason: Error = new SdspcaanError(
+      "The worker was terminated, so it runs no more requests: start a new Worker.",
+    ),
+  ): void {
+    const running = this.ended === null;
+    this.end(reason);
+    if (running) void this.worker.terminate();
   }
 }
 
@@ -189,9 +289,10 @@ export interface FitInWorkerOptions {
   /** Called after every outer iteration of the fit, on the page's thread. */
   onProgress?: (progress: FitProgress) => void;
   /**
-   * Cancels the fit: the promise rejects with an AbortError. On a cross-origin
-   * isolated page the worker stops at its next check and stays usable; elsewhere the
-   * worker is terminated, and a new one is needed for the next fit.
+   * Cancels the fit: the promise rejects with an AbortError. With a Node worker and on
+   * a cross-origin isolated page the worker stops at its next check and stays usable;
+   * elsewhere the worker is terminated, later fits on it are refused at once, and a
+   * new one is needed for the next fit.
    */
   signal?: AbortSignal;
 }
@@ -202,7 +303,8 @@ function channelOf(worker: WorkerLike): WorkerChannel {
 }
 
 /**
- * Fits in `worker`, a Web Worker whose module calls `serveFits()`, and resolves with
+ * Fits in `worker`, a Web Worker whose module calls `serveFits()` or a Node
+ * worker_threads Worker whose module calls `serveFits(parentPort)`, and resolves with
  * the fitted model restored on this thread (`loadModel` of the JSON the worker
  * sends: bit for bit the model a fit here would give). Errors are the library's
  * classes with their messages (a ValidationError names the option at fault). A fit

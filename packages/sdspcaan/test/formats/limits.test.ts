@@ -2,7 +2,8 @@
  * Binary files that declare more than they hold, or more than the limits allow, are
  * refused from their headers before anything is inflated or decoded; a data set
  * without labels is refused before its (perhaps large) X is; and a compressed file
- * read without an inflater says what to pass. An inflater that counts what it
+ * read without an inflater is inflated with DecompressionStream by the asynchronous
+ * readers, and refused by the synchronous ones saying what to pass. An inflater that counts what it
  * inflates shows what was done before the refusal.
  */
 import { deflateSync, gzipSync } from "node:zlib";
@@ -24,6 +25,7 @@ import { readMatV5, readMatV5Async } from "#internal/formats/matV5.js";
 import {
   describeVariables,
   labelsFromBytes,
+  labelsFromBytesAsync,
   parseBytes,
   parseBytesSync,
 } from "#internal/formats/parse.js";
@@ -264,8 +266,8 @@ describe("gzip-compressed IDX and NPY files are refused from their headers", () 
 });
 
 describe("a compressed file read without an inflater", () => {
-  const message = (file: string, call: string) =>
-    `${file}: is compressed (zlib or gzip), and ${call} was given no inflater to decompress it: pass one as its fourth argument, e.g. decompressionStreamInflate from "sdspcaan/formats" (browsers, Node >= 18)`;
+  const message = (file: string, call: string, asyncCall: string) =>
+    `${file}: is compressed (zlib or gzip), and ${call} was given no inflater to decompress it: pass one as its fourth argument (in Node, nodeInflater of "sdspcaan/node"), or read it with ${asyncCall}, which decompresses with the platform's DecompressionStream`;
   const z = writeMatV5(
     [
       numeric("fea", [
@@ -280,21 +282,41 @@ describe("a compressed file read without an inflater", () => {
   );
   const gz = new Uint8Array(gzipSync(idxZeros([2, 2, 2])));
 
-  it("is refused naming the file and the argument to pass", async () => {
-    await expect(parseBytes(z, "z.mat")).rejects.toThrow(message("z.mat", "parseBytes"));
-    await expect(parseBytes(z, "z.mat", {})).rejects.toThrow(message("z.mat", "parseBytes"));
-    await expect(parseBytes(gz, "x-idx3-ubyte.gz", { labels: "optional" })).rejects.toThrow(
-      message("x-idx3-ubyte.gz", "parseBytes"),
+  it("is read by the asynchronous readers with the platform's DecompressionStream", async () => {
+    const ds = await parseBytes(z, "z.mat");
+    expect(ds.X.toRows()).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+    expect(ds.y).toEqual([1, 2]);
+    expect(ds.info.compressed).toBe(true);
+    const idx = await parseBytes(gz, "x-idx3-ubyte.gz", { labels: "optional" });
+    expect([idx.X.rows, idx.X.cols, idx.info.compressed]).toEqual([2, 4, true]);
+    const csv = await parseBytes(new Uint8Array(gzipSync("a,b,y\n1,2,x\n3,4,z\n")), "d.csv.gz");
+    expect(csv.X.toRows()).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+    const m = await readMatV5Async(z, "z.mat", {});
+    expect(m.variables.map((v) => v.name)).toEqual(["fea", "gnd"]);
+    expect((await describeVariables(z, "z.mat")).map((v) => v.name)).toEqual(["fea", "gnd"]);
+    const labels = await labelsFromBytesAsync(
+      new Uint8Array(gzipSync(new Uint8Array([0, 0, 8, 1, 0, 0, 0, 2, 7, 9]))),
+      "y-labels-idx1-ubyte.gz",
     );
-    expect(() => parseBytesSync(z, "z.mat")).toThrow(message("z.mat", "parseBytesSync"));
-    expect(() => readMatV5(z, "z.mat", {})).toThrow(message("z.mat", "readMatV5"));
-    await expect(readMatV5Async(z, "z.mat", {})).rejects.toThrow(
-      message("z.mat", "readMatV5Async"),
+    expect(labels.labels).toEqual([7, 9]);
+  });
+
+  it("is refused by the synchronous readers naming the file and what to pass", () => {
+    expect(() => parseBytesSync(z, "z.mat")).toThrow(
+      message("z.mat", "parseBytesSync", "parseBytes"),
     );
-    expect(() => readIdx(gz, "x.idx.gz", {})).toThrow(message("x.idx.gz", "readIdx"));
-    expect(() => labelsFromBytes(gz, "y.idx1.gz")).toThrow(message("y.idx1.gz", "labelsFromBytes"));
-    await expect(describeVariables(z, "z.mat")).rejects.toThrow(
-      message("z.mat", "describeVariables"),
+    expect(() => readMatV5(z, "z.mat", {})).toThrow(
+      message("z.mat", "readMatV5", "readMatV5Async"),
+    );
+    expect(() => readIdx(gz, "x.idx.gz", {})).toThrow(message("x.idx.gz", "readIdx", "parseBytes"));
+    expect(() => labelsFromBytes(gz, "y.idx1.gz")).toThrow(
+      message("y.idx1.gz", "labelsFromBytes", "labelsFromBytesAsync"),
     );
   });
 

@@ -1,15 +1,23 @@
 /**
- * sdspcaan/worker's protocol, with Node's worker_threads standing in for a Web
- * Worker (the page's side through an adapter with a Worker's shape, the worker's side
- * on the thread's parentPort): a fit in the worker is bit for bit the fit in this
- * thread, progress arrives on this side, cancelling rejects with an AbortError by
- * either path (shared memory keeps the worker, termination ends it), and the
- * library's errors come back as their own classes with their messages.
+ * sdspcaan/worker's protocol over Node's worker_threads: fitInWorker takes a Node
+ * Worker as it is (events through `on`) and a Web Worker's shape alike (an adapter
+ * over a thread stands in for one); the worker's side is serveFits on the thread's
+ * parentPort. A fit in the worker is bit for bit the fit in this thread, progress
+ * arrives on this side, cancelling rejects with an AbortError by either path (shared
+ * memory keeps the worker, termination ends it), a terminated or stopped worker
+ * refuses later fits at once, and the library's errors come back as their own classes
+ * with their messages.
  */
 import { Worker } from "node:worker_threads";
-import { fitInWorker, WorkerChannel, type WorkerEventLike, type WorkerLike } from "sdspcaan/worker";
+import {
+  fitInWorker,
+  type WebWorkerLike,
+  WorkerChannel,
+  type WorkerEventLike,
+  type WorkerLike,
+} from "sdspcaan/worker";
 import { afterAll, describe, expect, it } from "vitest";
-import { AbortError, ValidationError } from "#internal/core/errors.js";
+import { AbortError, SdspcaanError, ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
 import type { FitProgress } from "#internal/methods/fitReport.js";
 import { Pipeline } from "#internal/methods/pipeline.js";
@@ -17,16 +25,18 @@ import { createMethod } from "#internal/methods/registry.js";
 
 const WORKER_MODULE = new URL("./serveFits.worker.ts", import.meta.url).href;
 
-/** A worker thread with a Web Worker's interface; its module is TypeScript, loaded by tsx. */
-class ThreadWorker implements WorkerLike {
-  readonly thread: Worker;
+/** A worker thread running serveFits.worker.ts (TypeScript, loaded by tsx). */
+function serveFitsThread(): Worker {
+  return new Worker(
+    `import("tsx/esm/api").then((tsx) => tsx.tsImport(${JSON.stringify(WORKER_MODULE)}, ${JSON.stringify(WORKER_MODULE)}));`,
+    { eval: true },
+  );
+}
+
+/** A worker thread behind a browser Web Worker's interface (addEventListener, event.data). */
+class WebShapedWorker implements WebWorkerLike {
+  readonly thread = serveFitsThread();
   terminated = false;
-  constructor() {
-    this.thread = new Worker(
-      `import("tsx/esm/api").then((tsx) => tsx.tsImport(${JSON.stringify(WORKER_MODULE)}, ${JSON.stringify(WORKER_MODULE)}));`,
-      { eval: true },
-    );
-  }
   postMessage(message: unknown, transfer: ArrayBuffer[]): void {
     this.thread.postMessage(message, transfer);
   }
@@ -40,14 +50,20 @@ class ThreadWorker implements WorkerLike {
   }
 }
 
-const started: ThreadWorker[] = [];
-function startWorker(): ThreadWorker {
-  const w = new ThreadWorker();
+const started: Worker[] = [];
+/** A Node worker_threads Worker, given to fitInWorker as it is. */
+function startWorker(): Worker {
+  const w = serveFitsThread();
   started.push(w);
   return w;
 }
+function startWebShapedWorker(): WebShapedWorker {
+  const w = new WebShapedWorker();
+  started.push(w.thread);
+  return w;
+}
 afterAll(async () => {
-  await Promise.all(started.map((w) => w.thread.terminate()));
+  await Promise.all(started.map((w) => w.terminate()));
 });
 
 /** Three classes in 40 features, each lifting every third feature (90 samples). */
@@ -145,9 +161,9 @@ describe("fitInWorker", () => {
     expect(model.nComponents).toBe(2);
   });
 
-  it("cancels through shared memory: AbortError, and the worker fits again", async () => {
+  it("cancels a Node worker through shared memory (its default): AbortError, and it fits again", async () => {
     const worker = startWorker();
-    const channel = new WorkerChannel(worker, { sharedMemory: true });
+    const channel = new WorkerChannel(worker);
     expect(channel.sharesMemory).toBe(true);
     const controller = new AbortController();
     let reports = 0;
@@ -168,14 +184,16 @@ describe("fitInWorker", () => {
     expect(err).toBeInstanceOf(AbortError);
     // Stopped long before its 1000 iterations.
     expect(reports).toBeLessThan(100);
-    expect(worker.terminated).toBe(false);
+    expect(worker.threadId).not.toBe(-1);
     expect(channel.terminated).toBe(false);
     const model = await fitInWorker(worker, { method: "pca", options: { k: 2 }, X, y });
     expect(model.nComponents).toBe(2);
   });
 
-  it("cancels without shared memory by terminating the worker, which then refuses work", async () => {
-    const worker = startWorker();
+  it("cancels without shared memory by terminating the worker, which then refuses fits at once", async () => {
+    const worker = startWebShapedWorker();
+    const channel = new WorkerChannel(worker);
+    expect(channel.sharesMemory).toBe(false);
     const controller = new AbortController();
     const err = await fitInWorker(
       worker,
@@ -187,17 +205,66 @@ describe("fitInWorker", () => {
     );
     expect(err).toBeInstanceOf(AbortError);
     expect(worker.terminated).toBe(true);
-    await expect(
-      fitInWorker(worker, { method: "pca", options: { k: 2 }, X, y }),
-    ).rejects.toBeInstanceOf(AbortError);
+    expect(channel.terminated).toBe(true);
+    const refused =
+      "The worker was terminated to cancel a fit (without shared memory a busy worker cannot be told to stop), so it runs no more requests: start a new Worker, or cancel through shared memory (a cross-origin isolated page, or Node) to keep it.";
+    const again = await fitInWorker(worker, { method: "pca", options: { k: 2 }, X, y }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(again).toBeInstanceOf(SdspcaanError);
+    expect((again as Error).message).toBe(refused);
+    // A channel made afterwards for the same worker refuses too, rather than waiting forever.
+    const late = await new WorkerChannel(worker).request({ type: "fit" }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect((late as Error).message).toBe(refused);
+  });
+
+  it("refuses at once a Node worker whose thread has stopped", async () => {
+    const worker = startWorker();
+    await worker.terminate();
+    const err = await fitInWorker(worker, { method: "pca", options: { k: 2 }, X, y }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(SdspcaanError);
+    expect((err as Error).message).toBe(
+      "The worker thread has stopped (its threadId is -1), so it cannot fit: start a new Worker.",
+    );
+  });
+
+  it("rejects a pending fit when its Node worker's thread stops", async () => {
+    const worker = startWorker();
+    const err = await fitInWorker(
+      worker,
+      { method: "sdspcaan", options: LONG_FIT, X, y },
+      { onProgress: () => void worker.terminate() },
+    ).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(SdspcaanError);
+    expect((err as Error).message).toBe(
+      "The worker thread stopped (exit code 1), so it cannot fit: start a new Worker.",
+    );
+  });
+
+  it("takes a browser Web Worker's shape as well: fits there, bit for bit", async () => {
+    const worker = startWebShapedWorker();
+    const options = { k: 2, maxIter: 4 };
+    const local = createMethod("sdspcaan", options).fit(X, y);
+    const model = await fitInWorker(worker, { method: "sdspcaan", options, X, y });
+    expect(withoutFitInfo(model.toJSON())).toBe(withoutFitInfo(local.toJSON()));
   });
 
   it("rejects at once, sending nothing, when the signal is already aborted", async () => {
     const worker = startWorker();
     const sent: unknown[] = [];
     const spy: WorkerLike = {
-      postMessage: (m) => sent.push(m),
-      addEventListener: (t, l) => worker.addEventListener(t, l),
+      postMessage: (m: unknown) => sent.push(m),
+      on: (event, listener) => worker.on(event, listener),
       terminate: () => worker.terminate(),
     };
     await expect(

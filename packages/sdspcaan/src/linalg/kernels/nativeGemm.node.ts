@@ -136,7 +136,12 @@ export function nativeGemmIsa(): "avx512" | "avx2" | null {
 
 /** SDSPCAAN_NATIVE=0 (or off, false, no) turns "auto" off; =avx2 keeps to AVX2. */
 function environmentSetting(): "off" | "avx2" | "auto" {
-  const value = process.env.SDSPCAAN_NATIVE?.trim().toLowerCase() ?? "";
+  let value = "";
+  try {
+    value = process.env.SDSPCAAN_NATIVE?.trim().toLowerCase() ?? "";
+  } catch {
+    // Deno without --allow-env refuses the read (NotCapable): unset, as in initialRequest.
+  }
   if (/^(0|off|false|no)$/.test(value)) return "off";
   return value === "avx2" ? "avx2" : "auto";
 }

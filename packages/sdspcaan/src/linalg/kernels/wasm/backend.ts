@@ -20,10 +20,10 @@
  * "portable" is "wasm" where WebAssembly SIMD runs, else "ts": the kernels of every
  * result computed before "fast" existed. The request is "auto" (the default: "fast"
  * where WebAssembly SIMD runs, else "ts"), "fast", "portable", "wasm" or "ts"; it starts
- * from the environment variable SDSPCAAN_KERNELS when a `process.env` exists, and
- * `setKernelBackend` changes it. Results of different backends agree to rounding, not
- * bit for bit (different summation orders, fused or not); on one backend the same input
- * always gives the same output.
+ * from the environment variable SDSPCAAN_KERNELS when a `process.env` exists and may be
+ * read (not in Deno without --allow-env), and `setKernelBackend` changes it. Results of
+ * different backends agree to rounding, not bit for bit (different summation orders,
+ * fused or not); on one backend the same input always gives the same output.
  *
  * Support. The backend needs a `WebAssembly` global and SIMD, detected by validating the
  * kernels' module itself (inflated once for that and for compiling it). The module is
@@ -203,6 +203,20 @@ export function kernelRequestFromEnv(
 ): KernelBackendRequest {
   const value = env?.SDSPCAAN_KERNELS?.trim().toLowerCase();
   return REQUESTS.find((r) => r === value) ?? "auto";
+}
+
+/** `process.env` where there is one and reading it is allowed, else undefined. */
+function processEnv(): Record<string, string | undefined> | undefined {
+  try {
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+      ?.env;
+    // Deno without --allow-env throws on a read (NotCapable), not on the access above.
+    void env?.SDSPCAAN_KERNELS;
+    return env;
+  } catch {
+    // The library imports with no permissions: the variable counts as unset.
+    return undefined;
+  }
 }
 
 /** Standard base64 (RFC 4648), loop decoder where the engine has no atob. */
@@ -609,9 +623,7 @@ export class KernelLoader {
 
 /** The library's loader. */
 const loader = new KernelLoader({
-  request: kernelRequestFromEnv(
-    (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env,
-  ),
+  request: kernelRequestFromEnv(processEnv()),
   wasm: wasmApi(),
   syncLimit: SYNC_COMPILE_LIMIT,
 });

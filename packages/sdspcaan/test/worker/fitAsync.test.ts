@@ -1,0 +1,112 @@
+/**
+ * fitAsync (sdspcaan/node): the fit runs in a worker thread of its own, so this thread's
+ * event loop keeps turning; the model it resolves with is the one `fit` gives here, bit
+ * for bit, with the same progress reports; a signal cancels it with an AbortError.
+ */
+import { fitAsync } from "sdspcaan/node";
+import { describe, expect, it } from "vitest";
+import { AbortError, ValidationError } from "#internal/core/errors.js";
+import { Matrix } from "#internal/core/matrix.js";
+import type { FitProgress } from "#internal/methods/fitReport.js";
+import { Pipeline } from "#internal/methods/pipeline.js";
+import { createMethod } from "#internal/methods/registry.js";
+
+/** Three classes in 30 features, each lifting every third feature (60 samples). */
+function threeClasses(): { X: Matrix; y: number[] } {
+  let s = 11;
+  const rand = () => {
+    s = (s * 16807) % 2147483647;
+    return s / 2147483647;
+  };
+  const n = 60;
+  const d = 30;
+  const X = new Matrix(n, d);
+  const y: number[] = [];
+  for (let i = 0; i < n; i++) {
+    y.push(i % 3);
+    for (let j = 0; j < d; j++) X.data[i * d + j] = rand() + (j % 3 === i % 3 ? 1 : 0);
+  }
+  return { X, y };
+}
+
+/** A model's JSON without its fit report (which holds wall-clock timings). */
+function withoutFitInfo(json: object): string {
+  const { fitInfo: _timings, ...rest } = json as { fitInfo?: unknown };
+  return JSON.stringify(rest);
+}
+
+describe("fitAsync", () => {
+  const { X, y } = threeClasses();
+
+  it("gives fit's model bit for bit and its progress, while the event loop runs", async () => {
+    const options = { k: 2, maxIter: 6, seed: 3 };
+    const here: FitProgress[] = [];
+    const local = createMethod("sdspcaan", options).fit(X, y, { onProgress: (p) => here.push(p) });
+    const unfitted = createMethod("sdspcaan", options);
+    const there: FitProgress[] = [];
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const model = await fitAsync(unfitted, X, y, { onProgress: (p) => there.push(p) });
+    clearInterval(timer);
+    expect(model).not.toBe(unfitted);
+    expect(unfitted.isFitted).toBe(false);
+    expect(model.constructor).toBe(unfitted.constructor);
+    expect(withoutFitInfo(model.toJSON())).toBe(withoutFitInfo(local.toJSON()));
+    expect(there).toEqual(here);
+    // This thread was free while the worker started and fitted.
+    expect(ticks).toBeGreaterThan(0);
+  });
+
+  it("fits a Pipeline with its preprocessing and classifier options", async () => {
+    const pipeline = new Pipeline(createMethod("pca", { k: 3 }), { preprocessing: "none" });
+    const local = new Pipeline(createMethod("pca", { k: 3 }), { preprocessing: "none" }).fit(X, y);
+    const model = await fitAsync(pipeline, X, y);
+    expect(model).toBeInstanceOf(Pipeline);
+    expect(model.preprocessingSetting).toBe("none");
+    expect(model.predict(X)).toEqual(local.predict(X));
+    expect(Array.from(model.transform(X).data)).toEqual(Array.from(local.transform(X).data));
+  });
+
+  it("cancels with an AbortError when the signal is aborted during the fit", async () => {
+    const controller = new AbortController();
+    let reports = 0;
+    const err = await fitAsync(
+      createMethod("sdspcaan", { k: 2, tol: 1e-300, maxIter: 1000 }),
+      X,
+      y,
+      {
+        signal: controller.signal,
+        onProgress: () => {
+          reports++;
+          controller.abort();
+        },
+      },
+    ).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(AbortError);
+    expect(reports).toBeLessThan(100);
+  });
+
+  it("rejects at once, starting no worker, when the signal is already aborted", async () => {
+    await expect(
+      fitAsync(createMethod("pca", { k: 2 }), X, y, { signal: AbortSignal.abort() }),
+    ).rejects.toBeInstanceOf(AbortError);
+  });
+
+  it("rejects what a fit here rejects, as the same class and message", async () => {
+    const err = await fitAsync(createMethod("lda", { k: 5 }), X, y).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    let expected: unknown = null;
+    try {
+      createMethod("lda", { k: 5 }).fit(X, y);
+    } catch (e) {
+      expected = e;
+    }
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as Error).message).toBe((expected as Error).message);
+  });
+});
