@@ -48,6 +48,7 @@ export type {
   FitWarning,
   FitWarningCode,
   TransformOptions,
+  TransformWarning,
 } from "./methods/fitReport.js";
 export { JPCDA, type JPCDAOptions } from "./methods/jpcda.js";
 export { LDA, type LDAOptions } from "./methods/lda.js";

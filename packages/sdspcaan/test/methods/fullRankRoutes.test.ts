@@ -3,7 +3,7 @@
  * the exact paths they replace (reachable only through the test hooks): PCA's block
  * Lanczos with the Cholesky rank certificate against the dense eigen-solve with its
  * Sturm count (svdTestHooks.krylov), LDA's refined solve against the eigen-decomposition
- * of X^T X (ldaTestHooks.eigenSpan). Same subspaces to principal angles of 1e-10, same
+ * of X^T X (fitLDA's "eigen-span" route). Same subspaces to principal angles of 1e-10, same
  * values, ranks and warnings; rank-deficient data fall back and give the same answer.
  * Also the one-fit training data, which centres on the way into the kernels: the same
  * Gram matrix bit for bit and the same class sums as the centred copy.
@@ -16,7 +16,8 @@ import { lanczosDiagnostics } from "#internal/linalg/eigen/blockLanczos.js";
 import { transposed } from "#internal/linalg/kernels/gemm.js";
 import { gramColumns, gramRows } from "#internal/linalg/kernels/symmetricProducts.js";
 import { svdTestHooks } from "#internal/linalg/svd.js";
-import { LDA, ldaTestHooks } from "#internal/methods/lda.js";
+import type { CoreFitResult, FitContext } from "#internal/methods/estimator.js";
+import { fitLDA, LDA, type LDADetails } from "#internal/methods/lda.js";
 import { PCA } from "#internal/methods/pca.js";
 import { TrainingData } from "#internal/methods/training.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
@@ -98,14 +99,15 @@ function classes(seed: number, n: number, d: number, c: number) {
 }
 
 describe("LDA on d < n: the refined solve against the eigen-decomposition of X^T X", () => {
-  afterEach(() => {
-    ldaTestHooks.eigenSpan = false;
-  });
+  /** LDA that skips the full-rank solve (fitLDA's "eigen-span" route). */
+  class EigenSpanLDA extends LDA {
+    protected override fitCore(data: TrainingData, ctx: FitContext): CoreFitResult<LDADetails> {
+      return fitLDA(data, this.params, ctx, "eigen-span");
+    }
+  }
 
   function fitBoth(X: Matrix, y: number[]) {
-    ldaTestHooks.eigenSpan = true;
-    const eigen = new LDA().fit(X, y);
-    ldaTestHooks.eigenSpan = false;
+    const eigen = new EigenSpanLDA().fit(X, y);
     const fast = new LDA().fit(X, y);
     return { eigen, fast };
   }
