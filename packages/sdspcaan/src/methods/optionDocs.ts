@@ -15,7 +15,8 @@ function typeText(spec: OptionSpec): string {
       const hi = spec.max === undefined ? "inf" : String(spec.max);
       const left = spec.type === "number" && spec.exclusiveMin ? "(" : "[";
       const right = spec.max === undefined ? ")" : "]";
-      return `${spec.type} in ${left}${lo}, ${hi}${right}`;
+      const fraction = spec.type === "integer" && spec.fraction ? " or fraction in (0, 1)" : "";
+      return `${spec.type} in ${left}${lo}, ${hi}${right}${fraction}`;
     }
     case "enum":
       return spec.values.map((v) => `\`${v}\``).join(" / ");

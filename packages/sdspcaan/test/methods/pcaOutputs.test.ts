@@ -109,6 +109,34 @@ describe.each(fixture.cases.map((c) => [c.case, c] as const))("PCA against NumPy
   });
 });
 
+describe("PCA's k and whiten, refused naming them", () => {
+  it("k is an integer >= 1 or a fraction in (0, 1)", () => {
+    expect(() => new PCA({ k: 1.5 })).toThrow(
+      "The 'k' parameter of PCA must be an integer in the range [1, inf) or a fraction in (0, 1). Got 1.5 instead.",
+    );
+    const constant = [
+      [1, 2],
+      [1, 2],
+      [1, 2],
+    ];
+    expect(() => new PCA({ k: 0.5 }).fit(constant)).toThrow(
+      "The 'k' parameter of PCA is the fraction 0.5 of the training data's variance, but the centred training data have no variance (every column is constant).",
+    );
+  });
+
+  it("whiten needs every component to carry variance", () => {
+    const rankOne = [
+      [1, 2, 3],
+      [2, 4, 6],
+      [3, 6, 9],
+      [4, 8, 12],
+    ];
+    expect(() => new PCA({ k: 2, whiten: true }).fit(rankOne)).toThrow(
+      "The 'whiten' option of PCA needs every component to carry variance, but k = 2 exceeds the numerical rank 1 of the centred training data; choose k <= 1.",
+    );
+  });
+});
+
 describe("inverseTransform of non-orthonormal components", () => {
   it("is NumPy's least-squares inverse Z pinv(W) + mean", () => {
     const { W, mean, Z, inverse } = fixture.leastSquares;

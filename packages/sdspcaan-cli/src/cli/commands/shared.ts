@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from "node:os";
 import { type Command, CommanderError, Option } from "commander";
-import type { Estimator, Label, Matrix, Pipeline } from "sdspcaan";
+import type { Estimator, Label, Matrix, Pipeline, TransformOptions } from "sdspcaan";
 import { DataFormatError, methodNames, RowValueError, ValidationError } from "sdspcaan";
 import { featureNamesOf } from "sdspcaan/formats";
 import type { OptionSchema, OptionSpec } from "sdspcaan/methods";
@@ -369,19 +369,27 @@ async function openData(flags: DataFlags, labels: "required" | "optional"): Prom
 
 /**
  * Refuses data whose feature count is not the model's, naming both numbers and, when
- * one column too many was read without labels, the likely fix.
+ * one column too many was read without labels, the likely fix. Otherwise, data and a
+ * model that both have column names are left to the model, which names the columns
+ * that differ.
  */
 export function checkFeatureCount(
-  data: { readonly X: Matrix; readonly y: readonly Label[] | null; readonly path: string },
-  model: { readonly nFeaturesIn: number },
+  data: {
+    readonly X: Matrix;
+    readonly y: readonly Label[] | null;
+    readonly path: string;
+    readonly featureNames?: readonly string[] | null;
+  },
+  model: { readonly nFeaturesIn: number; readonly featureNamesIn?: readonly string[] | null },
   modelPath: string,
 ): void {
   const d = model.nFeaturesIn;
   if (data.X.cols === d) return;
-  const hint =
-    data.y === null && data.X.cols === d + 1
-      ? "; if one of its columns holds labels, name it with --label-col (e.g. --label-col last) or --y-var"
-      : "";
+  const labelsRead = data.y === null && data.X.cols === d + 1;
+  if (!labelsRead && data.featureNames != null && model.featureNamesIn != null) return;
+  const hint = labelsRead
+    ? "; if one of its columns holds labels, name it with --label-col (e.g. --label-col last) or --y-var"
+    : "";
   throw new DataFormatError(
     data.path,
     `has ${data.X.cols} feature(s) per sample, but the model ${modelPath} was fitted on ${d}${hint}`,
@@ -487,11 +495,22 @@ function flagHelp(f: MethodOptionFlag): { usage: string; help: string } {
 /** The method-option flags each command got from `addMethodOptions`. */
 const GENERATED = new WeakMap<Command, MethodOptionFlag[]>();
 
+/** --k's help: the methods whose k may be a fraction (their declarations say) are named. */
+function kHelp(): string {
+  const fraction = methodDescriptors().filter((d) => {
+    const k = (d.options as OptionSchema).k;
+    return k?.type === "integer" && k.fraction === true;
+  });
+  if (fraction.length === 0) return "subspace dimension k";
+  const names = fraction.map((d) => d.name).join(", ");
+  return `subspace dimension k (${names}: or a fraction in (0, 1), the share of the training variance to keep)`;
+}
+
 /** Adds --method, --k, a flag per method option (expert ones in their own help group), --seed, --set. */
 export function addMethodOptions(cmd: Command, { seedHelp }: { seedHelp: string }): Command {
   cmd
     .requiredOption("--method <name>", `${methodNames().join(", ")} (case-insensitive, _ for -)`)
-    .requiredOption("--k <k>", "subspace dimension k");
+    .requiredOption("--k <k>", kHelp());
   const generated = methodOptionFlags(cmd);
   GENERATED.set(cmd, generated);
   for (const f of generated) {
@@ -536,6 +555,18 @@ function parseFlagValue(flag: string, spec: OptionSpec, raw: string): unknown {
   }
 }
 
+/**
+ * `--k`: an integer, or for a method whose k takes one (PCA) a fraction in (0, 1), as
+ * the option's declaration says; the method checks the range.
+ */
+function parseK(spec: OptionSpec | undefined, raw: string | undefined): number | undefined {
+  if (raw !== undefined && spec?.type === "integer" && spec.fraction && DECIMAL.test(raw.trim())) {
+    const v = Number(raw);
+    if (v > 0 && v < 1) return v;
+  }
+  return parseInteger("--k", raw);
+}
+
 /** The method's name (normalised, registered) and its constructor options from the flags. */
 export function methodFromFlags(
   flags: MethodFlags,
@@ -549,7 +580,7 @@ export function methodFromFlags(
   }
   const method = normalizeMethodName(flags.method);
   const schema = methodDescriptor(flags.method).options as OptionSchema;
-  const options: Record<string, unknown> = { k: parseInteger("--k", flags.k) };
+  const options: Record<string, unknown> = { k: parseK(schema.k, flags.k) };
   const given = new Map<string, string>(); // option name -> the flag that gave it
   given.set("k", "--k");
   for (const [name, spec] of Object.entries(schema)) {
@@ -679,17 +710,24 @@ function namingTheFile<T>(data: ModelInput, use: () => T): T {
   }
 }
 
+/**
+ * The transform options for the data: its column names (matched with the model's:
+ * reordered, or refused by name), and a warning on standard error, naming the file,
+ * when it has none and the model has.
+ */
+function columnsOf(data: ModelInput): TransformOptions {
+  return {
+    featureNames: data.featureNames ?? null,
+    onWarning: (w) => note(`warning: ${data.path}: ${w.message}`),
+  };
+}
+
 /** `model.transform(data.X)` with the data's column names, a bad row named with its file. */
 export function transformData(model: Estimator | Pipeline, data: ModelInput): Matrix {
-  // A header's names are matched with the model's (reordered, or refused by name).
-  return namingTheFile(data, () =>
-    model.transform(data.X, { featureNames: data.featureNames ?? null }),
-  );
+  return namingTheFile(data, () => model.transform(data.X, columnsOf(data)));
 }
 
 /** `pipeline.predict(data.X)` with the data's column names, a bad row named with its file. */
 export function predictData(pipeline: Pipeline, data: ModelInput): Label[] {
-  return namingTheFile(data, () =>
-    pipeline.predict(data.X, { featureNames: data.featureNames ?? null }),
-  );
+  return namingTheFile(data, () => pipeline.predict(data.X, columnsOf(data)));
 }
