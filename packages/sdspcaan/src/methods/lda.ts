@@ -38,7 +38,7 @@
  */
 
 import { Matrix } from "../core/matrix.js";
-import type { OptionSchema, OptionsOf } from "../core/options.js";
+import type { OptionSchema } from "../core/options.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
 import { fullRankFactor, solveRefined } from "../linalg/cholesky.js";
 import { normalizeEigenvectorSigns, symmetricEigen } from "../linalg/eigen/symmetricEigen.js";
@@ -51,6 +51,7 @@ import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import type { FitWarning } from "./fitReport.js";
 import { fitWarning } from "./fitWarnings.js";
+import type { LDAOptions, ResolvedLDAOptions } from "./optionTypes.js";
 import { closedForm, nonDegenerateSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
@@ -113,8 +114,7 @@ const OPTIONS = {
   },
 } as const satisfies OptionSchema;
 
-/** Options of {@link LDA}, each described in docs/method-options.md. */
-export type LDAOptions = OptionsOf<typeof OPTIONS>;
+export type { LDAOptions, ResolvedLDAOptions };
 
 /** LDA's diagnostics (`fitInfo.details`). */
 export type LDADetails = {
@@ -141,7 +141,7 @@ export type LDARoute = "auto" | "eigen-span" | "thin-svd";
 /** LDA's fit on prepared data along `route` (see LDARoute). */
 export function fitLDA(
   data: TrainingData,
-  params: LDAOptions,
+  params: ResolvedLDAOptions,
   ctx: FitContext,
   route: LDARoute = "auto",
 ): CoreFitResult<LDADetails> {
@@ -239,8 +239,8 @@ export function discriminantRatios(betweenToTotal: readonly number[], k: number)
   return out;
 }
 
-export class LDA extends Estimator<LDAOptions, LDADetails> {
-  constructor(options: Partial<LDAOptions> = {}) {
+export class LDA extends Estimator<ResolvedLDAOptions, LDADetails> {
+  constructor(options: LDAOptions = {}) {
     super(LDA_METHOD, options);
   }
 

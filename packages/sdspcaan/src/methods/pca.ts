@@ -10,7 +10,7 @@
 
 import { ModelFormatError, SdspcaanError, ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
-import type { OptionSchema, OptionsOf } from "../core/options.js";
+import type { OptionSchema } from "../core/options.js";
 import type { Label } from "../core/validate.js";
 import { trace } from "../linalg/basic.js";
 import {
@@ -23,6 +23,7 @@ import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext, type ModelJSON } from "./estimator.js";
 import type { FitWarning } from "./fitReport.js";
 import { fitWarning } from "./fitWarnings.js";
+import type { PCAOptions, ResolvedPCAOptions } from "./optionTypes.js";
 import { closedForm } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
@@ -40,8 +41,7 @@ const OPTIONS = {
   },
 } as const satisfies OptionSchema;
 
-/** Options of {@link PCA}, each described in docs/method-options.md. */
-export type PCAOptions = OptionsOf<typeof OPTIONS>;
+export type { PCAOptions, ResolvedPCAOptions };
 
 /** PCA's diagnostics (`fitInfo.details`). */
 export type PCADetails = {
@@ -109,7 +109,7 @@ export function componentsForFraction(
  */
 export function fitPCA(
   data: TrainingData,
-  params: PCAOptions,
+  params: ResolvedPCAOptions,
   ctx: FitContext,
   triplets: TripletSolver = leadingTriplets,
 ): CoreFitResult<PCADetails> {
@@ -169,10 +169,10 @@ export function fitPCA(
  * model file); `k` may be a fraction of the variance to keep, and `whiten` scales the
  * scores to unit variance.
  */
-export class PCA extends Estimator<PCAOptions, PCADetails> {
+export class PCA extends Estimator<ResolvedPCAOptions, PCADetails> {
   private whitening: Float64Array | null = null;
 
-  constructor(options: Partial<PCAOptions> = {}) {
+  constructor(options: PCAOptions = {}) {
     super(PCA_METHOD, options);
   }
 

@@ -63,6 +63,7 @@ describe("registry", () => {
   });
 
   it("rejects an unknown method, listing the known ones", () => {
+    // @ts-expect-error: a misspelt name does not compile either
     expect(() => createMethod("sdpsca")).toThrow(
       /Unknown method "sdpsca". Known methods: .*baseline/,
     );
