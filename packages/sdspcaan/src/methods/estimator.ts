@@ -352,7 +352,7 @@ export abstract class Estimator<
 
   /**
    * Maps projected data back to the input space: Z (m x k) to m x d rows whose
-   * projection is Z. With orthonormal components (PCA, the SDSPCA family, ...) it is
+   * projection is Z. With orthonormal components (PCA, the baseline) it is
    * exact, Z W^T + mean (the best reconstruction of X from its projection); otherwise
    * it is the least-squares solution, Z W^+ + mean with W^+ the pseudo-inverse of W
    * (whose rows are the least-norm ones projecting to Z; for a W of lower rank than
