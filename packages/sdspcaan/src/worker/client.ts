@@ -168,7 +168,7 @@ export class WorkerChannel {
 
 /**
  * What to fit: a method by name with its options, on X and y. `N` is the method's name:
- * one of {@link MethodRegistry}, whose options `options` then are; or, for a name only
+ * one of `MethodRegistry` (from "sdspcaan"), whose options `options` then are; or, for a name only
  * known at run time, `string`, with any options (checked by the worker).
  */
 export interface FitInWorkerRequest<N extends string = string> {
