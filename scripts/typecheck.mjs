@@ -1,8 +1,9 @@
 /**
- * `npm run typecheck`: the three TypeScript programs of the repository (the packages,
+ * `npm run typecheck`: the four TypeScript programs of the repository (the packages,
  * tests, benchmarks and scripts for Node; the playground for the browser; the browser
- * tests), checked one after the other by TypeScript 7's native compiler (the `typescript-7`
- * development dependency): about 4 s of CPU for all three where TypeScript 5.9's tsc
+ * tests; the public types' test, packages/sdspcaan/test/types), checked one after the
+ * other by TypeScript 7's native compiler (the `typescript-7` development
+ * dependency): about 4 s of CPU for all of them where TypeScript 5.9's tsc
  * takes 42. The build (`npm run build`) and typedoc (`npm run docs`, whose API needs
  * TypeScript 6 or older) use the `typescript` dependency, so the library's sources are
  * checked by both compilers. The compiler uses every core itself, so the programs run
@@ -22,6 +23,9 @@ const programs = [
   "tsconfig.json",
   "packages/sdspcaan-cli/src/playground/tsconfig.json",
   "test/e2e/tsconfig.json",
+  // The public types as users meet them, @ts-expect-error lines included (a program of
+  // its own: its plug-in's declaration merging would otherwise reach every test).
+  "packages/sdspcaan/test/types/tsconfig.json",
 ];
 
 /** Checks one program; resolves to tsc's exit code, its output printed as it comes. */

@@ -360,7 +360,7 @@ function runVariant(v: Variant, full: Task): Record<Column, number[]> {
       const grid = method === "sdspca-lpp" ? hyperparameterGrid(method, "authors") : [{}];
       const candidates = ks.flatMap((k) =>
         grid.map((params) => {
-          const model = createMethod(method, { k, ...params }).fitPrepared(data);
+          const model = createMethod(method as string, { k, ...params }).fitPrepared(data);
           return score(
             model.transform(parts.train),
             model.transform(parts.val),

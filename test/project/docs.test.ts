@@ -1,6 +1,7 @@
 /**
- * docs/method-options.md is generated from the method declarations
- * (`npm run docs`): the committed file must be what the declarations say now. The
+ * docs/method-options.md and the option types (packages/sdspcaan/src/methods/
+ * optionTypes.ts) are generated from the method declarations (`npm run docs`): the
+ * committed files must be what the declarations say now. The
  * README and docs/ are reference pages: short, without development history, and with
  * links that resolve.
  */
@@ -10,11 +11,17 @@ import { methodNames } from "sdspcaan";
 import { methodOptionsMarkdown } from "sdspcaan/methods";
 import { repoRoot } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
+import { optionTypesSource } from "../../scripts/docs/optionTypesSource.js";
 
 describe("the generated options reference", () => {
   it("is up to date (run npm run docs after changing an option)", () => {
     const committed = readFileSync(join(repoRoot, "docs", "method-options.md"), "utf8");
     expect(committed).toBe(methodOptionsMarkdown());
+  });
+
+  it("and the option types are up to date (run npm run docs after changing an option)", () => {
+    const file = join(repoRoot, "packages", "sdspcaan", "src", "methods", "optionTypes.ts");
+    expect(readFileSync(file, "utf8")).toBe(optionTypesSource());
   });
 
   it("documents every option of every method", () => {

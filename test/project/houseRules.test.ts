@@ -62,15 +62,6 @@ function longFunctions(fileName: string, text: string, limit: number): string[] 
 /** The most lines a function of the library's methods may have. */
 const METHOD_FUNCTION_LINES = 120;
 
-/**
- * Files that still export a test switch, which their own change removes (PCA's and
- * LDA's routes, issue #69 item 2): the list may only shrink.
- */
-const TEST_HOOKS_LEFT = [
-  "packages/sdspcaan/src/methods/lda.ts",
-  "packages/sdspcaan/src/methods/pca.ts",
-];
-
 describe("house rules", () => {
   it("no Math.random in the packages' sources: randomness goes through the seeded Random", () => {
     const files = packageSources();
@@ -89,8 +80,7 @@ describe("house rules", () => {
   it("no exported *TestHooks object in the packages' sources", () => {
     const offenders = packageSources()
       .filter((f) => f.endsWith(".ts") && testHooks(readFileSync(f, "utf8")).length > 0)
-      .map((f) => relative(repoRoot, f).split("\\").join("/"))
-      .filter((f) => !TEST_HOOKS_LEFT.includes(f));
+      .map((f) => relative(repoRoot, f).split("\\").join("/"));
     expect(offenders).toEqual([]);
   });
 

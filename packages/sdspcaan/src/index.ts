@@ -44,7 +44,11 @@ export {
   setKernelBackend,
 } from "./linalg/kernels/wasm/backend.js";
 export { Standardizer, type StandardizerJSON } from "./linalg/standardizer.js";
-export { Baseline, type BaselineOptions } from "./methods/baseline.js";
+export {
+  Baseline,
+  type BaselineOptions,
+  type ResolvedBaselineOptions,
+} from "./methods/baseline.js";
 export { Estimator, type ModelJSON } from "./methods/estimator.js";
 export type {
   FitCallbacks,
@@ -54,12 +58,14 @@ export type {
   FitWarning,
   FitWarningCode,
   TransformOptions,
+  TransformWarning,
 } from "./methods/fitReport.js";
-export { JPCDA, type JPCDAOptions } from "./methods/jpcda.js";
-export { LDA, type LDAOptions } from "./methods/lda.js";
-export { LPP, type LPPOptions } from "./methods/lpp.js";
-export { PCA, type PCAOptions } from "./methods/pca.js";
-export { PCAN, type PCANOptions } from "./methods/pcan.js";
+export { JPCDA, type JPCDAOptions, type ResolvedJPCDAOptions } from "./methods/jpcda.js";
+export { LDA, type LDAOptions, type ResolvedLDAOptions } from "./methods/lda.js";
+export { LPP, type LPPOptions, type ResolvedLPPOptions } from "./methods/lpp.js";
+export type { MethodName, MethodRegistry } from "./methods/optionTypes.js";
+export { PCA, type PCAOptions, type ResolvedPCAOptions } from "./methods/pca.js";
+export { PCAN, type PCANOptions, type ResolvedPCANOptions } from "./methods/pcan.js";
 export {
   Pipeline,
   type PipelineOptions,
@@ -67,9 +73,17 @@ export {
 } from "./methods/pipeline.js";
 export type { PipelineJSON } from "./methods/pipelineFormat.js";
 export { createMethod, loadModel, methodNames } from "./methods/registry.js";
-export { SDSPCA, type SDSPCAOptions } from "./methods/sdspca.js";
-export { SDSPCAAN, type SDSPCAANOptions } from "./methods/sdspcaan.js";
-export { SDSPCALPP, type SDSPCALPPOptions } from "./methods/sdspcaLpp.js";
-export { SLNP, type SLNPOptions } from "./methods/slnp.js";
-export { SPCAN, type SPCANOptions } from "./methods/spcan.js";
+export { type ResolvedSDSPCAOptions, SDSPCA, type SDSPCAOptions } from "./methods/sdspca.js";
+export {
+  type ResolvedSDSPCAANOptions,
+  SDSPCAAN,
+  type SDSPCAANOptions,
+} from "./methods/sdspcaan.js";
+export {
+  type ResolvedSDSPCALPPOptions,
+  SDSPCALPP,
+  type SDSPCALPPOptions,
+} from "./methods/sdspcaLpp.js";
+export { type ResolvedSLNPOptions, SLNP, type SLNPOptions } from "./methods/slnp.js";
+export { type ResolvedSPCANOptions, SPCAN, type SPCANOptions } from "./methods/spcan.js";
 export { TrainingData } from "./methods/training.js";

@@ -24,7 +24,8 @@ function rangeHint(spec: OptionSpec): string {
   const hi = spec.max;
   const open = spec.type === "number" && spec.exclusiveMin ? "(" : "[";
   if (lo === undefined && hi === undefined) return "";
-  return ` Range ${lo === undefined ? "(-inf" : `${open}${lo}`}, ${hi === undefined ? "inf)" : `${hi}]`}.`;
+  const fraction = spec.type === "integer" && spec.fraction ? ", or a fraction in (0, 1)" : "";
+  return ` Range ${lo === undefined ? "(-inf" : `${open}${lo}`}, ${hi === undefined ? "inf)" : `${hi}]`}${fraction}.`;
 }
 
 function field(name: string, spec: OptionSpec): { row: HTMLElement; field: Field } {
@@ -44,9 +45,11 @@ function field(name: string, spec: OptionSpec): { row: HTMLElement; field: Field
     case "number": {
       const input = document.createElement("input");
       input.type = "number";
-      if (spec.min !== undefined) input.min = String(spec.min);
+      const fraction = spec.type === "integer" && spec.fraction === true;
+      if (spec.min !== undefined) input.min = fraction ? "0" : String(spec.min);
       if (spec.max !== undefined) input.max = String(spec.max);
-      input.step = spec.type === "integer" ? "1" : "any";
+      // A k that may be a variance fraction (PCA) takes decimals too.
+      input.step = spec.type === "integer" && !fraction ? "1" : "any";
       if (spec.default === null) input.placeholder = "auto";
       else input.value = String(spec.default);
       // A default as long as eps's or lambdaCap's would be cut off in the usual width;

@@ -156,7 +156,7 @@ describe("loadModel validates every field", () => {
     [
       "params.k",
       (m: Record<string, unknown>) => ((m.params as Record<string, unknown>).k = 0),
-      "must be an integer in the range [1, inf); got 0",
+      "must be an integer in the range [1, inf) or a fraction in (0, 1); got 0",
     ],
     ["nFeaturesIn", (m: Record<string, unknown>) => (m.nFeaturesIn = 0), "must be an integer >= 1"],
     [
@@ -204,7 +204,7 @@ describe("loadModel validates every field", () => {
       (m: Record<string, unknown>) => ((m.fitInfo as Record<string, unknown>).timings = 3),
       "must be an object",
     ],
-    ["version", (m: Record<string, unknown>) => (m.version = 4), "must be one of 1, 2, 3"],
+    ["version", (m: Record<string, unknown>) => (m.version = 5), "must be one of 1, 2, 3, 4"],
     [
       "fitInfo.warnings[0]",
       (m: Record<string, unknown>) => ((m.fitInfo as Record<string, unknown>).warnings = ["text"]),

@@ -82,7 +82,9 @@ describe("an extra method declared in a test file", () => {
   it("is in the registry, after the built-in methods, and loads from its JSON", () => {
     expect(methodNames().at(-1)).toBe("scaled-baseline");
     expect(protocolOrder().at(-1)).toBe("scaled-baseline");
-    const model = createMethod("Scaled_Baseline", { k: 3, gain: 2 }).fit(data.X, data.y);
+    // A name spelt as a user may type it at run time: a string, normalised by the registry.
+    const typed: string = "Scaled_Baseline";
+    const model = createMethod(typed, { k: 3, gain: 2 }).fit(data.X, data.y);
     expect(model.displayName).toBe("Scaled baseline");
     expect(model.fitInfo.details).toEqual({ gain: 2 });
     const again = loadModel(JSON.stringify(model.toJSON()));

@@ -13,11 +13,21 @@ interface BaseSpec {
    * the others in `--help` and the docs, so the first screen shows what most users set.
    */
   readonly expert?: boolean;
+  /**
+   * The model format version that added the option: a saved model of an older version,
+   * which lacks it, loads with the option's default (the fit it records had none).
+   */
+  readonly since?: number;
 }
 export interface IntegerSpec extends BaseSpec {
   readonly type: "integer";
   readonly min?: number;
   readonly max?: number;
+  /**
+   * Also accepts a fraction 0 < value < 1, whose meaning the doc says (PCA's k: the
+   * share of the variance to keep).
+   */
+  readonly fraction?: boolean;
   /** `null` means "chosen from the data at fit time" (e.g. m = min(15, n - 2)). */
   readonly default: number | null;
 }
@@ -133,13 +143,15 @@ export function optionProblem(spec: OptionSpec, value: unknown): string | null {
   }
   switch (spec.type) {
     case "integer":
+      if (spec.fraction && typeof value === "number" && value > 0 && value < 1) return null;
       if (
         typeof value !== "number" ||
         !Number.isInteger(value) ||
         value < (spec.min ?? Number.NEGATIVE_INFINITY) ||
         value > (spec.max ?? Number.POSITIVE_INFINITY)
       ) {
-        return `an integer in the range ${rangeText(spec)}`;
+        const fraction = spec.fraction ? " or a fraction in (0, 1)" : "";
+        return `an integer in the range ${rangeText(spec)}${fraction}`;
       }
       return null;
     case "number": {

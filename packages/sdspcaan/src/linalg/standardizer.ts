@@ -116,9 +116,20 @@ export class Standardizer {
 
   /**
    * (X[rows] - center) / scale as a new matrix: every row of X, or the listed ones
-   * in their order; every column, or with `keptOnly` the non-constant ones.
+   * in their order; every column, or with `keptOnly` the non-constant ones. `shift`
+   * (one value per output column) is subtracted after the division (an estimator's
+   * training mean), and `outRows` rows are allocated, those past the data left zero
+   * (the padding of a row-stable product).
    */
-  transform(X: Matrix, { rows, keptOnly = false }: { rows?: Int32Array; keptOnly?: boolean } = {}) {
+  transform(
+    X: Matrix,
+    {
+      rows,
+      keptOnly = false,
+      shift,
+      outRows,
+    }: { rows?: Int32Array; keptOnly?: boolean; shift?: Float64Array; outRows?: number } = {},
+  ) {
     const d = this.dimension;
     if (X.cols !== d) {
       throw new ValidationError(
@@ -129,12 +140,17 @@ export class Standardizer {
     const n = rows === undefined ? X.rows : rows.length;
     const cols = keptOnly ? this.kept : null;
     const p = cols === null ? d : cols.length;
-    const out = new Matrix(n, p);
+    const out = new Matrix(Math.max(n, outRows ?? 0), p);
     const { center, scale } = this;
     for (let r = 0; r < n; r++) {
       const src = (rows === undefined ? r : rows[r]) * d;
       const dst = r * p;
-      if (cols === null) {
+      if (shift !== undefined) {
+        for (let c = 0; c < p; c++) {
+          const j = cols === null ? c : cols[c];
+          out.data[dst + c] = (X.data[src + j] - center[j]) / scale[j] - shift[c];
+        }
+      } else if (cols === null) {
         for (let j = 0; j < d; j++) out.data[dst + j] = (X.data[src + j] - center[j]) / scale[j];
       } else {
         for (let c = 0; c < p; c++) {

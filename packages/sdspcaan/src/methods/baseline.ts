@@ -4,20 +4,20 @@
  */
 
 import { Matrix } from "../core/matrix.js";
-import type { OptionSchema, OptionsOf } from "../core/options.js";
+import type { OptionSchema } from "../core/options.js";
 import { checkComponentCount, kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
+import type { BaselineOptions, ResolvedBaselineOptions } from "./optionTypes.js";
 import { closedForm } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
 const OPTIONS = { k: kOption } as const satisfies OptionSchema;
 
-/** Options of {@link Baseline}, each described in docs/method-options.md. */
-export type BaselineOptions = OptionsOf<typeof OPTIONS>;
+export type { BaselineOptions, ResolvedBaselineOptions };
 
-export class Baseline extends Estimator<BaselineOptions> {
-  constructor(options: Partial<BaselineOptions> = {}) {
+export class Baseline extends Estimator<ResolvedBaselineOptions> {
+  constructor(options: BaselineOptions = {}) {
     super(BASELINE_METHOD, options);
   }
 

@@ -22,7 +22,7 @@ import { asMatrix, type Label } from "../core/validate.js";
 import { clearNegativeZeros } from "../linalg/basic.js";
 import { multiplyABt } from "../linalg/kernels/gemm.js";
 import { Standardizer } from "../linalg/standardizer.js";
-import { checkFeatureNames, columnOrder } from "./featureNames.js";
+import { checkFeatureNames, columnOrder, unnamedColumnsWarning } from "./featureNames.js";
 import type {
   FitCallbacks,
   FitInfo,
@@ -32,6 +32,7 @@ import type {
   StopReason,
   TransformOptions,
 } from "./fitReport.js";
+import { inverseBasis } from "./inverseBasis.js";
 import {
   checkModelJSON,
   checkParams,
@@ -154,6 +155,8 @@ interface FittedState<D extends object, A extends object> {
   preprocessing: Standardizer | null;
   /** W^T, made once for transform's A B^T product. */
   componentsT?: Matrix;
+  /** The d x k matrix B with inverseTransform(Z) = Z B^T + mean: W, or W (W^T W)^-1. */
+  inverseBasis?: Matrix;
   components: Matrix;
   mean: Float64Array;
   classes: Label[] | null;
@@ -285,59 +288,120 @@ export abstract class Estimator<
 
   /**
    * Projects new data: (X - mean) W, an m x k matrix (after the preprocessing, if one
-   * is set). When the model has `featureNamesIn` and `options.featureNames` names the
-   * columns of X, they are matched by name (reordered, or refused naming the
-   * columns that differ); without names they are taken in the fitted order.
+   * is set; a whitened PCA then divides each column by its standard deviation). When
+   * the model has `featureNamesIn` and `options.featureNames` names the columns of X,
+   * they are matched by name (reordered, or refused naming the missing and unexpected
+   * columns); without names they are taken in the fitted order, and `options.onWarning`
+   * hears that the names could not be checked.
    */
   transform(X: MatrixLike, options: TransformOptions = {}): Matrix {
     const s = this.fitted();
-    let Xm = asMatrix(X, "X", { minRows: 0 });
-    if (Xm.cols !== s.mean.length) {
-      throw new ValidationError(
-        "X",
-        `X has ${Xm.cols} features, but ${this.displayName} is expecting ${s.mean.length} features as input.`,
-      );
-    }
-    const given = options.featureNames;
-    if (s.featureNamesIn !== null && given !== undefined && given !== null) {
-      const names = checkFeatureNames(given, Xm.cols, "featureNames");
-      const order = columnOrder(s.featureNamesIn, names, this.displayName);
-      if (order !== null) Xm = Xm.selectColumns(order);
-    }
+    const Xm = this.matchColumns(asMatrix(X, "X", { minRows: 0 }), options);
+    const p = s.preprocessing ?? Standardizer.identity(Xm.cols);
     // Row-stable product: every row goes through the same GEMM micro-kernel whatever
     // the batch (rows padded with zeros to a multiple of 4, at least 8), so projecting
     // a row alone, in any batch or in any order gives bit-identical values.
-    const d = Xm.cols;
-    const padded = Math.max(8, Math.ceil(Xm.rows / 4) * 4);
-    const centred = new Matrix(padded, d);
-    const p = s.preprocessing;
-    for (let i = 0; i < Xm.rows; i++) {
-      const off = i * d;
-      if (p === null) {
-        for (let j = 0; j < d; j++) centred.data[off + j] = Xm.data[off + j] - s.mean[j];
-      } else {
-        const { center, scale } = p;
-        for (let j = 0; j < d; j++) {
-          centred.data[off + j] = (Xm.data[off + j] - center[j]) / scale[j] - s.mean[j];
-        }
-      }
-    }
+    const centred = p.transform(Xm, { shift: s.mean, outRows: paddedRows(Xm.rows) });
     s.componentsT ??= s.components.transpose();
-    const full = multiplyABt(centred, s.componentsT);
-    const out = new Matrix(Xm.rows, full.cols, full.data.slice(0, Xm.rows * full.cols));
+    const out = leadingRows(multiplyABt(centred, s.componentsT), Xm.rows);
+    const scale = this.outputScale();
+    if (scale !== null) divideColumns(out, scale);
     // Finite input can still overflow in the product (values near 1e308): say so
     // rather than hand back Infinity or NaN.
-    for (let t = 0; t < out.data.length; t++) {
-      if (!Number.isFinite(out.data[t])) {
-        const i = Math.floor(t / out.cols);
-        throw new RowValueError(
-          "X",
-          i,
-          `projecting it with ${this.displayName} overflows double precision (its values are too large for this model's scale); rescale X as the training data was scaled`,
-        );
-      }
+    const t = firstNonFinite(out.data);
+    if (t >= 0) {
+      throw new RowValueError(
+        "X",
+        Math.floor(t / out.cols),
+        `projecting it with ${this.displayName} overflows double precision (its values are too large for this model's scale); rescale X as the training data was scaled`,
+      );
     }
     return out;
+  }
+
+  /**
+   * X's columns in the fitted order: matched by name when both the model and
+   * `options` have names, else checked by count (and, when only the model has names,
+   * taken by position with a warning).
+   */
+  private matchColumns(Xm: Matrix, options: TransformOptions): Matrix {
+    const s = this.fitted();
+    const d = s.mean.length;
+    const given = options.featureNames;
+    const named = given !== undefined && given !== null;
+    if (s.featureNamesIn !== null && named) {
+      // By name first: a column left out is then named, not only counted.
+      const order = columnOrder(
+        s.featureNamesIn,
+        checkFeatureNames(given, Xm.cols, "featureNames"),
+        this.displayName,
+      );
+      return order === null ? Xm : Xm.selectColumns(order);
+    }
+    if (Xm.cols !== d) {
+      throw new ValidationError(
+        "X",
+        `X has ${Xm.cols} features, but ${this.displayName} is expecting ${d} features as input.`,
+      );
+    }
+    if (s.featureNamesIn !== null) {
+      options.onWarning?.(unnamedColumnsWarning(this.displayName, s.featureNamesIn));
+    }
+    return Xm;
+  }
+
+  /**
+   * Maps projected data back to the input space: Z (m x k) to m x d rows whose
+   * projection is Z. With orthonormal components (PCA, the baseline) it is
+   * exact, Z W^T + mean (the best reconstruction of X from its projection); otherwise
+   * it is the least-squares solution, Z W^+ + mean with W^+ the pseudo-inverse of W
+   * (whose rows are the least-norm ones projecting to Z; for a W of lower rank than
+   * its width, such as JPCDA's with k < c, those projecting closest to Z). The model's
+   * preprocessing is undone after (x * scale + center), and a whitened PCA's scaling
+   * before.
+   */
+  inverseTransform(Z: MatrixLike): Matrix {
+    const s = this.fitted();
+    const Zm = asMatrix(Z, "Z", { minRows: 0 });
+    const k = s.components.cols;
+    if (Zm.cols !== k) {
+      throw new ValidationError(
+        "Z",
+        `Z has ${Zm.cols} columns, but ${this.displayName} projects to ${k} components (nComponents); give projected data, e.g. the output of transform.`,
+      );
+    }
+    const d = s.mean.length;
+    const scores = new Matrix(paddedRows(Zm.rows), k);
+    scores.data.set(Zm.data);
+    const scale = this.outputScale();
+    if (scale !== null) multiplyColumns(scores, scale, Zm.rows);
+    s.inverseBasis ??= inverseBasis(s.components);
+    const out = leadingRows(multiplyABt(scores, s.inverseBasis), Zm.rows);
+    const p = s.preprocessing;
+    for (let i = 0; i < Zm.rows; i++) {
+      const off = i * d;
+      for (let j = 0; j < d; j++) {
+        const x = out.data[off + j] + s.mean[j];
+        out.data[off + j] = p === null ? x : x * p.scale[j] + p.center[j];
+      }
+    }
+    const t = firstNonFinite(out.data);
+    if (t >= 0) {
+      throw new RowValueError(
+        "Z",
+        Math.floor(t / d),
+        `mapping it back with ${this.displayName} overflows double precision (its values are too large for this model's scale)`,
+      );
+    }
+    return out;
+  }
+
+  /**
+   * Per-column divisors of the projection (null when none): a whitened PCA's standard
+   * deviations. `inverseTransform` multiplies by them first.
+   */
+  protected outputScale(): Float64Array | null {
+    return null;
   }
 
   /**
@@ -504,7 +568,7 @@ export abstract class Estimator<
         `is "${model.method}", but this is the ${probe.displayName} class ("${probe.method}"); load it with loadModel() or the matching class`,
       );
     }
-    checkParams(model.params, probe.descriptor.options, probe.displayName);
+    checkParams(model.params, probe.descriptor.options, probe.displayName, model.version);
     let instance: T;
     try {
       instance = new this(model.params as never);
@@ -528,4 +592,30 @@ export abstract class Estimator<
     }
     return instance.restore(model);
   }
+}
+
+/** Rows of a row-stable product's operand: m padded to a multiple of 4, at least 8. */
+function paddedRows(m: number): number {
+  return Math.max(8, Math.ceil(m / 4) * 4);
+}
+
+/** The first `m` rows of a padded product. */
+function leadingRows(full: Matrix, m: number): Matrix {
+  return new Matrix(m, full.cols, full.data.slice(0, m * full.cols));
+}
+
+function divideColumns(A: Matrix, by: Float64Array): void {
+  const k = A.cols;
+  for (let t = 0; t < A.data.length; t++) A.data[t] /= by[t % k];
+}
+
+function multiplyColumns(A: Matrix, by: Float64Array, rows: number): void {
+  const k = A.cols;
+  for (let t = 0; t < rows * k; t++) A.data[t] *= by[t % k];
+}
+
+/** The index of the first entry that is not finite, or -1. */
+function firstNonFinite(a: Float64Array): number {
+  for (let t = 0; t < a.length; t++) if (!Number.isFinite(a[t])) return t;
+  return -1;
 }

@@ -6,6 +6,7 @@
  * is taken positionally.
  */
 import { ValidationError } from "../core/errors.js";
+import type { TransformWarning } from "./fitReport.js";
 
 /** How many names a message lists before it says "and N more". */
 const LISTED = 8;
@@ -82,4 +83,16 @@ export function columnOrder(
   }
   const order = Int32Array.from(expected, (name) => where.get(name) as number);
   return order.every((c, j) => c === j) ? null : order;
+}
+
+/** The warning of data without names given to a model fitted with names. */
+export function unnamedColumnsWarning(
+  owner: string,
+  expected: readonly string[],
+): TransformWarning {
+  return {
+    code: "unnamed-columns",
+    message: `X has no feature names, but ${owner} was fitted with feature names (${listed(expected)}); its ${expected.length} columns are taken in the fitted order, unchecked.`,
+    values: { features: expected.length },
+  };
 }

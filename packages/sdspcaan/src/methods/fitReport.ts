@@ -38,14 +38,29 @@ export interface FitOptions extends FitCallbacks {
   featureNames?: readonly string[] | null;
 }
 
+/**
+ * What `transform` (and a pipeline's `predict` and `score`) warns about, through
+ * `TransformOptions.onWarning`: "unnamed-columns" when the model was fitted with
+ * feature names and X comes without them, so its columns are taken in the fitted
+ * order unchecked (scikit-learn warns the same). `values.features` is the count.
+ */
+export interface TransformWarning {
+  code: "unnamed-columns";
+  message: string;
+  values: Record<string, number>;
+}
+
 /** What `transform` takes besides the data. */
 export interface TransformOptions {
   /**
    * The names of X's columns. When the model was fitted with names, the columns are
-   * matched by name (reordered when in another order, refused when they differ);
-   * without names they are taken in the fitted order.
+   * matched by name (reordered when in another order, refused naming the missing and
+   * unexpected ones when they differ); without names they are taken in the fitted
+   * order, and `onWarning` hears it.
    */
   featureNames?: readonly string[] | null;
+  /** Called with each warning of the call (see {@link TransformWarning}); the library never prints. */
+  onWarning?: (warning: TransformWarning) => void;
 }
 
 /**

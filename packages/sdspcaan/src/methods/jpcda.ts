@@ -50,7 +50,7 @@
  */
 
 import { Matrix } from "../core/matrix.js";
-import type { OptionSchema, OptionsOf } from "../core/options.js";
+import type { OptionSchema } from "../core/options.js";
 import type { Label } from "../core/validate.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
 import { multiply } from "../linalg/kernels/gemm.js";
@@ -67,6 +67,7 @@ import { defineMethod, MULTIPLIER_GRID } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import type { FitWarning } from "./fitReport.js";
 import { fitWarning, maxIterationsWarnings } from "./fitWarnings.js";
+import type { JPCDAOptions, ResolvedJPCDAOptions } from "./optionTypes.js";
 import { completeOrthonormalColumns } from "./pca.js";
 import { iterated, nonDegenerateSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
@@ -113,8 +114,7 @@ const OPTIONS = {
   },
 } as const satisfies OptionSchema;
 
-/** Options of {@link JPCDA}, each described in docs/method-options.md. */
-export type JPCDAOptions = OptionsOf<typeof OPTIONS>;
+export type { JPCDAOptions, ResolvedJPCDAOptions };
 
 /** JPCDA's diagnostics (`fitInfo.details`). */
 export type JPCDADetails = {
@@ -134,8 +134,8 @@ export type JPCDADetails = {
   shifts: { s1: number; s2: number };
 };
 
-export class JPCDA extends Estimator<JPCDAOptions, JPCDADetails> {
-  constructor(options: Partial<JPCDAOptions> = {}) {
+export class JPCDA extends Estimator<ResolvedJPCDAOptions, JPCDADetails> {
+  constructor(options: JPCDAOptions = {}) {
     super(JPCDA_METHOD, options);
   }
 

@@ -38,7 +38,7 @@
  */
 
 import { Matrix } from "../core/matrix.js";
-import type { OptionSchema, OptionsOf } from "../core/options.js";
+import type { OptionSchema } from "../core/options.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
 import { fullRankFactor, solveRefined } from "../linalg/cholesky.js";
 import { normalizeEigenvectorSigns, symmetricEigen } from "../linalg/eigen/symmetricEigen.js";
@@ -51,6 +51,7 @@ import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import type { FitWarning } from "./fitReport.js";
 import { fitWarning } from "./fitWarnings.js";
+import type { LDAOptions, ResolvedLDAOptions } from "./optionTypes.js";
 import { closedForm, nonDegenerateSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
@@ -113,8 +114,7 @@ const OPTIONS = {
   },
 } as const satisfies OptionSchema;
 
-/** Options of {@link LDA}, each described in docs/method-options.md. */
-export type LDAOptions = OptionsOf<typeof OPTIONS>;
+export type { LDAOptions, ResolvedLDAOptions };
 
 /** LDA's diagnostics (`fitInfo.details`). */
 export type LDADetails = {
@@ -129,92 +129,134 @@ export type LDADetails = {
   nullSpaceDirections: number;
 };
 
-export class LDA extends Estimator<LDAOptions, LDADetails> {
-  constructor(options: Partial<LDAOptions> = {}) {
+/**
+ * The route LDA's directions take: "auto" (the full-rank solve where X^T X has a
+ * Cholesky certificate, else the column span when d < n, else the thin SVD), or, for
+ * the tests that compare the routes, "eigen-span" (skips the full-rank solve, so that
+ * the eigen-decomposition of X^T X runs where it would have) and "thin-svd" (every
+ * problem through the thin SVD and the r x r between-class problem).
+ */
+export type LDARoute = "auto" | "eigen-span" | "thin-svd";
+
+/** LDA's fit on prepared data along `route` (see LDARoute). */
+export function fitLDA(
+  data: TrainingData,
+  params: ResolvedLDAOptions,
+  ctx: FitContext,
+  route: LDARoute = "auto",
+): CoreFitResult<LDADetails> {
+  const owner = "LDA";
+  const labels = data.requireLabels(owner);
+  const { codes, counts } = labels;
+  const c = counts.length;
+  if (params.k !== null) {
+    checkComponentCount(
+      owner,
+      params.k,
+      c - 1,
+      `at most c - 1 = ${c - 1} for ${c} classes: the between-class scatter has rank at most c - 1`,
+    );
+  }
+  const fullRank =
+    route !== "auto" ? null : ctx.timeEigen(() => fullRankDirections(data, codes, counts));
+  const span =
+    route === "thin-svd" || fullRank !== null ? null : ctx.timeEigen(() => columnSpan(data));
+  if (span !== null && span.rank === 0) nonDegenerateSvd(owner, data, ctx);
+  const r = fullRank ? data.d : (span?.rank ?? nonDegenerateSvd(owner, data, ctx).rank);
+  const k = params.k ?? Math.min(c - 1, r);
+  checkComponentCount(
+    owner,
+    k,
+    r,
+    `at most the numerical rank r = ${r} of the centred training data: LDA is solved in the span of the data`,
+  );
+  const q = Math.min(c - 1, r);
+  ctx.checkAborted();
+  const solved =
+    fullRank ??
+    (span && ctx.timeEigen(() => directionsInColumnSpan(data, span, codes, counts, q))) ??
+    directionsFromThinSvd(data, ctx, codes, counts, q);
+  const { betas, W } = solved;
+  // Directions with beta = 1 (mu infinite) come first already (largest beta); the
+  // rule orders them, and any other tie, by ||w||.
+  canonicalizeEqualEigenvalues(W, betas, q, EQUAL_RATIO_TOLERANCE);
+  const nullDirections = nullSpaceCount(betas);
+  const out = W.leadingColumns(k);
+  normalizeEigenvectorSigns(out);
+  const warnings: FitWarning[] = [];
+  if (betas[k - 1] <= EQUAL_RATIO_TOLERANCE) {
+    let rankSb = 0;
+    while (rankSb < q && betas[rankSb] > EQUAL_RATIO_TOLERANCE) rankSb++;
+    warnings.push(
+      fitWarning(
+        "between-class-rank",
+        `The between-class scatter has numerical rank ${rankSb} < k = ${k} (class means are linearly dependent): the last ${k - rankSb} direction(s) carry no class separation.`,
+        { rank: rankSb, k },
+      ),
+    );
+  }
+  const fisherRatios = Array.from(betas.subarray(0, k), (b, j) =>
+    j < nullDirections ? null : b / (1 - b),
+  );
+  return closedForm(out, {
+    warnings,
+    details: {
+      k,
+      rank: r,
+      classes: c,
+      betweenToTotal: Array.from(betas),
+      fisherRatios,
+      nullSpaceDirections: nullDirections,
+    },
+  });
+}
+
+/** How many leading ratios are 1 (to EQUAL_RATIO_TOLERANCE): directions in the within-class null space. */
+function nullSpaceCount(betas: ArrayLike<number>): number {
+  let count = 0;
+  while (count < betas.length && betas[count] >= 1 - EQUAL_RATIO_TOLERANCE) count++;
+  return count;
+}
+
+/**
+ * The share of the discriminant variance along each of the first k of the q
+ * directions, as scikit-learn's `explained_variance_ratio_`: the Fisher ratios
+ * mu_j = beta_j / (1 - beta_j) (between- over within-class variance) over their sum
+ * for all q directions. Directions in the within-class null space have mu infinite:
+ * when there are any, they share the whole ratio equally (the limit as their
+ * within-class variance goes to 0) and the others have 0.
+ */
+export function discriminantRatios(betweenToTotal: readonly number[], k: number): Float64Array {
+  const nullDirections = nullSpaceCount(betweenToTotal);
+  const out = new Float64Array(k);
+  if (nullDirections > 0) {
+    for (let j = 0; j < Math.min(k, nullDirections); j++) out[j] = 1 / nullDirections;
+    return out;
+  }
+  const mu = betweenToTotal.map((b) => b / (1 - b));
+  const total = mu.reduce((a, b) => a + b, 0);
+  for (let j = 0; j < k; j++) out[j] = total > 0 ? mu[j] / total : 0;
+  return out;
+}
+
+export class LDA extends Estimator<ResolvedLDAOptions, LDADetails> {
+  constructor(options: LDAOptions = {}) {
     super(LDA_METHOD, options);
   }
 
   protected fitCore(data: TrainingData, ctx: FitContext): CoreFitResult<LDADetails> {
-    const labels = data.requireLabels(this.displayName);
-    const { codes, counts } = labels;
-    const c = counts.length;
-    if (this.params.k !== null) {
-      checkComponentCount(
-        this.displayName,
-        this.params.k,
-        c - 1,
-        `at most c - 1 = ${c - 1} for ${c} classes: the between-class scatter has rank at most c - 1`,
-      );
-    }
-    const fullRank =
-      ldaTestHooks.thinSvd || ldaTestHooks.eigenSpan
-        ? null
-        : ctx.timeEigen(() => fullRankDirections(data, codes, counts));
-    const span =
-      ldaTestHooks.thinSvd || fullRank !== null ? null : ctx.timeEigen(() => columnSpan(data));
-    if (span !== null && span.rank === 0) nonDegenerateSvd(this.displayName, data, ctx);
-    const r = fullRank
-      ? data.d
-      : (span?.rank ?? nonDegenerateSvd(this.displayName, data, ctx).rank);
-    const k = this.params.k ?? Math.min(c - 1, r);
-    checkComponentCount(
-      this.displayName,
-      k,
-      r,
-      `at most the numerical rank r = ${r} of the centred training data: LDA is solved in the span of the data`,
-    );
-    const q = Math.min(c - 1, r);
-    ctx.checkAborted();
-    const solved =
-      fullRank ??
-      (span && ctx.timeEigen(() => directionsInColumnSpan(data, span, codes, counts, q))) ??
-      directionsFromThinSvd(data, ctx, codes, counts, q);
-    const { betas, W } = solved;
-    // Directions with beta = 1 (mu infinite) come first already (largest beta); the
-    // rule orders them, and any other tie, by ||w||.
-    canonicalizeEqualEigenvalues(W, betas, q, EQUAL_RATIO_TOLERANCE);
-    let nullDirections = 0;
-    while (nullDirections < q && betas[nullDirections] >= 1 - EQUAL_RATIO_TOLERANCE) {
-      nullDirections++;
-    }
-    const out = W.leadingColumns(k);
-    normalizeEigenvectorSigns(out);
-    const warnings: FitWarning[] = [];
-    if (betas[k - 1] <= EQUAL_RATIO_TOLERANCE) {
-      let rankSb = 0;
-      while (rankSb < q && betas[rankSb] > EQUAL_RATIO_TOLERANCE) rankSb++;
-      warnings.push(
-        fitWarning(
-          "between-class-rank",
-          `The between-class scatter has numerical rank ${rankSb} < k = ${k} (class means are linearly dependent): the last ${k - rankSb} direction(s) carry no class separation.`,
-          { rank: rankSb, k },
-        ),
-      );
-    }
-    const fisherRatios = Array.from(betas.subarray(0, k), (b, j) =>
-      j < nullDirections ? null : b / (1 - b),
-    );
-    return closedForm(out, {
-      warnings,
-      details: {
-        k,
-        rank: r,
-        classes: c,
-        betweenToTotal: Array.from(betas),
-        fisherRatios,
-        nullSpaceDirections: nullDirections,
-      },
-    });
+    return fitLDA(data, this.params, ctx);
+  }
+
+  /**
+   * Each direction's share of the discriminant variance, as scikit-learn's
+   * `explained_variance_ratio_` (see discriminantRatios): its between- over
+   * within-class variance over the sum for all min(c - 1, rank) directions.
+   */
+  get explainedVarianceRatio(): Float64Array {
+    return discriminantRatios(this.fitInfo.details.betweenToTotal, this.nComponents);
   }
 }
-
-/**
- * Test hooks: `thinSvd = true` solves every problem through the thin SVD and the r x r
- * between-class problem (directionsFromThinSvd), the path that the column-span route
- * is tested against; `eigenSpan = true` skips the full-rank route (fullRankDirections),
- * so that the eigen-decomposition of X^T X runs where it would have.
- */
-export const ldaTestHooks = { thinSvd: false, eigenSpan: false };
 
 /** Descending between/total ratios and W0 = R_r S_r^-1 Z (d x q), before the tie rule. */
 interface Directions {

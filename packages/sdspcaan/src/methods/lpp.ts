@@ -26,7 +26,7 @@
 
 import { ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
-import type { OptionSchema, OptionsOf } from "../core/options.js";
+import type { OptionSchema } from "../core/options.js";
 import { applyLaplacian } from "../graph/laplacian.js";
 import { initialNeighbours } from "../graph/neighbours.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
@@ -41,6 +41,7 @@ import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import type { FitWarning } from "./fitReport.js";
 import { fitWarning } from "./fitWarnings.js";
+import type { LPPOptions, ResolvedLPPOptions } from "./optionTypes.js";
 import { closedForm, nonDegenerateSvd } from "./sharedSteps.js";
 import type { TrainingData } from "./training.js";
 
@@ -146,8 +147,7 @@ const OPTIONS = {
   },
 } as const satisfies OptionSchema;
 
-/** Options of {@link LPP}, each described in docs/method-options.md. */
-export type LPPOptions = OptionsOf<typeof OPTIONS>;
+export type { LPPOptions, ResolvedLPPOptions };
 
 /** LPP's diagnostics (`fitInfo.details`). */
 export type LPPDetails = {
@@ -162,8 +162,8 @@ export type LPPDetails = {
   rank: number;
 };
 
-export class LPP extends Estimator<LPPOptions, LPPDetails> {
-  constructor(options: Partial<LPPOptions> = {}) {
+export class LPP extends Estimator<ResolvedLPPOptions, LPPDetails> {
+  constructor(options: LPPOptions = {}) {
     super(LPP_METHOD, options);
   }
 

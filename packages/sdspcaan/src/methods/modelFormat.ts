@@ -20,12 +20,15 @@ export const MODEL_FORMAT = "sdspcaan-model";
  * names, so files without it read as they always did. Version 3 writes each of
  * fitInfo's warnings as an object {code, message, values}; versions 1 and 2 wrote
  * their texts alone, which are read with the code their words show (see
- * `warningFromText`).
+ * `warningFromText`). Version 4 adds options to some methods (PCA's `whiten`), each
+ * declared with the version that added it (the option spec's `since`): an older file
+ * lacks it and loads with its default; and a PCA model's fitInfo.details gain
+ * `explainedVarianceRatio`, `singularValues` and `totalVariance`.
  */
-export const MODEL_VERSION = 3;
+export const MODEL_VERSION = 4;
 
 /** The versions `checkModelJSON` reads. */
-export const MODEL_VERSIONS_READ: readonly number[] = [1, 2, 3];
+export const MODEL_VERSIONS_READ: readonly number[] = [1, 2, 3, 4];
 
 /**
  * How the standardisation of a model was computed: the protocol's "train-zscore"
@@ -322,11 +325,16 @@ function checkClasses(v: unknown, fail: Fail): void {
   }
 }
 
-/** Checks the saved params against the method's option declarations: every option, valid, and no other. */
+/**
+ * Checks the saved params against the method's option declarations: every option,
+ * valid, and no other; an option added after the file's model format `version` (its
+ * spec's `since`) may be missing, and then takes its default.
+ */
 export function checkParams(
   params: Record<string, unknown>,
   schema: OptionSchema,
   owner: string,
+  version = MODEL_VERSION,
 ): void {
   const names = Object.keys(schema);
   for (const key of Object.keys(params)) {
@@ -338,6 +346,8 @@ export function checkParams(
     }
   }
   for (const name of names) {
+    const since = schema[name].since;
+    if (!Object.hasOwn(params, name) && since !== undefined && version < since) continue;
     if (!Object.hasOwn(params, name)) {
       failModel(`params.${name}`, `is missing; a saved ${owner} model records every option`);
     }

@@ -7,7 +7,8 @@ import type { OptionSpec } from "../core/options.js";
 import { GRID_PRESETS } from "./descriptor.js";
 import { methodDescriptors } from "./registry.js";
 
-function typeText(spec: OptionSpec): string {
+/** An option's type and range as the reference writes them ("integer in [1, inf)"). */
+export function typeText(spec: OptionSpec): string {
   switch (spec.type) {
     case "integer":
     case "number": {
@@ -15,7 +16,8 @@ function typeText(spec: OptionSpec): string {
       const hi = spec.max === undefined ? "inf" : String(spec.max);
       const left = spec.type === "number" && spec.exclusiveMin ? "(" : "[";
       const right = spec.max === undefined ? ")" : "]";
-      return `${spec.type} in ${left}${lo}, ${hi}${right}`;
+      const fraction = spec.type === "integer" && spec.fraction ? " or fraction in (0, 1)" : "";
+      return `${spec.type} in ${left}${lo}, ${hi}${right}${fraction}`;
     }
     case "enum":
       return spec.values.map((v) => `\`${v}\``).join(" / ");
@@ -24,7 +26,8 @@ function typeText(spec: OptionSpec): string {
   }
 }
 
-function defaultText(spec: OptionSpec): string {
+/** An option's default as the reference writes it ("from the data", "`10`", "2^-52"). */
+export function defaultText(spec: OptionSpec): string {
   if (spec.default === null) return "from the data";
   if (typeof spec.default === "number" && spec.default !== 0) {
     const e = Math.log2(Math.abs(spec.default));

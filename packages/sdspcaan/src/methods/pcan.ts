@@ -5,10 +5,11 @@
  * The W-step is solved in the data span (see pcanFamily.ts), so k is at most the rank
  * of the centred training data.
  */
-import type { OptionSchema, OptionsOf } from "../core/options.js";
+import type { OptionSchema } from "../core/options.js";
 import { kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
+import type { PCANOptions, ResolvedPCANOptions } from "./optionTypes.js";
 import {
   fitPcanLoop,
   type PcanArtifacts,
@@ -29,11 +30,10 @@ const OPTIONS = {
   ...pcanLoopOptions,
 } as const satisfies OptionSchema;
 
-/** Options of {@link PCAN}, each described in docs/method-options.md. */
-export type PCANOptions = OptionsOf<typeof OPTIONS>;
+export type { PCANOptions, ResolvedPCANOptions };
 
-export class PCAN extends Estimator<PCANOptions, PcanDetails, PcanArtifacts> {
-  constructor(options: Partial<PCANOptions> = {}) {
+export class PCAN extends Estimator<ResolvedPCANOptions, PcanDetails, PcanArtifacts> {
+  constructor(options: PCANOptions = {}) {
     super(PCAN_METHOD, options);
   }
 

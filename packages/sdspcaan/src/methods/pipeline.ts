@@ -164,6 +164,16 @@ export class Pipeline<E extends Estimator = Estimator> {
     return this.estimator.transform(X, options);
   }
 
+  /**
+   * Maps projected rows Z (m x k) back to the input space, undoing the standardisation:
+   * the method's `inverseTransform` (exact for orthonormal components, least squares
+   * otherwise).
+   */
+  inverseTransform(Z: MatrixLike): Matrix {
+    this.fitted();
+    return this.estimator.inverseTransform(Z);
+  }
+
   /** The label of the nearest training sample of each row of X, in y's own values. */
   predict(X: MatrixLike, options: TransformOptions = {}): Label[] {
     const s = this.fitted();

@@ -17,6 +17,7 @@ import { JPCDA_METHOD } from "./jpcda.js";
 import { LDA_METHOD } from "./lda.js";
 import { LPP_METHOD } from "./lpp.js";
 import { modelDocument } from "./modelFormat.js";
+import type { MethodName, MethodRegistry } from "./optionTypes.js";
 import { PCA_METHOD } from "./pca.js";
 import { PCAN_METHOD } from "./pcan.js";
 import { Pipeline } from "./pipeline.js";
@@ -106,8 +107,21 @@ export function methodDescriptor(name: string): AnyDescriptor {
   return d;
 }
 
-/** A new, unfitted estimator of the named method with the given options. */
-export function createMethod(name: string, options: Record<string, unknown> = {}): Estimator {
+/**
+ * A new, unfitted estimator of the named method with the given options. A name written
+ * in the code must be one of {@link MethodRegistry} (a misspelt one does not compile)
+ * and the options are that method's; a name only known at run time (a `string`) gives
+ * an `Estimator`, checked then.
+ */
+export function createMethod<N extends MethodName>(
+  name: N,
+  options?: MethodRegistry[N]["options"],
+): MethodRegistry[N]["model"];
+export function createMethod<S extends string>(
+  name: string extends S ? S : never,
+  options?: Record<string, unknown>,
+): Estimator;
+export function createMethod(name: string, options: object = {}): Estimator {
   return methodDescriptor(name).create(options) as Estimator;
 }
 

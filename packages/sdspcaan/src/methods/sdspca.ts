@@ -3,9 +3,10 @@
  * trailing eigenvectors of Z = -X X^T - alpha Y Y^T + beta D, D the L2,1 reweighting,
  * iterated until Q settles; W = X^T Q.
  */
-import type { OptionSchema, OptionsOf } from "../core/options.js";
+import type { OptionSchema } from "../core/options.js";
 import { kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
+import type { ResolvedSDSPCAOptions, SDSPCAOptions } from "./optionTypes.js";
 import { labelAndSparsityOptions, qLoopOptions, tunedLabelAndSparsity } from "./qLoopOptions.js";
 import { QLoopEstimator } from "./sdspcaFamily.js";
 
@@ -15,14 +16,13 @@ const OPTIONS = {
   ...qLoopOptions,
 } as const satisfies OptionSchema;
 
-/** Options of {@link SDSPCA}, each described in docs/method-options.md. */
-export type SDSPCAOptions = OptionsOf<typeof OPTIONS>;
+export type { ResolvedSDSPCAOptions, SDSPCAOptions };
 
 /** SDSPCA (Algorithm 1): see the module comment above and docs/methods.md. */
-export class SDSPCA extends QLoopEstimator<SDSPCAOptions> {
+export class SDSPCA extends QLoopEstimator<ResolvedSDSPCAOptions> {
   protected readonly graph = "none";
 
-  constructor(options: Partial<SDSPCAOptions> = {}) {
+  constructor(options: SDSPCAOptions = {}) {
     super(SDSPCA_METHOD, options);
   }
 }

@@ -4,9 +4,10 @@
  * delta X X^T L0 X X^T with L0 the Laplacian of the initial adaptive-neighbour graph.
  * Stops on the Q test alone (with S fixed there is no rank control).
  */
-import type { OptionSchema, OptionsOf } from "../core/options.js";
+import type { OptionSchema } from "../core/options.js";
 import { kOption, neighboursOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
+import type { ResolvedSDSPCALPPOptions, SDSPCALPPOptions } from "./optionTypes.js";
 import {
   graphWeightOption,
   labelAndSparsityOptions,
@@ -24,14 +25,13 @@ const OPTIONS = {
   ...qLoopOptions,
 } as const satisfies OptionSchema;
 
-/** Options of {@link SDSPCALPP}, each described in docs/method-options.md. */
-export type SDSPCALPPOptions = OptionsOf<typeof OPTIONS>;
+export type { ResolvedSDSPCALPPOptions, SDSPCALPPOptions };
 
 /** SDSPCA-LPP: SDSPCAAN with the graph fixed at its initial value; see docs/methods.md. */
-export class SDSPCALPP extends QLoopEstimator<SDSPCALPPOptions> {
+export class SDSPCALPP extends QLoopEstimator<ResolvedSDSPCALPPOptions> {
   protected readonly graph = "fixed";
 
-  constructor(options: Partial<SDSPCALPPOptions> = {}) {
+  constructor(options: SDSPCALPPOptions = {}) {
     super(SDSPCA_LPP_METHOD, options);
   }
 }

@@ -9,9 +9,10 @@
  * delta = 0 gives SDSPCA exactly (no graph is built); keeping S at its initial value
  * is SDSPCA-LPP (sdspcaLpp.ts), the same loop with the graph frozen.
  */
-import type { OptionSchema, OptionsOf } from "../core/options.js";
+import type { OptionSchema } from "../core/options.js";
 import { kOption, neighboursOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
+import type { ResolvedSDSPCAANOptions, SDSPCAANOptions } from "./optionTypes.js";
 import {
   graphWeightOption,
   labelAndSparsityOptions,
@@ -31,14 +32,13 @@ const OPTIONS = {
   lambdaCap: lambdaCapOption,
 } as const satisfies OptionSchema;
 
-/** Options of {@link SDSPCAAN}, each described in docs/method-options.md. */
-export type SDSPCAANOptions = OptionsOf<typeof OPTIONS>;
+export type { ResolvedSDSPCAANOptions, SDSPCAANOptions };
 
 /** SDSPCAAN (Algorithm 3), the paper's method: see the module comment above and docs/methods.md. */
-export class SDSPCAAN extends QLoopEstimator<SDSPCAANOptions> {
+export class SDSPCAAN extends QLoopEstimator<ResolvedSDSPCAANOptions> {
   protected readonly graph = "adaptive";
 
-  constructor(options: Partial<SDSPCAANOptions> = {}) {
+  constructor(options: SDSPCAANOptions = {}) {
     super(SDSPCAAN_METHOD, options);
   }
 }

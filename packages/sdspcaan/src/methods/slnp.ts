@@ -56,7 +56,7 @@
 
 import { ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
-import type { OptionSchema, OptionsOf } from "../core/options.js";
+import type { OptionSchema } from "../core/options.js";
 import type { Label } from "../core/validate.js";
 import { applyLaplacian, symmetrizeGraph } from "../graph/laplacian.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
@@ -79,6 +79,7 @@ import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
 import type { FitWarning } from "./fitReport.js";
 import { fitWarning, maxIterationsWarnings } from "./fitWarnings.js";
 import { canonicalizeEqualEigenvalues } from "./lda.js";
+import type { ResolvedSLNPOptions, SLNPOptions } from "./optionTypes.js";
 import { iterated, nonDegenerateSvd } from "./sharedSteps.js";
 import { iterateChange, STOP_RULES, type StopRule } from "./stopRules.js";
 import type { TrainingData } from "./training.js";
@@ -230,8 +231,7 @@ const OPTIONS = {
   },
 } as const satisfies OptionSchema;
 
-/** Options of {@link SLNP}, each described in docs/method-options.md. */
-export type SLNPOptions = OptionsOf<typeof OPTIONS>;
+export type { ResolvedSLNPOptions, SLNPOptions };
 
 /** SLNP's diagnostics (`fitInfo.details`). */
 export type SLNPDetails = {
@@ -248,8 +248,8 @@ export type SLNPDetails = {
   smallestClass: { label: Label; count: number };
 };
 
-export class SLNP extends Estimator<SLNPOptions, SLNPDetails> {
-  constructor(options: Partial<SLNPOptions> = {}) {
+export class SLNP extends Estimator<ResolvedSLNPOptions, SLNPDetails> {
+  constructor(options: SLNPOptions = {}) {
     super(SLNP_METHOD, options);
   }
 

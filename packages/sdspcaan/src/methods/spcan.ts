@@ -12,10 +12,11 @@
  *   looks like this formulation, and the NumPy reference implements it (15.9 % on
  *   USPST there). Offered to reproduce that column, not as a method to use.
  */
-import type { OptionSchema, OptionsOf } from "../core/options.js";
+import type { OptionSchema } from "../core/options.js";
 import { kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import { type CoreFitResult, Estimator, type FitContext } from "./estimator.js";
+import type { ResolvedSPCANOptions, SPCANOptions } from "./optionTypes.js";
 import {
   fitPcanLoop,
   type PcanArtifacts,
@@ -41,15 +42,14 @@ const OPTIONS = {
   seed: seedOption,
 } as const satisfies OptionSchema;
 
-/** Options of {@link SPCAN}, each described in docs/method-options.md. */
-export type SPCANOptions = OptionsOf<typeof OPTIONS>;
+export type { ResolvedSPCANOptions, SPCANOptions };
 
 /** SPCAN's diagnostics: supervised PCAN's, or the Q-loop's for the literal formulation. */
 export type SPCANDetails = PcanDetails | QLoopDetails;
 export type SPCANArtifacts = Partial<PcanArtifacts & QLoopArtifacts>;
 
-export class SPCAN extends Estimator<SPCANOptions, SPCANDetails, SPCANArtifacts> {
-  constructor(options: Partial<SPCANOptions> = {}) {
+export class SPCAN extends Estimator<ResolvedSPCANOptions, SPCANDetails, SPCANArtifacts> {
+  constructor(options: SPCANOptions = {}) {
     super(SPCAN_METHOD, options);
   }
 

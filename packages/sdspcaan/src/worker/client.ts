@@ -9,6 +9,7 @@ import type { MatrixLike } from "../core/matrix.js";
 import { asMatrix, type Label } from "../core/validate.js";
 import type { Estimator } from "../methods/estimator.js";
 import type { FitProgress } from "../methods/fitReport.js";
+import type { MethodName, MethodRegistry } from "../methods/optionTypes.js";
 import type { Pipeline, PipelineOptions } from "../methods/pipeline.js";
 import { loadModel } from "../methods/registry.js";
 import {
@@ -265,12 +266,16 @@ export class WorkerChannel {
   }
 }
 
-/** What to fit: a method by name with its options, on X and y. */
-export interface FitInWorkerRequest {
+/**
+ * What to fit: a method by name with its options, on X and y. `N` is the method's name:
+ * one of `MethodRegistry` (from "sdspcaan"), whose options `options` then are; or, for a name only
+ * known at run time, `string`, with any options (checked by the worker).
+ */
+export interface FitInWorkerRequest<N extends string = string> {
   /** A registered method's name, as `createMethod` takes it (e.g. "sdspcaan"). */
-  readonly method: string;
+  readonly method: N;
   /** The method's options, as `createMethod` takes them (e.g. `{ k: 20 }`). */
-  readonly options?: Record<string, unknown>;
+  readonly options?: N extends MethodName ? MethodRegistry[N]["options"] : Record<string, unknown>;
   /** The training data, n x d (copied: the caller's arrays stay usable). */
   readonly X: MatrixLike;
   /** One label per row of X (methods that ignore labels accept none). */
@@ -310,19 +315,37 @@ function channelOf(worker: WorkerLike): WorkerChannel {
  * classes with their messages (a ValidationError names the option at fault). A fit
  * waits for the worker's earlier ones.
  */
-export function fitInWorker(
+export function fitInWorker<N extends MethodName>(
   worker: WorkerLike,
-  request: FitInWorkerRequest & { readonly pipeline: true | PipelineOptions },
+  request: FitInWorkerRequest<N> & { readonly pipeline: true | PipelineOptions },
+  options?: FitInWorkerOptions,
+): Promise<Pipeline<MethodRegistry[N]["model"]>>;
+export function fitInWorker<N extends MethodName>(
+  worker: WorkerLike,
+  request: FitInWorkerRequest<N> & { readonly pipeline?: false },
+  options?: FitInWorkerOptions,
+): Promise<MethodRegistry[N]["model"]>;
+export function fitInWorker<N extends MethodName>(
+  worker: WorkerLike,
+  request: FitInWorkerRequest<N>,
+  options?: FitInWorkerOptions,
+): Promise<MethodRegistry[N]["model"] | Pipeline<MethodRegistry[N]["model"]>>;
+// A name only known at run time (a `string`): any registered method, checked by the worker.
+export function fitInWorker<S extends string>(
+  worker: WorkerLike,
+  request: FitInWorkerRequest<string extends S ? S : never> & {
+    readonly pipeline: true | PipelineOptions;
+  },
   options?: FitInWorkerOptions,
 ): Promise<Pipeline>;
-export function fitInWorker(
+export function fitInWorker<S extends string>(
   worker: WorkerLike,
-  request: FitInWorkerRequest & { readonly pipeline?: false },
+  request: FitInWorkerRequest<string extends S ? S : never> & { readonly pipeline?: false },
   options?: FitInWorkerOptions,
 ): Promise<Estimator>;
-export function fitInWorker(
+export function fitInWorker<S extends string>(
   worker: WorkerLike,
-  request: FitInWorkerRequest,
+  request: FitInWorkerRequest<string extends S ? S : never>,
   options?: FitInWorkerOptions,
 ): Promise<Estimator | Pipeline>;
 export async function fitInWorker(

@@ -63,6 +63,7 @@ describe("registry", () => {
   });
 
   it("rejects an unknown method, listing the known ones", () => {
+    // @ts-expect-error: a misspelt name does not compile either
     expect(() => createMethod("sdpsca")).toThrow(
       /Unknown method "sdpsca". Known methods: .*baseline/,
     );
@@ -180,7 +181,7 @@ describe.each(names)("contract: %s", (name) => {
       /has no option 'kk' \(did you mean 'k'\?\)/,
     );
     expect(() => createMethod(name, { k: 0 })).toThrow(
-      /'k' parameter .* must be an integer in the range \[1, inf\)\. Got 0/,
+      /'k' parameter .* must be an integer in the range \[1, inf\)( or a fraction in \(0, 1\))?\. Got 0/,
     );
     expect(() => createMethod(name, { k: 2.5 })).toThrow(ValidationError);
     expect(() => make({ k: 1000 }).fit(X, y)).toThrow(/'k' parameter/);

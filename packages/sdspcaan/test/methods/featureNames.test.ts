@@ -78,26 +78,57 @@ describe("feature names", () => {
     ).toContain('names the column "height" twice');
   });
 
-  it("refuses a column count that does not match, named or not", () => {
+  it("refuses a named column left out, naming it", () => {
+    const model = new SDSPCA({ k: 2 }).fit(X, y, { featureNames: NAMES });
+    const fewer = X.map((r) => [r[0], r[1], r[2], r[4]]);
+    const err = errorOf(() =>
+      model.transform(fewer, { featureNames: ["height", "weight", "age", "score"] }),
+    );
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.message).toBe(
+      'The columns of X do not match the features SDSPCA was fitted on: missing "income". Give the same columns (in any order), or no names to match them by position.',
+    );
+    const extra = X.map((r) => [...r, 1]);
+    expect(errorOf(() => model.transform(extra, { featureNames: [...NAMES, "bmi"] })).message).toBe(
+      'The columns of X do not match the features SDSPCA was fitted on: unexpected "bmi". Give the same columns (in any order), or no names to match them by position.',
+    );
+  });
+
+  it("refuses a column count that does not match without names, or names of another count", () => {
     const model = new SDSPCA({ k: 2 }).fit(X, y, { featureNames: NAMES });
     const fewer = X.map((r) => r.slice(0, 4));
-    expect(() => model.transform(fewer, { featureNames: NAMES.slice(0, 4) })).toThrow(
-      /X has 4 features, but SDSPCA is expecting 5/,
+    expect(errorOf(() => model.transform(fewer)).message).toBe(
+      "X has 4 features, but SDSPCA is expecting 5 features as input.",
     );
-    expect(() => model.transform(fewer)).toThrow(/X has 4 features/);
     expect(() => model.transform(X, { featureNames: NAMES.slice(0, 4) })).toThrow(
       /featureNames has 4 names, but the data has 5 feature columns/,
     );
   });
 
-  it("data without names, or a model without names, stays positional", () => {
+  it("warns through onWarning when data without names meets a model fitted with names", () => {
     const named = new SDSPCA({ k: 2 }).fit(X, y, { featureNames: NAMES });
-    const unnamed = new SDSPCA({ k: 2 }).fit(X, y);
-    expect(unnamed.featureNamesIn).toBeNull();
-    expect(unnamed.toJSON()).not.toHaveProperty("featureNamesIn");
-    expect(Array.from(named.transform(X).data)).toEqual(Array.from(unnamed.transform(X).data));
-    const anyNames = unnamed.transform(X, { featureNames: ["a", "b", "c", "d", "e"] });
-    expect(Array.from(anyNames.data)).toEqual(Array.from(unnamed.transform(X).data));
+    const heard: unknown[] = [];
+    const Z = named.transform(X, { onWarning: (w) => heard.push(w) });
+    expect(heard).toEqual([
+      {
+        code: "unnamed-columns",
+        message:
+          'X has no feature names, but SDSPCA was fitted with feature names ("height", "weight", "age", "income", "score"); its 5 columns are taken in the fitted order, unchecked.',
+        values: { features: 5 },
+      },
+    ]);
+    expect(Array.from(Z.data)).toEqual(
+      Array.from(named.transform(X, { featureNames: NAMES }).data),
+    );
+    // Names given, or a model fitted without names: nothing to warn about.
+    named.transform(X, { featureNames: NAMES, onWarning: (w) => heard.push(w) });
+    new SDSPCA({ k: 2 }).fit(X, y).transform(X, { onWarning: (w) => heard.push(w) });
+    expect(heard).toHaveLength(1);
+    const pipeline = new Pipeline(new SDSPCA({ k: 2 })).fit(X, y, { featureNames: NAMES });
+    const codes: string[] = [];
+    pipeline.predict(X, { onWarning: (w) => codes.push(w.code) });
+    pipeline.score(X, y, { onWarning: (w) => codes.push(w.code) });
+    expect(codes).toEqual(["unnamed-columns", "unnamed-columns"]);
   });
 
   it("checks the names given to fit", () => {

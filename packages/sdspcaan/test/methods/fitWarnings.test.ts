@@ -248,7 +248,7 @@ describe("warnings in model files", () => {
     const model = new SDSPCAAN({ k: 3, maxIter: 3 }).fit(X, y);
     const json = JSON.parse(JSON.stringify(model.toJSON()));
     expect(json.version).toBe(MODEL_VERSION);
-    expect(MODEL_VERSION).toBe(3);
+    expect(MODEL_VERSION).toBe(4);
     expect(json.fitInfo.warnings).toEqual(model.fitInfo.warnings);
     expect(codes(json.fitInfo.warnings)).toEqual(["small-classes", "unit-scale", "max-iterations"]);
     expect(loadModel(json).fitInfo.warnings).toEqual(model.fitInfo.warnings);

@@ -1,19 +1,20 @@
 /**
  * The route LDA takes when d < n and X^T X has full numerical rank, against the exact
- * path it replaces: its refined solve against the eigen-decomposition of X^T X
- * (ldaTestHooks.eigenSpan). Same subspaces, values, ranks and warnings; rank-deficient
- * data fall back and give the same answer. (PCA's route, block Lanczos with the
- * Cholesky rank certificate, is compared with the dense path in test/linalg/svd.test.ts.)
+ * path it replaces: its refined solve against the eigen-decomposition of X^T X (fitLDA's
+ * "eigen-span" route). Same subspaces, values, ranks and warnings; rank-deficient data
+ * fall back and give the same answer. (PCA's route, block Lanczos with the Cholesky rank
+ * certificate, is compared with the dense path in test/linalg/svd.test.ts.)
  * Also the one-fit training data, which centres on the way into the kernels: the same
  * Gram matrix bit for bit and the same class sums as the centred copy.
  */
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
 import { transposed } from "#internal/linalg/kernels/gemm.js";
 import { gramColumns, gramRows } from "#internal/linalg/kernels/symmetricProducts.js";
-import { LDA, ldaTestHooks } from "#internal/methods/lda.js";
+import type { CoreFitResult, FitContext } from "#internal/methods/estimator.js";
+import { fitLDA, LDA, type LDADetails } from "#internal/methods/lda.js";
 import { TrainingData } from "#internal/methods/training.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 
@@ -42,14 +43,15 @@ function classes(seed: number, n: number, d: number, c: number) {
 }
 
 describe("LDA on d < n: the refined solve against the eigen-decomposition of X^T X", () => {
-  afterEach(() => {
-    ldaTestHooks.eigenSpan = false;
-  });
+  /** LDA that skips the full-rank solve (fitLDA's "eigen-span" route). */
+  class EigenSpanLDA extends LDA {
+    protected override fitCore(data: TrainingData, ctx: FitContext): CoreFitResult<LDADetails> {
+      return fitLDA(data, this.params, ctx, "eigen-span");
+    }
+  }
 
   function fitBoth(X: Matrix, y: number[]) {
-    ldaTestHooks.eigenSpan = true;
-    const eigen = new LDA().fit(X, y);
-    ldaTestHooks.eigenSpan = false;
+    const eigen = new EigenSpanLDA().fit(X, y);
     const fast = new LDA().fit(X, y);
     return { eigen, fast };
   }

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { readDataFile } from "sdspcaan-test-support";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { balancedAccuracy } from "#internal/classify/metrics.js";
 import { nearestNeighbourPredict } from "#internal/classify/nearestNeighbour.js";
 import { Matrix } from "#internal/core/matrix.js";
@@ -17,7 +17,9 @@ import { centerColumns } from "#internal/linalg/basic.js";
 import { symmetricEigen } from "#internal/linalg/eigen/symmetricEigen.js";
 import { multiply, multiplyAtB } from "#internal/linalg/kernels/gemm.js";
 import { choleskyUpper } from "#internal/linalg/orthogonalize.js";
-import { LDA, ldaTestHooks } from "#internal/methods/lda.js";
+import type { CoreFitResult, FitContext } from "#internal/methods/estimator.js";
+import { fitLDA, LDA, type LDADetails } from "#internal/methods/lda.js";
+import type { TrainingData } from "#internal/methods/training.js";
 import { followsSignConvention, subspaceDistance } from "../helpers/matrices.js";
 
 /** c Gaussian classes with a shared random covariance (anisotropic), n samples. */
@@ -286,14 +288,15 @@ describe("LDA on Yale (a 20% training split, train z-score)", () => {
 });
 
 describe("LDA: the column-span route (d < n) against the thin-SVD route", () => {
-  afterEach(() => {
-    ldaTestHooks.thinSvd = false;
-  });
+  /** LDA with every problem solved through the thin SVD (fitLDA's "thin-svd" route). */
+  class ThinSvdLDA extends LDA {
+    protected override fitCore(data: TrainingData, ctx: FitContext): CoreFitResult<LDADetails> {
+      return fitLDA(data, this.params, ctx, "thin-svd");
+    }
+  }
 
   function fitBoth(X: Matrix, y: number[], k: number) {
-    ldaTestHooks.thinSvd = true;
-    const slow = new LDA({ k }).fit(X, y);
-    ldaTestHooks.thinSvd = false;
+    const slow = new ThinSvdLDA({ k }).fit(X, y);
     const fast = new LDA({ k }).fit(X, y);
     return { slow, fast };
   }

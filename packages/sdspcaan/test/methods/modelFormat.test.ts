@@ -53,13 +53,13 @@ describe("checkModelJSON, field by field", () => {
       "version",
       (d) => (d.version = "2"),
       "version",
-      'must be one of 1, 2, 3 (the versions this library reads); got "2"',
+      'must be one of 1, 2, 3, 4 (the versions this library reads); got "2"',
     ],
     [
-      "version 4",
-      (d) => (d.version = 4),
+      "version 5",
+      (d) => (d.version = 5),
       "version",
-      "must be one of 1, 2, 3 (the versions this library reads); got 4",
+      "must be one of 1, 2, 3, 4 (the versions this library reads); got 5",
     ],
     [
       "an unknown field",
@@ -363,7 +363,7 @@ describe("checkModelJSON, field by field", () => {
   it("checks the params against the method's options", () => {
     expect(refusal((d) => (d.params.alpha = 1))).toEqual([
       "params.alpha",
-      "is not an option of PCA (its options: k)",
+      "is not an option of PCA (its options: k, whiten)",
     ]);
     expect(refusal((d) => delete d.params.k)).toEqual([
       "params.k",
@@ -371,7 +371,7 @@ describe("checkModelJSON, field by field", () => {
     ]);
     expect(refusal((d) => (d.params.k = 1.5))).toEqual([
       "params.k",
-      "must be an integer in the range [1, inf); got 1.5",
+      "must be an integer in the range [1, inf) or a fraction in (0, 1); got 1.5",
     ]);
   });
 });

@@ -1,18 +1,19 @@
 /**
  * PCA's default path (the k leading eigenpairs of the smaller Gram matrix, the rank by
- * a Sturm count) against the full thin SVD it replaced (pcaTestHooks.triplets): the
+ * a Sturm count) against the full thin SVD it replaced (passed to fitPCA as its
+ * triplet solver): the
  * same components up to principal angles of 1e-10, the same explained variances to
  * relative 1e-12, rank and warnings, on tall, wide, rank-deficient and clustered data.
  */
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
 import { centerColumns } from "#internal/linalg/basic.js";
 import { multiplyABt } from "#internal/linalg/kernels/gemm.js";
 import { choleskyQR } from "#internal/linalg/orthogonalize.js";
-import type { LeadingSingularTriplets } from "#internal/linalg/svd.js";
-import { PCA, pcaTestHooks } from "#internal/methods/pca.js";
+import type { CoreFitResult, FitContext } from "#internal/methods/estimator.js";
+import { fitPCA, PCA, type PCADetails, type PCATriplets } from "#internal/methods/pca.js";
 import { trainingSvd } from "#internal/methods/sharedSteps.js";
 import type { TrainingData } from "#internal/methods/training.js";
 import { orthogonalityError, randomOrthogonal, subspaceDistance } from "../helpers/matrices.js";
@@ -42,7 +43,7 @@ function lowRankData(n: number, d: number, rank: number, tie: number, seed: numb
 }
 
 /** The full thin SVD's rank and leading k triplets: the exact path PCA used before. */
-function fullSvdTriplets(data: TrainingData, k: number): LeadingSingularTriplets {
+function fullSvdTriplets(data: TrainingData, k: number): PCATriplets {
   const svd = trainingSvd(data);
   const kept = Math.min(k, svd.rank);
   return {
@@ -50,22 +51,24 @@ function fullSvdTriplets(data: TrainingData, k: number): LeadingSingularTriplets
     V: svd.V.leadingColumns(kept),
     rank: svd.rank,
     rankTolerance: svd.rankTolerance,
+    totalSquares: data.gramTrace(),
   };
 }
 
+/** PCA fitted through the full thin SVD. */
+class FullSvdPCA extends PCA {
+  protected override fitCore(data: TrainingData, ctx: FitContext): CoreFitResult<PCADetails> {
+    return fitPCA(data, this.params, ctx, fullSvdTriplets);
+  }
+}
+
 function fitBoth(X: Matrix, k: number) {
-  pcaTestHooks.triplets = fullSvdTriplets;
-  const full = new PCA({ k }).fit(X);
-  pcaTestHooks.triplets = null;
+  const full = new FullSvdPCA({ k }).fit(X);
   const fast = new PCA({ k }).fit(X);
   return { full, fast };
 }
 
 describe("PCA: the leading-eigenpairs path against the full thin SVD", () => {
-  afterEach(() => {
-    pcaTestHooks.triplets = null;
-  });
-
   it("agrees on random data (tall and wide, any k)", () => {
     fc.assert(
       fc.property(

@@ -100,24 +100,3 @@ async function openData(flags: DataFlags, labels: "required" | "optional"): Prom
     featureNames,
   };
 }
-
-/**
- * Refuses data whose feature count is not the model's, naming both numbers and, when
- * one column too many was read without labels, the likely fix.
- */
-export function checkFeatureCount(
-  data: { readonly X: Matrix; readonly y: readonly Label[] | null; readonly path: string },
-  model: { readonly nFeaturesIn: number },
-  modelPath: string,
-): void {
-  const d = model.nFeaturesIn;
-  if (data.X.cols === d) return;
-  const hint =
-    data.y === null && data.X.cols === d + 1
-      ? "; if one of its columns holds labels, name it with --label-col (e.g. --label-col last) or --y-var"
-      : "";
-  throw new DataFormatError(
-    data.path,
-    `has ${data.X.cols} feature(s) per sample, but the model ${modelPath} was fitted on ${d}${hint}`,
-  );
-}

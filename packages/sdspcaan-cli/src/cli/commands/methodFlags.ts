@@ -75,11 +75,34 @@ function flagHelp(f: MethodOptionFlag): { usage: string; help: string } {
 /** The method-option flags each command got from `addMethodOptions`. */
 const GENERATED = new WeakMap<Command, MethodOptionFlag[]>();
 
+/** --k's help: the methods whose k may be a fraction (their declarations say) are named. */
+function kHelp(): string {
+  const fraction = methodDescriptors().filter((d) => {
+    const k = (d.options as OptionSchema).k;
+    return k?.type === "integer" && k.fraction === true;
+  });
+  if (fraction.length === 0) return "subspace dimension k";
+  const names = fraction.map((d) => d.name).join(", ");
+  return `subspace dimension k (${names}: or a fraction in (0, 1), the share of the training variance to keep)`;
+}
+
+/**
+ * `--k`: an integer, or for a method whose k takes one (PCA) a fraction in (0, 1), as
+ * the option's declaration says; the method checks the range.
+ */
+function parseK(spec: OptionSpec | undefined, raw: string | undefined): number | undefined {
+  if (raw !== undefined && spec?.type === "integer" && spec.fraction && DECIMAL.test(raw.trim())) {
+    const v = Number(raw);
+    if (v > 0 && v < 1) return v;
+  }
+  return parseInteger("--k", raw);
+}
+
 /** Adds --method, --k, a flag per method option (expert ones in their own help group), --seed, --set. */
 export function addMethodOptions(cmd: Command, { seedHelp }: { seedHelp: string }): Command {
   cmd
     .requiredOption("--method <name>", `${methodNames().join(", ")} (case-insensitive, _ for -)`)
-    .requiredOption("--k <k>", "subspace dimension k");
+    .requiredOption("--k <k>", kHelp());
   const generated = methodOptionFlags(cmd);
   GENERATED.set(cmd, generated);
   for (const f of generated) {
@@ -137,7 +160,7 @@ export function methodFromFlags(
   }
   const method = normalizeMethodName(flags.method);
   const schema = methodDescriptor(flags.method).options as OptionSchema;
-  const options: Record<string, unknown> = { k: parseInteger("--k", flags.k) };
+  const options: Record<string, unknown> = { k: parseK(schema.k, flags.k) };
   const given = new Map<string, string>(); // option name -> the flag that gave it
   given.set("k", "--k");
   for (const [name, spec] of Object.entries(schema)) {

@@ -19,8 +19,9 @@ import { readRunResults } from "../../runner/runResults.node.js";
 import { checkOutputFile } from "../outputs.js";
 import { oneLineErrors } from "./commandErrors.js";
 import { addDataFormatOptions, type DataFlags } from "./dataFlags.js";
-import { checkFeatureCount, loadData } from "./loadData.js";
-import { readModelFile, transformData } from "./modelFiles.js";
+import { loadData } from "./loadData.js";
+import { checkFeatureCount, transformData } from "./modelData.js";
+import { readModelFile } from "./modelFiles.js";
 import { out } from "./output.js";
 
 function recordsOf(dir: string) {

@@ -12,8 +12,9 @@ import { balancedAccuracy, DataFormatError, type Label, Pipeline, ValidationErro
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
 import { oneLineErrors } from "./commandErrors.js";
 import { addDataOptions, type DataFlags } from "./dataFlags.js";
-import { checkFeatureCount, loadFeatureData } from "./loadData.js";
-import { predictData, readModelFile } from "./modelFiles.js";
+import { loadFeatureData } from "./loadData.js";
+import { checkFeatureCount, predictData } from "./modelData.js";
+import { readModelFile } from "./modelFiles.js";
 import { note, out } from "./output.js";
 
 interface PredictFlags extends DataFlags {

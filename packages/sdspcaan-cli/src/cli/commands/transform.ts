@@ -12,8 +12,9 @@ import type { Label, Matrix } from "sdspcaan";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
 import { oneLineErrors } from "./commandErrors.js";
 import { addDataOptions, type DataFlags } from "./dataFlags.js";
-import { checkFeatureCount, loadFeatureData } from "./loadData.js";
-import { readModelFile, transformData } from "./modelFiles.js";
+import { loadFeatureData } from "./loadData.js";
+import { checkFeatureCount, transformData } from "./modelData.js";
+import { readModelFile } from "./modelFiles.js";
 import { out } from "./output.js";
 
 interface TransformFlags extends DataFlags {

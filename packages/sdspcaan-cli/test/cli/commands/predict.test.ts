@@ -186,6 +186,35 @@ describe("fit --pipeline and predict", () => {
   });
 });
 
+describe("--k as a variance fraction", () => {
+  it("PCA keeps the fewest components that reach it; other methods refuse it", async () => {
+    const out = join(dir, "pca.json");
+    const r = await cli(
+      ["fit", "--data", train, "--method", "pca", "--k", "0.9"].concat([
+        "--no-progress",
+        "--out",
+        out,
+      ]),
+    );
+    expect(r.code).toBe(0);
+    const json = JSON.parse(readFileSync(out, "utf8"));
+    expect(json.params.k).toBe(0.9);
+    const ratios = json.fitInfo.details.explainedVarianceRatio as number[];
+    expect(json.components.cols).toBe(ratios.length);
+    const sum = (n: number) => ratios.slice(0, n).reduce((a, b) => a + b, 0);
+    expect(sum(ratios.length)).toBeGreaterThanOrEqual(0.9);
+    expect(sum(ratios.length - 1)).toBeLessThan(0.9);
+    expectOneLineError(
+      await cli(["fit", "--data", train, "--method", "pca", "--k", "1.5", "--out", out]),
+      /^sdspcaan: The '--k' option must be an integer in \[1, inf\)\. Got "1\.5" instead\.$/m,
+    );
+    expectOneLineError(
+      await cli(["fit", "--data", train, "--method", "sdspca", "--k", "0.9", "--out", out]),
+      /The '--k' option must be an integer in \[1, inf\)\. Got "0\.9" instead\./,
+    );
+  });
+});
+
 describe("CSV headers are matched by name", () => {
   it("a permuted header gives the same embedding and the same labels", async () => {
     const permuted = writeData("permuted.csv", { order: ORDER });
@@ -259,6 +288,29 @@ describe("CSV headers are matched by name", () => {
     ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(named.stdout);
+    // Said on standard error, naming the file; standard output stays the labels.
+    expect(lines(r.stderr).filter((l) => l.startsWith("warning:"))).toEqual([
+      `warning: ${bare}: X has no feature names, but SDSPCA was fitted with feature names ("f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8"); its 8 columns are taken in the fitted order, unchecked.`,
+    ]);
+    expect(named.stderr).not.toContain("warning");
+  });
+
+  it("a column left out of the header is refused, naming it", async () => {
+    const fewer = writeData("fewer.csv", { order: [0, 1, 3, 4, 5, 6, 7] });
+    expectOneLineError(
+      await cli([
+        "transform",
+        "--model",
+        pipelineFile,
+        "--data",
+        fewer,
+        "--label-col",
+        "last",
+        "--out",
+        "-",
+      ]),
+      /The columns of X do not match the features SDSPCA was fitted on: missing "f3"\./,
+    );
   });
 
   it("sdspcaan predict --help documents --model", async () => {

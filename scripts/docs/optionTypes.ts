@@ -1,0 +1,39 @@
+/**
+ * Writes packages/sdspcaan/src/methods/optionTypes.ts: each built-in method's options
+ * as the interface users write (`const o: SDSPCAANOptions = { k: 2 }`: every field
+ * optional), each field with its declaration's doc, type, range and default as JSDoc,
+ * so that an editor's hover shows them; the resolved form (`ResolvedSDSPCAANOptions`,
+ * a model's `params`); and `MethodRegistry`, the method names `createMethod` and
+ * `fitInWorker` accept with their options and classes. Generated from the method
+ * declarations, so each option is declared once (its spec in the method's file);
+ * `npm run docs` runs it, `npm run docs:check` (CI) fails when the file is stale, and
+ * packages/sdspcaan/test/types checks that the interfaces are the declarations' types.
+ *
+ *     npx tsx scripts/docs/optionTypes.ts [--check]
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { optionTypesSource } from "./optionTypesSource.js";
+
+const target = join(
+  dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "packages",
+  "sdspcaan",
+  "src",
+  "methods",
+  "optionTypes.ts",
+);
+
+const text = optionTypesSource();
+if (process.argv.includes("--check")) {
+  if (readFileSync(target, "utf8") !== text) {
+    process.stderr.write(`${target} is out of date: run npm run docs\n`);
+    process.exit(1);
+  }
+} else {
+  writeFileSync(target, text);
+  process.stdout.write(`Wrote ${target}\n`);
+}

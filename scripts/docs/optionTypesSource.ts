@@ -1,0 +1,131 @@
+/**
+ * The text of packages/sdspcaan/src/methods/optionTypes.ts, generated from the
+ * registered methods' declarations (see scripts/docs/optionTypes.ts, which writes it,
+ * and test/project/docs.test.ts, which checks the committed file is this text).
+ */
+import type { OptionSpec } from "../../packages/sdspcaan/src/core/options.js";
+import { defaultText, typeText } from "../../packages/sdspcaan/src/methods/optionDocs.js";
+import { methodDescriptors } from "../../packages/sdspcaan/src/methods/registry.js";
+
+/** The TypeScript type of a spec's values (as OptionValue in core/options.ts derives it). */
+function valueType(spec: OptionSpec): string {
+  switch (spec.type) {
+    case "integer":
+    case "number":
+      return spec.default === null ? "number | null" : "number";
+    case "enum":
+      return spec.values.map((v) => JSON.stringify(v)).join(" | ");
+    case "boolean":
+      return "boolean";
+  }
+}
+
+/** Words of `text` in lines of at most `width` characters after `prefix`. */
+function wrapped(text: string, prefix: string, width = 92): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/)) {
+    if (line !== "" && prefix.length + line.length + 1 + word.length > width) {
+      lines.push(`${prefix}${line}`);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  if (line !== "") lines.push(`${prefix}${line}`);
+  return lines;
+}
+
+function docComment(paragraphs: string[], indent: string): string[] {
+  const out = [`${indent}/**`];
+  paragraphs.forEach((p, i) => {
+    if (i > 0) out.push(`${indent} *`);
+    out.push(...wrapped(p, `${indent} * `));
+  });
+  out.push(`${indent} */`);
+  return out;
+}
+
+/** The whole file. */
+export function optionTypesSource(): string {
+  const out: string[] = [
+    "/**",
+    " * The built-in methods' options as TypeScript types, generated from their declarations",
+    " * (the option specs in each method's file) by scripts/docs/optionTypes.ts (`npm run",
+    " * docs`); do not edit by hand. `XOptions` is what the constructor and",
+    " * `createMethod(name, options)` take (every field optional: its default otherwise);",
+    " * `ResolvedXOptions` is a model's `params`, every default filled in.",
+    " */",
+  ];
+  const classes: string[] = [];
+  const registry: string[] = [];
+  for (const d of methodDescriptors()) {
+    const className = d.create({}).constructor.name;
+    classes.push(className);
+    const type = `${className}Options`;
+    out.push(
+      "",
+      ...docComment(
+        [
+          `Options of {@link ${className}} (${d.displayName}, \`createMethod(${JSON.stringify(d.name)}, options)\`): every field optional; the method's default otherwise. Out-of-range values throw a ValidationError naming the option.`,
+        ],
+        "",
+      ),
+      `export interface ${type} {`,
+    );
+    for (const [name, spec] of Object.entries(d.options) as Array<[string, OptionSpec]>) {
+      const range = `${typeText(spec)}; default ${defaultText(spec)}${spec.expert ? " (expert)" : ""}.`;
+      out.push(...docComment([spec.doc, range.charAt(0).toUpperCase() + range.slice(1)], "  "));
+      out.push(`  ${name}?: ${valueType(spec)};`);
+    }
+    out.push("}");
+    out.push(
+      "",
+      `/** {@link ${type}} with every default filled in: a fitted ${className}'s \`params\`. */`,
+      `export interface Resolved${type} extends Required<${type}> {}`,
+    );
+    registry.push(
+      `  ${/^[a-z]+$/.test(d.name) ? d.name : JSON.stringify(d.name)}: { options: ${type}; model: ${className} };`,
+    );
+  }
+  out.push(
+    "",
+    "/**",
+    " * The registered methods by name, with their options and model classes: what",
+    " * `createMethod` and `fitInWorker` accept (a name not here does not compile). A",
+    " * method registered with `registerMethod` adds itself by declaration merging:",
+    ' * `declare module "sdspcaan" { interface MethodRegistry { mine: { options: MineOptions;',
+    " * model: Mine } } }`.",
+    " */",
+    "export interface MethodRegistry {",
+    ...registry,
+    "}",
+    "",
+    "/** The name of a method in {@link MethodRegistry}. */",
+    "export type MethodName = keyof MethodRegistry & string;",
+    "",
+  );
+  const imports = classes
+    .map((c) => `import type { ${c} } from "./${fileOf(c)}.js";`)
+    .sort((a, b) => a.localeCompare(b));
+  out.splice(7, 0, "", ...imports);
+  return out.join("\n");
+}
+
+/** The method file that declares a class (the class name in camelCase, as the files are named). */
+function fileOf(className: string): string {
+  const files: Record<string, string> = {
+    Baseline: "baseline",
+    PCA: "pca",
+    SDSPCA: "sdspca",
+    PCAN: "pcan",
+    SPCAN: "spcan",
+    SDSPCALPP: "sdspcaLpp",
+    SDSPCAAN: "sdspcaan",
+    JPCDA: "jpcda",
+    SLNP: "slnp",
+    LDA: "lda",
+    LPP: "lpp",
+  };
+  const file = files[className];
+  if (file === undefined) throw new Error(`optionTypes: no file known for the class ${className}`);
+  return file;
+}
