@@ -49,6 +49,11 @@ export {
   type SyntheticOptions,
 } from "../data/synthetic.js";
 export {
+  type ContractCheck,
+  type ContractCheckOptions,
+  contractChecks,
+} from "./contractChecks.js";
+export {
   defineMethod,
   GRID_PRESETS,
   type GridPreset,
@@ -67,10 +72,12 @@ export {
 } from "./estimator.js";
 export type { FitTimings, StopReason } from "./fitReport.js";
 export { FIT_WARNING_CODES, warningFromText } from "./fitWarnings.js";
+export { methodPlugin, setMethodPlugin } from "./methodPlugins.js";
 export { MAX_MODEL_BYTES, MAX_MODEL_DEPTH } from "./modelText.js";
 export { methodOptionsMarkdown } from "./optionDocs.js";
 export { orthogonalizeTwice } from "./pca.js";
 export {
+  isBuiltInMethod,
   loadModelFile,
   methodDescriptor,
   methodDescriptors,
