@@ -66,7 +66,7 @@ import {
   datasetChecksum,
   gridPoints,
   type RunSettings,
-  readRunSettings,
+  readReportSettings,
   splitsChecksum,
 } from "../runner/runner.node.js";
 import {
@@ -498,7 +498,7 @@ export async function readRunReport(
   dir: string,
   options: Pick<RunReportOptions, "baselineMethod" | "methods" | "datasets" | "data"> = {},
 ): Promise<RunReportContents> {
-  const settings = readRunSettings(dir);
+  const settings = readReportSettings(dir);
   const loaded = new Map(options.data ?? []);
   const { records, skipped, completeness, notes } = await reportLines(
     dir,
@@ -536,7 +536,7 @@ export async function writeRunReports(
 ): Promise<RunReport> {
   const target = reportTarget(dir, options);
   const paths = resultsPaths(dir);
-  const settings = readRunSettings(dir);
+  const settings = readReportSettings(dir);
   const loaded = new Map(options.data ?? []);
   const { records, skipped, completeness, notes, partial } = await reportLines(
     dir,

@@ -14,6 +14,7 @@ import {
   splitSeed,
 } from "sdspcaan/methods";
 import { evaluateModel, evaluateOnTest, prepareSplit } from "../../runner/units.node.js";
+import { addPluginOption } from "./pluginFlag.js";
 import { withFitProgress } from "./progress.js";
 import {
   addDataOptions,
@@ -162,5 +163,6 @@ export function registerEvaluateCommand(program: Command): void {
       out(`  fit time        ${formatDuration(info.timings.totalMs)}`);
       noteWarnings(result.warnings);
     });
+  addPluginOption(cmd);
   oneLineErrors(cmd);
 }

@@ -27,6 +27,7 @@ import {
 import { checkOutputDirectory } from "../outputs.js";
 import { columnNumbersNote } from "./delimitedFlags.js";
 import { emitJobScript } from "./experimentJobs.js";
+import { addPluginOption } from "./pluginFlag.js";
 import { ProgressDisplay } from "./progress.js";
 import {
   abortOnInterrupt,
@@ -82,6 +83,7 @@ export interface ExperimentFlags {
   emit?: string;
   throttle?: string;
   taskHours?: string;
+  plugin?: string[];
 }
 
 /** What `runAndReport` needs besides the experiment options. */
@@ -218,6 +220,7 @@ export function experimentOptionsFrom(flags: ExperimentFlags): ExperimentOptions
   const shard = shardFrom(flags);
   return {
     datasets,
+    ...(flags.plugin !== undefined && flags.plugin.length > 0 ? { plugins: flags.plugin } : {}),
     methods: methods === undefined || methods.length === 0 ? "all" : methods,
     grid: flags.grid ?? "paper",
     ...(kGrid ? { kGrid } : {}),
@@ -371,6 +374,7 @@ export function registerExperimentCommand(program: Command): void {
         comparePaper: flags.comparePaper === true,
       });
     });
+  addPluginOption(cmd);
   oneLineErrors(cmd);
 }
 

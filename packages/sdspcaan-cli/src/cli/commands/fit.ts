@@ -10,6 +10,7 @@
 import type { Command } from "commander";
 import { createMethod, type Label, Pipeline, Standardizer, ValidationError } from "sdspcaan";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
+import { addPluginOption } from "./pluginFlag.js";
 import { withFitProgress } from "./progress.js";
 import {
   addDataOptions,
@@ -174,5 +175,6 @@ export function registerFitCommand(program: Command): void {
       );
       noteWarnings(info.warnings);
     });
+  addPluginOption(cmd);
   oneLineErrors(cmd);
 }

@@ -10,6 +10,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { balancedAccuracy, DataFormatError, type Label, Pipeline, ValidationError } from "sdspcaan";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
+import { addPluginOption } from "./pluginFlag.js";
 import {
   addDataOptions,
   checkFeatureCount,
@@ -116,5 +117,6 @@ export function registerPredictCommand(program: Command): void {
       out(`Wrote ${predicted.length} predicted labels of ${data.name} to ${flags.out}.`);
       if (score !== null) out(score);
     });
+  addPluginOption(cmd);
   oneLineErrors(cmd);
 }

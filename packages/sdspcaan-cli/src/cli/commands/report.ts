@@ -7,6 +7,7 @@
  */
 import type { Command } from "commander";
 import { checkOutputDirectory } from "../outputs.js";
+import { addPluginOption } from "./pluginFlag.js";
 import { note, oneLineErrors, out, parseList } from "./shared.js";
 
 interface ReportFlags {
@@ -65,5 +66,6 @@ export function registerReportCommand(program: Command): void {
       note(report.statisticsSummary);
       note(`Wrote ${report.files.join(", ")}.`);
     });
+  addPluginOption(cmd);
   oneLineErrors(cmd);
 }

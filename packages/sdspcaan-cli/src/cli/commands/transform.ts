@@ -10,6 +10,7 @@
 import type { Command } from "commander";
 import type { Label, Matrix } from "sdspcaan";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
+import { addPluginOption } from "./pluginFlag.js";
 import {
   addDataOptions,
   checkFeatureCount,
@@ -80,5 +81,6 @@ export function registerTransformCommand(program: Command): void {
       writeFileAtomic("--out", flags.out, text, [...inputs, { path: data.path, what: "--data" }]);
       out(`Wrote ${P.rows} x ${P.cols} embedding of ${data.name} to ${flags.out}.`);
     });
+  addPluginOption(cmd);
   oneLineErrors(cmd);
 }
