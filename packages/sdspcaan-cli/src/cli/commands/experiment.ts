@@ -8,6 +8,7 @@ import type { Command } from "commander";
 import { AbortError, ValidationError } from "sdspcaan";
 import { setNativeKernels } from "sdspcaan/node";
 import { JOB_SCRIPT_KINDS } from "../../cluster/jobScripts.js";
+import { shellQuote } from "../../cluster/quoting.js";
 import { peekHeader } from "../../io/streamText.js";
 import { GRID_PRESETS } from "../../protocol/grids.js";
 import { PAPER_K_GRID } from "../../protocol/kGrid.js";
@@ -147,8 +148,9 @@ export async function runAndReport(
   const written = result.resultsFile !== null ? [result.resultsFile] : [];
   if (result.shard !== undefined) {
     // The other shards may still be running: the report is made once, from all of them.
+    const plugins = (result.settings.plugins ?? []).map((p) => ` --plugin ${shellQuote(p.path)}`);
     note(
-      `${written.length > 0 ? `Wrote ${written[0]}. ` : ""}When every shard is done, 'sdspcaan report --out ${how.out}' merges them into the tables and figures.`,
+      `${written.length > 0 ? `Wrote ${written[0]}. ` : ""}When every shard is done, 'sdspcaan report --out ${how.out}${plugins.join("")}' merges them into the tables and figures.`,
     );
     return result;
   }

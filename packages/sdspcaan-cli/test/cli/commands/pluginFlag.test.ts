@@ -5,11 +5,12 @@
  * diagram; its model file reloads with the plug-in and is refused without it; a
  * plug-in that changed is refused on resume, in a shard and in a report.
  */
-import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { unregisterMethod } from "sdspcaan/methods";
 import { repoRoot, smallData } from "sdspcaan-test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { shellQuote } from "#internal/cluster/quoting.js";
 import { pluginHash } from "#internal/runner/plugins.node.js";
 import { cli, writeCsv } from "../../helpers/cli.js";
 import { removeDir, runResultsOf, tempDir } from "../../helpers/runs.js";
@@ -174,3 +175,53 @@ describe("a plug-in that changed", () => {
     );
   });
 });
+
+describe("experiment --emit with --plugin", () => {
+  it("loads the plug-in by its absolute path, quoted, in every task and in the report", async () => {
+    const folder = join(dir, "my plug-ins 'quoted' $x");
+    mkdirSync(folder, { recursive: true });
+    const plugin = join(folder, "fisher faces.mjs");
+    copyFileSync(PLUGIN, plugin);
+    const given = relative(process.cwd(), plugin);
+    const flags = ["--data", small, "--methods", "pca,fisherfaces", "--grid", "quick"];
+    const quoted = shellQuote(plugin);
+    const slurm = await ok(
+      ["experiment", "--plugin", given, ...flags].concat([
+        "--k-grid",
+        "2,4",
+        "--out",
+        join(dir, "emitted"),
+        "--emit",
+        "slurm",
+        "--shard-count",
+        "2",
+      ]),
+    );
+    const lines = slurm.stdout.split("\n");
+    const task = lines.filter((l) => / experiment /.test(l) && !l.startsWith("#"));
+    expect(task).toHaveLength(1);
+    expect(task[0]).toContain(` experiment --plugin ${quoted} --data `);
+    const report = lines.filter((l) => / report --out /.test(l) && !l.startsWith("#"));
+    expect(report).toHaveLength(1);
+    expect(report[0]).toMatch(new RegExp(` report --out \\S+ --plugin ${regexpText(quoted)}$`));
+    expect(slurm.stdout).toContain(` --plugin ${quoted}\` when it is done.`);
+    const k8s = await ok(
+      ["experiment", `--plugin=${given}`, ...flags].concat([
+        "--k-grid",
+        "2,4",
+        "--out",
+        join(dir, "emitted"),
+        "--emit",
+        "k8s",
+        "--shard-count",
+        "2",
+      ]),
+    );
+    expect(k8s.stdout).toContain(`\n#   ${plugin}\n`);
+    expect(k8s.stdout).toMatch(new RegExp(`--plugin ${regexpText(quoted)} merges the shards\\.`));
+  });
+});
+
+function regexpText(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
