@@ -4,7 +4,9 @@
 # Installs Debian's slurm-wlm and munge when missing, starts munged, slurmctld and
 # slurmd on this host with a throw-away configuration under a temporary directory,
 # and uses the script that `sdspcaan experiment --emit slurm` prints for a small run
-# (3 generated data sets x 2 repeats x 4 methods, quick grid, 6 shards):
+# (3 generated data sets x 2 repeats x 4 built-in methods and the example plug-in's
+# Fisherfaces, copied into the run's directory and loaded with --plugin, quick grid,
+# 6 shards):
 #
 # 1. submits it with `bash job.sh` (the array, and the report job that depends on
 #    it), checks that the report job started only after every array task ended and
@@ -177,8 +179,13 @@ for (const [name, samples, features, classes, seed] of specs) {
   for (let i = 0; i < ds.X.rows; i++) rows.push([...ds.X.row(i), ds.y[i]].join(','));
   writeFileSync(name + '.csv', rows.join('\n') + '\n');
 }"
-RUN_ARGS=(experiment --data alpha.csv beta.csv gamma.csv --methods baseline,pca,sdspca,sdspcaan
-  --grid quick --k-grid 4,8 --repeats 2 --max-iter 200 --no-figures)
+# The plug-in lies outside the repository, with no node_modules beside it, under a name
+# and in a folder a shell would split or expand: every task and the report job load it.
+cp "$REPO/examples/plugins/fisherfaces.mjs" "fisher faces.mjs"
+PLUGIN="$RUN/fisher faces.mjs"
+RUN_ARGS=(experiment --plugin "fisher faces.mjs" --data alpha.csv beta.csv gamma.csv
+  --methods baseline,pca,sdspca,sdspcaan,fisherfaces
+  --grid quick --k-grid 2,4,8 --repeats 2 --max-iter 200 --no-figures)
 
 "$NODE" "$BIN" "${RUN_ARGS[@]}" --out array --emit slurm --shard-count 6 --throttle 2 --workers 1 \
   >job.sh 2>emit.log
@@ -187,9 +194,14 @@ grep -q -- '--array=0-5%2' job.sh
 grep -q -- '^#SBATCH --signal=B:USR1@' job.sh
 grep -q -- '^#SBATCH --requeue$' job.sh
 grep -q -- '^#SBATCH --chdir="' job.sh
+# Tasks and the report job load the plug-in by its absolute path, quoted for the shell.
+QUOTED_PLUGIN="$("$NODE" -e "process.stdout.write(\"'\" + process.argv[1].replace(/'/g, \"'\\\\''\") + \"'\")" "$PLUGIN")"
+[ "$(grep -cF -- "--plugin $QUOTED_PLUGIN" job.sh)" -ge 2 ] \
+  || { say "job.sh does not load the plug-in by its absolute path in the tasks and the report"; exit 1; }
 
 "$NODE" "$BIN" "${RUN_ARGS[@]}" --out single --workers 2 --no-progress >single.md 2>single.log
 say "single-process run done: $(wc -l <single/results.jsonl) lines"
+grep -q '| Fisherfaces |' single/table.md || { say "the table has no column of the plug-in's method"; cat single/table.md >&2; exit 1; }
 
 submit() { sbatch --parsable "$@" | cut -d';' -f1; }
 wait_for() {
@@ -223,7 +235,7 @@ out.sort();
 process.stdout.write(out.join('\n') + '\n');" "$1"
 }
 compare_with_single() {
-  "$NODE" "$BIN" report --out array --no-figures >array.md 2>report.log
+  "$NODE" "$BIN" report --out array --no-figures --plugin "$PLUGIN" >array.md 2>report.log
   grep -q 'Merged 6 shard files' report.log || { say "report did not merge 6 shard files"; cat report.log >&2; exit 1; }
   grep -q 'Complete run' report.log || { say "the merged run is not complete"; cat report.log >&2; exit 1; }
   records single >single.records
@@ -325,7 +337,7 @@ for attempt in 1 2 3; do
 done
 [ -n "$VICTIM" ] || { say "could not catch a task part-way in 3 attempts"; exit 1; }
 # The killed shard is incomplete: the merged report says so.
-"$NODE" "$BIN" report --out array --no-figures >/dev/null 2>partial.log
+"$NODE" "$BIN" report --out array --no-figures --plugin "$PLUGIN" >/dev/null 2>partial.log
 grep -q 'Incomplete run' partial.log || { say "the report of the partial run does not say it is incomplete"; cat partial.log >&2; exit 1; }
 RESUB="$(submit --array="$VICTIM" job.sh)"
 say "resubmitted task $VICTIM as job $RESUB"

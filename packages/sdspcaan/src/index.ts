@@ -22,6 +22,7 @@ export {
 export { NearestNeighbour1, type NearestNeighbourOptions } from "./classify/nearestNeighbour.js";
 export {
   AbortError,
+  ContractError,
   ConvergenceError,
   DataFormatError,
   ModelFormatError,

@@ -7,6 +7,7 @@ import { SdspcaanError } from "sdspcaan";
 import { describeFileSystemError, fileSystemPath } from "../io/fileErrors.js";
 import { baseProgram } from "./base.js";
 import { COMMAND_LOADERS } from "./commands/loaders.js";
+import { pluginArguments } from "./commands/pluginFlag.js";
 
 /**
  * The program for `argv`: with only the named sub-command registered when argv starts
@@ -23,6 +24,12 @@ async function programFor(argv: string[]) {
 /** Runs the CLI; resolves to the process exit code. */
 export async function runCli(argv: string[]): Promise<number> {
   try {
+    const plugins = pluginArguments(argv);
+    if (plugins.length > 0) {
+      // Before the program is built: a plug-in's methods and their options are flags.
+      const { loadPlugins } = await import("../runner/plugins.node.js");
+      await loadPlugins(plugins);
+    }
     const program = await programFor(argv);
     await program.parseAsync(argv, { from: "user" });
     return 0;

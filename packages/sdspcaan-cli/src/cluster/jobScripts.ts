@@ -41,6 +41,8 @@ export interface JobPlan {
   readonly reportFlags: readonly string[];
   /** The container image the Kubernetes Job runs (built from deploy/Containerfile). */
   readonly image: string;
+  /** The plug-ins' absolute paths (also in `args` and `reportFlags` as --plugin). */
+  readonly plugins?: readonly string[];
 }
 
 export { shellQuote, slurmDirectiveValue, yamlString } from "./quoting.js";
@@ -68,7 +70,7 @@ export function checkPlan(plan: JobPlan): void {
 /** The strings of a plan, which checkPlanText checks before the run is estimated. */
 export type JobPlanText = Pick<
   JobPlan,
-  "launcher" | "args" | "cwd" | "out" | "reportFlags" | "image" | "name"
+  "launcher" | "args" | "cwd" | "out" | "reportFlags" | "image" | "name" | "plugins"
 >;
 
 /** checkPlan's checks of the plan's strings. */
@@ -96,6 +98,7 @@ export function checkPlanText(plan: JobPlanText): void {
     check("reportFlags", "The report's flag", a);
   });
   check("image", "The image", plan.image);
+  for (const p of plan.plugins ?? []) check("plugin", "The plug-in", p);
   if (!/^[a-z0-9]([-a-z0-9]{0,53}[a-z0-9])?$/.test(plan.name)) {
     throw new ValidationError(
       "name",
@@ -111,6 +114,11 @@ export function checkPlanText(plan: JobPlanText): void {
   if (plan.launcher.length === 0) {
     throw new ValidationError("launcher", "The command that starts sdspcaan is empty.");
   }
+}
+
+/** " --plugin PATH" for each plug-in, quoted for a shell: the report command of a note. */
+function pluginFlagsText(plan: JobPlan): string {
+  return (plan.plugins ?? []).map((p) => ` --plugin ${shellQuote(p)}`).join("");
 }
 
 /** The flag a command-line argument belongs to: itself, or the nearest one before it. */
@@ -260,7 +268,7 @@ export function slurmScript(plan: JobPlan): string {
     `# then \`sdspcaan report\` as a job (${plan.name}-report) that starts once every array task`,
     "# has succeeded (--dependency=afterok) and merges the shards into the tables and figures;",
     "# if a task fails, the report job is cancelled. `sbatch THIS-SCRIPT` submits the array",
-    `# alone; then run \`sdspcaan report --out ${shellQuote(plan.out)}\` when it is done.`,
+    `# alone; then run \`sdspcaan report --out ${shellQuote(plan.out)}${pluginFlagsText(plan)}\` when it is done.`,
     "# Every task runs the same command: its shard is SLURM_ARRAY_TASK_ID of --shard-count.",
     `# ${SIGNAL_LEAD_SECONDS} s before its time limit a task is sent USR1: the run stops cleanly (finished`,
     "# fits are kept in its results file) and the task requeues itself, to resume where it",
@@ -332,8 +340,15 @@ export function kubernetesJob(plan: JobPlan): string {
     `# registry included): docker build -f deploy/Containerfile -t ${shellQuote(plan.image)} .`,
     "# (or podman build), then pushed where the cluster pulls from (and `image:` renamed to",
     "# match). The results directory must be on the shared volume mounted at workingDir.",
+    ...(plan.plugins !== undefined && plan.plugins.length > 0
+      ? [
+          "# The plug-ins (--plugin) load from the same paths in every pod: keep them on the shared",
+          "# volume under workingDir, or in the image, at:",
+          ...plan.plugins.map((p) => `#   ${p}`),
+        ]
+      : []),
     "# Each pod's shard is its JOB_COMPLETION_INDEX. When every pod has succeeded:",
-    `# sdspcaan report --out ${shellQuote(plan.out)} merges the shards.`,
+    `# sdspcaan report --out ${shellQuote(plan.out)}${pluginFlagsText(plan)} merges the shards.`,
     "apiVersion: batch/v1",
     "kind: Job",
     "metadata:",

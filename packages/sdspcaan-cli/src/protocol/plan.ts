@@ -56,12 +56,24 @@ export interface DatasetSettings {
   readonly splitsFile: string | null;
 }
 
+/** A plug-in a run's methods come from, as settings.json records it. */
+export interface PluginSettings {
+  /** The plug-in's absolute path when the run was made (workers and tasks load it from there). */
+  readonly path: string;
+  /** SHA-256 (hex) of its file: a resumed run, a shard or a report refuses another content. */
+  readonly sha256: string;
+  /** The run's methods it registered. */
+  readonly methods: readonly string[];
+}
+
 /** settings.json of a results directory. */
 export interface RunSettings {
   readonly format: "sdspcaan-experiment";
   readonly version: 1;
   readonly datasets: readonly DatasetSettings[];
   readonly methods: readonly string[];
+  /** The plug-ins the run's methods come from (absent when they are all built in). */
+  readonly plugins?: readonly PluginSettings[];
   readonly grid: GridSpec;
   readonly kGrid: readonly number[];
   readonly repeats: number;
@@ -227,6 +239,9 @@ export class FitFingerprints {
       const entry = this.settings.datasets[dataset];
       const split = this.splitPart(dataset, repeat);
       const options = this.options(method, unitOptions);
+      // A plug-in method's fits are those of one content of its file; the built-ins' keep
+      // the fingerprints they always had.
+      const plugin = this.settings.plugins?.find((p) => p.methods.includes(method))?.sha256;
       this.unitCache.set(
         key,
         split === null || options === null
@@ -237,6 +252,7 @@ export class FitFingerprints {
               split,
               preprocess: this.settings.preprocess,
               method,
+              ...(plugin !== undefined ? { plugin } : {}),
               options,
             }),
       );

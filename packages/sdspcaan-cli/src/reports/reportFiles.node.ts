@@ -22,7 +22,7 @@ import {
   resultsPaths,
   type SkippedFit,
 } from "../runner/resultsFile.node.js";
-import { gridPoints, type RunSettings, readRunSettings } from "../runner/runner.node.js";
+import { gridPoints, type RunSettings, readReportSettings } from "../runner/runner.node.js";
 import { runResultsFiles } from "../runner/runResults.node.js";
 import type { UnitDataset } from "../runner/units.node.js";
 import { embeddingSpec } from "./embeddingFigure.node.js";
@@ -212,7 +212,7 @@ export async function readRunReport(
   dir: string,
   options: Pick<RunReportOptions, "baselineMethod" | "methods" | "datasets" | "data"> = {},
 ): Promise<RunReportContents> {
-  const settings = readRunSettings(dir);
+  const settings = readReportSettings(dir);
   const loaded = new Map(options.data ?? []);
   const { records, skipped, completeness, notes } = await reportLines(
     dir,
@@ -250,7 +250,7 @@ export async function writeRunReports(
 ): Promise<RunReport> {
   const target = reportTarget(dir, options);
   const paths = resultsPaths(dir);
-  const settings = readRunSettings(dir);
+  const settings = readReportSettings(dir);
   const loaded = new Map(options.data ?? []);
   const { records, skipped, completeness, notes, partial } = await reportLines(
     dir,

@@ -44,8 +44,8 @@ import {
   storedForms,
 } from "./resultsFile.node.js";
 import type { ExperimentOptions, Plan } from "./runPlan.node.js";
-import { conflictError } from "./runResults.node.js";
-import { readRunSettings, settingsDifferences } from "./settingsFile.node.js";
+import { conflictError, runResultsFiles } from "./runResults.node.js";
+import { pluginDifferences, readRunSettings, settingsDifferences } from "./settingsFile.node.js";
 
 /**
  * Fingerprints of lines written before fingerprints existed, from the settings.json
@@ -158,6 +158,23 @@ function checkRemovable(path: string): void {
 }
 
 /**
+ * A run (or shard) with no lines of its own yet, in a directory whose other results
+ * files were made by another content of a plug-in: refused, naming the plug-in and
+ * the method, since the merged report would mix the two (settings.json, rewritten
+ * by this run, would disown the other files' fits of that method).
+ */
+function refuseOtherPlugins(dir: string, old: RunSettings, plan: Plan, own: string): void {
+  const diffs = pluginDifferences(old, plan.settings);
+  if (diffs.length === 0) return;
+  const others = runResultsFiles(dir).filter((f) => !storedForms(own).includes(f));
+  if (others.length === 0) return;
+  throw new ValidationError(
+    "out",
+    `${dir} holds results (${others.map((f) => basename(f)).join(", ")}) of a run with another plug-in (${diffs.map((d) => d.message).join("; ")}). Run every shard with the same plug-in file, use another output directory, or go on with --force (the report then leaves out the other files' fits of that method).`,
+  );
+}
+
+/**
  * Reads the results directory of a run and decides, line by line, what is reused.
  * A line is reused when its fit is planned and its fingerprint (for an old line
  * without one: the fingerprint settings.json gives it) is the planned one.
@@ -182,7 +199,10 @@ export function prepareResume(
   const invalid = scans.flatMap((s) => s.invalid);
   const old = readRunSettings(dir);
   const notes: string[] = [];
-  if (all.length + invalid.length === 0) return { reused: [], notes };
+  if (all.length + invalid.length === 0) {
+    if (old !== null && !options.force) refuseOtherPlugins(dir, old, plan, paths.results);
+    return { reused: [], notes };
+  }
   // The files that hold lines, for messages: "X", or "X.gz and X".
   const held = scans.filter((s) => s.entries.length + s.invalid.length > 0).map((s) => s.file);
   const where = held.join(" and ");

@@ -34,6 +34,7 @@ import {
   type RunPlan,
   type RunSettings,
 } from "../protocol/plan.js";
+import { loadPlugins, pluginSettings } from "./plugins.node.js";
 import { readJsonFile } from "./resultsFile.node.js";
 import type { UnitDataset, WorkUnit } from "./units.node.js";
 
@@ -61,6 +62,11 @@ export type ExperimentDataset =
 /** What to run. */
 export interface ExperimentOptions {
   readonly datasets: readonly ExperimentDataset[];
+  /**
+   * Plug-ins to load first (paths of ES modules that register methods; plugins.node.ts):
+   * their methods join `methods`, and the run's workers load them too.
+   */
+  readonly plugins?: readonly string[];
   /** Method names (case-insensitive, "_" for "-"), or "all" = every registered method (default). */
   readonly methods?: readonly string[] | "all";
   /** Hyperparameter grid: "paper" (default), "authors", "quick", or a custom grid. */
@@ -275,7 +281,9 @@ export async function makePlan(options: ExperimentOptions): Promise<Plan> {
       "The 'datasets' option must be a non-empty list of data sets ({source} or {name, X, y}).",
     );
   }
+  await loadPlugins(options.plugins ?? []);
   const methods = resolveMethods(options.methods);
+  const plugins = pluginSettings(methods);
   const grid = resolveGrid(options.grid);
   for (const m of methods) gridPoints(m, grid);
   const kCandidates = [...(options.kGrid ?? PAPER_K_GRID)];
@@ -347,6 +355,7 @@ export async function makePlan(options: ExperimentOptions): Promise<Plan> {
       splitsFile: d.splitsFile,
     })),
     methods,
+    ...(plugins.length > 0 ? { plugins } : {}),
     grid,
     kGrid: kCandidates,
     repeats,

@@ -40,6 +40,7 @@ import {
   type ShardSpec,
   shardFileName,
 } from "../protocol/shards.js";
+import { checkMethodsLoadable } from "./plugins.node.js";
 import {
   describeFit,
   isSkipped,
@@ -71,6 +72,7 @@ export {
   resolveMethods,
 } from "./runPlan.node.js";
 export {
+  readReportSettings,
   readRunSettings,
   type SettingsDifference,
   settingsDifferences,
@@ -251,6 +253,7 @@ export async function runExperiment(
       methodOptions: plan.settings.methodOptions,
     };
     const inProcess = options.inProcess ?? workers === 1;
+    if (!inProcess) checkMethodsLoadable(plan.settings.methods);
     try {
       report();
       if (units.length > 0) {
@@ -270,6 +273,7 @@ export async function runExperiment(
             workers,
             onLine,
             signal,
+            plan.settings.plugins ?? [],
           );
         }
       }

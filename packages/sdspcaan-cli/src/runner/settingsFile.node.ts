@@ -5,7 +5,8 @@
 import { existsSync } from "node:fs";
 import { DataFormatError } from "sdspcaan";
 import { PREPROCESSINGS } from "sdspcaan/methods";
-import type { DatasetSettings, RunSettings } from "../protocol/plan.js";
+import type { DatasetSettings, PluginSettings, RunSettings } from "../protocol/plan.js";
+import { checkRunPlugins } from "./plugins.node.js";
 import { readJsonFile, resultsPaths } from "./resultsFile.node.js";
 
 /** One way in which the settings of a resumed run differ from the recorded ones. */
@@ -42,6 +43,7 @@ export function settingsDifferences(
       keepsResults: false,
     });
   }
+  out.push(...pluginDifferences(previous, current));
   for (const key of [
     "methods",
     "grid",
@@ -64,6 +66,37 @@ export function settingsDifferences(
   return out;
 }
 
+/** The plug-in of a method under some settings (undefined: none recorded, a built-in). */
+function pluginOf(settings: RunSettings, method: string): PluginSettings | undefined {
+  return settings.plugins?.find((p) => p.methods.includes(method));
+}
+
+/**
+ * The methods of both runs whose plug-in content differs (its SHA-256, or a plug-in
+ * on one side only), each naming the plug-in and the method. A fit of such a method
+ * is not a result of this run's code: none of them is kept (--force redoes them).
+ */
+export function pluginDifferences(
+  previous: RunSettings,
+  current: RunSettings,
+): SettingsDifference[] {
+  const out: SettingsDifference[] = [];
+  const both = current.methods.filter((m) => (previous.methods ?? []).includes(m));
+  for (const method of both) {
+    const before = pluginOf(previous, method);
+    const now = pluginOf(current, method);
+    if (before?.sha256 === now?.sha256) continue;
+    const side = (p: PluginSettings | undefined) =>
+      p === undefined ? "no plug-in" : `SHA-256 ${p.sha256.slice(0, 12)}...`;
+    out.push({
+      setting: "plugins",
+      message: `the plug-in ${(now ?? before)?.path} of method ${method} changed: ${side(before)} before, ${side(now)} now`,
+      keepsResults: false,
+    });
+  }
+  return out;
+}
+
 /** Reads settings.json of a results directory (null when there is none). */
 export function readRunSettings(dir: string): RunSettings | null {
   const { settings } = resultsPaths(dir);
@@ -77,6 +110,17 @@ export function readRunSettings(dir: string): RunSettings | null {
   }
   checkRunSettings(value, settings);
   return value;
+}
+
+/**
+ * settings.json as a report reads it: `readRunSettings`, and the plug-ins it records
+ * loaded, each with the content the run was made with (a report of another plug-in's
+ * fits, or of a method it cannot load, is refused naming the plug-in and the method).
+ */
+export function readReportSettings(dir: string): RunSettings | null {
+  const settings = readRunSettings(dir);
+  if (settings !== null) checkRunPlugins(settings, resultsPaths(dir).settings);
+  return settings;
 }
 
 /**
@@ -104,6 +148,22 @@ function checkRunSettings(value: RunSettings, file: string): void {
   });
   if (!Array.isArray(value.methods) || value.methods.some((m) => typeof m !== "string")) {
     bad("methods", "a list of method names", value.methods);
+  }
+  if (value.plugins !== undefined) {
+    if (!Array.isArray(value.plugins)) bad("plugins", "a list of plug-ins", value.plugins);
+    value.plugins.forEach((p, i) => {
+      if (p === null || typeof p !== "object") bad(`plugins[${i}]`, "an object", p);
+      if (typeof p.path !== "string" || p.path === "") bad(`plugins[${i}].path`, "a path", p.path);
+      if (typeof p.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(p.sha256)) {
+        bad(`plugins[${i}].sha256`, "a SHA-256 in hex", p.sha256);
+      }
+      if (
+        !Array.isArray(p.methods) ||
+        (p.methods as unknown[]).some((m) => typeof m !== "string")
+      ) {
+        bad(`plugins[${i}].methods`, "a list of method names", p.methods);
+      }
+    });
   }
   if (!Array.isArray(value.kGrid) || value.kGrid.length === 0 || !value.kGrid.every(isCount)) {
     bad("kGrid", "a non-empty list of integers >= 1", value.kGrid);

@@ -12,6 +12,7 @@ import type { Estimator, Label } from "sdspcaan";
 import {
   AbortError,
   balancedAccuracy,
+  ContractError,
   ConvergenceError,
   createMethod,
   Matrix,
@@ -22,6 +23,7 @@ import {
 } from "sdspcaan";
 import type { Split } from "sdspcaan/methods";
 import {
+  methodPlugin,
   type PreprocessedSplit,
   type Preprocessing,
   preprocessSplit,
@@ -131,9 +133,27 @@ export function evaluateOnTest(model: Estimator, prepared: PreparedSplit): numbe
   return bcaOf(model, prepared)(prepared.parts.test, prepared.yTest);
 }
 
-/** Whether a method's error means "this configuration is not possible here" (recorded, not fatal). */
+/**
+ * Whether a method's error means "this configuration is not possible here", or a fit
+ * that broke the estimator contract (a plug-in's W of the wrong shape): recorded, not
+ * fatal.
+ */
 export function isRefusal(err: unknown): err is SdspcaanError {
-  return err instanceof ValidationError || err instanceof ConvergenceError;
+  return (
+    err instanceof ValidationError ||
+    err instanceof ConvergenceError ||
+    err instanceof ContractError
+  );
+}
+
+/**
+ * Whether a failed fit is recorded and the run goes on: a refusal, or any error of a
+ * plug-in's method (its code is not ours to stop a long run for; the report counts
+ * the failures and quotes one).
+ */
+function isRecordedFailure(err: unknown, method: string): boolean {
+  if (err instanceof AbortError) return false;
+  return isRefusal(err) || methodPlugin(method) !== null;
 }
 
 /**
@@ -221,12 +241,12 @@ export class UnitRunner {
       model.fitPrepared(prepared.data, signal ? { signal } : {});
       scores = evaluateModel(model, prepared);
     } catch (err) {
-      if (err instanceof AbortError || !isRefusal(err)) throw err;
+      if (!isRecordedFailure(err, unit.method)) throw err;
       const skipped: SkippedFit = {
         status: "skipped",
         ...identity,
-        reason: err.message,
-        error: err.name,
+        reason: err instanceof Error ? err.message : String(err),
+        error: err instanceof Error ? err.name : "Error",
       };
       return skipped;
     }

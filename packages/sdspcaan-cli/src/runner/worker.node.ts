@@ -6,6 +6,7 @@
  */
 import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import { installNativeOnHelper } from "sdspcaan/node";
+import { loadPlugin } from "./plugins.node.js";
 import type { ResultLine } from "./resultsFile.node.js";
 import {
   datasetFromShared,
@@ -22,6 +23,8 @@ export interface WorkerInit {
   readonly settings: UnitSettings;
   /** Run the kernels' GEMM natively, as the main thread does (the same bits either way). */
   readonly native?: boolean;
+  /** The run's plug-ins, loaded before any unit (a file whose hash differs is refused). */
+  readonly plugins?: readonly { readonly path: string; readonly sha256: string }[];
 }
 
 /** Main thread -> worker. */
@@ -55,11 +58,18 @@ export function errorMessage(err: unknown): ErrorMessage {
   return { name: "Error", message: String(err) };
 }
 
-function start(init: WorkerInit): void {
+async function start(init: WorkerInit): Promise<void> {
   const port = parentPort;
   if (port === null) return;
   // Where the addon does not load here, the WebAssembly kernel gives the same bits.
   if (init.native === true) installNativeOnHelper();
+  // Units sent meanwhile wait in the port's queue until the listener below is attached.
+  try {
+    for (const p of init.plugins ?? []) await loadPlugin(p.path, { expectedSha256: p.sha256 });
+  } catch (err) {
+    port.postMessage({ type: "error", unit: -1, error: errorMessage(err) } satisfies FromWorker);
+    return;
+  }
   const runner = new UnitRunner(init.datasets.map(datasetFromShared), init.settings);
   port.on("message", (msg: ToWorker) => {
     if (msg.type !== "unit") return;
@@ -75,4 +85,4 @@ function start(init: WorkerInit): void {
 }
 
 const init = workerData as WorkerInit | undefined;
-if (!isMainThread && init?.kind === "sdspcaan-experiment-worker") start(init);
+if (!isMainThread && init?.kind === "sdspcaan-experiment-worker") void start(init);

@@ -2,11 +2,13 @@
  * The pool of worker threads that fits work units. The data sets go to every
  * worker once, in shared memory; units are handed out one at a time as workers
  * become free, and every result line is passed on as soon as its fit finishes.
+ * Every worker loads the run's plug-ins (by path, checking their hash) first.
  */
 import type { Worker } from "node:worker_threads";
 import { AbortError, ConvergenceError, SdspcaanError, ValidationError } from "sdspcaan";
 import { throwIfAborted } from "sdspcaan/methods";
 import { nativeKernelsActive, startWorker } from "sdspcaan/node";
+import type { PluginSettings } from "../protocol/plan.js";
 import { TaskQueue } from "../protocol/shards.js";
 import type { ResultLine } from "./resultsFile.node.js";
 import { shareDataset, type UnitDataset, type UnitSettings, type WorkUnit } from "./units.node.js";
@@ -58,12 +60,14 @@ export async function runInWorkers(
   workers: number,
   onLine: (line: ResultLine) => void,
   signal: AbortSignal | undefined,
+  plugins: readonly PluginSettings[] = [],
 ): Promise<void> {
   const init: WorkerInit = {
     kind: "sdspcaan-experiment-worker",
     datasets: datasets.map(shareDataset),
     settings: unitSettings,
     native: nativeKernelsActive(),
+    plugins: plugins.map(({ path, sha256 }) => ({ path, sha256 })),
   };
   const queue = new TaskQueue(tasks);
   const pool: Worker[] = [];

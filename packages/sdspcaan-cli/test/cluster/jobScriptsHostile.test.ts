@@ -243,10 +243,13 @@ function planWith(fields: {
   name: string;
   reportFlags: string[];
   image: string;
+  plugins?: string[];
 }): JobPlan {
+  // Plug-ins go into the tasks' and the report's command lines, and the manifest's notes.
+  const plugins = (fields.plugins ?? []).flatMap((p) => ["--plugin", p]);
   return {
     launcher: [launcherPath, fields.launcherWord],
-    args: ["experiment", ...fields.args, "--out", fields.out],
+    args: ["experiment", ...plugins, ...fields.args, "--out", fields.out],
     cwd: join(dir, "work", `${serial++}-${fields.cwdName}`),
     shards: 3,
     throttle: 2,
@@ -257,8 +260,9 @@ function planWith(fields: {
     longestTaskMs: 60_000,
     name: fields.name,
     out: fields.out,
-    reportFlags: fields.reportFlags,
+    reportFlags: [...plugins, ...fields.reportFlags],
     image: fields.image,
+    plugins: fields.plugins ?? [],
   };
 }
 
@@ -272,6 +276,7 @@ const acceptedPlan = fc
     name: jobName,
     reportFlags: fc.array(safeText(0), { maxLength: 2 }),
     image: safeText(),
+    plugins: fc.array(safeText(), { maxLength: 2 }),
   })
   .map(planWith);
 
@@ -365,6 +370,7 @@ describe("job scripts with hostile strings", () => {
       ["launcher", "starts sdspcaan", (p: JobPlan, v: string) => ({ ...p, launcher: [v] })],
       ["reportFlags", "report's flag", (p: JobPlan, v: string) => ({ ...p, reportFlags: [v] })],
       ["image", "image", (p: JobPlan, v: string) => ({ ...p, image: v })],
+      ["plugin", "plug-in", (p: JobPlan, v: string) => ({ ...p, plugins: [v] })],
       ["name", "job name", (p: JobPlan, v: string) => ({ ...p, name: v })],
     ] as const;
     const base = planWith({

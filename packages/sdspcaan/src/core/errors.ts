@@ -111,6 +111,16 @@ export class ConvergenceError extends SdspcaanError {
   override name = "ConvergenceError";
 }
 
+/**
+ * A method's fit broke the estimator contract: its `fitCore` returned components
+ * that are not a d x k `Matrix` of the fitted data. A bug of that method (a plug-in's,
+ * as the built-ins keep it), which a protocol run records as a failed configuration.
+ */
+export class ContractError extends SdspcaanError {
+  /** The class name, as `instanceof` would tell. */
+  override name = "ContractError";
+}
+
 /** Throws an AbortError when the signal has fired (call between units of work). */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) {

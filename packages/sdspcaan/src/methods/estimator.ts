@@ -9,6 +9,7 @@
  */
 import { now } from "../core/clock.js";
 import {
+  ContractError,
   ModelFormatError,
   NotFittedError,
   RowValueError,
@@ -33,6 +34,7 @@ import type {
   TransformOptions,
 } from "./fitReport.js";
 import { inverseBasis } from "./inverseBasis.js";
+import { methodPlugin } from "./methodPlugins.js";
 import {
   checkModelJSON,
   checkParams,
@@ -248,12 +250,8 @@ export abstract class Estimator<
     const t0 = now();
     const core = this.fitCore(data, ctx);
     const totalMs = now() - t0;
-    const W = core.components;
-    if (W.rows !== data.d) {
-      throw new Error(
-        `${this.displayName}: internal error, W has ${W.rows} rows for d = ${data.d}`,
-      );
-    }
+    const W = core?.components;
+    this.checkComponents(W, data);
     clearNegativeZeros(W.data);
     const timings: FitTimings = {
       totalMs,
@@ -281,6 +279,27 @@ export abstract class Estimator<
       },
     };
     return this;
+  }
+
+  /**
+   * Refuses components that break the contract (a plug-in's bug; the built-ins keep
+   * it): W must be a Matrix of d rows and of the columns the options say.
+   */
+  private checkComponents(W: unknown, data: TrainingData): asserts W is Matrix {
+    const says = `${this.displayName}'s fitCore returned components`;
+    if (!(W instanceof Matrix)) {
+      const got = W === null || typeof W !== "object" ? String(W) : "an object that is not one";
+      throw new ContractError(
+        `${says} that are not a Matrix (got ${got}); a method's components are a d x k Matrix of the sdspcaan package its estimator comes from.`,
+      );
+    }
+    const expected = this.outputDimension(data.labels ? data.labels.classes : null);
+    if (W.rows !== data.d || W.cols < 1 || (expected !== null && W.cols !== expected.count)) {
+      const k = expected === null ? "k" : String(expected.count);
+      throw new ContractError(
+        `${says} of ${W.rows} x ${W.cols} for ${data.d} features; they must be ${data.d} x ${k} (one row per feature, one column per component).`,
+      );
+    }
   }
 
   /** The method's numerical work on prepared data. */
@@ -494,10 +513,12 @@ export abstract class Estimator<
   /** The versioned JSON form of the fitted model. */
   toJSON(): ModelJSON {
     const s = this.fitted();
+    const plugin = methodPlugin(this.method);
     const json: ModelJSON = {
       format: MODEL_FORMAT,
       version: MODEL_VERSION,
       method: this.method,
+      ...(plugin !== null ? { plugin } : {}),
       params: { ...(this.params as Record<string, unknown>) },
       nFeaturesIn: s.mean.length,
       mean: Array.from(s.mean),

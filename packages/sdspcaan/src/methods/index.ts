@@ -50,6 +50,11 @@ export {
 } from "../data/synthetic.js";
 export { orthogonalizeTwice } from "../linalg/orthogonalize.js";
 export {
+  type ContractCheck,
+  type ContractCheckOptions,
+  contractChecks,
+} from "./contractChecks.js";
+export {
   defineMethod,
   GRID_PRESETS,
   type GridPreset,
@@ -68,9 +73,11 @@ export {
 } from "./estimator.js";
 export type { FitTimings, StopReason } from "./fitReport.js";
 export { FIT_WARNING_CODES, warningFromText } from "./fitWarnings.js";
+export { methodPlugin, setMethodPlugin } from "./methodPlugins.js";
 export { MAX_MODEL_BYTES, MAX_MODEL_DEPTH } from "./modelText.js";
 export { methodOptionsMarkdown } from "./optionDocs.js";
 export {
+  isBuiltInMethod,
   loadModelFile,
   methodDescriptor,
   methodDescriptors,

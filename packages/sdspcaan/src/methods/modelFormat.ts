@@ -53,6 +53,11 @@ export interface ModelJSON {
   version: number;
   /** The method's lower-case name, e.g. "sdspcaan". */
   method: string;
+  /**
+   * The plug-in the method comes from (its file name), for a method that is not built
+   * in; absent for the built-ins. Loading the model needs that plug-in loaded.
+   */
+  plugin?: string;
   /** The method's validated options, defaults filled in. */
   params: Record<string, unknown>;
   /** Number of features (columns of X) seen in fit. */
@@ -361,6 +366,7 @@ const MODEL_FIELDS = [
   "format",
   "version",
   "method",
+  "plugin",
   "params",
   "nFeaturesIn",
   "mean",
@@ -401,8 +407,16 @@ export function checkModelJSON(json: unknown): ModelJSON {
       `must be one of ${MODEL_VERSIONS_READ.join(", ")} (the versions this library reads); got ${shown(m.version)}`,
     );
   }
-  onlyKnownFields(m, MODEL_FIELDS, "", fail, ["classes", "preprocessing", "featureNamesIn"]);
+  onlyKnownFields(m, MODEL_FIELDS, "", fail, [
+    "plugin",
+    "classes",
+    "preprocessing",
+    "featureNamesIn",
+  ]);
   if (typeof m.method !== "string") fail("method", `must be a method name; got ${shown(m.method)}`);
+  if (m.plugin !== undefined && (typeof m.plugin !== "string" || m.plugin.trim() === "")) {
+    fail("plugin", `must be the name of a plug-in; got ${shown(m.plugin)}`);
+  }
   objectField(m.params, "params", fail);
   const d = positiveInteger(m.nFeaturesIn, "nFeaturesIn", fail);
   finiteArray(m.mean, d, "mean", "finite numbers (nFeaturesIn)", fail);

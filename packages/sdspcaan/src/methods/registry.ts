@@ -16,6 +16,7 @@ import { checkModelJSON, type Estimator } from "./estimator.js";
 import { JPCDA_METHOD } from "./jpcda.js";
 import { LDA_METHOD } from "./lda.js";
 import { LPP_METHOD } from "./lpp.js";
+import { methodPlugin, setMethodPlugin } from "./methodPlugins.js";
 import { modelDocument } from "./modelFormat.js";
 import type { MethodName, MethodRegistry } from "./optionTypes.js";
 import { PCA_METHOD } from "./pca.js";
@@ -32,24 +33,39 @@ import { SPCAN_METHOD } from "./spcan.js";
 type AnyDescriptor = MethodDescriptor<any>;
 
 const REGISTRY = new Map<string, AnyDescriptor>();
+const BUILT_IN = new Set<string>();
 
 /**
  * Adds a method. Its name must be new; from then on it is in `methodNames()`, the
  * grids, the reports and the CLI.
  */
 export function registerMethod(descriptor: AnyDescriptor): void {
-  if (REGISTRY.has(descriptor.name)) {
+  const name = descriptor.name;
+  if (REGISTRY.has(name)) {
+    const plugin = methodPlugin(name);
+    const whose = BUILT_IN.has(name)
+      ? ": it is one of the built-in methods; give the new method a name of its own"
+      : plugin !== null
+        ? ` (by the plug-in ${plugin})`
+        : "";
     throw new ValidationError(
       "descriptor",
-      `A method named ${JSON.stringify(descriptor.name)} is already registered.`,
+      `A method named ${JSON.stringify(name)} is already registered${whose}.`,
     );
   }
-  REGISTRY.set(descriptor.name, descriptor);
+  REGISTRY.set(name, descriptor);
 }
 
 /** Removes a method registered with `registerMethod` (for tests and plug-ins). */
 export function unregisterMethod(name: string): boolean {
+  if (BUILT_IN.has(name)) return false;
+  setMethodPlugin(name, null);
   return REGISTRY.delete(name);
+}
+
+/** Whether `name` (as registered, lower-case) is one of the methods the library comes with. */
+export function isBuiltInMethod(name: string): boolean {
+  return BUILT_IN.has(name);
 }
 
 for (const d of [
@@ -66,6 +82,7 @@ for (const d of [
   LPP_METHOD,
 ]) {
   registerMethod(d);
+  BUILT_IN.add(d.name);
 }
 
 /** The registered method names, in registration order (the built-ins first). */
@@ -137,6 +154,12 @@ export function loadModel(json: unknown): Estimator | Pipeline {
 
 function loadEstimator(json: unknown): Estimator {
   const model = checkModelJSON(json);
+  if (!REGISTRY.has(model.method) && model.plugin !== undefined) {
+    throw new ValidationError(
+      "method",
+      `The model's method ${JSON.stringify(model.method)} comes from the plug-in ${model.plugin}, which is not loaded: load that plug-in first (the CLI's --plugin ${model.plugin}; in a program, import it before loadModel).`,
+    );
+  }
   if (!REGISTRY.has(model.method)) {
     throw new ModelFormatError(
       "method",

@@ -37,7 +37,7 @@ function refusal(change: (d: Doc) => void): [string, string] {
 }
 
 const MODEL_FIELDS =
-  "format, version, method, params, nFeaturesIn, mean, components, classes, preprocessing, featureNamesIn, fitInfo";
+  "format, version, method, plugin, params, nFeaturesIn, mean, components, classes, preprocessing, featureNamesIn, fitInfo";
 const FIT_FIELDS =
   "iterations, converged, stopReason, objective, lambdaTrace, warnings, timings, solver, details";
 
@@ -69,6 +69,8 @@ describe("checkModelJSON, field by field", () => {
     ],
     ["a missing field", (d) => delete d.mean, "mean", "is missing"],
     ["method", (d) => (d.method = 3), "method", "must be a method name; got 3"],
+    ["plugin", (d) => (d.plugin = 1), "plugin", "must be the name of a plug-in; got 1"],
+    ["plugin blank", (d) => (d.plugin = " "), "plugin", 'must be the name of a plug-in; got " "'],
     ["params", (d) => (d.params = [2]), "params", "must be an object; got [2]"],
     ["params null", (d) => (d.params = null), "params", "must be an object; got null"],
     [

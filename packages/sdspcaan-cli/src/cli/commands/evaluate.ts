@@ -26,6 +26,7 @@ import {
 import { loadData, requireSamples } from "./loadData.js";
 import { addMethodOptions, type MethodFlags, methodFromFlags } from "./methodFlags.js";
 import { formatDuration, noteWarnings, out } from "./output.js";
+import { addPluginOption } from "./pluginFlag.js";
 import { withFitProgress } from "./progress.js";
 import { splitOfFile } from "./splitFiles.js";
 
@@ -156,5 +157,6 @@ export function registerEvaluateCommand(program: Command): void {
       out(`  fit time        ${formatDuration(info.timings.totalMs)}`);
       noteWarnings(result.warnings);
     });
+  addPluginOption(cmd);
   oneLineErrors(cmd);
 }

@@ -8,6 +8,7 @@ import type { Command } from "commander";
 import { AbortError, ValidationError } from "sdspcaan";
 import { setNativeKernels } from "sdspcaan/node";
 import { JOB_SCRIPT_KINDS } from "../../cluster/jobScripts.js";
+import { shellQuote } from "../../cluster/quoting.js";
 import { checkJsonInput } from "../../io/inputFiles.js";
 import { peekHeader } from "../../io/streamText.js";
 import { GRID_PRESETS } from "../../protocol/grids.js";
@@ -39,6 +40,7 @@ import {
   preprocessOption,
 } from "./flags.js";
 import { formatDuration, note, out } from "./output.js";
+import { addPluginOption } from "./pluginFlag.js";
 import { ProgressDisplay } from "./progress.js";
 
 export interface ExperimentFlags {
@@ -76,6 +78,7 @@ export interface ExperimentFlags {
   emit?: string;
   throttle?: string;
   taskHours?: string;
+  plugin?: string[];
 }
 
 /** What `runAndReport` needs besides the experiment options. */
@@ -139,8 +142,9 @@ export async function runAndReport(
   const written = result.resultsFile !== null ? [result.resultsFile] : [];
   if (result.shard !== undefined) {
     // The other shards may still be running: the report is made once, from all of them.
+    const plugins = (result.settings.plugins ?? []).map((p) => ` --plugin ${shellQuote(p.path)}`);
     note(
-      `${written.length > 0 ? `Wrote ${written[0]}. ` : ""}When every shard is done, 'sdspcaan report --out ${how.out}' merges them into the tables and figures.`,
+      `${written.length > 0 ? `Wrote ${written[0]}. ` : ""}When every shard is done, 'sdspcaan report --out ${how.out}${plugins.join("")}' merges them into the tables and figures.`,
     );
     return result;
   }
@@ -212,6 +216,7 @@ export function experimentOptionsFrom(flags: ExperimentFlags): ExperimentOptions
   const shard = shardFrom(flags);
   return {
     datasets,
+    ...(flags.plugin !== undefined && flags.plugin.length > 0 ? { plugins: flags.plugin } : {}),
     methods: methods === undefined || methods.length === 0 ? "all" : methods,
     grid: flags.grid ?? "paper",
     ...(kGrid ? { kGrid } : {}),
@@ -365,6 +370,7 @@ export function registerExperimentCommand(program: Command): void {
         comparePaper: flags.comparePaper === true,
       });
     });
+  addPluginOption(cmd);
   oneLineErrors(cmd);
 }
 

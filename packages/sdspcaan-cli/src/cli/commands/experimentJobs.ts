@@ -22,6 +22,7 @@ import type { ExperimentOptions } from "../../runner/runner.node.js";
 import { VERSION } from "../version.js";
 import { parseInteger, parseNumber } from "./flags.js";
 import { note, out } from "./output.js";
+import { absolutePluginArguments, pluginArguments } from "./pluginFlag.js";
 
 /** Flags that concern the emission or the task's place in the array, not the run. */
 const DROPPED_WITH_VALUE = new Set([
@@ -106,16 +107,21 @@ export async function emitJobScript(
       "--task-hours and --shard-count both set the number of tasks; give one of them.",
     );
   }
+  // The tasks and the report step load each plug-in by its absolute path.
+  const args = absolutePluginArguments(taskArguments(rawArgs), process.cwd());
+  const plugins = pluginArguments(args);
   const text: JobPlanText = {
     launcher: launcher(),
-    args: taskArguments(rawArgs),
+    args,
     cwd: process.cwd(),
     name: "sdspcaan",
     out: flags.out,
     reportFlags: [
+      ...plugins.flatMap((p) => ["--plugin", p]),
       ...(flags.figures === false ? ["--no-figures"] : []),
       ...(flags.comparePaper === true ? ["--compare-paper"] : []),
     ],
+    plugins,
     image: `sdspcaan:${VERSION}`,
   };
   // Before the data sets are loaded: a string no script can hold is refused at once.

@@ -22,6 +22,7 @@ import {
 import { loadData, loadFeatureData, requireSamples } from "./loadData.js";
 import { addMethodOptions, type MethodFlags, methodFromFlags } from "./methodFlags.js";
 import { formatDuration, noteWarnings, out } from "./output.js";
+import { addPluginOption } from "./pluginFlag.js";
 import { withFitProgress } from "./progress.js";
 import { splitOfFile } from "./splitFiles.js";
 
@@ -166,5 +167,6 @@ export function registerFitCommand(program: Command): void {
       );
       noteWarnings(info.warnings);
     });
+  addPluginOption(cmd);
   oneLineErrors(cmd);
 }

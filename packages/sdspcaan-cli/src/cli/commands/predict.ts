@@ -16,6 +16,7 @@ import { loadFeatureData } from "./loadData.js";
 import { checkFeatureCount, predictData } from "./modelData.js";
 import { readModelFile } from "./modelFiles.js";
 import { note, out } from "./output.js";
+import { addPluginOption } from "./pluginFlag.js";
 
 interface PredictFlags extends DataFlags {
   model: string;
@@ -111,5 +112,6 @@ export function registerPredictCommand(program: Command): void {
       out(`Wrote ${predicted.length} predicted labels of ${data.name} to ${flags.out}.`);
       if (score !== null) out(score);
     });
+  addPluginOption(cmd);
   oneLineErrors(cmd);
 }

@@ -10,6 +10,7 @@ import { checkOutputDirectory } from "../outputs.js";
 import { oneLineErrors } from "./commandErrors.js";
 import { parseList } from "./flags.js";
 import { note, out } from "./output.js";
+import { addPluginOption } from "./pluginFlag.js";
 
 interface ReportFlags {
   out: string;
@@ -67,5 +68,6 @@ export function registerReportCommand(program: Command): void {
       note(report.statisticsSummary);
       note(`Wrote ${report.files.join(", ")}.`);
     });
+  addPluginOption(cmd);
   oneLineErrors(cmd);
 }

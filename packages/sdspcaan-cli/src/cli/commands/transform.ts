@@ -16,6 +16,7 @@ import { loadFeatureData } from "./loadData.js";
 import { checkFeatureCount, transformData } from "./modelData.js";
 import { readModelFile } from "./modelFiles.js";
 import { out } from "./output.js";
+import { addPluginOption } from "./pluginFlag.js";
 
 interface TransformFlags extends DataFlags {
   model: string;
@@ -76,5 +77,6 @@ export function registerTransformCommand(program: Command): void {
       writeFileAtomic("--out", flags.out, text, [...inputs, { path: data.path, what: "--data" }]);
       out(`Wrote ${P.rows} x ${P.cols} embedding of ${data.name} to ${flags.out}.`);
     });
+  addPluginOption(cmd);
   oneLineErrors(cmd);
 }
