@@ -108,7 +108,7 @@ for (const [file, { mutants }] of Object.entries(report.files)) {
     `  ${ok ? "ok  " : "LOW "} ${score.toFixed(1).padStart(5)} %  ${detected}/${valid}  ${relative(root, resolve(root, file))}`,
   );
 }
-if (!recordedOnly && run.status === 0 && existsSync(working)) {
+if (!recordedOnly && existsSync(working)) {
   writeFileSync(
     committed,
     `${JSON.stringify(mergeResults(committed, working, Object.keys(report.files)))}\n`,
