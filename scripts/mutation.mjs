@@ -7,11 +7,11 @@
 //
 // Incremental: every run starts from the committed results (INCREMENTAL_FILE, Stryker's
 // incremental report) and re-tests only the mutants whose code or covering tests changed
-// since they were recorded; the results of the files it mutated are written back into
-// INCREMENTAL_FILE (commit it with the change). `--recorded` (what CI runs) mutates the
+// since they were recorded; the new record is written back into INCREMENTAL_FILE (commit
+// it with the change). `--recorded` (what CI runs) mutates the
 // files that file holds, each at most as costly as its changes, and writes nothing back.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { INCREMENTAL_FILE, MUTATED_FILES, THRESHOLD_PER_FILE } from "../stryker.config.mjs";
@@ -108,59 +108,10 @@ for (const [file, { mutants }] of Object.entries(report.files)) {
     `  ${ok ? "ok  " : "LOW "} ${score.toFixed(1).padStart(5)} %  ${detected}/${valid}  ${relative(root, resolve(root, file))}`,
   );
 }
+// Stryker's incremental report keeps the recorded results of the files it did not
+// mutate, so the copy it rewrote is the whole record.
 if (!recordedOnly && existsSync(working)) {
-  writeFileSync(
-    committed,
-    `${JSON.stringify(mergeResults(committed, working, Object.keys(report.files)))}\n`,
-  );
-  console.log(
-    `results of ${Object.keys(report.files).length} file(s) recorded in ${INCREMENTAL_FILE}`,
-  );
+  copyFileSync(working, committed);
+  console.log(`results recorded in ${INCREMENTAL_FILE}`);
 }
 process.exit(failed ? 1 : (run.status ?? 1));
-
-/**
- * The committed results with this run's files replaced by its own. Test ids are numbers
- * local to one run, so every mutant's killedBy/coveredBy is renamed to ids of the union
- * of both runs' tests, matched by test file and name (this run's source and location win).
- */
-function mergeResults(oldPath, newPath, ranFiles) {
-  const fresh = JSON.parse(readFileSync(newPath, "utf8"));
-  const old = existsSync(oldPath) ? JSON.parse(readFileSync(oldPath, "utf8")) : null;
-  const testFiles = {};
-  const idOf = new Map();
-  const rename = (report) => {
-    const renamed = new Map();
-    for (const [file, { tests, source }] of Object.entries(report?.testFiles ?? {})) {
-      testFiles[file] ??= { source, tests: [] };
-      for (const t of tests) {
-        const key = `${file}\0${t.name}`;
-        if (!idOf.has(key)) {
-          idOf.set(key, String(idOf.size));
-          testFiles[file].tests.push({ ...t, id: idOf.get(key) });
-        }
-        renamed.set(t.id, idOf.get(key));
-      }
-    }
-    return renamed;
-  };
-  // This run's tests first, so that their sources and locations are the ones kept.
-  const freshIds = rename(fresh);
-  const oldIds = old === null ? new Map() : rename(old);
-  const ran = new Set(ranFiles);
-  const filesOut = {};
-  const withIds = (result, ids) => ({
-    ...result,
-    mutants: result.mutants.map((m) => ({
-      ...m,
-      ...(m.killedBy ? { killedBy: m.killedBy.map((id) => ids.get(id)).filter(Boolean) } : {}),
-      ...(m.coveredBy ? { coveredBy: m.coveredBy.map((id) => ids.get(id)).filter(Boolean) } : {}),
-    })),
-  });
-  for (const file of MUTATED_FILES) {
-    if (ran.has(file) && fresh.files[file]) filesOut[file] = withIds(fresh.files[file], freshIds);
-    else if (old?.files[file]) filesOut[file] = withIds(old.files[file], oldIds);
-  }
-  const { config: _config, ...rest } = fresh;
-  return { ...rest, files: filesOut, testFiles };
-}
