@@ -22,6 +22,12 @@ export const MUTATED_FILES = [
 
 export const THRESHOLD_PER_FILE = 85;
 
+/**
+ * The committed results of the last run of each file (Stryker's incremental report):
+ * `npm run test:mutation` re-tests only what changed since and records its files here.
+ */
+export const INCREMENTAL_FILE = "stryker.incremental.json";
+
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
   testRunner: "vitest",

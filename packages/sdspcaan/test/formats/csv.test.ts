@@ -179,6 +179,8 @@ describe("the first lines", () => {
     expect(sniffDelimiter(['"a,b,c",1', "2,3"])).toBe(",");
     expect(sniffDelimiter(["1", "2"])).toBe(" ");
     expect(sniffDelimiter(["a b", "c"])).toBe(" ");
+    // Ragged lines with as many commas as tabs: the comma, the first in the order tried.
+    expect(sniffDelimiter(["a,b\tc", "a\tb,c,d\te"])).toBe(",");
   });
 
   it("tell a header by names above numbers, or by pandas' column numbers", () => {
