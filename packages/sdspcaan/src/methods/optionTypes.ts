@@ -388,7 +388,7 @@ export interface SDSPCAANOptions {
    */
   beta?: number;
   /**
-   * Weight of the adaptive graph term delta (a multiplier of the paper's trace scale unless
+   * Weight of the graph term delta (a multiplier of the paper's trace scale unless
    * weighting is "absolute").
    *
    * Number in [0, inf); default `1`.
