@@ -66,7 +66,9 @@ const ENGINE_BITS_DIFFER = {
 // A Pipeline of each built-in method on data made with integer arithmetic only (data
 // from Math.sin would already differ between engines), printing the components' bytes
 // in hexadecimal, the BCA and the predicted labels.
-const ENGINES_PROGRAM = `import { Pipeline, createMethod, methodNames } from "sdspcaan";
+const ENGINES_PROGRAM = `import { Pipeline, createMethod, methodNames, setKernelBackend } from "sdspcaan";
+// The "fast" default differs by engine by design (relaxed-SIMD FMA where validated): compare "portable".
+setKernelBackend("portable");
 let state = 12345;
 const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296;
 const X = [], y = [];

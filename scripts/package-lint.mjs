@@ -31,7 +31,8 @@ const COMMON = ["package.json", "README.md", "LICENSE"];
 const PUBLISHED = {
   sdspcaan: [/^dist\/(esm|cjs)\/.+\.(js|d\.ts)$/, /^dist\/cjs\/package\.json$/],
   "sdspcaan-hdf5": [/^dist\/[^/]+\.(js|d\.ts)$/],
-  "sdspcaan-native": [/^gemm\.c$/, /^build\.mjs$/],
+  // The C sources compiled at install (gemm.c: the portable kernel; fma.c, reduction.c: the fast one).
+  "sdspcaan-native": [/^(gemm|fma|reduction)\.c$/, /^(addon|fma)\.h$/, /^build\.mjs$/],
   "sdspcaan-cli": [
     /^bin\/sdspcaan\.js$/,
     /^dist\/.+\.(js|d\.ts)$/,

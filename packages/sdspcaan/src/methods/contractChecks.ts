@@ -112,6 +112,25 @@ export function contractChecks(name: string, options: ContractCheckOptions = {})
     name: `${descriptor.displayName}: ${title}`,
     run,
   });
+  const setting: CheckSetting = { descriptor, method, fixed, X, y, d, labels, make, check };
+  return [...fittingChecks(setting), ...refusalChecks(setting)];
+}
+
+/** What every check of one method shares: its descriptor, data and constructor. */
+interface CheckSetting {
+  readonly descriptor: ReturnType<typeof methodDescriptor>;
+  readonly method: string;
+  readonly fixed: Record<string, unknown>;
+  readonly X: number[][];
+  readonly y: Label[];
+  readonly d: number;
+  readonly labels: Label[];
+  readonly make: (extra?: Record<string, unknown>) => Estimator;
+  readonly check: (title: string, run: () => void) => ContractCheck;
+}
+
+/** The checks of what a fit gives: shapes, bits, round trips, preprocessing. */
+function fittingChecks({ method, X, y, d, labels, make, check }: CheckSetting): ContractCheck[] {
   return [
     check("fit returns the estimator with a d x k projection and a fit report", () => {
       const model = make();
@@ -182,6 +201,22 @@ export function contractChecks(name: string, options: ContractCheckOptions = {})
       const loaded = loadModel(JSON.stringify(model.toJSON())) as Estimator;
       sameBits(loaded.transform(X), direct, "the loaded model's transform with the preprocessing");
     }),
+  ];
+}
+
+/** The checks of what a method refuses: early calls, bad options and data, abort; its grids. */
+function refusalChecks({
+  fixed,
+  descriptor,
+  method,
+  X,
+  y,
+  d,
+  labels,
+  make,
+  check,
+}: CheckSetting): ContractCheck[] {
+  return [
     check("refuses to transform or save before fit", () => {
       throwsLike(
         () => make().transform(X),
