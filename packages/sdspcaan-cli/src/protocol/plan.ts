@@ -9,7 +9,7 @@
 
 import type { Label } from "sdspcaan";
 import { createMethod, methodNames, ValidationError } from "sdspcaan";
-import type { Preprocessing } from "sdspcaan/methods";
+import type { OptionSchema, Preprocessing } from "sdspcaan/methods";
 import {
   makeSplit,
   methodDescriptor,
@@ -171,6 +171,26 @@ export function splitFingerprint(split: Split): string {
 }
 
 /**
+ * The options without those a later version added (their spec's `since`) while they
+ * hold their default: every fit before the option existed ran as its default says, so
+ * adding an option keeps the fingerprints (and the committed runs) of the fits that do
+ * not use it.
+ */
+function withoutNewDefaults(
+  method: string,
+  options: Record<string, unknown>,
+): Record<string, unknown> {
+  const schema = methodDescriptor(method).options as OptionSchema;
+  const kept: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(options)) {
+    const spec = schema[name];
+    if (spec?.since !== undefined && Object.is(value, spec.default)) continue;
+    kept[name] = value;
+  }
+  return kept;
+}
+
+/**
  * Fingerprints of fits under one set of run settings. A fit's fingerprint hashes
  * the data set (name, shape, checksum of X and y), the split (its indices), the
  * preprocessing, the method with its full option set (defaults filled in, the
@@ -217,7 +237,7 @@ export class FitFingerprints {
       try {
         const { k: _k, ...rest } = createMethod(method, fitOptions({ fixed, unit: unitOptions }))
           .params as Record<string, unknown>;
-        resolved = rest;
+        resolved = withoutNewDefaults(method, rest);
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
         resolved = null;

@@ -79,7 +79,13 @@ export function statisticsMarkdown(stats: MethodStatistics, figure?: string): st
     const friedman = stats.friedman;
     if (friedman !== null) {
       const ranks = methods.map((m) => friedman.averageRanks[m].toFixed(2));
-      lines.push(`| Average rank | | ${ranks.join(" | ")} |`);
+      // The ranks come from the data sets where every method has results: when that is
+      // not every row above, the row names the ones it is computed from.
+      const over =
+        friedman.datasets.length === datasets.length
+          ? ""
+          : ` (${friedman.datasets.map(markdownText).join(", ")} only)`;
+      lines.push(`| Average rank${over} | | ${ranks.join(" | ")} |`);
     }
     lines.push("");
     if (others.length > 0 && friedman !== null) {
