@@ -18,7 +18,7 @@ import { build } from "esbuild";
 import type { Page } from "playwright-core";
 import { createMethod, loadModel, methodNames, Pipeline } from "sdspcaan";
 import { makeSplit, methodDescriptor } from "sdspcaan/methods";
-import { dataDir, dataFile, repoRoot } from "sdspcaan-test-support";
+import { dataDir, dataFile, fixtureFile, repoRoot } from "sdspcaan-test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readModelFile } from "#cli/cli/commands/modelFiles.js";
 import { type PlaygroundServer, startPlaygroundServer } from "#cli/cli/playgroundServer.js";
@@ -489,7 +489,7 @@ describe.runIf(runs)("the playground in Chromium", () => {
     expect(await page.textContent("#data-shape")).toBe("476 samples × 166 features");
     expect(await dataMenuText(page)).toBe("Musk1.mat (your file)");
     expect(await page.textContent("#class-counts")).toBe("0: 2691: 207");
-    const csv = join(repoRoot, "test", "fixtures", "io", "rt_header.csv");
+    const csv = fixtureFile("io/rt_header.csv");
     const node = await loadDataset(csv, { labelColumn: "label" });
     await page.click(".reading summary");
     await page.fill("#label-col", "label");
