@@ -4,7 +4,7 @@
  * registry's (or that is an HTML page), and only then moves it into place.
  */
 import { createHash } from "node:crypto";
-import { open, readFile, rename, rm, stat } from "node:fs/promises";
+import { type FileHandle, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { SdspcaanError, ValidationError } from "sdspcaan";
 import { DEFAULT_MAX_BYTES, formatBytes } from "sdspcaan/formats";
@@ -176,7 +176,7 @@ export async function fetchDataset(
           );
         }
         hash.update(chunk);
-        await handle.write(chunk).catch((err: unknown) => {
+        await writeWhole(handle, chunk).catch((err: unknown) => {
           throw new FetchError(
             `${entry.name}: cannot write ${target}: ${describeError(err)}; nothing was saved`,
           );
@@ -208,6 +208,22 @@ export async function fetchDataset(
     return { entry, path: target, bytes: received, sha256: digest, downloaded: true, url };
   } finally {
     await rm(temp, { force: true });
+  }
+}
+
+/**
+ * Writes all of `chunk`: a write may take only part of it (a file system that fills up
+ * mid-write returns the bytes it took, and the next write reports ENOSPC), so a short
+ * write is continued, never taken for the whole chunk.
+ */
+async function writeWhole(handle: FileHandle, chunk: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < chunk.length) {
+    const { bytesWritten } = await handle.write(chunk, offset, chunk.length - offset);
+    if (bytesWritten <= 0) {
+      throw Object.assign(new Error("no space left on the device"), { code: "ENOSPC" });
+    }
+    offset += bytesWritten;
   }
 }
 
