@@ -34,7 +34,7 @@ export interface ContractCheckOptions {
 }
 
 /** Three well-separated Gaussian classes in `d` dimensions, `n / c` samples each. */
-function gaussianClasses(seed = 7, n = 42, d = 12, c = 3): { X: number[][]; y: number[] } {
+export function gaussianClasses(seed = 7, n = 42, d = 12, c = 3): { X: number[][]; y: number[] } {
   const rng = new Random(seed);
   const centres = Array.from({ length: c }, () =>
     Array.from({ length: d }, () => 3 * rng.normal()),

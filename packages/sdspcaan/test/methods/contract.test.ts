@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { AbortError, NotFittedError, ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
-import { Random } from "#internal/core/rng.js";
+import { gaussianClasses } from "#internal/methods/contractChecks.js";
 import { MODEL_VERSION } from "#internal/methods/estimator.js";
 import type { FitProgress } from "#internal/methods/fitReport.js";
 import {
@@ -16,20 +16,7 @@ import {
 } from "#internal/methods/registry.js";
 
 /** Three well-separated Gaussian classes in 12 dimensions, 14 samples each. */
-function dataset(seed = 7, n = 42, d = 12, c = 3): { X: number[][]; y: number[] } {
-  const rng = new Random(seed);
-  const centres = Array.from({ length: c }, () =>
-    Array.from({ length: d }, () => 3 * rng.normal()),
-  );
-  const X: number[][] = [];
-  const y: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const cls = i % c;
-    X.push(centres[cls].map((m) => m + rng.normal()));
-    y.push(cls + 1);
-  }
-  return { X, y };
-}
+const dataset = gaussianClasses;
 
 /** k used for each method in the contract checks (small, valid for n = 42, c = 3). */
 const K = 2;
