@@ -100,14 +100,14 @@ async function parseDatasetAs(
 ): Promise<LoadedDataset> {
   checkOptions(options);
   const ds = await parseBytesAs(bytes, file, format, withoutLabelColumn(options), nodeInflater);
-  if (options.labelsFile === undefined) return ds;
-  const read = labelsFromBytes(
-    await readBytes(options.labelsFile, options),
-    options.labelsFile,
-    options,
-    nodeInflater,
-  );
-  return attachLabels(ds, read, options.labelsFile, options);
+  return options.labelsFile === undefined
+    ? ds
+    : withLabels(
+        ds,
+        await readLabelsFile(options.labelsFile, options),
+        options.labelsFile,
+        options,
+      );
 }
 
 /**
@@ -121,19 +121,28 @@ export function parseDatasetSync(
 ): LoadedDataset {
   checkOptions(options);
   const ds = parseBytesSync(bytes, file, withoutLabelColumn(options), nodeInflater);
-  if (options.labelsFile === undefined) return ds;
-  const read = labelsFromBytes(
-    readLabelsFileSync(options.labelsFile, options),
-    options.labelsFile,
-    options,
-    nodeInflater,
-  );
-  return attachLabels(ds, read, options.labelsFile, options);
+  return options.labelsFile === undefined
+    ? ds
+    : withLabels(ds, readLabelsFileSync(options.labelsFile, options), options.labelsFile, options);
 }
 
 /** Labels from a separate file: an idx1 file, a 1-D (or n x 1) .npy, or text with one label per line. */
 export async function loadLabels(path: string, limits: ReadLimits = {}): Promise<Labels> {
   return labelsFromBytes(await readBytes(path, limits), path, limits, nodeInflater).labels;
+}
+
+/** `ds` with its labels replaced by those read from `bytes`, the labels file `path`. */
+function withLabels(
+  ds: LoadedDataset,
+  bytes: Uint8Array,
+  path: string,
+  options: LoadOptions,
+): LoadedDataset {
+  return attachLabels(ds, labelsFromBytes(bytes, path, options, nodeInflater), path, options);
+}
+
+function readLabelsFile(path: string, limits: ReadLimits): Promise<Uint8Array> {
+  return readInputFile(path, "labels file", limits, "labelsFile");
 }
 
 function readLabelsFileSync(path: string, limits: ReadLimits): Uint8Array {
@@ -163,14 +172,14 @@ export async function loadDatasetFile(
     const format = formatToRead(bytes, path, options);
     return parseDatasetAs(bytes, path, format, withIdxCompanion(format, path, options));
   }
-  if (options.labelsFile === undefined) return streamed;
-  const read = labelsFromBytes(
-    await readBytes(options.labelsFile, options),
-    options.labelsFile,
-    options,
-    nodeInflater,
-  );
-  return attachLabels(streamed, read, options.labelsFile, options);
+  return options.labelsFile === undefined
+    ? streamed
+    : withLabels(
+        streamed,
+        await readLabelsFile(options.labelsFile, options),
+        options.labelsFile,
+        options,
+      );
 }
 
 /**
