@@ -100,14 +100,7 @@ async function parseDatasetAs(
 ): Promise<LoadedDataset> {
   checkOptions(options);
   const ds = await parseBytesAs(bytes, file, format, withoutLabelColumn(options), nodeInflater);
-  return options.labelsFile === undefined
-    ? ds
-    : withLabels(
-        ds,
-        await readLabelsFile(options.labelsFile, options),
-        options.labelsFile,
-        options,
-      );
+  return withLabelsFile(ds, options);
 }
 
 /**
@@ -121,9 +114,7 @@ export function parseDatasetSync(
 ): LoadedDataset {
   checkOptions(options);
   const ds = parseBytesSync(bytes, file, withoutLabelColumn(options), nodeInflater);
-  return options.labelsFile === undefined
-    ? ds
-    : withLabels(ds, readLabelsFileSync(options.labelsFile, options), options.labelsFile, options);
+  return withLabelsFileSync(ds, options);
 }
 
 /** Labels from a separate file: an idx1 file, a 1-D (or n x 1) .npy, or text with one label per line. */
@@ -141,12 +132,18 @@ function withLabels(
   return attachLabels(ds, labelsFromBytes(bytes, path, options, nodeInflater), path, options);
 }
 
-function readLabelsFile(path: string, limits: ReadLimits): Promise<Uint8Array> {
-  return readInputFile(path, "labels file", limits, "labelsFile");
+/** `ds`, with the labels of `options.labelsFile` when one is named. */
+async function withLabelsFile(ds: LoadedDataset, options: LoadOptions): Promise<LoadedDataset> {
+  if (options.labelsFile === undefined) return ds;
+  const bytes = await readInputFile(options.labelsFile, "labels file", options, "labelsFile");
+  return withLabels(ds, bytes, options.labelsFile, options);
 }
 
-function readLabelsFileSync(path: string, limits: ReadLimits): Uint8Array {
-  return readInputFileSync(path, "labels file", limits, "labelsFile");
+/** `withLabelsFile`, synchronously. */
+function withLabelsFileSync(ds: LoadedDataset, options: LoadOptions): LoadedDataset {
+  if (options.labelsFile === undefined) return ds;
+  const bytes = readInputFileSync(options.labelsFile, "labels file", options, "labelsFile");
+  return withLabels(ds, bytes, options.labelsFile, options);
 }
 
 function readBytes(path: string, limits: ReadLimits): Promise<Uint8Array> {
@@ -172,14 +169,7 @@ export async function loadDatasetFile(
     const format = formatToRead(bytes, path, options);
     return parseDatasetAs(bytes, path, format, withIdxCompanion(format, path, options));
   }
-  return options.labelsFile === undefined
-    ? streamed
-    : withLabels(
-        streamed,
-        await readLabelsFile(options.labelsFile, options),
-        options.labelsFile,
-        options,
-      );
+  return withLabelsFile(streamed, options);
 }
 
 /**
