@@ -119,7 +119,8 @@ export function parseDatasetSync(
 
 /** Labels from a separate file: an idx1 file, a 1-D (or n x 1) .npy, or text with one label per line. */
 export async function loadLabels(path: string, limits: ReadLimits = {}): Promise<Labels> {
-  return labelsFromBytes(await readBytes(path, limits), path, limits, nodeInflater).labels;
+  const bytes = await readInputFile(path, "labels file", limits);
+  return labelsFromBytes(bytes, path, limits, nodeInflater).labels;
 }
 
 /** `ds` with its labels replaced by those read from `bytes`, the labels file `path`. */

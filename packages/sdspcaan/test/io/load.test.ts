@@ -16,6 +16,7 @@ import {
   loadDataset,
   loadDatasetFile,
   loadFeatures,
+  loadLabels,
   nodeInflater,
   openDataset,
 } from "sdspcaan/node";
@@ -147,6 +148,21 @@ describe("loadDataset of a file", () => {
     expect(err).toBeInstanceOf(ValidationError);
     expect((err as ValidationError).argument).toBe("labelsFile");
     expect(err.message).toBe(`The labels file ${labelsFile} does not exist.`);
+  });
+});
+
+describe("loadLabels", () => {
+  it("reads one label per line", async () => {
+    const path = join(dir, "labels.txt");
+    writeFileSync(path, "2\n1\n2\n");
+    expect(await loadLabels(path)).toEqual([2, 1, 2]);
+  });
+
+  it("names a missing file as the labels file", async () => {
+    const path = join(dir, "missing.txt");
+    const err = await rejectionOf(loadLabels(path));
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.message).toBe(`The labels file ${path} does not exist.`);
   });
 });
 
