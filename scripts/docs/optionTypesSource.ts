@@ -57,21 +57,35 @@ export function optionTypesSource(): string {
   ];
   const classes: string[] = [];
   const registry: string[] = [];
+  const written: Array<{ type: string; options: Record<string, OptionSpec> }> = [];
   for (const d of methodDescriptors()) {
     const className = d.create({}).constructor.name;
     classes.push(className);
     const type = `${className}Options`;
+    const options = d.options as Record<string, OptionSpec>;
+    const base = widestIncluded(written, options);
+    written.push({ type, options });
+    const own = Object.entries(options).filter(
+      ([name]) => base === null || !(name in base.options),
+    );
     out.push(
       "",
       ...docComment(
         [
           `Options of {@link ${className}} (${d.displayName}, \`createMethod(${JSON.stringify(d.name)}, options)\`): every field optional; the method's default otherwise. Out-of-range values throw a ValidationError naming the option.`,
+          ...(base === null
+            ? []
+            : [
+                `Every option of {@link ${base.type}}, plus ${listed(own.map(([name]) => `\`${name}\``))}.`,
+              ]),
         ],
         "",
       ),
-      `export interface ${type} {`,
+      base === null
+        ? `export interface ${type} {`
+        : `export interface ${type} extends ${base.type} {`,
     );
-    for (const [name, spec] of Object.entries(d.options) as Array<[string, OptionSpec]>) {
+    for (const [name, spec] of own) {
       const range = `${typeText(spec)}; default ${defaultText(spec)}${spec.expert ? " (expert)" : ""}.`;
       out.push(...docComment([spec.doc, range.charAt(0).toUpperCase() + range.slice(1)], "  "));
       out.push(`  ${name}?: ${valueType(spec)};`);
@@ -108,6 +122,33 @@ export function optionTypesSource(): string {
     .sort((a, b) => a.localeCompare(b));
   out.splice(7, 0, "", ...imports);
   return out.join("\n");
+}
+
+/**
+ * The earlier method whose options are all among `options`, declared by the same spec
+ * objects, and more than half of them (a method built on another's option lists, as
+ * SDSPCAAN on SDSPCA-LPP's), with the most options; null when none is. Extending its
+ * interface writes each shared option's type and doc once; a base sharing only `k`
+ * would say nothing about how the methods relate.
+ */
+function widestIncluded(
+  earlier: ReadonlyArray<{ type: string; options: Record<string, OptionSpec> }>,
+  options: Record<string, OptionSpec>,
+): { type: string; options: Record<string, OptionSpec> } | null {
+  let best: { type: string; options: Record<string, OptionSpec> } | null = null;
+  for (const e of earlier) {
+    const names = Object.keys(e.options);
+    const count = Object.keys(options).length;
+    if (names.length * 2 <= count || names.length >= count) continue;
+    if (!names.every((name) => options[name] === e.options[name])) continue;
+    if (best === null || names.length > Object.keys(best.options).length) best = e;
+  }
+  return best;
+}
+
+/** "a", "a and b", "a, b and c". */
+function listed(items: string[]): string {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
 /** The method file that declares a class (the class name in camelCase, as the files are named). */

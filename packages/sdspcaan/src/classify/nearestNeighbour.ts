@@ -9,10 +9,10 @@
  * through the GEMM kernel in the ||q||^2 + ||t||^2 - 2 q.t form, so memory stays
  * O(blockSize x nTrain) however many samples there are.
  */
-import { NotFittedError, ValidationError } from "../core/errors.js";
+import { NotFittedError } from "../core/errors.js";
 import type { Matrix, MatrixLike } from "../core/matrix.js";
 import { type OptionSchema, resolveOptions } from "../core/options.js";
-import { asMatrix, encodeLabels, type Label } from "../core/validate.js";
+import { asMatrix, checkWidth, encodeLabels, type Label } from "../core/validate.js";
 import { gemmABtRaw } from "../linalg/kernels/gemm.js";
 import { Standardizer } from "../linalg/standardizer.js";
 
@@ -201,12 +201,7 @@ export class NearestNeighbour1<L extends Label = Label> {
     const s = this.fitted();
     const Q = asMatrix(Pquery, "Pquery", { minRows: 0 });
     const d = s.standardisation.dimension;
-    if (Q.cols !== d) {
-      throw new ValidationError(
-        "Pquery",
-        `Pquery has ${Q.cols} features, but NearestNeighbour1 was fitted on ${d} features.`,
-      );
-    }
+    checkWidth(Q, "Pquery", d, "features", `NearestNeighbour1 was fitted on ${d} features`);
     return nearestRowIndices(
       s.train,
       applyStandardisation(Q, s.standardisation),

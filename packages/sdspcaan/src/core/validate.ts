@@ -215,6 +215,22 @@ export function encodeLabels(y: ArrayLike<Label>, nSamples: number, name = "y"):
   return { codes, classes, counts };
 }
 
+/**
+ * Throws a ValidationError naming `name` unless A has `width` columns: "`name` has
+ * A.cols `unit`, but `expected`." (`expected` says what the columns must match).
+ */
+export function checkWidth(
+  A: Matrix,
+  name: string,
+  width: number,
+  unit: "features" | "columns",
+  expected: string,
+): void {
+  if (A.cols !== width) {
+    throw new ValidationError(name, `${name} has ${A.cols} ${unit}, but ${expected}.`);
+  }
+}
+
 /** Checks that `value` is an integer in [min, max]; `owner` names the estimator or function. */
 export function checkInteger(
   owner: string,

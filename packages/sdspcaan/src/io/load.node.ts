@@ -100,14 +100,7 @@ async function parseDatasetAs(
 ): Promise<LoadedDataset> {
   checkOptions(options);
   const ds = await parseBytesAs(bytes, file, format, withoutLabelColumn(options), nodeInflater);
-  if (options.labelsFile === undefined) return ds;
-  const read = labelsFromBytes(
-    await readBytes(options.labelsFile, options),
-    options.labelsFile,
-    options,
-    nodeInflater,
-  );
-  return attachLabels(ds, read, options.labelsFile, options);
+  return withLabelsFile(ds, options);
 }
 
 /**
@@ -121,23 +114,37 @@ export function parseDatasetSync(
 ): LoadedDataset {
   checkOptions(options);
   const ds = parseBytesSync(bytes, file, withoutLabelColumn(options), nodeInflater);
-  if (options.labelsFile === undefined) return ds;
-  const read = labelsFromBytes(
-    readLabelsFileSync(options.labelsFile, options),
-    options.labelsFile,
-    options,
-    nodeInflater,
-  );
-  return attachLabels(ds, read, options.labelsFile, options);
+  return withLabelsFileSync(ds, options);
 }
 
 /** Labels from a separate file: an idx1 file, a 1-D (or n x 1) .npy, or text with one label per line. */
 export async function loadLabels(path: string, limits: ReadLimits = {}): Promise<Labels> {
-  return labelsFromBytes(await readBytes(path, limits), path, limits, nodeInflater).labels;
+  const bytes = await readInputFile(path, "labels file", limits);
+  return labelsFromBytes(bytes, path, limits, nodeInflater).labels;
 }
 
-function readLabelsFileSync(path: string, limits: ReadLimits): Uint8Array {
-  return readInputFileSync(path, "labels file", limits, "labelsFile");
+/** `ds` with its labels replaced by those read from `bytes`, the labels file `path`. */
+function withLabels(
+  ds: LoadedDataset,
+  bytes: Uint8Array,
+  path: string,
+  options: LoadOptions,
+): LoadedDataset {
+  return attachLabels(ds, labelsFromBytes(bytes, path, options, nodeInflater), path, options);
+}
+
+/** `ds`, with the labels of `options.labelsFile` when one is named. */
+async function withLabelsFile(ds: LoadedDataset, options: LoadOptions): Promise<LoadedDataset> {
+  if (options.labelsFile === undefined) return ds;
+  const bytes = await readInputFile(options.labelsFile, "labels file", options, "labelsFile");
+  return withLabels(ds, bytes, options.labelsFile, options);
+}
+
+/** `withLabelsFile`, synchronously. */
+function withLabelsFileSync(ds: LoadedDataset, options: LoadOptions): LoadedDataset {
+  if (options.labelsFile === undefined) return ds;
+  const bytes = readInputFileSync(options.labelsFile, "labels file", options, "labelsFile");
+  return withLabels(ds, bytes, options.labelsFile, options);
 }
 
 function readBytes(path: string, limits: ReadLimits): Promise<Uint8Array> {
@@ -163,14 +170,7 @@ export async function loadDatasetFile(
     const format = formatToRead(bytes, path, options);
     return parseDatasetAs(bytes, path, format, withIdxCompanion(format, path, options));
   }
-  if (options.labelsFile === undefined) return streamed;
-  const read = labelsFromBytes(
-    await readBytes(options.labelsFile, options),
-    options.labelsFile,
-    options,
-    nodeInflater,
-  );
-  return attachLabels(streamed, read, options.labelsFile, options);
+  return withLabelsFile(streamed, options);
 }
 
 /**

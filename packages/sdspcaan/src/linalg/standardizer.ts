@@ -19,6 +19,7 @@
 
 import { ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
+import { checkWidth } from "../core/validate.js";
 import { columnMeans, columnStd } from "./basic.js";
 
 /** The JSON form (a saved model's "preprocessing"). */
@@ -131,12 +132,7 @@ export class Standardizer {
     }: { rows?: Int32Array; keptOnly?: boolean; shift?: Float64Array; outRows?: number } = {},
   ) {
     const d = this.dimension;
-    if (X.cols !== d) {
-      throw new ValidationError(
-        "X",
-        `X has ${X.cols} features, but the standardisation was fitted on ${d} features.`,
-      );
-    }
+    checkWidth(X, "X", d, "features", `the standardisation was fitted on ${d} features`);
     const n = rows === undefined ? X.rows : rows.length;
     const cols = keptOnly ? this.kept : null;
     const p = cols === null ? d : cols.length;

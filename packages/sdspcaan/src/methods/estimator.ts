@@ -19,7 +19,7 @@ import {
 } from "../core/errors.js";
 import { Matrix, type MatrixLike } from "../core/matrix.js";
 import { type OptionSchema, resolveOptions } from "../core/options.js";
-import { asMatrix, type Label } from "../core/validate.js";
+import { asMatrix, checkWidth, type Label } from "../core/validate.js";
 import { clearNegativeZeros } from "../linalg/basic.js";
 import { multiplyABt } from "../linalg/kernels/gemm.js";
 import { Standardizer } from "../linalg/standardizer.js";
@@ -357,12 +357,7 @@ export abstract class Estimator<
       );
       return order === null ? Xm : Xm.selectColumns(order);
     }
-    if (Xm.cols !== d) {
-      throw new ValidationError(
-        "X",
-        `X has ${Xm.cols} features, but ${this.displayName} is expecting ${d} features as input.`,
-      );
-    }
+    checkWidth(Xm, "X", d, "features", `${this.displayName} is expecting ${d} features as input`);
     if (s.featureNamesIn !== null) {
       options.onWarning?.(unnamedColumnsWarning(this.displayName, s.featureNamesIn));
     }
@@ -383,12 +378,13 @@ export abstract class Estimator<
     const s = this.fitted();
     const Zm = asMatrix(Z, "Z", { minRows: 0 });
     const k = s.components.cols;
-    if (Zm.cols !== k) {
-      throw new ValidationError(
-        "Z",
-        `Z has ${Zm.cols} columns, but ${this.displayName} projects to ${k} components (nComponents); give projected data, e.g. the output of transform.`,
-      );
-    }
+    checkWidth(
+      Zm,
+      "Z",
+      k,
+      "columns",
+      `${this.displayName} projects to ${k} components (nComponents); give projected data, e.g. the output of transform`,
+    );
     const d = s.mean.length;
     const scores = new Matrix(paddedRows(Zm.rows), k);
     scores.data.set(Zm.data);

@@ -274,28 +274,10 @@ export interface ResolvedSPCANOptions extends Required<SPCANOptions> {}
  * Options of {@link SDSPCALPP} (SDSPCA-LPP, `createMethod("sdspca-lpp", options)`): every
  * field optional; the method's default otherwise. Out-of-range values throw a
  * ValidationError naming the option.
+ *
+ * Every option of {@link SDSPCAOptions}, plus `delta` and `m`.
  */
-export interface SDSPCALPPOptions {
-  /**
-   * Subspace dimensionality k (columns of W).
-   *
-   * Integer in [1, inf); default `10`.
-   */
-  k?: number;
-  /**
-   * Weight of the label term alpha (a multiplier of the paper's trace scale unless
-   * weighting is "absolute").
-   *
-   * Number in [0, inf); default `1`.
-   */
-  alpha?: number;
-  /**
-   * Weight of the L2,1 sparsity term beta (a multiplier of the paper's trace scale unless
-   * weighting is "absolute").
-   *
-   * Number in [0, inf); default `1`.
-   */
-  beta?: number;
+export interface SDSPCALPPOptions extends SDSPCAOptions {
   /**
    * Weight of the graph term delta (a multiplier of the paper's trace scale unless
    * weighting is "absolute").
@@ -309,53 +291,6 @@ export interface SDSPCALPPOptions {
    * Integer in [1, inf); default from the data.
    */
   m?: number | null;
-  /**
-   * Absolute tolerance of the stop test (the paper's tol).
-   *
-   * Number in (0, inf); default `0.001`.
-   */
-  tol?: number;
-  /**
-   * Maximum number of outer iterations (the paper's T).
-   *
-   * Integer in [1, inf); default `500`.
-   */
-  maxIter?: number;
-  /**
-   * Small positive constant against division by zero (the paper's epsilon).
-   *
-   * Number in (0, inf); default 2^-52 (expert).
-   */
-  eps?: number;
-  /**
-   * Stop test: "aligned" (sign-aligned ||Q - Q0||_1,1 < tol), "paper" (raw, as written),
-   * "subspace" (chordal distance).
-   *
-   * `aligned` / `paper` / `subspace`; default `aligned` (expert).
-   */
-  stopRule?: "aligned" | "paper" | "subspace";
-  /**
-   * How alpha, beta, delta are read: "scaled" (the paper) multiplies them by
-   * Tr(XX^T)/Tr(YY^T), Tr(XX^T)/Tr(D) and Tr(XX^T)/Tr(XX^T L XX^T) with the current D and
-   * L; "absolute" uses them as the weights.
-   *
-   * `scaled` / `absolute`; default `scaled` (expert).
-   */
-  weighting?: "scaled" | "absolute";
-  /**
-   * Eigen-solver for Z: "dense" forms the n x n matrix; "lobpcg" applies Z matrix-free with
-   * warm-started block LOBPCG (no n x n matrix); "auto" is dense up to 2000 training
-   * samples (3000 when k > 20).
-   *
-   * `auto` / `dense` / `lobpcg`; default `auto` (expert).
-   */
-  solver?: "auto" | "dense" | "lobpcg";
-  /**
-   * Seed of the random start vectors of LOBPCG (used only by the lobpcg solver).
-   *
-   * Integer in [0, inf); default `0` (expert).
-   */
-  seed?: number;
 }
 
 /** {@link SDSPCALPPOptions} with every default filled in: a fitted SDSPCALPP's `params`. */
@@ -365,88 +300,10 @@ export interface ResolvedSDSPCALPPOptions extends Required<SDSPCALPPOptions> {}
  * Options of {@link SDSPCAAN} (SDSPCAAN, `createMethod("sdspcaan", options)`): every field
  * optional; the method's default otherwise. Out-of-range values throw a ValidationError
  * naming the option.
+ *
+ * Every option of {@link SDSPCALPPOptions}, plus `lambdaCap`.
  */
-export interface SDSPCAANOptions {
-  /**
-   * Subspace dimensionality k (columns of W).
-   *
-   * Integer in [1, inf); default `10`.
-   */
-  k?: number;
-  /**
-   * Weight of the label term alpha (a multiplier of the paper's trace scale unless
-   * weighting is "absolute").
-   *
-   * Number in [0, inf); default `1`.
-   */
-  alpha?: number;
-  /**
-   * Weight of the L2,1 sparsity term beta (a multiplier of the paper's trace scale unless
-   * weighting is "absolute").
-   *
-   * Number in [0, inf); default `1`.
-   */
-  beta?: number;
-  /**
-   * Weight of the graph term delta (a multiplier of the paper's trace scale unless
-   * weighting is "absolute").
-   *
-   * Number in [0, inf); default `1`.
-   */
-  delta?: number;
-  /**
-   * Number of adaptive neighbours m; null means min(15, n - 2).
-   *
-   * Integer in [1, inf); default from the data.
-   */
-  m?: number | null;
-  /**
-   * Absolute tolerance of the stop test (the paper's tol).
-   *
-   * Number in (0, inf); default `0.001`.
-   */
-  tol?: number;
-  /**
-   * Maximum number of outer iterations (the paper's T).
-   *
-   * Integer in [1, inf); default `500`.
-   */
-  maxIter?: number;
-  /**
-   * Small positive constant against division by zero (the paper's epsilon).
-   *
-   * Number in (0, inf); default 2^-52 (expert).
-   */
-  eps?: number;
-  /**
-   * Stop test: "aligned" (sign-aligned ||Q - Q0||_1,1 < tol), "paper" (raw, as written),
-   * "subspace" (chordal distance).
-   *
-   * `aligned` / `paper` / `subspace`; default `aligned` (expert).
-   */
-  stopRule?: "aligned" | "paper" | "subspace";
-  /**
-   * How alpha, beta, delta are read: "scaled" (the paper) multiplies them by
-   * Tr(XX^T)/Tr(YY^T), Tr(XX^T)/Tr(D) and Tr(XX^T)/Tr(XX^T L XX^T) with the current D and
-   * L; "absolute" uses them as the weights.
-   *
-   * `scaled` / `absolute`; default `scaled` (expert).
-   */
-  weighting?: "scaled" | "absolute";
-  /**
-   * Eigen-solver for Z: "dense" forms the n x n matrix; "lobpcg" applies Z matrix-free with
-   * warm-started block LOBPCG (no n x n matrix); "auto" is dense up to 2000 training
-   * samples (3000 when k > 20).
-   *
-   * `auto` / `dense` / `lobpcg`; default `auto` (expert).
-   */
-  solver?: "auto" | "dense" | "lobpcg";
-  /**
-   * Seed of the random start vectors of LOBPCG (used only by the lobpcg solver).
-   *
-   * Integer in [0, inf); default `0` (expert).
-   */
-  seed?: number;
+export interface SDSPCAANOptions extends SDSPCALPPOptions {
   /**
    * Upper bound of the rank-control weight lambda (a singleton class can never be split
    * off, so lambda would grow without bound).

@@ -6,13 +6,7 @@
  */
 import type { EnumSpec, IntegerSpec, NumberSpec, OptionsOf } from "../core/options.js";
 import { DEFAULT_LAMBDA_CAP } from "../graph/rankControl.js";
-import {
-  epsOption,
-  type kOption,
-  maxIterOption,
-  type neighboursOption,
-  tolOption,
-} from "./commonOptions.js";
+import { epsOption, kOption, maxIterOption, neighboursOption, tolOption } from "./commonOptions.js";
 import { MULTIPLIER_GRID } from "./descriptor.js";
 import { STOP_RULES, type StopRule } from "./stopRules.js";
 import type {
@@ -75,7 +69,7 @@ const multiplierSpec = (what: string) =>
   }) as const;
 
 /** alpha and beta, as every Q-loop method declares them (SDSPCA's a and b). */
-export const labelAndSparsityOptions = {
+const labelAndSparsityOptions = {
   alpha: multiplierSpec("Weight of the label term alpha"),
   beta: multiplierSpec("Weight of the L2,1 sparsity term beta"),
 } as const;
@@ -93,7 +87,7 @@ export const tunedLabelAndSparsity = {
 } as const;
 
 /** How the grids tune the graph multiplier c: the authors' scripts tune it too. */
-export const tunedGraphWeight = {
+const tunedGraphWeight = {
   delta: { paper: MULTIPLIER_GRID, authors: MULTIPLIER_GRID, quick: [0.1, 1, 10] },
 } as const;
 
@@ -108,17 +102,33 @@ export const qLoopOptions = {
   seed: seedOption,
 } as const;
 
+/** SDSPCA's options: k, the label and sparsity weights, and the loop's own. */
+export const sdspcaOptions = {
+  k: kOption,
+  ...labelAndSparsityOptions,
+  ...qLoopOptions,
+} as const;
+
+/**
+ * The options of the Q-loop with a graph term: SDSPCA's, with the graph's weight delta
+ * and neighbours m after the other weights. SDSPCA-LPP has these; SDSPCAAN adds lambdaCap.
+ */
+export const graphQLoopOptions = {
+  k: kOption,
+  ...labelAndSparsityOptions,
+  delta: graphWeightOption,
+  m: neighboursOption,
+  ...qLoopOptions,
+} as const;
+
+/** How the grids tune the Q-loop with a graph term: a, b and c. */
+export const tunedGraphQLoop = { ...tunedLabelAndSparsity, ...tunedGraphWeight } as const;
+
 /**
  * The specs of every option a Q-loop method can have (SDSPCAAN has them all, the others
  * a part), from which `QLoopOptionValues` is derived.
  */
-type QLoopSchema = typeof labelAndSparsityOptions &
-  typeof qLoopOptions & {
-    k: typeof kOption;
-    delta: typeof graphWeightOption;
-    m: typeof neighboursOption;
-    lambdaCap: typeof lambdaCapOption;
-  };
+type QLoopSchema = typeof graphQLoopOptions & { lambdaCap: typeof lambdaCapOption };
 
 type QLoopSchemaValues = OptionsOf<QLoopSchema>;
 

@@ -4,17 +4,12 @@
  * iterated until Q settles; W = X^T Q.
  */
 import type { OptionSchema } from "../core/options.js";
-import { kOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import type { ResolvedSDSPCAOptions, SDSPCAOptions } from "./optionTypes.js";
-import { labelAndSparsityOptions, qLoopOptions, tunedLabelAndSparsity } from "./qLoopOptions.js";
+import { sdspcaOptions, tunedLabelAndSparsity } from "./qLoopOptions.js";
 import { QLoopEstimator } from "./sdspcaFamily.js";
 
-const OPTIONS = {
-  k: kOption,
-  ...labelAndSparsityOptions,
-  ...qLoopOptions,
-} as const satisfies OptionSchema;
+const OPTIONS = sdspcaOptions satisfies OptionSchema;
 
 export type { ResolvedSDSPCAOptions, SDSPCAOptions };
 

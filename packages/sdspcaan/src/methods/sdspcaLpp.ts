@@ -5,25 +5,12 @@
  * Stops on the Q test alone (with S fixed there is no rank control).
  */
 import type { OptionSchema } from "../core/options.js";
-import { kOption, neighboursOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import type { ResolvedSDSPCALPPOptions, SDSPCALPPOptions } from "./optionTypes.js";
-import {
-  graphWeightOption,
-  labelAndSparsityOptions,
-  qLoopOptions,
-  tunedGraphWeight,
-  tunedLabelAndSparsity,
-} from "./qLoopOptions.js";
+import { graphQLoopOptions, tunedGraphQLoop } from "./qLoopOptions.js";
 import { QLoopEstimator } from "./sdspcaFamily.js";
 
-const OPTIONS = {
-  k: kOption,
-  ...labelAndSparsityOptions,
-  delta: graphWeightOption,
-  m: neighboursOption,
-  ...qLoopOptions,
-} as const satisfies OptionSchema;
+const OPTIONS = graphQLoopOptions satisfies OptionSchema;
 
 export type { ResolvedSDSPCALPPOptions, SDSPCALPPOptions };
 
@@ -43,7 +30,7 @@ export const SDSPCA_LPP_METHOD = defineMethod({
   summary: "SDSPCA with a fixed adaptive-neighbour graph term.",
   supervised: true,
   options: OPTIONS,
-  tuned: { ...tunedLabelAndSparsity, ...tunedGraphWeight },
+  tuned: tunedGraphQLoop,
   paperColumn: 6,
   create: (options) => new SDSPCALPP(options),
 });

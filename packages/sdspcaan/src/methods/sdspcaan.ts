@@ -10,25 +10,13 @@
  * is SDSPCA-LPP (sdspcaLpp.ts), the same loop with the graph frozen.
  */
 import type { OptionSchema } from "../core/options.js";
-import { kOption, neighboursOption } from "./commonOptions.js";
 import { defineMethod } from "./descriptor.js";
 import type { ResolvedSDSPCAANOptions, SDSPCAANOptions } from "./optionTypes.js";
-import {
-  graphWeightOption,
-  labelAndSparsityOptions,
-  lambdaCapOption,
-  qLoopOptions,
-  tunedGraphWeight,
-  tunedLabelAndSparsity,
-} from "./qLoopOptions.js";
+import { graphQLoopOptions, lambdaCapOption, tunedGraphQLoop } from "./qLoopOptions.js";
 import { QLoopEstimator } from "./sdspcaFamily.js";
 
 const OPTIONS = {
-  k: kOption,
-  ...labelAndSparsityOptions,
-  delta: graphWeightOption,
-  m: neighboursOption,
-  ...qLoopOptions,
+  ...graphQLoopOptions,
   lambdaCap: lambdaCapOption,
 } as const satisfies OptionSchema;
 
@@ -50,7 +38,7 @@ export const SDSPCAAN_METHOD = defineMethod({
   summary: "SDSPCA with adaptive neighbours (Algorithm 3), the paper's method.",
   supervised: true,
   options: OPTIONS,
-  tuned: { ...tunedLabelAndSparsity, ...tunedGraphWeight },
+  tuned: tunedGraphQLoop,
   paperColumn: 7,
   create: (options) => new SDSPCAAN(options),
 });

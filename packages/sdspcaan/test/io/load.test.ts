@@ -16,6 +16,7 @@ import {
   loadDataset,
   loadDatasetFile,
   loadFeatures,
+  loadLabels,
   nodeInflater,
   openDataset,
 } from "sdspcaan/node";
@@ -127,6 +128,41 @@ describe("loadDataset of a file", () => {
     const err = await rejectionOf(loadDatasetFile(dir));
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.message).toBe(`${dir} is a directory, not a data file.`);
+  });
+
+  it("takes the labels of a labels file in place of the last column", async () => {
+    const path = join(dir, "points.csv");
+    writeFileSync(path, "1,2\n3,4\n5,6\n");
+    const labelsFile = join(dir, "labels.txt");
+    writeFileSync(labelsFile, "b\na\nb\n");
+    const ds = await loadDatasetFile(path, { labelsFile, labelColumn: "none" });
+    expect(Array.from(ds.X.data)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(ds.y).toEqual(["b", "a", "b"]);
+  });
+
+  it("names a missing labels file as the labels file, by its option", async () => {
+    const path = join(dir, "points.csv");
+    writeFileSync(path, "1,2\n3,4\n");
+    const labelsFile = join(dir, "missing.txt");
+    const err = await rejectionOf(loadDatasetFile(path, { labelsFile, labelColumn: "none" }));
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).argument).toBe("labelsFile");
+    expect(err.message).toBe(`The labels file ${labelsFile} does not exist.`);
+  });
+});
+
+describe("loadLabels", () => {
+  it("reads one label per line", async () => {
+    const path = join(dir, "labels.txt");
+    writeFileSync(path, "2\n1\n2\n");
+    expect(await loadLabels(path)).toEqual([2, 1, 2]);
+  });
+
+  it("names a missing file as the labels file", async () => {
+    const path = join(dir, "missing.txt");
+    const err = await rejectionOf(loadLabels(path));
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.message).toBe(`The labels file ${path} does not exist.`);
   });
 });
 

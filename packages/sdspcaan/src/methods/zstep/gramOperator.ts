@@ -62,6 +62,27 @@ function makeResident(A: Matrix, rows: number): Resident | null {
 }
 
 /**
+ * Runs `kernel` on the arena of the resident matrix `here` (given the arena and the
+ * matrix's offset) and hands its result, a view of the arena, to `use` before the
+ * kernel's scratch is released. A kernel that finds no room (null) fails this thread's
+ * part: "no room for `what`" is thrown.
+ */
+function onResident<T>(
+  here: Resident,
+  what: string,
+  kernel: (arena: WasmArena, ptr: number) => T | null,
+  use: (result: T) => void,
+): void {
+  try {
+    const result = kernel(here.arena, here.ptr);
+    if (result === null) throw new RangeError(`GramOperator: no room for ${what}.`);
+    use(result);
+  } finally {
+    here.arena.release(here.top);
+  }
+}
+
+/**
  * A factor held for products: its first `bounds[1]` rows (or, for U, all of them, which
  * the edge sum needs) here, rows bounds[i + 1] to bounds[i + 2] by helper i.
  */
@@ -238,23 +259,13 @@ export class GramOperator {
         started.push(i);
       }
       const w = bounds[1];
-      const { arena } = here;
-      try {
-        const T = csrColumnsTransposedWasm(
-          arena,
-          A.rowPtr,
-          A.colIdx,
-          A.values,
-          count,
-          here.ptr,
-          r * 8,
-          w,
-        );
-        if (T === null) throw new RangeError("GramOperator: no room for the sparse product.");
-        out.data.set(T);
-      } finally {
-        arena.release(here.top);
-      }
+      onResident(
+        here,
+        "the sparse product",
+        (arena, ptr) =>
+          csrColumnsTransposedWasm(arena, A.rowPtr, A.colIdx, A.values, count, ptr, r * 8, w),
+        (T) => out.data.set(T),
+      );
     } catch (error) {
       failure = error;
     }
@@ -326,23 +337,13 @@ export class GramOperator {
       },
       (q) => {
         const c = rowsOf(q);
-        const { arena } = here;
-        try {
-          const part = laplacianChunkPart(
-            arena,
-            here.ptr,
-            r,
-            c.first,
-            c.count,
-            c.rowPtr,
-            c.colIdx,
-            c.values,
-          );
-          if (part === null) throw new RangeError("GramOperator: no room for a chunk of U^T L U.");
-          addLowerBlocks(K, part, r);
-        } finally {
-          arena.release(here.top);
-        }
+        onResident(
+          here,
+          "a chunk of U^T L U",
+          (arena, ptr) =>
+            laplacianChunkPart(arena, ptr, r, c.first, c.count, c.rowPtr, c.colIdx, c.values),
+          (part) => addLowerBlocks(K, part, r),
+        );
       },
     );
     if (!done) return null;
