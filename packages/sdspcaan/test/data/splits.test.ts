@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { inputs } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "#internal/core/errors.js";
 import { deriveSeed } from "#internal/core/rng.js";
@@ -51,10 +52,8 @@ describe("makeSplit", () => {
   it("partitions 0..N-1 exactly with the right sizes", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 3, max: 400 }),
-        fc.integer({ min: 0, max: 2 ** 31 }),
-        fc.integer({ min: 0, max: 20 }),
-        (n, seed, repeat) => {
+        inputs({ n: [3, 400], seed: [0, 2 ** 31], repeat: [0, 20] }),
+        ({ n, seed, repeat }) => {
           const s = makeSplit(n, { seed, dataset: "D", repeat });
           expectPartition(s, n);
           const sizes = splitSizes(n);

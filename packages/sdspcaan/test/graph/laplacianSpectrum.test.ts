@@ -5,6 +5,7 @@
  * solves.
  */
 import fc from "fast-check";
+import { inputs } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
@@ -148,14 +149,11 @@ describe("laplacianSmallestEigenpairs", () => {
   });
 
   it("prunes light edges with the bits of the number[] version it replaced (property)", () => {
+    const budgets = fc.double({ min: 0, max: 4, noNaN: true });
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 120 }),
-        fc.integer({ min: 0, max: 8 }),
-        fc.integer({ min: 1, max: 6 }),
-        fc.double({ min: 0, max: 4, noNaN: true }),
-        fc.integer({ min: 0, max: 1e6 }),
-        (n, degree, levels, budget, seed) => {
+        inputs({ n: [1, 120], degree: [0, 8], levels: [1, 6], budget: budgets, seed: [0, 1e6] }),
+        ({ n, degree, levels, budget, seed }) => {
           // Few distinct weights (groups of equal ones) and some tiny ones, as late in a fit.
           const rng = new Random(seed);
           const rows: number[] = [];

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { inputs } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
@@ -97,14 +98,11 @@ describe("CsrMatrix products", () => {
   });
 
   it("multiplyMatrix equals the dense product for any block width and sparsity", () => {
+    const fraction = fc.double({ min: 0, max: 1, noNaN: true });
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 12 }),
-        fc.integer({ min: 1, max: 12 }),
-        fc.integer({ min: 1, max: 9 }),
-        fc.double({ min: 0, max: 1, noNaN: true }),
-        fc.integer(),
-        (rows, cols, b, density, seed) => {
+        inputs({ rows: [1, 12], cols: [1, 12], b: [1, 9], density: fraction, seed: fc.integer() }),
+        ({ rows, cols, b, density, seed }) => {
           const { dense, sparse } = randomSparse(seed, rows, cols, density);
           const rng = new Random(seed + 1);
           const B = new Matrix(cols, b);

@@ -5,7 +5,7 @@
  * read back, texts of older files read with their codes.
  */
 import fc from "fast-check";
-import { readDataFile } from "sdspcaan-test-support";
+import { inputs, readDataFile } from "sdspcaan-test-support";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ModelFormatError } from "#internal/core/errors.js";
 import type { Matrix } from "#internal/core/matrix.js";
@@ -53,10 +53,8 @@ describe("lambdaCycle", () => {
   it("finds lambda alternating after its climb, from where it started", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 2, max: 30 }),
-        fc.integer({ min: 2, max: 12 }),
-        fc.boolean(),
-        (top, rounds, half) => {
+        inputs({ top: [2, 30], rounds: [2, 12], half: fc.boolean() }),
+        ({ top, rounds, half }) => {
           // Doubling up to 2^top, then halving and doubling for good (Musk1's trace).
           const climb = Array.from({ length: top }, (_, i) => i + 1);
           const tail = Array.from({ length: rounds }, () => [top - 1, top]).flat();

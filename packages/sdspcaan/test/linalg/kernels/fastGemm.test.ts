@@ -13,7 +13,7 @@ import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import fc from "fast-check";
-import { repoRoot } from "sdspcaan-test-support";
+import { inputs, repoRoot } from "sdspcaan-test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { Random } from "#internal/core/rng.js";
 import { householderTridiagonalize } from "#internal/linalg/eigen/householder.js";
@@ -104,12 +104,8 @@ describe.skipIf(!x64 || optedOut)("the native fused GEMM (x86-64)", () => {
     expect(["avx512", "avx2"]).toContain(native.fusedIsa);
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 26 }),
-        fc.integer({ min: 1, max: 34 }),
-        fc.integer({ min: 1, max: 300 }),
-        fc.integer({ min: 0, max: 3 }),
-        fc.integer({ min: 0, max: 1e6 }),
-        (m, n, p, pad, seed) => {
+        inputs({ m: [1, 26], n: [1, 34], p: [1, 300], pad: [0, 3], seed: [0, 1e6] }),
+        ({ m, n, p, pad, seed }) => {
           const ld = p + pad;
           const ldc = n + pad;
           const { memory, f, pb, pc, c0 } = operands(m, n, ld, ldc, seed);
@@ -196,12 +192,8 @@ describe.skipIf(!x64 || optedOut)("the native fused GEMM (x86-64)", () => {
     const native = addon();
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 60 }),
-        fc.integer({ min: 1, max: 300 }),
-        fc.integer({ min: 1, max: 30 }),
-        fc.integer({ min: 0, max: 70 }),
-        fc.integer({ min: 0, max: 1e6 }),
-        (n, p, block, baseSeed, seed) => {
+        inputs({ n: [1, 60], p: [1, 300], block: [1, 30], baseSeed: [0, 70], seed: [0, 1e6] }),
+        ({ n, p, block, baseSeed, seed }) => {
           const m = 1 + (seed % n);
           const base = baseSeed % (n + 1);
           const { memory, f, pb, pc, c0 } = operands(m, n, p, n, seed);
@@ -292,11 +284,8 @@ describe.skipIf(!x64 || optedOut)("the fast backend's reduction kernels (x86-64)
     const native = addon();
     fc.assert(
       fc.property(
-        fc.integer({ min: 0, max: 90 }),
-        fc.integer({ min: 1, max: 9 }),
-        fc.integer({ min: 0, max: 3 }),
-        fc.integer({ min: 0, max: 1e6 }),
-        (len, count, pad, seed) => {
+        inputs({ len: [0, 90], count: [1, 9], pad: [0, 3], seed: [0, 1e6] }),
+        ({ len, count, pad, seed }) => {
           const ld = len + pad;
           // t (len), v and w (count rows of ld each), cv and cw (count each).
           const v = len;
@@ -336,10 +325,8 @@ describe.skipIf(!x64 || optedOut)("the fast backend's reduction kernels (x86-64)
     };
     fc.assert(
       fc.property(
-        fc.integer({ min: 0, max: 150 }),
-        fc.integer({ min: 1, max: 7 }),
-        fc.integer({ min: 0, max: 1e6 }),
-        (len, count, seed) => {
+        inputs({ len: [0, 150], count: [1, 7], seed: [0, 1e6] }),
+        ({ len, count, seed }) => {
           const [v, w, x, ov] = [0, count * len, 2 * count * len, 2 * count * len + len];
           const ow = ov + count;
           const { memory, f } = memoryOf(ow + count, seed);

@@ -4,6 +4,7 @@
  * on random problems and in the dense Z solver, whose Z is formed here from its terms.
  */
 import fc from "fast-check";
+import { inputs } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
@@ -44,11 +45,8 @@ describe("trailingEigenpairsOfZ", () => {
   it("gives the general entry's eigenpairs bit for bit (random problems, any scale)", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 0, max: 1e6 }),
-        fc.integer({ min: 2, max: 40 }),
-        fc.integer({ min: -300, max: 300 }),
-        fc.boolean(),
-        (seed, n, scaleExp, withGraph) => {
+        inputs({ seed: [0, 1e6], n: [2, 40], scaleExp: [-300, 300], withGraph: fc.boolean() }),
+        ({ seed, n, scaleExp, withGraph }) => {
           const rng = new Random(seed);
           const scale = 2 ** scaleExp * (1 + rng.uniform());
           const Z0 = symmetric(rng, n, scale);
