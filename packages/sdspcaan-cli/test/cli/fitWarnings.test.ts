@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { makeSyntheticDataset } from "sdspcaan/methods";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readResultsFile } from "#internal/runner/resultsFile.node.js";
-import { cli, lines, writeCsv } from "../helpers/cli.js";
+import { argv, cli, lines, writeCsv } from "../helpers/cli.js";
 import { removeDir, tempDir } from "../helpers/runs.js";
 
 let dir: string;
@@ -106,25 +106,8 @@ describe("evaluate", () => {
 describe("experiment and report", () => {
   it("count the selected fits with each warning under the table", async () => {
     const out = join(dir, "run");
-    const r = await cli([
-      "experiment",
-      "--data",
-      csv,
-      "--methods",
-      "pca,sdspca",
-      "--k-grid",
-      "4,8",
-      "--repeats",
-      "2",
-      "--grid",
-      "authors",
-      "--max-iter",
-      "2",
-      "--out",
-      out,
-      "--no-progress",
-      "--no-figures",
-    ]);
+    const r = await cli(argv`experiment --data ${csv} --methods pca,sdspca --k-grid 4,8
+      --repeats 2 --grid authors --max-iter 2 --out ${out} --no-progress --no-figures`);
     expect(r.code).toBe(0);
     const expected =
       "- SDSPCA on small: 2 of 2 selected fits stopped at maxIter without converging.";

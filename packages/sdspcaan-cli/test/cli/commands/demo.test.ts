@@ -15,7 +15,7 @@ import { methodNames } from "sdspcaan";
 import { repoRoot } from "sdspcaan-test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import { readResultsFile } from "#internal/runner/resultsFile.node.js";
-import { cli } from "../../helpers/cli.js";
+import { argv, cli } from "../../helpers/cli.js";
 import { removeDir, tempDir } from "../../helpers/runs.js";
 
 const GOLDEN = join(
@@ -144,20 +144,8 @@ describe("sdspcaan demo --synthetic (golden)", () => {
 describe("sdspcaan demo on the shipped datasets", () => {
   it("runs the protocol on a registry data set from data/ and compares with the paper", async () => {
     const out = join(dir, "real");
-    const r = await cli([
-      "demo",
-      "--datasets",
-      "yale",
-      "--methods",
-      "pca,sdspcaan",
-      "--repeats",
-      "1",
-      "--workers",
-      "1",
-      "--no-progress",
-      "--out",
-      out,
-    ]);
+    const r = await cli(argv`demo --datasets yale --methods pca,sdspcaan --repeats 1
+      --workers 1 --no-progress --out ${out}`);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/Demo: the paper's protocol on Yale \(165 x 1024, 15 classes\)/);
     expect(r.stdout).toMatch(/In parentheses: the paper's Table IV value/);
