@@ -4,24 +4,16 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeSyntheticDataset } from "sdspcaan/methods";
 import { kernelThreads, setKernelThreads } from "sdspcaan/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readResultsFile } from "#internal/runner/resultsFile.node.js";
 import { argv, cli, lines, writeCsv, writeNpy } from "../helpers/cli.js";
-import { removeDir, tempDir } from "../helpers/runs.js";
+import { removeDir, smallData, tempDir } from "../helpers/runs.js";
 
 let dir: string;
 let csv: string;
 let npy: string;
-const data = makeSyntheticDataset({
-  samples: 60,
-  features: 24,
-  classes: 4,
-  signalDim: 4,
-  nuisanceDim: 4,
-  seed: 11,
-});
+const data = smallData(11);
 
 beforeAll(() => {
   dir = tempDir("cli");

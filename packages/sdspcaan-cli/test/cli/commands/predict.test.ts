@@ -136,13 +136,7 @@ describe("fit --pipeline and predict", () => {
 describe("--k as a variance fraction", () => {
   it("PCA keeps the fewest components that reach it; other methods refuse it", async () => {
     const out = join(dir, "pca.json");
-    const r = await cli(
-      ["fit", "--data", train, "--method", "pca", "--k", "0.9"].concat([
-        "--no-progress",
-        "--out",
-        out,
-      ]),
-    );
+    const r = await cli(argv`fit --data ${train} --method pca --k 0.9 --no-progress --out ${out}`);
     expect(r.code).toBe(0);
     const json = JSON.parse(readFileSync(out, "utf8"));
     expect(json.params.k).toBe(0.9);
