@@ -239,13 +239,19 @@ async function startCommand(pageRoot: string): Promise<{ child: ChildProcess; po
   return { child, port: Number(port) };
 }
 
+/** A page folder for one test, readable by the command's user: index.html and main.js. */
+function pageOfItsOwn(name: string, mainJs: string): string {
+  const page = join(dir, name);
+  mkdirSync(page);
+  chmodSync(page, 0o755);
+  writeFileSync(join(page, "index.html"), "<!doctype html>\n");
+  writeFileSync(join(page, "main.js"), mainJs);
+  return page;
+}
+
 describe("a request that fails fails alone", () => {
   it("a file that cannot be read is a 500 amid other requests, and the server goes on", async () => {
-    const page = join(dir, "unreadable");
-    mkdirSync(page);
-    chmodSync(page, 0o755);
-    writeFileSync(join(page, "index.html"), "<!doctype html>\n");
-    writeFileSync(join(page, "main.js"), "export const ok = true;\n");
+    const page = pageOfItsOwn("unreadable", "export const ok = true;\n");
     writeFileSync(join(page, "locked.js"), "export const locked = true;\n");
     chmodSync(join(page, "locked.js"), 0o000);
     const { child, port } = await startCommand(page);
@@ -268,11 +274,7 @@ describe("a request that fails fails alone", () => {
   });
 
   it("a file that shrinks while it is sent closes that connection; the next request is answered", async () => {
-    const page = join(dir, "shrinking");
-    mkdirSync(page);
-    chmodSync(page, 0o755);
-    writeFileSync(join(page, "index.html"), "<!doctype html>\n");
-    writeFileSync(join(page, "main.js"), "export {};\n");
+    const page = pageOfItsOwn("shrinking", "export {};\n");
     // Far more than the socket buffers hold, so most of it is still unread when it shrinks.
     const big = join(page, "big.bin");
     writeFileSync(big, Buffer.alloc(64 << 20, 7));

@@ -81,22 +81,15 @@ describe("sdspcaan demo --synthetic (golden)", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/Demo data: 120 samples x 48 features, 4 classes/);
     const parsed = readResultsFile(join(out, "results.jsonl"));
+    const fit = (x: { method: string; repeat: number; k: number; params: object }) => ({
+      method: x.method,
+      repeat: x.repeat,
+      k: x.k,
+      params: { ...x.params } as Record<string, number>,
+    });
     const fits: GoldenFit[] = [
-      ...parsed.records.map((x) => ({
-        method: x.method,
-        repeat: x.repeat,
-        k: x.k,
-        params: { ...x.params } as Record<string, number>,
-        valBCA: x.valBCA,
-        testBCA: x.testBCA,
-      })),
-      ...parsed.skipped.map((x) => ({
-        method: x.method,
-        repeat: x.repeat,
-        k: x.k,
-        params: { ...x.params } as Record<string, number>,
-        skipped: x.error,
-      })),
+      ...parsed.records.map((x) => ({ ...fit(x), valBCA: x.valBCA, testBCA: x.testBCA })),
+      ...parsed.skipped.map((x) => ({ ...fit(x), skipped: x.error })),
     ].sort(fitOrder);
     const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8"));
     const selected: Golden["selected"] = {};
