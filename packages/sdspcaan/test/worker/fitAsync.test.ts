@@ -4,6 +4,7 @@
  * for bit, with the same progress reports; a signal cancels it with an AbortError.
  */
 import { fitAsync } from "sdspcaan/node";
+import { rejectionOf } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { AbortError, ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
@@ -70,20 +71,14 @@ describe("fitAsync", () => {
   it("cancels with an AbortError when the signal is aborted during the fit", async () => {
     const controller = new AbortController();
     let reports = 0;
-    const err = await fitAsync(
-      createMethod("sdspcaan", { k: 2, tol: 1e-300, maxIter: 1000 }),
-      X,
-      y,
-      {
+    const err = await rejectionOf(
+      fitAsync(createMethod("sdspcaan", { k: 2, tol: 1e-300, maxIter: 1000 }), X, y, {
         signal: controller.signal,
         onProgress: () => {
           reports++;
           controller.abort();
         },
-      },
-    ).then(
-      () => null,
-      (e: unknown) => e,
+      }),
     );
     expect(err).toBeInstanceOf(AbortError);
     expect(reports).toBeLessThan(100);
@@ -96,10 +91,7 @@ describe("fitAsync", () => {
   });
 
   it("rejects what a fit here rejects, as the same class and message", async () => {
-    const err = await fitAsync(createMethod("lda", { k: 5 }), X, y).then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const err = await rejectionOf(fitAsync(createMethod("lda", { k: 5 }), X, y));
     let expected: unknown = null;
     try {
       createMethod("lda", { k: 5 }).fit(X, y);

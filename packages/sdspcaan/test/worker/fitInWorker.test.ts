@@ -16,6 +16,7 @@ import {
   type WorkerEventLike,
   type WorkerLike,
 } from "sdspcaan/worker";
+import { rejectionOf } from "sdspcaan-test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import { AbortError, SdspcaanError, ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
@@ -149,9 +150,8 @@ describe("fitInWorker", () => {
       }
       throw new Error("k = 0 was accepted");
     })();
-    const err = await fitInWorker(worker, { method: "sdspcaan", options: { k: 0 }, X, y }).then(
-      () => null,
-      (e: unknown) => e,
+    const err = await rejectionOf(
+      fitInWorker(worker, { method: "sdspcaan", options: { k: 0 }, X, y }),
     );
     expect(err).toBeInstanceOf(ValidationError);
     expect((err as ValidationError).argument).toBe("k");
@@ -167,19 +167,18 @@ describe("fitInWorker", () => {
     expect(channel.sharesMemory).toBe(true);
     const controller = new AbortController();
     let reports = 0;
-    const err = await fitInWorker(
-      worker,
-      { method: "sdspcaan", options: LONG_FIT, X, y },
-      {
-        signal: controller.signal,
-        onProgress: () => {
-          reports++;
-          controller.abort();
+    const err = await rejectionOf(
+      fitInWorker(
+        worker,
+        { method: "sdspcaan", options: LONG_FIT, X, y },
+        {
+          signal: controller.signal,
+          onProgress: () => {
+            reports++;
+            controller.abort();
+          },
         },
-      },
-    ).then(
-      () => null,
-      (e: unknown) => e,
+      ),
     );
     expect(err).toBeInstanceOf(AbortError);
     // Stopped long before its 1000 iterations.
@@ -195,40 +194,32 @@ describe("fitInWorker", () => {
     const channel = new WorkerChannel(worker);
     expect(channel.sharesMemory).toBe(false);
     const controller = new AbortController();
-    const err = await fitInWorker(
-      worker,
-      { method: "sdspcaan", options: LONG_FIT, X, y },
-      { signal: controller.signal, onProgress: () => controller.abort() },
-    ).then(
-      () => null,
-      (e: unknown) => e,
+    const err = await rejectionOf(
+      fitInWorker(
+        worker,
+        { method: "sdspcaan", options: LONG_FIT, X, y },
+        { signal: controller.signal, onProgress: () => controller.abort() },
+      ),
     );
     expect(err).toBeInstanceOf(AbortError);
     expect(worker.terminated).toBe(true);
     expect(channel.terminated).toBe(true);
     const refused =
       "The worker was terminated to cancel a fit (without shared memory a busy worker cannot be told to stop), so it runs no more requests: start a new Worker, or cancel through shared memory (a cross-origin isolated page, or Node) to keep it.";
-    const again = await fitInWorker(worker, { method: "pca", options: { k: 2 }, X, y }).then(
-      () => null,
-      (e: unknown) => e,
+    const again = await rejectionOf(
+      fitInWorker(worker, { method: "pca", options: { k: 2 }, X, y }),
     );
     expect(again).toBeInstanceOf(SdspcaanError);
     expect((again as Error).message).toBe(refused);
     // A channel made afterwards for the same worker refuses too, rather than waiting forever.
-    const late = await new WorkerChannel(worker).request({ type: "fit" }).then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const late = await rejectionOf(new WorkerChannel(worker).request({ type: "fit" }));
     expect((late as Error).message).toBe(refused);
   });
 
   it("refuses at once a Node worker whose thread has stopped", async () => {
     const worker = startWorker();
     await worker.terminate();
-    const err = await fitInWorker(worker, { method: "pca", options: { k: 2 }, X, y }).then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const err = await rejectionOf(fitInWorker(worker, { method: "pca", options: { k: 2 }, X, y }));
     expect(err).toBeInstanceOf(SdspcaanError);
     expect((err as Error).message).toBe(
       "The worker thread has stopped (its threadId is -1), so it cannot fit: start a new Worker.",
@@ -237,13 +228,12 @@ describe("fitInWorker", () => {
 
   it("rejects a pending fit when its Node worker's thread stops", async () => {
     const worker = startWorker();
-    const err = await fitInWorker(
-      worker,
-      { method: "sdspcaan", options: LONG_FIT, X, y },
-      { onProgress: () => void worker.terminate() },
-    ).then(
-      () => null,
-      (e: unknown) => e,
+    const err = await rejectionOf(
+      fitInWorker(
+        worker,
+        { method: "sdspcaan", options: LONG_FIT, X, y },
+        { onProgress: () => void worker.terminate() },
+      ),
     );
     expect(err).toBeInstanceOf(SdspcaanError);
     expect((err as Error).message).toBe(
