@@ -7,28 +7,10 @@ import { fitAsync } from "sdspcaan/node";
 import { rejectionOf } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { AbortError, ValidationError } from "#internal/core/errors.js";
-import { Matrix } from "#internal/core/matrix.js";
 import type { FitProgress } from "#internal/methods/fitReport.js";
 import { Pipeline } from "#internal/methods/pipeline.js";
 import { createMethod } from "#internal/methods/registry.js";
-
-/** Three classes in 30 features, each lifting every third feature (60 samples). */
-function threeClasses(): { X: Matrix; y: number[] } {
-  let s = 11;
-  const rand = () => {
-    s = (s * 16807) % 2147483647;
-    return s / 2147483647;
-  };
-  const n = 60;
-  const d = 30;
-  const X = new Matrix(n, d);
-  const y: number[] = [];
-  for (let i = 0; i < n; i++) {
-    y.push(i % 3);
-    for (let j = 0; j < d; j++) X.data[i * d + j] = rand() + (j % 3 === i % 3 ? 1 : 0);
-  }
-  return { X, y };
-}
+import { liftedThreeClasses } from "../helpers/blobs.js";
 
 /** A model's JSON without its fit report (which holds wall-clock timings). */
 function withoutFitInfo(json: object): string {
@@ -37,7 +19,7 @@ function withoutFitInfo(json: object): string {
 }
 
 describe("fitAsync", () => {
-  const { X, y } = threeClasses();
+  const { X, y } = liftedThreeClasses(11, 60, 30);
 
   it("gives fit's model bit for bit and its progress, while the event loop runs", async () => {
     const options = { k: 2, maxIter: 6, seed: 3 };

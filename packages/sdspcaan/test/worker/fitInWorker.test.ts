@@ -19,10 +19,10 @@ import {
 import { rejectionOf } from "sdspcaan-test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import { AbortError, SdspcaanError, ValidationError } from "#internal/core/errors.js";
-import { Matrix } from "#internal/core/matrix.js";
 import type { FitProgress } from "#internal/methods/fitReport.js";
 import { Pipeline } from "#internal/methods/pipeline.js";
 import { createMethod } from "#internal/methods/registry.js";
+import { liftedThreeClasses } from "../helpers/blobs.js";
 
 const WORKER_MODULE = new URL("./serveFits.worker.ts", import.meta.url).href;
 
@@ -67,24 +67,6 @@ afterAll(async () => {
   await Promise.all(started.map((w) => w.terminate()));
 });
 
-/** Three classes in 40 features, each lifting every third feature (90 samples). */
-function threeClasses(): { X: Matrix; y: string[] } {
-  let s = 7;
-  const rand = () => {
-    s = (s * 16807) % 2147483647;
-    return s / 2147483647;
-  };
-  const n = 90;
-  const d = 40;
-  const X = new Matrix(n, d);
-  const y: string[] = [];
-  for (let i = 0; i < n; i++) {
-    y.push(["ash", "birch", "cedar"][i % 3]);
-    for (let j = 0; j < d; j++) X.data[i * d + j] = rand() + (j % 3 === i % 3 ? 1 : 0);
-  }
-  return { X, y };
-}
-
 /** A model's JSON without its fit report (which holds wall-clock timings). */
 function withoutFitInfo(json: object): string {
   const { fitInfo: _timings, ...rest } = json as { fitInfo?: unknown };
@@ -95,7 +77,9 @@ function withoutFitInfo(json: object): string {
 const LONG_FIT = { k: 2, tol: 1e-300, maxIter: 1000 };
 
 describe("fitInWorker", () => {
-  const { X, y } = threeClasses();
+  const lifted = liftedThreeClasses(7, 90, 40);
+  const X = lifted.X;
+  const y = lifted.y.map((c) => ["ash", "birch", "cedar"][c]);
 
   it("fits in the worker bit for bit as in this thread, reporting every iteration here", async () => {
     const worker = startWorker();
