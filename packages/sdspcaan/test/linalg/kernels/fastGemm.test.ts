@@ -36,16 +36,7 @@ import {
 import { setKernelThreads } from "#internal/threads/helperThread.node.js";
 import { assembleFmaKernels } from "../../../../../scripts/build-wasm.js";
 import { firstDifference, fusedMultiplyAdd, randomMatrix } from "../../helpers/matrices.js";
-
-/** The engine's WebAssembly (the project's TS lib has no DOM types). */
-const engine = (
-  globalThis as unknown as {
-    WebAssembly: {
-      validate(bytes: Uint8Array): boolean;
-      Module: new (bytes: Uint8Array) => object;
-    };
-  }
-).WebAssembly;
+import { wasmEngine } from "../../helpers/wasmEngine.js";
 
 const x64 = process.arch === "x64";
 const optedOut = /^(0|off|false|no)$/i.test(process.env.SDSPCAAN_NATIVE?.trim() ?? "");
@@ -464,7 +455,7 @@ describe("the relaxed-SIMD GEMM module (fma.wat)", () => {
   });
 
   it("is passed over, never failing, where the engine refuses it", () => {
-    const Module = engine.Module;
+    const Module = wasmEngine.Module;
     expect(fmaGemmModule({ validate: () => false, Module })).toBeNull();
     expect(
       fmaGemmModule({
@@ -481,7 +472,7 @@ describe("the relaxed-SIMD GEMM module (fma.wat)", () => {
     }
     expect(fmaGemmModule({ validate: () => true, Module: Refusing })).toBeNull();
     // This engine's answer decides; the fast backend runs either way.
-    const validates = fmaGemmModule(engine) !== null;
+    const validates = fmaGemmModule(wasmEngine) !== null;
     setNativeKernels(false);
     setKernelBackend("fast");
     expect(wasmArena()?.hasFmaGemm).toBe(validates);
@@ -491,7 +482,7 @@ describe("the relaxed-SIMD GEMM module (fma.wat)", () => {
   it("where the engine validates it: agrees with the module's GEMM to rounding, in bits of its own that no shape changes", () => {
     // Node >= 22 validates it; Node 20 does with V8's flag for relaxed SIMD.
     const bytes = fmaModuleBytes();
-    const flags = engine.validate(bytes) ? [] : ["--experimental-wasm-relaxed-simd"];
+    const flags = wasmEngine.validate(bytes) ? [] : ["--experimental-wasm-relaxed-simd"];
     const child = spawnSync(
       process.execPath,
       [
