@@ -10,6 +10,7 @@ import { AbortError, ValidationError } from "#internal/core/errors.js";
 import type { FitProgress } from "#internal/methods/fitReport.js";
 import { Pipeline } from "#internal/methods/pipeline.js";
 import { createMethod } from "#internal/methods/registry.js";
+import { abortOnProgress } from "../helpers/abortOnProgress.js";
 import { liftedThreeClasses } from "../helpers/blobs.js";
 
 /** A model's JSON without its fit report (which holds wall-clock timings). */
@@ -51,19 +52,12 @@ describe("fitAsync", () => {
   });
 
   it("cancels with an AbortError when the signal is aborted during the fit", async () => {
-    const controller = new AbortController();
-    let reports = 0;
+    const abort = abortOnProgress();
     const err = await rejectionOf(
-      fitAsync(createMethod("sdspcaan", { k: 2, tol: 1e-300, maxIter: 1000 }), X, y, {
-        signal: controller.signal,
-        onProgress: () => {
-          reports++;
-          controller.abort();
-        },
-      }),
+      fitAsync(createMethod("sdspcaan", { k: 2, tol: 1e-300, maxIter: 1000 }), X, y, abort.options),
     );
     expect(err).toBeInstanceOf(AbortError);
-    expect(reports).toBeLessThan(100);
+    expect(abort.reports()).toBeLessThan(100);
   });
 
   it("rejects at once, starting no worker, when the signal is already aborted", async () => {

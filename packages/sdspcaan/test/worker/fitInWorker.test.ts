@@ -22,6 +22,7 @@ import { AbortError, SdspcaanError, ValidationError } from "#internal/core/error
 import type { FitProgress } from "#internal/methods/fitReport.js";
 import { Pipeline } from "#internal/methods/pipeline.js";
 import { createMethod } from "#internal/methods/registry.js";
+import { abortOnProgress } from "../helpers/abortOnProgress.js";
 import { liftedThreeClasses } from "../helpers/blobs.js";
 
 const WORKER_MODULE = new URL("./serveFits.worker.ts", import.meta.url).href;
@@ -149,24 +150,13 @@ describe("fitInWorker", () => {
     const worker = startWorker();
     const channel = new WorkerChannel(worker);
     expect(channel.sharesMemory).toBe(true);
-    const controller = new AbortController();
-    let reports = 0;
+    const abort = abortOnProgress();
     const err = await rejectionOf(
-      fitInWorker(
-        worker,
-        { method: "sdspcaan", options: LONG_FIT, X, y },
-        {
-          signal: controller.signal,
-          onProgress: () => {
-            reports++;
-            controller.abort();
-          },
-        },
-      ),
+      fitInWorker(worker, { method: "sdspcaan", options: LONG_FIT, X, y }, abort.options),
     );
     expect(err).toBeInstanceOf(AbortError);
     // Stopped long before its 1000 iterations.
-    expect(reports).toBeLessThan(100);
+    expect(abort.reports()).toBeLessThan(100);
     expect(worker.threadId).not.toBe(-1);
     expect(channel.terminated).toBe(false);
     const model = await fitInWorker(worker, { method: "pca", options: { k: 2 }, X, y });
@@ -177,12 +167,11 @@ describe("fitInWorker", () => {
     const worker = startWebShapedWorker();
     const channel = new WorkerChannel(worker);
     expect(channel.sharesMemory).toBe(false);
-    const controller = new AbortController();
     const err = await rejectionOf(
       fitInWorker(
         worker,
         { method: "sdspcaan", options: LONG_FIT, X, y },
-        { signal: controller.signal, onProgress: () => controller.abort() },
+        abortOnProgress().options,
       ),
     );
     expect(err).toBeInstanceOf(AbortError);
