@@ -26,5 +26,4 @@ export {
   restoreProcessState,
   type Snapshot,
 } from "./processState.js";
-export { type InputSpec, type Inputs, inputs } from "./properties.js";
 export { smallData, smallRows } from "./synthetic.js";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
-import { fixtureFile, inputs } from "sdspcaan-test-support";
+import { fixtureFile } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { balancedAccuracy } from "#internal/classify/metrics.js";
 import {
@@ -13,6 +13,7 @@ import {
 import { NotFittedError, ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
+import { inputs } from "../helpers/properties.js";
 
 function randomMatrix(rows: number, cols: number, seed: number): Matrix {
   const rng = new Random(seed);

@@ -1,5 +1,4 @@
 import fc from "fast-check";
-import { inputs } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "#internal/core/errors.js";
 import { deriveSeed } from "#internal/core/rng.js";
@@ -13,6 +12,7 @@ import {
   splitSizes,
   splitsToJSON,
 } from "#internal/data/splits.js";
+import { inputs } from "../helpers/properties.js";
 
 function expectPartition(s: Split, n: number): void {
   const all = [...s.train, ...s.val, ...s.test].sort((a, b) => a - b);

@@ -4,7 +4,6 @@
  * where the literal formula breaks down.
  */
 import fc from "fast-check";
-import { inputs } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
@@ -24,6 +23,7 @@ import {
   normalMatrix,
   randomCodes,
 } from "../helpers/graphs.js";
+import { inputs } from "../helpers/properties.js";
 
 const EPS = GRAPH_EPS;
 

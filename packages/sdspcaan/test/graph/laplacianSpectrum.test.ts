@@ -5,7 +5,6 @@
  * solves.
  */
 import fc from "fast-check";
-import { inputs } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
@@ -23,6 +22,7 @@ import { symmetricEigen } from "#internal/linalg/eigen/symmetricEigen.js";
 import { multiply } from "#internal/linalg/kernels/gemm.js";
 import { CsrMatrix } from "#internal/linalg/sparse.js";
 import { firstDifference } from "../helpers/matrices.js";
+import { inputs } from "../helpers/properties.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 
 /** Laplacian of the adaptive-neighbour graph of clustered points (blocks of `sizes`). */

@@ -6,7 +6,6 @@
  * as a direct solve through the eigen-decomposition).
  */
 import fc from "fast-check";
-import { inputs } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import type { Matrix } from "#internal/core/matrix.js";
 import { frobeniusNorm } from "#internal/linalg/basic.js";
@@ -14,6 +13,7 @@ import { choleskyLower, fullRankFactor, solveRefined } from "#internal/linalg/ch
 import { multiply, multiplyABt } from "#internal/linalg/kernels/gemm.js";
 import { gramColumns } from "#internal/linalg/kernels/symmetricProducts.js";
 import { randomMatrix, withSpectrum } from "../helpers/matrices.js";
+import { inputs } from "../helpers/properties.js";
 
 function factorResidual(A: Matrix, L: Matrix, shift: number): number {
   const P = multiplyABt(L, L);

@@ -1,5 +1,4 @@
 import fc from "fast-check";
-import { inputs } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
@@ -17,6 +16,7 @@ import {
   randomSymmetric,
   symmetrize,
 } from "../helpers/matrices.js";
+import { inputs } from "../helpers/properties.js";
 
 /** A graph-Laplacian-like symmetric n x n matrix (random non-negative weights). */
 function laplacianLike(n: number, seed: number): Matrix {

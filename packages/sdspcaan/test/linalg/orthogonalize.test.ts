@@ -5,7 +5,6 @@
  * GEMM copied into the module when that pays).
  */
 import fc from "fast-check";
-import { inputs } from "sdspcaan-test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { Matrix } from "#internal/core/matrix.js";
 import { setKernelBackend, wasmArena } from "#internal/linalg/kernels/wasm/backend.js";
@@ -16,6 +15,7 @@ import {
   solveUpperFromRightInPlace,
 } from "#internal/linalg/orthogonalize.js";
 import { maxAbsDifference, randomMatrix } from "../helpers/matrices.js";
+import { inputs } from "../helpers/properties.js";
 
 afterEach(() => {
   setKernelBackend("auto");

@@ -1,11 +1,11 @@
 import fc from "fast-check";
-import { inputs } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
 import { addScaled, CsrMatrix } from "#internal/linalg/sparse.js";
 import { naiveProduct } from "../helpers/matrices.js";
+import { inputs } from "../helpers/properties.js";
 
 /** A random sparse matrix (about `density` of the entries set) and its dense twin. */
 function randomSparse(seed: number, rows: number, cols: number, density: number) {

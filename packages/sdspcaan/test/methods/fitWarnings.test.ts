@@ -5,7 +5,7 @@
  * read back, texts of older files read with their codes.
  */
 import fc from "fast-check";
-import { inputs, readDataFile } from "sdspcaan-test-support";
+import { readDataFile } from "sdspcaan-test-support";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ModelFormatError } from "#internal/core/errors.js";
 import type { Matrix } from "#internal/core/matrix.js";
@@ -26,6 +26,7 @@ import { SDSPCAAN } from "#internal/methods/sdspcaan.js";
 import { SLNP } from "#internal/methods/slnp.js";
 import { SPCAN } from "#internal/methods/spcan.js";
 import { blobs } from "../helpers/blobs.js";
+import { inputs } from "../helpers/properties.js";
 
 /** Standardised blobs: no "unit-scale" warning. */
 function standardBlobs(seed: number): { X: Matrix; y: number[] } {

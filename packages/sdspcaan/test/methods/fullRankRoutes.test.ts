@@ -8,7 +8,6 @@
  * Gram matrix bit for bit and the same class sums as the centred copy.
  */
 import fc from "fast-check";
-import { inputs } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
@@ -17,6 +16,7 @@ import { gramColumns, gramRows } from "#internal/linalg/kernels/symmetricProduct
 import type { CoreFitResult, FitContext } from "#internal/methods/estimator.js";
 import { fitLDA, LDA, type LDADetails } from "#internal/methods/lda.js";
 import { TrainingData } from "#internal/methods/training.js";
+import { inputs } from "../helpers/properties.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 
 /** n x d data with decaying column scales (a spectrum like images') and an offset. */

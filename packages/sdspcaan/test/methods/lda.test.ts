@@ -4,7 +4,6 @@
  * deterministic handling of a singular S_w (d >= n), errors, and a Yale split.
  */
 import fc from "fast-check";
-import { inputs } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
@@ -17,6 +16,7 @@ import type { CoreFitResult, FitContext } from "#internal/methods/estimator.js";
 import { fitLDA, LDA, type LDADetails } from "#internal/methods/lda.js";
 import type { TrainingData } from "#internal/methods/training.js";
 import { followsSignConvention, subspaceDistance } from "../helpers/matrices.js";
+import { inputs } from "../helpers/properties.js";
 import { orthonormalBasis } from "../helpers/subspace.js";
 import { projectedTestBca, yaleSplit } from "../helpers/yaleSplit.js";
 

@@ -6,7 +6,6 @@
  * relative 1e-12, rank and warnings, on tall, wide, rank-deficient and clustered data.
  */
 import fc from "fast-check";
-import { inputs } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import type { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
@@ -18,6 +17,7 @@ import { fitPCA, PCA, type PCADetails, type PCATriplets } from "#internal/method
 import { trainingSvd } from "#internal/methods/sharedSteps.js";
 import type { TrainingData } from "#internal/methods/training.js";
 import { orthogonalityError, randomOrthogonal, subspaceDistance } from "../helpers/matrices.js";
+import { inputs } from "../helpers/properties.js";
 
 /**
  * n x d data of rank `rank` with singular values 2^(-j/8) (a cluster of `tie` equal ones

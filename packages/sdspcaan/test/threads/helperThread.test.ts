@@ -5,7 +5,6 @@
  * test/slow/helperThreadFit.test.ts.
  */
 import fc from "fast-check";
-import { inputs } from "sdspcaan-test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
@@ -47,6 +46,7 @@ import {
   randomMatrix,
   randomSparseRows,
 } from "../helpers/matrices.js";
+import { inputs } from "../helpers/properties.js";
 
 afterAll(() => {
   setKernelThreads(1);

@@ -1,5 +1,4 @@
 import fc from "fast-check";
-import { inputs } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
@@ -24,6 +23,7 @@ import {
   subspaceDistance,
   withSpectrum,
 } from "../../helpers/matrices.js";
+import { inputs } from "../../helpers/properties.js";
 
 type Kind = "symmetric" | "psd" | "lowRank" | "clustered" | "repeated";
 

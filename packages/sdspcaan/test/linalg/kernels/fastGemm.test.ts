@@ -13,7 +13,7 @@ import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import fc from "fast-check";
-import { inputs, repoRoot } from "sdspcaan-test-support";
+import { repoRoot } from "sdspcaan-test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { Random } from "#internal/core/rng.js";
 import { householderTridiagonalize } from "#internal/linalg/eigen/householder.js";
@@ -36,6 +36,7 @@ import {
 import { setKernelThreads } from "#internal/threads/helperThread.node.js";
 import { assembleFmaKernels } from "../../../../../scripts/build-wasm.js";
 import { firstDifference, fusedMultiplyAdd, randomMatrix } from "../../helpers/matrices.js";
+import { inputs } from "../../helpers/properties.js";
 import { wasmEngine } from "../../helpers/wasmEngine.js";
 
 const x64 = process.arch === "x64";

@@ -10,7 +10,7 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import fc from "fast-check";
-import { inputs, repoRoot } from "sdspcaan-test-support";
+import { repoRoot } from "sdspcaan-test-support";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
@@ -36,6 +36,7 @@ import {
 import { SDSPCAAN } from "#internal/methods/sdspcaan.js";
 import { kernelThreads, setKernelThreads } from "#internal/threads/helperThread.node.js";
 import { firstDifference, randomMatrix } from "../../helpers/matrices.js";
+import { inputs } from "../../helpers/properties.js";
 import { withPaths } from "../../helpers/qLoop.js";
 
 const x64 = process.arch === "x64";

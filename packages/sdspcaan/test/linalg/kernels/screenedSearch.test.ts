@@ -6,7 +6,6 @@
  * within the error bound the decision relies on.
  */
 import fc from "fast-check";
-import { inputs } from "sdspcaan-test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
@@ -20,6 +19,7 @@ import {
 } from "#internal/linalg/kernels/screenedSearch.js";
 import { setKernelBackend, wasmArena } from "#internal/linalg/kernels/wasm/backend.js";
 import { randomMatrix } from "../../helpers/matrices.js";
+import { inputs } from "../../helpers/properties.js";
 
 afterEach(() => {
   setKernelBackend("auto");

@@ -4,7 +4,6 @@
  * transposed(A.multiplyMatrix(U)).
  */
 import fc from "fast-check";
-import { inputs } from "sdspcaan-test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
@@ -19,6 +18,7 @@ import { CsrMatrix } from "#internal/linalg/sparse.js";
 import { GramOperator } from "#internal/methods/zstep/gramOperator.js";
 import { laplacianProjection, ZWoodbury } from "#internal/methods/zstep/zPreconditioner.js";
 import { firstDifference, gramByMultiply, randomMatrix } from "../../helpers/matrices.js";
+import { inputs } from "../../helpers/properties.js";
 
 function factors(n: number, r: number, seed: number) {
   const U = randomMatrix(n, r, seed);

@@ -4,7 +4,6 @@
  * on random problems and in the dense Z solver, whose Z is formed here from its terms.
  */
 import fc from "fast-check";
-import { inputs } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
@@ -16,6 +15,7 @@ import { TrainingData } from "#internal/methods/training.js";
 import { trailingEigenpairsOfZ } from "#internal/methods/zstep/zDenseForm.js";
 import { chooseZSolver } from "#internal/methods/zstep/zSolvers.js";
 import { randomSymmetric } from "../../helpers/matrices.js";
+import { inputs } from "../../helpers/properties.js";
 import { fourGaussianClasses } from "../../helpers/qLoop.js";
 
 /** Z formed as the general path forms it. */

@@ -1,4 +1,4 @@
-/** Generated inputs for the packages' property tests (fast-check). */
+/** Generated inputs for the library's property tests (fast-check). */
 import fc from "fast-check";
 
 /** A whole-number range [min, max] (inclusive) or any fast-check arbitrary. */
