@@ -6,22 +6,14 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeSyntheticDataset } from "sdspcaan/methods";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readResultsFile } from "#internal/runner/resultsFile.node.js";
-import { cli, lines, writeCsv } from "../helpers/cli.js";
-import { removeDir, tempDir } from "../helpers/runs.js";
+import { argv, cli, lines, writeCsv } from "../helpers/cli.js";
+import { removeDir, smallData, tempDir } from "../helpers/runs.js";
 
 let dir: string;
 let csv: string;
-const data = makeSyntheticDataset({
-  samples: 60,
-  features: 24,
-  classes: 4,
-  signalDim: 4,
-  nuisanceDim: 4,
-  seed: 11,
-});
+const data = smallData(11);
 
 beforeAll(() => {
   dir = tempDir("cli-fit-notes");
@@ -37,11 +29,7 @@ describe("fit", () => {
   it("prints each warning on standard error, one line each, and saves it in the model", async () => {
     const model = join(dir, "sdspca.json");
     const r = await cli(
-      ["fit", "--data", csv, "--method", "sdspca", "--k", "3", "--max-iter", "2"].concat([
-        "--out",
-        model,
-        "--no-progress",
-      ]),
+      argv`fit --data ${csv} --method sdspca --k 3 --max-iter 2 --out ${model} --no-progress`,
     );
     expect(r.code).toBe(0);
     expect(lines(r.stdout)).toHaveLength(1);
@@ -56,10 +44,7 @@ describe("fit", () => {
 
   it("prints no warning for a fit that converged", async () => {
     const r = await cli(
-      ["fit", "--data", csv, "--method", "sdspca", "--k", "3", "--no-progress"].concat([
-        "--out",
-        join(dir, "converged.json"),
-      ]),
+      argv`fit --data ${csv} --method sdspca --k 3 --no-progress --out ${join(dir, "converged.json")}`,
     );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/converged/);
@@ -106,25 +91,8 @@ describe("evaluate", () => {
 describe("experiment and report", () => {
   it("count the selected fits with each warning under the table", async () => {
     const out = join(dir, "run");
-    const r = await cli([
-      "experiment",
-      "--data",
-      csv,
-      "--methods",
-      "pca,sdspca",
-      "--k-grid",
-      "4,8",
-      "--repeats",
-      "2",
-      "--grid",
-      "authors",
-      "--max-iter",
-      "2",
-      "--out",
-      out,
-      "--no-progress",
-      "--no-figures",
-    ]);
+    const r = await cli(argv`experiment --data ${csv} --methods pca,sdspca --k-grid 4,8
+      --repeats 2 --grid authors --max-iter 2 --out ${out} --no-progress --no-figures`);
     expect(r.code).toBe(0);
     const expected =
       "- SDSPCA on small: 2 of 2 selected fits stopped at maxIter without converging.";

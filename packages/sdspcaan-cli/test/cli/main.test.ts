@@ -4,24 +4,16 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeSyntheticDataset } from "sdspcaan/methods";
 import { kernelThreads, setKernelThreads } from "sdspcaan/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readResultsFile } from "#internal/runner/resultsFile.node.js";
-import { cli, lines, writeCsv, writeNpy } from "../helpers/cli.js";
-import { removeDir, tempDir } from "../helpers/runs.js";
+import { argv, cli, lines, writeCsv, writeNpy } from "../helpers/cli.js";
+import { removeDir, smallData, tempDir } from "../helpers/runs.js";
 
 let dir: string;
 let csv: string;
 let npy: string;
-const data = makeSyntheticDataset({
-  samples: 60,
-  features: 24,
-  classes: 4,
-  signalDim: 4,
-  nuisanceDim: 4,
-  seed: 11,
-});
+const data = smallData(11);
 
 beforeAll(() => {
   dir = tempDir("cli");
@@ -69,17 +61,8 @@ describe("fit and transform", () => {
 
     const emb = join(dir, "pca.csv");
     // New data is read as features only: the labelled file names its label column.
-    const tr = await cli([
-      "transform",
-      "--model",
-      model,
-      "--data",
-      npy,
-      "--label-col",
-      "last",
-      "--out",
-      emb,
-    ]);
+    const tr = await cli(argv`transform --model ${model} --data ${npy} --label-col last
+      --out ${emb}`);
     expect(tr.code).toBe(0);
     const rows = lines(readFileSync(emb, "utf8"));
     expect(rows[0]).toBe("c1,c2,c3,label");
@@ -94,18 +77,8 @@ describe("fit and transform", () => {
     expect(colVar(1)).toBeGreaterThan(colVar(2));
     expect(rows.slice(1).map((r) => Number(r.split(",")[3]))).toEqual(data.y);
 
-    const bare = await cli([
-      "transform",
-      "--model",
-      model,
-      "--data",
-      csv,
-      "--label-col",
-      "last",
-      "--out",
-      "-",
-      "--no-labels",
-    ]);
+    const bare = await cli(argv`transform --model ${model} --data ${csv} --label-col last
+      --out - --no-labels`);
     expect(bare.code).toBe(0);
     expect(lines(bare.stdout)[0]).toBe("c1,c2,c3");
     expect(lines(bare.stdout).slice(1)).toEqual(
@@ -121,38 +94,12 @@ describe("fit and transform", () => {
     const { writeFileSync } = await import("node:fs");
     writeFileSync(splits, JSON.stringify({ index_base: 0, splits: [{ train, val, test }] }));
     const model = join(dir, "split.json");
-    const r = await cli([
-      "fit",
-      "--data",
-      csv,
-      "--splits",
-      splits,
-      "--repeat",
-      "0",
-      "--method",
-      "baseline",
-      "--k",
-      "2",
-      "--out",
-      model,
-    ]);
+    const r = await cli(argv`fit --data ${csv} --splits ${splits} --repeat 0 --method baseline
+      --k 2 --out ${model}`);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/on 20 samples x 24 features .*training part of split 0/);
-    const bad = await cli([
-      "fit",
-      "--data",
-      csv,
-      "--splits",
-      splits,
-      "--repeat",
-      "1",
-      "--method",
-      "baseline",
-      "--k",
-      "2",
-      "--out",
-      model,
-    ]);
+    const bad = await cli(argv`fit --data ${csv} --splits ${splits} --repeat 1
+      --method baseline --k 2 --out ${model}`);
     expectOneLineError(bad, /'--repeat' option must be an integer in \[0, 0\]/);
   });
 });
@@ -164,23 +111,8 @@ describe("evaluate and experiment", () => {
   });
 
   it("experiment runs the protocol in worker threads, prints the table and writes the reports", async () => {
-    const r = await cli([
-      "experiment",
-      "--data",
-      csv,
-      "--methods",
-      "baseline,PCA",
-      "--k-grid",
-      "4,8",
-      "--repeats",
-      "2",
-      "--seed",
-      "5",
-      "--workers",
-      "2",
-      "--out",
-      out,
-    ]);
+    const r = await cli(argv`experiment --data ${csv} --methods baseline,PCA --k-grid 4,8
+      --repeats 2 --seed 5 --workers 2 --out ${out}`);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/\| Dataset \| Baseline \| PCA \|/);
     expect(r.stdout).toMatch(/\| small \| /);
@@ -194,20 +126,8 @@ describe("evaluate and experiment", () => {
   });
 
   it("evaluate reproduces one fit of the experiment", async () => {
-    const r = await cli([
-      "evaluate",
-      "--data",
-      csv,
-      "--method",
-      "pca",
-      "--k",
-      "8",
-      "--seed",
-      "5",
-      "--repeat",
-      "1",
-      "--json",
-    ]);
+    const r = await cli(argv`evaluate --data ${csv} --method pca --k 8 --seed 5 --repeat 1
+      --json`);
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout);
     for (const key of ["valBCA", "testBCA", "iterations", "fitMs"])
@@ -224,43 +144,12 @@ describe("evaluate and experiment", () => {
   });
 
   it("resumes a finished run without refitting, and refuses other settings", async () => {
-    const again = await cli([
-      "experiment",
-      "--data",
-      csv,
-      "--methods",
-      "baseline,pca",
-      "--k-grid",
-      "4,8",
-      "--repeats",
-      "2",
-      "--seed",
-      "5",
-      "--workers",
-      "1",
-      "--out",
-      out,
-      "--no-figures",
-      "--no-progress",
-    ]);
+    const again = await cli(argv`experiment --data ${csv} --methods baseline,pca --k-grid 4,8
+      --repeats 2 --seed 5 --workers 1 --out ${out} --no-figures --no-progress`);
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/8 fits \(8 resumed, 0 run\)/);
-    const other = await cli([
-      "experiment",
-      "--data",
-      csv,
-      "--methods",
-      "baseline,pca",
-      "--k-grid",
-      "4,8",
-      "--repeats",
-      "2",
-      "--seed",
-      "6",
-      "--out",
-      out,
-      "--no-progress",
-    ]);
+    const other = await cli(argv`experiment --data ${csv} --methods baseline,pca --k-grid 4,8
+      --repeats 2 --seed 6 --out ${out} --no-progress`);
     expectOneLineError(other, /different settings \(seed: 5 before, 6 now\).*--force/);
   });
 
@@ -281,15 +170,8 @@ describe("evaluate and experiment", () => {
     const k = await cli(["plot", "bca-vs-k", "--results", out, "--out", fig]);
     expect(k.code).toBe(0);
     expect(existsSync(`${fig}.svg`) && existsSync(`${fig}.png`)).toBe(true);
-    const panels = await cli([
-      "plot",
-      "bca-vs-k",
-      "--results",
-      out,
-      "--out",
-      `${fig}-panels`,
-      "--per-dataset",
-    ]);
+    const panels = await cli(argv`plot bca-vs-k --results ${out} --out ${fig}-panels
+      --per-dataset`);
     expect(panels.code).toBe(0);
     expect(readFileSync(`${fig}-panels.svg`, "utf8")).toContain("per data set");
     const sens = await cli(["plot", "sensitivity", "--results", out, "--out", fig]);
@@ -298,26 +180,12 @@ describe("evaluate and experiment", () => {
     const emb = join(dir, "emb.csv");
     await cli(["fit", "--data", csv, "--method", "pca", "--k", "2", "--out", model]);
     await cli(["transform", "--model", model, "--data", csv, "--label-col", "last", "--out", emb]);
-    const e = await cli([
-      "plot",
-      "embedding",
-      "--embedding",
-      emb,
-      "--out",
-      join(dir, "figs", "emb"),
-    ]);
+    const e = await cli(argv`plot embedding --embedding ${emb}
+      --out ${join(dir, "figs", "emb")}`);
     expect(e.code).toBe(0);
     expect(readFileSync(join(dir, "figs", "emb.svg"), "utf8")).toContain("<svg");
-    const m = await cli([
-      "plot",
-      "embedding",
-      "--model",
-      model,
-      "--data",
-      csv,
-      "--out",
-      join(dir, "figs", "emb2"),
-    ]);
+    const m = await cli(argv`plot embedding --model ${model} --data ${csv}
+      --out ${join(dir, "figs", "emb2")}`);
     expect(m.code).toBe(0);
     expect(readFileSync(join(dir, "figs", "emb2.svg"), "utf8")).toContain("PCA embedding of small");
   });
@@ -325,30 +193,12 @@ describe("evaluate and experiment", () => {
 
 describe("errors", () => {
   it("an unknown method names the known ones", async () => {
-    const r = await cli([
-      "fit",
-      "--data",
-      csv,
-      "--method",
-      "nope",
-      "--k",
-      "2",
-      "--out",
-      join(dir, "m.json"),
-    ]);
+    const r = await cli(argv`fit --data ${csv} --method nope --k 2 --out ${join(dir, "m.json")}`);
     expectOneLineError(r, /^sdspcaan: Unknown method "nope"\. Known methods: baseline, pca/);
   });
 
   it("a missing data file is named", async () => {
-    const r = await cli([
-      "evaluate",
-      "--data",
-      join(dir, "missing.csv"),
-      "--method",
-      "pca",
-      "--k",
-      "2",
-    ]);
+    const r = await cli(argv`evaluate --data ${join(dir, "missing.csv")} --method pca --k 2`);
     expectOneLineError(r, /missing\.csv/);
   });
 
@@ -390,35 +240,13 @@ describe("errors", () => {
   });
 
   it("an option the method does not have is refused", async () => {
-    const r = await cli([
-      "fit",
-      "--data",
-      csv,
-      "--method",
-      "pca",
-      "--k",
-      "2",
-      "--alpha",
-      "1",
-      "--out",
-      join(dir, "m.json"),
-    ]);
+    const r = await cli(argv`fit --data ${csv} --method pca --k 2 --alpha 1
+      --out ${join(dir, "m.json")}`);
     expectOneLineError(r, /PCA has no option 'alpha'/);
   });
 
   it("an unknown option or a missing required one is one line with a pointer to --help", async () => {
-    const r = await cli([
-      "fit",
-      "--data",
-      csv,
-      "--bogus",
-      "--method",
-      "pca",
-      "--k",
-      "2",
-      "--out",
-      "x.json",
-    ]);
+    const r = await cli(argv`fit --data ${csv} --bogus --method pca --k 2 --out x.json`);
     expectOneLineError(
       r,
       /^sdspcaan fit: unknown option '--bogus' \(see 'sdspcaan fit --help'\)$/m,

@@ -24,7 +24,7 @@ import { writeAtomically } from "#internal/io/atomicWrite.js";
 import { compressRunResults } from "#internal/runner/compress.node.js";
 import { ResultsWriter, rewriteResultsFile } from "#internal/runner/resultsFile.node.js";
 import { readRunResults } from "#internal/runner/runResults.node.js";
-import { cli, lines, writeCsv } from "../helpers/cli.js";
+import { argv, cli, lines, writeCsv } from "../helpers/cli.js";
 import { removeDir, tempDir } from "../helpers/runs.js";
 
 let dir: string;
@@ -54,18 +54,7 @@ function mkfifo(path: string): void {
 }
 
 const transformTo = (out: string, extra: string[] = []) =>
-  cli([
-    "transform",
-    "--model",
-    model,
-    "--data",
-    csv,
-    "--label-col",
-    "last",
-    "--out",
-    out,
-    ...extra,
-  ]);
+  cli(argv`transform --model ${model} --data ${csv} --label-col last --out ${out} ${extra}`);
 
 beforeAll(async () => {
   dir = tempDir("out-safety");

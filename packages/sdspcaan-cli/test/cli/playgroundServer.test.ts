@@ -6,7 +6,7 @@
  * link; Host headers that are not a loopback name with its port (DNS rebinding);
  * methods other than GET and HEAD; and the security headers on every answer.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import {
   chmodSync,
   mkdirSync,
@@ -19,7 +19,6 @@ import { Agent, request } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { repoRoot } from "sdspcaan-test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   CONTENT_SECURITY_POLICY,
@@ -27,17 +26,14 @@ import {
   type PlaygroundServer,
   startPlaygroundServer,
 } from "#internal/cli/playgroundServer.js";
+import { startCli } from "../helpers/childCli.js";
+import { writePlaygroundPage } from "../helpers/playgroundPage.js";
 import { removeDir } from "../helpers/runs.js";
 
 // Readable by everyone: the command runs as another user below when this is root.
 const dir = mkdtempSync(join(tmpdir(), "sdspcaan-playground-server-"));
 chmodSync(dir, 0o755);
-const root = join(dir, "page");
-mkdirSync(join(root, "chunks"), { recursive: true });
-writeFileSync(join(root, "index.html"), "<!doctype html><title>page</title>\n");
-writeFileSync(join(root, "main.js"), "export {};\n");
-writeFileSync(join(root, "chunks", "a.js"), "export const a = 1;\n");
-writeFileSync(join(dir, "secret.txt"), "outside the page\n");
+const root = writePlaygroundPage(dir);
 mkdirSync(join(dir, "elsewhere"));
 writeFileSync(join(dir, "elsewhere", "b.js"), "outside the page\n");
 // Links inside the page's folder: one to a file outside, one to a folder outside,
@@ -227,48 +223,35 @@ describe("what the playground server sends", () => {
 /** `sdspcaan playground` in a child process, as a user file permissions apply to. */
 async function startCommand(pageRoot: string): Promise<{ child: ChildProcess; port: number }> {
   const asRoot = process.getuid?.() === 0;
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      join(repoRoot, "packages/sdspcaan-cli/src/cli/bin.ts"),
-      "playground",
-      "--root",
-      pageRoot,
-      "--no-data",
-    ],
-    {
-      cwd: repoRoot,
-      stdio: ["ignore", "pipe", "pipe"],
-      // Root reads a file of mode 000 all the same; nobody does not.
-      ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
-    },
+  const { child, stdout, stderr } = startCli(
+    ["playground", "--root", pageRoot, "--no-data"],
+    // Root reads a file of mode 000 all the same; nobody does not.
+    asRoot ? { uid: 65534, gid: 65534 } : {},
   );
   children.push(child);
-  let out = "";
-  child.stdout?.on("data", (b: Buffer) => {
-    out += b.toString("utf8");
-  });
-  child.stderr?.on("data", (b: Buffer) => {
-    out += b.toString("utf8");
-  });
+  const out = () => stdout() + stderr();
   const deadline = Date.now() + 60_000;
-  while (!/127\.0\.0\.1:\d+/.test(out) && child.exitCode === null && Date.now() < deadline) {
+  while (!/127\.0\.0\.1:\d+/.test(out()) && child.exitCode === null && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 50));
   }
-  const port = /127\.0\.0\.1:(\d+)/.exec(out)?.[1];
-  if (port === undefined) throw new Error(`sdspcaan playground did not start: ${out}`);
+  const port = /127\.0\.0\.1:(\d+)/.exec(out())?.[1];
+  if (port === undefined) throw new Error(`sdspcaan playground did not start: ${out()}`);
   return { child, port: Number(port) };
+}
+
+/** A page folder for one test, readable by the command's user: index.html and main.js. */
+function pageOfItsOwn(name: string, mainJs: string): string {
+  const page = join(dir, name);
+  mkdirSync(page);
+  chmodSync(page, 0o755);
+  writeFileSync(join(page, "index.html"), "<!doctype html>\n");
+  writeFileSync(join(page, "main.js"), mainJs);
+  return page;
 }
 
 describe("a request that fails fails alone", () => {
   it("a file that cannot be read is a 500 amid other requests, and the server goes on", async () => {
-    const page = join(dir, "unreadable");
-    mkdirSync(page);
-    chmodSync(page, 0o755);
-    writeFileSync(join(page, "index.html"), "<!doctype html>\n");
-    writeFileSync(join(page, "main.js"), "export const ok = true;\n");
+    const page = pageOfItsOwn("unreadable", "export const ok = true;\n");
     writeFileSync(join(page, "locked.js"), "export const locked = true;\n");
     chmodSync(join(page, "locked.js"), 0o000);
     const { child, port } = await startCommand(page);
@@ -291,11 +274,7 @@ describe("a request that fails fails alone", () => {
   });
 
   it("a file that shrinks while it is sent closes that connection; the next request is answered", async () => {
-    const page = join(dir, "shrinking");
-    mkdirSync(page);
-    chmodSync(page, 0o755);
-    writeFileSync(join(page, "index.html"), "<!doctype html>\n");
-    writeFileSync(join(page, "main.js"), "export {};\n");
+    const page = pageOfItsOwn("shrinking", "export {};\n");
     // Far more than the socket buffers hold, so most of it is still unread when it shrinks.
     const big = join(page, "big.bin");
     writeFileSync(big, Buffer.alloc(64 << 20, 7));

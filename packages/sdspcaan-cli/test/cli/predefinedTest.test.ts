@@ -11,7 +11,7 @@ import { balancedAccuracy, Matrix, NearestNeighbour1, PCA } from "sdspcaan";
 import { zscoreStatistics } from "sdspcaan/methods";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reloadDataset } from "#internal/reports/reloadData.node.js";
-import { cli } from "../helpers/cli.js";
+import { argv, cli } from "../helpers/cli.js";
 
 /** uint8 IDX bytes (big-endian sizes). */
 function idx(shape: number[], values: number[]): Buffer {
@@ -58,20 +58,8 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 describe("a data set with its own test set", () => {
   it("fit trains on the training images only and says so", async () => {
     const out = join(root, "pca.json");
-    const r = await cli([
-      "fit",
-      "--data",
-      "FashionMNIST",
-      "--data-dir",
-      root,
-      "--method",
-      "pca",
-      "--k",
-      "2",
-      "--no-progress",
-      "--out",
-      out,
-    ]);
+    const r = await cli(argv`fit --data FashionMNIST --data-dir ${root} --method pca --k 2
+      --no-progress --out ${out}`);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
       /on 30 samples x 6 features of FashionMNIST \(its 30 training samples; its own test set left out/,
@@ -129,19 +117,8 @@ describe("a data set with its own test set", () => {
     const repeat = await cli([...base, "--k", "2", "--repeat", "1"]);
     expect(repeat.code).toBe(1);
     expect(repeat.stderr).toMatch(/comes with its own test set, so there is one split/);
-    const exp = await cli([
-      "experiment",
-      "--data",
-      "FashionMNIST",
-      "--data-dir",
-      root,
-      "--methods",
-      "pca",
-      "--k-grid",
-      "2",
-      "--out",
-      join(root, "exp"),
-    ]);
+    const exp = await cli(argv`experiment --data FashionMNIST --data-dir ${root} --methods pca
+      --k-grid 2 --out ${join(root, "exp")}`);
     expect(exp.code).toBe(1);
     expect(exp.stderr).toMatch(/comes with its own test set \(9 samples, rows 30 on\)/);
     expect(exp.stderr).toMatch(/sdspcaan datasets splits FashionMNIST/);
@@ -149,19 +126,8 @@ describe("a data set with its own test set", () => {
 
   it("datasets splits writes the split file that experiment --splits takes", async () => {
     const file = join(root, "splits.json");
-    const w = await cli([
-      "datasets",
-      "splits",
-      "FashionMNIST",
-      "--data-dir",
-      root,
-      "--repeats",
-      "2",
-      "--seed",
-      "3",
-      "--out",
-      file,
-    ]);
+    const w = await cli(argv`datasets splits FashionMNIST --data-dir ${root} --repeats 2
+      --seed 3 --out ${file}`);
     expect(w.code).toBe(0);
     expect(w.stdout).toMatch(/2 split\(s\) written .*train 25 \/ validation 5 .* \/ test 9/);
     const json = JSON.parse(readFileSync(file, "utf8"));
@@ -172,26 +138,9 @@ describe("a data set with its own test set", () => {
       expect(new Set([...split.train, ...split.val]).size).toBe(30);
     }
     expect(json.splits[0].val).not.toEqual(json.splits[1].val);
-    const r = await cli([
-      "experiment",
-      "--data",
-      "FashionMNIST",
-      "--data-dir",
-      root,
-      "--splits",
-      file,
-      "--methods",
-      "pca",
-      "--k-grid",
-      "3",
-      "--repeats",
-      "2",
-      "--workers",
-      "1",
-      "--out",
-      join(root, "exp-splits"),
-      "--no-progress",
-    ]);
+    const r = await cli(argv`experiment --data FashionMNIST --data-dir ${root} --splits ${file}
+      --methods pca --k-grid 3 --repeats 2 --workers 1 --out ${join(root, "exp-splits")}
+      --no-progress`);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/Complete run: all 2 planned fits are done/);
     expect(r.stdout).toMatch(/\| FashionMNIST \| /);

@@ -4,14 +4,14 @@
  * a single long `fit` stopped by Ctrl-C leaves no model file and no temporary file.
  * Progress of a single fit is tested on the display itself (no timing involved).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeSyntheticDataset } from "sdspcaan/methods";
-import { repoRoot } from "sdspcaan-test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import { FitProgressDisplay } from "#internal/cli/commands/progress.js";
 import { readResultsFile } from "#internal/runner/resultsFile.node.js";
+import { startCli } from "../helpers/childCli.js";
 import { writeCsv } from "../helpers/cli.js";
 import { removeDir, tempDir } from "../helpers/runs.js";
 
@@ -21,23 +21,6 @@ afterAll(() => removeDir(dir));
 const data = makeSyntheticDataset({ samples: 240, features: 64, classes: 4, seed: 11 });
 const csv = join(dir, "data.csv");
 writeCsv(csv, data.X, data.y);
-
-function start(args: string[]): { child: ChildProcess; stderr: () => string } {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", join(repoRoot, "packages/sdspcaan-cli/src/cli/bin.ts"), ...args],
-    {
-      cwd: repoRoot,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let err = "";
-  child.stderr?.on("data", (b: Buffer) => {
-    err += b.toString("utf8");
-  });
-  child.stdout?.resume();
-  return { child, stderr: () => err };
-}
 
 function exited(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
   return new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
@@ -57,7 +40,7 @@ describe("signals", () => {
   it("SIGTERM stops an experiment with exit code 143, resumable", async () => {
     const out = join(dir, "run");
     const results = join(out, "results.jsonl");
-    const { child, stderr } = start([
+    const { child, stderr } = startCli([
       "experiment",
       ...["--data", csv, "--methods", "sdspcaan", "--grid", "quick", "--repeats", "6"],
       ...["--workers", "1", "--no-figures", "--out", out],
@@ -75,7 +58,7 @@ describe("signals", () => {
   it("Ctrl-C during a long fit ends it with nothing written", async () => {
     const model = join(dir, "model.json");
     // tol = 1e-300 never stops early: 2000 outer iterations take far longer than the test waits.
-    const { child } = start([
+    const { child } = startCli([
       "fit",
       ...["--data", csv, "--method", "sdspcaan", "--k", "8"],
       ...["--tol", "1e-300", "--max-iter", "2000", "--out", model],

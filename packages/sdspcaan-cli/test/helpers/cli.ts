@@ -55,6 +55,42 @@ export async function cli(args: string[]): Promise<CliResult> {
   }
 }
 
+/**
+ * A command line written as a template, for `cli`: the literal text splits at white
+ * space, and each `${value}` stays one argument however it is spelled (a path with
+ * spaces, an empty string), or one argument per element of an array. So
+ * argv`fit --data ${csv} --k 3` is ["fit", "--data", csv, "--k", "3"].
+ */
+export function argv(
+  text: TemplateStringsArray,
+  ...values: (string | readonly string[])[]
+): string[] {
+  const args: string[] = [];
+  let current: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const words = text[i].split(/\s+/);
+    for (let w = 0; w < words.length; w++) {
+      if (w > 0 && current !== null) {
+        args.push(current);
+        current = null;
+      }
+      if (words[w] !== "") current = (current ?? "") + words[w];
+    }
+    if (i === values.length) break;
+    const value = values[i];
+    if (typeof value === "string") {
+      current = (current ?? "") + value;
+    } else {
+      if (current !== null || /^\S/.test(text[i + 1])) {
+        throw new Error("argv: an array stands as whole arguments, with white space around it");
+      }
+      args.push(...value);
+    }
+  }
+  if (current !== null) args.push(current);
+  return args;
+}
+
 /** The non-empty lines of a text. */
 export function lines(text: string): string[] {
   return text.split("\n").filter((l) => l.trim() !== "");

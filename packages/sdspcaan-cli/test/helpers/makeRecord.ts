@@ -16,3 +16,20 @@ export function rec(
     ...fields,
   };
 }
+
+/** A PCA fit record at k (the one the results-file tests write line after line). */
+export function pcaRecord(k: number, extra: Partial<FitRecord> = {}): FitRecord {
+  return {
+    dataset: "D",
+    repeat: 0,
+    method: "pca",
+    k,
+    params: {},
+    valBCA: 0.5,
+    testBCA: 0.25,
+    iterations: 1,
+    converged: true,
+    fitMs: 3,
+    ...extra,
+  };
+}

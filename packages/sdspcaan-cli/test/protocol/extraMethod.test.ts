@@ -25,7 +25,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hyperparameterGrid, tunableParams } from "#internal/protocol/grids.js";
 import { runExperiment } from "#internal/runner/runner.node.js";
-import { cli, writeCsv } from "../helpers/cli.js";
+import { argv, cli, writeCsv } from "../helpers/cli.js";
 import { removeDir, smallData, tempDir } from "../helpers/runs.js";
 
 const OPTIONS = {
@@ -122,15 +122,11 @@ describe("an extra method declared in a test file", () => {
     expect(help.stdout).toMatch(/--gain <x>\s+Scale of W\. \[scaled-baseline\]/);
     expect(help.stdout).toMatch(/scaled-baseline \(case-insensitive/);
     const out = `${dir}/model.json`;
-    const r = await cli([
-      ...["fit", "--data", csv, "--method", "scaled-baseline", "--k", "3", "--gain", "4"],
-      ...["--out", out, "--no-progress"],
-    ]);
+    const r = await cli(
+      argv`fit --data ${csv} --method scaled-baseline --k 3 --gain 4 --out ${out} --no-progress`,
+    );
     expect(r.code).toBe(0);
-    const refused = await cli([
-      ...["fit", "--data", csv, "--method", "pca", "--k", "3", "--gain", "4"],
-      ...["--out", out],
-    ]);
+    const refused = await cli(argv`fit --data ${csv} --method pca --k 3 --gain 4 --out ${out}`);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/PCA has no option 'gain'/);
   });

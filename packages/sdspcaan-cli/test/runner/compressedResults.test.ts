@@ -32,7 +32,7 @@ import {
   runExperiment,
 } from "#internal/runner/runner.node.js";
 import { readRunResults, runResultsFiles } from "#internal/runner/runResults.node.js";
-import { cli, lines, writeCsv } from "../helpers/cli.js";
+import { argv, cli, lines, writeCsv } from "../helpers/cli.js";
 import {
   comparable,
   removeDir,
@@ -290,26 +290,8 @@ describe("resuming from a compressed results file", () => {
     const data = smallData();
     writeCsv(csv, data.X, data.y);
     const experiment = (extra: string[]) =>
-      cli([
-        "experiment",
-        "--data",
-        csv,
-        "--methods",
-        "baseline,pca",
-        "--k-grid",
-        "4,8",
-        "--repeats",
-        "2",
-        "--seed",
-        "5",
-        "--workers",
-        "1",
-        "--out",
-        dir,
-        "--no-figures",
-        "--no-progress",
-        ...extra,
-      ]);
+      cli(argv`experiment --data ${csv} --methods baseline,pca --k-grid 4,8 --repeats 2
+        --seed 5 --workers 1 --out ${dir} --no-figures --no-progress ${extra}`);
     const compress = (file: string) => {
       writeFileSync(`${file}.gz`, gzipText(readFileSync(file, "utf8")));
       unlinkSync(file);

@@ -14,7 +14,6 @@ import fc from "fast-check";
 import { DataFormatError } from "sdspcaan";
 import { repoRoot } from "sdspcaan-test-support";
 import { afterAll, describe, expect, it } from "vitest";
-import type { FitRecord } from "#internal/protocol/records.js";
 import { MAX_LINE_BYTES } from "#internal/runner/resultLines.node.js";
 import {
   MAX_BAD_LINES,
@@ -23,32 +22,17 @@ import {
   scanResultLines,
   scanResultsFile,
 } from "#internal/runner/resultsFile.node.js";
+import { pcaRecord } from "../helpers/makeRecord.js";
 import { removeDir, tempDir } from "../helpers/runs.js";
 
 const dir = tempDir("result-lines");
 afterAll(() => removeDir(dir));
 
-function record(k: number, extra: Partial<FitRecord> = {}): FitRecord {
-  return {
-    dataset: "D",
-    repeat: 0,
-    method: "pca",
-    k,
-    params: {},
-    valBCA: 0.5,
-    testBCA: 0.25,
-    iterations: 1,
-    converged: true,
-    fitMs: 3,
-    ...extra,
-  };
-}
-
 describe("a results file of newlines", () => {
   // 24 million blank lines: the old reader split them into an array of 24 million
   // strings, beyond a 48 MB heap; the stream holds one chunk at a time.
   const blank = Buffer.alloc(24 << 20, 0x0a);
-  const lines = Buffer.from(resultLineText(record(1)) + resultLineText(record(2)), "utf8");
+  const lines = Buffer.from(resultLineText(pcaRecord(1)) + resultLineText(pcaRecord(2)), "utf8");
   const text = Buffer.concat([blank, lines, blank, Buffer.from("{cut", "utf8")]);
   const plain = join(dir, "newlines.jsonl");
   const gz = join(dir, "newlines.jsonl.gz");
@@ -84,9 +68,9 @@ describe("lines no results file has", () => {
     const message = (line: number) =>
       `line ${line} is longer than ${MAX_LINE_BYTES} bytes, which no results line is: this is not a results file, or that line is damaged (remove it).`;
     for (const [name, bytes] of [
-      ["long.jsonl", Buffer.from(`${resultLineText(record(1))}\n${long}\n`)],
-      ["long.jsonl.gz", gzipSync(`${resultLineText(record(1))}\n${long}\n`)],
-      ["tail.jsonl", Buffer.from(`${resultLineText(record(1))}${long}`)],
+      ["long.jsonl", Buffer.from(`${resultLineText(pcaRecord(1))}\n${long}\n`)],
+      ["long.jsonl.gz", gzipSync(`${resultLineText(pcaRecord(1))}\n${long}\n`)],
+      ["tail.jsonl", Buffer.from(`${resultLineText(pcaRecord(1))}${long}`)],
     ] as const) {
       const file = join(dir, name);
       writeFileSync(file, bytes);
@@ -99,12 +83,12 @@ describe("lines no results file has", () => {
 
   it("more than MAX_BAD_LINES bad lines make it no results file, even for --repair", () => {
     const file = join(dir, "garbage.jsonl");
-    writeFileSync(file, `${resultLineText(record(1))}${"x\n".repeat(MAX_BAD_LINES + 1)}`);
+    writeFileSync(file, `${resultLineText(pcaRecord(1))}${"x\n".repeat(MAX_BAD_LINES + 1)}`);
     expect(() => scanResultsFile(file)).toThrow(
       `${file}: more than ${MAX_BAD_LINES} lines are not results lines (the first: line 2 is not valid JSON (`,
     );
     // Up to the limit, each is listed for --repair.
-    writeFileSync(file, `${resultLineText(record(1))}${"x\n".repeat(MAX_BAD_LINES)}`);
+    writeFileSync(file, `${resultLineText(pcaRecord(1))}${"x\n".repeat(MAX_BAD_LINES)}`);
     const s = scanResultsFile(file);
     expect(s.invalid).toHaveLength(MAX_BAD_LINES);
     expect(s.invalid.at(-1)?.lineNo).toBe(MAX_BAD_LINES + 1);
@@ -122,10 +106,10 @@ describe("the lines of a file, however its chunks fall", () => {
           fc.oneof(
             fc.constant(""),
             fc.constant("  "),
-            fc.integer({ min: 1, max: 99 }).map((k) => resultLineText(record(k)).trimEnd()),
+            fc.integer({ min: 1, max: 99 }).map((k) => resultLineText(pcaRecord(k)).trimEnd()),
             fc
               .string({ unit: "grapheme", maxLength: 30 })
-              .map((w) => resultLineText(record(7, { warnings: [w] })).trimEnd()),
+              .map((w) => resultLineText(pcaRecord(7, { warnings: [w] })).trimEnd()),
           ),
           { maxLength: 20 },
         ),
@@ -133,7 +117,7 @@ describe("the lines of a file, however its chunks fall", () => {
         (shift, body, tail) => {
           // A first line that ends near the 64 KiB chunk boundary, so that the
           // following lines (and their multi-byte characters) straddle it.
-          const pad = resultLineText(record(100, { warnings: ["é".repeat(32_700 - shift)] }));
+          const pad = resultLineText(pcaRecord(100, { warnings: ["é".repeat(32_700 - shift)] }));
           const text = `${pad}${body.join("\n")}\n${tail.replace(/\n/g, "")}`;
           writeFileSync(file, text);
           const fromFile = scanResultsFile(file);

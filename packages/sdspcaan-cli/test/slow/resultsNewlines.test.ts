@@ -10,29 +10,14 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } 
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import type { FitRecord } from "#internal/protocol/records.js";
 import { compressRunResults } from "#internal/runner/compress.node.js";
 import { resultLineText } from "#internal/runner/resultsFile.node.js";
 import { readRunResults } from "#internal/runner/runResults.node.js";
+import { pcaRecord } from "../helpers/makeRecord.js";
 import { removeDir, tempDir } from "../helpers/runs.js";
 
 const root = tempDir("newlines-300mb");
 afterAll(() => removeDir(root));
-
-function record(k: number): FitRecord {
-  return {
-    dataset: "D",
-    repeat: 0,
-    method: "pca",
-    k,
-    params: {},
-    valBCA: 0.5,
-    testBCA: 0.25,
-    iterations: 1,
-    converged: true,
-    fitMs: 3,
-  };
-}
 
 describe("a results file of 300 MB of newlines", () => {
   it("is read and compressed with its lines kept", () => {
@@ -41,7 +26,7 @@ describe("a results file of 300 MB of newlines", () => {
     const file = join(dir, "results.jsonl");
     const fd = openSync(file, "w");
     const blank = Buffer.alloc(100 << 20, 0x0a);
-    const lines = [1, 2, 3].map((k) => resultLineText(record(k)));
+    const lines = [1, 2, 3].map((k) => resultLineText(pcaRecord(k)));
     try {
       for (const l of lines) {
         writeSync(fd, blank);

@@ -13,6 +13,7 @@ import {
 import { NotFittedError, ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
+import { inputs } from "../helpers/properties.js";
 
 function randomMatrix(rows: number, cols: number, seed: number): Matrix {
   const rng = new Random(seed);
@@ -50,19 +51,14 @@ function bruteForceIndices(T: Matrix, Q: Matrix): Int32Array {
 describe("NearestNeighbour1", () => {
   it("returns the training label on the training points when they are distinct", () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 2, max: 40 }),
-        fc.integer({ min: 1, max: 6 }),
-        fc.integer({ min: 0, max: 1_000_000 }),
-        (n, k, seed) => {
-          const P = randomMatrix(n, k, seed);
-          const rng = new Random(seed + 1);
-          const y = Array.from({ length: n }, () => rng.integer(3));
-          const model = new NearestNeighbour1().fit(P, y);
-          expect(model.predict(P)).toEqual(y);
-          expect(Array.from(model.nearestIndices(P))).toEqual([...Array(n).keys()]);
-        },
-      ),
+      fc.property(inputs({ n: [2, 40], k: [1, 6], seed: [0, 1_000_000] }), ({ n, k, seed }) => {
+        const P = randomMatrix(n, k, seed);
+        const rng = new Random(seed + 1);
+        const y = Array.from({ length: n }, () => rng.integer(3));
+        const model = new NearestNeighbour1().fit(P, y);
+        expect(model.predict(P)).toEqual(y);
+        expect(Array.from(model.nearestIndices(P))).toEqual([...Array(n).keys()]);
+      }),
       { numRuns: 50 },
     );
   });
@@ -103,12 +99,8 @@ describe("NearestNeighbour1", () => {
   it("gives the same answer whatever the block size", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 60 }),
-        fc.integer({ min: 1, max: 50 }),
-        fc.integer({ min: 1, max: 8 }),
-        fc.integer({ min: 1, max: 70 }),
-        fc.integer({ min: 0, max: 1_000_000 }),
-        (n, m, k, blockSize, seed) => {
+        inputs({ n: [1, 60], m: [1, 50], k: [1, 8], blockSize: [1, 70], seed: [0, 1_000_000] }),
+        ({ n, m, k, blockSize, seed }) => {
           const T = randomMatrix(n, k, seed);
           const Q = randomMatrix(m, k, seed + 7);
           const y = Array.from({ length: n }, (_, i) => i % 4);
@@ -124,11 +116,8 @@ describe("NearestNeighbour1", () => {
   it("agrees with a brute-force scan on random data", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 80 }),
-        fc.integer({ min: 1, max: 40 }),
-        fc.integer({ min: 1, max: 12 }),
-        fc.integer({ min: 0, max: 1_000_000 }),
-        (n, m, k, seed) => {
+        inputs({ n: [1, 80], m: [1, 40], k: [1, 12], seed: [0, 1_000_000] }),
+        ({ n, m, k, seed }) => {
           const T = randomMatrix(n, k, seed);
           const Q = randomMatrix(m, k, seed + 3);
           const y = Array.from({ length: n }, (_, i) => i);
@@ -145,11 +134,8 @@ describe("NearestNeighbour1", () => {
     // return the brute force's lowest index on each tie.
     fc.assert(
       fc.property(
-        fc.integer({ min: 2, max: 50 }),
-        fc.integer({ min: 1, max: 30 }),
-        fc.integer({ min: 1, max: 4 }),
-        fc.integer({ min: 0, max: 1_000_000 }),
-        (n, m, k, seed) => {
+        inputs({ n: [2, 50], m: [1, 30], k: [1, 4], seed: [0, 1_000_000] }),
+        ({ n, m, k, seed }) => {
           const rng = new Random(seed);
           const T = new Matrix(n, k);
           const Q = new Matrix(m, k);

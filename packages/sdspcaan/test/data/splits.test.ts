@@ -12,6 +12,7 @@ import {
   splitSizes,
   splitsToJSON,
 } from "#internal/data/splits.js";
+import { inputs } from "../helpers/properties.js";
 
 function expectPartition(s: Split, n: number): void {
   const all = [...s.train, ...s.val, ...s.test].sort((a, b) => a - b);
@@ -51,10 +52,8 @@ describe("makeSplit", () => {
   it("partitions 0..N-1 exactly with the right sizes", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 3, max: 400 }),
-        fc.integer({ min: 0, max: 2 ** 31 }),
-        fc.integer({ min: 0, max: 20 }),
-        (n, seed, repeat) => {
+        inputs({ n: [3, 400], seed: [0, 2 ** 31], repeat: [0, 20] }),
+        ({ n, seed, repeat }) => {
           const s = makeSplit(n, { seed, dataset: "D", repeat });
           expectPartition(s, n);
           const sizes = splitSizes(n);

@@ -23,6 +23,7 @@ import {
   normalMatrix,
   randomCodes,
 } from "../helpers/graphs.js";
+import { inputs } from "../helpers/properties.js";
 
 const EPS = GRAPH_EPS;
 
@@ -80,15 +81,13 @@ function rowOf(S: { rowPtr: Int32Array; colIdx: Int32Array; values: Float64Array
 }
 
 describe("adaptive-neighbour rows: invariants", () => {
+  const lambdas = fc.constantFrom(0, 1, 2 ** 20, 2 ** 60, 2 ** 96);
+
   it("rows are non-negative, have at most m non-zeros and sum to 1 up to eps", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 3, max: 40 }),
-        fc.integer({ min: 1, max: 8 }),
-        fc.integer({ min: 1, max: 6 }),
-        fc.constantFrom(0, 1, 2 ** 20, 2 ** 60, 2 ** 96),
-        fc.integer(),
-        (n, k, classes, lambda, seed) => {
+        inputs({ n: [3, 40], k: [1, 8], classes: [1, 6], lambda: lambdas, seed: fc.integer() }),
+        ({ n, k, classes, lambda, seed }) => {
           const rng = new Random(seed);
           const P = normalMatrix(rng, n, k, 10);
           const codes = randomCodes(rng, n, Math.min(classes, n));

@@ -6,8 +6,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { AbortError } from "#internal/core/errors.js";
-import { Matrix } from "#internal/core/matrix.js";
-import { Random } from "#internal/core/rng.js";
 import {
   embeddedAdaptiveGraph,
   initialAdaptiveGraph,
@@ -16,17 +14,11 @@ import {
 import { graphLaplacian, symmetrizeGraph } from "#internal/graph/laplacian.js";
 import { rankControlEigenvalues } from "#internal/graph/laplacianSpectrum.js";
 import { nearestNeighbours } from "#internal/linalg/kernels/distances.js";
-
-function points(n: number, k: number, seed: number): Matrix {
-  const rng = new Random(seed);
-  const P = new Matrix(n, k);
-  for (let t = 0; t < P.data.length; t++) P.data[t] = rng.normal();
-  return P;
-}
+import { randomMatrix } from "../helpers/matrices.js";
 
 describe("cancelling the inner steps", () => {
   const aborted = AbortSignal.abort();
-  const P = points(200, 3, 5);
+  const P = randomMatrix(200, 3, 5);
   const codes = Int32Array.from({ length: 200 }, (_, i) => i % 4);
 
   it("stops the neighbour searches", () => {
@@ -40,7 +32,7 @@ describe("cancelling the inner steps", () => {
   });
 
   it("stops PCAN's embedded search and the labelled search once lambda keeps rows in their class", () => {
-    const F = points(200, 4, 6);
+    const F = randomMatrix(200, 4, 6);
     expect(() => embeddedAdaptiveGraph(P, F, 1, { m: 5, signal: aborted })).toThrow(AbortError);
     // lambda = 1e6: every row is finished within its class (no cross-class scan).
     expect(() =>

@@ -22,6 +22,7 @@ import { symmetricEigen } from "#internal/linalg/eigen/symmetricEigen.js";
 import { multiply } from "#internal/linalg/kernels/gemm.js";
 import { CsrMatrix } from "#internal/linalg/sparse.js";
 import { firstDifference } from "../helpers/matrices.js";
+import { inputs } from "../helpers/properties.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 
 /** Laplacian of the adaptive-neighbour graph of clustered points (blocks of `sizes`). */
@@ -148,14 +149,11 @@ describe("laplacianSmallestEigenpairs", () => {
   });
 
   it("prunes light edges with the bits of the number[] version it replaced (property)", () => {
+    const budgets = fc.double({ min: 0, max: 4, noNaN: true });
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 120 }),
-        fc.integer({ min: 0, max: 8 }),
-        fc.integer({ min: 1, max: 6 }),
-        fc.double({ min: 0, max: 4, noNaN: true }),
-        fc.integer({ min: 0, max: 1e6 }),
-        (n, degree, levels, budget, seed) => {
+        inputs({ n: [1, 120], degree: [0, 8], levels: [1, 6], budget: budgets, seed: [0, 1e6] }),
+        ({ n, degree, levels, budget, seed }) => {
           // Few distinct weights (groups of equal ones) and some tiny ones, as late in a fit.
           const rng = new Random(seed);
           const rows: number[] = [];

@@ -227,16 +227,23 @@ describe("provenRankDecision", () => {
   });
 });
 
+/**
+ * The fit settled some rank controls by bounds, and recorded the exact eigenvalues
+ * (rankControlEigenvalues, c of them) of its last graph's Laplacian.
+ */
+function expectExactLastEigenvalues(model: ReturnType<typeof createMethod>, c: number): void {
+  const details = model.fitInfo.details as QLoopDetails | PcanDetails;
+  expect(details.rankControlsByBounds).toBeGreaterThan(0);
+  const L = graphLaplacian(symmetrizeGraph(model.artifacts.S as CsrMatrix));
+  expect(details.laplacianEigenvalues).toEqual(Array.from(rankControlEigenvalues(L, c, 1e-3)));
+}
+
 describe("SDSPCAAN with rank controls settled by bounds", () => {
   it("at the lambda cap (ORL: singleton classes) ends with the exact eigenvalues of its last graph", async () => {
     const { X, y } = await orlTraining();
     const model = createMethod("sdspcaan", { k: 40 }).fit(X, y);
-    const details = model.fitInfo.details as QLoopDetails;
     expect(model.fitInfo.stopReason).toBe("lambda-cap");
-    expect(details.rankControlsByBounds).toBeGreaterThan(0);
-    const L = graphLaplacian(symmetrizeGraph(model.artifacts.S as CsrMatrix));
-    const c = new Set(y).size;
-    expect(details.laplacianEigenvalues).toEqual(Array.from(rankControlEigenvalues(L, c, 1e-3)));
+    expectExactLastEigenvalues(model, new Set(y).size);
   });
 
   it("ends with the exact Laplacian eigenvalues of its last graph", async () => {
@@ -245,23 +252,14 @@ describe("SDSPCAAN with rank controls settled by bounds", () => {
     const X = ds.X.selectRows(train);
     const y = train.map((i) => ds.y[i] as number);
     const model = createMethod("sdspcaan", { k: 10 }).fit(X, y);
-    const details = model.fitInfo.details as QLoopDetails;
     expect(model.fitInfo.stopReason).toBe("converged");
-    expect(details.rankControlsByBounds).toBeGreaterThan(0);
-    const S = model.artifacts.S as CsrMatrix;
-    const L = graphLaplacian(symmetrizeGraph(S));
-    const exact = rankControlEigenvalues(L, 20, 1e-3);
-    expect(details.laplacianEigenvalues).toEqual(Array.from(exact));
+    expectExactLastEigenvalues(model, 20);
   });
 
   it("SPCAN (supervised PCAN) settles its doublings by bounds and records the exact eigenvalues", async () => {
     const { X, y } = await orlTraining();
     const model = createMethod("spcan", { k: 50 }).fit(X, y);
-    const details = model.fitInfo.details as PcanDetails;
     expect(model.fitInfo.stopReason).toBe("lambda-cap");
-    expect(details.rankControlsByBounds).toBeGreaterThan(0);
-    const L = graphLaplacian(symmetrizeGraph(model.artifacts.S as CsrMatrix));
-    const c = new Set(y).size;
-    expect(details.laplacianEigenvalues).toEqual(Array.from(rankControlEigenvalues(L, c, 1e-3)));
+    expectExactLastEigenvalues(model, new Set(y).size);
   });
 });

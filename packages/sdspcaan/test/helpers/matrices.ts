@@ -6,6 +6,7 @@ import { frobeniusNorm } from "#internal/linalg/basic.js";
 import { multiply, multiplyAtB } from "#internal/linalg/kernels/gemm.js";
 import { type KernelExports, wasmArena } from "#internal/linalg/kernels/wasm/backend.js";
 import { CsrMatrix } from "#internal/linalg/sparse.js";
+import { orthonormalBasis } from "./subspace.js";
 
 export function randomMatrix(rows: number, cols: number, seed: number, scale = 1): Matrix {
   const r = new Random(seed);
@@ -14,8 +15,9 @@ export function randomMatrix(rows: number, cols: number, seed: number, scale = 1
   return M;
 }
 
-export function randomSymmetric(n: number, seed: number, scale = 1): Matrix {
-  const r = new Random(seed);
+/** A symmetric n x n matrix, symmetric to the bit, of normal draws times `scale` (from a seed or a generator). */
+export function randomSymmetric(n: number, source: number | Random, scale = 1): Matrix {
+  const r = typeof source === "number" ? new Random(source) : source;
   const A = new Matrix(n, n);
   for (let i = 0; i < n; i++) {
     for (let j = 0; j <= i; j++) {
@@ -27,25 +29,9 @@ export function randomSymmetric(n: number, seed: number, scale = 1): Matrix {
   return A;
 }
 
-/** A random orthogonal n x n matrix (Gram-Schmidt, twice, on a Gaussian matrix). */
+/** A random orthogonal n x n matrix (the orthonormalised columns of a Gaussian one). */
 export function randomOrthogonal(n: number, seed: number): Matrix {
-  const G = randomMatrix(n, n, seed);
-  const Q = G.transpose(); // rows are the vectors being orthonormalised
-  const q = Q.data;
-  for (let j = 0; j < n; j++) {
-    for (let pass = 0; pass < 2; pass++) {
-      for (let i = 0; i < j; i++) {
-        let s = 0;
-        for (let t = 0; t < n; t++) s += q[i * n + t] * q[j * n + t];
-        for (let t = 0; t < n; t++) q[j * n + t] -= s * q[i * n + t];
-      }
-    }
-    let s = 0;
-    for (let t = 0; t < n; t++) s += q[j * n + t] ** 2;
-    s = Math.sqrt(s);
-    for (let t = 0; t < n; t++) q[j * n + t] /= s;
-  }
-  return Q.transpose();
+  return orthonormalBasis(randomMatrix(n, n, seed));
 }
 
 /** Q diag(values) Q^T with a random orthogonal Q: a symmetric matrix with a prescribed spectrum. */
@@ -116,6 +102,19 @@ export function followsSignConvention(V: Matrix): boolean {
     if (V.get(at, j) < 0) return false;
   }
   return true;
+}
+
+/** A B by the textbook triple loop: the reference the products are checked against. */
+export function naiveProduct(A: Matrix, B: Matrix): Matrix {
+  const C = new Matrix(A.rows, B.cols);
+  for (let i = 0; i < A.rows; i++) {
+    for (let j = 0; j < B.cols; j++) {
+      let s = 0;
+      for (let l = 0; l < A.cols; l++) s += A.get(i, l) * B.get(l, j);
+      C.set(i, j, s);
+    }
+  }
+  return C;
 }
 
 export function maxAbsDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {

@@ -13,6 +13,7 @@ import { choleskyLower, fullRankFactor, solveRefined } from "#internal/linalg/ch
 import { multiply, multiplyABt } from "#internal/linalg/kernels/gemm.js";
 import { gramColumns } from "#internal/linalg/kernels/symmetricProducts.js";
 import { randomMatrix, withSpectrum } from "../helpers/matrices.js";
+import { inputs } from "../helpers/properties.js";
 
 function factorResidual(A: Matrix, L: Matrix, shift: number): number {
   const P = multiplyABt(L, L);
@@ -28,20 +29,16 @@ function factorResidual(A: Matrix, L: Matrix, shift: number): number {
 describe("choleskyLower", () => {
   it("factorises symmetric positive definite matrices of any order (leaves and halves)", () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 180 }),
-        fc.integer({ min: 0, max: 1_000_000 }),
-        (n, seed) => {
-          const X = randomMatrix(n + 5, n, seed);
-          const A = gramColumns(X);
-          const L = choleskyLower(A) as Matrix;
-          expect(L).not.toBeNull();
-          for (let i = 0; i < n; i++) {
-            for (let j = i + 1; j < n; j++) expect(L.data[i * n + j]).toBe(0);
-          }
-          expect(factorResidual(A, L, 0)).toBeLessThan(1e-13);
-        },
-      ),
+      fc.property(inputs({ n: [1, 180], seed: [0, 1_000_000] }), ({ n, seed }) => {
+        const X = randomMatrix(n + 5, n, seed);
+        const A = gramColumns(X);
+        const L = choleskyLower(A) as Matrix;
+        expect(L).not.toBeNull();
+        for (let i = 0; i < n; i++) {
+          for (let j = i + 1; j < n; j++) expect(L.data[i * n + j]).toBe(0);
+        }
+        expect(factorResidual(A, L, 0)).toBeLessThan(1e-13);
+      }),
       { numRuns: 20 },
     );
   });
@@ -64,14 +61,10 @@ describe("fullRankFactor", () => {
 
   it("certifies Gram matrices of full numerical rank", () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 2, max: 150 }),
-        fc.integer({ min: 0, max: 1_000_000 }),
-        (d, seed) => {
-          const G = gramColumns(randomMatrix(2 * d + 3, d, seed));
-          expect(fullRankFactor(G, tol2)).not.toBeNull();
-        },
-      ),
+      fc.property(inputs({ d: [2, 150], seed: [0, 1_000_000] }), ({ d, seed }) => {
+        const G = gramColumns(randomMatrix(2 * d + 3, d, seed));
+        expect(fullRankFactor(G, tol2)).not.toBeNull();
+      }),
       { numRuns: 15 },
     );
   });

@@ -16,6 +16,7 @@ import {
   randomSymmetric,
   symmetrize,
 } from "../helpers/matrices.js";
+import { inputs } from "../helpers/properties.js";
 
 /** A graph-Laplacian-like symmetric n x n matrix (random non-negative weights). */
 function laplacianLike(n: number, seed: number): Matrix {
@@ -55,12 +56,8 @@ describe("dataSpanEigen", () => {
   it("solves (X^T M X, X^T X) with W^T X^T X W = I, for d > n, n > d and rank-deficient X", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 3, max: 30 }),
-        fc.integer({ min: 3, max: 30 }),
-        fc.integer({ min: 1, max: 30 }),
-        fc.integer({ min: 0, max: 1_000_000 }),
-        fc.boolean(),
-        (n, d, rank, seed, largest) => {
+        inputs({ n: [3, 30], d: [3, 30], rank: [1, 30], seed: [0, 1e6], largest: fc.boolean() }),
+        ({ n, d, rank, seed, largest }) => {
           const r = Math.min(rank, n, d);
           const X = multiply(randomMatrix(n, r, seed), randomMatrix(r, d, seed + 1));
           const M = laplacianLike(n, seed + 2);

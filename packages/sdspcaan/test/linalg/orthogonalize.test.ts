@@ -15,6 +15,7 @@ import {
   solveUpperFromRightInPlace,
 } from "#internal/linalg/orthogonalize.js";
 import { maxAbsDifference, randomMatrix } from "../helpers/matrices.js";
+import { inputs } from "../helpers/properties.js";
 
 afterEach(() => {
   setKernelBackend("auto");
@@ -66,11 +67,8 @@ describe("solveUpperFromRight", () => {
     setKernelBackend("wasm");
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 160 }),
-        fc.integer({ min: 1, max: 140 }),
-        fc.integer({ min: 0, max: 1000 }),
-        fc.boolean(),
-        (rows, k, seed, zeros) => {
+        inputs({ rows: [1, 160], k: [1, 140], seed: [0, 1000], zeros: fc.boolean() }),
+        ({ rows, k, seed, zeros }) => {
           const R = upperFactor(k, seed);
           const V = randomMatrix(rows, k, seed + 1, 10 ** ((seed % 7) - 3));
           // Exact zeros take the leaves' skip branch.

@@ -4,6 +4,8 @@ import { ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
 import { addScaled, CsrMatrix } from "#internal/linalg/sparse.js";
+import { naiveProduct } from "../helpers/matrices.js";
+import { inputs } from "../helpers/properties.js";
 
 /** A random sparse matrix (about `density` of the entries set) and its dense twin. */
 function randomSparse(seed: number, rows: number, cols: number, density: number) {
@@ -13,18 +15,6 @@ function randomSparse(seed: number, rows: number, cols: number, density: number)
     if (rng.uniform() < density) dense.data[t] = rng.normal();
   }
   return { dense, sparse: CsrMatrix.fromDense(dense) };
-}
-
-function denseProduct(A: Matrix, B: Matrix): Matrix {
-  const C = new Matrix(A.rows, B.cols);
-  for (let i = 0; i < A.rows; i++) {
-    for (let j = 0; j < B.cols; j++) {
-      let s = 0;
-      for (let l = 0; l < A.cols; l++) s += A.get(i, l) * B.get(l, j);
-      C.set(i, j, s);
-    }
-  }
-  return C;
 }
 
 function expectClose(a: Matrix, b: Matrix, tol: number): void {
@@ -91,20 +81,17 @@ describe("CsrMatrix products", () => {
     const { dense, sparse } = randomSparse(2, 9, 6, 0.4);
     const x = Float64Array.from({ length: 6 }, (_, i) => Math.sin(i + 1));
     const y = sparse.multiplyVector(x);
-    const ref = denseProduct(dense, new Matrix(6, 1, x));
+    const ref = naiveProduct(dense, new Matrix(6, 1, x));
     for (let i = 0; i < 9; i++) expect(y[i]).toBeCloseTo(ref.data[i], 14);
     expect(() => sparse.multiplyVector(new Float64Array(5))).toThrow(/length 6.*Got 5/);
   });
 
   it("multiplyMatrix equals the dense product for any block width and sparsity", () => {
+    const fraction = fc.double({ min: 0, max: 1, noNaN: true });
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 12 }),
-        fc.integer({ min: 1, max: 12 }),
-        fc.integer({ min: 1, max: 9 }),
-        fc.double({ min: 0, max: 1, noNaN: true }),
-        fc.integer(),
-        (rows, cols, b, density, seed) => {
+        inputs({ rows: [1, 12], cols: [1, 12], b: [1, 9], density: fraction, seed: fc.integer() }),
+        ({ rows, cols, b, density, seed }) => {
           const { dense, sparse } = randomSparse(seed, rows, cols, density);
           const rng = new Random(seed + 1);
           const B = new Matrix(cols, b);
@@ -113,7 +100,7 @@ describe("CsrMatrix products", () => {
           out.data.fill(Number.NaN);
           const C = sparse.multiplyMatrix(B, out);
           expect(C).toBe(out);
-          expectClose(C, denseProduct(dense, B), 1e-12);
+          expectClose(C, naiveProduct(dense, B), 1e-12);
         },
       ),
       { numRuns: 60 },
@@ -132,7 +119,7 @@ describe("CsrMatrix products", () => {
     const F = new Matrix(8, 3);
     const rng = new Random(5);
     for (let t = 0; t < F.data.length; t++) F.data[t] = rng.normal();
-    const AF = denseProduct(dense, F);
+    const AF = naiveProduct(dense, F);
     let ref = 0;
     for (let t = 0; t < F.data.length; t++) ref += F.data[t] * AF.data[t];
     expect(sparse.quadraticTrace(F)).toBeCloseTo(ref, 12);

@@ -26,6 +26,7 @@ import {
   subspaceDistance,
   withSpectrum,
 } from "../helpers/matrices.js";
+import { inputs } from "../helpers/properties.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 
 function reconstructionError(X: Matrix, U: Matrix, s: Float64Array, V: Matrix): number {
@@ -49,11 +50,8 @@ describe("thinSvd", () => {
   it("reconstructs X with orthonormal factors and descending values (wide, tall, low-rank)", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 40 }),
-        fc.integer({ min: 1, max: 40 }),
-        fc.integer({ min: 1, max: 40 }),
-        fc.integer({ min: 0, max: 1_000_000 }),
-        (n, d, rank, seed) => {
+        inputs({ n: [1, 40], d: [1, 40], rank: [1, 40], seed: [0, 1_000_000] }),
+        ({ n, d, rank, seed }) => {
           const r = Math.min(rank, n, d);
           const X = multiply(randomMatrix(n, r, seed), randomMatrix(r, d, seed + 1));
           const svd = thinSvd(X);
@@ -178,13 +176,11 @@ describe("leadingSingularTriplets against the full thinSvd", () => {
   }
 
   it("gives thinSvd's leading k columns, values and rank (tall and wide, gap at k)", () => {
+    const fraction = fc.double({ min: 0, max: 1, noNaN: true });
     fc.assert(
       fc.property(
-        fc.integer({ min: 2, max: 50 }),
-        fc.integer({ min: 2, max: 50 }),
-        fc.double({ min: 0, max: 1, noNaN: true }),
-        fc.integer({ min: 0, max: 1_000_000 }),
-        (n, d, kFraction, seed) => {
+        inputs({ n: [2, 50], d: [2, 50], kFraction: fraction, seed: [0, 1e6] }),
+        ({ n, d, kFraction, seed }) => {
           const m = Math.min(n, d);
           const k = Math.max(1, Math.min(m - 1, Math.round(kFraction * m)));
           const X = withSingularValues(n, d, spectrum(m, seed, { gapAfter: k }), seed);
@@ -229,12 +225,11 @@ describe("leadingSingularTriplets against the full thinSvd", () => {
 
 describe("leadingEigenpairsWithCount", () => {
   it("returns leadingEigenpairs' bits and the count of eigenvalues above the threshold", () => {
+    const inner = fc.double({ min: 0.05, max: 0.95, noNaN: true });
     fc.assert(
       fc.property(
-        fc.integer({ min: 2, max: 60 }),
-        fc.integer({ min: 0, max: 1_000_000 }),
-        fc.double({ min: 0.05, max: 0.95, noNaN: true }),
-        (n, seed, fraction) => {
+        inputs({ n: [2, 60], seed: [0, 1e6], fraction: inner }),
+        ({ n, seed, fraction }) => {
           const rng = new Random(seed);
           const values = Array.from({ length: n }, () => rng.normal() * 10 ** (3 * rng.uniform()));
           const A = withSpectrum(values, seed);

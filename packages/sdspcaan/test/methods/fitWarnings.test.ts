@@ -26,6 +26,7 @@ import { SDSPCAAN } from "#internal/methods/sdspcaan.js";
 import { SLNP } from "#internal/methods/slnp.js";
 import { SPCAN } from "#internal/methods/spcan.js";
 import { blobs } from "../helpers/blobs.js";
+import { inputs } from "../helpers/properties.js";
 
 /** Standardised blobs: no "unit-scale" warning. */
 function standardBlobs(seed: number): { X: Matrix; y: number[] } {
@@ -53,10 +54,8 @@ describe("lambdaCycle", () => {
   it("finds lambda alternating after its climb, from where it started", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 2, max: 30 }),
-        fc.integer({ min: 2, max: 12 }),
-        fc.boolean(),
-        (top, rounds, half) => {
+        inputs({ top: [2, 30], rounds: [2, 12], half: fc.boolean() }),
+        ({ top, rounds, half }) => {
           // Doubling up to 2^top, then halving and doubling for good (Musk1's trace).
           const climb = Array.from({ length: top }, (_, i) => i + 1);
           const tail = Array.from({ length: rounds }, () => [top - 1, top]).flat();

@@ -16,6 +16,7 @@ import { gramColumns, gramRows } from "#internal/linalg/kernels/symmetricProduct
 import type { CoreFitResult, FitContext } from "#internal/methods/estimator.js";
 import { fitLDA, LDA, type LDADetails } from "#internal/methods/lda.js";
 import { TrainingData } from "#internal/methods/training.js";
+import { inputs } from "../helpers/properties.js";
 import { maxPrincipalAngle } from "../helpers/subspace.js";
 
 /** n x d data with decaying column scales (a spectrum like images') and an offset. */
@@ -58,26 +59,21 @@ describe("LDA on d < n: the refined solve against the eigen-decomposition of X^T
 
   it("gives the same directions, ratios and rank (property)", () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 2, max: 30 }),
-        fc.integer({ min: 2, max: 8 }),
-        fc.integer({ min: 0, max: 1_000_000 }),
-        (d, c, seed) => {
-          const { X, y } = classes(seed, 3 * (d + c), d, c);
-          const { eigen, fast } = fitBoth(X, y);
-          expect(fast.fitInfo.details.rank).toBe(eigen.fitInfo.details.rank);
-          fast.fitInfo.details.betweenToTotal.forEach((v, j) => {
-            expect(Math.abs(v - eigen.fitInfo.details.betweenToTotal[j])).toBeLessThan(1e-12);
-          });
-          // Column by column (distinct ratios): each direction, not only the span.
-          for (let j = 0; j < fast.components.cols; j++) {
-            const a = fast.components.selectColumns([j]);
-            const b = eigen.components.selectColumns([j]);
-            expect(maxPrincipalAngle(a, b)).toBeLessThan(1e-9);
-          }
-          expect(fast.fitInfo.warnings).toEqual(eigen.fitInfo.warnings);
-        },
-      ),
+      fc.property(inputs({ d: [2, 30], c: [2, 8], seed: [0, 1_000_000] }), ({ d, c, seed }) => {
+        const { X, y } = classes(seed, 3 * (d + c), d, c);
+        const { eigen, fast } = fitBoth(X, y);
+        expect(fast.fitInfo.details.rank).toBe(eigen.fitInfo.details.rank);
+        fast.fitInfo.details.betweenToTotal.forEach((v, j) => {
+          expect(Math.abs(v - eigen.fitInfo.details.betweenToTotal[j])).toBeLessThan(1e-12);
+        });
+        // Column by column (distinct ratios): each direction, not only the span.
+        for (let j = 0; j < fast.components.cols; j++) {
+          const a = fast.components.selectColumns([j]);
+          const b = eigen.components.selectColumns([j]);
+          expect(maxPrincipalAngle(a, b)).toBeLessThan(1e-9);
+        }
+        expect(fast.fitInfo.warnings).toEqual(eigen.fitInfo.warnings);
+      }),
       { numRuns: 25 },
     );
   });

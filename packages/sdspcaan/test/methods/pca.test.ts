@@ -17,6 +17,7 @@ import { fitPCA, PCA, type PCADetails, type PCATriplets } from "#internal/method
 import { trainingSvd } from "#internal/methods/sharedSteps.js";
 import type { TrainingData } from "#internal/methods/training.js";
 import { orthogonalityError, randomOrthogonal, subspaceDistance } from "../helpers/matrices.js";
+import { inputs } from "../helpers/properties.js";
 
 /**
  * n x d data of rank `rank` with singular values 2^(-j/8) (a cluster of `tie` equal ones
@@ -71,33 +72,28 @@ function fitBoth(X: Matrix, k: number) {
 describe("PCA: the leading-eigenpairs path against the full thin SVD", () => {
   it("agrees on random data (tall and wide, any k)", () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 3, max: 40 }),
-        fc.integer({ min: 2, max: 40 }),
-        fc.integer({ min: 0, max: 1_000_000 }),
-        (n, d, seed) => {
-          const rng = new Random(seed);
-          const m = Math.min(n, d);
-          const k = 1 + Math.floor(rng.uniform() * m);
-          // Rank min(n - 1, d): centred data have at most n - 1.
-          const X = lowRankData(n, d, Math.min(n - 1, d), 1, seed);
-          const { full, fast } = fitBoth(X, k);
-          const a = full.fitInfo.details as { rank: number; explainedVariance: number[] };
-          const b = fast.fitInfo.details as { rank: number; explainedVariance: number[] };
-          expect(b.rank).toBe(a.rank);
-          expect(b.explainedVariance.length).toBe(a.explainedVariance.length);
-          // Relative 1e-12, plus the absolute ~n eps lambda_max of any dense solver.
-          const top = a.explainedVariance[0];
-          b.explainedVariance.forEach((v, j) => {
-            expect(Math.abs(v - a.explainedVariance[j])).toBeLessThanOrEqual(
-              1e-12 * a.explainedVariance[j] + 1e-14 * top,
-            );
-          });
-          expect(fast.fitInfo.warnings).toEqual(full.fitInfo.warnings);
-          expect(orthogonalityError(fast.components)).toBeLessThan(1e-12);
-          expect(subspaceDistance(full.components, fast.components)).toBeLessThan(1e-10);
-        },
-      ),
+      fc.property(inputs({ n: [3, 40], d: [2, 40], seed: [0, 1_000_000] }), ({ n, d, seed }) => {
+        const rng = new Random(seed);
+        const m = Math.min(n, d);
+        const k = 1 + Math.floor(rng.uniform() * m);
+        // Rank min(n - 1, d): centred data have at most n - 1.
+        const X = lowRankData(n, d, Math.min(n - 1, d), 1, seed);
+        const { full, fast } = fitBoth(X, k);
+        const a = full.fitInfo.details as { rank: number; explainedVariance: number[] };
+        const b = fast.fitInfo.details as { rank: number; explainedVariance: number[] };
+        expect(b.rank).toBe(a.rank);
+        expect(b.explainedVariance.length).toBe(a.explainedVariance.length);
+        // Relative 1e-12, plus the absolute ~n eps lambda_max of any dense solver.
+        const top = a.explainedVariance[0];
+        b.explainedVariance.forEach((v, j) => {
+          expect(Math.abs(v - a.explainedVariance[j])).toBeLessThanOrEqual(
+            1e-12 * a.explainedVariance[j] + 1e-14 * top,
+          );
+        });
+        expect(fast.fitInfo.warnings).toEqual(full.fitInfo.warnings);
+        expect(orthogonalityError(fast.components)).toBeLessThan(1e-12);
+        expect(subspaceDistance(full.components, fast.components)).toBeLessThan(1e-10);
+      }),
       { numRuns: 30 },
     );
   });

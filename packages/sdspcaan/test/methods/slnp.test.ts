@@ -27,6 +27,7 @@ import {
   withinClassWStep,
 } from "#internal/methods/slnp.js";
 import { orthogonalityError, subspaceDistance } from "../helpers/matrices.js";
+import { orthonormalBasis } from "../helpers/subspace.js";
 
 /** c Gaussian classes in d dimensions, n samples (class of sample i: i mod c). */
 function gaussianClasses(seed: number, n: number, d: number, c: number, spread = 2) {
@@ -48,26 +49,6 @@ function membersOf(y: number[], c: number): Int32Array[] {
   const lists: number[][] = Array.from({ length: c }, () => []);
   for (let i = 0; i < y.length; i++) lists[y[i]].push(i);
   return lists.map((l) => Int32Array.from(l));
-}
-
-/** Columns of W orthonormalised (Gram-Schmidt twice), for subspace comparisons. */
-function orthonormalColumns(W: Matrix): Matrix {
-  const Q = W.clone();
-  const { rows, cols } = Q;
-  for (let j = 0; j < cols; j++) {
-    for (let pass = 0; pass < 2; pass++) {
-      for (let p = 0; p < j; p++) {
-        let dot = 0;
-        for (let i = 0; i < rows; i++) dot += Q.data[i * cols + p] * Q.data[i * cols + j];
-        for (let i = 0; i < rows; i++) Q.data[i * cols + j] -= dot * Q.data[i * cols + p];
-      }
-    }
-    let norm = 0;
-    for (let i = 0; i < rows; i++) norm += Q.data[i * cols + j] ** 2;
-    norm = Math.sqrt(norm);
-    for (let i = 0; i < rows; i++) Q.data[i * cols + j] /= norm;
-  }
-  return Q;
 }
 
 /** Absolute slack for subnormal distances, where relative error bounds fail. */
@@ -217,7 +198,7 @@ describe("SLNP fit", () => {
     }
     expect(step.nullDimension).toBe(0);
     expect(
-      subspaceDistance(orthonormalColumns(dense.vectors), orthonormalColumns(step.W)),
+      subspaceDistance(orthonormalBasis(dense.vectors), orthonormalBasis(step.W)),
     ).toBeLessThanOrEqual(1e-8);
   });
 

@@ -8,7 +8,8 @@
  * suites themselves run on the default ("fast", its fused native kernels) in `npm test`,
  * test/slow/wasmKernels.test.ts reruns them in the WebAssembly module, and
  * test/linalg/nativeGemm.test.ts checks the native kernel's bits against the
- * WebAssembly kernel's directly; this rerun is `npm run test:slow`.
+ * WebAssembly kernel's directly; this rerun is `npm run test:slow`. Both reruns take
+ * their list of suites from invariantSuites.ts.
  */
 import { describe, expect, it } from "vitest";
 import { setNativeKernels } from "#internal/linalg/kernels/nativeGemm.node.js";
@@ -17,6 +18,7 @@ import {
   kernelBackend,
   setKernelBackend,
 } from "#internal/linalg/kernels/wasm/backend.js";
+import { importInvariantSuites } from "./invariantSuites.js";
 
 const nativeWanted =
   process.arch === "x64" && !/^(0|off|false|no)$/i.test(process.env.SDSPCAAN_NATIVE?.trim() ?? "");
@@ -31,17 +33,5 @@ describe.skipIf(!nativeWanted)("the suites below", () => {
 });
 
 if (nativeWanted) {
-  await import("../linalg/kernels/gemm.test.js");
-  await import("../linalg/eigen/symmetricEigen.test.js");
-  await import("../linalg/svd.test.js");
-  await import("../linalg/generalizedEigen.test.js");
-  await import("../linalg/eigen/lobpcg.test.js");
-  await import("../threads/helperThread.test.js");
-  await import("./helperThreadFit.test.js");
-  await import("../linalg/kernels/screenedSearch.test.js");
-  await import("../linalg/kernels/distances.test.js");
-  await import("../linalg/eigen/referenceFixtures.test.js");
-  await import("../methods/zstep/gramOperator.test.js");
-  await import("../methods/reference.test.js");
-  await import("../methods/zstep/zLiftedStart.test.js");
+  await importInvariantSuites();
 }

@@ -46,6 +46,7 @@ import {
   randomMatrix,
   randomSparseRows,
 } from "../helpers/matrices.js";
+import { inputs } from "../helpers/properties.js";
 
 afterAll(() => {
   setKernelThreads(1);
@@ -307,11 +308,8 @@ describe("kernel helper threads", () => {
     setKernelThreads(2);
     fc.assert(
       fc.property(
-        fc.integer({ min: 2, max: 160 }),
-        fc.integer({ min: 2, max: 41 }),
-        fc.integer({ min: 0, max: 12 }),
-        fc.integer({ min: 0, max: 1e6 }),
-        (n, rWanted, degree, seed) => {
+        inputs({ n: [2, 160], rWanted: [2, 41], degree: [0, 12], seed: [0, 1e6] }),
+        ({ n, rWanted, degree, seed }) => {
           const r = Math.min(rWanted, n);
           const U = randomMatrix(n, r, seed);
           const s2 = Float64Array.from({ length: r }, (_, j) => 1 + j);

@@ -4,30 +4,14 @@
  * for bit, with the same progress reports; a signal cancels it with an AbortError.
  */
 import { fitAsync } from "sdspcaan/node";
+import { rejectionOf } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { AbortError, ValidationError } from "#internal/core/errors.js";
-import { Matrix } from "#internal/core/matrix.js";
 import type { FitProgress } from "#internal/methods/fitReport.js";
 import { Pipeline } from "#internal/methods/pipeline.js";
 import { createMethod } from "#internal/methods/registry.js";
-
-/** Three classes in 30 features, each lifting every third feature (60 samples). */
-function threeClasses(): { X: Matrix; y: number[] } {
-  let s = 11;
-  const rand = () => {
-    s = (s * 16807) % 2147483647;
-    return s / 2147483647;
-  };
-  const n = 60;
-  const d = 30;
-  const X = new Matrix(n, d);
-  const y: number[] = [];
-  for (let i = 0; i < n; i++) {
-    y.push(i % 3);
-    for (let j = 0; j < d; j++) X.data[i * d + j] = rand() + (j % 3 === i % 3 ? 1 : 0);
-  }
-  return { X, y };
-}
+import { abortOnProgress } from "../helpers/abortOnProgress.js";
+import { liftedThreeClasses } from "../helpers/blobs.js";
 
 /** A model's JSON without its fit report (which holds wall-clock timings). */
 function withoutFitInfo(json: object): string {
@@ -36,7 +20,7 @@ function withoutFitInfo(json: object): string {
 }
 
 describe("fitAsync", () => {
-  const { X, y } = threeClasses();
+  const { X, y } = liftedThreeClasses(11, 60, 30);
 
   it("gives fit's model bit for bit and its progress, while the event loop runs", async () => {
     const options = { k: 2, maxIter: 6, seed: 3 };
@@ -68,25 +52,12 @@ describe("fitAsync", () => {
   });
 
   it("cancels with an AbortError when the signal is aborted during the fit", async () => {
-    const controller = new AbortController();
-    let reports = 0;
-    const err = await fitAsync(
-      createMethod("sdspcaan", { k: 2, tol: 1e-300, maxIter: 1000 }),
-      X,
-      y,
-      {
-        signal: controller.signal,
-        onProgress: () => {
-          reports++;
-          controller.abort();
-        },
-      },
-    ).then(
-      () => null,
-      (e: unknown) => e,
+    const abort = abortOnProgress();
+    const err = await rejectionOf(
+      fitAsync(createMethod("sdspcaan", { k: 2, tol: 1e-300, maxIter: 1000 }), X, y, abort.options),
     );
     expect(err).toBeInstanceOf(AbortError);
-    expect(reports).toBeLessThan(100);
+    expect(abort.reports()).toBeLessThan(100);
   });
 
   it("rejects at once, starting no worker, when the signal is already aborted", async () => {
@@ -96,10 +67,7 @@ describe("fitAsync", () => {
   });
 
   it("rejects what a fit here rejects, as the same class and message", async () => {
-    const err = await fitAsync(createMethod("lda", { k: 5 }), X, y).then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const err = await rejectionOf(fitAsync(createMethod("lda", { k: 5 }), X, y));
     let expected: unknown = null;
     try {
       createMethod("lda", { k: 5 }).fit(X, y);

@@ -16,12 +16,14 @@ import {
   type WorkerEventLike,
   type WorkerLike,
 } from "sdspcaan/worker";
+import { rejectionOf } from "sdspcaan-test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import { AbortError, SdspcaanError, ValidationError } from "#internal/core/errors.js";
-import { Matrix } from "#internal/core/matrix.js";
 import type { FitProgress } from "#internal/methods/fitReport.js";
 import { Pipeline } from "#internal/methods/pipeline.js";
 import { createMethod } from "#internal/methods/registry.js";
+import { abortOnProgress } from "../helpers/abortOnProgress.js";
+import { liftedThreeClasses } from "../helpers/blobs.js";
 
 const WORKER_MODULE = new URL("./serveFits.worker.ts", import.meta.url).href;
 
@@ -66,24 +68,6 @@ afterAll(async () => {
   await Promise.all(started.map((w) => w.terminate()));
 });
 
-/** Three classes in 40 features, each lifting every third feature (90 samples). */
-function threeClasses(): { X: Matrix; y: string[] } {
-  let s = 7;
-  const rand = () => {
-    s = (s * 16807) % 2147483647;
-    return s / 2147483647;
-  };
-  const n = 90;
-  const d = 40;
-  const X = new Matrix(n, d);
-  const y: string[] = [];
-  for (let i = 0; i < n; i++) {
-    y.push(["ash", "birch", "cedar"][i % 3]);
-    for (let j = 0; j < d; j++) X.data[i * d + j] = rand() + (j % 3 === i % 3 ? 1 : 0);
-  }
-  return { X, y };
-}
-
 /** A model's JSON without its fit report (which holds wall-clock timings). */
 function withoutFitInfo(json: object): string {
   const { fitInfo: _timings, ...rest } = json as { fitInfo?: unknown };
@@ -94,7 +78,9 @@ function withoutFitInfo(json: object): string {
 const LONG_FIT = { k: 2, tol: 1e-300, maxIter: 1000 };
 
 describe("fitInWorker", () => {
-  const { X, y } = threeClasses();
+  const lifted = liftedThreeClasses(7, 90, 40);
+  const X = lifted.X;
+  const y = lifted.y.map((c) => ["ash", "birch", "cedar"][c]);
 
   it("fits in the worker bit for bit as in this thread, reporting every iteration here", async () => {
     const worker = startWorker();
@@ -149,9 +135,8 @@ describe("fitInWorker", () => {
       }
       throw new Error("k = 0 was accepted");
     })();
-    const err = await fitInWorker(worker, { method: "sdspcaan", options: { k: 0 }, X, y }).then(
-      () => null,
-      (e: unknown) => e,
+    const err = await rejectionOf(
+      fitInWorker(worker, { method: "sdspcaan", options: { k: 0 }, X, y }),
     );
     expect(err).toBeInstanceOf(ValidationError);
     expect((err as ValidationError).argument).toBe("k");
@@ -165,25 +150,13 @@ describe("fitInWorker", () => {
     const worker = startWorker();
     const channel = new WorkerChannel(worker);
     expect(channel.sharesMemory).toBe(true);
-    const controller = new AbortController();
-    let reports = 0;
-    const err = await fitInWorker(
-      worker,
-      { method: "sdspcaan", options: LONG_FIT, X, y },
-      {
-        signal: controller.signal,
-        onProgress: () => {
-          reports++;
-          controller.abort();
-        },
-      },
-    ).then(
-      () => null,
-      (e: unknown) => e,
+    const abort = abortOnProgress();
+    const err = await rejectionOf(
+      fitInWorker(worker, { method: "sdspcaan", options: LONG_FIT, X, y }, abort.options),
     );
     expect(err).toBeInstanceOf(AbortError);
     // Stopped long before its 1000 iterations.
-    expect(reports).toBeLessThan(100);
+    expect(abort.reports()).toBeLessThan(100);
     expect(worker.threadId).not.toBe(-1);
     expect(channel.terminated).toBe(false);
     const model = await fitInWorker(worker, { method: "pca", options: { k: 2 }, X, y });
@@ -194,41 +167,32 @@ describe("fitInWorker", () => {
     const worker = startWebShapedWorker();
     const channel = new WorkerChannel(worker);
     expect(channel.sharesMemory).toBe(false);
-    const controller = new AbortController();
-    const err = await fitInWorker(
-      worker,
-      { method: "sdspcaan", options: LONG_FIT, X, y },
-      { signal: controller.signal, onProgress: () => controller.abort() },
-    ).then(
-      () => null,
-      (e: unknown) => e,
+    const err = await rejectionOf(
+      fitInWorker(
+        worker,
+        { method: "sdspcaan", options: LONG_FIT, X, y },
+        abortOnProgress().options,
+      ),
     );
     expect(err).toBeInstanceOf(AbortError);
     expect(worker.terminated).toBe(true);
     expect(channel.terminated).toBe(true);
     const refused =
       "The worker was terminated to cancel a fit (without shared memory a busy worker cannot be told to stop), so it runs no more requests: start a new Worker, or cancel through shared memory (a cross-origin isolated page, or Node) to keep it.";
-    const again = await fitInWorker(worker, { method: "pca", options: { k: 2 }, X, y }).then(
-      () => null,
-      (e: unknown) => e,
+    const again = await rejectionOf(
+      fitInWorker(worker, { method: "pca", options: { k: 2 }, X, y }),
     );
     expect(again).toBeInstanceOf(SdspcaanError);
     expect((again as Error).message).toBe(refused);
     // A channel made afterwards for the same worker refuses too, rather than waiting forever.
-    const late = await new WorkerChannel(worker).request({ type: "fit" }).then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const late = await rejectionOf(new WorkerChannel(worker).request({ type: "fit" }));
     expect((late as Error).message).toBe(refused);
   });
 
   it("refuses at once a Node worker whose thread has stopped", async () => {
     const worker = startWorker();
     await worker.terminate();
-    const err = await fitInWorker(worker, { method: "pca", options: { k: 2 }, X, y }).then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const err = await rejectionOf(fitInWorker(worker, { method: "pca", options: { k: 2 }, X, y }));
     expect(err).toBeInstanceOf(SdspcaanError);
     expect((err as Error).message).toBe(
       "The worker thread has stopped (its threadId is -1), so it cannot fit: start a new Worker.",
@@ -237,13 +201,12 @@ describe("fitInWorker", () => {
 
   it("rejects a pending fit when its Node worker's thread stops", async () => {
     const worker = startWorker();
-    const err = await fitInWorker(
-      worker,
-      { method: "sdspcaan", options: LONG_FIT, X, y },
-      { onProgress: () => void worker.terminate() },
-    ).then(
-      () => null,
-      (e: unknown) => e,
+    const err = await rejectionOf(
+      fitInWorker(
+        worker,
+        { method: "sdspcaan", options: LONG_FIT, X, y },
+        { onProgress: () => void worker.terminate() },
+      ),
     );
     expect(err).toBeInstanceOf(SdspcaanError);
     expect((err as Error).message).toBe(

@@ -15,7 +15,7 @@ import { methodNames } from "sdspcaan";
 import { repoRoot } from "sdspcaan-test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import { readResultsFile } from "#internal/runner/resultsFile.node.js";
-import { cli } from "../../helpers/cli.js";
+import { argv, cli } from "../../helpers/cli.js";
 import { removeDir, tempDir } from "../../helpers/runs.js";
 
 const GOLDEN = join(
@@ -81,22 +81,15 @@ describe("sdspcaan demo --synthetic (golden)", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/Demo data: 120 samples x 48 features, 4 classes/);
     const parsed = readResultsFile(join(out, "results.jsonl"));
+    const fit = (x: { method: string; repeat: number; k: number; params: object }) => ({
+      method: x.method,
+      repeat: x.repeat,
+      k: x.k,
+      params: { ...x.params } as Record<string, number>,
+    });
     const fits: GoldenFit[] = [
-      ...parsed.records.map((x) => ({
-        method: x.method,
-        repeat: x.repeat,
-        k: x.k,
-        params: { ...x.params } as Record<string, number>,
-        valBCA: x.valBCA,
-        testBCA: x.testBCA,
-      })),
-      ...parsed.skipped.map((x) => ({
-        method: x.method,
-        repeat: x.repeat,
-        k: x.k,
-        params: { ...x.params } as Record<string, number>,
-        skipped: x.error,
-      })),
+      ...parsed.records.map((x) => ({ ...fit(x), valBCA: x.valBCA, testBCA: x.testBCA })),
+      ...parsed.skipped.map((x) => ({ ...fit(x), skipped: x.error })),
     ].sort(fitOrder);
     const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8"));
     const selected: Golden["selected"] = {};
@@ -144,20 +137,8 @@ describe("sdspcaan demo --synthetic (golden)", () => {
 describe("sdspcaan demo on the shipped datasets", () => {
   it("runs the protocol on a registry data set from data/ and compares with the paper", async () => {
     const out = join(dir, "real");
-    const r = await cli([
-      "demo",
-      "--datasets",
-      "yale",
-      "--methods",
-      "pca,sdspcaan",
-      "--repeats",
-      "1",
-      "--workers",
-      "1",
-      "--no-progress",
-      "--out",
-      out,
-    ]);
+    const r = await cli(argv`demo --datasets yale --methods pca,sdspcaan --repeats 1
+      --workers 1 --no-progress --out ${out}`);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/Demo: the paper's protocol on Yale \(165 x 1024, 15 classes\)/);
     expect(r.stdout).toMatch(/In parentheses: the paper's Table IV value/);

@@ -12,7 +12,7 @@ import { type ExperimentFlags, experimentOptionsFrom } from "#internal/cli/comma
 import { VERSION } from "#internal/cli/version.js";
 import { estimateRun } from "#internal/cluster/jobPlan.node.js";
 import { CONTAINER_COMMAND } from "#internal/cluster/jobScripts.js";
-import { cli, writeCsv } from "../../helpers/cli.js";
+import { argv, cli, writeCsv } from "../../helpers/cli.js";
 import { removeDir, tempDir } from "../../helpers/runs.js";
 
 let dir: string;
@@ -45,20 +45,8 @@ afterAll(() => removeDir(dir));
 describe("experiment --emit", () => {
   it("prints an sbatch array script with a throttle, time and memory, running the same command", async () => {
     const out = join(dir, "emit");
-    const r = await cli([
-      "experiment",
-      ...runFlags(),
-      "--out",
-      out,
-      "--emit",
-      "slurm",
-      "--shard-count",
-      "3",
-      "--throttle",
-      "2",
-      "--workers",
-      "2",
-    ]);
+    const r = await cli(argv`experiment ${runFlags()} --out ${out} --emit slurm --shard-count 3
+      --throttle 2 --workers 2`);
     expect(r.code).toBe(0);
     const script = r.stdout;
     expect(script.startsWith("#!/bin/bash\n")).toBe(true);
@@ -81,30 +69,13 @@ describe("experiment --emit", () => {
 
   it("prints a Kubernetes Indexed Job and a GNU parallel list", async () => {
     const out = join(dir, "emit2");
-    const k8s = await cli([
-      "experiment",
-      ...runFlags(),
-      "--out",
-      out,
-      "--emit",
-      "k8s",
-      "--shard-count",
-      "4",
-    ]);
+    const k8s = await cli(argv`experiment ${runFlags()} --out ${out} --emit k8s --shard-count 4`);
     expect(k8s.code).toBe(0);
     expect(k8s.stdout).toContain("completionMode: Indexed");
     expect(k8s.stdout).toContain("completions: 4");
     expect(k8s.stdout).toContain('- "--shard-count"\n            - "4"');
-    const par = await cli([
-      "experiment",
-      ...runFlags(),
-      "--out",
-      out,
-      "--emit",
-      "parallel",
-      "--shard-count",
-      "3",
-    ]);
+    const par = await cli(argv`experiment ${runFlags()} --out ${out} --emit parallel
+      --shard-count 3`);
     expect(par.code).toBe(0);
     const jobs = par.stdout.trim().split("\n");
     expect(jobs).toHaveLength(3);
@@ -138,30 +109,12 @@ describe("experiment --emit", () => {
     expect(await shardsWith(["--task-hours", String(hours), "--workers", "3"])).toBe(2);
     // The default target is an hour: this small run is one task.
     expect(await shardsWith(["--workers", "1"])).toBe(1);
-    const both = await cli([
-      "experiment",
-      ...runFlags(),
-      "--out",
-      out,
-      "--emit",
-      "slurm",
-      "--task-hours",
-      "2",
-      "--shard-count",
-      "3",
-    ]);
+    const both = await cli(argv`experiment ${runFlags()} --out ${out} --emit slurm
+      --task-hours 2 --shard-count 3`);
     expect(both.code).toBe(1);
     expect(both.stderr).toMatch(/--task-hours and --shard-count both set the number of tasks/);
-    const zero = await cli([
-      "experiment",
-      ...runFlags(),
-      "--out",
-      out,
-      "--emit",
-      "slurm",
-      "--task-hours",
-      "0",
-    ]);
+    const zero = await cli(argv`experiment ${runFlags()} --out ${out} --emit slurm
+      --task-hours 0`);
     expect(zero.code).toBe(1);
     expect(zero.stderr).toMatch(/target task length must be a positive number of hours/);
     const noEmit = await cli(["experiment", ...runFlags(), "--out", out, "--task-hours", "2"]);
@@ -171,16 +124,8 @@ describe("experiment --emit", () => {
   });
 
   it("names in the Kubernetes Job the image deploy/Containerfile builds, with its entry point", async () => {
-    const k8s = await cli([
-      "experiment",
-      ...runFlags(),
-      "--out",
-      join(dir, "emit3"),
-      "--emit",
-      "k8s",
-      "--shard-count",
-      "2",
-    ]);
+    const k8s = await cli(argv`experiment ${runFlags()} --out ${join(dir, "emit3")} --emit k8s
+      --shard-count 2`);
     expect(k8s.code).toBe(0);
     const recipe = readFileSync(join(repoRoot, "deploy", "Containerfile"), "utf8");
     const image = `sdspcaan:${VERSION}`;
@@ -229,17 +174,8 @@ describe("experiment --emit with a line break in a path", () => {
     }
     // Refused before the data are read: this file does not even exist.
     const data = join(dir, "two\rlines.csv");
-    const emitted = await cli([
-      "experiment",
-      "--data",
-      data,
-      "--methods",
-      "pca",
-      "--out",
-      join(dir, "x"),
-      "--emit",
-      "slurm",
-    ]);
+    const emitted = await cli(argv`experiment --data ${data} --methods pca
+      --out ${join(dir, "x")} --emit slurm`);
     expect(emitted.code).toBe(1);
     expect(emitted.stderr).toMatch(/^sdspcaan: --data ".*" holds a carriage return \(U\+000D\)/);
     expect(emitted.stderr.trimEnd().split("\n")).toHaveLength(1);
@@ -254,16 +190,8 @@ describe("a job array task", () => {
     try {
       for (const id of ["0", "1"]) {
         process.env.SLURM_ARRAY_TASK_ID = id;
-        const r = await cli([
-          "experiment",
-          ...runFlags(),
-          "--out",
-          out,
-          "--shard-count",
-          "2",
-          "--workers",
-          "1",
-        ]);
+        const r = await cli(argv`experiment ${runFlags()} --out ${out} --shard-count 2
+          --workers 1`);
         expect(r.code).toBe(0);
         expect(r.stderr).toContain(`of shard ${id}/2`);
         expect(r.stdout).toBe(""); // no table until report merges the shards
@@ -277,14 +205,8 @@ describe("a job array task", () => {
     expect(merged.code).toBe(0);
     expect(merged.stderr).toContain("Merged 2 shard files.");
     expect(merged.stderr).toContain("Complete run");
-    const single = await cli([
-      "experiment",
-      ...runFlags(),
-      "--out",
-      join(dir, "one"),
-      "--workers",
-      "1",
-    ]);
+    const single = await cli(argv`experiment ${runFlags()} --out ${join(dir, "one")}
+      --workers 1`);
     expect(single.code).toBe(0);
     expect(merged.stdout).toBe(single.stdout);
     // plot reads the shards' files too.

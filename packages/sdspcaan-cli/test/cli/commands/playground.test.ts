@@ -5,8 +5,8 @@
  * address, stops on SIGTERM, refuses a port in use and an unbuilt page in one line).
  * The page itself is tested in a browser by test/e2e/.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { readFileSync, statSync } from "node:fs";
 import { request } from "node:http";
 import { join, relative, sep } from "node:path";
 import { ValidationError } from "sdspcaan";
@@ -17,15 +17,12 @@ import {
   type PlaygroundServer,
   startPlaygroundServer,
 } from "#internal/cli/playgroundServer.js";
+import { startCli } from "../../helpers/childCli.js";
+import { writePlaygroundPage } from "../../helpers/playgroundPage.js";
 import { removeDir, tempDir } from "../../helpers/runs.js";
 
 const dir = tempDir("playground");
-const root = join(dir, "page");
-mkdirSync(join(root, "chunks"), { recursive: true });
-writeFileSync(join(root, "index.html"), "<!doctype html><title>page</title>\n");
-writeFileSync(join(root, "main.js"), "export {};\n");
-writeFileSync(join(root, "chunks", "a.js"), "export const a = 1;\n");
-writeFileSync(join(dir, "secret.txt"), "outside the page\n");
+const root = writePlaygroundPage(dir);
 const servers: PlaygroundServer[] = [];
 afterAll(async () => {
   for (const s of servers) await s.close();
@@ -124,30 +121,6 @@ describe("the playground server", () => {
   });
 });
 
-function start(args: string[]): {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-} {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", join(repoRoot, "packages/sdspcaan-cli/src/cli/bin.ts"), ...args],
-    {
-      cwd: repoRoot,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let out = "";
-  let err = "";
-  child.stdout?.on("data", (b: Buffer) => {
-    out += b.toString("utf8");
-  });
-  child.stderr?.on("data", (b: Buffer) => {
-    err += b.toString("utf8");
-  });
-  return { child, stdout: () => out, stderr: () => err };
-}
-
 function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.on("exit", (code) => resolve(code)));
 }
@@ -168,7 +141,7 @@ describe("the published page", () => {
 
 describe("sdspcaan playground", () => {
   it("prints the address, serves until SIGTERM, then exits 0", async () => {
-    const { child, stdout } = start(["playground", "--root", root, "--no-data"]);
+    const { child, stdout } = startCli(["playground", "--root", root, "--no-data"]);
     const done = exited(child);
     const deadline = Date.now() + 60_000;
     while (!/http:\/\/127\.0\.0\.1:\d+\//.test(stdout()) && Date.now() < deadline) {
@@ -189,7 +162,7 @@ describe("sdspcaan playground", () => {
       ["playground", "--root", dir],
       ["playground", "--root", root, "--port", "70000"],
     ]) {
-      const { child, stderr } = start(args);
+      const { child, stderr } = startCli(args);
       expect(await exited(child)).toBe(1);
       const lines = stderr().trim().split("\n");
       expect(lines.length, stderr()).toBe(1);

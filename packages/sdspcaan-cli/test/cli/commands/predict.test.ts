@@ -11,7 +11,7 @@ import { makeSyntheticDataset } from "sdspcaan/methods";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { labelsCsv } from "#internal/cli/commands/predict.js";
 import { embeddingCsv } from "#internal/cli/commands/transform.js";
-import { cli, lines } from "../../helpers/cli.js";
+import { argv, cli, lines } from "../../helpers/cli.js";
 import { removeDir, tempDir } from "../../helpers/runs.js";
 
 const data = makeSyntheticDataset({
@@ -56,19 +56,8 @@ beforeAll(async () => {
   dir = tempDir("cli-predict");
   train = writeData("train.csv");
   pipelineFile = join(dir, "pipeline.json");
-  const r = await cli([
-    "fit",
-    "--data",
-    train,
-    "--method",
-    "sdspca",
-    "--k",
-    "3",
-    "--pipeline",
-    "--no-progress",
-    "--out",
-    pipelineFile,
-  ]);
+  const r = await cli(argv`fit --data ${train} --method sdspca --k 3 --pipeline --no-progress
+    --out ${pipelineFile}`);
   expect(r.code).toBe(0);
   expect(r.stdout).toContain("Wrote the pipeline (model and 1-NN classifier) to");
 });
@@ -94,15 +83,8 @@ describe("fit --pipeline and predict", () => {
     const loaded = loadModel(readFileSync(pipelineFile, "utf8")) as Pipeline;
     expect(out.slice(1).map(Number)).toEqual(loaded.predict(data.X));
 
-    const labelled = await cli([
-      "predict",
-      "--model",
-      pipelineFile,
-      "--data",
-      train,
-      "--label-col",
-      "last",
-    ]);
+    const labelled = await cli(argv`predict --model ${pipelineFile} --data ${train}
+      --label-col last`);
     expect(labelled.code).toBe(0);
     expect(labelled.stdout).toBe(r.stdout);
     const bca = loaded.score(data.X, data.y);
@@ -112,27 +94,11 @@ describe("fit --pipeline and predict", () => {
   });
 
   it("predict --out writes the same CSV and reports the BCA", async () => {
-    const stdout = await cli([
-      "predict",
-      "--model",
-      pipelineFile,
-      "--data",
-      train,
-      "--label-col",
-      "last",
-    ]);
+    const stdout = await cli(argv`predict --model ${pipelineFile} --data ${train}
+      --label-col last`);
     const outFile = join(dir, "labels.csv");
-    const r = await cli([
-      "predict",
-      "--model",
-      pipelineFile,
-      "--data",
-      train,
-      "--label-col",
-      "last",
-      "--out",
-      outFile,
-    ]);
+    const r = await cli(argv`predict --model ${pipelineFile} --data ${train} --label-col last
+      --out ${outFile}`);
     expect(r.code).toBe(0);
     expect(readFileSync(outFile, "utf8")).toBe(stdout.stdout);
     expect(lines(r.stdout)[0]).toBe(`Wrote 60 predicted labels of train to ${outFile}.`);
@@ -148,17 +114,8 @@ describe("fit --pipeline and predict", () => {
       /plain\.json: holds a plain PCA model, without a classifier: .*fit --pipeline/,
     );
     expectOneLineError(
-      await cli([
-        "predict",
-        "--model",
-        pipelineFile,
-        "--data",
-        train,
-        "--label-col",
-        "last",
-        "--out",
-        train,
-      ]),
+      await cli(argv`predict --model ${pipelineFile} --data ${train} --label-col last
+        --out ${train}`),
       /'--out' option names .*train\.csv, which is the --data input/,
     );
     expect(readFileSync(train, "utf8").startsWith("f1,f2")).toBe(true);
@@ -166,18 +123,8 @@ describe("fit --pipeline and predict", () => {
 
   it("transform reads a pipeline file as it reads a model", async () => {
     const loaded = loadModel(readFileSync(pipelineFile, "utf8")) as Pipeline;
-    const r = await cli([
-      "transform",
-      "--model",
-      pipelineFile,
-      "--data",
-      train,
-      "--label-col",
-      "last",
-      "--out",
-      "-",
-      "--no-labels",
-    ]);
+    const r = await cli(argv`transform --model ${pipelineFile} --data ${train} --label-col last
+      --out - --no-labels`);
     expect(r.code).toBe(0);
     const P = loaded.transform(data.X);
     expect(lines(r.stdout).slice(1)).toEqual(
@@ -189,13 +136,7 @@ describe("fit --pipeline and predict", () => {
 describe("--k as a variance fraction", () => {
   it("PCA keeps the fewest components that reach it; other methods refuse it", async () => {
     const out = join(dir, "pca.json");
-    const r = await cli(
-      ["fit", "--data", train, "--method", "pca", "--k", "0.9"].concat([
-        "--no-progress",
-        "--out",
-        out,
-      ]),
-    );
+    const r = await cli(argv`fit --data ${train} --method pca --k 0.9 --no-progress --out ${out}`);
     expect(r.code).toBe(0);
     const json = JSON.parse(readFileSync(out, "utf8"));
     expect(json.params.k).toBe(0.9);
@@ -245,17 +186,8 @@ describe("CSV headers are matched by name", () => {
     });
     for (const command of ["transform", "predict"]) {
       expectOneLineError(
-        await cli([
-          command,
-          "--model",
-          pipelineFile,
-          "--data",
-          renamed,
-          "--label-col",
-          "last",
-          "--out",
-          "-",
-        ]),
+        await cli(argv`${command} --model ${pipelineFile} --data ${renamed} --label-col last
+          --out -`),
         /missing "f3"; unexpected "g3"/,
       );
     }
@@ -268,24 +200,9 @@ describe("CSV headers are matched by name", () => {
       /has 9 feature\(s\) per sample, but the model .* was fitted on 8; if one of its columns holds labels, name it with --label-col/,
     );
     const bare = writeData("bare.csv", { header: false });
-    const r = await cli([
-      "predict",
-      "--model",
-      pipelineFile,
-      "--data",
-      bare,
-      "--label-col",
-      "last",
-    ]);
-    const named = await cli([
-      "predict",
-      "--model",
-      pipelineFile,
-      "--data",
-      train,
-      "--label-col",
-      "last",
-    ]);
+    const r = await cli(argv`predict --model ${pipelineFile} --data ${bare} --label-col last`);
+    const named = await cli(argv`predict --model ${pipelineFile} --data ${train}
+      --label-col last`);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(named.stdout);
     // Said on standard error, naming the file; standard output stays the labels.
@@ -298,17 +215,7 @@ describe("CSV headers are matched by name", () => {
   it("a column left out of the header is refused, naming it", async () => {
     const fewer = writeData("fewer.csv", { order: [0, 1, 3, 4, 5, 6, 7] });
     expectOneLineError(
-      await cli([
-        "transform",
-        "--model",
-        pipelineFile,
-        "--data",
-        fewer,
-        "--label-col",
-        "last",
-        "--out",
-        "-",
-      ]),
+      await cli(argv`transform --model ${pipelineFile} --data ${fewer} --label-col last --out -`),
       /The columns of X do not match the features SDSPCA was fitted on: missing "f3"\./,
     );
   });

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fitRecordToLine } from "#internal/protocol/records.js";
-import { cli, lines } from "../../helpers/cli.js";
+import { argv, cli, lines } from "../../helpers/cli.js";
 import { removeDir, tempDir } from "../../helpers/runs.js";
 import { fixtureRecords } from "../../helpers/statisticsRecords.js";
 
@@ -45,16 +45,7 @@ describe("sdspcaan report: statistics", () => {
     const read = () => (existsSync(own) ? readFileSync(own, "utf8") : null);
     const before = read();
     const to = join(dir, "..", "baseline-pca");
-    const r = await cli([
-      "report",
-      "--out",
-      dir,
-      "--methods",
-      "baseline,PCA",
-      "--to",
-      to,
-      "--no-figures",
-    ]);
+    const r = await cli(argv`report --out ${dir} --methods baseline,PCA --to ${to} --no-figures`);
     expect(r.code).toBe(0);
     const md = readFileSync(join(to, "table.md"), "utf8");
     expect(md).toBe(`${r.stdout.trimEnd()}\n`);

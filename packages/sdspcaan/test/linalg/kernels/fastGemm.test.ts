@@ -36,16 +36,8 @@ import {
 import { setKernelThreads } from "#internal/threads/helperThread.node.js";
 import { assembleFmaKernels } from "../../../../../scripts/build-wasm.js";
 import { firstDifference, fusedMultiplyAdd, randomMatrix } from "../../helpers/matrices.js";
-
-/** The engine's WebAssembly (the project's TS lib has no DOM types). */
-const engine = (
-  globalThis as unknown as {
-    WebAssembly: {
-      validate(bytes: Uint8Array): boolean;
-      Module: new (bytes: Uint8Array) => object;
-    };
-  }
-).WebAssembly;
+import { inputs } from "../../helpers/properties.js";
+import { wasmEngine } from "../../helpers/wasmEngine.js";
 
 const x64 = process.arch === "x64";
 const optedOut = /^(0|off|false|no)$/i.test(process.env.SDSPCAAN_NATIVE?.trim() ?? "");
@@ -104,12 +96,8 @@ describe.skipIf(!x64 || optedOut)("the native fused GEMM (x86-64)", () => {
     expect(["avx512", "avx2"]).toContain(native.fusedIsa);
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 26 }),
-        fc.integer({ min: 1, max: 34 }),
-        fc.integer({ min: 1, max: 300 }),
-        fc.integer({ min: 0, max: 3 }),
-        fc.integer({ min: 0, max: 1e6 }),
-        (m, n, p, pad, seed) => {
+        inputs({ m: [1, 26], n: [1, 34], p: [1, 300], pad: [0, 3], seed: [0, 1e6] }),
+        ({ m, n, p, pad, seed }) => {
           const ld = p + pad;
           const ldc = n + pad;
           const { memory, f, pb, pc, c0 } = operands(m, n, ld, ldc, seed);
@@ -196,12 +184,8 @@ describe.skipIf(!x64 || optedOut)("the native fused GEMM (x86-64)", () => {
     const native = addon();
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 60 }),
-        fc.integer({ min: 1, max: 300 }),
-        fc.integer({ min: 1, max: 30 }),
-        fc.integer({ min: 0, max: 70 }),
-        fc.integer({ min: 0, max: 1e6 }),
-        (n, p, block, baseSeed, seed) => {
+        inputs({ n: [1, 60], p: [1, 300], block: [1, 30], baseSeed: [0, 70], seed: [0, 1e6] }),
+        ({ n, p, block, baseSeed, seed }) => {
           const m = 1 + (seed % n);
           const base = baseSeed % (n + 1);
           const { memory, f, pb, pc, c0 } = operands(m, n, p, n, seed);
@@ -292,11 +276,8 @@ describe.skipIf(!x64 || optedOut)("the fast backend's reduction kernels (x86-64)
     const native = addon();
     fc.assert(
       fc.property(
-        fc.integer({ min: 0, max: 90 }),
-        fc.integer({ min: 1, max: 9 }),
-        fc.integer({ min: 0, max: 3 }),
-        fc.integer({ min: 0, max: 1e6 }),
-        (len, count, pad, seed) => {
+        inputs({ len: [0, 90], count: [1, 9], pad: [0, 3], seed: [0, 1e6] }),
+        ({ len, count, pad, seed }) => {
           const ld = len + pad;
           // t (len), v and w (count rows of ld each), cv and cw (count each).
           const v = len;
@@ -336,10 +317,8 @@ describe.skipIf(!x64 || optedOut)("the fast backend's reduction kernels (x86-64)
     };
     fc.assert(
       fc.property(
-        fc.integer({ min: 0, max: 150 }),
-        fc.integer({ min: 1, max: 7 }),
-        fc.integer({ min: 0, max: 1e6 }),
-        (len, count, seed) => {
+        inputs({ len: [0, 150], count: [1, 7], seed: [0, 1e6] }),
+        ({ len, count, seed }) => {
           const [v, w, x, ov] = [0, count * len, 2 * count * len, 2 * count * len + len];
           const ow = ov + count;
           const { memory, f } = memoryOf(ow + count, seed);
@@ -477,7 +456,7 @@ describe("the relaxed-SIMD GEMM module (fma.wat)", () => {
   });
 
   it("is passed over, never failing, where the engine refuses it", () => {
-    const Module = engine.Module;
+    const Module = wasmEngine.Module;
     expect(fmaGemmModule({ validate: () => false, Module })).toBeNull();
     expect(
       fmaGemmModule({
@@ -494,7 +473,7 @@ describe("the relaxed-SIMD GEMM module (fma.wat)", () => {
     }
     expect(fmaGemmModule({ validate: () => true, Module: Refusing })).toBeNull();
     // This engine's answer decides; the fast backend runs either way.
-    const validates = fmaGemmModule(engine) !== null;
+    const validates = fmaGemmModule(wasmEngine) !== null;
     setNativeKernels(false);
     setKernelBackend("fast");
     expect(wasmArena()?.hasFmaGemm).toBe(validates);
@@ -504,7 +483,7 @@ describe("the relaxed-SIMD GEMM module (fma.wat)", () => {
   it("where the engine validates it: agrees with the module's GEMM to rounding, in bits of its own that no shape changes", () => {
     // Node >= 22 validates it; Node 20 does with V8's flag for relaxed SIMD.
     const bytes = fmaModuleBytes();
-    const flags = engine.validate(bytes) ? [] : ["--experimental-wasm-relaxed-simd"];
+    const flags = wasmEngine.validate(bytes) ? [] : ["--experimental-wasm-relaxed-simd"];
     const child = spawnSync(
       process.execPath,
       [

@@ -10,16 +10,7 @@ import {
   setKernelBackend,
   wasmArena,
 } from "#internal/linalg/kernels/wasm/backend.js";
-
-/** The engine's WebAssembly (the project's TS lib has no DOM types). */
-const engine = (
-  globalThis as unknown as {
-    WebAssembly: {
-      validate(bytes: Uint8Array): boolean;
-      Module: new (bytes: Uint8Array) => object;
-    };
-  }
-).WebAssembly;
+import { wasmEngine } from "../../helpers/wasmEngine.js";
 
 setKernelBackend("fast");
 const arena = wasmArena();
@@ -72,7 +63,7 @@ arena.release(mark);
 
 process.stdout.write(
   `${JSON.stringify({
-    validated: fmaGemmModule(engine) !== null,
+    validated: fmaGemmModule(wasmEngine) !== null,
     relaxedRuns: arena.hasFmaGemm,
     worstGap,
     differ,

@@ -12,19 +12,7 @@ import {
 import { gramColumns, gramRows } from "#internal/linalg/kernels/symmetricProducts.js";
 import { kernelBackend, setKernelBackend } from "#internal/linalg/kernels/wasm/backend.js";
 import { innerProducts } from "#internal/linalg/orthogonalize.js";
-import { maxAbsDifference, randomMatrix } from "../../helpers/matrices.js";
-
-function naive(A: Matrix, B: Matrix): Matrix {
-  const C = new Matrix(A.rows, B.cols);
-  for (let i = 0; i < A.rows; i++) {
-    for (let j = 0; j < B.cols; j++) {
-      let s = 0;
-      for (let l = 0; l < A.cols; l++) s += A.get(i, l) * B.get(l, j);
-      C.set(i, j, s);
-    }
-  }
-  return C;
-}
+import { maxAbsDifference, naiveProduct, randomMatrix } from "../../helpers/matrices.js";
 
 const dim = fc.integer({ min: 1, max: 37 });
 
@@ -34,7 +22,7 @@ describe("GEMM kernels agree with the textbook triple loop", () => {
       fc.property(dim, dim, dim, fc.integer({ min: 0, max: 10_000 }), (m, n, p, seed) => {
         const A = randomMatrix(m, p, seed);
         const B = randomMatrix(p, n, seed + 1);
-        const ref = naive(A, B);
+        const ref = naiveProduct(A, B);
         const tol = 1e-12 * p;
         expect(maxAbsDifference(multiply(A, B).data, ref.data)).toBeLessThan(tol);
         expect(maxAbsDifference(multiplyABt(A, B.transpose()).data, ref.data)).toBeLessThan(tol);
@@ -47,7 +35,7 @@ describe("GEMM kernels agree with the textbook triple loop", () => {
   it("crosses the KC and MC panel boundaries", () => {
     const A = randomMatrix(131, 517, 1);
     const B = randomMatrix(517, 9, 2);
-    expect(maxAbsDifference(multiply(A, B).data, naive(A, B).data)).toBeLessThan(1e-11);
+    expect(maxAbsDifference(multiply(A, B).data, naiveProduct(A, B).data)).toBeLessThan(1e-11);
   });
 
   it("accumulates into a sub-block with leading dimensions", () => {
@@ -57,7 +45,7 @@ describe("GEMM kernels agree with the textbook triple loop", () => {
     const before = C.clone();
     // C[1:8, 2:8] += A B^T, reading A and B through their full row strides.
     gemmABtRaw(7, 6, 10, A.data, 10, B.data, 10, C.data.subarray(11 + 2), 11, true);
-    const AB = naive(A, B.transpose());
+    const AB = naiveProduct(A, B.transpose());
     for (let i = 0; i < 9; i++) {
       for (let j = 0; j < 11; j++) {
         const inside = i >= 1 && i < 8 && j >= 2 && j < 8;
@@ -72,8 +60,8 @@ describe("GEMM kernels agree with the textbook triple loop", () => {
     const G = gramRows(X);
     const H = gramColumns(X);
     expect(maxAbsDifference(G.data, G.transpose().data)).toBe(0);
-    expect(maxAbsDifference(G.data, naive(X, X.transpose()).data)).toBeLessThan(1e-11);
-    expect(maxAbsDifference(H.data, naive(X.transpose(), X).data)).toBeLessThan(1e-11);
+    expect(maxAbsDifference(G.data, naiveProduct(X, X.transpose()).data)).toBeLessThan(1e-11);
+    expect(maxAbsDifference(H.data, naiveProduct(X.transpose(), X).data)).toBeLessThan(1e-11);
   });
 });
 
@@ -164,7 +152,7 @@ describe("innerProducts (A^T B; on the wasm backend the transposes run in the mo
       for (let t = 0; t < refG.data.length; t++) {
         expect(Object.is(G.data[t], refG.data[t])).toBe(true);
       }
-      expect(maxAbsDifference(C.data, naive(A.transpose(), B).data)).toBeLessThan(1e-10);
+      expect(maxAbsDifference(C.data, naiveProduct(A.transpose(), B).data)).toBeLessThan(1e-10);
     }
   });
 });

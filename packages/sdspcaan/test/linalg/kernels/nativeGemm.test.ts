@@ -36,6 +36,7 @@ import {
 import { SDSPCAAN } from "#internal/methods/sdspcaan.js";
 import { kernelThreads, setKernelThreads } from "#internal/threads/helperThread.node.js";
 import { firstDifference, randomMatrix } from "../../helpers/matrices.js";
+import { inputs } from "../../helpers/properties.js";
 import { withPaths } from "../../helpers/qLoop.js";
 
 const x64 = process.arch === "x64";
@@ -143,12 +144,8 @@ describe.skipIf(!x64 || optedOut)("the native GEMM (x86-64)", () => {
     const { gemm, gemmAvx2, isa } = addon();
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 40 }),
-        fc.integer({ min: 1, max: 40 }),
-        fc.integer({ min: 1, max: 600 }),
-        fc.integer({ min: 0, max: 3 }),
-        fc.integer({ min: 0, max: 1e6 }),
-        (m, n, p, pad, seed) => {
+        inputs({ m: [1, 40], n: [1, 40], p: [1, 600], pad: [0, 3], seed: [0, 1e6] }),
+        ({ m, n, p, pad, seed }) => {
           const rng = new Random(seed);
           const ld = p + pad;
           const ldc = n + pad;
@@ -237,13 +234,15 @@ describe.skipIf(!x64 || optedOut)("the native GEMM (x86-64)", () => {
     const { gemmLower, gemmLowerAvx2, isa } = addon();
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 50 }),
-        fc.integer({ min: 1, max: 300 }),
-        fc.integer({ min: 1, max: 24 }),
-        fc.integer({ min: 0, max: 60 }),
-        fc.integer({ min: 0, max: 1e6 }),
-        fc.integer({ min: 0, max: 2 }),
-        (n, p, block, baseSeed, seed, pad) => {
+        inputs({
+          n: [1, 50],
+          p: [1, 300],
+          block: [1, 24],
+          baseSeed: [0, 60],
+          seed: [0, 1e6],
+          pad: [0, 2],
+        }),
+        ({ n, p, block, baseSeed, seed, pad }) => {
           const rng = new Random(seed);
           const m = 1 + (seed % n);
           const base = baseSeed % (n + 1);

@@ -19,6 +19,7 @@ import {
 } from "#internal/linalg/kernels/screenedSearch.js";
 import { setKernelBackend, wasmArena } from "#internal/linalg/kernels/wasm/backend.js";
 import { randomMatrix } from "../../helpers/matrices.js";
+import { inputs } from "../../helpers/properties.js";
 
 afterEach(() => {
   setKernelBackend("auto");
@@ -117,12 +118,8 @@ describe("screenedNearestNeighbours", () => {
     setKernelBackend("wasm");
     fc.assert(
       fc.property(
-        fc.integer({ min: 3, max: 600 }),
-        fc.integer({ min: 4, max: 70 }),
-        fc.integer({ min: 1, max: 20 }),
-        fc.integer({ min: 0, max: 10_000 }),
-        fc.integer({ min: -6, max: 6 }),
-        (n, d, c, seed, scale) => {
+        inputs({ n: [3, 600], d: [4, 70], c: [1, 20], seed: [0, 10_000], scale: [-6, 6] }),
+        ({ n, d, c, seed, scale }) => {
           fc.pre(fullSearchRunsWasm(n, d));
           const count = Math.min(c, n - 1);
           const X = randomMatrix(n, d, seed, 10 ** scale);

@@ -18,6 +18,7 @@ import { CsrMatrix } from "#internal/linalg/sparse.js";
 import { GramOperator } from "#internal/methods/zstep/gramOperator.js";
 import { laplacianProjection, ZWoodbury } from "#internal/methods/zstep/zPreconditioner.js";
 import { firstDifference, gramByMultiply, randomMatrix } from "../../helpers/matrices.js";
+import { inputs } from "../../helpers/properties.js";
 
 function factors(n: number, r: number, seed: number) {
   const U = randomMatrix(n, r, seed);
@@ -79,11 +80,8 @@ describe("GramOperator", () => {
   it("matches multiply bit for bit on random shapes (property)", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 260 }),
-        fc.integer({ min: 1, max: 40 }),
-        fc.integer({ min: 1, max: 24 }),
-        fc.integer({ min: 0, max: 1e6 }),
-        (n, rWanted, b, seed) => {
+        inputs({ n: [1, 260], rWanted: [1, 40], b: [1, 24], seed: [0, 1e6] }),
+        ({ n, rWanted, b, seed }) => {
           const r = Math.min(rWanted, n);
           const { U, Ut, s2 } = factors(n, r, seed);
           const op = new GramOperator(U, Ut, s2);

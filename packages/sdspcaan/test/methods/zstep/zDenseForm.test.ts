@@ -14,20 +14,9 @@ import { multiplyAtB } from "#internal/linalg/kernels/gemm.js";
 import { TrainingData } from "#internal/methods/training.js";
 import { trailingEigenpairsOfZ } from "#internal/methods/zstep/zDenseForm.js";
 import { chooseZSolver } from "#internal/methods/zstep/zSolvers.js";
+import { randomSymmetric } from "../../helpers/matrices.js";
+import { inputs } from "../../helpers/properties.js";
 import { fourGaussianClasses } from "../../helpers/qLoop.js";
-
-/** A symmetric n x n matrix with entries of magnitude ~scale, symmetric to the bit. */
-function symmetric(rng: Random, n: number, scale: number): Matrix {
-  const A = new Matrix(n, n);
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j <= i; j++) {
-      const v = scale * rng.normal();
-      A.data[i * n + j] = v;
-      A.data[j * n + i] = v;
-    }
-  }
-  return A;
-}
 
 /** Z formed as the general path forms it. */
 function formed(Z0: Matrix, beta: number, Dd: Float64Array, delta: number, M: Matrix | null) {
@@ -44,15 +33,12 @@ describe("trailingEigenpairsOfZ", () => {
   it("gives the general entry's eigenpairs bit for bit (random problems, any scale)", () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 0, max: 1e6 }),
-        fc.integer({ min: 2, max: 40 }),
-        fc.integer({ min: -300, max: 300 }),
-        fc.boolean(),
-        (seed, n, scaleExp, withGraph) => {
+        inputs({ seed: [0, 1e6], n: [2, 40], scaleExp: [-300, 300], withGraph: fc.boolean() }),
+        ({ seed, n, scaleExp, withGraph }) => {
           const rng = new Random(seed);
           const scale = 2 ** scaleExp * (1 + rng.uniform());
-          const Z0 = symmetric(rng, n, scale);
-          const M = withGraph ? symmetric(rng, n, scale) : null;
+          const Z0 = randomSymmetric(n, rng, scale);
+          const M = withGraph ? randomSymmetric(n, rng, scale) : null;
           const Dd = Float64Array.from({ length: n }, () => rng.uniform() + 0.1);
           const beta = scale * rng.uniform();
           const delta = rng.uniform();
@@ -71,8 +57,8 @@ describe("trailingEigenpairsOfZ", () => {
   it("returns eigenpairs of Z: orthonormal vectors with small residuals", () => {
     const rng = new Random(3);
     const n = 50;
-    const Z0 = symmetric(rng, n, 1e8);
-    const M = symmetric(rng, n, 1e7);
+    const Z0 = randomSymmetric(n, rng, 1e8);
+    const M = randomSymmetric(n, rng, 1e7);
     const Dd = Float64Array.from({ length: n }, () => rng.uniform());
     const out = trailingEigenpairsOfZ(new Float64Array(n * n), Z0, 1e6, Dd, 0.5, M, 12);
     expect(out).not.toBeNull();
