@@ -18,7 +18,7 @@ let seq = 0;
 /** An HDF5 file built by `build`; behind MATLAB's 512-byte header when `matlab`. */
 async function h5(build: (f: H5File) => void, matlab = false): Promise<Uint8Array> {
   const M = await h5wasm.ready;
-  const path = `/hdf5Kinds-${++seq}.h5`;
+  const path = `/matV73-test-${++seq}.h5`;
   const f = new h5wasm.File(path, "w");
   build(f);
   f.close();
