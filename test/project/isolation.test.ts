@@ -53,9 +53,7 @@ describe("the test files that run isolated", () => {
     "packages/sdspcaan-cli/test",
     "packages/sdspcaan-hdf5/test",
     "test",
-  ].flatMap((dir) =>
-    testFiles(join(repoRoot, dir)),
-  );
+  ].flatMap((dir) => testFiles(join(repoRoot, dir)));
   const unguarded = files.filter(
     (f) => f !== SELF && UNGUARDED.test(readFileSync(join(repoRoot, f), "utf8")),
   );

@@ -194,7 +194,7 @@ function guarded<T>(env: H5Env, file: string, what: string, heapBudget: number, 
   try {
     result = fn();
   } catch (err) {
-    if (err instanceof DataFormatError) throw err;
+    // (h5wasm's errors only: no call made here throws a DataFormatError.)
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof wasm.RuntimeError || /Aborted\(/.test(message)) {
       env.broken = `it aborted while reading ${file}: ${message}; restart the program`;

@@ -8,7 +8,7 @@
  */
 import h5wasm from "h5wasm";
 import { DataFormatError } from "sdspcaan";
-import type { RawVariable } from "sdspcaan/formats";
+import { formatBytes, type RawVariable } from "sdspcaan/formats";
 import { withHdf5Variables } from "sdspcaan-hdf5";
 import { describe, expect, it } from "vitest";
 
@@ -94,6 +94,15 @@ describe("plain HDF5 datasets", () => {
         dtype: "<q",
       });
       f.create_dataset({ name: "sc", data: 2.5 });
+      f.create_dataset({ name: "h", data: Int16Array.of(-2, 300), shape: [2], dtype: "<h" });
+      f.create_dataset({ name: "i", data: Int32Array.of(-2, 70000), shape: [2], dtype: "<i" });
+      f.create_dataset({
+        name: "I",
+        data: Uint32Array.of(2, 2 ** 32 - 1),
+        shape: [2],
+        dtype: "<I",
+      });
+      f.create_dataset({ name: "q0", data: BigInt64Array.of(-7n), shape: [], dtype: "<q" });
       f.create_dataset({
         name: "z",
         data: new Float64Array(1000).fill(0.25),
@@ -107,9 +116,13 @@ describe("plain HDF5 datasets", () => {
     await variables(bytes, (vars, format) => {
       expect(format).toBe("hdf5");
       expect(vars.map((v) => [v.name, v.kind, v.className, v.dims, v.complex])).toEqual([
+        ["I", "numeric", "<I", [2, 1], false],
         ["X", "numeric", "<f", [3, 2], false],
         ["g", "struct", "group", [1, 1], false],
+        ["h", "numeric", "<h", [2, 1], false],
+        ["i", "numeric", "<i", [2, 1], false],
         ["i64", "numeric", "<q", [1, 2], false],
+        ["q0", "numeric", "<q", [1, 1], false],
         ["sc", "numeric", "<d", [1, 1], false],
         ["u64", "numeric", "<Q", [2, 1], false],
         ["v", "numeric", "<b", [3, 1], false],
@@ -123,6 +136,10 @@ describe("plain HDF5 datasets", () => {
       expect(Array.from(find(vars, "u64").values().data)).toEqual([2 ** 60, 5]);
       expect(Array.from(find(vars, "i64").values().data)).toEqual([-(2 ** 53), 5]);
       expect(Array.from(find(vars, "sc").values().data)).toEqual([2.5]);
+      expect(Array.from(find(vars, "h").values().data)).toEqual([-2, 300]);
+      expect(Array.from(find(vars, "i").values().data)).toEqual([-2, 70000]);
+      expect(Array.from(find(vars, "I").values().data)).toEqual([2, 2 ** 32 - 1]);
+      expect(Array.from(find(vars, "q0").values().data)).toEqual([-7]);
       expect(Array.from(find(vars, "z").values().data)).toEqual(new Array(1000).fill(0.25));
       expect(find(vars, "X").texts()).toBeNull();
       expect(refusal(() => find(vars, "g").values())).toBe(
@@ -353,6 +370,9 @@ describe("the superblock, checked before HDF5 sees the file", () => {
     expect(await refused(superblock(0, 56, [3, 8]))).toBe(
       "s.h5: corrupt HDF5 superblock (sizes of offsets 3 and lengths 8)",
     );
+    expect(await refused(superblock(1, 56, [8, 3]))).toBe(
+      "s.h5: corrupt HDF5 superblock (sizes of offsets 8 and lengths 3)",
+    );
     expect(await refused(superblock(2, 48, [8, 16]))).toBe(
       "s.h5: corrupt HDF5 superblock (sizes of offsets 8 and lengths 16)",
     );
@@ -365,5 +385,89 @@ describe("the superblock, checked before HDF5 sees the file", () => {
         /^s\.h5: opening the HDF5 file: /,
       );
     }
+  });
+});
+
+describe("what a file declares against what it holds", () => {
+  it("refuses a dataset larger than the file can hold, and bounds a deflated one by deflate's ratio", async () => {
+    // Chunked datasets grown after writing: the chunks never written take no room in the file.
+    const bytes = await h5((f) => {
+      for (const [name, compression] of [
+        ["plain", undefined],
+        ["deflated", 1],
+      ] as const) {
+        const d = f.create_dataset({
+          name,
+          data: Float64Array.of(1, 2, 3, 4),
+          shape: [4],
+          dtype: "<d",
+          maxshape: [null],
+          // (Tiny chunks would make HDF5 index 25,000 of them, past the heap budget.)
+          chunks: [1000],
+          compression,
+        });
+        d.resize([100_000]);
+      }
+    });
+    await variables(bytes, (vars) => {
+      expect(refusal(() => find(vars, "plain").values())).toBe(
+        `k.mat: variable 'plain': shape [100000] declares 781.3 KiB of data, more than a ${formatBytes(bytes.length)} file can hold`,
+      );
+      const data = find(vars, "deflated").values().data;
+      expect(data).toHaveLength(100_000);
+      expect(Array.from(data.subarray(0, 6))).toEqual([1, 2, 3, 4, 0, 0]);
+    });
+  });
+
+  it("lists neither dangling soft links nor external links", async () => {
+    const bytes = await h5((f) => {
+      f.create_dataset({ name: "x", data: Float64Array.of(1), shape: [1, 1], dtype: "<d" });
+      f.create_soft_link("/nothing", "dangling");
+      f.create_external_link("elsewhere.h5", "/x", "outside");
+      f.create_soft_link("/x", "alias");
+    });
+    expect(await variables(bytes, (vars) => vars.map((v) => v.name))).toEqual(["alias", "x"]);
+  });
+});
+
+describe("MATLAB's attributes", () => {
+  it("reads the class from a string, the first of strings or a number, and not from other values", async () => {
+    const bytes = await h5((f) => {
+      const ds = (name: string, cls: unknown) =>
+        f
+          .create_dataset({ name, data: Float64Array.of(3), shape: [1, 1], dtype: "<d" })
+          .create_attribute("MATLAB_class", cls as never);
+      ds("list", ["single", "x"]);
+      ds("num", 5);
+      ds("floats", Float64Array.of(1.5, 2));
+    });
+    await variables(bytes, (vars) => {
+      expect(vars.map((v) => [v.name, v.kind, v.className])).toEqual([
+        ["floats", "numeric", "<d"],
+        ["list", "numeric", "single"],
+        ["num", "object", "5"],
+      ]);
+    });
+  });
+
+  it("reverses the dimensions of MATLAB's arrays: in a v7.3 file, or classed in a plain one", async () => {
+    const build = (f: H5File) => {
+      f.create_dataset({ name: "bare", data: Float64Array.of(1, 2, 3, 4, 5, 6), shape: [2, 3] });
+      classed(
+        f.create_dataset({ name: "cls", data: Float64Array.of(1, 2, 3, 4, 5, 6), shape: [2, 3] }),
+        "double",
+      );
+    };
+    const read = (vars: RawVariable[]) =>
+      vars.map((v) => [v.name, v.dims, v.values().order, Array.from(v.values().data)]);
+    const values = [1, 2, 3, 4, 5, 6];
+    expect(await variables(await h5(build, true), read)).toEqual([
+      ["bare", [3, 2], "F", values],
+      ["cls", [3, 2], "F", values],
+    ]);
+    expect(await variables(await h5(build), read)).toEqual([
+      ["bare", [2, 3], "C", values],
+      ["cls", [3, 2], "F", values],
+    ]);
   });
 });
