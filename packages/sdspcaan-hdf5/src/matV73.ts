@@ -136,14 +136,12 @@ async function h5env(file: string): Promise<H5Env> {
     // Without the diagnostics a failed read could pass for a good one, so check
     // that they really arrive before trusting any file to this module.
     const captured = captureStderr(M, diag);
-    if (captured) {
-      const probe = new lib.File("/sdspcaan-probe-does-not-exist.h5", "r");
-      if (probe.file_id >= 0n) probe.close();
-    }
+    // Nothing writes this path, so the file never opens (and needs no closing): HDF5 only reports.
+    if (captured) new lib.File("/sdspcaan-probe-does-not-exist.h5", "r");
     if (!captured || diag.length === 0) {
       env.broken = "this h5wasm build does not report HDF5 errors in a way sdspcaan can capture";
     }
-    diag.length = 0;
+    // (The probe's report stays in `diag`: each guarded call starts by emptying it.)
     return env;
   })();
   const env = await envPromise;
@@ -233,7 +231,8 @@ function toFloat64(value: unknown, count: number, file: string, where: string): 
     out.set(value);
     return checkCount(out, count, file, where);
   }
-  if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
+  // Scalars: h5wasm gives integers and floats as numbers, 64-bit integers as bigints.
+  if (typeof value === "number" || typeof value === "bigint") {
     return checkCount(Float64Array.of(Number(value)), count, file, where);
   }
   throw new DataFormatError(file, `${where}: the HDF5 datatype is not a plain numeric type`);

@@ -6,10 +6,12 @@
  * column index, empty arrays); the superblock checks; reading after the file closed;
  * and the size limit. Values and messages are checked exactly.
  */
+import { readFileSync } from "node:fs";
 import h5wasm from "h5wasm";
 import { DataFormatError } from "sdspcaan";
 import { formatBytes, type RawVariable } from "sdspcaan/formats";
 import { withHdf5Variables } from "sdspcaan-hdf5";
+import { fixtureFile } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 
 type H5File = InstanceType<typeof h5wasm.File>;
@@ -339,6 +341,28 @@ describe("MATLAB's classes in a v7.3 file", () => {
   });
 });
 
+describe("complex variables", () => {
+  it("describes a complex variable and refuses its values", async () => {
+    // MATLAB's complex arrays are compound datasets (real, imag), which h5wasm cannot write.
+    const bytes = new Uint8Array(readFileSync(fixtureFile("hdf5/complex_v73.mat")));
+    await variables(bytes, (vars, format) => {
+      expect(format).toBe("mat-v7.3");
+      const [z] = vars;
+      expect([z.name, z.kind, z.className, z.dims, z.complex]).toEqual([
+        "z",
+        "numeric",
+        "double",
+        [1, 2],
+        true,
+      ]);
+      expect(refusal(() => z.values())).toBe(
+        "k.mat: variable 'z' is complex; only real data can be used",
+      );
+      expect(z.texts()).toBeNull();
+    });
+  });
+});
+
 describe("the superblock, checked before HDF5 sees the file", () => {
   const signature = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a];
   const superblock = (version: number, length: number, sizes: [number, number]) => {
@@ -428,6 +452,14 @@ describe("what a file declares against what it holds", () => {
     });
     expect(await variables(bytes, (vars) => vars.map((v) => v.name))).toEqual(["alias", "x"]);
   });
+
+  it("skips the names starting with '#', where MATLAB keeps what its variables refer to", async () => {
+    const bytes = await h5((f) => {
+      for (const name of ["#refs#", "#x", "y#"])
+        f.create_dataset({ name, data: Float64Array.of(1), shape: [1, 1], dtype: "<d" });
+    }, true);
+    expect(await variables(bytes, (vars) => vars.map((v) => v.name))).toEqual(["y#"]);
+  });
 });
 
 describe("MATLAB's attributes", () => {
@@ -439,10 +471,17 @@ describe("MATLAB's attributes", () => {
           .create_attribute("MATLAB_class", cls as never);
       ds("list", ["single", "x"]);
       ds("num", 5);
+      f.create_dataset({
+        name: "big",
+        data: Float64Array.of(3),
+        shape: [1, 1],
+        dtype: "<d",
+      }).create_attribute("MATLAB_class", BigInt64Array.of(7n), [], "<q");
       ds("floats", Float64Array.of(1.5, 2));
     });
     await variables(bytes, (vars) => {
       expect(vars.map((v) => [v.name, v.kind, v.className])).toEqual([
+        ["big", "object", "7"],
         ["floats", "numeric", "<d"],
         ["list", "numeric", "single"],
         ["num", "object", "5"],

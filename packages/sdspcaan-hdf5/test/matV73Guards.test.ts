@@ -64,6 +64,38 @@ describe("HDF5 / MAT v7.3 guards", () => {
     expect(grow.grow).toBe(original);
   });
 
+  it("lets the wasm heap grow within the budget of a large read", async () => {
+    const M = await h5wasm.ready;
+    // More values than the heap now holds bytes: reading them must grow it. Written
+    // as one chunk of noise (so that deflate's ratio allows the rest) and never-written
+    // chunks, which read as zeros, so that writing the file does not grow the heap.
+    const count = Math.max(2 ** 22, M.HEAPU8.length / 8 + 2 ** 20);
+    const written = Float64Array.from(
+      { length: 2 ** 14 },
+      (_, i) => Math.sin(i * 12.9898) * 43758.5453,
+    );
+    const path = "/matV73Guards-large.h5";
+    const f = new h5wasm.File(path, "w");
+    f.create_dataset({
+      name: "x",
+      data: written,
+      shape: [written.length],
+      dtype: "<d",
+      maxshape: [null],
+      chunks: [written.length],
+      compression: 1,
+    }).resize([count]);
+    f.close();
+    const bytes = (M.FS.readFile(path) as Uint8Array).slice();
+    M.FS.unlink(path);
+    const before = M.HEAPU8.length;
+    const [[, data]] = await readAll(bytes, "large.h5");
+    expect(data.length).toBe(count);
+    expect(data.subarray(0, written.length)).toEqual(written);
+    expect(data.subarray(written.length).every((x) => x === 0)).toBe(true);
+    expect(M.HEAPU8.length).toBeGreaterThan(before);
+  });
+
   it("refuses truncated files, a MATLAB 7.3 header without HDF5, and a bad superblock", async () => {
     for (const cut of [600, 2000, 40_000, musk.length - 100]) {
       expect(await refusal(musk.subarray(0, cut), "cut.mat")).toBe(
