@@ -271,10 +271,15 @@ function attrString(ds: H5Dataset | H5Group, name: string): string | null {
   return null;
 }
 
+/** Refuses to touch a dataset of a closed file (its handles may name another file by then). */
+function checkOpen(s: Session, where: string): void {
+  if (!s.open) throw new DataFormatError(s.file, `${where}: the HDF5 file is already closed`);
+}
+
 /** Reads a dataset's values after checking its declared size against the file and the cap. */
 function readDataset(s: Session, ds: H5Dataset, where: string): Float64Array {
   const { env, file } = s;
-  if (!s.open) throw new DataFormatError(file, `${where}: the HDF5 file is already closed`);
+  checkOpen(s, where);
   const meta = guarded(env, file, where, 16 * MIB, () => ds.metadata);
   const shape = meta.shape ?? [];
   const count = elementCount(shape);
@@ -332,14 +337,15 @@ function makeVariable(s: Session, name: string, matlab: boolean): RawVariable | 
     };
     const texts = (): string[] | null => {
       if (kind === "char") return rowsOfCodes(values().data, dims);
-      if (kind !== "cell") return null;
-      const refs = guarded(env, file, where, 64 * MIB, () => ds.value);
-      if (!Array.isArray(refs)) return null;
+      // A cell's elements are object references (HDF5 datatype class 7); of anything else
+      // no texts can be made.
+      if (kind !== "cell" || meta.type !== 7) return null;
+      checkOpen(s, where);
+      // h5wasm gives references as an array, even a scalar one.
+      const refs = guarded(env, file, where, 64 * MIB, () => ds.value) as H5Reference[];
       const out: string[] = [];
       for (const ref of refs) {
-        const target = guarded(env, file, where, 16 * MIB, () =>
-          h5.dereference(ref as H5Reference),
-        );
+        const target = guarded(env, file, where, 16 * MIB, () => h5.dereference(ref));
         if (!(target instanceof env.lib.Dataset)) return null;
         const element: H5Dataset = target;
         const tcls = guarded(env, file, where, 16 * MIB, () => attrString(element, "MATLAB_class"));

@@ -299,14 +299,29 @@ describe("MATLAB's classes in a v7.3 file", () => {
         }),
         "cell",
       );
+      classed(f.create_dataset({ name: "strs", data: ["ab", "cd"] }), "cell");
+      classed(f.create_dataset({ name: "one", data: [a] as never, shape: [] }), "cell");
     }, true);
-    await variables(bytes, (vars) => {
-      expect(vars.map((v) => v.name)).toEqual(["grp", "notrefs", "ok", "rows", "vec"]);
+    const kept = await variables(bytes, (vars) => {
+      expect(vars.map((v) => v.name)).toEqual([
+        "grp",
+        "notrefs",
+        "ok",
+        "one",
+        "rows",
+        "strs",
+        "vec",
+      ]);
       expect(find(vars, "ok").texts()).toEqual(["cat", "2.5"]);
-      for (const name of ["rows", "vec", "grp", "notrefs"])
+      expect(find(vars, "one").texts()).toEqual(["cat"]);
+      for (const name of ["rows", "vec", "grp", "notrefs", "strs"])
         expect(find(vars, name).texts(), name).toBeNull();
       expect(find(vars, "ok").kind).toBe("cell");
+      return vars;
     });
+    expect(refusal(() => find(kept, "ok").texts())).toBe(
+      "k.mat: variable 'ok': the HDF5 file is already closed",
+    );
   });
 
   it("sizes a sparse matrix from its row count and column index, and reads an empty array", async () => {
