@@ -7,7 +7,7 @@
  * and the size limit. Values and messages are checked exactly.
  */
 import { readFileSync } from "node:fs";
-import h5wasm from "h5wasm";
+import h5wasm, { Reference } from "h5wasm";
 import { DataFormatError } from "sdspcaan";
 import { formatBytes, type RawVariable } from "sdspcaan/formats";
 import { withHdf5Variables } from "sdspcaan-hdf5";
@@ -322,6 +322,18 @@ describe("MATLAB's classes in a v7.3 file", () => {
     expect(refusal(() => find(kept, "ok").texts())).toBe(
       "k.mat: variable 'ok': the HDF5 file is already closed",
     );
+  });
+
+  it("refuses a cell element whose reference leads nowhere, in HDF5's words", async () => {
+    const bytes = await h5((f) => {
+      const nowhere = new Reference(new Uint8Array(8));
+      classed(f.create_dataset({ name: "c", data: [nowhere] as never, shape: [1, 1] }), "cell");
+    }, true);
+    await variables(bytes, (vars) => {
+      expect(refusal(() => find(vars, "c").texts())).toBe(
+        "k.mat: variable 'c': HDF5 reported an error: unable to open object by token (not a valid object)",
+      );
+    });
   });
 
   it("sizes a sparse matrix from its row count and column index, and reads an empty array", async () => {
