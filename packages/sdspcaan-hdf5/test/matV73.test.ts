@@ -11,7 +11,7 @@ import h5wasm, { Reference } from "h5wasm";
 import { DataFormatError } from "sdspcaan";
 import { formatBytes, type RawVariable } from "sdspcaan/formats";
 import { withHdf5Variables } from "sdspcaan-hdf5";
-import { fixtureFile } from "sdspcaan-test-support";
+import { errorOf, fixtureFile } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 
 type H5File = InstanceType<typeof h5wasm.File>;
@@ -56,13 +56,9 @@ function find(vars: RawVariable[], name: string): RawVariable {
 }
 
 function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (err) {
-    expect(err).toBeInstanceOf(DataFormatError);
-    return (err as Error).message;
-  }
-  throw new Error("expected a DataFormatError");
+  const err = errorOf(run);
+  expect(err).toBeInstanceOf(DataFormatError);
+  return err.message;
 }
 
 function classed<T extends { create_attribute(name: string, value: unknown): unknown }>(

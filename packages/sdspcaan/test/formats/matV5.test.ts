@@ -7,7 +7,14 @@
  */
 import { deflateSync } from "node:zlib";
 import { nodeInflater } from "sdspcaan/node";
-import { CLASS, concatBytes as concat, encodeValues, MI, matElements } from "sdspcaan-test-support";
+import {
+  CLASS,
+  concatBytes as concat,
+  encodeValues,
+  errorOf,
+  MI,
+  matElements,
+} from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { DataFormatError } from "#internal/core/errors.js";
 import { decompressionStreamInflate, type Inflater } from "#internal/formats/inflate.js";
@@ -43,13 +50,9 @@ function read(bytes: Uint8Array, limits = {}) {
 }
 
 function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (err) {
-    expect(err).toBeInstanceOf(DataFormatError);
-    return (err as Error).message;
-  }
-  throw new Error("expected a DataFormatError");
+  const err = errorOf(run);
+  expect(err).toBeInstanceOf(DataFormatError);
+  return err.message;
 }
 
 const double2x2 = () =>

@@ -6,7 +6,7 @@
  * checks the decoded values, the exact message, or what was inflated.
  */
 import { nodeInflater } from "sdspcaan/node";
-import { CLASS, concatBytes, MI, matElements } from "sdspcaan-test-support";
+import { CLASS, concatBytes, errorOf, MI, matElements } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { DataFormatError } from "#internal/core/errors.js";
 import type { Inflater } from "#internal/formats/inflate.js";
@@ -19,13 +19,9 @@ function read(bytes: Uint8Array, limits = {}, inflater: Inflater = nodeInflater)
 }
 
 function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (err) {
-    expect(err).toBeInstanceOf(DataFormatError);
-    return (err as Error).message;
-  }
-  throw new Error("expected a DataFormatError");
+  const err = errorOf(run);
+  expect(err).toBeInstanceOf(DataFormatError);
+  return err.message;
 }
 
 /** nodeInflater, recording the input length of each header look and each whole inflation. */
