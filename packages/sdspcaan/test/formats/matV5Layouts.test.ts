@@ -154,6 +154,20 @@ describe("compressed variables", () => {
   });
 });
 
+describe("a header the whole variable cannot give", () => {
+  it("is refused at the first look that holds all of the variable", () => {
+    // The stream ends within its first KiB; zeros after it make the element longer.
+    const bad = concatBytes([u32(MI.MATRIX, 48), el(MI.INT32, u32(6, 0)), dims(1, 1), name("a")]);
+    const z = compressed(bad).subarray(8);
+    const element = concatBytes([u32(MI.COMPRESSED, z.length + 2000), z, new Uint8Array(2000)]);
+    const { inflater, looks } = recording();
+    expect(refusal(() => read(mat(element), {}, inflater))).toBe(
+      "t.mat: variable 1 (compressed element at byte 128): array flags must be an 8-byte miUINT32 element, found miINT32 of 8 bytes",
+    );
+    expect(looks).toEqual([1024]);
+  });
+});
+
 describe("the file around the variables", () => {
   it("gives the header text without the blanks around it", () => {
     const bytes = mat();
