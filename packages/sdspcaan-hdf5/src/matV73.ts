@@ -315,8 +315,10 @@ function makeVariable(s: Session, name: string, matlab: boolean): RawVariable | 
     const ds = entity;
     const meta = guarded(env, file, where, 16 * MIB, () => ds.metadata);
     const cls = guarded(env, file, where, 16 * MIB, () => attrString(ds, "MATLAB_class"));
-    const isEmpty = guarded(env, file, where, 16 * MIB, () => "MATLAB_empty" in ds.attrs);
-    const shape = meta.shape ?? [];
+    // HDF5's null dataspace (no shape) holds no values, as MATLAB's empty arrays hold none.
+    const isEmpty =
+      meta.shape === null || guarded(env, file, where, 16 * MIB, () => "MATLAB_empty" in ds.attrs);
+    const shape = meta.shape as number[];
     const reversed = matlab || cls !== null;
     const dims = isEmpty ? [0, 0] : reversed ? [...shape].reverse() : [...shape];
     while (dims.length < 2) dims.push(1);
