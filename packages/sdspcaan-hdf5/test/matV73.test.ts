@@ -365,22 +365,33 @@ describe("MATLAB's classes in a v7.3 file", () => {
 });
 
 describe("what only h5py writes", () => {
+  // MATLAB's complex arrays are compound datasets (real, imag), which h5wasm cannot write.
+  const bytes = () => new Uint8Array(readFileSync(fixtureFile("hdf5/h5py_v73.mat")));
+
   it("describes a complex variable and refuses its values; reads a null dataspace as empty", async () => {
-    // MATLAB's complex arrays are compound datasets (real, imag), which h5wasm cannot write.
-    const bytes = new Uint8Array(readFileSync(fixtureFile("hdf5/h5py_v73.mat")));
-    await variables(bytes, (vars, format) => {
+    await variables(bytes(), (vars, format) => {
       expect(format).toBe("mat-v7.3");
       expect(vars.map((v) => [v.name, v.kind, v.className, v.dims, v.complex])).toEqual([
+        ["half", "numeric", "<e", [2, 1], false],
         ["nothing", "numeric", "<d", [0, 0], false],
         ["z", "numeric", "double", [1, 2], true],
       ]);
-      const [nothing, z] = vars;
+      const [, nothing, z] = vars;
       expect(refusal(() => z.values())).toBe(
         "k.mat: variable 'z' is complex; only real data can be used",
       );
       expect(z.texts()).toBeNull();
       expect(nothing.values()).toEqual({ data: new Float64Array(0), order: "F" });
     });
+  });
+
+  it("refuses float16 values in h5wasm's words, and reads on after that", async () => {
+    await variables(bytes(), (vars) => {
+      expect(refusal(() => find(vars, "half").values())).toBe(
+        "k.mat: variable 'half': Float16 not supported",
+      );
+    });
+    expect(await variables(bytes(), (vars) => vars.length)).toBe(3);
   });
 });
 
