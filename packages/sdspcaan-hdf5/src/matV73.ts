@@ -49,6 +49,10 @@ type H5Dataset = InstanceType<H5Lib["Dataset"]>;
 type H5Group = InstanceType<H5Lib["Group"]>;
 
 const MIB = 1024 * 1024;
+/** How far the wasm heap may grow in a call that reads metadata only. */
+const SMALL_BUDGET = 16 * MIB;
+/** The heap growth allowed for what HDF5 itself needs besides data: a file's open, the references of a cell. */
+const BASE_BUDGET = 64 * MIB;
 const NUMERIC_CLASSES: ReadonlySet<string> = new Set(NUMERIC_CLASS_NAMES);
 
 /** Checks the superblock enough that HDF5 is only handed plausible files. */
@@ -137,7 +141,7 @@ async function h5env(file: string): Promise<H5Env> {
     // that they really arrive before trusting any file to this module.
     const captured = captureStderr(M, diag);
     // Nothing writes this path, so the file never opens (and needs no closing): HDF5 only reports.
-    if (captured) new lib.File("/sdspcaan-probe-does-not-exist.h5", "r");
+    if (captured) new lib.File("/sdspcaan-probe-does-not-exist.h5");
     if (!captured || diag.length === 0) {
       env.broken = "this h5wasm build does not report HDF5 errors in a way sdspcaan can capture";
     }
@@ -155,7 +159,7 @@ async function h5env(file: string): Promise<H5Env> {
 function summarizeDiagnostics(diag: string[]): string | null {
   const msgs: string[] = [];
   for (const line of diag) {
-    const m = /#\d+:.* in ([\w.]+)\(\): (.*)$/.exec(line);
+    const m = /#\d+:.* in ([\w.]+)\(\): (.*)/.exec(line);
     if (m) msgs.push(m[2].trim());
   }
   if (msgs.length === 0) return diag.length > 0 ? diag.join(" ").slice(0, 300) : null;
@@ -213,9 +217,7 @@ function guarded<T>(env: H5Env, file: string, what: string, heapBudget: number, 
 /** Converts what h5wasm returns for a numeric dataset to float64. */
 function toFloat64(value: unknown, count: number, file: string, where: string): Float64Array {
   if (value instanceof BigInt64Array || value instanceof BigUint64Array) {
-    const out = new Float64Array(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = Number(value[i]);
-    return checkCount(out, count, file, where);
+    return checkCount(Float64Array.from(value, Number), count, file, where);
   }
   if (
     value instanceof Float64Array ||
@@ -280,7 +282,7 @@ function checkOpen(s: Session, where: string): void {
 function readDataset(s: Session, ds: H5Dataset, where: string): Float64Array {
   const { env, file } = s;
   checkOpen(s, where);
-  const meta = guarded(env, file, where, 16 * MIB, () => ds.metadata);
+  const meta = guarded(env, file, where, SMALL_BUDGET, () => ds.metadata);
   const shape = meta.shape ?? [];
   const count = elementCount(shape);
   const bytes = count * meta.size;
@@ -293,7 +295,7 @@ function readDataset(s: Session, ds: H5Dataset, where: string): Float64Array {
       `${where}: shape [${shape.join(", ")}] needs ${formatBytes(count * 8)} as float64, more than the ${formatBytes(s.maxBytes)} limit (maxBytes)`,
     );
   }
-  const filters = guarded(env, file, where, 16 * MIB, () => ds.filters);
+  const filters = guarded(env, file, where, SMALL_BUDGET, () => ds.filters);
   // Unfiltered data is stored as is, so it cannot be larger than the file; filtered
   // (deflated) data cannot expand beyond deflate's ratio.
   const bound = filters.length === 0 ? s.fileBytes : s.fileBytes * MAX_DEFLATE_RATIO;
@@ -303,21 +305,22 @@ function readDataset(s: Session, ds: H5Dataset, where: string): Float64Array {
       `${where}: shape [${shape.join(", ")}] declares ${formatBytes(bytes)} of data, more than a ${formatBytes(s.fileBytes)} file can hold`,
     );
   }
-  const value = guarded(env, file, where, 2 * bytes + 64 * MIB, () => ds.value);
+  const value = guarded(env, file, where, 2 * bytes + BASE_BUDGET, () => ds.value);
   return toFloat64(value, count, file, where);
 }
 
 function makeVariable(s: Session, name: string, matlab: boolean): RawVariable | null {
   const { env, file, h5 } = s;
   const where = `variable '${name}'`;
-  const entity = guarded(env, file, where, 16 * MIB, () => h5.get(name));
+  const entity = guarded(env, file, where, SMALL_BUDGET, () => h5.get(name));
   if (entity instanceof env.lib.Dataset) {
     const ds = entity;
-    const meta = guarded(env, file, where, 16 * MIB, () => ds.metadata);
-    const cls = guarded(env, file, where, 16 * MIB, () => attrString(ds, "MATLAB_class"));
+    const meta = guarded(env, file, where, SMALL_BUDGET, () => ds.metadata);
+    const cls = guarded(env, file, where, SMALL_BUDGET, () => attrString(ds, "MATLAB_class"));
     // HDF5's null dataspace (no shape) holds no values, as MATLAB's empty arrays hold none.
     const isEmpty =
-      meta.shape === null || guarded(env, file, where, 16 * MIB, () => "MATLAB_empty" in ds.attrs);
+      meta.shape === null ||
+      guarded(env, file, where, SMALL_BUDGET, () => "MATLAB_empty" in ds.attrs);
     const shape = meta.shape as number[];
     const reversed = matlab || cls !== null;
     const dims = isEmpty ? [0, 0] : reversed ? [...shape].reverse() : [...shape];
@@ -344,20 +347,22 @@ function makeVariable(s: Session, name: string, matlab: boolean): RawVariable | 
       if (kind !== "cell" || meta.type !== 7) return null;
       checkOpen(s, where);
       // h5wasm gives references as an array, even a scalar one.
-      const refs = guarded(env, file, where, 64 * MIB, () => ds.value) as H5Reference[];
+      const refs = guarded(env, file, where, BASE_BUDGET, () => ds.value) as H5Reference[];
       const out: string[] = [];
       for (const ref of refs) {
-        const target = guarded(env, file, where, 16 * MIB, () => h5.dereference(ref));
+        const target = guarded(env, file, where, SMALL_BUDGET, () => h5.dereference(ref));
         if (!(target instanceof env.lib.Dataset)) return null;
         const element: H5Dataset = target;
-        const tcls = guarded(env, file, where, 16 * MIB, () => attrString(element, "MATLAB_class"));
-        const tshape = guarded(env, file, where, 16 * MIB, () => element.metadata.shape ?? []);
+        const tcls = guarded(env, file, where, SMALL_BUDGET, () =>
+          attrString(element, "MATLAB_class"),
+        );
+        const tshape = guarded(env, file, where, SMALL_BUDGET, () => element.metadata.shape ?? []);
         const data = readDataset(s, element, `${where} (cell element)`);
         if (tcls === "char") {
           const rows = rowsOfCodes(data, [...tshape].reverse());
           if (rows.length > 1) return null;
           out.push(rows[0] ?? "");
-        } else if (tcls !== null && NUMERIC_CLASSES.has(tcls) && data.length === 1) {
+        } else if (NUMERIC_CLASSES.has(tcls ?? "") && data.length === 1) {
           out.push(String(data[0]));
         } else return null;
       }
@@ -366,7 +371,7 @@ function makeVariable(s: Session, name: string, matlab: boolean): RawVariable | 
     return {
       name,
       kind,
-      className: cls ?? String(guarded(env, file, where, 16 * MIB, () => ds.dtype)),
+      className: cls ?? String(guarded(env, file, where, SMALL_BUDGET, () => ds.dtype)),
       dims,
       complex,
       values,
@@ -375,18 +380,19 @@ function makeVariable(s: Session, name: string, matlab: boolean): RawVariable | 
   }
   if (entity instanceof env.lib.Group) {
     const g = entity;
-    const cls = guarded(env, file, where, 16 * MIB, () => attrString(g, "MATLAB_class"));
-    const sparseRows = guarded(env, file, where, 16 * MIB, () =>
+    const cls = guarded(env, file, where, SMALL_BUDGET, () => attrString(g, "MATLAB_class"));
+    const sparseRows = guarded(env, file, where, SMALL_BUDGET, () =>
       "MATLAB_sparse" in g.attrs ? Number(g.attrs.MATLAB_sparse.value) : null,
     );
     const kind: VariableKind =
       sparseRows !== null ? "sparse" : cls === null || cls === "struct" ? "struct" : "object";
     let dims: number[] = [1, 1];
     if (sparseRows !== null) {
-      const jc = guarded(env, file, where, 16 * MIB, () => g.get("jc"));
+      const jc = guarded(env, file, where, SMALL_BUDGET, () => g.get("jc"));
       const cols =
         jc instanceof env.lib.Dataset
-          ? elementCount(guarded(env, file, where, 16 * MIB, () => jc.metadata.shape ?? [1])) - 1
+          ? elementCount(guarded(env, file, where, SMALL_BUDGET, () => jc.metadata.shape ?? [1])) -
+            1
           : 0;
       dims = [sparseRows, Math.max(cols, 0)];
     }
@@ -430,11 +436,17 @@ export async function withHdf5Variables<T>(
   env.M.FS.writeFile(path, bytes);
   let h5: H5File | null = null;
   try {
-    const opened = guarded(env, file, "opening the HDF5 file", 64 * MIB + 2 * bytes.length, () => {
-      return new env.lib.File(path, "r");
-    });
+    const opened = guarded(
+      env,
+      file,
+      "opening the HDF5 file",
+      BASE_BUDGET + 2 * bytes.length,
+      () => {
+        return new env.lib.File(path);
+      },
+    );
+    // A file HDF5 cannot open is reported (the probe in h5env checks that reports arrive).
     h5 = opened;
-    if (opened.file_id < 0n) throw new DataFormatError(file, "HDF5 could not open the file");
     const session: Session = {
       env,
       file,
@@ -443,7 +455,7 @@ export async function withHdf5Variables<T>(
       maxBytes,
       open: true,
     };
-    const names = guarded(env, file, "listing variables", 16 * MIB, () => opened.keys());
+    const names = guarded(env, file, "listing variables", SMALL_BUDGET, () => opened.keys());
     const variables: RawVariable[] = [];
     for (const name of names) {
       // MATLAB keeps cell contents and object data in "#refs#" and "#subsystem#".
@@ -458,9 +470,9 @@ export async function withHdf5Variables<T>(
     }
   } finally {
     const toClose = h5;
-    if (toClose !== null && toClose.file_id >= 0n && env.broken === null) {
+    if (toClose !== null && env.broken === null) {
       try {
-        guarded(env, file, "closing the HDF5 file", 16 * MIB, () => toClose.close());
+        guarded(env, file, "closing the HDF5 file", SMALL_BUDGET, () => toClose.close());
       } catch {
         // Closing a file that failed to read reports the same corruption again.
       }

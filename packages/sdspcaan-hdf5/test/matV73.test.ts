@@ -296,27 +296,40 @@ describe("MATLAB's classes in a v7.3 file", () => {
         "cell",
       );
       classed(f.create_dataset({ name: "strs", data: ["ab", "cd"] }), "cell");
+      const flag = classed(
+        refs.create_dataset({ name: "flag", data: Uint8Array.of(1), shape: [1, 1], dtype: "<B" }),
+        "logical",
+      ).create_reference();
+      cell("lgl", [a, flag]);
+      // References that are not a cell: no texts.
+      f.create_dataset({ name: "bare", data: [a] as never, shape: [1] });
       classed(f.create_dataset({ name: "one", data: [a] as never, shape: [] }), "cell");
     }, true);
     const kept = await variables(bytes, (vars) => {
-      expect(vars.map((v) => v.name)).toEqual([
-        "grp",
-        "notrefs",
-        "ok",
-        "one",
-        "rows",
-        "strs",
-        "vec",
+      expect(vars.map((v) => [v.name, v.kind])).toEqual([
+        ["bare", "unknown"],
+        ["grp", "cell"],
+        ["lgl", "cell"],
+        ["notrefs", "cell"],
+        ["ok", "cell"],
+        ["one", "cell"],
+        ["rows", "cell"],
+        ["strs", "cell"],
+        ["vec", "cell"],
       ]);
       expect(find(vars, "ok").texts()).toEqual(["cat", "2.5"]);
       expect(find(vars, "one").texts()).toEqual(["cat"]);
-      for (const name of ["rows", "vec", "grp", "notrefs", "strs"])
+      for (const name of ["rows", "vec", "grp", "notrefs", "strs", "lgl", "bare"])
         expect(find(vars, name).texts(), name).toBeNull();
       expect(find(vars, "ok").kind).toBe("cell");
       return vars;
     });
     expect(refusal(() => find(kept, "ok").texts())).toBe(
       "k.mat: variable 'ok': the HDF5 file is already closed",
+    );
+    const limited = (vars: RawVariable[]) => refusal(() => find(vars, "ok").texts());
+    expect(await variables(bytes, limited, { maxBytes: 20 })).toBe(
+      "k.mat: variable 'ok' (cell element): shape [3, 1] needs 24 bytes as float64, more than the 20 bytes limit (maxBytes)",
     );
   });
 
@@ -374,9 +387,10 @@ describe("what only h5py writes", () => {
       expect(vars.map((v) => [v.name, v.kind, v.className, v.dims, v.complex])).toEqual([
         ["half", "numeric", "<e", [2, 1], false],
         ["nothing", "numeric", "<d", [0, 0], false],
+        ["odd", "numeric", "<d", [1, 1], false],
         ["z", "numeric", "double", [1, 2], true],
       ]);
-      const [, nothing, z] = vars;
+      const [, nothing, , z] = vars;
       expect(refusal(() => z.values())).toBe(
         "k.mat: variable 'z' is complex; only real data can be used",
       );
@@ -391,7 +405,7 @@ describe("what only h5py writes", () => {
         "k.mat: variable 'half': Float16 not supported",
       );
     });
-    expect(await variables(bytes(), (vars) => vars.length)).toBe(3);
+    expect(await variables(bytes(), (vars) => vars.length)).toBe(4);
   });
 });
 
@@ -455,19 +469,19 @@ describe("what a file declares against what it holds", () => {
         const d = f.create_dataset({
           name,
           data: Float64Array.of(1, 2, 3, 4),
-          shape: [4],
+          shape: [4, 1],
           dtype: "<d",
-          maxshape: [null],
+          maxshape: [null, 1],
           // (Tiny chunks would make HDF5 index 25,000 of them, past the heap budget.)
-          chunks: [1000],
+          chunks: [1000, 1],
           compression,
         });
-        d.resize([100_000]);
+        d.resize([100_000, 1]);
       }
     });
     await variables(bytes, (vars) => {
       expect(refusal(() => find(vars, "plain").values())).toBe(
-        `k.mat: variable 'plain': shape [100000] declares 781.3 KiB of data, more than a ${formatBytes(bytes.length)} file can hold`,
+        `k.mat: variable 'plain': shape [100000, 1] declares 781.3 KiB of data, more than a ${formatBytes(bytes.length)} file can hold`,
       );
       const data = find(vars, "deflated").values().data;
       expect(data).toHaveLength(100_000);

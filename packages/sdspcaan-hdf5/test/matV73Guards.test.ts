@@ -114,6 +114,18 @@ describe("HDF5 / MAT v7.3 guards", () => {
     );
   });
 
+  it("closes each file it opened, read or refused", async () => {
+    const M = await h5wasm.ready;
+    // HDF5 opens a file through the wasm module's file system: an open file keeps a stream.
+    const streams = () =>
+      (M.FS as unknown as { streams: unknown[] }).streams.filter((x) => x != null).length;
+    const before = streams();
+    expect((await readAll(musk, "Musk1.mat")).length).toBe(1);
+    expect(streams()).toBe(before);
+    await refusal(flipped(20_000, 4), "chunk.mat");
+    expect(streams()).toBe(before);
+  });
+
   it("keeps working after hundreds of failed reads and leaves no files behind", async () => {
     const M = await h5wasm.ready;
     const path = "/matV73Guards-small.h5";

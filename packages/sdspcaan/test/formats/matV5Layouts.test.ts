@@ -10,7 +10,7 @@ import { CLASS, concatBytes, errorOf, MI, matElements } from "sdspcaan-test-supp
 import { describe, expect, it } from "vitest";
 import { DataFormatError } from "#internal/core/errors.js";
 import type { Inflater } from "#internal/formats/inflate.js";
-import { readMatV5 } from "#internal/formats/matV5.js";
+import { readMatV5, readMatV5Async } from "#internal/formats/matV5.js";
 
 const { u32, el, flags, dims, name, values, matrix, mat, compressed } = matElements();
 
@@ -165,6 +165,16 @@ describe("a header the whole variable cannot give", () => {
       "t.mat: variable 1 (compressed element at byte 128): array flags must be an 8-byte miUINT32 element, found miINT32 of 8 bytes",
     );
     expect(looks).toEqual([1024]);
+  });
+});
+
+describe("readMatV5Async", () => {
+  it("reads with a synchronous inflater as readMatV5 does", async () => {
+    const bytes = mat(
+      compressed(matrix(flags(CLASS.DOUBLE), dims(1, 2), name("a"), values(MI.DOUBLE, [3, 4]))),
+    );
+    const m = await readMatV5Async(bytes, "t.mat", {}, nodeInflater);
+    expect(m.variables.map((v) => [v.name, Array.from(v.values().data)])).toEqual([["a", [3, 4]]]);
   });
 });
 
