@@ -105,26 +105,29 @@ let envPromise: Promise<H5Env> | null = null;
 let fileSeq = 0;
 
 interface TtyLike {
-  output: number[];
   ops: {
     put_char(tty: TtyLike, val: number | null): void;
     fsync(tty: TtyLike): void;
   };
 }
 
-/** Routes HDF5's stderr diagnostics (emscripten's tty1 device) into `diag`. */
+/**
+ * Routes HDF5's stderr diagnostics (emscripten's tty1 device) into `diag`, a line at a
+ * time. Whether they really arrive there is what h5env's probe checks.
+ */
 function captureStderr(M: H5Module, diag: string[]): boolean {
   const fs = M.FS as unknown as { streams?: ({ tty?: TtyLike } | null)[] };
   const tty = fs.streams?.[2]?.tty;
-  if (!tty || typeof tty.ops?.put_char !== "function" || !Array.isArray(tty.output)) return false;
-  const flush = (t: TtyLike) => {
-    if (t.output.length > 0) diag.push(new TextDecoder().decode(Uint8Array.from(t.output)));
-    t.output = [];
+  if (!tty) return false;
+  let line: number[] = [];
+  const flush = () => {
+    if (line.length > 0) diag.push(new TextDecoder().decode(Uint8Array.from(line)));
+    line = [];
   };
   tty.ops = {
-    put_char(t, val) {
-      if (val === null || val === 10) flush(t);
-      else t.output.push(val);
+    put_char(_tty, val) {
+      if (val === null || val === 10) flush();
+      else line.push(val);
     },
     fsync: flush,
   };
