@@ -48,9 +48,12 @@ function testFiles(dir: string): string[] {
 }
 
 describe("the test files that run isolated", () => {
-  const files = ["packages/sdspcaan/test", "packages/sdspcaan-cli/test", "test"].flatMap((dir) =>
-    testFiles(join(repoRoot, dir)),
-  );
+  const files = [
+    "packages/sdspcaan/test",
+    "packages/sdspcaan-cli/test",
+    "packages/sdspcaan-hdf5/test",
+    "test",
+  ].flatMap((dir) => testFiles(join(repoRoot, dir)));
   const unguarded = files.filter(
     (f) => f !== SELF && UNGUARDED.test(readFileSync(join(repoRoot, f), "utf8")),
   );
@@ -85,6 +88,7 @@ describe("the process-state guard", () => {
     expect(shared.map((p) => p.test.name).sort()).toEqual([
       "project:shared",
       "sdspcaan-cli:shared",
+      "sdspcaan-hdf5:shared",
       "sdspcaan:shared",
     ]);
     // Last, so that it reads the state the other setup files leave (the default kernels).

@@ -49,6 +49,10 @@ type H5Dataset = InstanceType<H5Lib["Dataset"]>;
 type H5Group = InstanceType<H5Lib["Group"]>;
 
 const MIB = 1024 * 1024;
+/** How far the wasm heap may grow in a call that reads metadata only. */
+const SMALL_BUDGET = 16 * MIB;
+/** The heap growth allowed for what HDF5 itself needs besides data: a file's open, the references of a cell. */
+const BASE_BUDGET = 64 * MIB;
 const NUMERIC_CLASSES: ReadonlySet<string> = new Set(NUMERIC_CLASS_NAMES);
 
 /** Checks the superblock enough that HDF5 is only handed plausible files. */
@@ -101,26 +105,29 @@ let envPromise: Promise<H5Env> | null = null;
 let fileSeq = 0;
 
 interface TtyLike {
-  output: number[];
   ops: {
     put_char(tty: TtyLike, val: number | null): void;
     fsync(tty: TtyLike): void;
   };
 }
 
-/** Routes HDF5's stderr diagnostics (emscripten's tty1 device) into `diag`. */
+/**
+ * Routes HDF5's stderr diagnostics (emscripten's tty1 device) into `diag`, a line at a
+ * time. Whether they really arrive there is what h5env's probe checks.
+ */
 function captureStderr(M: H5Module, diag: string[]): boolean {
   const fs = M.FS as unknown as { streams?: ({ tty?: TtyLike } | null)[] };
   const tty = fs.streams?.[2]?.tty;
-  if (!tty || typeof tty.ops?.put_char !== "function" || !Array.isArray(tty.output)) return false;
-  const flush = (t: TtyLike) => {
-    if (t.output.length > 0) diag.push(new TextDecoder().decode(Uint8Array.from(t.output)));
-    t.output = [];
+  if (!tty) return false;
+  let line: number[] = [];
+  const flush = () => {
+    if (line.length > 0) diag.push(new TextDecoder().decode(Uint8Array.from(line)));
+    line = [];
   };
   tty.ops = {
-    put_char(t, val) {
-      if (val === null || val === 10) flush(t);
-      else t.output.push(val);
+    put_char(_tty, val) {
+      if (val === null || val === 10) flush();
+      else line.push(val);
     },
     fsync: flush,
   };
@@ -136,14 +143,12 @@ async function h5env(file: string): Promise<H5Env> {
     // Without the diagnostics a failed read could pass for a good one, so check
     // that they really arrive before trusting any file to this module.
     const captured = captureStderr(M, diag);
-    if (captured) {
-      const probe = new lib.File("/sdspcaan-probe-does-not-exist.h5", "r");
-      if (probe.file_id >= 0n) probe.close();
-    }
+    // Nothing writes this path, so the file never opens (and needs no closing): HDF5 only reports.
+    if (captured) new lib.File("/sdspcaan-probe-does-not-exist.h5");
     if (!captured || diag.length === 0) {
       env.broken = "this h5wasm build does not report HDF5 errors in a way sdspcaan can capture";
     }
-    diag.length = 0;
+    // (The probe's report stays in `diag`: each guarded call starts by emptying it.)
     return env;
   })();
   const env = await envPromise;
@@ -157,7 +162,7 @@ async function h5env(file: string): Promise<H5Env> {
 function summarizeDiagnostics(diag: string[]): string | null {
   const msgs: string[] = [];
   for (const line of diag) {
-    const m = /#\d+:.* in ([\w.]+)\(\): (.*)$/.exec(line);
+    const m = /#\d+:.* in ([\w.]+)\(\): (.*)/.exec(line);
     if (m) msgs.push(m[2].trim());
   }
   if (msgs.length === 0) return diag.length > 0 ? diag.join(" ").slice(0, 300) : null;
@@ -194,7 +199,7 @@ function guarded<T>(env: H5Env, file: string, what: string, heapBudget: number, 
   try {
     result = fn();
   } catch (err) {
-    if (err instanceof DataFormatError) throw err;
+    // (h5wasm's errors only: no call made here throws a DataFormatError.)
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof wasm.RuntimeError || /Aborted\(/.test(message)) {
       env.broken = `it aborted while reading ${file}: ${message}; restart the program`;
@@ -215,9 +220,7 @@ function guarded<T>(env: H5Env, file: string, what: string, heapBudget: number, 
 /** Converts what h5wasm returns for a numeric dataset to float64. */
 function toFloat64(value: unknown, count: number, file: string, where: string): Float64Array {
   if (value instanceof BigInt64Array || value instanceof BigUint64Array) {
-    const out = new Float64Array(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = Number(value[i]);
-    return checkCount(out, count, file, where);
+    return checkCount(Float64Array.from(value, Number), count, file, where);
   }
   if (
     value instanceof Float64Array ||
@@ -233,7 +236,8 @@ function toFloat64(value: unknown, count: number, file: string, where: string): 
     out.set(value);
     return checkCount(out, count, file, where);
   }
-  if (typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
+  // Scalars: h5wasm gives integers and floats as numbers, 64-bit integers as bigints.
+  if (typeof value === "number" || typeof value === "bigint") {
     return checkCount(Float64Array.of(Number(value)), count, file, where);
   }
   throw new DataFormatError(file, `${where}: the HDF5 datatype is not a plain numeric type`);
@@ -272,11 +276,16 @@ function attrString(ds: H5Dataset | H5Group, name: string): string | null {
   return null;
 }
 
+/** Refuses to touch a dataset of a closed file (its handles may name another file by then). */
+function checkOpen(s: Session, where: string): void {
+  if (!s.open) throw new DataFormatError(s.file, `${where}: the HDF5 file is already closed`);
+}
+
 /** Reads a dataset's values after checking its declared size against the file and the cap. */
 function readDataset(s: Session, ds: H5Dataset, where: string): Float64Array {
   const { env, file } = s;
-  if (!s.open) throw new DataFormatError(file, `${where}: the HDF5 file is already closed`);
-  const meta = guarded(env, file, where, 16 * MIB, () => ds.metadata);
+  checkOpen(s, where);
+  const meta = guarded(env, file, where, SMALL_BUDGET, () => ds.metadata);
   const shape = meta.shape ?? [];
   const count = elementCount(shape);
   const bytes = count * meta.size;
@@ -289,7 +298,7 @@ function readDataset(s: Session, ds: H5Dataset, where: string): Float64Array {
       `${where}: shape [${shape.join(", ")}] needs ${formatBytes(count * 8)} as float64, more than the ${formatBytes(s.maxBytes)} limit (maxBytes)`,
     );
   }
-  const filters = guarded(env, file, where, 16 * MIB, () => ds.filters);
+  const filters = guarded(env, file, where, SMALL_BUDGET, () => ds.filters);
   // Unfiltered data is stored as is, so it cannot be larger than the file; filtered
   // (deflated) data cannot expand beyond deflate's ratio.
   const bound = filters.length === 0 ? s.fileBytes : s.fileBytes * MAX_DEFLATE_RATIO;
@@ -299,20 +308,23 @@ function readDataset(s: Session, ds: H5Dataset, where: string): Float64Array {
       `${where}: shape [${shape.join(", ")}] declares ${formatBytes(bytes)} of data, more than a ${formatBytes(s.fileBytes)} file can hold`,
     );
   }
-  const value = guarded(env, file, where, 2 * bytes + 64 * MIB, () => ds.value);
+  const value = guarded(env, file, where, 2 * bytes + BASE_BUDGET, () => ds.value);
   return toFloat64(value, count, file, where);
 }
 
 function makeVariable(s: Session, name: string, matlab: boolean): RawVariable | null {
   const { env, file, h5 } = s;
   const where = `variable '${name}'`;
-  const entity = guarded(env, file, where, 16 * MIB, () => h5.get(name));
+  const entity = guarded(env, file, where, SMALL_BUDGET, () => h5.get(name));
   if (entity instanceof env.lib.Dataset) {
     const ds = entity;
-    const meta = guarded(env, file, where, 16 * MIB, () => ds.metadata);
-    const cls = guarded(env, file, where, 16 * MIB, () => attrString(ds, "MATLAB_class"));
-    const isEmpty = guarded(env, file, where, 16 * MIB, () => "MATLAB_empty" in ds.attrs);
-    const shape = meta.shape ?? [];
+    const meta = guarded(env, file, where, SMALL_BUDGET, () => ds.metadata);
+    const cls = guarded(env, file, where, SMALL_BUDGET, () => attrString(ds, "MATLAB_class"));
+    // HDF5's null dataspace (no shape) holds no values, as MATLAB's empty arrays hold none.
+    const isEmpty =
+      meta.shape === null ||
+      guarded(env, file, where, SMALL_BUDGET, () => "MATLAB_empty" in ds.attrs);
+    const shape = meta.shape as number[];
     const reversed = matlab || cls !== null;
     const dims = isEmpty ? [0, 0] : reversed ? [...shape].reverse() : [...shape];
     while (dims.length < 2) dims.push(1);
@@ -333,24 +345,27 @@ function makeVariable(s: Session, name: string, matlab: boolean): RawVariable | 
     };
     const texts = (): string[] | null => {
       if (kind === "char") return rowsOfCodes(values().data, dims);
-      if (kind !== "cell") return null;
-      const refs = guarded(env, file, where, 64 * MIB, () => ds.value);
-      if (!Array.isArray(refs)) return null;
+      // A cell's elements are object references (HDF5 datatype class 7); of anything else
+      // no texts can be made.
+      if (kind !== "cell" || meta.type !== 7) return null;
+      checkOpen(s, where);
+      // h5wasm gives references as an array, even a scalar one.
+      const refs = guarded(env, file, where, BASE_BUDGET, () => ds.value) as H5Reference[];
       const out: string[] = [];
       for (const ref of refs) {
-        const target = guarded(env, file, where, 16 * MIB, () =>
-          h5.dereference(ref as H5Reference),
-        );
+        const target = guarded(env, file, where, SMALL_BUDGET, () => h5.dereference(ref));
         if (!(target instanceof env.lib.Dataset)) return null;
         const element: H5Dataset = target;
-        const tcls = guarded(env, file, where, 16 * MIB, () => attrString(element, "MATLAB_class"));
-        const tshape = guarded(env, file, where, 16 * MIB, () => element.metadata.shape ?? []);
+        const tcls = guarded(env, file, where, SMALL_BUDGET, () =>
+          attrString(element, "MATLAB_class"),
+        );
+        const tshape = guarded(env, file, where, SMALL_BUDGET, () => element.metadata.shape ?? []);
         const data = readDataset(s, element, `${where} (cell element)`);
         if (tcls === "char") {
           const rows = rowsOfCodes(data, [...tshape].reverse());
           if (rows.length > 1) return null;
           out.push(rows[0] ?? "");
-        } else if (tcls !== null && NUMERIC_CLASSES.has(tcls) && data.length === 1) {
+        } else if (NUMERIC_CLASSES.has(tcls ?? "") && data.length === 1) {
           out.push(String(data[0]));
         } else return null;
       }
@@ -359,7 +374,7 @@ function makeVariable(s: Session, name: string, matlab: boolean): RawVariable | 
     return {
       name,
       kind,
-      className: cls ?? String(guarded(env, file, where, 16 * MIB, () => ds.dtype)),
+      className: cls ?? String(guarded(env, file, where, SMALL_BUDGET, () => ds.dtype)),
       dims,
       complex,
       values,
@@ -368,18 +383,19 @@ function makeVariable(s: Session, name: string, matlab: boolean): RawVariable | 
   }
   if (entity instanceof env.lib.Group) {
     const g = entity;
-    const cls = guarded(env, file, where, 16 * MIB, () => attrString(g, "MATLAB_class"));
-    const sparseRows = guarded(env, file, where, 16 * MIB, () =>
+    const cls = guarded(env, file, where, SMALL_BUDGET, () => attrString(g, "MATLAB_class"));
+    const sparseRows = guarded(env, file, where, SMALL_BUDGET, () =>
       "MATLAB_sparse" in g.attrs ? Number(g.attrs.MATLAB_sparse.value) : null,
     );
     const kind: VariableKind =
       sparseRows !== null ? "sparse" : cls === null || cls === "struct" ? "struct" : "object";
     let dims: number[] = [1, 1];
     if (sparseRows !== null) {
-      const jc = guarded(env, file, where, 16 * MIB, () => g.get("jc"));
+      const jc = guarded(env, file, where, SMALL_BUDGET, () => g.get("jc"));
       const cols =
         jc instanceof env.lib.Dataset
-          ? elementCount(guarded(env, file, where, 16 * MIB, () => jc.metadata.shape ?? [1])) - 1
+          ? elementCount(guarded(env, file, where, SMALL_BUDGET, () => jc.metadata.shape ?? [1])) -
+            1
           : 0;
       dims = [sparseRows, Math.max(cols, 0)];
     }
@@ -423,11 +439,17 @@ export async function withHdf5Variables<T>(
   env.M.FS.writeFile(path, bytes);
   let h5: H5File | null = null;
   try {
-    const opened = guarded(env, file, "opening the HDF5 file", 64 * MIB + 2 * bytes.length, () => {
-      return new env.lib.File(path, "r");
-    });
+    const opened = guarded(
+      env,
+      file,
+      "opening the HDF5 file",
+      BASE_BUDGET + 2 * bytes.length,
+      () => {
+        return new env.lib.File(path);
+      },
+    );
+    // A file HDF5 cannot open is reported (the probe in h5env checks that reports arrive).
     h5 = opened;
-    if (opened.file_id < 0n) throw new DataFormatError(file, "HDF5 could not open the file");
     const session: Session = {
       env,
       file,
@@ -436,7 +458,7 @@ export async function withHdf5Variables<T>(
       maxBytes,
       open: true,
     };
-    const names = guarded(env, file, "listing variables", 16 * MIB, () => opened.keys());
+    const names = guarded(env, file, "listing variables", SMALL_BUDGET, () => opened.keys());
     const variables: RawVariable[] = [];
     for (const name of names) {
       // MATLAB keeps cell contents and object data in "#refs#" and "#subsystem#".
@@ -451,9 +473,9 @@ export async function withHdf5Variables<T>(
     }
   } finally {
     const toClose = h5;
-    if (toClose !== null && toClose.file_id >= 0n && env.broken === null) {
+    if (toClose !== null && env.broken === null) {
       try {
-        guarded(env, file, "closing the HDF5 file", 16 * MIB, () => toClose.close());
+        guarded(env, file, "closing the HDF5 file", SMALL_BUDGET, () => toClose.close());
       } catch {
         // Closing a file that failed to read reports the same corruption again.
       }

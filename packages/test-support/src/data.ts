@@ -34,11 +34,12 @@ export function dataFile(name: string): string {
  * Where committed fixtures live: each package's test/fixtures/, then the root's (the
  * project checks'). Their first folders differ (linalg/, methods/, graph/ are the
  * library's; cli/, experiment/, io/, stats/, paper/ the command's), so a name says
- * which package's fixture it is.
+ * which package's fixture it is (hdf5/ is sdspcaan-hdf5's).
  */
 const FIXTURE_DIRS = [
   join(repoRoot, "packages", "sdspcaan", "test", "fixtures"),
   join(repoRoot, "packages", "sdspcaan-cli", "test", "fixtures"),
+  join(repoRoot, "packages", "sdspcaan-hdf5", "test", "fixtures"),
   join(repoRoot, "test", "fixtures"),
 ];
 

@@ -12,8 +12,10 @@ export { errorOf, rejectionOf } from "./errors.js";
 export { removeDir, tempDir } from "./files.js";
 export {
   CLASS,
+  concatBytes,
   encodeValues,
   MI,
+  matElements,
   matrixPayload,
   numeric,
   type WriteArray,

@@ -3,6 +3,8 @@
  * storage type for any class (MATLAB stores doubles as miUINT8 when they fit),
  * the small-data-element packing, and miCOMPRESSED. scipy writes only the
  * machine's byte order and each array in its own type, so these cases are built here.
+ * `matElements` builds files element by element, for layouts no writer makes (wrong
+ * types, sizes and flags, padding, streams cut or padded).
  */
 import { deflateSync } from "node:zlib";
 
@@ -20,6 +22,8 @@ export const MI = {
   MATRIX: 14,
   COMPRESSED: 15,
   UTF8: 16,
+  UTF16: 17,
+  UTF32: 18,
 } as const;
 
 export const CLASS = {
@@ -51,6 +55,8 @@ const SIZE: Record<number, number> = {
   12: 8,
   13: 8,
   16: 1,
+  17: 2,
+  18: 4,
 };
 
 export interface WriteArray {
@@ -120,12 +126,14 @@ export function encodeValues(values: number[], type: number, le: boolean): Uint8
         dv.setInt16(p, v, le);
         break;
       case MI.UINT16:
+      case MI.UTF16:
         dv.setUint16(p, v, le);
         break;
       case MI.INT32:
         dv.setInt32(p, v, le);
         break;
       case MI.UINT32:
+      case MI.UTF32:
         dv.setUint32(p, v, le);
         break;
       case MI.SINGLE:
@@ -208,4 +216,61 @@ export function numeric(
   const values: number[] = [];
   for (let j = 0; j < c; j++) for (let i = 0; i < r; i++) values.push(rows[i][j]);
   return { name, classId, dims: [r, c], storage, values };
+}
+
+/** The bytes of `parts`, one after the other. */
+export function concatBytes(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/**
+ * Builders of a level 5 file's parts in one byte order, each an element's bytes, to be
+ * put together as a test needs: `mat(matrix(flags(CLASS.DOUBLE), dims(1, 1), name("a"),
+ * values(MI.DOUBLE, [5])))` is a file holding `a = 5`.
+ */
+export function matElements(le = true) {
+  const u32 = (...words: number[]): Uint8Array => encodeValues(words, MI.UINT32, le);
+  /** A data element: tag (declaring `declared` bytes), data, padding to 8 bytes. */
+  const el = (type: number, data: Uint8Array, declared = data.length): Uint8Array =>
+    concatBytes([u32(type, declared), data, new Uint8Array((8 - (data.length % 8)) % 8)]);
+  return {
+    u32,
+    el,
+    /** A small data element (1 to 4 bytes in the tag's second word). */
+    small(type: number, data: Uint8Array, declared = data.length): Uint8Array {
+      const out = new Uint8Array(8);
+      out.set(u32((declared << 16) | type));
+      out.set(data, 4);
+      return out;
+    },
+    flags(classId: number, { logical = false, complex = false } = {}): Uint8Array {
+      return el(MI.UINT32, u32(classId | (logical ? 0x200 : 0) | (complex ? 0x800 : 0), 0));
+    },
+    dims: (...d: number[]): Uint8Array => el(MI.INT32, encodeValues(d, MI.INT32, le)),
+    name: (text: string, type: number = MI.INT8): Uint8Array =>
+      el(type, new TextEncoder().encode(text)),
+    values: (type: number, v: number[]): Uint8Array => el(type, encodeValues(v, type, le)),
+    /** An miMATRIX element of the given parts. */
+    matrix: (...parts: Uint8Array[]): Uint8Array => el(MI.MATRIX, concatBytes(parts)),
+    /** The 128-byte header with `text`, then the elements. */
+    mat(...elements: Uint8Array[]): Uint8Array {
+      const h = new Uint8Array(128);
+      h.fill(0x20, 0, 116);
+      h.set(new TextEncoder().encode("MATLAB 5.0 MAT-file, built by matElements"));
+      new DataView(h.buffer).setUint16(124, 0x0100, le);
+      h.set(le ? [0x49, 0x4d] : [0x4d, 0x49], 126);
+      return concatBytes([h, ...elements]);
+    },
+    /** An miCOMPRESSED element holding `inner` (an element), deflated at `level`. */
+    compressed(inner: Uint8Array, level = 6): Uint8Array {
+      const z = deflateSync(inner, { level });
+      return concatBytes([u32(MI.COMPRESSED, z.length), z]);
+    },
+  };
 }

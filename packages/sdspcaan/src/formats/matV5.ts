@@ -239,9 +239,10 @@ function parseArray(
             ? 4
             : 0;
     if (unit === 0) fail(ctx, here, `char data stored as ${typeName(real.type)}`);
-    // UTF-8 may use several bytes per character; every other encoding is exact.
+    // UTF-8 may use several bytes per character; every other encoding is exact. (A count
+    // past 2^53, Infinity, matches no byte count.)
     const ok = real.type === mi.UTF8 ? real.nbytes >= numel : real.nbytes === numel * unit;
-    if (!ok || !Number.isFinite(numel)) {
+    if (!ok) {
       fail(
         ctx,
         here,

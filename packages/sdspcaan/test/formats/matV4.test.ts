@@ -4,6 +4,7 @@
  * their NUL, several matrices in a row, and each way a header can be wrong, with the
  * values and the messages checked exactly.
  */
+import { concatBytes } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { DataFormatError } from "#internal/core/errors.js";
 import { looksLikeMatV4, readMatV4 } from "#internal/formats/matV4.js";
@@ -60,13 +61,7 @@ function v4(m: V4): Uint8Array {
 }
 
 function file(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 function refusal(bytes: Uint8Array, limits = {}): string {

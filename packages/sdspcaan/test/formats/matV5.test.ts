@@ -7,7 +7,14 @@
  */
 import { deflateSync } from "node:zlib";
 import { nodeInflater } from "sdspcaan/node";
-import { CLASS, encodeValues, MI } from "sdspcaan-test-support";
+import {
+  CLASS,
+  concatBytes as concat,
+  encodeValues,
+  errorOf,
+  MI,
+  matElements,
+} from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { DataFormatError } from "#internal/core/errors.js";
 import { decompressionStreamInflate, type Inflater } from "#internal/formats/inflate.js";
@@ -21,85 +28,31 @@ import {
 /** Little-endian unless a test says otherwise. */
 let LE = true;
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+type Elements = ReturnType<typeof matElements>;
+/** matElements' builders in the byte order LE says when called. */
+function inOrder<K extends keyof Elements>(key: K): Elements[K] {
+  return ((...args: unknown[]) =>
+    (matElements(LE)[key] as (...a: unknown[]) => Uint8Array)(...args)) as Elements[K];
 }
-
-function u32(...words: number[]): Uint8Array {
-  return encodeValues(words, MI.UINT32, LE);
-}
-
-/** A data element: tag, data, padding to 8 bytes. */
-function el(type: number, data: Uint8Array, declared = data.length): Uint8Array {
-  return concat([u32(type, declared), data, new Uint8Array((8 - (data.length % 8)) % 8)]);
-}
-
-/** A small data element (1 to 4 bytes in the tag's second word). */
-function small(type: number, data: Uint8Array, declared = data.length): Uint8Array {
-  const out = new Uint8Array(8);
-  out.set(u32((declared << 16) | type));
-  out.set(data, 4);
-  return out;
-}
-
-function flags(classId: number, { logical = false, complex = false } = {}): Uint8Array {
-  return el(MI.UINT32, u32(classId | (logical ? 0x200 : 0) | (complex ? 0x800 : 0), 0));
-}
-
-function dims(...d: number[]): Uint8Array {
-  return el(MI.INT32, encodeValues(d, MI.INT32, LE));
-}
-
-function name(text: string, type: number = MI.INT8): Uint8Array {
-  return el(type, new TextEncoder().encode(text));
-}
-
-function values(type: number, v: number[]): Uint8Array {
-  return el(type, encodeValues(v, type, LE));
-}
-
-/** An miMATRIX element of the given parts. */
-function matrix(...parts: Uint8Array[]): Uint8Array {
-  return el(MI.MATRIX, concat(parts));
-}
-
-function header(): Uint8Array {
-  const h = new Uint8Array(128);
-  h.fill(0x20, 0, 116);
-  h.set(new TextEncoder().encode("MATLAB 5.0 MAT-file, built by matV5Structure.test.ts"));
-  new DataView(h.buffer).setUint16(124, 0x0100, LE);
-  h.set(LE ? [0x49, 0x4d] : [0x4d, 0x49], 126);
-  return h;
-}
-
-function mat(...elements: Uint8Array[]): Uint8Array {
-  return concat([header(), ...elements]);
-}
-
-/** An miCOMPRESSED element holding `inner` (an element), deflated at `level`. */
-function compressed(inner: Uint8Array, level = 6): Uint8Array {
-  const z = deflateSync(inner, { level });
-  return concat([u32(MI.COMPRESSED, z.length), z]);
-}
+const u32 = inOrder("u32");
+const el = inOrder("el");
+const small = inOrder("small");
+const flags = inOrder("flags");
+const dims = inOrder("dims");
+const name = inOrder("name");
+const values = inOrder("values");
+const matrix = inOrder("matrix");
+const mat = inOrder("mat");
+const compressed = inOrder("compressed");
 
 function read(bytes: Uint8Array, limits = {}) {
   return readMatV5(bytes, "t.mat", limits, nodeInflater).variables;
 }
 
 function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (err) {
-    expect(err).toBeInstanceOf(DataFormatError);
-    return (err as Error).message;
-  }
-  throw new Error("expected a DataFormatError");
+  const err = errorOf(run);
+  expect(err).toBeInstanceOf(DataFormatError);
+  return err.message;
 }
 
 const double2x2 = () =>
@@ -114,7 +67,7 @@ describe("the file around the variables", () => {
       expect(matHeaderVersion(bytes)).toBe(0x0100);
       const m = readMatV5(bytes, "t.mat", {}, nodeInflater);
       expect(m.littleEndian).toBe(le);
-      expect(m.headerText).toBe("MATLAB 5.0 MAT-file, built by matV5Structure.test.ts");
+      expect(m.headerText).toBe("MATLAB 5.0 MAT-file, built by matElements");
       expect(m.compressed).toBe(false);
       expect(Array.from(m.variables[0].values().data)).toEqual([1, 2, 3, 4]);
     }

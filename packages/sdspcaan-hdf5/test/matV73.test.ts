@@ -6,10 +6,12 @@
  * column index, empty arrays); the superblock checks; reading after the file closed;
  * and the size limit. Values and messages are checked exactly.
  */
-import h5wasm from "h5wasm";
+import { readFileSync } from "node:fs";
+import h5wasm, { Reference } from "h5wasm";
 import { DataFormatError } from "sdspcaan";
-import type { RawVariable } from "sdspcaan/formats";
+import { formatBytes, type RawVariable } from "sdspcaan/formats";
 import { withHdf5Variables } from "sdspcaan-hdf5";
+import { errorOf, fixtureFile } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 
 type H5File = InstanceType<typeof h5wasm.File>;
@@ -18,7 +20,7 @@ let seq = 0;
 /** An HDF5 file built by `build`; behind MATLAB's 512-byte header when `matlab`. */
 async function h5(build: (f: H5File) => void, matlab = false): Promise<Uint8Array> {
   const M = await h5wasm.ready;
-  const path = `/hdf5Kinds-${++seq}.h5`;
+  const path = `/matV73-test-${++seq}.h5`;
   const f = new h5wasm.File(path, "w");
   build(f);
   f.close();
@@ -54,13 +56,9 @@ function find(vars: RawVariable[], name: string): RawVariable {
 }
 
 function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (err) {
-    expect(err).toBeInstanceOf(DataFormatError);
-    return (err as Error).message;
-  }
-  throw new Error("expected a DataFormatError");
+  const err = errorOf(run);
+  expect(err).toBeInstanceOf(DataFormatError);
+  return err.message;
 }
 
 function classed<T extends { create_attribute(name: string, value: unknown): unknown }>(
@@ -94,6 +92,15 @@ describe("plain HDF5 datasets", () => {
         dtype: "<q",
       });
       f.create_dataset({ name: "sc", data: 2.5 });
+      f.create_dataset({ name: "h", data: Int16Array.of(-2, 300), shape: [2], dtype: "<h" });
+      f.create_dataset({ name: "i", data: Int32Array.of(-2, 70000), shape: [2], dtype: "<i" });
+      f.create_dataset({
+        name: "I",
+        data: Uint32Array.of(2, 2 ** 32 - 1),
+        shape: [2],
+        dtype: "<I",
+      });
+      f.create_dataset({ name: "q0", data: BigInt64Array.of(-7n), shape: [], dtype: "<q" });
       f.create_dataset({
         name: "z",
         data: new Float64Array(1000).fill(0.25),
@@ -107,9 +114,13 @@ describe("plain HDF5 datasets", () => {
     await variables(bytes, (vars, format) => {
       expect(format).toBe("hdf5");
       expect(vars.map((v) => [v.name, v.kind, v.className, v.dims, v.complex])).toEqual([
+        ["I", "numeric", "<I", [2, 1], false],
         ["X", "numeric", "<f", [3, 2], false],
         ["g", "struct", "group", [1, 1], false],
+        ["h", "numeric", "<h", [2, 1], false],
+        ["i", "numeric", "<i", [2, 1], false],
         ["i64", "numeric", "<q", [1, 2], false],
+        ["q0", "numeric", "<q", [1, 1], false],
         ["sc", "numeric", "<d", [1, 1], false],
         ["u64", "numeric", "<Q", [2, 1], false],
         ["v", "numeric", "<b", [3, 1], false],
@@ -123,6 +134,10 @@ describe("plain HDF5 datasets", () => {
       expect(Array.from(find(vars, "u64").values().data)).toEqual([2 ** 60, 5]);
       expect(Array.from(find(vars, "i64").values().data)).toEqual([-(2 ** 53), 5]);
       expect(Array.from(find(vars, "sc").values().data)).toEqual([2.5]);
+      expect(Array.from(find(vars, "h").values().data)).toEqual([-2, 300]);
+      expect(Array.from(find(vars, "i").values().data)).toEqual([-2, 70000]);
+      expect(Array.from(find(vars, "I").values().data)).toEqual([2, 2 ** 32 - 1]);
+      expect(Array.from(find(vars, "q0").values().data)).toEqual([-7]);
       expect(Array.from(find(vars, "z").values().data)).toEqual(new Array(1000).fill(0.25));
       expect(find(vars, "X").texts()).toBeNull();
       expect(refusal(() => find(vars, "g").values())).toBe(
@@ -280,13 +295,53 @@ describe("MATLAB's classes in a v7.3 file", () => {
         }),
         "cell",
       );
+      classed(f.create_dataset({ name: "strs", data: ["ab", "cd"] }), "cell");
+      const flag = classed(
+        refs.create_dataset({ name: "flag", data: Uint8Array.of(1), shape: [1, 1], dtype: "<B" }),
+        "logical",
+      ).create_reference();
+      cell("lgl", [a, flag]);
+      // References that are not a cell: no texts.
+      f.create_dataset({ name: "bare", data: [a] as never, shape: [1] });
+      classed(f.create_dataset({ name: "one", data: [a] as never, shape: [] }), "cell");
     }, true);
-    await variables(bytes, (vars) => {
-      expect(vars.map((v) => v.name)).toEqual(["grp", "notrefs", "ok", "rows", "vec"]);
+    const kept = await variables(bytes, (vars) => {
+      expect(vars.map((v) => [v.name, v.kind])).toEqual([
+        ["bare", "unknown"],
+        ["grp", "cell"],
+        ["lgl", "cell"],
+        ["notrefs", "cell"],
+        ["ok", "cell"],
+        ["one", "cell"],
+        ["rows", "cell"],
+        ["strs", "cell"],
+        ["vec", "cell"],
+      ]);
       expect(find(vars, "ok").texts()).toEqual(["cat", "2.5"]);
-      for (const name of ["rows", "vec", "grp", "notrefs"])
+      expect(find(vars, "one").texts()).toEqual(["cat"]);
+      for (const name of ["rows", "vec", "grp", "notrefs", "strs", "lgl", "bare"])
         expect(find(vars, name).texts(), name).toBeNull();
       expect(find(vars, "ok").kind).toBe("cell");
+      return vars;
+    });
+    expect(refusal(() => find(kept, "ok").texts())).toBe(
+      "k.mat: variable 'ok': the HDF5 file is already closed",
+    );
+    const limited = (vars: RawVariable[]) => refusal(() => find(vars, "ok").texts());
+    expect(await variables(bytes, limited, { maxBytes: 20 })).toBe(
+      "k.mat: variable 'ok' (cell element): shape [3, 1] needs 24 bytes as float64, more than the 20 bytes limit (maxBytes)",
+    );
+  });
+
+  it("refuses a cell element whose reference leads nowhere, in HDF5's words", async () => {
+    const bytes = await h5((f) => {
+      const nowhere = new Reference(new Uint8Array(8));
+      classed(f.create_dataset({ name: "c", data: [nowhere] as never, shape: [1, 1] }), "cell");
+    }, true);
+    await variables(bytes, (vars) => {
+      expect(refusal(() => find(vars, "c").texts())).toBe(
+        "k.mat: variable 'c': HDF5 reported an error: unable to open object by token (not a valid object)",
+      );
     });
   });
 
@@ -322,6 +377,38 @@ describe("MATLAB's classes in a v7.3 file", () => {
   });
 });
 
+describe("what only h5py writes", () => {
+  // MATLAB's complex arrays are compound datasets (real, imag), which h5wasm cannot write.
+  const bytes = () => new Uint8Array(readFileSync(fixtureFile("hdf5/h5py_v73.mat")));
+
+  it("describes a complex variable and refuses its values; reads a null dataspace as empty", async () => {
+    await variables(bytes(), (vars, format) => {
+      expect(format).toBe("mat-v7.3");
+      expect(vars.map((v) => [v.name, v.kind, v.className, v.dims, v.complex])).toEqual([
+        ["half", "numeric", "<e", [2, 1], false],
+        ["nothing", "numeric", "<d", [0, 0], false],
+        ["odd", "numeric", "<d", [1, 1], false],
+        ["z", "numeric", "double", [1, 2], true],
+      ]);
+      const [, nothing, , z] = vars;
+      expect(refusal(() => z.values())).toBe(
+        "k.mat: variable 'z' is complex; only real data can be used",
+      );
+      expect(z.texts()).toBeNull();
+      expect(nothing.values()).toEqual({ data: new Float64Array(0), order: "F" });
+    });
+  });
+
+  it("refuses float16 values in h5wasm's words, and reads on after that", async () => {
+    await variables(bytes(), (vars) => {
+      expect(refusal(() => find(vars, "half").values())).toBe(
+        "k.mat: variable 'half': Float16 not supported",
+      );
+    });
+    expect(await variables(bytes(), (vars) => vars.length)).toBe(4);
+  });
+});
+
 describe("the superblock, checked before HDF5 sees the file", () => {
   const signature = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a];
   const superblock = (version: number, length: number, sizes: [number, number]) => {
@@ -353,6 +440,9 @@ describe("the superblock, checked before HDF5 sees the file", () => {
     expect(await refused(superblock(0, 56, [3, 8]))).toBe(
       "s.h5: corrupt HDF5 superblock (sizes of offsets 3 and lengths 8)",
     );
+    expect(await refused(superblock(1, 56, [8, 3]))).toBe(
+      "s.h5: corrupt HDF5 superblock (sizes of offsets 8 and lengths 3)",
+    );
     expect(await refused(superblock(2, 48, [8, 16]))).toBe(
       "s.h5: corrupt HDF5 superblock (sizes of offsets 8 and lengths 16)",
     );
@@ -365,5 +455,104 @@ describe("the superblock, checked before HDF5 sees the file", () => {
         /^s\.h5: opening the HDF5 file: /,
       );
     }
+  });
+});
+
+describe("what a file declares against what it holds", () => {
+  it("refuses a dataset larger than the file can hold, and bounds a deflated one by deflate's ratio", async () => {
+    // Chunked datasets grown after writing: the chunks never written take no room in the file.
+    const bytes = await h5((f) => {
+      for (const [name, compression] of [
+        ["plain", undefined],
+        ["deflated", 1],
+      ] as const) {
+        const d = f.create_dataset({
+          name,
+          data: Float64Array.of(1, 2, 3, 4),
+          shape: [4, 1],
+          dtype: "<d",
+          maxshape: [null, 1],
+          // (Tiny chunks would make HDF5 index 25,000 of them, past the heap budget.)
+          chunks: [1000, 1],
+          compression,
+        });
+        d.resize([100_000, 1]);
+      }
+    });
+    await variables(bytes, (vars) => {
+      expect(refusal(() => find(vars, "plain").values())).toBe(
+        `k.mat: variable 'plain': shape [100000, 1] declares 781.3 KiB of data, more than a ${formatBytes(bytes.length)} file can hold`,
+      );
+      const data = find(vars, "deflated").values().data;
+      expect(data).toHaveLength(100_000);
+      expect(Array.from(data.subarray(0, 6))).toEqual([1, 2, 3, 4, 0, 0]);
+    });
+  });
+
+  it("lists neither dangling soft links nor external links", async () => {
+    const bytes = await h5((f) => {
+      f.create_dataset({ name: "x", data: Float64Array.of(1), shape: [1, 1], dtype: "<d" });
+      f.create_soft_link("/nothing", "dangling");
+      f.create_external_link("elsewhere.h5", "/x", "outside");
+      f.create_soft_link("/x", "alias");
+    });
+    expect(await variables(bytes, (vars) => vars.map((v) => v.name))).toEqual(["alias", "x"]);
+  });
+
+  it("skips the names starting with '#', where MATLAB keeps what its variables refer to", async () => {
+    const bytes = await h5((f) => {
+      for (const name of ["#refs#", "#x", "y#"])
+        f.create_dataset({ name, data: Float64Array.of(1), shape: [1, 1], dtype: "<d" });
+    }, true);
+    expect(await variables(bytes, (vars) => vars.map((v) => v.name))).toEqual(["y#"]);
+  });
+});
+
+describe("MATLAB's attributes", () => {
+  it("reads the class from a string, the first of strings or a number, and not from other values", async () => {
+    const bytes = await h5((f) => {
+      const ds = (name: string, cls: unknown) =>
+        f
+          .create_dataset({ name, data: Float64Array.of(3), shape: [1, 1], dtype: "<d" })
+          .create_attribute("MATLAB_class", cls as never);
+      ds("list", ["single", "x"]);
+      ds("num", 5);
+      f.create_dataset({
+        name: "big",
+        data: Float64Array.of(3),
+        shape: [1, 1],
+        dtype: "<d",
+      }).create_attribute("MATLAB_class", BigInt64Array.of(7n), [], "<q");
+      ds("floats", Float64Array.of(1.5, 2));
+    });
+    await variables(bytes, (vars) => {
+      expect(vars.map((v) => [v.name, v.kind, v.className])).toEqual([
+        ["big", "object", "7"],
+        ["floats", "numeric", "<d"],
+        ["list", "numeric", "single"],
+        ["num", "object", "5"],
+      ]);
+    });
+  });
+
+  it("reverses the dimensions of MATLAB's arrays: in a v7.3 file, or classed in a plain one", async () => {
+    const build = (f: H5File) => {
+      f.create_dataset({ name: "bare", data: Float64Array.of(1, 2, 3, 4, 5, 6), shape: [2, 3] });
+      classed(
+        f.create_dataset({ name: "cls", data: Float64Array.of(1, 2, 3, 4, 5, 6), shape: [2, 3] }),
+        "double",
+      );
+    };
+    const read = (vars: RawVariable[]) =>
+      vars.map((v) => [v.name, v.dims, v.values().order, Array.from(v.values().data)]);
+    const values = [1, 2, 3, 4, 5, 6];
+    expect(await variables(await h5(build, true), read)).toEqual([
+      ["bare", [3, 2], "F", values],
+      ["cls", [3, 2], "F", values],
+    ]);
+    expect(await variables(await h5(build), read)).toEqual([
+      ["bare", [2, 3], "C", values],
+      ["cls", [3, 2], "F", values],
+    ]);
   });
 });
