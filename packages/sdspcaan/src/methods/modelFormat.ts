@@ -442,10 +442,12 @@ export function checkModelJSON(json: unknown): ModelJSON {
   checkFitInfo(m.fitInfo, m.version as number, fail);
   if ((m.version as number) < 3) {
     // Read as the version 3 document it stands for: the texts of versions 1 and 2
-    // become warnings with codes. The caller's object is left as it is.
+    // become warnings with codes. Version 3, not the newest: the options added since
+    // (e.g. PCA's whiten, version 4) are missing from such a file and take their
+    // defaults. The caller's object is left as it is.
     const info = m.fitInfo as Record<string, unknown>;
     const warnings = (info.warnings as string[]).map(warningFromText);
-    return { ...m, version: MODEL_VERSION, fitInfo: { ...info, warnings } } as unknown as ModelJSON;
+    return { ...m, version: 3, fitInfo: { ...info, warnings } } as unknown as ModelJSON;
   }
   return m as unknown as ModelJSON;
 }
