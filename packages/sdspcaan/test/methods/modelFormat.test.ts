@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ModelFormatError } from "#internal/core/errors.js";
+import { FIT_WARNING_CODES } from "#internal/methods/fitWarnings.js";
 import { checkModelJSON, shown } from "#internal/methods/modelFormat.js";
 import { MAX_MODEL_DEPTH } from "#internal/methods/modelText.js";
 import { PCA } from "#internal/methods/pca.js";
@@ -53,6 +54,13 @@ const MODEL_FIELDS =
   "format, version, method, plugin, params, nFeaturesIn, mean, components, classes, preprocessing, featureNamesIn, fitInfo";
 const FIT_FIELDS =
   "iterations, converged, stopReason, objective, lambdaTrace, warnings, timings, solver, details";
+const WARNING_CODES = FIT_WARNING_CODES.map((c) => `"${c}"`).join(", ");
+/** A warning as version 3 writes it; its null value is a number JSON could not write. */
+const warning = {
+  code: "lambda-cap",
+  message: "lambda reached its cap 2^20 at iteration 3",
+  values: { lambdaCap: 1048576, iteration: 3, clusters: null },
+};
 
 describe("checkModelJSON, field by field", () => {
   const cases: [string, (d: Doc) => void, string, string][] = [
@@ -342,6 +350,132 @@ describe("checkModelJSON, field by field", () => {
       (d) => delete d.fitInfo.timings.otherMs,
       "fitInfo.timings.otherMs",
       "must be a finite number >= 0; got nothing",
+    ],
+    [
+      "an infinite time",
+      (d) => (d.fitInfo.timings.totalMs = Number.POSITIVE_INFINITY),
+      "fitInfo.timings.totalMs",
+      "must be a finite number >= 0; got Infinity",
+    ],
+    [
+      "a warning's code",
+      (d) => (d.fitInfo.warnings = [{ code: "odd", message: "m", values: {} }]),
+      "fitInfo.warnings[0].code",
+      `must be one of ${WARNING_CODES}; got "odd"`,
+    ],
+    [
+      "a warning without a code",
+      (d) => (d.fitInfo.warnings = [warning, { message: "m", values: {} }]),
+      "fitInfo.warnings[1].code",
+      "is missing",
+    ],
+    [
+      "a warning's extra field",
+      (d) => (d.fitInfo.warnings = [{ ...warning, level: 2 }]),
+      "fitInfo.warnings[0].level",
+      "is not part of the model format (known fields: code, message, values)",
+    ],
+    [
+      "a warning's message",
+      (d) => (d.fitInfo.warnings = [{ ...warning, message: 3 }]),
+      "fitInfo.warnings[0].message",
+      "must be a string; got 3",
+    ],
+    [
+      "a warning's values",
+      (d) => (d.fitInfo.warnings = [{ ...warning, values: [1] }]),
+      "fitInfo.warnings[0].values",
+      "must be an object; got [1]",
+    ],
+    [
+      "a warning's value in text",
+      (d) => (d.fitInfo.warnings = [{ ...warning, values: { cap: 1, at: "3" } }]),
+      "fitInfo.warnings[0].values.at",
+      'must be a number or null; got "3"',
+    ],
+    [
+      "a warning's infinite value",
+      (d) => (d.fitInfo.warnings = [{ ...warning, values: { cap: -Infinity } }]),
+      "fitInfo.warnings[0].values.cap",
+      "must be a number or null; got -Infinity",
+    ],
+    [
+      "a version 2 warning that is not text",
+      (d) => {
+        d.version = 2;
+        d.fitInfo.warnings = ["text", 1];
+      },
+      "fitInfo.warnings",
+      'must be an array of strings (model format version 2); got ["text",1]',
+    ],
+    [
+      "version 1 warnings that are not an array",
+      (d) => {
+        d.version = 1;
+        d.fitInfo.warnings = "text";
+      },
+      "fitInfo.warnings",
+      'must be an array of strings (model format version 1); got "text"',
+    ],
+    [
+      "an infinite class",
+      (d) => (d.classes = [1, Number.POSITIVE_INFINITY]),
+      "classes[1]",
+      "must be a finite number like the other classes; got Infinity",
+    ],
+    [
+      "a class that is not a number",
+      (d) => (d.classes = [Number.NaN, 1]),
+      "classes[0]",
+      "must be a finite number like the other classes; got NaN",
+    ],
+    [
+      "an infinite mean",
+      (d) => (d.mean[0] = Number.NEGATIVE_INFINITY),
+      "mean[0]",
+      "must be a finite number; got -Infinity",
+    ],
+    [
+      "an infinite scale",
+      (d) => (d.preprocessing.scale[2] = Number.NaN),
+      "preprocessing.scale[2]",
+      "must be a finite non-zero number; got NaN",
+    ],
+    [
+      "an object for a preprocessing method",
+      (d) => (d.preprocessing.method = { name: "custom" }),
+      "preprocessing.method",
+      'must be one of "train-zscore", "dataset-zscore", "custom"; got {"name":"custom"}',
+    ],
+    [
+      "an unknown preprocessing method",
+      (d) => (d.preprocessing.method = "minmax"),
+      "preprocessing.method",
+      'must be one of "train-zscore", "dataset-zscore", "custom"; got "minmax"',
+    ],
+    [
+      "a stop reason of another kind",
+      (d) => (d.fitInfo.stopReason = "stopped"),
+      "fitInfo.stopReason",
+      'must be one of "closed-form", "converged", "max-iterations", "lambda-cap"; got "stopped"',
+    ],
+    [
+      "iterations in text",
+      (d) => (d.fitInfo.iterations = "2"),
+      "fitInfo.iterations",
+      'must be an integer >= 0; got "2"',
+    ],
+    [
+      "a fraction of an iteration",
+      (d) => (d.fitInfo.iterations = 0.5),
+      "fitInfo.iterations",
+      "must be an integer >= 0; got 0.5",
+    ],
+    [
+      "a missing component count",
+      (d) => delete d.components.cols,
+      "components.cols",
+      "must be an integer >= 1; got nothing",
     ],
     ["solver", (d) => (d.fitInfo.solver = null), "fitInfo.solver", "must be a string; got null"],
     ["details", (d) => (d.fitInfo.details = "x"), "fitInfo.details", 'must be an object; got "x"'],
