@@ -20,6 +20,11 @@ function doc(): Doc {
   return JSON.parse(JSON.stringify(new PCA({ k: 2 }).fit(X, y).toJSON()));
 }
 
+/** The model loadModel reads from `d`, as the CLI and a program load a file. */
+function load(d: Doc): PCA {
+  return loadModel(d) as PCA;
+}
+
 /** A warning as version 3 writes it; its null value is a number JSON could not write. */
 const warning = {
   code: "lambda-cap",
@@ -33,7 +38,7 @@ describe("what each version writes loads as saved", () => {
     (reason) => {
       const d = doc();
       d.fitInfo.stopReason = reason;
-      expect(loadModel(d).fitInfo.stopReason).toBe(reason);
+      expect(load(d).fitInfo.stopReason).toBe(reason);
     },
   );
 
@@ -45,8 +50,8 @@ describe("what each version writes loads as saved", () => {
       // Zero times are times: a fit can take less than the clock's step.
       d.fitInfo.timings = { totalMs: 0, eigenMs: 0, graphMs: 0, otherMs: 0 };
       expect(checkModelJSON(d)).toBe(d);
-      expect(loadModel(d).fitInfo.warnings).toEqual(d.fitInfo.warnings);
-      expect(loadModel(d).fitInfo.timings).toEqual(d.fitInfo.timings);
+      expect(load(d).fitInfo.warnings).toEqual(d.fitInfo.warnings);
+      expect(load(d).fitInfo.timings).toEqual(d.fitInfo.timings);
     }
   });
 
@@ -72,7 +77,7 @@ describe("what each version writes loads as saved", () => {
       });
       // The caller's document is left as it was.
       expect(d).toEqual(before);
-      expect(loadModel(d).toJSON().fitInfo.warnings).toEqual(read.fitInfo.warnings);
+      expect(load(d).toJSON().fitInfo.warnings).toEqual(read.fitInfo.warnings);
     }
   });
 
@@ -81,15 +86,15 @@ describe("what each version writes loads as saved", () => {
       const d = doc();
       d.version = version;
       delete d.params.whiten;
-      expect(loadModel(d).toJSON().params).toEqual({ k: 2, whiten: false });
+      expect(load(d).toJSON().params).toEqual({ k: 2, whiten: false });
     }
     const d = doc();
     d.version = 3;
     d.params.whiten = true;
-    expect(loadModel(d).toJSON().params).toEqual({ k: 2, whiten: true });
+    expect(load(d).toJSON().params).toEqual({ k: 2, whiten: true });
     d.version = 4;
     delete d.params.whiten;
-    expect(() => loadModel(d)).toThrow(
+    expect(() => load(d)).toThrow(
       new ModelFormatError("params.whiten", "is missing; a saved PCA model records every option"),
     );
   });
@@ -106,7 +111,7 @@ describe("what each version writes loads as saved", () => {
     expect(d.preprocessing).toBeNull();
     expect(d).not.toHaveProperty("featureNamesIn");
     delete d.classes;
-    const model = loadModel(d);
+    const model = load(d);
     expect([model.classes, model.featureNamesIn, model.preprocessing]).toEqual([null, null, null]);
     expect(model.toJSON()).toEqual(d);
   });

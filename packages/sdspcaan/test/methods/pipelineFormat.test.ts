@@ -4,6 +4,7 @@
  * the same before and after, and every refusal of a pipeline, its options and its
  * saved file is checked word for word, on small generated data.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   ModelFormatError,
@@ -14,7 +15,7 @@ import {
 import { Matrix } from "#internal/core/matrix.js";
 import { Random } from "#internal/core/rng.js";
 import { PCA } from "#internal/methods/pca.js";
-import { Pipeline } from "#internal/methods/pipeline.js";
+import { Pipeline, type PipelineOptions } from "#internal/methods/pipeline.js";
 import type { PipelineJSON } from "#internal/methods/pipelineFormat.js";
 import { loadModel } from "#internal/methods/registry.js";
 import { SDSPCA } from "#internal/methods/sdspca.js";
@@ -74,6 +75,45 @@ describe("a reloaded pipeline is the saved one", () => {
     expect(again.predict(Q)).toEqual(custom.predict(Q));
     expect(again.toJSON()).toEqual(custom.toJSON());
     expect(reload(plain).classifierParams).toEqual({ stdFloor: 1e-10, blockSize: 64 });
+  });
+
+  it("keeps any classifier options, preprocessing and reference-set mode", () => {
+    const fixed = { method: "custom", center: [0, 1, 0, 0, 2, 0], scale: [1, 2, 3, 1, 1, 0.5] };
+    fc.assert(
+      fc.property(
+        fc.record({
+          // (+ 0: a floor of -0 is saved as 0.)
+          stdFloor: fc.double({ min: 0, max: 1, noNaN: true }).map((v) => v + 0),
+          blockSize: fc.integer({ min: 1, max: 100 }),
+        }),
+        fc.constantFrom("train-zscore", "none", fixed),
+        fc.constantFrom("full", "none"),
+        fc.integer({ min: 1, max: 5 }),
+        (classifier, preprocessing, referenceSet, k) => {
+          const p = new Pipeline(new PCA({ k }), {
+            preprocessing: preprocessing as PipelineOptions["preprocessing"],
+            classifier,
+          }).fit(X, y);
+          const text = JSON.stringify(p.toJSON({ referenceSet }));
+          const again = loadModel(text) as Pipeline;
+          expect(again.classifierParams).toEqual(classifier);
+          expect(again.preprocessingSetting).toEqual(preprocessing);
+          expect(JSON.stringify(again.toJSON())).toBe(text);
+          expect(Array.from(again.transform(Q).data)).toEqual(Array.from(p.transform(Q).data));
+          expect(again.canPredict).toBe(referenceSet === "full");
+          if (referenceSet === "full") expect(again.predict(Q)).toEqual(p.predict(Q));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("maps projections back as its method does, before and after a reload", () => {
+    const p = new Pipeline(new PCA({ k: 3 })).fit(X, y);
+    const Z = p.transform(Q);
+    const back = Array.from(p.inverseTransform(Z).data);
+    expect(back).toEqual(Array.from(p.estimator.inverseTransform(Z).data));
+    expect(Array.from(reload(p).inverseTransform(Z).data)).toEqual(back);
   });
 
   it("keeps each kind of preprocessing, and refits with it", () => {
@@ -225,6 +265,7 @@ describe("Pipeline refuses misuse, word for word", () => {
     const p = new Pipeline(new PCA({ k: 1 }));
     const uses: (() => unknown)[] = [
       () => p.transform(X),
+      () => p.inverseTransform([[1]]),
       () => p.predict(X),
       () => p.score(X, y),
       () => p.canPredict,
@@ -426,6 +467,16 @@ describe("a saved pipeline's fields, refused word for word", () => {
     ["a model that is not one", (d) => (d.model = []), "model", "expected a JSON object; got []"],
   ])("%s", (_what, change, field, problem) => {
     expect(refused(change)).toEqual([field, problem]);
+  });
+
+  it("restores only a pipeline document, before loading its model", () => {
+    const json = { ...JSON.parse(savedPipeline()), format: "sdspcaan-model" };
+    const unused = () => {
+      throw new Error("the model is not loaded");
+    };
+    expect(() => Pipeline.restore(json, unused)).toThrow(
+      new ModelFormatError("format", 'must be "sdspcaan-pipeline"; got "sdspcaan-model"'),
+    );
   });
 
   it("lets through an error of the estimator's loader that is not about the file", () => {
