@@ -151,7 +151,8 @@ function finiteArray(
   }
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
-    if (typeof x !== "number" || !Number.isFinite(x) || (nonZero && x === 0)) {
+    // (Number.isFinite is false for anything that is not a number.)
+    if (!Number.isFinite(x) || (nonZero && x === 0)) {
       fail(
         `${field}[${i}]`,
         `must be a finite${nonZero ? " non-zero" : ""} number; got ${shown(x)}`,
@@ -162,7 +163,8 @@ function finiteArray(
 }
 
 function positiveInteger(v: unknown, field: string, fail: Fail, min = 1): number {
-  if (typeof v !== "number" || !Number.isInteger(v) || v < min) {
+  // (Number.isInteger is false for anything that is not a number.)
+  if (!Number.isInteger(v) || (v as number) < min) {
     fail(field, `must be an integer >= ${min}; got ${shown(v)}`);
   }
   return v as number;
@@ -252,7 +254,7 @@ function checkWarnings(v: unknown, fail: Fail): void {
     const values = objectField(o.values, `${field}.values`, fail);
     for (const [name, x] of Object.entries(values)) {
       // JSON writes a non-finite number as null.
-      if (x !== null && (typeof x !== "number" || !Number.isFinite(x))) {
+      if (x !== null && !Number.isFinite(x)) {
         fail(`${field}.values.${name}`, `must be a number or null; got ${shown(x)}`);
       }
     }
@@ -293,7 +295,7 @@ function checkFitInfo(v: unknown, version: number, fail: Fail): void {
   onlyKnownFields(t, TIMING_FIELDS, "fitInfo.timings.", fail);
   for (const key of TIMING_FIELDS) {
     const x = t[key];
-    if (typeof x !== "number" || !Number.isFinite(x) || x < 0) {
+    if (!Number.isFinite(x) || (x as number) < 0) {
       fail(`fitInfo.timings.${key}`, `must be a finite number >= 0; got ${shown(x)}`);
     }
   }
@@ -401,7 +403,7 @@ export function checkModelJSON(json: unknown): ModelJSON {
   const m = obj;
   if (m.format !== MODEL_FORMAT)
     fail("format", `must be "${MODEL_FORMAT}"; got ${shown(m.format)}`);
-  if (typeof m.version !== "number" || !MODEL_VERSIONS_READ.includes(m.version)) {
+  if (!MODEL_VERSIONS_READ.includes(m.version as number)) {
     fail(
       "version",
       `must be one of ${MODEL_VERSIONS_READ.join(", ")} (the versions this library reads); got ${shown(m.version)}`,

@@ -71,7 +71,7 @@ export function checkPipelineHeader(obj: Record<string, unknown>): void {
   if (obj.format !== PIPELINE_FORMAT) {
     fail("format", `must be "${PIPELINE_FORMAT}"; got ${shown(obj.format)}`);
   }
-  if (typeof obj.version !== "number" || !PIPELINE_VERSIONS_READ.includes(obj.version)) {
+  if (!PIPELINE_VERSIONS_READ.includes(obj.version as number)) {
     fail(
       "version",
       `must be one of ${PIPELINE_VERSIONS_READ.join(", ")} (the pipeline versions this library reads); got ${shown(obj.version)}`,
@@ -125,8 +125,9 @@ function checkReferenceSet(r: unknown, k: number): number {
   const field = "classifier.referenceSet";
   if (!isRecord(r)) fail(field, `must be null or an object {rows, cols, data}; got ${shown(r)}`);
   exactFields(r, ["rows", "cols", "data"], `${field}.`);
-  const n = r.rows;
-  if (typeof n !== "number" || !Number.isInteger(n) || n < 1) {
+  const n = r.rows as number;
+  // (Number.isInteger and Number.isFinite are false for anything that is not a number.)
+  if (!Number.isInteger(n) || n < 1) {
     fail(`${field}.rows`, `must be an integer >= 1; got ${shown(n)}`);
   }
   if (r.cols !== k) {
@@ -141,7 +142,7 @@ function checkReferenceSet(r: unknown, k: number): number {
   }
   for (let t = 0; t < data.length; t++) {
     const x = data[t];
-    if (typeof x !== "number" || !Number.isFinite(x)) {
+    if (!Number.isFinite(x)) {
       fail(`${field}.data[${t}]`, `must be a finite number; got ${shown(x)}`);
     }
   }

@@ -469,6 +469,16 @@ describe("a saved pipeline's fields, refused word for word", () => {
     expect(refused(change)).toEqual([field, problem]);
   });
 
+  it("loads a reference set of one row, the nearest to every query", () => {
+    const json = JSON.parse(savedPipeline());
+    json.classifier.referenceSet = { rows: 1, cols: 2, data: [0.5, -1] };
+    json.classifier.labels = ["b"];
+    const p = loadModel(json) as Pipeline;
+    expect(p.referenceSet?.rows).toBe(1);
+    expect(p.predict(Q.slice(0, 3))).toEqual(["b", "b", "b"]);
+    expect(p.toJSON().classifier).toEqual(json.classifier);
+  });
+
   it("restores only a pipeline document, before loading its model", () => {
     const json = { ...JSON.parse(savedPipeline()), format: "sdspcaan-model" };
     const unused = () => {
