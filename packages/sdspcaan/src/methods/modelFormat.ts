@@ -189,10 +189,7 @@ export function checkPreprocessing(p: unknown, d: number, field: string, fail: F
     fail,
     true,
   );
-  if (
-    typeof q.method !== "string" ||
-    !(PREPROCESSING_METHODS as readonly string[]).includes(q.method)
-  ) {
+  if (!(PREPROCESSING_METHODS as readonly string[]).includes(q.method as string)) {
     fail(
       `${field}.method`,
       `must be one of ${PREPROCESSING_METHODS.map((m) => JSON.stringify(m)).join(", ")}; got ${shown(q.method)}`,
@@ -241,8 +238,9 @@ function checkWarnings(v: unknown, fail: Fail): void {
   (v as unknown[]).forEach((w, i) => {
     const field = `fitInfo.warnings[${i}]`;
     const o = objectField(w, field, fail);
+    // Stryker disable next-line ArrayDeclaration: a name that is no field of a warning makes none optional either
     onlyKnownFields(o, WARNING_FIELDS, `${field}.`, fail, []);
-    if (typeof o.code !== "string" || !(FIT_WARNING_CODES as readonly string[]).includes(o.code)) {
+    if (!(FIT_WARNING_CODES as readonly string[]).includes(o.code as string)) {
       fail(
         `${field}.code`,
         `must be one of ${FIT_WARNING_CODES.map((c) => JSON.stringify(c)).join(", ")}; got ${shown(o.code)}`,
@@ -263,12 +261,13 @@ function checkWarnings(v: unknown, fail: Fail): void {
 
 function checkFitInfo(v: unknown, version: number, fail: Fail): void {
   const f = objectField(v, "fitInfo", fail);
+  // Stryker disable next-line ArrayDeclaration: a name that is no field of fitInfo makes none optional either
   onlyKnownFields(f, FIT_INFO_FIELDS, "fitInfo.", fail, []);
   positiveInteger(f.iterations, "fitInfo.iterations", fail, 0);
   if (typeof f.converged !== "boolean") {
     fail("fitInfo.converged", `must be true or false; got ${shown(f.converged)}`);
   }
-  if (typeof f.stopReason !== "string" || !STOP_REASONS.includes(f.stopReason)) {
+  if (!STOP_REASONS.includes(f.stopReason as string)) {
     fail(
       "fitInfo.stopReason",
       `must be one of ${STOP_REASONS.map((r) => JSON.stringify(r)).join(", ")}; got ${shown(f.stopReason)}`,
@@ -353,9 +352,9 @@ export function checkParams(
     }
   }
   for (const name of names) {
-    const since = schema[name].since;
-    if (!Object.hasOwn(params, name) && since !== undefined && version < since) continue;
     if (!Object.hasOwn(params, name)) {
+      // An option without `since` is as old as the format.
+      if (version < (schema[name].since ?? 0)) continue;
       failModel(`params.${name}`, `is missing; a saved ${owner} model records every option`);
     }
     const expected = optionProblem(schema[name], params[name]);

@@ -6,7 +6,7 @@
  */
 import { smallRows } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
-import { ModelFormatError } from "#internal/core/errors.js";
+import { ModelFormatError, ValidationError } from "#internal/core/errors.js";
 import { checkModelJSON, checkParams, MODEL_VERSION } from "#internal/methods/modelFormat.js";
 import { PCA } from "#internal/methods/pca.js";
 import { loadModel } from "#internal/methods/registry.js";
@@ -90,12 +90,29 @@ describe("what each version writes loads as saved", () => {
     }
     const d = doc();
     d.version = 3;
+    d.params.whiten = "yes";
+    expect(() => load(d)).toThrow(
+      new ModelFormatError("params.whiten", 'must be true or false; got "yes"'),
+    );
     d.params.whiten = true;
     expect(load(d).toJSON().params).toEqual({ k: 2, whiten: true });
     d.version = 4;
     delete d.params.whiten;
     expect(() => load(d)).toThrow(
       new ModelFormatError("params.whiten", "is missing; a saved PCA model records every option"),
+    );
+  });
+
+  it("a plug-in's name: beside a built-in method it is not needed, else it is asked for", () => {
+    const d = doc();
+    d.plugin = "extra-methods.mjs";
+    expect(load(d).method).toBe("pca");
+    d.method = "sparse-pca";
+    expect(() => load(d)).toThrow(
+      new ValidationError(
+        "method",
+        "The model's method \"sparse-pca\" comes from the plug-in extra-methods.mjs, which is not loaded: load that plug-in first (the CLI's --plugin extra-methods.mjs; in a program, import it before loadModel).",
+      ),
     );
   });
 

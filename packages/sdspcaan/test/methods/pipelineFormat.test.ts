@@ -205,7 +205,17 @@ describe("a reloaded pipeline is the saved one", () => {
 describe("Pipeline refuses misuse, word for word", () => {
   it("a missing or wrong method", () => {
     const message = "Pipeline needs a method instance, e.g. new Pipeline(new SDSPCAAN({ k: 20 })).";
-    for (const bad of [null, 3, {}, { fit() {} }, { descriptor: {} }, { fit: 1, descriptor: {} }]) {
+    const callable = Object.assign(() => 1, { fit() {}, descriptor: {} });
+    for (const bad of [
+      null,
+      undefined,
+      3,
+      {},
+      { fit() {} },
+      { descriptor: {} },
+      { fit: 1, descriptor: {} },
+      callable,
+    ]) {
       const err = errorOf(() => new Pipeline(bad as never));
       expect(err).toBeInstanceOf(ValidationError);
       expect([(err as ValidationError).argument, err.message]).toEqual(["estimator", message]);
@@ -231,17 +241,31 @@ describe("Pipeline refuses misuse, word for word", () => {
     ).toBe(
       `'preprocessing.method' must be one of "train-zscore", "dataset-zscore", "custom"; got "minmax".`,
     );
-    expect(fixed({ method: "custom", center: [0], scale: [1, 1, 1, 1, 1, 1] }).message).toBe(
+    const short = fixed({ method: "custom", center: [0], scale: [1, 1, 1, 1, 1, 1] });
+    expect([(short as ValidationError).argument, short.message]).toEqual([
+      "preprocessing",
       "'preprocessing.center' must hold 6 finite numbers (one per feature); got 1.",
+    ]);
+    // One row is refused before the preprocessing is looked at.
+    const oneRow = errorOf(() =>
+      new Pipeline(new PCA({ k: 1 }), {
+        preprocessing: { method: "custom", center: [0], scale: [1] },
+      }).fit([X[0]], [1]),
     );
+    expect([(oneRow as ValidationError).argument, oneRow.message]).toEqual([
+      "X",
+      "X must have at least 2 row(s) (samples). Got 1.",
+    ]);
   });
 
   it("fitting without labels, with too few rows, or with the wrong count", () => {
     const p = new Pipeline(new PCA({ k: 1 }));
     for (const missing of [undefined, null]) {
-      expect(errorOf(() => p.fit(X, missing as never)).message).toBe(
+      const err = errorOf(() => p.fit(X, missing as never));
+      expect([(err as ValidationError).argument, err.message]).toEqual([
+        "y",
         "Pipeline.fit(X, y) needs the class labels y (one per row of X): its classifier predicts them.",
-      );
+      ]);
     }
     expect(errorOf(() => p.fit([X[0]], [1])).message).toBe(
       "X must have at least 2 row(s) (samples). Got 1.",
@@ -296,16 +320,28 @@ describe("Pipeline refuses misuse, word for word", () => {
       'The \'referenceSet\' option of Pipeline.toJSON must be "full" or "none". Got "float16" instead.',
     ]);
     expect(p.toJSON({}).classifier.labels).toEqual(y);
-    expect(
-      errorOf(() =>
-        p.score(
-          Q,
-          Q.map(() => "1"),
-        ),
-      ).message,
-    ).toBe(
-      "y holds string labels, but the pipeline was fitted on number labels; give the labels as in fit.",
+    const kind = errorOf(() =>
+      p.score(
+        Q,
+        Q.map(() => "1"),
+      ),
     );
+    expect([(kind as ValidationError).argument, kind.message]).toEqual([
+      "y",
+      "y holds string labels, but the pipeline was fitted on number labels; give the labels as in fit.",
+    ]);
+    // Labels that are not an array are refused by the metric, which names them yTrue.
+    for (const [bad, got] of [
+      [null, "null"],
+      [undefined, "undefined"],
+      ["123", "123"],
+    ]) {
+      const err = errorOf(() => p.score(Q, bad as never));
+      expect([(err as ValidationError).argument, err.message]).toEqual([
+        "yTrue",
+        `yTrue must be an array of class labels (numbers or strings). Got ${got}.`,
+      ]);
+    }
     expect(errorOf(() => p.score(Q, [])).message).toBe(
       "yTrue must hold at least 1 label: a metric of an empty set is undefined. Got 0 labels.",
     );
@@ -391,6 +427,18 @@ describe("a saved pipeline's fields, refused word for word", () => {
       (d) => (d.classifier.referenceSet = 3),
       "classifier.referenceSet",
       "must be null or an object {rows, cols, data}; got 3",
+    ],
+    [
+      "a reference set field extra",
+      (d) => (d.classifier.referenceSet.scale = [1, 1]),
+      "classifier.referenceSet.scale",
+      "is not part of the pipeline format (known fields: rows, cols, data)",
+    ],
+    [
+      "a reference set field missing",
+      (d) => delete d.classifier.referenceSet.data,
+      "classifier.referenceSet.data",
+      "is missing",
     ],
     [
       "reference rows",
