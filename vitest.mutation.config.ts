@@ -10,7 +10,7 @@ import { sourceAliases } from "./vitest.shared.js";
 export const MUTATION_TEST_FILES = [
   "packages/sdspcaan/test/formats/**/*.test.ts",
   "packages/sdspcaan/test/methods/pipeline*.test.ts",
-  "packages/sdspcaan/test/methods/modelFormat.test.ts",
+  "packages/sdspcaan/test/methods/modelFormat*.test.ts",
   "packages/sdspcaan/test/methods/featureNames.test.ts",
   "packages/sdspcaan-hdf5/test/**/*.test.ts",
   "packages/sdspcaan-cli/test/io/**/*.test.ts",

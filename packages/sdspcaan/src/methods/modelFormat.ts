@@ -151,7 +151,8 @@ function finiteArray(
   }
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
-    if (typeof x !== "number" || !Number.isFinite(x) || (nonZero && x === 0)) {
+    // (Number.isFinite is false for anything that is not a number.)
+    if (!Number.isFinite(x) || (nonZero && x === 0)) {
       fail(
         `${field}[${i}]`,
         `must be a finite${nonZero ? " non-zero" : ""} number; got ${shown(x)}`,
@@ -162,7 +163,8 @@ function finiteArray(
 }
 
 function positiveInteger(v: unknown, field: string, fail: Fail, min = 1): number {
-  if (typeof v !== "number" || !Number.isInteger(v) || v < min) {
+  // (Number.isInteger is false for anything that is not a number.)
+  if (!Number.isInteger(v) || (v as number) < min) {
     fail(field, `must be an integer >= ${min}; got ${shown(v)}`);
   }
   return v as number;
@@ -187,10 +189,7 @@ export function checkPreprocessing(p: unknown, d: number, field: string, fail: F
     fail,
     true,
   );
-  if (
-    typeof q.method !== "string" ||
-    !(PREPROCESSING_METHODS as readonly string[]).includes(q.method)
-  ) {
+  if (!(PREPROCESSING_METHODS as readonly string[]).includes(q.method as string)) {
     fail(
       `${field}.method`,
       `must be one of ${PREPROCESSING_METHODS.map((m) => JSON.stringify(m)).join(", ")}; got ${shown(q.method)}`,
@@ -239,8 +238,9 @@ function checkWarnings(v: unknown, fail: Fail): void {
   (v as unknown[]).forEach((w, i) => {
     const field = `fitInfo.warnings[${i}]`;
     const o = objectField(w, field, fail);
+    // Stryker disable next-line ArrayDeclaration: a name that is no field of a warning makes none optional either
     onlyKnownFields(o, WARNING_FIELDS, `${field}.`, fail, []);
-    if (typeof o.code !== "string" || !(FIT_WARNING_CODES as readonly string[]).includes(o.code)) {
+    if (!(FIT_WARNING_CODES as readonly string[]).includes(o.code as string)) {
       fail(
         `${field}.code`,
         `must be one of ${FIT_WARNING_CODES.map((c) => JSON.stringify(c)).join(", ")}; got ${shown(o.code)}`,
@@ -252,7 +252,7 @@ function checkWarnings(v: unknown, fail: Fail): void {
     const values = objectField(o.values, `${field}.values`, fail);
     for (const [name, x] of Object.entries(values)) {
       // JSON writes a non-finite number as null.
-      if (x !== null && (typeof x !== "number" || !Number.isFinite(x))) {
+      if (x !== null && !Number.isFinite(x)) {
         fail(`${field}.values.${name}`, `must be a number or null; got ${shown(x)}`);
       }
     }
@@ -261,12 +261,13 @@ function checkWarnings(v: unknown, fail: Fail): void {
 
 function checkFitInfo(v: unknown, version: number, fail: Fail): void {
   const f = objectField(v, "fitInfo", fail);
+  // Stryker disable next-line ArrayDeclaration: a name that is no field of fitInfo makes none optional either
   onlyKnownFields(f, FIT_INFO_FIELDS, "fitInfo.", fail, []);
   positiveInteger(f.iterations, "fitInfo.iterations", fail, 0);
   if (typeof f.converged !== "boolean") {
     fail("fitInfo.converged", `must be true or false; got ${shown(f.converged)}`);
   }
-  if (typeof f.stopReason !== "string" || !STOP_REASONS.includes(f.stopReason)) {
+  if (!STOP_REASONS.includes(f.stopReason as string)) {
     fail(
       "fitInfo.stopReason",
       `must be one of ${STOP_REASONS.map((r) => JSON.stringify(r)).join(", ")}; got ${shown(f.stopReason)}`,
@@ -293,7 +294,7 @@ function checkFitInfo(v: unknown, version: number, fail: Fail): void {
   onlyKnownFields(t, TIMING_FIELDS, "fitInfo.timings.", fail);
   for (const key of TIMING_FIELDS) {
     const x = t[key];
-    if (typeof x !== "number" || !Number.isFinite(x) || x < 0) {
+    if (!Number.isFinite(x) || (x as number) < 0) {
       fail(`fitInfo.timings.${key}`, `must be a finite number >= 0; got ${shown(x)}`);
     }
   }
@@ -351,9 +352,9 @@ export function checkParams(
     }
   }
   for (const name of names) {
-    const since = schema[name].since;
-    if (!Object.hasOwn(params, name) && since !== undefined && version < since) continue;
     if (!Object.hasOwn(params, name)) {
+      // An option without `since` is as old as the format.
+      if (version < (schema[name].since ?? 0)) continue;
       failModel(`params.${name}`, `is missing; a saved ${owner} model records every option`);
     }
     const expected = optionProblem(schema[name], params[name]);
@@ -401,7 +402,7 @@ export function checkModelJSON(json: unknown): ModelJSON {
   const m = obj;
   if (m.format !== MODEL_FORMAT)
     fail("format", `must be "${MODEL_FORMAT}"; got ${shown(m.format)}`);
-  if (typeof m.version !== "number" || !MODEL_VERSIONS_READ.includes(m.version)) {
+  if (!MODEL_VERSIONS_READ.includes(m.version as number)) {
     fail(
       "version",
       `must be one of ${MODEL_VERSIONS_READ.join(", ")} (the versions this library reads); got ${shown(m.version)}`,
@@ -442,10 +443,12 @@ export function checkModelJSON(json: unknown): ModelJSON {
   checkFitInfo(m.fitInfo, m.version as number, fail);
   if ((m.version as number) < 3) {
     // Read as the version 3 document it stands for: the texts of versions 1 and 2
-    // become warnings with codes. The caller's object is left as it is.
+    // become warnings with codes. Version 3, not the newest: the options added since
+    // (e.g. PCA's whiten, version 4) are missing from such a file and take their
+    // defaults. The caller's object is left as it is.
     const info = m.fitInfo as Record<string, unknown>;
     const warnings = (info.warnings as string[]).map(warningFromText);
-    return { ...m, version: MODEL_VERSION, fitInfo: { ...info, warnings } } as unknown as ModelJSON;
+    return { ...m, version: 3, fitInfo: { ...info, warnings } } as unknown as ModelJSON;
   }
   return m as unknown as ModelJSON;
 }

@@ -63,8 +63,8 @@ export interface PipelineSaveOptions {
   referenceSet?: "full" | "none";
 }
 
+/** All three null when loaded from a file saved without the reference set. */
 interface FittedPipeline {
-  /** Null when loaded from a file saved without the reference set. */
   classifier: NearestNeighbour1 | null;
   referenceSet: Matrix | null;
   labels: Label[] | null;
@@ -262,7 +262,9 @@ export class Pipeline<E extends Estimator = Estimator> {
         `The 'referenceSet' option of Pipeline.toJSON must be "full" or "none". Got ${JSON.stringify(mode)} instead.`,
       );
     }
-    const keep = mode === "full" && s.referenceSet !== null && s.labels !== null;
+    // The reference set and its labels are both kept or both null (see FittedPipeline).
+    const P = mode === "full" ? s.referenceSet : null;
+    const labels = mode === "full" ? s.labels : null;
     return {
       format: PIPELINE_FORMAT,
       version: PIPELINE_VERSION,
@@ -270,15 +272,8 @@ export class Pipeline<E extends Estimator = Estimator> {
       classifier: {
         method: "1-nn",
         params: { ...this.classifierParams },
-        referenceSet:
-          keep && s.referenceSet !== null
-            ? {
-                rows: s.referenceSet.rows,
-                cols: s.referenceSet.cols,
-                data: Array.from(s.referenceSet.data),
-              }
-            : null,
-        labels: keep && s.labels !== null ? [...s.labels] : null,
+        referenceSet: P === null ? null : { rows: P.rows, cols: P.cols, data: Array.from(P.data) },
+        labels: labels === null ? null : [...labels],
       },
     };
   }
@@ -309,7 +304,7 @@ export class Pipeline<E extends Estimator = Estimator> {
           ? "train-zscore"
           : model.preprocessing;
     const pipeline = new Pipeline(estimator, { preprocessing, classifier: c.params });
-    if (c.referenceSet === null || c.labels === null) {
+    if (c.referenceSet === null) {
       pipeline.state = { classifier: null, referenceSet: null, labels: null };
     } else {
       const P = new Matrix(
@@ -317,7 +312,8 @@ export class Pipeline<E extends Estimator = Estimator> {
         c.referenceSet.cols,
         Float64Array.from(c.referenceSet.data),
       );
-      const labels = [...c.labels];
+      // checkPipelineJSON: labels are null exactly when the reference set is.
+      const labels = [...(c.labels as Label[])];
       pipeline.state = {
         classifier: new NearestNeighbour1(pipeline.classifierParams).fit(P, labels),
         referenceSet: P,

@@ -71,7 +71,7 @@ export function checkPipelineHeader(obj: Record<string, unknown>): void {
   if (obj.format !== PIPELINE_FORMAT) {
     fail("format", `must be "${PIPELINE_FORMAT}"; got ${shown(obj.format)}`);
   }
-  if (typeof obj.version !== "number" || !PIPELINE_VERSIONS_READ.includes(obj.version)) {
+  if (!PIPELINE_VERSIONS_READ.includes(obj.version as number)) {
     fail(
       "version",
       `must be one of ${PIPELINE_VERSIONS_READ.join(", ")} (the pipeline versions this library reads); got ${shown(obj.version)}`,
@@ -81,15 +81,14 @@ export function checkPipelineHeader(obj: Record<string, unknown>): void {
 }
 
 /**
- * Checks a pipeline JSON whose model (with output dimension `k` and `classes`) the
- * model loader has checked: its header, and the classifier against the model.
+ * Checks a pipeline JSON whose header (`checkPipelineHeader`) and model (with output
+ * dimension `k` and `classes`) are checked: the classifier against the model.
  */
 export function checkPipelineJSON(
   obj: Record<string, unknown>,
   k: number,
   classes: readonly Label[] | undefined,
 ): PipelineJSON {
-  checkPipelineHeader(obj);
   if (classes === undefined) {
     fail("model.classes", "is missing; a pipeline's model is fitted with the class labels");
   }
@@ -116,6 +115,7 @@ function checkClassifierParams(p: unknown): void {
   try {
     new NearestNeighbour1(p as Partial<NearestNeighbourOptions>);
   } catch (err) {
+    // Stryker disable next-line ConditionalExpression: NearestNeighbour1's options are refused only with ValidationError
     if (!(err instanceof ValidationError)) throw err;
     fail(`classifier.params.${err.argument}`, `is not valid: ${err.message.replace(/\.$/, "")}`);
   }
@@ -125,8 +125,9 @@ function checkReferenceSet(r: unknown, k: number): number {
   const field = "classifier.referenceSet";
   if (!isRecord(r)) fail(field, `must be null or an object {rows, cols, data}; got ${shown(r)}`);
   exactFields(r, ["rows", "cols", "data"], `${field}.`);
-  const n = r.rows;
-  if (typeof n !== "number" || !Number.isInteger(n) || n < 1) {
+  const n = r.rows as number;
+  // (Number.isInteger and Number.isFinite are false for anything that is not a number.)
+  if (!Number.isInteger(n) || n < 1) {
     fail(`${field}.rows`, `must be an integer >= 1; got ${shown(n)}`);
   }
   if (r.cols !== k) {
@@ -141,7 +142,7 @@ function checkReferenceSet(r: unknown, k: number): number {
   }
   for (let t = 0; t < data.length; t++) {
     const x = data[t];
-    if (typeof x !== "number" || !Number.isFinite(x)) {
+    if (!Number.isFinite(x)) {
       fail(`${field}.data[${t}]`, `must be a finite number; got ${shown(x)}`);
     }
   }

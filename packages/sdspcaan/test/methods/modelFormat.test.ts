@@ -7,21 +7,35 @@
  */
 import { describe, expect, it } from "vitest";
 import { ModelFormatError } from "#internal/core/errors.js";
+import { FIT_WARNING_CODES } from "#internal/methods/fitWarnings.js";
 import { checkModelJSON, shown } from "#internal/methods/modelFormat.js";
 import { MAX_MODEL_DEPTH } from "#internal/methods/modelText.js";
 import { PCA } from "#internal/methods/pca.js";
 import { loadModel } from "#internal/methods/registry.js";
 
-const X = Array.from({ length: 6 }, (_, i) => [i % 3, (i * 7) % 5, (i * i) % 11]);
-const model = new PCA({ k: 2 }).fit(X, [1, 2, 1, 2, 1, 2], { featureNames: ["a", "b", "c"] });
-model.setPreprocessing({ method: "custom", center: [0, 0, 0], scale: [1, 2, 3] });
-const saved = JSON.stringify(model.toJSON());
+/** `make`'s value, computed by the first call. */
+function once<T>(make: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => {
+    value ??= { v: make() };
+    return value.v;
+  };
+}
+
+// Fitted in the first test that needs it, not at the top level: Stryker (`npm run
+// test:mutation`) counts code run outside a test as covered by every test.
+const savedModel = once(() => {
+  const X = Array.from({ length: 6 }, (_, i) => [i % 3, (i * 7) % 5, (i * i) % 11]);
+  const model = new PCA({ k: 2 }).fit(X, [1, 2, 1, 2, 1, 2], { featureNames: ["a", "b", "c"] });
+  model.setPreprocessing({ method: "custom", center: [0, 0, 0], scale: [1, 2, 3] });
+  return JSON.stringify(model.toJSON());
+});
 
 // biome-ignore lint/suspicious/noExplicitAny: fields are damaged one at a time
 type Doc = Record<string, any>;
 
 function refusal(change: (d: Doc) => void): [string, string] {
-  const json = JSON.parse(saved) as Doc;
+  const json = JSON.parse(savedModel()) as Doc;
   change(json);
   try {
     loadModel(json);
@@ -40,6 +54,13 @@ const MODEL_FIELDS =
   "format, version, method, plugin, params, nFeaturesIn, mean, components, classes, preprocessing, featureNamesIn, fitInfo";
 const FIT_FIELDS =
   "iterations, converged, stopReason, objective, lambdaTrace, warnings, timings, solver, details";
+const WARNING_CODES = FIT_WARNING_CODES.map((c) => `"${c}"`).join(", ");
+/** A warning as version 3 writes it; its null value is a number JSON could not write. */
+const warning = {
+  code: "lambda-cap",
+  message: "lambda reached its cap 2^20 at iteration 3",
+  values: { lambdaCap: 1048576, iteration: 3, clusters: null },
+};
 
 describe("checkModelJSON, field by field", () => {
   const cases: [string, (d: Doc) => void, string, string][] = [
@@ -330,6 +351,132 @@ describe("checkModelJSON, field by field", () => {
       "fitInfo.timings.otherMs",
       "must be a finite number >= 0; got nothing",
     ],
+    [
+      "an infinite time",
+      (d) => (d.fitInfo.timings.totalMs = Number.POSITIVE_INFINITY),
+      "fitInfo.timings.totalMs",
+      "must be a finite number >= 0; got Infinity",
+    ],
+    [
+      "a warning's code",
+      (d) => (d.fitInfo.warnings = [{ code: "odd", message: "m", values: {} }]),
+      "fitInfo.warnings[0].code",
+      `must be one of ${WARNING_CODES}; got "odd"`,
+    ],
+    [
+      "a warning without a code",
+      (d) => (d.fitInfo.warnings = [warning, { message: "m", values: {} }]),
+      "fitInfo.warnings[1].code",
+      "is missing",
+    ],
+    [
+      "a warning's extra field",
+      (d) => (d.fitInfo.warnings = [{ ...warning, level: 2 }]),
+      "fitInfo.warnings[0].level",
+      "is not part of the model format (known fields: code, message, values)",
+    ],
+    [
+      "a warning's message",
+      (d) => (d.fitInfo.warnings = [{ ...warning, message: 3 }]),
+      "fitInfo.warnings[0].message",
+      "must be a string; got 3",
+    ],
+    [
+      "a warning's values",
+      (d) => (d.fitInfo.warnings = [{ ...warning, values: [1] }]),
+      "fitInfo.warnings[0].values",
+      "must be an object; got [1]",
+    ],
+    [
+      "a warning's value in text",
+      (d) => (d.fitInfo.warnings = [{ ...warning, values: { cap: 1, at: "3" } }]),
+      "fitInfo.warnings[0].values.at",
+      'must be a number or null; got "3"',
+    ],
+    [
+      "a warning's infinite value",
+      (d) => (d.fitInfo.warnings = [{ ...warning, values: { cap: -Infinity } }]),
+      "fitInfo.warnings[0].values.cap",
+      "must be a number or null; got -Infinity",
+    ],
+    [
+      "a version 2 warning that is not text",
+      (d) => {
+        d.version = 2;
+        d.fitInfo.warnings = ["text", 1];
+      },
+      "fitInfo.warnings",
+      'must be an array of strings (model format version 2); got ["text",1]',
+    ],
+    [
+      "version 1 warnings that are not an array",
+      (d) => {
+        d.version = 1;
+        d.fitInfo.warnings = "text";
+      },
+      "fitInfo.warnings",
+      'must be an array of strings (model format version 1); got "text"',
+    ],
+    [
+      "an infinite class",
+      (d) => (d.classes = [1, Number.POSITIVE_INFINITY]),
+      "classes[1]",
+      "must be a finite number like the other classes; got Infinity",
+    ],
+    [
+      "a class that is not a number",
+      (d) => (d.classes = [Number.NaN, 1]),
+      "classes[0]",
+      "must be a finite number like the other classes; got NaN",
+    ],
+    [
+      "an infinite mean",
+      (d) => (d.mean[0] = Number.NEGATIVE_INFINITY),
+      "mean[0]",
+      "must be a finite number; got -Infinity",
+    ],
+    [
+      "an infinite scale",
+      (d) => (d.preprocessing.scale[2] = Number.NaN),
+      "preprocessing.scale[2]",
+      "must be a finite non-zero number; got NaN",
+    ],
+    [
+      "an object for a preprocessing method",
+      (d) => (d.preprocessing.method = { name: "custom" }),
+      "preprocessing.method",
+      'must be one of "train-zscore", "dataset-zscore", "custom"; got {"name":"custom"}',
+    ],
+    [
+      "an unknown preprocessing method",
+      (d) => (d.preprocessing.method = "minmax"),
+      "preprocessing.method",
+      'must be one of "train-zscore", "dataset-zscore", "custom"; got "minmax"',
+    ],
+    [
+      "a stop reason of another kind",
+      (d) => (d.fitInfo.stopReason = "stopped"),
+      "fitInfo.stopReason",
+      'must be one of "closed-form", "converged", "max-iterations", "lambda-cap"; got "stopped"',
+    ],
+    [
+      "iterations in text",
+      (d) => (d.fitInfo.iterations = "2"),
+      "fitInfo.iterations",
+      'must be an integer >= 0; got "2"',
+    ],
+    [
+      "a fraction of an iteration",
+      (d) => (d.fitInfo.iterations = 0.5),
+      "fitInfo.iterations",
+      "must be an integer >= 0; got 0.5",
+    ],
+    [
+      "a missing component count",
+      (d) => delete d.components.cols,
+      "components.cols",
+      "must be an integer >= 1; got nothing",
+    ],
     ["solver", (d) => (d.fitInfo.solver = null), "fitInfo.solver", "must be a string; got null"],
     ["details", (d) => (d.fitInfo.details = "x"), "fitInfo.details", 'must be an object; got "x"'],
   ];
@@ -338,8 +485,8 @@ describe("checkModelJSON, field by field", () => {
   });
 
   it("accepts what toJSON writes and what it may leave out", () => {
-    expect(JSON.stringify(loadModel(saved).toJSON())).toBe(saved);
-    const trimmed = JSON.parse(saved) as Doc;
+    expect(JSON.stringify(loadModel(savedModel()).toJSON())).toBe(savedModel());
+    const trimmed = JSON.parse(savedModel()) as Doc;
     delete trimmed.featureNamesIn;
     trimmed.preprocessing = null;
     trimmed.fitInfo.objective = [1, null, 2];
@@ -380,11 +527,11 @@ describe("checkModelJSON, field by field", () => {
 
 describe("a model as a whole", () => {
   it("parses a string, skipping a byte-order mark, and says why one does not parse", () => {
-    expect(checkModelJSON(saved)).toEqual(JSON.parse(saved));
-    expect(checkModelJSON(`\uFEFF${saved}`)).toEqual(JSON.parse(saved));
+    expect(checkModelJSON(savedModel())).toEqual(JSON.parse(savedModel()));
+    expect(checkModelJSON(`\uFEFF${savedModel()}`)).toEqual(JSON.parse(savedModel()));
     const err = (() => {
       try {
-        checkModelJSON(saved.slice(0, -1));
+        checkModelJSON(savedModel().slice(0, -1));
       } catch (e) {
         return e as ModelFormatError;
       }
@@ -405,7 +552,7 @@ describe("a model as a whole", () => {
 
   it("quotes a number beyond double precision wherever it is, with its path", () => {
     const at = (path: string, literal: string) => {
-      const d = JSON.parse(saved) as Doc;
+      const d = JSON.parse(savedModel()) as Doc;
       const parts = path.split(".");
       let o = d;
       for (const p of parts.slice(0, -1)) o = o[p];
@@ -425,7 +572,7 @@ describe("a model as a whole", () => {
       );
     }
     // Inside arrays and with keys holding escapes, the path is as the checks name it.
-    const d = JSON.parse(saved) as Doc;
+    const d = JSON.parse(savedModel()) as Doc;
     d.fitInfo.details['we"ird'] = [
       [1, 2],
       [3, "@"],
@@ -439,7 +586,7 @@ describe("a model as a whole", () => {
       new ModelFormatError("components.rows", "must equal nFeaturesIn = 3; got 1e+308"),
     );
     // Small and negative exponents are finite numbers.
-    const fine = JSON.parse(saved) as Doc;
+    const fine = JSON.parse(savedModel()) as Doc;
     fine.fitInfo.details.tiny = "@";
     expect(
       checkModelJSON(JSON.stringify(fine).replace('"@"', "-1e-999")).fitInfo.details.tiny,
@@ -448,7 +595,7 @@ describe("a model as a whole", () => {
 
   it(`nests at most ${MAX_MODEL_DEPTH} levels, as text or as a value`, () => {
     const deep = (n: number) => {
-      const d = JSON.parse(saved) as Doc;
+      const d = JSON.parse(savedModel()) as Doc;
       d.fitInfo.details.deep = "@";
       return JSON.stringify(d).replace('"@"', `${"[".repeat(n)}"x"${"]".repeat(n)}`);
     };
@@ -462,7 +609,7 @@ describe("a model as a whole", () => {
       new ModelFormatError("", "nested more than 64 deep; a model file nests at most 64 levels"),
     );
     // A cycle ends at the limit too.
-    const cyclic = JSON.parse(saved) as Doc;
+    const cyclic = JSON.parse(savedModel()) as Doc;
     cyclic.fitInfo.details.self = cyclic;
     expect(() => checkModelJSON(cyclic)).toThrow(/nested more than 64 deep/);
   });
