@@ -1,0 +1,192 @@
+/**
+ * The delimited reader's options, decisions and refusals, each checked by what is read
+ * or the exact message: options refused by name, the text decoded and validated, the
+ * header decided and named, what the result says of the file, pandas' index column,
+ * the first text or notation named in a column, and numbers that overflow.
+ */
+import { errorOf } from "sdspcaan-test-support";
+import { describe, expect, it } from "vitest";
+import { ValidationError } from "#internal/core/errors.js";
+import { DelimitedReader, decodeText, parseDelimited } from "#internal/formats/csv.js";
+
+const read = (text: string, options = {}) => parseDelimited(text, "t.csv", options);
+
+describe("options and bytes refused", () => {
+  const delimiterMessage = (got: string) =>
+    `The delimiter must be one ASCII character other than a quote or a line break, or " " for runs of whitespace. Got ${got} instead.`;
+
+  it.each<[object, string, string]>([
+    [{ delimiter: "" }, "delimiter", delimiterMessage('""')],
+    [{ delimiter: ",;" }, "delimiter", delimiterMessage('",;"')],
+    [{ delimiter: "\x7f" }, "delimiter", delimiterMessage('"\x7f"')],
+    [{ delimiter: "é" }, "delimiter", delimiterMessage('"é"')],
+    [{ delimiter: '"' }, "delimiter", delimiterMessage('"\\""')],
+    [{ delimiter: "\n" }, "delimiter", delimiterMessage('"\\n"')],
+    [{ delimiter: "\r" }, "delimiter", delimiterMessage('"\\r"')],
+    [{ delimiter: 44 }, "delimiter", delimiterMessage("44")],
+    [{ decimal: ";" }, "decimal", 'The decimal mark must be "." or ",". Got ";" instead.'],
+    [{ header: "yes" }, "header", 'header must be true, false or "auto". Got "yes" instead.'],
+  ])("%j", (options, argument, message) => {
+    const err = errorOf(() => new DelimitedReader("t.csv", options));
+    expect(err).toBeInstanceOf(ValidationError);
+    expect([(err as ValidationError).argument, err.message]).toEqual([argument, message]);
+  });
+
+  it("takes the last ASCII character and control characters as delimiters", () => {
+    for (const delimiter of ["~", "\x01", "\t"]) {
+      const text = `1${delimiter}2${delimiter}0\n3${delimiter}4${delimiter}1\n`;
+      expect(read(text, { delimiter }).X.toRows()).toEqual([
+        [1, 2],
+        [3, 4],
+      ]);
+    }
+  });
+
+  it("decodes whole text as UTF-8, one or two byte order marks dropped, binary refused", () => {
+    const bytes = (s: string) => new TextEncoder().encode(s);
+    expect(decodeText(bytes("\ufeff\ufeffa,é"), "t.csv")).toBe("a,é");
+    expect(decodeText(bytes("\ufeff\ufeff\ufeffa"), "t.csv")).toBe("\ufeffa");
+    expect(decodeText(bytes("a\ufeff"), "t.csv")).toBe("a\ufeff");
+    expect(errorOf(() => decodeText(Uint8Array.of(0x31, 0x00, 0x32), "t.csv")).message).toBe(
+      "t.csv: contains NUL bytes: this is a binary file, not delimited text",
+    );
+    expect(errorOf(() => decodeText(Uint8Array.of(0x31, 0xc3), "t.csv")).message).toBe(
+      "t.csv: is not valid UTF-8 text",
+    );
+  });
+
+  it("validates a chunk of more than 1 MiB in slices, a character across their border included", () => {
+    // 3 blank lines, then 5-byte lines: the é of line 209715 starts at byte 2^20 - 1.
+    const lines = Array.from({ length: 209_720 }, (_, i) => (i % 2 === 0 ? "1,é" : "2,ü"));
+    const text = `\n\n\n${lines.join("\n")}\n`;
+    expect(new TextEncoder().encode(text).subarray(2 ** 20 - 1, 2 ** 20 + 1)).toEqual(
+      new TextEncoder().encode("é"),
+    );
+    const ds = read(text);
+    expect([ds.X.rows, ds.y[209_715], ds.y[209_719]]).toEqual([209_720, "ü", "ü"]);
+  });
+});
+
+describe("the header", () => {
+  it("is decided once two rows are read, and says how", () => {
+    const reader = new DelimitedReader("t.csv");
+    // The first 64 lines are kept to sniff the delimiter, then read: here the 64th is the header.
+    reader.push(new TextEncoder().encode(`${"\n".repeat(63)}a,b,label\n`));
+    expect(reader.headerDecision).toBeNull();
+    reader.push(new TextEncoder().encode("1,2,0\n"));
+    expect(reader.headerDecision).toEqual({ header: ["a", "b", "label"], detected: "names" });
+    const told = new DelimitedReader("t.csv", { header: true });
+    told.push(new TextEncoder().encode(`${"\n".repeat(63)}a,b,label\n1,2,0\n`));
+    expect(told.headerDecision).toEqual({ header: ["a", "b", "label"], detected: null });
+  });
+
+  it("keeps its names as written: trailing Unicode blanks dropped unless quoted, doubled quotes undone", () => {
+    const ds = read('"é ""q""",b\u3000é\u3000,"c\u3000",d\n1,2,3,0\n4,5,6,1\n');
+    expect(ds.info.header).toEqual(['é "q"', "b\u3000é", "c\u3000", "d"]);
+    expect(ds.info.headerDetected).toBe("names");
+  });
+});
+
+describe("the label column", () => {
+  it("needs a feature column beside it", () => {
+    expect(errorOf(() => read("1\n2\n")).message).toBe(
+      "t.csv: has 1 column; the data needs at least one feature column and a label column",
+    );
+    expect(read("1\n2\n", { labels: "optional" }).X.toRows()).toEqual([[1], [2]]);
+  });
+});
+
+describe("what a read says about the file", () => {
+  it("names the header, the label column, the dropped columns and the delimiter, and nothing else", () => {
+    expect(
+      read("id;a;b;label\nx;1;2;u\ny;3;4;v\nz;5;6;u\nw;7;8;v\n", { dropColumns: ["id"] }).info,
+    ).toEqual({
+      file: "t.csv",
+      format: "csv",
+      xVar: null,
+      yVar: "label",
+      transposed: false,
+      oneHot: false,
+      labelColumn: 3,
+      header: ["id", "a", "b", "label"],
+      headerDetected: "names",
+      delimiter: ";",
+      droppedColumns: [0],
+    });
+    expect(read("1\t2\n3\t4\n", { labels: "optional", header: false }).info).toEqual({
+      file: "t.csv",
+      format: "csv",
+      xVar: null,
+      yVar: null,
+      transposed: false,
+      oneHot: false,
+      delimiter: "\t",
+    });
+    expect(read("a,b\n1,2\n3,4\n", { labels: "optional", header: true }).info).toEqual({
+      file: "t.csv",
+      format: "csv",
+      xVar: null,
+      yVar: null,
+      transposed: false,
+      oneHot: false,
+      header: ["a", "b"],
+      delimiter: ",",
+    });
+  });
+
+  it("names the first text in a column of numbers, and the first number in another notation", () => {
+    expect(errorOf(() => read("a,0\n1,1\nc,0\n", { header: false })).message).toBe(
+      "t.csv: row 1 (data row 0), column 0 (counting from 0): 'a' is not a number, but the column holds numbers elsewhere",
+    );
+    expect(errorOf(() => read("1;2,5;0\n3;4,5;1\n5;6;0\n")).message).toBe(
+      `t.csv: row 1 (data row 0), column 1 (counting from 0): '2,5' is a number written with a decimal comma; read the file with --decimal-comma (decimal: ","), or write numbers with a decimal point (and separate fields with ',', ';' or tabs)`,
+    );
+    // A column of such numbers only: named for its notation before it is called text.
+    expect(
+      errorOf(() => read("x;1,5;0\ny;2,5;1\nz;3,5;0\n", { dropColumns: [0], header: false }))
+        .message,
+    ).toBe(
+      `t.csv: row 1 (data row 0), column 1 (counting from 0): '1,5' is a number written with a decimal comma; read the file with --decimal-comma (decimal: ","), or write numbers with a decimal point (and separate fields with ',', ';' or tabs)`,
+    );
+  });
+});
+
+describe("pandas' index column", () => {
+  const indexMessage = (name: string, last: number) =>
+    `t.csv: column 0 (counting from 0${name}) has no name in the header and holds the row numbers 0 to ${last}: it is the index pandas writes (DataFrame.to_csv without index=False), not a feature; leave it out with --drop-columns 0 (dropColumns: [0])`;
+
+  it("is an empty or 'Unnamed: <digits>' name over the row numbers, from two rows on", () => {
+    expect(errorOf(() => read("Unnamed: 12,a,label\n0,5,1\n1,6,0\n2,7,1\n")).message).toBe(
+      indexMessage(", 'Unnamed: 12'", 2),
+    );
+    expect(errorOf(() => read(",a,label\n0,5,1\n1,6,1\n")).message).toBe(indexMessage("", 1));
+    expect(read(",a,label\n0,5,1\n1,6,0\n3,7,1\n3,8,0\n").X.column(0)).toEqual(
+      Float64Array.of(0, 1, 3, 3),
+    );
+  });
+
+  it.each(["xUnnamed: 0", "Unnamed: 0x", "Unnamed: ", "Unnamed 0"])(
+    "is not a column named %j",
+    (name) => {
+      const ds = read(`${name},a,label\n0,5,1\n1,6,0\n2,7,1\n3,8,0\n`);
+      expect(ds.X.toRows()).toEqual([
+        [0, 5],
+        [1, 6],
+        [2, 7],
+        [3, 8],
+      ]);
+    },
+  );
+});
+
+describe("values read as numbers or refused", () => {
+  it.each([
+    ["1e400", "value '1e400' overflows float64"],
+    ["+1E+400", "value '+1E+400' overflows float64"],
+    ["-1e400", "value '-1e400' overflows float64"],
+  ])("%s: refused as overflowing", (value, problem) => {
+    expect(errorOf(() => read(`1,0\n${value},1\n2,0\n`)).message).toBe(
+      `t.csv: row 2 (data row 1), column 0 (counting from 0): ${problem}`,
+    );
+  });
+});
