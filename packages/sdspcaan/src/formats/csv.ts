@@ -103,7 +103,6 @@ function checkOptions(options: DelimitedOptions): void {
   const d = options.delimiter;
   if (
     d !== undefined &&
-    d !== " " &&
     (typeof d !== "string" || d.length !== 1 || d.charCodeAt(0) > 0x7e || /["\r\n]/.test(d))
   ) {
     throw new ValidationError(
