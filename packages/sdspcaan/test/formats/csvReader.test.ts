@@ -32,6 +32,11 @@ describe("options and bytes refused", () => {
     expect([(err as ValidationError).argument, err.message]).toEqual([argument, message]);
   });
 
+  it("takes the defaults when they are given", () => {
+    const options = { decimal: ".", header: "auto", delimiter: "," } as const;
+    expect(read("a,b\n1.5,2\n", { ...options, labels: "optional" }).X.toRows()).toEqual([[1.5, 2]]);
+  });
+
   it("takes the last ASCII character and control characters as delimiters", () => {
     for (const delimiter of ["~", "\x01", "\t"]) {
       const text = `1${delimiter}2${delimiter}0\n3${delimiter}4${delimiter}1\n`;
@@ -68,13 +73,21 @@ describe("options and bytes refused", () => {
 });
 
 describe("the header", () => {
-  it("is decided once two rows are read, and says how", () => {
-    const reader = new DelimitedReader("t.csv");
-    // The first 64 lines are kept to sniff the delimiter, then read: here the 64th is the header.
-    reader.push(new TextEncoder().encode(`${"\n".repeat(63)}a,b,label\n`));
-    expect(reader.headerDecision).toBeNull();
-    reader.push(new TextEncoder().encode("1,2,0\n"));
-    expect(reader.headerDecision).toEqual({ header: ["a", "b", "label"], detected: "names" });
+  it.each(["\n", "\r\n", "\r"])(
+    "is decided once two rows are read, and says how (lines ending %j)",
+    (eol) => {
+      const reader = new DelimitedReader("t.csv");
+      // The first 64 lines are kept to sniff the delimiter, then read: here the 64th is the header.
+      reader.push(new TextEncoder().encode(`${eol.repeat(63)}a,b,label${eol}`));
+      expect(reader.headerDecision).toBeNull();
+      reader.push(new TextEncoder().encode(`1,2,0${eol}`));
+      expect(reader.headerDecision).toEqual({ header: ["a", "b", "label"], detected: "names" });
+      reader.push(new TextEncoder().encode(`3,4,1${eol}`));
+      expect(reader.finish().info).toMatchObject({ format: "csv", header: ["a", "b", "label"] });
+    },
+  );
+
+  it("is decided by the option when there is one", () => {
     const told = new DelimitedReader("t.csv", { header: true });
     told.push(new TextEncoder().encode(`${"\n".repeat(63)}a,b,label\n1,2,0\n`));
     expect(told.headerDecision).toEqual({ header: ["a", "b", "label"], detected: null });
@@ -85,6 +98,20 @@ describe("the header", () => {
     expect(ds.info.header).toEqual(['é "q"', "b\u3000é", "c\u3000", "d"]);
     expect(ds.info.headerDetected).toBe("names");
   });
+
+  it.each(["ỿ", "＿", "ﻀ"])(
+    "keeps a first name %j whose bytes look like a byte order mark's",
+    (name) => {
+      // U+1EFF, U+FF3F and U+FEC0: e1 bb bf, ef bc bf and ef bb 80 (the mark is ef bb bf).
+      expect(read(`${name},b\n1,2\n`, { labels: "optional" }).info.header).toEqual([name, "b"]);
+    },
+  );
+
+  it("is not all there is", () => {
+    expect(errorOf(() => read("a,b,label\n", { header: true })).message).toBe(
+      "t.csv: has a header but no data rows",
+    );
+  });
 });
 
 describe("the label column", () => {
@@ -93,6 +120,20 @@ describe("the label column", () => {
       "t.csv: has 1 column; the data needs at least one feature column and a label column",
     );
     expect(read("1\n2\n", { labels: "optional" }).X.toRows()).toEqual([[1], [2]]);
+  });
+
+  it("holds class labels when they are needed, any text when they are not", () => {
+    const text = "1,a\n2,a\n3,a\n";
+    expect(read(text, { labels: "optional", labelColumn: 1 }).y).toEqual(["a", "a", "a"]);
+    expect(errorOf(() => read(text)).message).toBe(
+      't.csv: the labels in column 1 (counting from 0) are all "a": a single class, where classification needs at least two (a constant column?). Say which column holds the labels with --label-col (labelColumn), or none if the data has no labels.',
+    );
+  });
+
+  it("is not suggested when it is the first column", () => {
+    expect(errorOf(() => read("0,a,1\n1,b,2\n", { labelColumn: 0 })).message).toBe(
+      "t.csv: column 1 (counting from 0) holds text, not numbers ('a' in row 1); features must be numbers: leave it out with --drop-columns 1 (dropColumns: [1])",
+    );
   });
 });
 
@@ -180,6 +221,28 @@ describe("pandas' index column", () => {
 });
 
 describe("values read as numbers or refused", () => {
+  it("splits a .tsv at tabs, where sniffing would take the commas", () => {
+    const ds = parseDelimited(
+      "x,y\t1\nz,w\t2\n",
+      "t.tsv",
+      { labels: "optional", dropColumns: [0] },
+      "tsv",
+    );
+    expect([ds.info.delimiter, ds.X.toRows()]).toEqual(["\t", [[1], [2]]]);
+  });
+
+  it("counts text cells against maxBytes, as the matrix would hold them", () => {
+    expect(errorOf(() => read("a,1,0\nb,2,1\n", { maxBytes: 16 })).message).toBe(
+      "t.csv: its numbers take more than 16 bytes as float64, the limit on one buffer (maxBytes)",
+    );
+  });
+
+  it("refuses a single row with no feature left, as having no numbers", () => {
+    expect(errorOf(() => read("1,2,0\n", { dropColumns: [0, 1], header: false })).message).toBe(
+      "t.csv: has no numeric feature columns",
+    );
+  });
+
   it.each([
     ["1e400", "value '1e400' overflows float64"],
     ["+1E+400", "value '+1E+400' overflows float64"],
