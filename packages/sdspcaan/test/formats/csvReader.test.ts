@@ -139,40 +139,21 @@ describe("the label column", () => {
 
 describe("what a read says about the file", () => {
   it("names the header, the label column, the dropped columns and the delimiter, and nothing else", () => {
-    expect(
-      read("id;a;b;label\nx;1;2;u\ny;3;4;v\nz;5;6;u\nw;7;8;v\n", { dropColumns: ["id"] }).info,
-    ).toEqual({
-      file: "t.csv",
-      format: "csv",
-      xVar: null,
+    const text = { file: "t.csv", format: "csv", xVar: null, transposed: false, oneHot: false };
+    const ids = "id;a;b;label\nx;1;2;u\ny;3;4;v\nz;5;6;u\nw;7;8;v\n";
+    expect(read(ids, { dropColumns: ["id"] }).info).toEqual({
+      ...text,
       yVar: "label",
-      transposed: false,
-      oneHot: false,
       labelColumn: 3,
       header: ["id", "a", "b", "label"],
       headerDetected: "names",
       delimiter: ";",
       droppedColumns: [0],
     });
-    expect(read("1\t2\n3\t4\n", { labels: "optional", header: false }).info).toEqual({
-      file: "t.csv",
-      format: "csv",
-      xVar: null,
-      yVar: null,
-      transposed: false,
-      oneHot: false,
-      delimiter: "\t",
-    });
-    expect(read("a,b\n1,2\n3,4\n", { labels: "optional", header: true }).info).toEqual({
-      file: "t.csv",
-      format: "csv",
-      xVar: null,
-      yVar: null,
-      transposed: false,
-      oneHot: false,
-      header: ["a", "b"],
-      delimiter: ",",
-    });
+    const bare = read("1\t2\n3\t4\n", { labels: "optional", header: false });
+    expect(bare.info).toEqual({ ...text, yVar: null, delimiter: "\t" });
+    const named = read("a,b\n1,2\n3,4\n", { labels: "optional", header: true });
+    expect(named.info).toEqual({ ...text, yVar: null, header: ["a", "b"], delimiter: "," });
   });
 
   it("names the first text in a column of numbers, and the first number in another notation", () => {
