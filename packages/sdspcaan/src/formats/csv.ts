@@ -103,7 +103,6 @@ function checkOptions(options: DelimitedOptions): void {
   const d = options.delimiter;
   if (
     d !== undefined &&
-    d !== " " &&
     (typeof d !== "string" || d.length !== 1 || d.charCodeAt(0) > 0x7e || /["\r\n]/.test(d))
   ) {
     throw new ValidationError(
@@ -231,7 +230,7 @@ export class DelimitedReader implements FieldSink {
     this.prefixBytes += cut;
     if (this.breaks < SNIFF_LINES && this.prefixBytes < SNIFF_BYTES) return;
     this.startRows(false);
-    if (cut < chunk.length) (this.tokenizer as DelimitedTokenizer).push(chunk.subarray(cut));
+    (this.tokenizer as DelimitedTokenizer).push(chunk.subarray(cut));
   }
 
   /** The data set, once every byte has been pushed. */
@@ -242,8 +241,8 @@ export class DelimitedReader implements FieldSink {
       fail(this.file, "is not valid UTF-8 text");
     }
     if (this.sniffing) this.startRows(true);
+    // At least one row: a first line that is not blank is one (startRows checks there is one).
     (this.tokenizer as DelimitedTokenizer).finish();
-    if (this.rows === 0) fail(this.file, "is empty");
     if (!this.decided) this.decide();
     return this.dataset();
   }
@@ -262,9 +261,10 @@ export class DelimitedReader implements FieldSink {
       }
     }
     this.prefix = [];
-    // The byte order mark: TextDecoder drops one, and decodeText a second.
-    let text = new TextDecoder("utf-8").decode(bytes);
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    // Byte order marks left in the text change no line's fields, and trim() drops them.
+    const text = new TextDecoder("utf-8").decode(bytes);
+    // Two byte order marks are skipped, as the previous reader did: TextDecoder dropped
+    // one, and decodeText a second.
     let start = 0;
     while (
       start < 6 &&
@@ -474,12 +474,12 @@ export class DelimitedReader implements FieldSink {
     const { file, n, width, stats: st, header } = this;
     if (n === 0) fail(file, "has a header but no data rows");
     const textOnly: number[] = [];
-    let featureCount = 0;
+    let numeric = false;
     for (let j = 0; j < width; j++) {
       const k = this.slotOf[j];
       if (k >= LABEL) continue;
       if (st.hasText[k] === 0) {
-        featureCount++;
+        numeric = true;
         continue;
       }
       // Numbers in a notation the reader does not guess at are named, not taken for text.
@@ -493,7 +493,7 @@ export class DelimitedReader implements FieldSink {
       }
       textOnly.push(j);
     }
-    if (featureCount === 0) {
+    if (!numeric) {
       fail(
         file,
         n === 1 && textOnly.length > 0

@@ -115,7 +115,8 @@ export class DelimitedTokenizer {
 
   private run(buf: Uint8Array, final: boolean): void {
     let p = 0;
-    if (this.afterCR && buf.length > 0) {
+    // push() runs no empty chunk, and finish() runs one only when nothing follows the \r.
+    if (this.afterCR) {
       if (buf[0] === LF) p = 1;
       this.afterCR = false;
     }
@@ -134,17 +135,19 @@ export class DelimitedTokenizer {
   }
 
   /** Consumes a line break at `p` (a \r\n pair as one); returns the position after it. */
-  private lineBreak(buf: Uint8Array, p: number, final: boolean): number {
+  private lineBreak(buf: Uint8Array, p: number): number {
     this.line++;
     if (buf[p] === CR) {
       if (p + 1 < buf.length) return buf[p + 1] === LF ? p + 2 : p + 1;
-      if (!final) this.afterCR = true;
+      // The last byte of the input too: nothing follows it to be skipped.
+      this.afterCR = true;
     }
     return p + 1;
   }
 
-  private where(line: number): string {
-    return `row ${this.rowLine || line}, column ${this.column} (counting from 0)`;
+  /** Where the current row's field is: scan() starts the row before reading a field. */
+  private where(): string {
+    return `row ${this.rowLine}, column ${this.column} (counting from 0)`;
   }
 
   /** Delimited text with quotes; returns where an unfinished field starts, or null when all was read. */
@@ -162,7 +165,7 @@ export class DelimitedTokenizer {
       if (this.rowLine === 0) {
         // A line that is empty, or blanks only, holds no row.
         if (c === LF || c === CR) {
-          p = this.lineBreak(buf, q, final);
+          p = this.lineBreak(buf, q);
           continue;
         }
         this.rowLine = this.line;
@@ -180,12 +183,12 @@ export class DelimitedTokenizer {
             if (!final) return fieldStart;
             fail(
               this.file,
-              `not valid delimited text: ${this.where(this.line)}: a quoted field is not closed by the end of the file`,
+              `not valid delimited text: ${this.where()}: a quoted field is not closed by the end of the file`,
             );
           }
           const b = buf[r];
           if (b === QUOTE) {
-            if (r + 1 === n && !final) return fieldStart;
+            // A quote that ends the bytes so far: the check after the field waits for more.
             if (buf[r + 1] === QUOTE) {
               escaped = true;
               r += 2;
@@ -195,17 +198,15 @@ export class DelimitedTokenizer {
           }
           breaks++;
           r += b === CR && buf[r + 1] === LF ? 2 : 1;
-          if (b === CR && r === n && !final) return fieldStart;
         }
         let s = r + 1;
         while (s < n && buf[s] !== delim && isLeadingBlank(buf[s])) s++;
         if (s === n && !final) return fieldStart;
         c = s < n ? buf[s] : LF;
         if (c !== delim && c !== LF && c !== CR) {
-          this.line += breaks;
           fail(
             this.file,
-            `not valid delimited text: ${this.where(this.line)}: '${String.fromCharCode(c)}' after the closing quote of a quoted field (a quote inside a field is written "")`,
+            `not valid delimited text: ${this.where()}: '${String.fromCharCode(c)}' after the closing quote of a quoted field (a quote inside a field is written "")`,
           );
         }
         sink.field(buf, q + 1, r, true, escaped);
@@ -219,7 +220,7 @@ export class DelimitedTokenizer {
           if (b === QUOTE) {
             fail(
               this.file,
-              `not valid delimited text: ${this.where(this.line)}: a quote inside an unquoted field; quote the whole field ("...") and write a quote inside it as ""`,
+              `not valid delimited text: ${this.where()}: a quote inside an unquoted field; quote the whole field ("...") and write a quote inside it as ""`,
             );
           }
           r++;
@@ -237,7 +238,7 @@ export class DelimitedTokenizer {
         p = end + 1;
         this.afterDelimiter = true;
       } else {
-        p = this.lineBreak(buf, end, final);
+        p = this.lineBreak(buf, end);
         this.endRow();
       }
     }
@@ -254,16 +255,16 @@ export class DelimitedTokenizer {
       if (q === n) return final ? null : p;
       const c = buf[q];
       if (c === LF || c === CR) {
-        p = this.lineBreak(buf, q, final);
+        p = this.lineBreak(buf, q);
         if (this.rowLine !== 0) this.endRow();
         continue;
       }
       let r = q;
       while (r < n && !isWhitespace(buf[r]) && buf[r] !== LF && buf[r] !== CR) r++;
       if (r === n && !final) return q;
-      if (this.rowLine === 0) this.rowLine = this.line;
+      // A row is one line here.
+      this.rowLine = this.line;
       this.sink.field(buf, q, r, false, false);
-      this.column++;
       p = r;
     }
     return null;

@@ -329,6 +329,35 @@ describe("the first lines", () => {
     expect(read(`${"\r\n".repeat(63)}1;2;0\r\n3;4;1\r\n`).info.delimiter).toBe(";");
   });
 
+  it("sniff the delimiter from the first 20 lines that are not blank", () => {
+    // With the blank line, ',' would not split every line alike and ';' is commonest.
+    const blank = read("1,a;b;c;d\n\n2,e\n", { labels: "optional", dropColumns: [1] });
+    expect([blank.info.delimiter, blank.X.toRows()]).toEqual([",", [[1], [2]]]);
+    // The 21st line would make ';' the commonest.
+    const lines = Array.from({ length: 20 }, (_, i) => `${i},a`);
+    const text = `${lines.join("\n")}\n20,"x,${";".repeat(30)}"\n`;
+    const ds = read(text, { labels: "optional", labelColumn: 1 });
+    expect([ds.info.delimiter, ds.X.rows, ds.y[20]]).toEqual([",", 21, `x,${";".repeat(30)}`]);
+  });
+
+  it("leave out a last line the bytes cut, and keep one the file ends with", () => {
+    // Both lines: ';' splits them alike; the first alone: ','.
+    expect(read("1,5;2\n3;4", { decimal: ",", labels: "optional" }).X.toRows()).toEqual([
+      [1.5, 2],
+      [3, 4],
+    ]);
+    // Past 8 MiB the first line's commas would make ',' the commonest delimiter.
+    const long = "a,".repeat(2 ** 22);
+    const cut = read(`x;y;z\n"${long}";1;2\n`, { dropColumns: [0], labels: "optional" });
+    expect([cut.info.delimiter, cut.X.toRows()]).toEqual([";", [[1, 2]]]);
+    // A line longer than 8 MiB is all there is to sniff.
+    const only = read(`1;"${"a".repeat(2 ** 23)}"\n2;b\n`, {
+      dropColumns: [1],
+      labels: "optional",
+    });
+    expect([only.info.delimiter, only.X.toRows()]).toEqual([";", [[1], [2]]]);
+  });
+
   it("skip one or two byte order marks, as the previous reader did", () => {
     expect(read("\ufeff\ufeff1,2,0\n3,4,1\n").X.toRows()).toEqual([
       [1, 2],
