@@ -6,25 +6,7 @@
  *
  *     npx tsx scripts/docs/methodOptions.ts [--check]
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { methodOptionsMarkdown } from "../../packages/sdspcaan/src/methods/optionDocs.js";
+import { writeOrCheckGenerated } from "./generatedFile.js";
 
-const target = join(
-  dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "docs",
-  "method-options.md",
-);
-const text = methodOptionsMarkdown();
-if (process.argv.includes("--check")) {
-  if (readFileSync(target, "utf8") !== text) {
-    process.stderr.write(`${target} is out of date: run npm run docs\n`);
-    process.exit(1);
-  }
-} else {
-  writeFileSync(target, text);
-  process.stdout.write(`Wrote ${target}\n`);
-}
+writeOrCheckGenerated("docs/method-options.md", methodOptionsMarkdown());

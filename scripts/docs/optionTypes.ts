@@ -11,29 +11,8 @@
  *
  *     npx tsx scripts/docs/optionTypes.ts [--check]
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+
+import { writeOrCheckGenerated } from "./generatedFile.js";
 import { optionTypesSource } from "./optionTypesSource.js";
 
-const target = join(
-  dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "packages",
-  "sdspcaan",
-  "src",
-  "methods",
-  "optionTypes.ts",
-);
-
-const text = optionTypesSource();
-if (process.argv.includes("--check")) {
-  if (readFileSync(target, "utf8") !== text) {
-    process.stderr.write(`${target} is out of date: run npm run docs\n`);
-    process.exit(1);
-  }
-} else {
-  writeFileSync(target, text);
-  process.stdout.write(`Wrote ${target}\n`);
-}
+writeOrCheckGenerated("packages/sdspcaan/src/methods/optionTypes.ts", optionTypesSource());
