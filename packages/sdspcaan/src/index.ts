@@ -45,11 +45,7 @@ export {
   setKernelBackend,
 } from "./linalg/kernels/wasm/backend.js";
 export { Standardizer, type StandardizerJSON } from "./linalg/standardizer.js";
-export {
-  Baseline,
-  type BaselineOptions,
-  type ResolvedBaselineOptions,
-} from "./methods/baseline.js";
+export { Baseline } from "./methods/baseline.js";
 export { Estimator, type ModelJSON } from "./methods/estimator.js";
 export type {
   FitCallbacks,
@@ -61,12 +57,37 @@ export type {
   TransformOptions,
   TransformWarning,
 } from "./methods/fitReport.js";
-export { JPCDA, type JPCDAOptions, type ResolvedJPCDAOptions } from "./methods/jpcda.js";
-export { LDA, type LDAOptions, type ResolvedLDAOptions } from "./methods/lda.js";
-export { LPP, type LPPOptions, type ResolvedLPPOptions } from "./methods/lpp.js";
-export type { MethodName, MethodRegistry } from "./methods/optionTypes.js";
-export { PCA, type PCAOptions, type ResolvedPCAOptions } from "./methods/pca.js";
-export { PCAN, type PCANOptions, type ResolvedPCANOptions } from "./methods/pcan.js";
+export { JPCDA } from "./methods/jpcda.js";
+export { LDA } from "./methods/lda.js";
+export { LPP } from "./methods/lpp.js";
+export type {
+  BaselineOptions,
+  JPCDAOptions,
+  LDAOptions,
+  LPPOptions,
+  MethodName,
+  MethodRegistry,
+  PCANOptions,
+  PCAOptions,
+  ResolvedBaselineOptions,
+  ResolvedJPCDAOptions,
+  ResolvedLDAOptions,
+  ResolvedLPPOptions,
+  ResolvedPCANOptions,
+  ResolvedPCAOptions,
+  ResolvedSDSPCAANOptions,
+  ResolvedSDSPCALPPOptions,
+  ResolvedSDSPCAOptions,
+  ResolvedSLNPOptions,
+  ResolvedSPCANOptions,
+  SDSPCAANOptions,
+  SDSPCALPPOptions,
+  SDSPCAOptions,
+  SLNPOptions,
+  SPCANOptions,
+} from "./methods/optionTypes.js";
+export { PCA } from "./methods/pca.js";
+export { PCAN } from "./methods/pcan.js";
 export {
   Pipeline,
   type PipelineOptions,
@@ -74,17 +95,9 @@ export {
 } from "./methods/pipeline.js";
 export type { PipelineJSON } from "./methods/pipelineFormat.js";
 export { createMethod, loadModel, methodNames } from "./methods/registry.js";
-export { type ResolvedSDSPCAOptions, SDSPCA, type SDSPCAOptions } from "./methods/sdspca.js";
-export {
-  type ResolvedSDSPCAANOptions,
-  SDSPCAAN,
-  type SDSPCAANOptions,
-} from "./methods/sdspcaan.js";
-export {
-  type ResolvedSDSPCALPPOptions,
-  SDSPCALPP,
-  type SDSPCALPPOptions,
-} from "./methods/sdspcaLpp.js";
-export { type ResolvedSLNPOptions, SLNP, type SLNPOptions } from "./methods/slnp.js";
-export { type ResolvedSPCANOptions, SPCAN, type SPCANOptions } from "./methods/spcan.js";
+export { SDSPCA } from "./methods/sdspca.js";
+export { SDSPCAAN } from "./methods/sdspcaan.js";
+export { SDSPCALPP } from "./methods/sdspcaLpp.js";
+export { SLNP } from "./methods/slnp.js";
+export { SPCAN } from "./methods/spcan.js";
 export { TrainingData } from "./methods/training.js";

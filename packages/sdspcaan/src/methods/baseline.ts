@@ -14,8 +14,6 @@ import type { TrainingData } from "./training.js";
 
 const OPTIONS = { k: kOption } as const satisfies OptionSchema;
 
-export type { BaselineOptions, ResolvedBaselineOptions };
-
 export class Baseline extends Estimator<ResolvedBaselineOptions> {
   constructor(options: BaselineOptions = {}) {
     super(BASELINE_METHOD, options);

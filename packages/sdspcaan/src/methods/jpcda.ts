@@ -114,8 +114,6 @@ const OPTIONS = {
   },
 } as const satisfies OptionSchema;
 
-export type { JPCDAOptions, ResolvedJPCDAOptions };
-
 /** JPCDA's diagnostics (`fitInfo.details`). */
 export type JPCDADetails = {
   eta: number;

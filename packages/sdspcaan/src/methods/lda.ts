@@ -114,8 +114,6 @@ const OPTIONS = {
   },
 } as const satisfies OptionSchema;
 
-export type { LDAOptions, ResolvedLDAOptions };
-
 /** LDA's diagnostics (`fitInfo.details`). */
 export type LDADetails = {
   k: number;

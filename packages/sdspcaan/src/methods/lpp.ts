@@ -147,8 +147,6 @@ const OPTIONS = {
   },
 } as const satisfies OptionSchema;
 
-export type { LPPOptions, ResolvedLPPOptions };
-
 /** LPP's diagnostics (`fitInfo.details`). */
 export type LPPDetails = {
   /** The k smallest generalised eigenvalues. */

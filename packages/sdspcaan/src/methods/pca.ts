@@ -42,8 +42,6 @@ const OPTIONS = {
   },
 } as const satisfies OptionSchema;
 
-export type { PCAOptions, ResolvedPCAOptions };
-
 /** PCA's diagnostics (`fitInfo.details`). */
 export type PCADetails = {
   /** Numerical rank of the centred training data. */

@@ -30,8 +30,6 @@ const OPTIONS = {
   ...pcanLoopOptions,
 } as const satisfies OptionSchema;
 
-export type { PCANOptions, ResolvedPCANOptions };
-
 export class PCAN extends Estimator<ResolvedPCANOptions, PcanDetails, PcanArtifacts> {
   constructor(options: PCANOptions = {}) {
     super(PCAN_METHOD, options);

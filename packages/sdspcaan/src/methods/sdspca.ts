@@ -11,8 +11,6 @@ import { QLoopEstimator } from "./sdspcaFamily.js";
 
 const OPTIONS = sdspcaOptions satisfies OptionSchema;
 
-export type { ResolvedSDSPCAOptions, SDSPCAOptions };
-
 /** SDSPCA (Algorithm 1): see the module comment above and docs/methods.md. */
 export class SDSPCA extends QLoopEstimator<ResolvedSDSPCAOptions> {
   protected readonly graph = "none";

@@ -12,8 +12,6 @@ import { QLoopEstimator } from "./sdspcaFamily.js";
 
 const OPTIONS = graphQLoopOptions satisfies OptionSchema;
 
-export type { ResolvedSDSPCALPPOptions, SDSPCALPPOptions };
-
 /** SDSPCA-LPP: SDSPCAAN with the graph fixed at its initial value; see docs/methods.md. */
 export class SDSPCALPP extends QLoopEstimator<ResolvedSDSPCALPPOptions> {
   protected readonly graph = "fixed";

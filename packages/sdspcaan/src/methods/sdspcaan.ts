@@ -20,8 +20,6 @@ const OPTIONS = {
   lambdaCap: lambdaCapOption,
 } as const satisfies OptionSchema;
 
-export type { ResolvedSDSPCAANOptions, SDSPCAANOptions };
-
 /** SDSPCAAN (Algorithm 3), the paper's method: see the module comment above and docs/methods.md. */
 export class SDSPCAAN extends QLoopEstimator<ResolvedSDSPCAANOptions> {
   protected readonly graph = "adaptive";

@@ -231,8 +231,6 @@ const OPTIONS = {
   },
 } as const satisfies OptionSchema;
 
-export type { ResolvedSLNPOptions, SLNPOptions };
-
 /** SLNP's diagnostics (`fitInfo.details`). */
 export type SLNPDetails = {
   /** Same-class neighbours per sample used. */

@@ -42,8 +42,6 @@ const OPTIONS = {
   seed: seedOption,
 } as const satisfies OptionSchema;
 
-export type { ResolvedSPCANOptions, SPCANOptions };
-
 /** SPCAN's diagnostics: supervised PCAN's, or the Q-loop's for the literal formulation. */
 export type SPCANDetails = PcanDetails | QLoopDetails;
 export type SPCANArtifacts = Partial<PcanArtifacts & QLoopArtifacts>;
