@@ -93,3 +93,38 @@ describe("the reference pages", () => {
     expect(broken).toEqual([]);
   });
 });
+
+/** CHANGELOG.md's entries (a "- " line and its indented continuation), with their first line. */
+function changelogEntries(): { line: number; text: string; lines: number }[] {
+  const entries: { line: number; text: string; lines: number }[] = [];
+  readFileSync(join(repoRoot, "CHANGELOG.md"), "utf8")
+    .split("\n")
+    .forEach((row, i) => {
+      if (row.startsWith("- ")) entries.push({ line: i + 1, text: row.slice(2), lines: 1 });
+      else if (row.startsWith("  ") && entries.length > 0 && row.trim() !== "") {
+        const last = entries[entries.length - 1] as { text: string; lines: number };
+        last.text += ` ${row.trim()}`;
+        last.lines++;
+      }
+    });
+  return entries;
+}
+
+describe("CHANGELOG.md", () => {
+  it("says each change in one or two lines (measurements and history belong in the git log)", () => {
+    const long = changelogEntries().filter((e) => e.lines > 2);
+    expect(long.map((e) => `line ${e.line}: ${e.lines} lines`)).toEqual([]);
+  });
+
+  it("names each change once: no two entries open with the same words (a merge that kept both sides)", () => {
+    const seen = new Map<string, number>();
+    const twice: string[] = [];
+    for (const { line, text } of changelogEntries()) {
+      const opening = text.split(/\s+/).slice(0, 6).join(" ");
+      const first = seen.get(opening);
+      if (first === undefined) seen.set(opening, line);
+      else twice.push(`lines ${first} and ${line}: "${opening}"`);
+    }
+    expect(twice).toEqual([]);
+  });
+});
