@@ -53,6 +53,25 @@ const MIB = 1024 * 1024;
 const SMALL_BUDGET = 16 * MIB;
 /** The heap growth allowed for what HDF5 itself needs besides data: a file's open, the references of a cell. */
 const BASE_BUDGET = 64 * MIB;
+/**
+ * The heap HDF5 takes for each chunk of a dataset read whole: it maps every chunk of the
+ * selection before reading one. scripts/dev/hdf5ChunkHeap.ts measures 3.8 to 4.8 KB a
+ * chunk on h5wasm 0.10 (HDF5 2.0), whatever the chunk index, the deflate filter, the
+ * chunk's size (1 to 16 values) and whether it was ever written; 3-D to 8-D datasets took
+ * up to 4.6 KB. This is a third above the most.
+ */
+const HEAP_PER_CHUNK = 6 * 1024;
+/**
+ * Chunks a dataset may declare whatever its file's size (about as many as the base
+ * budget alone covers): never-written chunks take no room in the file yet cost HDF5 as
+ * much heap as stored ones, so only past this many must the file hold them.
+ */
+const CHUNKS_WITHOUT_FILE_BYTES = 16_384;
+/**
+ * The fewest file bytes a stored filtered chunk takes: its entry in the chunk index (an
+ * address of 2 bytes or more, its size in 1 or more, a 4-byte filter mask) and a byte of data.
+ */
+const MIN_FILTERED_CHUNK_BYTES = 8;
 const NUMERIC_CLASSES: ReadonlySet<string> = new Set(NUMERIC_CLASS_NAMES);
 
 /** Checks the superblock enough that HDF5 is only handed plausible files. */
@@ -308,8 +327,30 @@ function readDataset(s: Session, ds: H5Dataset, where: string): Float64Array {
       `${where}: shape [${shape.join(", ")}] declares ${formatBytes(bytes)} of data, more than a ${formatBytes(s.fileBytes)} file can hold`,
     );
   }
-  const value = guarded(env, file, where, 2 * bytes + BASE_BUDGET, () => ds.value);
+  const chunks = meta.chunks ?? [];
+  const chunkCount = chunkCountOf(shape, chunks);
+  // An unfiltered chunk is stored whole, edge chunks too; past the allowance the file must
+  // hold every chunk declared, so the chunks' heap stays bounded by the file's size.
+  const storedChunkBytes =
+    filters.length === 0 ? elementCount(chunks) * meta.size : MIN_FILTERED_CHUNK_BYTES;
+  const fileChunks = Math.floor(s.fileBytes / Math.max(storedChunkBytes, 1));
+  if (chunkCount > Math.max(fileChunks, CHUNKS_WITHOUT_FILE_BYTES)) {
+    throw new DataFormatError(
+      file,
+      `${where}: shape [${shape.join(", ")}] in chunks of [${chunks.join(", ")}] is ${chunkCount} chunks, more than a ${formatBytes(s.fileBytes)} file can hold (${fileChunks}) and more than the ${CHUNKS_WITHOUT_FILE_BYTES} any file may declare`,
+    );
+  }
+  const budget = 2 * bytes + BASE_BUDGET + chunkCount * HEAP_PER_CHUNK;
+  const value = guarded(env, file, where, budget, () => ds.value);
   return toFloat64(value, count, file, where);
+}
+
+/** How many chunks cover `shape` (none when the dataset is not chunked). */
+function chunkCountOf(shape: readonly number[], chunks: readonly number[]): number {
+  if (chunks.length === 0) return 0;
+  let n = 1;
+  for (let i = 0; i < shape.length; i++) n *= Math.ceil(shape[i] / Math.max(chunks[i] ?? 1, 1));
+  return n;
 }
 
 function makeVariable(s: Session, name: string, matlab: boolean): RawVariable | null {

@@ -1,0 +1,147 @@
+/**
+ * Chunked datasets and the reader's heap budget. HDF5 maps every chunk of a dataset it
+ * reads whole before reading one, about 4 KB of wasm heap a chunk, so a variable stored
+ * in many tiny chunks (as appending tools write them) needs far more heap than its
+ * values; the budget grows with the chunks the file declares, and a file declaring more
+ * chunks than it can hold is refused before HDF5 maps them. Files are built here with
+ * h5wasm, written a slice at a time so that writing them does not grow the heap.
+ */
+import h5wasm from "h5wasm";
+import { DataFormatError } from "sdspcaan";
+import { formatBytes } from "sdspcaan/formats";
+import { withHdf5Variables } from "sdspcaan-hdf5";
+import { describe, expect, it } from "vitest";
+
+type H5Module = Awaited<typeof h5wasm.ready>;
+
+interface ChunkedColumn {
+  /** The MATLAB column's values; only the first `written` are written, the rest read as 0. */
+  values: Float64Array;
+  /** Values a chunk. */
+  chunk: number;
+  deflate: boolean;
+  written?: number;
+}
+
+let seq = 0;
+
+/** A MAT v7.3 file holding `values` as the column `x` (an HDF5 dataset [1, n]) in chunks of `chunk`. */
+async function chunkedColumn({
+  values,
+  chunk,
+  deflate,
+  written = values.length,
+}: ChunkedColumn): Promise<Uint8Array> {
+  const M = await h5wasm.ready;
+  const path = `/matV73Chunks-${++seq}.h5`;
+  const f = new h5wasm.File(path, "w");
+  const ds = f.create_dataset({
+    name: "x",
+    data: values.slice(0, chunk),
+    shape: [1, chunk],
+    maxshape: [1, null],
+    dtype: "<d",
+    chunks: [1, chunk],
+    ...(deflate ? { compression: 1 } : {}),
+  });
+  ds.create_attribute("MATLAB_class", "double");
+  ds.resize([1, values.length]);
+  // A thousand chunks a write: one write of them all would map every chunk, as a read does.
+  const step = 1000 * chunk;
+  for (let start = chunk; start < written; start += step) {
+    const end = Math.min(written, start + step);
+    ds.write_slice(
+      [
+        [0, 1],
+        [start, end],
+      ],
+      values.slice(start, end),
+    );
+  }
+  f.close();
+  const body = M.FS.readFile(path) as Uint8Array;
+  M.FS.unlink(path);
+  const out = new Uint8Array(512 + body.length);
+  out.fill(0x20, 0, 124);
+  out.set(new TextEncoder().encode("MATLAB 7.3 MAT-file, Platform: GLNXA64, HDF5 schema 1.00 ."));
+  out.set([0x00, 0x02, 0x49, 0x4d], 124);
+  out.set(body, 512);
+  return out;
+}
+
+const memory = (
+  globalThis as unknown as {
+    WebAssembly: { Memory: { prototype: { grow(delta: number): number } } };
+  }
+).WebAssembly.Memory.prototype;
+
+/**
+ * Runs `read` with the wasm heap's free space taken, so that all the heap the read needs
+ * comes from growing it, within the reader's budget. Free space left by earlier reads is
+ * not counted in that budget, and how much there is depends on which tests ran before.
+ */
+async function withFullHeap<T>(M: H5Module, read: () => Promise<T>): Promise<T> {
+  const grow = memory.grow;
+  const held: number[] = [];
+  memory.grow = () => {
+    throw new RangeError("the test keeps the heap at its size");
+  };
+  try {
+    for (let size = 2 ** 20; size >= 16; size /= 2) {
+      for (let p = M._malloc(size); p !== 0; p = M._malloc(size)) held.push(p);
+    }
+  } finally {
+    memory.grow = grow;
+  }
+  try {
+    return await read();
+  } finally {
+    for (const p of held) M._free(p);
+  }
+}
+
+/** Variable `x`'s dims and values. */
+function readX(bytes: Uint8Array, file: string) {
+  return withHdf5Variables(bytes, file, ({ variables }) => {
+    const x = variables.find((v) => v.name === "x");
+    if (x === undefined) throw new Error("no variable x");
+    return { dims: x.dims, data: x.values().data };
+  });
+}
+
+describe("chunked MAT v7.3 variables", () => {
+  it("reads a variable of 20,000 chunks of 4 values, stored as is or deflated, with no free heap", async () => {
+    const M = await h5wasm.ready;
+    // About 80 MiB of heap: more than the fixed 64 MiB a read was given whatever its chunks.
+    const values = Float64Array.from({ length: 80_000 }, (_, i) => Math.sin(i) * 1000);
+    for (const deflate of [false, true]) {
+      const bytes = await chunkedColumn({ values, chunk: 4, deflate });
+      const read = await withFullHeap(M, () => readX(bytes, "tiny-chunks.mat"));
+      expect(read.dims).toEqual([80_000, 1]);
+      expect(read.data.length).toBe(values.length);
+      // (toEqual on 80,000 values takes a fifth of a second.)
+      expect(read.data.findIndex((v, i) => !Object.is(v, values[i]))).toBe(-1);
+    }
+  });
+
+  it("reads never-written chunks as zeros up to 16,384 of them, whatever the file's size", async () => {
+    const values = Float64Array.from({ length: 16_384 }, (_, i) => i + 1);
+    const bytes = await chunkedColumn({ values, chunk: 1, deflate: true, written: 1 });
+    const read = await readX(bytes, "sparse.mat");
+    expect(read.data[0]).toBe(1);
+    expect(read.data.subarray(1).every((v) => v === 0)).toBe(true);
+  });
+
+  it("refuses a file declaring more chunks than it can hold, naming the variable and the numbers", async () => {
+    for (const n of [16_385, 500_000]) {
+      const values = Float64Array.from({ length: n }, (_, i) => i + 1);
+      // Deflated so that the declared values pass the check against the file's size.
+      const bytes = await chunkedColumn({ values, chunk: 1, deflate: true, written: 1 });
+      const err = await readX(bytes, "many.mat").catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DataFormatError);
+      expect((err as DataFormatError).message).toBe(
+        `many.mat: variable 'x': shape [1, ${n}] in chunks of [1, 1] is ${n} chunks, more than a ${formatBytes(bytes.length)} file can hold (${Math.floor(bytes.length / 8)}) and more than the 16384 any file may declare`,
+      );
+    }
+  });
+});
