@@ -12,7 +12,10 @@ export { errorOf, rejectionOf } from "./errors.js";
 export { removeDir, tempDir } from "./files.js";
 export {
   CLASS,
+  cellColumn,
+  chars,
   concatBytes,
+  emptyDouble,
   encodeValues,
   MI,
   matElements,
