@@ -24,6 +24,7 @@ export {
   type WriteArray,
   writeMatV5,
 } from "./matWriter.js";
+export { once } from "./once.js";
 export {
   guardProcessState,
   type ProcessProbe,

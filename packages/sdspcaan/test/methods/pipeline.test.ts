@@ -4,7 +4,7 @@
  * fit takes a fraction of a second).
  */
 
-import { readDataFile } from "sdspcaan-test-support";
+import { errorOf, once, readDataFile } from "sdspcaan-test-support";
 import { beforeEach, describe, expect, it } from "vitest";
 import { balancedAccuracy } from "#internal/classify/metrics.js";
 import { nearestNeighbourPredict } from "#internal/classify/nearestNeighbour.js";
@@ -49,15 +49,6 @@ async function readYale(): Promise<void> {
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests damage a saved copy field by field
 type Doc = Record<string, any>;
-
-function errorOf(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected an error, but none was thrown");
-}
 
 describe("Pipeline on Yale", () => {
   it("predicts what standardiser, method and 1-NN give step by step, and scores by BCA", () => {
@@ -345,16 +336,11 @@ describe("an argument error names the argument as the caller wrote it", () => {
 });
 
 describe("loadModel checks a saved pipeline field by field", () => {
-  let saved: string | undefined;
-  // Saved in the first test that needs it (see readYale): Stryker counts code run in beforeAll as covered by every test.
-  function savedPipeline(): string {
-    if (saved === undefined) {
-      const X = Array.from({ length: 12 }, (_, i) => [i % 3, (i * 7) % 5, (i * i) % 11, i]);
-      const y = X.map((_, i) => (i % 2 === 0 ? "even" : "odd"));
-      saved = JSON.stringify(new Pipeline(new PCA({ k: 2 })).fit(X, y).toJSON());
-    }
-    return saved;
-  }
+  const savedPipeline = once(() => {
+    const X = Array.from({ length: 12 }, (_, i) => [i % 3, (i * 7) % 5, (i * i) % 11, i]);
+    const y = X.map((_, i) => (i % 2 === 0 ? "even" : "odd"));
+    return JSON.stringify(new Pipeline(new PCA({ k: 2 })).fit(X, y).toJSON());
+  });
 
   function refused(change: (p: Doc) => void): ModelFormatError {
     const json = JSON.parse(savedPipeline());

@@ -5,6 +5,7 @@
  * saved file is checked word for word, on small generated data.
  */
 import fc from "fast-check";
+import { errorOf, once } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import {
   ModelFormatError,
@@ -38,24 +39,6 @@ function data(seed = 3) {
 }
 
 const { X, y, Q } = data();
-
-/** `make`'s value, computed by the first call. */
-function once<T>(make: () => T): () => T {
-  let value: { v: T } | undefined;
-  return () => {
-    value ??= { v: make() };
-    return value.v;
-  };
-}
-
-function errorOf(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error("expected an error, but none was thrown");
-}
 
 function reload(p: Pipeline, options?: Parameters<Pipeline["toJSON"]>[0]): Pipeline {
   const loaded = loadModel(JSON.stringify(p.toJSON(options)));
