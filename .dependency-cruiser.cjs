@@ -249,6 +249,14 @@ module.exports = {
       },
     },
     {
+      name: "package-tests-stay-in-packages",
+      comment:
+        "A package's tests reach code through the packages' entries or their own #internal/* map, never the repository's scripts/, bench/ or test/ (a check of those is a project check, under test/project).",
+      severity: "error",
+      from: { path: "^packages/[^/]+/test/" },
+      to: { path: "^(scripts|bench|test)/" },
+    },
+    {
       name: "root-tests-reach-library-through-entries",
       comment:
         "The root test/ (end-to-end and project checks, which drive the CLI) reaches the library through its public entries, as the CLI does.",

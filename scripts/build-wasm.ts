@@ -12,7 +12,7 @@
  *
  * The assembler is the `wabt` devDependency (pinned by package-lock.json), with only the
  * SIMD feature enabled (and relaxed SIMD for fma.wat) and no names section, so the bytes depend only on the .wat file
- * and the wabt version. packages/sdspcaan/test/linalg/kernels/wasm/backend.test.ts re-assembles and compares.
+ * and the wabt version. test/project/wasmModules.test.ts re-assembles both and compares.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -151,20 +151,29 @@ export function moduleSource(bytes: Uint8Array, fmaBytes: Uint8Array): string {
   ].join("\n");
 }
 
+/**
+ * The two modules module.ts embeds, as the library decodes them (its own inflateRaw.ts),
+ * for comparing with a fresh assembly: `--check`, and test/project/wasmModules.test.ts.
+ */
+export async function embeddedModules(): Promise<{ kernels: Uint8Array; fma: Uint8Array }> {
+  const embedded = await import(pathToFileURL(modulePath).href);
+  const { inflateRaw } = await import(
+    pathToFileURL(resolve(dirname(modulePath), "inflateRaw.ts")).href
+  );
+  const size = embedded.KERNELS_WASM_SIZE as number;
+  const both = inflateRaw(
+    Buffer.from(embedded.KERNELS_WASM_DEFLATED_BASE64, "base64"),
+    size + (embedded.FMA_WASM_SIZE as number),
+  ) as Uint8Array;
+  return { kernels: both.subarray(0, size), fma: both.subarray(size) };
+}
+
 async function main(): Promise<void> {
   const bytes = await assembleKernels();
   const fmaBytes = await assembleFmaKernels();
   if (process.argv.includes("--check")) {
-    const embedded = await import(pathToFileURL(modulePath).href);
-    const { inflateRaw } = await import(
-      pathToFileURL(resolve(dirname(modulePath), "inflateRaw.ts")).href
-    );
-    const both = Buffer.from(
-      inflateRaw(
-        Buffer.from(embedded.KERNELS_WASM_DEFLATED_BASE64, "base64"),
-        embedded.KERNELS_WASM_SIZE + embedded.FMA_WASM_SIZE,
-      ) as Uint8Array,
-    );
+    const { kernels, fma } = await embeddedModules();
+    const both = Buffer.concat([Buffer.from(kernels), Buffer.from(fma)]);
     if (!both.equals(Buffer.concat([Buffer.from(bytes), Buffer.from(fmaBytes)]))) {
       console.error(
         "packages/sdspcaan/src/linalg/kernels/wasm/module.ts is out of date: run npx tsx scripts/build-wasm.ts",

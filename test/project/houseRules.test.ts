@@ -5,7 +5,9 @@
  * path (an exported `*TestHooks` object a test sets for the whole process: a path a
  * test must choose is an explicit argument or internal setting instead); and the
  * methods read as named steps (no function over 120 lines, no `export *` between
- * method modules, which import what they use from where it is declared).
+ * method modules, which import what they use from where it is declared); and the
+ * tests' shared helpers (once, errorOf, rejectionOf) are sdspcaan-test-support's, not
+ * written again in a test file.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -59,6 +61,29 @@ function longFunctions(fileName: string, text: string, limit: number): string[] 
   return out;
 }
 
+/** Every test file of every package and of the root's test/ (TypeScript). */
+function testFiles(): string[] {
+  const packages = join(repoRoot, "packages");
+  const dirs = [
+    join(repoRoot, "test"),
+    ...readdirSync(packages).map((p) => join(packages, p, "test")),
+  ].filter((d) => statSync(d, { throwIfNoEntry: false })?.isDirectory());
+  return dirs.flatMap(sourceFiles).filter((f) => f.endsWith(".ts"));
+}
+
+/** Helpers of sdspcaan-test-support that test files use rather than write again. */
+const SHARED_HELPERS = ["once", "errorOf", "rejectionOf"];
+
+/** The helpers of SHARED_HELPERS a file declares itself (a function or a const). */
+function ownCopies(text: string): string[] {
+  const names = SHARED_HELPERS.join("|");
+  const declared = new RegExp(
+    `^\\s*(?:export\\s+)?(?:async\\s+)?(?:function\\s*\\*?\\s*(${names})\\s*[(<]|(?:const|let|var)\\s+(${names})\\s*[=:])`,
+    "gm",
+  );
+  return [...withoutComments(text).matchAll(declared)].map((m) => m[1] ?? m[2]);
+}
+
 /** The most lines a function of the library's methods may have. */
 const METHOD_FUNCTION_LINES = 120;
 
@@ -90,6 +115,25 @@ describe("house rules", () => {
     ]);
     expect(testHooks("export let loaderTestHooks: Hooks = {};")).toEqual(["loaderTestHooks"]);
     expect(testHooks("// export const svdTestHooks = {};\nconst testHooks = 1;")).toEqual([]);
+  });
+
+  it(`no test file writes its own ${SHARED_HELPERS.join(", ")}: they come from sdspcaan-test-support`, () => {
+    const files = testFiles();
+    expect(files.length).toBeGreaterThan(100);
+    const offenders = files.flatMap((f) =>
+      ownCopies(readFileSync(f, "utf8")).map(
+        (name) => `${relative(repoRoot, f).split("\\").join("/")}: ${name}`,
+      ),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it("the check finds a helper written again, and not one imported or named in a comment", () => {
+    expect(ownCopies("function once<T>(make: () => T): () => T {")).toEqual(["once"]);
+    expect(ownCopies("  const errorOf = (fn: () => unknown) => {")).toEqual(["errorOf"]);
+    expect(ownCopies("async function rejectionOf(p: Promise<unknown>) {")).toEqual(["rejectionOf"]);
+    expect(ownCopies('import { errorOf, once } from "sdspcaan-test-support";')).toEqual([]);
+    expect(ownCopies("// function once() is shared\nfunction formatErrorOf() {}")).toEqual([]);
   });
 
   it(`no function of the library's methods/ over ${METHOD_FUNCTION_LINES} lines, and no export * between its modules`, () => {

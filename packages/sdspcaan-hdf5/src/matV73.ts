@@ -28,6 +28,7 @@
 import type { Reference as H5Reference } from "h5wasm";
 import { DataFormatError } from "sdspcaan";
 import {
+  cellTexts,
   charArrayRows,
   elementCount,
   formatBytes,
@@ -39,6 +40,7 @@ import {
   NUMERIC_CLASS_NAMES,
   type RawVariable,
   type ReadLimits,
+  singleRowText,
   type VariableKind,
 } from "sdspcaan/formats";
 
@@ -392,25 +394,24 @@ function makeVariable(s: Session, name: string, matlab: boolean): RawVariable | 
       checkOpen(s, where);
       // h5wasm gives references as an array, even a scalar one.
       const refs = guarded(env, file, where, BASE_BUDGET, () => ds.value) as H5Reference[];
-      const out: string[] = [];
-      for (const ref of refs) {
+      return cellTexts(refs, (ref) => {
         const target = guarded(env, file, where, SMALL_BUDGET, () => h5.dereference(ref));
         if (!(target instanceof env.lib.Dataset)) return null;
         const element: H5Dataset = target;
         const tcls = guarded(env, file, where, SMALL_BUDGET, () =>
           attrString(element, "MATLAB_class"),
         );
+        const numeric = NUMERIC_CLASSES.has(tcls ?? "");
+        // An empty element ('' or []) stores its dimensions [0 0] as its data, which
+        // are no character codes.
+        if (guarded(env, file, where, SMALL_BUDGET, () => "MATLAB_empty" in element.attrs)) {
+          return tcls === "char" ? "" : numeric ? undefined : null;
+        }
         const tshape = guarded(env, file, where, SMALL_BUDGET, () => element.metadata.shape ?? []);
         const data = readDataset(s, element, `${where} (cell element)`);
-        if (tcls === "char") {
-          const rows = rowsOfCodes(data, [...tshape].reverse());
-          if (rows.length > 1) return null;
-          out.push(rows[0] ?? "");
-        } else if (NUMERIC_CLASSES.has(tcls ?? "") && data.length === 1) {
-          out.push(String(data[0]));
-        } else return null;
-      }
-      return out;
+        if (tcls === "char") return singleRowText(rowsOfCodes(data, [...tshape].reverse()));
+        return numeric && data.length === 1 ? String(data[0]) : null;
+      });
     };
     return {
       name,

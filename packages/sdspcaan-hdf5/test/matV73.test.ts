@@ -69,6 +69,19 @@ function classed<T extends { create_attribute(name: string, value: unknown): unk
   return d;
 }
 
+/** A 1 x n char array of `s` in `group` as MATLAB stores one: UTF-16 codes, dims reversed. */
+function charArray(group: ReturnType<H5File["create_group"]>, name: string, s: string) {
+  return classed(
+    group.create_dataset({
+      name,
+      data: Uint16Array.from([...s].map((c) => c.charCodeAt(0))),
+      shape: [s.length, 1],
+      dtype: "<H",
+    }),
+    "char",
+  );
+}
+
 describe("plain HDF5 datasets", () => {
   it("reads each shape and width in its own row-major order", async () => {
     const bytes = await h5((f) => {
@@ -245,17 +258,7 @@ describe("MATLAB's classes in a v7.3 file", () => {
   it("reads cells of strings and scalars as texts, and any other cell as none", async () => {
     const bytes = await h5((f) => {
       const refs = f.create_group("#refs#");
-      const str = (name: string, s: string) =>
-        classed(
-          refs.create_dataset({
-            name,
-            data: Uint16Array.from([...s].map((c) => c.charCodeAt(0))),
-            shape: [s.length, 1],
-            dtype: "<H",
-          }),
-          "char",
-        );
-      const a = str("a", "cat").create_reference();
+      const a = charArray(refs, "a", "cat").create_reference();
       const n = classed(
         refs.create_dataset({ name: "n", data: Float64Array.of(2.5), shape: [1, 1], dtype: "<d" }),
         "double",
@@ -331,6 +334,38 @@ describe("MATLAB's classes in a v7.3 file", () => {
     expect(await variables(bytes, limited, { maxBytes: 20 })).toBe(
       "k.mat: variable 'ok' (cell element): shape [3, 1] needs 24 bytes as float64, more than the 20 bytes limit (maxBytes)",
     );
+  });
+
+  it("reads '' and [] in a cell as empty texts, the others intact, as MATLAB stores them", async () => {
+    const bytes = await h5((f) => {
+      const refs = f.create_group("#refs#");
+      const str = (name: string, s: string) => charArray(refs, name, s).create_reference();
+      // MATLAB stores an empty array as its dimensions [0 0] (uint64) with MATLAB_empty.
+      const empty = (name: string, cls: string) => {
+        const d = classed(
+          refs.create_dataset({ name, data: BigUint64Array.of(0n, 0n), shape: [2], dtype: "<Q" }),
+          cls,
+        );
+        d.create_attribute("MATLAB_empty", Uint8Array.of(1));
+        return d.create_reference();
+      };
+      const [cat, dog] = [str("cat", "cat"), str("dog", "dog")];
+      const [text, nothing] = [empty("text", "char"), empty("nothing", "double")];
+      const cell = (name: string, items: unknown[]) =>
+        classed(f.create_dataset({ name, data: items as never, shape: [items.length, 1] }), "cell");
+      cell("withText", [cat, text, dog]);
+      cell("withNothing", [cat, nothing, dog]);
+      cell("onlyNothing", [nothing, nothing]);
+      cell("onlyText", [text]);
+      cell("emptyCell", [cat, empty("cellEmpty", "cell")]);
+    }, true);
+    await variables(bytes, (vars) => {
+      expect(find(vars, "withText").texts()).toEqual(["cat", "", "dog"]);
+      expect(find(vars, "withNothing").texts()).toEqual(["cat", "", "dog"]);
+      expect(find(vars, "onlyText").texts()).toEqual([""]);
+      expect(find(vars, "onlyNothing").texts()).toBeNull();
+      expect(find(vars, "emptyCell").texts()).toBeNull();
+    });
   });
 
   it("refuses a cell element whose reference leads nowhere, in HDF5's words", async () => {

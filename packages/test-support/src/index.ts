@@ -12,7 +12,10 @@ export { errorOf, rejectionOf } from "./errors.js";
 export { removeDir, tempDir } from "./files.js";
 export {
   CLASS,
+  cellColumn,
+  chars,
   concatBytes,
+  emptyDouble,
   encodeValues,
   MI,
   matElements,
@@ -21,6 +24,7 @@ export {
   type WriteArray,
   writeMatV5,
 } from "./matWriter.js";
+export { once } from "./once.js";
 export {
   guardProcessState,
   type ProcessProbe,

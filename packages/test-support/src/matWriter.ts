@@ -218,6 +218,38 @@ export function numeric(
   return { name, classId, dims: [r, c], storage, values };
 }
 
+/**
+ * A char row as MATLAB saves one: 1 x n, and "" as a 0 x 0 char array with an empty
+ * data element; the codes in `storage` (miUTF16 by default, miUTF8 as v7 files may).
+ */
+export function chars(name: string, text: string, storage: number = MI.UTF16): WriteArray {
+  const codes = [...text].map((c) => c.charCodeAt(0));
+  return {
+    name,
+    classId: CLASS.CHAR,
+    dims: text === "" ? [0, 0] : [1, codes.length],
+    storage,
+    values: codes,
+  };
+}
+
+/** MATLAB's empty array [] (0 x 0 double), what `cell(n, 1)` holds where nothing was put. */
+export function emptyDouble(name = ""): WriteArray {
+  return { name, classId: CLASS.DOUBLE, dims: [0, 0], storage: MI.DOUBLE, values: [] };
+}
+
+/** A column cell array of `elements` (n x 1, as MATLAB saves a cellstr of labels). */
+export function cellColumn(name: string, elements: WriteArray[]): WriteArray {
+  return {
+    name,
+    classId: CLASS.CELL,
+    dims: [elements.length, 1],
+    storage: MI.DOUBLE,
+    values: [],
+    cells: elements,
+  };
+}
+
 /** The bytes of `parts`, one after the other. */
 export function concatBytes(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));

@@ -11,7 +11,7 @@ import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ValidationError } from "sdspcaan";
 import { outputTarget, type ProtectedInput, writeAtomically } from "../io/atomicWrite.js";
-import { describeFileSystemError } from "../io/fileErrors.js";
+import { describeFileSystemError, namingFlags } from "../io/fileErrors.js";
 
 /** The first existing ancestor of `path` (itself included). */
 function existingAncestor(path: string): string {
@@ -26,12 +26,7 @@ function existingAncestor(path: string): string {
 
 /** A refusal of io/atomicWrite.ts (or a file-system error) as one line naming `flag`. */
 function namingFlag(flag: string, path: string, err: unknown): unknown {
-  if (err instanceof ValidationError && err.argument === "path") {
-    return new ValidationError(
-      flag.replace(/^--/, ""),
-      `${err.message.replace(/\.$/, "")} (${flag}).`,
-    );
-  }
+  if (err instanceof ValidationError) return namingFlags(err, { path: flag });
   // Node's error, or io/fileErrors.ts's FileAccessError (which keeps its code).
   const reason = describeFileSystemError(err);
   if (reason === null) return err;

@@ -9,7 +9,7 @@
  */
 import { mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { SdspcaanError } from "sdspcaan";
+import { SdspcaanError, ValidationError } from "sdspcaan";
 
 /** What a Node file-system error code means, in the user's words. */
 const REASONS: Readonly<Record<string, string>> = {
@@ -79,6 +79,21 @@ export class FileAccessError extends SdspcaanError {
 export function fileError(err: unknown, action: string, path: string): unknown {
   if (err instanceof FileAccessError || fileSystemReason(err) === null) return err;
   return new FileAccessError(action, path, err as NodeJS.ErrnoException);
+}
+
+/**
+ * A refusal as the command line names it: a ValidationError whose argument is a key
+ * of `flags` (a reader's name for a file, e.g. "labelsFile") becomes one naming the
+ * option the user typed, in its argument and at the end of its message ("x is a
+ * directory, not a labels file (--labels-file)."). Anything else is returned as is.
+ */
+export function namingFlags(err: unknown, flags: Readonly<Record<string, string>>): unknown {
+  if (!(err instanceof ValidationError) || !Object.hasOwn(flags, err.argument)) return err;
+  const flag = flags[err.argument];
+  return new ValidationError(
+    flag.replace(/^--/, ""),
+    `${err.message.replace(/\.$/, "")} (${flag}).`,
+  );
 }
 
 /**

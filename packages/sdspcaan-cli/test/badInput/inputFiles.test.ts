@@ -145,6 +145,43 @@ describe("paths that are not regular files", () => {
     );
   });
 
+  it.each<[string, (folder: string) => string[], string]>([
+    [
+      "--labels-file",
+      (folder) => ["datasets", "info", csv, "--labels-file", folder],
+      "a labels file",
+    ],
+    [
+      "--data",
+      (folder) => ["evaluate", "--data", folder, "--method", "pca", "--k", "2"],
+      "a data file",
+    ],
+    ["--model", (folder) => ["predict", "--model", folder, "--data", csv], "a model file"],
+    [
+      "--splits",
+      (folder) => ["evaluate", "--data", csv, "--splits", folder, "--method", "pca", "--k", "2"],
+      "a split file",
+    ],
+    [
+      "--embedding",
+      (folder) => ["plot", "embedding", "--embedding", folder, "--out", join(dir, "emb")],
+      "a data file",
+    ],
+  ])("a directory as %s is refused naming that flag", async (flag, args, what) => {
+    const line = await expectRefused(args(dir), []);
+    expect(line).toBe(`sdspcaan: ${dir} is a directory, not ${what} (${flag}).`);
+  });
+
+  it("a missing --labels-file or --model is named by its flag", async () => {
+    const gone = join(dir, "gone.txt");
+    expect(await expectRefused(["datasets", "info", csv, "--labels-file", gone], [])).toBe(
+      `sdspcaan: The labels file ${gone} does not exist (--labels-file).`,
+    );
+    expect(await expectRefused(["predict", "--model", gone, "--data", csv], [])).toBe(
+      `sdspcaan: The model file ${gone} does not exist (--model).`,
+    );
+  });
+
   it("a regular file over the limit is refused before it is read", async () => {
     const err = await rejectionOf(loadDataset(csv, { maxBytes: 100 }));
     expect(err).toBeInstanceOf(DataFormatError);

@@ -7,7 +7,7 @@
  */
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
@@ -115,6 +115,34 @@ describe("job scripts", () => {
   });
 });
 
+/** How long a step may take before the test calls it a hang (a loaded machine is slow). */
+const HANG_MS = 60_000;
+
+/** Resolves once `condition` holds, checking every 10 ms; fails after HANG_MS naming `what`. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + HANG_MS;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/**
+ * Whether process `pid` sleeps (Linux's state S). Once the run is ready, bash has no
+ * sleep left but its `wait` for the run, so the run's pid is known to its USR1 trap.
+ * Without /proc there is nothing to read, and the run being ready has to do.
+ */
+function asleep(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return !existsSync("/proc/self/stat");
+  }
+  // "pid (comm) state ...": comm may hold spaces and parentheses, the state follows the last ")".
+  return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "S";
+}
+
 describe("the Slurm script under bash", () => {
   const dir = tempDir("jobscript");
   afterAll(() => removeDir(dir));
@@ -122,9 +150,12 @@ describe("the Slurm script under bash", () => {
   mkdirSync(bin);
   const out = join(dir, "out");
   const calls = join(dir, "calls.txt");
+  const ready = join(dir, "ready");
   // Stand-ins: sbatch and scontrol log their arguments; the run logs its arguments and,
   // as FAKE_RUN says, appends a result line and runs until SIGTERM (exiting 143, as
-  // sdspcaan does), runs without finishing a fit, or ends at once.
+  // sdspcaan does), runs without finishing a fit, or ends at once. It makes `ready` once
+  // its TERM trap is set and its result line written: a signal before that would kill
+  // it untrapped, or find no finished fit.
   const tool = (name: string, body: string[]) => {
     writeFileSync(join(bin, name), `#!/bin/sh\n${body.join("\n")}\n`);
     chmodSync(join(bin, name), 0o755);
@@ -140,6 +171,7 @@ describe("the Slurm script under bash", () => {
     `trap 'echo stopped >>"${calls}"; exit 143' TERM`,
     `mkdir -p '${out}'`,
     `if [ "$FAKE_RUN" = fits ]; then echo '{}' >>'${join(out, "results.shard-2-of-4.jsonl")}'; fi`,
+    `: >'${ready}'`,
     "while :; do sleep 0.05; done",
   ]);
   const script = join(dir, "job.sh");
@@ -160,23 +192,27 @@ describe("the Slurm script under bash", () => {
   const called = () => (existsSync(calls) ? readFileSync(calls, "utf8").trim().split("\n") : []);
   const runCommand = `run experiment --out ${out} --shard-count 4 --workers 2 --no-progress`;
 
-  /** Runs the script as array task 2, sends USR1 once the run has started; its exit code. */
+  /**
+   * Runs the script as array task 2 and sends it USR1 once the run is ready for it (see
+   * `ready`) and the script is waiting for the run, which it then knows by its pid: its
+   * exit code.
+   */
   async function taskToldOfLimit(fakeRun: string, jobId: string): Promise<number | null> {
     writeFileSync(calls, "");
+    rmSync(ready, { force: true });
     const child: ChildProcess = spawn("bash", [script], {
       env: env({ SLURM_ARRAY_TASK_ID: "2", SLURM_JOB_ID: jobId, FAKE_RUN: fakeRun }),
       cwd: dir,
       stdio: "ignore",
     });
     const exited = new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
-    const deadline = Date.now() + 5000;
-    while (!called().includes(runCommand) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await new Promise((r) => setTimeout(r, 150));
+    await until(
+      () => existsSync(ready) && asleep(child.pid as number),
+      "the task to start its run and wait for it",
+    );
     child.kill("SIGUSR1");
-    // A script that does not pass the signal on would leave the run going.
-    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    // Only against a hang: a script that does not pass the signal on leaves the run going.
+    const timer = setTimeout(() => child.kill("SIGKILL"), HANG_MS);
     const code = await exited;
     clearTimeout(timer);
     return code;
@@ -188,7 +224,7 @@ describe("the Slurm script under bash", () => {
       env: env({}),
       cwd: dir,
       encoding: "utf8",
-      timeout: 10_000,
+      timeout: HANG_MS,
     });
     const [array, report] = called();
     expect(array).toBe(`sbatch --parsable ${script}`);
@@ -203,7 +239,7 @@ describe("the Slurm script under bash", () => {
     execFileSync("bash", [script, "report"], {
       env: env({ SLURM_ARRAY_TASK_ID: "0", SLURM_JOB_ID: "102" }),
       cwd: dir,
-      timeout: 10_000,
+      timeout: HANG_MS,
     });
     expect(called()).toEqual([`run report --out ${out} --no-figures`]);
   });
@@ -220,7 +256,7 @@ describe("the Slurm script under bash", () => {
     execFileSync("bash", [script], {
       env: env({ SLURM_ARRAY_TASK_ID: "2", SLURM_JOB_ID: "4244", FAKE_RUN: "done" }),
       cwd: dir,
-      timeout: 10_000,
+      timeout: HANG_MS,
     });
     expect(called()).toEqual([runCommand]);
   });

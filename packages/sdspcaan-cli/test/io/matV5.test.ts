@@ -25,7 +25,7 @@ const ROWS = [
 ];
 const LABELS = [[1], [1], [2], [2]];
 
-function errorOf(f: () => unknown): DataFormatError {
+function formatErrorOf(f: () => unknown): DataFormatError {
   try {
     f();
   } catch (err) {
@@ -217,13 +217,13 @@ describe("readMatV5", () => {
     const good = writeMatV5([numeric("fea", ROWS)]);
     const v73 = good.slice();
     new DataView(v73.buffer).setUint16(124, 0x0200, true);
-    expect(errorOf(() => readMatV5(v73, "a.mat")).message).toContain("v7.3");
+    expect(formatErrorOf(() => readMatV5(v73, "a.mat")).message).toContain("v7.3");
     const v9 = good.slice();
     new DataView(v9.buffer).setUint16(124, 0x0900, true);
-    expect(errorOf(() => readMatV5(v9, "a.mat")).message).toContain("version 0x0900");
+    expect(formatErrorOf(() => readMatV5(v9, "a.mat")).message).toContain("version 0x0900");
     const noMark = good.slice();
     noMark[126] = 0;
-    expect(errorOf(() => readMatV5(noMark, "a.mat")).message).toContain("byte-order");
+    expect(formatErrorOf(() => readMatV5(noMark, "a.mat")).message).toContain("byte-order");
   });
 });
 
@@ -232,7 +232,7 @@ describe("readMatV5 on corrupt files", () => {
 
   it("refuses a truncated file, naming the file and the variable", () => {
     for (const cut of [0, 100, 128, 131, 140, 200, valid.length - 1]) {
-      const err = errorOf(() => parseDatasetSync(valid.subarray(0, cut), "cut.mat"));
+      const err = formatErrorOf(() => parseDatasetSync(valid.subarray(0, cut), "cut.mat"));
       expect(err.file).toBe("cut.mat");
       expect(err.message.startsWith("cut.mat: ")).toBe(true);
     }
@@ -243,7 +243,7 @@ describe("readMatV5 on corrupt files", () => {
     a.dims = [2 ** 20, 2 ** 20];
     const bytes = writeMatV5([a]);
     const before = process.memoryUsage().arrayBuffers;
-    const err = errorOf(() =>
+    const err = formatErrorOf(() =>
       parseDatasetSync(bytes, "huge.mat", { xVar: "fea", labelColumn: "last" }),
     );
     expect(err.message).toContain("variable 'fea'");
@@ -254,7 +254,7 @@ describe("readMatV5 on corrupt files", () => {
   it("refuses an element declaring more bytes than the file holds", () => {
     const bytes = valid.slice();
     new DataView(bytes.buffer).setUint32(132, 0x7fffffff, true);
-    expect(errorOf(() => readMatV5(bytes, "big.mat")).message).toMatch(
+    expect(formatErrorOf(() => readMatV5(bytes, "big.mat")).message).toMatch(
       /declares 2147483647 bytes but only \d+ remain/,
     );
   });
@@ -263,7 +263,7 @@ describe("readMatV5 on corrupt files", () => {
     const z = writeMatV5([numeric("fea", ROWS)], { compress: true });
     const garbage = z.slice();
     for (let i = 136; i < garbage.length; i++) garbage[i] = (i * 37) & 0xff;
-    expect(errorOf(() => readMatV5(garbage, "g.mat").variables[0].values()).message).toMatch(
+    expect(formatErrorOf(() => readMatV5(garbage, "g.mat").variables[0].values()).message).toMatch(
       /compressed/,
     );
 
@@ -272,7 +272,7 @@ describe("readMatV5 on corrupt files", () => {
     const half = Math.floor((truncated.length - 136) / 2);
     dv.setUint32(132, half, true);
     const cut = truncated.subarray(0, 136 + half);
-    expect(errorOf(() => readMatV5(cut, "t.mat").variables[0].values()).message).toMatch(
+    expect(formatErrorOf(() => readMatV5(cut, "t.mat").variables[0].values()).message).toMatch(
       /variable 'fea'|compressed/,
     );
 
@@ -289,9 +289,9 @@ describe("readMatV5 on corrupt files", () => {
     new DataView(file.buffer).setUint32(128, MI.COMPRESSED, true);
     new DataView(file.buffer).setUint32(132, zz.length, true);
     file.set(zz, 136);
-    expect(errorOf(() => readMatV5(file, "long.mat").variables[0].values()).message).toContain(
-      "expands beyond its declared",
-    );
+    expect(
+      formatErrorOf(() => readMatV5(file, "long.mat").variables[0].values()).message,
+    ).toContain("expands beyond its declared");
   });
 
   it("refuses a compressed variable declaring more than deflate can produce", () => {
@@ -308,14 +308,14 @@ describe("readMatV5 on corrupt files", () => {
     new DataView(file.buffer).setUint32(128, MI.COMPRESSED, true);
     new DataView(file.buffer).setUint32(132, zz.length, true);
     file.set(zz, 136);
-    const err = errorOf(() => readMatV5(file, "bomb.mat"));
+    const err = formatErrorOf(() => readMatV5(file, "bomb.mat"));
     expect(err.message).toMatch(/limit|impossible/);
   });
 
   it("refuses data whose length does not match the dimensions", () => {
     const a = numeric("fea", ROWS);
     a.values = a.values.slice(0, 11);
-    expect(errorOf(() => readMatV5(writeMatV5([a]), "short.mat")).message).toContain(
+    expect(formatErrorOf(() => readMatV5(writeMatV5([a]), "short.mat")).message).toContain(
       "need 96 bytes of miDOUBLE but the data element holds 88",
     );
   });
@@ -329,7 +329,7 @@ describe("readMatV5 on corrupt files", () => {
       values: [],
       cells: [],
     };
-    expect(errorOf(() => readMatV5(writeMatV5([cell]), "cell.mat")).message).toContain(
+    expect(formatErrorOf(() => readMatV5(writeMatV5([cell]), "cell.mat")).message).toContain(
       "declares 1000000000 elements",
     );
   });
@@ -337,7 +337,7 @@ describe("readMatV5 on corrupt files", () => {
   it("refuses NaN and infinity in X, naming row and column", () => {
     const rows = ROWS.map((r) => [...r]);
     rows[2][1] = Number.POSITIVE_INFINITY;
-    const err = errorOf(() =>
+    const err = formatErrorOf(() =>
       parseDatasetSync(writeMatV5([numeric("fea", rows), numeric("gnd", LABELS)]), "inf.mat"),
     );
     expect(err.message).toContain("Infinity at row 2, column 1");

@@ -155,6 +155,58 @@ export interface EncodedLabels {
   readonly counts: Int32Array;
 }
 
+/**
+ * The options object of a method call such as `fit(X, y, options)`: refused, naming
+ * the argument, unless it is an object; a null or a number would otherwise surface as
+ * a TypeError about one of its fields. `call` names the method, e.g. "PCA.fit".
+ */
+export function checkCallOptions<T extends object>(
+  options: T,
+  call: string,
+  argument = "options",
+): T {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw new ValidationError(
+      argument,
+      `The ${argument} of ${call} must be an object. Got ${describe(options)} instead.`,
+    );
+  }
+  return options;
+}
+
+/**
+ * A callback field of a call's options (`onProgress`, `onWarning`): absent, null or a
+ * function; anything else is refused before the call does any work, not when it is
+ * first called.
+ */
+export function checkCallbackOption(
+  value: unknown,
+  field: string,
+  call: string,
+  shape: string,
+): void {
+  if (value !== undefined && value !== null && typeof value !== "function") {
+    throw new ValidationError(
+      field,
+      `The '${field}' option of ${call} must be a function ${shape}. Got ${describe(value)} instead.`,
+    );
+  }
+}
+
+/** The `signal` field of a call's options: absent, null or an AbortSignal (one that can cancel). */
+export function checkSignalOption(value: unknown, call: string): void {
+  if (
+    value !== undefined &&
+    value !== null &&
+    (typeof value !== "object" || typeof (value as { aborted?: unknown }).aborted !== "boolean")
+  ) {
+    throw new ValidationError(
+      "signal",
+      `The 'signal' option of ${call} must be an AbortSignal. Got ${describe(value)} instead.`,
+    );
+  }
+}
+
 /** Sorts labels: numbers ascending, strings by UTF-16 code units. */
 export function compareLabels(a: Label, b: Label): number {
   if (typeof a === "number" && typeof b === "number") return a - b;

@@ -44,7 +44,12 @@ export {
   type ReadLimits,
 } from "./limits.js";
 export { type DatasetNames, findByName, type ManifestEntry } from "./manifest.js";
-export { charArrayRows, NUMERIC_CLASS_NAMES } from "./matClasses.js";
+export {
+  cellTexts,
+  charArrayRows,
+  NUMERIC_CLASS_NAMES,
+  singleRowText,
+} from "./matClasses.js";
 export { readMatV4 } from "./matV4.js";
 export { type MatV5Contents, readMatV5, readMatV5Async } from "./matV5.js";
 export { type NpyArray, readNpy } from "./npy.js";

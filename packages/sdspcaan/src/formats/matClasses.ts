@@ -1,6 +1,6 @@
 /**
  * What the MAT v5 and v7.3 readers share about MATLAB's classes: the numeric class
- * names, and the rows of a char array.
+ * names, the rows of a char array, and the texts of a cell array.
  */
 
 /**
@@ -40,4 +40,31 @@ export function charArrayRows(
     out.push(s);
   }
   return out;
+}
+
+/** A char element's text in a cell: its one row ("" for an empty char), none for more rows. */
+export function singleRowText(rows: readonly string[]): string | null {
+  return rows.length > 1 ? null : (rows[0] ?? "");
+}
+
+/**
+ * The texts of a cell array (a cellstr, such as label names saved by MATLAB) from what
+ * `textOf` says of each element: its text; null when it is none (a matrix, a nested
+ * cell), which makes the whole cell none; or undefined for MATLAB's empty array `[]`
+ * (a 0 x 0 double, what `cell(n, 1)` holds where nothing was put), which reads as "".
+ * A cell of nothing but `[]` has no texts: nothing in it says it holds strings.
+ */
+export function cellTexts<T>(
+  cells: Iterable<T>,
+  textOf: (cell: T) => string | null | undefined,
+): string[] | null {
+  const out: string[] = [];
+  let empties = 0;
+  for (const cell of cells) {
+    const text = textOf(cell);
+    if (text === null) return null;
+    if (text === undefined) empties++;
+    out.push(text ?? "");
+  }
+  return out.length > 0 && empties === out.length ? null : out;
 }

@@ -32,7 +32,7 @@ import {
   maxBytesOf,
   type ReadLimits,
 } from "./limits.js";
-import { charArrayRows, NUMERIC_CLASS_NAMES } from "./matClasses.js";
+import { cellTexts, charArrayRows, NUMERIC_CLASS_NAMES, singleRowText } from "./matClasses.js";
 import {
   Bytes,
   type Ctx,
@@ -332,17 +332,14 @@ function arrayTexts(a: ParsedArray, ctx: Ctx, where: string): string[] | null {
   if (a.kind === "char") return charRows(a, ctx, where);
   // Only a cell array has cells.
   if (a.cells === null) return null;
-  const out: string[] = [];
-  for (const c of a.cells) {
-    if (c.kind === "char") {
-      const rows = charRows(c, ctx, where);
-      if (rows.length > 1) return null;
-      out.push(rows[0] ?? "");
-    } else if (c.kind === "numeric" && elementCount(c.dims) === 1 && !c.complex) {
-      out.push(String(arrayValues(c, ctx, where).data[0]));
-    } else return null;
-  }
-  return out;
+  return cellTexts(a.cells, (c) => {
+    if (c.kind === "char") return singleRowText(charRows(c, ctx, where));
+    if (c.kind !== "numeric" || c.complex) return null;
+    // MATLAB's [] (a 0 x 0 double, or an element with no payload) stands for an empty text.
+    const n = elementCount(c.dims);
+    if (n === 0) return undefined;
+    return n === 1 ? String(arrayValues(c, ctx, where).data[0]) : null;
+  });
 }
 
 function rawFromParsed(a: ParsedArray, ctx: Ctx, where: string): RawVariable {

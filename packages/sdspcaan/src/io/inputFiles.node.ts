@@ -29,17 +29,22 @@ function kindOf(st: Stats): string | null {
   return "not a regular file";
 }
 
-/** Refuses anything but a regular file of at most `maxBytes`; returns its size. */
+/**
+ * Refuses anything but a regular file of at most `maxBytes`; returns its size. A
+ * directory is a ValidationError naming `argument`, the caller's name for the file
+ * (e.g. "labelsFile"), as the file's other refusals by argument do.
+ */
 export function checkInputStats(
   st: Stats,
   path: string,
   what: string,
   maxBytes: number,
   limit = "maxBytes",
+  argument = "path",
 ): number {
   const kind = kindOf(st);
   if (kind === "a directory") {
-    throw new ValidationError("path", `${path} is a directory, not a ${what}.`);
+    throw new ValidationError(argument, `${path} is a directory, not a ${what}.`);
   }
   if (kind !== null) {
     throw new DataFormatError(
@@ -81,7 +86,7 @@ export function checkInputFileSync(
   } catch (err) {
     statError(err, path, what, argument);
   }
-  return checkInputStats(st, path, what, maxBytes, limit);
+  return checkInputStats(st, path, what, maxBytes, limit, argument);
 }
 
 /** An input file opened for reading, checked as `checkInputStats` checks it. */
@@ -100,14 +105,15 @@ export async function openInputFile(
   const maxBytes = maxBytesOf(limits);
   let handle: FileHandle;
   try {
-    checkInputStats(await stat(path), path, what, maxBytes);
+    checkInputStats(await stat(path), path, what, maxBytes, "maxBytes", argument);
     handle = await open(path, OPEN_FLAGS);
   } catch (err) {
     if (err instanceof DataFormatError) throw err;
     statError(err, path, what, argument);
   }
   try {
-    return { handle, size: checkInputStats(await handle.stat(), path, what, maxBytes) };
+    const size = checkInputStats(await handle.stat(), path, what, maxBytes, "maxBytes", argument);
+    return { handle, size };
   } catch (err) {
     await handle.close();
     throw err;
@@ -165,7 +171,7 @@ export function readInputFileSync(
     statError(err, path, what, argument);
   }
   try {
-    const size = checkInputStats(fstatSync(fd), path, what, maxBytes);
+    const size = checkInputStats(fstatSync(fd), path, what, maxBytes, "maxBytes", argument);
     const bytes = new Uint8Array(size);
     let got = 0;
     while (got < size) {

@@ -19,7 +19,14 @@ import {
 } from "../core/errors.js";
 import { Matrix, type MatrixLike } from "../core/matrix.js";
 import { type OptionSchema, resolveOptions } from "../core/options.js";
-import { asMatrix, checkWidth, type Label } from "../core/validate.js";
+import {
+  asMatrix,
+  checkCallbackOption,
+  checkCallOptions,
+  checkSignalOption,
+  checkWidth,
+  type Label,
+} from "../core/validate.js";
 import { clearNegativeZeros } from "../linalg/basic.js";
 import { multiplyABt } from "../linalg/kernels/gemm.js";
 import { Standardizer } from "../linalg/standardizer.js";
@@ -146,6 +153,22 @@ export class FitContext {
   }
 }
 
+/**
+ * The callbacks of a fit, checked before it starts: a wrong onProgress would fail
+ * mid-fit, and a signal that is not one would never cancel.
+ */
+export function checkCallbacks(callbacks: FitCallbacks, call: string, argument: string): void {
+  checkCallOptions(callbacks, call, argument);
+  checkCallbackOption(callbacks.onProgress, "onProgress", call, "(progress) => void");
+  checkSignalOption(callbacks.signal, call);
+}
+
+/** The options of a transform (or of a pipeline's predict or score), checked before it runs. */
+export function checkTransformOptions(options: TransformOptions, call: string): void {
+  checkCallOptions(options, call);
+  checkCallbackOption(options.onWarning, "onWarning", call, "(warning) => void");
+}
+
 /** Deep copy of a JSON-safe value (structuredClone is a Web API not every host has). */
 function cloneJson<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
@@ -231,6 +254,7 @@ export abstract class Estimator<
    * `transform` can match named columns by name.
    */
   fit(X: MatrixLike, y?: ArrayLike<Label> | null, options: FitOptions = {}): this {
+    checkCallbacks(options, `${this.displayName}.fit`, "options");
     if (this.supervised && (y === undefined || y === null)) throw labelsNeeded(this.displayName);
     const data = TrainingData.prepareForOneFit(X, y);
     const names =
@@ -244,6 +268,7 @@ export abstract class Estimator<
 
   /** Fits on prepared training data (shared across a hyperparameter grid). */
   fitPrepared(data: TrainingData, callbacks: FitCallbacks = {}): this {
+    checkCallbacks(callbacks, `${this.displayName}.fitPrepared`, "callbacks");
     if (this.supervised) data.requireLabels(this.displayName);
     const ctx = new FitContext(this.method, this.maxIterations(), callbacks);
     ctx.checkAborted();
@@ -314,6 +339,7 @@ export abstract class Estimator<
    * hears that the names could not be checked.
    */
   transform(X: MatrixLike, options: TransformOptions = {}): Matrix {
+    checkTransformOptions(options, `${this.displayName}.transform`);
     const s = this.fitted();
     const Xm = this.matchColumns(asMatrix(X, "X", { minRows: 0 }), options);
     const p = s.preprocessing ?? Standardizer.identity(Xm.cols);
@@ -448,6 +474,7 @@ export abstract class Estimator<
 
   /** `fit(X, y)` then `transform(X)`. */
   fitTransform(X: MatrixLike, y?: ArrayLike<Label> | null, options: FitOptions = {}): Matrix {
+    checkCallbacks(options, `${this.displayName}.fitTransform`, "options");
     return this.fit(X, y, options).transform(X);
   }
 

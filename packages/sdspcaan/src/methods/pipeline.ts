@@ -26,9 +26,9 @@ import {
   ValidationError,
 } from "../core/errors.js";
 import { Matrix, type MatrixLike } from "../core/matrix.js";
-import { asMatrix, encodeLabels, type Label } from "../core/validate.js";
+import { asMatrix, checkCallOptions, encodeLabels, type Label } from "../core/validate.js";
 import { Standardizer } from "../linalg/standardizer.js";
-import type { Estimator } from "./estimator.js";
+import { checkCallbacks, checkTransformOptions, type Estimator } from "./estimator.js";
 import type { FitInfo, FitOptions, TransformOptions } from "./fitReport.js";
 import { checkPreprocessing, type InputPreprocessing, type ModelJSON } from "./modelFormat.js";
 import {
@@ -84,6 +84,7 @@ export class Pipeline<E extends Estimator = Estimator> {
   private state: FittedPipeline | null = null;
 
   constructor(estimator: E, options: PipelineOptions = {}) {
+    checkCallOptions(options, "Pipeline");
     if (
       estimator === null ||
       typeof estimator !== "object" ||
@@ -115,6 +116,7 @@ export class Pipeline<E extends Estimator = Estimator> {
    * featureNames (one per column of X).
    */
   fit(X: MatrixLike, y: ArrayLike<Label>, options: FitOptions = {}): this {
+    checkCallbacks(options, "Pipeline.fit", "options");
     if (y === undefined || y === null) {
       throw new ValidationError(
         "y",
@@ -160,6 +162,7 @@ export class Pipeline<E extends Estimator = Estimator> {
 
   /** Standardises and projects X (m x d) to m x k, as the method's transform does. */
   transform(X: MatrixLike, options: TransformOptions = {}): Matrix {
+    checkTransformOptions(options, "Pipeline.transform");
     this.fitted();
     return this.estimator.transform(X, options);
   }
@@ -176,6 +179,7 @@ export class Pipeline<E extends Estimator = Estimator> {
 
   /** The label of the nearest training sample of each row of X, in y's own values. */
   predict(X: MatrixLike, options: TransformOptions = {}): Label[] {
+    checkTransformOptions(options, "Pipeline.predict");
     const s = this.fitted();
     if (s.classifier === null) {
       throw new SdspcaanError(
@@ -187,14 +191,18 @@ export class Pipeline<E extends Estimator = Estimator> {
 
   /** Balanced classification accuracy of `predict(X)` against the true labels y. */
   score(X: MatrixLike, y: ArrayLike<Label>, options: TransformOptions = {}): number {
+    checkTransformOptions(options, "Pipeline.score");
     const classes = this.classes;
-    if (y !== null && typeof y === "object" && y.length > 0 && typeof y[0] !== typeof classes[0]) {
+    // Checked here, not by the metric, so that the messages name score's own arguments.
+    const Xm = asMatrix(X, "X", { minRows: 1 });
+    encodeLabels(y, Xm.rows, "y");
+    if (typeof y[0] !== typeof classes[0]) {
       throw new ValidationError(
         "y",
         `y holds ${typeof y[0]} labels, but the pipeline was fitted on ${typeof classes[0]} labels; give the labels as in fit.`,
       );
     }
-    return balancedAccuracy(y, this.predict(X, options));
+    return balancedAccuracy(y, this.predict(Xm, options));
   }
 
   /** Whether `fit` has run (or the pipeline was loaded). */
@@ -254,6 +262,7 @@ export class Pipeline<E extends Estimator = Estimator> {
 
   /** The versioned JSON form; `loadModel` restores it. */
   toJSON(options: PipelineSaveOptions = {}): PipelineJSON {
+    checkCallOptions(options, "Pipeline.toJSON");
     const s = this.fitted();
     const mode = options.referenceSet ?? "full";
     if (mode !== "full" && mode !== "none") {

@@ -5,21 +5,13 @@
  * separation, long fields, a matrix of more than one block and the limit on it, the
  * columns named to drop, and the first rows the delimiter and header are told from.
  */
+import { errorOf } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { DataFormatError, ValidationError } from "#internal/core/errors.js";
 import { DelimitedReader, parseDelimited } from "#internal/formats/csv.js";
 import { asciiString, isAscii, numberAt } from "#internal/formats/csvCells.js";
 import { columnsPhrase } from "#internal/formats/csvColumns.js";
 import { detectHeader, sniffDelimiter } from "#internal/formats/csvSniff.js";
-
-function errorOf(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error("expected an error");
-}
 
 const read = (text: string, options = {}) => parseDelimited(text, "t.csv", options);
 

@@ -3,6 +3,7 @@
  * (values in order, the maxBytes limit counted across blocks), and the columns to drop
  * named by index, index text or header name, each mistake refused word for word.
  */
+import { errorOf } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { DataFormatError, ValidationError } from "#internal/core/errors.js";
 import { parseDelimited } from "#internal/formats/csv.js";
@@ -11,15 +12,6 @@ import { formatBytes } from "#internal/formats/limits.js";
 
 /** The store's block, in values (csvColumns.ts's BLOCK). */
 const BLOCK = 1 << 20;
-
-function errorOf(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error("expected an error");
-}
 
 describe("the value store past its first block", () => {
   it("gives back every value in order", () => {

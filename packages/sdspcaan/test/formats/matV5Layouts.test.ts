@@ -6,11 +6,24 @@
  * checks the decoded values, the exact message, or what was inflated.
  */
 import { nodeInflater } from "sdspcaan/node";
-import { CLASS, concatBytes, errorOf, MI, matElements } from "sdspcaan-test-support";
+import {
+  CLASS,
+  cellColumn,
+  chars,
+  concatBytes,
+  emptyDouble,
+  errorOf,
+  MI,
+  matElements,
+  numeric,
+  type WriteArray,
+  writeMatV5,
+} from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { DataFormatError } from "#internal/core/errors.js";
 import type { Inflater } from "#internal/formats/inflate.js";
 import { readMatV5, readMatV5Async } from "#internal/formats/matV5.js";
+import { parseBytesSync } from "#internal/formats/parse.js";
 
 const { u32, el, flags, dims, name, values, matrix, mat, compressed } = matElements();
 
@@ -46,6 +59,18 @@ const emptyElement = () => el(MI.MATRIX, new Uint8Array(0));
 const cell = (n: number, ...items: Uint8Array[]) =>
   matrix(flags(CLASS.CELL), dims(1, n), name("c"), ...items);
 
+/** A 1 x n char array in miUINT16 ("" as 0 x 0), element by element. */
+const text = (s: string, rows = s === "" ? 0 : 1) =>
+  matrix(
+    flags(CLASS.CHAR),
+    dims(rows, s.length),
+    name(""),
+    values(
+      MI.UINT16,
+      [...s].map((ch) => ch.charCodeAt(0)),
+    ),
+  );
+
 describe("cell arrays at their bounds", () => {
   it("reads a cell whose elements fill its bytes exactly, 8 bytes each", () => {
     const [c] = read(mat(cell(3, emptyElement(), emptyElement(), emptyElement())));
@@ -55,16 +80,6 @@ describe("cell arrays at their bounds", () => {
   });
 
   it("reads a 0 x 0 char element as an empty text, and a logical element as no text", () => {
-    const text = (s: string, rows = 1) =>
-      matrix(
-        flags(CLASS.CHAR),
-        dims(rows, s.length),
-        name(""),
-        values(
-          MI.UINT16,
-          [...s].map((ch) => ch.charCodeAt(0)),
-        ),
-      );
     expect(read(mat(cell(2, text("ab"), text("", 0))))[0].texts()).toEqual(["ab", ""]);
     const flag = matrix(
       flags(CLASS.UINT8, { logical: true }),
@@ -73,6 +88,52 @@ describe("cell arrays at their bounds", () => {
       values(MI.UINT8, [1]),
     );
     expect(read(mat(cell(2, text("ab"), flag)))[0].texts()).toBeNull();
+  });
+});
+
+describe("a cellstr with empty texts, as MATLAB saves one", () => {
+  const X = numeric("X", [
+    [1, 2],
+    [3, 4],
+    [5, 6],
+  ]);
+  // MATLAB saves '' as a 0 x 0 char array, in UTF-16 (v6) or UTF-8 (v7) codes, and the
+  // element `cell(n, 1)` left unfilled as [], a 0 x 0 double.
+  it.each<[string, WriteArray]>([
+    ["'' in miUTF16", chars("", "", MI.UTF16)],
+    ["'' in miUTF8", chars("", "", MI.UTF8)],
+    ["[]", emptyDouble()],
+  ])("reads %s between two texts as an empty text, the others intact", (_empty, empty) => {
+    for (const compress of [false, true]) {
+      const names = cellColumn("names", [chars("", "cat"), empty, chars("", "dog")]);
+      const [, v] = read(writeMatV5([X, names], { compress }));
+      expect([v.name, v.kind, v.dims]).toEqual(["names", "cell", [3, 1]]);
+      expect(v.texts()).toEqual(["cat", "", "dog"]);
+    }
+  });
+
+  it("reads an element with no payload as [], and a cell of nothing else as no texts", () => {
+    expect(read(mat(cell(3, text("ab"), emptyElement(), text("c"))))[0].texts()).toEqual([
+      "ab",
+      "",
+      "c",
+    ]);
+    const [onlyEmpty] = read(writeMatV5([cellColumn("c", [emptyDouble(), emptyDouble()])]));
+    expect(onlyEmpty.texts()).toBeNull();
+    // An empty cell inside is no text, empty or not.
+    const nested = cellColumn("c", [chars("", "a"), cellColumn("", [])]);
+    expect(read(writeMatV5([nested]))[0].texts()).toBeNull();
+  });
+
+  it("takes them as labels, refusing the empty one as a missing label by its sample", () => {
+    const names = cellColumn("names", [chars("", "cat"), emptyDouble(), chars("", "dog")]);
+    const err = errorOf(() =>
+      parseBytesSync(writeMatV5([X, names]), "t.mat", { yVar: "names" }, nodeInflater),
+    );
+    expect(err).toBeInstanceOf(DataFormatError);
+    expect(err.message).toBe(
+      "t.mat: labels 'names', sample 1 (counting from 0): the label is empty; every sample needs its class label (remove the sample or fill in its label)",
+    );
   });
 });
 

@@ -19,10 +19,12 @@ import {
   loadLabels,
   nodeInflater,
   openDataset,
+  parseDatasetSync,
 } from "sdspcaan/node";
 import {
   dataDir,
   dataFile,
+  errorOf,
   rejectionOf,
   removeDir,
   repoRoot,
@@ -148,6 +150,20 @@ describe("loadDataset of a file", () => {
     expect(err).toBeInstanceOf(ValidationError);
     expect((err as ValidationError).argument).toBe("labelsFile");
     expect(err.message).toBe(`The labels file ${labelsFile} does not exist.`);
+  });
+
+  it("names a directory given as the labels file by its option, read at once or not", async () => {
+    const path = join(dir, "points.csv");
+    writeFileSync(path, "1,2\n3,4\n");
+    const options = { labelsFile: dir, labelColumn: "none" } as const;
+    for (const err of [
+      await rejectionOf(loadDatasetFile(path, options)),
+      errorOf(() => parseDatasetSync(new TextEncoder().encode("1,2\n3,4\n"), path, options)),
+    ]) {
+      expect(err).toBeInstanceOf(ValidationError);
+      expect((err as ValidationError).argument).toBe("labelsFile");
+      expect(err.message).toBe(`${dir} is a directory, not a labels file.`);
+    }
   });
 });
 

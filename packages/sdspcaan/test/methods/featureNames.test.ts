@@ -3,6 +3,7 @@
  * (reorders it, or refuses it naming the columns that differ) and takes data
  * without names by position.
  */
+import { errorOf } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { ModelFormatError, ValidationError } from "#internal/core/errors.js";
 import { Random } from "#internal/core/rng.js";
@@ -36,15 +37,6 @@ function dataset(n = 30): { X: number[][]; y: number[] } {
 /** The columns of X in the order `order` (indices into the original). */
 function permuted(X: number[][], order: number[]): number[][] {
   return X.map((r) => order.map((j) => r[j]));
-}
-
-function errorOf(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error("expected an error, but none was thrown");
 }
 
 describe("feature names", () => {

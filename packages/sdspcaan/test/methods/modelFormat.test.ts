@@ -5,6 +5,7 @@
  * what it is; and the text forms a file may take (a string, a byte-order mark,
  * 1e999, nesting) are read or refused as whole documents.
  */
+import { once } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { ModelFormatError } from "#internal/core/errors.js";
 import { FIT_WARNING_CODES } from "#internal/methods/fitWarnings.js";
@@ -12,15 +13,6 @@ import { checkModelJSON, shown } from "#internal/methods/modelFormat.js";
 import { MAX_MODEL_DEPTH } from "#internal/methods/modelText.js";
 import { PCA } from "#internal/methods/pca.js";
 import { loadModel } from "#internal/methods/registry.js";
-
-/** `make`'s value, computed by the first call. */
-function once<T>(make: () => T): () => T {
-  let value: { v: T } | undefined;
-  return () => {
-    value ??= { v: make() };
-    return value.v;
-  };
-}
 
 // Fitted in the first test that needs it, not at the top level: Stryker (`npm run
 // test:mutation`) counts code run outside a test as covered by every test.

@@ -4,7 +4,7 @@
  * fit takes a fraction of a second).
  */
 
-import { readDataFile } from "sdspcaan-test-support";
+import { errorOf, once, readDataFile } from "sdspcaan-test-support";
 import { beforeEach, describe, expect, it } from "vitest";
 import { balancedAccuracy } from "#internal/classify/metrics.js";
 import { nearestNeighbourPredict } from "#internal/classify/nearestNeighbour.js";
@@ -18,10 +18,12 @@ import {
 import type { Matrix } from "#internal/core/matrix.js";
 import { Standardizer } from "#internal/linalg/standardizer.js";
 import type { FitProgress } from "#internal/methods/fitReport.js";
+import { LDA } from "#internal/methods/lda.js";
 import { PCA } from "#internal/methods/pca.js";
 import { Pipeline } from "#internal/methods/pipeline.js";
 import { loadModel } from "#internal/methods/registry.js";
 import { SDSPCA } from "#internal/methods/sdspca.js";
+import { TrainingData } from "#internal/methods/training.js";
 
 let Xtrain: Matrix;
 let Xtest: Matrix;
@@ -47,15 +49,6 @@ async function readYale(): Promise<void> {
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests damage a saved copy field by field
 type Doc = Record<string, any>;
-
-function errorOf(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected an error, but none was thrown");
-}
 
 describe("Pipeline on Yale", () => {
   it("predicts what standardiser, method and 1-NN give step by step, and scores by BCA", () => {
@@ -214,17 +207,140 @@ describe("Pipeline refuses misuse", () => {
   });
 });
 
+describe("an argument error names the argument as the caller wrote it", () => {
+  const X = [
+    [0, 1],
+    [1, 0],
+    [2, 2],
+    [3, 1],
+  ];
+  const y = [1, 1, 2, 2];
+  const fittedPipeline = () => new Pipeline(new PCA({ k: 1 })).fit(X, y);
+  const fittedLda = () => new LDA({ k: 1 }).fit(X, y);
+
+  it.each<[string, () => unknown, string, string]>([
+    [
+      "Pipeline.score(X, null)",
+      () => fittedPipeline().score(X, null as never),
+      "y",
+      "y must be an array of class labels (numbers or strings). Got null.",
+    ],
+    [
+      "Pipeline.score(X, [])",
+      () => fittedPipeline().score(X, []),
+      "y",
+      "y has 0 labels, but X has 4 rows; give one label per sample.",
+    ],
+    [
+      "Pipeline.score(X, y too short)",
+      () => fittedPipeline().score(X, [1, 2]),
+      "y",
+      "y has 2 labels, but X has 4 rows; give one label per sample.",
+    ],
+    [
+      "Pipeline.score(X, y with NaN)",
+      () => fittedPipeline().score(X, [1, 1, Number.NaN, 2]),
+      "y",
+      "y[2] is NaN; numeric labels must be finite.",
+    ],
+    [
+      "Pipeline.score(no rows, [])",
+      () => fittedPipeline().score({ rows: 0, cols: 2, data: [] }, []),
+      "X",
+      "X must have at least 1 row(s) (samples). Got 0.",
+    ],
+    [
+      "Pipeline.score(X, y, null)",
+      () => fittedPipeline().score(X, y, null as never),
+      "options",
+      "The options of Pipeline.score must be an object. Got null instead.",
+    ],
+    [
+      "Pipeline.fit(X, y, null)",
+      () => new Pipeline(new PCA({ k: 1 })).fit(X, y, null as never),
+      "options",
+      "The options of Pipeline.fit must be an object. Got null instead.",
+    ],
+    [
+      "Pipeline.fit(X, y, { onProgress: 1 })",
+      () => new Pipeline(new PCA({ k: 1 })).fit(X, y, { onProgress: 1 as never }),
+      "onProgress",
+      "The 'onProgress' option of Pipeline.fit must be a function (progress) => void. Got 1 instead.",
+    ],
+    [
+      "Pipeline.predict(X, null)",
+      () => fittedPipeline().predict(X, null as never),
+      "options",
+      "The options of Pipeline.predict must be an object. Got null instead.",
+    ],
+    [
+      "Pipeline.predict(X, { onWarning: true })",
+      () => fittedPipeline().predict(X, { onWarning: true as never }),
+      "onWarning",
+      "The 'onWarning' option of Pipeline.predict must be a function (warning) => void. Got true instead.",
+    ],
+    [
+      "Pipeline.transform(X, null)",
+      () => fittedPipeline().transform(X, null as never),
+      "options",
+      "The options of Pipeline.transform must be an object. Got null instead.",
+    ],
+    [
+      "Pipeline.toJSON(null)",
+      () => fittedPipeline().toJSON(null as never),
+      "options",
+      "The options of Pipeline.toJSON must be an object. Got null instead.",
+    ],
+    [
+      "new Pipeline(estimator, null)",
+      () => new Pipeline(new PCA({ k: 1 }), null as never),
+      "options",
+      "The options of Pipeline must be an object. Got null instead.",
+    ],
+    [
+      "Estimator.fit(X, y, null)",
+      () => new LDA({ k: 1 }).fit(X, y, null as never),
+      "options",
+      "The options of LDA.fit must be an object. Got null instead.",
+    ],
+    [
+      "Estimator.fit(X, y, { signal: 1 })",
+      () => new LDA({ k: 1 }).fit(X, y, { signal: 1 as never }),
+      "signal",
+      "The 'signal' option of LDA.fit must be an AbortSignal. Got 1 instead.",
+    ],
+    [
+      "Estimator.fitTransform(X, y, null)",
+      () => new LDA({ k: 1 }).fitTransform(X, y, null as never),
+      "options",
+      "The options of LDA.fitTransform must be an object. Got null instead.",
+    ],
+    [
+      "Estimator.transform(X, null)",
+      () => fittedLda().transform(X, null as never),
+      "options",
+      "The options of LDA.transform must be an object. Got null instead.",
+    ],
+    [
+      "Estimator.fitPrepared(data, null)",
+      () => new LDA({ k: 1 }).fitPrepared(TrainingData.prepare(X, y), null as never),
+      "callbacks",
+      "The callbacks of LDA.fitPrepared must be an object. Got null instead.",
+    ],
+  ])("%s", (_call, use, argument, message) => {
+    const err = errorOf(use);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).argument).toBe(argument);
+    expect((err as Error).message).toBe(message);
+  });
+});
+
 describe("loadModel checks a saved pipeline field by field", () => {
-  let saved: string | undefined;
-  // Saved in the first test that needs it (see readYale): Stryker counts code run in beforeAll as covered by every test.
-  function savedPipeline(): string {
-    if (saved === undefined) {
-      const X = Array.from({ length: 12 }, (_, i) => [i % 3, (i * 7) % 5, (i * i) % 11, i]);
-      const y = X.map((_, i) => (i % 2 === 0 ? "even" : "odd"));
-      saved = JSON.stringify(new Pipeline(new PCA({ k: 2 })).fit(X, y).toJSON());
-    }
-    return saved;
-  }
+  const savedPipeline = once(() => {
+    const X = Array.from({ length: 12 }, (_, i) => [i % 3, (i * 7) % 5, (i * i) % 11, i]);
+    const y = X.map((_, i) => (i % 2 === 0 ? "even" : "odd"));
+    return JSON.stringify(new Pipeline(new PCA({ k: 2 })).fit(X, y).toJSON());
+  });
 
   function refused(change: (p: Doc) => void): ModelFormatError {
     const json = JSON.parse(savedPipeline());

@@ -5,6 +5,7 @@
  * saved file is checked word for word, on small generated data.
  */
 import fc from "fast-check";
+import { errorOf, once } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import {
   ModelFormatError,
@@ -38,24 +39,6 @@ function data(seed = 3) {
 }
 
 const { X, y, Q } = data();
-
-/** `make`'s value, computed by the first call. */
-function once<T>(make: () => T): () => T {
-  let value: { v: T } | undefined;
-  return () => {
-    value ??= { v: make() };
-    return value.v;
-  };
-}
-
-function errorOf(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error("expected an error, but none was thrown");
-}
 
 function reload(p: Pipeline, options?: Parameters<Pipeline["toJSON"]>[0]): Pipeline {
   const loaded = loadModel(JSON.stringify(p.toJSON(options)));
@@ -330,20 +313,20 @@ describe("Pipeline refuses misuse, word for word", () => {
       "y",
       "y holds string labels, but the pipeline was fitted on number labels; give the labels as in fit.",
     ]);
-    // Labels that are not an array are refused by the metric, which names them yTrue.
+    // Labels that are not an array are refused under score's own name for them, y.
     for (const [bad, got] of [
       [null, "null"],
       [undefined, "undefined"],
-      ["123", "123"],
+      ["123", '"123"'],
     ]) {
       const err = errorOf(() => p.score(Q, bad as never));
       expect([(err as ValidationError).argument, err.message]).toEqual([
-        "yTrue",
-        `yTrue must be an array of class labels (numbers or strings). Got ${got}.`,
+        "y",
+        `y must be an array of class labels (numbers or strings). Got ${got}.`,
       ]);
     }
     expect(errorOf(() => p.score(Q, [])).message).toBe(
-      "yTrue must hold at least 1 label: a metric of an empty set is undefined. Got 0 labels.",
+      "y has 0 labels, but X has 40 rows; give one label per sample.",
     );
   });
 });

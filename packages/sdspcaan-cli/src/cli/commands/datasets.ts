@@ -14,6 +14,7 @@ import {
   splitsToJSON,
 } from "sdspcaan/methods";
 import { type FetchProgress, fetchDataset, sha256File } from "../../io/fetch.js";
+import { namingFlags } from "../../io/fileErrors.js";
 import { type LoadOptions, openDataset } from "../../io/load.js";
 import { dataDirectories, defaultCacheDir, locateDataFile } from "../../io/locate.js";
 import { DATASETS, type DatasetEntry } from "../../io/registry.js";
@@ -126,7 +127,11 @@ async function infoCommand(nameOrPath: string, opts: InfoOptions): Promise<void>
   for (const k of Object.keys(loadOptions) as (keyof typeof loadOptions)[]) {
     if (loadOptions[k] === undefined) delete loadOptions[k];
   }
-  const { dataset, path, entry, source } = await openDataset(nameOrPath, loadOptions);
+  const { dataset, path, entry, source } = await openDataset(nameOrPath, loadOptions).catch(
+    (err: unknown) => {
+      throw namingFlags(err, { labelsFile: "--labels-file" });
+    },
+  );
   const { X, y, info } = dataset;
   const enc = encodeLabels(y as Label[], X.rows);
   const classCounts: Record<string, number> = {};

@@ -176,7 +176,7 @@ export function experimentOptionsFrom(flags: ExperimentFlags): ExperimentOptions
       "--splits holds the splits of one data set; give exactly one --dataset or --data with it.",
     );
   }
-  if (flags.splits !== undefined) checkJsonInput(flags.splits, "split file", "splits");
+  if (flags.splits !== undefined) checkJsonInput(flags.splits, "split file", "--splits");
   if (labelColumnFlag(flags) === "none") {
     throw new ValidationError(
       "label-col",

@@ -5,6 +5,7 @@
 import type { Label, Matrix } from "sdspcaan";
 import { DataFormatError, ValidationError } from "sdspcaan";
 import { featureNamesOf } from "sdspcaan/formats";
+import { namingFlags } from "../../io/fileErrors.js";
 import { openDataset } from "../../io/load.js";
 import { type DataFlags, labelColumnFlag, loadOptionsFrom } from "./dataFlags.js";
 import { columnNumbersNote } from "./delimitedFlags.js";
@@ -78,6 +79,8 @@ async function openData(flags: DataFlags, labels: "required" | "optional"): Prom
     ...loadOptionsFrom(flags),
     labels,
     ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
+  }).catch((err: unknown) => {
+    throw namingFlags(err, { path: "--data" });
   });
   const base = opened.path.split(/[\\/]/).pop() ?? opened.path;
   const name = opened.entry?.name ?? base.replace(/\.[^.]+$/, "");

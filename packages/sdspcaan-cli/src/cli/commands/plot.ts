@@ -11,6 +11,7 @@ import type { Command } from "commander";
 import type { Matrix } from "sdspcaan";
 import { ValidationError } from "sdspcaan";
 import type { ProtectedInput } from "../../io/atomicWrite.js";
+import { namingFlags } from "../../io/fileErrors.js";
 import { loadFeatures } from "../../io/load.js";
 import type { writeFigure } from "../../plot/render.js";
 import { resultsPaths } from "../../runner/resultsFile.node.js";
@@ -171,7 +172,7 @@ export function registerPlotCommand(program: Command): void {
         // transform writes the label column (named "label") only when the data had labels.
         const ds = await loadFeatures(flags.embedding, { labelColumn: "label" }).catch((err) => {
           if (err instanceof ValidationError && err.argument === "labelColumn") return null;
-          throw err;
+          throw namingFlags(err, { path: "--embedding" });
         });
         if (ds !== null) {
           P = ds.X;

@@ -6,7 +6,7 @@ import { readJsonFile } from "../../runner/resultsFile.node.js";
 
 /** Reads a split file, naming it in every error. */
 export function readSplitFile(path: string, n: number): Split[] {
-  checkJsonInput(path, "split file", "splits");
+  checkJsonInput(path, "split file", "--splits");
   const json = readJsonFile(path);
   try {
     return parseSplitFile(json, n);

@@ -5,9 +5,10 @@
  * with the module's GEMM to rounding; its lower-block form writes its entries and nothing
  * else; and the library's products on "fast" run it, with the same bits on one, two and
  * three threads, while gemmABtExact and "portable" keep the module's bits. The relaxed-SIMD
- * module (fma.wat) matches its source, is passed over without failing where the engine
- * refuses it, and where the engine validates it (a child process with relaxed SIMD
- * switched on) agrees with the module's GEMM to rounding with bits of its own.
+ * module (fma.wat; that it matches its source is test/project/wasmModules.test.ts's check)
+ * is passed over without failing where the engine refuses it, and where the engine
+ * validates it (a child process with relaxed SIMD switched on) agrees with the module's
+ * GEMM to rounding with bits of its own.
  */
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
@@ -34,7 +35,6 @@ import {
   wasmArena,
 } from "#internal/linalg/kernels/wasm/backend.js";
 import { setKernelThreads } from "#internal/threads/helperThread.node.js";
-import { assembleFmaKernels } from "../../../../../scripts/build-wasm.js";
 import { firstDifference, fusedMultiplyAdd, randomMatrix } from "../../helpers/matrices.js";
 import { inputs } from "../../helpers/properties.js";
 import { wasmEngine } from "../../helpers/wasmEngine.js";
@@ -450,11 +450,8 @@ describe.skipIf(!x64 || optedOut)("the fast backend's reduction kernels (x86-64)
 });
 
 describe("the relaxed-SIMD GEMM module (fma.wat)", () => {
-  it("is the assembly of fma.wat: gemm.wat with its multiply-adds fused (run `npm run build:wasm` after editing it)", async () => {
-    const built = await assembleFmaKernels();
-    expect(Buffer.from(fmaModuleBytes()).equals(Buffer.from(built))).toBe(true);
-  });
-
+  // That it is the assembly of fma.wat is a project check (test/project/wasmModules.test.ts):
+  // the assembler, wabt, is the repository's build tool, not the library's.
   it("is passed over, never failing, where the engine refuses it", () => {
     const Module = wasmEngine.Module;
     expect(fmaGemmModule({ validate: () => false, Module })).toBeNull();
