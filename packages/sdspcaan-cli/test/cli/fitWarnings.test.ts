@@ -52,6 +52,25 @@ describe("fit", () => {
   });
 });
 
+describe("a closed-form method (PCA, LDA)", () => {
+  it("fit says 'closed form', not '0 iteration(s), converged'", async () => {
+    const r = await cli(
+      argv`fit --data ${csv} --method lda --k 2 --no-progress --out ${join(dir, "lda.json")}`,
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^Fitted LDA \(k = 2\) on \d+ samples x \d+ features of small \([^)]*\): closed form, \S+ \S+\. Wrote /,
+    );
+    expect(r.stdout).not.toMatch(/iteration/);
+  });
+
+  it("evaluate says its iterations are none", async () => {
+    const r = await cli(argv`evaluate --data ${csv} --method pca --k 2 --no-progress`);
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)).toContain("  iterations      none (closed form)");
+  });
+});
+
 describe("evaluate", () => {
   const args = () => [
     "evaluate",

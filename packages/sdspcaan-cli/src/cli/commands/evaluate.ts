@@ -151,9 +151,11 @@ export function registerEvaluateCommand(program: Command): void {
       );
       if (valBCA !== null) out(`  validation BCA  ${(100 * valBCA).toFixed(2)} %`);
       out(`  test BCA        ${(100 * testBCA).toFixed(2)} %`);
-      out(
-        `  iterations      ${info.iterations} (${info.converged ? "converged" : `not converged: ${info.stopReason}`})`,
-      );
+      const ran =
+        info.stopReason === "closed-form"
+          ? "none (closed form)"
+          : `${info.iterations} (${info.converged ? "converged" : `not converged: ${info.stopReason}`})`;
+      out(`  iterations      ${ran}`);
       out(`  fit time        ${formatDuration(info.timings.totalMs)}`);
       noteWarnings(result.warnings);
     });

@@ -21,7 +21,7 @@ import {
 } from "./flags.js";
 import { loadData, loadFeatureData, requireSamples } from "./loadData.js";
 import { addMethodOptions, type MethodFlags, methodFromFlags } from "./methodFlags.js";
-import { formatDuration, noteWarnings, out } from "./output.js";
+import { fitEnding, formatDuration, noteWarnings, out } from "./output.js";
 import { addPluginOption } from "./pluginFlag.js";
 import { withFitProgress } from "./progress.js";
 import { splitOfFile } from "./splitFiles.js";
@@ -163,7 +163,7 @@ export function registerFitCommand(program: Command): void {
           ? `k = ${String(options.k)}`
           : `k = ${String(options.k)}, ${model.nComponents} output components`;
       out(
-        `Fitted ${model.displayName} (${shape}) on ${Xtrain.rows} samples x ${Xtrain.cols} features of ${data.name} (${where}, ${preprocess}): ${info.iterations} iteration(s), ${info.converged ? "converged" : `not converged (${info.stopReason})`}, ${formatDuration(info.timings.totalMs)}. Wrote ${flags.pipeline ? "the pipeline (model and 1-NN classifier) to " : ""}${flags.out}.`,
+        `Fitted ${model.displayName} (${shape}) on ${Xtrain.rows} samples x ${Xtrain.cols} features of ${data.name} (${where}, ${preprocess}): ${fitEnding(info)}, ${formatDuration(info.timings.totalMs)}. Wrote ${flags.pipeline ? "the pipeline (model and 1-NN classifier) to " : ""}${flags.out}.`,
       );
       noteWarnings(info.warnings);
     });

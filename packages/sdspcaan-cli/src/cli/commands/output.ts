@@ -33,3 +33,18 @@ export function formatDuration(ms: number): string {
   const sec = total % 60;
   return h > 0 ? `${h}h ${String(m).padStart(2, "0")}m` : `${m}m ${String(sec).padStart(2, "0")}s`;
 }
+
+/**
+ * How a fit ended, in words: "closed form" for a method that computes its projection
+ * in one step (PCA, LDA, ...: zero iterations would read as if nothing had run), else
+ * its iterations and whether they converged, e.g. "40 iteration(s), not converged
+ * (max-iterations)".
+ */
+export function fitEnding(info: {
+  readonly iterations: number;
+  readonly converged: boolean;
+  readonly stopReason: string;
+}): string {
+  if (info.stopReason === "closed-form") return "closed form";
+  return `${info.iterations} iteration(s), ${info.converged ? "converged" : `not converged (${info.stopReason})`}`;
+}
