@@ -10,6 +10,7 @@ import {
   SdspcaanError,
   ValidationError,
 } from "../core/errors.js";
+import { closestName } from "../core/options.js";
 import { BASELINE_METHOD } from "./baseline.js";
 import type { MethodDescriptor } from "./descriptor.js";
 import { checkModelJSON, type Estimator } from "./estimator.js";
@@ -116,9 +117,11 @@ export function normalizeMethodName(name: string): string {
 export function methodDescriptor(name: string): AnyDescriptor {
   const d = REGISTRY.get(normalizeMethodName(String(name)));
   if (!d) {
+    const known = methodNames();
+    const close = closestName(normalizeMethodName(String(name)), known);
     throw new ValidationError(
       "method",
-      `Unknown method ${JSON.stringify(name)}. Known methods: ${methodNames().join(", ")}.`,
+      `Unknown method ${JSON.stringify(name)}${close === null ? "" : ` (did you mean "${close}"?)`}. Known methods: ${known.join(", ")}.`,
     );
   }
   return d;

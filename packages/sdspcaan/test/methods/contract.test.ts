@@ -52,9 +52,26 @@ describe("registry", () => {
   it("rejects an unknown method, listing the known ones", () => {
     // @ts-expect-error: a misspelt name does not compile either
     expect(() => createMethod("sdpsca")).toThrow(
-      /Unknown method "sdpsca". Known methods: .*baseline/,
+      /Unknown method "sdpsca" \(did you mean "sdspca"\?\)\. Known methods: .*baseline/,
     );
   });
+
+  it.each([
+    ["SDSPCALPP", "sdspca-lpp"],
+    ["ldaa", "lda"],
+    ["jpcd", "jpcda"],
+  ])("offers the method %j is a misspelling of (%j)", (typed, meant) => {
+    expect(() => methodDescriptor(typed)).toThrow(
+      `Unknown method "${typed}" (did you mean "${meant}"?). Known methods: `,
+    );
+  });
+
+  it.each(["sdspcan", "pcaa", "nope"])(
+    "offers none for %j, a name as close to two methods or to none",
+    (typed) => {
+      expect(() => methodDescriptor(typed)).toThrow(`Unknown method "${typed}". Known methods: `);
+    },
+  );
 });
 
 describe.each(names)("contract: %s", (name) => {
