@@ -197,6 +197,27 @@ describe("errors", () => {
     expectOneLineError(r, /^sdspcaan: Unknown method "nope"\. Known methods: baseline, pca/);
   });
 
+  it.each([
+    ["--alpha -1", "alpha", "--alpha"],
+    ["--max-iter 0", "maxIter", "--max-iter"],
+    ["--set tol=0", "tol", "--set"],
+  ])(
+    "a method option out of its range (%s) names the flag that gave it",
+    async (given, name, flag) => {
+      const r = await cli([
+        ...argv`fit --data ${csv} --method sdspcaan --k 2 --out ${join(dir, "range.json")}`,
+        ...given.split(" "),
+      ]);
+      expectOneLineError(
+        r,
+        new RegExp(
+          `^sdspcaan: The '${name}' parameter of SDSPCAAN must be .* instead \\(${flag}\\)\\.\n$`,
+        ),
+      );
+      expect(existsSync(join(dir, "range.json"))).toBe(false);
+    },
+  );
+
   it("a missing data file is named", async () => {
     const r = await cli(argv`evaluate --data ${join(dir, "missing.csv")} --method pca --k 2`);
     expectOneLineError(r, /missing\.csv/);

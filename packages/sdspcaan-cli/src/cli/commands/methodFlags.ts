@@ -5,7 +5,13 @@
 import { type Command, Option } from "commander";
 import { methodNames, ValidationError } from "sdspcaan";
 import type { OptionSchema, OptionSpec } from "sdspcaan/methods";
-import { methodDescriptor, methodDescriptors, normalizeMethodName } from "sdspcaan/methods";
+import {
+  methodDescriptor,
+  methodDescriptors,
+  normalizeMethodName,
+  resolveOptions,
+} from "sdspcaan/methods";
+import { namingFlags } from "../../io/fileErrors.js";
 import { DECIMAL, parseInteger, parseNumber } from "./flags.js";
 
 /**
@@ -205,6 +211,13 @@ export function methodFromFlags(
     }
     options[name] = parseSetValue(item.slice(eq + 1));
     given.set(name, "--set");
+  }
+  // The ranges are the method's own; checked here, a value out of range is refused
+  // naming the flag that gave it ("... Got -1 instead (--alpha).").
+  try {
+    resolveOptions(methodDescriptor(method).displayName, schema, options);
+  } catch (err) {
+    throw namingFlags(err, Object.fromEntries(given));
   }
   return { method, options };
 }
