@@ -74,6 +74,12 @@ const CHUNKS_WITHOUT_FILE_BYTES = 16_384;
  * address of 2 bytes or more, its size in 1 or more, a 4-byte filter mask) and a byte of data.
  */
 const MIN_FILTERED_CHUNK_BYTES = 8;
+/**
+ * The least heap a chunk took in scripts/dev/hdf5ChunkHeap.ts's measurements (3.8 KB):
+ * a read whose chunks need more than the WebAssembly memory can ever hold at this rate
+ * cannot succeed, and is refused as such before HDF5 starts mapping them.
+ */
+const LEAST_HEAP_PER_CHUNK = 3800;
 const NUMERIC_CLASSES: ReadonlySet<string> = new Set(NUMERIC_CLASS_NAMES);
 
 /** Checks the superblock enough that HDF5 is only handed plausible files. */
@@ -340,6 +346,13 @@ function readDataset(s: Session, ds: H5Dataset, where: string): Float64Array {
     throw new DataFormatError(
       file,
       `${where}: shape [${shape.join(", ")}] in chunks of [${chunks.join(", ")}] is ${chunkCount} chunks, more than a ${formatBytes(s.fileBytes)} file can hold (${fileChunks}) and more than the ${CHUNKS_WITHOUT_FILE_BYTES} any file may declare`,
+    );
+  }
+  const least = bytes + chunkCount * LEAST_HEAP_PER_CHUNK;
+  if (least > env.M.MAXIMUM_MEMORY) {
+    throw new DataFormatError(
+      file,
+      `${where}: shape [${shape.join(", ")}] in chunks of [${chunks.join(", ")}] is ${chunkCount} chunks, which take at least ${formatBytes(least)} of HDF5 memory to read, more than the ${formatBytes(env.M.MAXIMUM_MEMORY)} its WebAssembly module can have; rewrite it in larger chunks (h5repack -l does)`,
     );
   }
   const budget = 2 * bytes + BASE_BUDGET + chunkCount * HEAP_PER_CHUNK;

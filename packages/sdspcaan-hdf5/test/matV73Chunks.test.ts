@@ -21,6 +21,8 @@ interface ChunkedColumn {
   chunk: number;
   deflate: boolean;
   written?: number;
+  /** Bytes of a second, unchunked dataset `pad`, to make the file that much larger. */
+  pad?: number;
 }
 
 let seq = 0;
@@ -31,6 +33,7 @@ async function chunkedColumn({
   chunk,
   deflate,
   written = values.length,
+  pad = 0,
 }: ChunkedColumn): Promise<Uint8Array> {
   const M = await h5wasm.ready;
   const path = `/matV73Chunks-${++seq}.h5`;
@@ -58,6 +61,7 @@ async function chunkedColumn({
       values.slice(start, end),
     );
   }
+  if (pad > 0) f.create_dataset({ name: "pad", data: new Uint8Array(pad), dtype: "<B" });
   f.close();
   const body = M.FS.readFile(path) as Uint8Array;
   M.FS.unlink(path);
@@ -143,5 +147,18 @@ describe("chunked MAT v7.3 variables", () => {
         `many.mat: variable 'x': shape [1, ${n}] in chunks of [1, 1] is ${n} chunks, more than a ${formatBytes(bytes.length)} file can hold (${Math.floor(bytes.length / 8)}) and more than the 16384 any file may declare`,
       );
     }
+  });
+
+  it("refuses a file whose chunks, held by the file, need more heap than WebAssembly can have", async () => {
+    // 600,000 one-value deflated chunks, one written, in a file large enough to hold them
+    // all (a 4.8 MB second dataset): at 3.8 KB a chunk at the least, 2.3 GB of heap.
+    const n = 600_000;
+    const values = Float64Array.from({ length: n }, (_, i) => i + 1);
+    const bytes = await chunkedColumn({ values, chunk: 1, deflate: true, written: 1, pad: 8 * n });
+    const err = await readX(bytes, "huge.mat").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DataFormatError);
+    expect((err as DataFormatError).message).toBe(
+      `huge.mat: variable 'x': shape [1, ${n}] in chunks of [1, 1] is ${n} chunks, which take at least ${formatBytes(8 * n + 3800 * n)} of HDF5 memory to read, more than the ${formatBytes(2 ** 31)} its WebAssembly module can have; rewrite it in larger chunks (h5repack -l does)`,
+    );
   });
 });
