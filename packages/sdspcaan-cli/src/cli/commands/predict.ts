@@ -98,7 +98,7 @@ export function registerPredictCommand(program: Command): void {
       const score =
         y === null
           ? null
-          : `Balanced accuracy on the ${y.length} labelled samples of ${data.name}: ${balancedAccuracy(y, predicted).toFixed(4)}`;
+          : `Balanced accuracy on the ${y.length === 1 ? "1 labelled sample" : `${y.length} labelled samples`} of ${data.name}: ${balancedAccuracy(y, predicted).toFixed(4)}`;
       const text = labelsCsv(predicted);
       if (flags.out === "-") {
         process.stdout.write(text);
@@ -109,7 +109,9 @@ export function registerPredictCommand(program: Command): void {
         ...protectedInputs,
         { path: data.path, what: "--data" },
       ]);
-      out(`Wrote ${predicted.length} predicted labels of ${data.name} to ${flags.out}.`);
+      out(
+        `Wrote ${predicted.length} predicted ${predicted.length === 1 ? "label" : "labels"} of ${data.name} to ${flags.out}.`,
+      );
       if (score !== null) out(score);
     });
   addPluginOption(cmd);

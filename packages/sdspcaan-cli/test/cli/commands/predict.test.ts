@@ -105,6 +105,18 @@ describe("fit --pipeline and predict", () => {
     expect(lines(r.stdout)[1]).toMatch(/^Balanced accuracy on the 60 labelled samples of train: /);
   });
 
+  it("counts one predicted label as one", async () => {
+    const one = join(dir, "one.csv");
+    writeFileSync(one, `${readFileSync(train, "utf8").split("\n").slice(0, 2).join("\n")}\n`);
+    const outFile = join(dir, "one-label.csv");
+    const r = await cli(argv`predict --model ${pipelineFile} --data ${one} --label-col last
+      --out ${outFile}`);
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)[0]).toBe(`Wrote 1 predicted label of one to ${outFile}.`);
+    expect(lines(r.stdout)[1]).toMatch(/^Balanced accuracy on the 1 labelled sample of one: /);
+    expect(lines(readFileSync(outFile, "utf8"))).toHaveLength(2);
+  });
+
   it("refuses a plain model, and an --out that is one of its inputs", async () => {
     const plain = join(dir, "plain.json");
     const fit = await cli(["fit", "--data", train, "--method", "pca", "--k", "2", "--out", plain]);
