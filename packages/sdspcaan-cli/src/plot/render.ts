@@ -1,7 +1,7 @@
 /**
  * Vega-Lite spec -> SVG (vega, headless) -> PNG (resvg). Node-only.
  */
-import { dirname, resolve } from "node:path";
+import { dirname } from "node:path";
 import { Resvg, type ResvgRenderOptions } from "@resvg/resvg-js";
 import { SdspcaanError, ValidationError } from "sdspcaan";
 import * as vega from "vega";
@@ -250,7 +250,9 @@ export interface WrittenFigure {
 
 /**
  * Renders `spec` and writes `<basePath>.svg` and `<basePath>.png` (a trailing ".svg" or
- * ".png" on `basePath` is dropped), creating folders as needed. Returns absolute paths.
+ * ".png" on `basePath` is dropped), creating folders as needed. Returns the two paths
+ * as `basePath` names them (relative where it is), so that a command lists them as the
+ * user wrote --out, beside its other files.
  */
 export async function writeFigure(
   spec: VegaLiteSpec,
@@ -260,7 +262,7 @@ export async function writeFigure(
   if (typeof basePath !== "string" || basePath.trim().length === 0) {
     throw new ValidationError("basePath", "The 'basePath' argument must be a non-empty path.");
   }
-  const base = resolve(basePath.replace(/\.(svg|png)$/i, ""));
+  const base = basePath.replace(/\.(svg|png)$/i, "");
   const svg = await renderSvg(spec);
   const png = svgToPng(svg, options);
   makeFolders(dirname(base));

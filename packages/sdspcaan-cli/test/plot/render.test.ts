@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { ValidationError } from "sdspcaan";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import {
@@ -113,6 +113,14 @@ describe("writeFigure", () => {
     const png = readFileSync(paths.png);
     expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
     expect(pngSize(png)).toEqual(svgSize(svg));
+  });
+
+  it("returns the paths as basePath names them, so a relative --out is listed relative", async () => {
+    const base = relative(process.cwd(), join(scratch, "relative", "fig2"));
+    const paths = await writeFigure(bcaVersusKFigure(bcaSeries()), base, { scale: 1 });
+    expect(paths).toEqual({ svg: `${base}.svg`, png: `${base}.png` });
+    expect(existsSync(join(scratch, "relative", "fig2.svg"))).toBe(true);
+    expect(existsSync(join(scratch, "relative", "fig2.png"))).toBe(true);
   });
 
   it("drops a .svg or .png extension from basePath", async () => {
