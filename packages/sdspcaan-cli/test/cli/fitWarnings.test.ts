@@ -71,6 +71,25 @@ describe("a closed-form method (PCA, LDA)", () => {
   });
 });
 
+describe("evaluate's heading", () => {
+  it("shows an option left to the method with the value the fit chose (m = 15 (auto))", async () => {
+    const r = await cli(argv`evaluate --data ${csv} --method sdspcaan --k 3 --no-progress`);
+    expect(r.code).toBe(0);
+    const m = /, m = (\d+) \(auto\):$/m.exec(r.stdout);
+    expect(m).not.toBeNull();
+    const json = JSON.parse(
+      (await cli(argv`evaluate --data ${csv} --method sdspcaan --k 3 --json --no-progress`)).stdout,
+    );
+    expect(json.params.m).toBeNull();
+    expect(Number(m?.[1])).toBeGreaterThan(0);
+  });
+
+  it("shows a value the user gave as given", async () => {
+    const r = await cli(argv`evaluate --data ${csv} --method sdspcaan --k 3 --m 4 --no-progress`);
+    expect(r.stdout).toMatch(/, m = 4:$/m);
+  });
+});
+
 describe("evaluate", () => {
   const args = () => [
     "evaluate",

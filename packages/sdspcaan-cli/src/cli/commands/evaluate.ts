@@ -141,12 +141,21 @@ export function registerEvaluateCommand(program: Command): void {
         noteWarnings(result.warnings);
         return;
       }
+      // An option left to the method (null) is shown with the value the fit chose where
+      // its diagnostics carry it under the same name (m = 15 (auto)).
+      const chosen = (info.details ?? {}) as Record<string, unknown>;
+      const shown = (name: string, v: unknown) =>
+        v !== null
+          ? String(v)
+          : typeof chosen[name] === "number"
+            ? `${chosen[name]} (auto)`
+            : "auto";
       out(
         `${model.displayName} on ${data.name}, ${predefined !== undefined ? "its own test set" : `split ${repeat}`} (train ${split.train.length} / validation ${split.val.length} / test ${split.test.length}, ${preprocess}), ${Object.entries(
           model.params as Record<string, unknown>,
         )
           .filter(([name]) => ["k", "alpha", "beta", "delta", "eta", "m"].includes(name))
-          .map(([name, v]) => `${name} = ${v === null ? "auto" : String(v)}`)
+          .map(([name, v]) => `${name} = ${shown(name, v)}`)
           .join(", ")}:`,
       );
       if (valBCA !== null) out(`  validation BCA  ${(100 * valBCA).toFixed(2)} %`);
