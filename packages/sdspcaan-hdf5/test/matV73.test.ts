@@ -7,33 +7,13 @@
  * and the size limit. Values and messages are checked exactly.
  */
 import { readFileSync } from "node:fs";
-import h5wasm, { Reference } from "h5wasm";
+import { Reference } from "h5wasm";
 import { DataFormatError } from "sdspcaan";
 import { formatBytes, type RawVariable } from "sdspcaan/formats";
 import { withHdf5Variables } from "sdspcaan-hdf5";
 import { errorOf, fixtureFile } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
-
-type H5File = InstanceType<typeof h5wasm.File>;
-let seq = 0;
-
-/** An HDF5 file built by `build`; behind MATLAB's 512-byte header when `matlab`. */
-async function h5(build: (f: H5File) => void, matlab = false): Promise<Uint8Array> {
-  const M = await h5wasm.ready;
-  const path = `/matV73-test-${++seq}.h5`;
-  const f = new h5wasm.File(path, "w");
-  build(f);
-  f.close();
-  const body = M.FS.readFile(path) as Uint8Array;
-  M.FS.unlink(path);
-  if (!matlab) return body;
-  const out = new Uint8Array(512 + body.length);
-  out.fill(0x20, 0, 124);
-  out.set(new TextEncoder().encode("MATLAB 7.3 MAT-file, Platform: GLNXA64, HDF5 schema 1.00 ."));
-  out.set([0x00, 0x02, 0x49, 0x4d], 124);
-  out.set(body, 512);
-  return out;
-}
+import { type H5File, h5File as h5 } from "./helpers/h5File.js";
 
 /** The variables, described and read while the file is open. */
 async function variables<T>(

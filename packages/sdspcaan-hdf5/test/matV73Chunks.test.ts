@@ -11,6 +11,7 @@ import { DataFormatError } from "sdspcaan";
 import { formatBytes } from "sdspcaan/formats";
 import { withHdf5Variables } from "sdspcaan-hdf5";
 import { describe, expect, it } from "vitest";
+import { h5File } from "./helpers/h5File.js";
 
 type H5Module = Awaited<typeof h5wasm.ready>;
 
@@ -25,8 +26,6 @@ interface ChunkedColumn {
   pad?: number;
 }
 
-let seq = 0;
-
 /** A MAT v7.3 file holding `values` as the column `x` (an HDF5 dataset [1, n]) in chunks of `chunk`. */
 async function chunkedColumn({
   values,
@@ -35,42 +34,32 @@ async function chunkedColumn({
   written = values.length,
   pad = 0,
 }: ChunkedColumn): Promise<Uint8Array> {
-  const M = await h5wasm.ready;
-  const path = `/matV73Chunks-${++seq}.h5`;
-  const f = new h5wasm.File(path, "w");
-  const ds = f.create_dataset({
-    name: "x",
-    data: values.slice(0, chunk),
-    shape: [1, chunk],
-    maxshape: [1, null],
-    dtype: "<d",
-    chunks: [1, chunk],
-    ...(deflate ? { compression: 1 } : {}),
-  });
-  ds.create_attribute("MATLAB_class", "double");
-  ds.resize([1, values.length]);
-  // A thousand chunks a write: one write of them all would map every chunk, as a read does.
-  const step = 1000 * chunk;
-  for (let start = chunk; start < written; start += step) {
-    const end = Math.min(written, start + step);
-    ds.write_slice(
-      [
-        [0, 1],
-        [start, end],
-      ],
-      values.slice(start, end),
-    );
-  }
-  if (pad > 0) f.create_dataset({ name: "pad", data: new Uint8Array(pad), dtype: "<B" });
-  f.close();
-  const body = M.FS.readFile(path) as Uint8Array;
-  M.FS.unlink(path);
-  const out = new Uint8Array(512 + body.length);
-  out.fill(0x20, 0, 124);
-  out.set(new TextEncoder().encode("MATLAB 7.3 MAT-file, Platform: GLNXA64, HDF5 schema 1.00 ."));
-  out.set([0x00, 0x02, 0x49, 0x4d], 124);
-  out.set(body, 512);
-  return out;
+  return h5File((f) => {
+    const ds = f.create_dataset({
+      name: "x",
+      data: values.slice(0, chunk),
+      shape: [1, chunk],
+      maxshape: [1, null],
+      dtype: "<d",
+      chunks: [1, chunk],
+      ...(deflate ? { compression: 1 } : {}),
+    });
+    ds.create_attribute("MATLAB_class", "double");
+    ds.resize([1, values.length]);
+    // A thousand chunks a write: one write of them all would map every chunk, as a read does.
+    const step = 1000 * chunk;
+    for (let start = chunk; start < written; start += step) {
+      const end = Math.min(written, start + step);
+      ds.write_slice(
+        [
+          [0, 1],
+          [start, end],
+        ],
+        values.slice(start, end),
+      );
+    }
+    if (pad > 0) f.create_dataset({ name: "pad", data: new Uint8Array(pad), dtype: "<B" });
+  }, true);
 }
 
 const memory = (
