@@ -11,10 +11,11 @@
 // it with the change). `--recorded` (what CI runs) mutates the
 // files that file holds, each at most as costly as its changes, and writes nothing back.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { INCREMENTAL_FILE, MUTATED_FILES, THRESHOLD_PER_FILE } from "../stryker.config.mjs";
+import { canonicalRecordText } from "./mutationRecord.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const committed = join(root, INCREMENTAL_FILE);
@@ -111,7 +112,7 @@ for (const [file, { mutants }] of Object.entries(report.files)) {
 // Stryker's incremental report keeps the recorded results of the files it did not
 // mutate, so the copy it rewrote is the whole record.
 if (!recordedOnly && existsSync(working)) {
-  copyFileSync(working, committed);
+  writeFileSync(committed, canonicalRecordText(JSON.parse(readFileSync(working, "utf8"))));
   console.log(`results recorded in ${INCREMENTAL_FILE}`);
 }
 process.exit(failed ? 1 : (run.status ?? 1));
