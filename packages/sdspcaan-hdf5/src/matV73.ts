@@ -291,6 +291,43 @@ interface Session {
   fileBytes: number;
   maxBytes: number;
   open: boolean;
+  /** The paths of #refs#'s members by their reference's bytes, once a cell has needed it. */
+  refPaths?: ReadonlyMap<string, string>;
+}
+
+/** MATLAB's group of the arrays a cell's references point to. */
+const REFS_GROUP = "#refs#";
+
+function referenceKey(ref: H5Reference): string {
+  let key = "";
+  for (const b of ref.ref_data) key += b.toString(16).padStart(2, "0");
+  return key;
+}
+
+/**
+ * The path a cell's reference points to. HDF5 names a referenced object by searching
+ * the whole file for it (H5Rget_name), so a cell of n texts dereferenced one by one took
+ * time growing as n^2 (5,000 labels: two minutes). MATLAB keeps every element in
+ * #refs#: the references of its members, made once (each from its known path), name
+ * them at once; a reference to anything else is dereferenced as before.
+ */
+function referencedPath(s: Session, where: string, ref: H5Reference): string | null {
+  const { env, file, h5 } = s;
+  if (s.refPaths === undefined) {
+    s.refPaths = guarded(env, file, where, BASE_BUDGET, () => {
+      const paths = new Map<string, string>();
+      const group = h5.get(REFS_GROUP);
+      if (!(group instanceof env.lib.Group)) return paths;
+      for (const name of group.keys()) {
+        const member = group.get(name);
+        if (member instanceof env.lib.Dataset || member instanceof env.lib.Group) {
+          paths.set(referenceKey(member.create_reference()), `/${REFS_GROUP}/${name}`);
+        }
+      }
+      return paths;
+    });
+  }
+  return s.refPaths.get(referenceKey(ref)) ?? null;
 }
 
 function attrString(ds: H5Dataset | H5Group, name: string): string | null {
@@ -408,7 +445,10 @@ function makeVariable(s: Session, name: string, matlab: boolean): RawVariable | 
       // h5wasm gives references as an array, even a scalar one.
       const refs = guarded(env, file, where, BASE_BUDGET, () => ds.value) as H5Reference[];
       return cellTexts(refs, (ref) => {
-        const target = guarded(env, file, where, SMALL_BUDGET, () => h5.dereference(ref));
+        const path = referencedPath(s, where, ref);
+        const target = guarded(env, file, where, SMALL_BUDGET, () =>
+          path === null ? h5.dereference(ref) : h5.get(path),
+        );
         if (!(target instanceof env.lib.Dataset)) return null;
         const element: H5Dataset = target;
         const tcls = guarded(env, file, where, SMALL_BUDGET, () =>

@@ -7,12 +7,12 @@
  * and the size limit. Values and messages are checked exactly.
  */
 import { readFileSync } from "node:fs";
-import { Reference } from "h5wasm";
+import h5wasm, { Reference } from "h5wasm";
 import { DataFormatError } from "sdspcaan";
 import { formatBytes, type RawVariable } from "sdspcaan/formats";
 import { withHdf5Variables } from "sdspcaan-hdf5";
 import { errorOf, fixtureFile } from "sdspcaan-test-support";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { type H5File, h5File as h5 } from "./helpers/h5File.js";
 
 /** The variables, described and read while the file is open. */
@@ -346,6 +346,50 @@ describe("MATLAB's classes in a v7.3 file", () => {
       expect(find(vars, "onlyNothing").texts()).toBeNull();
       expect(find(vars, "emptyCell").texts()).toBeNull();
     });
+  });
+
+  it("reads a cell kept in #refs#, as MATLAB keeps it, without searching the file for each element", async () => {
+    // HDF5 names a referenced object by searching the whole file (H5Rget_name), so a
+    // cell of n labels dereferenced one by one took time growing as n^2.
+    const labels = Array.from({ length: 200 }, (_, i) => `class${i % 7}`);
+    const bytes = await h5((f) => {
+      const refs = f.create_group("#refs#");
+      const items = labels.map((s, i) => charArray(refs, `e${i}`, s).create_reference());
+      classed(
+        f.create_dataset({ name: "y", data: items as never, shape: [1, items.length] }),
+        "cell",
+      );
+    }, true);
+    const searches = vi.spyOn(h5wasm.File.prototype, "dereference");
+    try {
+      await variables(bytes, (vars) => expect(find(vars, "y").texts()).toEqual(labels));
+      expect(searches).not.toHaveBeenCalled();
+    } finally {
+      searches.mockRestore();
+    }
+  });
+
+  it("reads a cell whose references lead outside #refs# (as h5py writes them) too", async () => {
+    const bytes = await h5((f) => {
+      const refs = f.create_group("#refs#");
+      const inside = charArray(refs, "a", "inside").create_reference();
+      const elsewhere = charArray(f.create_group("elsewhere"), "b", "outside").create_reference();
+      const cell = (name: string, items: unknown[]) =>
+        classed(f.create_dataset({ name, data: items as never, shape: [items.length, 1] }), "cell");
+      cell("mixed", [inside, elsewhere, inside]);
+      cell("outsideOnly", [elsewhere]);
+    }, true);
+    await variables(bytes, (vars) => {
+      expect(find(vars, "mixed").texts()).toEqual(["inside", "outside", "inside"]);
+      expect(find(vars, "outsideOnly").texts()).toEqual(["outside"]);
+    });
+    const noRefsGroup = await h5((f) => {
+      const elsewhere = charArray(f.create_group("g"), "b", "text").create_reference();
+      classed(f.create_dataset({ name: "c", data: [elsewhere] as never, shape: [1, 1] }), "cell");
+      // A dataset named #refs# is no group of references.
+      f.create_dataset({ name: "#refs#", data: Float64Array.of(1), shape: [1], dtype: "<d" });
+    }, true);
+    await variables(noRefsGroup, (vars) => expect(find(vars, "c").texts()).toEqual(["text"]));
   });
 
   it("refuses a cell element whose reference leads nowhere, in HDF5's words", async () => {
