@@ -5,8 +5,9 @@
 // of thousands of lines for the same results). Stryker matches recorded results by
 // file, test name and location, and by mutant location, mutator and replacement; the
 // ids only link a mutant to the tests that cover or kill it. So the record is written
-// with the files, tests and mutants in a fixed order and ids numbered in that order:
-// the same results give the same bytes, and a change shows as the lines it changes.
+// with the files, tests and mutants in a fixed order, mutants numbered in that order and
+// tests named by a hash of their file and name: the same results give the same bytes,
+// and a change shows as the lines it changes.
 
 const byText = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -20,6 +21,16 @@ function compareNumbers(a, b) {
   return 0;
 }
 
+/** FNV-1a, 32 bits, as 8 hex digits: a short id that depends only on `text`. */
+function hash(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, "0");
+}
+
 function sortedEntries(object) {
   return Object.entries(object ?? {}).sort(([a], [b]) => byText(a, b));
 }
@@ -28,7 +39,7 @@ function sortedEntries(object) {
 export function canonicalRecord(report) {
   const testId = new Map();
   const testFiles = {};
-  let nextTest = 0;
+  const taken = new Set();
   for (const [file, entry] of sortedEntries(report.testFiles)) {
     const tests = [...(entry.tests ?? [])].sort(
       (a, b) =>
@@ -37,7 +48,12 @@ export function canonicalRecord(report) {
     testFiles[file] = {
       ...entry,
       tests: tests.map((t) => {
-        const id = String(nextTest++);
+        // Named by what it is, not by where it stands, so that a test added before it
+        // (or a new test file) leaves its id, and every mutant's list naming it, alone.
+        const base = hash(`${file}\0${t.name}`);
+        let id = base;
+        for (let k = 2; taken.has(id); k++) id = `${base}-${k}`;
+        taken.add(id);
         testId.set(t.id, id);
         return { ...t, id };
       }),
@@ -51,7 +67,7 @@ export function canonicalRecord(report) {
           throw new Error(`mutation record: a mutant names test ${id}, which no test file holds`);
         return to;
       })
-      .sort((a, b) => Number(a) - Number(b));
+      .sort(byText);
   const files = {};
   let nextMutant = 0;
   for (const [file, entry] of sortedEntries(report.files)) {

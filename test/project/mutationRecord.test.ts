@@ -2,7 +2,7 @@
  * The committed mutation record is written in one canonical form
  * (scripts/mutationRecord.mjs), so that re-recording the same results gives the same
  * bytes: the order of files, tests and mutants, and the ids that link them, do not
- * depend on the order a run met them in.
+ * depend on the order a run met them in, and a test keeps its id when others are added.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -102,19 +102,43 @@ describe("the mutation record's canonical form", () => {
     );
   });
 
-  it("orders files by path, tests by place, mutants by place, and numbers them in that order", () => {
+  it("orders files by path, tests and mutants by place, numbers the mutants in that order", () => {
     const c = canonicalRecord(record(1, "q")) as Record;
     expect(Object.keys(c.testFiles)).toEqual(["a.test.ts", "b.test.ts"]);
-    expect(c.testFiles["a.test.ts"]?.tests.map((t) => [t.id, t.name])).toEqual([
-      ["0", "refuses b"],
-      ["1", "reads a"],
-    ]);
+    expect(c.testFiles["a.test.ts"]?.tests.map((t) => t.name)).toEqual(["refuses b", "reads a"]);
     expect(Object.keys(c.files)).toEqual(["src/y.ts", "src/z.ts"]);
-    expect(c.files["src/z.ts"]?.mutants.map((m) => [m.id, m.replacement, m.coveredBy])).toEqual([
-      ["1", "x2", ["0"]],
-      ["2", "x30", ["1", "2"]],
+    expect(c.files["src/z.ts"]?.mutants.map((m) => [m.id, m.replacement])).toEqual([
+      ["1", "x2"],
+      ["2", "x30"],
     ]);
     expect(c.projectRoot).toBe("/somewhere");
+  });
+
+  it("names a test by its file and name, so a test added before it leaves its id alone", () => {
+    const ids = (r: Record) =>
+      Object.fromEntries(
+        Object.entries((canonicalRecord(r) as Record).testFiles).flatMap(([file, { tests }]) =>
+          tests.map((t) => [`${file}: ${t.name}`, t.id]),
+        ),
+      );
+    const before = ids(record(0, ""));
+    for (const id of Object.values(before)) expect(id).toMatch(/^[0-9a-f]{8}$/);
+    const grown = record(0, "");
+    grown.testFiles["a.test.ts"]?.tests.unshift({ id: "new", name: "added", location: loc(1, 1) });
+    grown.testFiles["0.test.ts"] = {
+      tests: [{ id: "n0", name: "first", location: loc(1, 1) }],
+      source: "",
+    };
+    const after = ids(grown);
+    expect(Object.keys(after)).toHaveLength(Object.keys(before).length + 2);
+    for (const [test, id] of Object.entries(before)) expect(after[test]).toBe(id);
+  });
+
+  it("keeps two tests of the same file and name apart", () => {
+    const r = record(0, "");
+    r.testFiles["b.test.ts"]?.tests.push({ id: "twin", name: "writes c", location: loc(20, 1) });
+    const tests = (canonicalRecord(r) as Record).testFiles["b.test.ts"]?.tests ?? [];
+    expect(tests.map((t) => t.id)).toEqual([tests[0]?.id, `${tests[0]?.id}-2`]);
   });
 
   it("refuses a mutant that names a test no test file holds", () => {
