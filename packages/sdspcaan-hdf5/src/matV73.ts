@@ -379,17 +379,20 @@ function readDataset(s: Session, ds: H5Dataset, where: string): Float64Array {
   const storedChunkBytes =
     filters.length === 0 ? elementCount(chunks) * meta.size : MIN_FILTERED_CHUNK_BYTES;
   const fileChunks = Math.floor(s.fileBytes / Math.max(storedChunkBytes, 1));
+  // Built only for a refusal: a cell's every element passes here.
+  const declared = () =>
+    `${where}: shape [${shape.join(", ")}] in chunks of [${chunks.join(", ")}] is ${chunkCount} chunks`;
   if (chunkCount > Math.max(fileChunks, CHUNKS_WITHOUT_FILE_BYTES)) {
     throw new DataFormatError(
       file,
-      `${where}: shape [${shape.join(", ")}] in chunks of [${chunks.join(", ")}] is ${chunkCount} chunks, more than a ${formatBytes(s.fileBytes)} file can hold (${fileChunks}) and more than the ${CHUNKS_WITHOUT_FILE_BYTES} any file may declare`,
+      `${declared()}, more than a ${formatBytes(s.fileBytes)} file can hold (${fileChunks}) and more than the ${CHUNKS_WITHOUT_FILE_BYTES} any file may declare`,
     );
   }
   const least = bytes + chunkCount * LEAST_HEAP_PER_CHUNK;
   if (least > env.M.MAXIMUM_MEMORY) {
     throw new DataFormatError(
       file,
-      `${where}: shape [${shape.join(", ")}] in chunks of [${chunks.join(", ")}] is ${chunkCount} chunks, which take at least ${formatBytes(least)} of HDF5 memory to read, more than the ${formatBytes(env.M.MAXIMUM_MEMORY)} its WebAssembly module can have; rewrite it in larger chunks (h5repack -l does)`,
+      `${declared()}, which take at least ${formatBytes(least)} of HDF5 memory to read, more than the ${formatBytes(env.M.MAXIMUM_MEMORY)} its WebAssembly module can have; rewrite it in larger chunks (h5repack -l does)`,
     );
   }
   const budget = 2 * bytes + BASE_BUDGET + chunkCount * HEAP_PER_CHUNK;

@@ -23,6 +23,7 @@
 import { existsSync, lstatSync, rmSync } from "node:fs";
 import { basename } from "node:path";
 import { type DataFormatError, ValidationError } from "sdspcaan";
+import { plural } from "../plural.js";
 import { splitsChecksum } from "../protocol/fingerprint.js";
 import { FitFingerprints, planSplit, type RunSettings } from "../protocol/plan.js";
 import { fitKey } from "../protocol/records.js";
@@ -94,10 +95,6 @@ export interface ResumeState {
   /** Lines reused as results of this run. */
   readonly reused: ResultLine[];
   readonly notes: string[];
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 function lineList(entries: ReadonlyArray<{ readonly lineNo: number }>): string {

@@ -78,6 +78,8 @@ export {
   settingsDifferences,
 } from "./settingsFile.node.js";
 
+import { plural } from "../plural.js";
+
 /** Reported after every finished fit (and once at the start). */
 export interface ExperimentProgress {
   /** Fits finished, including those found in the results file at the start. */
@@ -296,10 +298,6 @@ export async function runExperiment(
   } finally {
     lock?.release();
   }
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 function checkShardOption(shard: ShardSpec): ShardSpec {

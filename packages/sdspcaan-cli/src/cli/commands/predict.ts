@@ -9,6 +9,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { balancedAccuracy, DataFormatError, type Label, Pipeline, ValidationError } from "sdspcaan";
+import { plural } from "../../plural.js";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
 import { oneLineErrors } from "./commandErrors.js";
 import { addDataOptions, type DataFlags } from "./dataFlags.js";
@@ -98,7 +99,7 @@ export function registerPredictCommand(program: Command): void {
       const score =
         y === null
           ? null
-          : `Balanced accuracy on the ${y.length === 1 ? "1 labelled sample" : `${y.length} labelled samples`} of ${data.name}: ${balancedAccuracy(y, predicted).toFixed(4)}`;
+          : `Balanced accuracy on the ${plural(y.length, "labelled sample")} of ${data.name}: ${balancedAccuracy(y, predicted).toFixed(4)}`;
       const text = labelsCsv(predicted);
       if (flags.out === "-") {
         process.stdout.write(text);
@@ -109,9 +110,7 @@ export function registerPredictCommand(program: Command): void {
         ...protectedInputs,
         { path: data.path, what: "--data" },
       ]);
-      out(
-        `Wrote ${predicted.length} predicted ${predicted.length === 1 ? "label" : "labels"} of ${data.name} to ${flags.out}.`,
-      );
+      out(`Wrote ${plural(predicted.length, "predicted label")} of ${data.name} to ${flags.out}.`);
       if (score !== null) out(score);
     });
   addPluginOption(cmd);
