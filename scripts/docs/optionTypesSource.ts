@@ -1,7 +1,10 @@
 /**
- * The text of packages/sdspcaan/src/methods/optionTypes.ts, generated from the
- * registered methods' declarations (see scripts/docs/optionTypes.ts, which writes it,
- * and test/project/docs.test.ts, which checks the committed file is this text).
+ * The texts of packages/sdspcaan/src/methods/optionTypes.ts and methodRegistry.ts,
+ * generated from the registered methods' declarations (see scripts/docs/optionTypes.ts,
+ * which writes them, and test/project/docs.test.ts, which checks the committed files are
+ * these texts). The option types import nothing, since every method file imports its
+ * own from them; the registry, which names each method's class, imports the classes, so
+ * no import runs in a circle.
  */
 import type { OptionSpec } from "../../packages/sdspcaan/src/core/options.js";
 import { defaultText, typeText } from "../../packages/sdspcaan/src/methods/optionDocs.js";
@@ -44,8 +47,8 @@ function docComment(paragraphs: string[], indent: string): string[] {
   return out;
 }
 
-/** The whole file. */
-export function optionTypesSource(): string {
+/** The two generated files' texts, by file name under packages/sdspcaan/src/methods/. */
+export function optionTypesSource(): { "optionTypes.ts": string; "methodRegistry.ts": string } {
   const out: string[] = [
     "/**",
     " * The built-in methods' options as TypeScript types, generated from their declarations",
@@ -55,6 +58,7 @@ export function optionTypesSource(): string {
     " * `ResolvedXOptions` is a model's `params`, every default filled in.",
     " */",
   ];
+  const types: string[] = [];
   const classes: string[] = [];
   const registry: string[] = [];
   const written: Array<{ type: string; options: Record<string, OptionSpec> }> = [];
@@ -96,11 +100,35 @@ export function optionTypesSource(): string {
       `/** {@link ${type}} with every default filled in: a fitted ${className}'s \`params\`. */`,
       `export interface Resolved${type} extends Required<${type}> {}`,
     );
+    types.push(type);
     registry.push(
       `  ${/^[a-z]+$/.test(d.name) ? d.name : JSON.stringify(d.name)}: { options: ${type}; model: ${className} };`,
     );
   }
-  out.push(
+  out.push("");
+  // In the order biome's organizeImports keeps: by module, then by name.
+  const imports = [
+    ...classes.map((c) => ({ from: `./${fileOf(c)}.js`, text: [`import type { ${c} } from`] })),
+    {
+      from: "./optionTypes.js",
+      text: [
+        "import type {",
+        ...types.sort((a, b) => a.localeCompare(b)).map((t) => `  ${t},`),
+        "} from",
+      ],
+    },
+  ]
+    .sort((a, b) => a.from.localeCompare(b.from))
+    .flatMap(({ from, text }) => [...text.slice(0, -1), `${text.at(-1)} "${from}";`]);
+  const registryFile = [
+    "/**",
+    " * The built-in methods by name with their option types and classes, generated from",
+    " * their declarations by scripts/docs/optionTypes.ts (`npm run docs`); do not edit by",
+    " * hand. Apart from optionTypes.ts because it names the classes, whose files import",
+    " * their option types from there.",
+    " */",
+    "",
+    ...imports,
     "",
     "/**",
     " * The registered methods by name, with their options and model classes: what",
@@ -116,12 +144,8 @@ export function optionTypesSource(): string {
     "/** The name of a method in {@link MethodRegistry}. */",
     "export type MethodName = keyof MethodRegistry & string;",
     "",
-  );
-  const imports = classes
-    .map((c) => `import type { ${c} } from "./${fileOf(c)}.js";`)
-    .sort((a, b) => a.localeCompare(b));
-  out.splice(7, 0, "", ...imports);
-  return out.join("\n");
+  ];
+  return { "optionTypes.ts": out.join("\n"), "methodRegistry.ts": registryFile.join("\n") };
 }
 
 /**

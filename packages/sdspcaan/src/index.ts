@@ -60,13 +60,12 @@ export type {
 export { JPCDA } from "./methods/jpcda.js";
 export { LDA } from "./methods/lda.js";
 export { LPP } from "./methods/lpp.js";
+export type { MethodName, MethodRegistry } from "./methods/methodRegistry.js";
 export type {
   BaselineOptions,
   JPCDAOptions,
   LDAOptions,
   LPPOptions,
-  MethodName,
-  MethodRegistry,
   PCANOptions,
   PCAOptions,
   ResolvedBaselineOptions,

@@ -9,7 +9,7 @@ import type { MatrixLike } from "../core/matrix.js";
 import { asMatrix, type Label } from "../core/validate.js";
 import type { Estimator } from "../methods/estimator.js";
 import type { FitProgress } from "../methods/fitReport.js";
-import type { MethodName, MethodRegistry } from "../methods/optionTypes.js";
+import type { MethodName, MethodRegistry } from "../methods/methodRegistry.js";
 import type { Pipeline, PipelineOptions } from "../methods/pipeline.js";
 import { loadModel } from "../methods/registry.js";
 import {
