@@ -72,7 +72,7 @@ function testFiles(): string[] {
 }
 
 /** Helpers of sdspcaan-test-support that test files use rather than write again. */
-const SHARED_HELPERS = ["once", "errorOf", "rejectionOf"];
+const SHARED_HELPERS = ["once", "errorOf", "rejectionOf", "tempDir", "removeDir"];
 
 /** The helpers of SHARED_HELPERS a file declares itself (a function or a const). */
 function ownCopies(text: string): string[] {
@@ -134,6 +134,15 @@ describe("house rules", () => {
     expect(ownCopies("async function rejectionOf(p: Promise<unknown>) {")).toEqual(["rejectionOf"]);
     expect(ownCopies('import { errorOf, once } from "sdspcaan-test-support";')).toEqual([]);
     expect(ownCopies("// function once() is shared\nfunction formatErrorOf() {}")).toEqual([]);
+  });
+
+  it("the packages' tests make temporary folders with tempDir, not mkdtempSync of their own", () => {
+    const files = testFiles().filter((f) => relative(repoRoot, f).startsWith("packages"));
+    expect(files.length).toBeGreaterThan(100);
+    const offenders = files
+      .filter((f) => /\bmkdtempSync\s*\(/.test(withoutComments(readFileSync(f, "utf8"))))
+      .map((f) => relative(repoRoot, f).split("\\").join("/"));
+    expect(offenders).toEqual([]);
   });
 
   it(`no function of the library's methods/ over ${METHOD_FUNCTION_LINES} lines, and no export * between its modules`, () => {

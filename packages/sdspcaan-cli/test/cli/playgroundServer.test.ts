@@ -7,17 +7,9 @@
  * methods other than GET and HEAD; and the security headers on every answer.
  */
 import type { ChildProcess } from "node:child_process";
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  symlinkSync,
-  truncateSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
@@ -28,10 +20,10 @@ import {
 } from "#internal/cli/playgroundServer.js";
 import { startCli } from "../helpers/childCli.js";
 import { writePlaygroundPage } from "../helpers/playgroundPage.js";
-import { removeDir } from "../helpers/runs.js";
+import { removeDir, tempDir } from "../helpers/runs.js";
 
 // Readable by everyone: the command runs as another user below when this is root.
-const dir = mkdtempSync(join(tmpdir(), "sdspcaan-playground-server-"));
+const dir = tempDir("playground-server");
 chmodSync(dir, 0o755);
 const root = writePlaygroundPage(dir);
 mkdirSync(join(dir, "elsewhere"));

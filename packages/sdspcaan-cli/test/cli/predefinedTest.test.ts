@@ -3,12 +3,12 @@
  * tiny generated IDX files): `evaluate` trains on every training image and tests on
  * the test images; `experiment` refuses it without explicit splits.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { balancedAccuracy, Matrix, NearestNeighbour1, PCA } from "sdspcaan";
 import { zscoreStatistics } from "sdspcaan/methods";
+import { removeDir, tempDir } from "sdspcaan-test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reloadDataset } from "#internal/reports/reloadData.node.js";
 import { argv, cli } from "../helpers/cli.js";
@@ -45,7 +45,7 @@ const train = images(30, 0);
 const test = images(9, 5);
 
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), "sdspcaan-fmnist-"));
+  root = tempDir("fmnist");
   const dir = join(root, "fashion-mnist");
   mkdirSync(dir);
   writeFileSync(join(dir, "train-images-idx3-ubyte.gz"), idx([30, 2, 3], train.pixels));
@@ -53,7 +53,7 @@ beforeAll(() => {
   writeFileSync(join(dir, "t10k-images-idx3-ubyte.gz"), idx([9, 2, 3], test.pixels));
   writeFileSync(join(dir, "t10k-labels-idx1-ubyte.gz"), idx([9], test.labels));
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => removeDir(root));
 
 describe("a data set with its own test set", () => {
   it("fit trains on the training images only and says so", async () => {

@@ -2,12 +2,11 @@
  * `sdspcaan datasets list | info | fetch` end to end through runCli, with stdout
  * and stderr captured.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { dataFile, fixtureFile, repoRoot } from "sdspcaan-test-support";
+import { dataFile, fixtureFile, removeDir, repoRoot, tempDir } from "sdspcaan-test-support";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runCli } from "#internal/cli/main.js";
 import { DATASETS } from "#internal/io/registry.js";
@@ -39,18 +38,18 @@ async function cli(args: string[]): Promise<Run> {
 }
 
 const temps: string[] = [];
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "sdspcaan-cli-"));
+function scratchDir(): string {
+  const d = tempDir("cli");
   temps.push(d);
   return d;
 }
 afterEach(() => {
-  for (const d of temps.splice(0)) rmSync(d, { recursive: true, force: true });
+  for (const d of temps.splice(0)) removeDir(d);
 });
 
 describe("sdspcaan datasets", () => {
   it("list prints every data set and where it is found, --data-dir first", async () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     copyFileSync(dataFile("ORL_32x32.mat"), join(dir, "ORL_32x32.mat"));
     const r = await cli(["datasets", "list", "--data-dir", dir]);
     expect(r.code).toBe(0);
@@ -176,7 +175,7 @@ describe("sdspcaan datasets", () => {
   });
 
   it("fails with one line and a non-zero code on unknown names, corrupt files and bad options", async () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     const broken = join(dir, "broken.mat");
     writeFileSync(broken, readFileSync(dataFile("Yale_32x32.mat")).subarray(0, 5000));
     const cases: [string[], RegExp][] = [
@@ -222,7 +221,7 @@ describe("sdspcaan datasets", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      const dir = tempDir();
+      const dir = scratchDir();
       const ok = await cli(["datasets", "fetch", "Yale", "--dir", dir, "--url", `${base}/good`]);
       expect(ok.code).toBe(0);
       expect(ok.stdout).toContain("SHA-256 verified");
@@ -234,7 +233,7 @@ describe("sdspcaan datasets", () => {
         "fetch",
         "yale",
         "--dir",
-        tempDir(),
+        scratchDir(),
         "--url",
         `${base}/bad`,
         "--force",

@@ -2,22 +2,14 @@
  * Downloads against an HTTP server on 127.0.0.1 started here (no test uses the
  * internet), the data lookup order, and the registry's download addresses.
  */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ValidationError } from "sdspcaan";
-import { dataFile, repoRoot } from "sdspcaan-test-support";
+import { dataFile, removeDir, repoRoot, tempDir } from "sdspcaan-test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FetchError, fetchDataset, sha256File } from "#internal/io/fetch.js";
 import {
@@ -73,13 +65,9 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "sdspcaan-io-"));
-}
-
 describe("fetchDataset", () => {
   it("downloads, reports progress, verifies the SHA-256 and reuses a verified copy", async () => {
-    const dir = tempDir();
+    const dir = tempDir("io");
     try {
       const progress: [number, number | null][] = [];
       const res = await fetchDataset("YALE", {
@@ -97,12 +85,12 @@ describe("fetchDataset", () => {
       expect(hits.length).toBe(before);
       expect(readdirSync(dir)).toEqual(["Yale_32x32.mat"]);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      removeDir(dir);
     }
   });
 
   it("accepts a download without Content-Length", async () => {
-    const dir = tempDir();
+    const dir = tempDir("io");
     try {
       const progress: (number | null)[] = [];
       const res = await fetchDataset("yale", {
@@ -113,12 +101,12 @@ describe("fetchDataset", () => {
       expect(res.bytes).toBe(yale.length);
       expect(progress.every((t) => t === null)).toBe(true);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      removeDir(dir);
     }
   });
 
   it("refuses a checksum mismatch, an HTML page and an HTTP error, leaving nothing behind", async () => {
-    const dir = tempDir();
+    const dir = tempDir("io");
     try {
       const cases: [string, RegExp][] = [
         ["/bad", /checksum mismatch.*expected SHA-256 beb3cc9f/],
@@ -135,7 +123,7 @@ describe("fetchDataset", () => {
         expect(readdirSync(dir)).toEqual([]);
       }
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      removeDir(dir);
     }
   });
 
@@ -197,7 +185,7 @@ describe("the registry", () => {
 describe("the data lookup order", () => {
   // (Every path below is inside a temporary folder: "shared" is a sibling of "repo" there.)
   it("is --data-dir, SDSPCAAN_DATA, the repository's data/, the shared folder beside the working directory, then the cache", () => {
-    const root = tempDir();
+    const root = tempDir("io");
     try {
       const sibling = join("work", "shared", "data");
       const dirs = ["opt", "env", join("checkout", "data"), sibling, "cache"].map((d) =>
@@ -227,7 +215,7 @@ describe("the data lookup order", () => {
         });
       });
     } finally {
-      rmSync(root, { recursive: true, force: true });
+      removeDir(root);
     }
   });
 
@@ -238,7 +226,7 @@ describe("the data lookup order", () => {
       join(repoRoot, "packages", "sdspcaan-cli", "dist", "io", "locate.js"),
     ).href;
     expect(repositoryDataDir(dist)).toBe(join(repoRoot, "data"));
-    const elsewhere = tempDir();
+    const elsewhere = tempDir("io");
     try {
       const options = { env: {}, cwd: elsewhere, cacheDir: join(elsewhere, "cache") };
       expect(dataDirectories(options).map((d) => d.source)).toEqual([
@@ -254,7 +242,7 @@ describe("the data lookup order", () => {
       const same = { ...options, env: { SDSPCAAN_DATA: join(repoRoot, "data") } };
       expect(dataDirectories(same).map((d) => d.source)).toEqual(["env", "shared", "cache"]);
     } finally {
-      rmSync(elsewhere, { recursive: true, force: true });
+      removeDir(elsewhere);
     }
   });
 

@@ -4,8 +4,7 @@
  * set and its system lookup directory, and mutated files (truncations, bit flips,
  * overwritten sizes) that must parse consistently or fail with a DataFormatError.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
@@ -19,6 +18,7 @@ import {
 } from "sdspcaan/formats";
 import { predefinedTestSplit } from "sdspcaan/methods";
 import { nodeInflater } from "sdspcaan/node";
+import { removeDir, tempDir } from "sdspcaan-test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import { detectFormat, loadDataset, loadFeatures, openDataset } from "#internal/io/load.js";
 import { dataDirectories } from "#internal/io/locate.js";
@@ -67,13 +67,13 @@ const PIXELS = [0, 1, 2, 3, 4, 255, 10, 20, 30, 40, 50, 60, 7, 7, 7, 0, 0, 128];
 const LABELS = [3, 1, 3];
 
 const dirs: string[] = [];
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "sdspcaan-idx-"));
+function scratchDir(): string {
+  const d = tempDir("idx");
   dirs.push(d);
   return d;
 }
 afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  for (const d of dirs) removeDir(d);
 });
 
 describe("readIdx", () => {
@@ -180,7 +180,7 @@ describe("readIdx", () => {
 
 describe("IDX files through loadDataset", () => {
   it("finds the labels companion next to an images file, raw or gzip", async () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     writeFileSync(join(dir, "train-images-idx3-ubyte"), idxBytes("uint8", [3, 2, 3], PIXELS));
     writeFileSync(join(dir, "train-labels-idx1-ubyte"), idxBytes("uint8", [3], LABELS));
     writeFileSync(
@@ -203,7 +203,7 @@ describe("IDX files through loadDataset", () => {
   });
 
   it("explains what is missing when an images file has no labels", async () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     const path = join(dir, "images.idx3");
     writeFileSync(path, idxBytes("uint8", [3, 2, 3], PIXELS));
     await expect(loadDataset(path)).rejects.toThrow(/IDX file holds one array and no labels/);
@@ -233,7 +233,7 @@ describe("IDX files through loadDataset", () => {
   });
 
   it("refuses a gzip file with an IDX name that does not inflate to IDX", async () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     const path = join(dir, "train-images-idx3-ubyte.gz");
     writeFileSync(path, gzipSync(new TextEncoder().encode("1,2\n3,4\n")));
     const err = await loadDataset(path, { labels: "optional" }).catch((e: unknown) => e);
@@ -243,7 +243,7 @@ describe("IDX files through loadDataset", () => {
   });
 
   it("reads an images file without labels as features, but never a pixel column as labels", async () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     const path = join(dir, "pixels.idx3");
     writeFileSync(path, idxBytes("uint8", [3, 2, 3], PIXELS));
     const features = await loadFeatures(path);
@@ -256,7 +256,7 @@ describe("IDX files through loadDataset", () => {
   });
 
   it("reads gzip idx1 labels, and refuses a gzip labels file that is not IDX", async () => {
-    const dir = tempDir();
+    const dir = scratchDir();
     const images = join(dir, "pixels.idx3");
     writeFileSync(images, idxBytes("uint8", [3, 2, 3], PIXELS));
     const labels = join(dir, "y.idx1.gz");
@@ -303,7 +303,7 @@ describe("the FashionMNIST registry entry", () => {
   });
 
   it("loads training rows then test rows, marking the predefined test set", async () => {
-    const root = tempDir();
+    const root = scratchDir();
     writeFashion(root);
     const opened = await openDataset("FashionMNIST", { dataDir: root, env: {}, cwd: root });
     expect(opened.source).toBe("data-dir");
@@ -316,7 +316,7 @@ describe("the FashionMNIST registry entry", () => {
   });
 
   it("is looked up in the system directories last", async () => {
-    const root = tempDir();
+    const root = scratchDir();
     const system = join(root, "system");
     writeFashion(system);
     const empty = join(root, "cwd");
@@ -340,7 +340,7 @@ describe("the FashionMNIST registry entry", () => {
   });
 
   it("opened by the path of its main file, it is the same data set (a run's report reopens that path)", async () => {
-    const root = tempDir();
+    const root = scratchDir();
     writeFashion(root);
     const byName = await openDataset("FashionMNIST", { dataDir: root, env: {}, cwd: root });
     const byPath = await openDataset(join(root, "fashion-mnist", "train-images-idx3-ubyte.gz"));
@@ -352,7 +352,7 @@ describe("the FashionMNIST registry entry", () => {
   });
 
   it("names a companion file that is missing", async () => {
-    const root = tempDir();
+    const root = scratchDir();
     writeFashion(root);
     rmSync(join(root, "fashion-mnist", "t10k-labels-idx1-ubyte.gz"));
     await expect(

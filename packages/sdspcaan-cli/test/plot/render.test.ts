@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { ValidationError } from "sdspcaan";
+import { removeDir, tempDir } from "sdspcaan-test-support";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import {
   bcaVersusKFigure,
@@ -19,8 +19,8 @@ import {
 import { bcaSeries, clusters, sensitivityGrid } from "../helpers/plotSamples.js";
 import { PNG_SIGNATURE, pngSize, svgSize } from "../helpers/svg.js";
 
-const scratch = mkdtempSync(join(tmpdir(), "sdspcaan-plot-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = tempDir("plot");
+afterAll(() => removeDir(scratch));
 
 describe("svgToPng", () => {
   it("writes a PNG whose size is the SVG size times the scale", async () => {
