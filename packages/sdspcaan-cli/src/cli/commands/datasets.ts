@@ -19,6 +19,7 @@ import { type LoadOptions, openDataset } from "../../io/load.js";
 import { dataDirectories, defaultCacheDir, locateDataFile } from "../../io/locate.js";
 import { DATASETS, type DatasetEntry } from "../../io/registry.js";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
+import { oneLineErrors } from "./commandErrors.js";
 import { addLabelColumnOption, labelColumnFlag, parseLabelColumn } from "./dataFlags.js";
 import {
   addDelimitedOptions,
@@ -28,6 +29,8 @@ import {
   parseHeaderFlag,
 } from "./delimitedFlags.js";
 import { parseInteger } from "./flags.js";
+import { checkDataDir } from "./folders.js";
+import { refuseIdleDataFlags } from "./loadData.js";
 
 function out(text: string): void {
   process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
@@ -46,6 +49,7 @@ function table(rows: string[][]): string {
 }
 
 function listCommand(opts: { dataDir?: string; json?: boolean }): void {
+  checkDataDir(opts.dataDir);
   const rows = DATASETS.map((d) => ({
     entry: d,
     found: locateDataFile(d.file, { ...opts, systemDirs: d.systemDirs }),
@@ -112,6 +116,7 @@ async function infoCommand(nameOrPath: string, opts: InfoOptions): Promise<void>
       `--format must be one of ${FORMATS.join(", ")}. Got '${opts.format}' instead.`,
     );
   }
+  checkDataDir(opts.dataDir);
   const loadOptions: LoadOptions & { dataDir?: string } = {
     dataDir: opts.dataDir,
     xVar: opts.xVar,
@@ -133,6 +138,7 @@ async function infoCommand(nameOrPath: string, opts: InfoOptions): Promise<void>
     },
   );
   const { X, y, info } = dataset;
+  refuseIdleDataFlags(opts, info.format, path, source !== null);
   const enc = encodeLabels(y as Label[], X.rows);
   const classCounts: Record<string, number> = {};
   enc.classes.forEach((c, k) => {
@@ -323,6 +329,7 @@ async function splitsCommand(
   const seed = parseInteger("--seed", opts.seed, 0, 2 ** 32 - 1) ?? 0;
   // Before the data set is read: a bad --out should not wait for 70,000 images.
   checkOutputFile("--out", opts.out);
+  checkDataDir(opts.dataDir);
   const { dataset, entry } = await openDataset(name, opts.dataDir ? { dataDir: opts.dataDir } : {});
   const test = dataset.predefinedTest;
   if (test === undefined) {
@@ -417,4 +424,6 @@ export function registerDatasetsCommand(program: Command): void {
     .action((name: string, opts: { dir?: string; url?: string; force?: boolean }) =>
       fetchCommand(name, opts),
     );
+  // Each sub-command's usage errors name its own help ("see 'sdspcaan datasets splits --help'").
+  for (const sub of [datasets, ...datasets.commands]) oneLineErrors(sub);
 }
