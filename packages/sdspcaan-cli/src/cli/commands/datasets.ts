@@ -128,6 +128,8 @@ async function infoCommand(nameOrPath: string, opts: InfoOptions): Promise<void>
     header: parseHeaderFlag(opts.header),
     dropColumns: parseDropColumns(opts.dropColumns),
     decimal: opts.decimalComma === true ? "," : undefined,
+    // --label-col none: data without labels, described as fit and transform read it.
+    labels: labelColumnFlag(opts) === "none" ? "optional" : undefined,
   };
   for (const k of Object.keys(loadOptions) as (keyof typeof loadOptions)[]) {
     if (loadOptions[k] === undefined) delete loadOptions[k];
@@ -137,9 +139,10 @@ async function infoCommand(nameOrPath: string, opts: InfoOptions): Promise<void>
       throw namingFlags(err, { labelsFile: "--labels-file" });
     },
   );
-  const { X, y, info } = dataset;
+  const { X, info } = dataset;
   refuseIdleDataFlags(opts, info.format, path, source !== null);
-  const enc = encodeLabels(y as Label[], X.rows);
+  const y = info.yVar === null ? [] : dataset.y;
+  const enc = encodeLabels(y as Label[], y.length);
   const classCounts: Record<string, number> = {};
   enc.classes.forEach((c, k) => {
     classCounts[String(c)] = enc.counts[k];
@@ -208,12 +211,16 @@ async function infoCommand(nameOrPath: string, opts: InfoOptions): Promise<void>
   ]);
   lines.push([
     "y",
-    `${info.yVar ?? "?"}${info.oneHot ? " (one-hot)" : ""}: ${enc.classes.length} classes`,
+    info.yVar === null
+      ? "none (--label-col none: every column is a feature)"
+      : `${info.yVar}${info.oneHot ? " (one-hot)" : ""}: ${enc.classes.length} classes`,
   ]);
   const counts = Object.entries(classCounts)
     .map(([c, n]) => `${c}: ${n}`)
     .join(", ");
-  lines.push(["class sizes", counts.length > 400 ? `${counts.slice(0, 400)}...` : counts]);
+  if (info.yVar !== null) {
+    lines.push(["class sizes", counts.length > 400 ? `${counts.slice(0, 400)}...` : counts]);
+  }
   lines.push(["values", `min ${min}, max ${max}`]);
   if (info.header !== undefined) {
     lines.push([
@@ -380,7 +387,7 @@ export function registerDatasetsCommand(program: Command): void {
     .option("--y-var <name>", "variable holding the labels");
   addLabelColumnOption(
     info,
-    "column holding the labels: index from 0 (negative from the end), header name, first or last",
+    "column holding the labels: index from 0 (negative from the end), header name, first, last, or none (every column a feature)",
     "--label-column",
   );
   info

@@ -12,7 +12,7 @@ import { createMethod, type Label, Pipeline, Standardizer, ValidationError } fro
 import { methodDescriptor } from "sdspcaan/methods";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
 import { oneLineErrors } from "./commandErrors.js";
-import { addDataOptions, type DataFlags, labelColumnFlag } from "./dataFlags.js";
+import { addDataOptions, type DataFlags, withoutLabels } from "./dataFlags.js";
 import {
   applyThreads,
   flagGiven,
@@ -67,6 +67,9 @@ export function registerFitCommand(program: Command): void {
       const inputs = [
         ...(flags.data !== undefined ? [{ path: flags.data, what: "--data" }] : []),
         ...(flags.splits !== undefined ? [{ path: flags.splits, what: "--splits" }] : []),
+        ...(flags.labelsFile !== undefined
+          ? [{ path: flags.labelsFile, what: "--labels-file" }]
+          : []),
       ];
       checkOutputFile("--out", flags.out, inputs);
       if (flags.splits !== undefined && flags.trainAll) {
@@ -90,7 +93,7 @@ export function registerFitCommand(program: Command): void {
       const preprocess = parsePreprocess(flags.preprocess);
       const model = createMethod(method, options);
       // `--label-col none`: data without labels, for the methods that need none.
-      const unlabelled = labelColumnFlag(flags) === "none";
+      const unlabelled = withoutLabels(flags);
       if (unlabelled && flags.pipeline) {
         throw new ValidationError(
           "pipeline",

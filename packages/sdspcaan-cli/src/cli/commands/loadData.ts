@@ -7,7 +7,7 @@ import { DataFormatError, ValidationError } from "sdspcaan";
 import { type DataFormat, featureNamesOf } from "sdspcaan/formats";
 import { namingFlags } from "../../io/fileErrors.js";
 import { openDataset } from "../../io/load.js";
-import { type DataFlags, labelColumnFlag, loadOptionsFrom } from "./dataFlags.js";
+import { type DataFlags, labelColumnFlag, loadOptionsFrom, withoutLabels } from "./dataFlags.js";
 import { columnNumbersNote } from "./delimitedFlags.js";
 import { checkDataDir } from "./folders.js";
 import { note } from "./output.js";
@@ -26,10 +26,10 @@ export interface LoadedData {
 
 /** Opens `--data` (a file path or a registry name); the labels must be there. */
 export async function loadData(flags: DataFlags): Promise<LoadedData> {
-  if (labelColumnFlag(flags) === "none") {
+  if (withoutLabels(flags)) {
     throw new ValidationError(
       "label-col",
-      "This command needs the class labels; '--label-col none' (data without labels) is for transform, and for fit with a method that needs no labels.",
+      "This command needs the class labels; '--label-col none' (data without labels) is for transform, and for fit with a method that needs no labels; give the labels with --labels-file FILE.",
     );
   }
   const data = await openData(flags, "required");
@@ -77,12 +77,22 @@ async function openData(flags: DataFlags, labels: "required" | "optional"): Prom
     throw new ValidationError("data", "The '--data' option (a MAT, NPY or CSV file) is required.");
   }
   checkDataDir(flags.dataDir);
+  const column = labelColumnFlag(flags);
+  if (
+    flags.labelsFile !== undefined &&
+    (flags.yVar !== undefined || (column ?? "none") !== "none")
+  ) {
+    throw new ValidationError(
+      "labels-file",
+      `--labels-file gives the labels, so ${flags.yVar !== undefined ? "--y-var" : "--label-col"} cannot: give one of them.`,
+    );
+  }
   const opened = await openDataset(flags.data, {
     ...loadOptionsFrom(flags),
     labels,
     ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
   }).catch((err: unknown) => {
-    throw namingFlags(err, { path: "--data" });
+    throw namingFlags(err, { path: "--data", labelsFile: "--labels-file" });
   });
   refuseIdleDataFlags(flags, opened.dataset.info.format, opened.path, opened.source !== null);
   const base = opened.path.split(/[\\/]/).pop() ?? opened.path;

@@ -64,6 +64,9 @@ export function registerTransformCommand(program: Command): void {
       const inputs = [
         { path: flags.model, what: "--model" },
         ...(flags.data !== undefined ? [{ path: flags.data, what: "--data" }] : []),
+        ...(flags.labelsFile !== undefined
+          ? [{ path: flags.labelsFile, what: "--labels-file" }]
+          : []),
       ];
       if (flags.out !== "-") checkOutputFile("--out", flags.out, inputs);
       const model = readModelFile(flags.model);

@@ -61,3 +61,15 @@ describe("datasets sub-commands' usage errors", () => {
     );
   });
 });
+
+describe("datasets info --label-col none", () => {
+  it("describes every column as a feature, as fit reads such data", async () => {
+    const r = await cli(argv`datasets info ${csv} --label-col none --json`);
+    expect(r.code).toBe(0);
+    const info = JSON.parse(r.stdout);
+    expect([info.samples, info.features, info.classes, info.yVar]).toEqual([60, 25, 0, null]);
+    const text = await cli(argv`datasets info ${csv} --label-col none`);
+    expect(text.stdout).toMatch(/\ny +none \(--label-col none: every column is a feature\)\n/);
+    expect(text.stdout).not.toContain("class sizes");
+  });
+});
