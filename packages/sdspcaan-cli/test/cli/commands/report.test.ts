@@ -46,6 +46,17 @@ describe("report", () => {
     expect(md).not.toContain("| Delta |");
   });
 
+  it("names --to when it holds another run", async () => {
+    const other = join(root, "other-run");
+    mkdirSync(other);
+    writeFileSync(join(other, "results.jsonl"), "");
+    const r = await cli(argv`report --out ${run} --methods pca --to ${other} --no-figures`);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `sdspcaan: The '--to' option names ${other}, which holds another run (${join(other, "results.jsonl")}); its report would be replaced by this one. Choose a new folder.\n`,
+    );
+  });
+
   it("names a data set the run lacks with the flag", async () => {
     const to = join(root, "refused");
     const r = await cli(argv`report --out ${run} --datasets alpha,Zeta --to ${to}`);
