@@ -145,7 +145,7 @@ function reportTarget(dir: string, options: RunReportOptions): string {
     if (held !== undefined) {
       throw new ValidationError(
         "to",
-        `The 'to' folder ${to} holds another run (${held}); its report would be replaced by this one. Choose a new folder.`,
+        `The 'to' option names ${to}, which holds another run (${held}); its report would be replaced by this one. Choose a new folder.`,
       );
     }
   }

@@ -104,7 +104,7 @@ export interface ReportSubset {
 
 /**
  * The run's names that `requested` names (methods compared as `experiment` normalises
- * them, data sets exactly), or null when nothing was requested. An empty list or a
+ * them, data sets in any case), or null when nothing was requested. An empty list or a
  * name the run lacks is an error naming the option and listing the run's names.
  */
 function chosenNames(
@@ -122,11 +122,17 @@ function chosenNames(
       `The '${argument}' option must be a non-empty list of ${what} names; ${listing}.`,
     );
   }
-  const key = (name: string) => (argument === "methods" ? normalizeMethodName(name) : name);
+  // Data set names in any case, as the registry takes them; an exact match first, so
+  // that a run with two names differing only in case still reaches each.
+  const key = (name: string) =>
+    argument === "methods" ? normalizeMethodName(name) : name.toLowerCase();
   const chosen = new Set<string>();
   const unknown: unknown[] = [];
   for (const name of requested) {
-    const found = typeof name === "string" ? known.find((k) => key(k) === key(name)) : undefined;
+    const found =
+      typeof name !== "string"
+        ? undefined
+        : (known.find((k) => k === name) ?? known.find((k) => key(k) === key(name)));
     if (found === undefined) unknown.push(name);
     else chosen.add(found);
   }

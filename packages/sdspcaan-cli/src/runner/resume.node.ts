@@ -250,7 +250,7 @@ export function prepareResume(
   const toRun = scope.total - reused.length;
 
   if (!options.force && (diffs.length > 0 || stale.length > 0 || orphans.length > 0)) {
-    const forced = `--force (force) reuses the ${plural(reused.length, "fit")} whose settings fingerprint matches, moves the other ${plural(stale.length + orphans.length, "line")} to ${RESULTS_FILE}.old-N, and runs the ${plural(toRun, "fit")} left`;
+    const forced = `--force, which reuses the ${plural(reused.length, "fit")} whose settings fingerprint matches, moves the other ${plural(stale.length + orphans.length, "line")} to ${RESULTS_FILE}.old-N, and runs the ${plural(toRun, "fit")} left`;
     if (diffs.length > 0) {
       throw new ValidationError(
         "out",

@@ -2,7 +2,7 @@
  * The CLI end to end on small generated data: outputs, files, exit codes and
  * one-line errors.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { kernelThreads, setKernelThreads } from "sdspcaan/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -150,7 +150,10 @@ describe("evaluate and experiment", () => {
     expect(again.stderr).toMatch(/8 fits \(8 resumed, 0 run\)/);
     const other = await cli(argv`experiment --data ${csv} --methods baseline,pca --k-grid 4,8
       --repeats 2 --seed 6 --out ${out} --no-progress`);
-    expectOneLineError(other, /different settings \(seed: 5 before, 6 now\).*--force/);
+    expectOneLineError(
+      other,
+      /different settings \(seed: 5 before, 6 now\)\. Use another output directory, or go on with --force, which reuses the 0 fits whose settings fingerprint matches, moves the other 8 lines to results\.jsonl\.old-N, and runs the 8 fits left\.$/m,
+    );
   });
 
   it("report rebuilds the tables, and compares with the paper on request", async () => {
@@ -227,11 +230,11 @@ describe("errors", () => {
     const args = ["fit", "--data", csv, "--method", "pca", "--out", join(dir, "m.json")];
     expectOneLineError(
       await cli([...args, "--k", "abc"]),
-      /The '--k' option must be an integer in \[1, inf\)\. Got "abc"/,
+      /The '--k' option must be an integer in \[1, inf\) or a fraction in \(0, 1\)\. Got "abc"/,
     );
     expectOneLineError(
       await cli([...args, "--k", "0"]),
-      /The '--k' option must be an integer in \[1, inf\)\. Got "0"/,
+      /The '--k' option must be an integer in \[1, inf\) or a fraction in \(0, 1\)\. Got "0"/,
     );
     expectOneLineError(
       await cli([...args, "--k", "500"]),
@@ -280,7 +283,9 @@ describe("errors", () => {
   });
 
   it("report on a directory without results says so", async () => {
-    const r = await cli(["report", "--out", join(dir, "nothing")]);
+    const empty = join(dir, "empty-run");
+    mkdirSync(empty);
+    const r = await cli(["report", "--out", empty]);
     expectOneLineError(r, /holds no finished fit/);
   });
 

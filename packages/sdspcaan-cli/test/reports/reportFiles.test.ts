@@ -306,10 +306,12 @@ describe("writeRunReports of part of a run (methods, datasets, to)", () => {
     expect(methods.message).toBe(
       `The 'methods' option names "lda", not a method of this run; its settings.json has baseline, pca, sdspcaan.`,
     );
-    const datasets = await rejection(writeRunReports(run, { datasets: ["one", "Four"], to }));
+    const datasets = await rejection(
+      writeRunReports(run, { datasets: ["one", "Four", "Five"], to }),
+    );
     expect(datasets.argument).toBe("datasets");
     expect(datasets.message).toMatch(
-      /names "one", "Four", not data sets of this run; .* One, Two, Three\.$/,
+      /names "Four", "Five", not data sets of this run; .* One, Two, Three\.$/,
     );
     const empty = await rejection(writeRunReports(run, { methods: [], to }));
     expect(empty.argument).toBe("methods");

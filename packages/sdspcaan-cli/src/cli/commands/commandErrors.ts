@@ -3,6 +3,7 @@
  * quiet exit after the command's own message, and Ctrl-C / SIGTERM turned into an abort.
  */
 import { type Command, CommanderError } from "commander";
+import { ValidationError } from "sdspcaan";
 import { note } from "./output.js";
 
 /**
@@ -22,6 +23,22 @@ export function oneLineErrors(cmd: Command): Command {
     },
   });
   return cmd;
+}
+
+/**
+ * A refusal of the runner or the reports (whose messages name their API options, "The
+ * 'methods' option ...") in the words of the command line: "The '--methods' option ...",
+ * for each option of `flags` (option name -> the flag that gives it).
+ */
+export function inFlagWords(err: unknown, flags: Readonly<Record<string, string>>): unknown {
+  if (!(err instanceof ValidationError)) return err;
+  let message = err.message;
+  for (const [name, flag] of Object.entries(flags)) {
+    message = message.replaceAll(`'${name}' option`, `'${flag}' option`);
+  }
+  if (message === err.message && !Object.hasOwn(flags, err.argument)) return err;
+  const flag = Object.hasOwn(flags, err.argument) ? flags[err.argument] : err.argument;
+  return new ValidationError(flag.replace(/^--/, ""), message);
 }
 
 function commandPath(cmd: Command): string {

@@ -22,6 +22,8 @@ export interface DataFlags {
   readonly dropColumns?: string;
   /** `--decimal-comma` (CSV/TSV). */
   readonly decimalComma?: boolean;
+  /** `--labels-file`: the labels in a file of their own (fit, evaluate, transform, predict). */
+  readonly labelsFile?: string;
 }
 
 /** `--label-col`: an index from 0 (negative from the end), "first", "last" or a header name. */
@@ -83,7 +85,19 @@ export function addDataOptions(
   help = "data file (MAT, NPY, CSV with the label in the last column) or registry name",
 ): Command {
   cmd.requiredOption("--data <file>", help);
-  return addDataFormatOptions(cmd);
+  addDataFormatOptions(cmd);
+  return cmd.option(
+    "--labels-file <path>",
+    "the labels in a file of their own, one per sample (text with one per line, a 1-D .npy, an idx1 file); --data then holds the features only",
+  );
+}
+
+/**
+ * Whether the command reads labels-free data: `--label-col none` without a
+ * `--labels-file` (with one, the data file holds the features and the file the labels).
+ */
+export function withoutLabels(flags: DataFlags): boolean {
+  return labelColumnFlag(flags) === "none" && flags.labelsFile === undefined;
 }
 
 /** The loader options the data flags describe. */
@@ -98,5 +112,6 @@ export function loadOptionsFrom(flags: DataFlags): LoadOptions {
     ...(header !== undefined ? { header } : {}),
     ...(dropColumns !== undefined ? { dropColumns } : {}),
     ...(flags.decimalComma === true ? { decimal: "," as const } : {}),
+    ...(flags.labelsFile !== undefined ? { labelsFile: flags.labelsFile } : {}),
   };
 }

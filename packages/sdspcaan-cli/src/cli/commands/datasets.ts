@@ -19,6 +19,7 @@ import { type LoadOptions, openDataset } from "../../io/load.js";
 import { dataDirectories, defaultCacheDir, locateDataFile } from "../../io/locate.js";
 import { DATASETS, type DatasetEntry } from "../../io/registry.js";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
+import { oneLineErrors } from "./commandErrors.js";
 import { addLabelColumnOption, labelColumnFlag, parseLabelColumn } from "./dataFlags.js";
 import {
   addDelimitedOptions,
@@ -28,6 +29,8 @@ import {
   parseHeaderFlag,
 } from "./delimitedFlags.js";
 import { parseInteger } from "./flags.js";
+import { checkDataDir } from "./folders.js";
+import { refuseIdleDataFlags } from "./loadData.js";
 
 function out(text: string): void {
   process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
@@ -46,6 +49,7 @@ function table(rows: string[][]): string {
 }
 
 function listCommand(opts: { dataDir?: string; json?: boolean }): void {
+  checkDataDir(opts.dataDir);
   const rows = DATASETS.map((d) => ({
     entry: d,
     found: locateDataFile(d.file, { ...opts, systemDirs: d.systemDirs }),
@@ -112,6 +116,7 @@ async function infoCommand(nameOrPath: string, opts: InfoOptions): Promise<void>
       `--format must be one of ${FORMATS.join(", ")}. Got '${opts.format}' instead.`,
     );
   }
+  checkDataDir(opts.dataDir);
   const loadOptions: LoadOptions & { dataDir?: string } = {
     dataDir: opts.dataDir,
     xVar: opts.xVar,
@@ -123,6 +128,8 @@ async function infoCommand(nameOrPath: string, opts: InfoOptions): Promise<void>
     header: parseHeaderFlag(opts.header),
     dropColumns: parseDropColumns(opts.dropColumns),
     decimal: opts.decimalComma === true ? "," : undefined,
+    // --label-col none: data without labels, described as fit and transform read it.
+    labels: labelColumnFlag(opts) === "none" ? "optional" : undefined,
   };
   for (const k of Object.keys(loadOptions) as (keyof typeof loadOptions)[]) {
     if (loadOptions[k] === undefined) delete loadOptions[k];
@@ -132,8 +139,10 @@ async function infoCommand(nameOrPath: string, opts: InfoOptions): Promise<void>
       throw namingFlags(err, { labelsFile: "--labels-file" });
     },
   );
-  const { X, y, info } = dataset;
-  const enc = encodeLabels(y as Label[], X.rows);
+  const { X, info } = dataset;
+  refuseIdleDataFlags(opts, info.format, path, source !== null);
+  const y = info.yVar === null ? [] : dataset.y;
+  const enc = encodeLabels(y as Label[], y.length);
   const classCounts: Record<string, number> = {};
   enc.classes.forEach((c, k) => {
     classCounts[String(c)] = enc.counts[k];
@@ -202,12 +211,16 @@ async function infoCommand(nameOrPath: string, opts: InfoOptions): Promise<void>
   ]);
   lines.push([
     "y",
-    `${info.yVar ?? "?"}${info.oneHot ? " (one-hot)" : ""}: ${enc.classes.length} classes`,
+    info.yVar === null
+      ? "none (--label-col none: every column is a feature)"
+      : `${info.yVar}${info.oneHot ? " (one-hot)" : ""}: ${enc.classes.length} classes`,
   ]);
   const counts = Object.entries(classCounts)
     .map(([c, n]) => `${c}: ${n}`)
     .join(", ");
-  lines.push(["class sizes", counts.length > 400 ? `${counts.slice(0, 400)}...` : counts]);
+  if (info.yVar !== null) {
+    lines.push(["class sizes", counts.length > 400 ? `${counts.slice(0, 400)}...` : counts]);
+  }
   lines.push(["values", `min ${min}, max ${max}`]);
   if (info.header !== undefined) {
     lines.push([
@@ -323,6 +336,7 @@ async function splitsCommand(
   const seed = parseInteger("--seed", opts.seed, 0, 2 ** 32 - 1) ?? 0;
   // Before the data set is read: a bad --out should not wait for 70,000 images.
   checkOutputFile("--out", opts.out);
+  checkDataDir(opts.dataDir);
   const { dataset, entry } = await openDataset(name, opts.dataDir ? { dataDir: opts.dataDir } : {});
   const test = dataset.predefinedTest;
   if (test === undefined) {
@@ -373,7 +387,7 @@ export function registerDatasetsCommand(program: Command): void {
     .option("--y-var <name>", "variable holding the labels");
   addLabelColumnOption(
     info,
-    "column holding the labels: index from 0 (negative from the end), header name, first or last",
+    "column holding the labels: index from 0 (negative from the end), header name, first, last, or none (every column a feature)",
     "--label-column",
   );
   info
@@ -417,4 +431,6 @@ export function registerDatasetsCommand(program: Command): void {
     .action((name: string, opts: { dir?: string; url?: string; force?: boolean }) =>
       fetchCommand(name, opts),
     );
+  // Each sub-command's usage errors name its own help ("see 'sdspcaan datasets splits --help'").
+  for (const sub of [datasets, ...datasets.commands]) oneLineErrors(sub);
 }

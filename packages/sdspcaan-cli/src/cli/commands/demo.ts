@@ -22,12 +22,19 @@ import { PAPER_METHODS } from "../../protocol/paperTable.js";
 import type { ExperimentDataset } from "../../runner/runner.node.js";
 import { oneLineErrors } from "./commandErrors.js";
 import { runAndReport } from "./experiment.js";
-import { parseInteger, parseIntegerList, parseList, parsePreprocess } from "./flags.js";
+import {
+  type ListValue,
+  parseInteger,
+  parseIntegerList,
+  parseList,
+  parsePreprocess,
+} from "./flags.js";
+import { checkDataDir } from "./folders.js";
 import { note } from "./output.js";
 
 interface DemoFlags {
   synthetic?: boolean;
-  datasets?: string;
+  datasets?: ListValue;
   dataDir?: string;
   seed: string;
   out?: string;
@@ -36,9 +43,9 @@ interface DemoFlags {
   features?: string;
   classes?: string;
   repeats?: string;
-  methods?: string;
+  methods?: ListValue;
   grid?: string;
-  kGrid?: string;
+  kGrid?: ListValue;
   preprocess?: string;
   figures?: boolean;
   progress?: boolean;
@@ -73,8 +80,8 @@ export function registerDemoCommand(program: Command): void {
     )
     .option("--synthetic", "run on generated data instead of the paper's datasets")
     .option(
-      "--datasets <names>",
-      `comma-separated registry data sets (default ${DEMO_DEFAULTS.datasets.join(",")}; not with --synthetic)`,
+      "--datasets <names...>",
+      `registry data sets, separated by commas or spaces (default ${DEMO_DEFAULTS.datasets.join(",")}; not with --synthetic)`,
     )
     .option("--data-dir <dir>", "folder searched first for the data sets (see 'datasets list')")
     .option("--seed <s>", "seed of the splits (and of the generated data)", "0")
@@ -88,14 +95,14 @@ export function registerDemoCommand(program: Command): void {
       `splits per data set (default ${DEMO_DEFAULTS.repeats}, ${SYNTHETIC_DEFAULTS.repeats} with --synthetic)`,
     )
     .option(
-      "--methods <list>",
-      `comma-separated methods, or all (default the paper's: ${PAPER_METHODS.join(",")}; all with --synthetic)`,
+      "--methods <names...>",
+      `methods (separated by commas or spaces), or all (default the paper's: ${PAPER_METHODS.join(",")}; all with --synthetic)`,
     )
     .option(
       "--grid <grid>",
       `hyperparameter grid: ${GRID_PRESETS.join(", ")} or custom (default ${DEMO_DEFAULTS.grid}, ${SYNTHETIC_DEFAULTS.grid} with --synthetic)`,
     )
-    .option("--k-grid <list>", "candidate k values (default 10,20,...,100, filtered per data set)")
+    .option("--k-grid <k...>", "candidate k values (default 10,20,...,100, filtered per data set)")
     .option(
       "--preprocess <how>",
       `${PREPROCESSINGS.join(", ")} (default ${DEMO_DEFAULTS.preprocess}, ${SYNTHETIC_DEFAULTS.preprocess} with --synthetic)`,
@@ -150,7 +157,7 @@ export function registerDemoCommand(program: Command): void {
 
 /** Refuses the first of `given` (flag -> value) that was given, with `why(flag)`. */
 function refuseFlags(
-  given: Readonly<Record<string, string | undefined>>,
+  given: Readonly<Record<string, unknown>>,
   why: (flag: string) => string,
 ): void {
   for (const [flag, value] of Object.entries(given)) {
@@ -190,6 +197,7 @@ function shippedDatasets(flags: DemoFlags): ExperimentDataset[] {
     (flag) =>
       `${flag} sizes the generated data of 'demo --synthetic'; add --synthetic or drop ${flag}.`,
   );
+  checkDataDir(flags.dataDir);
   const names = parseList(flags.datasets) ?? [...DEMO_DEFAULTS.datasets];
   if (names.length === 0) {
     throw new ValidationError("datasets", "--datasets needs at least one registry name.");

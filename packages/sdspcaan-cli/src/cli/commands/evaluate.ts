@@ -74,6 +74,12 @@ export function registerEvaluateCommand(program: Command): void {
           "Give --splits (a split file) or --seed (a seeded split), not both.",
         );
       }
+      if (flags.splits !== undefined && flags.stratify) {
+        throw new ValidationError(
+          "stratify",
+          "Give --splits (a split file) or --stratify (a stratified seeded split), not both.",
+        );
+      }
       const model = createMethod(method, options);
       const data = await loadData(flags);
       requireSamples(data, 3, "a split into training, validation and test parts");

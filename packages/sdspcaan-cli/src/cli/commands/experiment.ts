@@ -3,6 +3,7 @@
  * hyperparameter grids, in worker threads, resumable, with the table printed at
  * the end and the report files and figures written into --out.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { AbortError, ValidationError } from "sdspcaan";
@@ -27,11 +28,14 @@ import {
   runExperiment,
 } from "../../runner/runner.node.js";
 import { checkOutputDirectory } from "../outputs.js";
-import { abortOnInterrupt, exitQuietly, oneLineErrors } from "./commandErrors.js";
+import { abortOnInterrupt, exitQuietly, inFlagWords, oneLineErrors } from "./commandErrors.js";
 import { addDataFormatOptions, labelColumnFlag, loadOptionsFrom } from "./dataFlags.js";
 import { columnNumbersNote } from "./delimitedFlags.js";
 import { emitJobScript } from "./experimentJobs.js";
 import {
+  flagGiven,
+  type ListValue,
+  parseFileList,
   parseInteger,
   parseIntegerList,
   parseList,
@@ -39,13 +43,14 @@ import {
   parsePreprocess,
   preprocessOption,
 } from "./flags.js";
+import { checkDataDir } from "./folders.js";
 import { formatDuration, note, out } from "./output.js";
 import { addPluginOption } from "./pluginFlag.js";
 import { ProgressDisplay } from "./progress.js";
 
 export interface ExperimentFlags {
-  dataset?: string[];
-  data?: string[];
+  dataset?: ListValue;
+  data?: ListValue;
   xVar?: string;
   yVar?: string;
   labelCol?: string;
@@ -54,9 +59,9 @@ export interface ExperimentFlags {
   header?: string;
   dropColumns?: string;
   decimalComma?: boolean;
-  methods?: string;
+  methods?: ListValue;
   grid?: string;
-  kGrid?: string;
+  kGrid?: ListValue;
   repeats?: string;
   seed?: string;
   splits?: string;
@@ -80,6 +85,15 @@ export interface ExperimentFlags {
   taskHours?: string;
   plugin?: string[];
 }
+
+/** The run's options that experiment's (and demo's) flags give. */
+const RUN_FLAGS = {
+  methods: "--methods",
+  kGrid: "--k-grid",
+  seed: "--seed",
+  repeats: "--repeats",
+  grid: "--grid",
+} as const;
 
 /** What `runAndReport` needs besides the experiment options. */
 export interface RunAndReportOptions {
@@ -114,13 +128,11 @@ export async function runAndReport(
     });
   } catch (err) {
     display?.stop();
-    if (err instanceof AbortError) {
-      note(
-        `Stopped. Every finished fit is in ${describeStored(join(how.out, options.shard ? shardFileName(options.shard) : RESULTS_FILE))}; run the same command again to resume.`,
-      );
-      exitQuietly(interrupt.exitCode, "interrupted");
-    }
-    throw err;
+    if (!(err instanceof AbortError)) throw inFlagWords(err, RUN_FLAGS);
+    note(
+      `Stopped. Every finished fit is in ${describeStored(join(how.out, options.shard ? shardFileName(options.shard) : RESULTS_FILE))}; run the same command again to resume.`,
+    );
+    exitQuietly(interrupt.exitCode, "interrupted");
   } finally {
     interrupt.release();
   }
@@ -162,8 +174,8 @@ export async function runAndReport(
 
 /** The experiment options described by the flags. */
 export function experimentOptionsFrom(flags: ExperimentFlags): ExperimentOptions {
-  const names = flags.dataset ?? [];
-  const files = flags.data ?? [];
+  const names = parseList(flags.dataset) ?? [];
+  const files = parseFileList(flags.data) ?? [];
   if (names.length + files.length === 0) {
     throw new ValidationError(
       "dataset",
@@ -270,19 +282,22 @@ export function registerExperimentCommand(program: Command): void {
     )
     .option(
       "--dataset <names...>",
-      "registry data sets, e.g. Yale ORL COIL20 (see 'sdspcaan datasets list')",
+      "registry data sets, e.g. Yale ORL COIL20 or Yale,ORL,COIL20 (see 'sdspcaan datasets list')",
     )
-    .option("--data <files...>", "data files (MAT, NPY or CSV with the label in the last column)");
+    .option(
+      "--data <files...>",
+      "data files (MAT, NPY or CSV with the label in the last column), separated by spaces or commas",
+    );
   addDataFormatOptions(cmd);
   cmd
-    .option("--methods <list>", "comma-separated method names, or all", "all")
+    .option("--methods <names...>", "method names (separated by commas or spaces), or all", "all")
     .option(
       "--grid <grid>",
       `hyperparameter grid: ${GRID_PRESETS.join(", ")}, or custom such as "alpha=1;beta=1;delta=0.1,1,10"`,
       "paper",
     )
     .option(
-      "--k-grid <list>",
+      "--k-grid <k...>",
       `candidate k values (default ${PAPER_K_GRID.join(",")}, filtered to c <= k <= min(n_train, d); values dropped from a given list are warned about, and a list with no valid k for a data set is an error)`,
     )
     .option(
@@ -331,12 +346,7 @@ export function registerExperimentCommand(program: Command): void {
       "with --emit and no --shard-count: the estimated wall hours of each array task, which sets their number (default 1)",
     )
     .action(async (flags: ExperimentFlags, command: Command) => {
-      if (flags.emit === undefined && flags.taskHours !== undefined) {
-        throw new ValidationError(
-          "task-hours",
-          "--task-hours sizes the tasks of a job script: use it with --emit slurm|k8s|parallel.",
-        );
-      }
+      refuseIdleFlags(flags, command);
       if (flags.emit !== undefined) {
         const { shard: _s, shardCount: _c, ...rest } = flags;
         await emitJobScript(
@@ -348,7 +358,7 @@ export function registerExperimentCommand(program: Command): void {
       }
       const options = experimentOptionsFrom(flags);
       // The runner reads the files; a header guessed from column numbers is said here.
-      for (const file of flags.data ?? []) {
+      for (const file of parseFileList(flags.data) ?? []) {
         const decision = await peekHeader(
           file,
           loadOptionsFrom({
@@ -372,6 +382,50 @@ export function registerExperimentCommand(program: Command): void {
     });
   addPluginOption(cmd);
   oneLineErrors(cmd);
+}
+
+/** Refuses a flag that has no effect with the others given (each only matters with another). */
+function refuseIdleFlags(flags: ExperimentFlags, cmd: Command): void {
+  checkDataDir(flags.dataDir);
+  if (flags.emit === undefined) {
+    for (const [key, flag, why] of [
+      ["taskHours", "--task-hours", "sizes the tasks of a job script"],
+      ["throttle", "--throttle", "limits the array tasks of a job script running at once"],
+    ] as const) {
+      if (flags[key] !== undefined) {
+        throw new ValidationError(
+          flag.slice(2),
+          `${flag} ${why}: use it with --emit slurm|k8s|parallel.`,
+        );
+      }
+    }
+  }
+  if (flags.splits !== undefined) {
+    if (flagGiven(cmd, "seed")) {
+      throw new ValidationError(
+        "seed",
+        "Give --splits (a split file) or --seed (seeded splits), not both.",
+      );
+    }
+    if (flags.stratify) {
+      throw new ValidationError(
+        "stratify",
+        "Give --splits (a split file) or --stratify (stratified seeded splits), not both.",
+      );
+    }
+  }
+  const files = parseFileList(flags.data) ?? [];
+  if (
+    flags.dataDir !== undefined &&
+    (parseList(flags.dataset) ?? []).length === 0 &&
+    files.length > 0 &&
+    files.every((f) => existsSync(f))
+  ) {
+    throw new ValidationError(
+      "data-dir",
+      "--data-dir is where registry data sets are looked for, and --data names files, not registry names: drop --data-dir.",
+    );
+  }
 }
 
 /** The arguments the program was called with (for the job scripts' command line). */

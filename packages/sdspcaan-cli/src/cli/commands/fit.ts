@@ -9,11 +9,13 @@
  */
 import type { Command } from "commander";
 import { createMethod, type Label, Pipeline, Standardizer, ValidationError } from "sdspcaan";
+import { methodDescriptor } from "sdspcaan/methods";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
 import { oneLineErrors } from "./commandErrors.js";
-import { addDataOptions, type DataFlags, labelColumnFlag } from "./dataFlags.js";
+import { addDataOptions, type DataFlags, withoutLabels } from "./dataFlags.js";
 import {
   applyThreads,
+  flagGiven,
   parseInteger,
   parsePreprocess,
   preprocessOption,
@@ -51,7 +53,7 @@ export function registerFitCommand(program: Command): void {
     .addOption(preprocessOption())
     .addOption(threadsOption());
   addMethodOptions(cmd, {
-    seedHelp: "seed of the method's own randomness (methods without any ignore it)",
+    seedHelp: "seed of the method's own randomness (refused for a method without any)",
   });
   cmd
     .requiredOption("--out <model.json>", "where to write the model")
@@ -65,6 +67,9 @@ export function registerFitCommand(program: Command): void {
       const inputs = [
         ...(flags.data !== undefined ? [{ path: flags.data, what: "--data" }] : []),
         ...(flags.splits !== undefined ? [{ path: flags.splits, what: "--splits" }] : []),
+        ...(flags.labelsFile !== undefined
+          ? [{ path: flags.labelsFile, what: "--labels-file" }]
+          : []),
       ];
       checkOutputFile("--out", flags.out, inputs);
       if (flags.splits !== undefined && flags.trainAll) {
@@ -73,10 +78,22 @@ export function registerFitCommand(program: Command): void {
           "Give --splits (train on one split) or --train-all, not both.",
         );
       }
+      if (flags.splits === undefined && flagGiven(cmd, "repeat")) {
+        throw new ValidationError(
+          "repeat",
+          "--repeat picks a split of --splits; without --splits fit trains on every row: give --splits FILE or drop --repeat.",
+        );
+      }
+      if (flags.seed !== undefined && !Object.hasOwn(options, "seed")) {
+        throw new ValidationError(
+          "seed",
+          `${methodDescriptor(method).displayName} has no randomness, so --seed does not apply; drop it.`,
+        );
+      }
       const preprocess = parsePreprocess(flags.preprocess);
       const model = createMethod(method, options);
       // `--label-col none`: data without labels, for the methods that need none.
-      const unlabelled = labelColumnFlag(flags) === "none";
+      const unlabelled = withoutLabels(flags);
       if (unlabelled && flags.pipeline) {
         throw new ValidationError(
           "pipeline",

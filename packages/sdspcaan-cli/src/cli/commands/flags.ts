@@ -2,11 +2,47 @@
  * Flag values parsed with the library's messages (integers, numbers, lists), and the
  * flags several commands share: --preprocess and --threads.
  */
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { Option } from "commander";
+import { type Command, Option } from "commander";
 import { ValidationError } from "sdspcaan";
 import { checkPreprocessing, PREPROCESSINGS, type Preprocessing } from "sdspcaan/methods";
 import { setKernelThreads, setNativeKernels } from "sdspcaan/node";
+
+/**
+ * An integer as people write it: decimal digits, also with a zero fraction ("10.0",
+ * as spreadsheets and Python print whole numbers), else null. Number() would also read
+ * "0x2", "0b10", "1e1" and " 2 ".
+ */
+export function integerOf(value: string): number | null {
+  const v = value.trim();
+  if (!/^[+-]?\d+(\.0*)?$/.test(v)) return null;
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/** "[1, inf)", "[0, 65535]", "(-inf, 5]": the integers from min to max (infinite ends open). */
+export function integerRange(min: number, max: number): string {
+  const lo = min <= Number.MIN_SAFE_INTEGER ? "(-inf" : `[${min}`;
+  const hi = max >= Number.MAX_SAFE_INTEGER ? "inf)" : `${max}]`;
+  return `${lo}, ${hi}`;
+}
+
+/** The one-line refusal of an integer flag's value; `fraction`: the flag also takes one in (0, 1). */
+export function integerFlagError(
+  flag: string,
+  value: string,
+  min: number,
+  max: number,
+  fraction = false,
+): ValidationError {
+  const unbounded = min <= Number.MIN_SAFE_INTEGER && max >= Number.MAX_SAFE_INTEGER;
+  const what = unbounded ? "an integer" : `an integer in ${integerRange(min, max)}`;
+  return new ValidationError(
+    flag.replace(/^--/, ""),
+    `The '${flag}' option must be ${what}${fraction ? " or a fraction in (0, 1)" : ""}. Got ${JSON.stringify(value)} instead.`,
+  );
+}
 
 /** An integer option: undefined when absent, else checked against [min, max]. */
 export function parseInteger(
@@ -16,15 +52,8 @@ export function parseInteger(
   max = Number.MAX_SAFE_INTEGER,
 ): number | undefined {
   if (value === undefined) return undefined;
-  // Decimal digits only: Number() would also read "0x2", "0b10", "1e1" and " 2 ".
-  const v = /^[+-]?\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(v) || v < min || v > max) {
-    const hi = max === Number.MAX_SAFE_INTEGER ? "inf)" : `${max}]`;
-    throw new ValidationError(
-      flag.replace(/^--/, ""),
-      `The '${flag}' option must be an integer in [${min}, ${hi}. Got ${JSON.stringify(value)} instead.`,
-    );
-  }
+  const v = integerOf(value);
+  if (v === null || v < min || v > max) throw integerFlagError(flag, value, min, max);
   return v;
 }
 
@@ -51,15 +80,27 @@ export function parseNumber(
   return v;
 }
 
-/** A comma-separated list ("a,b, c"), without empty items. */
-export function parseList(value: string | readonly string[] | undefined): string[] | undefined {
+/**
+ * Whether the user gave the option `key` (commander's name, e.g. "repeat"), not
+ * only its default: a flag that only matters with another is refused when given alone.
+ */
+export function flagGiven(cmd: Command, key: string): boolean {
+  const source = cmd.getOptionValueSource(key);
+  return source !== undefined && source !== "default" && source !== "implied";
+}
+
+/** A list flag's value: one word, or several (a variadic option, `--methods <names...>`). */
+export type ListValue = string | readonly string[];
+
+/** A list given as several words, with commas, or both ("a,b c"), without empty items. */
+export function parseList(value: ListValue | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   const parts = (Array.isArray(value) ? value : [value]).flatMap((v: string) => v.split(","));
   return parts.map((p) => p.trim()).filter((p) => p !== "");
 }
 
-/** A comma-separated list of integers, e.g. the k grid "10,20,30". */
-export function parseIntegerList(flag: string, value: string | undefined): number[] | undefined {
+/** A list of integers, e.g. the k grid "10,20,30" or "10 20 30". */
+export function parseIntegerList(flag: string, value: ListValue | undefined): number[] | undefined {
   const items = parseList(value);
   if (items === undefined) return undefined;
   if (items.length === 0) {
@@ -107,4 +148,14 @@ export function applyThreads(flag: string | undefined): number {
   // The native GEMM where it was built and runs (SDSPCAAN_NATIVE=0 keeps WebAssembly).
   setNativeKernels("auto");
   return threads;
+}
+
+/**
+ * The files of a list flag (`--data a.csv b.csv`, `--data a.csv,b.csv`): split at
+ * commas, except an item that is itself an existing file (whose name has a comma).
+ */
+export function parseFileList(value: ListValue | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = Array.isArray(value) ? value : [value as string];
+  return items.flatMap((v: string) => (existsSync(v) ? [v] : (parseList(v) ?? [])));
 }

@@ -4,11 +4,12 @@
  */
 import type { Label, Matrix } from "sdspcaan";
 import { DataFormatError, ValidationError } from "sdspcaan";
-import { featureNamesOf } from "sdspcaan/formats";
+import { type DataFormat, featureNamesOf } from "sdspcaan/formats";
 import { namingFlags } from "../../io/fileErrors.js";
 import { openDataset } from "../../io/load.js";
-import { type DataFlags, labelColumnFlag, loadOptionsFrom } from "./dataFlags.js";
+import { type DataFlags, labelColumnFlag, loadOptionsFrom, withoutLabels } from "./dataFlags.js";
 import { columnNumbersNote } from "./delimitedFlags.js";
+import { checkDataDir } from "./folders.js";
 import { note } from "./output.js";
 
 /** A data set read from a file or the registry: X (samples as rows), labels, name, path. */
@@ -25,10 +26,10 @@ export interface LoadedData {
 
 /** Opens `--data` (a file path or a registry name); the labels must be there. */
 export async function loadData(flags: DataFlags): Promise<LoadedData> {
-  if (labelColumnFlag(flags) === "none") {
+  if (withoutLabels(flags)) {
     throw new ValidationError(
       "label-col",
-      "This command needs the class labels; '--label-col none' (data without labels) is for transform, and for fit with a method that needs no labels.",
+      "This command needs the class labels; '--label-col none' (data without labels) is for transform, and for fit with a method that needs no labels; give the labels with --labels-file FILE.",
     );
   }
   const data = await openData(flags, "required");
@@ -75,13 +76,25 @@ async function openData(flags: DataFlags, labels: "required" | "optional"): Prom
   if (flags.data === undefined) {
     throw new ValidationError("data", "The '--data' option (a MAT, NPY or CSV file) is required.");
   }
+  checkDataDir(flags.dataDir);
+  const column = labelColumnFlag(flags);
+  if (
+    flags.labelsFile !== undefined &&
+    (flags.yVar !== undefined || (column ?? "none") !== "none")
+  ) {
+    throw new ValidationError(
+      "labels-file",
+      `--labels-file gives the labels, so ${flags.yVar !== undefined ? "--y-var" : "--label-col"} cannot: give one of them.`,
+    );
+  }
   const opened = await openDataset(flags.data, {
     ...loadOptionsFrom(flags),
     labels,
     ...(flags.dataDir !== undefined ? { dataDir: flags.dataDir } : {}),
   }).catch((err: unknown) => {
-    throw namingFlags(err, { path: "--data" });
+    throw namingFlags(err, { path: "--data", labelsFile: "--labels-file" });
   });
+  refuseIdleDataFlags(flags, opened.dataset.info.format, opened.path, opened.source !== null);
   const base = opened.path.split(/[\\/]/).pop() ?? opened.path;
   const name = opened.entry?.name ?? base.replace(/\.[^.]+$/, "");
   const { info, predefinedTest } = opened.dataset;
@@ -102,4 +115,54 @@ async function openData(flags: DataFlags, labels: "required" | "optional"): Prom
     ...(predefinedTest ? { predefinedTest } : {}),
     featureNames,
   };
+}
+
+/** "a MAT-file", "a CSV file": a format as messages name it. */
+function formatName(format: DataFormat): string {
+  if (format.startsWith("mat-")) return "a MAT-file";
+  return `${format === "hdf5" || format === "npy" ? "an" : "a"} ${format.toUpperCase()} file`;
+}
+
+/**
+ * Refuses a data flag that the file read does not use: the CSV/TSV flags for a
+ * binary file, --x-var / --y-var for a text file (which has columns, not variables),
+ * --data-dir when --data named the file itself (not a registry name found in a folder).
+ */
+export function refuseIdleDataFlags(
+  flags: DataFlags,
+  format: DataFormat,
+  path: string,
+  searched: boolean,
+): void {
+  const delimited = format === "csv" || format === "tsv";
+  const idle: [unknown, string][] = [
+    [flags.header, "--header"],
+    [flags.dropColumns, "--drop-columns"],
+    [flags.decimalComma, "--decimal-comma"],
+  ];
+  for (const [value, flag] of delimited ? [] : idle) {
+    if (value !== undefined) {
+      throw new ValidationError(
+        flag.slice(2),
+        `${flag} applies to CSV/TSV files, and ${path} is ${formatName(format)}: drop ${flag}.`,
+      );
+    }
+  }
+  for (const [value, flag] of [
+    [flags.xVar, "--x-var"],
+    [flags.yVar, "--y-var"],
+  ] as const) {
+    if (value !== undefined && delimited) {
+      throw new ValidationError(
+        flag.slice(2),
+        `${flag} names a variable of a MAT, HDF5 or NPY file, and ${path} is ${formatName(format)} (columns, not variables): use --label-col for its labels, or drop ${flag}.`,
+      );
+    }
+  }
+  if (flags.dataDir !== undefined && !searched) {
+    throw new ValidationError(
+      "data-dir",
+      `--data-dir is where registry data sets are looked for, and --data names the file ${path} itself: drop --data-dir.`,
+    );
+  }
 }

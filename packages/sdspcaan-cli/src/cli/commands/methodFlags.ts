@@ -12,7 +12,7 @@ import {
   resolveOptions,
 } from "sdspcaan/methods";
 import { namingFlags } from "../../io/fileErrors.js";
-import { DECIMAL, parseInteger, parseNumber } from "./flags.js";
+import { DECIMAL, integerFlagError, integerOf, parseInteger, parseNumber } from "./flags.js";
 
 /**
  * Method flags: --method, --k, --set, and one flag per option of the registered
@@ -97,11 +97,15 @@ function kHelp(): string {
  * the option's declaration says; the method checks the range.
  */
 function parseK(spec: OptionSpec | undefined, raw: string | undefined): number | undefined {
-  if (raw !== undefined && spec?.type === "integer" && spec.fraction && DECIMAL.test(raw.trim())) {
+  if (raw === undefined) return undefined;
+  const fraction = spec?.type === "integer" && spec.fraction === true;
+  if (fraction && DECIMAL.test(raw.trim())) {
     const v = Number(raw);
     if (v > 0 && v < 1) return v;
   }
-  return parseInteger("--k", raw);
+  const v = integerOf(raw);
+  if (v === null || v < 1) throw integerFlagError("--k", raw, 1, Number.MAX_SAFE_INTEGER, fraction);
+  return v;
 }
 
 /** Adds --method, --k, a flag per method option (expert ones in their own help group), --seed, --set. */
@@ -123,6 +127,10 @@ export function addMethodOptions(cmd: Command, { seedHelp }: { seedHelp: string 
     .option("--set <name=value...>", "any option of the method by name, e.g. --set weight=binary");
 }
 
+function throwError(err: Error): never {
+  throw err;
+}
+
 function parseSetValue(raw: string): unknown {
   const v = raw.trim();
   if (v === "true") return true;
@@ -137,9 +145,20 @@ function parseSetValue(raw: string): unknown {
 function parseFlagValue(flag: string, spec: OptionSpec, raw: string): unknown {
   switch (spec.type) {
     case "integer":
-      return raw.trim() === "null" && spec.default === null
-        ? null
-        : parseInteger(flag, raw, Number.MIN_SAFE_INTEGER);
+      if (raw.trim() === "null" && spec.default === null) return null;
+      // Not an integer: refused with the option's own range; one out of it, by the method.
+      return (
+        integerOf(raw) ??
+        throwError(
+          integerFlagError(
+            flag,
+            raw,
+            spec.min ?? Number.MIN_SAFE_INTEGER,
+            spec.max ?? Number.MAX_SAFE_INTEGER,
+            spec.fraction === true,
+          ),
+        )
+      );
     case "number":
       return raw.trim() === "null" && spec.default === null ? null : parseNumber(flag, raw);
     case "boolean":

@@ -10,6 +10,7 @@
 import type { Command } from "commander";
 import type { Matrix } from "sdspcaan";
 import { ValidationError } from "sdspcaan";
+import { normalizeMethodName } from "sdspcaan/methods";
 import type { ProtectedInput } from "../../io/atomicWrite.js";
 import { namingFlags } from "../../io/fileErrors.js";
 import { loadFeatures } from "../../io/load.js";
@@ -20,12 +21,15 @@ import { readRunResults } from "../../runner/runResults.node.js";
 import { checkOutputFile } from "../outputs.js";
 import { oneLineErrors } from "./commandErrors.js";
 import { addDataFormatOptions, type DataFlags } from "./dataFlags.js";
+import { type ListValue, parseList } from "./flags.js";
+import { checkRunFolder } from "./folders.js";
 import { loadData } from "./loadData.js";
 import { checkFeatureCount, transformData } from "./modelData.js";
 import { readModelFile } from "./modelFiles.js";
 import { out } from "./output.js";
 
 function recordsOf(dir: string) {
+  checkRunFolder("--results", dir);
   // results.jsonl, or the shards' files of a run cut into shards (docs/cluster.md).
   const parsed = readRunResults(dir);
   if (parsed.records.length === 0) {
@@ -33,6 +37,37 @@ function recordsOf(dir: string) {
     throw new ValidationError("results", `${where} holds no fit record to plot.`);
   }
   return { records: parsed.records, settings: readRunSettings(dir) };
+}
+
+/**
+ * The methods `--methods` names (any case, _ for -), each one the run has: a name it
+ * lacks is refused with the run's methods rather than left out of the figure.
+ */
+function chosenMethods(
+  value: ListValue | undefined,
+  records: readonly { readonly method: string }[],
+  settings: { readonly methods: readonly string[] } | null,
+  dir: string,
+): string[] | undefined {
+  const requested = parseList(value);
+  if (requested === undefined) return undefined;
+  const known = settings?.methods ?? [...new Set(records.map((r) => r.method))];
+  if (requested.length === 0) {
+    throw new ValidationError(
+      "methods",
+      `The '--methods' option needs at least one method name; ${dir} has ${known.join(", ")}.`,
+    );
+  }
+  const chosen = requested.map(normalizeMethodName);
+  const unknown = requested.filter((_, i) => !known.includes(chosen[i]));
+  if (unknown.length > 0) {
+    const names = unknown.map((n) => JSON.stringify(n)).join(", ");
+    throw new ValidationError(
+      "methods",
+      `The '--methods' option names ${names}, not ${unknown.length === 1 ? "a method" : "methods"} of this run; ${dir} has ${known.join(", ")}.`,
+    );
+  }
+  return chosen;
 }
 
 /**
@@ -71,6 +106,18 @@ async function save(spec: Parameters<typeof writeFigure>[0], base: string): Prom
   out(`Wrote ${written.svg} and ${written.png}.`);
 }
 
+/** The flags that say how to read --data (which plot embedding --embedding does not read). */
+const DATA_FLAGS: readonly (readonly [keyof DataFlags, string])[] = [
+  ["xVar", "--x-var"],
+  ["yVar", "--y-var"],
+  ["labelCol", "--label-col"],
+  ["labelColumn", "--label-column"],
+  ["header", "--header"],
+  ["dropColumns", "--drop-columns"],
+  ["decimalComma", "--decimal-comma"],
+  ["dataDir", "--data-dir"],
+];
+
 interface EmbeddingFlags extends DataFlags {
   model?: string;
   embedding?: string;
@@ -89,20 +136,23 @@ export function registerPlotCommand(program: Command): void {
     .description("Test BCA versus k per method (the paper's Fig. 1) from a results directory.")
     .requiredOption("--results <dir>", "results directory of an experiment")
     .requiredOption("--out <fig>", "output path without extension (writes .svg and .png)")
-    .option("--methods <list>", "comma-separated methods to draw (default all)")
+    .option("--methods <names...>", "methods to draw, separated by commas or spaces (default all)")
     .option("--per-dataset", "one panel per data set instead of the average over data sets")
     .action(
-      async (flags: { results: string; out: string; methods?: string; perDataset?: boolean }) => {
+      async (flags: {
+        results: string;
+        out: string;
+        methods?: ListValue;
+        perDataset?: boolean;
+      }) => {
         checkFigureOut(flags.out);
         const { records, settings } = recordsOf(flags.results);
-        const methods = flags.methods
-          ?.split(",")
-          .map((m) => m.trim().toLowerCase().replace(/_/g, "-"));
+        const methods = chosenMethods(flags.methods, records, settings, flags.results);
         const used = methods ? records.filter((r) => methods.includes(r.method)) : records;
         if (used.length === 0) {
           throw new ValidationError(
             "methods",
-            `No records of ${flags.methods} in ${flags.results}.`,
+            `No records of ${(methods ?? []).join(", ")} in ${flags.results}.`,
           );
         }
         const { bcaVersusKSpec } = await figureModules();
@@ -167,6 +217,13 @@ export function registerPlotCommand(program: Command): void {
           throw new ValidationError(
             "embedding",
             "Give --embedding, or --model with --data, not both.",
+          );
+        }
+        const idle = DATA_FLAGS.find(([key]) => flags[key] !== undefined);
+        if (idle !== undefined) {
+          throw new ValidationError(
+            idle[1].slice(2),
+            `${idle[1]} says how to read --data, and --embedding is read as transform wrote it: drop ${idle[1]}.`,
           );
         }
         // transform writes the label column (named "label") only when the data had labels.

@@ -67,6 +67,7 @@ export function registerPredictCommand(program: Command): void {
     .action(async (flags: PredictFlags) => {
       const inputs: Record<string, string> = { "--model": flags.model };
       if (flags.data !== undefined) inputs["--data"] = flags.data;
+      if (flags.labelsFile !== undefined) inputs["--labels-file"] = flags.labelsFile;
       // The shared output rules also catch an input reached through a link or a hard link.
       const protectedInputs = Object.entries(inputs).map(([what, path]) => ({ path, what }));
       if (flags.out !== "-") {

@@ -6,19 +6,29 @@
  * `--datasets` report part of the run, into the folder `--to` names.
  */
 import type { Command } from "commander";
+import { ValidationError } from "sdspcaan";
 import { checkOutputDirectory } from "../outputs.js";
-import { oneLineErrors } from "./commandErrors.js";
-import { parseList } from "./flags.js";
+import { inFlagWords, oneLineErrors } from "./commandErrors.js";
+import { type ListValue, parseList } from "./flags.js";
+import { checkRunFolder } from "./folders.js";
 import { note, out } from "./output.js";
 import { addPluginOption } from "./pluginFlag.js";
+
+/** The options of writeRunReports that report's flags give. */
+const REPORT_FLAGS = {
+  methods: "--methods",
+  datasets: "--datasets",
+  to: "--to",
+  baselineMethod: "--baseline-method",
+} as const;
 
 interface ReportFlags {
   out: string;
   comparePaper?: boolean;
   figures?: boolean;
   baselineMethod?: string;
-  methods?: string;
-  datasets?: string;
+  methods?: ListValue;
+  datasets?: ListValue;
   to?: string;
 }
 
@@ -36,21 +46,28 @@ export function registerReportCommand(program: Command): void {
       "the method the others are tested against per data set in statistics.md (default sdspcaan when it ran, else the best Average)",
     )
     .option(
-      "--methods <list>",
-      "report only these methods (comma-separated, as experiment --methods takes them); needs --to",
+      "--methods <names...>",
+      "report only these methods (separated by commas or spaces, as experiment --methods takes them); needs --to",
     )
     .option(
-      "--datasets <list>",
-      "report only these data sets (comma-separated, names as in settings.json); needs --to",
+      "--datasets <names...>",
+      "report only these data sets (separated by commas or spaces, names as in settings.json, any case); needs --to",
     )
     .option(
       "--to <dir>",
       "write the report files into <dir> (created when missing) instead of the results directory",
     )
     .action(async (flags: ReportFlags) => {
-      if (flags.to !== undefined) checkOutputDirectory("--to", flags.to);
+      checkRunFolder("--out", flags.out);
       const methods = parseList(flags.methods);
       const datasets = parseList(flags.datasets);
+      if ((methods !== undefined || datasets !== undefined) && flags.to === undefined) {
+        throw new ValidationError(
+          "to",
+          `A report of some methods or data sets (--methods / --datasets) needs --to, the folder it goes to, so that it does not replace the report of the whole run in ${flags.out}; give --to ${flags.out} to replace that report on purpose.`,
+        );
+      }
+      if (flags.to !== undefined) checkOutputDirectory("--to", flags.to);
       // Loaded when the command runs: the other commands start without the renderer.
       const { writeRunReports } = await import("../../reports/reportFiles.node.js");
       const report = await writeRunReports(flags.out, {
@@ -60,6 +77,8 @@ export function registerReportCommand(program: Command): void {
         ...(methods !== undefined ? { methods } : {}),
         ...(datasets !== undefined ? { datasets } : {}),
         ...(flags.to !== undefined ? { to: flags.to } : {}),
+      }).catch((err: unknown) => {
+        throw inFlagWords(err, REPORT_FLAGS);
       });
       for (const n of report.notes) note(n);
       for (const w of report.warnings) note(`warning: no figure for ${w}`);

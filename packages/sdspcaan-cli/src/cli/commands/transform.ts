@@ -54,15 +54,19 @@ export function registerTransformCommand(program: Command): void {
     "data file (MAT, NPY, CSV; labels optional) or registry name, with the model's features",
   );
   cmd
-    .requiredOption(
+    .option(
       "--out <embedding.csv>",
-      "where to write the embedding ('-' for standard output)",
+      "where to write the embedding ('-', the default, for standard output)",
+      "-",
     )
     .option("--no-labels", "leave the label column out even when the data has labels")
     .action(async (flags: TransformFlags) => {
       const inputs = [
         { path: flags.model, what: "--model" },
         ...(flags.data !== undefined ? [{ path: flags.data, what: "--data" }] : []),
+        ...(flags.labelsFile !== undefined
+          ? [{ path: flags.labelsFile, what: "--labels-file" }]
+          : []),
       ];
       if (flags.out !== "-") checkOutputFile("--out", flags.out, inputs);
       const model = readModelFile(flags.model);

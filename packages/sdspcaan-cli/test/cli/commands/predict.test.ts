@@ -159,7 +159,7 @@ describe("--k as a variance fraction", () => {
     expect(sum(ratios.length - 1)).toBeLessThan(0.9);
     expectOneLineError(
       await cli(["fit", "--data", train, "--method", "pca", "--k", "1.5", "--out", out]),
-      /^sdspcaan: The '--k' option must be an integer in \[1, inf\)\. Got "1\.5" instead\.$/m,
+      /^sdspcaan: The '--k' option must be an integer in \[1, inf\) or a fraction in \(0, 1\)\. Got "1\.5" instead\.$/m,
     );
     expectOneLineError(
       await cli(["fit", "--data", train, "--method", "sdspca", "--k", "0.9", "--out", out]),

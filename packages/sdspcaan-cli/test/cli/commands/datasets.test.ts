@@ -1,0 +1,75 @@
+/**
+ * `sdspcaan datasets`: a --data-dir that does not exist is refused naming the flag, and
+ * each sub-command's usage errors point to its own help.
+ */
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { argv, cli, writeCsv } from "../../helpers/cli.js";
+import { removeDir, smallData, tempDir } from "../../helpers/runs.js";
+
+let dir: string;
+let csv: string;
+
+beforeAll(() => {
+  dir = tempDir("cli-datasets");
+  csv = join(dir, "small.csv");
+  const data = smallData();
+  writeCsv(csv, data.X, data.y);
+});
+afterAll(() => removeDir(dir));
+
+describe("datasets --data-dir", () => {
+  it("list, info and splits refuse a folder that does not exist, or a file", async () => {
+    const nowhere = join(dir, "nowhere");
+    const missing = `sdspcaan: The '--data-dir' option names ${nowhere}, which does not exist; give the folder that holds the data files.\n`;
+    for (const args of [
+      argv`datasets list --data-dir ${nowhere}`,
+      argv`datasets info Yale --data-dir ${nowhere}`,
+      argv`datasets splits FashionMNIST --out ${join(dir, "s.json")} --data-dir ${nowhere}`,
+    ]) {
+      const r = await cli(args);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(missing);
+    }
+    const r = await cli(argv`datasets list --data-dir ${csv}`);
+    expect(r.stderr).toBe(
+      `sdspcaan: The '--data-dir' option names ${csv}, which is a file, not a folder; give the folder that holds the data files.\n`,
+    );
+  });
+
+  it("info refuses --data-dir with a file and --x-var for a CSV file", async () => {
+    expect((await cli(argv`datasets info ${csv} --data-dir ${dir}`)).stderr).toBe(
+      `sdspcaan: --data-dir is where registry data sets are looked for, and --data names the file ${csv} itself: drop --data-dir.\n`,
+    );
+    expect((await cli(argv`datasets info ${csv} --x-var fea`)).stderr).toBe(
+      `sdspcaan: --x-var names a variable of a MAT, HDF5 or NPY file, and ${csv} is a CSV file (columns, not variables): use --label-col for its labels, or drop --x-var.\n`,
+    );
+  });
+});
+
+describe("datasets sub-commands' usage errors", () => {
+  it("name the sub-command and its help", async () => {
+    const r = await cli(["datasets", "splits", "FashionMNIST"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      "sdspcaan datasets splits: required option '--out <file>' not specified (see 'sdspcaan datasets splits --help')\n",
+    );
+    const info = await cli(["datasets", "info", "Yale", "--bogus"]);
+    expect(info.stderr).toBe(
+      "sdspcaan datasets info: unknown option '--bogus' (see 'sdspcaan datasets info --help')\n",
+    );
+  });
+});
+
+describe("datasets info --label-col none", () => {
+  it("describes every column as a feature, as fit reads such data", async () => {
+    const r = await cli(argv`datasets info ${csv} --label-col none --json`);
+    expect(r.code).toBe(0);
+    const info = JSON.parse(r.stdout);
+    expect([info.samples, info.features, info.classes, info.yVar]).toEqual([60, 25, 0, null]);
+    const text = await cli(argv`datasets info ${csv} --label-col none`);
+    expect(text.stdout).toMatch(/\ny +none \(--label-col none: every column is a feature\)\n/);
+    expect(text.stdout).not.toContain("class sizes");
+  });
+});
