@@ -1,5 +1,6 @@
 /** Runs the CLI in-process and writes small data files for it. */
 import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Matrix } from "sdspcaan";
 import {
   kernelThreads,
@@ -7,7 +8,8 @@ import {
   setKernelThreads,
   setNativeKernels,
 } from "sdspcaan/node";
-import { onTestFinished, vi } from "vitest";
+import { removeDir, smallData, tempDir } from "sdspcaan-test-support";
+import { afterAll, beforeAll, onTestFinished, vi } from "vitest";
 import { runCli } from "#internal/cli/main.js";
 
 export interface CliResult {
@@ -125,4 +127,33 @@ export function writeNpy(path: string, X: Matrix, y: readonly number[]): void {
     body.writeDoubleLE(y[i], 8 * (i * cols + X.cols));
   }
   writeFileSync(path, Buffer.concat([head, Buffer.from(header, "latin1"), body]));
+}
+
+/** The files `smallCsvFolder` makes. */
+export interface SmallCsvFolder {
+  dir: string;
+  /** `smallData()` with a header row and the label last (`writeCsv`). */
+  csv: string;
+  /** One split of its rows as a split file: train 0-19, validation 20-39, test the rest. */
+  splits: string;
+}
+
+/**
+ * A temporary folder with the CLI tests' small CSV and a split file for it, made before
+ * the calling file's tests and removed after them (the fields are set by then).
+ */
+export function smallCsvFolder(prefix: string): Readonly<SmallCsvFolder> {
+  const folder: SmallCsvFolder = { dir: "", csv: "", splits: "" };
+  beforeAll(() => {
+    folder.dir = tempDir(prefix);
+    folder.csv = join(folder.dir, "small.csv");
+    const data = smallData();
+    writeCsv(folder.csv, data.X, data.y);
+    folder.splits = join(folder.dir, "splits.json");
+    const rows = Array.from({ length: data.X.rows }, (_, i) => i);
+    const split = { train: rows.slice(0, 20), val: rows.slice(20, 40), test: rows.slice(40) };
+    writeFileSync(folder.splits, JSON.stringify({ index_base: 0, splits: [split] }));
+  });
+  afterAll(() => removeDir(folder.dir));
+  return folder;
 }

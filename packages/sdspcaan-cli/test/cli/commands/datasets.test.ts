@@ -3,47 +3,37 @@
  * each sub-command's usage errors point to its own help.
  */
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { argv, cli, writeCsv } from "../../helpers/cli.js";
-import { removeDir, smallData, tempDir } from "../../helpers/runs.js";
+import { describe, expect, it } from "vitest";
+import { argv, cli, smallCsvFolder } from "../../helpers/cli.js";
 
-let dir: string;
-let csv: string;
-
-beforeAll(() => {
-  dir = tempDir("cli-datasets");
-  csv = join(dir, "small.csv");
-  const data = smallData();
-  writeCsv(csv, data.X, data.y);
-});
-afterAll(() => removeDir(dir));
+const small = smallCsvFolder("cli-datasets");
 
 describe("datasets --data-dir", () => {
   it("list, info and splits refuse a folder that does not exist, or a file", async () => {
-    const nowhere = join(dir, "nowhere");
+    const nowhere = join(small.dir, "nowhere");
     const missing = `sdspcaan: The '--data-dir' option names ${nowhere}, which does not exist; give the folder that holds the data files.\n`;
     for (const args of [
       argv`datasets list --data-dir ${nowhere}`,
       argv`datasets info Yale --data-dir ${nowhere}`,
-      argv`datasets splits FashionMNIST --out ${join(dir, "s.json")} --data-dir ${nowhere}`,
+      argv`datasets splits FashionMNIST --out ${join(small.dir, "s.json")} --data-dir ${nowhere}`,
     ]) {
       const r = await cli(args);
       expect(r.code).toBe(1);
       expect(r.stdout).toBe("");
       expect(r.stderr).toBe(missing);
     }
-    const r = await cli(argv`datasets list --data-dir ${csv}`);
+    const r = await cli(argv`datasets list --data-dir ${small.csv}`);
     expect(r.stderr).toBe(
-      `sdspcaan: The '--data-dir' option names ${csv}, which is a file, not a folder; give the folder that holds the data files.\n`,
+      `sdspcaan: The '--data-dir' option names ${small.csv}, which is a file, not a folder; give the folder that holds the data files.\n`,
     );
   });
 
   it("info refuses --data-dir with a file and --x-var for a CSV file", async () => {
-    expect((await cli(argv`datasets info ${csv} --data-dir ${dir}`)).stderr).toBe(
-      `sdspcaan: --data-dir is where registry data sets are looked for, and --data names the file ${csv} itself: drop --data-dir.\n`,
+    expect((await cli(argv`datasets info ${small.csv} --data-dir ${small.dir}`)).stderr).toBe(
+      `sdspcaan: --data-dir is where registry data sets are looked for, and --data names the file ${small.csv} itself: drop --data-dir.\n`,
     );
-    expect((await cli(argv`datasets info ${csv} --x-var fea`)).stderr).toBe(
-      `sdspcaan: --x-var names a variable of a MAT, HDF5 or NPY file, and ${csv} is a CSV file (columns, not variables): use --label-col for its labels, or drop --x-var.\n`,
+    expect((await cli(argv`datasets info ${small.csv} --x-var fea`)).stderr).toBe(
+      `sdspcaan: --x-var names a variable of a MAT, HDF5 or NPY file, and ${small.csv} is a CSV file (columns, not variables): use --label-col for its labels, or drop --x-var.\n`,
     );
   });
 });
@@ -64,11 +54,11 @@ describe("datasets sub-commands' usage errors", () => {
 
 describe("datasets info --label-col none", () => {
   it("describes every column as a feature, as fit reads such data", async () => {
-    const r = await cli(argv`datasets info ${csv} --label-col none --json`);
+    const r = await cli(argv`datasets info ${small.csv} --label-col none --json`);
     expect(r.code).toBe(0);
     const info = JSON.parse(r.stdout);
     expect([info.samples, info.features, info.classes, info.yVar]).toEqual([60, 25, 0, null]);
-    const text = await cli(argv`datasets info ${csv} --label-col none`);
+    const text = await cli(argv`datasets info ${small.csv} --label-col none`);
     expect(text.stdout).toMatch(/\ny +none \(--label-col none: every column is a feature\)\n/);
     expect(text.stdout).not.toContain("class sizes");
   });

@@ -4,30 +4,15 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ExperimentFlags, experimentOptionsFrom } from "#internal/cli/commands/experiment.js";
-import { argv, cli, lines, writeCsv } from "../../helpers/cli.js";
-import { removeDir, smallData, tempDir } from "../../helpers/runs.js";
+import { argv, cli, lines, smallCsvFolder } from "../../helpers/cli.js";
 
-let dir: string;
-let csv: string;
-let splits: string;
-
-beforeAll(() => {
-  dir = tempDir("cli-experiment");
-  csv = join(dir, "small.csv");
-  const data = smallData();
-  writeCsv(csv, data.X, data.y);
-  splits = join(dir, "splits.json");
-  const rows = Array.from({ length: data.X.rows }, (_, i) => i);
-  const split = { train: rows.slice(0, 20), val: rows.slice(20, 40), test: rows.slice(40) };
-  writeFileSync(splits, JSON.stringify({ index_base: 0, splits: [split] }));
-});
-afterAll(() => removeDir(dir));
+const small = smallCsvFolder("cli-experiment");
 
 /** The one line a refused experiment prints; its --out is not made. */
 async function refusal(args: string[]): Promise<string> {
-  const out = join(dir, "refused");
+  const out = join(small.dir, "refused");
   const r = await cli([...args, "--methods", "pca", "--out", out, "--no-progress"]);
   expect(r.code).toBe(1);
   expect(lines(r.stderr)).toHaveLength(1);
@@ -38,28 +23,30 @@ async function refusal(args: string[]): Promise<string> {
 
 describe("experiment refuses flags it would ignore", () => {
   it("--seed and --stratify with --splits", async () => {
-    expect(await refusal(argv`experiment --data ${csv} --splits ${splits} --seed 5`)).toBe(
-      "sdspcaan: Give --splits (a split file) or --seed (seeded splits), not both.\n",
-    );
-    expect(await refusal(argv`experiment --data ${csv} --splits ${splits} --stratify`)).toBe(
+    expect(
+      await refusal(argv`experiment --data ${small.csv} --splits ${small.splits} --seed 5`),
+    ).toBe("sdspcaan: Give --splits (a split file) or --seed (seeded splits), not both.\n");
+    expect(
+      await refusal(argv`experiment --data ${small.csv} --splits ${small.splits} --stratify`),
+    ).toBe(
       "sdspcaan: Give --splits (a split file) or --stratify (stratified seeded splits), not both.\n",
     );
   });
 
   it("--throttle and --task-hours without --emit", async () => {
-    expect(await refusal(argv`experiment --data ${csv} --throttle 4`)).toBe(
+    expect(await refusal(argv`experiment --data ${small.csv} --throttle 4`)).toBe(
       "sdspcaan: --throttle limits the array tasks of a job script running at once: use it with --emit slurm|k8s|parallel.\n",
     );
-    expect(await refusal(argv`experiment --data ${csv} --task-hours 2`)).toBe(
+    expect(await refusal(argv`experiment --data ${small.csv} --task-hours 2`)).toBe(
       "sdspcaan: --task-hours sizes the tasks of a job script: use it with --emit slurm|k8s|parallel.\n",
     );
   });
 
   it("--data-dir with data files only, and a --data-dir that does not exist", async () => {
-    expect(await refusal(argv`experiment --data ${csv} --data-dir ${dir}`)).toBe(
+    expect(await refusal(argv`experiment --data ${small.csv} --data-dir ${small.dir}`)).toBe(
       "sdspcaan: --data-dir is where registry data sets are looked for, and --data names files, not registry names: drop --data-dir.\n",
     );
-    const nowhere = join(dir, "nowhere");
+    const nowhere = join(small.dir, "nowhere");
     expect(await refusal(argv`experiment --dataset Yale --data-dir ${nowhere}`)).toBe(
       `sdspcaan: The '--data-dir' option names ${nowhere}, which does not exist; give the folder that holds the data files.\n`,
     );
@@ -72,7 +59,10 @@ function sources(options: ReturnType<typeof experimentOptionsFrom>): unknown[] {
 }
 
 describe("experiment's list flags", () => {
-  const flags = (extra: Partial<ExperimentFlags>): ExperimentFlags => ({ out: dir, ...extra });
+  const flags = (extra: Partial<ExperimentFlags>): ExperimentFlags => ({
+    out: small.dir,
+    ...extra,
+  });
 
   it("take commas, several words, or both", () => {
     for (const dataset of ["Yale,ORL", ["Yale", "ORL"], ["Yale,", "ORL"]]) {
@@ -90,16 +80,16 @@ describe("experiment's list flags", () => {
     }
   });
 
-  it("--data splits at commas, but not a file whose name has one", () => {
-    const comma = join(dir, "a,b.csv");
+  it("--data small.splits at commas, but not a file whose name has one", () => {
+    const comma = join(small.dir, "a,b.csv");
     writeFileSync(comma, "");
-    const options = experimentOptionsFrom(flags({ data: [comma, `${csv},${csv}x`] }));
-    expect(sources(options)).toEqual([comma, csv, `${csv}x`]);
+    const options = experimentOptionsFrom(flags({ data: [comma, `${small.csv},${small.csv}x`] }));
+    expect(sources(options)).toEqual([comma, small.csv, `${small.csv}x`]);
   });
 
   it("the command line's words and commas reach the run", async () => {
     const r = await cli(
-      argv`experiment --dataset Yale ORL,Nope --methods pca --out ${join(dir, "x")} --no-progress`,
+      argv`experiment --dataset Yale ORL,Nope --methods pca --out ${join(small.dir, "x")} --no-progress`,
     );
     // Yale and ORL are read; the third name is refused alone, not as "ORL,Nope".
     expect(r.code).toBe(1);

@@ -6,21 +6,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { integerOf, parseInteger, parseList } from "#internal/cli/commands/flags.js";
-import { argv, cli, writeCsv } from "../../helpers/cli.js";
-import { removeDir, smallData, tempDir } from "../../helpers/runs.js";
+import { argv, cli, smallCsvFolder } from "../../helpers/cli.js";
 
-let dir: string;
-let csv: string;
-
-beforeAll(() => {
-  dir = tempDir("cli-flags");
-  csv = join(dir, "small.csv");
-  const data = smallData();
-  writeCsv(csv, data.X, data.y);
-});
-afterAll(() => removeDir(dir));
+const small = smallCsvFolder("cli-flags");
 
 describe("integer flags", () => {
   it("read a whole number with or without a zero fraction, and nothing else", () => {
@@ -45,20 +35,20 @@ describe("integer flags", () => {
   });
 
   it("--k 1.0 is k = 1, as --k 1", async () => {
-    const one = join(dir, "k1.json");
-    const oneZero = join(dir, "k1.0.json");
-    const r = await cli(argv`fit --data ${csv} --method lda --k 1.0 --out ${oneZero}`);
+    const one = join(small.dir, "k1.json");
+    const oneZero = join(small.dir, "k1.0.json");
+    const r = await cli(argv`fit --data ${small.csv} --method lda --k 1.0 --out ${oneZero}`);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Fitted LDA \(k = 1\) on 60 samples/);
-    await cli(argv`fit --data ${csv} --method lda --k 1 --out ${one}`);
+    await cli(argv`fit --data ${small.csv} --method lda --k 1 --out ${one}`);
     const model = (p: string) => JSON.parse(readFileSync(p, "utf8")).components;
     expect(model(oneZero)).toEqual(model(one));
   });
 
   it("a method option's flag names the option's own range", async () => {
-    const out = join(dir, "refused.json");
+    const out = join(small.dir, "refused.json");
     const fit = (extra: string[]) =>
-      cli(argv`fit --data ${csv} --method sdspcaan --k 3 ${extra} --out ${out}`);
+      cli(argv`fit --data ${small.csv} --method sdspcaan --k 3 ${extra} --out ${out}`);
     expect((await fit(["--max-iter", "2.5"])).stderr).toBe(
       `sdspcaan: The '--max-iter' option must be an integer in [1, inf). Got "2.5" instead.\n`,
     );
@@ -68,13 +58,15 @@ describe("integer flags", () => {
   });
 
   it("--k says that PCA also takes a fraction in (0, 1), and the others do not", async () => {
-    const out = join(dir, "k.json");
-    expect((await cli(argv`fit --data ${csv} --method pca --k 1.5 --out ${out}`)).stderr).toBe(
+    const out = join(small.dir, "k.json");
+    expect(
+      (await cli(argv`fit --data ${small.csv} --method pca --k 1.5 --out ${out}`)).stderr,
+    ).toBe(
       `sdspcaan: The '--k' option must be an integer in [1, inf) or a fraction in (0, 1). Got "1.5" instead.\n`,
     );
-    expect((await cli(argv`fit --data ${csv} --method lda --k 1.5 --out ${out}`)).stderr).toBe(
-      `sdspcaan: The '--k' option must be an integer in [1, inf). Got "1.5" instead.\n`,
-    );
+    expect(
+      (await cli(argv`fit --data ${small.csv} --method lda --k 1.5 --out ${out}`)).stderr,
+    ).toBe(`sdspcaan: The '--k' option must be an integer in [1, inf). Got "1.5" instead.\n`);
   });
 });
 
@@ -87,7 +79,7 @@ describe("list flags", () => {
 
   it("demo --datasets takes several words as it takes commas", async () => {
     // The second word is read as a data set name: not "too many arguments".
-    const r = await cli(argv`demo --datasets Yale Nope --out ${join(dir, "demo")}`);
+    const r = await cli(argv`demo --datasets Yale Nope --out ${join(small.dir, "demo")}`);
     expect(r.stderr).toBe(
       "sdspcaan: --datasets: 'Nope' is not a data set of the registry (see 'sdspcaan datasets list').\n",
     );

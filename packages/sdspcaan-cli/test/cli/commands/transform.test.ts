@@ -1,27 +1,21 @@
 /** `sdspcaan transform`: --out defaults to standard output, as predict's does. */
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { argv, cli, writeCsv } from "../../helpers/cli.js";
-import { removeDir, smallData, tempDir } from "../../helpers/runs.js";
+import { describe, expect, it } from "vitest";
+import { argv, cli, smallCsvFolder } from "../../helpers/cli.js";
 
-let dir: string;
-let csv: string;
-
-beforeAll(() => {
-  dir = tempDir("cli-transform");
-  csv = join(dir, "small.csv");
-  const data = smallData();
-  writeCsv(csv, data.X, data.y);
-});
-afterAll(() => removeDir(dir));
+const small = smallCsvFolder("cli-transform");
 
 describe("transform --out", () => {
   it("writes the embedding on standard output when not given, as --out - does", async () => {
-    const model = join(dir, "pca.json");
-    expect((await cli(argv`fit --data ${csv} --method pca --k 2 --out ${model}`)).code).toBe(0);
-    const plain = await cli(argv`transform --model ${model} --data ${csv} --label-col last`);
+    const model = join(small.dir, "pca.json");
+    expect((await cli(argv`fit --data ${small.csv} --method pca --k 2 --out ${model}`)).code).toBe(
+      0,
+    );
+    const plain = await cli(argv`transform --model ${model} --data ${small.csv} --label-col last`);
     expect(plain.code).toBe(0);
-    const dash = await cli(argv`transform --model ${model} --data ${csv} --label-col last --out -`);
+    const dash = await cli(
+      argv`transform --model ${model} --data ${small.csv} --label-col last --out -`,
+    );
     expect(plain.stdout).toBe(dash.stdout);
     const rows = plain.stdout.trimEnd().split("\n");
     expect(rows[0]).toBe("c1,c2,label");
