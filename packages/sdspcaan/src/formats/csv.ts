@@ -10,8 +10,10 @@
  * with a decimal comma or thousands separators, or a missing label is an error
  * naming its row (the line of the file, counting from 1) and column.
  */
+
 import { failDataFormat as fail, ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
+import { plural } from "../core/plural.js";
 import {
   asciiString,
   CELL_MISSING,
@@ -324,7 +326,7 @@ export class DelimitedReader implements FieldSink {
       const first = this.earlyLines[0];
       fail(
         this.file,
-        `row ${line} has ${count} field(s) but row ${first} has ${this.width}; every row needs the same number of columns`,
+        `row ${line} has ${plural(count, "field")} but row ${first} has ${this.width}; every row needs the same number of columns`,
       );
     }
     this.rows++;

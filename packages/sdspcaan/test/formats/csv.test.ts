@@ -79,7 +79,10 @@ describe("fields", () => {
     ]);
     expect(ds.info.delimiter).toBe(" ");
     expect(errorOf(() => read("1 2 0\n3 4\n", { delimiter: " " })).message).toBe(
-      "t.csv: row 2 has 2 field(s) but row 1 has 3; every row needs the same number of columns",
+      "t.csv: row 2 has 2 fields but row 1 has 3; every row needs the same number of columns",
+    );
+    expect(errorOf(() => read("1 2 0\n3\n", { delimiter: " " })).message).toBe(
+      "t.csv: row 2 has 1 field but row 1 has 3; every row needs the same number of columns",
     );
   });
 

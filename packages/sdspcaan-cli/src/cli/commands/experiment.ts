@@ -3,6 +3,7 @@
  * hyperparameter grids, in worker threads, resumable, with the table printed at
  * the end and the report files and figures written into --out.
  */
+
 import { join } from "node:path";
 import type { Command } from "commander";
 import { AbortError, ValidationError } from "sdspcaan";
@@ -11,6 +12,7 @@ import { JOB_SCRIPT_KINDS } from "../../cluster/jobScripts.js";
 import { shellQuote } from "../../cluster/quoting.js";
 import { checkJsonInput } from "../../io/inputFiles.js";
 import { peekHeader } from "../../io/streamText.js";
+import { plural } from "../../plural.js";
 import { GRID_PRESETS } from "../../protocol/grids.js";
 import { PAPER_K_GRID } from "../../protocol/kGrid.js";
 import {
@@ -134,7 +136,7 @@ export async function runAndReport(
   );
   for (const s of summariseSkipped(result.skipped)) {
     note(
-      `note: ${s.method} on ${s.dataset}: ${s.count} configuration(s) refused, e.g. ${s.reason}`,
+      `note: ${s.method} on ${s.dataset}: ${plural(s.count, "configuration")} refused, e.g. ${s.reason}`,
     );
   }
   // The results file only when this run wrote to it: not when every fit was resumed

@@ -7,6 +7,7 @@ import { DataFormatError, ValidationError } from "sdspcaan";
 import { featureNamesOf } from "sdspcaan/formats";
 import { namingFlags } from "../../io/fileErrors.js";
 import { openDataset } from "../../io/load.js";
+import { plural } from "../../plural.js";
 import { type DataFlags, labelColumnFlag, loadOptionsFrom } from "./dataFlags.js";
 import { columnNumbersNote } from "./delimitedFlags.js";
 import { note } from "./output.js";
@@ -44,7 +45,7 @@ export function requireSamples(
   if (data.X.rows < min) {
     throw new DataFormatError(
       data.path,
-      `has ${data.X.rows} sample(s); ${why} needs at least ${min}`,
+      `has ${plural(data.X.rows, "sample")}; ${why} needs at least ${min}`,
     );
   }
 }

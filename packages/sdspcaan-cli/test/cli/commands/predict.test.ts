@@ -227,7 +227,7 @@ describe("CSV headers are matched by name", () => {
     const wide = writeData("wide.csv", { labels: true });
     expectOneLineError(
       await cli(["predict", "--model", pipelineFile, "--data", wide]),
-      /has 9 feature\(s\) per sample, but the model .* was fitted on 8; if one of its columns holds labels, name it with --label-col/,
+      /has 9 features per sample, but the model .* was fitted on 8; if one of its columns holds labels, name it with --label-col/,
     );
     const bare = writeData("bare.csv", { header: false });
     const r = await cli(argv`predict --model ${pipelineFile} --data ${bare} --label-col last`);
