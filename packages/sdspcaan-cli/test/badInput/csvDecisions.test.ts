@@ -289,13 +289,23 @@ describe("the header decision", () => {
     expect(parseDelimited(ids, "ids.csv").X.cols).toBe(3);
   });
 
+  it("notes a header that cannot name the columns apart on standard error", async () => {
+    const file = writeText(dir, "twice.csv", `a,a,c,d,label\n${csvText(X, y)}`);
+    const model = join(dir, "twice-model.json");
+    const r = await cli(["fit", "--data", file, "--method", "pca", "--k", "2", "--out", model]);
+    expect(r.code).toBe(0);
+    expect(lines(r.stderr)).toEqual([
+      `note: ${file}: its header repeats a column name or leaves one empty, so its columns are taken by position, not matched by name.`,
+    ]);
+  });
+
   it("notes a header of column numbers on standard error, with the way back", async () => {
     const file = writeText(dir, "pandas.csv", `0,1,2,3,4\n${csvText(X, y)}`);
     const model = join(dir, "pandas-model.json");
     const r = await cli(["fit", "--data", file, "--method", "pca", "--k", "2", "--out", model]);
     expect(r.code).toBe(0);
     expect(lines(r.stderr)).toEqual([
-      `${file}: its first row ('0', '1', '2', '3', '4') is read as a header of column numbers, as pandas writes them; --header no reads it as data.`,
+      `note: ${file}: its first row ('0', '1', '2', '3', '4') is read as a header of column numbers, as pandas writes them; --header no reads it as data.`,
     ]);
     const named = writeText(dir, "named.csv", `a,b,c,d,label\n${csvText(X, y)}`);
     const quiet = await cli([
@@ -330,7 +340,7 @@ describe("the header decision", () => {
     ]);
     expect(r.code).toBe(0);
     expect(lines(r.stderr)).toContain(
-      `${file}: its first row ('0', '1', '2', '3', '4') is read as a header of column numbers, as pandas writes them; --header no reads it as data.`,
+      `note: ${file}: its first row ('0', '1', '2', '3', '4') is read as a header of column numbers, as pandas writes them; --header no reads it as data.`,
     );
   });
 

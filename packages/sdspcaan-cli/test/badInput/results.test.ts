@@ -493,6 +493,14 @@ describe("5. a corrupt line in the middle of results.jsonl", () => {
     expectOneLineError(await cli(["report", "--out", out, "--no-figures"]), pattern);
     // The file is left as it was for the user to look at.
     expect(resultLines(out)[4]).toContain("#garbage");
+    // A field's message ends its sentence once, before the way out.
+    const { fitMs: _, ...withoutTime } = JSON.parse(list[3]);
+    list[4] = JSON.stringify(withoutTime);
+    writeLines(out, list);
+    expectOneLineError(
+      await cli(["report", "--out", out, "--no-figures"]),
+      /results\.jsonl: line 5: "fitMs" must be a number in \[0, inf\)\. Got undefined\. To move the bad lines to results\.rejected\.jsonl and redo those fits, run the experiment command again with --repair\.$/m,
+    );
   });
 
   it("--repair moves bad lines to results.rejected.jsonl and redoes their fits", async () => {

@@ -403,7 +403,7 @@ describe("a saved pipeline's fields, refused word for word", () => {
       "a param out of range",
       (d) => (d.classifier.params.stdFloor = 2),
       "classifier.params.stdFloor",
-      "is not valid: The 'stdFloor' parameter of NearestNeighbour1 must be a number in the range [0, 1]. Got 2 instead",
+      "is not valid: The 'stdFloor' parameter of NearestNeighbour1 must be a number in [0, 1]. Got 2 instead",
     ],
     [
       "a reference set that is not an object",

@@ -155,7 +155,7 @@ export async function runAndReport(
     figures: how.figures,
     data: result.data,
   });
-  for (const n of report.notes) note(n);
+  for (const n of report.notes) note(`note: ${n}`);
   for (const w of report.warnings) note(`warning: no figure for ${w}`);
   out(report.tableMd);
   note(`Wrote ${[...written, ...report.files].join(", ")}.`);

@@ -92,7 +92,7 @@ async function openData(flags: DataFlags, labels: "required" | "optional"): Prom
   }
   if (info.header !== undefined && featureNames === null) {
     note(
-      `${opened.path}: its header repeats a column name or leaves one empty, so its columns are taken by position, not matched by name.`,
+      `note: ${opened.path}: its header repeats a column name or leaves one empty, so its columns are taken by position, not matched by name.`,
     );
   }
   return {

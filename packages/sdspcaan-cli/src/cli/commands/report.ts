@@ -61,7 +61,7 @@ export function registerReportCommand(program: Command): void {
         ...(datasets !== undefined ? { datasets } : {}),
         ...(flags.to !== undefined ? { to: flags.to } : {}),
       });
-      for (const n of report.notes) note(n);
+      for (const n of report.notes) note(`note: ${n}`);
       for (const w of report.warnings) note(`warning: no figure for ${w}`);
       out(report.tableMd);
       // On standard error with the other notes, so standard output stays table.md.
