@@ -4,7 +4,6 @@
  * validation BCA (ties: smallest k); the test BCA reported is the one of that fit.
  * Pure functions over fit records, which may arrive in any order.
  */
-
 import { methodNames, ValidationError } from "sdspcaan";
 import { plural } from "../plural.js";
 import { type GridSpec, hyperparameterGrid, type Params, tunableParams } from "./grids.js";

@@ -4,7 +4,6 @@
  * and the pure plan of the run (plan.ts) with its work units. Nothing here fits a
  * method or writes a file.
  */
-
 import { relative as relativePath, resolve as resolvePath, sep } from "node:path";
 import type { MatrixLike } from "sdspcaan";
 import { type Label, methodNames, ValidationError } from "sdspcaan";

@@ -4,7 +4,6 @@
  * repeats. The split of repeat r of a dataset depends only on (seed, dataset, r),
  * so any repeat can be regenerated alone, and splits can also come from a file.
  */
-
 import { ValidationError } from "../core/errors.js";
 import { plural } from "../core/plural.js";
 import { deriveSeed, Random } from "../core/rng.js";

@@ -10,7 +10,6 @@
  * with a decimal comma or thousands separators, or a missing label is an error
  * naming its row (the line of the file, counting from 1) and column.
  */
-
 import { failDataFormat as fail, ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
 import { plural } from "../core/plural.js";

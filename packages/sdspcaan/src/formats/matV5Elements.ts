@@ -4,7 +4,6 @@
  * error context naming file and variable, the element reader with its small-element
  * packing, and numeric values decoded as views or float64.
  */
-
 import { DataFormatError } from "../core/errors.js";
 import { plural } from "../core/plural.js";
 import { type NumberKind, type NumberReader, numberReader } from "./binary.js";

@@ -5,7 +5,6 @@
  * or variables named by the caller. Every reader (MAT v4/v5/v7.3, NPY) describes
  * its contents with `RawVariable`, so the choice is made in one place.
  */
-
 import { DataFormatError, ValidationError } from "../core/errors.js";
 import { Matrix, transposeInto } from "../core/matrix.js";
 import { plural } from "../core/plural.js";

@@ -3,7 +3,6 @@
  * hyperparameter grids, in worker threads, resumable, with the table printed at
  * the end and the report files and figures written into --out.
  */
-
 import { join } from "node:path";
 import type { Command } from "commander";
 import { AbortError, ValidationError } from "sdspcaan";

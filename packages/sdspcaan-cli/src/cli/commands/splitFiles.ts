@@ -1,5 +1,4 @@
 /** Split files (`--splits`): read, checked against the data, one split chosen by --repeat. */
-
 import { DataFormatError, ValidationError } from "sdspcaan";
 import { parseSplitFile, type Split } from "sdspcaan/methods";
 import { checkJsonInput } from "../../io/inputFiles.js";
