@@ -8,6 +8,7 @@
 import type { FitProgress } from "sdspcaan";
 import { findByName } from "sdspcaan/formats";
 import { methodDescriptor, methodDescriptors } from "sdspcaan/methods";
+import { plural } from "../plural.js";
 import { $ } from "./dom.js";
 import { clearErrors, controlOf, FieldError, showError } from "./fieldErrors.js";
 import { buildMethodForm, type MethodForm } from "./form.js";
@@ -442,7 +443,7 @@ function paramsText(r: FitResult): string {
 function iterationsText(r: FitResult): string {
   const info = r.fitInfo;
   if (info.stopReason === "closed-form") return "closed form";
-  return `${info.iterations} iteration(s), ${info.converged ? "converged" : `stopped: ${info.stopReason}`}`;
+  return `${plural(info.iterations, "iteration")}, ${info.converged ? "converged" : `stopped: ${info.stopReason}`}`;
 }
 
 function showResult(r: FitResult): void {

@@ -1,6 +1,6 @@
 /**
  * The paper's Fig. 1: test BCA (averaged over datasets) against the subspace
- * dimensionality k, one line per method; or one panel per dataset, when each has its
+ * dimension k, one line per method; or one panel per dataset, when each has its
  * own range of valid k and an average would change datasets from one k to the next.
  */
 import { ValidationError } from "sdspcaan";
@@ -67,6 +67,8 @@ interface Row {
   bcaPercent: number;
   lower?: number;
   upper?: number;
+  /** The only k of its method (in its panel): its band has no width, so a bar shows the std. */
+  alone?: true;
 }
 
 function methodOrderOf(series: readonly BcaAtK[], given: readonly string[] | undefined): string[] {
@@ -191,11 +193,27 @@ export function bcaVersusKFigure(
     axis: { tickCount: paneled ? 6 : 8 },
   };
 
+  const pointsOf = new Map<string, number>();
+  const curveOf = (r: Row) => JSON.stringify([r.panel ?? null, r.method]);
+  for (const r of rows) pointsOf.set(curveOf(r), (pointsOf.get(curveOf(r)) ?? 0) + 1);
+  for (const r of rows) if (r.lower !== undefined && pointsOf.get(curveOf(r)) === 1) r.alone = true;
+
   const layers: object[] = [];
   if (rows.some((r) => r.lower !== undefined)) {
     layers.push({
       transform: [{ filter: "isValid(datum.lower)" }],
       mark: { type: "area", opacity: 0.1, interpolate: "linear" },
+      encoding: {
+        y: { field: "lower", type: "quantitative", title: "BCA (%)", scale: y.scale },
+        y2: { field: "upper" },
+        color,
+      },
+    });
+  }
+  if (rows.some((r) => r.alone === true)) {
+    layers.push({
+      transform: [{ filter: "datum.alone === true" }],
+      mark: { type: "rule", strokeWidth: 1.8 },
       encoding: {
         y: { field: "lower", type: "quantitative", title: "BCA (%)", scale: y.scale },
         y2: { field: "upper" },
@@ -226,7 +244,7 @@ export function bcaVersusKFigure(
     x: {
       field: "k",
       type: "quantitative",
-      title: "Subspace dimensionality k",
+      title: "Subspace dimension k",
       scale: { domain: [kMin - kPad, kMax + kPad], nice: false, zero: false },
       axis: {
         ...(ks.length <= 15 ? { values: ks } : {}),

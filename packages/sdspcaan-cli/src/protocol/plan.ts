@@ -18,6 +18,7 @@ import {
   type SplitFractions,
   splitSeed,
 } from "sdspcaan/methods";
+import { plural } from "../plural.js";
 import { canonicalJson, FINGERPRINT_VERSION, fingerprintOf } from "./fingerprint.js";
 import { type GridSpec, hyperparameterGrid, type Params } from "./grids.js";
 import { type KGridFilter, kGridFilter } from "./kGrid.js";
@@ -313,7 +314,7 @@ export function planSplit(
     if (split === undefined) {
       throw new ValidationError(
         "repeats",
-        `${entry.name} has ${input.splits.length} explicit split(s), fewer than the ${settings.repeats} repeats asked for.`,
+        `${entry.name} has ${plural(input.splits.length, "explicit split")}, fewer than the ${settings.repeats} repeats asked for.`,
       );
     }
     return split;

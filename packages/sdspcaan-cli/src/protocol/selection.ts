@@ -5,6 +5,7 @@
  * Pure functions over fit records, which may arrive in any order.
  */
 import { methodNames, ValidationError } from "sdspcaan";
+import { plural } from "../plural.js";
 import { type GridSpec, hyperparameterGrid, type Params, tunableParams } from "./grids.js";
 import { type FitRecord, fitKey, paramsKey } from "./records.js";
 import { groupBy } from "./stats.js";
@@ -79,7 +80,7 @@ export function gridRanking(method: string, grid: GridOrder | undefined): GridRa
     if (i === undefined) {
       throw new ValidationError(
         "records",
-        `A ${method} record has params {${paramsKey(p)}}, which are not in the grid used for ordering (${size} point(s)); pass the grid the records were made with.`,
+        `A ${method} record has params {${paramsKey(p)}}, which are not in the grid used for ordering (${plural(size, "point")}); pass the grid the records were made with.`,
       );
     }
     return i;

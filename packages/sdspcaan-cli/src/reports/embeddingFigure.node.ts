@@ -107,7 +107,7 @@ export async function embeddingSpec(
     { x, y, label },
     {
       title: `${methodTitle(method)} embedding of ${entry.name}`,
-      subtitle: `repeat ${repeat + 1}, k = ${chosen.k}${params ? `, ${params}` : ""}; first two components (test BCA ${(100 * chosen.testBCA).toFixed(1)} %)`,
+      subtitle: `repeat ${repeat}, k = ${chosen.k}${params ? `, ${params}` : ""}; first two components (test BCA ${(100 * chosen.testBCA).toFixed(1)} %)`,
       split: part,
     },
   );

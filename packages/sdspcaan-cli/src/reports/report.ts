@@ -26,6 +26,7 @@
 
 import { ValidationError } from "sdspcaan";
 import { protocolOrder } from "sdspcaan/methods";
+import { plural } from "../plural.js";
 import { displayNameOf } from "../protocol/grids.js";
 import {
   PAPER_DATASETS,
@@ -185,7 +186,7 @@ export function summariseResults(
   if (used.length === 0 || datasets.length === 0 || methods.length === 0) {
     throw new ValidationError(
       "records",
-      `No fit records for the requested datasets and methods (${records.length} record(s) given); there is nothing to report.`,
+      `No fit records for the requested datasets and methods (${plural(records.length, "record")} given); there is nothing to report.`,
     );
   }
   const selections = groupBy(selectAll(used, options), (s) =>

@@ -372,7 +372,9 @@ export function badLinesError(
           .slice(0, 10)
           .map((p) => p.lines.join(" and "))
           .join(", ")}${more.length > 10 ? ", ..." : ""})`;
-  return new DataFormatError(file, `${problems[0].text}${others}. ${REPAIR_HINT}`);
+  const text = `${problems[0].text}${others}`;
+  // A record's reason may end its sentence itself ("... Got undefined.").
+  return new DataFormatError(file, `${text.endsWith(".") ? text : `${text}.`} ${REPAIR_HINT}`);
 }
 
 /**

@@ -23,6 +23,7 @@ import {
 import type { LoadOptions } from "../io/load.js";
 import { openDataset } from "../io/load.js";
 import type { LocateOptions } from "../io/locate.js";
+import { plural } from "../plural.js";
 import { datasetChecksum, splitsChecksum } from "../protocol/fingerprint.js";
 import { GRID_PRESETS, type GridSpec, parseGridSpec } from "../protocol/grids.js";
 import { PAPER_K_GRID } from "../protocol/kGrid.js";
@@ -336,7 +337,7 @@ export async function makePlan(options: ExperimentOptions): Promise<Plan> {
     if (repeats > count) {
       throw new ValidationError(
         "repeats",
-        `${d.data.name} has ${count} explicit split(s), fewer than the ${repeats} repeats asked for.`,
+        `${d.data.name} has ${plural(count, "explicit split")}, fewer than the ${repeats} repeats asked for.`,
       );
     }
   }

@@ -37,7 +37,7 @@ describe("a column of text is refused unless dropped", () => {
     const err = errorOf(() => parseDelimited(withIds(), "ids.csv"));
     expect(err).toBeInstanceOf(DataFormatError);
     expect(err.message).toBe(
-      "ids.csv: column 0 ('id') (counting from 0) holds text, not numbers ('m0' in row 2); features must be numbers: leave it out with --drop-columns 0 (dropColumns: [0])",
+      "ids.csv: column 0 ('id') (counting from 0) holds text, not numbers ('m0' in row 2); features must be numbers: leave it out with --drop-columns 0 (dropColumns: [0]), or name the label column with --label-col (labelColumn)",
     );
   });
 
@@ -217,6 +217,12 @@ describe("numbers the reader does not guess at", () => {
     const r = await cli(["datasets", "info", file, "--decimal-comma", "--json"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ samples: 4, features: 2, min: -0.5, max: 4 });
+    // Every field with a decimal comma: more commas than semicolons on each line.
+    const semi3 = writeText(dir, "semi3.txt", "1,5;2,25;3,0;1\n0,5;1,25;2,0;2\n1,0;2,5;3,5;1\n");
+    await expectRefused(["datasets", "info", semi3], [semi3, "'5;2'", "--decimal-comma"]);
+    const s = await cli(["datasets", "info", semi3, "--decimal-comma", "--json"]);
+    expect(s.code).toBe(0);
+    expect(JSON.parse(s.stdout)).toMatchObject({ samples: 3, features: 3, min: 0.5, max: 3.5 });
   });
 });
 
@@ -283,13 +289,23 @@ describe("the header decision", () => {
     expect(parseDelimited(ids, "ids.csv").X.cols).toBe(3);
   });
 
+  it("notes a header that cannot name the columns apart on standard error", async () => {
+    const file = writeText(dir, "twice.csv", `a,a,c,d,label\n${csvText(X, y)}`);
+    const model = join(dir, "twice-model.json");
+    const r = await cli(["fit", "--data", file, "--method", "pca", "--k", "2", "--out", model]);
+    expect(r.code).toBe(0);
+    expect(lines(r.stderr)).toEqual([
+      `note: ${file}: its header repeats a column name or leaves one empty, so its columns are taken by position, not matched by name.`,
+    ]);
+  });
+
   it("notes a header of column numbers on standard error, with the way back", async () => {
     const file = writeText(dir, "pandas.csv", `0,1,2,3,4\n${csvText(X, y)}`);
     const model = join(dir, "pandas-model.json");
     const r = await cli(["fit", "--data", file, "--method", "pca", "--k", "2", "--out", model]);
     expect(r.code).toBe(0);
     expect(lines(r.stderr)).toEqual([
-      `${file}: its first row ('0', '1', '2', '3', '4') is read as a header of column numbers, as pandas writes them; --header no reads it as data.`,
+      `note: ${file}: its first row ('0', '1', '2', '3', '4') is read as a header of column numbers, as pandas writes them; --header no reads it as data.`,
     ]);
     const named = writeText(dir, "named.csv", `a,b,c,d,label\n${csvText(X, y)}`);
     const quiet = await cli([
@@ -324,7 +340,7 @@ describe("the header decision", () => {
     ]);
     expect(r.code).toBe(0);
     expect(lines(r.stderr)).toContain(
-      `${file}: its first row ('0', '1', '2', '3', '4') is read as a header of column numbers, as pandas writes them; --header no reads it as data.`,
+      `note: ${file}: its first row ('0', '1', '2', '3', '4') is read as a header of column numbers, as pandas writes them; --header no reads it as data.`,
     );
   });
 

@@ -110,7 +110,7 @@ describe("CSV: a first row with a missing value is data, and refused", () => {
     const file = writeText(dir, "ragged.csv", `${rows.join("\n")}\n`);
     await expectRefused(
       ["evaluate", "--data", file, "--method", "pca", "--k", "2"],
-      [file, "row 7 has 6 field(s) but row 1 has 5"],
+      [file, "row 7 has 6 fields but row 1 has 5"],
     );
   });
 
@@ -133,7 +133,7 @@ describe("CSV: a first row with a missing value is data, and refused", () => {
     const out = join(dir, "one-row.json");
     await expectRefused(
       ["fit", "--data", file, "--method", "pca", "--k", "1", "--out", out],
-      [file, "has 1 sample(s)", "at least 2"],
+      [file, "has 1 sample;", "at least 2"],
       out,
     );
   });

@@ -156,7 +156,7 @@ describe("loadModel validates every field", () => {
     [
       "params.k",
       (m: Record<string, unknown>) => ((m.params as Record<string, unknown>).k = 0),
-      "must be an integer in the range [1, inf) or a fraction in (0, 1); got 0",
+      "must be an integer in [1, inf) or a fraction in (0, 1); got 0",
     ],
     ["nFeaturesIn", (m: Record<string, unknown>) => (m.nFeaturesIn = 0), "must be an integer >= 1"],
     [

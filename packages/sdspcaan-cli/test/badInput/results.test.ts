@@ -300,7 +300,11 @@ describe("1. (old results directories) lines written before fingerprints", () =>
       const coded = line.warnings as FitWarning[];
       expect(coded.map((w) => w.code)).toEqual(texts.map((t) => warningFromText(t).code));
       coded.forEach((w, j) => {
-        expect(w.message.startsWith(texts[j])).toBe(true);
+        // The old texts' "class(es)" is now counted in words.
+        const text = texts[j].replace(/^(\d+) class\(es\) have/, (_, n) =>
+          n === "1" ? "1 class has" : `${n} classes have`,
+        );
+        expect(w.message.startsWith(text)).toBe(true);
       });
     });
     // Back to all four methods: the lines of LDA and Baseline, out of the forced run, are reused too.
@@ -493,6 +497,14 @@ describe("5. a corrupt line in the middle of results.jsonl", () => {
     expectOneLineError(await cli(["report", "--out", out, "--no-figures"]), pattern);
     // The file is left as it was for the user to look at.
     expect(resultLines(out)[4]).toContain("#garbage");
+    // A field's message ends its sentence once, before the way out.
+    const { fitMs: _, ...withoutTime } = JSON.parse(list[3]);
+    list[4] = JSON.stringify(withoutTime);
+    writeLines(out, list);
+    expectOneLineError(
+      await cli(["report", "--out", out, "--no-figures"]),
+      /results\.jsonl: line 5: "fitMs" must be a number in \[0, inf\)\. Got undefined\. To move the bad lines to results\.rejected\.jsonl and redo those fits, run the experiment command again with --repair\.$/m,
+    );
   });
 
   it("--repair moves bad lines to results.rejected.jsonl and redoes their fits", async () => {

@@ -105,7 +105,7 @@ describe("transform reads unlabelled data", () => {
     const out = join(dir, "emb.csv");
     await expectRefused(
       ["transform", "--model", model, "--data", labelled, "--out", out],
-      [labelled, "has 5 feature(s) per sample", `${model} was fitted on 4`, "--label-col"],
+      [labelled, "has 5 features per sample", `${model} was fitted on 4`, "--label-col"],
       out,
     );
   });
@@ -115,7 +115,7 @@ describe("transform reads unlabelled data", () => {
     const out = join(dir, "narrow-emb.csv");
     const line = await expectRefused(
       ["transform", "--model", model, "--data", file, "--out", out],
-      [file, "has 3 feature(s) per sample", "fitted on 4"],
+      [file, "has 3 features per sample", "fitted on 4"],
       out,
     );
     expect(line).not.toContain("--label-col");

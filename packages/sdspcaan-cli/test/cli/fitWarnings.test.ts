@@ -33,7 +33,7 @@ describe("fit", () => {
     );
     expect(r.code).toBe(0);
     expect(lines(r.stdout)).toHaveLength(1);
-    expect(r.stdout).toMatch(/not converged \(max-iterations\)/);
+    expect(r.stdout).toMatch(/: 2 iterations, not converged \(max-iterations\)/);
     expect(r.stdout).not.toMatch(/warning/);
     expect(lines(r.stderr)).toHaveLength(1);
     expect(lines(r.stderr)[0]).toMatch(STOPPED);
@@ -53,7 +53,7 @@ describe("fit", () => {
 });
 
 describe("a closed-form method (PCA, LDA)", () => {
-  it("fit says 'closed form', not '0 iteration(s), converged'", async () => {
+  it("fit says 'closed form', not '0 iterations, converged'", async () => {
     const r = await cli(
       argv`fit --data ${csv} --method lda --k 2 --no-progress --out ${join(dir, "lda.json")}`,
     );

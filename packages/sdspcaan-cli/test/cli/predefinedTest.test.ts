@@ -129,7 +129,7 @@ describe("a data set with its own test set", () => {
     const w = await cli(argv`datasets splits FashionMNIST --data-dir ${root} --repeats 2
       --seed 3 --out ${file}`);
     expect(w.code).toBe(0);
-    expect(w.stdout).toMatch(/2 split\(s\) written .*train 25 \/ validation 5 .* \/ test 9/);
+    expect(w.stdout).toMatch(/2 splits written .*train 25 \/ validation 5 .* \/ test 9/);
     const json = JSON.parse(readFileSync(file, "utf8"));
     expect(json.splits).toHaveLength(2);
     for (const split of json.splits) {

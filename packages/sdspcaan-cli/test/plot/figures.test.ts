@@ -33,7 +33,7 @@ describe("bcaVersusKFigure (paper Fig. 1)", () => {
     const { texts } = await render(
       bcaVersusKFigure(bcaSeries(), { title: "BCA versus the subspace dimensionality k" }),
     );
-    expect(texts).toContain("Subspace dimensionality k");
+    expect(texts).toContain("Subspace dimension k");
     expect(texts).toContain("BCA (%)");
     expect(texts).toContain("Method");
     expect(texts).toContain("BCA versus the subspace dimensionality k");
@@ -62,6 +62,39 @@ describe("bcaVersusKFigure (paper Fig. 1)", () => {
     expect(withStd.layer).toHaveLength(3);
     expect(without.layer).toHaveLength(2);
     expect(noBands.layer).toHaveLength(2);
+  });
+
+  it("draws the std of a method's only k as a bar, where the band would have no width", async () => {
+    const single = [
+      { method: "PCA", k: 20, bca: 0.625, std: 0.0625 },
+      { method: "LDA", k: 20, bca: 0.75, std: 0.03125 },
+    ];
+    const spec = bcaVersusKFigure(single) as unknown as {
+      layer: { mark: { type: string }; transform?: object[] }[];
+      data: { values: { method: string; alone?: true; lower: number; upper: number }[] };
+    };
+    expect(spec.layer.map((l) => l.mark.type)).toEqual(["area", "rule", "line", "point"]);
+    expect(spec.layer[1].transform).toEqual([{ filter: "datum.alone === true" }]);
+    expect(spec.data.values.map((r) => [r.method, r.alone, r.lower, r.upper])).toEqual([
+      ["PCA", true, 56.25, 68.75],
+      ["LDA", true, 71.875, 78.125],
+    ]);
+    const { svg } = await render(bcaVersusKFigure(single));
+    expect(svg.match(/<g class="mark-rule role-mark[^"]*"[^>]*>(.*?)<\/g>/s)?.[1]).toMatch(
+      /(<line[^>]*>.*){2}/s,
+    );
+    // A method with several k, beside one with a single k: the bar only for the latter.
+    const mixed = bcaVersusKFigure([
+      ...single.slice(0, 1),
+      { method: "LDA", k: 10, bca: 0.7, std: 0.03125 },
+      { method: "LDA", k: 20, bca: 0.75, std: 0.03125 },
+    ]) as unknown as typeof spec;
+    expect(mixed.data.values.map((r) => r.alone)).toEqual([true, undefined, undefined]);
+    // Without std, or without bands, there is no bar.
+    const bare = bcaVersusKFigure(single.map(({ method, k, bca }) => ({ method, k, bca })));
+    expect((bare as unknown as typeof spec).layer).toHaveLength(2);
+    const noBands = bcaVersusKFigure(single, { errorBands: false }) as unknown as typeof spec;
+    expect(noBands.layer.map((l) => l.mark.type)).toEqual(["line", "point"]);
   });
 
   it("orders the legend as methodOrder says", async () => {
@@ -137,7 +170,7 @@ describe("bcaVersusKFigure with panels", () => {
     const { texts } = await render(bcaVersusKFigure(series, { title: "Per data set" }));
     expect(texts.indexOf("Yale")).toBeLessThan(texts.indexOf("ORL"));
     expect(texts.filter((t) => t === "BCA (%)")).toHaveLength(2);
-    expect(texts.filter((t) => t === "Subspace dimensionality k")).toHaveLength(2);
+    expect(texts.filter((t) => t === "Subspace dimension k")).toHaveLength(2);
     for (const method of METHODS) expect(texts).toContain(method);
   });
 });

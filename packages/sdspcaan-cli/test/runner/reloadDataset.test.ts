@@ -74,6 +74,8 @@ describe("reloadDataset", () => {
     const report = await writeRunReports(dir);
     expect(report.warnings).toEqual([]);
     expect(existsSync(join(dir, "figures", "embedding.svg"))).toBe(true);
+    // Repeats counted from 0, as results.jsonl has them.
+    expect(readFileSync(join(dir, "figures", "embedding.svg"), "utf8")).toContain("repeat 0, k = ");
   });
 
   it("says which recorded file is missing, and where else it looked", async () => {

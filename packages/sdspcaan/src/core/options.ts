@@ -134,7 +134,7 @@ export function closestName(given: string, names: readonly string[]): string | n
 }
 
 /**
- * What a valid value of the option looks like ("an integer in the range [1, inf)"),
+ * What a valid value of the option looks like ("an integer in [1, inf)"),
  * or null when `value` is valid.
  */
 export function optionProblem(spec: OptionSpec, value: unknown): string | null {
@@ -151,7 +151,7 @@ export function optionProblem(spec: OptionSpec, value: unknown): string | null {
         value > (spec.max ?? Number.POSITIVE_INFINITY)
       ) {
         const fraction = spec.fraction ? " or a fraction in (0, 1)" : "";
-        return `an integer in the range ${rangeText(spec)}${fraction}`;
+        return `an integer in ${rangeText(spec)}${fraction}`;
       }
       return null;
     case "number": {
@@ -165,7 +165,7 @@ export function optionProblem(spec: OptionSpec, value: unknown): string | null {
         value > hi ||
         !Number.isFinite(value) // every number option is finite ("[0, inf)" excludes inf)
       ) {
-        return `a number in the range ${rangeText(spec)}`;
+        return `a number in ${rangeText(spec)}`;
       }
       return null;
     }

@@ -5,6 +5,7 @@
 
 import { ValidationError } from "./errors.js";
 import { Matrix, type MatrixLike } from "./matrix.js";
+import { plural } from "./plural.js";
 
 /** A class label: any number or string. */
 export type Label = number | string;
@@ -88,7 +89,7 @@ export function asMatrix(
       throw new ValidationError(
         name,
         minRows > 0
-          ? `${name} is an empty array: it has no rows, and at least ${minRows} row(s) (samples) are needed.`
+          ? `${name} is an empty array: it has no rows, and at least ${plural(minRows, "row")} (samples) ${minRows === 1 ? "is" : "are"} needed.`
           : `${name} is an empty array: it has no rows, so its number of columns is unknown; for no samples pass {rows: 0, cols, data: []} or a Matrix with 0 rows.`,
       );
     }
@@ -123,13 +124,13 @@ export function asMatrix(
   if (m.rows < minRows) {
     throw new ValidationError(
       name,
-      `${name} must have at least ${minRows} row(s) (samples). Got ${m.rows}.`,
+      `${name} must have at least ${plural(minRows, "row")} (samples). Got ${m.rows}.`,
     );
   }
   if (m.cols < minCols) {
     throw new ValidationError(
       name,
-      `${name} must have at least ${minCols} column(s) (features). Got ${m.cols}.`,
+      `${name} must have at least ${plural(minCols, "column")} (features). Got ${m.cols}.`,
     );
   }
   const bad = firstNonFinite(m.data);

@@ -5,6 +5,7 @@
  * so any repeat can be regenerated alone, and splits can also come from a file.
  */
 import { ValidationError } from "../core/errors.js";
+import { plural } from "../core/plural.js";
 import { deriveSeed, Random } from "../core/rng.js";
 import { encodeLabels, type Label } from "../core/validate.js";
 
@@ -364,7 +365,7 @@ export function parseSplitFile(
       for (let i = 0; i < n; i++) if (owner[i] < 0) missing.push(i + b);
       if (missing.length > 0) {
         fail(
-          `${where} does not use sample index ${missing[0]}${missing.length > 1 ? ` (nor ${missing.length - 1} other(s))` : ""}; each split must be a partition of the ${n} samples: every index from ${b} to ${n - 1 + b} in exactly one of train, val and test.`,
+          `${where} does not use sample index ${missing[0]}${missing.length > 1 ? ` (nor ${plural(missing.length - 1, "other")})` : ""}; each split must be a partition of the ${n} samples: every index from ${b} to ${n - 1 + b} in exactly one of train, val and test.`,
         );
       }
     }

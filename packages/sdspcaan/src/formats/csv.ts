@@ -12,6 +12,7 @@
  */
 import { failDataFormat as fail, ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
+import { plural } from "../core/plural.js";
 import {
   asciiString,
   CELL_MISSING,
@@ -32,7 +33,7 @@ import {
   resolveDropColumns,
   ValueStore,
 } from "./csvColumns.js";
-import { detectHeader, sniffDelimiter } from "./csvSniff.js";
+import { delimiterInText, detectHeader, sniffDelimiter } from "./csvSniff.js";
 import { DelimitedTokenizer, type FieldSink } from "./csvTokenizer.js";
 import { labelSource, labelsInDataFile } from "./labelSource.js";
 import { maxBytesOf, type ReadLimits } from "./limits.js";
@@ -280,7 +281,8 @@ export class DelimitedReader implements FieldSink {
     const firstLines = lines.filter((l) => l.trim().length > 0).slice(0, 20);
     if (firstLines.length === 0) fail(this.file, "is empty");
     this.delimiter =
-      this.options.delimiter ?? (this.format === "tsv" ? "\t" : sniffDelimiter(firstLines));
+      this.options.delimiter ??
+      (this.format === "tsv" ? "\t" : sniffDelimiter(firstLines, this.mark));
     this.tokenizer = new DelimitedTokenizer(this.delimiter, this, this.file);
     this.tokenizer.push(bytes.subarray(start));
   }
@@ -323,7 +325,7 @@ export class DelimitedReader implements FieldSink {
       const first = this.earlyLines[0];
       fail(
         this.file,
-        `row ${line} has ${count} field(s) but row ${first} has ${this.width}; every row needs the same number of columns`,
+        `row ${line} has ${plural(count, "field")} but row ${first} has ${this.width}; every row needs the same number of columns`,
       );
     }
     this.rows++;
@@ -520,6 +522,14 @@ export class DelimitedReader implements FieldSink {
     if (labelCol >= 0) {
       const raw = new Array<string>(n);
       for (let i = 0; i < n; i++) raw[i] = this.labelNames[this.labelIds.data[i]];
+      // A last column empty in every row is what a delimiter after each row's last field
+      // leaves, not labels left out one by one.
+      if (labelCol === width - 1 && this.labelNames.length === 1 && this.labelNames[0] === "") {
+        fail(
+          file,
+          `${where(0)}: the label is empty, in every row: each row ends with a delimiter (${delimiterName(this.delimiter)}), the likely cause; remove the trailing delimiters, or name the label column with --label-col (labelColumn)`,
+        );
+      }
       y = textLabels(file, raw, where);
       if (this.options.labels !== "optional") {
         checkClassLabels(
@@ -555,14 +565,32 @@ export class DelimitedReader implements FieldSink {
     const first = cols[0];
     const k = this.slotOf[first];
     const one = cols.length === 1;
-    const list = cols.join(",");
+    const what = `${columnsPhrase(cols, this.header)} hold${one ? "s" : ""} text, not numbers ('${st.firstTextValue[k]}' in row ${this.lines.data[st.firstText[k]]})`;
+    const guessed = this.options.delimiter === undefined && this.format !== "tsv";
+    // Numbers joined by another delimiter are a wrong guess, not text to leave out.
+    const other = guessed ? delimiterInText(st.firstTextValue[k], this.delimiter, this.mark) : null;
+    if (other !== null) {
+      const cure =
+        this.mark === "." && this.delimiter === ","
+          ? `if the numbers have decimal commas, read the file with --decimal-comma (decimal: ","), whose fields are separated by ';' or tabs`
+          : `give the delimiter (delimiter: ${JSON.stringify(other)})`;
+      fail(
+        this.file,
+        `${what}: numbers separated by ${delimiterName(other)}, so the delimiter taken from the first lines (${delimiterName(this.delimiter)}) is likely wrong; ${cure}`,
+      );
+    }
+    const source = labelSource(this.options);
+    // Without labels needed (predict) any text column may be the labels; with them, a
+    // named one may be (the label is taken from the last column unless named).
     const labelHint =
-      this.labelCol < 0 && labelsInDataFile(labelSource(this.options))
+      labelsInDataFile(source) &&
+      this.options.labelColumn === undefined &&
+      (this.labelCol < 0 || cols.some((j) => this.header !== undefined && this.header[j] !== ""))
         ? ", or name the label column with --label-col (labelColumn)"
         : "";
     fail(
       this.file,
-      `${columnsPhrase(cols, this.header)} hold${one ? "s" : ""} text, not numbers ('${st.firstTextValue[k]}' in row ${this.lines.data[st.firstText[k]]}); features must be numbers: leave ${one ? "it" : "them"} out with --drop-columns ${list} (dropColumns: [${cols.join(", ")}])${labelHint}`,
+      `${what}; features must be numbers: leave ${one ? "it" : "them"} out with --drop-columns ${cols.join(",")} (dropColumns: [${cols.join(", ")}])${labelHint}`,
     );
   }
 
@@ -589,6 +617,11 @@ export class DelimitedReader implements FieldSink {
         : `${this.at(row, col)}: missing or non-finite value '${s}'; missing values are not accepted: remove or impute them first`,
     );
   }
+}
+
+/** A delimiter as messages name it. */
+function delimiterName(d: string): string {
+  return d === "\t" ? "tabs" : d === " " ? "whitespace" : `'${d}'`;
 }
 
 /** `slotOf` for the label column and the dropped ones (above every feature slot). */

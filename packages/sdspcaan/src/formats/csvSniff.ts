@@ -9,12 +9,21 @@ import { isMissingSpelling } from "./labels.js";
 /**
  * Picks the delimiter that splits the first lines into the same number (> 1) of
  * fields; when several do, the one giving the most fields ("1,5;2;1" is three
- * fields with decimal commas, not two).
+ * fields with decimal commas, not two). With decimal commas (`mark` ",") the comma
+ * is inside the numbers, which split on it into more fields than the real delimiter
+ * gives ("1,5;2,25" is two fields, not three): it is tried last, and only when the
+ * lines hold quotes ('"1,5","2,25"', where the quotes keep the numbers whole).
  */
-export function sniffDelimiter(lines: string[]): string {
+export function sniffDelimiter(lines: string[], mark: DecimalMark = "."): string {
+  const candidates =
+    mark === "."
+      ? [",", "\t", ";"]
+      : lines.some((l) => l.includes('"'))
+        ? ["\t", ";", ","]
+        : ["\t", ";"];
   let chosen: string | null = null;
   let most = 1;
-  for (const d of [",", "\t", ";"]) {
+  for (const d of candidates) {
     const counts = lines.map((l) => l.split(d).length);
     if (counts[0] > most && counts.every((c) => c === counts[0])) {
       chosen = d;
@@ -25,16 +34,16 @@ export function sniffDelimiter(lines: string[]): string {
   const ws = lines.map((l) => l.trim().split(/\s+/).length);
   if (ws[0] > 1 && ws.every((c) => c === ws[0])) return " ";
   // Ragged first lines (e.g. quoted fields holding delimiters): fall back to the commonest.
-  let best = ",";
-  let bestCount = -1;
-  for (const d of [",", "\t", ";"]) {
+  let best = " ";
+  let bestCount = 0;
+  for (const d of candidates) {
     const c = lines.reduce((s, l) => s + l.split(d).length - 1, 0);
     if (c > bestCount) {
       best = d;
       bestCount = c;
     }
   }
-  return bestCount > 0 ? best : " ";
+  return best;
 }
 
 /** pandas' names for unnamed columns, 0, 1, 2, ..., after an empty cell above its index. */
@@ -73,4 +82,19 @@ export function detectHeader(
     offset = v - j;
   }
   return "names";
+}
+
+/**
+ * The delimiter a cell of text suggests instead of the sniffed one: the cell is
+ * numbers joined by it ('5;2' when ',' was taken, as in "1,5;2,25" read without
+ * decimal commas), so it is a wrong guess rather than a column of text. null when
+ * the cell is text of its own.
+ */
+export function delimiterInText(text: string, delimiter: string, mark: DecimalMark): string | null {
+  for (const d of [";", "\t", ","]) {
+    if (d === delimiter || (d === "," && mark === ",")) continue;
+    const parts = text.split(d);
+    if (parts.length > 1 && parts.every((p) => isNumberCell(p.trim(), mark))) return d;
+  }
+  return null;
 }

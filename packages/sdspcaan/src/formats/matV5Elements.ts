@@ -5,6 +5,7 @@
  * packing, and numeric values decoded as views or float64.
  */
 import { DataFormatError } from "../core/errors.js";
+import { plural } from "../core/plural.js";
 import { type NumberKind, type NumberReader, numberReader } from "./binary.js";
 import type { Inflater } from "./inflate.js";
 import type { NumericArray } from "./variables.js";
@@ -133,7 +134,7 @@ export function fail(ctx: Ctx, where: string, problem: string): never {
  */
 export function elementAt(b: Bytes, pos: number, end: number): Element | string {
   if (end - pos < 8) {
-    return `truncated data element: ${end - pos} byte(s) left where an 8-byte tag is needed`;
+    return `truncated data element: ${plural(end - pos, "byte")} left where an 8-byte tag is needed`;
   }
   const w0 = b.u32(pos);
   const small = w0 >>> 16;

@@ -7,6 +7,7 @@
  */
 import { DataFormatError, ValidationError } from "../core/errors.js";
 import { Matrix, transposeInto } from "../core/matrix.js";
+import { plural } from "../core/plural.js";
 import { labelSource, labelsInDataFile } from "./labelSource.js";
 import {
   checkClassLabels,
@@ -394,7 +395,7 @@ function splitLabelColumn(
   if (M.cols < 2) {
     throw new DataFormatError(
       file,
-      `variable '${name}' has ${M.cols} column(s); with the labels in a column it needs at least 2`,
+      `variable '${name}' has ${plural(M.cols, "column")}; with the labels in a column it needs at least 2`,
     );
   }
   const col = resolveLabelColumn(file, labelColumn, M.cols);

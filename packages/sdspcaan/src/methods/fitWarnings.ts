@@ -178,17 +178,23 @@ function lambdaCycleWarning(
 
 /**
  * The "lambda-cap" warning. `then` says how the fit goes on (the Q-loop waits for Q
- * to settle; PCAN stops).
+ * to settle; PCAN stops). `labelled`: lambda weighs the label term (SPCAN, SDSPCAAN),
+ * which cannot split off a class too small for its own m neighbours; PCAN's lambda
+ * weighs the graph's own c-cluster embedding, which has no classes.
  */
 export function lambdaCapWarning(
   cap: number,
   iteration: number,
   c: number,
   then: string,
+  labelled: boolean,
 ): FitWarning {
+  const why = labelled
+    ? "The label term cannot split some class off the others (a class with fewer than m + 1 training samples always does this)"
+    : "The graph's rank term cannot cut it into c clusters (groups of samples joined by their neighbours across them do this)";
   return fitWarning(
     "lambda-cap",
-    `lambda reached its cap ${shownNumber(cap)} at iteration ${iteration} while the graph still had fewer than c = ${c} components; ${then}. The label term cannot split some class off the others (a class with fewer than m + 1 training samples always does this); a smaller number of neighbours m may let the graph reach c components.`,
+    `lambda reached its cap ${shownNumber(cap)} at iteration ${iteration} while the graph still had fewer than c = ${c} components; ${then}. ${why}; a smaller number of neighbours m may let the graph reach c components.`,
     { lambdaCap: cap, iteration, clusters: c },
   );
 }

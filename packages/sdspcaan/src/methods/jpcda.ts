@@ -165,7 +165,7 @@ export class JPCDA extends Estimator<ResolvedJPCDAOptions, JPCDADetails> {
       warnings.push(
         fitWarning(
           "k-above-rank",
-          `k = ${k} exceeds the numerical rank ${r} of the centred training data: Q spans the whole data span (the extra ${k - r} direction(s) carry no variance and get zero weight), so W is the ridge regression of the labels on X.`,
+          `k = ${k} exceeds the numerical rank ${r} of the centred training data: Q spans the whole data span (the extra ${k - r === 1 ? "direction carries" : `${k - r} directions carry`} no variance and get zero weight), so W is the ridge regression of the labels on X.`,
           { k, rank: r },
         ),
       );

@@ -188,7 +188,7 @@ export function fitLDA(
     warnings.push(
       fitWarning(
         "between-class-rank",
-        `The between-class scatter has numerical rank ${rankSb} < k = ${k} (class means are linearly dependent): the last ${k - rankSb} direction(s) carry no class separation.`,
+        `The between-class scatter has numerical rank ${rankSb} < k = ${k} (class means are linearly dependent): the last ${k - rankSb === 1 ? "direction carries" : `${k - rankSb} directions carry`} no class separation.`,
         { rank: rankSb, k },
       ),
     );

@@ -27,6 +27,7 @@
 import { ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
 import type { OptionSchema } from "../core/options.js";
+import { plural } from "../core/plural.js";
 import { applyLaplacian } from "../graph/laplacian.js";
 import { initialNeighbours } from "../graph/neighbours.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
@@ -211,7 +212,7 @@ export class LPP extends Estimator<ResolvedLPPOptions, LPPDetails> {
       if (err instanceof ValidationError && err.argument === "select.smallest") {
         throw new ValidationError(
           "k",
-          `The 'k' parameter of ${this.displayName} must be at most the rank of X^T D X in the data span (${isolated} sample(s) have zero degree, their heat weights underflow: raise 'bandwidth' or use weight "binary"). Got ${k} instead.`,
+          `The 'k' parameter of ${this.displayName} must be at most the rank of X^T D X in the data span (${plural(isolated, "sample")} ${isolated === 1 ? "has" : "have"} zero degree, their heat weights underflow: raise 'bandwidth' or use weight "binary"). Got ${k} instead.`,
         );
       }
       throw err;
@@ -230,7 +231,7 @@ export class LPP extends Estimator<ResolvedLPPOptions, LPPDetails> {
       warnings.push(
         fitWarning(
           "isolated-samples",
-          `${isolated} training sample(s) have zero degree (every heat weight underflowed to 0 with t = ${graph.bandwidth}): they do not enter the constraint W^T X^T D X W = I.`,
+          `${plural(isolated, "training sample")} ${isolated === 1 ? "has" : "have"} zero degree (every heat weight underflowed to 0 with t = ${graph.bandwidth}): ${isolated === 1 ? "it does" : "they do"} not enter the constraint W^T X^T D X W = I.`,
           { samples: isolated, bandwidth: graph.bandwidth },
         ),
       );

@@ -144,7 +144,7 @@ export function fitPCA(
     warnings.push(
       fitWarning(
         "k-above-rank",
-        `k = ${k} exceeds the numerical rank ${r} of the centred training data; the last ${k - r} component(s) are orthonormal directions that carry no training variance.`,
+        `k = ${k} exceeds the numerical rank ${r} of the centred training data; the last ${k - r === 1 ? "component is an orthonormal direction that carries" : `${k - r} components are orthonormal directions that carry`} no training variance.`,
         { k, rank: r },
       ),
     );

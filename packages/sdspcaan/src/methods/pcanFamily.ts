@@ -149,7 +149,7 @@ export function fitPcanLoop(
   const k = s.k;
   const codes = labels === null ? null : labels.codes;
 
-  const warnings = s.embedding === "labels" ? smallClassWarnings(data, m) : [];
+  const warnings = s.embedding === "labels" ? smallClassWarnings(data, m, "adaptive") : [];
   warnings.push(...unitScaleWarnings(s.owner, data));
 
   let graph: AdaptiveNeighbourGraph = ctx.timeGraph(() => initialGraph(data, m, s.eps, ctx.signal));
@@ -207,7 +207,9 @@ export function fitPcanLoop(
       stop = true;
       capped = true;
       record.stop("lambda-cap");
-      warnings.push(lambdaCapWarning(s.lambdaCap, t, c, "the fit stopped there"));
+      warnings.push(
+        lambdaCapWarning(s.lambdaCap, t, c, "the fit stopped there", s.embedding === "labels"),
+      );
     }
     lambda = control.lambda;
     record.lambdaTrace.push(lambda);

@@ -217,7 +217,7 @@ export class LambdaControl {
       // lambda cannot grow further: the graph cannot be forced into c components,
       // so the iterate's own stop test decides.
       if (!this.capped) {
-        warnings.push(lambdaCapWarning(lambdaCap, t, c, "the fit stops when Q settles"));
+        warnings.push(lambdaCapWarning(lambdaCap, t, c, "the fit stops when Q settles", true));
       }
       this.capped = true;
       testAs = "lambda-cap";

@@ -340,7 +340,10 @@ class QLoopRun {
     this.s = s;
     this.weights = weights;
     this.solver = solver;
-    this.warnings = m === null ? [] : smallClassWarnings(data, m);
+    this.warnings =
+      m === null
+        ? []
+        : smallClassWarnings(data, m, graphMode === "adaptive" ? "adaptive" : "fixed");
     if (graphMode === "adaptive") this.warnings.push(...unitScaleWarnings(s.owner, data));
     this.graph =
       graphMode === "none" ? null : QLoopGraph.initial(data, ctx, solver, m as number, s.eps);

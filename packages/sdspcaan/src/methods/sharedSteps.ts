@@ -6,6 +6,7 @@
 
 import { ValidationError } from "../core/errors.js";
 import type { Matrix } from "../core/matrix.js";
+import { plural } from "../core/plural.js";
 import { type AdaptiveNeighbourGraph, initialAdaptiveGraph } from "../graph/adaptive.js";
 import { type ThinSvd, thinSvd } from "../linalg/svd.js";
 import type { CoreFitResult, FitContext } from "./estimator.js";
@@ -46,10 +47,16 @@ export function initialGraph(
 
 /**
  * The warning a graph method gives when some training classes have fewer than m + 1
- * samples: their rows need cross-class neighbours, so the graph cannot have exactly c
- * components (SPEC section 2), and a singleton class can never be split off.
+ * samples: their rows need cross-class neighbours. On the adaptive graph (SPCAN,
+ * SDSPCAAN) it then cannot have exactly c components (SPEC section 2) and lambda
+ * grows; the fixed graph (SDSPCA-LPP) has no lambda, and its locality term draws
+ * those rows toward other classes.
  */
-export function smallClassWarnings(data: TrainingData, m: number): FitWarning[] {
+export function smallClassWarnings(
+  data: TrainingData,
+  m: number,
+  graph: "fixed" | "adaptive",
+): FitWarning[] {
   const labels = data.labels;
   if (!labels) return [];
   const small: string[] = [];
@@ -57,10 +64,14 @@ export function smallClassWarnings(data: TrainingData, m: number): FitWarning[] 
     if (count < m + 1) small.push(`${JSON.stringify(labels.classes[c])} (${count})`);
   });
   if (small.length === 0) return [];
+  const effect =
+    graph === "adaptive"
+      ? "so the graph cannot have exactly c components and lambda grows until round-off or the cap stops it"
+      : "which the fixed graph gives them, so its locality term draws them toward other classes";
   return [
     fitWarning(
       "small-classes",
-      `${small.length} class(es) have fewer than m + 1 = ${m + 1} training samples: ${small.slice(0, 10).join(", ")}${small.length > 10 ? ", ..." : ""}. Their rows need cross-class neighbours, so the graph cannot have exactly c components and lambda grows until round-off or the cap stops it. A number of neighbours m below the smallest class's size avoids it (unless a class has a single sample).`,
+      `${plural(small.length, "class", "classes")} ${small.length === 1 ? "has" : "have"} fewer than m + 1 = ${m + 1} training samples: ${small.slice(0, 10).join(", ")}${small.length > 10 ? ", ..." : ""}. Their rows need cross-class neighbours, ${effect}. A number of neighbours m below the smallest class's size avoids it (unless a class has a single sample).`,
       { classes: small.length, m },
     ),
   ];

@@ -57,6 +57,7 @@
 import { ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
 import type { OptionSchema } from "../core/options.js";
+import { plural } from "../core/plural.js";
 import type { Label } from "../core/validate.js";
 import { applyLaplacian, symmetrizeGraph } from "../graph/laplacian.js";
 import { symmetrizeInPlace } from "../linalg/basic.js";
@@ -343,7 +344,7 @@ export class SLNP extends Estimator<ResolvedSLNPOptions, SLNPDetails> {
       warnings.push(
         fitWarning(
           "tied-neighbours",
-          `${uniformRows} sample(s) had all ${mUsed} nearest same-class neighbours at distance 0 in some iteration, and their rows got the uniform weight 1/${mUsed}: duplicate samples, or W inside the null space of the within-class Laplacian, where each class collapses to a point (k <= ${current.nullDimension}, the null-space dimension, here).`,
+          `${plural(uniformRows, "sample")} had all ${mUsed} nearest same-class neighbours at distance 0 in some iteration, and their rows got the uniform weight 1/${mUsed}: duplicate samples, or W inside the null space of the within-class Laplacian, where each class collapses to a point (k <= ${current.nullDimension}, the null-space dimension, here).`,
           { samples: uniformRows, m: mUsed },
         ),
       );

@@ -219,7 +219,7 @@ describe("NearestNeighbour1", () => {
     expect(() => model.fit([[1, 2]], [0, 1])).toThrow(/ytrain has 2 labels/);
     expect(() => model.fit([[1, Number.NaN]], [0])).toThrow(/Ptrain contains NaN/);
     expect(() => new NearestNeighbour1({ blockSize: 0 })).toThrow(
-      /'blockSize' parameter of NearestNeighbour1 must be an integer in the range \[1, inf\)\. Got 0/,
+      /'blockSize' parameter of NearestNeighbour1 must be an integer in \[1, inf\)\. Got 0/,
     );
     expect(() => new NearestNeighbour1({ blokSize: 3 } as never)).toThrow(
       /did you mean 'blockSize'/,

@@ -123,7 +123,7 @@ describe("an empty array of rows says so plainly", () => {
     );
     expect(pipeline.predict({ rows: 0, cols: 4, data: [] })).toEqual([]);
     expect(errorOf(() => new PCA({ k: 2 }).fit([], [])).message).toBe(
-      "X is an empty array: it has no rows, and at least 2 row(s) (samples) are needed.",
+      "X is an empty array: it has no rows, and at least 2 rows (samples) are needed.",
     );
   });
 });

@@ -79,7 +79,10 @@ describe("fields", () => {
     ]);
     expect(ds.info.delimiter).toBe(" ");
     expect(errorOf(() => read("1 2 0\n3 4\n", { delimiter: " " })).message).toBe(
-      "t.csv: row 2 has 2 field(s) but row 1 has 3; every row needs the same number of columns",
+      "t.csv: row 2 has 2 fields but row 1 has 3; every row needs the same number of columns",
+    );
+    expect(errorOf(() => read("1 2 0\n3\n", { delimiter: " " })).message).toBe(
+      "t.csv: row 2 has 1 field but row 1 has 3; every row needs the same number of columns",
     );
   });
 
@@ -333,11 +336,8 @@ describe("the first lines", () => {
   });
 
   it("leave out a last line the bytes cut, and keep one the file ends with", () => {
-    // Both lines: ';' splits them alike; the first alone: ','.
-    expect(read("1,5;2\n3;4", { decimal: ",", labels: "optional" }).X.toRows()).toEqual([
-      [1.5, 2],
-      [3, 4],
-    ]);
+    // Both lines: ';' splits them alike; the first alone: ',' (and the second is ragged).
+    expect(read("x,y;z\n1;2", { labels: "optional" }).X.toRows()).toEqual([[1, 2]]);
     // Past 8 MiB the first line's commas would make ',' the commonest delimiter.
     const long = "a,".repeat(2 ** 22);
     const cut = read(`x;y;z\n"${long}";1;2\n`, { dropColumns: [0], labels: "optional" });
@@ -457,6 +457,40 @@ describe("the column checks, in their order", () => {
   it("name a decimal comma in a column of numbers rather than call it text", () => {
     expect(errorOf(() => read("1;2;0\n3;4,5;1\n5;6;0\n")).message).toBe(
       "t.csv: row 2 (data row 1), column 1 (counting from 0): '4,5' is a number written with a decimal comma; read the file with --decimal-comma (decimal: \",\"), or write numbers with a decimal point (and separate fields with ',', ';' or tabs)",
+    );
+  });
+
+  it("suggest --label-col alike with labels needed or not, when the text column is named", () => {
+    const text = "a,b,species,c\n1,2,x,0\n3,4,y,1\n";
+    const hint =
+      "t.csv: column 2 ('species') (counting from 0) holds text, not numbers ('x' in row 2); features must be numbers: leave it out with --drop-columns 2 (dropColumns: [2]), or name the label column with --label-col (labelColumn)";
+    expect(errorOf(() => read(text)).message).toBe(hint);
+    expect(errorOf(() => read(text, { labels: "optional" })).message).toBe(hint);
+    // Any named column of several will do; an unnamed one with labels needed is not the labels.
+    expect(errorOf(() => read(",b,species,c\nu,2,x,0\nv,4,y,1\n")).message).toMatch(
+      /\[0, 2\]\), or name the label column with --label-col \(labelColumn\)$/,
+    );
+    expect(errorOf(() => read("1,x,0\n3,y,1\n")).message).toMatch(/dropColumns: \[1\]\)$/);
+    expect(errorOf(() => read(",b,c\nu,2,0\nv,4,1\n")).message).toMatch(/dropColumns: \[0\]\)$/);
+    // A label column the user named is not suggested again.
+    expect(errorOf(() => read(text, { labelColumn: "c" })).message).toMatch(
+      /dropColumns: \[2\]\)$/,
+    );
+  });
+
+  it("name a trailing delimiter when the last column is empty in every row", () => {
+    const cause = (row: number, d: string) =>
+      `t.csv: row ${row} (data row 0), column 3 (counting from 0): the label is empty, in every row: each row ends with a delimiter (${d}), the likely cause; remove the trailing delimiters, or name the label column with --label-col (labelColumn)`;
+    expect(errorOf(() => read("1,2,0,\n3,4,1,\n5,6,0,\n")).message).toBe(cause(1, "','"));
+    expect(errorOf(() => read("a,b,c,\n1,2,0,\n3,4,1,\n")).message).toBe(cause(2, "','"));
+    expect(errorOf(() => read("1\t2\t0\t\n3\t4\t1\t\n")).message).toBe(cause(1, "tabs"));
+    // One label missing, or an empty column that is not the last: a missing label.
+    const missing = (col: number) =>
+      `t.csv: row 1 (data row 0), column ${col} (counting from 0): the label is empty; every sample needs its class label (remove the sample or fill in its label)`;
+    expect(errorOf(() => read("1,2,0,\n3,4,1,x\n")).message).toBe(missing(3));
+    expect(errorOf(() => read("1,2,,3\n3,4,,1\n", { labelColumn: 2 })).message).toBe(missing(2));
+    expect(errorOf(() => read("1,2,?\n3,4,?\n")).message).toBe(
+      "t.csv: row 1 (data row 0), column 2 (counting from 0): the label '?' marks a missing value; every sample needs its class label (remove the sample or fill in its label)",
     );
   });
 

@@ -85,7 +85,7 @@ describe("the file around the variables", () => {
     }
     const at = mat(double2x2()).length;
     expect(refusal(() => read(concat([mat(double2x2()), Uint8Array.of(0, 0, 1)])))).toBe(
-      `t.mat: variable 2 (element at byte ${at}): truncated data element: 3 byte(s) left where an 8-byte tag is needed`,
+      `t.mat: variable 2 (element at byte ${at}): truncated data element: 3 bytes left where an 8-byte tag is needed`,
     );
     expect(refusal(() => read(concat([mat(double2x2()), new Uint8Array(8)])))).toBe(
       `t.mat: variable 2 (element at byte ${at}): unexpected unknown type 0 element (expected miMATRIX or miCOMPRESSED)`,
@@ -405,13 +405,13 @@ describe("classes and their data", () => {
       sp(values(MI.INT32, [0]), values(MI.INT32, [0, 1, 1]), values(MI.DOUBLE, [5]))[0].kind,
     ).toBe("sparse");
     expect(refusal(() => sp(values(MI.INT32, [0]), values(MI.INT32, [0, 1, 1])))).toBe(
-      "t.mat: variable 'sp' (sparse values): truncated data element: 0 byte(s) left where an 8-byte tag is needed",
+      "t.mat: variable 'sp' (sparse values): truncated data element: 0 bytes left where an 8-byte tag is needed",
     );
     expect(refusal(() => sp())).toBe(
-      "t.mat: variable 'sp' (sparse row indices): truncated data element: 0 byte(s) left where an 8-byte tag is needed",
+      "t.mat: variable 'sp' (sparse row indices): truncated data element: 0 bytes left where an 8-byte tag is needed",
     );
     expect(refusal(() => sp(values(MI.INT32, [0])))).toBe(
-      "t.mat: variable 'sp' (sparse column starts): truncated data element: 0 byte(s) left where an 8-byte tag is needed",
+      "t.mat: variable 'sp' (sparse column starts): truncated data element: 0 bytes left where an 8-byte tag is needed",
     );
   });
 
@@ -674,7 +674,7 @@ describe("data elements", () => {
     const tag = u32(MI.MATRIX, cell.length);
     new DataView(cell.buffer).setUint32(16 + 16 + 16 + 4, inner.length - 5 - 8, true);
     expect(refusal(() => read(mat(concat([tag, cell]))))).toBe(
-      "t.mat: variable 'c': truncated data element: 0 byte(s) left where an 8-byte tag is needed",
+      "t.mat: variable 'c': truncated data element: 0 bytes left where an 8-byte tag is needed",
     );
   });
 
@@ -854,7 +854,7 @@ describe("the edges of the checks", () => {
 
   it("refuses a stream holding only a tag", () => {
     expect(refusal(() => read(mat(compressed(u32(MI.MATRIX, 0)))))).toBe(
-      "t.mat: variable 1 (compressed element at byte 128): truncated data element: 0 byte(s) left where an 8-byte tag is needed",
+      "t.mat: variable 1 (compressed element at byte 128): truncated data element: 0 bytes left where an 8-byte tag is needed",
     );
   });
 

@@ -21,9 +21,13 @@ function tag(le: boolean, first: number, second: number): Uint8Array {
 }
 
 describe("elementAt", () => {
-  it.each([0, 1, 7])("names the %i byte(s) left where a tag is needed", (left) => {
+  it.each([
+    [0, "0 bytes"],
+    [1, "1 byte"],
+    [7, "7 bytes"],
+  ])("names the %i bytes left where a tag is needed", (left, bytes) => {
     expect(elementAt(new Bytes(new Uint8Array(20), true), 20 - left, 20)).toBe(
-      `truncated data element: ${left} byte(s) left where an 8-byte tag is needed`,
+      `truncated data element: ${bytes} left where an 8-byte tag is needed`,
     );
   });
 

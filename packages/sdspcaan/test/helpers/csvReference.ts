@@ -123,7 +123,7 @@ function splitRows(text: string, delimiter: string, file: string): SplitText {
     if (rows[i].length !== rows[0].length) {
       fail(
         file,
-        `row ${lines[i]} has ${rows[i].length} field(s) but row ${lines[0]} has ${rows[0].length}; every row needs the same number of columns`,
+        `row ${lines[i]} has ${rows[i].length} field${rows[i].length === 1 ? "" : "s"} but row ${lines[0]} has ${rows[0].length}; every row needs the same number of columns`,
       );
     }
   }

@@ -20,9 +20,11 @@ import {
   warningFromText,
 } from "#internal/methods/fitWarnings.js";
 import { JPCDA } from "#internal/methods/jpcda.js";
+import { PCAN } from "#internal/methods/pcan.js";
 import { loadModel } from "#internal/methods/registry.js";
 import { SDSPCA } from "#internal/methods/sdspca.js";
 import { SDSPCAAN } from "#internal/methods/sdspcaan.js";
+import { SDSPCALPP } from "#internal/methods/sdspcaLpp.js";
 import { SLNP } from "#internal/methods/slnp.js";
 import { SPCAN } from "#internal/methods/spcan.js";
 import { blobs } from "../helpers/blobs.js";
@@ -188,6 +190,49 @@ describe("the lambda cap", () => {
       /^lambda reached its cap 1024 at iteration 11 while the graph still had fewer than c = 4 components; the fit stopped there\./,
     );
     expect(codes(info.warnings)).not.toContain("max-iterations");
+  });
+});
+
+describe("the warnings' mechanics are those of the method that gives them", () => {
+  const smallClasses =
+    "4 classes have fewer than m + 1 = 16 training samples: 0 (9), 1 (10), 2 (10), 99 (1). Their rows need cross-class neighbours, ";
+  const avoid =
+    "A number of neighbours m below the smallest class's size avoids it (unless a class has a single sample).";
+
+  it("PCAN's lambda cap speaks of its own clusters, SPCAN's and SDSPCAAN's of the label term", () => {
+    const { X, y } = singletonBlobs();
+    const pcan = new PCAN({ k: 3, clusters: 4, lambdaCap: 1 }).fit(X, y).fitInfo;
+    expect(only(pcan.warnings, "lambda-cap").message).toBe(
+      "lambda reached its cap 1 at iteration 1 while the graph still had fewer than c = 4 components; the fit stopped there. The graph's rank term cannot cut it into c clusters (groups of samples joined by their neighbours across them do this); a smaller number of neighbours m may let the graph reach c components.",
+    );
+    const label =
+      "The label term cannot split some class off the others (a class with fewer than m + 1 training samples always does this); a smaller number of neighbours m may let the graph reach c components.";
+    const spcan = new SPCAN({ k: 3, lambdaCap: 1024 }).fit(X, y).fitInfo;
+    expect(only(spcan.warnings, "lambda-cap").message).toBe(
+      `lambda reached its cap 1024 at iteration 11 while the graph still had fewer than c = 4 components; the fit stopped there. ${label}`,
+    );
+    const sdspcaan = new SDSPCAAN({ k: 3, lambdaCap: 4 }).fit(X, y).fitInfo;
+    expect(only(sdspcaan.warnings, "lambda-cap").message).toBe(
+      `lambda reached its cap 4 at iteration 3 while the graph still had fewer than c = 4 components; the fit stops when Q settles. ${label}`,
+    );
+    expect(only(sdspcaan.warnings, "small-classes").message).toBe(
+      `${smallClasses}so the graph cannot have exactly c components and lambda grows until round-off or the cap stops it. ${avoid}`,
+    );
+  });
+
+  it("SDSPCA-LPP's small classes speak of its fixed graph, not of lambda", () => {
+    const { X, y } = singletonBlobs();
+    const info = new SDSPCALPP({ k: 3 }).fit(X, y).fitInfo;
+    const w = only(info.warnings, "small-classes");
+    expect(w.message).toBe(
+      `${smallClasses}which the fixed graph gives them, so its locality term draws them toward other classes. ${avoid}`,
+    );
+    expect(w.values).toEqual({ classes: 4, m: 15 });
+    // One class: counted in the singular.
+    const one = new SDSPCALPP({ k: 3, m: 5 }).fit(X, y).fitInfo;
+    expect(only(one.warnings, "small-classes").message).toMatch(
+      /^1 class has fewer than m \+ 1 = 6 training samples: 99 \(1\)\. /,
+    );
   });
 });
 

@@ -223,7 +223,7 @@ describe("JPCDA errors", () => {
 
   it("rejects a non-positive eta and a bad maxInnerIter", () => {
     expect(() => new JPCDA({ eta: 0 })).toThrow(
-      /'eta' parameter of JPCDA must be a number in the range \(0, inf\)\. Got 0/,
+      /'eta' parameter of JPCDA must be a number in \(0, inf\)\. Got 0/,
     );
     expect(() => new JPCDA({ eta: -1 })).toThrow(ValidationError);
     expect(() => new JPCDA({ maxInnerIter: 0 })).toThrow(/'maxInnerIter'/);

@@ -189,7 +189,7 @@ describe("LPP errors", () => {
 
   it("rejects a non-positive bandwidth and an unknown weight", () => {
     expect(() => new LPP({ bandwidth: 0 })).toThrow(
-      /'bandwidth' parameter of LPP must be a number in the range \(0, inf\)/,
+      /'bandwidth' parameter of LPP must be a number in \(0, inf\)/,
     );
     expect(() => new LPP({ weight: "gaussian" as never })).toThrow(/one of "heat", "binary"/);
   });

@@ -512,7 +512,7 @@ describe("checkModelJSON, field by field", () => {
     ]);
     expect(refusal((d) => (d.params.k = 1.5))).toEqual([
       "params.k",
-      "must be an integer in the range [1, inf) or a fraction in (0, 1); got 1.5",
+      "must be an integer in [1, inf) or a fraction in (0, 1); got 1.5",
     ]);
   });
 });

@@ -60,7 +60,7 @@ describe("option values beyond double precision", () => {
   it("alpha = Infinity is refused when the model is built", () => {
     const err = validationError(() => createMethod("sdspca", { k: 4, alpha: Infinity }));
     expect(err.argument).toBe("alpha");
-    expect(err.message).toMatch(/must be a number in the range \[0, inf\)\. Got Infinity/);
+    expect(err.message).toMatch(/must be a number in \[0, inf\)\. Got Infinity/);
   });
 
   it("lambdaCap = Infinity is refused naming lambdaCap", () => {

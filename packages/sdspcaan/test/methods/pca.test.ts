@@ -123,3 +123,24 @@ describe("PCA: the leading-eigenpairs path against the full thin SVD", () => {
     }
   });
 });
+
+describe("k above the rank", () => {
+  it("says how many components carry no variance, in the singular for one", () => {
+    // Five samples on a plane through 0: the centred data has rank 3.
+    const X = [
+      [1, 0, 0, 0, 0],
+      [0, 2, 0, 0, 0],
+      [0, 0, 3, 0, 0],
+      [-1, -2, -3, 0, 0],
+      [2, 2, 0, 0, 0],
+    ];
+    const message = (k: number) =>
+      new PCA({ k }).fit(X).fitInfo.warnings.find((w) => w.code === "k-above-rank")?.message;
+    expect(message(4)).toBe(
+      "k = 4 exceeds the numerical rank 3 of the centred training data; the last component is an orthonormal direction that carries no training variance.",
+    );
+    expect(message(5)).toBe(
+      "k = 5 exceeds the numerical rank 3 of the centred training data; the last 2 components are orthonormal directions that carry no training variance.",
+    );
+  });
+});

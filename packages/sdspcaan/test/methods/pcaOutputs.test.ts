@@ -112,7 +112,7 @@ describe.each(fixture.cases.map((c) => [c.case, c] as const))("PCA against NumPy
 describe("PCA's k and whiten, refused naming them", () => {
   it("k is an integer >= 1 or a fraction in (0, 1)", () => {
     expect(() => new PCA({ k: 1.5 })).toThrow(
-      "The 'k' parameter of PCA must be an integer in the range [1, inf) or a fraction in (0, 1). Got 1.5 instead.",
+      "The 'k' parameter of PCA must be an integer in [1, inf) or a fraction in (0, 1). Got 1.5 instead.",
     );
     const constant = [
       [1, 2],

@@ -247,7 +247,7 @@ describe("an argument error names the argument as the caller wrote it", () => {
       "Pipeline.score(no rows, [])",
       () => fittedPipeline().score({ rows: 0, cols: 2, data: [] }, []),
       "X",
-      "X must have at least 1 row(s) (samples). Got 0.",
+      "X must have at least 1 row (samples). Got 0.",
     ],
     [
       "Pipeline.score(X, y, null)",

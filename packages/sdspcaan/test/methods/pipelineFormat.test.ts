@@ -237,7 +237,7 @@ describe("Pipeline refuses misuse, word for word", () => {
     );
     expect([(oneRow as ValidationError).argument, oneRow.message]).toEqual([
       "X",
-      "X must have at least 2 row(s) (samples). Got 1.",
+      "X must have at least 2 rows (samples). Got 1.",
     ]);
   });
 
@@ -251,7 +251,7 @@ describe("Pipeline refuses misuse, word for word", () => {
       ]);
     }
     expect(errorOf(() => p.fit([X[0]], [1])).message).toBe(
-      "X must have at least 2 row(s) (samples). Got 1.",
+      "X must have at least 2 rows (samples). Got 1.",
     );
     expect(errorOf(() => p.fit(X, y.slice(1))).message).toBe(
       "y has 29 labels, but X has 30 rows; give one label per sample.",
@@ -403,7 +403,7 @@ describe("a saved pipeline's fields, refused word for word", () => {
       "a param out of range",
       (d) => (d.classifier.params.stdFloor = 2),
       "classifier.params.stdFloor",
-      "is not valid: The 'stdFloor' parameter of NearestNeighbour1 must be a number in the range [0, 1]. Got 2 instead",
+      "is not valid: The 'stdFloor' parameter of NearestNeighbour1 must be a number in [0, 1]. Got 2 instead",
     ],
     [
       "a reference set that is not an object",

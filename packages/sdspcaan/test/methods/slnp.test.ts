@@ -306,7 +306,7 @@ describe("SLNP errors", () => {
       /The 'm' parameter of SLNP must be an integer in \[2, 3\] \(the smallest training class, 0, has 5 samples, and m <= n_c - 2\)\. Got 4 instead\./,
     );
     expect(() => new SLNP({ m: 1 })).toThrow(
-      /'m' parameter of SLNP must be an integer in the range \[2, inf\)/,
+      /'m' parameter of SLNP must be an integer in \[2, inf\)/,
     );
   });
 

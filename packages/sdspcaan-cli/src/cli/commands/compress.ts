@@ -26,7 +26,7 @@ export function registerCompressCommand(program: Command): void {
     .requiredOption("--out <dir>", "the results directory of an experiment")
     .action((flags: { out: string }) => {
       const result = compressRunResults(flags.out);
-      for (const n of result.notes) note(n);
+      for (const n of result.notes) note(`note: ${n}`);
       for (const f of result.files) {
         const merged = f.linesBefore > 0 ? ` after its ${f.linesBefore} lines` : "";
         out(

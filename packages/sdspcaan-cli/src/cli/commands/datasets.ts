@@ -18,6 +18,7 @@ import { namingFlags } from "../../io/fileErrors.js";
 import { type LoadOptions, openDataset } from "../../io/load.js";
 import { dataDirectories, defaultCacheDir, locateDataFile } from "../../io/locate.js";
 import { DATASETS, type DatasetEntry } from "../../io/registry.js";
+import { plural } from "../../plural.js";
 import { checkOutputFile, writeFileAtomic } from "../outputs.js";
 import { oneLineErrors } from "./commandErrors.js";
 import { addLabelColumnOption, labelColumnFlag, parseLabelColumn } from "./dataFlags.js";
@@ -356,7 +357,7 @@ async function splitsCommand(
   );
   const s = splits[0];
   out(
-    `${label}: ${repeats} split(s) written to ${opts.out}: train ${s.train.length} / validation ${s.val.length} (a seeded ${Math.round(PREDEFINED_VAL_FRACTION * 100)} % of the training samples) / test ${s.test.length} (the data set's own test set)`,
+    `${label}: ${plural(repeats, "split")} written to ${opts.out}: train ${s.train.length} / validation ${s.val.length} (a seeded ${Math.round(PREDEFINED_VAL_FRACTION * 100)} % of the training samples) / test ${s.test.length} (the data set's own test set)`,
   );
 }
 

@@ -60,7 +60,7 @@ export function columnList(cols: readonly number[], header?: readonly string[]):
  * doubt and gets none).
  */
 export function columnNumbersNote(path: string, header: readonly string[]): string {
-  return `${path}: its first row (${headerPreview(header)}) is read as a header of column numbers, as pandas writes them; --header no reads it as data.`;
+  return `note: ${path}: its first row (${headerPreview(header)}) is read as a header of column numbers, as pandas writes them; --header no reads it as data.`;
 }
 
 /** Adds --header, --drop-columns and --decimal-comma, how a CSV/TSV file is read. */

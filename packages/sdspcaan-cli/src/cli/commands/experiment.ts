@@ -12,6 +12,7 @@ import { JOB_SCRIPT_KINDS } from "../../cluster/jobScripts.js";
 import { shellQuote } from "../../cluster/quoting.js";
 import { checkJsonInput } from "../../io/inputFiles.js";
 import { peekHeader } from "../../io/streamText.js";
+import { plural } from "../../plural.js";
 import { GRID_PRESETS } from "../../protocol/grids.js";
 import { PAPER_K_GRID } from "../../protocol/kGrid.js";
 import {
@@ -146,7 +147,7 @@ export async function runAndReport(
   );
   for (const s of summariseSkipped(result.skipped)) {
     note(
-      `note: ${s.method} on ${s.dataset}: ${s.count} configuration(s) refused, e.g. ${s.reason}`,
+      `note: ${s.method} on ${s.dataset}: ${plural(s.count, "configuration")} refused, e.g. ${s.reason}`,
     );
   }
   // The results file only when this run wrote to it: not when every fit was resumed
@@ -165,7 +166,7 @@ export async function runAndReport(
     figures: how.figures,
     data: result.data,
   });
-  for (const n of report.notes) note(n);
+  for (const n of report.notes) note(`note: ${n}`);
   for (const w of report.warnings) note(`warning: no figure for ${w}`);
   out(report.tableMd);
   note(`Wrote ${[...written, ...report.files].join(", ")}.`);

@@ -7,6 +7,7 @@ import { DataFormatError, ValidationError } from "sdspcaan";
 import { type DataFormat, featureNamesOf } from "sdspcaan/formats";
 import { namingFlags } from "../../io/fileErrors.js";
 import { openDataset } from "../../io/load.js";
+import { plural } from "../../plural.js";
 import { type DataFlags, labelColumnFlag, loadOptionsFrom, withoutLabels } from "./dataFlags.js";
 import { columnNumbersNote } from "./delimitedFlags.js";
 import { checkDataDir } from "./folders.js";
@@ -45,7 +46,7 @@ export function requireSamples(
   if (data.X.rows < min) {
     throw new DataFormatError(
       data.path,
-      `has ${data.X.rows} sample(s); ${why} needs at least ${min}`,
+      `has ${plural(data.X.rows, "sample")}; ${why} needs at least ${min}`,
     );
   }
 }
@@ -104,7 +105,7 @@ async function openData(flags: DataFlags, labels: "required" | "optional"): Prom
   }
   if (info.header !== undefined && featureNames === null) {
     note(
-      `${opened.path}: its header repeats a column name or leaves one empty, so its columns are taken by position, not matched by name.`,
+      `note: ${opened.path}: its header repeats a column name or leaves one empty, so its columns are taken by position, not matched by name.`,
     );
   }
   return {

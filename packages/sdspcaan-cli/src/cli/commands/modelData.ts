@@ -6,6 +6,7 @@
  */
 import type { Estimator, Label, Matrix, Pipeline, TransformOptions } from "sdspcaan";
 import { DataFormatError, RowValueError } from "sdspcaan";
+import { plural } from "../../plural.js";
 import { note } from "./output.js";
 
 /**
@@ -33,7 +34,7 @@ export function checkFeatureCount(
     : "";
   throw new DataFormatError(
     data.path,
-    `has ${data.X.cols} feature(s) per sample, but the model ${modelPath} was fitted on ${d}${hint}`,
+    `has ${plural(data.X.cols, "feature")} per sample, but the model ${modelPath} was fitted on ${d}${hint}`,
   );
 }
 

@@ -2,6 +2,7 @@
  * What a command writes to the terminal: its result on standard output, notes and
  * warnings on standard error, durations in words.
  */
+import { plural } from "../../plural.js";
 
 /** Writes a line (or lines) to standard output. */
 export function out(text: string): void {
@@ -46,5 +47,5 @@ export function fitEnding(info: {
   readonly stopReason: string;
 }): string {
   if (info.stopReason === "closed-form") return "closed form";
-  return `${info.iterations} iteration(s), ${info.converged ? "converged" : `not converged (${info.stopReason})`}`;
+  return `${plural(info.iterations, "iteration")}, ${info.converged ? "converged" : `not converged (${info.stopReason})`}`;
 }

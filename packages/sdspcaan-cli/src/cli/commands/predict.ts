@@ -100,7 +100,8 @@ export function registerPredictCommand(program: Command): void {
       const score =
         y === null
           ? null
-          : `Balanced accuracy on the ${plural(y.length, "labelled sample")} of ${data.name}: ${balancedAccuracy(y, predicted).toFixed(4)}`;
+          : // In percent, as evaluate and the reports show BCA.
+            `Balanced accuracy on the ${plural(y.length, "labelled sample")} of ${data.name}: ${(100 * balancedAccuracy(y, predicted)).toFixed(2)} %`;
       const text = labelsCsv(predicted);
       if (flags.out === "-") {
         process.stdout.write(text);

@@ -5,7 +5,7 @@
  */
 import cliProgress from "cli-progress";
 import type { FitCallbacks, FitProgress } from "sdspcaan";
-import { describeConfiguration, isSkipped } from "../../runner/resultsFile.node.js";
+import { describeFit, isSkipped } from "../../runner/resultsFile.node.js";
 import type { ExperimentProgress } from "../../runner/runner.node.js";
 import { formatDuration } from "./output.js";
 
@@ -21,7 +21,8 @@ export interface ProgressDisplayOptions {
 function lastText(p: ExperimentProgress): string {
   const line = p.line;
   if (line === undefined) return "";
-  const what = `${line.dataset} r${line.repeat + 1} ${line.method} ${describeConfiguration(line)}`;
+  // Repeats from 0, as results.jsonl, the warnings and --repeat count them.
+  const what = describeFit(line);
   return isSkipped(line) ? `${what} (refused)` : what;
 }
 

@@ -80,7 +80,7 @@ export function registerReportCommand(program: Command): void {
       }).catch((err: unknown) => {
         throw inFlagWords(err, REPORT_FLAGS);
       });
-      for (const n of report.notes) note(n);
+      for (const n of report.notes) note(`note: ${n}`);
       for (const w of report.warnings) note(`warning: no figure for ${w}`);
       out(report.tableMd);
       // On standard error with the other notes, so standard output stays table.md.

@@ -2,6 +2,7 @@
 import { DataFormatError, ValidationError } from "sdspcaan";
 import { parseSplitFile, type Split } from "sdspcaan/methods";
 import { checkJsonInput } from "../../io/inputFiles.js";
+import { plural } from "../../plural.js";
 import { readJsonFile } from "../../runner/resultsFile.node.js";
 
 /** Reads a split file, naming it in every error. */
@@ -22,7 +23,7 @@ export function splitOfFile(path: string, repeat: number, n: number): Split {
   if (repeat >= splits.length) {
     throw new ValidationError(
       "repeat",
-      `The '--repeat' option must be an integer in [0, ${splits.length - 1}] for the ${splits.length} split(s) of ${path}. Got ${repeat} instead.`,
+      `The '--repeat' option must be an integer in [0, ${splits.length - 1}] for the ${plural(splits.length, "split")} of ${path}. Got ${repeat} instead.`,
     );
   }
   return splits[repeat];

@@ -12,7 +12,7 @@ import { type ExperimentFlags, experimentOptionsFrom } from "#internal/cli/comma
 import { VERSION } from "#internal/cli/version.js";
 import { estimateRun } from "#internal/cluster/jobPlan.node.js";
 import { CONTAINER_COMMAND } from "#internal/cluster/jobScripts.js";
-import { argv, cli, writeCsv } from "../../helpers/cli.js";
+import { argv, cli, lines, writeCsv } from "../../helpers/cli.js";
 import { removeDir, tempDir } from "../../helpers/runs.js";
 
 let dir: string;
@@ -203,7 +203,7 @@ describe("a job array task", () => {
     expect(existsSync(join(out, "results.shard-0-of-2.jsonl"))).toBe(true);
     const merged = await cli(["report", "--out", out, "--no-figures"]);
     expect(merged.code).toBe(0);
-    expect(merged.stderr).toContain("Merged 2 shard files.");
+    expect(lines(merged.stderr)).toContain("note: Merged 2 shard files.");
     expect(merged.stderr).toContain("Complete run");
     const single = await cli(argv`experiment ${runFlags()} --out ${join(dir, "one")}
       --workers 1`);

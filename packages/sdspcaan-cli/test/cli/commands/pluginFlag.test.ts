@@ -89,7 +89,7 @@ describe("experiment --plugin", () => {
       `sdspcaan: The run in ${join(out, "settings.json")} has the method "fisherfaces" of the plug-in ${PLUGIN}, which is not loaded: pass --plugin ${PLUGIN} (the 'plugins' option).\n`,
     );
     const r = await ok(["report", "--out", out, "--no-figures", "--plugin", PLUGIN]);
-    expect(r.stderr).toContain("Merged 2 shard files.");
+    expect(r.stderr).toContain("note: Merged 2 shard files.\n");
     expect(readFileSync(join(out, "table.md"), "utf8")).toBe(singleTable);
     expect(runResultsOf(out)).toEqual(runResultsOf(single));
   });

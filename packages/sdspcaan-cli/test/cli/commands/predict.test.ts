@@ -89,7 +89,7 @@ describe("fit --pipeline and predict", () => {
     expect(labelled.stdout).toBe(r.stdout);
     const bca = loaded.score(data.X, data.y);
     expect(labelled.stderr).toBe(
-      `Balanced accuracy on the 60 labelled samples of train: ${bca.toFixed(4)}\n`,
+      `Balanced accuracy on the 60 labelled samples of train: ${(100 * bca).toFixed(2)} %\n`,
     );
   });
 
@@ -103,6 +103,24 @@ describe("fit --pipeline and predict", () => {
     expect(readFileSync(outFile, "utf8")).toBe(stdout.stdout);
     expect(lines(r.stdout)[0]).toBe(`Wrote 60 predicted labels of train to ${outFile}.`);
     expect(lines(r.stdout)[1]).toMatch(/^Balanced accuracy on the 60 labelled samples of train: /);
+  });
+
+  it("writes numeric labels as the model holds them: 1.0 and 001 as 1", async () => {
+    const text = readFileSync(train, "utf8").replace(/,(\d+)$/gm, (_, c) => `,00${c}.0`);
+    const padded = join(dir, "padded.csv");
+    writeFileSync(padded, text);
+    const model = join(dir, "padded.json");
+    const fit = await cli(argv`fit --data ${padded} --method sdspca --k 3 --pipeline
+      --no-progress --out ${model}`);
+    expect(fit.code).toBe(0);
+    expect(readFileSync(padded, "utf8")).toContain(",001.0\n");
+    const r = await cli(["predict", "--model", model, "--data", padded, "--label-col", "last"]);
+    expect(r.code).toBe(0);
+    const out = lines(r.stdout);
+    expect(new Set(out.slice(1))).toEqual(new Set(["1", "2", "3"]));
+    expect(r.stderr).toMatch(
+      /^Balanced accuracy on the 60 labelled samples of padded: \d+\.\d\d %\n$/,
+    );
   });
 
   it("counts one predicted label as one", async () => {
@@ -209,7 +227,7 @@ describe("CSV headers are matched by name", () => {
     const wide = writeData("wide.csv", { labels: true });
     expectOneLineError(
       await cli(["predict", "--model", pipelineFile, "--data", wide]),
-      /has 9 feature\(s\) per sample, but the model .* was fitted on 8; if one of its columns holds labels, name it with --label-col/,
+      /has 9 features per sample, but the model .* was fitted on 8; if one of its columns holds labels, name it with --label-col/,
     );
     const bare = writeData("bare.csv", { header: false });
     const r = await cli(argv`predict --model ${pipelineFile} --data ${bare} --label-col last`);

@@ -43,7 +43,7 @@ describe("ProgressDisplay", () => {
     expect(lines.length).toBeGreaterThanOrEqual(10);
     expect(lines.length).toBeLessThanOrEqual(12);
     expect(lines[0]).toBe(
-      "experiment: 10/100 fits (10 %), 10 resumed, 1 refused, 100 ms elapsed, ETA 9.0 s; last: Yale r1 sdspcaan k = 20, alpha = 1, beta = 1, delta = 10",
+      "experiment: 10/100 fits (10 %), 10 resumed, 1 refused, 100 ms elapsed, ETA 9.0 s; last: Yale, repeat 0, sdspcaan, k = 20, alpha = 1, beta = 1, delta = 10",
     );
     expect(lines.at(-1)).toMatch(/^experiment: 100\/100 fits \(100 %\)/);
   });
@@ -55,7 +55,9 @@ describe("ProgressDisplay", () => {
     display.update(progress(50, 1000));
     display.stop();
     await new Promise((r) => setImmediate(r));
-    expect(text()).toMatch(/50\/100 fits \| 1\.0 s elapsed \| ETA 9\.0 s \| Yale r1 sdspcaan/);
+    expect(text()).toMatch(
+      /50\/100 fits \| 1\.0 s elapsed \| ETA 9\.0 s \| Yale, repeat 0, sdspcaan,/,
+    );
   });
 });
 
