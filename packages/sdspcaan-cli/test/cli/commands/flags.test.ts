@@ -53,7 +53,7 @@ describe("integer flags", () => {
       `sdspcaan: The '--max-iter' option must be an integer in [1, inf). Got "2.5" instead.\n`,
     );
     expect((await fit(["--max-iter", "0"])).stderr).toBe(
-      "sdspcaan: The 'maxIter' parameter of SDSPCAAN must be an integer in the range [1, inf). Got 0 instead (--max-iter).\n",
+      "sdspcaan: The 'maxIter' parameter of SDSPCAAN must be an integer in [1, inf). Got 0 instead (--max-iter).\n",
     );
   });
 
