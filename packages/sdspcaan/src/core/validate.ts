@@ -5,6 +5,7 @@
 
 import { ValidationError } from "./errors.js";
 import { Matrix, type MatrixLike } from "./matrix.js";
+import { checkOptionNames } from "./options.js";
 
 /** A class label: any number or string. */
 export type Label = number | string;
@@ -156,13 +157,16 @@ export interface EncodedLabels {
 }
 
 /**
- * The options object of a method call such as `fit(X, y, options)`: refused, naming
- * the argument, unless it is an object; a null or a number would otherwise surface as
- * a TypeError about one of its fields. `call` names the method, e.g. "PCA.fit".
+ * The options object of a call such as `fit(X, y, options)`: refused, naming the
+ * argument, unless it is an object holding only the option `names`; a null or a
+ * number would otherwise surface as a TypeError about one of its fields, and a
+ * misspelt name would be ignored. `call` names the function as the user called it,
+ * e.g. "PCA.fit".
  */
 export function checkCallOptions<T extends object>(
   options: T,
   call: string,
+  names: readonly string[],
   argument = "options",
 ): T {
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
@@ -171,6 +175,7 @@ export function checkCallOptions<T extends object>(
       `The ${argument} of ${call} must be an object. Got ${describe(options)} instead.`,
     );
   }
+  checkOptionNames(call, options, names);
   return options;
 }
 

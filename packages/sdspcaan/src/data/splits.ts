@@ -5,8 +5,9 @@
  * so any repeat can be regenerated alone, and splits can also come from a file.
  */
 import { ValidationError } from "../core/errors.js";
+import { checkOptionNames, optionNames } from "../core/options.js";
 import { deriveSeed, Random } from "../core/rng.js";
-import { encodeLabels, type Label } from "../core/validate.js";
+import { checkCallOptions, encodeLabels, type Label } from "../core/validate.js";
 
 /** One partition of the sample indices 0..N-1; each part sorted ascending. */
 export interface Split {
@@ -161,6 +162,7 @@ function checkSeedParts(options: SplitOptions): void {
 export function makeSplit(n: number, options: SplitOptions): Split {
   checkN(n);
   checkSeedParts(options);
+  checkOptionNames("makeSplit", options, SPLIT_OPTION_NAMES);
   const fractions = options.fractions ?? PAPER_FRACTIONS;
   const rng = new Random(splitSeed(options.seed, options.dataset, options.repeat));
   if (!options.stratify) {
@@ -224,12 +226,23 @@ export function stratifiedParts(
   return { train, val, test, classes: classes.length };
 }
 
+const SPLIT_OPTION_NAMES = optionNames<SplitOptions>({
+  seed: true,
+  dataset: true,
+  repeat: true,
+  stratify: true,
+  y: true,
+  fractions: true,
+});
+const SPLITS_OPTION_NAMES = [...SPLIT_OPTION_NAMES.filter((o) => o !== "repeat"), "repeats"];
+
 /** The splits of repeats 0..repeats-1 (each one exactly `makeSplit` of that repeat). */
 export function makeSplits(
   n: number,
   options: Omit<SplitOptions, "repeat"> & { readonly repeats: number },
 ): Split[] {
-  const { repeats } = options;
+  checkCallOptions(options, "makeSplits", SPLITS_OPTION_NAMES);
+  const { repeats, ...each } = options;
   if (typeof repeats !== "number" || !Number.isInteger(repeats) || repeats < 1) {
     throw new ValidationError(
       "repeats",
@@ -237,7 +250,7 @@ export function makeSplits(
     );
   }
   const out: Split[] = [];
-  for (let r = 0; r < repeats; r++) out.push(makeSplit(n, { ...options, repeat: r }));
+  for (let r = 0; r < repeats; r++) out.push(makeSplit(n, { ...each, repeat: r }));
   return out;
 }
 
@@ -286,6 +299,7 @@ export function parseSplitFile(
   options: SplitFileOptions = {},
 ): Split[] {
   checkN(n);
+  checkCallOptions(options, "parseSplitFile", ["allowSubset"]);
   let obj: unknown = json;
   if (typeof json === "string") {
     try {

@@ -12,6 +12,8 @@
  */
 import { failDataFormat as fail, ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
+import { optionNames } from "../core/options.js";
+import { checkCallOptions } from "../core/validate.js";
 import {
   asciiString,
   CELL_MISSING,
@@ -99,7 +101,19 @@ const SNIFF_BYTES = 0x800000;
 /** Bytes validated as UTF-8 at once (a decoded string per slice, never one of the whole file). */
 const UTF8_SLICE = 1 << 20;
 
-function checkOptions(options: DelimitedOptions): void {
+/** The names of {@link DelimitedOptions}. */
+export const DELIMITED_OPTION_NAMES = optionNames<DelimitedOptions>({
+  maxBytes: true,
+  delimiter: true,
+  header: true,
+  labelColumn: true,
+  labels: true,
+  dropColumns: true,
+  decimal: true,
+});
+
+function checkOptions(options: DelimitedOptions, call: string): void {
+  checkCallOptions(options, call, DELIMITED_OPTION_NAMES);
   const d = options.delimiter;
   if (
     d !== undefined &&
@@ -178,7 +192,7 @@ export class DelimitedReader implements FieldSink {
   private n = 0;
 
   constructor(file: string, options: DelimitedOptions = {}, format: "csv" | "tsv" = "csv") {
-    checkOptions(options);
+    checkOptions(options, "DelimitedReader");
     this.file = file;
     this.options = options;
     this.format = format;
@@ -605,6 +619,7 @@ export function parseDelimited(
   options: DelimitedOptions = {},
   format: "csv" | "tsv" = "csv",
 ): LoadedDataset {
+  checkCallOptions(options, "parseDelimited", DELIMITED_OPTION_NAMES);
   const reader = new DelimitedReader(file, options, format);
   reader.push(typeof input === "string" ? new TextEncoder().encode(input) : input);
   return reader.finish();

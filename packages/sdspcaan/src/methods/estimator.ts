@@ -18,7 +18,7 @@ import {
   ValidationError,
 } from "../core/errors.js";
 import { Matrix, type MatrixLike } from "../core/matrix.js";
-import { type OptionSchema, resolveOptions } from "../core/options.js";
+import { type OptionSchema, optionNames, resolveOptions } from "../core/options.js";
 import {
   asMatrix,
   checkCallbackOption,
@@ -157,15 +157,36 @@ export class FitContext {
  * The callbacks of a fit, checked before it starts: a wrong onProgress would fail
  * mid-fit, and a signal that is not one would never cancel.
  */
-export function checkCallbacks(callbacks: FitCallbacks, call: string, argument: string): void {
-  checkCallOptions(callbacks, call, argument);
+export function checkCallbacks(
+  callbacks: FitCallbacks,
+  call: string,
+  argument = "callbacks",
+  names: readonly string[] = FIT_CALLBACK_NAMES,
+): void {
+  checkCallOptions(callbacks, call, names, argument);
   checkCallbackOption(callbacks.onProgress, "onProgress", call, "(progress) => void");
   checkSignalOption(callbacks.signal, call);
 }
 
+const FIT_CALLBACK_NAMES = optionNames<FitCallbacks>({ onProgress: true, signal: true });
+const FIT_OPTION_NAMES = optionNames<FitOptions>({
+  onProgress: true,
+  signal: true,
+  featureNames: true,
+});
+const TRANSFORM_OPTION_NAMES = optionNames<TransformOptions>({
+  featureNames: true,
+  onWarning: true,
+});
+
+/** The options of a fit (the callbacks and featureNames), checked before it starts. */
+export function checkFitOptions(options: FitOptions, call: string): void {
+  checkCallbacks(options, call, "options", FIT_OPTION_NAMES);
+}
+
 /** The options of a transform (or of a pipeline's predict or score), checked before it runs. */
 export function checkTransformOptions(options: TransformOptions, call: string): void {
-  checkCallOptions(options, call);
+  checkCallOptions(options, call, TRANSFORM_OPTION_NAMES);
   checkCallbackOption(options.onWarning, "onWarning", call, "(warning) => void");
 }
 
@@ -254,21 +275,21 @@ export abstract class Estimator<
    * `transform` can match named columns by name.
    */
   fit(X: MatrixLike, y?: ArrayLike<Label> | null, options: FitOptions = {}): this {
-    checkCallbacks(options, `${this.displayName}.fit`, "options");
+    checkFitOptions(options, `${this.displayName}.fit`);
     if (this.supervised && (y === undefined || y === null)) throw labelsNeeded(this.displayName);
     const data = TrainingData.prepareForOneFit(X, y);
     const names =
       options.featureNames === undefined || options.featureNames === null
         ? null
         : checkFeatureNames(options.featureNames, data.d, "featureNames");
-    this.fitPrepared(data, options);
+    this.fitPrepared(data, { onProgress: options.onProgress, signal: options.signal });
     this.fitted().featureNamesIn = names;
     return this;
   }
 
   /** Fits on prepared training data (shared across a hyperparameter grid). */
   fitPrepared(data: TrainingData, callbacks: FitCallbacks = {}): this {
-    checkCallbacks(callbacks, `${this.displayName}.fitPrepared`, "callbacks");
+    checkCallbacks(callbacks, `${this.displayName}.fitPrepared`);
     if (this.supervised) data.requireLabels(this.displayName);
     const ctx = new FitContext(this.method, this.maxIterations(), callbacks);
     ctx.checkAborted();
@@ -474,7 +495,7 @@ export abstract class Estimator<
 
   /** `fit(X, y)` then `transform(X)`. */
   fitTransform(X: MatrixLike, y?: ArrayLike<Label> | null, options: FitOptions = {}): Matrix {
-    checkCallbacks(options, `${this.displayName}.fitTransform`, "options");
+    checkFitOptions(options, `${this.displayName}.fitTransform`);
     return this.fit(X, y, options).transform(X);
   }
 
