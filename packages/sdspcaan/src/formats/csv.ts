@@ -521,7 +521,7 @@ export class DelimitedReader implements FieldSink {
       if (k < LABEL && st.rowIndex[k] === 1 && n >= 2) {
         fail(
           file,
-          `${this.columnName(j)} has no name in the header and holds the row numbers 0 to ${n - 1}: it is the index pandas writes (DataFrame.to_csv without index=False), not a feature; leave it out with --drop-columns ${j} (dropColumns: [${j}])`,
+          `${this.columnName(j)} has no name in the header and holds the row numbers 0 to ${n - 1}: it is the index pandas writes (DataFrame.to_csv without index=False), not a feature; leave it out with dropColumns: [${j}]`,
         );
       }
     }
@@ -569,14 +569,13 @@ export class DelimitedReader implements FieldSink {
     const first = cols[0];
     const k = this.slotOf[first];
     const one = cols.length === 1;
-    const list = cols.join(",");
     const labelHint =
       this.labelCol < 0 && labelsInDataFile(labelSource(this.options))
-        ? ", or name the label column with --label-col (labelColumn)"
+        ? ", or name the label column with labelColumn"
         : "";
     fail(
       this.file,
-      `${columnsPhrase(cols, this.header)} hold${one ? "s" : ""} text, not numbers ('${st.firstTextValue[k]}' in row ${this.lines.data[st.firstText[k]]}); features must be numbers: leave ${one ? "it" : "them"} out with --drop-columns ${list} (dropColumns: [${cols.join(", ")}])${labelHint}`,
+      `${columnsPhrase(cols, this.header)} hold${one ? "s" : ""} text, not numbers ('${st.firstTextValue[k]}' in row ${this.lines.data[st.firstText[k]]}); features must be numbers: leave ${one ? "it" : "them"} out with dropColumns: [${cols.join(", ")}]${labelHint}`,
     );
   }
 

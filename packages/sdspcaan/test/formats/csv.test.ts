@@ -450,7 +450,7 @@ describe("the column checks, in their order", () => {
       "t.csv: row 2 (data row 1), column 1 (counting from 0): 'b' is not a number, but the column holds numbers elsewhere",
     );
     expect(errorOf(() => read("a,1,x,0\nc,2,y,1\nd,3,z,0\n")).message).toContain(
-      "columns 0, 2 (counting from 0) hold text, not numbers ('a' in row 1); features must be numbers: leave them out with --drop-columns 0,2 (dropColumns: [0, 2])",
+      "columns 0, 2 (counting from 0) hold text, not numbers ('a' in row 1); features must be numbers: leave them out with dropColumns: [0, 2]",
     );
   });
 
@@ -460,9 +460,9 @@ describe("the column checks, in their order", () => {
     );
   });
 
-  it("do not suggest --label-col when the labels are elsewhere", () => {
+  it("do not suggest labelColumn when the labels are elsewhere", () => {
     const err = errorOf(() => read("a,1\nb,2\n", { labelColumn: "none", labels: "optional" }));
-    expect(err.message).toMatch(/dropColumns: \[0\]\)$/);
+    expect(err.message).toMatch(/with dropColumns: \[0\]$/);
   });
 
   it("take a single data row under a header for what it is", () => {
