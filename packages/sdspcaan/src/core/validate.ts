@@ -273,6 +273,28 @@ export function encodeLabels(y: ArrayLike<Label>, nSamples: number, name = "y"):
 }
 
 /**
+ * Refuses numeric labels that are not all integers: a continuous column taken for the
+ * classes (scikit-learn refuses it as "Unknown label type: continuous"), which would
+ * otherwise make nearly every sample a class of its own. Integers and text are class
+ * labels, however many classes they make: a small training split may hold one sample
+ * of most classes. `owner` is what needs classes ("SDSPCA", "Pipeline.fit").
+ */
+export function checkLabelType(labels: EncodedLabels, name: string, owner: string): void {
+  const { classes, codes, counts } = labels;
+  let fractional = 0;
+  for (let k = 0; k < classes.length; k++) {
+    if (typeof classes[k] === "number" && !Number.isInteger(classes[k])) fractional += counts[k];
+  }
+  if (fractional === 0) return;
+  let first = 0;
+  while (Number.isInteger(classes[codes[first]])) first++;
+  throw new ValidationError(
+    name,
+    `${owner} needs class labels, integers or text, but ${name} does not look like them: ${name}[${first}] is ${classes[codes[first]]}, and ${fractional} of the ${codes.length} labels are not integers (a continuous column?).`,
+  );
+}
+
+/**
  * Throws a ValidationError naming `name` unless A has `width` columns: "`name` has
  * A.cols `unit`, but `expected`." (`expected` says what the columns must match).
  */

@@ -27,7 +27,13 @@ import {
 } from "../core/errors.js";
 import { Matrix, type MatrixLike } from "../core/matrix.js";
 import { optionNames } from "../core/options.js";
-import { asMatrix, checkCallOptions, encodeLabels, type Label } from "../core/validate.js";
+import {
+  asMatrix,
+  checkCallOptions,
+  checkLabelType,
+  encodeLabels,
+  type Label,
+} from "../core/validate.js";
 import { Standardizer } from "../linalg/standardizer.js";
 import { checkFitOptions, checkTransformOptions, type Estimator } from "./estimator.js";
 import type { FitInfo, FitOptions, TransformOptions } from "./fitReport.js";
@@ -131,7 +137,7 @@ export class Pipeline<E extends Estimator = Estimator> {
       );
     }
     const Xm = asMatrix(X, "X", { minRows: 2 });
-    encodeLabels(y, Xm.rows, "y");
+    checkLabelType(encodeLabels(y, Xm.rows, "y"), "y", "Pipeline.fit");
     const labels = Array.from(y);
     const standardizer = this.standardizerFor(Xm);
     this.state = null;
