@@ -452,15 +452,36 @@ export function classesMissingFromTraining(y: ArrayLike<Label>, split: Split): L
   return [...missing];
 }
 
-/** The warning for {@link classesMissingFromTraining}, or null when none is missing. */
+/**
+ * The warning for {@link classesMissingFromTraining} with the numbers it quotes: how
+ * many classes have no training sample (`classes`), how many the data has
+ * (`totalClasses`), and the bound on the BCA (`bcaBound`, (c - missing) / c). Null
+ * when none is missing.
+ */
+export function missingClassesReport(
+  y: ArrayLike<Label>,
+  split: Split,
+  where: string,
+): {
+  readonly message: string;
+  readonly values: { classes: number; totalClasses: number; bcaBound: number };
+} | null {
+  const missing = classesMissingFromTraining(y, split);
+  if (missing.length === 0) return null;
+  const c = new Set(Array.from(y)).size;
+  const one = missing.length === 1;
+  const names = missing.map((l) => JSON.stringify(l)).join(", ");
+  return {
+    message: `${where}: class${one ? "" : "es"} ${names} ha${one ? "s" : "ve"} no training sample, so 1-NN never predicts ${one ? "it" : "them"}: ${one ? "its" : "their"} recall is 0 and the BCA is at most ${c - missing.length}/${c}.`,
+    values: { classes: missing.length, totalClasses: c, bcaBound: (c - missing.length) / c },
+  };
+}
+
+/** The message of {@link missingClassesReport}, or null when no class is missing. */
 export function missingClassesWarning(
   y: ArrayLike<Label>,
   split: Split,
   where: string,
 ): string | null {
-  const missing = classesMissingFromTraining(y, split);
-  if (missing.length === 0) return null;
-  const c = new Set(Array.from(y)).size;
-  const names = missing.map((l) => JSON.stringify(l)).join(", ");
-  return `${where}: class${missing.length === 1 ? "" : "es"} ${names} ha${missing.length === 1 ? "s" : "ve"} no training sample, so 1-NN never predicts ${missing.length === 1 ? "it" : "them"}: ${missing.length === 1 ? "its" : "their"} recall is 0 and the BCA is at most ${c - missing.length}/${c}.`;
+  return missingClassesReport(y, split, where)?.message ?? null;
 }
