@@ -18,18 +18,12 @@ import {
   ValidationError,
 } from "../core/errors.js";
 import { Matrix, type MatrixLike } from "../core/matrix.js";
-import { type OptionSchema, optionNames, resolveOptions } from "../core/options.js";
-import {
-  asMatrix,
-  checkCallbackOption,
-  checkCallOptions,
-  checkSignalOption,
-  checkWidth,
-  type Label,
-} from "../core/validate.js";
+import { type OptionSchema, resolveOptions } from "../core/options.js";
+import { asMatrix, checkWidth, type Label } from "../core/validate.js";
 import { clearNegativeZeros } from "../linalg/basic.js";
 import { multiplyABt } from "../linalg/kernels/gemm.js";
 import { Standardizer } from "../linalg/standardizer.js";
+import { checkCallbacks, checkFitOptions, checkTransformOptions } from "./callOptions.js";
 import { checkFeatureNames, columnOrder, unnamedColumnsWarning } from "./featureNames.js";
 import type {
   FitCallbacks,
@@ -153,43 +147,6 @@ export class FitContext {
   }
 }
 
-/**
- * The callbacks of a fit, checked before it starts: a wrong onProgress would fail
- * mid-fit, and a signal that is not one would never cancel.
- */
-export function checkCallbacks(
-  callbacks: FitCallbacks,
-  call: string,
-  argument = "callbacks",
-  names: readonly string[] = FIT_CALLBACK_NAMES,
-): void {
-  checkCallOptions(callbacks, call, names, argument);
-  checkCallbackOption(callbacks.onProgress, "onProgress", call, "(progress) => void");
-  checkSignalOption(callbacks.signal, call);
-}
-
-const FIT_CALLBACK_NAMES = optionNames<FitCallbacks>({ onProgress: true, signal: true });
-const FIT_OPTION_NAMES = optionNames<FitOptions>({
-  onProgress: true,
-  signal: true,
-  featureNames: true,
-});
-const TRANSFORM_OPTION_NAMES = optionNames<TransformOptions>({
-  featureNames: true,
-  onWarning: true,
-});
-
-/** The options of a fit (the callbacks and featureNames), checked before it starts. */
-export function checkFitOptions(options: FitOptions, call: string): void {
-  checkCallbacks(options, call, "options", FIT_OPTION_NAMES);
-}
-
-/** The options of a transform (or of a pipeline's predict or score), checked before it runs. */
-export function checkTransformOptions(options: TransformOptions, call: string): void {
-  checkCallOptions(options, call, TRANSFORM_OPTION_NAMES);
-  checkCallbackOption(options.onWarning, "onWarning", call, "(warning) => void");
-}
-
 /** Deep copy of a JSON-safe value (structuredClone is a Web API not every host has). */
 function cloneJson<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
@@ -241,8 +198,14 @@ export abstract class Estimator<
   readonly params: Readonly<P>;
   private state: FittedState<D, A> | null = null;
 
+  /** The options the caller gave (the others took their defaults). */
+  private readonly givenOptions: ReadonlySet<string>;
+
   protected constructor(descriptor: MethodIdentity, options: unknown) {
     this.descriptor = descriptor;
+    this.givenOptions = new Set(
+      options !== null && typeof options === "object" ? Object.keys(options) : [],
+    );
     this.params = Object.freeze(
       resolveOptions<P>(descriptor.displayName, descriptor.options, options),
     );
@@ -294,7 +257,12 @@ export abstract class Estimator<
     const ctx = new FitContext(this.method, this.maxIterations(), callbacks);
     ctx.checkAborted();
     const t0 = now();
-    const core = this.fitCore(data, ctx);
+    let core: CoreFitResult<D, A>;
+    try {
+      core = this.fitCore(data, ctx);
+    } catch (err) {
+      throw this.namingDefault(err);
+    }
     const totalMs = now() - t0;
     const W = core?.components;
     this.checkComponents(W, data);
@@ -346,6 +314,26 @@ export abstract class Estimator<
         `${says} of ${W.rows} x ${W.cols} for ${data.d} features; they must be ${data.d} x ${k} (one row per feature, one column per component).`,
       );
     }
+  }
+
+  /**
+   * A refused k that the caller never gave says it was the default: "Got 10 (the
+   * default; give k) instead." rather than a number the user cannot find in the call.
+   */
+  private namingDefault(err: unknown): unknown {
+    if (
+      !(err instanceof ValidationError) ||
+      err.constructor !== ValidationError ||
+      err.argument !== "k" ||
+      this.givenOptions.has("k")
+    ) {
+      return err;
+    }
+    const message = err.message.replace(
+      / Got (\S+) instead\.$/,
+      " Got $1 (the default; give k) instead.",
+    );
+    return message === err.message ? err : new ValidationError("k", message);
   }
 
   /** The method's numerical work on prepared data. */

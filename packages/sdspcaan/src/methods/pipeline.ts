@@ -35,7 +35,8 @@ import {
   type Label,
 } from "../core/validate.js";
 import { Standardizer } from "../linalg/standardizer.js";
-import { checkFitOptions, checkTransformOptions, type Estimator } from "./estimator.js";
+import { checkFitOptions, checkTransformOptions } from "./callOptions.js";
+import type { Estimator } from "./estimator.js";
 import type { FitInfo, FitOptions, TransformOptions } from "./fitReport.js";
 import { checkPreprocessing, type InputPreprocessing, type ModelJSON } from "./modelFormat.js";
 import {
