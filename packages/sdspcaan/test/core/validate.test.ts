@@ -14,6 +14,7 @@ import { Matrix } from "#internal/core/matrix.js";
 import { asMatrix } from "#internal/core/validate.js";
 import { LDA } from "#internal/methods/lda.js";
 import { PCA } from "#internal/methods/pca.js";
+import { PCAN } from "#internal/methods/pcan.js";
 import { Pipeline } from "#internal/methods/pipeline.js";
 import { createMethod, methodNames } from "#internal/methods/registry.js";
 import { TrainingData } from "#internal/methods/training.js";
@@ -164,5 +165,12 @@ describe("labels that do not look like classes are refused where classes are nee
     expect(new LDA({ k: 1 }).fit(X, distinct).classes).toHaveLength(12);
     expect(new LDA({ k: 1 }).fit(X, y.map(String)).classes).toEqual(["1", "2", "3"]);
     expect(new PCA({ k: 2 }).fit(X, continuous).nComponents).toBe(2);
+    expect(new PCAN({ k: 2, clusters: 3 }).fit(X, continuous).nComponents).toBe(2);
+  });
+
+  it("by PCAN where y's classes would give the number of clusters", () => {
+    expect(errorOf(() => new PCAN({ k: 2 }).fit(X, continuous)).message).toBe(
+      `PCAN needs class labels, integers or text, but y does not look like them: y[${first}] is ${continuous[first]}, and 24 of the 24 labels are not integers (a continuous column?).`,
+    );
   });
 });
