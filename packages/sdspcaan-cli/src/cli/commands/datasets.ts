@@ -46,9 +46,10 @@ function table(rows: string[][]): string {
 }
 
 function listCommand(opts: { dataDir?: string; json?: boolean }): void {
+  const where = opts.dataDir === undefined ? {} : { dataDir: opts.dataDir };
   const rows = DATASETS.map((d) => ({
     entry: d,
-    found: locateDataFile(d.file, { ...opts, systemDirs: d.systemDirs }),
+    found: locateDataFile(d.file, { ...where, systemDirs: d.systemDirs }),
   }));
   if (opts.json) {
     out(
@@ -82,7 +83,7 @@ function listCommand(opts: { dataDir?: string; json?: boolean }): void {
     found ? `${found.path} (${found.source})` : "missing",
   ]);
   out(table([header, ...body]));
-  const dirs = dataDirectories(opts)
+  const dirs = dataDirectories(where)
     .map((d) => `${d.dir} (${d.source})`)
     .join(", ");
   out(`\nsearched, in order: ${dirs}`);
