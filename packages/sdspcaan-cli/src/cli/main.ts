@@ -4,7 +4,7 @@
  */
 import { CommanderError } from "commander";
 import { SdspcaanError } from "sdspcaan";
-import { describeFileSystemError, fileSystemPath } from "../io/fileErrors.js";
+import { describeFileSystemError, fileSystemPath, inCommandLineTerms } from "../io/fileErrors.js";
 import { baseProgram } from "./base.js";
 import { COMMAND_LOADERS } from "./commands/loaders.js";
 import { pluginArguments } from "./commands/pluginFlag.js";
@@ -39,7 +39,7 @@ export async function runCli(argv: string[]): Promise<number> {
       return err.exitCode;
     }
     if (err instanceof SdspcaanError) {
-      process.stderr.write(`sdspcaan: ${err.message}\n`);
+      process.stderr.write(`sdspcaan: ${inCommandLineTerms(err.message)}\n`);
       return 1;
     }
     const reason = describeFileSystemError(err);

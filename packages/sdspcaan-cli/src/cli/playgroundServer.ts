@@ -227,9 +227,11 @@ export async function startPlaygroundServer(
     }
   }
   if (options.serveData !== false) {
+    const { dataDir, env, cwd, repositoryDir, cacheDir, systemDirs } = options;
+    const locate: LocateOptions = { dataDir, env, cwd, repositoryDir, cacheDir, systemDirs };
     for (const d of DATASETS) {
       if (!SERVABLE.has(d.format) || served.has(d.name)) continue;
-      const found = locateDataFile(d.file, options);
+      const found = locateDataFile(d.file, locate);
       if (found === null) continue;
       local.set(d.file, found.path);
       served.set(d.name, { url: `data/${d.file}`, bytes: statSync(found.path).size });

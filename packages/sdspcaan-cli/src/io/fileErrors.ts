@@ -97,6 +97,25 @@ export function namingFlags(err: unknown, flags: Readonly<Record<string, string>
 }
 
 /**
+ * A reader's advice in the command line's words: the library names its options
+ * ("leave it out with dropColumns: [0]", "name the label column with labelColumn"),
+ * which a user of the command sets with flags, so the flag comes first and the
+ * option stays beside it ("--drop-columns 0 (dropColumns: [0])").
+ */
+export function inCommandLineTerms(message: string): string {
+  return message
+    .replace(
+      /leave (it|them) out with dropColumns: \[([^\]]*)\]/g,
+      (_, pronoun: string, list: string) =>
+        `leave ${pronoun} out with --drop-columns ${list.replace(/, /g, ",")} (dropColumns: [${list}])`,
+    )
+    .replace(
+      "name the label column with labelColumn",
+      "name the label column with --label-col (labelColumn)",
+    );
+}
+
+/**
  * Creates the folder `dir` and the missing folders above it, one at a time.
  * `mkdirSync(dir, { recursive: true })` reports a folder it cannot make on a
  * read-only file system (or without permission) as ENOENT, "no such file or

@@ -37,7 +37,7 @@ describe("a column of text is refused unless dropped", () => {
     const err = errorOf(() => parseDelimited(withIds(), "ids.csv"));
     expect(err).toBeInstanceOf(DataFormatError);
     expect(err.message).toBe(
-      "ids.csv: column 0 ('id') (counting from 0) holds text, not numbers ('m0' in row 2); features must be numbers: leave it out with --drop-columns 0 (dropColumns: [0]), or name the label column with --label-col (labelColumn)",
+      "ids.csv: column 0 ('id') (counting from 0) holds text, not numbers ('m0' in row 2); features must be numbers: leave it out with dropColumns: [0], or name the label column with labelColumn",
     );
   });
 
@@ -45,7 +45,7 @@ describe("a column of text is refused unless dropped", () => {
     const text = "a1,b1,1,2,0\na2,b2,3,4,1\na3,b3,5,6,0\n";
     const err = errorOf(() => parseDelimited(text, "two.csv"));
     expect(err.message).toBe(
-      "two.csv: columns 0, 1 (counting from 0) hold text, not numbers ('a1' in row 1); features must be numbers: leave them out with --drop-columns 0,1 (dropColumns: [0, 1])",
+      "two.csv: columns 0, 1 (counting from 0) hold text, not numbers ('a1' in row 1); features must be numbers: leave them out with dropColumns: [0, 1]",
     );
     const ds = parseDelimited(text, "two.csv", { dropColumns: [0, 1] });
     expect(ds.X.toRows()).toEqual([
@@ -59,6 +59,37 @@ describe("a column of text is refused unless dropped", () => {
   it("without labels needed, also says the column may be the labels", () => {
     const err = errorOf(() => parseDelimited("1,2,a\n3,4,b\n", "new.csv", { labels: "optional" }));
     expect(err.message).toContain(
+      "leave it out with dropColumns: [2], or name the label column with labelColumn",
+    );
+  });
+
+  it("the command says its flags where the library names its options", async () => {
+    const two = writeText(dir, "two.csv", "a1,b1,1,2,0\na2,b2,3,4,1\na3,b3,5,6,0\n");
+    const line = await expectRefused(["datasets", "info", two], []);
+    expect(line).toBe(
+      `sdspcaan: ${two}: columns 0, 1 (counting from 0) hold text, not numbers ('a1' in row 1); features must be numbers: leave them out with --drop-columns 0,1 (dropColumns: [0, 1])`,
+    );
+    const fresh = writeText(dir, "new.csv", "1,2,a\n3,4,b\n");
+    const model = join(dir, "new-model.json");
+    const fit = await cli([
+      "fit",
+      "--data",
+      writeText(dir, "ids-new.csv", withIds()),
+      "--drop-columns",
+      "id",
+      "--method",
+      "pca",
+      "--k",
+      "2",
+      "--out",
+      model,
+    ]);
+    expect(fit.code).toBe(0);
+    const transformed = await expectRefused(
+      ["transform", "--model", model, "--data", fresh, "--out", join(dir, "new-out.csv")],
+      [],
+    );
+    expect(transformed).toContain(
       "leave it out with --drop-columns 2 (dropColumns: [2]), or name the label column with --label-col (labelColumn)",
     );
   });
@@ -269,7 +300,7 @@ describe("the header decision", () => {
     const indexed = ",0,1,2\n0,4,5,1\n1,7,8,2\n2,3,3,1\n3,1,2,2\n";
     const err = errorOf(() => parseDelimited(indexed, "index.csv"));
     expect(err.message).toBe(
-      "index.csv: column 0 (counting from 0) has no name in the header and holds the row numbers 0 to 3: it is the index pandas writes (DataFrame.to_csv without index=False), not a feature; leave it out with --drop-columns 0 (dropColumns: [0])",
+      "index.csv: column 0 (counting from 0) has no name in the header and holds the row numbers 0 to 3: it is the index pandas writes (DataFrame.to_csv without index=False), not a feature; leave it out with dropColumns: [0]",
     );
     const ds = parseDelimited(indexed, "index.csv", { dropColumns: [0] });
     expect(ds.info.header).toEqual(["", "0", "1", "2"]);

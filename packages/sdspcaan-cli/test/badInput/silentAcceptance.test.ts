@@ -140,6 +140,20 @@ describe("split files", () => {
       /^warning: small, this split: class 3 has no training sample, so 1-NN never predicts it: its recall is 0 and the BCA is at most 2\/3\.$/m,
     );
     expect(r.stdout).not.toMatch(/warning/);
+    // With --json, its values hold the numbers the message quotes.
+    const json = await cli([
+      ...["evaluate", "--data", csv, "--label-col", "last", "--method", "pca", "--k", "2"],
+      ...["--splits", splits, "--no-progress", "--json"],
+    ]);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).warnings).toEqual([
+      {
+        code: "missing-classes",
+        message:
+          "small, this split: class 3 has no training sample, so 1-NN never predicts it: its recall is 0 and the BCA is at most 2/3.",
+        values: { classes: 1, totalClasses: 3, bcaBound: 2 / 3 },
+      },
+    ]);
   });
 });
 

@@ -123,15 +123,21 @@ export class ContractError extends SdspcaanError {
 
 /** Throws an AbortError when the signal has fired (call between units of work). */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) {
-    const reason: unknown = signal.reason;
-    if (reason instanceof AbortError) throw reason;
-    const detail =
-      reason instanceof Error ? reason.message : reason === undefined ? "" : String(reason);
-    throw new AbortError(
-      detail && detail !== "This operation was aborted"
-        ? `The operation was aborted: ${detail}`
-        : undefined,
-    );
-  }
+  if (signal?.aborted) throw abortErrorOf(signal);
+}
+
+/**
+ * The AbortError of a fired signal, with its reason when one was given: what `fit`
+ * throws, and what a fit in a worker rejects with, so both say the same.
+ */
+export function abortErrorOf(signal: AbortSignal): AbortError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof AbortError) return reason;
+  const detail =
+    reason instanceof Error ? reason.message : reason === undefined ? "" : String(reason);
+  return new AbortError(
+    detail && detail !== "This operation was aborted"
+      ? `The operation was aborted: ${detail}`
+      : undefined,
+  );
 }

@@ -134,6 +134,49 @@ export function closestName(given: string, names: readonly string[]): string | n
 }
 
 /**
+ * The names of an options type, written once as `{ name: true, ... }`: the type
+ * argument makes the compiler insist on every name of T and no other, so the list a
+ * call checks at run time cannot drift from the type its users see.
+ */
+export function optionNames<T extends object>(
+  names: {
+    readonly [K in keyof Required<T>]: true;
+  },
+): readonly string[] {
+  return Object.freeze(Object.keys(names));
+}
+
+/**
+ * Refuses an options object holding a name not among `names`, naming it and, when one
+ * name is clearly closest, the name it is likely a misspelling of: plain JavaScript
+ * callers would otherwise have a misspelt option ignored without a word. `owner` is
+ * the function or class as the user called it ("SDSPCAAN", "Pipeline.fit").
+ */
+export function checkOptionNames(owner: string, given: object, names: readonly string[]): void {
+  for (const key of Object.keys(given)) {
+    if (!names.includes(key)) {
+      const close = closestName(key, names);
+      throw new ValidationError(
+        key,
+        `${owner} has no option '${key}'${close ? ` (did you mean '${close}'?)` : ""}. Valid options: ${names.length ? names.join(", ") : "none"}.`,
+      );
+    }
+  }
+}
+
+/**
+ * The options of `names` that `given` holds: what an entry taking more options hands
+ * to a narrower one it calls (which refuses names it does not take).
+ */
+export function pickOptions<T extends object>(given: T, names: readonly string[]): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    if (Object.hasOwn(given, name)) out[name] = (given as Record<string, unknown>)[name];
+  }
+  return out as Partial<T>;
+}
+
+/**
  * What a valid value of the option looks like ("an integer in [1, inf)"),
  * or null when `value` is valid.
  */
@@ -211,16 +254,7 @@ export function resolveOptions<T>(owner: string, schema: OptionSchema, given: un
     );
   }
   const input = (given ?? {}) as Record<string, unknown>;
-  for (const key of Object.keys(input)) {
-    if (!Object.hasOwn(schema, key)) {
-      const names = Object.keys(schema);
-      const close = closestName(key, names);
-      throw new ValidationError(
-        key,
-        `${owner} has no option '${key}'${close ? ` (did you mean '${close}'?)` : ""}. Valid options: ${names.length ? names.join(", ") : "none"}.`,
-      );
-    }
-  }
+  checkOptionNames(owner, input, Object.keys(schema));
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(schema)) {
     const value = input[name] === undefined ? spec.default : input[name];

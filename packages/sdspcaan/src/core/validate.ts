@@ -5,6 +5,7 @@
 
 import { ValidationError } from "./errors.js";
 import { Matrix, type MatrixLike } from "./matrix.js";
+import { checkOptionNames } from "./options.js";
 import { plural } from "./plural.js";
 
 /** A class label: any number or string. */
@@ -157,13 +158,16 @@ export interface EncodedLabels {
 }
 
 /**
- * The options object of a method call such as `fit(X, y, options)`: refused, naming
- * the argument, unless it is an object; a null or a number would otherwise surface as
- * a TypeError about one of its fields. `call` names the method, e.g. "PCA.fit".
+ * The options object of a call such as `fit(X, y, options)`: refused, naming the
+ * argument, unless it is an object holding only the option `names`; a null or a
+ * number would otherwise surface as a TypeError about one of its fields, and a
+ * misspelt name would be ignored. `call` names the function as the user called it,
+ * e.g. "PCA.fit".
  */
 export function checkCallOptions<T extends object>(
   options: T,
   call: string,
+  names: readonly string[],
   argument = "options",
 ): T {
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
@@ -172,6 +176,7 @@ export function checkCallOptions<T extends object>(
       `The ${argument} of ${call} must be an object. Got ${describe(options)} instead.`,
     );
   }
+  checkOptionNames(call, options, names);
   return options;
 }
 
@@ -266,6 +271,28 @@ export function encodeLabels(y: ArrayLike<Label>, nSamples: number, name = "y"):
     counts[k]++;
   }
   return { codes, classes, counts };
+}
+
+/**
+ * Refuses numeric labels that are not all integers: a continuous column taken for the
+ * classes (scikit-learn refuses it as "Unknown label type: continuous"), which would
+ * otherwise make nearly every sample a class of its own. Integers and text are class
+ * labels, however many classes they make: a small training split may hold one sample
+ * of most classes. `owner` is what needs classes ("SDSPCA", "Pipeline.fit").
+ */
+export function checkLabelType(labels: EncodedLabels, name: string, owner: string): void {
+  const { classes, codes, counts } = labels;
+  let fractional = 0;
+  for (let k = 0; k < classes.length; k++) {
+    if (typeof classes[k] === "number" && !Number.isInteger(classes[k])) fractional += counts[k];
+  }
+  if (fractional === 0) return;
+  let first = 0;
+  while (Number.isInteger(classes[codes[first]])) first++;
+  throw new ValidationError(
+    name,
+    `${owner} needs class labels, integers or text, but ${name} does not look like them: ${name}[${first}] is ${classes[codes[first]]}, and ${fractional} of the ${codes.length} labels are not integers (a continuous column?).`,
+  );
 }
 
 /**

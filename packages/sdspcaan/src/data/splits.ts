@@ -5,9 +5,10 @@
  * so any repeat can be regenerated alone, and splits can also come from a file.
  */
 import { ValidationError } from "../core/errors.js";
+import { checkOptionNames, optionNames } from "../core/options.js";
 import { plural } from "../core/plural.js";
 import { deriveSeed, Random } from "../core/rng.js";
-import { encodeLabels, type Label } from "../core/validate.js";
+import { checkCallOptions, encodeLabels, type Label } from "../core/validate.js";
 
 /** One partition of the sample indices 0..N-1; each part sorted ascending. */
 export interface Split {
@@ -162,6 +163,7 @@ function checkSeedParts(options: SplitOptions): void {
 export function makeSplit(n: number, options: SplitOptions): Split {
   checkN(n);
   checkSeedParts(options);
+  checkOptionNames("makeSplit", options, SPLIT_OPTION_NAMES);
   const fractions = options.fractions ?? PAPER_FRACTIONS;
   const rng = new Random(splitSeed(options.seed, options.dataset, options.repeat));
   if (!options.stratify) {
@@ -225,12 +227,23 @@ export function stratifiedParts(
   return { train, val, test, classes: classes.length };
 }
 
+const SPLIT_OPTION_NAMES = optionNames<SplitOptions>({
+  seed: true,
+  dataset: true,
+  repeat: true,
+  stratify: true,
+  y: true,
+  fractions: true,
+});
+const SPLITS_OPTION_NAMES = [...SPLIT_OPTION_NAMES.filter((o) => o !== "repeat"), "repeats"];
+
 /** The splits of repeats 0..repeats-1 (each one exactly `makeSplit` of that repeat). */
 export function makeSplits(
   n: number,
   options: Omit<SplitOptions, "repeat"> & { readonly repeats: number },
 ): Split[] {
-  const { repeats } = options;
+  checkCallOptions(options, "makeSplits", SPLITS_OPTION_NAMES);
+  const { repeats, ...each } = options;
   if (typeof repeats !== "number" || !Number.isInteger(repeats) || repeats < 1) {
     throw new ValidationError(
       "repeats",
@@ -238,7 +251,7 @@ export function makeSplits(
     );
   }
   const out: Split[] = [];
-  for (let r = 0; r < repeats; r++) out.push(makeSplit(n, { ...options, repeat: r }));
+  for (let r = 0; r < repeats; r++) out.push(makeSplit(n, { ...each, repeat: r }));
   return out;
 }
 
@@ -287,6 +300,7 @@ export function parseSplitFile(
   options: SplitFileOptions = {},
 ): Split[] {
   checkN(n);
+  checkCallOptions(options, "parseSplitFile", ["allowSubset"]);
   let obj: unknown = json;
   if (typeof json === "string") {
     try {
@@ -439,15 +453,36 @@ export function classesMissingFromTraining(y: ArrayLike<Label>, split: Split): L
   return [...missing];
 }
 
-/** The warning for {@link classesMissingFromTraining}, or null when none is missing. */
+/**
+ * The warning for {@link classesMissingFromTraining} with the numbers it quotes: how
+ * many classes have no training sample (`classes`), how many the data has
+ * (`totalClasses`), and the bound on the BCA (`bcaBound`, (c - missing) / c). Null
+ * when none is missing.
+ */
+export function missingClassesReport(
+  y: ArrayLike<Label>,
+  split: Split,
+  where: string,
+): {
+  readonly message: string;
+  readonly values: { classes: number; totalClasses: number; bcaBound: number };
+} | null {
+  const missing = classesMissingFromTraining(y, split);
+  if (missing.length === 0) return null;
+  const c = new Set(Array.from(y)).size;
+  const one = missing.length === 1;
+  const names = missing.map((l) => JSON.stringify(l)).join(", ");
+  return {
+    message: `${where}: class${one ? "" : "es"} ${names} ha${one ? "s" : "ve"} no training sample, so 1-NN never predicts ${one ? "it" : "them"}: ${one ? "its" : "their"} recall is 0 and the BCA is at most ${c - missing.length}/${c}.`,
+    values: { classes: missing.length, totalClasses: c, bcaBound: (c - missing.length) / c },
+  };
+}
+
+/** The message of {@link missingClassesReport}, or null when no class is missing. */
 export function missingClassesWarning(
   y: ArrayLike<Label>,
   split: Split,
   where: string,
 ): string | null {
-  const missing = classesMissingFromTraining(y, split);
-  if (missing.length === 0) return null;
-  const c = new Set(Array.from(y)).size;
-  const names = missing.map((l) => JSON.stringify(l)).join(", ");
-  return `${where}: class${missing.length === 1 ? "" : "es"} ${names} ha${missing.length === 1 ? "s" : "ve"} no training sample, so 1-NN never predicts ${missing.length === 1 ? "it" : "them"}: ${missing.length === 1 ? "its" : "their"} recall is 0 and the BCA is at most ${c - missing.length}/${c}.`;
+  return missingClassesReport(y, split, where)?.message ?? null;
 }

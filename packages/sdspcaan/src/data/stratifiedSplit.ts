@@ -5,6 +5,7 @@
  * part). The cut is the protocol's own (`stratifiedParts`, splits.ts).
  */
 import { ValidationError } from "../core/errors.js";
+import { checkOptionNames } from "../core/options.js";
 import { Random } from "../core/rng.js";
 import { encodeLabels, type Label } from "../core/validate.js";
 import { roundedCount, stratifiedParts } from "./splits.js";
@@ -68,6 +69,7 @@ export function stratifiedSplit(
       `The options of stratifiedSplit must be an object {train, validation, test, seed}. Got ${String(options)} instead.`,
     );
   }
+  checkOptionNames("stratifiedSplit", options, ["train", "validation", "test", "seed"]);
   const n = typeof y?.length === "number" ? y.length : 0;
   const { classes, counts } = encodeLabels(y, n, "y");
   if (n === 0) throw new ValidationError("y", "stratifiedSplit needs labels: y is empty.");

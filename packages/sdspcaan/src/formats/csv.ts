@@ -12,7 +12,9 @@
  */
 import { failDataFormat as fail, ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
+import { optionNames } from "../core/options.js";
 import { plural } from "../core/plural.js";
+import { checkCallOptions } from "../core/validate.js";
 import {
   asciiString,
   CELL_MISSING,
@@ -100,7 +102,19 @@ const SNIFF_BYTES = 0x800000;
 /** Bytes validated as UTF-8 at once (a decoded string per slice, never one of the whole file). */
 const UTF8_SLICE = 1 << 20;
 
-function checkOptions(options: DelimitedOptions): void {
+/** The names of {@link DelimitedOptions}. */
+export const DELIMITED_OPTION_NAMES = optionNames<DelimitedOptions>({
+  maxBytes: true,
+  delimiter: true,
+  header: true,
+  labelColumn: true,
+  labels: true,
+  dropColumns: true,
+  decimal: true,
+});
+
+function checkOptions(options: DelimitedOptions, call: string): void {
+  checkCallOptions(options, call, DELIMITED_OPTION_NAMES);
   const d = options.delimiter;
   if (
     d !== undefined &&
@@ -179,7 +193,7 @@ export class DelimitedReader implements FieldSink {
   private n = 0;
 
   constructor(file: string, options: DelimitedOptions = {}, format: "csv" | "tsv" = "csv") {
-    checkOptions(options);
+    checkOptions(options, "DelimitedReader");
     this.file = file;
     this.options = options;
     this.format = format;
@@ -509,7 +523,7 @@ export class DelimitedReader implements FieldSink {
       if (k < LABEL && st.rowIndex[k] === 1 && n >= 2) {
         fail(
           file,
-          `${this.columnName(j)} has no name in the header and holds the row numbers 0 to ${n - 1}: it is the index pandas writes (DataFrame.to_csv without index=False), not a feature; leave it out with --drop-columns ${j} (dropColumns: [${j}])`,
+          `${this.columnName(j)} has no name in the header and holds the row numbers 0 to ${n - 1}: it is the index pandas writes (DataFrame.to_csv without index=False), not a feature; leave it out with dropColumns: [${j}]`,
         );
       }
     }
@@ -586,11 +600,11 @@ export class DelimitedReader implements FieldSink {
       labelsInDataFile(source) &&
       this.options.labelColumn === undefined &&
       (this.labelCol < 0 || cols.some((j) => this.header !== undefined && this.header[j] !== ""))
-        ? ", or name the label column with --label-col (labelColumn)"
+        ? ", or name the label column with labelColumn"
         : "";
     fail(
       this.file,
-      `${what}; features must be numbers: leave ${one ? "it" : "them"} out with --drop-columns ${cols.join(",")} (dropColumns: [${cols.join(", ")}])${labelHint}`,
+      `${what}; features must be numbers: leave ${one ? "it" : "them"} out with dropColumns: [${cols.join(", ")}]${labelHint}`,
     );
   }
 
@@ -638,6 +652,7 @@ export function parseDelimited(
   options: DelimitedOptions = {},
   format: "csv" | "tsv" = "csv",
 ): LoadedDataset {
+  checkCallOptions(options, "parseDelimited", DELIMITED_OPTION_NAMES);
   const reader = new DelimitedReader(file, options, format);
   reader.push(typeof input === "string" ? new TextEncoder().encode(input) : input);
   return reader.finish();

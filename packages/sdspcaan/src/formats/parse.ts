@@ -10,7 +10,14 @@
  * `looksLike...` test in `detectFormat`, and its reader in `variablesOf`.
  */
 import { DataFormatError, ValidationError } from "../core/errors.js";
-import { type DelimitedOptions, decodeText, parseDelimited } from "./csv.js";
+import { optionNames, pickOptions } from "../core/options.js";
+import { checkCallOptions } from "../core/validate.js";
+import {
+  DELIMITED_OPTION_NAMES,
+  type DelimitedOptions,
+  decodeText,
+  parseDelimited,
+} from "./csv.js";
 import { baseName } from "./fileNames.js";
 import { hdf5SuperblockOffset, looksLikeMatV73, withHdf5Variables } from "./hdf5.js";
 import {
@@ -47,6 +54,21 @@ export interface ParseOptions extends VariableOptions, DelimitedOptions, ReadLim
   /** Force a format instead of detecting it. */
   format?: "auto" | "mat" | "hdf5" | "npy" | "idx" | "csv" | "tsv";
 }
+
+/** The names of {@link ParseOptions}. */
+export const PARSE_OPTION_NAMES = optionNames<ParseOptions>({
+  labels: true,
+  xVar: true,
+  yVar: true,
+  labelColumn: true,
+  transpose: true,
+  delimiter: true,
+  header: true,
+  dropColumns: true,
+  decimal: true,
+  maxBytes: true,
+  format: true,
+});
 
 /**
  * How compressed MAT v5 variables and gzip-compressed IDX files are inflated:
@@ -216,6 +238,7 @@ export async function parseBytes(
   options: ParseOptions = {},
   inflation: Inflation = platformInflate(file, "parseBytes"),
 ): Promise<LoadedDataset> {
+  checkCallOptions(options, "parseBytes", PARSE_OPTION_NAMES);
   return parseBytesAs(bytes, file, formatToRead(bytes, file, options), options, inflation);
 }
 
@@ -242,6 +265,7 @@ export async function parseBytesAs(
   options: ParseOptions = {},
   inflation: Inflation = noInflater(file, "parseBytesAs"),
 ): Promise<LoadedDataset> {
+  checkCallOptions(options, "parseBytesAs", PARSE_OPTION_NAMES);
   if (format === "gzip") return parseGzipped(bytes, file, options, inflation);
   if (format === "mat-v7.3" || format === "hdf5") {
     return withHdf5Variables(
@@ -251,7 +275,7 @@ export async function parseBytesAs(
       options,
     );
   }
-  if (format === "csv" || format === "tsv") return parseDelimited(bytes, file, options, format);
+  if (format === "csv" || format === "tsv") return parseText(bytes, file, options, format);
   checkIdxLabels(format, file, options);
   const { variables, compressed } = await variablesOfAsync(bytes, file, format, options, inflation);
   return withCompressed(fromVariables(file, format, variables, options), compressed);
@@ -269,6 +293,7 @@ export function parseBytesSync(
   options: ParseOptions = {},
   inflater: Inflater = noInflater(file, "parseBytesSync", "parseBytes"),
 ): LoadedDataset {
+  checkCallOptions(options, "parseBytesSync", PARSE_OPTION_NAMES);
   const format = detectFormat(bytes, file, options.format);
   if (format === "mat-v7.3" || format === "hdf5") {
     throw new ValidationError(
@@ -276,10 +301,20 @@ export function parseBytesSync(
       `${file} is an HDF5 / MAT v7.3 file, which is read asynchronously: use parseDataset or loadDataset.`,
     );
   }
-  if (format === "csv" || format === "tsv") return parseDelimited(bytes, file, options, format);
+  if (format === "csv" || format === "tsv") return parseText(bytes, file, options, format);
   checkIdxLabels(format, file, options);
   const { variables, compressed } = variablesOf(bytes, file, format, options, inflater);
   return withCompressed(fromVariables(file, format, variables, options), compressed);
+}
+
+/** A delimited text file, read with the options of the delimited reader. */
+function parseText(
+  bytes: Uint8Array,
+  file: string,
+  options: ParseOptions,
+  format: "csv" | "tsv",
+): LoadedDataset {
+  return parseDelimited(bytes, file, pickOptions(options, DELIMITED_OPTION_NAMES), format);
 }
 
 /**

@@ -14,6 +14,8 @@ import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import { DataFormatError, ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
+import { pickOptions } from "../core/options.js";
+import { checkCallOptions } from "../core/validate.js";
 import { idxLabelsCompanion } from "../formats/idx.js";
 import { labelSource } from "../formats/labelSource.js";
 import type { Labels } from "../formats/labels.js";
@@ -24,6 +26,7 @@ import {
   detectFormat,
   formatToRead,
   labelsFromBytes,
+  PARSE_OPTION_NAMES,
   type ParseOptions,
   parseBytesAs,
   parseBytesSync,
@@ -34,6 +37,7 @@ import { readInputFile, readInputFileSync } from "./inputFiles.node.js";
 import {
   type DataSource,
   dataDirectories,
+  LOCATE_OPTION_NAMES,
   type LocateOptions,
   locateDataFile,
 } from "./locate.node.js";
@@ -52,7 +56,17 @@ export interface LoadOptions extends ParseOptions {
   labelsFile?: string;
 }
 
-function checkOptions(options: LoadOptions): void {
+const LOAD_OPTION_NAMES = [...PARSE_OPTION_NAMES, "labelsFile"];
+const OPEN_OPTION_NAMES = [...LOAD_OPTION_NAMES, ...LOCATE_OPTION_NAMES];
+const LIMIT_NAMES = ["maxBytes"];
+
+/** Refuses options `call` does not take, then labels asked for in two places. */
+function checkOptions(
+  options: LoadOptions,
+  call: string,
+  names: readonly string[] = LOAD_OPTION_NAMES,
+): void {
+  checkCallOptions(options, call, names);
   const source = labelSource(options);
   if (source.where === "none" && options.labels !== "optional") {
     throw new ValidationError(
@@ -72,11 +86,13 @@ function checkOptions(options: LoadOptions): void {
   }
 }
 
-/** With labelsFile the data file holds X only. */
-function withoutLabelColumn(options: LoadOptions): LoadOptions {
-  return labelSource(options).where === "labels-file"
-    ? { ...options, labelColumn: "none" }
-    : options;
+/**
+ * What the byte-level readers take: with labelsFile the data file holds X only, and
+ * the labels file is read here.
+ */
+function withoutLabelColumn(options: LoadOptions): ParseOptions {
+  const parse = pickOptions(options, PARSE_OPTION_NAMES);
+  return labelSource(options).where === "labels-file" ? { ...parse, labelColumn: "none" } : parse;
 }
 
 /**
@@ -88,6 +104,7 @@ export async function parseDataset(
   file: string,
   options: LoadOptions = {},
 ): Promise<LoadedDataset> {
+  checkOptions(options, "parseDataset");
   return parseDatasetAs(bytes, file, formatToRead(bytes, file, options), options);
 }
 
@@ -98,7 +115,6 @@ async function parseDatasetAs(
   format: DataFormat | "gzip",
   options: LoadOptions,
 ): Promise<LoadedDataset> {
-  checkOptions(options);
   const ds = await parseBytesAs(bytes, file, format, withoutLabelColumn(options), nodeInflater);
   return withLabelsFile(ds, options);
 }
@@ -112,13 +128,14 @@ export function parseDatasetSync(
   file: string,
   options: LoadOptions = {},
 ): LoadedDataset {
-  checkOptions(options);
+  checkOptions(options, "parseDatasetSync");
   const ds = parseBytesSync(bytes, file, withoutLabelColumn(options), nodeInflater);
   return withLabelsFileSync(ds, options);
 }
 
 /** Labels from a separate file: an idx1 file, a 1-D (or n x 1) .npy, or text with one label per line. */
 export async function loadLabels(path: string, limits: ReadLimits = {}): Promise<Labels> {
+  checkCallOptions(limits, "loadLabels", LIMIT_NAMES);
   const bytes = await readInputFile(path, "labels file", limits);
   return labelsFromBytes(bytes, path, limits, nodeInflater).labels;
 }
@@ -162,7 +179,7 @@ export async function loadDatasetFile(
   path: string,
   options: LoadOptions = {},
 ): Promise<LoadedDataset> {
-  checkOptions(options);
+  checkOptions(options, "loadDatasetFile");
   const streamed = await streamDataset(path, withoutLabelColumn(options));
   if (streamed === null) {
     const bytes = await readBytes(path, options);
@@ -212,8 +229,11 @@ export async function loadFeatures(
   path: string,
   options: Omit<LoadOptions, "labels"> = {},
 ): Promise<LoadedFeatures> {
+  checkCallOptions(options, "loadFeatures", FEATURE_OPTION_NAMES);
   return asFeatures(await loadDatasetFile(path, { ...options, labels: "optional" }));
 }
+
+const FEATURE_OPTION_NAMES = LOAD_OPTION_NAMES.filter((name) => name !== "labels");
 
 /** A dataset read with `labels: "optional"` as features and labels-or-null. */
 export function asFeatures(ds: LoadedDataset): LoadedFeatures {
@@ -228,6 +248,7 @@ export async function listVariables(
   path: string,
   limits: ReadLimits = {},
 ): Promise<VariableInfo[]> {
+  checkCallOptions(limits, "listVariables", LIMIT_NAMES);
   return describeVariables(await readBytes(path, limits), path, limits, nodeInflater);
 }
 
@@ -257,14 +278,26 @@ export async function openDataset(
   nameOrPath: string,
   options: LoadOptions & LocateOptions = {},
 ): Promise<OpenedDataset> {
+  return openDatasetAs(nameOrPath, options, "openDataset");
+}
+
+/** `openDataset`, its options refused naming `call`, the function the user called. */
+async function openDatasetAs(
+  nameOrPath: string,
+  given: LoadOptions & LocateOptions,
+  call: string,
+): Promise<OpenedDataset> {
+  checkCallOptions(given, call, OPEN_OPTION_NAMES);
+  const options = pickOptions(given, LOAD_OPTION_NAMES) as LoadOptions;
+  const locate = pickOptions(given, LOCATE_OPTION_NAMES) as LocateOptions;
   const asPath = existsSync(nameOrPath) ? nameOrPath : null;
   const named = asPath === null ? findDataset(nameOrPath) : null;
   let path: string;
   let source: DataSource | null = null;
   if (named) {
     const lookup: LocateOptions = {
-      ...options,
-      systemDirs: [...(options.systemDirs ?? []), ...(named.systemDirs ?? [])],
+      ...locate,
+      systemDirs: [...(locate.systemDirs ?? []), ...(named.systemDirs ?? [])],
     };
     const found = locateDataFile(named.file, lookup);
     if (!found) {
@@ -339,7 +372,7 @@ export async function loadDataset(
   pathOrName: string,
   options: LoadOptions & LocateOptions = {},
 ): Promise<LoadedDataset> {
-  return (await openDataset(pathOrName, options)).dataset;
+  return (await openDatasetAs(pathOrName, options, "loadDataset")).dataset;
 }
 
 /**
@@ -383,11 +416,14 @@ export function withPredefinedTest(train: LoadedDataset, test: LoadedDataset): L
   return { X, y, info: { ...train.info, testFile: test.info.file }, predefinedTest };
 }
 
+const MAT_OPTION_NAMES = LOAD_OPTION_NAMES.filter((name) => name !== "format");
+
 /** Reads a MAT-file (level 4, level 5 or v7.3) from a buffer into (X, y). */
 export async function parseMat(
   bytes: Uint8Array,
   file: string,
   options: Omit<LoadOptions, "format"> = {},
 ): Promise<LoadedDataset> {
+  checkCallOptions(options, "parseMat", MAT_OPTION_NAMES);
   return parseDataset(bytes, file, { ...options, format: "mat" });
 }

@@ -12,6 +12,8 @@ import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { optionNames } from "../core/options.js";
+import { checkCallOptions } from "../core/validate.js";
 
 /** Which rule of the lookup order a directory comes from. */
 export type DataSource = "data-dir" | "env" | "repository" | "shared" | "cache" | "system";
@@ -62,8 +64,19 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
     : join(homedir(), ".cache", "sdspcaan");
 }
 
+/** The names of {@link LocateOptions}. */
+export const LOCATE_OPTION_NAMES = optionNames<LocateOptions>({
+  dataDir: true,
+  env: true,
+  cwd: true,
+  repositoryDir: true,
+  cacheDir: true,
+  systemDirs: true,
+});
+
 /** The directories searched, in order (duplicates removed). */
 export function dataDirectories(options: LocateOptions = {}): DataDirectory[] {
+  checkCallOptions(options, "dataDirectories", LOCATE_OPTION_NAMES);
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const out: DataDirectory[] = [];
@@ -83,6 +96,7 @@ export function dataDirectories(options: LocateOptions = {}): DataDirectory[] {
 
 /** The first directory in the lookup order holding `fileName`, or null. */
 export function locateDataFile(fileName: string, options: LocateOptions = {}): DataLocation | null {
+  checkCallOptions(options, "locateDataFile", LOCATE_OPTION_NAMES);
   for (const { dir, source } of dataDirectories(options)) {
     const p = join(dir, fileName);
     if (existsSync(p) && statSync(p).isFile()) return { path: p, source };

@@ -11,10 +11,17 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import { DataFormatError, SdspcaanError } from "../core/errors.js";
-import { DelimitedReader } from "../formats/csv.js";
+import { pickOptions } from "../core/options.js";
+import { checkCallOptions } from "../core/validate.js";
+import { DELIMITED_OPTION_NAMES, DelimitedReader } from "../formats/csv.js";
 import { isGzip } from "../formats/idx.js";
 import { formatBytes, MAX_DEFLATE_RATIO, maxBytesOf } from "../formats/limits.js";
-import { detectFormat, formatToRead, type ParseOptions } from "../formats/parse.js";
+import {
+  detectFormat,
+  formatToRead,
+  PARSE_OPTION_NAMES,
+  type ParseOptions,
+} from "../formats/parse.js";
 import type { LoadedDataset } from "../formats/variables.js";
 import { openInputFile, readAt } from "./inputFiles.node.js";
 
@@ -40,6 +47,7 @@ export async function streamDataset(
   path: string,
   options: ParseOptions,
 ): Promise<LoadedDataset | null> {
+  checkCallOptions(options, "streamDataset", PARSE_OPTION_NAMES);
   const { handle, size } = await openInputFile(path, "data file", options);
   try {
     const first = new Uint8Array(Math.min(HEAD, size));
@@ -48,7 +56,7 @@ export async function streamDataset(
     const format = formatToRead(head, path, options);
     if (format === "gzip") return await streamGzipped(path, options, handle, size);
     if (format !== "csv" && format !== "tsv") return null;
-    const reader = new DelimitedReader(path, options, format);
+    const reader = new DelimitedReader(path, pickOptions(options, DELIMITED_OPTION_NAMES), format);
     reader.push(head);
     const buffer = new Uint8Array(CHUNK);
     for (let position = got; ; ) {
@@ -75,6 +83,7 @@ export async function peekHeader(
   path: string,
   options: ParseOptions,
 ): Promise<HeaderDecision | null> {
+  checkCallOptions(options, "peekHeader", PARSE_OPTION_NAMES);
   let handle: FileHandle;
   try {
     handle = (await openInputFile(path, "data file", options)).handle;
@@ -89,7 +98,7 @@ export async function peekHeader(
     const head = buffer.subarray(0, got);
     const format = isGzip(head) ? null : textFormat(head, path, options);
     if (format === null) return null;
-    reader = new DelimitedReader(path, options, format);
+    reader = new DelimitedReader(path, pickOptions(options, DELIMITED_OPTION_NAMES), format);
     reader.push(head);
     for (let position = got; reader.headerDecision === null; ) {
       const n = await readAt(handle, buffer, HEAD, position);
@@ -136,7 +145,7 @@ async function streamGzipped(
     }
     const format = textFormat(head, inner, options);
     if (format === null) return null;
-    const r = new DelimitedReader(path, options, format);
+    const r = new DelimitedReader(path, pickOptions(options, DELIMITED_OPTION_NAMES), format);
     r.push(head);
     return r;
   };

@@ -19,7 +19,7 @@
 
 import { ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
-import { checkWidth } from "../core/validate.js";
+import { checkCallOptions, checkWidth } from "../core/validate.js";
 import { columnMeans, columnStd } from "./basic.js";
 
 /** The JSON form (a saved model's "preprocessing"). */
@@ -54,10 +54,9 @@ export class Standardizer {
   }
 
   /** Statistics of the columns of X (see the file comment for the policy). */
-  static fit(
-    X: Matrix,
-    { method = "zscore", floor = 0 }: { method?: string; floor?: number } = {},
-  ) {
+  static fit(X: Matrix, options: { method?: string; floor?: number } = {}) {
+    checkCallOptions(options, "Standardizer.fit", ["method", "floor"]);
+    const { method = "zscore", floor = 0 } = options;
     const center = columnMeans(X);
     const std = columnStd(X, center);
     let largest = 0;

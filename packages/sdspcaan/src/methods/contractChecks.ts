@@ -7,7 +7,7 @@
  */
 import { AbortError, NotFittedError, ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
-import { optionProblem } from "../core/options.js";
+import { checkOptionNames, optionProblem } from "../core/options.js";
 import { Random } from "../core/rng.js";
 import type { Label } from "../core/validate.js";
 import { GRID_PRESETS } from "./descriptor.js";
@@ -97,6 +97,7 @@ function throwsLike(
  * descriptor whose grids are valid options.
  */
 export function contractChecks(name: string, options: ContractCheckOptions = {}): ContractCheck[] {
+  checkOptionNames("contractChecks", options, ["options", "data"]);
   const descriptor = methodDescriptor(name);
   const method = descriptor.name;
   const { X, y } = options.data

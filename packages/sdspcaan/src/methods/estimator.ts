@@ -19,17 +19,11 @@ import {
 } from "../core/errors.js";
 import { Matrix, type MatrixLike } from "../core/matrix.js";
 import { type OptionSchema, resolveOptions } from "../core/options.js";
-import {
-  asMatrix,
-  checkCallbackOption,
-  checkCallOptions,
-  checkSignalOption,
-  checkWidth,
-  type Label,
-} from "../core/validate.js";
+import { asMatrix, checkWidth, type Label } from "../core/validate.js";
 import { clearNegativeZeros } from "../linalg/basic.js";
 import { multiplyABt } from "../linalg/kernels/gemm.js";
 import { Standardizer } from "../linalg/standardizer.js";
+import { checkCallbacks, checkFitOptions, checkTransformOptions } from "./callOptions.js";
 import { checkFeatureNames, columnOrder, unnamedColumnsWarning } from "./featureNames.js";
 import type {
   FitCallbacks,
@@ -153,22 +147,6 @@ export class FitContext {
   }
 }
 
-/**
- * The callbacks of a fit, checked before it starts: a wrong onProgress would fail
- * mid-fit, and a signal that is not one would never cancel.
- */
-export function checkCallbacks(callbacks: FitCallbacks, call: string, argument: string): void {
-  checkCallOptions(callbacks, call, argument);
-  checkCallbackOption(callbacks.onProgress, "onProgress", call, "(progress) => void");
-  checkSignalOption(callbacks.signal, call);
-}
-
-/** The options of a transform (or of a pipeline's predict or score), checked before it runs. */
-export function checkTransformOptions(options: TransformOptions, call: string): void {
-  checkCallOptions(options, call);
-  checkCallbackOption(options.onWarning, "onWarning", call, "(warning) => void");
-}
-
 /** Deep copy of a JSON-safe value (structuredClone is a Web API not every host has). */
 function cloneJson<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
@@ -220,8 +198,14 @@ export abstract class Estimator<
   readonly params: Readonly<P>;
   private state: FittedState<D, A> | null = null;
 
+  /** The options the caller gave (the others took their defaults). */
+  private readonly givenOptions: ReadonlySet<string>;
+
   protected constructor(descriptor: MethodIdentity, options: unknown) {
     this.descriptor = descriptor;
+    this.givenOptions = new Set(
+      options !== null && typeof options === "object" ? Object.keys(options) : [],
+    );
     this.params = Object.freeze(
       resolveOptions<P>(descriptor.displayName, descriptor.options, options),
     );
@@ -254,26 +238,31 @@ export abstract class Estimator<
    * `transform` can match named columns by name.
    */
   fit(X: MatrixLike, y?: ArrayLike<Label> | null, options: FitOptions = {}): this {
-    checkCallbacks(options, `${this.displayName}.fit`, "options");
+    checkFitOptions(options, `${this.displayName}.fit`);
     if (this.supervised && (y === undefined || y === null)) throw labelsNeeded(this.displayName);
     const data = TrainingData.prepareForOneFit(X, y);
     const names =
       options.featureNames === undefined || options.featureNames === null
         ? null
         : checkFeatureNames(options.featureNames, data.d, "featureNames");
-    this.fitPrepared(data, options);
+    this.fitPrepared(data, { onProgress: options.onProgress, signal: options.signal });
     this.fitted().featureNamesIn = names;
     return this;
   }
 
   /** Fits on prepared training data (shared across a hyperparameter grid). */
   fitPrepared(data: TrainingData, callbacks: FitCallbacks = {}): this {
-    checkCallbacks(callbacks, `${this.displayName}.fitPrepared`, "callbacks");
+    checkCallbacks(callbacks, `${this.displayName}.fitPrepared`);
     if (this.supervised) data.requireLabels(this.displayName);
     const ctx = new FitContext(this.method, this.maxIterations(), callbacks);
     ctx.checkAborted();
     const t0 = now();
-    const core = this.fitCore(data, ctx);
+    let core: CoreFitResult<D, A>;
+    try {
+      core = this.fitCore(data, ctx);
+    } catch (err) {
+      throw this.namingDefault(err);
+    }
     const totalMs = now() - t0;
     const W = core?.components;
     this.checkComponents(W, data);
@@ -325,6 +314,26 @@ export abstract class Estimator<
         `${says} of ${W.rows} x ${W.cols} for ${data.d} features; they must be ${data.d} x ${k} (one row per feature, one column per component).`,
       );
     }
+  }
+
+  /**
+   * A refused k that the caller never gave says it was the default: "Got 10 (the
+   * default; give k) instead." rather than a number the user cannot find in the call.
+   */
+  private namingDefault(err: unknown): unknown {
+    if (
+      !(err instanceof ValidationError) ||
+      err.constructor !== ValidationError ||
+      err.argument !== "k" ||
+      this.givenOptions.has("k")
+    ) {
+      return err;
+    }
+    const message = err.message.replace(
+      / Got (\S+) instead\.$/,
+      " Got $1 (the default; give k) instead.",
+    );
+    return message === err.message ? err : new ValidationError("k", message);
   }
 
   /** The method's numerical work on prepared data. */
@@ -474,7 +483,7 @@ export abstract class Estimator<
 
   /** `fit(X, y)` then `transform(X)`. */
   fitTransform(X: MatrixLike, y?: ArrayLike<Label> | null, options: FitOptions = {}): Matrix {
-    checkCallbacks(options, `${this.displayName}.fitTransform`, "options");
+    checkFitOptions(options, `${this.displayName}.fitTransform`);
     return this.fit(X, y, options).transform(X);
   }
 

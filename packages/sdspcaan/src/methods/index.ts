@@ -28,6 +28,7 @@ export {
   classesMissingFromTraining,
   makeSplit,
   makeSplits,
+  missingClassesReport,
   missingClassesWarning,
   PAPER_FRACTIONS,
   PREDEFINED_VAL_FRACTION,

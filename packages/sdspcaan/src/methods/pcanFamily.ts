@@ -15,6 +15,7 @@
  */
 import { ValidationError } from "../core/errors.js";
 import { Matrix } from "../core/matrix.js";
+import { checkLabelType } from "../core/validate.js";
 import {
   type AdaptiveNeighbourGraph,
   embeddedAdaptiveGraph,
@@ -262,8 +263,11 @@ function clusterCount(s: PcanSettings, n: number, labels: TrainingData["labels"]
   let c: number;
   if (s.embedding === "labels") c = (labels as NonNullable<typeof labels>).classes.length;
   else if (s.clusters !== null) c = s.clusters;
-  else if (labels) c = labels.classes.length;
-  else {
+  else if (labels) {
+    // The classes count as clusters only if they are classes.
+    checkLabelType(labels, "y", s.owner);
+    c = labels.classes.length;
+  } else {
     throw new ValidationError(
       "clusters",
       `${s.owner} needs the number of clusters c: pass the 'clusters' option, or labels y to use their class count.`,

@@ -26,9 +26,17 @@ import {
   ValidationError,
 } from "../core/errors.js";
 import { Matrix, type MatrixLike } from "../core/matrix.js";
-import { asMatrix, checkCallOptions, encodeLabels, type Label } from "../core/validate.js";
+import { optionNames } from "../core/options.js";
+import {
+  asMatrix,
+  checkCallOptions,
+  checkLabelType,
+  encodeLabels,
+  type Label,
+} from "../core/validate.js";
 import { Standardizer } from "../linalg/standardizer.js";
-import { checkCallbacks, checkTransformOptions, type Estimator } from "./estimator.js";
+import { checkFitOptions, checkTransformOptions } from "./callOptions.js";
+import type { Estimator } from "./estimator.js";
 import type { FitInfo, FitOptions, TransformOptions } from "./fitReport.js";
 import { checkPreprocessing, type InputPreprocessing, type ModelJSON } from "./modelFormat.js";
 import {
@@ -63,6 +71,12 @@ export interface PipelineSaveOptions {
   referenceSet?: "full" | "none";
 }
 
+const PIPELINE_OPTION_NAMES = optionNames<PipelineOptions>({
+  preprocessing: true,
+  classifier: true,
+});
+const SAVE_OPTION_NAMES = optionNames<PipelineSaveOptions>({ referenceSet: true });
+
 /** All three null when loaded from a file saved without the reference set. */
 interface FittedPipeline {
   classifier: NearestNeighbour1 | null;
@@ -84,7 +98,7 @@ export class Pipeline<E extends Estimator = Estimator> {
   private state: FittedPipeline | null = null;
 
   constructor(estimator: E, options: PipelineOptions = {}) {
-    checkCallOptions(options, "Pipeline");
+    checkCallOptions(options, "Pipeline", PIPELINE_OPTION_NAMES);
     if (
       estimator === null ||
       typeof estimator !== "object" ||
@@ -116,7 +130,7 @@ export class Pipeline<E extends Estimator = Estimator> {
    * featureNames (one per column of X).
    */
   fit(X: MatrixLike, y: ArrayLike<Label>, options: FitOptions = {}): this {
-    checkCallbacks(options, "Pipeline.fit", "options");
+    checkFitOptions(options, "Pipeline.fit");
     if (y === undefined || y === null) {
       throw new ValidationError(
         "y",
@@ -124,7 +138,7 @@ export class Pipeline<E extends Estimator = Estimator> {
       );
     }
     const Xm = asMatrix(X, "X", { minRows: 2 });
-    encodeLabels(y, Xm.rows, "y");
+    checkLabelType(encodeLabels(y, Xm.rows, "y"), "y", "Pipeline.fit");
     const labels = Array.from(y);
     const standardizer = this.standardizerFor(Xm);
     this.state = null;
@@ -262,7 +276,7 @@ export class Pipeline<E extends Estimator = Estimator> {
 
   /** The versioned JSON form; `loadModel` restores it. */
   toJSON(options: PipelineSaveOptions = {}): PipelineJSON {
-    checkCallOptions(options, "Pipeline.toJSON");
+    checkCallOptions(options, "Pipeline.toJSON", SAVE_OPTION_NAMES);
     const s = this.fitted();
     const mode = options.referenceSet ?? "full";
     if (mode !== "full" && mode !== "none") {

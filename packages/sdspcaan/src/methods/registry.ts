@@ -151,8 +151,40 @@ export function createMethod(name: string, options: object = {}): Estimator {
  * The model is exactly what was saved, or a ModelFormatError names the field at fault.
  */
 export function loadModel(json: unknown): Estimator | Pipeline {
+  checkModelArgument(json);
   const obj = modelDocument(json);
   return isPipelineDocument(obj) ? Pipeline.restore(obj, loadEstimator) : loadEstimator(obj);
+}
+
+/**
+ * Refuses what no JSON text parses to, saying what it is: bytes read from a file (a
+ * Buffer) would otherwise be taken for an object without a single field of a model.
+ * JSON values that are not a model's object (null, a number, an array) are left to
+ * the model's own checks, which say so as for a file.
+ */
+function checkModelArgument(json: unknown): void {
+  const bytes = ArrayBuffer.isView(json) || json instanceof ArrayBuffer;
+  const kind = typeof json;
+  if (
+    !bytes &&
+    json !== undefined &&
+    kind !== "function" &&
+    kind !== "bigint" &&
+    kind !== "symbol"
+  ) {
+    return;
+  }
+  throw new ValidationError(
+    "json",
+    `loadModel takes a saved model's JSON text (a string) or the object JSON.parse gives for it. Got ${givenModel(json)} instead${bytes ? ": decode the bytes first (new TextDecoder().decode(bytes))" : ""}.`,
+  );
+}
+
+function givenModel(json: unknown): string {
+  if (json === undefined) return "nothing";
+  if (json instanceof ArrayBuffer) return `an ArrayBuffer of ${json.byteLength} bytes`;
+  if (ArrayBuffer.isView(json)) return `a ${json.constructor.name} of ${json.byteLength} bytes`;
+  return `a ${typeof json}`;
 }
 
 function loadEstimator(json: unknown): Estimator {

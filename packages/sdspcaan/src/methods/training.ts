@@ -7,7 +7,13 @@
 
 import { ValidationError } from "../core/errors.js";
 import { Matrix, type MatrixLike } from "../core/matrix.js";
-import { asMatrix, type EncodedLabels, encodeLabels, type Label } from "../core/validate.js";
+import {
+  asMatrix,
+  checkLabelType,
+  type EncodedLabels,
+  encodeLabels,
+  type Label,
+} from "../core/validate.js";
 import { columnMeans, subtractRowVector } from "../linalg/basic.js";
 import { gramColumns, gramColumnsCentred, gramRows } from "../linalg/kernels/symmetricProducts.js";
 
@@ -165,6 +171,7 @@ export class TrainingData {
         `${owner} needs at least 2 classes in y. Got 1 class (${JSON.stringify(this.labels.classes[0])}).`,
       );
     }
+    checkLabelType(this.labels, "y", owner);
     return this.labels;
   }
 

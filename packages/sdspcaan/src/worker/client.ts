@@ -4,9 +4,16 @@
  * fit; `WorkerChannel` is the request/answer mechanism under it, for workers that
  * answer requests of their own.
  */
-import { AbortError, SdspcaanError } from "../core/errors.js";
+import { AbortError, abortErrorOf, SdspcaanError } from "../core/errors.js";
 import type { MatrixLike } from "../core/matrix.js";
-import { asMatrix, type Label } from "../core/validate.js";
+import { optionNames } from "../core/options.js";
+import {
+  asMatrix,
+  checkCallbackOption,
+  checkCallOptions,
+  checkSignalOption,
+  type Label,
+} from "../core/validate.js";
 import type { Estimator } from "../methods/estimator.js";
 import type { FitProgress } from "../methods/fitReport.js";
 import type { MethodName, MethodRegistry } from "../methods/methodRegistry.js";
@@ -144,6 +151,7 @@ export class WorkerChannel {
    * exactly when the page is cross-origin isolated).
    */
   constructor(worker: WorkerLike, options: { sharedMemory?: boolean } = {}) {
+    checkCallOptions(options, "WorkerChannel", CHANNEL_OPTION_NAMES);
     this.worker = worker;
     this.sharesMemory =
       (options.sharedMemory ?? (isNodeWorker(worker) || canShareMemory())) &&
@@ -206,11 +214,12 @@ export class WorkerChannel {
 
   /** Sends `body` to the worker's handler; resolves with its answer. */
   request<T = unknown>(body: unknown, options: RequestOptions = {}): Promise<T> {
+    checkCallOptions(options, "WorkerChannel.request", REQUEST_OPTION_NAMES);
     const { signal, onProgress, transfer = [] } = options;
     // A worker that another channel ended, or a thread that stopped, answers nothing.
     this.ended ??= stoppedReason(this.worker);
     if (this.ended !== null) return Promise.reject(this.ended);
-    if (signal?.aborted) return Promise.reject(new AbortError("The request was cancelled."));
+    if (signal?.aborted) return Promise.reject(abortErrorOf(signal));
     const id = this.nextId++;
     const buffer = this.sharesMemory ? new SharedArrayBuffer(4) : null;
     return new Promise<T>((resolve, reject) => {
@@ -228,7 +237,7 @@ export class WorkerChannel {
             "The worker was terminated to cancel a fit (without shared memory a busy worker cannot be told to stop), so it runs no more requests: start a new Worker, or cancel through shared memory (a cross-origin isolated page, or Node) to keep it.",
           ),
         );
-        cancelled?.reject(new AbortError("The request was cancelled."));
+        cancelled?.reject(abortErrorOf(signal as AbortSignal));
       };
       const settle = () => signal?.removeEventListener("abort", onAbort);
       this.pending.set(id, {
@@ -238,7 +247,9 @@ export class WorkerChannel {
         },
         reject: (err) => {
           settle();
-          reject(err);
+          // The worker's AbortError knows nothing of the caller's reason; the caller's
+          // signal does, and `fit` on this thread would have said it.
+          reject(err instanceof AbortError && signal?.aborted ? abortErrorOf(signal) : err);
         },
         ...(onProgress ? { onProgress } : {}),
       });
@@ -302,6 +313,25 @@ export interface FitInWorkerOptions {
   signal?: AbortSignal;
 }
 
+const CHANNEL_OPTION_NAMES = ["sharedMemory"];
+const REQUEST_OPTION_NAMES = optionNames<RequestOptions>({
+  transfer: true,
+  onProgress: true,
+  signal: true,
+});
+const FIT_REQUEST_NAMES = optionNames<FitInWorkerRequest>({
+  method: true,
+  options: true,
+  X: true,
+  y: true,
+  featureNames: true,
+  pipeline: true,
+});
+const FIT_IN_WORKER_OPTION_NAMES = optionNames<FitInWorkerOptions>({
+  onProgress: true,
+  signal: true,
+});
+
 /** The worker's channel: one per worker, so requests from several calls do not mix. */
 function channelOf(worker: WorkerLike): WorkerChannel {
   return channels.get(worker) ?? new WorkerChannel(worker);
@@ -353,6 +383,10 @@ export async function fitInWorker(
   request: FitInWorkerRequest,
   options: FitInWorkerOptions = {},
 ): Promise<Estimator | Pipeline> {
+  checkCallOptions(request, "fitInWorker", FIT_REQUEST_NAMES, "request");
+  checkCallOptions(options, "fitInWorker", FIT_IN_WORKER_OPTION_NAMES);
+  checkCallbackOption(options.onProgress, "onProgress", "fitInWorker", "(progress) => void");
+  checkSignalOption(options.signal, "fitInWorker");
   const X = asMatrix(request.X, "X");
   // A copy of its own crosses to the worker: transferring X's buffer would empty the caller's.
   const data = new Float64Array(X.data);

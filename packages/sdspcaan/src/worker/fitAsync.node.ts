@@ -9,6 +9,7 @@ import type { MatrixLike } from "../core/matrix.js";
 import type { Label } from "../core/validate.js";
 import { nativeKernelsActive } from "../linalg/kernels/nativeGemm.node.js";
 import { requestedKernelBackend } from "../linalg/kernels/wasm/backend.js";
+import { checkFitOptions } from "../methods/callOptions.js";
 import type { Estimator } from "../methods/estimator.js";
 import type { FitOptions } from "../methods/fitReport.js";
 import { Pipeline } from "../methods/pipeline.js";
@@ -66,6 +67,7 @@ export async function fitAsync<M extends Estimator | Pipeline>(
   y?: ArrayLike<Label> | null,
   options: FitOptions = {},
 ): Promise<M> {
+  checkFitOptions(options, "fitAsync");
   const request = requestOf(model, X, y, options.featureNames);
   throwIfAborted(options.signal);
   const kernels: FitWorkerData = {

@@ -53,7 +53,7 @@ function sharedAbortSignal(buffer: SharedArrayBuffer | null): AbortSignal {
   Object.defineProperty(signal, "aborted", {
     get(): boolean {
       if (Atomics.load(flag, 0) === 1 && !abortedOf.call(signal)) {
-        controller.abort(new AbortError("The request was cancelled."));
+        controller.abort(new AbortError());
       }
       return abortedOf.call(signal) as boolean;
     },

@@ -12,8 +12,11 @@ import { NearestNeighbour1 } from "#internal/classify/nearestNeighbour.js";
 import { ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
 import { asMatrix } from "#internal/core/validate.js";
+import { LDA } from "#internal/methods/lda.js";
 import { PCA } from "#internal/methods/pca.js";
+import { PCAN } from "#internal/methods/pcan.js";
 import { Pipeline } from "#internal/methods/pipeline.js";
+import { createMethod, methodNames } from "#internal/methods/registry.js";
 import { TrainingData } from "#internal/methods/training.js";
 
 const { X, y } = smallRows();
@@ -124,6 +127,50 @@ describe("an empty array of rows says so plainly", () => {
     expect(pipeline.predict({ rows: 0, cols: 4, data: [] })).toEqual([]);
     expect(errorOf(() => new PCA({ k: 2 }).fit([], [])).message).toBe(
       "X is an empty array: it has no rows, and at least 2 rows (samples) are needed.",
+    );
+  });
+});
+
+describe("labels that do not look like classes are refused where classes are needed", () => {
+  const { X, y } = smallRows();
+  // A feature column taken for the labels: 24 distinct non-integers among 24 samples.
+  const continuous = X.map((r) => r[3]);
+  const first = continuous.findIndex((v) => !Number.isInteger(v));
+
+  it("by every supervised method and by a pipeline, naming y, its first non-integer and the count", () => {
+    for (const name of methodNames()) {
+      const model = createMethod(name, { k: 1 });
+      if (!model.supervised) continue;
+      const err = errorOf(() => model.fit(X, continuous));
+      expect(err).toBeInstanceOf(ValidationError);
+      expect((err as ValidationError).argument).toBe("y");
+      expect(err.message).toBe(
+        `${model.displayName} needs class labels, integers or text, but y does not look like them: y[${first}] is ${continuous[first]}, and 24 of the 24 labels are not integers (a continuous column?).`,
+      );
+    }
+    expect(errorOf(() => new Pipeline(new PCA({ k: 2 })).fit(X, continuous)).message).toBe(
+      `Pipeline.fit needs class labels, integers or text, but y does not look like them: y[${first}] is ${continuous[first]}, and 24 of the 24 labels are not integers (a continuous column?).`,
+    );
+  });
+
+  it("counts the labels that are not integers, whatever their position", () => {
+    const mixed = y.map((v, i) => (i === 5 || i === 9 ? v + 0.5 : v));
+    expect(errorOf(() => new LDA({ k: 1 }).fit(X, mixed)).message).toBe(
+      "LDA needs class labels, integers or text, but y does not look like them: y[5] is 1.5, and 2 of the 24 labels are not integers (a continuous column?).",
+    );
+  });
+
+  it("takes integers and text however many classes they make, and ignores y where no classes are needed", () => {
+    const distinct = y.map((_, i) => i % 12);
+    expect(new LDA({ k: 1 }).fit(X, distinct).classes).toHaveLength(12);
+    expect(new LDA({ k: 1 }).fit(X, y.map(String)).classes).toEqual(["1", "2", "3"]);
+    expect(new PCA({ k: 2 }).fit(X, continuous).nComponents).toBe(2);
+    expect(new PCAN({ k: 2, clusters: 3 }).fit(X, continuous).nComponents).toBe(2);
+  });
+
+  it("by PCAN where y's classes would give the number of clusters", () => {
+    expect(errorOf(() => new PCAN({ k: 2 }).fit(X, continuous)).message).toBe(
+      `PCAN needs class labels, integers or text, but y does not look like them: y[${first}] is ${continuous[first]}, and 24 of the 24 labels are not integers (a continuous column?).`,
     );
   });
 });

@@ -5,6 +5,8 @@ import { deriveSeed } from "#internal/core/rng.js";
 import {
   makeSplit,
   makeSplits,
+  missingClassesReport,
+  missingClassesWarning,
   parseSplitFile,
   roundedCount,
   type Split,
@@ -221,5 +223,40 @@ describe("parseSplitFile", () => {
     const subset = { index_base: 0, splits: [{ train: [0], val: [2, 3], test: [4, 5] }] };
     expect(() => parseSplitFile(subset, 6)).toThrow(/partition/);
     expect(parseSplitFile(subset, 6, { allowSubset: true })[0].val.length).toBe(2);
+  });
+});
+
+describe("missingClassesReport", () => {
+  const split: Split = {
+    train: Int32Array.from([0, 1]),
+    val: Int32Array.from([2, 3]),
+    test: Int32Array.from([4, 5]),
+  };
+
+  it("gives the numbers its message quotes: the classes missing, all classes and the BCA bound", () => {
+    const report = missingClassesReport([1, 1, 19, 23, 2, 23], split, "D, repeat 0");
+    expect(report).toEqual({
+      message:
+        "D, repeat 0: classes 19, 23, 2 have no training sample, so 1-NN never predicts them: their recall is 0 and the BCA is at most 1/4.",
+      values: { classes: 3, totalClasses: 4, bcaBound: 0.25 },
+    });
+    expect(missingClassesWarning([1, 1, 19, 23, 2, 23], split, "D, repeat 0")).toBe(
+      report?.message,
+    );
+    expect(
+      missingClassesReport(
+        ["a", "b", "a", "b", "a", "b"],
+        { ...split, train: Int32Array.from([0, 1]) },
+        "D",
+      ),
+    ).toBeNull();
+  });
+
+  it("in the singular for one class", () => {
+    expect(missingClassesReport(["a", "a", "b", "a", "a", "a"], split, "D")).toEqual({
+      message:
+        'D: class "b" has no training sample, so 1-NN never predicts it: its recall is 0 and the BCA is at most 1/2.',
+      values: { classes: 1, totalClasses: 2, bcaBound: 0.5 },
+    });
   });
 });

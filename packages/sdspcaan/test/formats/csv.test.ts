@@ -450,7 +450,7 @@ describe("the column checks, in their order", () => {
       "t.csv: row 2 (data row 1), column 1 (counting from 0): 'b' is not a number, but the column holds numbers elsewhere",
     );
     expect(errorOf(() => read("a,1,x,0\nc,2,y,1\nd,3,z,0\n")).message).toContain(
-      "columns 0, 2 (counting from 0) hold text, not numbers ('a' in row 1); features must be numbers: leave them out with --drop-columns 0,2 (dropColumns: [0, 2])",
+      "columns 0, 2 (counting from 0) hold text, not numbers ('a' in row 1); features must be numbers: leave them out with dropColumns: [0, 2]",
     );
   });
 
@@ -460,22 +460,20 @@ describe("the column checks, in their order", () => {
     );
   });
 
-  it("suggest --label-col alike with labels needed or not, when the text column is named", () => {
+  it("suggest labelColumn alike with labels needed or not, when the text column is named", () => {
     const text = "a,b,species,c\n1,2,x,0\n3,4,y,1\n";
     const hint =
-      "t.csv: column 2 ('species') (counting from 0) holds text, not numbers ('x' in row 2); features must be numbers: leave it out with --drop-columns 2 (dropColumns: [2]), or name the label column with --label-col (labelColumn)";
+      "t.csv: column 2 ('species') (counting from 0) holds text, not numbers ('x' in row 2); features must be numbers: leave it out with dropColumns: [2], or name the label column with labelColumn";
     expect(errorOf(() => read(text)).message).toBe(hint);
     expect(errorOf(() => read(text, { labels: "optional" })).message).toBe(hint);
     // Any named column of several will do; an unnamed one with labels needed is not the labels.
     expect(errorOf(() => read(",b,species,c\nu,2,x,0\nv,4,y,1\n")).message).toMatch(
-      /\[0, 2\]\), or name the label column with --label-col \(labelColumn\)$/,
+      /dropColumns: \[0, 2\], or name the label column with labelColumn$/,
     );
-    expect(errorOf(() => read("1,x,0\n3,y,1\n")).message).toMatch(/dropColumns: \[1\]\)$/);
-    expect(errorOf(() => read(",b,c\nu,2,0\nv,4,1\n")).message).toMatch(/dropColumns: \[0\]\)$/);
+    expect(errorOf(() => read("1,x,0\n3,y,1\n")).message).toMatch(/dropColumns: \[1\]$/);
+    expect(errorOf(() => read(",b,c\nu,2,0\nv,4,1\n")).message).toMatch(/dropColumns: \[0\]$/);
     // A label column the user named is not suggested again.
-    expect(errorOf(() => read(text, { labelColumn: "c" })).message).toMatch(
-      /dropColumns: \[2\]\)$/,
-    );
+    expect(errorOf(() => read(text, { labelColumn: "c" })).message).toMatch(/dropColumns: \[2\]$/);
   });
 
   it("name a trailing delimiter when the last column is empty in every row", () => {
@@ -494,9 +492,9 @@ describe("the column checks, in their order", () => {
     );
   });
 
-  it("do not suggest --label-col when the labels are elsewhere", () => {
+  it("do not suggest labelColumn when the labels are elsewhere", () => {
     const err = errorOf(() => read("a,1\nb,2\n", { labelColumn: "none", labels: "optional" }));
-    expect(err.message).toMatch(/dropColumns: \[0\]\)$/);
+    expect(err.message).toMatch(/with dropColumns: \[0\]$/);
   });
 
   it("take a single data row under a header for what it is", () => {

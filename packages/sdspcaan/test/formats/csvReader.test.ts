@@ -132,7 +132,7 @@ describe("the label column", () => {
 
   it("is not suggested when it is the first column", () => {
     expect(errorOf(() => read("0,a,1\n1,b,2\n", { labelColumn: 0 })).message).toBe(
-      "t.csv: column 1 (counting from 0) holds text, not numbers ('a' in row 1); features must be numbers: leave it out with --drop-columns 1 (dropColumns: [1])",
+      "t.csv: column 1 (counting from 0) holds text, not numbers ('a' in row 1); features must be numbers: leave it out with dropColumns: [1]",
     );
   });
 });
@@ -175,7 +175,7 @@ describe("what a read says about the file", () => {
 
 describe("pandas' index column", () => {
   const indexMessage = (name: string, last: number) =>
-    `t.csv: column 0 (counting from 0${name}) has no name in the header and holds the row numbers 0 to ${last}: it is the index pandas writes (DataFrame.to_csv without index=False), not a feature; leave it out with --drop-columns 0 (dropColumns: [0])`;
+    `t.csv: column 0 (counting from 0${name}) has no name in the header and holds the row numbers 0 to ${last}: it is the index pandas writes (DataFrame.to_csv without index=False), not a feature; leave it out with dropColumns: [0]`;
 
   it("is an empty or 'Unnamed: <digits>' name over the row numbers, from two rows on", () => {
     expect(errorOf(() => read("Unnamed: 12,a,label\n0,5,1\n1,6,0\n2,7,1\n")).message).toBe(

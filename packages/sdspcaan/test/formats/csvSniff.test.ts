@@ -146,7 +146,7 @@ describe("text that is numbers joined by another delimiter", () => {
   it("is left to the usual advice when the delimiter was given, or the file is .tsv", () => {
     const given = errorOf(() => parseDelimited(semicolons, "g.csv", { delimiter: "," }));
     expect(given.message).toBe(
-      "g.csv: columns 1, 2 (counting from 0) hold text, not numbers ('5;2' in row 1); features must be numbers: leave them out with --drop-columns 1,2 (dropColumns: [1, 2])",
+      "g.csv: columns 1, 2 (counting from 0) hold text, not numbers ('5;2' in row 1); features must be numbers: leave them out with dropColumns: [1, 2]",
     );
     const tsv = errorOf(() => parseDelimited("1\t5,2\t0\n2\t6,3\t1\n", "t.tsv", {}, "tsv"));
     expect(tsv.message).toBe(
@@ -154,7 +154,7 @@ describe("text that is numbers joined by another delimiter", () => {
     );
     const tsvText = errorOf(() => parseDelimited("1\t5;2\t0\n2\t6;3\t1\n", "t.tsv", {}, "tsv"));
     expect(tsvText.message).toBe(
-      "t.tsv: column 1 (counting from 0) holds text, not numbers ('5;2' in row 1); features must be numbers: leave it out with --drop-columns 1 (dropColumns: [1])",
+      "t.tsv: column 1 (counting from 0) holds text, not numbers ('5;2' in row 1); features must be numbers: leave it out with dropColumns: [1]",
     );
   });
 });

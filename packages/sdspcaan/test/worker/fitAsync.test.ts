@@ -57,6 +57,8 @@ describe("fitAsync", () => {
       fitAsync(createMethod("sdspcaan", { k: 2, tol: 1e-300, maxIter: 1000 }), X, y, abort.options),
     );
     expect(err).toBeInstanceOf(AbortError);
+    // What an aborted fit on this thread says.
+    expect(err.message).toBe("The operation was aborted.");
     expect(abort.reports()).toBeLessThan(100);
   });
 

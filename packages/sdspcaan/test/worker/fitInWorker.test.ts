@@ -16,7 +16,7 @@ import {
   type WorkerEventLike,
   type WorkerLike,
 } from "sdspcaan/worker";
-import { rejectionOf } from "sdspcaan-test-support";
+import { errorOf, rejectionOf, smallRows } from "sdspcaan-test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import { AbortError, SdspcaanError, ValidationError } from "#internal/core/errors.js";
 import type { FitProgress } from "#internal/methods/fitReport.js";
@@ -72,6 +72,16 @@ afterAll(async () => {
 function withoutFitInfo(json: object): string {
   const { fitInfo: _timings, ...rest } = json as { fitInfo?: unknown };
   return JSON.stringify(rest);
+}
+
+/** What an aborted fit on this thread says. */
+function abortedHere(): string {
+  const { X, y } = smallRows();
+  const message = errorOf(() =>
+    createMethod("pca", { k: 2 }).fit(X, y, { signal: AbortSignal.abort() }),
+  ).message;
+  expect(message).toBe("The operation was aborted.");
+  return message;
 }
 
 /** A fit that runs for seconds unless cancelled (tol no change reaches). */
@@ -155,6 +165,7 @@ describe("fitInWorker", () => {
       fitInWorker(worker, { method: "sdspcaan", options: LONG_FIT, X, y }, abort.options),
     );
     expect(err).toBeInstanceOf(AbortError);
+    expect(err.message).toBe(abortedHere());
     // Stopped long before its 1000 iterations.
     expect(abort.reports()).toBeLessThan(100);
     expect(worker.threadId).not.toBe(-1);
@@ -175,6 +186,7 @@ describe("fitInWorker", () => {
       ),
     );
     expect(err).toBeInstanceOf(AbortError);
+    expect(err.message).toBe(abortedHere());
     expect(worker.terminated).toBe(true);
     expect(channel.terminated).toBe(true);
     const refused =
@@ -230,9 +242,31 @@ describe("fitInWorker", () => {
       on: (event, listener) => worker.on(event, listener),
       terminate: () => worker.terminate(),
     };
-    await expect(
+    const err = await rejectionOf(
       fitInWorker(spy, { method: "pca", X, y }, { signal: AbortSignal.abort() }),
-    ).rejects.toBeInstanceOf(AbortError);
+    );
+    expect(err).toBeInstanceOf(AbortError);
+    expect(err.message).toBe(abortedHere());
     expect(sent).toEqual([]);
+  });
+
+  it("says what an aborted fit here says, the signal's reason included", async () => {
+    const worker = startWorker();
+    const controller = new AbortController();
+    const options = {
+      signal: controller.signal,
+      onProgress: () => controller.abort("the user left"),
+    };
+    const here = errorOf(() =>
+      createMethod("sdspcaan", LONG_FIT).fit(X, y, {
+        signal: AbortSignal.abort("the user left"),
+      }),
+    );
+    expect(here.message).toBe("The operation was aborted: the user left");
+    const err = await rejectionOf(
+      fitInWorker(worker, { method: "sdspcaan", options: LONG_FIT, X, y }, options),
+    );
+    expect(err).toBeInstanceOf(AbortError);
+    expect(err.message).toBe(here.message);
   });
 });

@@ -51,9 +51,10 @@ function table(rows: string[][]): string {
 
 function listCommand(opts: { dataDir?: string; json?: boolean }): void {
   checkDataDir(opts.dataDir);
+  const where = opts.dataDir === undefined ? {} : { dataDir: opts.dataDir };
   const rows = DATASETS.map((d) => ({
     entry: d,
-    found: locateDataFile(d.file, { ...opts, systemDirs: d.systemDirs }),
+    found: locateDataFile(d.file, { ...where, systemDirs: d.systemDirs }),
   }));
   if (opts.json) {
     out(
@@ -87,7 +88,7 @@ function listCommand(opts: { dataDir?: string; json?: boolean }): void {
     found ? `${found.path} (${found.source})` : "missing",
   ]);
   out(table([header, ...body]));
-  const dirs = dataDirectories(opts)
+  const dirs = dataDirectories(where)
     .map((d) => `${d.dir} (${d.source})`)
     .join(", ");
   out(`\nsearched, in order: ${dirs}`);

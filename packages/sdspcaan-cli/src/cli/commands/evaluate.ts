@@ -8,7 +8,7 @@ import type { Command } from "commander";
 import { createMethod, ValidationError } from "sdspcaan";
 import {
   makeSplit,
-  missingClassesWarning,
+  missingClassesReport,
   predefinedTestSplit,
   type Split,
   splitSeed,
@@ -106,7 +106,7 @@ export function registerEvaluateCommand(program: Command): void {
                 ...(flags.stratify ? { y: data.y } : {}),
               });
       }
-      const missing = missingClassesWarning(data.y, split, `${data.name}, this split`);
+      const missing = missingClassesReport(data.y, split, `${data.name}, this split`);
       const prepared = prepareSplit({ name: data.name, X: data.X, y: data.y }, split, preprocess);
       // The fit runs on this thread: Ctrl-C ends the process (nothing is written).
       applyThreads(flags.threads);
@@ -140,7 +140,7 @@ export function registerEvaluateCommand(program: Command): void {
         warnings:
           missing === null
             ? info.warnings
-            : [{ code: "missing-classes", message: missing, values: {} }, ...info.warnings],
+            : [{ code: "missing-classes", ...missing }, ...info.warnings],
       };
       if (flags.json) {
         out(JSON.stringify(result, null, 2));
