@@ -7,8 +7,8 @@
  * - `import` (ES modules) and `require` (CommonJS) both fit and transform;
  * - TypeScript projects with `module: nodenext` (CommonJS output) and with
  *   `moduleResolution: bundler` type-check against the published declarations and run;
- * - an esbuild browser bundle of a file that imports only PCA is at most 98 KB
- *   (98,000 bytes; see MAX_BUNDLE) minified and has no `node:` import;
+ * - an esbuild browser bundle of a file that imports only PCA is at most 100 KB
+ *   (100,000 bytes; see MAX_BUNDLE) minified and has no `node:` import;
  * - the CLI's tarball (with the other three packages') installs into a new project
  *   and `npx sdspcaan` runs there;
  * - with `--runtimes` (`npm run test:runtimes`): Bun and Deno, installed from the npm
@@ -42,8 +42,10 @@ const MAX_UNPACKED = 2.5 * 1024 * 1024;
 // WebAssembly kernels (one module for every kernel, embedded compressed: 7 KB).
 // 80 KB until the "fast" backend, whose relaxed-SIMD GEMM and routing added 1.7 KB; 96.6 KB
 // since every estimator has inverseTransform (its least-squares inverse reaches the thin
-// SVD) and PCA its explained variance, k as a fraction and whitening.
-const MAX_BUNDLE = 98 * 1000;
+// SVD) and PCA its explained variance, k as a fraction and whitening; 98.4 KB since every
+// options object refuses names it does not take (with the constructors' did-you-mean) and
+// a supervised fit refuses labels that are not class labels.
+const MAX_BUNDLE = 100 * 1000;
 const FORBIDDEN_DEPS = [
   "vega",
   "vega-lite",
