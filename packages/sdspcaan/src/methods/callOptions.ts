@@ -19,12 +19,11 @@ export function checkCallbacks(
   checkSignalOption(callbacks.signal, call);
 }
 
-const FIT_CALLBACK_NAMES = optionNames<FitCallbacks>({ onProgress: true, signal: true });
-const FIT_OPTION_NAMES = optionNames<FitOptions>({
-  onProgress: true,
-  signal: true,
-  featureNames: true,
-});
+/** The callbacks' names, for every options type that holds them (fitInWorker's too). */
+export const FIT_CALLBACKS = { onProgress: true, signal: true } as const;
+
+const FIT_CALLBACK_NAMES = optionNames<FitCallbacks>(FIT_CALLBACKS);
+const FIT_OPTION_NAMES = optionNames<FitOptions>({ ...FIT_CALLBACKS, featureNames: true });
 const TRANSFORM_OPTION_NAMES = optionNames<TransformOptions>({
   featureNames: true,
   onWarning: true,

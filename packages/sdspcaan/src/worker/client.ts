@@ -14,6 +14,7 @@ import {
   checkSignalOption,
   type Label,
 } from "../core/validate.js";
+import { FIT_CALLBACKS } from "../methods/callOptions.js";
 import type { Estimator } from "../methods/estimator.js";
 import type { FitProgress } from "../methods/fitReport.js";
 import type { MethodName, MethodRegistry } from "../methods/methodRegistry.js";
@@ -314,11 +315,7 @@ export interface FitInWorkerOptions {
 }
 
 const CHANNEL_OPTION_NAMES = ["sharedMemory"];
-const REQUEST_OPTION_NAMES = optionNames<RequestOptions>({
-  transfer: true,
-  onProgress: true,
-  signal: true,
-});
+const REQUEST_OPTION_NAMES = optionNames<RequestOptions>({ transfer: true, ...FIT_CALLBACKS });
 const FIT_REQUEST_NAMES = optionNames<FitInWorkerRequest>({
   method: true,
   options: true,
@@ -327,10 +324,7 @@ const FIT_REQUEST_NAMES = optionNames<FitInWorkerRequest>({
   featureNames: true,
   pipeline: true,
 });
-const FIT_IN_WORKER_OPTION_NAMES = optionNames<FitInWorkerOptions>({
-  onProgress: true,
-  signal: true,
-});
+const FIT_IN_WORKER_OPTION_NAMES = optionNames<FitInWorkerOptions>(FIT_CALLBACKS);
 
 /** The worker's channel: one per worker, so requests from several calls do not mix. */
 function channelOf(worker: WorkerLike): WorkerChannel {
