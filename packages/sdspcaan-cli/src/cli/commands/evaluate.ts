@@ -21,6 +21,7 @@ import {
   parseInteger,
   parsePreprocess,
   preprocessOption,
+  refuseSeedWithSplits,
   threadsOption,
 } from "./flags.js";
 import { loadData, requireSamples } from "./loadData.js";
@@ -68,18 +69,7 @@ export function registerEvaluateCommand(program: Command): void {
       const preprocess = parsePreprocess(flags.preprocess);
       const repeat = parseInteger("--repeat", flags.repeat, 0) as number;
       const seed = parseInteger("--seed", flags.seed, 0, 2 ** 32 - 1) ?? 0;
-      if (flags.splits !== undefined && flags.seed !== undefined) {
-        throw new ValidationError(
-          "seed",
-          "Give --splits (a split file) or --seed (a seeded split), not both.",
-        );
-      }
-      if (flags.splits !== undefined && flags.stratify) {
-        throw new ValidationError(
-          "stratify",
-          "Give --splits (a split file) or --stratify (a stratified seeded split), not both.",
-        );
-      }
+      refuseSeedWithSplits(flags.splits, flags.seed !== undefined, flags.stratify, true);
       const model = createMethod(method, options);
       const data = await loadData(flags);
       requireSamples(data, 3, "a split into training, validation and test parts");

@@ -43,6 +43,7 @@ import {
   parseNumber,
   parsePreprocess,
   preprocessOption,
+  refuseSeedWithSplits,
 } from "./flags.js";
 import { checkDataDir } from "./folders.js";
 import { formatDuration, note, out } from "./output.js";
@@ -401,20 +402,7 @@ function refuseIdleFlags(flags: ExperimentFlags, cmd: Command): void {
       }
     }
   }
-  if (flags.splits !== undefined) {
-    if (flagGiven(cmd, "seed")) {
-      throw new ValidationError(
-        "seed",
-        "Give --splits (a split file) or --seed (seeded splits), not both.",
-      );
-    }
-    if (flags.stratify) {
-      throw new ValidationError(
-        "stratify",
-        "Give --splits (a split file) or --stratify (stratified seeded splits), not both.",
-      );
-    }
-  }
+  refuseSeedWithSplits(flags.splits, flagGiven(cmd, "seed"), flags.stratify, false);
   const files = parseFileList(flags.data) ?? [];
   if (
     flags.dataDir !== undefined &&

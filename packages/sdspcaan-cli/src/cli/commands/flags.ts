@@ -159,3 +159,30 @@ export function parseFileList(value: ListValue | undefined): string[] | undefine
   const items = Array.isArray(value) ? value : [value as string];
   return items.flatMap((v: string) => (existsSync(v) ? [v] : (parseList(v) ?? [])));
 }
+
+/**
+ * Refuses --seed or --stratify beside --splits: a split file fixes the splits those
+ * would draw (`one`: the command draws one split, else one per repeat).
+ */
+export function refuseSeedWithSplits(
+  splits: string | undefined,
+  seedGiven: boolean,
+  stratify: boolean | undefined,
+  one: boolean,
+): void {
+  if (splits === undefined) return;
+  const drawn = one ? "a seeded split" : "seeded splits";
+  if (seedGiven) {
+    throw new ValidationError(
+      "seed",
+      `Give --splits (a split file) or --seed (${drawn}), not both.`,
+    );
+  }
+  if (stratify) {
+    const stratified = one ? "a stratified seeded split" : "stratified seeded splits";
+    throw new ValidationError(
+      "stratify",
+      `Give --splits (a split file) or --stratify (${stratified}), not both.`,
+    );
+  }
+}
