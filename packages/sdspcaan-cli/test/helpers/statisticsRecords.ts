@@ -1,5 +1,10 @@
 /** Fit records of the synthetic results in test/fixtures/experiment/statistics.json. */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { removeDir, tempDir } from "sdspcaan-test-support";
+import { afterAll, beforeAll } from "vitest";
 import type { FitRecord } from "#internal/protocol/records.js";
+import { fitRecordToLine } from "#internal/protocol/records.js";
 import { statisticsFixture } from "../stats/fixture.js";
 import { rec } from "./makeRecord.js";
 
@@ -26,4 +31,23 @@ export function fixtureRecords(
     }
   }
   return out;
+}
+
+/**
+ * A temporary folder holding `run/`, a finished run of `fixtureRecords()` (its
+ * results.jsonl), made before the calling file's tests and removed after them.
+ */
+export function fixtureRunFolder(prefix: string): Readonly<{ root: string; run: string }> {
+  const folder = { root: "", run: "" };
+  beforeAll(() => {
+    folder.root = tempDir(prefix);
+    folder.run = join(folder.root, "run");
+    mkdirSync(folder.run);
+    writeFileSync(
+      join(folder.run, "results.jsonl"),
+      fixtureRecords().map(fitRecordToLine).join(""),
+    );
+  });
+  afterAll(() => removeDir(folder.root));
+  return folder;
 }

@@ -2,24 +2,13 @@
  * `sdspcaan plot`'s flags: a results folder that does not exist is said to be missing,
  * --methods refuses a name the run lacks, and --embedding refuses the flags of --data.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fitRecordToLine } from "#internal/protocol/records.js";
+import { describe, expect, it } from "vitest";
 import { argv, cli, lines } from "../../helpers/cli.js";
-import { removeDir, tempDir } from "../../helpers/runs.js";
-import { fixtureRecords } from "../../helpers/statisticsRecords.js";
+import { fixtureRunFolder } from "../../helpers/statisticsRecords.js";
 
-let root: string;
-let run: string;
-
-beforeAll(() => {
-  root = tempDir("cli-plot");
-  run = join(root, "run");
-  mkdirSync(run);
-  writeFileSync(join(run, "results.jsonl"), fixtureRecords().map(fitRecordToLine).join(""));
-});
-afterAll(() => removeDir(root));
+const fixture = fixtureRunFolder("cli-plot");
 
 /** The one line a refused plot prints; no figure is written. */
 async function refusal(args: string[], fig: string): Promise<string> {
@@ -32,31 +21,36 @@ async function refusal(args: string[], fig: string): Promise<string> {
 
 describe("plot bca-vs-k and sensitivity", () => {
   it("say a results folder that does not exist, or is a file, naming --results", async () => {
-    const fig = join(root, "missing");
-    const nowhere = join(root, "nowhere");
+    const fig = join(fixture.root, "missing");
+    const nowhere = join(fixture.root, "nowhere");
     for (const kind of ["bca-vs-k", "sensitivity"]) {
       expect(await refusal(argv`plot ${kind} --results ${nowhere} --out ${fig}`, fig)).toBe(
         `sdspcaan: The '--results' option names ${nowhere}, which does not exist; give the results directory of an experiment (its --out).\n`,
       );
     }
-    const file = join(run, "results.jsonl");
+    const file = join(fixture.run, "results.jsonl");
     expect(await refusal(argv`plot bca-vs-k --results ${file} --out ${fig}`, fig)).toBe(
       `sdspcaan: The '--results' option names ${file}, which is a file, not a folder; give the results directory of an experiment (its --out).\n`,
     );
   });
 
   it("--methods refuses a method the run lacks rather than leaving it out", async () => {
-    const fig = join(root, "foo");
+    const fig = join(fixture.root, "foo");
     expect(
-      await refusal(argv`plot bca-vs-k --results ${run} --methods pca,foo,bar --out ${fig}`, fig),
+      await refusal(
+        argv`plot bca-vs-k --results ${fixture.run} --methods pca,foo,bar --out ${fig}`,
+        fig,
+      ),
     ).toBe(
-      `sdspcaan: The '--methods' option names "foo", "bar", not methods of this run; ${run} has baseline, pca, sdspcaan, lda.\n`,
+      `sdspcaan: The '--methods' option names "foo", "bar", not methods of this run; ${fixture.run} has baseline, pca, sdspcaan, lda.\n`,
     );
   });
 
   it("--methods takes words and commas, in any case", async () => {
-    const fig = join(root, "two");
-    const r = await cli(argv`plot bca-vs-k --results ${run} --methods PCA, sdspcaan --out ${fig}`);
+    const fig = join(fixture.root, "two");
+    const r = await cli(
+      argv`plot bca-vs-k --results ${fixture.run} --methods PCA, sdspcaan --out ${fig}`,
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`Wrote ${fig}.svg and ${fig}.png.\n`);
   });
@@ -64,9 +58,9 @@ describe("plot bca-vs-k and sensitivity", () => {
 
 describe("plot embedding --embedding", () => {
   it("refuses the flags that say how to read --data", async () => {
-    const csv = join(root, "embedding.csv");
+    const csv = join(fixture.root, "embedding.csv");
     writeFileSync(csv, "c1,c2,label\n0,1,a\n1,0,b\n");
-    const fig = join(root, "embedding");
+    const fig = join(fixture.root, "embedding");
     expect(
       await refusal(argv`plot embedding --embedding ${csv} --label-col 0 --out ${fig}`, fig),
     ).toBe(

@@ -4,26 +4,15 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fitRecordToLine } from "#internal/protocol/records.js";
+import { describe, expect, it } from "vitest";
 import { argv, cli, lines } from "../../helpers/cli.js";
-import { removeDir, tempDir } from "../../helpers/runs.js";
-import { fixtureRecords } from "../../helpers/statisticsRecords.js";
+import { fixtureRunFolder } from "../../helpers/statisticsRecords.js";
 
-let root: string;
-let run: string;
-
-beforeAll(() => {
-  root = tempDir("cli-report");
-  run = join(root, "run");
-  mkdirSync(run);
-  writeFileSync(join(run, "results.jsonl"), fixtureRecords().map(fitRecordToLine).join(""));
-});
-afterAll(() => removeDir(root));
+const fixture = fixtureRunFolder("cli-report");
 
 describe("report", () => {
   it("says a results folder that does not exist, naming --out, and makes nothing", async () => {
-    const nowhere = join(root, "nowhere");
+    const nowhere = join(fixture.root, "nowhere");
     const r = await cli(["report", "--out", nowhere]);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
@@ -33,9 +22,9 @@ describe("report", () => {
   });
 
   it("--datasets takes the run's names in any case, separated by words or commas", async () => {
-    const to = join(root, "part");
+    const to = join(fixture.root, "part");
     const r = await cli(
-      argv`report --out ${run} --datasets alpha, BETA gamma --methods pca lda --to ${to} --no-figures`,
+      argv`report --out ${fixture.run} --datasets alpha, BETA gamma --methods pca lda --to ${to} --no-figures`,
     );
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(
@@ -47,10 +36,10 @@ describe("report", () => {
   });
 
   it("names --to when it holds another run", async () => {
-    const other = join(root, "other-run");
+    const other = join(fixture.root, "other-run");
     mkdirSync(other);
     writeFileSync(join(other, "results.jsonl"), "");
-    const r = await cli(argv`report --out ${run} --methods pca --to ${other} --no-figures`);
+    const r = await cli(argv`report --out ${fixture.run} --methods pca --to ${other} --no-figures`);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       `sdspcaan: The '--to' option names ${other}, which holds another run (${join(other, "results.jsonl")}); its report would be replaced by this one. Choose a new folder.\n`,
@@ -58,11 +47,11 @@ describe("report", () => {
   });
 
   it("names a data set the run lacks with the flag", async () => {
-    const to = join(root, "refused");
-    const r = await cli(argv`report --out ${run} --datasets alpha,Zeta --to ${to}`);
+    const to = join(fixture.root, "refused");
+    const r = await cli(argv`report --out ${fixture.run} --datasets alpha,Zeta --to ${to}`);
     expect(r.code).toBe(1);
     expect(lines(r.stderr)).toEqual([
-      `sdspcaan: The '--datasets' option names "Zeta", not a data set of this run; ${join(run, "results.jsonl")} has Alpha, Beta, Gamma, Delta, Epsilon.`,
+      `sdspcaan: The '--datasets' option names "Zeta", not a data set of this run; ${join(fixture.run, "results.jsonl")} has Alpha, Beta, Gamma, Delta, Epsilon.`,
     ]);
     expect(existsSync(to)).toBe(false);
   });
