@@ -156,9 +156,17 @@ export async function runAndReport(
   const written = result.resultsFile !== null ? [result.resultsFile] : [];
   if (result.shard !== undefined) {
     // The other shards may still be running: the report is made once, from all of them.
-    const plugins = (result.settings.plugins ?? []).map((p) => ` --plugin ${shellQuote(p.path)}`);
+    // The report command in words a shell takes as they are, with the flags given here
+    // that only the report uses (a shard writes no tables or figures).
+    const report = [
+      "sdspcaan report --out",
+      shellQuote(how.out),
+      ...(result.settings.plugins ?? []).map((p) => `--plugin ${shellQuote(p.path)}`),
+      ...(how.figures ? [] : ["--no-figures"]),
+      ...(how.comparePaper ? ["--compare-paper"] : []),
+    ].join(" ");
     note(
-      `${written.length > 0 ? `Wrote ${written[0]}. ` : ""}When every shard is done, 'sdspcaan report --out ${how.out}${plugins.join("")}' merges them into the tables and figures.`,
+      `${written.length > 0 ? `Wrote ${written[0]}. ` : ""}When every shard is done, merge them into the tables and figures with: ${report}`,
     );
     return result;
   }

@@ -218,3 +218,22 @@ describe("a job array task", () => {
     );
   });
 });
+
+describe("a shard's closing note", () => {
+  it("gives the report command as a shell takes it, with the report's flags given to the shard", async () => {
+    const out = join(dir, "Jo's run");
+    const shard = (i: number) =>
+      cli(argv`experiment --data ${csv} --methods baseline --k-grid 4 --repeats 1 --workers 1
+        --no-figures --compare-paper --no-progress --out ${out} --shard ${`${i}/2`}`);
+    const first = await shard(0);
+    expect(first.code).toBe(0);
+    const quoted = `'${out.replace(/'/g, `'\\''`)}'`;
+    expect(lines(first.stderr).at(-1)).toBe(
+      `Wrote ${join(out, "results.shard-0-of-2.jsonl")}. When every shard is done, merge them into the tables and figures with: sdspcaan report --out ${quoted} --no-figures --compare-paper`,
+    );
+    expect((await shard(1)).code).toBe(0);
+    const merged = await cli(["report", "--out", out, "--no-figures", "--compare-paper"]);
+    expect(merged.code).toBe(0);
+    expect(existsSync(join(out, "table.md"))).toBe(true);
+  });
+});
