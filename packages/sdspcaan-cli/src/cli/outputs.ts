@@ -7,10 +7,15 @@
  * inputs is refused: io/atomicWrite.ts), and file-system errors become one line
  * naming the option and the path instead of a stack trace.
  */
-import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { ValidationError } from "sdspcaan";
-import { outputTarget, type ProtectedInput, writeAtomically } from "../io/atomicWrite.js";
+import {
+  checkReplaceable,
+  outputTarget,
+  type ProtectedInput,
+  writeAtomically,
+} from "../io/atomicWrite.js";
 import { describeFileSystemError, namingFlags } from "../io/fileErrors.js";
 
 /** The first existing ancestor of `path` (itself included). */
@@ -35,8 +40,10 @@ function namingFlag(flag: string, path: string, err: unknown): unknown {
 
 /**
  * Checks that `path` can become a file: it is not a directory, a block device or
- * one of `inputs`, and the nearest existing folder above it is a folder (missing
- * folders are created on write). `flag` is the option that named it (e.g. "--out").
+ * one of `inputs`, the nearest existing folder above it is a folder (missing
+ * folders are created on write), and a file (or that folder) can be created where
+ * the write puts it (io/atomicWrite.ts's checkReplaceable). `flag` is the option that
+ * named it (e.g. "--out").
  */
 export function checkOutputFile(
   flag: string,
@@ -68,10 +75,11 @@ export function checkOutputFile(
     );
   }
   // The file is replaced through a new one in that folder (a FIFO or a device is
-  // written in place): a read-only file system is said now, not after the work.
+  // written in place, and never opened before): a folder that refuses it is said
+  // now, not after the work.
   if (way === "replace") {
     try {
-      accessSync(above, constants.W_OK);
+      checkReplaceable(target, path);
     } catch (err) {
       throw namingFlag(flag, path, err);
     }

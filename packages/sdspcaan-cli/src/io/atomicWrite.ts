@@ -21,13 +21,16 @@
  */
 import {
   closeSync,
+  existsSync,
   fchmodSync,
   fsyncSync,
   lstatSync,
+  mkdirSync,
   openSync,
   readdirSync,
   readlinkSync,
   renameSync,
+  rmdirSync,
   rmSync,
   type Stats,
   statSync,
@@ -243,6 +246,47 @@ function replaceThroughTemporary(
     throw fileError(err, "write", shown);
   }
   if (durable) syncFolder(dirname(target));
+}
+
+/**
+ * Proves, before the work that makes its bytes, that `target` (a missing or regular
+ * file: an OutputTarget's "replace") can be written as replaceThroughTemporary writes
+ * it: the first thing that write creates is created and removed again, the temporary
+ * file beside `target` or, when its folder is missing, the first folder it makes. A
+ * folder that refuses new entries although its permissions allow them (root in
+ * /sys, a read-only bind mount) is only found so. Nothing that exists is opened, and
+ * a temporary file left by a kill in between goes with the next write's dead
+ * temporaries. A refusal is a FileAccessError naming `shown`.
+ */
+export function checkReplaceable(target: string, shown: string): void {
+  let missing: string | null = null;
+  for (let dir = dirname(target); !existsSync(dir) && dirname(dir) !== dir; dir = dirname(dir)) {
+    missing = dir;
+  }
+  try {
+    if (missing !== null) {
+      try {
+        mkdirSync(missing);
+      } catch (err) {
+        // Made meanwhile by another process: the write will find it.
+        if ((err as NodeJS.ErrnoException).code === "EEXIST") return;
+        throw err;
+      }
+      try {
+        rmdirSync(missing);
+      } catch {
+        // Written into meanwhile by another process: it is theirs now.
+      }
+      return;
+    }
+    const tmp = temporaryName(target);
+    // As replaceThroughTemporary: the name is this process's, whatever sits there goes.
+    rmSync(tmp, { force: true });
+    closeSync(openSync(tmp, "wx"));
+    rmSync(tmp, { force: true });
+  } catch (err) {
+    throw fileError(err, "write", shown);
+  }
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   baseConfig,
   categoricalPalette,
   cyclingScale,
+  fillEmptyPanels,
   panelFacet,
   SHAPES,
   spreadPalette,
@@ -67,8 +68,12 @@ interface Row {
   bcaPercent: number;
   lower?: number;
   upper?: number;
-  /** The only k of its method (in its panel): its band has no width, so a bar shows the std. */
-  alone?: true;
+  /**
+   * The bar of the std, where the band has no width: at the only k of its method (in its
+   * panel); else a bar of no length in a panel with no such k (fillEmptyPanels).
+   */
+  barLower?: number;
+  barUpper?: number;
 }
 
 function methodOrderOf(series: readonly BcaAtK[], given: readonly string[] | undefined): string[] {
@@ -196,10 +201,26 @@ export function bcaVersusKFigure(
   const pointsOf = new Map<string, number>();
   const curveOf = (r: Row) => JSON.stringify([r.panel ?? null, r.method]);
   for (const r of rows) pointsOf.set(curveOf(r), (pointsOf.get(curveOf(r)) ?? 0) + 1);
-  for (const r of rows) if (r.lower !== undefined && pointsOf.get(curveOf(r)) === 1) r.alone = true;
+  for (const r of rows) {
+    if (r.lower !== undefined && pointsOf.get(curveOf(r)) === 1) {
+      r.barLower = r.lower;
+      r.barUpper = r.upper;
+    }
+  }
+  const hasBands = rows.some((r) => r.lower !== undefined);
+  const hasBars = rows.some((r) => r.barLower !== undefined);
+  // Panels with an axis each: no layer may be empty in any of them.
+  const onPoint = (lower: "lower" | "barLower", upper: "upper" | "barUpper") => (r: Row) => {
+    r[lower] = r.bcaPercent;
+    r[upper] = r.bcaPercent;
+  };
+  if (hasBands) fillEmptyPanels(rows, (r) => r.lower !== undefined, onPoint("lower", "upper"));
+  if (hasBars) {
+    fillEmptyPanels(rows, (r) => r.barLower !== undefined, onPoint("barLower", "barUpper"));
+  }
 
   const layers: object[] = [];
-  if (rows.some((r) => r.lower !== undefined)) {
+  if (hasBands) {
     layers.push({
       transform: [{ filter: "isValid(datum.lower)" }],
       mark: { type: "area", opacity: 0.1, interpolate: "linear" },
@@ -210,13 +231,13 @@ export function bcaVersusKFigure(
       },
     });
   }
-  if (rows.some((r) => r.alone === true)) {
+  if (hasBars) {
     layers.push({
-      transform: [{ filter: "datum.alone === true" }],
+      transform: [{ filter: "isValid(datum.barLower)" }],
       mark: { type: "rule", strokeWidth: 1.8 },
       encoding: {
-        y: { field: "lower", type: "quantitative", title: "BCA (%)", scale: y.scale },
-        y2: { field: "upper" },
+        y: { field: "barLower", type: "quantitative", title: "BCA (%)", scale: y.scale },
+        y2: { field: "barUpper" },
         color,
       },
     });

@@ -28,6 +28,7 @@ import {
   baseConfig,
   categoricalPalette,
   cyclingScale,
+  fillEmptyPanels,
   gridLabel,
   panelFacet,
   titleBlock,
@@ -524,6 +525,15 @@ export function sensitivityProfiles(
   };
   const layers: object[] = [];
   if (rows.some((r) => r.lower !== undefined)) {
+    // Each panel has its own axis: the bars' layer may be empty in none of them.
+    fillEmptyPanels(
+      rows,
+      (r) => r.lower !== undefined,
+      (r) => {
+        r.lower = r.bcaPercent;
+        r.upper = r.bcaPercent;
+      },
+    );
     layers.push({
       transform: [{ filter: "isValid(datum.lower)" }],
       mark: { type: "rule", strokeWidth: 1.2, opacity: 0.7 },

@@ -101,6 +101,27 @@ export function panelFacet(panels: readonly (string | undefined)[]): object {
 }
 
 /**
+ * Gives every panel of `rows` without a row that `has` one such row (its first, through
+ * `fill`, which must make it draw nothing: a bar of no length). A layer filtered to some
+ * rows (the std bars) would otherwise be empty in that panel, and Vega, computing the
+ * panel's own BCA axis from every layer's fields, warns of an infinite extent
+ * ("Infinite extent for field \"lower\": [Infinity, -Infinity]"). The filled row's bar
+ * lies on its point, inside the axis the other rows give.
+ */
+export function fillEmptyPanels<R extends { readonly panel?: string }>(
+  rows: readonly R[],
+  has: (row: R) => boolean,
+  fill: (row: R) => void,
+): void {
+  const covered = new Set(rows.filter(has).map((r) => r.panel));
+  for (const row of rows) {
+    if (covered.has(row.panel)) continue;
+    fill(row);
+    covered.add(row.panel);
+  }
+}
+
+/**
  * `n` colours around the sinebow hue circle, visited with a stride coprime to `n` so
  * consecutive classes get far-apart hues, and every other colour darkened so neighbours
  * on the circle also differ in lightness. Used when a palette has too few colours.

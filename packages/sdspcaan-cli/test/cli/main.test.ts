@@ -256,7 +256,9 @@ describe("errors", () => {
     for (const bad of ["0", "65", "two"]) {
       expectOneLineError(
         await cli([...args, "--threads", bad, "--out", join(dir, "t3.json")]),
-        new RegExp(`The '--threads' option must be an integer in \\[1, 64\\]\\. Got "${bad}"`),
+        new RegExp(
+          `The '--threads' option must be an integer in \\[1, 64\\] or auto\\. Got "${bad}"`,
+        ),
       );
     }
     expect(existsSync(join(dir, "t3.json"))).toBe(false);

@@ -7,12 +7,16 @@
 import { spawn, spawnSync } from "node:child_process";
 import {
   chmodSync,
+  closeSync,
   existsSync,
   linkSync,
   lstatSync,
   mkdirSync,
+  openSync,
+  readdirSync,
   readFileSync,
   readlinkSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -20,7 +24,9 @@ import {
 import { join } from "node:path";
 import { makeSyntheticDataset } from "sdspcaan/methods";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkOutputFile } from "#internal/cli/outputs.js";
 import { writeAtomically } from "#internal/io/atomicWrite.js";
+import { describeFileSystemError } from "#internal/io/fileErrors.js";
 import { compressRunResults } from "#internal/runner/compress.node.js";
 import { ResultsWriter, rewriteResultsFile } from "#internal/runner/resultsFile.node.js";
 import { readRunResults } from "#internal/runner/runResults.node.js";
@@ -248,5 +254,78 @@ describe("files a run keeps must stay regular files", () => {
       encoding: "utf8",
     });
     expect(left.stdout.trim()).toBe("0");
+  });
+});
+
+/**
+ * Why creating a file, and a folder, in `folder` fails ("permission denied (EACCES)"), or
+ * null when the folder is missing or either can be created there (what was made is removed).
+ */
+function refusals(folder: string): { file: string; folder: string } | null {
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) return null;
+  const probe = join(folder, `sdspcaan-test-${process.pid}`);
+  const why: string[] = [];
+  for (const make of [() => closeSync(openSync(probe, "wx")), () => mkdirSync(probe)]) {
+    try {
+      make();
+    } catch (err) {
+      why.push(describeFileSystemError(err) ?? String(err));
+      continue;
+    }
+    rmSync(probe, { recursive: true, force: true });
+    return null;
+  }
+  return { file: why[0], folder: why[1] };
+}
+
+describe("--out is checked before any work", () => {
+  // Linux's /sys is a folder that refuses new files even to root, whose permissions
+  // allow anything: only creating one shows it (CI runs as root).
+  const sys = refusals("/sys");
+
+  it.skipIf(sys === null)(
+    "a folder that refuses new files is said before --data is read (needs Linux's /sys)",
+    async () => {
+      const missing = join(dir, "not-there.csv");
+      const fit = (out: string) => cli(argv`fit --data ${missing} --method pca --k 2 --out ${out}`);
+      expect(await fit("/sys/sdspcaan-model.json")).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: `sdspcaan: Cannot write /sys/sdspcaan-model.json (--out): ${sys?.file}.\n`,
+      });
+      // In a folder the write would make there, the folder is what cannot be created.
+      expect(await fit("/sys/sdspcaan-new/model.json")).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: `sdspcaan: Cannot write /sys/sdspcaan-new/model.json (--out): ${sys?.folder}.\n`,
+      });
+    },
+  );
+
+  it("leaves nothing behind and touches nothing that exists", () => {
+    const folder = join(dir, "checked");
+    mkdirSync(folder);
+    const existing = join(folder, "existing.csv");
+    writeFileSync(existing, "old\n");
+    const before = statSync(existing);
+    const link = join(folder, "link.csv");
+    symlinkSync("existing.csv", link);
+    const fifo = join(folder, "fifo");
+    mkfifo(fifo);
+    const listing = readdirSync(folder).sort();
+    // A FIFO opened for writing would wait for a reader: the check returning says it was not.
+    for (const out of ["new.csv", "existing.csv", "link.csv", "fifo", "sub/deeper/x.csv"]) {
+      checkOutputFile("--out", join(folder, out));
+    }
+    expect(readdirSync(folder).sort()).toEqual(listing);
+    const after = statSync(existing);
+    expect([after.ino, after.mtimeMs, after.ctimeMs]).toEqual([
+      before.ino,
+      before.mtimeMs,
+      before.ctimeMs,
+    ]);
+    expect(readFileSync(existing, "utf8")).toBe("old\n");
+    expect(readlinkSync(link)).toBe("existing.csv");
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
   });
 });

@@ -71,13 +71,13 @@ describe("bcaVersusKFigure (paper Fig. 1)", () => {
     ];
     const spec = bcaVersusKFigure(single) as unknown as {
       layer: { mark: { type: string }; transform?: object[] }[];
-      data: { values: { method: string; alone?: true; lower: number; upper: number }[] };
+      data: { values: { method: string; barLower?: number; barUpper?: number }[] };
     };
     expect(spec.layer.map((l) => l.mark.type)).toEqual(["area", "rule", "line", "point"]);
-    expect(spec.layer[1].transform).toEqual([{ filter: "datum.alone === true" }]);
-    expect(spec.data.values.map((r) => [r.method, r.alone, r.lower, r.upper])).toEqual([
-      ["PCA", true, 56.25, 68.75],
-      ["LDA", true, 71.875, 78.125],
+    expect(spec.layer[1].transform).toEqual([{ filter: "isValid(datum.barLower)" }]);
+    expect(spec.data.values.map((r) => [r.method, r.barLower, r.barUpper])).toEqual([
+      ["PCA", 56.25, 68.75],
+      ["LDA", 71.875, 78.125],
     ]);
     const { svg } = await render(bcaVersusKFigure(single));
     expect(svg.match(/<g class="mark-rule role-mark[^"]*"[^>]*>(.*?)<\/g>/s)?.[1]).toMatch(
@@ -89,12 +89,47 @@ describe("bcaVersusKFigure (paper Fig. 1)", () => {
       { method: "LDA", k: 10, bca: 0.7, std: 0.03125 },
       { method: "LDA", k: 20, bca: 0.75, std: 0.03125 },
     ]) as unknown as typeof spec;
-    expect(mixed.data.values.map((r) => r.alone)).toEqual([true, undefined, undefined]);
+    expect(mixed.data.values.map((r) => r.barLower)).toEqual([56.25, undefined, undefined]);
     // Without std, or without bands, there is no bar.
     const bare = bcaVersusKFigure(single.map(({ method, k, bca }) => ({ method, k, bca })));
     expect((bare as unknown as typeof spec).layer).toHaveLength(2);
     const noBands = bcaVersusKFigure(single, { errorBands: false }) as unknown as typeof spec;
     expect(noBands.layer.map((l) => l.mark.type)).toEqual(["line", "point"]);
+  });
+
+  it("leaves no panel without a bar or a band, so Vega warns of no empty axis", async () => {
+    // LDA's only k in panel A is a bar; B has no such k, C no std at all.
+    const spec = bcaVersusKFigure([
+      { panel: "A", method: "PCA", k: 10, bca: 0.5, std: 0.0625 },
+      { panel: "A", method: "PCA", k: 20, bca: 0.625, std: 0.0625 },
+      { panel: "A", method: "LDA", k: 10, bca: 0.75, std: 0.03125 },
+      { panel: "B", method: "PCA", k: 30, bca: 0.5, std: 0.0625 },
+      { panel: "B", method: "PCA", k: 40, bca: 0.625, std: 0.0625 },
+      { panel: "C", method: "PCA", k: 50, bca: 0.25 },
+      { panel: "C", method: "PCA", k: 60, bca: 0.375 },
+    ]) as unknown as {
+      data: { values: { panel: string; k: number; lower?: number; barLower?: number }[] };
+    };
+    // The rows that fill a panel give a band or bar of no length, on their point.
+    expect(spec.data.values.map((r) => [r.panel, r.k, r.lower, r.barLower])).toEqual([
+      ["A", 10, 43.75, undefined],
+      ["A", 20, 56.25, undefined],
+      ["B", 30, 43.75, 50],
+      ["B", 40, 56.25, undefined],
+      ["C", 50, 25, 25],
+      ["C", 60, undefined, undefined],
+      ["A", 10, 71.875, 71.875],
+    ]);
+    const { svg } = await render(spec as unknown as VegaLiteSpec);
+    const bars = [...svg.matchAll(/<g class="mark-rule role-mark[^"]*"[^>]*>(.*?)<\/g>/gs)]
+      .flatMap((g) => [...g[1].matchAll(/aria-label="([^"]*)"[^>]*y2="(-?[\d.]+)"/g)])
+      .map((m) => [m[1].replace(/;.*Method: /, " "), Number(m[2])]);
+    // LDA's bar has a length (its std, 2 x 3.125 points); the filling ones are on their point.
+    expect(bars).toEqual([
+      ["Subspace dimension k: 10 LDA", expect.closeTo(-31.25, 9)],
+      ["Subspace dimension k: 30 PCA", 0],
+      ["Subspace dimension k: 50 PCA", 0],
+    ]);
   });
 
   it("orders the legend as methodOrder says", async () => {
@@ -209,6 +244,20 @@ describe("sensitivity over fewer parameters", () => {
     // The multipliers are evenly spaced categories in ascending order.
     const ticks = GRID.map((g) => svg.indexOf(`>${g}<`));
     expect([...ticks].sort((a, b) => a - b)).toEqual(ticks);
+  });
+
+  it("renders without a warning a panel with no std beside one with", async () => {
+    const points = GRID.flatMap((value, i) => [
+      { panel: "Yale", line: "test", value, bca: 0.5 + 0.01 * i, std: 0.02 },
+      { panel: "ORL", line: "test", value, bca: 0.6 + 0.01 * i },
+    ]);
+    // render checks that Vega said nothing (no "Infinite extent" of ORL's empty bars).
+    const { svg } = await render(sensitivityProfiles(points));
+    const bars = [...svg.matchAll(/<g class="mark-rule role-mark[^"]*"[^>]*>(.*?)<\/g>/gs)]
+      .flatMap((g) => [...g[1].matchAll(/y2="(-?[\d.]+)"/g)])
+      .map((m) => Number(m[1]));
+    expect(bars.filter((y2) => y2 !== 0)).toHaveLength(GRID.length);
+    expect(bars.filter((y2) => y2 === 0)).toHaveLength(1);
   });
 });
 

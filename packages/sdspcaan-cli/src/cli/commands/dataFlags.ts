@@ -22,7 +22,7 @@ export interface DataFlags {
   readonly dropColumns?: string;
   /** `--decimal-comma` (CSV/TSV). */
   readonly decimalComma?: boolean;
-  /** `--labels-file`: the labels in a file of their own (fit, evaluate, transform, predict). */
+  /** `--labels-file`: the labels in a file of their own (addLabelsFileOption). */
   readonly labelsFile?: string;
 }
 
@@ -86,6 +86,11 @@ export function addDataOptions(
 ): Command {
   cmd.requiredOption("--data <file>", help);
   addDataFormatOptions(cmd);
+  return addLabelsFileOption(cmd);
+}
+
+/** --labels-file: the labels of --data in a file of their own. */
+export function addLabelsFileOption(cmd: Command): Command {
   return cmd.option(
     "--labels-file <path>",
     "the labels in a file of their own, one per sample (text with one per line, a 1-D .npy, an idx1 file); --data then holds the features only",

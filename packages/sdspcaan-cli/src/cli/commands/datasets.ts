@@ -143,6 +143,13 @@ async function infoCommand(nameOrPath: string, opts: InfoOptions): Promise<void>
   );
   const { X, info } = dataset;
   refuseIdleDataFlags(opts, info.format, path, source !== null);
+  if (opts.transpose === true && (info.format === "csv" || info.format === "tsv")) {
+    // The text readers take one sample per row and do not read the flag.
+    throw new ValidationError(
+      "transpose",
+      `--transpose turns a stored matrix (MAT, HDF5, NPY, IDX) with samples as columns, and ${path} is a ${info.format.toUpperCase()} file, one sample per row: drop --transpose.`,
+    );
+  }
   const y = info.yVar === null ? [] : dataset.y;
   const enc = encodeLabels(y as Label[], y.length);
   const classCounts: Record<string, number> = {};
@@ -397,7 +404,10 @@ export function registerDatasetsCommand(program: Command): void {
       "--labels-file <path>",
       "read the labels from this file (one per line, a 1-D .npy or an idx1 file)",
     )
-    .option("--transpose", "the stored matrix has samples as columns")
+    .option(
+      "--transpose",
+      "the stored matrix (MAT, HDF5, NPY, IDX) has samples as columns (default: as rows, unless only its column count matches a label variable's)",
+    )
     .option("--format <format>", `force the file format (${FORMATS.join(", ")})`);
   addDelimitedOptions(info)
     .option("--json", "print JSON")

@@ -28,21 +28,27 @@ export function integerRange(min: number, max: number): string {
   return `${lo}, ${hi}`;
 }
 
-/** The one-line refusal of an integer flag's value; `fraction`: the flag also takes one in (0, 1). */
+/**
+ * The one-line refusal of an integer flag's value; `alternative`: what else the flag
+ * takes ("a fraction in (0, 1)", "auto").
+ */
 export function integerFlagError(
   flag: string,
   value: string,
   min: number,
   max: number,
-  fraction = false,
+  alternative?: string,
 ): ValidationError {
   const unbounded = min <= Number.MIN_SAFE_INTEGER && max >= Number.MAX_SAFE_INTEGER;
   const what = unbounded ? "an integer" : `an integer in ${integerRange(min, max)}`;
   return new ValidationError(
     flag.replace(/^--/, ""),
-    `The '${flag}' option must be ${what}${fraction ? " or a fraction in (0, 1)" : ""}. Got ${JSON.stringify(value)} instead.`,
+    `The '${flag}' option must be ${what}${alternative !== undefined ? ` or ${alternative}` : ""}. Got ${JSON.stringify(value)} instead.`,
   );
 }
+
+/** What an integer flag that also takes a fraction says it takes besides integers. */
+export const FRACTION = "a fraction in (0, 1)";
 
 /** An integer option: undefined when absent, else checked against [min, max]. */
 export function parseInteger(
@@ -133,17 +139,21 @@ export function preprocessOption(): Option {
  */
 export function threadsOption(): Option {
   return new Option(
-    "--threads <n>",
+    "--threads <n|auto>",
     "threads for the large fits' products with the data's SVD factor (same results for any count; auto: the cores this process may use, at most 8)",
   ).default("auto");
 }
 
 /** Applies --threads (see threadsOption) and returns the count. */
 export function applyThreads(flag: string | undefined): number {
-  const threads =
-    flag === undefined || flag === "auto"
-      ? Math.min(8, availableParallelism())
-      : (parseInteger("--threads", flag, 1, 64) as number);
+  let threads: number;
+  if (flag === undefined || flag === "auto") {
+    threads = Math.min(8, availableParallelism());
+  } else {
+    const n = integerOf(flag);
+    if (n === null || n < 1 || n > 64) throw integerFlagError("--threads", flag, 1, 64, "auto");
+    threads = n;
+  }
   setKernelThreads(threads);
   // The native GEMM where it was built and runs (SDSPCAAN_NATIVE=0 keeps WebAssembly).
   setNativeKernels("auto");

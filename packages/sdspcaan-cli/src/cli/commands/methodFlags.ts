@@ -12,7 +12,14 @@ import {
   resolveOptions,
 } from "sdspcaan/methods";
 import { namingFlags } from "../../io/fileErrors.js";
-import { DECIMAL, integerFlagError, integerOf, parseInteger, parseNumber } from "./flags.js";
+import {
+  DECIMAL,
+  FRACTION,
+  integerFlagError,
+  integerOf,
+  parseInteger,
+  parseNumber,
+} from "./flags.js";
 
 /**
  * Method flags: --method, --k, --set, and one flag per option of the registered
@@ -104,7 +111,9 @@ function parseK(spec: OptionSpec | undefined, raw: string | undefined): number |
     if (v > 0 && v < 1) return v;
   }
   const v = integerOf(raw);
-  if (v === null || v < 1) throw integerFlagError("--k", raw, 1, Number.MAX_SAFE_INTEGER, fraction);
+  if (v === null || v < 1) {
+    throw integerFlagError("--k", raw, 1, Number.MAX_SAFE_INTEGER, fraction ? FRACTION : undefined);
+  }
   return v;
 }
 
@@ -155,7 +164,7 @@ function parseFlagValue(flag: string, spec: OptionSpec, raw: string): unknown {
             raw,
             spec.min ?? Number.MIN_SAFE_INTEGER,
             spec.max ?? Number.MAX_SAFE_INTEGER,
-            spec.fraction === true,
+            spec.fraction === true ? FRACTION : undefined,
           ),
         )
       );

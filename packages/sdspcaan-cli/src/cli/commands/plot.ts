@@ -20,13 +20,14 @@ import { readRunSettings } from "../../runner/runner.node.js";
 import { readRunResults } from "../../runner/runResults.node.js";
 import { checkOutputFile } from "../outputs.js";
 import { oneLineErrors } from "./commandErrors.js";
-import { addDataFormatOptions, type DataFlags } from "./dataFlags.js";
+import { addDataFormatOptions, addLabelsFileOption, type DataFlags } from "./dataFlags.js";
 import { type ListValue, parseList } from "./flags.js";
 import { checkRunFolder } from "./folders.js";
 import { loadData } from "./loadData.js";
 import { checkFeatureCount, transformData } from "./modelData.js";
 import { readModelFile } from "./modelFiles.js";
 import { out } from "./output.js";
+import { addPluginOption } from "./pluginFlag.js";
 
 function recordsOf(dir: string) {
   checkRunFolder("--results", dir);
@@ -80,10 +81,13 @@ function checkFigureOut(base: string, inputs: readonly ProtectedInput[] = []): v
 }
 
 /** The files a plot command reads, which its figure must not replace. */
-function inputsOf(flags: { model?: string; data?: string; embedding?: string }): ProtectedInput[] {
+function inputsOf(flags: EmbeddingFlags): ProtectedInput[] {
   const inputs: ProtectedInput[] = [];
   if (flags.model !== undefined) inputs.push({ path: flags.model, what: "--model" });
   if (flags.data !== undefined) inputs.push({ path: flags.data, what: "--data" });
+  if (flags.labelsFile !== undefined) {
+    inputs.push({ path: flags.labelsFile, what: "--labels-file" });
+  }
   if (flags.embedding !== undefined) inputs.push({ path: flags.embedding, what: "--embedding" });
   return inputs;
 }
@@ -116,6 +120,7 @@ const DATA_FLAGS: readonly (readonly [keyof DataFlags, string])[] = [
   ["dropColumns", "--drop-columns"],
   ["decimalComma", "--decimal-comma"],
   ["dataDir", "--data-dir"],
+  ["labelsFile", "--labels-file"],
 ];
 
 interface EmbeddingFlags extends DataFlags {
@@ -200,6 +205,7 @@ export function registerPlotCommand(program: Command): void {
     .option("--model <model.json>", "a model written by 'sdspcaan fit' (with --data)")
     .option("--data <file>", "the data to project with --model");
   addDataFormatOptions(emb);
+  addLabelsFileOption(emb);
   emb
     .option(
       "--embedding <csv>",
@@ -267,5 +273,6 @@ export function registerPlotCommand(program: Command): void {
         flags.out,
       );
     });
+  addPluginOption(emb);
   oneLineErrors(emb);
 }

@@ -1,6 +1,6 @@
 /**
- * `--plugin FILE` (repeatable) on fit, evaluate, experiment, report, transform and
- * predict: an ES module that registers methods of its own (runner/plugins.node.ts).
+ * `--plugin FILE` (repeatable) on fit, evaluate, experiment, report, transform,
+ * predict and plot embedding: an ES module that registers methods of its own (runner/plugins.node.ts).
  * The plug-ins load before the command's flags are declared, since every method's
  * options become flags (`--help` lists a plug-in's too): main.ts finds them in the
  * arguments first (`pluginArguments`) and loads them; the commands declare the flag
@@ -9,7 +9,7 @@
 import { isAbsolute, resolve as resolvePath } from "node:path";
 import type { Command } from "commander";
 
-/** The commands that take --plugin. */
+/** The commands that take --plugin, as typed (a sub-command after its command). */
 export const PLUGIN_COMMANDS: readonly string[] = [
   "fit",
   "evaluate",
@@ -17,7 +17,17 @@ export const PLUGIN_COMMANDS: readonly string[] = [
   "report",
   "transform",
   "predict",
+  "plot embedding",
 ];
+
+/** How many leading words of `argv` name a command that takes --plugin (0: none does). */
+function pluginCommandWords(argv: readonly string[]): number {
+  for (const command of PLUGIN_COMMANDS) {
+    const words = command.split(" ");
+    if (words.every((w, i) => argv[i] === w)) return words.length;
+  }
+  return 0;
+}
 
 /** Declares --plugin on a command (its values collect into `flags.plugin`). */
 export function addPluginOption(cmd: Command): Command {
@@ -33,9 +43,10 @@ export function addPluginOption(cmd: Command): Command {
  * `--`), when its command takes them; else none.
  */
 export function pluginArguments(argv: readonly string[]): string[] {
-  if (!PLUGIN_COMMANDS.includes(argv[0] ?? "")) return [];
+  const start = pluginCommandWords(argv);
+  if (start === 0) return [];
   const out: string[] = [];
-  for (let i = 1; i < argv.length; i++) {
+  for (let i = start; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--") break;
     if (a === "--plugin" && i + 1 < argv.length) out.push(argv[++i]);

@@ -1,10 +1,10 @@
 /**
  * `sdspcaan predict`: classifies a data file with a pipeline saved by
  * `fit --pipeline` (standardisation, projection, then the paper's 1-NN) and writes
- * the predicted labels as CSV, one per sample, to --out or standard output. When
- * --label-col (or --y-var) names the data's labels, it also reports the balanced
- * classification accuracy (to standard error when the labels go to standard output,
- * which then holds only the CSV).
+ * the predicted labels as CSV, one per sample, to --out or standard output. When the
+ * data's labels are read (a registry data set, a MAT-file's label variable, --label-col,
+ * --labels-file), it also reports the balanced classification accuracy (to standard
+ * error when the labels go to standard output, which then holds only the CSV).
  */
 import { resolve } from "node:path";
 import type { Command } from "commander";
@@ -51,7 +51,7 @@ export function registerPredictCommand(program: Command): void {
   const cmd = program
     .command("predict")
     .description(
-      "Classify a data file with a pipeline saved by 'fit --pipeline' and write the predicted labels as CSV (and the balanced accuracy when --label-col names the data's labels). Every column is a feature unless --label-col or --y-var names the labels.",
+      "Classify a data file with a pipeline saved by 'fit --pipeline' and write the predicted labels as CSV, with the balanced accuracy when the data's labels are read: a registry data set, a MAT-file's label variable (found by name or given with --y-var), --label-col naming a column, or --labels-file. Every column of a CSV or NPY file is a feature unless --label-col names the labels.",
     )
     .requiredOption("--model <pipeline.json>", "a pipeline written by 'sdspcaan fit --pipeline'");
   addDataOptions(

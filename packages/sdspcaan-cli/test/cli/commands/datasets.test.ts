@@ -3,6 +3,7 @@
  * each sub-command's usage errors point to its own help.
  */
 import { join } from "node:path";
+import { fixtureFile } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
 import { argv, cli, smallCsvFolder } from "../../helpers/cli.js";
 
@@ -61,5 +62,25 @@ describe("datasets info --label-col none", () => {
     const text = await cli(argv`datasets info ${small.csv} --label-col none`);
     expect(text.stdout).toMatch(/\ny +none \(--label-col none: every column is a feature\)\n/);
     expect(text.stdout).not.toContain("class sizes");
+  });
+});
+
+describe("datasets info --transpose", () => {
+  it("reads a stored matrix with samples as columns, and is refused for CSV", async () => {
+    const npy = fixtureFile("io/rt_X_only.npy");
+    const shape = async (extra: string[]) => {
+      const r = await cli(argv`datasets info ${npy} --label-col none --json ${extra}`);
+      expect(r.code).toBe(0);
+      const info = JSON.parse(r.stdout);
+      return [info.samples, info.features, info.transposed];
+    };
+    expect(await shape([])).toEqual([6, 4, false]);
+    expect(await shape(["--transpose"])).toEqual([4, 6, true]);
+    const csv = await cli(argv`datasets info ${small.csv} --transpose`);
+    expect(csv).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `sdspcaan: --transpose turns a stored matrix (MAT, HDF5, NPY, IDX) with samples as columns, and ${small.csv} is a CSV file, one sample per row: drop --transpose.\n`,
+    });
   });
 });

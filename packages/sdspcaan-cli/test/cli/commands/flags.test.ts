@@ -70,6 +70,27 @@ describe("integer flags", () => {
   });
 });
 
+describe("--threads", () => {
+  it("says it takes auto beside an integer in [1, 64]", async () => {
+    const commands = {
+      fit: ["--out", join(small.dir, "threads.json")],
+      evaluate: ["--splits", small.splits],
+    };
+    for (const value of ["0", "65", "2.5", "many"]) {
+      for (const [command, extra] of Object.entries(commands)) {
+        const r = await cli(
+          argv`${command} --data ${small.csv} --method pca --k 3 --threads ${value} ${extra}`,
+        );
+        expect(r).toEqual({
+          code: 1,
+          stdout: "",
+          stderr: `sdspcaan: The '--threads' option must be an integer in [1, 64] or auto. Got ${JSON.stringify(value)} instead.\n`,
+        });
+      }
+    }
+  });
+});
+
 describe("list flags", () => {
   it("split words at commas and drop empty items", () => {
     expect(parseList("a,b, c")).toEqual(["a", "b", "c"]);

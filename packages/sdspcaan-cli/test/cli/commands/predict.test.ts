@@ -8,6 +8,7 @@ import { parse } from "csv-parse/sync";
 import fc from "fast-check";
 import { loadModel, Matrix, type Pipeline } from "sdspcaan";
 import { makeSyntheticDataset } from "sdspcaan/methods";
+import { numeric, writeMatV5 } from "sdspcaan-test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { labelsCsv } from "#internal/cli/commands/predict.js";
 import { embeddingCsv } from "#internal/cli/commands/transform.js";
@@ -255,6 +256,49 @@ describe("CSV headers are matched by name", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("--model");
     expect(r.stdout).toContain("fit --pipeline");
+  });
+
+  it("reports the balanced accuracy whenever the data's labels are read, as --help says", async () => {
+    const help = (await cli(["predict", "--help"])).stdout.replace(/\s+/g, " ");
+    expect(help).toContain(
+      "with the balanced accuracy when the data's labels are read: a registry data set, a MAT-file's label variable (found by name or given with --y-var), --label-col naming a column, or --labels-file.",
+    );
+    const bcaLine = (name: string, n: number) =>
+      new RegExp(`\\nBalanced accuracy on the ${n} labelled samples of ${name}: [\\d.]+ %\\n$`);
+    const predicted = async (args: string[]) => {
+      const r = await cli(args);
+      expect(r.code).toBe(0);
+      return `\n${r.stderr}`;
+    };
+    const rows = Array.from({ length: data.X.rows }, (_, i) => [...data.X.row(i)]);
+    const labels = data.y.map((c) => [c]);
+    const byName = join(dir, "byname.mat");
+    writeFileSync(byName, writeMatV5([numeric("fea", rows), numeric("gnd", labels)]));
+    expect(await predicted(argv`predict --model ${pipelineFile} --data ${byName}`)).toMatch(
+      bcaLine("byname", 60),
+    );
+    const named = join(dir, "named.mat");
+    writeFileSync(named, writeMatV5([numeric("X", rows), numeric("cls", labels)]));
+    expect(
+      await predicted(argv`predict --model ${pipelineFile} --data ${named} --y-var cls`),
+    ).toMatch(bcaLine("named", 60));
+    expect(
+      await predicted(argv`predict --model ${pipelineFile} --data ${train} --label-col last`),
+    ).toMatch(bcaLine("train", 60));
+    const features = writeData("apart.csv", { labels: false });
+    const labelsFile = join(dir, "apart-labels.txt");
+    writeFileSync(labelsFile, `${data.y.join("\n")}\n`);
+    expect(
+      await predicted(
+        argv`predict --model ${pipelineFile} --data ${features} --labels-file ${labelsFile}`,
+      ),
+    ).toMatch(bcaLine("apart", 60));
+    const yale = join(dir, "yale.json");
+    const fit = await cli(argv`fit --data Yale --method pca --k 5 --pipeline --out ${yale}`);
+    expect(fit.code).toBe(0);
+    expect(await predicted(argv`predict --model ${yale} --data Yale`)).toMatch(
+      bcaLine("Yale", 165),
+    );
   });
 });
 

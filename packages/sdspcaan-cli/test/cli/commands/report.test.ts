@@ -1,11 +1,14 @@
 /**
  * `sdspcaan report`'s flags: a results folder that does not exist is said to be
- * missing, and --datasets takes the run's names in any case.
+ * missing, and --datasets takes the run's names in any case. Its figures write nothing
+ * to standard error but the report's own lines.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { fitRecordToLine } from "#internal/protocol/records.js";
 import { argv, cli, lines } from "../../helpers/cli.js";
+import { rec } from "../../helpers/makeRecord.js";
 import { fixtureRunFolder } from "../../helpers/statisticsRecords.js";
 
 const fixture = fixtureRunFolder("cli-report");
@@ -54,5 +57,44 @@ describe("report", () => {
       `sdspcaan: The '--datasets' option names "Zeta", not a data set of this run; ${join(fixture.run, "results.jsonl")} has Alpha, Beta, Gamma, Delta, Epsilon.`,
     ]);
     expect(existsSync(to)).toBe(false);
+  });
+});
+
+describe("report's figures", () => {
+  it("warn of nothing when a panel of BCA versus k has no method at a single k", async () => {
+    // Alpha and Beta share no k, so Fig. 1 has a panel each; LDA's only k on Alpha is
+    // drawn as a bar, and Beta has no such bar.
+    const ks: Record<string, Record<string, number[]>> = {
+      Alpha: { pca: [20, 30], lda: [10] },
+      Beta: { pca: [40, 50], lda: [30, 40] },
+    };
+    const records = Object.entries(ks).flatMap(([dataset, methods]) =>
+      Object.entries(methods).flatMap(([method, list]) =>
+        [0, 1].flatMap((repeat) =>
+          list.map((k) =>
+            rec({ dataset, method, repeat, k, valBCA: 0.5, testBCA: 0.5 + k / 200 + repeat / 20 }),
+          ),
+        ),
+      ),
+    );
+    const run = join(fixture.root, "panels");
+    mkdirSync(run);
+    writeFileSync(join(run, "results.jsonl"), records.map(fitRecordToLine).join(""));
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on("warning", onWarning);
+    try {
+      const r = await cli(["report", "--out", run]);
+      // Process warnings are emitted on a later tick.
+      await new Promise((done) => setImmediate(done));
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain(`Wrote ${join(run, "table.md")}`);
+      expect(r.stderr).not.toMatch(/VegaWarning|trace-warnings/);
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).toEqual([]);
+    const svg = readFileSync(join(run, "figures", "bca-vs-k.svg"), "utf8");
+    expect(svg).toContain("per data set");
   });
 });
