@@ -16,7 +16,7 @@ import { namingFlags } from "../../io/fileErrors.js";
 import { loadFeatures } from "../../io/load.js";
 import type { writeFigure } from "../../plot/render.js";
 import { resultsPaths } from "../../runner/resultsFile.node.js";
-import { readRunSettings } from "../../runner/runner.node.js";
+import { readReportSettings } from "../../runner/runner.node.js";
 import { readRunResults } from "../../runner/runResults.node.js";
 import { checkOutputFile } from "../outputs.js";
 import { oneLineErrors } from "./commandErrors.js";
@@ -31,13 +31,16 @@ import { addPluginOption } from "./pluginFlag.js";
 
 function recordsOf(dir: string) {
   checkRunFolder("--results", dir);
+  // First the run's plug-ins, as report checks them: a plug-in method's records are
+  // read with its options, so one not loaded (--plugin) is named, not its lines.
+  const settings = readReportSettings(dir);
   // results.jsonl, or the shards' files of a run cut into shards (docs/cluster.md).
   const parsed = readRunResults(dir);
   if (parsed.records.length === 0) {
     const where = parsed.files.length === 1 ? parsed.files[0] : resultsPaths(dir).results;
     throw new ValidationError("results", `${where} holds no fit record to plot.`);
   }
-  return { records: parsed.records, settings: readRunSettings(dir) };
+  return { records: parsed.records, settings };
 }
 
 /**
@@ -167,6 +170,7 @@ export function registerPlotCommand(program: Command): void {
         );
       },
     );
+  addPluginOption(bca);
   oneLineErrors(bca);
 
   const sens = plot
@@ -195,6 +199,7 @@ export function registerPlotCommand(program: Command): void {
       }
       await save(spec, flags.out);
     });
+  addPluginOption(sens);
   oneLineErrors(sens);
 
   const emb = plot

@@ -1,6 +1,6 @@
 /**
  * `--plugin FILE` (repeatable) on fit, evaluate, experiment, report, transform,
- * predict and plot embedding: an ES module that registers methods of its own (runner/plugins.node.ts).
+ * predict and plot (bca-vs-k, sensitivity, embedding): an ES module that registers methods of its own (runner/plugins.node.ts).
  * The plug-ins load before the command's flags are declared, since every method's
  * options become flags (`--help` lists a plug-in's too): main.ts finds them in the
  * arguments first (`pluginArguments`) and loads them; the commands declare the flag
@@ -17,6 +17,8 @@ export const PLUGIN_COMMANDS: readonly string[] = [
   "report",
   "transform",
   "predict",
+  "plot bca-vs-k",
+  "plot sensitivity",
   "plot embedding",
 ];
 

@@ -5,7 +5,14 @@
  * diagram; its model file reloads with the plug-in and is refused without it; a
  * plug-in that changed is refused on resume, in a shard and in a report.
  */
-import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { join, relative } from "node:path";
 import { unregisterMethod } from "sdspcaan/methods";
 import { repoRoot, smallData } from "sdspcaan-test-support";
@@ -99,6 +106,20 @@ describe("experiment --plugin", () => {
     const svg = readFileSync(join(single, "figures", "critical-difference.svg"), "utf8");
     expect(svg).toContain("Fisherfaces");
     expect(svg).toContain("PCA");
+  });
+
+  it("plots the run's figures with --plugin, and names the plug-in without it", async () => {
+    const fig = join(dir, "bca");
+    for (const figure of [["bca-vs-k"], ["sensitivity", "--method", "fisherfaces"]]) {
+      const without = await cli(["plot", ...figure, "--results", single, "--out", fig]);
+      expect(without.code).toBe(1);
+      expect(without.stderr).toBe(
+        `sdspcaan: The run in ${join(single, "settings.json")} has the method "fisherfaces" of the plug-in ${PLUGIN}, which is not loaded: pass --plugin ${PLUGIN} (the 'plugins' option).\n`,
+      );
+      expect(existsSync(`${fig}.svg`)).toBe(false);
+    }
+    await ok(["plot", "bca-vs-k", "--results", single, "--out", fig, "--plugin", PLUGIN]);
+    expect(readFileSync(`${fig}.svg`, "utf8")).toContain("Fisherfaces");
   });
 });
 
