@@ -6,8 +6,18 @@
  * WebAssembly kernel's bits.
  * @module
  */
+import { ValidationError } from "./core/errors.js";
 import { setNativeKernels } from "./linalg/kernels/nativeGemm.node.js";
+import { refuseKernelsUntilChosen } from "./linalg/kernels/wasm/backend.js";
 
-setNativeKernels("auto");
+try {
+  setNativeKernels("auto");
+} catch (err) {
+  // An SDSPCAAN_KERNELS or SDSPCAAN_NATIVE that names nothing known: thrown here it
+  // would fail the import itself, before the program could catch it or choose the
+  // kernels, so it is thrown when the kernels are first chosen (a fit, setNativeKernels).
+  if (!(err instanceof ValidationError)) throw err;
+  refuseKernelsUntilChosen(err);
+}
 
 export * from "./index.js";

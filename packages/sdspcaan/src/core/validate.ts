@@ -11,7 +11,8 @@ import { plural } from "./plural.js";
 /** A class label: any number or string. */
 export type Label = number | string;
 
-function describe(value: unknown): string {
+/** A value as a message quotes it: a string in quotes, an object by its kind. */
+export function describeValue(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value);
   if (Array.isArray(value)) return `an array of length ${value.length}`;
   if (value === null) return "null";
@@ -62,7 +63,7 @@ export function asMatrix(
     if (data === null || typeof data !== "object" || typeof data.length !== "number") {
       throw new ValidationError(
         name,
-        `${name}.data must be an array (or typed array) of ${rows} x ${cols} numbers, row-major. Got ${describe(data)}.`,
+        `${name}.data must be an array (or typed array) of ${rows} x ${cols} numbers, row-major. Got ${describeValue(data)}.`,
       );
     }
     if (data.length !== rows * cols) {
@@ -108,7 +109,7 @@ export function asMatrix(
       if (r === null || typeof r !== "object" || r.length !== d) {
         throw new ValidationError(
           name,
-          `${name} must be rectangular: row 0 has ${d} entries, but row ${i} has ${r === null || typeof r !== "object" ? describe(r) : r.length}.`,
+          `${name} must be rectangular: row 0 has ${d} entries, but row ${i} has ${r === null || typeof r !== "object" ? describeValue(r) : r.length}.`,
         );
       }
       const bad = firstNonFinite(r);
@@ -119,7 +120,7 @@ export function asMatrix(
   } else {
     throw new ValidationError(
       name,
-      `${name} must be a Matrix, an array of rows, or {rows, cols, data}. Got ${describe(value)}.`,
+      `${name} must be a Matrix, an array of rows, or {rows, cols, data}. Got ${describeValue(value)}.`,
     );
   }
   if (m.rows < minRows) {
@@ -143,7 +144,7 @@ export function asMatrix(
 function notFinite(name: string, value: unknown, i: number, j: number): ValidationError {
   return new ValidationError(
     name,
-    `${name} contains ${describe(value)} at row ${i}, column ${j}; only finite numbers are allowed (remove or impute missing values first).`,
+    `${name} contains ${describeValue(value)} at row ${i}, column ${j}; only finite numbers are allowed (remove or impute missing values first).`,
   );
 }
 
@@ -173,7 +174,7 @@ export function checkCallOptions<T extends object>(
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
     throw new ValidationError(
       argument,
-      `The ${argument} of ${call} must be an object. Got ${describe(options)} instead.`,
+      `The ${argument} of ${call} must be an object. Got ${describeValue(options)} instead.`,
     );
   }
   checkOptionNames(call, options, names);
@@ -194,7 +195,7 @@ export function checkCallbackOption(
   if (value !== undefined && value !== null && typeof value !== "function") {
     throw new ValidationError(
       field,
-      `The '${field}' option of ${call} must be a function ${shape}. Got ${describe(value)} instead.`,
+      `The '${field}' option of ${call} must be a function ${shape}. Got ${describeValue(value)} instead.`,
     );
   }
 }
@@ -208,7 +209,7 @@ export function checkSignalOption(value: unknown, call: string): void {
   ) {
     throw new ValidationError(
       "signal",
-      `The 'signal' option of ${call} must be an AbortSignal. Got ${describe(value)} instead.`,
+      `The 'signal' option of ${call} must be an AbortSignal. Got ${describeValue(value)} instead.`,
     );
   }
 }
@@ -229,7 +230,7 @@ export function encodeLabels(y: ArrayLike<Label>, nSamples: number, name = "y"):
   if (y === null || typeof y !== "object" || typeof y.length !== "number") {
     throw new ValidationError(
       name,
-      `${name} must be an array of class labels (numbers or strings). Got ${describe(y)}.`,
+      `${name} must be an array of class labels (numbers or strings). Got ${describeValue(y)}.`,
     );
   }
   if (y.length !== nSamples) {
@@ -245,7 +246,7 @@ export function encodeLabels(y: ArrayLike<Label>, nSamples: number, name = "y"):
     if (t !== "number" && t !== "string") {
       throw new ValidationError(
         name,
-        `${name}[${i}] is ${describe(v)}; labels must be numbers or strings.`,
+        `${name}[${i}] is ${describeValue(v)}; labels must be numbers or strings.`,
       );
     }
     if (t === "number" && !Number.isFinite(v)) {
@@ -255,7 +256,7 @@ export function encodeLabels(y: ArrayLike<Label>, nSamples: number, name = "y"):
     else if (kind !== t) {
       throw new ValidationError(
         name,
-        `${name} mixes numbers and strings (${name}[${i}] is ${describe(v)}); use one type for all labels.`,
+        `${name} mixes numbers and strings (${name}[${i}] is ${describeValue(v)}); use one type for all labels.`,
       );
     }
   }
@@ -323,7 +324,7 @@ export function checkInteger(
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
     throw new ValidationError(
       name,
-      `The '${name}' parameter of ${owner} must be an integer in [${min}, ${max === Number.POSITIVE_INFINITY ? "inf" : max}]${why ? ` ${why}` : ""}. Got ${describe(value)} instead.`,
+      `The '${name}' parameter of ${owner} must be an integer in [${min}, ${max === Number.POSITIVE_INFINITY ? "inf" : max}]${why ? ` ${why}` : ""}. Got ${describeValue(value)} instead.`,
     );
   }
   return value;

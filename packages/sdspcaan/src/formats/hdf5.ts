@@ -5,7 +5,7 @@
  * is imported. Without it, such a file is refused with a message saying what to install.
  */
 import { DataFormatError } from "../core/errors.js";
-import type { ReadLimits } from "./limits.js";
+import { maxBytesOf, type ReadLimits } from "./limits.js";
 import type { RawVariable } from "./variables.js";
 
 const HDF5_SIGNATURE = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -61,6 +61,8 @@ export function withHdf5Variables<T>(
   use: (contents: Hdf5Contents) => T,
   limits?: ReadLimits,
 ): Promise<T> {
+  // Checked here, not left to the installed reader, which may be anyone's.
+  maxBytesOf(limits);
   if (reader === null) {
     throw new DataFormatError(
       file,

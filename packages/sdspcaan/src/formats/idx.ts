@@ -182,6 +182,7 @@ export async function gunzippedAhead(
   inflation: Inflater | AsyncInflate,
   declaredSize: DeclaredSize = (head) => idxDeclaredSize(head, file, maxBytesOf(limits)),
 ): Promise<Inflater> {
+  const maxBytes = maxBytesOf(limits);
   if (typeof inflation !== "function") return inflation;
   const ahead = inflaterAhead(inflation);
   if (!isGzip(bytes)) return ahead.inflater;
@@ -196,7 +197,7 @@ export async function gunzippedAhead(
     if (!(err instanceof DataFormatError)) throw err;
     return ahead.inflater;
   }
-  const bound = gunzipBound(bytes, maxBytesOf(limits));
+  const bound = gunzipBound(bytes, maxBytes);
   // Past the bound the reader refuses the header too.
   if (declared !== null && declared > bound) return ahead.inflater;
   const cap = declared === null ? bound : Math.min(bound, declared + AHEAD_SLACK);

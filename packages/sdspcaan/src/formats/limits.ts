@@ -3,6 +3,8 @@
  * size; nothing is allocated before the declared size has been checked against
  * the bytes actually present and against these caps.
  */
+import { ValidationError } from "../core/errors.js";
+import { describeValue } from "../core/validate.js";
 
 /** Default cap on any single buffer a reader allocates (decompressed data, decoded float64). */
 export const DEFAULT_MAX_BYTES = 2 ** 31;
@@ -27,9 +29,23 @@ export interface ReadLimits {
   maxBytes?: number;
 }
 
+/**
+ * The cap of `limits`, or the default when it names none. Every reader and loader
+ * takes its cap from here, so this is the one check of the option: a value that is
+ * not a positive finite number would otherwise switch the limit off without a word.
+ * Infinity is refused too: past the cap a reader would ask for a buffer no engine
+ * can allocate, and fail with a RangeError instead of a message naming the file.
+ */
 export function maxBytesOf(limits: ReadLimits | undefined): number {
-  const m = limits?.maxBytes;
-  return m !== undefined && Number.isFinite(m) && m > 0 ? m : DEFAULT_MAX_BYTES;
+  const m: unknown = limits?.maxBytes;
+  if (m === undefined) return DEFAULT_MAX_BYTES;
+  if (typeof m !== "number" || !Number.isFinite(m) || m <= 0) {
+    throw new ValidationError(
+      "maxBytes",
+      `maxBytes must be a positive finite number of bytes (the largest buffer a reader may allocate; default ${DEFAULT_MAX_BYTES}, 2 GiB). Got ${describeValue(m)} instead.`,
+    );
+  }
+  return m;
 }
 
 /** "12.3 MiB" for messages. */

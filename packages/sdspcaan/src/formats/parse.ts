@@ -71,6 +71,15 @@ export const PARSE_OPTION_NAMES = optionNames<ParseOptions>({
 });
 
 /**
+ * A call's options, and its maxBytes before the bytes are looked at: a bad limit is
+ * refused as such, not after (or instead of) a message about the file's content.
+ */
+function checkParseOptions(options: ParseOptions, call: string): void {
+  checkCallOptions(options, call, PARSE_OPTION_NAMES);
+  maxBytesOf(options);
+}
+
+/**
  * How compressed MAT v5 variables and gzip-compressed IDX files are inflated:
  * synchronously (node:zlib) or not (browsers).
  */
@@ -238,7 +247,7 @@ export async function parseBytes(
   options: ParseOptions = {},
   inflation: Inflation = platformInflate(file, "parseBytes"),
 ): Promise<LoadedDataset> {
-  checkCallOptions(options, "parseBytes", PARSE_OPTION_NAMES);
+  checkParseOptions(options, "parseBytes");
   return parseBytesAs(bytes, file, formatToRead(bytes, file, options), options, inflation);
 }
 
@@ -265,7 +274,7 @@ export async function parseBytesAs(
   options: ParseOptions = {},
   inflation: Inflation = noInflater(file, "parseBytesAs"),
 ): Promise<LoadedDataset> {
-  checkCallOptions(options, "parseBytesAs", PARSE_OPTION_NAMES);
+  checkParseOptions(options, "parseBytesAs");
   if (format === "gzip") return parseGzipped(bytes, file, options, inflation);
   if (format === "mat-v7.3" || format === "hdf5") {
     return withHdf5Variables(
@@ -293,7 +302,7 @@ export function parseBytesSync(
   options: ParseOptions = {},
   inflater: Inflater = noInflater(file, "parseBytesSync", "parseBytes"),
 ): LoadedDataset {
-  checkCallOptions(options, "parseBytesSync", PARSE_OPTION_NAMES);
+  checkParseOptions(options, "parseBytesSync");
   const format = detectFormat(bytes, file, options.format);
   if (format === "mat-v7.3" || format === "hdf5") {
     throw new ValidationError(
@@ -388,6 +397,8 @@ export function labelsFromBytes(
   limits: ReadLimits = {},
   inflater: Inflater = noInflater(path, "labelsFromBytes", "labelsFromBytesAsync"),
 ): LabelsRead {
+  // A text labels file has no buffer to cap, but a bad limit is refused all the same.
+  maxBytesOf(limits);
   // A gzip-compressed labels file can only be IDX (MNIST's `*-labels-idx1-ubyte.gz`).
   if (looksLikeIdxHeader(bytes) || isGzip(bytes)) {
     const labels = idxLabels(readIdx(bytes, path, limits, inflater), path);
@@ -481,6 +492,7 @@ export async function describeVariables(
   limits: ReadLimits = {},
   inflation: Inflation = platformInflate(file, "describeVariables"),
 ): Promise<VariableInfo[]> {
+  maxBytesOf(limits);
   const format = detectFormat(bytes, file);
   const describe = (vs: RawVariable[]): VariableInfo[] =>
     vs.map((v) => ({

@@ -72,6 +72,12 @@ export function columnOrder(
   const missing = expected.filter((name) => !where.has(name));
   const known = new Set(expected);
   const unexpected = given.filter((name) => !known.has(name));
+  if (missing.length === 0 && unexpected.length > 0) {
+    throw new ValidationError(
+      "featureNames",
+      `The columns of X do not match the features ${owner} was fitted on: unexpected ${listed(unexpected)}${extraColumnsAdvice(unexpected, expected.length)}`,
+    );
+  }
   if (missing.length > 0 || unexpected.length > 0) {
     const parts = [];
     if (missing.length > 0) parts.push(`missing ${listed(missing)}`);
@@ -83,6 +89,19 @@ export function columnOrder(
   }
   const order = Int32Array.from(expected, (name) => where.get(name) as number);
   return order.every((c, j) => c === j) ? null : order;
+}
+
+/**
+ * What to do with columns beside every fitted one: most often the file's label column
+ * read as a feature (new data read without labels takes every column), so the reader's
+ * option that names it comes first, with the command's flag beside it.
+ */
+function extraColumnsAdvice(extra: readonly string[], fitted: number): string {
+  if (extra.length === 1) {
+    const name = JSON.stringify(extra[0]);
+    return ` (X has the ${fitted} fitted columns and this one). If it holds the labels, name it as the label column (labelColumn, --label-col ${name}); otherwise leave it out (dropColumns, --drop-columns ${name}).`;
+  }
+  return ` (X has the ${fitted} fitted columns and these ${extra.length}). Leave them out (dropColumns, --drop-columns), naming the one that holds the labels, if any, as the label column (labelColumn, --label-col).`;
 }
 
 /** The warning of data without names given to a model fitted with names. */

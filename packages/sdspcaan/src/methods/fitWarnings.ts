@@ -190,7 +190,7 @@ export function lambdaCapWarning(
   labelled: boolean,
 ): FitWarning {
   const why = labelled
-    ? "The label term cannot split some class off the others (a class with fewer than m + 1 training samples always does this)"
+    ? "The label term cannot split some class off the others (a class of a single training sample never can be; one of fewer than m + 1 may need lambda above the cap)"
     : "The graph's rank term cannot cut it into c clusters (groups of samples joined by their neighbours across them do this)";
   return fitWarning(
     "lambda-cap",

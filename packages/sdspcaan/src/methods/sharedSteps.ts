@@ -48,9 +48,15 @@ export function initialGraph(
 /**
  * The warning a graph method gives when some training classes have fewer than m + 1
  * samples: their rows need cross-class neighbours. On the adaptive graph (SPCAN,
- * SDSPCAAN) it then cannot have exactly c components (SPEC section 2) and lambda
- * grows; the fixed graph (SDSPCA-LPP) has no lambda, and its locality term draws
- * those rows toward other classes.
+ * SDSPCAAN) lambda grows. A cross-class neighbour's weight d_(m+1) - d_ij does not
+ * grow with lambda (the (m+1)-th candidate is in another class too) while a same-class
+ * one's does, so the cross-class weights shrink about as 1/lambda, and the rank
+ * control, which counts components by the c smallest Laplacian eigenvalues against
+ * tol, may count c of them long before the cap: COIL20's 20 % split with m = 15
+ * converges at lambda 2^28. A class of a single sample has only cross-class
+ * neighbours, whose weights stay: lambda goes to its cap (Yale, ORL). The fixed graph
+ * (SDSPCA-LPP) has no lambda, and its locality term draws those rows toward other
+ * classes.
  */
 export function smallClassWarnings(
   data: TrainingData,
@@ -60,18 +66,29 @@ export function smallClassWarnings(
   const labels = data.labels;
   if (!labels) return [];
   const small: string[] = [];
+  const single: string[] = [];
   labels.counts.forEach((count, c) => {
-    if (count < m + 1) small.push(`${JSON.stringify(labels.classes[c])} (${count})`);
+    const name = JSON.stringify(labels.classes[c]);
+    if (count < m + 1) small.push(`${name} (${count})`);
+    if (count === 1) single.push(name);
   });
   if (small.length === 0) return [];
-  const effect =
-    graph === "adaptive"
-      ? "so the graph cannot have exactly c components and lambda grows until round-off or the cap stops it"
-      : "which the fixed graph gives them, so its locality term draws them toward other classes";
+  const listed = (names: string[]) =>
+    `${names.slice(0, 10).join(", ")}${names.length > 10 ? ", ..." : ""}`;
+  let effect: string;
+  if (graph === "fixed") {
+    effect =
+      "which the fixed graph gives them, so its locality term draws them toward other classes";
+  } else if (single.length > 0) {
+    effect = `and a class of a single sample (${listed(single)}) has only those, at weights lambda does not shrink: the graph cannot reach c components, and lambda grows toward its cap`;
+  } else {
+    effect =
+      "so the graph keeps edges between classes and lambda grows, shrinking their weights, until the rank control counts c components (the c smallest Laplacian eigenvalues summing to at most tol) or lambda reaches its cap";
+  }
   return [
     fitWarning(
       "small-classes",
-      `${plural(small.length, "class", "classes")} ${small.length === 1 ? "has" : "have"} fewer than m + 1 = ${m + 1} training samples: ${small.slice(0, 10).join(", ")}${small.length > 10 ? ", ..." : ""}. Their rows need cross-class neighbours, ${effect}. A number of neighbours m below the smallest class's size avoids it (unless a class has a single sample).`,
+      `${plural(small.length, "class", "classes")} ${small.length === 1 ? "has" : "have"} fewer than m + 1 = ${m + 1} training samples: ${listed(small)}. Their rows need cross-class neighbours, ${effect}. A number of neighbours m below the smallest class's size avoids it (unless a class has a single sample).`,
       { classes: small.length, m },
     ),
   ];

@@ -6,8 +6,19 @@
  * readers, and refused by the synchronous ones saying what to pass. An inflater that counts what it
  * inflates shows what was done before the refusal.
  */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { deflateSync, gzipSync } from "node:zlib";
-import { nodeInflater } from "sdspcaan/node";
+import fc from "fast-check";
+import {
+  listVariables,
+  loadDataset,
+  loadFeatures,
+  loadLabels,
+  nodeInflater,
+  parseDataset,
+  parseDatasetSync,
+} from "sdspcaan/node";
 import {
   CLASS,
   errorOf,
@@ -15,18 +26,26 @@ import {
   matrixPayload,
   npyBytes,
   numeric,
+  removeDir,
+  tempDir,
   writeMatV5,
 } from "sdspcaan-test-support";
-import { describe, expect, it } from "vitest";
-import { DataFormatError } from "#internal/core/errors.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { DataFormatError, ValidationError } from "#internal/core/errors.js";
+import { DelimitedReader, parseDelimited } from "#internal/formats/csv.js";
+import { withHdf5Variables } from "#internal/formats/hdf5.js";
 import { readIdx } from "#internal/formats/idx.js";
 import type { Inflater } from "#internal/formats/inflate.js";
+import { DEFAULT_MAX_BYTES, maxBytesOf } from "#internal/formats/limits.js";
+import { readMatV4 } from "#internal/formats/matV4.js";
 import { readMatV5, readMatV5Async } from "#internal/formats/matV5.js";
+import { readNpy } from "#internal/formats/npy.js";
 import {
   describeVariables,
   labelsFromBytes,
   labelsFromBytesAsync,
   parseBytes,
+  parseBytesAs,
   parseBytesSync,
 } from "#internal/formats/parse.js";
 
@@ -334,5 +353,127 @@ describe("a compressed file read without an inflater", () => {
       [3, 4],
     ]);
     expect(ds.y).toEqual([1, 2]);
+  });
+});
+
+describe("maxBytes that is not a positive finite number is refused, naming it", () => {
+  const refusal = (shown: string) =>
+    `maxBytes must be a positive finite number of bytes (the largest buffer a reader may allocate; default 2147483648, 2 GiB). Got ${shown} instead.`;
+  const bad = fc.oneof(
+    fc.double({ max: 0 }),
+    fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY),
+    fc.string(),
+    fc.constantFrom(null, true, [1024], { bytes: 1024 }),
+    fc.bigInt({ min: 1n }),
+  );
+
+  it("by maxBytesOf, for any such value", () => {
+    fc.assert(
+      fc.property(bad, (maxBytes) => {
+        const err = errorOf(() => maxBytesOf({ maxBytes } as never));
+        expect(err).toBeInstanceOf(ValidationError);
+        expect((err as ValidationError).argument).toBe("maxBytes");
+      }),
+    );
+    expect(errorOf(() => maxBytesOf({ maxBytes: -1 })).message).toBe(refusal("-1"));
+    expect(errorOf(() => maxBytesOf({ maxBytes: 0 })).message).toBe(refusal("0"));
+    expect(errorOf(() => maxBytesOf({ maxBytes: "big" } as never)).message).toBe(refusal('"big"'));
+    expect(errorOf(() => maxBytesOf({ maxBytes: Number.POSITIVE_INFINITY })).message).toBe(
+      refusal("Infinity"),
+    );
+  });
+
+  it("while a positive finite number is the limit, and none is the default", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: Number.MIN_VALUE, max: Number.MAX_VALUE, noNaN: true }),
+        (maxBytes) => {
+          expect(maxBytesOf({ maxBytes })).toBe(maxBytes);
+        },
+      ),
+    );
+    expect(maxBytesOf(undefined)).toBe(DEFAULT_MAX_BYTES);
+    expect(maxBytesOf({})).toBe(DEFAULT_MAX_BYTES);
+    expect(maxBytesOf({ maxBytes: undefined })).toBe(DEFAULT_MAX_BYTES);
+  });
+
+  const csv = new TextEncoder().encode("a,b,y\n1,2,x\n3,4,z\n");
+  const mat = writeMatV5([
+    numeric("fea", [
+      [1, 2],
+      [3, 4],
+    ]),
+    numeric("gnd", [[1], [2]]),
+  ]);
+  const npy = npyBytes(
+    "{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }",
+    new Uint8Array(new Float64Array([1, 2]).buffer),
+  );
+  const idx = idxZeros([2, 2, 2]);
+  const hdf5 = new Uint8Array(1024);
+  hdf5.set([0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const dir = tempDir("maxbytes");
+  afterAll(() => removeDir(dir));
+  const csvPath = join(dir, "d.csv");
+  writeFileSync(csvPath, csv);
+  const labelsPath = join(dir, "y.txt");
+  writeFileSync(labelsPath, "x\nz\n");
+  const matPath = join(dir, "d.mat");
+  writeFileSync(matPath, mat);
+
+  type Limits = { maxBytes: never };
+  const readers: [string, (limits: Limits) => unknown][] = [
+    ["DelimitedReader", (o) => new DelimitedReader("d.csv", o)],
+    ["parseDelimited", (o) => parseDelimited(csv, "d.csv", o)],
+    ["parseBytes", (o) => parseBytes(csv, "d.csv", o, nodeInflater)],
+    ["parseBytes (MAT)", (o) => parseBytes(mat, "d.mat", o, nodeInflater)],
+    ["parseBytes (HDF5)", (o) => parseBytes(hdf5, "d.h5", o)],
+    ["parseBytes (gzip)", (o) => parseBytes(new Uint8Array(gzipSync(csv)), "d.csv.gz", o)],
+    ["parseBytesAs", (o) => parseBytesAs(mat, "d.mat", "mat-v5", o, nodeInflater)],
+    ["parseBytesSync", (o) => parseBytesSync(npy, "d.npy", { ...o, labels: "optional" })],
+    ["readMatV4", (o) => readMatV4(mat, "d.mat", o)],
+    ["readMatV5", (o) => readMatV5(mat, "d.mat", o)],
+    ["readMatV5Async", (o) => readMatV5Async(mat, "d.mat", o)],
+    ["readNpy", (o) => readNpy(npy, "d.npy", o)],
+    ["readIdx", (o) => readIdx(idx, "d.idx", o)],
+    ["withHdf5Variables", (o) => withHdf5Variables(hdf5, "d.h5", () => 0, o)],
+    ["labelsFromBytes", (o) => labelsFromBytes(csv.subarray(0, 1), "y.txt", o)],
+    ["labelsFromBytesAsync", (o) => labelsFromBytesAsync(new Uint8Array(gzipSync(idx)), "y.gz", o)],
+    ["describeVariables", (o) => describeVariables(mat, "d.mat", o)],
+    ["loadDataset", (o) => loadDataset(csvPath, o)],
+    ["loadFeatures", (o) => loadFeatures(csvPath, o)],
+    ["loadDataset (MAT)", (o) => loadDataset(matPath, o)],
+    ["loadLabels", (o) => loadLabels(labelsPath, o)],
+    ["listVariables", (o) => listVariables(matPath, o)],
+    ["parseDataset", (o) => parseDataset(mat, "d.mat", o)],
+    ["parseDatasetSync", (o) => parseDatasetSync(csv, "d.csv", o)],
+  ];
+
+  it.each(readers)("by %s", async (_, read) => {
+    for (const [maxBytes, shown] of [
+      [-1, "-1"],
+      [0, "0"],
+      ["big", '"big"'],
+      [Number.NaN, "NaN"],
+    ] as const) {
+      let err: unknown;
+      try {
+        await read({ maxBytes } as Limits);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ValidationError);
+      expect([(err as ValidationError).argument, (err as Error).message]).toEqual([
+        "maxBytes",
+        refusal(shown),
+      ]);
+    }
+  });
+
+  it("while the loaders read with a valid one as they do without it", async () => {
+    const without = await loadDataset(csvPath);
+    const within = await loadDataset(csvPath, { maxBytes: 1024 });
+    expect(within.X.toRows()).toEqual(without.X.toRows());
+    expect(within.y).toEqual(["x", "z"]);
   });
 });

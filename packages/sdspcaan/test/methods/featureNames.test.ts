@@ -80,9 +80,22 @@ describe("feature names", () => {
     expect(err.message).toBe(
       'The columns of X do not match the features SDSPCA was fitted on: missing "income". Give the same columns (in any order), or no names to match them by position.',
     );
+  });
+
+  it("refuses columns beside the fitted ones, naming them and where labels go", () => {
+    const model = new SDSPCA({ k: 2 }).fit(X, y, { featureNames: NAMES });
     const extra = X.map((r) => [...r, 1]);
-    expect(errorOf(() => model.transform(extra, { featureNames: [...NAMES, "bmi"] })).message).toBe(
-      'The columns of X do not match the features SDSPCA was fitted on: unexpected "bmi". Give the same columns (in any order), or no names to match them by position.',
+    const one = errorOf(() => model.transform(extra, { featureNames: [...NAMES, "bmi"] }));
+    expect(one).toBeInstanceOf(ValidationError);
+    expect(one.message).toBe(
+      'The columns of X do not match the features SDSPCA was fitted on: unexpected "bmi" (X has the 5 fitted columns and this one). If it holds the labels, name it as the label column (labelColumn, --label-col "bmi"); otherwise leave it out (dropColumns, --drop-columns "bmi").',
+    );
+    const two = X.map((r) => [1, ...r, 2]);
+    const pipeline = new Pipeline(new SDSPCA({ k: 2 })).fit(X, y, { featureNames: NAMES });
+    expect(
+      errorOf(() => pipeline.predict(two, { featureNames: ["id", ...NAMES, "class"] })).message,
+    ).toBe(
+      'The columns of X do not match the features SDSPCA was fitted on: unexpected "id", "class" (X has the 5 fitted columns and these 2). Leave them out (dropColumns, --drop-columns), naming the one that holds the labels, if any, as the label column (labelColumn, --label-col).',
     );
   });
 

@@ -206,7 +206,7 @@ describe("the warnings' mechanics are those of the method that gives them", () =
       "lambda reached its cap 1 at iteration 1 while the graph still had fewer than c = 4 components; the fit stopped there. The graph's rank term cannot cut it into c clusters (groups of samples joined by their neighbours across them do this); a smaller number of neighbours m may let the graph reach c components.",
     );
     const label =
-      "The label term cannot split some class off the others (a class with fewer than m + 1 training samples always does this); a smaller number of neighbours m may let the graph reach c components.";
+      "The label term cannot split some class off the others (a class of a single training sample never can be; one of fewer than m + 1 may need lambda above the cap); a smaller number of neighbours m may let the graph reach c components.";
     const spcan = new SPCAN({ k: 3, lambdaCap: 1024 }).fit(X, y).fitInfo;
     expect(only(spcan.warnings, "lambda-cap").message).toBe(
       `lambda reached its cap 1024 at iteration 11 while the graph still had fewer than c = 4 components; the fit stopped there. ${label}`,
@@ -216,8 +216,22 @@ describe("the warnings' mechanics are those of the method that gives them", () =
       `lambda reached its cap 4 at iteration 3 while the graph still had fewer than c = 4 components; the fit stops when Q settles. ${label}`,
     );
     expect(only(sdspcaan.warnings, "small-classes").message).toBe(
-      `${smallClasses}so the graph cannot have exactly c components and lambda grows until round-off or the cap stops it. ${avoid}`,
+      `${smallClasses}and a class of a single sample (99) has only those, at weights lambda does not shrink: the graph cannot reach c components, and lambda grows toward its cap. ${avoid}`,
     );
+  });
+
+  it("small classes without a singleton: lambda shrinks their cross-class weights and the fit converges", () => {
+    // Three classes of 10 (< m + 1 = 16): lambda ends far below the cap.
+    const { X, y } = blobs(7, 30, 20, 3);
+    const Xs = Standardizer.fit(X).transform(X);
+    for (const Method of [SDSPCAAN, SPCAN]) {
+      const info = new Method({ k: 3 }).fit(Xs, y).fitInfo;
+      expect([info.stopReason, info.converged]).toEqual(["converged", true]);
+      expect(codes(info.warnings)).toEqual(["small-classes"]);
+      expect(only(info.warnings, "small-classes").message).toBe(
+        "3 classes have fewer than m + 1 = 16 training samples: 0 (10), 1 (10), 2 (10). Their rows need cross-class neighbours, so the graph keeps edges between classes and lambda grows, shrinking their weights, until the rank control counts c components (the c smallest Laplacian eigenvalues summing to at most tol) or lambda reaches its cap. A number of neighbours m below the smallest class's size avoids it (unless a class has a single sample).",
+      );
+    }
   });
 
   it("SDSPCA-LPP's small classes speak of its fixed graph, not of lambda", () => {

@@ -11,9 +11,9 @@ import { note } from "./output.js";
 
 /**
  * Refuses data whose feature count is not the model's, naming both numbers and, when
- * one column too many was read without labels, the likely fix. Otherwise, data and a
- * model that both have column names are left to the model, which names the columns
- * that differ.
+ * one column too many was read without labels, the likely fix. Data and a model that
+ * both have column names are left to the model, which names the columns that differ
+ * (an extra one with the same advice).
  */
 export function checkFeatureCount(
   data: {
@@ -27,8 +27,8 @@ export function checkFeatureCount(
 ): void {
   const d = model.nFeaturesIn;
   if (data.X.cols === d) return;
+  if (data.featureNames != null && model.featureNamesIn != null) return;
   const labelsRead = data.y === null && data.X.cols === d + 1;
-  if (!labelsRead && data.featureNames != null && model.featureNamesIn != null) return;
   const hint = labelsRead
     ? "; if one of its columns holds labels, name it with --label-col (e.g. --label-col last) or --y-var"
     : "";

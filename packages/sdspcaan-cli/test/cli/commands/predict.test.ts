@@ -224,11 +224,11 @@ describe("CSV headers are matched by name", () => {
     }
   });
 
-  it("a wrong column count is refused; headerless data is taken by position", async () => {
+  it("a column beside the fitted ones is named; headerless data is taken by position", async () => {
     const wide = writeData("wide.csv", { labels: true });
     expectOneLineError(
       await cli(["predict", "--model", pipelineFile, "--data", wide]),
-      /has 9 features per sample, but the model .* was fitted on 8; if one of its columns holds labels, name it with --label-col/,
+      /^sdspcaan: The columns of X do not match the features SDSPCA was fitted on: unexpected "label" \(X has the 8 fitted columns and this one\)\. If it holds the labels, name it as the label column \(labelColumn, --label-col "label"\); otherwise leave it out \(dropColumns, --drop-columns "label"\)\.$/m,
     );
     const bare = writeData("bare.csv", { header: false });
     const r = await cli(argv`predict --model ${pipelineFile} --data ${bare} --label-col last`);

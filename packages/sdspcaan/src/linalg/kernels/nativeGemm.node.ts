@@ -33,6 +33,7 @@ import {
   type ExternalGemm,
   type ExternalGemmLower,
   type ExternalKernels,
+  kernelsChosen,
   setExternalKernels,
   wasmArena,
 } from "./wasm/backend.js";
@@ -134,16 +135,35 @@ export function nativeGemmIsa(): "avx512" | "avx2" | null {
   return active;
 }
 
-/** SDSPCAAN_NATIVE=0 (or off, false, no) turns "auto" off; =avx2 keeps to AVX2. */
+/**
+ * What SDSPCAAN_NATIVE in `env` says: 0 (or off, false, no) turns "auto" off; avx2 keeps
+ * to AVX2; unset, empty, 1, on, true, yes or auto leave "auto" as it is (any case). Any
+ * other value is refused naming the variable: a misspelt avx2 or 0 would otherwise be
+ * "auto" without a word.
+ */
+export function nativeSettingFromEnv(
+  env: Record<string, string | undefined> | undefined,
+): "off" | "avx2" | "auto" {
+  const given = env?.SDSPCAAN_NATIVE;
+  const value = given?.trim().toLowerCase() ?? "";
+  if (/^(0|off|false|no)$/.test(value)) return "off";
+  if (value === "avx2") return "avx2";
+  if (/^(|1|on|true|yes|auto)$/.test(value)) return "auto";
+  throw new ValidationError(
+    "SDSPCAAN_NATIVE",
+    `The environment variable SDSPCAAN_NATIVE must be 0 (or off, false, no: the WebAssembly kernels), avx2, or 1 (or on, true, yes, auto), or be unset. Got ${JSON.stringify(given)} instead.`,
+  );
+}
+
+/** This process's SDSPCAAN_NATIVE setting (see nativeSettingFromEnv). */
 function environmentSetting(): "off" | "avx2" | "auto" {
-  let value = "";
+  let env: Record<string, string | undefined> | undefined;
   try {
-    value = process.env.SDSPCAAN_NATIVE?.trim().toLowerCase() ?? "";
+    env = { SDSPCAAN_NATIVE: process.env.SDSPCAAN_NATIVE };
   } catch {
     // Deno without --allow-env refuses the read (NotCapable): unset, as in initialRequest.
   }
-  if (/^(0|off|false|no)$/.test(value)) return "off";
-  return value === "avx2" ? "avx2" : "auto";
+  return nativeSettingFromEnv(env);
 }
 
 /**
@@ -197,7 +217,11 @@ export function setNativeKernels(request: boolean | "auto"): boolean {
       `The native kernels' setting must be true, false or "auto". Got ${String(request)} instead.`,
     );
   }
-  let want = request === true || (request === "auto" && environmentSetting() !== "off");
+  // Read before anything else: a bad SDSPCAAN_NATIVE is refused here, and a setting the
+  // program chose replaces the refusal the Node entry kept from its import.
+  const setting = request === false ? "off" : environmentSetting();
+  kernelsChosen("SDSPCAAN_NATIVE");
+  let want = request === true || (request === "auto" && setting !== "off");
   if (want && wasmArena() === null) {
     if (request === true) {
       throw new ValidationError(

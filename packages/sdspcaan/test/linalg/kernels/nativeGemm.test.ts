@@ -10,7 +10,7 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import fc from "fast-check";
-import { repoRoot } from "sdspcaan-test-support";
+import { errorOf, repoRoot } from "sdspcaan-test-support";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
@@ -23,6 +23,7 @@ import {
   nativeGemmIsa,
   nativeGemmUnavailable,
   nativeKernelsActive,
+  nativeSettingFromEnv,
   setNativeKernels,
 } from "#internal/linalg/kernels/nativeGemm.node.js";
 import { gemmABtLowerBlocks } from "#internal/linalg/kernels/symmetricProducts.js";
@@ -446,6 +447,65 @@ describe("setNativeKernels", () => {
     } finally {
       if (before === undefined) delete process.env.SDSPCAAN_NATIVE;
       else process.env.SDSPCAAN_NATIVE = before;
+    }
+  });
+
+  const nativeRefusal = (got: string) =>
+    `The environment variable SDSPCAAN_NATIVE must be 0 (or off, false, no: the WebAssembly kernels), avx2, or 1 (or on, true, yes, auto), or be unset. Got ${got} instead.`;
+
+  it("reads SDSPCAAN_NATIVE's settings in any case, and refuses any other value naming it", () => {
+    for (const [value, setting] of [
+      ["0", "off"],
+      [" OFF ", "off"],
+      ["false", "off"],
+      ["no", "off"],
+      ["AVX2", "avx2"],
+      ["1", "auto"],
+      ["on", "auto"],
+      ["True", "auto"],
+      ["yes", "auto"],
+      ["auto", "auto"],
+      ["", "auto"],
+      [undefined, "auto"],
+    ] as const) {
+      expect(nativeSettingFromEnv({ SDSPCAAN_NATIVE: value })).toBe(setting);
+    }
+    expect(nativeSettingFromEnv(undefined)).toBe("auto");
+    const known = /^(0|off|false|no|avx2|1|on|true|yes|auto|)$/;
+    fc.assert(
+      fc.property(
+        fc.string().filter((v) => !known.test(v.trim().toLowerCase())),
+        (value) => {
+          const err = errorOf(() => nativeSettingFromEnv({ SDSPCAAN_NATIVE: value }));
+          expect(err).toBeInstanceOf(ValidationError);
+          expect([(err as ValidationError).argument, err.message]).toEqual([
+            "SDSPCAAN_NATIVE",
+            nativeRefusal(JSON.stringify(value)),
+          ]);
+        },
+      ),
+    );
+  });
+
+  it("refuses auto and true under an unknown SDSPCAAN_NATIVE; false needs no setting", () => {
+    const before = process.env.SDSPCAAN_NATIVE;
+    const wasNative = nativeKernelsActive();
+    try {
+      process.env.SDSPCAAN_NATIVE = "avx";
+      for (const request of ["auto", true] as const) {
+        const err = errorOf(() => setNativeKernels(request));
+        expect([(err as ValidationError).argument, err.message]).toEqual([
+          "SDSPCAAN_NATIVE",
+          nativeRefusal('"avx"'),
+        ]);
+        // Refused before anything changed.
+        expect(nativeKernelsActive()).toBe(wasNative);
+      }
+      expect(setNativeKernels(false)).toBe(false);
+    } finally {
+      if (before === undefined) delete process.env.SDSPCAAN_NATIVE;
+      else process.env.SDSPCAAN_NATIVE = before;
+      setNativeKernels(wasNative);
     }
   });
 

@@ -195,14 +195,43 @@ export class WasmArena {
 }
 
 /**
- * The backend SDSPCAAN_KERNELS asks for in `env` ("auto" when unset or not a backend's
- * name): the library's loader starts from it when a `process.env` exists.
+ * The backend SDSPCAAN_KERNELS asks for in `env` ("auto" when unset or empty; any case):
+ * the library's loader starts from it when a `process.env` exists. A value that names
+ * no backend is a ValidationError naming the variable: taken for "auto" it would lose,
+ * without a word, the bits a "portable" (misspelt) was set for.
  */
 export function kernelRequestFromEnv(
   env: Record<string, string | undefined> | undefined,
 ): KernelBackendRequest {
-  const value = env?.SDSPCAAN_KERNELS?.trim().toLowerCase();
-  return REQUESTS.find((r) => r === value) ?? "auto";
+  const given = env?.SDSPCAAN_KERNELS;
+  const value = given?.trim().toLowerCase() ?? "";
+  if (value === "") return "auto";
+  const request = REQUESTS.find((r) => r === value);
+  if (request === undefined) {
+    throw new ValidationError(
+      "SDSPCAAN_KERNELS",
+      `The environment variable SDSPCAAN_KERNELS must be "auto", "fast", "portable", "wasm" or "ts" (or unset). Got ${JSON.stringify(given)} instead.`,
+    );
+  }
+  return request;
+}
+
+/**
+ * The loader's first request: SDSPCAAN_KERNELS's, or its refusal. The variable is read
+ * when the library loads, where a throw would fail the import itself (before the
+ * program could catch anything or choose with setKernelBackend), so the refusal is
+ * kept and thrown when the kernels are first chosen.
+ */
+function requestFromEnvironment(): {
+  request: KernelBackendRequest;
+  refusal: ValidationError | null;
+} {
+  try {
+    return { request: kernelRequestFromEnv(processEnv()), refusal: null };
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    return { request: "auto", refusal: err };
+  }
 }
 
 /** `process.env` where there is one and reading it is allowed, else undefined. */
@@ -476,6 +505,11 @@ export interface KernelLoaderChoices {
   readonly wasm: WasmApi | null;
   /** Compile synchronously only up to this size in bytes (SYNC_COMPILE_LIMIT). */
   readonly syncLimit: number;
+  /**
+   * An environment variable's refusal (SDSPCAAN_KERNELS naming no backend), thrown by
+   * every choice of the kernels until `setRequest` chooses them.
+   */
+  readonly refusal?: ValidationError | null;
 }
 
 /**
@@ -500,11 +534,48 @@ export class KernelLoader {
   private fmaModule: WasmModule | null | undefined = undefined;
   /** The active arena; undefined: decide again on the next call. */
   private active: WasmArena | null | undefined = undefined;
+  /**
+   * Environment variables' refusals by name, in the order they came: the first is
+   * thrown wherever the kernels are chosen, until the program chooses in their place
+   * (`setRequest` for SDSPCAAN_KERNELS, sdspcaan/node's `setNativeKernels` for
+   * SDSPCAAN_NATIVE).
+   */
+  private readonly refusals = new Map<string, ValidationError>();
+  /** The first of `refusals` (null: none), kept so that every kernel call checks one field. */
+  private standing: ValidationError | null = null;
 
   constructor(choices: KernelLoaderChoices) {
     this.request = choices.request;
     this.wasm = choices.wasm;
     this.syncLimit = choices.syncLimit;
+    if (choices.refusal) this.refuse(choices.refusal);
+  }
+
+  /** Keeps `error` (an environment variable's) to throw until `chosen(error.argument)`. */
+  refuse(error: ValidationError): void {
+    if (!this.refusals.has(error.argument)) this.refusals.set(error.argument, error);
+    this.standing ??= error;
+  }
+
+  /** The program chose what `variable` chooses: its refusal no longer stands. */
+  chosen(variable: string): void {
+    if (!this.refusals.delete(variable)) return;
+    this.standing = null;
+    for (const error of this.refusals.values()) {
+      this.standing = error;
+      break;
+    }
+  }
+
+  /** The first refusal still standing, or null. */
+  refusal(): ValidationError | null {
+    return this.standing;
+  }
+
+  private checkNotRefused(): void {
+    const error = this.standing;
+    // A fresh error each time: its stack is the call's that chose the kernels.
+    if (error !== null) throw new ValidationError(error.argument, error.message);
   }
 
   /** Whether this engine has WebAssembly with SIMD (cached). */
@@ -526,6 +597,7 @@ export class KernelLoader {
 
   /** The arena of the wasm backend when it is the active one, else null (the TS kernels). */
   activeArena(): WasmArena | null {
+    this.checkNotRefused();
     if (this.active === undefined) this.active = this.decide();
     return this.active;
   }
@@ -564,6 +636,11 @@ export class KernelLoader {
 
   /** Compiles the module asynchronously where supported (see `initLinalg`). */
   init(): Promise<KernelBackend> {
+    try {
+      this.checkNotRefused();
+    } catch (err) {
+      return Promise.reject(err);
+    }
     if (this.request === "ts" || !this.simdSupported() || this.arena !== null) {
       this.active = undefined;
       return Promise.resolve(this.backend());
@@ -598,6 +675,7 @@ export class KernelLoader {
 
   /** The current request. */
   requested(): KernelBackendRequest {
+    this.checkNotRefused();
     return this.request;
   }
 
@@ -617,16 +695,35 @@ export class KernelLoader {
     }
     this.request = request;
     this.active = undefined;
+    this.chosen("SDSPCAAN_KERNELS");
     return this.backend();
   }
 }
 
 /** The library's loader. */
 const loader = new KernelLoader({
-  request: kernelRequestFromEnv(processEnv()),
+  ...requestFromEnvironment(),
   wasm: wasmApi(),
   syncLimit: SYNC_COMPILE_LIMIT,
 });
+
+/**
+ * The library's loader keeps `error`, an environment variable's refusal (sdspcaan/node's
+ * SDSPCAAN_NATIVE, read on import), to throw when the kernels are first chosen.
+ */
+export function refuseKernelsUntilChosen(error: ValidationError): void {
+  loader.refuse(error);
+}
+
+/** The program chose what `variable` chooses (sdspcaan/node's `setNativeKernels`). */
+export function kernelsChosen(variable: string): void {
+  loader.chosen(variable);
+}
+
+/** The environment's refusal the kernels are waiting on, or null (the Node entry asks on import). */
+export function kernelRefusal(): ValidationError | null {
+  return loader.refusal();
+}
 
 /** Whether this engine has WebAssembly with SIMD (cached). */
 export function wasmSimdSupported(): boolean {

@@ -5,6 +5,8 @@
  * plain reference on every backend (odd shapes, leading dimensions, operands already in
  * the module's memory), deterministically.
  */
+import fc from "fast-check";
+import { errorOf } from "sdspcaan-test-support";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ValidationError } from "#internal/core/errors.js";
 import { Matrix } from "#internal/core/matrix.js";
@@ -208,13 +210,73 @@ describe("backend selection", () => {
       [" portable ", "portable", "wasm"],
       ["Fast", "fast", "fast"],
       ["auto", "auto", "fast"],
-      ["nonsense", "auto", "fast"],
+      ["", "auto", "fast"],
       [undefined, "auto", "fast"],
     ] as const) {
       expect(kernelRequestFromEnv({ SDSPCAAN_KERNELS: value })).toBe(request);
       expect(loaderWith({ request }).backend()).toBe(backend);
     }
     expect(kernelRequestFromEnv(undefined)).toBe("auto");
+  });
+
+  const envRefusal = (got: string) =>
+    `The environment variable SDSPCAAN_KERNELS must be "auto", "fast", "portable", "wasm" or "ts" (or unset). Got ${got} instead.`;
+
+  it("refuses an SDSPCAAN_KERNELS that names no backend, naming the variable and the names", () => {
+    const names = ["auto", "fast", "portable", "wasm", "ts"];
+    fc.assert(
+      fc.property(
+        fc.string().filter((v) => !["", ...names].includes(v.trim().toLowerCase())),
+        (value) => {
+          const err = errorOf(() => kernelRequestFromEnv({ SDSPCAAN_KERNELS: value }));
+          expect(err).toBeInstanceOf(ValidationError);
+          expect([(err as ValidationError).argument, err.message]).toEqual([
+            "SDSPCAAN_KERNELS",
+            envRefusal(JSON.stringify(value)),
+          ]);
+        },
+      ),
+    );
+    expect(errorOf(() => kernelRequestFromEnv({ SDSPCAAN_KERNELS: "portible" })).message).toBe(
+      envRefusal('"portible"'),
+    );
+  });
+
+  it("a loader holding that refusal throws it wherever the kernels are chosen, until chosen", async () => {
+    const refusal = new ValidationError("SDSPCAAN_KERNELS", envRefusal('"portible"'));
+    const loader = loaderWith({ refusal });
+    const refused = (fn: () => unknown) => {
+      const err = errorOf(fn);
+      expect(err).toBeInstanceOf(ValidationError);
+      expect([(err as ValidationError).argument, err.message]).toEqual([
+        "SDSPCAAN_KERNELS",
+        envRefusal('"portible"'),
+      ]);
+    };
+    refused(() => loader.backend());
+    refused(() => loader.activeArena());
+    refused(() => loader.privateArena());
+    refused(() => loader.requested());
+    await expect(loader.init()).rejects.toThrow(envRefusal('"portible"'));
+    // Asking whether the engine could run them chooses nothing.
+    expect(loader.simdSupported()).toBe(true);
+    expect(loader.refusal()).toBe(refusal);
+    // The program's own choice replaces the environment's.
+    expect(loader.setRequest("portable")).toBe("wasm");
+    expect(loader.refusal()).toBeNull();
+    expect(loader.requested()).toBe("portable");
+  });
+
+  it("a later variable's refusal waits behind the first, and stands until its own choice", () => {
+    const kernels = new ValidationError("SDSPCAAN_KERNELS", "kernels");
+    const native = new ValidationError("SDSPCAAN_NATIVE", "native");
+    const loader = loaderWith({ refusal: kernels });
+    loader.refuse(native);
+    loader.refuse(new ValidationError("SDSPCAAN_NATIVE", "later"));
+    expect(errorOf(() => loader.backend()).message).toBe("kernels");
+    expect(errorOf(() => loader.setRequest("fast")).message).toBe("native");
+    loader.chosen("SDSPCAAN_NATIVE");
+    expect(loader.backend()).toBe("fast");
   });
 });
 
