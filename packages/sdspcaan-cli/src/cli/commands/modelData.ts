@@ -5,7 +5,7 @@
  * matrix).
  */
 import type { Estimator, Label, Matrix, Pipeline, TransformOptions } from "sdspcaan";
-import { DataFormatError, RowValueError } from "sdspcaan";
+import { DataFormatError, RowValueError, ValidationError } from "sdspcaan";
 import { plural } from "../../plural.js";
 import { note } from "./output.js";
 
@@ -45,13 +45,22 @@ interface ModelInput {
   readonly featureNames?: string[] | null;
 }
 
-/** Runs `use` on the data, a bad row named by the data file it came from (the library only knows the matrix). */
+/**
+ * Runs `use` on the data, a bad row or columns that do not match the model's named by
+ * the data file they came from (the library only knows the matrix, X).
+ */
 function namingTheFile<T>(data: ModelInput, use: () => T): T {
   try {
     return use();
   } catch (err) {
     if (err instanceof RowValueError && err.argument === "X") {
       throw new DataFormatError(data.path, `data row ${err.row} (counting from 0): ${err.problem}`);
+    }
+    if (err instanceof ValidationError && err.argument === "featureNames") {
+      const problem = err.message
+        .replace(/^The columns of X /, "its columns ")
+        .replace("(X has the ", "(it has the ");
+      throw new DataFormatError(data.path, problem);
     }
     throw err;
   }

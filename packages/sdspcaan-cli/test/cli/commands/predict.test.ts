@@ -228,7 +228,7 @@ describe("CSV headers are matched by name", () => {
     const wide = writeData("wide.csv", { labels: true });
     expectOneLineError(
       await cli(["predict", "--model", pipelineFile, "--data", wide]),
-      /^sdspcaan: The columns of X do not match the features SDSPCA was fitted on: unexpected "label" \(X has the 8 fitted columns and this one\)\. If it holds the labels, name it as the label column \(labelColumn, --label-col "label"\); otherwise leave it out \(dropColumns, --drop-columns "label"\)\.$/m,
+      /^sdspcaan: .*wide\.csv: its columns do not match the features SDSPCA was fitted on: unexpected "label" \(it has the 8 fitted columns and this one\)\. If it holds the labels, name it as the label column \(labelColumn, --label-col "label"\); otherwise leave it out \(dropColumns, --drop-columns "label"\)\.$/m,
     );
     const bare = writeData("bare.csv", { header: false });
     const r = await cli(argv`predict --model ${pipelineFile} --data ${bare} --label-col last`);
@@ -247,7 +247,7 @@ describe("CSV headers are matched by name", () => {
     const fewer = writeData("fewer.csv", { order: [0, 1, 3, 4, 5, 6, 7] });
     expectOneLineError(
       await cli(argv`transform --model ${pipelineFile} --data ${fewer} --label-col last --out -`),
-      /The columns of X do not match the features SDSPCA was fitted on: missing "f3"\./,
+      /^sdspcaan: .*fewer\.csv: its columns do not match the features SDSPCA was fitted on: missing "f3"\./m,
     );
   });
 
