@@ -7,7 +7,8 @@
  * methods read as named steps (no function over 120 lines, no `export *` between
  * method modules, which import what they use from where it is declared); and the
  * tests' shared helpers (once, errorOf, rejectionOf) are sdspcaan-test-support's, not
- * written again in a test file.
+ * written again in a test file; and no source file grows past what a reader takes in
+ * (SOURCE_FILE_LINES), where a concern of its own hides.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -86,6 +87,8 @@ function ownCopies(text: string): string[] {
 
 /** The most lines a function of the library's methods may have. */
 const METHOD_FUNCTION_LINES = 120;
+/** The most lines a source file of any package may have. */
+const SOURCE_FILE_LINES = 700;
 
 describe("house rules", () => {
   it("no Math.random in the packages' sources: randomness goes through the seeded Random", () => {
@@ -160,6 +163,18 @@ describe("house rules", () => {
     }
     expect(long).toEqual([]);
     expect(reexports).toEqual([]);
+  });
+
+  it(`no source file of any package over ${SOURCE_FILE_LINES} lines`, () => {
+    const files = packageSources();
+    expect(files.length).toBeGreaterThan(200);
+    const long = files.flatMap((f) => {
+      const lines = readFileSync(f, "utf8").split("\n").length - 1;
+      return lines > SOURCE_FILE_LINES
+        ? [`${relative(repoRoot, f).split("\\").join("/")}: ${lines}`]
+        : [];
+    });
+    expect(long).toEqual([]);
   });
 
   it("the length check counts a function's lines from its first to its last", () => {

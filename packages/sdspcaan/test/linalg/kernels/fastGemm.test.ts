@@ -28,12 +28,12 @@ import { gemmABtLowerBlocks } from "#internal/linalg/kernels/symmetricProducts.j
 import {
   type ExternalGemm,
   fmaGemmModule,
-  fmaModuleBytes,
   kernelBackend,
   moduleGemmInUse,
   setKernelBackend,
   wasmArena,
 } from "#internal/linalg/kernels/wasm/backend.js";
+import { fmaModuleBytes } from "#internal/linalg/kernels/wasm/moduleBytes.js";
 import { setKernelThreads } from "#internal/threads/helperThread.node.js";
 import { firstDifference, fusedMultiplyAdd, randomMatrix } from "../../helpers/matrices.js";
 import { inputs } from "../../helpers/properties.js";

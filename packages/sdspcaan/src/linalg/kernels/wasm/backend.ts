@@ -1,6 +1,7 @@
 /**
  * Selection and loading of the WebAssembly SIMD kernels (kernels.wat, embedded in
- * module.ts), and the linear memory they work in.
+ * module.ts and decoded by moduleBytes.ts), and the linear memory they work in; the
+ * backends' names and what the environment asks for are kernelEnvironment.ts's.
  *
  * Backends. "wasm" runs the hot kernels in the module: GEMM, the symmetric
  * matrix-vector product and the panel updates of the Householder reduction, the
@@ -45,28 +46,19 @@
  * allocate everything it needs before; growing while pinned is a bug and throws.
  */
 import { ValidationError } from "../../../core/errors.js";
-import { inflateRaw } from "./inflateRaw.js";
+import {
+  EnvironmentRefusals,
+  type KernelBackend,
+  type KernelBackendRequest,
+  REQUESTS,
+  requestFromEnvironment,
+} from "./kernelEnvironment.js";
 import type { KernelExports, WasmMemory } from "./kernelExports.js";
-import { FMA_WASM_SIZE, KERNELS_WASM_DEFLATED_BASE64, KERNELS_WASM_SIZE } from "./module.js";
+import { KERNELS_WASM_SIZE } from "./module.js";
+import { fmaModuleBytes, kernelBytes } from "./moduleBytes.js";
 
-/**
- * The backend the kernels run on: "fast" (the WebAssembly module with the fastest GEMM
- * the platform has: the native addon's fused kernel in Node, the module's relaxed-SIMD
- * one where the engine validates it, else the module's own), "wasm" (the portable
- * WebAssembly kernels, every product with the module's bits) or "ts" (the TypeScript
- * kernels).
- */
-export type KernelBackend = "fast" | "wasm" | "ts";
-/**
- * What `setKernelBackend` and SDSPCAAN_KERNELS accept: "auto" and "fast" (the default:
- * "fast" where WebAssembly SIMD runs, else "ts"), "portable" (the kernels as they were
- * before "fast": "wasm" where WebAssembly SIMD runs, else "ts"), "wasm" or "ts".
- */
-export type KernelBackendRequest = KernelBackend | "auto" | "portable";
-
+export type { KernelBackend, KernelBackendRequest } from "./kernelEnvironment.js";
 export type { GemmMatrices, GemmOperands, KernelExports } from "./kernelExports.js";
-
-const REQUESTS: readonly KernelBackendRequest[] = ["auto", "fast", "portable", "wasm", "ts"];
 
 /**
  * The parts of the WebAssembly JS API used here (the project's TS lib has no DOM types,
@@ -193,127 +185,6 @@ export class WasmArena {
     this.pins--;
   }
 }
-
-/**
- * The backend SDSPCAAN_KERNELS asks for in `env` ("auto" when unset or empty; any case):
- * the library's loader starts from it when a `process.env` exists. A value that names
- * no backend is a ValidationError naming the variable: taken for "auto" it would lose,
- * without a word, the bits a "portable" (misspelt) was set for.
- */
-export function kernelRequestFromEnv(
-  env: Record<string, string | undefined> | undefined,
-): KernelBackendRequest {
-  const given = env?.SDSPCAAN_KERNELS;
-  const value = given?.trim().toLowerCase() ?? "";
-  if (value === "") return "auto";
-  const request = REQUESTS.find((r) => r === value);
-  if (request === undefined) {
-    throw new ValidationError(
-      "SDSPCAAN_KERNELS",
-      `The environment variable SDSPCAAN_KERNELS must be "auto", "fast", "portable", "wasm" or "ts" (or unset). Got ${JSON.stringify(given)} instead.`,
-    );
-  }
-  return request;
-}
-
-/**
- * The loader's first request: SDSPCAAN_KERNELS's, or its refusal. The variable is read
- * when the library loads, where a throw would fail the import itself (before the
- * program could catch anything or choose with setKernelBackend), so the refusal is
- * kept and thrown when the kernels are first chosen.
- */
-function requestFromEnvironment(): {
-  request: KernelBackendRequest;
-  refusal: ValidationError | null;
-} {
-  try {
-    return { request: kernelRequestFromEnv(processEnv()), refusal: null };
-  } catch (err) {
-    if (!(err instanceof ValidationError)) throw err;
-    return { request: "auto", refusal: err };
-  }
-}
-
-/** `process.env` where there is one and reading it is allowed, else undefined. */
-function processEnv(): Record<string, string | undefined> | undefined {
-  try {
-    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-      ?.env;
-    // Deno without --allow-env throws on a read (NotCapable), not on the access above.
-    void env?.SDSPCAAN_KERNELS;
-    return env;
-  } catch {
-    // The library imports with no permissions: the variable counts as unset.
-    return undefined;
-  }
-}
-
-/** Standard base64 (RFC 4648), loop decoder where the engine has no atob. */
-function decodeBase64(text: string): Uint8Array {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  let len = text.length;
-  while (len > 0 && text[len - 1] === "=") len--;
-  const out = new Uint8Array((len * 3) >> 2);
-  // Six bits per character into `acc`; each time it holds a whole byte (its top 8 of
-  // `bits + 8`), that byte goes out.
-  let acc = 0;
-  let bits = 0;
-  let o = 0;
-  for (let i = 0; i < len; i++) {
-    acc = (acc << 6) | alphabet.indexOf(text[i]);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[o++] = acc >> bits;
-      acc &= (1 << bits) - 1;
-    }
-  }
-  return out;
-}
-
-/**
- * The embedded modules' bytes, the kernels' and then the relaxed-SIMD GEMM's (module.ts
- * holds them compressed together: see inflateRaw.ts).
- */
-function embeddedBytes(): Uint8Array {
-  const size = KERNELS_WASM_SIZE + FMA_WASM_SIZE;
-  return inflateRaw(base64Bytes(KERNELS_WASM_DEFLATED_BASE64), size);
-}
-
-/** The embedded kernels' module. */
-export function kernelModuleBytes(): Uint8Array {
-  return embeddedBytes().subarray(0, KERNELS_WASM_SIZE);
-}
-
-/** The embedded relaxed-SIMD GEMM's module (fma.wat). */
-export function fmaModuleBytes(): Uint8Array {
-  return embeddedBytes().subarray(KERNELS_WASM_SIZE);
-}
-
-let moduleBytes: Uint8Array | null = null;
-
-/** kernelModuleBytes, inflated once: the support check validates them, the loader compiles them. */
-function kernelBytes(): Uint8Array {
-  moduleBytes ??= kernelModuleBytes();
-  return moduleBytes;
-}
-
-function base64Bytes(text: string): Uint8Array {
-  // The engine's own decoder (every browser, Node >= 16) is native code: in a fresh
-  // process it takes a fraction of a millisecond where the loop below, not yet
-  // optimised, takes several. The loop stays for engines without atob.
-  const atob = (globalThis as { atob?: (text: string) => string }).atob;
-  if (typeof atob === "function") {
-    const binary = atob(text);
-    const out = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-    return out;
-  }
-  return decodeBase64(text);
-}
-
-/** The loop decoder of kernelModuleBytes, exported for its test. */
-export { decodeBase64 as decodeBase64ForTest };
 
 /**
  * A GEMM with the contract of the module's `gemm` export (C += A B^T on byte offsets
@@ -535,14 +406,11 @@ export class KernelLoader {
   /** The active arena; undefined: decide again on the next call. */
   private active: WasmArena | null | undefined = undefined;
   /**
-   * Environment variables' refusals by name, in the order they came: the first is
-   * thrown wherever the kernels are chosen, until the program chooses in their place
-   * (`setRequest` for SDSPCAAN_KERNELS, sdspcaan/node's `setNativeKernels` for
-   * SDSPCAAN_NATIVE).
+   * Environment variables' refusals: the first is thrown wherever the kernels are
+   * chosen, until the program chooses in their place (`setRequest` for SDSPCAAN_KERNELS,
+   * sdspcaan/node's `setNativeKernels` for SDSPCAAN_NATIVE).
    */
-  private readonly refusals = new Map<string, ValidationError>();
-  /** The first of `refusals` (null: none), kept so that every kernel call checks one field. */
-  private standing: ValidationError | null = null;
+  private readonly refusals = new EnvironmentRefusals();
 
   constructor(choices: KernelLoaderChoices) {
     this.request = choices.request;
@@ -553,29 +421,21 @@ export class KernelLoader {
 
   /** Keeps `error` (an environment variable's) to throw until `chosen(error.argument)`. */
   refuse(error: ValidationError): void {
-    if (!this.refusals.has(error.argument)) this.refusals.set(error.argument, error);
-    this.standing ??= error;
+    this.refusals.refuse(error);
   }
 
   /** The program chose what `variable` chooses: its refusal no longer stands. */
   chosen(variable: string): void {
-    if (!this.refusals.delete(variable)) return;
-    this.standing = null;
-    for (const error of this.refusals.values()) {
-      this.standing = error;
-      break;
-    }
+    this.refusals.chosen(variable);
   }
 
   /** The first refusal still standing, or null. */
   refusal(): ValidationError | null {
-    return this.standing;
+    return this.refusals.standing();
   }
 
   private checkNotRefused(): void {
-    const error = this.standing;
-    // A fresh error each time: its stack is the call's that chose the kernels.
-    if (error !== null) throw new ValidationError(error.argument, error.message);
+    this.refusals.check();
   }
 
   /** Whether this engine has WebAssembly with SIMD (cached). */

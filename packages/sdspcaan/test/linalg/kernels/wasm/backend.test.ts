@@ -25,13 +25,10 @@ import {
 } from "#internal/linalg/kernels/symmetricProducts.js";
 import {
   ARENA_LIMIT,
-  decodeBase64ForTest,
   initLinalg,
   KernelLoader,
   type KernelLoaderChoices,
   kernelBackend,
-  kernelModuleBytes,
-  kernelRequestFromEnv,
   requestedKernelBackend,
   SYNC_COMPILE_LIMIT,
   setKernelBackend,
@@ -40,11 +37,16 @@ import {
   wasmSimdSupported,
 } from "#internal/linalg/kernels/wasm/backend.js";
 import { inflateRaw } from "#internal/linalg/kernels/wasm/inflateRaw.js";
+import { kernelRequestFromEnv } from "#internal/linalg/kernels/wasm/kernelEnvironment.js";
 import {
   FMA_WASM_SIZE,
   KERNELS_WASM_DEFLATED_BASE64,
   KERNELS_WASM_SIZE,
 } from "#internal/linalg/kernels/wasm/module.js";
+import {
+  decodeBase64ForTest,
+  kernelModuleBytes,
+} from "#internal/linalg/kernels/wasm/moduleBytes.js";
 import { innerProducts } from "#internal/linalg/orthogonalize.js";
 import { CsrMatrix } from "#internal/linalg/sparse.js";
 import {
