@@ -195,6 +195,17 @@ export function checkPreprocessing(p: unknown, d: number, field: string, fail: F
       `must be one of ${PREPROCESSING_METHODS.map((m) => JSON.stringify(m)).join(", ")}; got ${shown(q.method)}`,
     );
   }
+  // A z-score's scale is a standard deviation, or 1 for a constant column
+  // (Standardizer.fit): never below zero. A custom one may flip a sign.
+  if (q.method === "custom") return;
+  (q.scale as number[]).forEach((x, j) => {
+    if (x < 0) {
+      fail(
+        `${field}.scale[${j}]`,
+        `must be a positive number under ${shown(q.method)} (a standard deviation, 1 for a constant column); got ${shown(x)}`,
+      );
+    }
+  });
 }
 
 /** Column names as fit records them: nFeaturesIn distinct non-empty strings. */
