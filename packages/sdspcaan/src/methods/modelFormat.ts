@@ -431,7 +431,7 @@ export function checkModelJSON(json: unknown): ModelJSON {
     fail("plugin", `must be the name of a plug-in; got ${shown(m.plugin)}`);
   }
   // toJSON writes "plugin" only for a method setMethodPlugin recorded, never a built-in.
-  if (m.plugin !== undefined && isBuiltInMethod(m.method)) {
+  if (m.plugin !== undefined && isBuiltInMethod(m.method as string)) {
     fail(
       "plugin",
       `must be left out: ${shown(m.method)} is a built-in method, whose model names no plug-in; got ${shown(m.plugin)}`,
