@@ -11,6 +11,7 @@ import { DataFormatError } from "sdspcaan";
 import { formatBytes } from "sdspcaan/formats";
 import { withHdf5Variables } from "sdspcaan-hdf5";
 import { describe, expect, it } from "vitest";
+import { chunkIndexOf } from "#internal/chunkIndex.js";
 import { h5File } from "./helpers/h5File.js";
 
 type H5Module = Awaited<typeof h5wasm.ready>;
@@ -102,6 +103,90 @@ function readX(bytes: Uint8Array, file: string) {
   });
 }
 
+async function refusal(bytes: Uint8Array, file: string): Promise<string> {
+  const err = await readX(bytes, file).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(DataFormatError);
+  return (err as DataFormatError).message;
+}
+
+/** Where the file's (only) version 1 B-tree node of chunks starts. */
+function treeNode(bytes: Uint8Array): number {
+  const at = Buffer.from(bytes).indexOf("TREE\x01");
+  expect(at).toBeGreaterThan(0);
+  expect(Buffer.from(bytes).indexOf("TREE", at + 1)).toBe(-1);
+  return at;
+}
+
+describe("the chunk index, against the chunks the shape needs", () => {
+  // 12 deflated chunks of 10 values: the B-tree's leaf lists them, each with a key
+  // (size, filter mask, 3 offsets of 8 bytes) and an address, after a 24-byte header.
+  const values = Float64Array.from({ length: 120 }, (_, i) => i + 1);
+  const entry = (at: number, e: number) => at + 24 + e * 40;
+
+  it("reads the undamaged file, the index walked", async () => {
+    const bytes = await chunkedColumn({ values, chunk: 10, deflate: true });
+    expect(Array.from((await readX(bytes, "ok.mat")).data)).toEqual(Array.from(values));
+  });
+
+  it("refuses an index listing fewer chunks than the shape needs, not reading zeros", async () => {
+    const bytes = await chunkedColumn({ values, chunk: 10, deflate: true });
+    const at = treeNode(bytes);
+    expect(bytes[at + 6]).toBe(12);
+    // HDF5 then finds 9 chunks and fills the other 30 values with 0, without an error.
+    bytes[at + 6] = 9;
+    expect(await refusal(bytes, "cut.mat")).toBe(
+      "cut.mat: variable 'x': shape [1, 120] in chunks of [1, 10] is 12 chunks, but its chunk index lists 9 of them: the file is damaged (HDF5 would read the missing chunks as zeros)",
+    );
+  });
+
+  it.each([
+    ["onto another chunk's", 100],
+    ["past the shape", 130],
+  ])("refuses an index whose key moved a chunk %s", async (_where, offset) => {
+    const moved = await chunkedColumn({ values, chunk: 10, deflate: true });
+    // The second offset of the last chunk's key (110).
+    const key = entry(treeNode(moved), 11) + 8 + 8;
+    expect(moved[key]).toBe(110);
+    moved[key] = offset;
+    expect(await refusal(moved, "moved.mat")).toBe(
+      "moved.mat: variable 'x': shape [1, 120] in chunks of [1, 10] is 12 chunks, but its chunk index lists 11 of them: the file is damaged (HDF5 would read the missing chunks as zeros)",
+    );
+  });
+
+  it.each([
+    ["version 1 (HDF5 1.8's, as MATLAB writes)", "earliest", true],
+    ["version 2, continued in another block", undefined, true],
+    ["version 2 with a version 4 layout, whose index is not read", "latest", false],
+  ] as const)("reads an object header of %s", async (_what, libver, tree) => {
+    const bytes = await h5File(
+      (f) => {
+        const ds = f.create_dataset({
+          name: "x",
+          data: Float64Array.of(1, 2, 3, 4, 5),
+          shape: [1, 5],
+          dtype: "<d",
+          chunks: [1, 2],
+          compression: 1,
+        });
+        f.create_dataset({ name: "after", data: Float64Array.of(1), shape: [1] });
+        // Attributes too large for the header's first block: the rest continues elsewhere.
+        for (let i = 0; i < 6; i++) ds.create_attribute(`a${i}`, "v".repeat(300));
+      },
+      false,
+      libver,
+    );
+    expect(Buffer.from(bytes).includes("TREE\x01")).toBe(tree);
+    expect(Array.from((await readX(bytes, "h.h5")).data)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("calls an index it cannot walk damaged", async () => {
+    const a = { base: 0, offsetSize: 8, lengthSize: 8 };
+    const noHeader = new Uint8Array(64);
+    expect(chunkIndexOf(noHeader, a, 0, [1, 4], [1, 2])).toBe("damaged");
+    expect(chunkIndexOf(noHeader, a, 60, [1, 4], [1, 2])).toBe("damaged");
+  });
+});
+
 describe("chunked MAT v7.3 variables", () => {
   it("reads a variable of 20,000 chunks of 4 values, stored as is or deflated, with no free heap", async () => {
     const M = await h5wasm.ready;
@@ -117,12 +202,12 @@ describe("chunked MAT v7.3 variables", () => {
     }
   });
 
-  it("reads never-written chunks as zeros up to 16,384 of them, whatever the file's size", async () => {
+  it("refuses never-written chunks, which HDF5 reads as zeros, as MATLAB writes every chunk", async () => {
     const values = Float64Array.from({ length: 16_384 }, (_, i) => i + 1);
     const bytes = await chunkedColumn({ values, chunk: 1, deflate: true, written: 1 });
-    const read = await readX(bytes, "sparse.mat");
-    expect(read.data[0]).toBe(1);
-    expect(read.data.subarray(1).every((v) => v === 0)).toBe(true);
+    expect(await refusal(bytes, "sparse.mat")).toBe(
+      "sparse.mat: variable 'x': shape [1, 16384] in chunks of [1, 1] is 16384 chunks, but its chunk index lists 1 of them: the file is damaged (HDF5 would read the missing chunks as zeros)",
+    );
   });
 
   it("refuses a file declaring more chunks than it can hold, naming the variable and the numbers", async () => {

@@ -67,8 +67,8 @@ describe("HDF5 / MAT v7.3 guards", () => {
   it("lets the wasm heap grow within the budget of a large read", async () => {
     const M = await h5wasm.ready;
     // More values than the heap now holds bytes: reading them must grow it. Written
-    // as one chunk of noise (so that deflate's ratio allows the rest) and never-written
-    // chunks, which read as zeros, so that writing the file does not grow the heap.
+    // as one chunk of noise (so that deflate's ratio allows the rest) and chunks of
+    // zeros, a chunk a write, so that writing the file does not grow the heap.
     const count = Math.max(2 ** 22, M.HEAPU8.length / 8 + 2 ** 20);
     const written = Float64Array.from(
       { length: 2 ** 14 },
@@ -76,7 +76,7 @@ describe("HDF5 / MAT v7.3 guards", () => {
     );
     const path = "/matV73Guards-large.h5";
     const f = new h5wasm.File(path, "w");
-    f.create_dataset({
+    const ds = f.create_dataset({
       name: "x",
       data: written,
       shape: [written.length],
@@ -84,7 +84,13 @@ describe("HDF5 / MAT v7.3 guards", () => {
       maxshape: [null],
       chunks: [written.length],
       compression: 1,
-    }).resize([count]);
+    });
+    ds.resize([count]);
+    const zeros = new Float64Array(written.length);
+    for (let start = written.length; start < count; start += zeros.length) {
+      const end = Math.min(count, start + zeros.length);
+      ds.write_slice([[start, end]], zeros.subarray(0, end - start));
+    }
     f.close();
     const bytes = (M.FS.readFile(path) as Uint8Array).slice();
     M.FS.unlink(path);

@@ -8,11 +8,22 @@ export type H5File = InstanceType<typeof h5wasm.File>;
 
 let seq = 0;
 
-/** An HDF5 file built by `build`; behind MATLAB's 512-byte header when `matlab`. */
-export async function h5File(build: (f: H5File) => void, matlab = false): Promise<Uint8Array> {
+/**
+ * An HDF5 file built by `build`; behind MATLAB's 512-byte header when `matlab`;
+ * `libver` chooses the file format's versions (h5wasm's default: v108 to v200).
+ */
+export async function h5File(
+  build: (f: H5File) => void,
+  matlab = false,
+  libver?: "earliest" | "latest",
+): Promise<Uint8Array> {
   const M = await h5wasm.ready;
   const path = `/h5File-${process.pid}-${++seq}.h5`;
-  const f = new h5wasm.File(path, "w");
+  const f = new h5wasm.File(
+    path,
+    "w",
+    libver === undefined ? {} : { libver: libver === "latest" ? "latest" : ["earliest", "latest"] },
+  );
   build(f);
   f.close();
   const body = M.FS.readFile(path) as Uint8Array;

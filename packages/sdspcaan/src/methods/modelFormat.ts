@@ -9,6 +9,7 @@ import { compareLabels, type Label } from "../core/validate.js";
 import type { StandardizerJSON } from "../linalg/standardizer.js";
 import type { FitInfo } from "./fitReport.js";
 import { FIT_WARNING_CODES, warningFromText } from "./fitWarnings.js";
+import { isBuiltInMethod } from "./methodPlugins.js";
 import { checkModelDepth, parseModelText } from "./modelText.js";
 
 export const MODEL_FORMAT = "sdspcaan-model";
@@ -195,6 +196,17 @@ export function checkPreprocessing(p: unknown, d: number, field: string, fail: F
       `must be one of ${PREPROCESSING_METHODS.map((m) => JSON.stringify(m)).join(", ")}; got ${shown(q.method)}`,
     );
   }
+  // A z-score's scale is a standard deviation, or 1 for a constant column
+  // (Standardizer.fit): never below zero. A custom one may flip a sign.
+  if (q.method === "custom") return;
+  (q.scale as number[]).forEach((x, j) => {
+    if (x < 0) {
+      fail(
+        `${field}.scale[${j}]`,
+        `must be a positive number under ${shown(q.method)} (a standard deviation, 1 for a constant column); got ${shown(x)}`,
+      );
+    }
+  });
 }
 
 /** Column names as fit records them: nFeaturesIn distinct non-empty strings. */
@@ -417,6 +429,13 @@ export function checkModelJSON(json: unknown): ModelJSON {
   if (typeof m.method !== "string") fail("method", `must be a method name; got ${shown(m.method)}`);
   if (m.plugin !== undefined && (typeof m.plugin !== "string" || m.plugin.trim() === "")) {
     fail("plugin", `must be the name of a plug-in; got ${shown(m.plugin)}`);
+  }
+  // toJSON writes "plugin" only for a method setMethodPlugin recorded, never a built-in.
+  if (m.plugin !== undefined && isBuiltInMethod(m.method as string)) {
+    fail(
+      "plugin",
+      `must be left out: ${shown(m.method)} is a built-in method, whose model names no plug-in; got ${shown(m.plugin)}`,
+    );
   }
   objectField(m.params, "params", fail);
   const d = positiveInteger(m.nFeaturesIn, "nFeaturesIn", fail);

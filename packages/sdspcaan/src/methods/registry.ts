@@ -17,7 +17,12 @@ import { checkModelJSON, type Estimator } from "./estimator.js";
 import { JPCDA_METHOD } from "./jpcda.js";
 import { LDA_METHOD } from "./lda.js";
 import { LPP_METHOD } from "./lpp.js";
-import { methodPlugin, setMethodPlugin } from "./methodPlugins.js";
+import {
+  isBuiltInMethod,
+  markBuiltInMethod,
+  methodPlugin,
+  setMethodPlugin,
+} from "./methodPlugins.js";
 import type { MethodName, MethodRegistry } from "./methodRegistry.js";
 import { modelDocument } from "./modelFormat.js";
 import { PCA_METHOD } from "./pca.js";
@@ -34,7 +39,6 @@ import { SPCAN_METHOD } from "./spcan.js";
 type AnyDescriptor = MethodDescriptor<any>;
 
 const REGISTRY = new Map<string, AnyDescriptor>();
-const BUILT_IN = new Set<string>();
 
 /**
  * Adds a method. Its name must be new; from then on it is in `methodNames()`, the
@@ -44,7 +48,7 @@ export function registerMethod(descriptor: AnyDescriptor): void {
   const name = descriptor.name;
   if (REGISTRY.has(name)) {
     const plugin = methodPlugin(name);
-    const whose = BUILT_IN.has(name)
+    const whose = isBuiltInMethod(name)
       ? ": it is one of the built-in methods; give the new method a name of its own"
       : plugin !== null
         ? ` (by the plug-in ${plugin})`
@@ -59,15 +63,12 @@ export function registerMethod(descriptor: AnyDescriptor): void {
 
 /** Removes a method registered with `registerMethod` (for tests and plug-ins). */
 export function unregisterMethod(name: string): boolean {
-  if (BUILT_IN.has(name)) return false;
+  if (isBuiltInMethod(name)) return false;
   setMethodPlugin(name, null);
   return REGISTRY.delete(name);
 }
 
-/** Whether `name` (as registered, lower-case) is one of the methods the library comes with. */
-export function isBuiltInMethod(name: string): boolean {
-  return BUILT_IN.has(name);
-}
+export { isBuiltInMethod };
 
 for (const d of [
   BASELINE_METHOD,
@@ -83,7 +84,7 @@ for (const d of [
   LPP_METHOD,
 ]) {
   registerMethod(d);
-  BUILT_IN.add(d.name);
+  markBuiltInMethod(d.name);
 }
 
 /** The registered method names, in registration order (the built-ins first). */

@@ -6,6 +6,7 @@
 import {
   ContractError,
   createMethod,
+  DataFormatError,
   Estimator,
   loadModel,
   Matrix,
@@ -18,6 +19,7 @@ import {
   type CoreFitResult,
   defineMethod,
   type FitContext,
+  loadModelFile,
   methodPlugin,
   registerMethod,
   setMethodPlugin,
@@ -98,6 +100,26 @@ describe("a plug-in's model file", () => {
     const text = JSON.stringify(mineModel());
     unregisterMethod("mine");
     expect(errorOf(() => loadModel(text))).toBeInstanceOf(ModelFormatError);
+  });
+
+  it("is never recorded for a built-in method, whose model names none", () => {
+    expect(() => setMethodPlugin("sdspca", "rp.mjs")).toThrow(
+      new ValidationError(
+        "name",
+        '"sdspca" is one of the built-in methods: it comes from no plug-in.',
+      ),
+    );
+    expect(methodPlugin("sdspca")).toBeNull();
+    const saved = createMethod("sdspca", { k: 2, maxIter: 3 }).fit(X, [1, 2, 1, 2]).toJSON();
+    expect("plugin" in saved).toBe(false);
+    expect(() =>
+      loadModelFile(JSON.stringify({ ...saved, plugin: "rp.mjs" }), "model.json"),
+    ).toThrow(
+      new DataFormatError(
+        "model.json",
+        `not a valid sdspcaan model: field 'plugin' must be left out: "sdspca" is a built-in method, whose model names no plug-in; got "rp.mjs"`,
+      ),
+    );
   });
 
   it("refuses a plug-in name with control characters", () => {

@@ -12,7 +12,7 @@ import { FIT_WARNING_CODES } from "#internal/methods/fitWarnings.js";
 import { checkModelJSON, shown } from "#internal/methods/modelFormat.js";
 import { MAX_MODEL_DEPTH } from "#internal/methods/modelText.js";
 import { PCA } from "#internal/methods/pca.js";
-import { loadModel } from "#internal/methods/registry.js";
+import { loadModel, loadModelFile } from "#internal/methods/registry.js";
 
 // Fitted in the first test that needs it, not at the top level: Stryker (`npm run
 // test:mutation`) counts code run outside a test as covered by every test.
@@ -219,6 +219,24 @@ describe("checkModelJSON, field by field", () => {
       (d) => (d.preprocessing.scale[1] = 0),
       "preprocessing.scale[1]",
       "must be a finite non-zero number; got 0",
+    ],
+    [
+      "a negative train-zscore scale",
+      (d) => {
+        d.preprocessing.method = "train-zscore";
+        d.preprocessing.scale[2] = -3;
+      },
+      "preprocessing.scale[2]",
+      'must be a positive number under "train-zscore" (a standard deviation, 1 for a constant column); got -3',
+    ],
+    [
+      "a negative dataset-zscore scale",
+      (d) => {
+        d.preprocessing.method = "dataset-zscore";
+        d.preprocessing.scale[0] = -1e-300;
+      },
+      "preprocessing.scale[0]",
+      'must be a positive number under "dataset-zscore" (a standard deviation, 1 for a constant column); got -1e-300',
     ],
     [
       "preprocessing.scale",
@@ -487,6 +505,33 @@ describe("checkModelJSON, field by field", () => {
     expect(loadModel(trimmed).toJSON()).toEqual(trimmed);
     const v1 = { ...trimmed, version: 1 };
     expect(loadModel(v1).preprocessing).toBeNull();
+  });
+
+  it("accepts any non-zero custom scale and any positive z-score scale", () => {
+    const custom = JSON.parse(savedModel()) as Doc;
+    custom.preprocessing.scale = [-1, 2, -3e-300];
+    expect(loadModel(custom).preprocessing).toEqual(custom.preprocessing);
+    const zscore = JSON.parse(savedModel()) as Doc;
+    zscore.preprocessing = { method: "train-zscore", center: [0, 0, 0], scale: [1, 5e-324, 3] };
+    expect(loadModel(zscore).preprocessing).toEqual(zscore.preprocessing);
+  });
+
+  it("names the file and the field of a negative z-score scale", () => {
+    const json = JSON.parse(savedModel()) as Doc;
+    json.preprocessing.method = "train-zscore";
+    json.preprocessing.scale[1] = -2;
+    expect(() => loadModelFile(JSON.stringify(json), "model.json")).toThrow(
+      `model.json: not a valid sdspcaan model: field 'preprocessing.scale[1]' must be a positive number under "train-zscore" (a standard deviation, 1 for a constant column); got -2`,
+    );
+  });
+
+  it("setPreprocessing refuses a z-score scale the library would not write", () => {
+    const model = loadModel(savedModel()) as PCA;
+    expect(() =>
+      model.setPreprocessing({ method: "train-zscore", center: [0, 0, 0], scale: [1, -2, 1] }),
+    ).toThrow(
+      `'preprocessing.scale[1]' must be a positive number under "train-zscore" (a standard deviation, 1 for a constant column); got -2.`,
+    );
   });
 
   it("says what to do about a version 1 file without preprocessing", () => {

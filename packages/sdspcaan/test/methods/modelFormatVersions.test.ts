@@ -103,10 +103,15 @@ describe("what each version writes loads as saved", () => {
     );
   });
 
-  it("a plug-in's name: beside a built-in method it is not needed, else it is asked for", () => {
+  it("a plug-in's name: beside a built-in method it is refused, else it is asked for", () => {
     const d = doc();
     d.plugin = "extra-methods.mjs";
-    expect(load(d).method).toBe("pca");
+    const refused = new ModelFormatError(
+      "plugin",
+      'must be left out: "pca" is a built-in method, whose model names no plug-in; got "extra-methods.mjs"',
+    );
+    expect(() => load(d)).toThrow(refused);
+    expect(() => PCA.fromJSON(d)).toThrow(refused);
     d.method = "sparse-pca";
     expect(() => load(d)).toThrow(
       new ValidationError(

@@ -495,6 +495,18 @@ describe("a saved pipeline's fields, refused word for word", () => {
       "model.nFeaturesIn",
       "must be an integer >= 1; got 0",
     ],
+    [
+      "a plug-in's name on a built-in model",
+      (d) => (d.model.plugin = "rp.mjs"),
+      "model.plugin",
+      'must be left out: "pca" is a built-in method, whose model names no plug-in; got "rp.mjs"',
+    ],
+    [
+      "a negative train-zscore scale",
+      (d) => (d.model.preprocessing.scale[3] = -1),
+      "model.preprocessing.scale[3]",
+      'must be a positive number under "train-zscore" (a standard deviation, 1 for a constant column); got -1',
+    ],
     ["a model that is not one", (d) => (d.model = []), "model", "expected a JSON object; got []"],
   ])("%s", (_what, change, field, problem) => {
     expect(refused(change)).toEqual([field, problem]);
