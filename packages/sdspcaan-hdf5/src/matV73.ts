@@ -434,11 +434,14 @@ function checkChunkIndex(
   let address = 0;
   for (let i = ref.length - 1; i >= 0; i--) address = address * 256 + ref[i];
   const index = chunkIndexOf(s.bytes, s.addressing, address, shape, chunks);
-  // (null: a version 4 layout, whose indexes are not read; MATLAB does not write them.)
-  if (index === null || (index !== "damaged" && index.listed >= needed)) return;
+  // null: a version 4 layout, whose indexes are not read (MATLAB does not write them).
+  // "damaged": bytes this walk does not follow although HDF5 read the dataset through
+  // them, more likely a layout the walk does not know than damage HDF5 missed, so the
+  // file is not refused on that alone.
+  if (index === null || index === "damaged" || index.listed >= needed) return;
   throw new DataFormatError(
     file,
-    `${declared()}, but ${index === "damaged" ? "its chunk index cannot be read" : `its chunk index lists ${index.listed} of them`}: the file is damaged (HDF5 would read the missing chunks as zeros)`,
+    `${declared()}, but its chunk index lists ${index.listed} of them: the file is damaged (HDF5 would read the missing chunks as zeros)`,
   );
 }
 
