@@ -113,7 +113,8 @@ const channels = new WeakMap<WorkerLike, WorkerChannel>();
 interface Pending {
   resolve(result: unknown): void;
   reject(err: Error): void;
-  onProgress?: (progress: unknown) => void;
+  /** The request's progress callback, which throwing stops the request (see request). */
+  progress(value: unknown): void;
 }
 
 /** Whether this page may share memory with its workers (it is cross-origin isolated). */
@@ -199,7 +200,7 @@ export class WorkerChannel {
     const p = this.pending.get(message.id);
     if (p === undefined) return;
     if (message.kind === "progress") {
-      p.onProgress?.(message.progress);
+      p.progress(message.progress);
       return;
     }
     this.pending.delete(message.id);
@@ -216,6 +217,13 @@ export class WorkerChannel {
   /** Sends `body` to the worker's handler; resolves with its answer. */
   request<T = unknown>(body: unknown, options: RequestOptions = {}): Promise<T> {
     checkCallOptions(options, "WorkerChannel.request", REQUEST_OPTION_NAMES);
+    checkCallbackOption(
+      options.onProgress,
+      "onProgress",
+      "WorkerChannel.request",
+      "(progress) => void",
+    );
+    checkSignalOption(options.signal, "WorkerChannel.request");
     const { signal, onProgress, transfer = [] } = options;
     // A worker that another channel ended, or a thread that stopped, answers nothing.
     this.ended ??= stoppedReason(this.worker);
@@ -224,35 +232,56 @@ export class WorkerChannel {
     const id = this.nextId++;
     const buffer = this.sharesMemory ? new SharedArrayBuffer(4) : null;
     return new Promise<T>((resolve, reject) => {
-      const onAbort = () => {
+      // What a throwing callback threw: the request rejects with it, as `fit` throws it.
+      let failure: { readonly error: unknown } | null = null;
+      /**
+       * Stops the request's work in the worker. Through shared memory the worker stops
+       * at its next check and answers, and the request settles then; without it a busy
+       * worker cannot be told, so it is terminated, and the request (returned) is
+       * settled by the caller at once.
+       */
+      const stopWork = (why: string): Pending | undefined => {
         if (buffer !== null) {
           Atomics.store(new Int32Array(buffer), 0, 1);
-          return;
+          return undefined;
         }
-        // Without shared memory a busy worker cannot be told: it is terminated. This
-        // request was cancelled; the others, and any later one, are refused saying why.
-        const cancelled = this.pending.get(id);
+        // The others pending, and any later request, are refused saying why.
+        const stopped = this.pending.get(id);
         this.pending.delete(id);
         this.terminate(
           new SdspcaanError(
-            "The worker was terminated to cancel a fit (without shared memory a busy worker cannot be told to stop), so it runs no more requests: start a new Worker, or cancel through shared memory (a cross-origin isolated page, or Node) to keep it.",
+            `The worker was terminated to ${why} (without shared memory a busy worker cannot be told to stop), so it runs no more requests: start a new Worker, or cancel through shared memory (a cross-origin isolated page, or Node) to keep it.`,
           ),
         );
-        cancelled?.reject(abortErrorOf(signal as AbortSignal));
+        return stopped;
       };
+      const onAbort = () => stopWork("cancel a fit")?.reject(abortErrorOf(signal as AbortSignal));
       const settle = () => signal?.removeEventListener("abort", onAbort);
       this.pending.set(id, {
         resolve: (result) => {
           settle();
-          resolve(result as T);
+          if (failure !== null) reject(failure.error);
+          else resolve(result as T);
         },
         reject: (err) => {
           settle();
+          if (failure !== null) reject(failure.error);
           // The worker's AbortError knows nothing of the caller's reason; the caller's
           // signal does, and `fit` on this thread would have said it.
-          reject(err instanceof AbortError && signal?.aborted ? abortErrorOf(signal) : err);
+          else reject(err instanceof AbortError && signal?.aborted ? abortErrorOf(signal) : err);
         },
-        ...(onProgress ? { onProgress } : {}),
+        progress: (value) => {
+          // A fit stops at the report whose callback threw: no later report reaches it.
+          if (failure !== null || !onProgress) return;
+          try {
+            onProgress(value);
+          } catch (err) {
+            // Thrown from a message listener it would crash the process; it is the
+            // request's error instead, and the work stops as a cancel stops it.
+            failure = { error: err };
+            stopWork("stop a fit whose onProgress callback threw")?.reject(err as Error);
+          }
+        },
       });
       signal?.addEventListener("abort", onAbort, { once: true });
       const message: RequestMessage = {
@@ -262,7 +291,14 @@ export class WorkerChannel {
         body,
         cancel: buffer,
       };
-      this.worker.postMessage(message, transfer);
+      try {
+        this.worker.postMessage(message, transfer);
+      } catch (err) {
+        // Nothing was sent: nothing will answer.
+        this.pending.delete(id);
+        settle();
+        reject(err);
+      }
     });
   }
 

@@ -62,6 +62,22 @@ describe("fitAsync", () => {
     expect(abort.reports()).toBeLessThan(100);
   });
 
+  it("rejects with what a throwing onProgress threw, as fit throws it, calling it no more", async () => {
+    let calls = 0;
+    const onProgress = () => {
+      calls++;
+      throw new RangeError("cb boom");
+    };
+    const err = await rejectionOf(
+      fitAsync(createMethod("sdspcaan", { k: 2, tol: 1e-300, maxIter: 1000 }), X, y, {
+        onProgress,
+      }),
+    );
+    expect(err).toBeInstanceOf(RangeError);
+    expect(err.message).toBe("cb boom");
+    expect(calls).toBe(1);
+  });
+
   it("rejects at once, starting no worker, when the signal is already aborted", async () => {
     await expect(
       fitAsync(createMethod("pca", { k: 2 }), X, y, { signal: AbortSignal.abort() }),

@@ -201,6 +201,82 @@ describe("fitInWorker", () => {
     expect((late as Error).message).toBe(refused);
   });
 
+  it("rejects with what a throwing onProgress threw and stops the fit; a Node worker fits again", async () => {
+    const worker = startWorker();
+    const boom = new RangeError("cb boom");
+    let calls = 0;
+    const onProgress = () => {
+      calls++;
+      throw boom;
+    };
+    const here = errorOf(() => createMethod("sdspcaan", LONG_FIT).fit(X, y, { onProgress }));
+    expect(here).toBe(boom);
+    calls = 0;
+    const err = await rejectionOf(
+      fitInWorker(worker, { method: "sdspcaan", options: LONG_FIT, X, y }, { onProgress }),
+    );
+    expect(err).toBe(boom);
+    // As in the synchronous fit, no report reaches the callback after it threw.
+    expect(calls).toBe(1);
+    // Stopped through shared memory, as a cancel stops it: the worker takes the next fit.
+    expect(worker.threadId).not.toBe(-1);
+    const model = await fitInWorker(worker, { method: "pca", options: { k: 2 }, X, y });
+    expect(model.nComponents).toBe(2);
+  });
+
+  it("without shared memory, a throwing onProgress ends the worker as a cancel does", async () => {
+    const worker = startWebShapedWorker();
+    const channel = new WorkerChannel(worker);
+    expect(channel.sharesMemory).toBe(false);
+    const boom = new TypeError("progress bar gone");
+    const err = await rejectionOf(
+      fitInWorker(
+        worker,
+        { method: "sdspcaan", options: LONG_FIT, X, y },
+        {
+          onProgress: () => {
+            throw boom;
+          },
+        },
+      ),
+    );
+    expect(err).toBe(boom);
+    expect(worker.terminated).toBe(true);
+    const again = await rejectionOf(
+      fitInWorker(worker, { method: "pca", options: { k: 2 }, X, y }),
+    );
+    expect(again).toBeInstanceOf(SdspcaanError);
+    expect(again.message).toBe(
+      "The worker was terminated to stop a fit whose onProgress callback threw (without shared memory a busy worker cannot be told to stop), so it runs no more requests: start a new Worker, or cancel through shared memory (a cross-origin isolated page, or Node) to keep it.",
+    );
+  });
+
+  it("gives a WorkerChannel request's throwing onProgress error to its caller", async () => {
+    const worker = startWorker();
+    const channel = new WorkerChannel(worker);
+    const lifted = liftedThreeClasses(5, 30, 8);
+    const data = new Float64Array(lifted.X.data);
+    const err = await rejectionOf(
+      channel.request(
+        {
+          type: "fit",
+          method: "sdspcaan",
+          options: LONG_FIT,
+          X: { rows: 30, cols: 8, data },
+          y: lifted.y,
+          featureNames: null,
+          pipeline: null,
+        },
+        {
+          onProgress: () => {
+            throw "not even an Error";
+          },
+        },
+      ),
+    );
+    expect(err).toBe("not even an Error");
+  });
+
   it("refuses at once a Node worker whose thread has stopped", async () => {
     const worker = startWorker();
     await worker.terminate();
