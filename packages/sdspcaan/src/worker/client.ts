@@ -4,7 +4,7 @@
  * fit; `WorkerChannel` is the request/answer mechanism under it, for workers that
  * answer requests of their own.
  */
-import { AbortError, abortErrorOf, SdspcaanError } from "../core/errors.js";
+import { AbortError, abortErrorOf, SdspcaanError, ValidationError } from "../core/errors.js";
 import type { MatrixLike } from "../core/matrix.js";
 import { optionNames } from "../core/options.js";
 import {
@@ -12,14 +12,15 @@ import {
   checkCallbackOption,
   checkCallOptions,
   checkSignalOption,
+  describeValue,
   type Label,
 } from "../core/validate.js";
 import { FIT_CALLBACKS } from "../methods/callOptions.js";
 import type { Estimator } from "../methods/estimator.js";
 import type { FitProgress } from "../methods/fitReport.js";
 import type { MethodName, MethodRegistry } from "../methods/methodRegistry.js";
-import type { Pipeline, PipelineOptions } from "../methods/pipeline.js";
-import { loadModel } from "../methods/registry.js";
+import { Pipeline, type PipelineOptions } from "../methods/pipeline.js";
+import { createMethod, loadModel, methodNames, normalizeMethodName } from "../methods/registry.js";
 import {
   type AnswerMessage,
   CHANNEL,
@@ -27,6 +28,7 @@ import {
   errorFromPayload,
   isChannelMessage,
   type RequestMessage,
+  unsendablePart,
   type WorkerEventLike,
 } from "./protocol.js";
 import type { FitRequestBody } from "./server.js";
@@ -417,6 +419,14 @@ export async function fitInWorker(
   checkCallOptions(options, "fitInWorker", FIT_IN_WORKER_OPTION_NAMES);
   checkCallbackOption(options.onProgress, "onProgress", "fitInWorker", "(progress) => void");
   checkSignalOption(options.signal, "fitInWorker");
+  if (typeof request.method !== "string") {
+    throw new ValidationError(
+      "method",
+      `fitInWorker's request.method must be a registered method's name (a string, e.g. "sdspcaan"). Got ${describeValue(request.method)} instead.`,
+    );
+  }
+  const registeredHere = methodNames().includes(normalizeMethodName(request.method));
+  if (registeredHere) checkAsFitHere(request);
   const X = asMatrix(request.X, "X");
   // A copy of its own crosses to the worker: transferring X's buffer would empty the caller's.
   const data = new Float64Array(X.data);
@@ -434,12 +444,61 @@ export async function fitInWorker(
           ? {}
           : request.pipeline,
   };
-  const json = await channelOf(worker).request(body, {
-    transfer: [data.buffer],
-    ...(options.onProgress
-      ? { onProgress: options.onProgress as (progress: unknown) => void }
-      : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  for (const field of ["options", "y", "featureNames", "pipeline"] as const) {
+    const part = unsendablePart(body[field], field);
+    if (part !== null) {
+      throw new ValidationError(
+        part.path,
+        `${part.path} is ${part.what}, which cannot be sent to a worker: fitInWorker's request crosses as data (numbers, strings, booleans, arrays, plain objects).`,
+      );
+    }
+  }
+  let json: unknown;
+  try {
+    json = await channelOf(worker).request(body, {
+      transfer: [data.buffer],
+      ...(options.onProgress
+        ? { onProgress: options.onProgress as (progress: unknown) => void }
+        : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (err) {
+    throw registeredHere ? notRegisteredThere(err, request.method) : err;
+  }
   return loadModel(json);
+}
+
+/**
+ * Throws what the synchronous fit of `request` would throw on its options and data, for
+ * a method registered in this thread: the fit itself, up to its first check of the
+ * signal (already aborted, so it stops there, before any of the method's work), so that
+ * the checks are the fit's own and their messages too.
+ */
+function checkAsFitHere(request: FitInWorkerRequest): void {
+  const model = createMethod(request.method, request.options ?? {});
+  const { featureNames = null, y = null } = request;
+  const fitOptions = { signal: AbortSignal.abort(), ...(featureNames ? { featureNames } : {}) };
+  try {
+    if (request.pipeline === undefined || request.pipeline === false) {
+      model.fit(request.X, y, fitOptions);
+    } else {
+      const pipelineOptions = request.pipeline === true ? {} : request.pipeline;
+      new Pipeline(model, pipelineOptions).fit(request.X, y as ArrayLike<Label>, fitOptions);
+    }
+  } catch (err) {
+    if (!(err instanceof AbortError)) throw err;
+  }
+}
+
+/**
+ * A worker that does not know a method registered here says it is unknown, listing its
+ * own; the caller needs to know that the worker's module must register it too.
+ */
+function notRegisteredThere(err: unknown, method: string): unknown {
+  if (!(err instanceof ValidationError) || err.argument !== "method") return err;
+  if (!err.message.startsWith("Unknown method")) return err;
+  return new ValidationError(
+    "method",
+    `The method ${JSON.stringify(method)} is registered in this thread but not in the worker, so the worker cannot fit it: register it in the worker's module too (import the module that calls registerMethod before serveFits), as docs/library.md shows.`,
+  );
 }
