@@ -262,3 +262,130 @@ export function resolveOptions<T>(owner: string, schema: OptionSchema, given: un
   }
   return out as T;
 }
+
+const OPTION_TYPES = ["integer", "number", "enum", "boolean"] as const;
+
+/** A declared value as written in the declaration: "integr" quoted, -5, [1, 2], a function. */
+function declared(value: unknown): string {
+  if (typeof value === "function") return "a function";
+  if (typeof value === "number" || value === undefined) return String(value);
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** The fields each type of option declares (BaseSpec's, then the type's own). */
+const SPEC_FIELDS: Readonly<Record<OptionSpec["type"], readonly string[]>> = {
+  integer: ["type", "doc", "default", "expert", "since", "min", "max", "fraction"],
+  number: ["type", "doc", "default", "expert", "since", "min", "max", "exclusiveMin"],
+  enum: ["type", "doc", "default", "expert", "since", "values"],
+  boolean: ["type", "doc", "default", "expert", "since"],
+};
+
+/**
+ * An option's name is a flag of the CLI (`maxIter` is `--max-iter`) and a key of the
+ * options object and of the model file: a letter, then letters and digits.
+ */
+const OPTION_NAME = /^[A-Za-z][A-Za-z0-9]*$/;
+
+/**
+ * Refuses a schema that is not a declaration of options, once, where the method is
+ * declared: each option's name, type, fields, range and default. Otherwise the mistake
+ * surfaces later as a refusal of the user's value ("must be an integer in [10, 1]",
+ * "must be undefined") or of nothing the user gave (a default outside its own range).
+ * `owner` names the method in the ValidationError ("Method randproj"); its argument is
+ * "descriptor", the declaration (registerMethod's argument), as for a name taken twice.
+ */
+export function checkOptionSchema(owner: string, schema: unknown): asserts schema is OptionSchema {
+  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) {
+    throw new ValidationError(
+      "descriptor",
+      `${owner}'s options must be an object of option declarations ({ k: { type: "integer", min: 1, default: 2, doc: "..." } }). Got ${declared(schema)} instead.`,
+    );
+  }
+  for (const [name, spec] of Object.entries(schema)) {
+    const refuse: (problem: string) => never = (problem) => {
+      throw new ValidationError("descriptor", `${owner}'s option '${name}' ${problem}.`);
+    };
+    if (!OPTION_NAME.test(name)) {
+      throw new ValidationError(
+        "descriptor",
+        `${owner}'s option name ${JSON.stringify(name)} is not one: an option's name is a letter, then letters and digits (camelCase, e.g. "maxIter"), as it becomes a flag of the CLI (--max-iter).`,
+      );
+    }
+    if (spec === null || typeof spec !== "object" || Array.isArray(spec)) {
+      refuse(`must be declared by an object ({ type, default, doc, ... }); got ${declared(spec)}`);
+    }
+    checkOptionSpec(spec as Record<string, unknown>, refuse);
+  }
+}
+
+function checkOptionSpec(spec: Record<string, unknown>, refuse: (problem: string) => never): void {
+  const type = spec.type as OptionSpec["type"];
+  if (!OPTION_TYPES.includes(type)) {
+    const close = typeof type === "string" ? closestName(type, OPTION_TYPES) : null;
+    refuse(
+      `has the type ${declared(type)}${close ? ` (did you mean "${close}"?)` : ""}; an option's type is one of ${OPTION_TYPES.map((t) => `"${t}"`).join(", ")}`,
+    );
+  }
+  const fields = SPEC_FIELDS[type];
+  for (const field of Object.keys(spec)) {
+    if (!fields.includes(field)) {
+      const close = closestName(field, fields);
+      refuse(
+        `has a field '${field}'${close ? ` (did you mean '${close}'?)` : ""} that ${type} options do not have (${fields.join(", ")})`,
+      );
+    }
+  }
+  if (typeof spec.doc !== "string" || spec.doc.trim() === "") {
+    refuse(
+      `needs a doc, a one-line description for --help and the errors; got ${declared(spec.doc)}`,
+    );
+  }
+  for (const flag of ["expert", "fraction", "exclusiveMin"]) {
+    if (spec[flag] !== undefined && typeof spec[flag] !== "boolean") {
+      refuse(`has ${flag} ${declared(spec[flag])}; it is true or false`);
+    }
+  }
+  if (
+    spec.since !== undefined &&
+    (typeof spec.since !== "number" || !Number.isInteger(spec.since) || spec.since < 1)
+  ) {
+    refuse(`has since ${declared(spec.since)}; it is a model format version (an integer from 1)`);
+  }
+  if (type === "integer" || type === "number") {
+    for (const bound of ["min", "max"]) {
+      const v = spec[bound];
+      if (v !== undefined && (typeof v !== "number" || Number.isNaN(v))) {
+        refuse(`has ${bound} ${declared(v)}; a bound is a number`);
+      }
+    }
+    const lo = (spec.min as number | undefined) ?? Number.NEGATIVE_INFINITY;
+    const hi = (spec.max as number | undefined) ?? Number.POSITIVE_INFINITY;
+    if (lo > hi || (spec.exclusiveMin === true && lo === hi)) {
+      refuse(`has min ${lo} and max ${hi}, a range no value is in`);
+    }
+  } else if (type === "enum") {
+    const values = spec.values;
+    if (
+      !Array.isArray(values) ||
+      values.length === 0 ||
+      values.some((v) => typeof v !== "string") ||
+      new Set(values).size !== values.length
+    ) {
+      refuse(`has values ${declared(values)}; they are a non-empty list of distinct strings`);
+    }
+  }
+  if (spec.default === undefined) refuse("has no default (null for a number chosen at fit time)");
+  if (spec.default === null && type !== "integer" && type !== "number") {
+    refuse(`has the default null, which only number options take ("chosen from the data")`);
+  }
+  const problem = optionProblem(spec as unknown as OptionSpec, spec.default);
+  if (problem !== null) {
+    refuse(
+      `has the default ${declared(spec.default)}, which its own declaration refuses: it must be ${problem}`,
+    );
+  }
+}

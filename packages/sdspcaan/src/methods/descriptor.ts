@@ -6,7 +6,9 @@
  * CLI's flags and `--help`, and the runner's per-method rules are all read from
  * here, so a new method is one file that declares a descriptor and registers it.
  */
-import type { OptionSchema, OptionsOf } from "../core/options.js";
+import { ValidationError } from "../core/errors.js";
+import { checkOptionSchema, type OptionSchema, type OptionsOf } from "../core/options.js";
+import { describeValue } from "../core/validate.js";
 import type { Estimator, MethodIdentity } from "./estimator.js";
 
 /** The grid presets of the protocol (see protocol/grids.ts). */
@@ -59,23 +61,77 @@ export interface MethodDescriptor<S extends OptionSchema = OptionSchema> extends
   readonly create: (options?: Partial<OptionsOf<S>>) => Estimator<OptionsOf<S>>;
 }
 
+/** Declarations already checked (defineMethod freezes what it checked). */
+const CHECKED = new WeakSet<object>();
+
 /**
- * Declares a method (checks the declaration's own consistency: tuned options must be
- * number options of the method). Register it with `registerMethod`.
+ * Refuses a declaration that is not a method's, once (defineMethod, and registerMethod
+ * for a descriptor written without it): each mistake would otherwise surface later, as
+ * a refusal of a user's value or a TypeError in the CLI. The errors name the method and
+ * the field or option at fault; their argument is "descriptor", the declaration.
  */
-export function defineMethod<S extends OptionSchema>(d: MethodDescriptor<S>): MethodDescriptor<S> {
-  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(d.name)) {
-    throw new TypeError(
-      `A method name must be lower-case words joined by '-' (e.g. "sdspca-lpp"). Got ${JSON.stringify(d.name)}.`,
+export function checkMethodDeclaration(d: unknown): asserts d is MethodDescriptor {
+  if (d !== null && typeof d === "object" && CHECKED.has(d)) return;
+  if (d === null || typeof d !== "object") {
+    throw new ValidationError(
+      "descriptor",
+      `A method's declaration is an object (defineMethod({ name, displayName, summary, supervised, options, create })). Got ${describeValue(d)} instead.`,
     );
   }
-  for (const name of Object.keys(d.tuned ?? {})) {
-    const spec = d.options[name];
+  const m = d as Partial<Record<keyof MethodDescriptor, unknown>>;
+  if (typeof m.name !== "string" || !/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(m.name)) {
+    throw new ValidationError(
+      "descriptor",
+      `A method name must be lower-case words joined by '-' (e.g. "sdspca-lpp"). Got ${describeValue(m.name)}.`,
+    );
+  }
+  const owner = `Method ${m.name}`;
+  const refuse = (field: string, what: string): never => {
+    throw new ValidationError(
+      "descriptor",
+      `${owner}'s ${field} ${what}. Got ${describeValue(m[field as keyof MethodDescriptor])} instead.`,
+    );
+  };
+  for (const field of ["displayName", "summary"] as const) {
+    if (typeof m[field] !== "string" || (m[field] as string).trim() === "") {
+      refuse(field, "must be a non-empty string");
+    }
+  }
+  if (typeof m.supervised !== "boolean") refuse("supervised", "must be true or false");
+  if (typeof m.create !== "function") {
+    refuse("create", "must be a function returning a new estimator (options) => new Mine(options)");
+  }
+  for (const field of ["kBounds", "presetOptions"] as const) {
+    if (m[field] !== undefined && typeof m[field] !== "function")
+      refuse(field, "must be a function");
+  }
+  if (
+    m.paperColumn !== undefined &&
+    (typeof m.paperColumn !== "number" || !Number.isInteger(m.paperColumn) || m.paperColumn < 0)
+  ) {
+    refuse("paperColumn", "must be an integer from 0");
+  }
+  checkOptionSchema(owner, m.options);
+  const options = m.options;
+  const tuned = m.tuned ?? {};
+  if (tuned === null || typeof tuned !== "object") refuse("tuned", "must be an object");
+  for (const name of Object.keys(tuned as object)) {
+    const spec = options[name];
     if (spec === undefined || (spec.type !== "number" && spec.type !== "integer")) {
-      throw new TypeError(
-        `Method ${d.name} tunes '${name}', which is not one of its number options (${Object.keys(d.options).join(", ")}).`,
+      throw new ValidationError(
+        "descriptor",
+        `${owner} tunes '${name}', which is not one of its number options (${Object.keys(options).join(", ")}).`,
       );
     }
   }
+  CHECKED.add(d);
+}
+
+/**
+ * Declares a method, checking the declaration (checkMethodDeclaration). Register it
+ * with `registerMethod`.
+ */
+export function defineMethod<S extends OptionSchema>(d: MethodDescriptor<S>): MethodDescriptor<S> {
+  checkMethodDeclaration(d);
   return Object.freeze(d);
 }

@@ -297,7 +297,7 @@ export abstract class Estimator<
 
   /**
    * Refuses components that break the contract (a plug-in's bug; the built-ins keep
-   * it): W must be a Matrix of d rows and of the columns the options say.
+   * it): W must be a Matrix of d rows and of the columns the options say, all finite.
    */
   private checkComponents(W: unknown, data: TrainingData): asserts W is Matrix {
     const says = `${this.displayName}'s fitCore returned components`;
@@ -312,6 +312,13 @@ export abstract class Estimator<
       const k = expected === null ? "k" : String(expected.count);
       throw new ContractError(
         `${says} of ${W.rows} x ${W.cols} for ${data.d} features; they must be ${data.d} x ${k} (one row per feature, one column per component).`,
+      );
+    }
+    // A NaN would be saved as null, in a model file no load accepts, and blamed on X later.
+    const t = W.data.findIndex((v) => v - v !== 0);
+    if (t >= 0) {
+      throw new ContractError(
+        `${says} holding ${W.data[t]} at row ${Math.floor(t / W.cols)}, column ${t % W.cols}; a method's components must be finite numbers (the method's fault, not the data's).`,
       );
     }
   }

@@ -10,9 +10,9 @@ import {
   SdspcaanError,
   ValidationError,
 } from "../core/errors.js";
-import { closestName } from "../core/options.js";
+import { closestName, type OptionSchema } from "../core/options.js";
 import { BASELINE_METHOD } from "./baseline.js";
-import type { MethodDescriptor } from "./descriptor.js";
+import { checkMethodDeclaration, type MethodDescriptor } from "./descriptor.js";
 import { checkModelJSON, type Estimator } from "./estimator.js";
 import { JPCDA_METHOD } from "./jpcda.js";
 import { LDA_METHOD } from "./lda.js";
@@ -45,6 +45,7 @@ const REGISTRY = new Map<string, AnyDescriptor>();
  * grids, the reports and the CLI.
  */
 export function registerMethod(descriptor: AnyDescriptor): void {
+  checkMethodDeclaration(descriptor);
   const name = descriptor.name;
   if (REGISTRY.has(name)) {
     const plugin = methodPlugin(name);
@@ -58,7 +59,26 @@ export function registerMethod(descriptor: AnyDescriptor): void {
       `A method named ${JSON.stringify(name)} is already registered${whose}.`,
     );
   }
+  checkSharedOptionTypes(descriptor);
   REGISTRY.set(name, descriptor);
+}
+
+/**
+ * An option name is one CLI flag for every method that has it (`--max-iter`), read as
+ * the type the first registered method declares: a method declaring it with another
+ * type could never be given a value by its flag.
+ */
+function checkSharedOptionTypes(descriptor: AnyDescriptor): void {
+  for (const [option, spec] of Object.entries(descriptor.options as OptionSchema)) {
+    for (const other of REGISTRY.values()) {
+      const theirs = (other.options as OptionSchema)[option];
+      if (theirs === undefined || theirs.type === spec.type) continue;
+      throw new ValidationError(
+        "descriptor",
+        `Method ${descriptor.name}'s option '${option}' is of type "${spec.type}", but ${other.displayName}'s '${option}' is of type "${theirs.type}": an option name has one type across methods (one CLI flag sets it for all); rename the option or declare it of type "${theirs.type}".`,
+      );
+    }
+  }
 }
 
 /** Removes a method registered with `registerMethod` (for tests and plug-ins). */

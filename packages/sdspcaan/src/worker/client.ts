@@ -4,7 +4,7 @@
  * fit; `WorkerChannel` is the request/answer mechanism under it, for workers that
  * answer requests of their own.
  */
-import { AbortError, abortErrorOf, SdspcaanError } from "../core/errors.js";
+import { AbortError, abortErrorOf, SdspcaanError, ValidationError } from "../core/errors.js";
 import type { MatrixLike } from "../core/matrix.js";
 import { optionNames } from "../core/options.js";
 import {
@@ -12,14 +12,15 @@ import {
   checkCallbackOption,
   checkCallOptions,
   checkSignalOption,
+  describeValue,
   type Label,
 } from "../core/validate.js";
 import { FIT_CALLBACKS } from "../methods/callOptions.js";
 import type { Estimator } from "../methods/estimator.js";
 import type { FitProgress } from "../methods/fitReport.js";
 import type { MethodName, MethodRegistry } from "../methods/methodRegistry.js";
-import type { Pipeline, PipelineOptions } from "../methods/pipeline.js";
-import { loadModel } from "../methods/registry.js";
+import { Pipeline, type PipelineOptions } from "../methods/pipeline.js";
+import { createMethod, loadModel, methodNames, normalizeMethodName } from "../methods/registry.js";
 import {
   type AnswerMessage,
   CHANNEL,
@@ -27,6 +28,7 @@ import {
   errorFromPayload,
   isChannelMessage,
   type RequestMessage,
+  unsendablePart,
   type WorkerEventLike,
 } from "./protocol.js";
 import type { FitRequestBody } from "./server.js";
@@ -113,7 +115,8 @@ const channels = new WeakMap<WorkerLike, WorkerChannel>();
 interface Pending {
   resolve(result: unknown): void;
   reject(err: Error): void;
-  onProgress?: (progress: unknown) => void;
+  /** The request's progress callback, which throwing stops the request (see request). */
+  progress(value: unknown): void;
 }
 
 /** Whether this page may share memory with its workers (it is cross-origin isolated). */
@@ -199,7 +202,7 @@ export class WorkerChannel {
     const p = this.pending.get(message.id);
     if (p === undefined) return;
     if (message.kind === "progress") {
-      p.onProgress?.(message.progress);
+      p.progress(message.progress);
       return;
     }
     this.pending.delete(message.id);
@@ -216,6 +219,13 @@ export class WorkerChannel {
   /** Sends `body` to the worker's handler; resolves with its answer. */
   request<T = unknown>(body: unknown, options: RequestOptions = {}): Promise<T> {
     checkCallOptions(options, "WorkerChannel.request", REQUEST_OPTION_NAMES);
+    checkCallbackOption(
+      options.onProgress,
+      "onProgress",
+      "WorkerChannel.request",
+      "(progress) => void",
+    );
+    checkSignalOption(options.signal, "WorkerChannel.request");
     const { signal, onProgress, transfer = [] } = options;
     // A worker that another channel ended, or a thread that stopped, answers nothing.
     this.ended ??= stoppedReason(this.worker);
@@ -224,35 +234,56 @@ export class WorkerChannel {
     const id = this.nextId++;
     const buffer = this.sharesMemory ? new SharedArrayBuffer(4) : null;
     return new Promise<T>((resolve, reject) => {
-      const onAbort = () => {
+      // What a throwing callback threw: the request rejects with it, as `fit` throws it.
+      let failure: { readonly error: unknown } | null = null;
+      /**
+       * Stops the request's work in the worker. Through shared memory the worker stops
+       * at its next check and answers, and the request settles then; without it a busy
+       * worker cannot be told, so it is terminated, and the request (returned) is
+       * settled by the caller at once.
+       */
+      const stopWork = (why: string): Pending | undefined => {
         if (buffer !== null) {
           Atomics.store(new Int32Array(buffer), 0, 1);
-          return;
+          return undefined;
         }
-        // Without shared memory a busy worker cannot be told: it is terminated. This
-        // request was cancelled; the others, and any later one, are refused saying why.
-        const cancelled = this.pending.get(id);
+        // The others pending, and any later request, are refused saying why.
+        const stopped = this.pending.get(id);
         this.pending.delete(id);
         this.terminate(
           new SdspcaanError(
-            "The worker was terminated to cancel a fit (without shared memory a busy worker cannot be told to stop), so it runs no more requests: start a new Worker, or cancel through shared memory (a cross-origin isolated page, or Node) to keep it.",
+            `The worker was terminated to ${why} (without shared memory a busy worker cannot be told to stop), so it runs no more requests: start a new Worker, or cancel through shared memory (a cross-origin isolated page, or Node) to keep it.`,
           ),
         );
-        cancelled?.reject(abortErrorOf(signal as AbortSignal));
+        return stopped;
       };
+      const onAbort = () => stopWork("cancel a fit")?.reject(abortErrorOf(signal as AbortSignal));
       const settle = () => signal?.removeEventListener("abort", onAbort);
       this.pending.set(id, {
         resolve: (result) => {
           settle();
-          resolve(result as T);
+          if (failure !== null) reject(failure.error);
+          else resolve(result as T);
         },
         reject: (err) => {
           settle();
+          if (failure !== null) reject(failure.error);
           // The worker's AbortError knows nothing of the caller's reason; the caller's
           // signal does, and `fit` on this thread would have said it.
-          reject(err instanceof AbortError && signal?.aborted ? abortErrorOf(signal) : err);
+          else reject(err instanceof AbortError && signal?.aborted ? abortErrorOf(signal) : err);
         },
-        ...(onProgress ? { onProgress } : {}),
+        progress: (value) => {
+          // A fit stops at the report whose callback threw: no later report reaches it.
+          if (failure !== null || !onProgress) return;
+          try {
+            onProgress(value);
+          } catch (err) {
+            // Thrown from a message listener it would crash the process; it is the
+            // request's error instead, and the work stops as a cancel stops it.
+            failure = { error: err };
+            stopWork("stop a fit whose onProgress callback threw")?.reject(err as Error);
+          }
+        },
       });
       signal?.addEventListener("abort", onAbort, { once: true });
       const message: RequestMessage = {
@@ -262,7 +293,14 @@ export class WorkerChannel {
         body,
         cancel: buffer,
       };
-      this.worker.postMessage(message, transfer);
+      try {
+        this.worker.postMessage(message, transfer);
+      } catch (err) {
+        // Nothing was sent: nothing will answer.
+        this.pending.delete(id);
+        settle();
+        reject(err);
+      }
     });
   }
 
@@ -381,6 +419,14 @@ export async function fitInWorker(
   checkCallOptions(options, "fitInWorker", FIT_IN_WORKER_OPTION_NAMES);
   checkCallbackOption(options.onProgress, "onProgress", "fitInWorker", "(progress) => void");
   checkSignalOption(options.signal, "fitInWorker");
+  if (typeof request.method !== "string") {
+    throw new ValidationError(
+      "method",
+      `fitInWorker's request.method must be a registered method's name (a string, e.g. "sdspcaan"). Got ${describeValue(request.method)} instead.`,
+    );
+  }
+  const registeredHere = methodNames().includes(normalizeMethodName(request.method));
+  if (registeredHere) checkAsFitHere(request);
   const X = asMatrix(request.X, "X");
   // A copy of its own crosses to the worker: transferring X's buffer would empty the caller's.
   const data = new Float64Array(X.data);
@@ -398,12 +444,61 @@ export async function fitInWorker(
           ? {}
           : request.pipeline,
   };
-  const json = await channelOf(worker).request(body, {
-    transfer: [data.buffer],
-    ...(options.onProgress
-      ? { onProgress: options.onProgress as (progress: unknown) => void }
-      : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  for (const field of ["options", "y", "featureNames", "pipeline"] as const) {
+    const part = unsendablePart(body[field], field);
+    if (part !== null) {
+      throw new ValidationError(
+        part.path,
+        `${part.path} is ${part.what}, which cannot be sent to a worker: fitInWorker's request crosses as data (numbers, strings, booleans, arrays, plain objects).`,
+      );
+    }
+  }
+  let json: unknown;
+  try {
+    json = await channelOf(worker).request(body, {
+      transfer: [data.buffer],
+      ...(options.onProgress
+        ? { onProgress: options.onProgress as (progress: unknown) => void }
+        : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (err) {
+    throw registeredHere ? notRegisteredThere(err, request.method) : err;
+  }
   return loadModel(json);
+}
+
+/**
+ * Throws what the synchronous fit of `request` would throw on its options and data, for
+ * a method registered in this thread: the fit itself, up to its first check of the
+ * signal (already aborted, so it stops there, before any of the method's work), so that
+ * the checks are the fit's own and their messages too.
+ */
+function checkAsFitHere(request: FitInWorkerRequest): void {
+  const model = createMethod(request.method, request.options ?? {});
+  const { featureNames = null, y = null } = request;
+  const fitOptions = { signal: AbortSignal.abort(), ...(featureNames ? { featureNames } : {}) };
+  try {
+    if (request.pipeline === undefined || request.pipeline === false) {
+      model.fit(request.X, y, fitOptions);
+    } else {
+      const pipelineOptions = request.pipeline === true ? {} : request.pipeline;
+      new Pipeline(model, pipelineOptions).fit(request.X, y as ArrayLike<Label>, fitOptions);
+    }
+  } catch (err) {
+    if (!(err instanceof AbortError)) throw err;
+  }
+}
+
+/**
+ * A worker that does not know a method registered here says it is unknown, listing its
+ * own; the caller needs to know that the worker's module must register it too.
+ */
+function notRegisteredThere(err: unknown, method: string): unknown {
+  if (!(err instanceof ValidationError) || err.argument !== "method") return err;
+  if (!err.message.startsWith("Unknown method")) return err;
+  return new ValidationError(
+    "method",
+    `The method ${JSON.stringify(method)} is registered in this thread but not in the worker, so the worker cannot fit it: register it in the worker's module too (import the module that calls registerMethod before serveFits), as docs/library.md shows.`,
+  );
 }

@@ -13,6 +13,7 @@ import { checkFitOptions } from "../methods/callOptions.js";
 import type { Estimator } from "../methods/estimator.js";
 import type { FitOptions } from "../methods/fitReport.js";
 import { Pipeline } from "../methods/pipeline.js";
+import { isBuiltInMethod } from "../methods/registry.js";
 import { kernelThreads } from "../threads/helperThread.node.js";
 import { startWorker } from "../threads/workerThreads.node.js";
 import { type FitInWorkerRequest, fitInWorker } from "./client.js";
@@ -44,7 +45,7 @@ function requestOf(
 }
 
 /**
- * Fits `model` (a method or a Pipeline of the library's registered methods) on X and y
+ * Fits `model` (a method or a Pipeline of the library's built-in methods) on X and y
  * in a worker thread, so that this thread's event loop keeps running, and resolves with
  * the fitted model: a new instance of the same class, bit for bit what `model.fit(X, y)`
  * gives (the worker uses this thread's kernels); `model` itself stays as it was. As
@@ -69,6 +70,13 @@ export async function fitAsync<M extends Estimator | Pipeline>(
 ): Promise<M> {
   checkFitOptions(options, "fitAsync");
   const request = requestOf(model, X, y, options.featureNames);
+  if (!isBuiltInMethod(request.method)) {
+    // Its worker thread runs the library's module only: nothing there registers it.
+    throw new ValidationError(
+      "model",
+      `fitAsync fits the library's built-in methods only: ${JSON.stringify(request.method)} is registered in this thread (registerMethod) but not in fitAsync's worker thread. Fit it with fitInWorker and a worker module that registers it (import its module, then serveFits(parentPort)), as docs/library.md shows.`,
+    );
+  }
   throwIfAborted(options.signal);
   const kernels: FitWorkerData = {
     backend: requestedKernelBackend(),

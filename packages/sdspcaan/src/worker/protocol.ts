@@ -146,3 +146,54 @@ export function errorFromPayload(payload: ErrorPayload): Error {
   err.message = message;
   return err;
 }
+
+/** A part of a message that cannot cross to a worker: where it is and what it is. */
+export interface UnsendablePart {
+  /** From the root's name: "options.whiten", "y[3]". */
+  readonly path: string;
+  /** "a function", "Symbol(a)", "a WeakMap". */
+  readonly what: string;
+}
+
+function clones(value: object): boolean {
+  if (typeof structuredClone !== "function") return true;
+  try {
+    structuredClone(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The first part of `value` (named `path`) that structured cloning, which postMessage
+ * uses, refuses: postMessage's own DataCloneError says what the value is but not where
+ * it sits in the request ("() => 1 could not be cloned").
+ */
+export function unsendablePart(
+  value: unknown,
+  path: string,
+  seen: Set<object> = new Set(),
+): UnsendablePart | null {
+  if (typeof value === "function") return { path, what: "a function" };
+  if (typeof value === "symbol") return { path, what: String(value) };
+  if (value === null || typeof value !== "object" || seen.has(value)) return null;
+  seen.add(value);
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const part = unsendablePart(value[i], `${path}[${i}]`, seen);
+      if (part !== null) return part;
+    }
+    return null;
+  }
+  const proto = Object.getPrototypeOf(value);
+  const plain = proto === Object.prototype || proto === null;
+  // Maps, dates and class instances clone by rules of their own: asked of the cloner.
+  if (!plain && clones(value)) return null;
+  for (const key of Object.keys(value)) {
+    const part = unsendablePart((value as Record<string, unknown>)[key], `${path}.${key}`, seen);
+    if (part !== null) return part;
+  }
+  return plain ? null : { path, what: `a ${value.constructor?.name ?? "object"}` };
+}

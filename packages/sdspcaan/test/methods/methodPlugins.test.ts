@@ -160,6 +160,12 @@ describe("registering a method", () => {
   });
 });
 
+/** `W` with its `t`-th stored entry (row-major) set to `value`. */
+function withEntry(W: Matrix, t: number, value: number): Matrix {
+  W.data[t] = value;
+  return W;
+}
+
 describe("a fit whose components break the contract", () => {
   const cases: [string, (d: TrainingData, k: number) => unknown, string][] = [
     [
@@ -181,6 +187,16 @@ describe("a fit whose components break the contract", () => {
       "another number of columns than k",
       (d) => Matrix.identity(d.d, 3),
       "Mine's fitCore returned components of 3 x 3 for 3 features; they must be 3 x 2 (one row per feature, one column per component).",
+    ],
+    [
+      "a NaN",
+      (d, k) => withEntry(Matrix.identity(d.d, k), 5, Number.NaN),
+      "Mine's fitCore returned components holding NaN at row 2, column 1; a method's components must be finite numbers (the method's fault, not the data's).",
+    ],
+    [
+      "an infinity",
+      (d, k) => withEntry(Matrix.identity(d.d, k), 2, Number.NEGATIVE_INFINITY),
+      "Mine's fitCore returned components holding -Infinity at row 1, column 0; a method's components must be finite numbers (the method's fault, not the data's).",
     ],
   ];
   it.each(cases)("%s: a ContractError", (_what, components, message) => {

@@ -3,6 +3,14 @@
  * event loop keeps turning; the model it resolves with is the one `fit` gives here, bit
  * for bit, with the same progress reports; a signal cancels it with an AbortError.
  */
+
+import { Estimator, Matrix, type TrainingData } from "sdspcaan";
+import {
+  type CoreFitResult,
+  defineMethod,
+  registerMethod,
+  unregisterMethod,
+} from "sdspcaan/methods";
 import { fitAsync } from "sdspcaan/node";
 import { rejectionOf } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
@@ -17,6 +25,30 @@ import { liftedThreeClasses } from "../helpers/blobs.js";
 function withoutFitInfo(json: object): string {
   const { fitInfo: _timings, ...rest } = json as { fitInfo?: unknown };
   return JSON.stringify(rest);
+}
+
+/** A plug-in method, registered in this thread by the test that needs it. */
+const RAND_PROJ = defineMethod({
+  name: "randproj",
+  displayName: "RandProj",
+  summary: "A test method: the first k unit vectors.",
+  supervised: false,
+  options: { k: { type: "integer", min: 1, default: 2, doc: "Components." } },
+  create: (options) => new RandProj(options),
+});
+class RandProj extends Estimator<{ k: number }> {
+  constructor(options: Partial<{ k: number }> = {}) {
+    super(RAND_PROJ, options);
+  }
+  protected fitCore(data: TrainingData): CoreFitResult {
+    return {
+      components: Matrix.identity(data.d, this.params.k),
+      iterations: 0,
+      converged: true,
+      stopReason: "closed-form",
+      solver: "test",
+    };
+  }
 }
 
 describe("fitAsync", () => {
@@ -62,10 +94,42 @@ describe("fitAsync", () => {
     expect(abort.reports()).toBeLessThan(100);
   });
 
+  it("rejects with what a throwing onProgress threw, as fit throws it, calling it no more", async () => {
+    let calls = 0;
+    const onProgress = () => {
+      calls++;
+      throw new RangeError("cb boom");
+    };
+    const err = await rejectionOf(
+      fitAsync(createMethod("sdspcaan", { k: 2, tol: 1e-300, maxIter: 1000 }), X, y, {
+        onProgress,
+      }),
+    );
+    expect(err).toBeInstanceOf(RangeError);
+    expect(err.message).toBe("cb boom");
+    expect(calls).toBe(1);
+  });
+
   it("rejects at once, starting no worker, when the signal is already aborted", async () => {
     await expect(
       fitAsync(createMethod("pca", { k: 2 }), X, y, { signal: AbortSignal.abort() }),
     ).rejects.toBeInstanceOf(AbortError);
+  });
+
+  it("refuses a plug-in method, which its worker thread does not register, saying what to use", async () => {
+    registerMethod(RAND_PROJ);
+    try {
+      for (const model of [new RandProj({ k: 2 }), new Pipeline(new RandProj({ k: 2 }))]) {
+        const err = await rejectionOf(fitAsync(model, X, y));
+        expect(err).toBeInstanceOf(ValidationError);
+        expect((err as ValidationError).argument).toBe("model");
+        expect(err.message).toBe(
+          `fitAsync fits the library's built-in methods only: "randproj" is registered in this thread (registerMethod) but not in fitAsync's worker thread. Fit it with fitInWorker and a worker module that registers it (import its module, then serveFits(parentPort)), as docs/library.md shows.`,
+        );
+      }
+    } finally {
+      unregisterMethod("randproj");
+    }
   });
 
   it("rejects what a fit here rejects, as the same class and message", async () => {

@@ -9,6 +9,13 @@
  * with their messages.
  */
 import { Worker } from "node:worker_threads";
+import { Estimator, Matrix, type TrainingData } from "sdspcaan";
+import {
+  type CoreFitResult,
+  defineMethod,
+  registerMethod,
+  unregisterMethod,
+} from "sdspcaan/methods";
 import {
   fitInWorker,
   type WebWorkerLike,
@@ -87,6 +94,42 @@ function abortedHere(): string {
 /** A fit that runs for seconds unless cancelled (tol no change reaches). */
 const LONG_FIT = { k: 2, tol: 1e-300, maxIter: 1000 };
 
+/** A plug-in method registered in this thread only (the worker's module does not import it). */
+const HERE_ONLY = defineMethod({
+  name: "here-only",
+  displayName: "HereOnly",
+  summary: "A test method: the first k unit vectors.",
+  supervised: false,
+  options: { k: { type: "integer", min: 1, default: 2, doc: "Components." } },
+  create: (options) => new HereOnly(options),
+});
+class HereOnly extends Estimator<{ k: number }> {
+  constructor(options: Partial<{ k: number }> = {}) {
+    super(HERE_ONLY, options);
+  }
+  protected fitCore(data: TrainingData): CoreFitResult {
+    return {
+      components: Matrix.identity(data.d, this.params.k),
+      iterations: 0,
+      converged: true,
+      stopReason: "closed-form",
+      solver: "test",
+    };
+  }
+}
+
+/** A Node worker whose messages are recorded, not sent. */
+function spyWorker(sent: unknown[]): WorkerLike {
+  return { postMessage: (m: unknown) => sent.push(m), on: () => undefined, terminate: () => {} };
+}
+
+/** What the synchronous call throws. */
+function thrownHere(fn: () => unknown): ValidationError {
+  const err = errorOf(fn);
+  expect(err).toBeInstanceOf(ValidationError);
+  return err as ValidationError;
+}
+
 describe("fitInWorker", () => {
   const lifted = liftedThreeClasses(7, 90, 40);
   const X = lifted.X;
@@ -156,6 +199,112 @@ describe("fitInWorker", () => {
     expect(model.nComponents).toBe(2);
   });
 
+  it("refuses before sending what the synchronous fit refuses, with its error", async () => {
+    const sent: unknown[] = [];
+    const whiten = () => 1;
+    const badOption = thrownHere(() =>
+      createMethod("pca", { k: 2, whiten } as unknown as { k: number }).fit(X, y),
+    );
+    expect(badOption.message).toBe(
+      "The 'whiten' parameter of PCA must be true or false. Got () => 1 instead.",
+    );
+    const err = await rejectionOf(
+      fitInWorker(spyWorker(sent), {
+        method: "pca",
+        options: { k: 2, whiten } as unknown as { k: number },
+        X,
+        y,
+      }),
+    );
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).argument).toBe("whiten");
+    expect(err.message).toBe(badOption.message);
+
+    const symbols = y.map((_, i) => (i === 0 ? Symbol("a") : "ash")) as unknown as string[];
+    const badLabel = thrownHere(() => createMethod("lda", { k: 1 }).fit(X, symbols));
+    expect(badLabel.message).toBe("y[0] is Symbol(a); labels must be numbers or strings.");
+    const labels = await rejectionOf(
+      fitInWorker(spyWorker(sent), { method: "lda", options: { k: 1 }, X, y: symbols }),
+    );
+    expect(labels).toBeInstanceOf(ValidationError);
+    expect(labels.message).toBe(badLabel.message);
+
+    const names = Array.from({ length: 40 }, (_, j) => `f${j}`);
+    names[7] = Symbol("f7") as unknown as string;
+    const badName = thrownHere(() =>
+      new Pipeline(createMethod("pca", { k: 2 })).fit(X, y, { featureNames: names }),
+    );
+    const named = await rejectionOf(
+      fitInWorker(spyWorker(sent), {
+        method: "pca",
+        options: { k: 2 },
+        X,
+        y,
+        featureNames: names,
+        pipeline: true,
+      }),
+    );
+    expect(named.message).toBe(badName.message);
+    expect(sent).toEqual([]);
+  });
+
+  it("names the part of a request for a method unknown here that cannot be sent", async () => {
+    const sent: unknown[] = [];
+    // A name only known at run time, as a method registered in the worker alone would be.
+    const WORKER_ONLY: string = "registered-in-the-worker";
+    const cases: [Record<string, unknown>, string, string][] = [
+      [
+        { options: { k: 2, scale: () => 1 } },
+        "options.scale",
+        "options.scale is a function, which cannot be sent to a worker: fitInWorker's request crosses as data (numbers, strings, booleans, arrays, plain objects).",
+      ],
+      [
+        { y: ["a", Symbol("b"), "a"] },
+        "y[1]",
+        "y[1] is Symbol(b), which cannot be sent to a worker: fitInWorker's request crosses as data (numbers, strings, booleans, arrays, plain objects).",
+      ],
+      [
+        { options: { grid: [1, { step: new WeakMap() }] } },
+        "options.grid[1].step",
+        "options.grid[1].step is a WeakMap, which cannot be sent to a worker: fitInWorker's request crosses as data (numbers, strings, booleans, arrays, plain objects).",
+      ],
+    ];
+    for (const [part, argument, message] of cases) {
+      const err = await rejectionOf(
+        fitInWorker(spyWorker(sent), {
+          method: WORKER_ONLY,
+          X: [
+            [1, 2],
+            [3, 4],
+            [5, 7],
+          ],
+          ...part,
+        }),
+      );
+      expect(err).toBeInstanceOf(ValidationError);
+      expect((err as ValidationError).argument).toBe(argument);
+      expect(err.message).toBe(message);
+    }
+    expect(sent).toEqual([]);
+  });
+
+  it("says a method registered here is not registered in the worker, and what to do", async () => {
+    registerMethod(HERE_ONLY);
+    try {
+      const worker = startWorker();
+      const err = await rejectionOf(
+        fitInWorker(worker, { method: HERE_ONLY.name, options: { k: 2 }, X }),
+      );
+      expect(err).toBeInstanceOf(ValidationError);
+      expect((err as ValidationError).argument).toBe("method");
+      expect(err.message).toBe(
+        `The method "here-only" is registered in this thread but not in the worker, so the worker cannot fit it: register it in the worker's module too (import the module that calls registerMethod before serveFits), as docs/library.md shows.`,
+      );
+    } finally {
+      unregisterMethod("here-only");
+    }
+  });
+
   it("cancels a Node worker through shared memory (its default): AbortError, and it fits again", async () => {
     const worker = startWorker();
     const channel = new WorkerChannel(worker);
@@ -199,6 +348,82 @@ describe("fitInWorker", () => {
     // A channel made afterwards for the same worker refuses too, rather than waiting forever.
     const late = await rejectionOf(new WorkerChannel(worker).request({ type: "fit" }));
     expect((late as Error).message).toBe(refused);
+  });
+
+  it("rejects with what a throwing onProgress threw and stops the fit; a Node worker fits again", async () => {
+    const worker = startWorker();
+    const boom = new RangeError("cb boom");
+    let calls = 0;
+    const onProgress = () => {
+      calls++;
+      throw boom;
+    };
+    const here = errorOf(() => createMethod("sdspcaan", LONG_FIT).fit(X, y, { onProgress }));
+    expect(here).toBe(boom);
+    calls = 0;
+    const err = await rejectionOf(
+      fitInWorker(worker, { method: "sdspcaan", options: LONG_FIT, X, y }, { onProgress }),
+    );
+    expect(err).toBe(boom);
+    // As in the synchronous fit, no report reaches the callback after it threw.
+    expect(calls).toBe(1);
+    // Stopped through shared memory, as a cancel stops it: the worker takes the next fit.
+    expect(worker.threadId).not.toBe(-1);
+    const model = await fitInWorker(worker, { method: "pca", options: { k: 2 }, X, y });
+    expect(model.nComponents).toBe(2);
+  });
+
+  it("without shared memory, a throwing onProgress ends the worker as a cancel does", async () => {
+    const worker = startWebShapedWorker();
+    const channel = new WorkerChannel(worker);
+    expect(channel.sharesMemory).toBe(false);
+    const boom = new TypeError("progress bar gone");
+    const err = await rejectionOf(
+      fitInWorker(
+        worker,
+        { method: "sdspcaan", options: LONG_FIT, X, y },
+        {
+          onProgress: () => {
+            throw boom;
+          },
+        },
+      ),
+    );
+    expect(err).toBe(boom);
+    expect(worker.terminated).toBe(true);
+    const again = await rejectionOf(
+      fitInWorker(worker, { method: "pca", options: { k: 2 }, X, y }),
+    );
+    expect(again).toBeInstanceOf(SdspcaanError);
+    expect(again.message).toBe(
+      "The worker was terminated to stop a fit whose onProgress callback threw (without shared memory a busy worker cannot be told to stop), so it runs no more requests: start a new Worker, or cancel through shared memory (a cross-origin isolated page, or Node) to keep it.",
+    );
+  });
+
+  it("gives a WorkerChannel request's throwing onProgress error to its caller", async () => {
+    const worker = startWorker();
+    const channel = new WorkerChannel(worker);
+    const lifted = liftedThreeClasses(5, 30, 8);
+    const data = new Float64Array(lifted.X.data);
+    const err = await rejectionOf(
+      channel.request(
+        {
+          type: "fit",
+          method: "sdspcaan",
+          options: LONG_FIT,
+          X: { rows: 30, cols: 8, data },
+          y: lifted.y,
+          featureNames: null,
+          pipeline: null,
+        },
+        {
+          onProgress: () => {
+            throw "not even an Error";
+          },
+        },
+      ),
+    );
+    expect(err).toBe("not even an Error");
   });
 
   it("refuses at once a Node worker whose thread has stopped", async () => {
