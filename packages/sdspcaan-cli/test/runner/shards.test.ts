@@ -59,8 +59,11 @@ describe("sharded runs", () => {
     expect(comparable([...again.records, ...again.skipped])).toEqual(
       comparable([...first.records, ...first.skipped]),
     );
-    // The other shards are missing: the report says the run is incomplete.
+    // The other shards are missing: the report says the run is incomplete, and which.
     const report = await writeRunReports(dir, { figures: false });
+    expect(report.notes.find((n) => n.startsWith("Incomplete run:"))).toMatch(
+      /; cells marked † are not final\. No results files of shards 0\/3 and 2\/3 \(results\.shard-0-of-3\.jsonl, results\.shard-2-of-3\.jsonl\)\.$/,
+    );
     expect(typeof report.completeness).not.toBe("string");
     if (typeof report.completeness !== "string") {
       expect(report.completeness.done).toBe(first.total);
