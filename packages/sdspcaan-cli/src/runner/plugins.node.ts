@@ -150,6 +150,14 @@ function reRegister(path: string, state: PluginState): void {
   for (const d of state.descriptors) setMethodPlugin(d.name, basename(path));
 }
 
+/** Whether importing the file `path` failed because this Node cannot run TypeScript. */
+function typeScriptUnsupported(err: unknown, path: string): boolean {
+  return (
+    /\.[cm]?ts$/i.test(path) &&
+    (err as { code?: unknown } | null)?.code === "ERR_UNKNOWN_FILE_EXTENSION"
+  );
+}
+
 /** What importSettling rejects with when the import can never settle. */
 const NEVER_SETTLED = Symbol("never settled");
 
@@ -223,9 +231,11 @@ export async function loadPlugin(
       abs,
       err === NEVER_SETTLED
         ? "it never finished loading (a top-level await on a promise that never settles)"
-        : clash
-          ? err.message.replace(/\.$/, "")
-          : `importing it threw ${firstLine(err)}`,
+        : typeScriptUnsupported(err, abs)
+          ? `Node ${process.version} does not run TypeScript files: Node runs them from 23.6 and 22.18 on, and from 22.6 with NODE_OPTIONS=--experimental-strip-types; or compile the plug-in to .mjs`
+          : clash
+            ? err.message.replace(/\.$/, "")
+            : `importing it threw ${firstLine(err)}`,
     );
   }
   const added = methodNames().filter((name) => !before.has(name));

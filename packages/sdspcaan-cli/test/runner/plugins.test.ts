@@ -194,6 +194,27 @@ describe("a plug-in whose top-level await never settles, under the built command
   });
 });
 
+describe("a TypeScript plug-in under the built command", () => {
+  // Node runs .ts files from 23.6 and 22.18 on (process.features.typescript says so).
+  const runsTypeScript =
+    typeof (process.features as { typescript?: unknown }).typescript === "string";
+  const BIN = join(repoRoot, "packages", "sdspcaan-cli", "dist", "cli", "bin.js");
+  it.skipIf(runsTypeScript)("on a Node without TypeScript, says which Node runs it", () => {
+    const cwd = join(dir, "typescript");
+    mkdirSync(cwd, { recursive: true });
+    const plugin = join(cwd, "mine.ts");
+    writeFileSync(plugin, "const k: number = 2;\nexport { k };\n");
+    const res = spawnSync(process.execPath, [BIN, "fit", "--plugin", "mine.ts", "--help"], {
+      cwd,
+      encoding: "utf8",
+    });
+    expect(res.stderr).toBe(
+      `sdspcaan: The plug-in ${plugin} cannot be loaded: Node ${process.version} does not run TypeScript files: Node runs them from 23.6 and 22.18 on, and from 22.6 with NODE_OPTIONS=--experimental-strip-types; or compile the plug-in to .mjs.\n`,
+    );
+    expect(res.status).toBe(1);
+  });
+});
+
 describe("a plug-in method whose fits fail", () => {
   // unit-bad's W has one row too few; unit-throws' fitCore throws a TypeError.
   const source = `import { Estimator, Matrix } from "sdspcaan";
