@@ -214,7 +214,7 @@ export async function startPlaygroundServer(
   if (!existsSync(join(root, "index.html")) || !existsSync(join(root, "main.js"))) {
     throw new ValidationError(
       "root",
-      `The playground is not built: ${root} has no index.html and main.js. Run 'npm run build' in the sdspcaan folder.`,
+      `The playground is not built: ${root} has no index.html and main.js. The sdspcaan-cli package's build makes it (its dist/playground): run 'npm run build' in the sdspcaan repository, or give --root a built playground folder.`,
     );
   }
   const port = options.port ?? 0;
@@ -260,7 +260,22 @@ export async function startPlaygroundServer(
     res.setHeader("X-Frame-Options", "DENY");
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "no-referrer");
-    if (!isLoopbackHost(req.headers.host, boundPort)) {
+    // An absolute-form target (GET http://host:port/ HTTP/1.1, as to a proxy) names the
+    // server itself, and its authority replaces the Host header (RFC 9112, 3.2.2).
+    const target = req.url ?? "/";
+    let authority = req.headers.host;
+    if (!target.startsWith("/")) {
+      const absolute = URL.canParse(target) ? new URL(target) : null;
+      authority =
+        absolute !== null &&
+        absolute.protocol === "http:" &&
+        absolute.username === "" &&
+        absolute.password === ""
+          ? // URL drops a default port: the authority as written is what is checked.
+            target.slice("http://".length).split(/[/?#]/)[0]
+          : undefined;
+    }
+    if (!isLoopbackHost(authority, boundPort)) {
       plain(
         res,
         421,
@@ -275,7 +290,7 @@ export async function startPlaygroundServer(
     }
     let path: string;
     try {
-      path = decodeURIComponent(new URL(req.url ?? "/", "http://localhost").pathname);
+      path = decodeURIComponent(new URL(target, "http://localhost").pathname);
     } catch {
       plain(res, 400, "Bad request\n");
       return;

@@ -322,6 +322,16 @@ export const CONTAINER_COMMAND = [
   "/opt/sdspcaan/packages/sdspcaan-cli/bin/sdspcaan.js",
 ] as const;
 
+/**
+ * A container's command or argument that Kubernetes passes on as `text`: it expands
+ * `$(NAME)` from the container's environment (an Indexed Job sets JOB_COMPLETION_INDEX)
+ * and reads `$$` as `$`, so every `$` is doubled. Kubernetes expands a container's
+ * command, args, env values and subPathExpr; this manifest has only the first two.
+ */
+export function unexpandedByKubernetes(text: string): string {
+  return text.split("$").join("$$");
+}
+
 /** A Kubernetes Indexed Job running the shards (the results directory on a shared volume). */
 export function kubernetesJob(plan: JobPlan): string {
   checkPlan(plan);
@@ -368,9 +378,9 @@ export function kubernetesJob(plan: JobPlan): string {
     `          image: ${yamlString(plan.image)}`,
     `          workingDir: ${yamlString(plan.cwd)}`,
     "          command:",
-    ...CONTAINER_COMMAND.map((a) => `            - ${yamlString(a)}`),
+    ...CONTAINER_COMMAND.map((a) => `            - ${yamlString(unexpandedByKubernetes(a))}`),
     "          args:",
-    ...args.map((a) => `            - ${yamlString(a)}`),
+    ...args.map((a) => `            - ${yamlString(unexpandedByKubernetes(a))}`),
     "          resources:",
     "            requests:",
     `              cpu: "${plan.workers}"`,

@@ -19,11 +19,12 @@ import type { FitRecord } from "../protocol/records.js";
 import {
   describeStored,
   presentForms,
+  RESULTS_FILE,
   resultsPaths,
   type SkippedFit,
 } from "../runner/resultsFile.node.js";
 import { gridPoints, type RunSettings, readReportSettings } from "../runner/runner.node.js";
-import { runResultsFiles } from "../runner/runResults.node.js";
+import { describeFiles, runResultsFiles } from "../runner/runResults.node.js";
 import type { UnitDataset } from "../runner/units.node.js";
 import { embeddingSpec } from "./embeddingFigure.node.js";
 import { bcaVersusKIsAverage, bcaVersusKSpec, sensitivitySpec } from "./figureSpecs.node.js";
@@ -265,10 +266,16 @@ export async function writeRunReports(
         : partial
           ? ""
           : ` Run 'sdspcaan experiment --out ${dir}' first.`;
-    const held = presentForms(paths.results).length;
+    const files = runResultsFiles(dir);
+    const shards = files.length - presentForms(paths.results).length;
+    // A folder without any results file: say which files a run writes.
+    const held =
+      files.length === 0
+        ? `${dir} holds no results file (${RESULTS_FILE}, or a shard's results.shard-I-of-N.jsonl)`
+        : `${shards === 0 ? describeStored(paths.results) : `The results files of ${dir} (${describeFiles(files)})`} ${files.length > 1 || shards > 0 ? "hold" : "holds"} no finished fit${partial ? " of the chosen methods and data sets" : ""}`;
     throw new ValidationError(
       partial ? (options.methods !== undefined ? "methods" : "datasets") : "out",
-      `${describeStored(paths.results)} ${held > 1 ? "hold" : "holds"} no finished fit${partial ? " of the chosen methods and data sets" : ""}, so there is nothing to report.${why}`,
+      `${held}, so there is nothing to report.${why}`,
     );
   }
   if (partial && samePlace(target, dir)) {

@@ -24,6 +24,7 @@ import { gridPoints, type RunSettings, splitsChecksum } from "../runner/runner.n
 import {
   describeFiles,
   mergeRunEntries,
+  missingShardsText,
   type RunResultEntry,
   scanRunResults,
 } from "../runner/runResults.node.js";
@@ -239,9 +240,10 @@ export async function reportLines(
     const done = new Set(used.map((e) => fitKey(e.line)));
     const fits = [...plannedFits(plan, settings as RunSettings)].filter(inSubset);
     completeness = { ...completenessOf(fits, done), ...(partial ? { subset: true } : {}) };
+    const missingShards = missingShardsText(scanned.files);
     notes.push(
       completeness.done < completeness.planned
-        ? `Incomplete run: ${completenessText(completeness)}; cells marked † are not final.`
+        ? `Incomplete run: ${completenessText(completeness)}; cells marked † are not final.${missingShards === null ? "" : ` ${missingShards}`}`
         : partial
           ? `Complete for these methods and data sets: all ${completeness.planned} planned fits are done.`
           : `Complete run: all ${completeness.planned} planned fits are done.`,

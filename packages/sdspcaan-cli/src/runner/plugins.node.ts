@@ -150,6 +150,35 @@ function reRegister(path: string, state: PluginState): void {
   for (const d of state.descriptors) setMethodPlugin(d.name, basename(path));
 }
 
+/** Whether importing the file `path` failed because this Node cannot run TypeScript. */
+function typeScriptUnsupported(err: unknown, path: string): boolean {
+  return (
+    /\.[cm]?ts$/i.test(path) &&
+    (err as { code?: unknown } | null)?.code === "ERR_UNKNOWN_FILE_EXTENSION"
+  );
+}
+
+/** What importSettling rejects with when the import can never settle. */
+const NEVER_SETTLED = Symbol("never settled");
+
+/**
+ * Imports a module; rejects with NEVER_SETTLED when the process runs out of work while
+ * the import is pending (a top-level await on a promise nothing will settle): Node
+ * would otherwise end the process with status 0, the command silently undone.
+ */
+async function importSettling(href: string): Promise<void> {
+  let onIdle = (): void => {};
+  const idle = new Promise<never>((_, reject) => {
+    onIdle = () => reject(NEVER_SETTLED);
+  });
+  process.once("beforeExit", onIdle);
+  try {
+    await Promise.race([import(href), idle]);
+  } finally {
+    process.off("beforeExit", onIdle);
+  }
+}
+
 /**
  * Loads one plug-in: resolves its path (relative to `cwd`), hashes its file, imports
  * it and records the methods it registered. Loading the same file again is a no-op.
@@ -193,14 +222,20 @@ export async function loadPlugin(
   IMPORTS.set(abs, attempt);
   if (attempt > 1) url.search = `sha256=${sha256}&attempt=${attempt}`;
   try {
-    await import(url.href);
+    await importSettling(url.href);
   } catch (err) {
     // Nothing half-registered stays behind a plug-in that failed.
     for (const name of methodNames()) if (!before.has(name)) unregisterMethod(name);
     const clash = err instanceof ValidationError && err.argument === "descriptor";
     throw cannotLoad(
       abs,
-      clash ? err.message.replace(/\.$/, "") : `importing it threw ${firstLine(err)}`,
+      err === NEVER_SETTLED
+        ? "it never finished loading (a top-level await on a promise that never settles)"
+        : typeScriptUnsupported(err, abs)
+          ? `Node ${process.version} does not run TypeScript files: Node runs them from 23.6 and 22.18 on, and from 22.6 with NODE_OPTIONS=--experimental-strip-types; or compile the plug-in to .mjs`
+          : clash
+            ? err.message.replace(/\.$/, "")
+            : `importing it threw ${firstLine(err)}`,
     );
   }
   const added = methodNames().filter((name) => !before.has(name));

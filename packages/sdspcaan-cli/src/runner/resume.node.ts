@@ -34,6 +34,7 @@ import {
   dedupeEntries,
   describeConflict,
   describeFit,
+  entryKey,
   type InvalidLine,
   RESULTS_FILE,
   type ResultEntry,
@@ -45,7 +46,13 @@ import {
   storedForms,
 } from "./resultsFile.node.js";
 import type { ExperimentOptions, Plan } from "./runPlan.node.js";
-import { conflictError, runResultsFiles } from "./runResults.node.js";
+import {
+  conflictError,
+  describeFiles,
+  mergeRunEntries,
+  runResultsFiles,
+  shardOfResultsFile,
+} from "./runResults.node.js";
 import { pluginDifferences, readRunSettings, settingsDifferences } from "./settingsFile.node.js";
 
 /**
@@ -356,4 +363,42 @@ function asideName(path: string): string {
     const candidate = `${path}.old-${i}`;
     if (!existsSync(candidate)) return candidate;
   }
+}
+
+/**
+ * A run of the whole plan (no shard) in a directory whose fits were made by shards:
+ * the lines of the shards' results files (results.shard-I-of-N.jsonl, and their
+ * .gz) of planned fits with the planned fingerprint, not among `reused` already,
+ * read as the report reads them (a bad line, or two lines of one fit with different
+ * results, is an error naming the file). They are reused as they are: the shards'
+ * files are not written, new fits go to results.jsonl, and the report merges all.
+ */
+export function reuseShardResults(
+  dir: string,
+  scope: Pick<ResumeScope, "fingerprints" | "total">,
+  reused: readonly ResultLine[],
+): ResumeState {
+  const files = runResultsFiles(dir).filter((f) => shardOfResultsFile(basename(f)) !== null);
+  const entries: ResultEntry[] = [];
+  for (const file of files) {
+    const scanned = scanResultsFile(file);
+    if (scanned.invalid.length > 0) throw badLinesError(file, scanned.invalid, []);
+    entries.push(...scanned.entries);
+  }
+  const done = new Set(reused.map((l) => fitKey(l)));
+  const found: ResultLine[] = [];
+  for (const e of mergeRunEntries(entries, (x) => entryKey(x.line))) {
+    const key = fitKey(e.line);
+    if (done.has(key) || scope.fingerprints.get(key) !== e.line.fingerprint) continue;
+    done.add(key);
+    found.push(e.line);
+  }
+  if (found.length === 0) return { reused: [], notes: [] };
+  const left = scope.total - done.size;
+  return {
+    reused: found,
+    notes: [
+      `Resuming: reusing ${plural(found.length, reused.length > 0 ? "more finished fit" : "finished fit")} of ${scope.total} from ${describeFiles(files)} (their settings fingerprint matches this run); ${plural(left, "fit")} to run${left > 0 ? `, written to ${RESULTS_FILE}` : ""}.`,
+    ],
+  };
 }

@@ -10,7 +10,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { DataFormatError } from "sdspcaan";
 import type { FitRecord } from "../protocol/records.js";
-import { parseShardFileName, type ShardSpec } from "../protocol/shards.js";
+import { parseShardFileName, type ShardSpec, shardFileName } from "../protocol/shards.js";
 import {
   badLinesError,
   type ConflictingLines,
@@ -149,6 +149,32 @@ export function describeFiles(files: readonly string[]): string {
   const parts = [...single];
   if (shards > 0) parts.push(`${shards} shard file${shards === 1 ? "" : "s"}`);
   return listing(parts);
+}
+
+/**
+ * What the shards' files among `files` say is missing: for each shard count found,
+ * the shards with neither a plain nor a .gz results file, as a sentence for notes
+ * ("No results file of shard 2/3 (results.shard-2-of-3.jsonl)."), or null.
+ */
+export function missingShardsText(files: readonly string[]): string | null {
+  const present = new Map<number, Set<number>>();
+  for (const f of files) {
+    const of = shardOfResultsFile(basename(f));
+    if (of === null) continue;
+    const seen = present.get(of.shard.count) ?? new Set<number>();
+    seen.add(of.shard.index);
+    present.set(of.shard.count, seen);
+  }
+  const missing: ShardSpec[] = [];
+  for (const [count, seen] of [...present].sort((a, b) => a[0] - b[0])) {
+    for (let index = 0; index < count; index++)
+      if (!seen.has(index)) missing.push({ index, count });
+  }
+  if (missing.length === 0) return null;
+  const shown = missing.slice(0, 10);
+  const more = missing.length > shown.length ? `, ... (${missing.length} in all)` : "";
+  const one = missing.length === 1;
+  return `No results file${one ? "" : "s"} of shard${one ? "" : "s"} ${listing(shown.map((m) => `${m.index}/${m.count}`))}${more} (${shown.map(shardFileName).join(", ")}${more}).`;
 }
 
 /**

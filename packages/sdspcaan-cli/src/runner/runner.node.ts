@@ -50,7 +50,7 @@ import {
   type SkippedFit,
   writeJsonFile,
 } from "./resultsFile.node.js";
-import { prepareResume } from "./resume.node.js";
+import { prepareResume, reuseShardResults } from "./resume.node.js";
 import { RunLock } from "./runLock.node.js";
 import {
   checkPositiveInteger,
@@ -187,6 +187,12 @@ export async function runExperiment(
       });
       reusedLines = resume.reused;
       notes.push(...resume.notes);
+      if (shard === null) {
+        // Fits the run's shards made count as done: a whole run resumes them too.
+        const fromShards = reuseShardResults(options.out, scope, reusedLines);
+        reusedLines = [...reusedLines, ...fromShards.reused];
+        notes.push(...fromShards.notes);
+      }
       writeJsonFile(resultsPaths(options.out).settings, plan.settings);
     }
     for (const text of warnings) onMessage?.({ level: "warning", text });

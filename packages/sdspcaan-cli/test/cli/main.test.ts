@@ -288,7 +288,7 @@ describe("errors", () => {
     const empty = join(dir, "empty-run");
     mkdirSync(empty);
     const r = await cli(["report", "--out", empty]);
-    expectOneLineError(r, /holds no finished fit/);
+    expectOneLineError(r, /holds no results file \(results\.jsonl, or a shard's /);
   });
 
   it("experiment needs a data set", async () => {

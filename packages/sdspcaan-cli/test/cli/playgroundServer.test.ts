@@ -155,6 +155,30 @@ describe("the playground server's Host check", () => {
     );
   });
 
+  it("refuses an absolute-form target that names another host, whatever the Host header", async () => {
+    const port = await serve({ root, serveData: false });
+    const host = `Host: localhost:${port}`;
+    for (const target of [
+      "http://evil.com/",
+      `http://evil.com:${port}/`,
+      `http://localhost:${port + 1}/`,
+      "http://localhost/",
+      `https://localhost:${port}/`,
+      `http://me@localhost:${port}/`,
+      `ftp://localhost:${port}/`,
+    ]) {
+      expect(await rawStatus(port, `GET ${target} HTTP/1.1\r\n${host}`), target).toBe(
+        "HTTP/1.1 421 Misdirected Request",
+      );
+    }
+    // One that names this server is served, even beside another Host header.
+    for (const target of [`http://localhost:${port}/`, `HTTP://127.0.0.1:${port}/index.html`]) {
+      expect(await rawStatus(port, `GET ${target} HTTP/1.1\r\nHost: evil.com`), target).toBe(
+        "HTTP/1.1 200 OK",
+      );
+    }
+  });
+
   it("names loopback the way browsers do", () => {
     expect(isLoopbackHost("localhost:8080", 8080)).toBe(true);
     expect(isLoopbackHost("a-b.c.localhost:8080", 8080)).toBe(true);

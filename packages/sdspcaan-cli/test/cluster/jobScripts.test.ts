@@ -13,6 +13,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   type JobPlan,
+  kubernetesJob,
   parallelJobs,
   reportMemoryMiB,
   reportSeconds,
@@ -22,8 +23,10 @@ import {
   slurmTime,
   taskMemoryMiB,
   taskSeconds,
+  unexpandedByKubernetes,
 } from "#internal/cluster/jobScripts.js";
 import { effectiveCores, PARALLEL_EFFICIENCY } from "#internal/protocol/cost.js";
+import { kubernetesExpand } from "../helpers/kubernetesExpansion.js";
 import { removeDir, tempDir } from "../helpers/runs.js";
 
 const plan: JobPlan = {
@@ -112,6 +115,43 @@ describe("job scripts", () => {
     expect(lines).toHaveLength(4);
     expect(lines[3]).toContain("--shard 3/4");
     expect(lines[0].startsWith("cd /home/me/work && ")).toBe(true);
+  });
+});
+
+describe("the Kubernetes manifest's command and args", () => {
+  const env = { JOB_COMPLETION_INDEX: "3", HOME: "/root" };
+
+  it("escape $(NAME), so that the container gets the argument as written", () => {
+    const out = "r$(JOB_COMPLETION_INDEX)x";
+    const manifest = kubernetesJob({ ...plan, args: ["experiment", "--out", out], out });
+    const args = manifest.split("\n").filter((l) => l.startsWith("            - "));
+    expect(args).toContain('            - "r$$(JOB_COMPLETION_INDEX)x"');
+    expect(kubernetesExpand("r$$(JOB_COMPLETION_INDEX)x", env)).toBe(out);
+    expect(kubernetesExpand(out, env)).toBe("r3x");
+  });
+
+  it("give back any string through Kubernetes' expansion", () => {
+    const dollars = fc.constantFrom(
+      "$",
+      "$$",
+      "$(",
+      ")",
+      "$(HOME)",
+      "$(JOB_COMPLETION_INDEX)",
+      "a",
+      " ",
+    );
+    fc.assert(
+      fc.property(
+        fc.array(dollars, { maxLength: 8 }),
+        fc.string({ maxLength: 6 }),
+        (parts, tail) => {
+          const text = parts.join("") + tail;
+          expect(kubernetesExpand(unexpandedByKubernetes(text), env)).toBe(text);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
 

@@ -35,6 +35,7 @@ import {
   taskSeconds,
 } from "#internal/cluster/jobScripts.js";
 import { slurmDirectiveValue, yamlString } from "#internal/cluster/quoting.js";
+import { kubernetesExpand } from "../helpers/kubernetesExpansion.js";
 import { removeDir, tempDir } from "../helpers/runs.js";
 
 /** Characters no job script can hold as they are: refused wherever they appear. */
@@ -280,6 +281,18 @@ const acceptedPlan = fc
   })
   .map(planWith);
 
+/** A parsed manifest with its container's command and args as Kubernetes expands them. */
+function asTheContainerGetsIt(manifest: {
+  spec: { template: { spec: { containers: { command: string[]; args: string[] }[] } } };
+}): unknown {
+  const env = { JOB_COMPLETION_INDEX: "0", HOSTNAME: "pod-0" };
+  for (const c of manifest.spec.template.spec.containers) {
+    c.command = c.command.map((a) => kubernetesExpand(a, env));
+    c.args = c.args.map((a) => kubernetesExpand(a, env));
+  }
+  return manifest;
+}
+
 /** The manifest kubernetesJob should describe, as an object. */
 function intendedManifest(plan: JobPlan): unknown {
   const memory = `${taskMemoryMiB(plan)}Mi`;
@@ -496,13 +509,14 @@ describe("job scripts with hostile strings", () => {
         expect(readdirSync(runDir)).toEqual([]);
         expect(readdirSync(plan.cwd)).toEqual([]);
 
-        // Kubernetes: one document, exactly the intended object.
+        // Kubernetes: one document, exactly the intended object once Kubernetes has
+        // expanded $(NAME) in the container's command and args.
         const manifest = kubernetesJob(plan);
         for (const version of ["1.1", "1.2"] as const) {
           const docs = parseAllDocuments(manifest, { version });
           expect(docs).toHaveLength(1);
           expect(docs[0].errors).toEqual([]);
-          expect(docs[0].toJS()).toEqual(intendedManifest(plan));
+          expect(asTheContainerGetsIt(docs[0].toJS())).toEqual(intendedManifest(plan));
         }
       }),
       { numRuns: 12 },

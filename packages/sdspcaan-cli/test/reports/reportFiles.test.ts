@@ -104,9 +104,21 @@ describe("writeRunReports", () => {
     expect(report.warnings.join(" ")).toMatch(/Small was given in memory/);
   });
 
-  it("refuses a directory without results", async () => {
-    await expect(writeRunReports(join(root, "empty"))).rejects.toThrow(ValidationError);
-    await expect(writeRunReports(join(root, "empty"))).rejects.toThrow(/holds no finished fit/);
+  it("refuses a directory without results, naming the files a run writes", async () => {
+    const empty = join(root, "empty");
+    await expect(writeRunReports(empty)).rejects.toThrow(ValidationError);
+    await expect(writeRunReports(empty)).rejects.toThrow(
+      `${empty} holds no results file (results.jsonl, or a shard's results.shard-I-of-N.jsonl), so there is nothing to report. Run 'sdspcaan experiment --out ${empty}' first.`,
+    );
+  });
+
+  it("refuses shards' files without a finished fit, naming them", async () => {
+    const dir = join(root, "empty-shards");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, shardFileName({ index: 0, count: 2 })), "");
+    await expect(writeRunReports(dir)).rejects.toThrow(
+      `The results files of ${dir} (1 shard file) hold no finished fit, so there is nothing to report.`,
+    );
   });
 });
 

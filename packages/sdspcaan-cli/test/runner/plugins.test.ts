@@ -3,8 +3,9 @@
  * by path and recorded with its SHA-256; bad plug-ins are refused with one line
  * naming the file and what is wrong, and leave nothing registered behind.
  */
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Estimator, Matrix, methodNames, type TrainingData, ValidationError } from "sdspcaan";
 import {
@@ -16,10 +17,11 @@ import {
   registerMethod,
   unregisterMethod,
 } from "sdspcaan/methods";
-import { rejectionOf } from "sdspcaan-test-support";
+import { rejectionOf, repoRoot, smallData } from "sdspcaan-test-support";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { loadPlugin, loadPlugins, pluginOfMethod } from "#internal/runner/plugins.node.js";
 import { runExperiment } from "#internal/runner/runner.node.js";
+import { writeCsv } from "../helpers/cli.js";
 import { removeDir, smallRun, tempDir } from "../helpers/runs.js";
 
 const dir = tempDir("plugins");
@@ -162,6 +164,54 @@ describe("bad plug-ins", () => {
   it("refuses an empty path", async () => {
     const err = await rejectionOf(loadPlugin(""));
     expect(err.message).toBe('A plug-in is the path of an ES module file. Got "".');
+  });
+});
+
+describe("a plug-in whose top-level await never settles, under the built command", () => {
+  // Only a real process shows it: Node ends one whose event loop is empty, and a test
+  // runner's loop never is. Needs the build (`npm ci` makes it).
+  const BIN = join(repoRoot, "packages", "sdspcaan-cli", "dist", "cli", "bin.js");
+  it.each([
+    ["fit", ["--method", "pca", "--k", "3", "--out", "y.json"], "y.json"],
+    ["experiment", ["--methods", "pca", "--k-grid", "4", "--out", "run"], "run"],
+  ])("%s exits 1 with one line naming it, and writes nothing", (command, rest, output) => {
+    const cwd = join(dir, `hang-${command}`);
+    mkdirSync(cwd, { recursive: true });
+    const hang = join(cwd, "hang.mjs");
+    writeFileSync(hang, "await new Promise(() => {});\n");
+    const data = smallData(3);
+    writeCsv(join(cwd, "train.csv"), data.X, data.y);
+    const res = spawnSync(
+      process.execPath,
+      [BIN, command, "--plugin", "hang.mjs", "--data", "train.csv", ...rest, "--no-progress"],
+      { cwd, encoding: "utf8" },
+    );
+    expect(res.stderr).toBe(
+      `sdspcaan: The plug-in ${hang} cannot be loaded: it never finished loading (a top-level await on a promise that never settles).\n`,
+    );
+    expect(res.status).toBe(1);
+    expect(existsSync(join(cwd, output))).toBe(false);
+  });
+});
+
+describe("a TypeScript plug-in under the built command", () => {
+  // Node runs .ts files from 23.6 and 22.18 on (process.features.typescript says so).
+  const runsTypeScript =
+    typeof (process.features as { typescript?: unknown }).typescript === "string";
+  const BIN = join(repoRoot, "packages", "sdspcaan-cli", "dist", "cli", "bin.js");
+  it.skipIf(runsTypeScript)("on a Node without TypeScript, says which Node runs it", () => {
+    const cwd = join(dir, "typescript");
+    mkdirSync(cwd, { recursive: true });
+    const plugin = join(cwd, "mine.ts");
+    writeFileSync(plugin, "const k: number = 2;\nexport { k };\n");
+    const res = spawnSync(process.execPath, [BIN, "fit", "--plugin", "mine.ts", "--help"], {
+      cwd,
+      encoding: "utf8",
+    });
+    expect(res.stderr).toBe(
+      `sdspcaan: The plug-in ${plugin} cannot be loaded: Node ${process.version} does not run TypeScript files: Node runs them from 23.6 and 22.18 on, and from 22.6 with NODE_OPTIONS=--experimental-strip-types; or compile the plug-in to .mjs.\n`,
+    );
+    expect(res.status).toBe(1);
   });
 });
 

@@ -4,7 +4,7 @@
  * merges the files into the same table, and two different results for one fit in
  * two files are an error naming both.
  */
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DataFormatError } from "sdspcaan";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,8 +59,11 @@ describe("sharded runs", () => {
     expect(comparable([...again.records, ...again.skipped])).toEqual(
       comparable([...first.records, ...first.skipped]),
     );
-    // The other shards are missing: the report says the run is incomplete.
+    // The other shards are missing: the report says the run is incomplete, and which.
     const report = await writeRunReports(dir, { figures: false });
+    expect(report.notes.find((n) => n.startsWith("Incomplete run:"))).toMatch(
+      /; cells marked † are not final\. No results files of shards 0\/3 and 2\/3 \(results\.shard-0-of-3\.jsonl, results\.shard-2-of-3\.jsonl\)\.$/,
+    );
     expect(typeof report.completeness).not.toBe("string");
     if (typeof report.completeness !== "string") {
       expect(report.completeness.done).toBe(first.total);
@@ -94,6 +97,38 @@ describe("sharded runs", () => {
     appendFileSync(join(dup, "results.jsonl"), text.split("\n")[0].concat("\n"));
     const report = await writeRunReports(dup, { figures: false });
     expect(report.notes).toContain("Merged results.jsonl and 1 shard file.");
+  });
+
+  it("a whole run on a folder of finished shards resumes every fit and writes no results.jsonl", async () => {
+    const dir = join(root, "whole-after-shards");
+    for (let index = 0; index < COUNT; index++) {
+      await runExperiment({ ...base, out: dir, shard: { index, count: COUNT } });
+    }
+    const notes: string[] = [];
+    const res = await runExperiment(
+      { ...base, out: dir },
+      { onMessage: (m) => notes.push(m.text) },
+    );
+    expect(res.resumed).toBe(single.length);
+    expect(res.total).toBe(single.length);
+    expect(res.resultsFile).toBeNull();
+    expect(existsSync(join(dir, "results.jsonl"))).toBe(false);
+    expect(comparable([...res.records, ...res.skipped])).toEqual(single);
+    expect(notes).toContain(
+      `Resuming: reusing ${single.length} finished fits of ${single.length} from 3 shard files (their settings fingerprint matches this run); 0 fits to run.`,
+    );
+  });
+
+  it("a whole run on a folder of some shards runs the other fits into results.jsonl", async () => {
+    const dir = join(root, "whole-after-some-shards");
+    const done = await runExperiment({ ...base, out: dir, shard: { index: 0, count: COUNT } });
+    const res = await runExperiment({ ...base, out: dir });
+    expect(res.resumed).toBe(done.total);
+    const ran = readResultsFile(join(dir, "results.jsonl"));
+    expect(ran.records.length + ran.skipped.length).toBe(single.length - done.total);
+    expect(comparable([...res.records, ...res.skipped])).toEqual(single);
+    const report = await writeRunReports(dir, { figures: false });
+    expect(report.tableMd).toBe(singleTable);
   });
 
   it("refuses a shard outside the count", async () => {

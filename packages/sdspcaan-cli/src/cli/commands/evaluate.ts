@@ -27,6 +27,7 @@ import {
 import { loadData, requireSamples } from "./loadData.js";
 import { addMethodOptions, type MethodFlags, methodFromFlags } from "./methodFlags.js";
 import { formatDuration, noteWarnings, out } from "./output.js";
+import { inPluginTerms } from "./pluginFailure.js";
 import { addPluginOption } from "./pluginFlag.js";
 import { withFitProgress } from "./progress.js";
 import { splitOfFile } from "./splitFiles.js";
@@ -100,13 +101,14 @@ export function registerEvaluateCommand(program: Command): void {
       const prepared = prepareSplit({ name: data.name, X: data.X, y: data.y }, split, preprocess);
       // The fit runs on this thread: Ctrl-C ends the process (nothing is written).
       applyThreads(flags.threads);
-      withFitProgress(flags.progress !== false, (callbacks) =>
-        model.fitPrepared(prepared.data, callbacks),
-      );
-      const { valBCA, testBCA } =
-        split.val.length > 0
+      const { valBCA, testBCA } = await inPluginTerms(method, () => {
+        withFitProgress(flags.progress !== false, (callbacks) =>
+          model.fitPrepared(prepared.data, callbacks),
+        );
+        return split.val.length > 0
           ? evaluateModel(model, prepared)
           : { valBCA: null, testBCA: evaluateOnTest(model, prepared) };
+      });
       const info = model.fitInfo;
       const result = {
         dataset: data.name,

@@ -98,6 +98,18 @@ const RUN_FLAGS = {
 } as const;
 
 /** What `runAndReport` needs besides the experiment options. */
+/**
+ * The error classes of the fits the runner records because the configuration is not
+ * possible (runner/units.node.ts, `isRefusal`); any other recorded error is a plug-in's.
+ */
+const REFUSALS = new Set([
+  "ValidationError",
+  "RowValueError",
+  "ModelFormatError",
+  "ConvergenceError",
+  "ContractError",
+]);
+
 export interface RunAndReportOptions {
   readonly out: string;
   readonly showProgress: boolean;
@@ -147,8 +159,13 @@ export async function runAndReport(
     `${result.total} fits${result.shard ? ` of shard ${result.shard.index}/${result.shard.count}` : ""} (${result.resumed} resumed, ${fresh} run) in ${formatDuration(result.elapsedMs)}.`,
   );
   for (const s of summariseSkipped(result.skipped)) {
+    // A plug-in's own error (a TypeError of its code) says its class; a refusal's
+    // message says enough.
+    const first = result.skipped.find((f) => f.dataset === s.dataset && f.method === s.method);
+    const why =
+      first !== undefined && !REFUSALS.has(first.error) ? `${first.error}: ${s.reason}` : s.reason;
     note(
-      `note: ${s.method} on ${s.dataset}: ${plural(s.count, "configuration")} refused, e.g. ${s.reason}`,
+      `note: ${s.method} on ${s.dataset}: ${plural(s.count, "configuration")} refused, e.g. ${why}`,
     );
   }
   // The results file only when this run wrote to it: not when every fit was resumed

@@ -24,6 +24,7 @@ import {
 import { loadData, loadFeatureData, requireSamples } from "./loadData.js";
 import { addMethodOptions, type MethodFlags, methodFromFlags } from "./methodFlags.js";
 import { fitEnding, formatDuration, noteWarnings, out } from "./output.js";
+import { inPluginTerms } from "./pluginFailure.js";
 import { addPluginOption } from "./pluginFlag.js";
 import { withFitProgress } from "./progress.js";
 import { splitOfFile } from "./splitFiles.js";
@@ -149,16 +150,20 @@ export function registerFitCommand(program: Command): void {
                 : "train-zscore",
         });
         const labels = ytrain as Label[];
-        withFitProgress(flags.progress !== false, (callbacks) =>
-          pipeline.fit(Xtrain, labels, { ...callbacks, featureNames }),
+        await inPluginTerms(method, () =>
+          withFitProgress(flags.progress !== false, (callbacks) =>
+            pipeline.fit(Xtrain, labels, { ...callbacks, featureNames }),
+          ),
         );
         saved = pipeline.toJSON();
       } else {
-        withFitProgress(flags.progress !== false, (callbacks) =>
-          model.fit(standardizer === null ? Xtrain : standardizer.transform(Xtrain), ytrain, {
-            ...callbacks,
-            featureNames,
-          }),
+        await inPluginTerms(method, () =>
+          withFitProgress(flags.progress !== false, (callbacks) =>
+            model.fit(standardizer === null ? Xtrain : standardizer.transform(Xtrain), ytrain, {
+              ...callbacks,
+              featureNames,
+            }),
+          ),
         );
         model.setPreprocessing(standardizer === null ? null : standardizer.toJSON());
         saved = model.toJSON();

@@ -6,7 +6,7 @@
  */
 import type { Command } from "commander";
 import { startPlaygroundServer } from "../playgroundServer.js";
-import { oneLineErrors } from "./commandErrors.js";
+import { exitQuietly, oneLineErrors } from "./commandErrors.js";
 import { parseInteger } from "./flags.js";
 
 interface PlaygroundFlags {
@@ -41,15 +41,19 @@ export function registerPlaygroundCommand(program: Command): void {
       process.stdout.write(
         `sdspcaan playground: serving ${server.url} (data sets of the paper: ${sets}). Ctrl-C stops it.\n`,
       );
-      await new Promise<void>((done) => {
-        const stop = () => {
-          process.off("SIGINT", stop);
-          process.off("SIGTERM", stop);
-          void server.close().then(done);
+      // Serves until a signal; then exits as every command does after one (130, 143).
+      const code = await new Promise<number>((done) => {
+        const stopWith = (exitCode: number) => () => {
+          process.off("SIGINT", onInt);
+          process.off("SIGTERM", onTerm);
+          void server.close().then(() => done(exitCode));
         };
-        process.on("SIGINT", stop);
-        process.on("SIGTERM", stop);
+        const onInt = stopWith(130);
+        const onTerm = stopWith(143);
+        process.on("SIGINT", onInt);
+        process.on("SIGTERM", onTerm);
       });
+      exitQuietly(code, "stopped by a signal");
     });
   oneLineErrors(cmd);
 }

@@ -140,8 +140,11 @@ describe("the published page", () => {
 });
 
 describe("sdspcaan playground", () => {
-  it("prints the address, serves until SIGTERM, then exits 0", async () => {
-    const { child, stdout } = startCli(["playground", "--root", root, "--no-data"]);
+  it.each([
+    ["SIGTERM", 143],
+    ["SIGINT", 130],
+  ] as const)("prints the address, serves until %s, then exits %i", async (signal, code) => {
+    const { child, stdout, stderr } = startCli(["playground", "--root", root, "--no-data"]);
     const done = exited(child);
     const deadline = Date.now() + 60_000;
     while (!/http:\/\/127\.0\.0\.1:\d+\//.test(stdout()) && Date.now() < deadline) {
@@ -153,8 +156,9 @@ describe("sdspcaan playground", () => {
       /^sdspcaan playground: serving http:\/\/127\.0\.0\.1:\d+\/ \(data sets of the paper: none\)/,
     );
     expect((await get(url as string, "/")).status).toBe(200);
-    child.kill("SIGTERM");
-    expect(await done).toBe(0);
+    child.kill(signal);
+    expect(await done).toBe(code);
+    expect(stderr()).toBe("");
   });
 
   it("refuses an unbuilt page and a bad port in one line, exit code 1", async () => {
@@ -167,6 +171,11 @@ describe("sdspcaan playground", () => {
       const lines = stderr().trim().split("\n");
       expect(lines.length, stderr()).toBe(1);
       expect(lines[0]).toMatch(/^sdspcaan: (The playground is not built|The .--port. option)/);
+      if (args.length === 3) {
+        expect(lines[0]).toBe(
+          `sdspcaan: The playground is not built: ${dir} has no index.html and main.js. The sdspcaan-cli package's build makes it (its dist/playground): run 'npm run build' in the sdspcaan repository, or give --root a built playground folder.`,
+        );
+      }
       expect(stderr()).not.toMatch(/\n\s+at /);
     }
   });
