@@ -92,7 +92,11 @@ function installResolveHook(): void {
 }
 
 function cannotLoad(path: string, why: string): ValidationError {
-  return new ValidationError("plugin", `The plug-in ${path} cannot be loaded: ${why}.`);
+  // `why` may be an error's message that ends its own sentence.
+  return new ValidationError(
+    "plugin",
+    `The plug-in ${path} cannot be loaded: ${why.replace(/\.+$/, "")}.`,
+  );
 }
 
 /** The first line of an error's message (a plug-in's own errors can span lines). */

@@ -137,6 +137,16 @@ describe("bad plug-ins", () => {
       (p) => `The plug-in ${p} cannot be loaded: importing it threw RangeError: no GPU here.`,
     ],
     [
+      "a module whose error ends its sentence",
+      () =>
+        write(
+          "period.mjs",
+          pluginSource(["unit-a"], 'throw new Error("tuned options (k, seed).");'),
+        ),
+      (p) =>
+        `The plug-in ${p} cannot be loaded: importing it threw Error: tuned options (k, seed).`,
+    ],
+    [
       "a name that clashes with a built-in",
       () => write("clash.mjs", pluginSource(["unit-a", "pca"])),
       (p) =>
