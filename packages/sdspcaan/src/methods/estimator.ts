@@ -14,7 +14,6 @@ import {
   NotFittedError,
   RowValueError,
   SdspcaanError,
-  throwIfAborted,
   ValidationError,
 } from "../core/errors.js";
 import { Matrix, type MatrixLike } from "../core/matrix.js";
@@ -25,6 +24,7 @@ import { multiplyABt } from "../linalg/kernels/gemm.js";
 import { Standardizer } from "../linalg/standardizer.js";
 import { checkCallbacks, checkFitOptions, checkTransformOptions } from "./callOptions.js";
 import { checkFeatureNames, columnOrder, unnamedColumnsWarning } from "./featureNames.js";
+import { FitContext } from "./fitContext.js";
 import type {
   FitCallbacks,
   FitInfo,
@@ -47,6 +47,7 @@ import {
 } from "./modelFormat.js";
 import { labelsNeeded, TrainingData } from "./training.js";
 
+export { FitContext } from "./fitContext.js";
 export {
   checkModelJSON,
   type InputPreprocessing,
@@ -79,72 +80,6 @@ export interface CoreFitResult<
   details?: D;
   /** In-memory extras of the fit that toJSON does not save (e.g. Q, the learned graph). */
   artifacts?: A;
-}
-
-/** Handed to `fitCore`: progress, cancellation and time accounting. */
-export class FitContext {
-  readonly method: string;
-  readonly maxIterations: number;
-  private readonly callbacks: FitCallbacks;
-  eigenMs = 0;
-  graphMs = 0;
-
-  constructor(method: string, maxIterations: number, callbacks: FitCallbacks) {
-    this.method = method;
-    this.maxIterations = maxIterations;
-    this.callbacks = callbacks;
-  }
-
-  /** The caller's AbortSignal, for inner solvers that check it themselves. */
-  get signal(): AbortSignal | undefined {
-    return this.callbacks.signal;
-  }
-
-  /** Throws AbortError if the caller's signal fired. */
-  checkAborted(): void {
-    throwIfAborted(this.callbacks.signal);
-  }
-
-  /**
-   * Reports an outer iteration (and checks for abort): its objective, lambda where the
-   * method has one, and the stop test's value with its tolerance.
-   */
-  progress(
-    iteration: number,
-    objective: number | null,
-    lambda: number | null = null,
-    stopTest: { readonly change: number; readonly tol: number } | null = null,
-  ): void {
-    this.checkAborted();
-    this.callbacks.onProgress?.({
-      method: this.method,
-      iteration,
-      maxIterations: this.maxIterations,
-      objective,
-      lambda,
-      change: stopTest === null ? null : stopTest.change,
-      tol: stopTest === null ? null : stopTest.tol,
-    });
-  }
-
-  /** Runs `fn`, adding its wall time to the eigen-solve total. */
-  timeEigen<T>(fn: () => T): T {
-    return this.timed("eigenMs", fn);
-  }
-
-  /** Runs `fn`, adding its wall time to the graph total. */
-  timeGraph<T>(fn: () => T): T {
-    return this.timed("graphMs", fn);
-  }
-
-  private timed<T>(total: "eigenMs" | "graphMs", fn: () => T): T {
-    const t0 = now();
-    try {
-      return fn();
-    } finally {
-      this[total] += now() - t0;
-    }
-  }
 }
 
 /** Deep copy of a JSON-safe value (structuredClone is a Web API not every host has). */
@@ -182,6 +117,9 @@ export interface MethodIdentity<S extends OptionSchema = OptionSchema> {
   /** The options, in the order they are documented (and tuned). */
   readonly options: S;
 }
+
+/** Set by Estimator's static block: restoredModel's way to its private restoreChecked. */
+let restoreChecked: <T extends Estimator>(instance: T, model: ModelJSON) => T;
 
 /**
  * `P`: the options; `D`: the method's diagnostics in `fitInfo.details`; `A`: the
@@ -620,38 +558,61 @@ export abstract class Estimator<
    * method's options, valid, and agree with the saved W.
    */
   static fromJSON<T extends Estimator>(this: new (options?: never) => T, json: unknown): T {
-    const model = checkModelJSON(json);
-    const probe = new this();
-    if (probe.method !== model.method) {
-      throw new ModelFormatError(
-        "method",
-        `is "${model.method}", but this is the ${probe.displayName} class ("${probe.method}"); load it with loadModel() or the matching class`,
-      );
-    }
-    checkParams(model.params, probe.descriptor.options, probe.displayName, model.version);
-    let instance: T;
-    try {
-      instance = new this(model.params as never);
-    } catch (err) {
-      if (err instanceof ModelFormatError || !(err instanceof SdspcaanError)) throw err;
-      throw new ModelFormatError("params", `are not valid together: ${err.message}`);
-    }
-    const supervised = instance.supervised;
+    return restoredModel(checkModelJSON(json), (options) => new this(options));
+  }
+
+  static {
+    // restoredModel's way to the checks and the restore, which stay the class's own.
+    restoreChecked = (instance, model) => instance.restoreChecked(model);
+  }
+
+  /** This new instance as the fit `model` saved, after checking it fits the method. */
+  private restoreChecked(model: ModelJSON): this {
+    const supervised = this.supervised;
     if (supervised && model.classes === undefined) {
       throw new ModelFormatError(
         "classes",
-        `is missing; a ${instance.displayName} model is fitted with labels and saves its classes`,
+        `is missing; a ${this.displayName} model is fitted with labels and saves its classes`,
       );
     }
-    const expected = instance.outputDimension(model.classes ?? null);
+    const expected = this.outputDimension(model.classes ?? null);
     if (expected !== null && model.components.cols !== expected.count) {
       throw new ModelFormatError(
         "components.cols",
         `is ${model.components.cols}, but ${expected.rule}`,
       );
     }
-    return instance.restore(model);
+    return this.restore(model);
   }
+}
+
+/**
+ * The model a checked model file describes, made by `create` (a class's constructor in
+ * `fromJSON`; the method descriptor's `create` in `loadModel`, so that a plug-in class
+ * whose constructor takes more than the options, one class for several methods, loads
+ * as it fits): the method recorded must be `create`'s, and its params exactly the
+ * method's options, valid, and agreeing with the saved W.
+ */
+export function restoredModel<T extends Estimator>(
+  model: ModelJSON,
+  create: (options?: never) => T,
+): T {
+  const probe = create();
+  if (probe.method !== model.method) {
+    throw new ModelFormatError(
+      "method",
+      `is "${model.method}", but this is the ${probe.displayName} class ("${probe.method}"); load it with loadModel() or the matching class`,
+    );
+  }
+  checkParams(model.params, probe.descriptor.options, probe.displayName, model.version);
+  let instance: T;
+  try {
+    instance = create(model.params as never);
+  } catch (err) {
+    if (err instanceof ModelFormatError || !(err instanceof SdspcaanError)) throw err;
+    throw new ModelFormatError("params", `are not valid together: ${err.message}`);
+  }
+  return restoreChecked(instance, model);
 }
 
 /** Rows of a row-stable product's operand: m padded to a multiple of 4, at least 8. */

@@ -13,7 +13,7 @@ import {
 import { closestName, type OptionSchema } from "../core/options.js";
 import { BASELINE_METHOD } from "./baseline.js";
 import { checkMethodDeclaration, type MethodDescriptor } from "./descriptor.js";
-import { checkModelJSON, type Estimator } from "./estimator.js";
+import { checkModelJSON, type Estimator, restoredModel } from "./estimator.js";
 import { JPCDA_METHOD } from "./jpcda.js";
 import { LDA_METHOD } from "./lda.js";
 import { LPP_METHOD } from "./lpp.js";
@@ -224,11 +224,10 @@ function loadEstimator(json: unknown): Estimator {
         .join(", ")}; got ${JSON.stringify(model.method)}`,
     );
   }
-  // The class's own fromJSON validates the saved options and restores the fit.
-  const Cls = methodDescriptor(model.method).create().constructor as unknown as {
-    fromJSON(j: unknown): Estimator;
-  };
-  return Cls.fromJSON(model);
+  // Made as the method's declaration makes it (its own class may take more than the
+  // options); the saved options are validated and the fit restored as fromJSON does.
+  const descriptor = methodDescriptor(model.method);
+  return restoredModel(model, (options) => descriptor.create(options));
 }
 
 /**

@@ -70,9 +70,48 @@ const X = [
 
 afterEach(() => {
   unregisterMethod("mine");
+  unregisterMethod("shared-a");
+  unregisterMethod("shared-b");
 });
 
 describe("a plug-in's model file", () => {
+  it("loads with the method's create, also for one class serving several methods", () => {
+    // The class takes its declaration with the options, as one class for two methods
+    // must: loadModel makes it through the declaration's create, as fit does.
+    class Shared extends Estimator<{ k: number }> {
+      protected fitCore(data: TrainingData): CoreFitResult {
+        const W = Matrix.identity(data.d, this.params.k);
+        if (this.method === "shared-b") W.data[0] = 2;
+        return {
+          components: W,
+          iterations: 0,
+          converged: true,
+          stopReason: "closed-form",
+          solver: "test",
+          details: {},
+        };
+      }
+    }
+    for (const name of ["shared-a", "shared-b"]) {
+      const descriptor = defineMethod({
+        name,
+        displayName: name,
+        summary: "A test method.",
+        supervised: false,
+        options: OPTIONS,
+        create: (options): Shared =>
+          new (Shared as unknown as new (d: unknown, o: unknown) => Shared)(descriptor, options),
+      });
+      registerMethod(descriptor);
+    }
+    for (const name of ["shared-a", "shared-b"]) {
+      const fitted = createMethod(name, { k: 2 }).fit(X);
+      const loaded = loadModel(JSON.stringify(fitted.toJSON()));
+      expect(loaded.method).toBe(name);
+      expect(loaded.transform(X).data).toEqual(fitted.transform(X).data);
+    }
+  });
+
   it("names the plug-in, and loads back while it is registered", () => {
     registerMethod(method("mine", (d, k) => Matrix.identity(d.d, k)));
     setMethodPlugin("mine", "mine.mjs");

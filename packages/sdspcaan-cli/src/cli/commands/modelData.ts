@@ -8,6 +8,7 @@ import type { Estimator, Label, Matrix, Pipeline, TransformOptions } from "sdspc
 import { DataFormatError, RowValueError, ValidationError } from "sdspcaan";
 import { plural } from "../../plural.js";
 import { note } from "./output.js";
+import { inPluginTerms } from "./pluginFailure.js";
 
 /**
  * Refuses data whose feature count is not the model's, naming both numbers and, when
@@ -78,12 +79,19 @@ function columnsOf(data: ModelInput): TransformOptions {
   };
 }
 
-/** `model.transform(data.X)` with the data's column names, a bad row named with its file. */
-export function transformData(model: Estimator | Pipeline, data: ModelInput): Matrix {
-  return namingTheFile(data, () => model.transform(data.X, columnsOf(data)));
+/**
+ * `model.transform(data.X)` with the data's column names, a bad row named with its file
+ * (and an error a plug-in method's own code throws named as its failure).
+ */
+export function transformData(model: Estimator | Pipeline, data: ModelInput): Promise<Matrix> {
+  return inPluginTerms(model.method, () =>
+    namingTheFile(data, () => model.transform(data.X, columnsOf(data))),
+  );
 }
 
-/** `pipeline.predict(data.X)` with the data's column names, a bad row named with its file. */
-export function predictData(pipeline: Pipeline, data: ModelInput): Label[] {
-  return namingTheFile(data, () => pipeline.predict(data.X, columnsOf(data)));
+/** `pipeline.predict(data.X)` as transformData applies the model. */
+export function predictData(pipeline: Pipeline, data: ModelInput): Promise<Label[]> {
+  return inPluginTerms(pipeline.method, () =>
+    namingTheFile(data, () => pipeline.predict(data.X, columnsOf(data))),
+  );
 }

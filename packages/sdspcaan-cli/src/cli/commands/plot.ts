@@ -260,7 +260,7 @@ export function registerPlotCommand(program: Command): void {
         const model = readModelFile(flags.model);
         const data = await loadData(flags);
         checkFeatureCount(data, model, flags.model);
-        P = transformData(model, data);
+        P = await transformData(model, data);
         labels = data.y;
         title = `${model.displayName} embedding of ${data.name}`;
       }

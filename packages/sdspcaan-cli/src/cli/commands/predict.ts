@@ -89,7 +89,7 @@ export function registerPredictCommand(program: Command): void {
       }
       const data = await loadFeatureData(flags);
       checkFeatureCount(data, model, flags.model);
-      const predicted = predictData(model, data);
+      const predicted = await predictData(model, data);
       const y = data.y;
       if (y !== null && y.length > 0 && typeof y[0] !== typeof model.classes[0]) {
         throw new DataFormatError(

@@ -72,7 +72,7 @@ export function registerTransformCommand(program: Command): void {
       const model = readModelFile(flags.model);
       const data = await loadFeatureData(flags);
       checkFeatureCount(data, model, flags.model);
-      const P = transformData(model, data);
+      const P = await transformData(model, data);
       const text = embeddingCsv(P, flags.labels === false ? null : data.y);
       if (flags.out === "-") {
         process.stdout.write(text);
