@@ -4,13 +4,7 @@
  * for bit, with the same progress reports; a signal cancels it with an AbortError.
  */
 
-import { Estimator, Matrix, type TrainingData } from "sdspcaan";
-import {
-  type CoreFitResult,
-  defineMethod,
-  registerMethod,
-  unregisterMethod,
-} from "sdspcaan/methods";
+import { registerMethod, unregisterMethod } from "sdspcaan/methods";
 import { fitAsync } from "sdspcaan/node";
 import { rejectionOf } from "sdspcaan-test-support";
 import { describe, expect, it } from "vitest";
@@ -20,6 +14,7 @@ import { Pipeline } from "#internal/methods/pipeline.js";
 import { createMethod } from "#internal/methods/registry.js";
 import { abortOnProgress } from "../helpers/abortOnProgress.js";
 import { liftedThreeClasses } from "../helpers/blobs.js";
+import { unitVectorsMethod } from "../helpers/unitVectorsMethod.js";
 
 /** A model's JSON without its fit report (which holds wall-clock timings). */
 function withoutFitInfo(json: object): string {
@@ -28,28 +23,7 @@ function withoutFitInfo(json: object): string {
 }
 
 /** A plug-in method, registered in this thread by the test that needs it. */
-const RAND_PROJ = defineMethod({
-  name: "randproj",
-  displayName: "RandProj",
-  summary: "A test method: the first k unit vectors.",
-  supervised: false,
-  options: { k: { type: "integer", min: 1, default: 2, doc: "Components." } },
-  create: (options) => new RandProj(options),
-});
-class RandProj extends Estimator<{ k: number }> {
-  constructor(options: Partial<{ k: number }> = {}) {
-    super(RAND_PROJ, options);
-  }
-  protected fitCore(data: TrainingData): CoreFitResult {
-    return {
-      components: Matrix.identity(data.d, this.params.k),
-      iterations: 0,
-      converged: true,
-      stopReason: "closed-form",
-      solver: "test",
-    };
-  }
-}
+const RAND_PROJ = unitVectorsMethod("randproj", "RandProj");
 
 describe("fitAsync", () => {
   const { X, y } = liftedThreeClasses(11, 60, 30);
@@ -119,7 +93,7 @@ describe("fitAsync", () => {
   it("refuses a plug-in method, which its worker thread does not register, saying what to use", async () => {
     registerMethod(RAND_PROJ);
     try {
-      for (const model of [new RandProj({ k: 2 }), new Pipeline(new RandProj({ k: 2 }))]) {
+      for (const model of [RAND_PROJ.create({ k: 2 }), new Pipeline(RAND_PROJ.create({ k: 2 }))]) {
         const err = await rejectionOf(fitAsync(model, X, y));
         expect(err).toBeInstanceOf(ValidationError);
         expect((err as ValidationError).argument).toBe("model");

@@ -9,13 +9,7 @@
  * with their messages.
  */
 import { Worker } from "node:worker_threads";
-import { Estimator, Matrix, type TrainingData } from "sdspcaan";
-import {
-  type CoreFitResult,
-  defineMethod,
-  registerMethod,
-  unregisterMethod,
-} from "sdspcaan/methods";
+import { registerMethod, unregisterMethod } from "sdspcaan/methods";
 import {
   fitInWorker,
   type WebWorkerLike,
@@ -31,6 +25,7 @@ import { Pipeline } from "#internal/methods/pipeline.js";
 import { createMethod } from "#internal/methods/registry.js";
 import { abortOnProgress } from "../helpers/abortOnProgress.js";
 import { liftedThreeClasses } from "../helpers/blobs.js";
+import { unitVectorsMethod } from "../helpers/unitVectorsMethod.js";
 
 const WORKER_MODULE = new URL("./serveFits.worker.ts", import.meta.url).href;
 
@@ -95,28 +90,7 @@ function abortedHere(): string {
 const LONG_FIT = { k: 2, tol: 1e-300, maxIter: 1000 };
 
 /** A plug-in method registered in this thread only (the worker's module does not import it). */
-const HERE_ONLY = defineMethod({
-  name: "here-only",
-  displayName: "HereOnly",
-  summary: "A test method: the first k unit vectors.",
-  supervised: false,
-  options: { k: { type: "integer", min: 1, default: 2, doc: "Components." } },
-  create: (options) => new HereOnly(options),
-});
-class HereOnly extends Estimator<{ k: number }> {
-  constructor(options: Partial<{ k: number }> = {}) {
-    super(HERE_ONLY, options);
-  }
-  protected fitCore(data: TrainingData): CoreFitResult {
-    return {
-      components: Matrix.identity(data.d, this.params.k),
-      iterations: 0,
-      converged: true,
-      stopReason: "closed-form",
-      solver: "test",
-    };
-  }
-}
+const HERE_ONLY = unitVectorsMethod("here-only", "HereOnly");
 
 /** A Node worker whose messages are recorded, not sent. */
 function spyWorker(sent: unknown[]): WorkerLike {
