@@ -51,6 +51,7 @@ import {
   describeFiles,
   mergeRunEntries,
   runResultsFiles,
+  scanResultsFiles,
   shardOfResultsFile,
 } from "./runResults.node.js";
 import { pluginDifferences, readRunSettings, settingsDifferences } from "./settingsFile.node.js";
@@ -379,12 +380,7 @@ export function reuseShardResults(
   reused: readonly ResultLine[],
 ): ResumeState {
   const files = runResultsFiles(dir).filter((f) => shardOfResultsFile(basename(f)) !== null);
-  const entries: ResultEntry[] = [];
-  for (const file of files) {
-    const scanned = scanResultsFile(file);
-    if (scanned.invalid.length > 0) throw badLinesError(file, scanned.invalid, []);
-    entries.push(...scanned.entries);
-  }
+  const entries = scanResultsFiles(files);
   const done = new Set(reused.map((l) => fitKey(l)));
   const found: ResultLine[] = [];
   for (const e of mergeRunEntries(entries, (x) => entryKey(x.line))) {

@@ -80,13 +80,18 @@ export function runResultsFiles(dir: string): string[] {
  */
 export function scanRunResults(dir: string): ScannedRun {
   const files = runResultsFiles(dir);
+  return { files, entries: scanResultsFiles(files) };
+}
+
+/** Every line of `files`, read as `scanRunResults` reads a directory's. */
+export function scanResultsFiles(files: readonly string[]): RunResultEntry[] {
   const entries: RunResultEntry[] = [];
   for (const file of files) {
     const scanned = scanResultsFile(file);
     if (scanned.invalid.length > 0) throw badLinesError(file, scanned.invalid, []);
     entries.push(...scanned.entries);
   }
-  return { files, entries };
+  return entries;
 }
 
 /** Whether two files are the two forms of one results file (X.gz and X). */
